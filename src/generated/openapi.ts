@@ -1,0 +1,452 @@
+// Generated from spec/openapi.yaml by `npm run generate`. Do not edit.
+import type { OpenApiDocument } from '../spec/document.js';
+
+const document = {
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Pet Store Service",
+    "version": "1.0.0",
+    "summary": "List, add and read animals over JSON/HTTP with bearer authentication.",
+    "description": "A JSON-over-HTTP interface for listing, adding and reading the animals offered in a store.\nAll request and response bodies are JSON (`application/json`) and every operation requires a\nbearer credential.\n\n## Decisions where the interface description is silent\nThis document is the single source of truth of the `petstore-mock` project. Where the interface\ndescription leaves a point open, the mock makes the choice written here; the contract verifier\n(`petstore-verify`) accepts every choice the interface leaves open.\n\n| Point | Decision |\n|---|---|\n| Bad `limit` or `status` on `listPets` | 400 Error naming the parameter |\n| `petId` that is not an int64 on `getPet` | 400 Error; ids that are valid int64 but absent (also 0 and negatives) are 404 |\n| Status of an animal added without one | `available` (see `NewPet.status`) |\n| Request body larger than 1 MiB | 413 Error (`x-max-body-bytes` on `createPet`) |\n| Request body that is not JSON | 415 Error |\n| `getPet` after its sunset (5 December 2030) | 410 Error; before it, `Deprecation`, `Sunset` and `Link` headers |\n| Error `code` values | the stable set in `x-error-codes` on the `Error` schema |\n| Order of `listPets` | ascending `id` |\n",
+    "license": {
+      "name": "MIT",
+      "identifier": "MIT"
+    },
+    "contact": {
+      "name": "petstore-mock maintainers",
+      "url": "https://github.com/petstore-mock/petstore-mock"
+    }
+  },
+  "servers": [
+    {
+      "url": "https://{host}/v1",
+      "description": "Production",
+      "variables": {
+        "host": {
+          "default": "api.petstore.example",
+          "description": "Host of the production deployment."
+        }
+      }
+    },
+    {
+      "url": "https://{host}/v1",
+      "description": "Staging",
+      "variables": {
+        "host": {
+          "default": "staging.petstore.example",
+          "description": "Host of the staging deployment."
+        }
+      }
+    }
+  ],
+  "tags": [
+    {
+      "name": "animals",
+      "description": "The catalogue of animals offered in the store."
+    }
+  ],
+  "security": [
+    {
+      "bearerAuth": []
+    }
+  ],
+  "paths": {
+    "/pets": {
+      "get": {
+        "operationId": "listPets",
+        "summary": "List all animals",
+        "description": "Returns a page of animals in ascending `id` order, at most `limit` of them. Page navigation\n(cursor, offset, total count, link headers) is not part of this interface.\n",
+        "tags": [
+          "animals"
+        ],
+        "security": [
+          {
+            "bearerAuth": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "description": "Maximum number of animals returned (1 to 100, default 20).",
+            "schema": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 1,
+              "maximum": 100,
+              "default": 20
+            }
+          },
+          {
+            "name": "status",
+            "in": "query",
+            "required": false,
+            "description": "Returns only animals with this status.",
+            "schema": {
+              "$ref": "#/components/schemas/PetStatus"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The page of animals.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Pets"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createPet",
+        "summary": "Add an animal",
+        "description": "Adds an animal. The service assigns its `id`; an `id` sent by the client is ignored, and so\nis any field the `NewPet` schema does not name. The response carries a `Location` header\nwith the path of the new animal.\n",
+        "tags": [
+          "animals"
+        ],
+        "security": [
+          {
+            "bearerAuth": []
+          }
+        ],
+        "x-max-body-bytes": 1048576,
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/NewPet"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "Animal added; the body carries the assigned `id`.",
+            "headers": {
+              "Location": {
+                "description": "Path of the new animal, `/v1/pets/{id}`.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Pet"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "413": {
+            "description": "The request body is larger than 1 MiB (`x-max-body-bytes`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "The request body is not sent as `application/json`.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/pets/{petId}": {
+      "get": {
+        "operationId": "getPet",
+        "summary": "Get an animal (deprecated)",
+        "description": "Deprecated: scheduled for removal on 5 December 2030 (`x-sunset`). The replacement is\n`GET /pets` with the `status` filter. Until then the operation keeps working and its\nresponses carry `Deprecation`, `Sunset` and `Link` headers; from the sunset on it answers\n410.\n",
+        "tags": [
+          "animals"
+        ],
+        "deprecated": true,
+        "x-sunset": "2030-12-05T00:00:00Z",
+        "x-replacement": "listPets",
+        "security": [
+          {
+            "bearerAuth": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "petId",
+            "in": "path",
+            "required": true,
+            "description": "The identifier of the animal.",
+            "schema": {
+              "type": "integer",
+              "format": "int64"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The requested animal.",
+            "headers": {
+              "Deprecation": {
+                "$ref": "#/components/headers/Deprecation"
+              },
+              "Sunset": {
+                "$ref": "#/components/headers/Sunset"
+              },
+              "Link": {
+                "$ref": "#/components/headers/Link"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Pet"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "description": "The requested resource could not be found.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "410": {
+            "description": "The operation has been removed (the request came after its sunset).",
+            "headers": {
+              "Sunset": {
+                "$ref": "#/components/headers/Sunset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "components": {
+    "securitySchemes": {
+      "bearerAuth": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The API key, sent as `Authorization: Bearer <API_KEY>`. A missing or invalid key is\nanswered 401 with an Error body and `WWW-Authenticate: Bearer`.\n"
+      }
+    },
+    "headers": {
+      "Deprecation": {
+        "description": "Marks the operation as deprecated (`true`).",
+        "schema": {
+          "type": "string"
+        }
+      },
+      "Sunset": {
+        "description": "The moment the operation is removed (RFC 8594), `Thu, 05 Dec 2030 00:00:00 GMT`.",
+        "schema": {
+          "type": "string"
+        }
+      },
+      "Link": {
+        "description": "Points to the replacement operation, with `rel=\"successor-version\"`.",
+        "schema": {
+          "type": "string"
+        }
+      }
+    },
+    "responses": {
+      "BadRequest": {
+        "description": "The request is invalid; the message names the field or parameter at fault.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "Unauthorized": {
+        "description": "Missing or invalid API key.",
+        "headers": {
+          "WWW-Authenticate": {
+            "description": "The authentication scheme, `Bearer`.",
+            "schema": {
+              "type": "string"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      }
+    },
+    "schemas": {
+      "PetStatus": {
+        "type": "string",
+        "description": "Availability status of an animal.",
+        "enum": [
+          "available",
+          "pending",
+          "sold"
+        ]
+      },
+      "NewPet": {
+        "type": "object",
+        "description": "The body of a request that adds an animal.",
+        "required": [
+          "name",
+          "categoryId"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "description": "The animal's name."
+          },
+          "categoryId": {
+            "type": "integer",
+            "format": "int64",
+            "description": "Identifier of the category the animal belongs to."
+          },
+          "status": {
+            "$ref": "#/components/schemas/PetStatus",
+            "description": "Availability status; `available` when omitted.",
+            "default": "available"
+          }
+        }
+      },
+      "Pet": {
+        "description": "An animal as returned, with the identifier the service assigned.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/NewPet"
+          },
+          {
+            "type": "object",
+            "required": [
+              "id"
+            ],
+            "properties": {
+              "id": {
+                "type": "integer",
+                "format": "int64",
+                "description": "Unique identifier, assigned by the service on creation."
+              }
+            }
+          }
+        ]
+      },
+      "Pets": {
+        "type": "array",
+        "description": "A page of animals, as a bare JSON array.",
+        "items": {
+          "$ref": "#/components/schemas/Pet"
+        }
+      },
+      "Error": {
+        "type": "object",
+        "description": "The body of every error response.",
+        "required": [
+          "code",
+          "message",
+          "status"
+        ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "description": "Machine-readable error code; the mock's stable values are listed in `x-error-codes`."
+          },
+          "message": {
+            "type": "string",
+            "description": "Human-readable description."
+          },
+          "status": {
+            "type": "integer",
+            "description": "The HTTP status code of the response."
+          }
+        },
+        "x-error-codes": {
+          "bad_request": {
+            "status": 400,
+            "description": "A parameter or body field is invalid; the message names it."
+          },
+          "malformed_json": {
+            "status": 400,
+            "description": "The request body is not valid JSON."
+          },
+          "unauthorized": {
+            "status": 401,
+            "description": "The bearer credential is missing or invalid."
+          },
+          "not_found": {
+            "status": 404,
+            "description": "No animal has the given id, or no operation has the path."
+          },
+          "method_not_allowed": {
+            "status": 405,
+            "description": "The path exists but not with this method; see `Allow`."
+          },
+          "gone": {
+            "status": 410,
+            "description": "The operation was removed at its sunset."
+          },
+          "payload_too_large": {
+            "status": 413,
+            "description": "The request body is larger than 1 MiB."
+          },
+          "unsupported_media_type": {
+            "status": 415,
+            "description": "The request body is not `application/json`."
+          },
+          "internal_error": {
+            "status": 500,
+            "description": "A fault of the mock itself; please report it."
+          }
+        }
+      }
+    }
+  }
+} as const;
+
+/** spec/openapi.yaml, with literal types. */
+export const openapi = document satisfies OpenApiDocument;

@@ -1,0 +1,254 @@
+// Generated from spec/openapi.yaml by `npm run generate`. Do not edit.
+export type paths = {
+    "/pets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List all animals
+         * @description Returns a page of animals in ascending `id` order, at most `limit` of them. Page navigation
+         *     (cursor, offset, total count, link headers) is not part of this interface.
+         */
+        get: operations["listPets"];
+        put?: never;
+        /**
+         * Add an animal
+         * @description Adds an animal. The service assigns its `id`; an `id` sent by the client is ignored, and so
+         *     is any field the `NewPet` schema does not name. The response carries a `Location` header
+         *     with the path of the new animal.
+         */
+        post: operations["createPet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pets/{petId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an animal (deprecated)
+         * @deprecated
+         * @description Deprecated: scheduled for removal on 5 December 2030 (`x-sunset`). The replacement is
+         *     `GET /pets` with the `status` filter. Until then the operation keeps working and its
+         *     responses carry `Deprecation`, `Sunset` and `Link` headers; from the sunset on it answers
+         *     410.
+         */
+        get: operations["getPet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
+export type webhooks = Record<string, never>;
+export type components = {
+    schemas: {
+        /**
+         * @description Availability status of an animal.
+         * @enum {string}
+         */
+        PetStatus: "available" | "pending" | "sold";
+        /** @description The body of a request that adds an animal. */
+        NewPet: {
+            /** @description The animal's name. */
+            name: string;
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to.
+             */
+            categoryId: number;
+            /**
+             * @description Availability status; `available` when omitted.
+             * @default available
+             */
+            status?: components["schemas"]["PetStatus"];
+        };
+        /** @description An animal as returned, with the identifier the service assigned. */
+        Pet: components["schemas"]["NewPet"] & {
+            /**
+             * Format: int64
+             * @description Unique identifier, assigned by the service on creation.
+             */
+            id: number;
+        };
+        /** @description A page of animals, as a bare JSON array. */
+        Pets: components["schemas"]["Pet"][];
+        /** @description The body of every error response. */
+        Error: {
+            /** @description Machine-readable error code; the mock's stable values are listed in `x-error-codes`. */
+            code: string;
+            /** @description Human-readable description. */
+            message: string;
+            /** @description The HTTP status code of the response. */
+            status: number;
+        };
+    };
+    responses: {
+        /** @description The request is invalid; the message names the field or parameter at fault. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Missing or invalid API key. */
+        Unauthorized: {
+            headers: {
+                /** @description The authentication scheme, `Bearer`. */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description Marks the operation as deprecated (`true`). */
+        Deprecation: string;
+        /** @description The moment the operation is removed (RFC 8594), `Thu, 05 Dec 2030 00:00:00 GMT`. */
+        Sunset: string;
+        /** @description Points to the replacement operation, with `rel="successor-version"`. */
+        Link: string;
+    };
+    pathItems: never;
+};
+export type $defs = Record<string, never>;
+export interface operations {
+    listPets: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of animals returned (1 to 100, default 20). */
+                limit?: number;
+                /** @description Returns only animals with this status. */
+                status?: components["schemas"]["PetStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of animals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pets"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createPet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPet"];
+            };
+        };
+        responses: {
+            /** @description Animal added; the body carries the assigned `id`. */
+            201: {
+                headers: {
+                    /** @description Path of the new animal, `/v1/pets/{id}`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The request body is larger than 1 MiB (`x-max-body-bytes`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identifier of the animal. */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requested animal. */
+            200: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The requested resource could not be found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation has been removed (the request came after its sunset). */
+            410: {
+                headers: {
+                    Sunset: components["headers"]["Sunset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,65 @@
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+import { isInt64 } from './int64.js';
+
+/**
+ * A JSON value as this project reads it: integers beyond 2^53 stay exact as `bigint`, every other
+ * number is a plain `number`.
+ */
+export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
+
+const INTEGER_LITERAL = /^-?\d+$/;
+
+function toNumber(text: string): number | bigint {
+  const n = Number(text);
+  return Number.isSafeInteger(n) || !INTEGER_LITERAL.test(text) ? n : BigInt(text);
+}
+
+/**
+ * Parses JSON without losing integer precision (`JSON.parse` rounds 2^53 + 1).
+ * Throws `SyntaxError` on malformed input, like `JSON.parse`.
+ */
+export function parseJson(text: string): JsonValue {
+  return parseLossless(text, null, toNumber) as JsonValue;
+}
+
+/** Serializes a value, writing `bigint` as exact digits. */
+export function stringifyJson(value: unknown): string {
+  const text = stringifyLossless(value);
+  if (text === undefined) throw new TypeError('value cannot be serialized as JSON');
+  return text;
+}
+
+/**
+ * ajv cannot check a `bigint`, so this returns the same value with each one replaced by a number that
+ * keeps what the schema can check: an int64 becomes a safe integer of the same sign, anything beyond
+ * int64 becomes an infinity, which fails `type: integer`. Values without bigint come back as they are.
+ */
+export function validationView(value: JsonValue): unknown {
+  if (typeof value === 'bigint') {
+    const sign = value < 0n ? -1 : 1;
+    return isInt64(value) ? sign * Number.MAX_SAFE_INTEGER : sign * Number.POSITIVE_INFINITY;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i] as JsonValue;
+      const seen = validationView(item);
+      if (seen !== item) {
+        copy ??= value.slice();
+        copy[i] = seen;
+      }
+    }
+    return copy ?? value;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const item = value[key] as JsonValue;
+    const seen = validationView(item);
+    if (seen !== item) {
+      copy ??= { ...value };
+      copy[key] = seen;
+    }
+  }
+  return copy ?? value;
+}

@@ -1,0 +1,41 @@
+import { ERROR_CODES, type ErrorCode } from '../spec/facts.js';
+
+/**
+ * A request as the handler sees it, independent of the host: Node's `http`, MSW, or a `fetch`
+ * `Request`. Hosts adapt to this shape instead of building web `Request`s they do not need.
+ */
+export interface MockRequest {
+  /** Upper-case method: `GET`. */
+  readonly method: string;
+  /** The path, still percent-encoded: `/v1/pets/1`. */
+  readonly path: string;
+  /** The query string without `?`: `limit=5&status=sold`. */
+  readonly query: string;
+  /** A header by lower-case name. */
+  header(name: string): string | undefined;
+  /** The body as UTF-8 text, or `undefined` once it grows past `maxBytes` (the host stops reading then). */
+  text(maxBytes: number): Promise<string | undefined>;
+}
+
+/** A response as the handler makes it; hosts write it out. `body` is JSON text, or empty. */
+export interface MockResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+export const JSON_CONTENT_TYPE = 'application/json';
+
+/** A response with a JSON body. */
+export function jsonResponse(status: number, body: string, headers: Readonly<Record<string, string>> = {}): MockResponse {
+  return { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body };
+}
+
+/**
+ * An Error response of the spec: `{ code, message, status }`, the status read from the spec's
+ * catalogue of codes so that the body and the HTTP status always agree.
+ */
+export function errorResponse(code: ErrorCode, message: string, headers?: Readonly<Record<string, string>>): MockResponse {
+  const status = ERROR_CODES[code].status;
+  return jsonResponse(status, JSON.stringify({ code, message, status }), headers);
+}

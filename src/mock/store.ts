@@ -1,0 +1,102 @@
+import { stringifyJson } from '../json/lossless.js';
+import { PET_STATUSES } from '../spec/facts.js';
+import type { PetStatus } from '../types.js';
+
+/** A pet as the store keeps it: `categoryId` beyond 2^53 stays exact as a `bigint`. */
+export interface StoredPet {
+  readonly id: number;
+  readonly name: string;
+  readonly categoryId: number | bigint;
+  readonly status: PetStatus;
+}
+
+/** What `create` needs: everything but the id, which the store assigns. */
+export type PetDraft = Omit<StoredPet, 'id'>;
+
+interface Entry {
+  readonly pet: StoredPet;
+  /** The pet's JSON, made once on first use: pets never change, so neither does their JSON. */
+  json: string | undefined;
+}
+
+function jsonOf(entry: Entry): string {
+  entry.json ??= stringifyJson(entry.pet);
+  return entry.json;
+}
+
+/**
+ * The mock's state, without HTTP. Ids are assigned densely from 1 and pets are never removed, so
+ * the list in id order is an array and the pet with id n sits at index n - 1. An index per status
+ * keeps a filtered page at O(limit).
+ */
+export class PetStore {
+  readonly #seed: readonly Entry[];
+  #all: Entry[] = [];
+  #byStatus = new Map<PetStatus, Entry[]>();
+
+  constructor(seed: readonly StoredPet[] = []) {
+    this.#seed = seed.map((pet, index) => {
+      if (pet.id !== index + 1) throw new RangeError(`seed pets need ids 1..n in order; pet at index ${index} has id ${pet.id}`);
+      return { pet, json: undefined };
+    });
+    this.reset();
+  }
+
+  /** How many pets the store holds. */
+  get size(): number {
+    return this.#all.length;
+  }
+
+  /** Adds a pet and returns it with its new id. */
+  create(draft: PetDraft): StoredPet {
+    const pet: StoredPet = { id: this.#all.length + 1, name: draft.name, categoryId: draft.categoryId, status: draft.status };
+    this.#add({ pet, json: undefined });
+    return pet;
+  }
+
+  /** The pet with this id, if there is one. */
+  get(id: number | bigint): StoredPet | undefined {
+    return this.#entry(id)?.pet;
+  }
+
+  /** The first `limit` pets in id order, only those with `status` when given. */
+  list(limit: number, status?: PetStatus): StoredPet[] {
+    return this.#page(limit, status).map((entry) => entry.pet);
+  }
+
+  /** `list` as a JSON array, built from each pet's cached JSON. */
+  listJson(limit: number, status?: PetStatus): string {
+    const page = this.#page(limit, status);
+    let json = '[';
+    for (let i = 0; i < page.length; i++) json += (i === 0 ? '' : ',') + jsonOf(page[i] as Entry);
+    return `${json}]`;
+  }
+
+  /** One pet's JSON. */
+  petJson(id: number | bigint): string | undefined {
+    const entry = this.#entry(id);
+    return entry ? jsonOf(entry) : undefined;
+  }
+
+  /** Back to the seeded pets. */
+  reset(): void {
+    this.#all = [];
+    this.#byStatus = new Map(PET_STATUSES.map((status) => [status, []]));
+    for (const entry of this.#seed) this.#add(entry);
+  }
+
+  #entry(id: number | bigint): Entry | undefined {
+    const index = Number(id) - 1;
+    return Number.isSafeInteger(index) && index >= 0 ? this.#all[index] : undefined;
+  }
+
+  #page(limit: number, status: PetStatus | undefined): Entry[] {
+    const from = status === undefined ? this.#all : (this.#byStatus.get(status) ?? []);
+    return from.slice(0, limit);
+  }
+
+  #add(entry: Entry): void {
+    this.#all.push(entry);
+    this.#byStatus.get(entry.pet.status)?.push(entry);
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The part of an OpenAPI 3.1 document this project reads. Everything the mock and the verifier know
+ * about the interface comes through these helpers, from spec/openapi.yaml.
+ */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+export interface Parameter {
+  readonly name: string;
+  readonly in: 'query' | 'path' | 'header' | 'cookie';
+  readonly required?: boolean;
+  readonly description?: string;
+  readonly schema: JsonSchema;
+}
+
+export interface MediaType {
+  readonly schema?: JsonSchema;
+}
+
+export interface Response {
+  readonly description: string;
+  readonly headers?: Readonly<Record<string, unknown>>;
+  readonly content?: Readonly<Record<string, MediaType>>;
+}
+
+export interface Reference {
+  readonly $ref: string;
+}
+
+export interface Operation {
+  readonly operationId: string;
+  readonly deprecated?: boolean;
+  readonly parameters?: readonly (Parameter | Reference)[];
+  readonly requestBody?: { readonly required?: boolean; readonly content: Readonly<Record<string, MediaType>> };
+  readonly responses: Readonly<Record<string, Response | Reference>>;
+  readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
+  readonly [extension: `x-${string}`]: unknown;
+}
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export interface OpenApiDocument {
+  readonly openapi: string;
+  readonly info: { readonly title: string; readonly version: string };
+  readonly servers?: readonly { readonly url: string }[];
+  readonly paths: Readonly<Record<string, Readonly<Partial<Record<HttpMethod, Operation>>>>>;
+  readonly components?: {
+    readonly schemas?: Readonly<Record<string, JsonSchema>>;
+    readonly responses?: Readonly<Record<string, Response>>;
+    readonly parameters?: Readonly<Record<string, Parameter>>;
+  };
+}
+
+/** An operation with the path and method it is served at. */
+export interface OperationEntry {
+  readonly operationId: string;
+  readonly method: HttpMethod;
+  /** The path template as written in the document, without the server's base path: `/pets/{petId}`. */
+  readonly path: string;
+  readonly operation: Operation;
+}
+
+function isReference(value: unknown): value is Reference {
+  return typeof value === 'object' && value !== null && '$ref' in value;
+}
+
+/** Follows a local `#/...` reference (and chains of them) to the object it names. */
+export function resolve<T>(doc: OpenApiDocument, value: T | Reference): T {
+  let current: unknown = value;
+  for (let hops = 0; isReference(current); hops++) {
+    if (hops > 32) throw new Error(`reference cycle at ${current.$ref}`);
+    const ref = current.$ref;
+    if (!ref.startsWith('#/')) throw new Error(`only local references are supported, found ${ref}`);
+    current = ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((node, segment) => {
+        const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
+        if (typeof node !== 'object' || node === null || !(key in node)) {
+          throw new Error(`unresolvable reference ${ref}`);
+        }
+        return (node as Record<string, unknown>)[key];
+      }, doc);
+  }
+  return current as T;
+}
+
+/** Every operation of the document, in document order. */
+export function operationsOf(doc: OpenApiDocument): OperationEntry[] {
+  const entries: OperationEntry[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (operation) entries.push({ operationId: operation.operationId, method, path, operation });
+    }
+  }
+  return entries;
+}
+
+/** The operation with this id; throws when the document has none, so a renamed id fails loudly. */
+export function operationById(doc: OpenApiDocument, operationId: string): OperationEntry {
+  const entry = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
+  if (!entry) throw new Error(`spec/openapi.yaml has no operation "${operationId}"`);
+  return entry;
+}
+
+/** The operation's parameters with references resolved. */
+export function parametersOf(doc: OpenApiDocument, operation: Operation): Parameter[] {
+  return (operation.parameters ?? []).map((parameter) => resolve(doc, parameter));
+}
+
+/** The path every server URL carries before the paths of the document: `/v1`. */
+export function basePathOf(doc: OpenApiDocument): string {
+  const url = doc.servers?.[0]?.url ?? '/';
+  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
+  return path.replace(/\/+$/, '');
+}
+
+/** The JSON schema of a response's `application/json` body, if it has one. */
+export function responseSchema(doc: OpenApiDocument, operation: Operation, status: string): JsonSchema | undefined {
+  const response = operation.responses[status];
+  return response ? resolve(doc, response).content?.['application/json']?.schema : undefined;
+}

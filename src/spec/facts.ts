@@ -1,0 +1,24 @@
+import { openapi } from '../generated/openapi.js';
+import { basePathOf, operationById } from './document.js';
+
+/**
+ * Facts of the interface that code needs as values, read from the generated copy of
+ * spec/openapi.yaml so that none of them is written twice.
+ */
+export const PET_STATUSES = openapi.components.schemas.PetStatus.enum;
+
+/** The path prefix of every operation: `/v1`. */
+export const BASE_PATH = basePathOf(openapi);
+
+/** Stable error codes and the HTTP status each is answered with. */
+export const ERROR_CODES = openapi.components.schemas.Error['x-error-codes'];
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The largest request body accepted by createPet, in bytes. */
+export const MAX_BODY_BYTES: number = operationById(openapi, 'createPet').operation['x-max-body-bytes'] as number;
+
+const getPet = operationById(openapi, 'getPet').operation;
+/** The moment getPet is removed (`x-sunset`), after which it answers 410. */
+export const GET_PET_SUNSET = new Date(getPet['x-sunset'] as string);
+/** The operation that replaces getPet (`x-replacement`). */
+export const GET_PET_REPLACEMENT = operationById(openapi, getPet['x-replacement'] as string);

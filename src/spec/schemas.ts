@@ -1,0 +1,66 @@
+import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, resolve } from './document.js';
+
+/** The base URI under which the document's schemas are registered with ajv. */
+export const SCHEMA_BASE = 'https://petstore-mock.invalid/';
+
+function toValidatorSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toValidatorSchema);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key.startsWith('x-')) continue;
+    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? SCHEMA_BASE + value.slice(2) : toValidatorSchema(value);
+  }
+  return out;
+}
+
+function withId(name: string, schema: unknown): JsonSchema {
+  return { $id: `${SCHEMA_BASE}validators/${name}`, ...(toValidatorSchema(schema) as JsonSchema) };
+}
+
+/** One object schema over the parameters of one location, so all of them are checked in one call. */
+function parameterSchema(parameters: ReturnType<typeof parametersOf>): JsonSchema {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema])),
+    required: parameters.filter((p) => p.required).map((p) => p.name),
+  };
+}
+
+/**
+ * Every schema a validator is compiled from, by validator name:
+ * - each component schema under its own name (`Pet`, `Error`, ...),
+ * - `<operationId>Query` and `<operationId>Path` over an operation's parameters,
+ * - `<operationId>Body` for its JSON request body,
+ * - `<operationId><status>` for each JSON response body (`createPet201`).
+ * `$ref`s point at `SCHEMA_BASE`, where `componentSchemas` registers the components.
+ */
+export function validatorSchemas(doc: OpenApiDocument): Record<string, JsonSchema> {
+  const schemas: Record<string, JsonSchema> = {};
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) schemas[name] = withId(name, schema);
+  for (const { operationId, operation } of operationsOf(doc)) {
+    const parameters = parametersOf(doc, operation);
+    for (const [location, suffix] of [
+      ['query', 'Query'],
+      ['path', 'Path'],
+    ] as const) {
+      const here = parameters.filter((p) => p.in === location);
+      if (here.length > 0) schemas[operationId + suffix] = withId(`${operationId}-${location}`, parameterSchema(here));
+    }
+    const body = operation.requestBody?.content['application/json']?.schema;
+    if (body) schemas[`${operationId}Body`] = withId(`${operationId}-body`, body);
+    for (const [status, response] of Object.entries(operation.responses)) {
+      const schema = resolve(doc, response).content?.['application/json']?.schema;
+      if (schema) schemas[`${operationId}${status}`] = withId(`${operationId}-${status}`, schema);
+    }
+  }
+  return schemas;
+}
+
+/** The component schemas, each with the `$id` that `$ref`s in `validatorSchemas` point at. */
+export function componentSchemas(doc: OpenApiDocument): JsonSchema[] {
+  return Object.entries(doc.components?.schemas ?? {}).map(([name, schema]) => ({
+    $id: `${SCHEMA_BASE}components/schemas/${name}`,
+    ...(toValidatorSchema(schema) as JsonSchema),
+  }));
+}
