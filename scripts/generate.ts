@@ -1,75 +1,21 @@
 /**
- * Derives code from spec/openapi.yaml: the document as a typed module, TypeScript types of its
- * schemas, and precompiled ajv validators. `npm run generate` writes them; `generate --check`
- * (run by `npm test`) fails when a committed file differs from what the spec gives.
+ * Writes the files derived from spec/openapi.yaml. With `--check` (run by `npm test`) it writes
+ * nothing and fails when a committed file differs from what the spec gives.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { _ } from 'ajv/dist/2020.js';
-import standalone from 'ajv/dist/standalone/index.js';
-import openapiTS, { astToString } from 'openapi-typescript';
-import { createAjv } from '../src/spec/ajv.js';
-import type { OpenApiDocument } from '../src/spec/document.js';
-import { loadSpecFile } from '../src/spec/load.js';
-import { validatorSchemas } from '../src/spec/schemas.js';
+import { generatedFiles, root } from './generated-files.js';
 
-const root = new URL('../', import.meta.url);
-const specPath = fileURLToPath(new URL('spec/openapi.yaml', root));
-const HEADER = '// Generated from spec/openapi.yaml by `npm run generate`. Do not edit.\n';
-
-async function documentModule(doc: OpenApiDocument): Promise<string> {
-  return `${HEADER}import type { OpenApiDocument } from '../spec/document.js';
-
-const document = ${JSON.stringify(doc, null, 2)} as const;
-
-/** spec/openapi.yaml, with literal types. */
-export const openapi = document satisfies OpenApiDocument;
-`;
+const check = process.argv.includes('--check');
+const stale: string[] = [];
+for (const [path, content] of Object.entries(await generatedFiles())) {
+  const file = new URL(path, root);
+  const current = await readFile(file, 'utf8').catch(() => undefined);
+  if (current === content) continue;
+  stale.push(path);
+  if (!check) await writeFile(file, content);
 }
-
-async function typesModule(doc: OpenApiDocument): Promise<string> {
-  const ast = await openapiTS(doc as never, { exportType: true, defaultNonNullable: false });
-  return HEADER + astToString(ast);
+if (check && stale.length > 0) {
+  console.error(`Out of date with spec/openapi.yaml: ${stale.join(', ')}\nRun \`npm run generate\` and commit the result.`);
+  process.exit(1);
 }
-
-function validatorModules(doc: OpenApiDocument): { js: string; dts: string } {
-  const ajv = createAjv(doc, { code: { source: true, esm: true, formats: _`formats`, lines: true } });
-  const schemas = validatorSchemas(doc);
-  const ids: Record<string, string> = {};
-  for (const [name, schema] of Object.entries(schemas)) {
-    ajv.addSchema(schema);
-    ids[name] = schema.$id as string;
-  }
-  const js = `${HEADER}import { formats } from '../json/int64.js';\n${standalone.default(ajv, ids)}\n`;
-  const dts = `${HEADER}import type { ValidateFunction } from 'ajv';\n\n${Object.keys(ids)
-    .map((name) => `export declare const ${name}: ValidateFunction;`)
-    .join('\n')}\n`;
-  return { js, dts };
-}
-
-async function main(): Promise<void> {
-  const check = process.argv.includes('--check');
-  const doc = await loadSpecFile(specPath);
-  const validators = validatorModules(doc);
-  const outputs: Record<string, string> = {
-    'src/generated/openapi.ts': await documentModule(doc),
-    'src/generated/types.ts': await typesModule(doc),
-    'src/generated/validators.js': validators.js,
-    'src/generated/validators.d.ts': validators.dts,
-  };
-  const stale: string[] = [];
-  for (const [path, content] of Object.entries(outputs)) {
-    const file = new URL(path, root);
-    const current = await readFile(file, 'utf8').catch(() => undefined);
-    if (current === content) continue;
-    stale.push(path);
-    if (!check) await writeFile(file, content);
-  }
-  if (check && stale.length > 0) {
-    console.error(`Out of date with spec/openapi.yaml: ${stale.join(', ')}\nRun \`npm run generate\` and commit the result.`);
-    process.exit(1);
-  }
-  console.log(stale.length === 0 ? 'generated files are up to date' : `wrote ${stale.join(', ')}`);
-}
-
-await main();
+console.log(stale.length === 0 ? 'generated files are up to date' : `wrote ${stale.join(', ')}`);

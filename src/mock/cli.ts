@@ -78,20 +78,27 @@ Admin endpoints (no key needed on 127.0.0.1): GET /__mock/health, POST /__mock/r
       const keys = flags.apiKey
         ? `${flags.apiKey.length} key(s) from ${process.env.PETSTORE_API_KEY && flags.apiKey.length === 1 ? 'PETSTORE_API_KEY' : '--api-key'}`
         : `key ${DEFAULT_API_KEY}`;
-      process.stdout.write(`petstore-mock listening on ${server.url} (${flags.count} pets, seed ${flags.seed}, ${keys})\n`);
       const stop = () => {
         void server.close().then(() => process.exit(0));
       };
       process.once('SIGINT', stop).once('SIGTERM', stop);
+      process.stdout.write(`petstore-mock listening on ${server.url} (${flags.count} pets, seed ${flags.seed}, ${keys})\n`);
     });
+}
+
+/** Commander's message on one line, without its `error:` prefix. */
+function oneLine(text: string): string {
+  return text
+    .replace(/^error: /, '')
+    .trim()
+    .replace(/\s*\n\s*/g, ' ');
 }
 
 /** Runs the CLI; resolves to the exit code for failures before the server runs. */
 export async function runMockCli(argv: readonly string[]): Promise<number | undefined> {
   const command = mockCommand()
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(`petstore-mock: ${text.replace(/^error: /, '')}`) })
-    .showHelpAfterError('(run petstore-mock --help for all flags)');
+    .configureOutput({ outputError: (text, write) => write(`petstore-mock: ${oneLine(text)} Run petstore-mock --help for every flag.\n`) });
   try {
     await command.parseAsync(argv, { from: 'user' });
     return undefined;

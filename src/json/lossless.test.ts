@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { parseJson, stringifyJson, validationView } from './lossless.js';
+
+describe('lossless JSON', () => {
+  it('keeps integers beyond 2^53 exact as bigint and everything else as numbers', () => {
+    expect(parseJson('{"a":9007199254740993,"b":1.5,"c":-12,"d":1e2}')).toEqual({ a: 9007199254740993n, b: 1.5, c: -12, d: 100 });
+  });
+
+  it('round-trips exact digits', () => {
+    const text = '{"id":1,"categoryId":123456789012345678901234567890}';
+    expect(stringifyJson(parseJson(text))).toBe(text);
+  });
+
+  it('throws SyntaxError on malformed input', () => {
+    expect(() => parseJson('{"a":')).toThrow(SyntaxError);
+  });
+
+  it('keeps __proto__ an own key, never a prototype', () => {
+    const value = parseJson('{"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value)).toEqual(['__proto__']);
+  });
+
+  it('shows ajv safe stand-ins for bigints and infinities beyond int64, without copying otherwise', () => {
+    const plain = { a: [1, 'x'] };
+    expect(validationView(plain)).toBe(plain);
+    expect(validationView({ a: [2n ** 62n, -(2n ** 70n)] })).toEqual({ a: [Number.MAX_SAFE_INTEGER, Number.NEGATIVE_INFINITY] });
+  });
+});

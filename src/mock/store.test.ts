@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { parseJson } from '../json/lossless.js';
+import { PetStore, type StoredPet } from './store.js';
+
+const seed: StoredPet[] = [
+  { id: 1, name: 'Gus', categoryId: 1, status: 'available' },
+  { id: 2, name: 'Daisy', categoryId: 2, status: 'sold' },
+  { id: 3, name: 'Buddy', categoryId: 3, status: 'available' },
+];
+
+describe('PetStore', () => {
+  it('lists pets in id order, at most limit of them', () => {
+    const store = new PetStore(seed);
+    expect(store.list(2).map((pet) => pet.id)).toEqual([1, 2]);
+    expect(store.list(100).map((pet) => pet.id)).toEqual([1, 2, 3]);
+  });
+
+  it('filters by status through its index, in id order', () => {
+    const store = new PetStore(seed);
+    store.create({ name: 'Rex', categoryId: 4, status: 'available' });
+    expect(store.list(10, 'available').map((pet) => pet.id)).toEqual([1, 3, 4]);
+    expect(store.list(1, 'available').map((pet) => pet.id)).toEqual([1]);
+    expect(store.list(10, 'pending')).toEqual([]);
+  });
+
+  it('assigns the next id on create and finds pets by id', () => {
+    const store = new PetStore(seed);
+    const pet = store.create({ name: 'Rex', categoryId: 2n ** 60n, status: 'pending' });
+    expect(pet.id).toBe(4);
+    expect(store.get(4)).toBe(pet);
+    expect(store.get(4n)).toBe(pet);
+    for (const absent of [0, -1, 5, 2n ** 63n - 1n]) expect(store.get(absent)).toBeUndefined();
+  });
+
+  it('serializes pets exactly, bigint categoryIds included', () => {
+    const store = new PetStore(seed);
+    store.create({ name: 'Big', categoryId: 2n ** 62n, status: 'sold' });
+    expect(store.petJson(4)).toBe('{"id":4,"name":"Big","categoryId":4611686018427387904,"status":"sold"}');
+    expect(parseJson(store.listJson(2, 'sold'))).toEqual([seed[1], { id: 4, name: 'Big', categoryId: 2n ** 62n, status: 'sold' }]);
+    expect(store.listJson(5, 'pending')).toBe('[]');
+  });
+
+  it('goes back to the seeded pets on reset', () => {
+    const store = new PetStore(seed);
+    store.create({ name: 'Rex', categoryId: 4, status: 'sold' });
+    store.reset();
+    expect(store.size).toBe(3);
+    expect(store.list(10, 'sold').map((pet) => pet.id)).toEqual([2]);
+    expect(store.create({ name: 'Rex', categoryId: 4, status: 'sold' }).id).toBe(4);
+  });
+
+  it('refuses seed pets whose ids are not 1..n in order', () => {
+    expect(() => new PetStore([{ id: 2, name: 'Gus', categoryId: 1, status: 'sold' }])).toThrow(/ids 1..n/);
+  });
+});

@@ -1,0 +1,342 @@
+/**
+ * The HTTP facts of the mock, as one suite that runs against every host of the one handler:
+ * in process, the Node server on a real port, and MSW. A host passes when it answers exactly
+ * as the spec and the decision table of the README say.
+ */
+
+import type { ValidateFunction } from 'ajv';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import * as validators from '../../src/generated/validators.js';
+import type { MockOptions } from '../../src/mock/handler.js';
+
+export interface MockTarget {
+  /** The API's base URL, ending in `/v1`. */
+  readonly baseUrl: string;
+  /** A request to `baseUrl + path`, or to the origin when `path` starts with `/__mock`. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type StartTarget = (options: MockOptions) => Promise<MockTarget>;
+
+export const KEY = 'petstore-dev-key';
+export const AUTH = { authorization: `Bearer ${KEY}` };
+export const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' };
+const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+
+interface Answer {
+  readonly response: Response;
+  readonly text: string;
+  readonly json: unknown;
+}
+
+async function answer(response: Response): Promise<Answer> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  expect(response.headers.get('content-type'), 'every response is application/json').toMatch(/^application\/json/);
+  expect(response.headers.get('access-control-allow-origin'), 'every response carries CORS').toBe('*');
+  return { response, text, json };
+}
+
+/** Asserts an Error body of the spec whose status is the HTTP status and whose message matches. */
+export function expectError(result: Answer, status: number, message?: RegExp): void {
+  expect(result.response.status, result.text).toBe(status);
+  expect(validators.Error(result.json), `Error body: ${result.text}`).toBe(true);
+  const body = result.json as { status: number; message: string };
+  expect(body.status).toBe(status);
+  if (message) expect(body.message).toMatch(message);
+}
+
+function expectValid(validator: ValidateFunction, value: unknown): void {
+  expect(validator(value), JSON.stringify(validator.errors)).toBe(true);
+}
+
+export function runHttpFacts(host: string, start: StartTarget): void {
+  describe(`HTTP facts: ${host}`, () => {
+    let target: MockTarget;
+    const call = async (path: string, init?: RequestInit) => answer(await target.request(path, init));
+    const post = (body: string, headers: Record<string, string> = JSON_HEADERS) => call('/pets', { method: 'POST', headers, body });
+
+    beforeAll(async () => {
+      target = await start({});
+    });
+    afterAll(() => target.close());
+    beforeEach(() => target.reset());
+
+    describe('authentication', () => {
+      const refused: [string, Record<string, string>][] = [
+        ['no Authorization header', {}],
+        ['a wrong key', { authorization: 'Bearer wrong-key' }],
+        ['the key without the Bearer scheme', { authorization: KEY }],
+        ['Basic credentials', { authorization: `Basic ${btoa(`user:${KEY}`)}` }],
+        ['an empty bearer token', { authorization: 'Bearer ' }],
+        ['a key that is a prefix of the right one', { authorization: `Bearer ${KEY.slice(0, -1)}` }],
+      ];
+      const operations: [string, string, string][] = [
+        ['listPets', '/pets', 'GET'],
+        ['createPet', '/pets', 'POST'],
+        ['getPet', '/pets/1', 'GET'],
+      ];
+      for (const [operation, path, method] of operations) {
+        for (const [what, headers] of refused) {
+          it(`${operation} answers 401 with WWW-Authenticate for ${what}`, async () => {
+            const result = await call(path, {
+              method,
+              headers: { ...headers, 'content-type': 'application/json' },
+              body: method === 'POST' ? '{"name":"Rex","categoryId":1}' : null,
+            });
+            expectError(result, 401);
+            expect(result.response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+          });
+        }
+      }
+
+      it('checks the credential before validating anything', async () => {
+        expectError(await call('/pets?limit=0'), 401);
+        expectError(await post('{bad json', { 'content-type': 'application/json' }), 401);
+        expectError(await call('/pets/abc'), 401);
+      });
+
+      it('accepts the Bearer scheme in any case', async () => {
+        for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+          expect((await call('/pets', { headers: { authorization: `${scheme} ${KEY}` } })).response.status).toBe(200);
+        }
+      });
+    });
+
+    describe('GET /v1/pets', () => {
+      it('answers a bare array of 20 pets in ascending id order by default', async () => {
+        const result = await call('/pets', { headers: AUTH });
+        expect(result.response.status).toBe(200);
+        expectValid(validators.listPets200, result.json);
+        const ids = (result.json as { id: number }[]).map((pet) => pet.id);
+        expect(ids).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      });
+
+      it('honours limit 1 and limit 100', async () => {
+        expect(((await call('/pets?limit=1', { headers: AUTH })).json as unknown[]).length).toBe(1);
+        expect(((await call('/pets?limit=100', { headers: AUTH })).json as unknown[]).length).toBe(50);
+      });
+
+      for (const limit of ['0', '101', '-1', '1.5', 'abc', '', '1e2', '99999999999999999999999', ' 5']) {
+        it(`answers 400 naming limit for limit=${JSON.stringify(limit)}`, async () => {
+          expectError(await call(`/pets?limit=${encodeURIComponent(limit)}`, { headers: AUTH }), 400, /limit/);
+        });
+      }
+
+      it('filters by status, keeping id order', async () => {
+        for (const status of ['available', 'pending', 'sold']) {
+          const result = await call(`/pets?status=${status}&limit=100`, { headers: AUTH });
+          expectValid(validators.listPets200, result.json);
+          const pets = result.json as { id: number; status: string }[];
+          expect(pets.length).toBeGreaterThan(0);
+          expect(pets.every((pet) => pet.status === status)).toBe(true);
+          expect(pets.map((pet) => pet.id)).toEqual([...pets.map((pet) => pet.id)].sort((a, b) => a - b));
+        }
+      });
+
+      for (const status of ['Sold', 'SOLD', '', 'adopted']) {
+        it(`answers 400 naming status for status=${JSON.stringify(status)}`, async () => {
+          expectError(await call(`/pets?status=${status}`, { headers: AUTH }), 400, /status/);
+        });
+      }
+    });
+
+    describe('POST /v1/pets', () => {
+      it('answers 201 with the Pet and its Location, then serves it by id and in the list', async () => {
+        const created = await post('{"name":"Rex","categoryId":3,"status":"pending"}');
+        expect(created.response.status).toBe(201);
+        expectValid(validators.createPet201, created.json);
+        const pet = created.json as { id: number };
+        expect(created.json).toEqual({ id: pet.id, name: 'Rex', categoryId: 3, status: 'pending' });
+        expect(created.response.headers.get('location')).toBe(`/v1/pets/${pet.id}`);
+        expect((await call(`/pets/${pet.id}`, { headers: AUTH })).json).toEqual(created.json);
+        const pending = (await call('/pets?status=pending&limit=100', { headers: AUTH })).json as { id: number }[];
+        expect(pending.map((p) => p.id)).toContain(pet.id);
+      });
+
+      it('gives a new pet the status available when none is sent', async () => {
+        expect((await post('{"name":"Rex","categoryId":3}')).json).toMatchObject({ status: 'available' });
+      });
+
+      it('ignores unknown fields and a client-sent id', async () => {
+        const result = await post('{"id":1,"name":"Rex","categoryId":3,"colour":"brown"}');
+        expect(result.response.status).toBe(201);
+        const pet = result.json as Record<string, unknown>;
+        expect(pet.id).not.toBe(1);
+        expect(Object.keys(pet).sort()).toEqual(['categoryId', 'id', 'name', 'status']);
+      });
+
+      it('assigns unique positive ids to concurrent creates', async () => {
+        const results = await Promise.all(Array.from({ length: 25 }, (_, i) => post(JSON.stringify({ name: `pet ${i}`, categoryId: 1 }))));
+        const ids = results.map((result) => (result.json as { id: number }).id);
+        expect(new Set(ids).size).toBe(25);
+        expect(ids.every((id) => Number.isSafeInteger(id) && id > 0)).toBe(true);
+      });
+
+      it('keeps a categoryId beyond 2^53 exactly, in the answer and when read back', async () => {
+        const created = await post('{"name":"Big","categoryId":9223372036854775807}');
+        expect(created.response.status).toBe(201);
+        expect(created.text).toContain('"categoryId":9223372036854775807');
+        const id = /"id":(\d+)/.exec(created.text)?.[1];
+        expect((await call(`/pets/${id}`, { headers: AUTH })).text).toContain('"categoryId":9223372036854775807');
+      });
+
+      it('keeps unicode names exactly', async () => {
+        const name = 'Zoë 🐕 小狗';
+        expect((await post(JSON.stringify({ name, categoryId: 1 }))).json).toMatchObject({ name });
+      });
+
+      const invalid: [string, string, RegExp][] = [
+        ['a missing name', '{"categoryId":1}', /name/],
+        ['a null name', '{"name":null,"categoryId":1}', /name/],
+        ['a numeric name', '{"name":7,"categoryId":1}', /name/],
+        ['a missing categoryId', '{"name":"Rex"}', /categoryId/],
+        ['a string categoryId', '{"name":"Rex","categoryId":"1"}', /categoryId/],
+        ['a fractional categoryId', '{"name":"Rex","categoryId":1.5}', /categoryId/],
+        ['a categoryId beyond int64', '{"name":"Rex","categoryId":9223372036854775808}', /categoryId/],
+        ['a status outside the enum', '{"name":"Rex","categoryId":1,"status":"adopted"}', /status/],
+        ['malformed JSON', '{"name":', /JSON/],
+        ['an empty body', '', /body/],
+        ['an array', '[{"name":"Rex","categoryId":1}]', /object/],
+        ['null', 'null', /object/],
+      ];
+      for (const [what, body, message] of invalid) {
+        it(`answers 400 naming the fault for ${what}`, async () => {
+          expectError(await post(body), 400, message);
+          expect(((await call('/pets?limit=100', { headers: AUTH })).json as unknown[]).length).toBe(50);
+        });
+      }
+
+      it('answers 415 for a body that is not sent as JSON', async () => {
+        expectError(await post('name=Rex&categoryId=1', { ...AUTH, 'content-type': 'application/x-www-form-urlencoded' }), 415);
+        expectError(await post('{"name":"Rex","categoryId":1}', { ...AUTH, 'content-type': 'text/plain' }), 415);
+      });
+
+      it('accepts a JSON content type with parameters', async () => {
+        expect((await post('{"name":"Rex","categoryId":1}', { ...AUTH, 'content-type': 'application/json; charset=utf-8' })).response.status).toBe(201);
+      });
+
+      it('answers 413 for a body over 1 MiB', async () => {
+        const body = JSON.stringify({ name: 'x'.repeat(1024 * 1024), categoryId: 1 });
+        expectError(await post(body), 413);
+      });
+
+      it('neither pollutes prototypes nor echoes __proto__ or constructor keys', async () => {
+        const result = await post('{"name":"Rex","categoryId":1,"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
+        expect(result.response.status).toBe(201);
+        expect(result.text).not.toMatch(/__proto__|constructor|polluted/);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        expectError(await post('{"__proto__":{"name":"Rex","categoryId":1}}'), 400, /name/);
+      });
+    });
+
+    describe('GET /v1/pets/{petId}', () => {
+      it('answers 200 with the pet, its deprecation, its sunset and a link to the replacement', async () => {
+        const result = await call('/pets/7', { headers: AUTH });
+        expect(result.response.status).toBe(200);
+        expectValid(validators.getPet200, result.json);
+        expect(result.json).toMatchObject({ id: 7 });
+        expect(result.response.headers.get('deprecation')).toBeTruthy();
+        expect(result.response.headers.get('sunset')).toBe(SUNSET);
+        expect(result.response.headers.get('link')).toMatch(/<\/v1\/pets>; rel="successor-version"/);
+      });
+
+      for (const id of ['51', '0', '-1', '9223372036854775807']) {
+        it(`answers 404 for the absent id ${id}`, async () => {
+          expectError(await call(`/pets/${id}`, { headers: AUTH }), 404);
+        });
+      }
+
+      for (const id of ['abc', '1.5', '9223372036854775808', '1e2']) {
+        it(`answers 400 naming petId for ${id}`, async () => {
+          expectError(await call(`/pets/${id}`, { headers: AUTH }), 400, /petId/);
+        });
+      }
+    });
+
+    describe('routing and CORS', () => {
+      it('answers 404 for an unknown path', async () => {
+        expectError(await call('/owners', { headers: AUTH }), 404);
+        expectError(await call('/pets/1/toys', { headers: AUTH }), 404);
+      });
+
+      it('answers 405 with Allow for a known path with another method', async () => {
+        const result = await call('/pets/1', { method: 'DELETE', headers: AUTH });
+        expectError(result, 405);
+        expect(result.response.headers.get('allow')).toMatch(/GET/);
+        const put = await call('/pets', { method: 'PUT', headers: JSON_HEADERS, body: '{}' });
+        expectError(put, 405);
+        expect(put.response.headers.get('allow')).toMatch(/GET.*POST|POST.*GET/);
+      });
+
+      it('answers a CORS preflight without a credential', async () => {
+        const response = await target.request('/pets', {
+          method: 'OPTIONS',
+          headers: {
+            origin: 'http://localhost:5173',
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'authorization, content-type',
+          },
+        });
+        expect(response.status).toBeLessThan(300);
+        expect(response.headers.get('access-control-allow-origin')).toBe('*');
+        expect(response.headers.get('access-control-allow-methods')).toMatch(/POST/);
+        expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toMatch(/authorization/);
+      });
+    });
+
+    describe('admin', () => {
+      it('reports health and resets to the seeded pets', async () => {
+        await post('{"name":"Rex","categoryId":1}');
+        const health = await call('/__mock/health');
+        expect(health.json).toMatchObject({ status: 'ok', pets: 51 });
+        expect((await call('/__mock/reset', { method: 'POST' })).json).toMatchObject({ pets: 50 });
+        expect((await call('/pets/51', { headers: AUTH })).response.status).toBe(404);
+      });
+    });
+  });
+
+  describe(`HTTP facts with options: ${host}`, () => {
+    it('answers 410 on getPet once its clock passes the sunset, and 200 before', async () => {
+      let now = Date.parse('2030-12-04T23:59:59Z');
+      const target = await start({ now: () => now });
+      try {
+        expect((await target.request('/pets/1', { headers: AUTH })).status).toBe(200);
+        now = Date.parse('2030-12-05T00:00:00Z');
+        const gone = await answer(await target.request('/pets/1', { headers: AUTH }));
+        expectError(gone, 410, /GET \/v1\/pets/);
+        expect(gone.response.headers.get('sunset')).toBe(SUNSET);
+        expect((await target.request('/pets', { headers: AUTH })).status).toBe(200);
+      } finally {
+        await target.close();
+      }
+    });
+
+    it('accepts every configured key and refuses the default one then', async () => {
+      const target = await start({ apiKeys: ['alpha', 'beta'] });
+      try {
+        for (const key of ['alpha', 'beta']) expect((await target.request('/pets', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+        expect((await target.request('/pets', { headers: AUTH })).status).toBe(401);
+      } finally {
+        await target.close();
+      }
+    });
+
+    it('serves the pets of its seed and count', async () => {
+      const target = await start({ seed: 7, count: 3 });
+      try {
+        const pets = (await (await target.request('/pets', { headers: AUTH })).json()) as { id: number }[];
+        expect(pets.map((pet) => pet.id)).toEqual([1, 2, 3]);
+      } finally {
+        await target.close();
+      }
+    });
+  });
+}
