@@ -7,6 +7,7 @@ import { type JsonValue, parseJson, validationView } from '../json/lossless.js';
 import { parametersOf } from '../spec/document.js';
 import { BASE_PATH, GET_PET_REPLACEMENT, GET_PET_SUNSET, MAX_BODY_BYTES } from '../spec/facts.js';
 import type { PetStatus } from '../types.js';
+import { readLimited } from '../web/read-limited.js';
 import { AUTH_MESSAGES, checkBearer, DEFAULT_API_KEY } from './auth.js';
 import { errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse } from './exchange.js';
 import { matchRoute, type Route, routesOf } from './routes.js';
@@ -238,25 +239,6 @@ const ADMIN_ROUTES: Readonly<Record<string, string>> = { '/__mock/health': 'GET'
 function describeOperations(basePath: string): string {
   const list = routes.flatMap((route) => [...route.operations.keys()].map((method) => `${method} ${basePath}${route.template}`));
   return `The operations are ${list.join(', ')}.`;
-}
-
-/** Reads a web stream as UTF-8 text, giving up (and cancelling it) once it passes `maxBytes`. */
-export async function readLimited(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | undefined> {
-  if (stream === null) return '';
-  const decoder = new TextDecoder();
-  const reader = stream.getReader();
-  let size = 0;
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    text += decoder.decode(value, { stream: true });
-  }
 }
 
 /** A web `Request` as the handler's `MockRequest`. */

@@ -1,0 +1,187 @@
+import type { JsonValue } from '../json/lossless.js';
+import type { Contract, ContractOperation } from './contract.js';
+import { type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
+
+export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
+
+/** One thing the deployment did wrong, with the evidence. */
+export interface Finding {
+  readonly message: string;
+  readonly expected?: string;
+  readonly actual?: string;
+  /** The rule of the spec's schema that failed: `#/items/allOf/1/required`. */
+  readonly schemaPath?: string;
+  readonly request?: RecordedRequest;
+  readonly status?: number;
+  /** The start of the response body. */
+  readonly excerpt?: string;
+}
+
+export interface CheckResult {
+  readonly id: string;
+  readonly suite: 'spec' | 'pact';
+  readonly title: string;
+  readonly operationId: string | undefined;
+  readonly outcome: Outcome;
+  readonly ms: number;
+  readonly findings: readonly Finding[];
+  readonly warnings: readonly string[];
+  /** Why the check was skipped, or why it could not verify (`error`). */
+  readonly reason?: string;
+}
+
+/** What the checks share: the deployment as first seen, and the run's settings. */
+export interface RunState {
+  readonly contract: Contract;
+  readonly client: HttpClient;
+  /** Names of created pets start with `petstore-verify <runId>`. */
+  readonly runId: string;
+  readonly readOnly: boolean;
+  /** The first page of the listing at the start (`limit` at its maximum). */
+  readonly listing: readonly Record<string, JsonValue>[];
+  /** The clock, for deprecation warnings. */
+  readonly now: Date;
+  /** Writes left in this run's budget; shared by all checks. */
+  writesLeft: number;
+}
+
+export interface Check {
+  readonly id: string;
+  readonly title: string;
+  readonly operationId?: string;
+  /** A check that writes is skipped under `--read-only`. */
+  readonly writes: boolean;
+  run(context: CheckContext): Promise<void>;
+}
+
+class Skip extends Error {
+  override readonly name = 'Skip' as const;
+}
+
+export interface CallOptions {
+  /** Path parameters by name. */
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: string;
+  readonly authorization?: string | null;
+  readonly body?: string;
+  readonly contentType?: string;
+}
+
+const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
+const EXCERPT = 300;
+
+/** The start of a body, for a report. */
+export function excerpt(text: string): string {
+  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
+}
+
+/**
+ * What a check works with: `call` sends a request for an operation and holds the answer to the
+ * rules every response has (a documented status, JSON, valid by the schema of that status, an
+ * Error whose `status` is the HTTP status, never 5xx); `fail`, `warn` and `skip` record the rest.
+ */
+export class CheckContext {
+  readonly findings: Finding[] = [];
+  readonly warnings: string[] = [];
+
+  constructor(readonly state: RunState) {}
+
+  get contract(): Contract {
+    return this.state.contract;
+  }
+
+  /** Sends a request for `operationId` and records every way its answer breaks the spec. */
+  async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
+    const operation = this.contract.operation(operationId);
+    if (operation.method === 'POST') {
+      if (this.state.readOnly) throw new Error(`bug in petstore-verify: a check not marked \`writes\` sent ${operation.method} in a read-only run`);
+      if (this.state.writesLeft <= 0) this.skip('the run has used its budget of writes');
+      this.state.writesLeft--;
+    }
+    const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
+    const exchange = await this.state.client.send({
+      method: operation.method,
+      path,
+      ...(options.query === undefined ? {} : { query: options.query }),
+      ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
+      ...(options.body === undefined ? {} : { body: options.body }),
+      ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
+    });
+    this.#inspect(operation, exchange);
+    return exchange;
+  }
+
+  fail(message: string, exchange?: Exchange, details: Pick<Finding, 'expected' | 'actual' | 'schemaPath'> = {}): void {
+    this.findings.push({
+      message,
+      ...details,
+      ...(exchange ? { request: exchange.request, status: exchange.status, excerpt: excerpt(exchange.text) } : {}),
+    });
+  }
+
+  warn(message: string): void {
+    this.warnings.push(message);
+  }
+
+  skip(reason: string): never {
+    throw new Skip(reason);
+  }
+
+  #inspect(operation: ContractOperation, exchange: Exchange): void {
+    const { status } = exchange;
+    const what = `${operation.operationId} answered ${status}`;
+    if (status >= 500)
+      this.fail(`${what}: a server error, never allowed by the contract`, exchange, { expected: 'a documented 2xx or 4xx status', actual: String(status) });
+    else if (!operation.statuses.has(status)) {
+      this.fail(`${what}, a status the spec does not document for it`, exchange, { expected: [...operation.statuses].join(' or '), actual: String(status) });
+    }
+    const contentType = exchange.headers.get('content-type');
+    if (exchange.text.trim() === '' && status !== 204) {
+      this.fail(`${what} with an empty body`, exchange, { expected: 'a JSON body', actual: 'no body' });
+      return;
+    }
+    if (contentType === null || !JSON_TYPE.test(contentType)) {
+      this.fail(`${what} with Content-Type ${contentType ?? '(none)'}`, exchange, { expected: 'application/json', actual: contentType ?? '(none)' });
+    }
+    if (exchange.json === undefined) {
+      if (exchange.jsonError) this.fail(`${what} with a body that is not JSON: ${exchange.jsonError}`, exchange);
+      return;
+    }
+    for (const violation of this.contract.violations(operation.operationId, status, exchange.json) ?? []) {
+      this.fail(`${what} with a body that breaks the spec's schema: ${violation.instancePath || '(the body)'} ${violation.message}`, exchange, {
+        schemaPath: violation.schemaPath,
+      });
+    }
+    const body = exchange.json as { status?: unknown };
+    if (status >= 400 && typeof body === 'object' && body !== null && 'status' in body && Number(body.status) !== status) {
+      this.fail(`${what} with an Error whose status is ${String(body.status)}`, exchange, {
+        expected: `status ${status}`,
+        actual: `status ${String(body.status)}`,
+      });
+    }
+  }
+}
+
+/** Runs one check and turns what happened into a result. */
+export async function runCheck(check: Check, state: RunState, suite: CheckResult['suite']): Promise<CheckResult> {
+  const started = performance.now();
+  const context = new CheckContext(state);
+  const base = { id: check.id, suite, title: check.title, operationId: check.operationId };
+  const result = (outcome: Outcome, reason?: string): CheckResult => ({
+    ...base,
+    outcome,
+    ms: performance.now() - started,
+    findings: context.findings,
+    warnings: context.warnings,
+    ...(reason === undefined ? {} : { reason }),
+  });
+  if (check.writes && state.readOnly) return result('skip', '--read-only: this check needs to create pets');
+  try {
+    await check.run(context);
+  } catch (error) {
+    if (error instanceof Skip) return result(context.findings.length > 0 ? 'fail' : 'skip', error.message);
+    if (error instanceof TransportError) return result(context.findings.length > 0 ? 'fail' : 'error', `could not verify: ${error.message}`);
+    throw error;
+  }
+  return result(context.findings.length > 0 ? 'fail' : 'pass');
+}

@@ -1,0 +1,115 @@
+import type { Check, CheckContext } from '../check.js';
+import { createPet, exact, idOf, isPet, listPage, newPetBody, samePet } from '../pets.js';
+
+/** 2^53 + 1: the smallest integer a double cannot hold. */
+const BEYOND_DOUBLE = '9007199254740993';
+
+/** Checks that what was sent comes back exactly. */
+function expectEcho(context: CheckContext, created: Awaited<ReturnType<typeof createPet>>): void {
+  for (const [field, sent] of Object.entries(created.sent)) {
+    const got = created.pet[field];
+    if (exact(got) !== sent)
+      context.fail(`createPet changed ${field}`, created.exchange, { expected: sent, actual: got === undefined ? '(missing)' : exact(got) });
+  }
+}
+
+/**
+ * Bodies the spec's NewPet schema refuses, derived from it: each required field missing or null,
+ * each field of the wrong type, an integer with a fraction, a value outside an enum, and bodies
+ * that are not JSON objects. Each is a complete, otherwise valid body.
+ */
+function invalidBodies(context: CheckContext): [string, string][] {
+  const shape = context.contract.body('createPet');
+  const valid = JSON.parse(newPetBody(context.state, 'invalid')) as Record<string, unknown>;
+  const without = (field: string) => Object.fromEntries(Object.entries(valid).filter(([name]) => name !== field));
+  const bodies: [string, string][] = [];
+  for (const field of shape.required) {
+    bodies.push([`${field} missing`, JSON.stringify(without(field))]);
+    bodies.push([`${field} null`, JSON.stringify({ ...valid, [field]: null })]);
+  }
+  for (const [field, { type, enum: allowed }] of Object.entries(shape.properties)) {
+    if (allowed) bodies.push([`${field} outside its enum`, JSON.stringify({ ...valid, [field]: 'petstore-verify-unknown' })]);
+    if (type === 'string') bodies.push([`${field} a number`, JSON.stringify({ ...valid, [field]: 42 })]);
+    if (type === 'integer') {
+      bodies.push([`${field} a string`, JSON.stringify({ ...valid, [field]: '1' })]);
+      bodies.push([`${field} fractional`, JSON.stringify({ ...valid, [field]: 1.5 })]);
+    }
+  }
+  bodies.push(['malformed JSON', '{"name": "petstore-verify",']);
+  return bodies;
+}
+
+export const createChecks: Check[] = [
+  {
+    id: 'createPet.echo',
+    title: 'createPet answers 201 with the pet, echoing a unicode name, the categoryId and the status exactly',
+    operationId: 'createPet',
+    writes: true,
+    async run(context) {
+      const statuses = context.contract.enumParameter('listPets', 'status');
+      expectEcho(context, await createPet(context, 'Zoë 🐕 小狗 "quoted"', { status: statuses[1] ?? statuses[0] ?? 'available' }));
+    },
+  },
+  {
+    id: 'createPet.big-category',
+    title: 'createPet keeps a categoryId beyond 2^53 exactly (or refuses it with 400)',
+    operationId: 'createPet',
+    writes: true,
+    async run(context) {
+      expectEcho(context, await createPet(context, 'big categoryId', { categoryId: BEYOND_DOUBLE }));
+    },
+  },
+  {
+    id: 'createPet.unique-ids',
+    title: 'createPet assigns every pet its own id',
+    operationId: 'createPet',
+    writes: true,
+    async run(context) {
+      const first = await createPet(context, 'unique 1');
+      const second = await createPet(context, 'unique 2');
+      const taken = new Set(context.state.listing.map(idOf));
+      if (idOf(first.pet) === idOf(second.pet)) context.fail(`createPet gave two new pets the same id ${idOf(first.pet)}`, second.exchange);
+      for (const { pet, exchange } of [first, second]) {
+        if (taken.has(idOf(pet))) context.fail(`createPet gave a new pet the id ${idOf(pet)} of a pet listed before`, exchange);
+      }
+    },
+  },
+  {
+    id: 'createPet.persisted',
+    title: 'a created pet is then readable by id and listed (when the page is not full)',
+    operationId: 'createPet',
+    writes: true,
+    async run(context) {
+      const { pet } = await createPet(context, 'persisted');
+      const read = await context.call('getPet', { params: { petId: idOf(pet) } });
+      if (read.status !== 200)
+        context.fail(`getPet answered ${read.status} for the pet ${idOf(pet)} just created`, read, { expected: '200', actual: String(read.status) });
+      else if (!isPet(read.json) || !samePet(context, read.json, pet))
+        context.fail(`getPet answered another pet than the one created`, read, {
+          expected: JSON.stringify(pet, (_, v) => (typeof v === 'bigint' ? v.toString() : v)),
+          actual: read.text,
+        });
+      const { exchange, pets } = await listPage(context);
+      const max = context.contract.integerParameter('listPets', 'limit').maximum;
+      if (pets.length < max && !pets.some((listed) => idOf(listed) === idOf(pet))) {
+        context.fail(`the pet ${idOf(pet)} just created is missing from listPets`, exchange, {
+          expected: `id ${idOf(pet)} listed`,
+          actual: `${pets.length} other pets`,
+        });
+      }
+    },
+  },
+  {
+    id: 'createPet.invalid',
+    title: 'createPet answers 400 to each invalid body (missing, null and mistyped fields, a status outside the enum, malformed JSON)',
+    operationId: 'createPet',
+    writes: true,
+    async run(context) {
+      for (const [what, body] of invalidBodies(context)) {
+        const exchange = await context.call('createPet', { body });
+        if (exchange.status !== 400)
+          context.fail(`createPet answered ${exchange.status} to a body with ${what}`, exchange, { expected: '400', actual: String(exchange.status) });
+      }
+    },
+  },
+];

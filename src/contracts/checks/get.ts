@@ -1,0 +1,87 @@
+import { INT64_MAX } from '../../json/int64.js';
+import type { Check, CheckContext } from '../check.js';
+import { createPet, idOf, isPet, type PetJson, samePet } from '../pets.js';
+
+const DAY_MS = 86_400_000;
+
+/** A pet that exists: the first listed, or one created when the listing is empty. */
+async function existingPet(context: CheckContext): Promise<PetJson> {
+  const listed = context.state.listing[0];
+  if (listed) return listed;
+  if (context.state.readOnly) context.skip('the listing is empty and --read-only forbids creating a pet');
+  return (await createPet(context, 'get')).pet;
+}
+
+/** An id no listed pet has: far beyond the largest one seen, within int64. */
+function absentId(context: CheckContext): string {
+  const ids = context.state.listing
+    .map(idOf)
+    .filter((id) => /^\d+$/.test(id))
+    .map(BigInt);
+  // biome-ignore lint/complexity/useMathMinMax: Math.max does not take bigint
+  const largest = ids.reduce((a, b) => (a > b ? a : b), 0n);
+  const candidate = largest + 1_000_000_007n;
+  return String(candidate <= INT64_MAX ? candidate : 1_000_000_007n);
+}
+
+export const getChecks: Check[] = [
+  {
+    id: 'getPet.existing',
+    title: 'getPet answers 200 with the same pet the listing shows',
+    operationId: 'getPet',
+    writes: false,
+    async run(context) {
+      const pet = await existingPet(context);
+      const exchange = await context.call('getPet', { params: { petId: idOf(pet) } });
+      if (exchange.status !== 200)
+        context.fail(`getPet answered ${exchange.status} for the listed pet ${idOf(pet)}`, exchange, { expected: '200', actual: String(exchange.status) });
+      else if (!isPet(exchange.json) || !samePet(context, exchange.json, pet))
+        context.fail(`getPet answered another pet than the listing shows for id ${idOf(pet)}`, exchange);
+    },
+  },
+  {
+    id: 'getPet.absent',
+    title: 'getPet answers 404 for an id no pet has',
+    operationId: 'getPet',
+    writes: false,
+    async run(context) {
+      const id = absentId(context);
+      const exchange = await context.call('getPet', { params: { petId: id } });
+      if (exchange.status !== 404)
+        context.fail(`getPet answered ${exchange.status} for the absent id ${id}`, exchange, { expected: '404', actual: String(exchange.status) });
+    },
+  },
+  {
+    id: 'getPet.not-an-integer',
+    title: 'getPet answers 400 or 404 for an id that is not an integer',
+    operationId: 'getPet',
+    writes: false,
+    async run(context) {
+      for (const id of ['abc', '1.5']) {
+        const exchange = await context.call('getPet', { params: { petId: id } });
+        if (exchange.status !== 400 && exchange.status !== 404)
+          context.fail(`getPet answered ${exchange.status} for the id ${id}`, exchange, { expected: '400 or 404', actual: String(exchange.status) });
+      }
+    },
+  },
+  {
+    id: 'getPet.deprecation',
+    title: 'getPet, deprecated, keeps working until its sunset and announces it',
+    operationId: 'getPet',
+    writes: false,
+    async run(context) {
+      const { deprecated, sunset } = context.contract.operation('getPet');
+      if (!deprecated || !sunset) return;
+      const daysLeft = Math.ceil((sunset.getTime() - context.state.now.getTime()) / DAY_MS);
+      const day = sunset.toUTCString().slice(5, 16);
+      context.warn(`getPet is deprecated: ${daysLeft} days left until its removal on ${day}; move clients to listPets with the status filter`);
+      const pet = await existingPet(context);
+      const exchange = await context.call('getPet', { params: { petId: idOf(pet) } });
+      if (daysLeft > 0 && exchange.status === 410) context.fail(`getPet answered 410 before its sunset (${day})`, exchange, { expected: '200', actual: '410' });
+      const header = exchange.headers.get('sunset');
+      if (header === null) context.warn(`the deployment sends no Sunset header on getPet (expected ${sunset.toUTCString()})`);
+      else if (Date.parse(header) !== sunset.getTime())
+        context.warn(`the deployment's Sunset header on getPet is "${header}", the spec says ${sunset.toUTCString()}`);
+    },
+  },
+];

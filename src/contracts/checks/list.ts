@@ -1,0 +1,168 @@
+import type { Check, CheckContext } from '../check.js';
+import { createPet, idOf, listPage, maxLimit, petsOf } from '../pets.js';
+
+const NOT_INTEGER_LIMITS = ['abc', '1.5'];
+
+function pageSize(context: CheckContext) {
+  return context.contract.integerParameter('listPets', 'limit');
+}
+
+/** Values of the limit the interface forbids, derived from its bounds. */
+function outOfRangeLimits(context: CheckContext): string[] {
+  const { minimum, maximum } = pageSize(context);
+  return [String(minimum - 1), String(minimum - 2), String(maximum + 1), String(maximum * 10), ...NOT_INTEGER_LIMITS];
+}
+
+export const listChecks: Check[] = [
+  {
+    id: 'listPets.default-page',
+    title: 'listPets answers the default page size when enough pets exist (creating what is missing)',
+    operationId: 'listPets',
+    writes: false,
+    async run(context) {
+      const size = pageSize(context).default;
+      // Pets are only ever added while the run lasts, so what was seen or created is a lower bound.
+      let existing = (await listPage(context)).pets.length;
+      if (existing < size && !context.state.readOnly) {
+        for (let i = existing; i < size; i++) await createPet(context, `filler ${i + 1}`);
+        existing = size;
+      }
+      const { exchange, pets } = await listPage(context, '');
+      const least = Math.min(size, existing);
+      if (pets.length < least || pets.length > size) {
+        context.fail(`listPets without limit answered ${pets.length} pets while at least ${existing} exist`, exchange, {
+          expected: existing >= size ? `${size} pets (the default limit)` : `${least} to ${size} pets`,
+          actual: `${pets.length} pets`,
+        });
+      }
+    },
+  },
+  {
+    id: 'listPets.limit',
+    title: 'listPets honours limit 1, a middle value and the maximum',
+    operationId: 'listPets',
+    writes: false,
+    async run(context) {
+      const max = maxLimit(context);
+      // Pets are only ever added while the run lasts, so a count seen earlier is a lower bound:
+      // the pages of each status are disjoint, so together they show at least that many pets.
+      let seen = (await listPage(context, '')).pets.length;
+      let byStatus = 0;
+      for (const status of context.contract.enumParameter('listPets', 'status'))
+        byStatus += (await listPage(context, `status=${status}&limit=${max}`)).pets.length;
+      seen = Math.min(max, Math.max(seen, byStatus));
+      const { exchange: full, pets: all } = await listPage(context);
+      if (all.length > max)
+        context.fail(`listPets with limit=${max} answered ${all.length} pets`, full, { expected: `at most ${max}`, actual: String(all.length) });
+      if (all.length < seen) {
+        context.fail(`listPets with limit=${max} answered fewer pets than exist`, full, {
+          expected: `at least ${seen} (seen without a limit and by status)`,
+          actual: String(all.length),
+        });
+      }
+      for (const limit of [1, 5]) {
+        const { exchange, pets } = await listPage(context, `limit=${limit}`);
+        const least = Math.min(limit, all.length);
+        if (pets.length < least || pets.length > limit) {
+          context.fail(`listPets with limit=${limit} answered ${pets.length} pets`, exchange, {
+            expected: least === limit ? `${limit} pets` : `${least} to ${limit} pets`,
+            actual: `${pets.length} pets`,
+          });
+        }
+      }
+    },
+  },
+  {
+    id: 'listPets.limit-invalid',
+    title: 'listPets answers an out-of-range or non-integer limit with 400 or a valid page of at most the maximum',
+    operationId: 'listPets',
+    writes: false,
+    async run(context) {
+      const max = maxLimit(context);
+      for (const limit of outOfRangeLimits(context)) {
+        const exchange = await context.call('listPets', { query: `limit=${encodeURIComponent(limit)}` });
+        const count = petsOf(exchange).length;
+        if (exchange.status === 200 && count > max) {
+          context.fail(`listPets with limit=${limit} answered ${count} pets`, exchange, { expected: `400, or at most ${max} pets`, actual: `${count} pets` });
+        } else if (exchange.status !== 200 && exchange.status !== 400) {
+          context.fail(`listPets with limit=${limit} answered ${exchange.status}`, exchange, { expected: '400 or 200', actual: String(exchange.status) });
+        }
+      }
+    },
+  },
+  {
+    id: 'listPets.ids-unique',
+    title: 'listPets lists each pet once',
+    operationId: 'listPets',
+    writes: false,
+    async run(context) {
+      const { exchange, pets } = await listPage(context);
+      const ids = pets.map(idOf);
+      const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
+      if (repeated.length > 0) context.fail(`listPets lists the ids ${[...new Set(repeated)].join(', ')} more than once`, exchange);
+    },
+  },
+  {
+    id: 'listPets.status-filter',
+    title: 'listPets with a status answers only pets of that status',
+    operationId: 'listPets',
+    writes: false,
+    async run(context) {
+      const max = maxLimit(context);
+      for (const status of context.contract.enumParameter('listPets', 'status')) {
+        const { exchange, pets } = await listPage(context, `status=${status}&limit=${max}`);
+        // No operation changes a pet's status, so pets listed with it at the start still have it.
+        const known = Math.min(max, context.state.listing.filter((pet) => pet.status === status).length);
+        if (pets.length < known) {
+          context.fail(`listPets with status=${status} answered ${pets.length} pets, but ${known} with that status were listed at the start`, exchange, {
+            expected: `at least ${known}`,
+            actual: String(pets.length),
+          });
+        }
+        const others = pets.filter((pet) => pet.status !== undefined && pet.status !== status);
+        if (others.length > 0) {
+          context.fail(`listPets with status=${status} answered ${others.length} pet(s) of another status`, exchange, {
+            expected: `only status ${status}`,
+            actual: `ids ${others.map(idOf).slice(0, 5).join(', ')} with status ${[...new Set(others.map((pet) => String(pet.status)))].join(', ')}`,
+          });
+        }
+      }
+    },
+  },
+  {
+    id: 'listPets.status-filter-new-pet',
+    title: 'listPets with a status includes a pet just created with it (when the page is not full)',
+    operationId: 'listPets',
+    writes: true,
+    async run(context) {
+      const max = maxLimit(context);
+      const statuses = context.contract.enumParameter('listPets', 'status');
+      const status = statuses[statuses.length - 1] as string;
+      const { pet } = await createPet(context, `status ${status}`, { status });
+      const { exchange, pets } = await listPage(context, `status=${status}&limit=${max}`);
+      if (pets.length >= max) context.skip(`the page of status ${status} is full (${max}), so a new pet need not be on it`);
+      if (!pets.some((listed) => idOf(listed) === idOf(pet))) {
+        context.fail(`the pet ${idOf(pet)} created with status ${status} is missing from listPets?status=${status}`, exchange, {
+          expected: `id ${idOf(pet)} listed`,
+          actual: `${pets.length} other pets`,
+        });
+      }
+    },
+  },
+  {
+    id: 'listPets.status-invalid',
+    title: 'listPets answers a status outside the enum with 400 or an empty page',
+    operationId: 'listPets',
+    writes: false,
+    async run(context) {
+      const exchange = await context.call('listPets', { query: 'status=petstore-verify-unknown' });
+      const count = petsOf(exchange).length;
+      if (exchange.status === 200 ? count > 0 : exchange.status !== 400) {
+        context.fail(`listPets with an unknown status answered ${exchange.status} with ${count} pets`, exchange, {
+          expected: '400, or 200 with no pets',
+          actual: `${exchange.status}, ${count} pets`,
+        });
+      }
+    },
+  },
+];

@@ -1,0 +1,138 @@
+import { writeFile } from 'node:fs/promises';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { painter, resultLine, summary } from './reporters/console.js';
+import { junitReport } from './reporters/junit.js';
+import { MAX_WRITES, type Suite, type VerificationReport, verify } from './runner.js';
+
+/** Exit code for a usage error, an unreachable deployment or a refused key: nothing was verified. */
+export const EXIT_CANNOT_VERIFY = 2;
+
+type Reporter = 'console' | 'json' | 'junit';
+
+interface Flags {
+  baseUrl?: string;
+  apiKey?: string;
+  suite: Suite;
+  readOnly?: boolean;
+  reporter: Reporter;
+  output?: string;
+  timeout: number;
+  concurrency: number;
+}
+
+class UsageError extends Error {
+  override readonly name = 'UsageError' as const;
+}
+
+function positiveInteger(what: string, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < 1 || n > max) throw new InvalidArgumentError(`Expected ${what} from 1 to ${max}.`);
+    return n;
+  };
+}
+
+function baseUrlOf(flags: Flags): string {
+  const value = flags.baseUrl;
+  if (!value) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL), e.g. --base-url https://staging.example.com/v1');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url "${value}" is not a URL; give one like https://staging.example.com/v1`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http or https, not ${url.protocol}`);
+  if (url.search || url.hash) throw new UsageError('--base-url must not carry a query or a fragment');
+  return value.replace(/\/+$/, '');
+}
+
+function render(report: VerificationReport, reporter: Reporter): string {
+  if (reporter === 'junit') return junitReport(report);
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** The `petstore-verify` command, ready for `parseAsync`. */
+export function verifyCommand(): Command {
+  return new Command('petstore-verify')
+    .description('Verify a live deployment of the pet store API against spec/openapi.yaml, and say precisely what is wrong.')
+    .addOption(new Option('-u, --base-url <url>', 'the deployment, with its version prefix: https://staging.example.com/v1').env('PETSTORE_BASE_URL'))
+    .addOption(new Option('-k, --api-key <key>', 'the bearer key the deployment accepts (never printed)').env('PETSTORE_API_KEY'))
+    .addOption(
+      new Option('--suite <suite>', 'which checks: spec (derived from the OpenAPI spec), pact (consumer contracts), or all')
+        .choices(['spec', 'pact', 'all'])
+        .default('all'),
+    )
+    .option(
+      '--read-only',
+      `send no POST: checks that create pets are skipped (otherwise at most ${MAX_WRITES} pets are created, named "petstore-verify <run id> ...")`,
+    )
+    .addOption(new Option('--reporter <name>', 'console, json or junit').choices(['console', 'json', 'junit']).default('console'))
+    .option('-o, --output <file>', 'write the json or junit report to this file (the console shows progress)')
+    .addOption(new Option('--timeout <ms>', 'per request').default(10_000).argParser(positiveInteger('milliseconds', 600_000)))
+    .addOption(new Option('--concurrency <n>', 'requests in flight at once').default(4).argParser(positiveInteger('a count', 64)))
+    .addHelpText(
+      'after',
+      `
+Exit codes:
+  0  every check passed
+  1  the deployment breaks the contract
+  2  nothing could be verified: a usage error, an unreachable deployment, or a refused key
+
+Examples:
+  $ petstore-verify --base-url https://staging.example.com/v1 --api-key "$PETSTORE_API_KEY"
+  $ PETSTORE_BASE_URL=http://127.0.0.1:4010/v1 PETSTORE_API_KEY=petstore-dev-key petstore-verify
+  $ petstore-verify --read-only --reporter junit --output petstore-verify.xml   # production-safe, for CI`,
+    );
+}
+
+/** Runs the CLI and resolves to its exit code. */
+export async function runVerifyCli(argv: readonly string[]): Promise<number> {
+  const command = verifyCommand()
+    .exitOverride()
+    .configureOutput({
+      outputError: (text, write) =>
+        write(
+          `petstore-verify: ${text
+            .replace(/^error: /, '')
+            .trim()
+            .replace(/\s*\n\s*/g, ' ')} Run petstore-verify --help for every flag.\n`,
+        ),
+    });
+  try {
+    await command.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    return code === 'commander.helpDisplayed' || code === 'commander.version' ? 0 : EXIT_CANNOT_VERIFY;
+  }
+  const flags = command.opts<Flags>();
+  try {
+    const baseUrl = baseUrlOf(flags);
+    if (!flags.apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY): the key the deployment accepts');
+    if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json or junit');
+    if (flags.suite === 'pact') throw new UsageError('--suite pact is not available yet; use --suite spec');
+    // The document goes to stdout unless it goes to a file; progress goes wherever it does not.
+    const documentOnStdout = flags.reporter !== 'console' && !flags.output;
+    const progress = documentOnStdout ? process.stderr : process.stdout;
+    const paint = painter(progress);
+    const report = await verify({
+      baseUrl,
+      apiKey: flags.apiKey,
+      suite: flags.suite,
+      readOnly: flags.readOnly === true,
+      timeoutMs: flags.timeout,
+      concurrency: flags.concurrency,
+      onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
+    });
+    progress.write(summary(report, paint));
+    if (flags.reporter !== 'console') {
+      const document = render(report, flags.reporter);
+      if (flags.output) await writeFile(flags.output, document);
+      else process.stdout.write(document);
+    }
+    return report.exitCode;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`petstore-verify: ${error.message}\n`);
+    return EXIT_CANNOT_VERIFY;
+  }
+}

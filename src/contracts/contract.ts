@@ -1,0 +1,166 @@
+import { fileURLToPath } from 'node:url';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { type JsonValue, validationView } from '../json/lossless.js';
+import { createAjv } from '../spec/ajv.js';
+import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, resolve } from '../spec/document.js';
+import { loadSpecFile } from '../spec/load.js';
+import { validatorSchemas } from '../spec/schemas.js';
+
+/** spec/openapi.yaml as shipped with the package. */
+export const BUNDLED_SPEC = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+
+/** What the verifier knows of one operation, read from the spec. */
+export interface ContractOperation {
+  readonly operationId: string;
+  readonly method: string;
+  /** Path template relative to the base URL: `/pets/{petId}`. */
+  readonly path: string;
+  /** The response statuses the spec documents. */
+  readonly statuses: ReadonlySet<number>;
+  /** True when the operation (or the document) requires a security scheme. */
+  readonly secured: boolean;
+  readonly deprecated: boolean;
+  /** `x-sunset`: when a deprecated operation is removed. */
+  readonly sunset: Date | undefined;
+}
+
+/** An integer query parameter's bounds and default, as the spec states them. */
+export interface IntegerBounds {
+  readonly minimum: number;
+  readonly maximum: number;
+  readonly default: number;
+}
+
+/** The body schema's shape: what a valid request body needs. */
+export interface BodyShape {
+  readonly required: readonly string[];
+  /** Each property's JSON type (`string`, `integer`, ...) and enum, if any. */
+  readonly properties: Readonly<Record<string, { readonly type: string | undefined; readonly enum: readonly unknown[] | undefined }>>;
+}
+
+export interface SchemaViolation {
+  /** Where in the body: `/0/id`, or `` for the body itself. */
+  readonly instancePath: string;
+  /** Which rule of the schema: `#/items/allOf/1/required`. */
+  readonly schemaPath: string;
+  readonly message: string;
+}
+
+/**
+ * The interface as the verifier reads it from the spec at run time: operations, documented
+ * statuses, response schemas (compiled with ajv), parameter bounds and body shapes. Nothing here
+ * is written by hand; a change to the spec changes the checks.
+ */
+export interface Contract {
+  readonly doc: OpenApiDocument;
+  operation(operationId: string): ContractOperation;
+  /** Every violation of the schema the spec gives for this operation and status, or `undefined` when the spec has no JSON body for it. */
+  violations(operationId: string, status: number, body: JsonValue): SchemaViolation[] | undefined;
+  /** Bounds of an integer query parameter. */
+  integerParameter(operationId: string, name: string): IntegerBounds;
+  /** Allowed values of an enum query parameter. */
+  enumParameter(operationId: string, name: string): readonly string[];
+  /** The request body's shape. */
+  body(operationId: string): BodyShape;
+  /** The property names of a component schema, through `allOf`. */
+  fields(schemaName: string): readonly string[];
+}
+
+function describe(error: ErrorObject): SchemaViolation {
+  const at = error.keyword === 'required' ? `${error.instancePath}/${error.params.missingProperty}` : error.instancePath;
+  return { instancePath: at, schemaPath: error.schemaPath, message: error.message ?? 'is invalid' };
+}
+
+function flattenObject(doc: OpenApiDocument, schema: JsonSchema): { required: string[]; properties: Record<string, JsonSchema> } {
+  const resolved = resolve<JsonSchema>(doc, schema as never);
+  const required = [...((resolved.required as string[] | undefined) ?? [])];
+  const properties = { ...((resolved.properties as Record<string, JsonSchema> | undefined) ?? {}) };
+  for (const part of (resolved.allOf as JsonSchema[] | undefined) ?? []) {
+    const inner = flattenObject(doc, part);
+    required.push(...inner.required);
+    Object.assign(properties, inner.properties);
+  }
+  return { required, properties };
+}
+
+/** Reads and compiles a spec (by default the bundled spec/openapi.yaml). */
+export async function loadContract(specPath: string = BUNDLED_SPEC): Promise<Contract> {
+  const doc = await loadSpecFile(specPath);
+  const ajv = createAjv(doc, { useDefaults: false });
+  const schemas = validatorSchemas(doc);
+  const compiled = new Map<string, ValidateFunction>();
+  const validator = (name: string): ValidateFunction | undefined => {
+    const schema = schemas[name];
+    if (!schema) return undefined;
+    let validate = compiled.get(name);
+    if (!validate) {
+      validate = ajv.compile(schema);
+      compiled.set(name, validate);
+    }
+    return validate;
+  };
+
+  const globalSecurity = (doc as { security?: readonly unknown[] }).security;
+  const operations = new Map<string, ContractOperation>(
+    operationsOf(doc).map(({ operationId, method, path, operation }) => [
+      operationId,
+      {
+        operationId,
+        method: method.toUpperCase(),
+        path,
+        statuses: new Set(Object.keys(operation.responses).map(Number)),
+        secured: (operation.security ?? globalSecurity ?? []).length > 0,
+        deprecated: operation.deprecated === true,
+        sunset: typeof operation['x-sunset'] === 'string' ? new Date(operation['x-sunset']) : undefined,
+      },
+    ]),
+  );
+  const operation = (operationId: string): ContractOperation => {
+    const found = operations.get(operationId);
+    if (!found) throw new Error(`the spec has no operation "${operationId}"`);
+    return found;
+  };
+  const parameter = (operationId: string, name: string): JsonSchema => {
+    const entry = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
+    const found = entry && parametersOf(doc, entry.operation).find((p) => p.name === name);
+    if (!found) throw new Error(`the spec has no parameter "${name}" on "${operationId}"`);
+    return resolve<JsonSchema>(doc, found.schema as never);
+  };
+
+  return {
+    doc,
+    operation,
+    violations(operationId, status, body) {
+      const validate = validator(`${operationId}${status}`);
+      if (!validate) return undefined;
+      return validate(validationView(body)) ? [] : (validate.errors ?? []).map(describe);
+    },
+    integerParameter(operationId, name) {
+      const schema = parameter(operationId, name);
+      return { minimum: Number(schema.minimum), maximum: Number(schema.maximum), default: Number(schema.default) };
+    },
+    enumParameter(operationId, name) {
+      return (parameter(operationId, name).enum as string[] | undefined) ?? [];
+    },
+    fields(schemaName) {
+      const schema = doc.components?.schemas?.[schemaName];
+      if (!schema) throw new Error(`the spec has no schema "${schemaName}"`);
+      return Object.keys(flattenObject(doc, schema).properties);
+    },
+    body(operationId) {
+      const entry = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
+      const schema = entry?.operation.requestBody?.content['application/json']?.schema;
+      if (!schema) throw new Error(`the spec gives "${operationId}" no JSON request body`);
+      const { required, properties } = flattenObject(doc, schema);
+      return {
+        required,
+        properties: Object.fromEntries(
+          Object.entries(properties).map(([name, property]) => {
+            const resolved = resolve<JsonSchema>(doc, property as never);
+            return [name, { type: resolved.type as string | undefined, enum: resolved.enum as unknown[] | undefined }];
+          }),
+        ),
+      };
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import type { JsonValue } from '../json/lossless.js';
+import type { CheckContext, RunState } from './check.js';
+import type { Exchange } from './http.js';
+
+export type PetJson = Record<string, JsonValue>;
+
+/** A JSON value's exact text: integers beyond 2^53 compare by their digits. */
+export function exact(value: JsonValue | undefined): string {
+  return typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
+}
+
+/** Deep equality of two JSON values, exact for big integers. */
+export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  const numeric = (value: unknown) => typeof value === 'number' || typeof value === 'bigint';
+  if (numeric(a) || numeric(b)) return numeric(a) && numeric(b) && String(a) === String(b);
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameJson(a[key], b[key]));
+}
+
+/**
+ * True when two answers describe the same pet: the same id, and no field of the spec's Pet that
+ * both carry differs. A deployment may show more fields in one answer than in another.
+ */
+export function samePet(context: CheckContext, a: PetJson, b: PetJson): boolean {
+  return sameJson(a.id, b.id) && context.contract.fields('Pet').every((field) => !(field in a && field in b) || sameJson(a[field], b[field]));
+}
+
+export function isPet(value: JsonValue | undefined): value is PetJson {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'id' in value;
+}
+
+/** The pets of a listing answer, or none when it is not an array. */
+export function petsOf(exchange: Exchange): PetJson[] {
+  return Array.isArray(exchange.json) ? exchange.json.filter(isPet) : [];
+}
+
+/** A pet's id as exact digits. */
+export function idOf(pet: PetJson): string {
+  return String(pet.id);
+}
+
+/** The name of a pet this run creates: findable on a shared staging. */
+export function petName(state: RunState, purpose: string): string {
+  return `petstore-verify ${state.runId} ${purpose}`;
+}
+
+/**
+ * A category the deployment already uses, as exact digits: a real deployment may refuse
+ * categories it does not know, so created pets borrow one from its own listing.
+ */
+export function knownCategoryId(state: RunState): string {
+  const found = state.listing.find((pet) => typeof pet.categoryId === 'number' || typeof pet.categoryId === 'bigint');
+  return found ? String(found.categoryId) : '1';
+}
+
+/** The largest limit the spec allows, to see as much of the listing as one page shows. */
+export function maxLimit(context: CheckContext): number {
+  return context.contract.integerParameter('listPets', 'limit').maximum;
+}
+
+/** One page of the listing with `query` (besides the limit). */
+export async function listPage(context: CheckContext, query = `limit=${maxLimit(context)}`): Promise<{ exchange: Exchange; pets: PetJson[] }> {
+  const exchange = await context.call('listPets', { query });
+  if (exchange.status === 200 && !Array.isArray(exchange.json)) context.skip('the listing is not an array');
+  return { exchange, pets: petsOf(exchange) };
+}
+
+export interface NewPetFields {
+  readonly status?: string;
+  /** Exact digits. */
+  readonly categoryId?: string;
+}
+
+/** A valid NewPet as JSON text, named for this run; `categoryId` is written as exact digits. */
+export function newPetBody(state: RunState, purpose: string, fields: NewPetFields = {}): string {
+  const parts = [`"name":${JSON.stringify(petName(state, purpose))}`, `"categoryId":${fields.categoryId ?? knownCategoryId(state)}`];
+  if (fields.status !== undefined) parts.push(`"status":${JSON.stringify(fields.status)}`);
+  return `{${parts.join(',')}}`;
+}
+
+export interface Created {
+  readonly exchange: Exchange;
+  readonly pet: PetJson;
+  /** The body sent, as exact text per field. */
+  readonly sent: Readonly<Record<string, string>>;
+}
+
+/**
+ * Creates a pet named for this run. A 400 is the deployment's right (it may refuse a category it
+ * does not know), so the calling check is skipped then; any other failure to create is a finding.
+ */
+export async function createPet(context: CheckContext, purpose: string, fields: NewPetFields = {}): Promise<Created> {
+  const name = petName(context.state, purpose);
+  const categoryId = fields.categoryId ?? knownCategoryId(context.state);
+  const exchange = await context.call('createPet', { body: newPetBody(context.state, purpose, fields) });
+  if (exchange.status === 400) context.skip(`the deployment refused to create a pet with categoryId ${categoryId} (400), so this cannot be checked`);
+  if (exchange.status !== 201) {
+    context.fail(`createPet answered ${exchange.status} to a valid NewPet`, exchange, { expected: '201', actual: String(exchange.status) });
+  }
+  if (!isPet(exchange.json)) context.skip('createPet gave no pet to check further');
+  return {
+    exchange,
+    pet: exchange.json,
+    sent: { name: JSON.stringify(name), categoryId, ...(fields.status === undefined ? {} : { status: JSON.stringify(fields.status) }) },
+  };
+}

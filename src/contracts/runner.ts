@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import type { JsonValue } from '../json/lossless.js';
+import { type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
+import { authChecks } from './checks/auth.js';
+import { createChecks } from './checks/create.js';
+import { getChecks } from './checks/get.js';
+import { listChecks } from './checks/list.js';
+import { type Contract, loadContract } from './contract.js';
+import { HttpClient, TransportError } from './http.js';
+
+export type Suite = 'spec' | 'pact' | 'all';
+
+/** The most pets one run creates: 20 to fill an empty listing to the default page, the rest for its checks. */
+export const MAX_WRITES = 50;
+
+export interface VerifyOptions {
+  /** The deployment's base URL, with its version prefix: `https://staging.example.com/v1`. */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly suite?: Suite;
+  /** No POST at all: the checks that need one are skipped. */
+  readonly readOnly?: boolean;
+  /** Per request, in milliseconds. Default 10 000. */
+  readonly timeoutMs?: number;
+  /** Requests in flight at once. Default 4. */
+  readonly concurrency?: number;
+  /** Another spec file; default the bundled spec/openapi.yaml. */
+  readonly specPath?: string;
+  /** The clock, for deprecation warnings. Default: now. */
+  readonly now?: Date;
+  /** Called as each check finishes, for live output. */
+  readonly onResult?: (result: CheckResult) => void;
+}
+
+export interface Counts {
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  readonly errors: number;
+  readonly warnings: number;
+}
+
+/** Everything a run found, as data: the reporters and the exit code are made from it. */
+export interface VerificationReport {
+  readonly baseUrl: string;
+  readonly suite: Suite;
+  readonly runId: string;
+  readonly readOnly: boolean;
+  readonly startedAt: string;
+  readonly ms: number;
+  readonly requests: number;
+  readonly writes: number;
+  readonly results: readonly CheckResult[];
+  readonly counts: Counts;
+  /** Why the run could not verify at all (unreachable, key refused); then `results` is empty. */
+  readonly fatal?: string;
+  /** 0: every check passed; 1: the deployment breaks the contract; 2: it could not be verified. */
+  readonly exitCode: 0 | 1 | 2;
+}
+
+/** The checks of the spec suite, for this contract. */
+export function specChecks(contract: Contract): Check[] {
+  const operations = ['listPets', 'createPet', 'getPet'].map((id) => contract.operation(id));
+  return [...authChecks(operations), ...listChecks, ...createChecks, ...getChecks];
+}
+
+function count(results: readonly CheckResult[], outcome: Outcome): number {
+  return results.filter((result) => result.outcome === outcome).length;
+}
+
+function exitCodeOf(results: readonly CheckResult[]): 0 | 1 | 2 {
+  if (count(results, 'fail') > 0) return 1;
+  return count(results, 'error') > 0 ? 2 : 0;
+}
+
+/** Reads the listing once before any check: it proves the deployment answers and takes the key. */
+async function preflight(contract: Contract, client: HttpClient): Promise<{ listing: Record<string, JsonValue>[] } | { fatal: string }> {
+  const { path } = contract.operation('listPets');
+  const limit = contract.integerParameter('listPets', 'limit').maximum;
+  try {
+    const exchange = await client.send({ method: 'GET', path, query: `limit=${limit}` });
+    if (exchange.status === 401 || exchange.status === 403) {
+      return {
+        fatal: `the deployment refused the given key (${exchange.status} on GET ${exchange.request.url}). This is a configuration problem, not a contract failure: check --api-key or PETSTORE_API_KEY.`,
+      };
+    }
+    const listing = Array.isArray(exchange.json)
+      ? exchange.json.filter((pet): pet is Record<string, JsonValue> => typeof pet === 'object' && pet !== null && !Array.isArray(pet))
+      : [];
+    return { listing };
+  } catch (error) {
+    if (error instanceof TransportError) return { fatal: `cannot reach the deployment: ${error.message}` };
+    throw error;
+  }
+}
+
+/**
+ * Verifies a live deployment against the spec. Never throws for what the deployment does: every
+ * finding, and a deployment that cannot be reached, is in the report.
+ * @example
+ * const report = await verify({ baseUrl: 'https://staging.example.com/v1', apiKey: process.env.PETSTORE_API_KEY! });
+ * process.exitCode = report.exitCode;
+ */
+export async function verify(options: VerifyOptions): Promise<VerificationReport> {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const suite = options.suite ?? 'all';
+  const readOnly = options.readOnly ?? false;
+  const contract = await loadContract(options.specPath);
+  const client = new HttpClient({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    concurrency: options.concurrency ?? 4,
+  });
+  const runId = randomBytes(4).toString('hex');
+  const report = (results: CheckResult[], state: { writesLeft: number } | undefined, fatal?: string): VerificationReport => ({
+    baseUrl: client.redact(options.baseUrl),
+    suite,
+    runId,
+    readOnly,
+    startedAt,
+    ms: performance.now() - started,
+    requests: client.sent,
+    writes: state ? MAX_WRITES - state.writesLeft : 0,
+    results,
+    counts: {
+      passed: count(results, 'pass'),
+      failed: count(results, 'fail'),
+      skipped: count(results, 'skip'),
+      errors: count(results, 'error'),
+      warnings: results.reduce((n, r) => n + r.warnings.length, 0),
+    },
+    ...(fatal === undefined ? { exitCode: exitCodeOf(results) } : { fatal, exitCode: 2 as const }),
+  });
+
+  const seen = await preflight(contract, client);
+  if ('fatal' in seen) return report([], undefined, seen.fatal);
+  const state: RunState = { contract, client, runId, readOnly, listing: seen.listing, now: options.now ?? new Date(), writesLeft: MAX_WRITES };
+  const checks = suite === 'pact' ? [] : specChecks(contract);
+  const results = await Promise.all(
+    checks.map(async (check) => {
+      const result = await runCheck(check, state, 'spec');
+      options.onResult?.(result);
+      return result;
+    }),
+  );
+  return report(results, state);
+}
