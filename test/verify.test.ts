@@ -22,7 +22,7 @@ describe('petstore-verify against the project mock', () => {
   afterAll(() => mock.close());
 
   it('passes every check: mock and verifier agree', async () => {
-    const report = await verify({ baseUrl: mock.url, apiKey: KEY });
+    const report = await verify({ baseUrl: mock.url, apiKey: KEY, suite: 'spec' });
     expect(failedIds(report)).toEqual([]);
     expect(report.counts.errors).toBe(0);
     expect(report.counts.skipped).toBe(0);
@@ -31,7 +31,7 @@ describe('petstore-verify against the project mock', () => {
   });
 
   it('warns of the deprecation of getPet with the days left until 5 December 2030', async () => {
-    const report = await verify({ baseUrl: mock.url, apiKey: KEY, now: new Date('2030-11-05T00:00:00Z') });
+    const report = await verify({ baseUrl: mock.url, apiKey: KEY, now: new Date('2030-11-05T00:00:00Z'), suite: 'spec' });
     const warnings = report.results.flatMap((result) => result.warnings);
     expect(warnings).toContain('getPet is deprecated: 30 days left until its removal on 05 Dec 2030; move clients to listPets with the status filter');
     expect(warnings.some((warning) => warning.includes('Sunset'))).toBe(false);
@@ -40,7 +40,7 @@ describe('petstore-verify against the project mock', () => {
   it('fills an almost empty deployment up to the default page size, within its write budget', async () => {
     const small = await startMockServer({ port: 0, count: 3 });
     try {
-      const report = await verify({ baseUrl: small.url, apiKey: KEY });
+      const report = await verify({ baseUrl: small.url, apiKey: KEY, suite: 'spec' });
       expect(failedIds(report)).toEqual([]);
       expect(report.writes).toBeLessThanOrEqual(50);
       const names = (await (await fetch(`${small.url}/pets?limit=100`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { name: string }[];
@@ -57,7 +57,7 @@ describe('petstore-verify against the project mock', () => {
       return mock.mock.fetch(request);
     });
     try {
-      const report = await verify({ baseUrl: recorder.url, apiKey: KEY, readOnly: true });
+      const report = await verify({ baseUrl: recorder.url, apiKey: KEY, readOnly: true, suite: 'spec' });
       expect(methods).not.toContain('POST');
       expect(report.exitCode).toBe(0);
       const skipped = report.results.filter((result) => result.outcome === 'skip');
@@ -69,7 +69,7 @@ describe('petstore-verify against the project mock', () => {
   });
 
   it('exits 2 and says it is configuration when the key is refused', async () => {
-    const report = await verify({ baseUrl: mock.url, apiKey: 'not-the-key' });
+    const report = await verify({ baseUrl: mock.url, apiKey: 'not-the-key', suite: 'spec' });
     expect(report.exitCode).toBe(2);
     expect(report.fatal).toMatch(/refused the given key \(401.*configuration problem/);
     expect(JSON.stringify(report)).not.toContain('not-the-key');
@@ -81,7 +81,7 @@ describe('petstore-verify against deployments that break the contract', () => {
     it(`catches: ${name}`, async () => {
       const deployment = await faultyDeployment(fault);
       try {
-        const report = await verify({ baseUrl: deployment.url, apiKey: KEY });
+        const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' });
         expect(report.exitCode, JSON.stringify(report.results.map((r) => [r.id, r.outcome, r.reason]))).toBe(1);
         expect(failedIds(report).length).toBeGreaterThan(0);
       } finally {
@@ -99,13 +99,13 @@ describe('petstore-verify against a correct deployment with other allowed choice
   afterAll(() => deployment.close());
 
   it('raises no false alarm', async () => {
-    const report = await verify({ baseUrl: deployment.url, apiKey: KEY });
+    const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' });
     expect(report.results.filter((result) => result.outcome === 'fail').map((result) => [result.id, result.findings.map((f) => f.message)])).toEqual([]);
     expect(report.exitCode).toBe(0);
   });
 
   it('warns that the deployment sends no Sunset header', async () => {
-    const report = await verify({ baseUrl: deployment.url, apiKey: KEY, readOnly: true });
+    const report = await verify({ baseUrl: deployment.url, apiKey: KEY, readOnly: true, suite: 'spec' });
     expect(report.results.flatMap((result) => result.warnings)).toContain(
       'the deployment sends no Sunset header on getPet (expected Thu, 05 Dec 2030 00:00:00 GMT)',
     );
@@ -116,7 +116,7 @@ describe("petstore-verify against Prism's stateless mock of the same spec", () =
   it('fails, naming the stateful checks that caught it', async () => {
     const prism = await startPrism('mock');
     try {
-      const report = await verify({ baseUrl: prism.url, apiKey: KEY });
+      const report = await verify({ baseUrl: prism.url, apiKey: KEY, suite: 'spec' });
       expect(report.exitCode).toBe(1);
       expect(failedIds(report)).toEqual(expect.arrayContaining(['createPet.echo', 'createPet.unique-ids', 'auth.listPets.refused']));
     } finally {
@@ -134,7 +134,7 @@ describe('petstore-verify CLI', () => {
   afterAll(() => mock.close());
 
   it('prints a live line per check and a summary, exits 0, and never prints the key', async () => {
-    const result = await runCli('petstore-verify', ['--base-url', mock.url, '--api-key', secret]);
+    const result = await runCli('petstore-verify', ['--base-url', mock.url, '--api-key', secret, '--suite', 'spec']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^✓ listPets\.default-page \d+ ms$/m);
     expect(result.stdout).toMatch(/^\d+ checks passed, 0 failed, 0 skipped, 0 errors, 1 warning in \d+\.\d s$/m);
@@ -144,7 +144,7 @@ describe('petstore-verify CLI', () => {
 
   it('reads PETSTORE_BASE_URL and PETSTORE_API_KEY, writes JUnit XML to --output', async () => {
     const output = join(tmpdir(), `petstore-verify-${process.pid}.xml`);
-    const result = await runCli('petstore-verify', ['--reporter', 'junit', '--output', output, '--read-only'], {
+    const result = await runCli('petstore-verify', ['--reporter', 'junit', '--output', output, '--read-only', '--suite', 'spec'], {
       PETSTORE_BASE_URL: mock.url,
       PETSTORE_API_KEY: secret,
     });
@@ -167,7 +167,7 @@ describe('petstore-verify CLI', () => {
   it('shows each failure as a curl command with the key redacted, expected and actual, and exits 1', async () => {
     const deployment = await faultyDeployment(FAULTS['createPet answers 200 instead of 201'] as never);
     try {
-      const result = await runCli('petstore-verify', ['--base-url', deployment.url, '--api-key', KEY]);
+      const result = await runCli('petstore-verify', ['--base-url', deployment.url, '--api-key', KEY, '--suite', 'spec']);
       expect(result.code).toBe(1);
       expect(result.stdout).toContain('createPet answered 200, a status the spec does not document for it');
       expect(result.stdout).toMatch(/request: {2}curl -sS -i -X POST '[^']+\/v1\/pets' -H "authorization: Bearer \$PETSTORE_API_KEY"/);

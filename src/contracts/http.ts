@@ -100,6 +100,11 @@ export class HttpClient {
     this.#base = options.baseUrl.replace(/\/+$/, '');
   }
 
+  /** The base URL requests go to, without a trailing slash. */
+  get baseUrl(): string {
+    return this.#base;
+  }
+
   /** Replaces the key wherever it appears. */
   redact(text: string): string {
     return text.replaceAll(this.#options.apiKey, KEY_PLACEHOLDER);

@@ -1,3 +1,4 @@
+import { INT64_MAX } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
 import type { CheckContext, RunState } from './check.js';
 import type { Exchange } from './http.js';
@@ -73,11 +74,24 @@ export interface NewPetFields {
   readonly categoryId?: string;
 }
 
-/** A valid NewPet as JSON text, named for this run; `categoryId` is written as exact digits. */
-export function newPetBody(state: RunState, purpose: string, fields: NewPetFields = {}): string {
-  const parts = [`"name":${JSON.stringify(petName(state, purpose))}`, `"categoryId":${fields.categoryId ?? knownCategoryId(state)}`];
-  if (fields.status !== undefined) parts.push(`"status":${JSON.stringify(fields.status)}`);
+/** A NewPet as JSON text, with `categoryId` written as exact digits. */
+export function newPetJson(name: string, categoryId: string, status?: string): string {
+  const parts = [`"name":${JSON.stringify(name)}`, `"categoryId":${categoryId}`];
+  if (status !== undefined) parts.push(`"status":${JSON.stringify(status)}`);
   return `{${parts.join(',')}}`;
+}
+
+/** A valid NewPet as JSON text, named for this run. */
+export function newPetBody(state: RunState, purpose: string, fields: NewPetFields = {}): string {
+  return newPetJson(petName(state, purpose), fields.categoryId ?? knownCategoryId(state), fields.status);
+}
+
+/** An id none of `ids` is, and unlikely to be any pet's: far beyond the largest, within int64. */
+export function absentIdBeyond(ids: readonly string[]): string {
+  let largest = 0n;
+  for (const id of ids) if (/^\d+$/.test(id) && BigInt(id) > largest) largest = BigInt(id);
+  const candidate = largest + 1_000_000_007n;
+  return String(candidate <= INT64_MAX ? candidate : 1_000_000_007n);
 }
 
 export interface Created {

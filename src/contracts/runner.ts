@@ -7,6 +7,8 @@ import { getChecks } from './checks/get.js';
 import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
 import { HttpClient, TransportError } from './http.js';
+import { type LoadedPact, loadPacts } from './pact/pacts.js';
+import { verifyPacts } from './pact/suite.js';
 
 export type Suite = 'spec' | 'pact' | 'all';
 
@@ -28,6 +30,8 @@ export interface VerifyOptions {
   readonly specPath?: string;
   /** The clock, for deprecation warnings. Default: now. */
   readonly now?: Date;
+  /** More pacts to verify besides the bundled ones: files or URLs. */
+  readonly pacts?: readonly string[];
   /** Called as each check finishes, for live output. */
   readonly onResult?: (result: CheckResult) => void;
 }
@@ -134,6 +138,14 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
     ...(fatal === undefined ? { exitCode: exitCodeOf(results) } : { fatal, exitCode: 2 as const }),
   });
 
+  let pacts: LoadedPact[] = [];
+  if (suite !== 'spec') {
+    try {
+      pacts = await loadPacts(options.pacts);
+    } catch (error) {
+      return report([], undefined, (error as Error).message);
+    }
+  }
   const seen = await preflight(contract, client);
   if ('fatal' in seen) return report([], undefined, seen.fatal);
   const state: RunState = { contract, client, runId, readOnly, listing: seen.listing, now: options.now ?? new Date(), writesLeft: MAX_WRITES };
@@ -145,5 +157,6 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
       return result;
     }),
   );
+  if (suite !== 'spec') results.push(...(await verifyPacts(state, pacts, options.apiKey, options.timeoutMs ?? 10_000, options.onResult)));
   return report(results, state);
 }

@@ -1,6 +1,5 @@
-import { INT64_MAX } from '../../json/int64.js';
 import type { Check, CheckContext } from '../check.js';
-import { createPet, idOf, isPet, type PetJson, samePet } from '../pets.js';
+import { absentIdBeyond, createPet, idOf, isPet, type PetJson, samePet } from '../pets.js';
 
 const DAY_MS = 86_400_000;
 
@@ -10,18 +9,6 @@ async function existingPet(context: CheckContext): Promise<PetJson> {
   if (listed) return listed;
   if (context.state.readOnly) context.skip('the listing is empty and --read-only forbids creating a pet');
   return (await createPet(context, 'get')).pet;
-}
-
-/** An id no listed pet has: far beyond the largest one seen, within int64. */
-function absentId(context: CheckContext): string {
-  const ids = context.state.listing
-    .map(idOf)
-    .filter((id) => /^\d+$/.test(id))
-    .map(BigInt);
-  // biome-ignore lint/complexity/useMathMinMax: Math.max does not take bigint
-  const largest = ids.reduce((a, b) => (a > b ? a : b), 0n);
-  const candidate = largest + 1_000_000_007n;
-  return String(candidate <= INT64_MAX ? candidate : 1_000_000_007n);
 }
 
 export const getChecks: Check[] = [
@@ -45,7 +32,7 @@ export const getChecks: Check[] = [
     operationId: 'getPet',
     writes: false,
     async run(context) {
-      const id = absentId(context);
+      const id = absentIdBeyond(context.state.listing.map(idOf));
       const exchange = await context.call('getPet', { params: { petId: id } });
       if (exchange.status !== 404)
         context.fail(`getPet answered ${exchange.status} for the absent id ${id}`, exchange, { expected: '404', actual: String(exchange.status) });

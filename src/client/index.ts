@@ -1,0 +1,115 @@
+import type { ApiError as ErrorBody, NewPet, Pet, PetStatus } from '../types.js';
+
+export type { ErrorBody, NewPet, Pet, PetStatus };
+
+/** How a client reaches the API. */
+export interface ClientOptions {
+  /** The API's base URL, with its version prefix: `https://api.petstore.example/v1`. */
+  readonly baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; omit it to send no credential. */
+  readonly apiKey?: string;
+  /** A `fetch` to use instead of the global one (a test double, an instrumented fetch). */
+  readonly fetch?: typeof fetch;
+}
+
+export interface ListPetsQuery {
+  /** 1 to 100; the API's default is 20. */
+  readonly limit?: number;
+  readonly status?: PetStatus;
+}
+
+/**
+ * The API answered with an error. `body` is the spec's Error (`code`, `message`, `status`); a
+ * response that is not one still becomes an `ApiError`, with a body describing what came back.
+ * @example
+ * try {
+ *   await client.getPet(404404);
+ * } catch (error) {
+ *   if (error instanceof ApiError && error.status === 404) showNotFound();
+ *   else throw error;
+ * }
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError' as const;
+  /** The HTTP status. */
+  readonly status: number;
+  readonly body: ErrorBody;
+
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    body: ErrorBody,
+  ) {
+    super(`${method} ${url} answered ${body.status} ${body.code}: ${body.message}`);
+    this.status = body.status;
+    this.body = body;
+  }
+}
+
+function isErrorBody(value: unknown): value is ErrorBody {
+  const body = value as Partial<ErrorBody> | null;
+  return typeof body === 'object' && body !== null && typeof body.code === 'string' && typeof body.message === 'string' && typeof body.status === 'number';
+}
+
+/** A typed client of the pet store API, as a front-end would use it. */
+export interface PetstoreClient {
+  /** `GET /pets`: a page of pets, at most `limit`, optionally of one status. */
+  listPets(query?: ListPetsQuery): Promise<Pet[]>;
+  /** `POST /pets`: adds a pet and returns it with its assigned id. */
+  createPet(pet: NewPet): Promise<Pet>;
+  /**
+   * `GET /pets/{petId}`: one pet.
+   * @deprecated Removed on 5 December 2030; use `listPets` with the status filter.
+   */
+  getPet(petId: number | string): Promise<Pet>;
+}
+
+/**
+ * Creates a client. Every method resolves with the typed body of a success and rejects with an
+ * `ApiError` carrying the Error body otherwise.
+ * @example
+ * import { createClient } from 'petstore-mock/client';
+ * const client = createClient({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key' });
+ * const sold = await client.listPets({ status: 'sold', limit: 5 });
+ * const rex = await client.createPet({ name: 'Rex', categoryId: 3 });
+ */
+export function createClient(options: ClientOptions): PetstoreClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const send = options.fetch ?? fetch;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
+
+  async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const url = baseUrl + path;
+    const response = await send(url, {
+      method,
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (response.ok) return parsed as T;
+    throw new ApiError(
+      method,
+      url,
+      isErrorBody(parsed) ? parsed : { code: 'unexpected_response', message: `not an Error body: ${text.slice(0, 200)}`, status: response.status },
+    );
+  }
+
+  return {
+    listPets(query = {}) {
+      const search = new URLSearchParams();
+      if (query.limit !== undefined) search.set('limit', String(query.limit));
+      if (query.status !== undefined) search.set('status', query.status);
+      const suffix = search.size > 0 ? `?${search}` : '';
+      return request<Pet[]>('GET', `/pets${suffix}`);
+    },
+    createPet: (pet) => request<Pet>('POST', '/pets', pet),
+    getPet: (petId) => request<Pet>('GET', `/pets/${encodeURIComponent(String(petId))}`),
+  };
+}

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, createClient, type PetstoreClient } from '../src/client/index.js';
+import { type MockServer, startMockServer } from '../src/mock/server.js';
+
+const KEY = 'petstore-dev-key';
+
+async function apiError(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('the typed client against the mock', () => {
+  let server: MockServer;
+  let client: PetstoreClient;
+  beforeAll(async () => {
+    server = await startMockServer({ port: 0 });
+    client = createClient({ baseUrl: server.url, apiKey: KEY });
+  });
+  afterAll(() => server.close());
+
+  it('lists pets, with a limit and a status', async () => {
+    expect(await client.listPets()).toHaveLength(20);
+    expect(await client.listPets({ limit: 3 })).toHaveLength(3);
+    const sold = await client.listPets({ status: 'sold', limit: 100 });
+    expect(sold.length).toBeGreaterThan(0);
+    expect(sold.every((pet) => pet.status === 'sold')).toBe(true);
+  });
+
+  it('creates a pet and reads it back by id', async () => {
+    const created = await client.createPet({ name: 'Rex', categoryId: 3, status: 'pending' });
+    expect(created).toMatchObject({ name: 'Rex', categoryId: 3, status: 'pending' });
+    expect(await client.getPet(created.id)).toEqual(created);
+  });
+
+  it('rejects with an ApiError carrying the Error body', async () => {
+    const notFound = await apiError(client.getPet(404404));
+    expect(notFound.status).toBe(404);
+    expect(notFound.body).toMatchObject({ code: 'not_found', status: 404 });
+    expect(notFound.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\/404404 answered 404 not_found: /);
+    expect((await apiError(client.listPets({ limit: 0 }))).body.message).toMatch(/limit/);
+    expect((await apiError(client.createPet({ categoryId: 3 } as never))).body.message).toMatch(/name/);
+    expect((await apiError(createClient({ baseUrl: server.url }).listPets())).status).toBe(401);
+    expect((await apiError(createClient({ baseUrl: server.url, apiKey: 'wrong' }).listPets())).body.code).toBe('unauthorized');
+  });
+
+  it('turns an answer that is not an Error body into an ApiError too', async () => {
+    const html = createClient({ baseUrl: 'http://x.test/v1', fetch: async () => new Response('<h1>Bad gateway</h1>', { status: 502 }) });
+    const error = await apiError(html.listPets());
+    expect(error.body).toEqual({ code: 'unexpected_response', message: 'not an Error body: <h1>Bad gateway</h1>', status: 502 });
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * The front-end's expectations of the API, as a Pact consumer contract: each interaction drives the
+ * typed client (`petstore-mock/client`) against Pact's mock server. The pact is written to a fresh
+ * folder and must equal the committed spec/pacts file; `npm run pacts` rewrites that file.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
+import { describe, expect, it } from 'vitest';
+import { ApiError, createClient } from '../../src/client/index.js';
+import { CONSUMER, PACT_FILE, PROVIDER, STATES } from '../../src/contracts/pact/names.js';
+
+const { eachLike, fromProviderState, integer, like, regex, string } = MatchersV3;
+
+const UPDATE = process.env.PACT_UPDATE === '1';
+const dir = UPDATE ? 'spec/pacts' : mkdtempSync(join(tmpdir(), 'petstore-pact-'));
+const pact = new PactV4({ consumer: CONSUMER, provider: PROVIDER, dir, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'error' });
+
+const KEY = 'petstore-dev-key';
+/** Pact's expression for the id a provider state injects (Pact syntax, not a template literal). */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: this is Pact's expression syntax
+const INJECTED_ID = '${id}';
+const AUTHORIZATION = { Authorization: regex(/^Bearer \S+$/, `Bearer ${KEY}`) };
+const JSON_TYPE = { 'Content-Type': regex(/^application\/json(;.*)?$/, 'application/json') };
+const STATUS = regex(/^(available|pending|sold)$/, 'available');
+const pet = { id: integer(1), name: string('Gus'), categoryId: integer(3), status: STATUS };
+const errorBody = (status: number, code: string) => ({ code: string(code), message: string('what went wrong'), status: integer(status) });
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('consumer contract of petstore-web with petstore-api', () => {
+  it('lists pets with the default page', () =>
+    pact
+      .addInteraction()
+      .given(STATES.petsExist)
+      .uponReceiving('a request to list pets')
+      .withRequest('GET', '/v1/pets', (request) => request.headers(AUTHORIZATION))
+      .willRespondWith(200, (response) => response.headers(JSON_TYPE).jsonBody(eachLike(pet)))
+      .executeTest(async (server) => {
+        const pets = await createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).listPets();
+        expect(pets[0]).toMatchObject({ id: 1, name: 'Gus', categoryId: 3, status: 'available' });
+      }));
+
+  it('lists pets with a limit', () =>
+    pact
+      .addInteraction()
+      .given(STATES.petsExist)
+      .uponReceiving('a request to list at most 2 pets')
+      .withRequest('GET', '/v1/pets', (request) => request.headers(AUTHORIZATION).query({ limit: '2' }))
+      .willRespondWith(200, (response) => response.headers(JSON_TYPE).jsonBody(eachLike(pet, 1)))
+      .executeTest(async (server) => {
+        const pets = await createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).listPets({ limit: 2 });
+        expect(pets.length).toBeGreaterThan(0);
+      }));
+
+  it('lists pets of one status', () =>
+    pact
+      .addInteraction()
+      .given(STATES.soldPetExists)
+      .uponReceiving('a request to list sold pets')
+      .withRequest('GET', '/v1/pets', (request) => request.headers(AUTHORIZATION).query({ status: 'sold' }))
+      .willRespondWith(200, (response) => response.headers(JSON_TYPE).jsonBody(eachLike({ ...pet, status: 'sold' })))
+      .executeTest(async (server) => {
+        const pets = await createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).listPets({ status: 'sold' });
+        expect(pets.every((p) => p.status === 'sold')).toBe(true);
+      }));
+
+  it('is refused the list without a key', () =>
+    pact
+      .addInteraction()
+      .uponReceiving('a request to list pets without a key')
+      .withRequest('GET', '/v1/pets')
+      .willRespondWith(401, (response) => response.headers(JSON_TYPE).jsonBody(errorBody(401, 'unauthorized')))
+      .executeTest(async (server) => {
+        const error = await rejection(createClient({ baseUrl: `${server.url}/v1` }).listPets());
+        expect(error.status).toBe(401);
+        expect(error.body.status).toBe(401);
+      }));
+
+  it('is told a limit of 0 is invalid', () =>
+    pact
+      .addInteraction()
+      // The interface also allows a valid page here: a provider that answers one is warned, not failed.
+      .pending(true)
+      .comment('pending: the interface allows a valid page of at most 100 pets instead of 400')
+      .uponReceiving('a request to list pets with limit 0')
+      .withRequest('GET', '/v1/pets', (request) => request.headers(AUTHORIZATION).query({ limit: '0' }))
+      .willRespondWith(400, (response) => response.headers(JSON_TYPE).jsonBody(errorBody(400, 'bad_request')))
+      .executeTest(async (server) => {
+        const error = await rejection(createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).listPets({ limit: 0 }));
+        expect(error.status).toBe(400);
+      }));
+
+  it('creates a pet', () =>
+    pact
+      .addInteraction()
+      .uponReceiving('a request to create a pet')
+      .withRequest('POST', '/v1/pets', (request) =>
+        request.headers({ ...AUTHORIZATION, ...JSON_TYPE }).jsonBody({ name: like('Rex'), categoryId: integer(3), status: STATUS }),
+      )
+      .willRespondWith(201, (response) => response.headers(JSON_TYPE).jsonBody({ id: integer(51), name: like('Rex'), categoryId: integer(3), status: STATUS }))
+      .executeTest(async (server) => {
+        const created = await createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).createPet({ name: 'Rex', categoryId: 3, status: 'available' });
+        expect(created).toMatchObject({ id: 51, name: 'Rex' });
+      }));
+
+  it('is told a pet needs a name', () =>
+    pact
+      .addInteraction()
+      .uponReceiving('a request to create a pet without a name')
+      .withRequest('POST', '/v1/pets', (request) => request.headers({ ...AUTHORIZATION, ...JSON_TYPE }).jsonBody({ categoryId: integer(3) }))
+      .willRespondWith(400, (response) => response.headers(JSON_TYPE).jsonBody(errorBody(400, 'bad_request')))
+      .executeTest(async (server) => {
+        const client = createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY });
+        const error = await rejection(client.createPet({ categoryId: 3 } as never));
+        expect(error.status).toBe(400);
+      }));
+
+  it('is refused creating a pet without a key', () =>
+    pact
+      .addInteraction()
+      .uponReceiving('a request to create a pet without a key')
+      .withRequest('POST', '/v1/pets', (request) => request.headers(JSON_TYPE).jsonBody({ name: like('Rex'), categoryId: integer(3) }))
+      .willRespondWith(401, (response) => response.headers(JSON_TYPE).jsonBody(errorBody(401, 'unauthorized')))
+      .executeTest(async (server) => {
+        const error = await rejection(createClient({ baseUrl: `${server.url}/v1` }).createPet({ name: 'Rex', categoryId: 3 }));
+        expect(error.status).toBe(401);
+      }));
+
+  it('reads a pet by id', () =>
+    pact
+      .addInteraction()
+      .given(STATES.petExists)
+      .uponReceiving('a request for an existing pet')
+      .withRequest('GET', fromProviderState(`/v1/pets/${INJECTED_ID}`, '/v1/pets/7'), (request) => request.headers(AUTHORIZATION))
+      .willRespondWith(200, (response) => response.headers(JSON_TYPE).jsonBody({ ...pet, id: fromProviderState(INJECTED_ID, 7) }))
+      .executeTest(async (server) => {
+        const found = await createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).getPet(7);
+        expect(found.id).toBe(7);
+      }));
+
+  it('is told an absent pet is not found', () =>
+    pact
+      .addInteraction()
+      .given(STATES.petAbsent)
+      .uponReceiving('a request for an absent pet')
+      .withRequest('GET', fromProviderState(`/v1/pets/${INJECTED_ID}`, '/v1/pets/404404'), (request) => request.headers(AUTHORIZATION))
+      .willRespondWith(404, (response) => response.headers(JSON_TYPE).jsonBody(errorBody(404, 'not_found')))
+      .executeTest(async (server) => {
+        const error = await rejection(createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).getPet(404404));
+        expect(error.status).toBe(404);
+      }));
+
+  it('is refused a pet without a key', () =>
+    pact
+      .addInteraction()
+      .uponReceiving('a request for a pet without a key')
+      .withRequest('GET', '/v1/pets/1')
+      .willRespondWith(401, (response) => response.headers(JSON_TYPE).jsonBody(errorBody(401, 'unauthorized')))
+      .executeTest(async (server) => {
+        const error = await rejection(createClient({ baseUrl: `${server.url}/v1` }).getPet(1));
+        expect(error.status).toBe(401);
+      }));
+
+  it.skipIf(UPDATE)(`writes exactly the committed spec/pacts/${PACT_FILE} (run npm run pacts when it changes)`, () => {
+    const written = readFileSync(join(dir, PACT_FILE), 'utf8');
+    const committed = readFileSync(join('spec/pacts', PACT_FILE), 'utf8');
+    expect(JSON.parse(written), `spec/pacts/${PACT_FILE} is stale: run npm run pacts and commit it`).toEqual(JSON.parse(committed));
+  });
+});
