@@ -18,6 +18,8 @@ interface Flags {
   output?: string;
   timeout: number;
   concurrency: number;
+  rps?: number;
+  deadline: number;
   pact: string[];
 }
 
@@ -76,6 +78,12 @@ export function verifyCommand(): Command {
     .option('-o, --output <file>', 'write the json or junit report to this file (the console shows progress)')
     .addOption(new Option('--timeout <ms>', 'per request').default(10_000).argParser(positiveInteger('milliseconds', 600_000)))
     .addOption(new Option('--concurrency <n>', 'requests in flight at once').default(4).argParser(positiveInteger('a count', 64)))
+    .addOption(new Option('--rps <n>', 'requests started per second at most, so a shared staging is not flooded').argParser(positiveInteger('a rate', 10_000)))
+    .addOption(
+      new Option('--deadline <ms>', 'the whole run; checks still running then cannot verify (exit 2)')
+        .default(120_000)
+        .argParser(positiveInteger('milliseconds', 3_600_000)),
+    )
     .addHelpText(
       'after',
       `
@@ -126,6 +134,8 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
       readOnly: flags.readOnly === true,
       timeoutMs: flags.timeout,
       concurrency: flags.concurrency,
+      deadlineMs: flags.deadline,
+      ...(flags.rps === undefined ? {} : { rps: flags.rps }),
       pacts: flags.pact,
       onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
     });

@@ -38,9 +38,11 @@ export interface Exchange {
   readonly json: JsonValue | undefined;
   readonly jsonError?: string;
   readonly ms: number;
+  /** How many times it was sent: more than 1 when an idempotent read was retried. */
+  readonly attempts: number;
 }
 
-export type TransportProblem = 'timeout' | 'refused' | 'dns' | 'tls' | 'too-large' | 'network';
+export type TransportProblem = 'timeout' | 'deadline' | 'refused' | 'dns' | 'tls' | 'too-large' | 'network';
 
 /** The request never got a complete answer: the deployment could not be asked. */
 export class TransportError extends Error {
@@ -62,17 +64,29 @@ export interface HttpClientOptions {
   readonly timeoutMs: number;
   /** Requests in flight at once. */
   readonly concurrency: number;
-  /** Largest response body read, in bytes. */
+  /** Largest response body read, in bytes. Default 5 MiB. */
   readonly maxBodyBytes?: number;
+  /** Requests started per second at most; default unlimited. */
+  readonly rps?: number;
+  /** Aborts every request still running or waiting: the run's global deadline. */
+  readonly deadline?: AbortSignal;
+  /** Retries of a GET after a network error or a 502, 503 or 504. Default 2. */
+  readonly retries?: number;
 }
+
+/** Gateway answers that say the deployment is briefly unavailable; a read may be retried after them. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+const RETRY_BACKOFF_MS = 250;
 
 export const KEY_PLACEHOLDER = '$PETSTORE_API_KEY';
 const DEFAULT_MAX_BODY = 5 * 1024 * 1024;
 
-function classify(error: unknown): { problem: TransportProblem; detail: string } {
+function classify(error: unknown, deadline: AbortSignal | undefined, timeoutMs: number): { problem: TransportProblem; detail: string } {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? '';
-  if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') return { problem: 'timeout', detail: 'no answer within the timeout' };
+  if (deadline?.aborted) return { problem: 'deadline', detail: "the run's deadline passed before the answer came" };
+  if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError')
+    return { problem: 'timeout', detail: `no complete answer within ${timeoutMs} ms (--timeout)` };
   if (code === 'ECONNREFUSED') return { problem: 'refused', detail: 'connection refused: is the deployment running at this address?' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { problem: 'dns', detail: 'the host name does not resolve' };
   if (cause?.message === 'bad port')
@@ -88,15 +102,18 @@ function classify(error: unknown): { problem: TransportProblem; detail: string }
  * records every request with the key redacted.
  */
 export class HttpClient {
-  readonly #options: Required<HttpClientOptions>;
+  readonly #options: Required<Omit<HttpClientOptions, 'deadline'>> & Pick<HttpClientOptions, 'deadline'>;
   readonly #base: string;
   #inFlight = 0;
   readonly #waiting: (() => void)[] = [];
-  /** How many requests were sent. */
+  #nextStart = 0;
+  /** How many requests were sent, retries included. */
   sent = 0;
+  /** The reads that were retried, as `GET <url> after 503`. */
+  readonly retried: string[] = [];
 
   constructor(options: HttpClientOptions) {
-    this.#options = { maxBodyBytes: DEFAULT_MAX_BODY, ...options };
+    this.#options = { maxBodyBytes: DEFAULT_MAX_BODY, rps: Number.POSITIVE_INFINITY, retries: 2, ...options };
     this.#base = options.baseUrl.replace(/\/+$/, '');
   }
 
@@ -124,11 +141,28 @@ export class HttpClient {
       ...(request.body === undefined ? {} : { body: this.redact(request.body) }),
     };
 
+    const idempotent = request.method === 'GET';
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const exchange = await this.#once(url, request, headers, recorded, attempt);
+        if (!idempotent || attempt > this.#options.retries || !RETRYABLE_STATUSES.has(exchange.status)) return exchange;
+        this.retried.push(`${request.method} ${recorded.url} after ${exchange.status}`);
+      } catch (error) {
+        if (!idempotent || attempt > this.#options.retries || !(error instanceof TransportError) || error.problem !== 'network') throw error;
+        this.retried.push(`${request.method} ${recorded.url} after ${error.message}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, RETRY_BACKOFF_MS * attempt));
+    }
+  }
+
+  async #once(url: string, request: ApiRequest, headers: Record<string, string>, recorded: RecordedRequest, attempt: number): Promise<Exchange> {
     await this.#acquire();
-    const started = performance.now();
     try {
+      await this.#pace();
       this.sent++;
-      const signal = AbortSignal.timeout(this.#options.timeoutMs);
+      const started = performance.now();
+      const timeout = AbortSignal.timeout(this.#options.timeoutMs);
+      const signal = this.#options.deadline ? AbortSignal.any([timeout, this.#options.deadline]) : timeout;
       const response = await fetch(url, { method: request.method, headers, body: request.body ?? null, redirect: 'manual', signal });
       const raw = await readLimited(response.body, this.#options.maxBodyBytes);
       if (raw === undefined) throw new TransportError('too-large', recorded, `the response body is larger than ${this.#options.maxBodyBytes} bytes`);
@@ -150,14 +184,24 @@ export class HttpClient {
         json,
         ...(jsonError ? { jsonError } : {}),
         ms: performance.now() - started,
+        attempts: attempt,
       };
     } catch (error) {
       if (error instanceof TransportError) throw error;
-      const { problem, detail } = classify(error);
+      const { problem, detail } = classify(error, this.#options.deadline, this.#options.timeoutMs);
       throw new TransportError(problem, recorded, detail);
     } finally {
       this.#release();
     }
+  }
+
+  /** Spaces request starts by 1/rps seconds. */
+  async #pace(): Promise<void> {
+    if (!Number.isFinite(this.#options.rps)) return;
+    const now = performance.now();
+    const start = Math.max(now, this.#nextStart);
+    this.#nextStart = start + 1000 / this.#options.rps;
+    if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
   }
 
   async #acquire(): Promise<void> {

@@ -6,7 +6,7 @@ import { createChecks } from './checks/create.js';
 import { getChecks } from './checks/get.js';
 import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
-import { HttpClient, TransportError } from './http.js';
+import { HttpClient, RETRYABLE_STATUSES, TransportError } from './http.js';
 import { type LoadedPact, loadPacts } from './pact/pacts.js';
 import { verifyPacts } from './pact/suite.js';
 
@@ -26,6 +26,10 @@ export interface VerifyOptions {
   readonly timeoutMs?: number;
   /** Requests in flight at once. Default 4. */
   readonly concurrency?: number;
+  /** Requests started per second at most, so a staging is not flooded. Default unlimited. */
+  readonly rps?: number;
+  /** The whole run, in milliseconds: what is still running then cannot verify. Default 120 000. */
+  readonly deadlineMs?: number;
   /** Another spec file; default the bundled spec/openapi.yaml. */
   readonly specPath?: string;
   /** The clock, for deprecation warnings. Default: now. */
@@ -54,6 +58,8 @@ export interface VerificationReport {
   readonly ms: number;
   readonly requests: number;
   readonly writes: number;
+  /** Reads retried after a gateway error or a dropped connection: `GET <url> after 503`. */
+  readonly retried: readonly string[];
   readonly results: readonly CheckResult[];
   readonly counts: Counts;
   /** Why the run could not verify at all (unreachable, key refused); then `results` is empty. */
@@ -83,9 +89,24 @@ async function preflight(contract: Contract, client: HttpClient): Promise<{ list
   const limit = contract.integerParameter('listPets', 'limit').maximum;
   try {
     const exchange = await client.send({ method: 'GET', path, query: `limit=${limit}` });
+    const where = `GET ${exchange.request.url}`;
     if (exchange.status === 401 || exchange.status === 403) {
       return {
-        fatal: `the deployment refused the given key (${exchange.status} on GET ${exchange.request.url}). This is a configuration problem, not a contract failure: check --api-key or PETSTORE_API_KEY.`,
+        fatal: `the deployment refused the given key (${exchange.status} on ${where}). This is a configuration problem, not a contract failure: check --api-key or PETSTORE_API_KEY.`,
+      };
+    }
+    if (exchange.status >= 300 && exchange.status < 400) {
+      const location = client.redact(exchange.headers.get('location') ?? '(no Location)');
+      return {
+        fatal: `${where} redirects (${exchange.status}) to ${location}. petstore-verify follows no redirect, so the key never goes to another host: give the final URL as --base-url.`,
+      };
+    }
+    if (RETRYABLE_STATUSES.has(exchange.status))
+      return { fatal: `the deployment is unavailable: ${where} answered ${exchange.status} ${exchange.attempts} times. Try again when it is up.` };
+    if (exchange.status >= 400 && exchange.json === undefined) {
+      const type = exchange.headers.get('content-type') ?? 'no Content-Type';
+      return {
+        fatal: `${where} answered ${exchange.status} with ${type}, not the API: is --base-url right? It must end with the API's version prefix, like https://staging.example.com/v1.`,
       };
     }
     const listing = Array.isArray(exchange.json)
@@ -93,6 +114,8 @@ async function preflight(contract: Contract, client: HttpClient): Promise<{ list
       : [];
     return { listing };
   } catch (error) {
+    // An oversized listing is the deployment's fault, not the network's: the checks will say so.
+    if (error instanceof TransportError && error.problem === 'too-large') return { listing: [] };
     if (error instanceof TransportError) return { fatal: `cannot reach the deployment: ${error.message}` };
     throw error;
   }
@@ -111,11 +134,14 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
   const suite = options.suite ?? 'all';
   const readOnly = options.readOnly ?? false;
   const contract = await loadContract(options.specPath);
+  const deadline = AbortSignal.timeout(options.deadlineMs ?? 120_000);
   const client = new HttpClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs ?? 10_000,
     concurrency: options.concurrency ?? 4,
+    deadline,
+    ...(options.rps === undefined ? {} : { rps: options.rps }),
   });
   const runId = randomBytes(4).toString('hex');
   const report = (results: CheckResult[], state: { writesLeft: number } | undefined, fatal?: string): VerificationReport => ({
@@ -127,6 +153,7 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
     ms: performance.now() - started,
     requests: client.sent,
     writes: state ? MAX_WRITES - state.writesLeft : 0,
+    retried: client.retried,
     results,
     counts: {
       passed: count(results, 'pass'),
@@ -157,6 +184,9 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
       return result;
     }),
   );
-  if (suite !== 'spec') results.push(...(await verifyPacts(state, pacts, options.apiKey, options.timeoutMs ?? 10_000, options.onResult)));
+  if (suite !== 'spec')
+    results.push(
+      ...(await verifyPacts(state, pacts, { apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 10_000, deadline, onResult: options.onResult })),
+    );
   return report(results, state);
 }

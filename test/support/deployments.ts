@@ -25,9 +25,11 @@ export async function serve(handler: WebHandler, basePath = '/v1'): Promise<Depl
     const method = incoming.method ?? 'GET';
     const request = new Request(`http://${incoming.headers.host}${incoming.url}`, { method, headers, ...(body && method !== 'GET' ? { body } : {}) });
     const response = await handler(request);
-    const text = await response.text();
+    // Headers first, then the body as it comes: a handler can hang after its headers.
     outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-    outgoing.end(text);
+    outgoing.flushHeaders();
+    if (response.body) for await (const chunk of response.body) outgoing.write(chunk);
+    outgoing.end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -38,8 +38,12 @@ interface VerifierReport {
 const fromSources = import.meta.url.endsWith('.ts');
 const WORKER = fileURLToPath(new URL(fromSources ? './worker.ts' : './worker.js', import.meta.url));
 
-function runWorker(job: PactJob, apiKey: string): Promise<PactOutcome> {
+function runWorker(job: PactJob, apiKey: string, deadline: AbortSignal): Promise<PactOutcome> {
   return new Promise((resolve) => {
+    if (deadline.aborted) {
+      resolve({ error: "the run's deadline passed before the pact could be verified" });
+      return;
+    }
     const child = fork(WORKER, [], {
       execArgv: fromSources ? ['--import', 'tsx'] : [],
       env: { ...process.env, PETSTORE_API_KEY: apiKey, PACT_DO_NOT_TRACK: 'true' },
@@ -50,7 +54,15 @@ function runWorker(job: PactJob, apiKey: string): Promise<PactOutcome> {
     let outcome: PactOutcome | undefined;
     child.stderr?.on('data', (chunk) => (stderr += chunk));
     child.on('message', (message: PactOutcome) => (outcome = message));
-    child.on('exit', (code) => resolve(outcome ?? { error: `the Pact verifier exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}` }));
+    const stop = () => {
+      outcome ??= { error: "the run's deadline passed while the pact was being verified" };
+      child.kill();
+    };
+    deadline.addEventListener('abort', stop, { once: true });
+    child.on('exit', (code) => {
+      deadline.removeEventListener('abort', stop);
+      resolve(outcome ?? { error: `the Pact verifier exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}` });
+    });
     child.send(job);
   });
 }
@@ -100,18 +112,21 @@ function skipReason(interaction: PactInteraction, state: RunState, setups: Retur
   return writing ? `--read-only: the state "${writing}" may need a pet created` : undefined;
 }
 
+export interface PactRunOptions {
+  readonly apiKey: string;
+  readonly timeoutMs: number;
+  /** The run's global deadline: a verifier still running then is stopped. */
+  readonly deadline: AbortSignal;
+  readonly onResult?: ((result: CheckResult) => void) | undefined;
+}
+
 /**
  * Replays each pact against the deployment with the Pact Verifier: one result per interaction,
  * each named `pact.<consumer>.<description>`. Under `--read-only`, interactions that would write
  * are reported as skipped and never sent.
  */
-export async function verifyPacts(
-  state: RunState,
-  pacts: readonly LoadedPact[],
-  apiKey: string,
-  timeoutMs: number,
-  onResult?: (result: CheckResult) => void,
-): Promise<CheckResult[]> {
+export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[], options: PactRunOptions): Promise<CheckResult[]> {
+  const { apiKey, timeoutMs, deadline, onResult } = options;
   const basePath = basePathOf(state.contract.doc);
   const baseUrl = state.client.redact(state.client.baseUrl);
   const setups = stateSetups(state.contract, state.client, state.runId);
@@ -140,7 +155,7 @@ export async function verifyPacts(
       const pactFile = join(folder, `${index}.json`);
       await writeFile(pactFile, JSON.stringify({ ...pact, interactions: kept }));
       const started = performance.now();
-      const outcome = await runWorker({ baseUrl: state.client.baseUrl, basePath, pactFile, runId: state.runId, timeoutMs }, apiKey);
+      const outcome = await runWorker({ baseUrl: state.client.baseUrl, basePath, pactFile, runId: state.runId, timeoutMs }, apiKey, deadline);
       if ('error' in outcome) {
         for (const interaction of kept)
           emit({

@@ -64,6 +64,7 @@ export function summary(report: VerificationReport, paint: Paint): string {
       `${report.baseUrl} · run ${report.runId} · ${plural(report.requests, 'request')} · ${plural(report.writes, 'POST')}${report.readOnly ? ' · read-only' : ''}`,
     ),
   );
+  if (report.retried.length > 0) lines.push(paint('yellow', `Retried reads (gateway errors or dropped connections): ${report.retried.join('; ')}`));
   const verdict =
     report.exitCode === 0
       ? paint('green', 'The deployment keeps the contract.')
