@@ -329,6 +329,16 @@ export function runHttpFacts(host: string, start: StartTarget): void {
       }
     });
 
+    it('accepts a single apiKey, alone or with apiKeys, and refuses the default one then', async () => {
+      const target = await start({ apiKey: 'gamma', apiKeys: ['delta'] });
+      try {
+        for (const key of ['gamma', 'delta']) expect((await target.request('/pets', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+        expect((await target.request('/pets', { headers: AUTH })).status).toBe(401);
+      } finally {
+        await target.close();
+      }
+    });
+
     it('serves the pets of its seed and count', async () => {
       const target = await start({ seed: 7, count: 3 });
       try {
