@@ -7,7 +7,11 @@ import { type HttpHandler, http } from 'msw';
 import { BASE_PATH } from '../spec/facts.js';
 import { createMockApi, type MockApi, type MockOptions } from './handler.js';
 
-/** Options of `createHandlers`: those of the mock, and where the API lives. */
+/**
+ * Options of `createHandlers`: those of the mock, and where the API lives.
+ * @example
+ * const options: MockHandlersOptions = { baseUrl: 'https://api.example.test/v1', apiKey: 'test-key', delay: 300 };
+ */
 export interface MockHandlersOptions extends Omit<MockOptions, 'basePath'> {
   /**
    * Where the API lives. An absolute URL (`https://api.example.test/v1`) is matched on that origin
