@@ -35,6 +35,8 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+// The page answers in milliseconds; the margin is for a CI machine busy with the other suites.
+const POLL = { timeout: 15_000 };
 const MISSING =
   'the browser test (test/browser.test.ts) needs Chromium, and none was found. Install it with `apt-get install chromium` (.ci/run does) or set CHROMIUM_PATH.';
 // A developer without Chromium is told the test was skipped; CI, which installs it, fails instead.
@@ -72,7 +74,7 @@ describe.skipIf(skip)('the browser example, with setupWorker(...handlers) in Chr
     await page.goto(site.url);
 
     const items = page.locator('#pets li');
-    await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(pets.length);
+    await expect.poll(() => items.count(), POLL).toBe(pets.length);
     expect(await items.allTextContents()).toEqual(pets.map((pet) => `#${pet.id} ${pet.name} (${pet.status})`));
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/mockServiceWorker\.js$/);
 
@@ -80,14 +82,14 @@ describe.skipIf(skip)('the browser example, with setupWorker(...handlers) in Chr
     await page.fill('input[name=categoryId]', '3');
     await page.selectOption('select[name=status]', 'pending');
     await page.click('button[type=submit]');
-    await expect.poll(() => page.textContent('#message')).toBe(`Added Rex (#${pets.length + 1})`);
-    await expect.poll(() => items.count()).toBe(pets.length + 1);
+    await expect.poll(() => page.textContent('#message'), POLL).toBe(`Added Rex (#${pets.length + 1})`);
+    await expect.poll(() => items.count(), POLL).toBe(pets.length + 1);
     expect(await items.last().textContent()).toBe(`#${pets.length + 1} Rex (pending)`);
     await page.screenshot({ path: join(screenshots, 'pets-listed-and-added.png'), fullPage: true });
 
     await page.fill('#key', 'wrong-key');
     await page.click('#reload');
-    await expect.poll(() => page.textContent('#message')).toBe(`401 unauthorized: ${AUTH_MESSAGES.key}`);
+    await expect.poll(() => page.textContent('#message'), POLL).toBe(`401 unauthorized: ${AUTH_MESSAGES.key}`);
     expect(await items.count()).toBe(0);
     await page.screenshot({ path: join(screenshots, 'wrong-key-401.png'), fullPage: true });
     expect(failures).toEqual([]);

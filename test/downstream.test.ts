@@ -56,6 +56,9 @@ describe('the packed package, installed in a new project', () => {
   let tarball: string;
 
   beforeAll(async () => {
+    await readFile(join(root, 'dist/index.js')).catch(() => {
+      throw new Error('dist/ is missing: run `npm run build` (npm test does) before this suite.');
+    });
     project = await mkdtemp(join(tmpdir(), 'petstore-downstream-'));
     // --ignore-scripts: npm test has just built dist/, and a rebuild would empty it under the suites running beside this one.
     [packed] = JSON.parse(await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], root)) as [Packed];
