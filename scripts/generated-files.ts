@@ -1,6 +1,6 @@
 /**
  * What spec/openapi.yaml derives: the document as a typed module, TypeScript types of its schemas,
- * and precompiled ajv validators, by path. `scripts/generate.ts` writes them.
+ * precompiled ajv validators, and the JSON fixtures, by path. `scripts/generate.ts` writes them.
  */
 import { fileURLToPath } from 'node:url';
 import { _ } from 'ajv/dist/2020.js';
@@ -10,6 +10,7 @@ import { createAjv } from '../src/spec/ajv.js';
 import type { OpenApiDocument } from '../src/spec/document.js';
 import { loadSpecFile } from '../src/spec/load.js';
 import { validatorSchemas } from '../src/spec/schemas.js';
+import { fixtureFiles } from './fixture-files.js';
 
 export const root = new URL('../', import.meta.url);
 const specPath = fileURLToPath(new URL('spec/openapi.yaml', root));
@@ -54,5 +55,6 @@ export async function generatedFiles(): Promise<Record<string, string>> {
     'src/generated/types.ts': await typesModule(doc),
     'src/generated/validators.js': validators.js,
     'src/generated/validators.d.ts': validators.dts,
+    ...fixtureFiles(),
   };
 }

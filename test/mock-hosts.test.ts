@@ -1,11 +1,6 @@
 import { createMockApi } from '../src/mock/handler.js';
 import { startMockServer } from '../src/mock/server.js';
-import { runHttpFacts } from './support/http-facts.js';
-
-/** `/__mock/...` lives at the origin, everything else under the base path. */
-function urlFor(baseUrl: string, path: string): string {
-  return path.startsWith('/__mock') ? new URL(path, baseUrl).href : baseUrl + path;
-}
+import { runHttpFacts, urlFor } from './support/http-facts.js';
 
 runHttpFacts('the handler in process', async (options) => {
   const mock = createMockApi(options);

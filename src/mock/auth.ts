@@ -1,4 +1,8 @@
-/** The key the mock accepts when none is configured. */
+/**
+ * The key the mock accepts when none is configured.
+ * @example
+ * fetch(`${url}/pets`, { headers: { authorization: `Bearer ${DEFAULT_API_KEY}` } });
+ */
 export const DEFAULT_API_KEY = 'petstore-dev-key';
 
 const BEARER = /^bearer(?:[ \t]+(\S*))?[ \t]*$/i;

@@ -14,9 +14,15 @@ import { matchRoute, type Route, routesOf } from './routes.js';
 import { PetStore } from './store.js';
 import { describeErrors, readParameters } from './validation.js';
 
-/** How a mock behaves. Every field is optional; `normalizeMockOptions` fills in the defaults. */
+/**
+ * How a mock behaves. Every field is optional; `normalizeMockOptions` fills in the defaults.
+ * @example
+ * const options: MockOptions = { apiKey: 'test-key', seed: 7, count: 10, delay: 200 };
+ */
 export interface MockOptions {
-  /** Accepted bearer keys. Default: `[DEFAULT_API_KEY]` (`petstore-dev-key`). */
+  /** The accepted bearer key, when there is one; accepted along with `apiKeys`. */
+  readonly apiKey?: string;
+  /** Accepted bearer keys. Default, when neither `apiKey` nor `apiKeys` names one: `[DEFAULT_API_KEY]` (`petstore-dev-key`). */
   readonly apiKeys?: readonly string[];
   /** Seed of the generated pets. Default: `DEFAULT_SEED`. */
   readonly seed?: number;
@@ -30,12 +36,14 @@ export interface MockOptions {
   readonly basePath?: string;
 }
 
-export type ResolvedMockOptions = Required<MockOptions>;
+/** The options with every default filled in; `apiKey` is folded into `apiKeys`. */
+export type ResolvedMockOptions = Required<Omit<MockOptions, 'apiKey'>>;
 
 /** The options with every default filled in, as a new object; the caller's object is never changed. */
 export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOptions {
-  const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [DEFAULT_API_KEY];
-  for (const key of apiKeys) if (key === '') throw new TypeError('apiKeys: an API key cannot be empty');
+  const named = [...(options.apiKey === undefined ? [] : [options.apiKey]), ...(options.apiKeys ?? [])];
+  const apiKeys = named.length > 0 ? named : [DEFAULT_API_KEY];
+  for (const key of apiKeys) if (key === '') throw new TypeError('apiKey, apiKeys: an API key cannot be empty');
   const count = options.count ?? DEFAULT_COUNT;
   if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a whole number of pets, 0 or more; got ${count}`);
   const delay = options.delay ?? 0;
@@ -50,7 +58,12 @@ export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOpt
   };
 }
 
-/** A running mock: one request handler over one store. */
+/**
+ * A running mock: one request handler over one store.
+ * @example
+ * const mock: MockApi = createMockApi();
+ * const response = await mock.fetch(new Request('http://mock.test/v1/pets'));  // 401: no key
+ */
 export interface MockApi {
   /** Answers one request. Never throws: a fault of the mock itself is a 500 Error response. */
   handle(request: MockRequest): Promise<MockResponse>;
@@ -58,6 +71,11 @@ export interface MockApi {
   fetch(request: Request): Promise<Response>;
   /** Puts the store back to the seeded pets. */
   reset(): void;
+  /**
+   * Whether a request to this path is the mock's to answer: the base path and everything under it,
+   * and the admin endpoints. Hosts that share the network with other services (MSW) claim only these.
+   */
+  serves(path: string): boolean;
   readonly store: PetStore;
   readonly options: ResolvedMockOptions;
 }
@@ -211,13 +229,16 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     return jsonResponse(200, JSON.stringify({ status: 'ok', pets: store.size }));
   }
 
+  const isApiPath = (path: string) => path === basePath || path.startsWith(`${basePath}/`);
+  const isAdminPath = (path: string) => path.startsWith(ADMIN_PREFIX);
+
   async function handle(request: MockRequest): Promise<MockResponse> {
     let response: MockResponse;
     try {
       const method = request.method.toUpperCase();
       const { path } = request;
-      if (path === basePath || path.startsWith(`${basePath}/`)) response = await answerApi(request, method, path.slice(basePath.length));
-      else if (path.startsWith('/__mock/')) response = answerAdmin(method, path);
+      if (isApiPath(path)) response = await answerApi(request, method, path.slice(basePath.length));
+      else if (isAdminPath(path)) response = answerAdmin(method, path);
       else response = errorResponse('not_found', `No operation is served at ${path}: the API lives under ${basePath}. ${describeOperations(basePath)}`);
     } catch (error) {
       response = errorResponse('internal_error', `The mock failed to answer: ${(error as Error).message}. This is a bug in petstore-mock; please report it.`);
@@ -229,11 +250,13 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     handle,
     fetch: async (request) => toResponse(await handle(fromRequest(request)), request.method),
     reset: () => store.reset(),
+    serves: (path) => isApiPath(path) || isAdminPath(path),
     store,
     options: settings,
   };
 }
 
+const ADMIN_PREFIX = '/__mock/';
 const ADMIN_ROUTES: Readonly<Record<string, string>> = { '/__mock/health': 'GET', '/__mock/reset': 'POST' };
 
 function describeOperations(basePath: string): string {

@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { MockRequest, MockResponse } from './exchange.js';
 import { createMockApi, type MockApi, type MockOptions } from './handler.js';
 
-/** Options of `startMockServer`: those of the mock, and where to listen. */
+/**
+ * Options of `startMockServer`: those of the mock (`apiKey`, `seed`, `count`, `delay`...), and where to listen.
+ * @example
+ * const options: MockServerOptions = { port: 0, apiKey: 'test-key', seed: 7, count: 10 };
+ */
 export interface MockServerOptions extends MockOptions {
   /** TCP port; 0 (the default) picks a free one. */
   readonly port?: number;
@@ -13,7 +17,13 @@ export interface MockServerOptions extends MockOptions {
   readonly onRequest?: (line: string) => void;
 }
 
-/** A running Node server hosting the mock's handler. */
+/**
+ * A running Node server hosting the mock's handler.
+ * @example
+ * const server: MockServer = await startMockServer();
+ * server.mock.reset(); // back to the seeded pets
+ * await server.close();
+ */
 export interface MockServer {
   /** The API's base URL, ending in `/v1`: `http://127.0.0.1:4010/v1`. */
   readonly url: string;

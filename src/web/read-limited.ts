@@ -10,7 +10,9 @@ export async function readLimited(stream: ReadableStream<Uint8Array> | null, max
     if (done) return text + decoder.decode();
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel();
+      // Not awaited: a tee'd body (MSW clones every request) settles its cancel only once every
+      // branch is cancelled, which may be never; the answer must not wait for it.
+      reader.cancel().catch(() => {});
       return undefined;
     }
     text += decoder.decode(value, { stream: true });

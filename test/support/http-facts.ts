@@ -1,6 +1,6 @@
 /**
  * The HTTP facts of the mock, as one suite that runs against every host of the one handler:
- * in process, the Node server on a real port, and MSW. A host passes when it answers exactly
+ * in process, the Node server on a real port, and MSW's `setupServer`. A host passes when it answers exactly
  * as the spec and the decision table of the README say.
  */
 
@@ -19,6 +19,11 @@ export interface MockTarget {
 }
 
 export type StartTarget = (options: MockOptions) => Promise<MockTarget>;
+
+/** The URL `MockTarget.request` means: `/__mock/...` lives at the origin, everything else under the base URL. */
+export function urlFor(baseUrl: string, path: string): string {
+  return path.startsWith('/__mock') ? new URL(path, baseUrl).href : baseUrl + path;
+}
 
 export const KEY = 'petstore-dev-key';
 export const AUTH = { authorization: `Bearer ${KEY}` };
@@ -323,6 +328,16 @@ export function runHttpFacts(host: string, start: StartTarget): void {
       const target = await start({ apiKeys: ['alpha', 'beta'] });
       try {
         for (const key of ['alpha', 'beta']) expect((await target.request('/pets', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+        expect((await target.request('/pets', { headers: AUTH })).status).toBe(401);
+      } finally {
+        await target.close();
+      }
+    });
+
+    it('accepts a single apiKey, alone or with apiKeys, and refuses the default one then', async () => {
+      const target = await start({ apiKey: 'gamma', apiKeys: ['delta'] });
+      try {
+        for (const key of ['gamma', 'delta']) expect((await target.request('/pets', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
         expect((await target.request('/pets', { headers: AUTH })).status).toBe(401);
       } finally {
         await target.close();

@@ -1,0 +1,33 @@
+/**
+ * The JSON fixtures in fixtures/, for test suites in any language: the pets the mock starts with,
+ * example NewPets that follow them, and one Error body per status the spec's catalogue names.
+ */
+import { DEFAULT_COUNT, DEFAULT_SEED, drawNewPet, fakerAfterSeededPets, seededPets } from '../src/fixtures/seed.js';
+import { errorResponse } from '../src/mock/exchange.js';
+import { ERROR_CODES, type ErrorCode } from '../src/spec/facts.js';
+
+/** How many example NewPets fixtures/new-pets.json holds. */
+const NEW_PET_EXAMPLES = 10;
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** The first code of each status in the spec's catalogue, made by the mock's own error function. */
+function errorsByStatus(): Record<string, unknown> {
+  const errors: Record<string, unknown> = {};
+  for (const [code, { status, description }] of Object.entries(ERROR_CODES)) {
+    errors[status] ??= JSON.parse(errorResponse(code as ErrorCode, description).body);
+  }
+  return errors;
+}
+
+/** Every fixture file, by path relative to the repository root. */
+export function fixtureFiles(): Record<string, string> {
+  const faker = fakerAfterSeededPets(DEFAULT_SEED, DEFAULT_COUNT);
+  return {
+    'fixtures/pets.json': json(seededPets(DEFAULT_SEED, DEFAULT_COUNT)),
+    'fixtures/new-pets.json': json(Array.from({ length: NEW_PET_EXAMPLES }, () => drawNewPet(faker))),
+    'fixtures/errors.json': json(errorsByStatus()),
+  };
+}
