@@ -1,6 +1,8 @@
+import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createClient, type PetstoreClient } from '../src/client/index.js';
-import { type MockServer, startMockServer } from '../src/mock/server.js';
+import { createHandlers } from '../src/mock/msw.js';
+import { startMockServer } from '../src/mock/server.js';
 
 const KEY = 'petstore-dev-key';
 
@@ -13,14 +15,38 @@ async function apiError(promise: Promise<unknown>): Promise<ApiError> {
   return error as ApiError;
 }
 
-describe('the typed client against the mock', () => {
-  let server: MockServer;
+interface Target {
+  readonly baseUrl: string;
+  close(): Promise<void>;
+}
+
+const targets: [string, () => Promise<Target>][] = [
+  [
+    'the Node mock',
+    async () => {
+      const server = await startMockServer({ port: 0 });
+      return { baseUrl: server.url, close: () => server.close() };
+    },
+  ],
+  [
+    'the MSW handlers',
+    async () => {
+      const baseUrl = 'https://api.example.test/v1';
+      const msw = setupServer(...createHandlers({ baseUrl }));
+      msw.listen({ onUnhandledRequest: 'error' });
+      return { baseUrl, close: async () => msw.close() };
+    },
+  ],
+];
+
+describe.each(targets)('the typed client against %s', (_, start) => {
+  let target: Target;
   let client: PetstoreClient;
   beforeAll(async () => {
-    server = await startMockServer({ port: 0 });
-    client = createClient({ baseUrl: server.url, apiKey: KEY });
+    target = await start();
+    client = createClient({ baseUrl: target.baseUrl, apiKey: KEY });
   });
-  afterAll(() => server.close());
+  afterAll(() => target.close());
 
   it('lists pets, with a limit and a status', async () => {
     expect(await client.listPets()).toHaveLength(20);
@@ -40,11 +66,11 @@ describe('the typed client against the mock', () => {
     const notFound = await apiError(client.getPet(404404));
     expect(notFound.status).toBe(404);
     expect(notFound.body).toMatchObject({ code: 'not_found', status: 404 });
-    expect(notFound.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\/404404 answered 404 not_found: /);
+    expect(notFound.message.startsWith(`GET ${target.baseUrl}/pets/404404 answered 404 not_found: `)).toBe(true);
     expect((await apiError(client.listPets({ limit: 0 }))).body.message).toMatch(/limit/);
     expect((await apiError(client.createPet({ categoryId: 3 } as never))).body.message).toMatch(/name/);
-    expect((await apiError(createClient({ baseUrl: server.url }).listPets())).status).toBe(401);
-    expect((await apiError(createClient({ baseUrl: server.url, apiKey: 'wrong' }).listPets())).body.code).toBe('unauthorized');
+    expect((await apiError(createClient({ baseUrl: target.baseUrl }).listPets())).status).toBe(401);
+    expect((await apiError(createClient({ baseUrl: target.baseUrl, apiKey: 'wrong' }).listPets())).body.code).toBe('unauthorized');
   });
 
   it('turns an answer that is not an Error body into an ApiError too', async () => {

@@ -43,6 +43,7 @@ const PUBLISHED = [
   /^dist\/[\w/-]+\.(?:js|d\.ts)$/,
   /^fixtures\/[\w-]+\.json$/,
   /^spec\/openapi\.yaml$/,
+  /^spec\/pacts\/[\w-]+\.json$/,
 ];
 
 /** The files an exports map points at, through every condition. */
@@ -75,7 +76,15 @@ describe('the packed package, installed in a new project', () => {
     const targets = [...targetsOf(manifest.exports), ...Object.values(manifest.bin)].map((target) => target.replace(/^\.\//, ''));
     expect(targets).toContain('dist/mock/msw.d.ts');
     for (const target of targets) expect(paths).toContain(target);
-    expect(paths).toEqual(expect.arrayContaining(['fixtures/pets.json', 'fixtures/new-pets.json', 'fixtures/errors.json', 'spec/openapi.yaml']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'fixtures/pets.json',
+        'fixtures/new-pets.json',
+        'fixtures/errors.json',
+        'spec/openapi.yaml',
+        'spec/pacts/petstore-web-petstore-api.json',
+      ]),
+    );
   });
 
   it('passes publint, strict', async () => {
@@ -103,6 +112,15 @@ describe('the packed package, installed in a new project', () => {
       await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.mts'] }));
       await run(process.execPath, [tsc, '-p', '.'], project);
       expect(await run(process.execPath, ['consumer.mjs'], project)).toMatch(/all three entry points answered/);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'runs petstore-verify (spec and Pact suites) from the package against petstore-mock from the package, and the typed client',
+    async () => {
+      await copyFile(join(here, 'bins-and-client.mjs'), join(project, 'bins-and-client.mjs'));
+      expect(await run(process.execPath, ['bins-and-client.mjs'], project)).toMatch(/the commands and the client verified/);
     },
     TIMEOUT,
   );
