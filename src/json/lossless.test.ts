@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson, stringifyJson, validationView } from './lossless.js';
+import { nestsDeeperThan, parseJson, stringifyJson, validationView } from './lossless.js';
 
 describe('lossless JSON', () => {
   it('keeps integers beyond 2^53 exact as bigint and everything else as numbers', () => {
@@ -25,5 +25,21 @@ describe('lossless JSON', () => {
     const plain = { a: [1, 'x'] };
     expect(validationView(plain)).toBe(plain);
     expect(validationView({ a: [2n ** 62n, -(2n ** 70n)] })).toEqual({ a: [Number.MAX_SAFE_INTEGER, Number.NEGATIVE_INFINITY] });
+  });
+});
+
+describe('nesting', () => {
+  it('refuses JSON nested deeper than MAX_JSON_DEPTH at once, with a SyntaxError', () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const started = performance.now();
+    expect(() => parseJson(deep)).toThrow(/nest deeper than 128 levels/);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('counts only brackets outside strings', () => {
+    expect(nestsDeeperThan(`{"a":"${'['.repeat(500)}"}`, 2)).toBe(false);
+    expect(nestsDeeperThan('{"a":"\\"[[[["}', 1)).toBe(false);
+    expect(nestsDeeperThan('[[[1]]]', 2)).toBe(true);
+    expect(parseJson(`${'['.repeat(128)}${']'.repeat(128)}`)).toBeDefined();
   });
 });

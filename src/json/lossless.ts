@@ -14,11 +14,37 @@ function toNumber(text: string): number | bigint {
   return Number.isSafeInteger(n) || !INTEGER_LITERAL.test(text) ? n : BigInt(text);
 }
 
+/** How deep arrays and objects may nest in JSON this project parses: no body of the spec comes close. */
+export const MAX_JSON_DEPTH = 128;
+
+const OPEN = [91, 123]; // [ {
+const CLOSE = [93, 125]; // ] }
+
+/** True when `text` nests arrays and objects deeper than `limit`, found in one pass without parsing. */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // a backslash escapes the next character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (OPEN.includes(c)) {
+      if (++depth > limit) return true;
+    } else if (CLOSE.includes(c)) depth--;
+  }
+  return false;
+}
+
 /**
- * Parses JSON without losing integer precision (`JSON.parse` rounds 2^53 + 1).
- * Throws `SyntaxError` on malformed input, like `JSON.parse`.
+ * Parses JSON without losing integer precision (`JSON.parse` rounds 2^53 + 1). Throws
+ * `SyntaxError` on malformed input, like `JSON.parse`, and on nesting deeper than
+ * `MAX_JSON_DEPTH`, which is refused before any recursion can exhaust the stack.
  */
 export function parseJson(text: string): JsonValue {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new SyntaxError(`arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
   return parseLossless(text, null, toNumber) as JsonValue;
 }
 

@@ -11,7 +11,7 @@ import { readLimited } from '../web/read-limited.js';
 import { AUTH_MESSAGES, checkBearer, DEFAULT_API_KEY } from './auth.js';
 import { errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse } from './exchange.js';
 import { matchRoute, type Route, routesOf } from './routes.js';
-import { PetStore } from './store.js';
+import { type PetDraft, PetStore, type StoredPet } from './store.js';
 import { describeErrors, readParameters } from './validation.js';
 
 /**
@@ -34,10 +34,19 @@ export interface MockOptions {
   readonly now?: () => number;
   /** The path every operation is served under. Default: the spec's `/v1`. */
   readonly basePath?: string;
+  /** Pets created in an earlier run, restored after the seeded ones (their ids follow on). Default: none. */
+  readonly restore?: readonly PetDraft[];
+  /**
+   * Called after every change of state (a create, a reset) with the pets created since the seed;
+   * the answer waits for it, so a 201 means it is saved. Default: none (state lives in memory).
+   */
+  readonly persist?: (created: readonly StoredPet[]) => Promise<void>;
+  /** Whether `/__mock/*` needs the key too, as it must when the mock is reachable beyond this machine. Default: false. */
+  readonly adminKeyRequired?: boolean;
 }
 
 /** The options with every default filled in; `apiKey` is folded into `apiKeys`. */
-export type ResolvedMockOptions = Required<Omit<MockOptions, 'apiKey'>>;
+export type ResolvedMockOptions = Required<Omit<MockOptions, 'apiKey' | 'persist'>> & Pick<MockOptions, 'persist'>;
 
 /** The options with every default filled in, as a new object; the caller's object is never changed. */
 export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOptions {
@@ -55,6 +64,9 @@ export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOpt
     delay,
     now: options.now ?? Date.now,
     basePath: (options.basePath ?? BASE_PATH).replace(/\/+$/, ''),
+    restore: [...(options.restore ?? [])],
+    adminKeyRequired: options.adminKeyRequired ?? false,
+    ...(options.persist ? { persist: options.persist } : {}),
   };
 }
 
@@ -137,6 +149,8 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   const settings = normalizeMockOptions(options);
   const { basePath } = settings;
   const store = new PetStore(seededPets(settings.seed, settings.count));
+  for (const pet of settings.restore) store.create(pet);
+  const persist = settings.persist;
   const deprecationHeaders = {
     deprecation: 'true',
     sunset: GET_PET_SUNSET.toUTCString(),
@@ -182,6 +196,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
         categoryId: sent.categoryId as number | bigint,
         status: checked.value.status as PetStatus,
       });
+      if (persist) await persist(store.created());
       return jsonResponse(201, store.petJson(pet.id) as string, { location: `${basePath}/pets/${pet.id}` });
     },
 
@@ -221,11 +236,18 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     return implementations[entry.operationId as OperationId]({ request, params: match.params });
   }
 
-  function answerAdmin(method: string, path: string): MockResponse {
+  async function answerAdmin(request: MockRequest, method: string, path: string): Promise<MockResponse> {
+    if (settings.adminKeyRequired) {
+      const problem = checkBearer(request.header('authorization'), settings.apiKeys);
+      if (problem) return errorResponse('unauthorized', AUTH_MESSAGES[problem], UNAUTHORIZED_HEADERS);
+    }
     const allowed = ADMIN_ROUTES[path];
     if (!allowed) return errorResponse('not_found', `No admin endpoint at ${path}; there are ${Object.keys(ADMIN_ROUTES).join(' and ')}.`);
     if (method !== allowed) return errorResponse('method_not_allowed', `${path} answers ${allowed} only.`, { allow: allowed });
-    if (path === '/__mock/reset') store.reset();
+    if (path === '/__mock/reset') {
+      store.reset();
+      if (persist) await persist(store.created());
+    }
     return jsonResponse(200, JSON.stringify({ status: 'ok', pets: store.size }));
   }
 
@@ -238,7 +260,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       const method = request.method.toUpperCase();
       const { path } = request;
       if (isApiPath(path)) response = await answerApi(request, method, path.slice(basePath.length));
-      else if (isAdminPath(path)) response = answerAdmin(method, path);
+      else if (isAdminPath(path)) response = await answerAdmin(request, method, path);
       else response = errorResponse('not_found', `No operation is served at ${path}: the API lives under ${basePath}. ${describeOperations(basePath)}`);
     } catch (error) {
       response = errorResponse('internal_error', `The mock failed to answer: ${(error as Error).message}. This is a bug in petstore-mock; please report it.`);

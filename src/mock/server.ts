@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_COUNT, DEFAULT_SEED } from '../fixtures/seed.js';
 import type { MockRequest, MockResponse } from './exchange.js';
 import { createMockApi, type MockApi, type MockOptions } from './handler.js';
+import { readStateFile, StateFileWriter } from './state-file.js';
 
 /**
  * Options of `startMockServer`: those of the mock (`apiKey`, `seed`, `count`, `delay`...), and where to listen.
@@ -15,6 +17,28 @@ export interface MockServerOptions extends MockOptions {
   readonly host?: string;
   /** Called once per answered request with a log line (method, path, status, ms); never holds a key. */
   readonly onRequest?: (line: string) => void;
+  /**
+   * A JSON file that keeps created pets across restarts: read at start (a file that is not a
+   * state file is refused with a `StateFileError`), written durably before each 201.
+   */
+  readonly stateFile?: string;
+  /** How long a slow client may hold a connection; defaults suit a dev server. */
+  readonly timeouts?: ServerTimeouts;
+}
+
+/** Limits on slow clients, in milliseconds. */
+export interface ServerTimeouts {
+  /** To receive a request's headers. Default 10 000. */
+  readonly headersMs?: number;
+  /** To receive a whole request. Default 30 000. */
+  readonly requestMs?: number;
+  /** An idle keep-alive connection stays open. Default 5 000. */
+  readonly keepAliveMs?: number;
+}
+
+/** True for addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /**
@@ -66,7 +90,9 @@ function toMockRequest(request: IncomingMessage, state: { bodyLeftUnread: boolea
       return Array.isArray(value) ? value.join(', ') : value;
     },
     text: async (maxBytes) => {
-      const text = await readBody(request, maxBytes);
+      // A declared length past the limit is refused before a byte of the body is read.
+      const declared = Number(request.headers['content-length']);
+      const text = declared > maxBytes ? undefined : await readBody(request, maxBytes);
       if (text === undefined) state.bodyLeftUnread = true;
       return text;
     },
@@ -75,10 +101,22 @@ function toMockRequest(request: IncomingMessage, state: { bodyLeftUnread: boolea
 
 function writeResponse(response: ServerResponse, answer: MockResponse, closeConnection: boolean): void {
   const headers: Record<string, string | number> = { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) };
-  // The rest of an oversized body was never read: the connection cannot carry another request.
   if (closeConnection) headers.connection = 'close';
   response.writeHead(answer.status, headers);
   response.end(answer.body);
+}
+
+/** How long the rest of an oversized body is discarded before the connection is closed. */
+const LINGER_MS = 1_000;
+
+/**
+ * After answering a body that was too large, discards (never buffers) what the client is still
+ * sending for a moment, then closes. Closing at once would reset the connection while the client
+ * is still writing, and a reset can destroy the 413 before the client reads it.
+ */
+function lingerThenClose(request: IncomingMessage, response: ServerResponse): void {
+  request.resume();
+  response.once('finish', () => setTimeout(() => request.socket.destroy(), LINGER_MS).unref());
 }
 
 function formatUrl(host: string, port: number, basePath: string): string {
@@ -96,26 +134,43 @@ function formatUrl(host: string, port: number, basePath: string): string {
  * await server.close();
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const mock = createMockApi(options);
   const host = options.host ?? '127.0.0.1';
+  const { stateFile } = options;
+  const seed = options.seed ?? DEFAULT_SEED;
+  const count = options.count ?? DEFAULT_COUNT;
+  const writer = stateFile === undefined ? undefined : new StateFileWriter(stateFile, seed, count);
+  const mock = createMockApi({
+    ...options,
+    adminKeyRequired: options.adminKeyRequired ?? !isLoopback(host),
+    ...(writer && stateFile !== undefined ? { restore: await readStateFile(stateFile, seed, count), persist: (created) => writer.save(created) } : {}),
+  });
   const { onRequest } = options;
   const keys = mock.options.apiKeys;
 
-  const server: Server = createServer((request, response) => {
-    const started = performance.now();
-    const state = { bodyLeftUnread: false };
-    void mock.handle(toMockRequest(request, state)).then((answer) => {
-      writeResponse(response, answer, state.bodyLeftUnread);
-      if (onRequest) {
-        let line = `${request.method} ${request.url} ${answer.status} ${(performance.now() - started).toFixed(1)}ms`;
-        for (const key of keys) line = line.replaceAll(key, '***');
-        onRequest(line);
-      }
-    });
-  });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
+  const timeouts = options.timeouts ?? {};
+  let closing = false;
+  const server: Server = createServer(
+    {
+      headersTimeout: timeouts.headersMs ?? 10_000,
+      requestTimeout: timeouts.requestMs ?? 30_000,
+      keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
+      // Node looks for expired requests every 30 s by default; a slow client would hold on that long.
+      connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs ?? 1_000),
+    },
+    (request, response) => {
+      const started = performance.now();
+      const state = { bodyLeftUnread: false };
+      void mock.handle(toMockRequest(request, state)).then((answer) => {
+        writeResponse(response, answer, closing);
+        if (state.bodyLeftUnread) lingerThenClose(request, response);
+        if (onRequest) {
+          let line = `${request.method} ${request.url} ${answer.status} ${(performance.now() - started).toFixed(1)}ms`;
+          for (const key of keys) line = line.replaceAll(key, '***');
+          onRequest(line);
+        }
+      });
+    },
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -132,6 +187,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     mock,
     close: (graceMs = 5_000) =>
       new Promise<void>((resolve) => {
+        closing = true;
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();
         server.close(() => {

@@ -78,6 +78,11 @@ export class PetStore {
     return entry ? jsonOf(entry) : undefined;
   }
 
+  /** The pets created since the seed, in id order. */
+  created(): StoredPet[] {
+    return this.#all.slice(this.#seed.length).map((entry) => entry.pet);
+  }
+
   /** Back to the seeded pets. */
   reset(): void {
     this.#all = [];

@@ -211,6 +211,7 @@ export function runHttpFacts(host: string, start: StartTarget): void {
         ['an empty body', '', /body/],
         ['an array', '[{"name":"Rex","categoryId":1}]', /object/],
         ['null', 'null', /object/],
+        ['JSON nested 10,000 levels deep', `${'['.repeat(10_000)}${']'.repeat(10_000)}`, /nest deeper than 128 levels/],
       ];
       for (const [what, body, message] of invalid) {
         it(`answers 400 naming the fault for ${what}`, async () => {
