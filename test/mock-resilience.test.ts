@@ -242,3 +242,16 @@ describe('graceful shutdown', () => {
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
+
+describe('a state file that cannot be written', () => {
+  it('answers 500 with an Error saying the change could not be saved', async () => {
+    const server = await startMockServer({ port: 0, stateFile: join(tmpdir(), 'no-such-folder', 'state.json') });
+    try {
+      const response = await fetch(`${server.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body: '{"name":"Rex","categoryId":1}' });
+      expect(response.status).toBe(500);
+      expect(((await response.json()) as { message: string }).message).toMatch(/^The change is made in memory but could not be saved: ENOENT/);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -150,7 +150,16 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   const { basePath } = settings;
   const store = new PetStore(seededPets(settings.seed, settings.count));
   for (const pet of settings.restore) store.create(pet);
-  const persist = settings.persist;
+  /** Saves the state where `persist` keeps it; an Error response when that fails. */
+  async function save(): Promise<MockResponse | undefined> {
+    if (!settings.persist) return undefined;
+    try {
+      await settings.persist(store.created());
+      return undefined;
+    } catch (error) {
+      return errorResponse('internal_error', `The change is made in memory but could not be saved: ${(error as Error).message}.`);
+    }
+  }
   const deprecationHeaders = {
     deprecation: 'true',
     sunset: GET_PET_SUNSET.toUTCString(),
@@ -196,7 +205,8 @@ export function createMockApi(options: MockOptions = {}): MockApi {
         categoryId: sent.categoryId as number | bigint,
         status: checked.value.status as PetStatus,
       });
-      if (persist) await persist(store.created());
+      const unsaved = await save();
+      if (unsaved) return unsaved;
       return jsonResponse(201, store.petJson(pet.id) as string, { location: `${basePath}/pets/${pet.id}` });
     },
 
@@ -246,7 +256,8 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     if (method !== allowed) return errorResponse('method_not_allowed', `${path} answers ${allowed} only.`, { allow: allowed });
     if (path === '/__mock/reset') {
       store.reset();
-      if (persist) await persist(store.created());
+      const unsaved = await save();
+      if (unsaved) return unsaved;
     }
     return jsonResponse(200, JSON.stringify({ status: 'ok', pets: store.size }));
   }
