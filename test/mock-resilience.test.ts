@@ -65,6 +65,19 @@ describe('the Node server under bad clients', () => {
     expect(closedAfterMs).toBeLessThan(4_000);
   });
 
+  it('closes an idle keep-alive connection', async () => {
+    const idle = await startMockServer({ port: 0, timeouts: { keepAliveMs: 300 } });
+    try {
+      const { answer, closedAfterMs } = await rawExchange(idle.port, (send) => {
+        send(`GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: keep-alive\r\n\r\n`);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect(closedAfterMs).toBeLessThan(2_000);
+    } finally {
+      await idle.close();
+    }
+  });
+
   it('refuses a body declared larger than 1 MiB before reading any of it', async () => {
     const { answer } = await rawExchange(server.port, (send) => {
       send(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n`);

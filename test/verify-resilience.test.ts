@@ -212,6 +212,19 @@ describe('petstore-verify when the deployment misbehaves', () => {
     expect(posts).toBe(report.writes);
   });
 
+  it('keeps to --concurrency', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const slow: WebHandler = async (request) => {
+      most = Math.max(most, ++inFlight);
+      await sleep(15);
+      inFlight--;
+      return correct(request);
+    };
+    await withDeployment(slow, (deployment) => verify({ ...base, baseUrl: deployment.url, readOnly: true, concurrency: 2 }));
+    expect(most).toBe(2);
+  });
+
   it('keeps to --rps', async () => {
     const starts: number[] = [];
     const counted: WebHandler = async (request) => {

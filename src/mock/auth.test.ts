@@ -18,3 +18,30 @@ describe('checkBearer', () => {
     for (const near of ['alpha', 'alpha-key2', 'alpha-kez', 'Alpha-key', 'betaalpha-key']) expect(checkBearer(`Bearer ${near}`, keys)).toBe('key');
   });
 });
+
+describe('the key comparison', () => {
+  /** A string that counts how often its characters are read. */
+  function counted(text: string): { value: string; reads: () => number } {
+    let reads = 0;
+    const value = {
+      length: text.length,
+      charCodeAt: (i: number) => {
+        reads++;
+        return text.charCodeAt(i);
+      },
+    };
+    return { value: value as unknown as string, reads: () => reads };
+  }
+
+  it('reads every character of every accepted key whatever the token, so its time does not tell how much matched', () => {
+    const readsFor = (token: string) => {
+      const first = counted('alpha-key-0123456789');
+      const second = counted('beta-key-9876543210');
+      checkBearer(`Bearer ${token}`, [first.value, second.value]);
+      return [first.reads(), second.reads()];
+    };
+    expect(readsFor('x')).toEqual([20, 19]);
+    expect(readsFor('alpha-key-012345678X')).toEqual([20, 19]);
+    expect(readsFor('alpha-key-0123456789')).toEqual([20, 19]);
+  });
+});
