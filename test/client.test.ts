@@ -1,19 +1,11 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createClient, type PetstoreClient } from '../src/client/index.js';
+import { createClient, type PetstoreClient } from '../src/client/index.js';
 import { createHandlers } from '../src/mock/msw.js';
 import { startMockServer } from '../src/mock/server.js';
+import { apiErrorOf } from './support/api-error.js';
 
 const KEY = 'petstore-dev-key';
-
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 interface Target {
   readonly baseUrl: string;
@@ -63,19 +55,19 @@ describe.each(targets)('the typed client against %s', (_, start) => {
   });
 
   it('rejects with an ApiError carrying the Error body', async () => {
-    const notFound = await apiError(client.getPet(404404));
+    const notFound = await apiErrorOf(client.getPet(404404));
     expect(notFound.status).toBe(404);
     expect(notFound.body).toMatchObject({ code: 'not_found', status: 404 });
     expect(notFound.message.startsWith(`GET ${target.baseUrl}/pets/404404 answered 404 not_found: `)).toBe(true);
-    expect((await apiError(client.listPets({ limit: 0 }))).body.message).toMatch(/limit/);
-    expect((await apiError(client.createPet({ categoryId: 3 } as never))).body.message).toMatch(/name/);
-    expect((await apiError(createClient({ baseUrl: target.baseUrl }).listPets())).status).toBe(401);
-    expect((await apiError(createClient({ baseUrl: target.baseUrl, apiKey: 'wrong' }).listPets())).body.code).toBe('unauthorized');
+    expect((await apiErrorOf(client.listPets({ limit: 0 }))).body.message).toMatch(/limit/);
+    expect((await apiErrorOf(client.createPet({ categoryId: 3 } as never))).body.message).toMatch(/name/);
+    expect((await apiErrorOf(createClient({ baseUrl: target.baseUrl }).listPets())).status).toBe(401);
+    expect((await apiErrorOf(createClient({ baseUrl: target.baseUrl, apiKey: 'wrong' }).listPets())).body.code).toBe('unauthorized');
   });
 
   it('turns an answer that is not an Error body into an ApiError too', async () => {
     const html = createClient({ baseUrl: 'http://x.test/v1', fetch: async () => new Response('<h1>Bad gateway</h1>', { status: 502 }) });
-    const error = await apiError(html.listPets());
+    const error = await apiErrorOf(html.listPets());
     expect(error.body).toEqual({ code: 'unexpected_response', message: 'not an Error body: <h1>Bad gateway</h1>', status: 502 });
   });
 });

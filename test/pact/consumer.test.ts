@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import { ApiError, createClient } from '../../src/client/index.js';
+import { createClient } from '../../src/client/index.js';
 import { CONSUMER, PACT_FILE, PROVIDER, STATES } from '../../src/contracts/pact/names.js';
+import { apiErrorOf } from '../support/api-error.js';
 
 const { eachLike, fromProviderState, integer, like, regex, string } = MatchersV3;
 
@@ -26,15 +27,6 @@ const JSON_TYPE = { 'Content-Type': regex(/^application\/json(;.*)?$/, 'applicat
 const STATUS = regex(/^(available|pending|sold)$/, 'available');
 const pet = { id: integer(1), name: string('Gus'), categoryId: integer(3), status: STATUS };
 const errorBody = (status: number, code: string) => ({ code: string(code), message: string('what went wrong'), status: integer(status) });
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 describe('consumer contract of petstore-web with petstore-api', () => {
   it('lists pets with the default page', () =>
@@ -80,7 +72,7 @@ describe('consumer contract of petstore-web with petstore-api', () => {
       .withRequest('GET', '/v1/pets')
       .willRespondWith(401, (response) => response.headers(JSON_TYPE).jsonBody(errorBody(401, 'unauthorized')))
       .executeTest(async (server) => {
-        const error = await rejection(createClient({ baseUrl: `${server.url}/v1` }).listPets());
+        const error = await apiErrorOf(createClient({ baseUrl: `${server.url}/v1` }).listPets());
         expect(error.status).toBe(401);
         expect(error.body.status).toBe(401);
       }));
@@ -95,7 +87,7 @@ describe('consumer contract of petstore-web with petstore-api', () => {
       .withRequest('GET', '/v1/pets', (request) => request.headers(AUTHORIZATION).query({ limit: '0' }))
       .willRespondWith(400, (response) => response.headers(JSON_TYPE).jsonBody(errorBody(400, 'bad_request')))
       .executeTest(async (server) => {
-        const error = await rejection(createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).listPets({ limit: 0 }));
+        const error = await apiErrorOf(createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).listPets({ limit: 0 }));
         expect(error.status).toBe(400);
       }));
 
@@ -120,7 +112,7 @@ describe('consumer contract of petstore-web with petstore-api', () => {
       .willRespondWith(400, (response) => response.headers(JSON_TYPE).jsonBody(errorBody(400, 'bad_request')))
       .executeTest(async (server) => {
         const client = createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY });
-        const error = await rejection(client.createPet({ categoryId: 3 } as never));
+        const error = await apiErrorOf(client.createPet({ categoryId: 3 } as never));
         expect(error.status).toBe(400);
       }));
 
@@ -131,7 +123,7 @@ describe('consumer contract of petstore-web with petstore-api', () => {
       .withRequest('POST', '/v1/pets', (request) => request.headers(JSON_TYPE).jsonBody({ name: like('Rex'), categoryId: integer(3) }))
       .willRespondWith(401, (response) => response.headers(JSON_TYPE).jsonBody(errorBody(401, 'unauthorized')))
       .executeTest(async (server) => {
-        const error = await rejection(createClient({ baseUrl: `${server.url}/v1` }).createPet({ name: 'Rex', categoryId: 3 }));
+        const error = await apiErrorOf(createClient({ baseUrl: `${server.url}/v1` }).createPet({ name: 'Rex', categoryId: 3 }));
         expect(error.status).toBe(401);
       }));
 
@@ -155,7 +147,7 @@ describe('consumer contract of petstore-web with petstore-api', () => {
       .withRequest('GET', fromProviderState(`/v1/pets/${INJECTED_ID}`, '/v1/pets/404404'), (request) => request.headers(AUTHORIZATION))
       .willRespondWith(404, (response) => response.headers(JSON_TYPE).jsonBody(errorBody(404, 'not_found')))
       .executeTest(async (server) => {
-        const error = await rejection(createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).getPet(404404));
+        const error = await apiErrorOf(createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).getPet(404404));
         expect(error.status).toBe(404);
       }));
 
@@ -166,7 +158,7 @@ describe('consumer contract of petstore-web with petstore-api', () => {
       .withRequest('GET', '/v1/pets/1')
       .willRespondWith(401, (response) => response.headers(JSON_TYPE).jsonBody(errorBody(401, 'unauthorized')))
       .executeTest(async (server) => {
-        const error = await rejection(createClient({ baseUrl: `${server.url}/v1` }).getPet(1));
+        const error = await apiErrorOf(createClient({ baseUrl: `${server.url}/v1` }).getPet(1));
         expect(error.status).toBe(401);
       }));
 
