@@ -22,10 +22,14 @@ const KEY = 'petstore-dev-key';
 /** Pact's expression for the id a provider state injects (Pact syntax, not a template literal). */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: this is Pact's expression syntax
 const INJECTED_ID = '${id}';
+// biome-ignore lint/suspicious/noTemplateCurlyInString: this is Pact's expression syntax
+const INJECTED_CATEGORY = '${categoryId}';
 const AUTHORIZATION = { Authorization: regex(/^Bearer \S+$/, `Bearer ${KEY}`) };
 const JSON_TYPE = { 'Content-Type': regex(/^application\/json(;.*)?$/, 'application/json') };
 const STATUS = regex(/^(available|pending|sold)$/, 'available');
-const pet = { id: integer(1), name: string('Gus'), categoryId: integer(3), status: STATUS };
+// What the front-end relies on: the fields the spec requires. The status of a pet added without
+// one is left open by the interface, so the contract does not demand it of every pet.
+const pet = { id: integer(1), name: string('Gus'), categoryId: integer(3) };
 const errorBody = (status: number, code: string) => ({ code: string(code), message: string('what went wrong'), status: integer(status) });
 
 describe('consumer contract of petstore-web with petstore-api', () => {
@@ -38,7 +42,7 @@ describe('consumer contract of petstore-web with petstore-api', () => {
       .willRespondWith(200, (response) => response.headers(JSON_TYPE).jsonBody(eachLike(pet)))
       .executeTest(async (server) => {
         const pets = await createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).listPets();
-        expect(pets[0]).toMatchObject({ id: 1, name: 'Gus', categoryId: 3, status: 'available' });
+        expect(pets[0]).toEqual({ id: 1, name: 'Gus', categoryId: 3 });
       }));
 
   it('lists pets with a limit', () =>
@@ -59,7 +63,7 @@ describe('consumer contract of petstore-web with petstore-api', () => {
       .given(STATES.soldPetExists)
       .uponReceiving('a request to list sold pets')
       .withRequest('GET', '/v1/pets', (request) => request.headers(AUTHORIZATION).query({ status: 'sold' }))
-      .willRespondWith(200, (response) => response.headers(JSON_TYPE).jsonBody(eachLike({ ...pet, status: 'sold' })))
+      .willRespondWith(200, (response) => response.headers(JSON_TYPE).jsonBody(eachLike({ ...pet, status: regex(/^sold$/, 'sold') })))
       .executeTest(async (server) => {
         const pets = await createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).listPets({ status: 'sold' });
         expect(pets.every((p) => p.status === 'sold')).toBe(true);
@@ -94,11 +98,17 @@ describe('consumer contract of petstore-web with petstore-api', () => {
   it('creates a pet', () =>
     pact
       .addInteraction()
+      // A deployment may refuse categories it does not know: the state names one it knows.
+      .given(STATES.categoryExists)
       .uponReceiving('a request to create a pet')
       .withRequest('POST', '/v1/pets', (request) =>
-        request.headers({ ...AUTHORIZATION, ...JSON_TYPE }).jsonBody({ name: like('Rex'), categoryId: integer(3), status: STATUS }),
+        request
+          .headers({ ...AUTHORIZATION, ...JSON_TYPE })
+          .jsonBody({ name: like('Rex'), categoryId: fromProviderState(INJECTED_CATEGORY, 3), status: STATUS }),
       )
-      .willRespondWith(201, (response) => response.headers(JSON_TYPE).jsonBody({ id: integer(51), name: like('Rex'), categoryId: integer(3), status: STATUS }))
+      .willRespondWith(201, (response) =>
+        response.headers(JSON_TYPE).jsonBody({ id: integer(51), name: like('Rex'), categoryId: fromProviderState(INJECTED_CATEGORY, 3), status: STATUS }),
+      )
       .executeTest(async (server) => {
         const created = await createClient({ baseUrl: `${server.url}/v1`, apiKey: KEY }).createPet({ name: 'Rex', categoryId: 3, status: 'available' });
         expect(created).toMatchObject({ id: 51, name: 'Rex' });

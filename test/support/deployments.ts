@@ -208,13 +208,13 @@ export function faultyDeployment(fault: Fault): Promise<Deployment> {
 
 /**
  * A correct deployment written without the mock's code, choosing differently wherever the
- * interface leaves room: newest first, random ids, `pending` as the default status, categories
+ * interface leaves room: newest first, random ids, no status for a pet added without one, categories
  * limited to 1..10 (others refused with 400), an out-of-range limit clamped, an unknown status
  * answered with an empty page, 404 for ids that are not integers, `charset` in Content-Type,
  * an extra field in every pet, and no deprecation headers.
  */
 export function alternativeDeployment(): Promise<Deployment> {
-  const pets: { id: number; name: string; categoryId: number; status: string; createdAt: string }[] = [];
+  const pets: { id: number; name: string; categoryId: number; status?: string; createdAt: string }[] = [];
   let nextId = 7_000_000;
   for (let i = 0; i < 30; i++)
     pets.push({
@@ -245,12 +245,18 @@ export function alternativeDeployment(): Promise<Deployment> {
         return error(400, 'bad json');
       }
       if (typeof body !== 'object' || body === null || Array.isArray(body)) return error(400, 'not an object');
-      const { name, categoryId, status = 'pending' } = body;
+      const { name, categoryId, status } = body;
       if (typeof name !== 'string') return error(400, 'name');
       if (!Number.isInteger(categoryId) || (categoryId as number) < 1 || (categoryId as number) > 10) return error(400, 'unknown category');
-      if (!['available', 'pending', 'sold'].includes(status as string)) return error(400, 'status');
+      if (status !== undefined && !['available', 'pending', 'sold'].includes(status as string)) return error(400, 'status');
       nextId += 1 + Math.floor(Math.random() * 1000);
-      const pet = { id: nextId, name, categoryId: categoryId as number, status: status as string, createdAt: new Date().toISOString() };
+      const pet = {
+        id: nextId,
+        name,
+        categoryId: categoryId as number,
+        ...(status === undefined ? {} : { status: status as string }),
+        createdAt: new Date().toISOString(),
+      };
       pets.push(pet);
       return reply(201, pet);
     }

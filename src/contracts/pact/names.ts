@@ -9,4 +9,5 @@ export const STATES = {
   soldPetExists: 'a sold pet exists',
   petExists: 'a pet exists',
   petAbsent: 'no pet has the requested id',
+  categoryExists: 'a category exists',
 } as const;

@@ -30,8 +30,13 @@ export function stateSetups(contract: Contract, client: HttpClient, runId: strin
     return exchange.json as Record<string, JsonValue>[];
   }
 
+  /** A category the deployment knows: the first listed pet's, else 1. */
+  async function knownCategory(): Promise<JsonValue> {
+    return (await listing('limit=1'))[0]?.categoryId ?? 1;
+  }
+
   async function createPet(status?: string): Promise<StateParams> {
-    const categoryId = String((await listing('limit=1'))[0]?.categoryId ?? 1);
+    const categoryId = String(await knownCategory());
     const body = newPetJson(`petstore-verify ${runId} pact`, categoryId, status);
     const exchange = await client.send({ method: create.method, path: create.path, body });
     const pet = exchange.json as Record<string, JsonValue> | undefined;
@@ -48,6 +53,7 @@ export function stateSetups(contract: Contract, client: HttpClient, runId: strin
     [STATES.petsExist]: { mayWrite: true, setup: () => ensure('limit=1') },
     [STATES.soldPetExists]: { mayWrite: true, setup: () => ensure('status=sold&limit=1', 'sold') },
     [STATES.petExists]: { mayWrite: true, setup: () => createPet() },
+    [STATES.categoryExists]: { mayWrite: false, setup: async () => ({ categoryId: await knownCategory() }) },
     [STATES.petAbsent]: {
       mayWrite: false,
       async setup() {
