@@ -129,6 +129,8 @@ describe('petstore-verify --suite pact against deployments that break the contra
     ['nothing stored', 'pact.petstore-web.a-request-for-an-existing-pet'],
     ['list wrapped in an object', 'pact.petstore-web.a-request-to-list-pets'],
     ['200 for an absent pet', 'pact.petstore-web.a-request-for-an-absent-pet'],
+    ['Error status differs from the HTTP status', 'pact.petstore-web.a-request-to-list-pets-without-a-key'],
+    ['status filter ignored', 'pact.petstore-web.a-request-to-list-sold-pets'],
   ];
   for (const [fault, interaction] of caught) {
     it(`fails on: ${fault}, in ${interaction}`, async () => {
