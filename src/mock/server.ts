@@ -107,7 +107,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     void mock.handle(toMockRequest(request, state)).then((answer) => {
       writeResponse(response, answer, state.bodyLeftUnread);
       if (onRequest) {
-        let line = `${request.method} ${request.url} ${answer.status} ${(performance.now() - started).toFixed(1)}ms`;
+        let line = `${request.method} ${request.url} ${answer.status} ${(performance.now() - started).toFixed(1)}ms${answer.logDetail ? ` ${answer.logDetail}` : ''}`;
         for (const key of keys) line = line.replaceAll(key, '***');
         onRequest(line);
       }
