@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_COUNT, DEFAULT_SEED } from '../fixtures/seed.js';
-import { DEFAULT_API_KEY } from './auth.js';
+import { DEFAULT_API_KEY, type LabelledApiKey, parseApiKey } from './auth.js';
+import { formatCoverage } from './coverage.js';
 import { startMockServer } from './server.js';
 
 /** Exit code for a usage error: a bad flag or value. */
@@ -20,9 +21,34 @@ function isoDate(value: string): number {
   return time;
 }
 
-function collect(value: string, previous: string[] | undefined): string[] {
+function collect(value: string, previous: (string | LabelledApiKey)[] | undefined): (string | LabelledApiKey)[] {
   if (value === '') throw new InvalidArgumentError('An API key cannot be empty.');
-  return [...(previous ?? []), value];
+  return [...(previous ?? []), parseApiKey(value)];
+}
+
+interface Flags {
+  port: number;
+  host: string;
+  seed: number;
+  count: number;
+  apiKey?: (string | LabelledApiKey)[];
+  delay: number;
+  now?: number;
+  bigIds?: boolean;
+  prefer: boolean;
+  sessionTtl: number;
+  maxSessions: number;
+  coverage?: boolean;
+  selfCheck?: boolean;
+  quiet?: boolean;
+}
+
+/** How the banner names the keys: where they come from, and their labels; never a key. */
+function describeKeys(keys: Flags['apiKey']): string {
+  if (!keys) return `key ${DEFAULT_API_KEY}`;
+  const source = process.env.PETSTORE_API_KEY && keys.length === 1 ? 'PETSTORE_API_KEY' : '--api-key';
+  const labels = keys.flatMap((key) => (typeof key === 'string' ? [] : [key.label]));
+  return `${keys.length} key(s) from ${source}${labels.length > 0 ? `: ${labels.join(', ')}` : ''}`;
 }
 
 /** The `petstore-mock` command, ready for `parseAsync`. */
@@ -38,10 +64,22 @@ export function mockCommand(): Command {
     )
     .addOption(new Option('--count <n>', 'how many pets to start with').default(DEFAULT_COUNT).argParser(integerIn(0, 10_000_000, 'a whole number')))
     .addOption(
-      new Option('-k, --api-key <key>', `accepted bearer key; repeat for several (default: ${DEFAULT_API_KEY})`).env('PETSTORE_API_KEY').argParser(collect),
+      new Option('-k, --api-key <key>', `accepted bearer key, or label=key to log it as key=label; repeat for several (default: ${DEFAULT_API_KEY})`)
+        .env('PETSTORE_API_KEY')
+        .argParser(collect),
     )
     .addOption(new Option('--delay <ms>', 'latency added to every API answer').default(0).argParser(integerIn(0, 600_000, 'milliseconds')))
     .addOption(new Option('--now <date>', "start the mock's clock at this ISO date (after 2030-12-05, getPet answers 410)").argParser(isoDate))
+    .option('--big-ids', 'ids beyond 2^53, exact in the JSON: shows clients that read ids into JavaScript numbers')
+    .option('--no-prefer', 'ignore Prefer: code=, delay=, auth=expired and the __code-style query parameters')
+    .addOption(
+      new Option('--session-ttl <seconds>', 'drop a named session (X-Mock-Session) after this long idle')
+        .default(1800)
+        .argParser(integerIn(1, 31_536_000, 'seconds')),
+    )
+    .addOption(new Option('--max-sessions <n>', 'how many named sessions may be open at once').default(100).argParser(integerIn(0, 100_000, 'a whole number')))
+    .option('--coverage', 'on exit, print which documented statuses and enum values clients exercised (also GET /__mock/coverage)')
+    .option('--self-check', 'check every answer against spec/openapi.yaml; a mismatch is logged and answered 500')
     .option('-q, --quiet', 'no request log')
     .addHelpText(
       'after',
@@ -51,11 +89,17 @@ Examples:
   $ petstore-mock --port 0 --seed 7 --count 200    # a free port, other pets
   $ petstore-mock --api-key alpha --api-key beta   # accept two keys
   $ petstore-mock --now 2031-01-01T00:00:00Z       # rehearse the removal of GET /pets/{petId}
+  $ petstore-mock --api-key ci=$CI_KEY --coverage  # the log says key=ci; coverage printed on exit
+  $ petstore-mock --big-ids --self-check           # ids beyond 2^53; every answer checked against the spec
   $ curl -H 'Authorization: Bearer ${DEFAULT_API_KEY}' http://127.0.0.1:4010/v1/pets?limit=2
+  $ curl -H 'Authorization: Bearer ${DEFAULT_API_KEY}' -H 'Prefer: code=503' http://127.0.0.1:4010/v1/pets
+  $ curl -H 'Authorization: Bearer ${DEFAULT_API_KEY}' -H 'X-Mock-Session: worker-1' http://127.0.0.1:4010/v1/pets
 
-Admin endpoints (no key needed on 127.0.0.1): GET /__mock/health, POST /__mock/reset.`,
+Admin endpoints (no key needed; X-Mock-Session picks the session): GET /__mock/health, POST /__mock/reset,
+GET /__mock/sessions, POST /__mock/sessions/<name>/reset, DELETE /__mock/sessions/<name>,
+GET and POST /__mock/clock ({"now": "2031-01-01T00:00:00Z"}), GET and DELETE /__mock/coverage.`,
     )
-    .action(async (flags: { port: number; host: string; seed: number; count: number; apiKey?: string[]; delay: number; now?: number; quiet?: boolean }) => {
+    .action(async (flags: Flags) => {
       const offset = flags.now === undefined ? 0 : flags.now - Date.now();
       const server = await startMockServer({
         port: flags.port,
@@ -63,6 +107,11 @@ Admin endpoints (no key needed on 127.0.0.1): GET /__mock/health, POST /__mock/r
         seed: flags.seed,
         count: flags.count,
         delay: flags.delay,
+        bigIds: flags.bigIds === true,
+        prefer: flags.prefer,
+        sessionTtl: flags.sessionTtl * 1000,
+        maxSessions: flags.maxSessions,
+        ...(flags.selfCheck ? { selfCheck: (mismatch: string) => process.stderr.write(`petstore-mock: self-check: ${mismatch}\n`) } : {}),
         ...(flags.apiKey ? { apiKeys: flags.apiKey } : {}),
         ...(offset === 0 ? {} : { now: () => Date.now() + offset }),
         ...(flags.quiet ? {} : { onRequest: (line: string) => process.stderr.write(`${line}\n`) }),
@@ -75,14 +124,15 @@ Admin endpoints (no key needed on 127.0.0.1): GET /__mock/health, POST /__mock/r
               : `cannot start the server: ${error.message}`,
         );
       });
-      const keys = flags.apiKey
-        ? `${flags.apiKey.length} key(s) from ${process.env.PETSTORE_API_KEY && flags.apiKey.length === 1 ? 'PETSTORE_API_KEY' : '--api-key'}`
-        : `key ${DEFAULT_API_KEY}`;
       const stop = () => {
-        void server.close().then(() => process.exit(0));
+        void server.close().then(() => {
+          if (flags.coverage) process.stderr.write(formatCoverage(server.mock.coverage()));
+          process.exit(0);
+        });
       };
       process.once('SIGINT', stop).once('SIGTERM', stop);
-      process.stdout.write(`petstore-mock listening on ${server.url} (${flags.count} pets, seed ${flags.seed}, ${keys})\n`);
+      const ids = flags.bigIds ? ', big ids' : '';
+      process.stdout.write(`petstore-mock listening on ${server.url} (${flags.count} pets, seed ${flags.seed}${ids}, ${describeKeys(flags.apiKey)})\n`);
     });
 }
 
