@@ -55,4 +55,11 @@ describe('createSelfCheck', () => {
     expect(JSON.parse(bad.body)).toMatchObject({ code: 'internal_error', status: 500, message: expect.stringMatching(/^Self-check: listPets answered 200/) });
     expect(reported).toEqual([expect.stringMatching(/^listPets answered 200 with a body that breaks its schema/)]);
   });
+
+  it('answers the 500 even when the reporter throws', () => {
+    const check = createSelfCheck(() => {
+      throw new Error('expect failed');
+    });
+    expect(check('listPets', jsonResponse(200, '{}')).status).toBe(500);
+  });
 });
