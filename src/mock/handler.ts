@@ -312,20 +312,13 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     if (preferences && 'error' in preferences) return preferences.error;
     const delay = preferences?.delay ?? settings.delay;
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-    const response = (preferences && forcedResponse(preferences, operationId)) ?? (await answerInSession(request, operationId, params, name));
+    let response = preferences && forcedResponse(preferences, operationId);
+    if (!response) {
+      const session = sessions.open(name);
+      const received = (body: JsonValue) => coverage.recordBody(operationId, body);
+      response = session ? await implementations[operationId]({ request, params, session, received }) : tooManySessions(sessions);
+    }
     return preferences ? withHeaders(response, { 'preference-applied': appliedPreferences(preferences) }) : response;
-  }
-
-  async function answerInSession(
-    request: MockRequest,
-    operationId: OperationId,
-    params: Readonly<Record<string, string>>,
-    name: string,
-  ): Promise<MockResponse> {
-    const session = sessions.open(name);
-    if (!session) return tooManySessions(sessions);
-    const received = (body: JsonValue) => coverage.recordBody(operationId, body);
-    return implementations[operationId]({ request, params, session, received });
   }
 
   const isApiPath = (path: string) => path === basePath || path.startsWith(`${basePath}/`);
