@@ -85,8 +85,8 @@ function count<K>(map: Map<K, number>, key: K): void {
 }
 
 /**
- * The tallies of one mock. Recording costs a map update per answer, and a parse of the query only for
- * operations with enum-typed query parameters.
+ * The tallies of one mock. Recording costs a map update per answer, and a parse of the query only when
+ * it names an enum-typed query parameter.
  * @example
  * const coverage = new Coverage('/v1');
  * coverage.record('getPet', 404, '');
@@ -120,7 +120,8 @@ export class Coverage {
     if (query === '') return;
     let search: URLSearchParams | undefined;
     for (const input of tally.inputs) {
-      if (input.location !== 'query') continue;
+      // Most queries (`limit=20`) carry no enum input: they are not parsed a second time.
+      if (input.location !== 'query' || !query.includes(input.name)) continue;
       search ??= new URLSearchParams(query);
       this.#countValue(tally, input, search.get(input.name));
     }
