@@ -36,6 +36,8 @@ const EXAMPLE = '{"now": "2031-01-01T00:00:00Z"}';
  * The time a `POST /__mock/clock` body asks for: `{"now": "<ISO 8601 date>"}` gives its epoch
  * milliseconds, `{"now": null}` gives `null` (back to the base clock), anything else a message
  * saying what is wrong.
+ * @example
+ * readClockBody('{"now":"2031-01-01T00:00:00Z"}'); // { time: 1924992000000 }
  */
 export function readClockBody(text: string): { readonly time: number | null } | { readonly error: string } {
   let body: JsonValue;

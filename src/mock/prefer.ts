@@ -10,7 +10,7 @@ import { UNAUTHORIZED_HEADERS } from './auth.js';
 import { errorResponse, type MockResponse } from './exchange.js';
 
 /** The longest `delay=` a request may ask for, in milliseconds. */
-export const MAX_PREFERRED_DELAY = 60_000;
+const MAX_PREFERRED_DELAY = 60_000;
 
 /** What one request asks for. */
 export interface Preferences {
@@ -117,6 +117,9 @@ function isKnown(name: string): name is keyof Chosen {
  * What a request to `operationId` prefers: `undefined` when it prefers nothing this mock knows (other
  * preferences are ignored, as RFC 7240 asks), the preferences, or a 400 saying what is wrong with
  * one. When a preference comes twice, the first counts (RFC 7240): the header before the query.
+ * @example
+ * readPreferences('code=404, delay=300', '', 'getPet'); // { code: 404, delay: 300 }
+ * readPreferences(undefined, '__code=503', 'listPets'); // { code: 503 }
  */
 export function readPreferences(prefer: string | undefined, query: string, operationId: string): Preferences | { readonly error: MockResponse } | undefined {
   if (prefer === undefined && !query.includes('__')) return undefined;
@@ -132,7 +135,11 @@ export function readPreferences(prefer: string | undefined, query: string, opera
   return any ? chosen : undefined;
 }
 
-/** The `Preference-Applied` header for what the mock did of `preferences`: `code=` gives way to `auth=expired`. */
+/**
+ * The `Preference-Applied` header for what the mock did of `preferences`: `code=` gives way to `auth=expired`.
+ * @example
+ * appliedPreferences({ code: 404, delay: 300 }); // 'code=404, delay=300'
+ */
 export function appliedPreferences(preferences: Preferences): string {
   const { auth, code, delay } = preferences;
   const applied = auth === undefined ? [code === undefined ? '' : `code=${code}`] : [`auth=${auth}`];
@@ -143,6 +150,8 @@ export function appliedPreferences(preferences: Preferences): string {
 /**
  * The answer a request forces, if it forces one: `auth=expired` before `code=`. It is made without
  * reading or changing any state.
+ * @example
+ * forcedResponse({ code: 503 }, 'listPets'); // 503 { code: 'service_unavailable', ... }
  */
 export function forcedResponse(preferences: Preferences, operationId: string): MockResponse | undefined {
   if (preferences.auth === 'expired') {

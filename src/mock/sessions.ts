@@ -15,7 +15,11 @@ export function describeSessionName(got: string): string {
   return `A session name (X-Mock-Session) is 1 to 64 letters, digits, '.', '_', '~' or '-'; got ${JSON.stringify(got.slice(0, 80))}.`;
 }
 
-/** The session a request names by its `X-Mock-Session` header: the default one without it, `undefined` for a name that is not one. */
+/**
+ * The session a request names by its `X-Mock-Session` header: the default one without it, `undefined` for a name that is not one.
+ * @example
+ * sessionName(request.header(SESSION_HEADER)); // 'worker-1', 'default', or undefined for 'a b'
+ */
 export function sessionName(header: string | undefined): string | undefined {
   if (header === undefined) return DEFAULT_SESSION;
   return SESSION_NAME.test(header) ? header : undefined;
@@ -50,6 +54,9 @@ export interface SessionsOptions {
  * The default session and the named ones, each a seeded store and a clock of its own. Named sessions
  * open on first use and are dropped after `ttl` idle milliseconds. The map is kept in the order of
  * last use, so expiring walks only the sessions that did expire.
+ * @example
+ * const sessions = new Sessions({ seed: seededPets(1, 50), idOffset: undefined, now: Date.now, ttl: 1_800_000, max: 100 });
+ * sessions.open('worker-1')?.store.size; // 50; undefined once 100 named sessions are open
  */
 export class Sessions {
   readonly default: Session;
