@@ -4,7 +4,7 @@
  */
 import { DEFAULT_COUNT, DEFAULT_SEED, drawNewPet, fakerAfterSeededPets, seededPets } from '../src/fixtures/seed.js';
 import { errorResponse } from '../src/mock/exchange.js';
-import { ERROR_CODES, type ErrorCode } from '../src/spec/facts.js';
+import { ERROR_CODE_BY_STATUS, ERROR_CODES } from '../src/spec/facts.js';
 
 /** How many example NewPets fixtures/new-pets.json holds. */
 const NEW_PET_EXAMPLES = 10;
@@ -16,8 +16,8 @@ function json(value: unknown): string {
 /** The first code of each status in the spec's catalogue, made by the mock's own error function. */
 function errorsByStatus(): Record<string, unknown> {
   const errors: Record<string, unknown> = {};
-  for (const [code, { status, description }] of Object.entries(ERROR_CODES)) {
-    errors[status] ??= JSON.parse(errorResponse(code as ErrorCode, description).body);
+  for (const [status, code] of [...ERROR_CODE_BY_STATUS].sort(([a], [b]) => a - b)) {
+    errors[status] = JSON.parse(errorResponse(code, ERROR_CODES[code].description).body);
   }
   return errors;
 }

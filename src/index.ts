@@ -2,7 +2,8 @@
  * `petstore-mock`: the stateful mock of the pet store API as a library, for a dev server or a test
  * suite's global setup, and the API's types. Nothing here needs `msw`; see `petstore-mock/msw`.
  */
-export { DEFAULT_API_KEY } from './mock/auth.js';
+export { DEFAULT_API_KEY, type LabelledApiKey } from './mock/auth.js';
+export type { CoverageReport, OperationCoverage } from './mock/coverage.js';
 export { createMockApi, type MockApi, type MockOptions } from './mock/handler.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './mock/server.js';
 export type { ApiError, NewPet, Pet, PetStatus } from './types.js';

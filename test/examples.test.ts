@@ -1,8 +1,8 @@
 /**
  * The README's snippets are the files under examples/, shown whole; this suite checks that the
- * README shows each file exactly and runs the ones no other suite runs. examples/vitest and
- * examples/fixtures are test files that vitest runs itself; test/browser.test.ts runs
- * examples/browser.
+ * README shows each file exactly and runs the ones no other suite runs. examples/vitest,
+ * examples/fixtures, examples/sessions and examples/big-ids are test files that vitest runs itself;
+ * test/browser.test.ts runs examples/browser.
  */
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -22,10 +22,12 @@ describe('README', () => {
     const readme = await readFile(new URL('README.md', root), 'utf8');
     const shown = [...readme.matchAll(EXAMPLE)].map(([, path, code]) => [path as string, code as string] as const);
     expect(shown.map(([path]) => path).sort()).toEqual([
+      'examples/big-ids/client.test.ts',
       'examples/browser/mocks.ts',
       'examples/dev-server/vite.config.ts',
       'examples/fixtures/fixtures.test.ts',
       'examples/global-setup/global-setup.ts',
+      'examples/sessions/workers.test.ts',
       'examples/vitest/pets.test.ts',
     ]);
     for (const [path, code] of shown)

@@ -29,6 +29,15 @@ const corpus: [string, string, RequestInit][] = [
   ['get, absent', '/pets/999', { headers: AUTH }],
   ['get, not an integer', '/pets/abc', { headers: AUTH }],
   ['get, no key', '/pets/1', {}],
+  ['list, in a session', '/pets', { headers: { ...AUTH, 'x-mock-session': 'oracle' } }],
+  ['create, in a session', '/pets', { method: 'POST', headers: { ...JSON_HEADERS, 'x-mock-session': 'oracle' }, body: '{"name":"Rex","categoryId":3}' }],
+  ['list, a bad session name', '/pets', { headers: { ...AUTH, 'x-mock-session': 'a b' } }],
+  ['get, forced 404', '/pets/1', { headers: { ...AUTH, prefer: 'code=404' } }],
+  ['get, forced 410', '/pets/1', { headers: { ...AUTH, prefer: 'code=410' } }],
+  ['create, forced 415', '/pets', { method: 'POST', headers: { ...JSON_HEADERS, prefer: 'code=415' }, body: '{"name":"Rex","categoryId":3}' }],
+  ['list, forced 429 by the query', '/pets?__code=429', { headers: AUTH }],
+  ['list, an expired token', '/pets', { headers: { ...AUTH, prefer: 'auth=expired' } }],
+  ['list, a status that cannot be forced', '/pets', { headers: { ...AUTH, prefer: 'code=404' } }],
 ];
 
 describe('Prism validation proxy in front of the mock', () => {

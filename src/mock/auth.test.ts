@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkBearer } from './auth.js';
+import { checkBearer, parseApiKey } from './auth.js';
 
 describe('checkBearer', () => {
   const keys = ['alpha-key', 'beta'];
 
-  it('accepts any accepted key with the Bearer scheme in any case', () => {
-    for (const header of ['Bearer alpha-key', 'bearer beta', 'BEARER  beta ', 'Bearer\talpha-key']) expect(checkBearer(header, keys)).toBeUndefined();
+  it('accepts any accepted key with the Bearer scheme in any case, telling which one', () => {
+    for (const header of ['Bearer alpha-key', 'Bearer\talpha-key']) expect(checkBearer(header, keys)).toBe(0);
+    for (const header of ['bearer beta', 'BEARER  beta ']) expect(checkBearer(header, keys)).toBe(1);
   });
 
   it('names what is wrong with a refused credential', () => {
@@ -43,5 +44,17 @@ describe('the key comparison', () => {
     expect(readsFor('x')).toEqual([20, 19]);
     expect(readsFor('alpha-key-012345678X')).toEqual([20, 19]);
     expect(readsFor('alpha-key-0123456789')).toEqual([20, 19]);
+  });
+});
+
+describe('parseApiKey', () => {
+  it('reads label=key when the label is a word and a key follows', () => {
+    expect(parseApiKey('ci=s3cret')).toEqual({ label: 'ci', key: 's3cret' });
+    expect(parseApiKey('qa-team.eu=a=b')).toEqual({ label: 'qa-team.eu', key: 'a=b' });
+  });
+
+  it('keeps every other value whole, base64 padding included', () => {
+    for (const value of ['petstore-dev-key', 'dGVzdA==', 'abc=', '=abc', '1ci=key', 'two words=key', `${'x'.repeat(33)}=key`])
+      expect(parseApiKey(value)).toBe(value);
   });
 });

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_COUNT, DEFAULT_SEED } from '../fixtures/seed.js';
-import { DEFAULT_API_KEY } from './auth.js';
+import { DEFAULT_API_KEY, type LabelledApiKey, parseApiKey } from './auth.js';
+import { formatCoverage } from './coverage.js';
 import { isLoopback, startMockServer } from './server.js';
 import { StateFileError } from './state-file.js';
 
@@ -21,9 +22,35 @@ function isoDate(value: string): number {
   return time;
 }
 
-function collect(value: string, previous: string[] | undefined): string[] {
+function collect(value: string, previous: (string | LabelledApiKey)[] | undefined): (string | LabelledApiKey)[] {
   if (value === '') throw new InvalidArgumentError('An API key cannot be empty.');
-  return [...(previous ?? []), value];
+  return [...(previous ?? []), parseApiKey(value)];
+}
+
+interface Flags {
+  port: number;
+  host: string;
+  seed: number;
+  count: number;
+  apiKey?: (string | LabelledApiKey)[];
+  delay: number;
+  now?: number;
+  bigIds?: boolean;
+  prefer: boolean;
+  sessionTtl: number;
+  maxSessions: number;
+  coverage?: boolean;
+  selfCheck?: boolean;
+  state?: string;
+  quiet?: boolean;
+}
+
+/** How the banner names the keys: where they come from, and their labels; never a key. */
+function describeKeys(keys: Flags['apiKey']): string {
+  if (!keys) return `key ${DEFAULT_API_KEY}`;
+  const source = process.env.PETSTORE_API_KEY && keys.length === 1 ? 'PETSTORE_API_KEY' : '--api-key';
+  const labels = keys.flatMap((key) => (typeof key === 'string' ? [] : [key.label]));
+  return `${keys.length} key(s) from ${source}${labels.length > 0 ? `: ${labels.join(', ')}` : ''}`;
 }
 
 /** The `petstore-mock` command, ready for `parseAsync`. */
@@ -39,10 +66,22 @@ export function mockCommand(): Command {
     )
     .addOption(new Option('--count <n>', 'how many pets to start with').default(DEFAULT_COUNT).argParser(integerIn(0, 10_000_000, 'a whole number')))
     .addOption(
-      new Option('-k, --api-key <key>', `accepted bearer key; repeat for several (default: ${DEFAULT_API_KEY})`).env('PETSTORE_API_KEY').argParser(collect),
+      new Option('-k, --api-key <key>', `accepted bearer key, or label=key to log it as key=label; repeat for several (default: ${DEFAULT_API_KEY})`)
+        .env('PETSTORE_API_KEY')
+        .argParser(collect),
     )
     .addOption(new Option('--delay <ms>', 'latency added to every API answer').default(0).argParser(integerIn(0, 600_000, 'milliseconds')))
     .addOption(new Option('--now <date>', "start the mock's clock at this ISO date (after 2030-12-05, getPet answers 410)").argParser(isoDate))
+    .option('--big-ids', 'ids beyond 2^53, exact in the JSON: shows clients that read ids into JavaScript numbers')
+    .option('--no-prefer', 'ignore Prefer: code=, delay=, auth=expired and the __code-style query parameters')
+    .addOption(
+      new Option('--session-ttl <seconds>', 'drop a named session (X-Mock-Session) after this long idle')
+        .default(1800)
+        .argParser(integerIn(1, 31_536_000, 'seconds')),
+    )
+    .addOption(new Option('--max-sessions <n>', 'how many named sessions may be open at once').default(100).argParser(integerIn(0, 100_000, 'a whole number')))
+    .option('--coverage', 'on exit, print which documented statuses and enum values clients exercised (also GET /__mock/coverage)')
+    .option('--self-check', 'check every answer against spec/openapi.yaml; a mismatch is logged and answered 500')
     .option('--state <file>', 'keep created pets in this JSON file across restarts (saved before each 201)')
     .option('-q, --quiet', 'no request log')
     .addHelpText(
@@ -53,58 +92,58 @@ Examples:
   $ petstore-mock --port 0 --seed 7 --count 200    # a free port, other pets
   $ petstore-mock --api-key alpha --api-key beta   # accept two keys
   $ petstore-mock --now 2031-01-01T00:00:00Z       # rehearse the removal of GET /pets/{petId}
+  $ petstore-mock --api-key ci=$CI_KEY --coverage  # the log says key=ci; coverage printed on exit
+  $ petstore-mock --big-ids --self-check           # ids beyond 2^53; every answer checked against the spec
   $ petstore-mock --state .petstore-state.json     # created pets survive a restart
   $ curl -H 'Authorization: Bearer ${DEFAULT_API_KEY}' http://127.0.0.1:4010/v1/pets?limit=2
+  $ curl -H 'Authorization: Bearer ${DEFAULT_API_KEY}' -H 'Prefer: code=503' http://127.0.0.1:4010/v1/pets
+  $ curl -H 'Authorization: Bearer ${DEFAULT_API_KEY}' -H 'X-Mock-Session: worker-1' http://127.0.0.1:4010/v1/pets
 
-Admin endpoints: GET /__mock/health, POST /__mock/reset (no key needed on 127.0.0.1; beyond it, the key too).`,
+Admin endpoints (no key needed on 127.0.0.1, the key beyond it; X-Mock-Session picks the session): GET /__mock/health, POST /__mock/reset,
+GET /__mock/sessions, POST /__mock/sessions/<name>/reset, DELETE /__mock/sessions/<name>,
+GET and POST /__mock/clock ({"now": "2031-01-01T00:00:00Z"}), GET and DELETE /__mock/coverage.`,
     )
-    .action(
-      async (flags: {
-        port: number;
-        host: string;
-        seed: number;
-        count: number;
-        apiKey?: string[];
-        delay: number;
-        now?: number;
-        state?: string;
-        quiet?: boolean;
-      }) => {
-        const offset = flags.now === undefined ? 0 : flags.now - Date.now();
-        const server = await startMockServer({
-          port: flags.port,
-          host: flags.host,
-          seed: flags.seed,
-          count: flags.count,
-          delay: flags.delay,
-          ...(flags.apiKey ? { apiKeys: flags.apiKey } : {}),
-          ...(offset === 0 ? {} : { now: () => Date.now() + offset }),
-          ...(flags.state === undefined ? {} : { stateFile: flags.state }),
-          ...(flags.quiet ? {} : { onRequest: (line: string) => process.stderr.write(`${line}\n`) }),
-        }).catch((error: NodeJS.ErrnoException) => {
-          if (error instanceof StateFileError) throw error;
-          throw new Error(
-            error.code === 'EADDRINUSE'
-              ? `port ${flags.port} on ${flags.host} is already in use: stop the other process or pass --port 0 for a free port.`
-              : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
-                ? `cannot listen on ${flags.host}: it is not an address of this machine; try --host 127.0.0.1.`
-                : `cannot start the server: ${error.message}`,
-          );
+    .action(async (flags: Flags) => {
+      const offset = flags.now === undefined ? 0 : flags.now - Date.now();
+      const server = await startMockServer({
+        port: flags.port,
+        host: flags.host,
+        seed: flags.seed,
+        count: flags.count,
+        delay: flags.delay,
+        bigIds: flags.bigIds === true,
+        prefer: flags.prefer,
+        sessionTtl: flags.sessionTtl * 1000,
+        maxSessions: flags.maxSessions,
+        ...(flags.selfCheck ? { selfCheck: (mismatch: string) => process.stderr.write(`petstore-mock: self-check: ${mismatch}\n`) } : {}),
+        ...(flags.apiKey ? { apiKeys: flags.apiKey } : {}),
+        ...(offset === 0 ? {} : { now: () => Date.now() + offset }),
+        ...(flags.state === undefined ? {} : { stateFile: flags.state }),
+        ...(flags.quiet ? {} : { onRequest: (line: string) => process.stderr.write(`${line}\n`) }),
+      }).catch((error: NodeJS.ErrnoException) => {
+        if (error instanceof StateFileError) throw error;
+        throw new Error(
+          error.code === 'EADDRINUSE'
+            ? `port ${flags.port} on ${flags.host} is already in use: stop the other process or pass --port 0 for a free port.`
+            : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
+              ? `cannot listen on ${flags.host}: it is not an address of this machine; try --host 127.0.0.1.`
+              : `cannot start the server: ${error.message}`,
+        );
+      });
+      const stop = () => {
+        void server.close().then(() => {
+          if (flags.coverage) process.stderr.write(formatCoverage(server.mock.coverage()));
+          process.exit(0);
         });
-        const keys = flags.apiKey
-          ? `${flags.apiKey.length} key(s) from ${process.env.PETSTORE_API_KEY && flags.apiKey.length === 1 ? 'PETSTORE_API_KEY' : '--api-key'}`
-          : `key ${DEFAULT_API_KEY}`;
-        const stop = () => {
-          void server.close().then(() => process.exit(0));
-        };
-        process.once('SIGINT', stop).once('SIGTERM', stop);
-        if (!isLoopback(flags.host)) {
-          process.stderr.write(`petstore-mock: warning: --host ${flags.host} lets other machines reach the mock; /__mock/* now needs the key too.\n`);
-        }
-        const saved = flags.state === undefined ? '' : `, state in ${flags.state}: ${server.mock.store.size - flags.count} created pet(s) restored`;
-        process.stdout.write(`petstore-mock listening on ${server.url} (${flags.count} pets, seed ${flags.seed}, ${keys}${saved})\n`);
-      },
-    );
+      };
+      process.once('SIGINT', stop).once('SIGTERM', stop);
+      if (!isLoopback(flags.host)) {
+        process.stderr.write(`petstore-mock: warning: --host ${flags.host} lets other machines reach the mock; /__mock/* now needs the key too.\n`);
+      }
+      const ids = flags.bigIds ? ', big ids' : '';
+      const saved = flags.state === undefined ? '' : `, state in ${flags.state}: ${server.mock.store.size - flags.count} created pet(s) restored`;
+      process.stdout.write(`petstore-mock listening on ${server.url} (${flags.count} pets, seed ${flags.seed}${ids}, ${describeKeys(flags.apiKey)}${saved})\n`);
+    });
 }
 
 /** Commander's message on one line, without its `error:` prefix. */

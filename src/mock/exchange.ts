@@ -22,6 +22,8 @@ export interface MockResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** What a host's request log may add after the status: `key=ci session=worker-1`; never a key. */
+  readonly logDetail?: string;
 }
 
 export const JSON_CONTENT_TYPE = 'application/json';

@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { DEFAULT_COUNT, DEFAULT_SEED, seededPets } from '../fixtures/seed.js';
+import { BIG_ID_OFFSET, DEFAULT_COUNT, DEFAULT_SEED, seededPets } from '../fixtures/seed.js';
 import { openapi } from '../generated/openapi.js';
 import type { operations } from '../generated/types.js';
 import * as validators from '../generated/validators.js';
@@ -8,10 +8,15 @@ import { parametersOf } from '../spec/document.js';
 import { BASE_PATH, GET_PET_REPLACEMENT, GET_PET_SUNSET, MAX_BODY_BYTES } from '../spec/facts.js';
 import type { PetStatus } from '../types.js';
 import { readLimited } from '../web/read-limited.js';
-import { AUTH_MESSAGES, checkBearer, DEFAULT_API_KEY } from './auth.js';
+import { ADMIN_PREFIX, createAdmin, tooManySessions } from './admin.js';
+import { AUTH_MESSAGES, checkBearer, DEFAULT_API_KEY, KEY_LABEL, type LabelledApiKey, UNAUTHORIZED_HEADERS } from './auth.js';
+import { Coverage, type CoverageReport } from './coverage.js';
 import { errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse } from './exchange.js';
+import { appliedPreferences, forcedResponse, readPreferences } from './prefer.js';
 import { matchRoute, type Route, routesOf } from './routes.js';
-import { type PetDraft, PetStore, type StoredPet } from './store.js';
+import { createSelfCheck } from './self-check.js';
+import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, Sessions, sessionName } from './sessions.js';
+import type { PetDraft, PetStore, StoredPet } from './store.js';
 import { describeErrors, readParameters } from './validation.js';
 
 /**
@@ -22,8 +27,11 @@ import { describeErrors, readParameters } from './validation.js';
 export interface MockOptions {
   /** The accepted bearer key, when there is one; accepted along with `apiKeys`. */
   readonly apiKey?: string;
-  /** Accepted bearer keys. Default, when neither `apiKey` nor `apiKeys` names one: `[DEFAULT_API_KEY]` (`petstore-dev-key`). */
-  readonly apiKeys?: readonly string[];
+  /**
+   * Accepted bearer keys; a labelled one is shown by its label in the request log. Default, when
+   * neither `apiKey` nor `apiKeys` names one: `[DEFAULT_API_KEY]` (`petstore-dev-key`).
+   */
+  readonly apiKeys?: readonly (string | LabelledApiKey)[];
   /** Seed of the generated pets. Default: `DEFAULT_SEED`. */
   readonly seed?: number;
   /** How many pets the mock starts with. Default: `DEFAULT_COUNT` (50). */
@@ -34,39 +42,82 @@ export interface MockOptions {
   readonly now?: () => number;
   /** The path every operation is served under. Default: the spec's `/v1`. */
   readonly basePath?: string;
-  /** Pets created in an earlier run, restored after the seeded ones (their ids follow on). Default: none. */
+  /** Ids beyond 2^53 (`BIG_ID_OFFSET` + n), exact in the JSON: a canary for clients that read ids into numbers. Default: false, ids from 1. */
+  readonly bigIds?: boolean;
+  /** Honour `Prefer: code=, delay=, auth=expired` and their `__code`-style query twins. Default: true. */
+  readonly prefer?: boolean;
+  /** Milliseconds a named session (`X-Mock-Session`) may stay idle before it is dropped. Default: 30 minutes. */
+  readonly sessionTtl?: number;
+  /** How many named sessions may be open at once; one more is answered 429. Default: 100. */
+  readonly maxSessions?: number;
+  /**
+   * Check every answer against spec/openapi.yaml; a mismatch becomes a 500 naming it, and is passed
+   * to the function when one is given (to log it, or to fail a test). Default: false.
+   */
+  readonly selfCheck?: boolean | ((mismatch: string) => void);
+  /** Pets created in an earlier run, restored into the default session after the seeded ones (their ids follow on). Default: none. */
   readonly restore?: readonly PetDraft[];
   /**
-   * Called after every change of state (a create, a reset) with the pets created since the seed;
-   * the answer waits for it, so a 201 means it is saved. Default: none (state lives in memory).
+   * Called after every change of the default session's pets (a create, a reset) with the pets
+   * created since the seed; the answer waits for it, so a 201 means it is saved. Named sessions
+   * are never saved. Default: none (state lives in memory).
    */
   readonly persist?: (created: readonly StoredPet[]) => Promise<void>;
   /** Whether `/__mock/*` needs the key too, as it must when the mock is reachable beyond this machine. Default: false. */
   readonly adminKeyRequired?: boolean;
 }
 
-/** The options with every default filled in; `apiKey` is folded into `apiKeys`. */
-export type ResolvedMockOptions = Required<Omit<MockOptions, 'apiKey' | 'persist'>> & Pick<MockOptions, 'persist'>;
+/** The options with every default filled in; `apiKey` is folded into `apiKeys`, labels into `keyLabels`. */
+export interface ResolvedMockOptions extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist'>> {
+  readonly apiKeys: readonly string[];
+  /** The label of each labelled key, by key. */
+  readonly keyLabels: ReadonlyMap<string, string>;
+  /** Where self-check mismatches go; `undefined` when the self-check is off. */
+  readonly selfCheck: ((mismatch: string) => void) | undefined;
+  readonly persist: MockOptions['persist'];
+}
+
+const DEFAULT_SESSION_TTL = 30 * 60_000;
+const DEFAULT_MAX_SESSIONS = 100;
+
+function wholeNumber(name: string, value: number, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`${name} must be a whole number, ${min} or more; got ${value}`);
+  return value;
+}
 
 /** The options with every default filled in, as a new object; the caller's object is never changed. */
 export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOptions {
   const named = [...(options.apiKey === undefined ? [] : [options.apiKey]), ...(options.apiKeys ?? [])];
-  const apiKeys = named.length > 0 ? named : [DEFAULT_API_KEY];
+  const keyLabels = new Map<string, string>();
+  const apiKeys = (named.length > 0 ? named : [DEFAULT_API_KEY]).map((entry) => {
+    if (typeof entry === 'string') return entry;
+    if (!KEY_LABEL.test(entry.label))
+      throw new TypeError(`apiKeys: a key label is a word of letters, digits, '_', '.' or '-'; got ${JSON.stringify(entry.label)}`);
+    keyLabels.set(entry.key, entry.label);
+    return entry.key;
+  });
   for (const key of apiKeys) if (key === '') throw new TypeError('apiKey, apiKeys: an API key cannot be empty');
   const count = options.count ?? DEFAULT_COUNT;
   if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a whole number of pets, 0 or more; got ${count}`);
   const delay = options.delay ?? 0;
   if (!(delay >= 0)) throw new RangeError(`delay must be 0 or more milliseconds; got ${delay}`);
+  const { selfCheck = false } = options;
   return {
     apiKeys,
+    keyLabels,
     seed: options.seed ?? DEFAULT_SEED,
     count,
     delay,
     now: options.now ?? Date.now,
     basePath: (options.basePath ?? BASE_PATH).replace(/\/+$/, ''),
+    bigIds: options.bigIds ?? false,
+    prefer: options.prefer ?? true,
+    sessionTtl: wholeNumber('sessionTtl', options.sessionTtl ?? DEFAULT_SESSION_TTL, 1),
+    maxSessions: wholeNumber('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS, 0),
+    selfCheck: selfCheck === true ? () => {} : selfCheck === false ? undefined : selfCheck,
     restore: [...(options.restore ?? [])],
+    persist: options.persist,
     adminKeyRequired: options.adminKeyRequired ?? false,
-    ...(options.persist ? { persist: options.persist } : {}),
   };
 }
 
@@ -81,13 +132,16 @@ export interface MockApi {
   handle(request: MockRequest): Promise<MockResponse>;
   /** `handle` for a web-standard `Request`. */
   fetch(request: Request): Promise<Response>;
-  /** Puts the store back to the seeded pets. */
+  /** Puts the mock back as it started: the default session's pets and clock seeded again, every named session dropped. Coverage is kept. */
   reset(): void;
+  /** What clients have exercised so far (`GET /__mock/coverage`). */
+  coverage(): CoverageReport;
   /**
    * Whether a request to this path is the mock's to answer: the base path and everything under it,
    * and the admin endpoints. Hosts that share the network with other services (MSW) claim only these.
    */
   serves(path: string): boolean;
+  /** The default session's store: that of requests without `X-Mock-Session`. */
   readonly store: PetStore;
   readonly options: ResolvedMockOptions;
 }
@@ -97,6 +151,16 @@ type OperationId = keyof operations;
 interface Context {
   readonly request: MockRequest;
   readonly params: Readonly<Record<string, string>>;
+  readonly session: Session;
+  /** Shows coverage a request body as received, before defaults fill it in. */
+  received(body: JsonValue): void;
+}
+
+/** What the handler learns of a request on the way, for coverage, the self-check and the log. */
+interface Trace {
+  operationId?: OperationId;
+  keyLabel?: string;
+  session?: string;
 }
 
 const routes: readonly Route[] = routesOf(openapi);
@@ -112,13 +176,12 @@ const GET_PATH = parametersIn('getPet', 'path');
 
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate',
+  'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied',
 };
 const PREFLIGHT_HEADERS = {
   'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Mock-Session',
   'access-control-max-age': '600',
 };
-const UNAUTHORIZED_HEADERS = { 'www-authenticate': 'Bearer' };
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** Validates `data` and returns the view ajv checked (with defaults applied), or a 400 response. */
@@ -148,18 +211,28 @@ function withHeaders(response: MockResponse, headers: Readonly<Record<string, st
 export function createMockApi(options: MockOptions = {}): MockApi {
   const settings = normalizeMockOptions(options);
   const { basePath } = settings;
-  const store = new PetStore(seededPets(settings.seed, settings.count));
-  for (const pet of settings.restore) store.create(pet);
-  /** Saves the state where `persist` keeps it; an Error response when that fails. */
+  const sessions = new Sessions({
+    seed: seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }),
+    idOffset: settings.bigIds ? BIG_ID_OFFSET : undefined,
+    now: settings.now,
+    ttl: settings.sessionTtl,
+    max: settings.maxSessions,
+  });
+  for (const pet of settings.restore) sessions.default.store.create(pet);
+  const coverage = new Coverage(basePath);
+
+  /** Saves the default session's pets where `persist` keeps them; an Error response when that fails. */
   async function save(): Promise<MockResponse | undefined> {
     if (!settings.persist) return undefined;
     try {
-      await settings.persist(store.created());
+      await settings.persist(sessions.default.store.created());
       return undefined;
     } catch (error) {
       return errorResponse('internal_error', `The change is made in memory but could not be saved: ${(error as Error).message}.`);
     }
   }
+  const answerAdmin = createAdmin(sessions, coverage);
+  const selfCheck = settings.selfCheck && createSelfCheck(settings.selfCheck);
   const deprecationHeaders = {
     deprecation: 'true',
     sunset: GET_PET_SUNSET.toUTCString(),
@@ -167,7 +240,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   };
 
   const implementations: Record<OperationId, (context: Context) => MockResponse | Promise<MockResponse>> = {
-    listPets({ request }) {
+    listPets({ request, session }) {
       const search = new URLSearchParams(request.query);
       const checked = validate(
         validators.listPetsQuery,
@@ -176,10 +249,10 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       );
       if ('error' in checked) return checked.error;
       const { limit, status } = checked.value as { limit: number; status?: PetStatus };
-      return jsonResponse(200, store.listJson(limit, status));
+      return jsonResponse(200, session.store.listJson(limit, status));
     },
 
-    async createPet({ request }) {
+    async createPet({ request, session, received }) {
       const contentType = request.header('content-type');
       if (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType)) {
         return errorResponse(
@@ -196,22 +269,22 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       } catch (error) {
         return errorResponse('malformed_json', `The request body is not valid JSON: ${(error as Error).message}.`);
       }
+      received(body);
       const checked = validate(validators.createPetBody, body, 'The request body');
       if ('error' in checked) return checked.error;
       // The view carries the spec's defaults; the body as sent carries categoryId exactly.
       const sent = body as Record<string, JsonValue>;
-      const pet = store.create({
+      const pet = session.store.create({
         name: checked.value.name as string,
         categoryId: sent.categoryId as number | bigint,
         status: checked.value.status as PetStatus,
       });
-      const unsaved = await save();
-      if (unsaved) return unsaved;
-      return jsonResponse(201, store.petJson(pet.id) as string, { location: `${basePath}/pets/${pet.id}` });
+      const unsaved = session === sessions.default ? await save() : undefined;
+      return unsaved ?? jsonResponse(201, session.store.petJson(pet.id) as string, { location: `${basePath}/pets/${pet.id}` });
     },
 
-    getPet({ params }) {
-      if (settings.now() >= GET_PET_SUNSET.getTime()) {
+    getPet({ params, session }) {
+      if (session.clock.now() >= GET_PET_SUNSET.getTime()) {
         return errorResponse(
           'gone',
           `GET ${basePath}/pets/{petId} was removed on ${deprecationHeaders.sunset}; use GET ${basePath}${GET_PET_REPLACEMENT.path} with the status filter.`,
@@ -222,44 +295,68 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       const checked = validate(validators.getPetPath, values, 'The path');
       if ('error' in checked) return withHeaders(checked.error, deprecationHeaders);
       const id = values.petId as number | bigint;
-      const json = store.petJson(id);
+      const json = session.store.petJson(id);
       const response = json === undefined ? errorResponse('not_found', `No pet has id ${id}.`) : jsonResponse(200, json);
       return withHeaders(response, deprecationHeaders);
     },
   };
 
-  async function answerApi(request: MockRequest, method: string, path: string): Promise<MockResponse> {
+  async function answerApi(request: MockRequest, method: string, path: string, trace: Trace): Promise<MockResponse> {
     const match = matchRoute(routes, path);
     if (method === 'OPTIONS') {
       const allow = match?.route.allow ?? 'OPTIONS';
       return jsonResponse(204, '', { allow, 'access-control-allow-methods': allow, ...PREFLIGHT_HEADERS });
     }
-    const problem = checkBearer(request.header('authorization'), settings.apiKeys);
-    if (problem) return errorResponse('unauthorized', AUTH_MESSAGES[problem], UNAUTHORIZED_HEADERS);
+    const entry = match?.route.operations.get(method === 'HEAD' ? 'GET' : method);
+    if (entry) trace.operationId = entry.operationId as OperationId;
+    const key = checkBearer(request.header('authorization'), settings.apiKeys);
+    if (typeof key === 'string') return errorResponse('unauthorized', AUTH_MESSAGES[key], UNAUTHORIZED_HEADERS);
+    const label = settings.keyLabels.get(settings.apiKeys[key] as string);
+    if (label !== undefined) trace.keyLabel = label;
     if (!match) return errorResponse('not_found', `No operation is served at ${basePath}${path}. ${describeOperations(basePath)}`);
-    const entry = match.route.operations.get(method === 'HEAD' ? 'GET' : method);
     if (!entry)
       return errorResponse('method_not_allowed', `${method} is not allowed on ${basePath}${match.route.template}; allowed: ${match.route.allow}.`, {
         allow: match.route.allow,
       });
-    if (settings.delay > 0) await new Promise((resolve) => setTimeout(resolve, settings.delay));
-    return implementations[entry.operationId as OperationId]({ request, params: match.params });
+    return answerOperation(request, entry.operationId as OperationId, match.params, trace);
   }
 
-  async function answerAdmin(request: MockRequest, method: string, path: string): Promise<MockResponse> {
+  /**
+   * An authorized request to an operation: its session, then what it prefers (a forced answer never
+   * opens a session nor touches state), then the operation itself.
+   */
+  async function answerOperation(
+    request: MockRequest,
+    operationId: OperationId,
+    params: Readonly<Record<string, string>>,
+    trace: Trace,
+  ): Promise<MockResponse> {
+    const header = request.header(SESSION_HEADER);
+    const name = sessionName(header);
+    if (name === undefined) return errorResponse('bad_request', describeSessionName(header ?? ''));
+    if (name !== DEFAULT_SESSION) trace.session = name;
+    const preferences = settings.prefer ? readPreferences(request.header('prefer'), request.query, operationId) : undefined;
+    if (preferences && 'error' in preferences) return preferences.error;
+    const delay = preferences?.delay ?? settings.delay;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    let response = preferences && forcedResponse(preferences, operationId);
+    if (!response) {
+      const session = sessions.open(name);
+      const received = (body: JsonValue) => coverage.recordBody(operationId, body);
+      response = session ? await implementations[operationId]({ request, params, session, received }) : tooManySessions(sessions);
+    }
+    return preferences ? withHeaders(response, { 'preference-applied': appliedPreferences(preferences) }) : response;
+  }
+
+  /** The admin, behind the key when the mock is reachable beyond this machine; a reset is saved. */
+  async function answerAdminWithKey(request: MockRequest, method: string, path: string): Promise<MockResponse> {
     if (settings.adminKeyRequired) {
-      const problem = checkBearer(request.header('authorization'), settings.apiKeys);
-      if (problem) return errorResponse('unauthorized', AUTH_MESSAGES[problem], UNAUTHORIZED_HEADERS);
+      const key = checkBearer(request.header('authorization'), settings.apiKeys);
+      if (typeof key === 'string') return errorResponse('unauthorized', AUTH_MESSAGES[key], UNAUTHORIZED_HEADERS);
     }
-    const allowed = ADMIN_ROUTES[path];
-    if (!allowed) return errorResponse('not_found', `No admin endpoint at ${path}; there are ${Object.keys(ADMIN_ROUTES).join(' and ')}.`);
-    if (method !== allowed) return errorResponse('method_not_allowed', `${path} answers ${allowed} only.`, { allow: allowed });
-    if (path === '/__mock/reset') {
-      store.reset();
-      const unsaved = await save();
-      if (unsaved) return unsaved;
-    }
-    return jsonResponse(200, JSON.stringify({ status: 'ok', pets: store.size }));
+    const response = await answerAdmin(request, method, path);
+    const reset = method === 'POST' && path.endsWith('/reset') && response.status === 200;
+    return (reset && (await save())) || response;
   }
 
   const isApiPath = (path: string) => path === basePath || path.startsWith(`${basePath}/`);
@@ -267,30 +364,37 @@ export function createMockApi(options: MockOptions = {}): MockApi {
 
   async function handle(request: MockRequest): Promise<MockResponse> {
     let response: MockResponse;
+    const trace: Trace = {};
     try {
       const method = request.method.toUpperCase();
       const { path } = request;
-      if (isApiPath(path)) response = await answerApi(request, method, path.slice(basePath.length));
-      else if (isAdminPath(path)) response = await answerAdmin(request, method, path);
+      if (isApiPath(path)) response = await answerApi(request, method, path.slice(basePath.length), trace);
+      else if (isAdminPath(path)) response = await answerAdminWithKey(request, method, path);
       else response = errorResponse('not_found', `No operation is served at ${path}: the API lives under ${basePath}. ${describeOperations(basePath)}`);
     } catch (error) {
       response = errorResponse('internal_error', `The mock failed to answer: ${(error as Error).message}. This is a bug in petstore-mock; please report it.`);
     }
-    return withHeaders(response, CORS_HEADERS);
+    if (selfCheck) response = selfCheck(trace.operationId, response);
+    if (trace.operationId) coverage.record(trace.operationId, response.status, request.query);
+    response = withHeaders(response, CORS_HEADERS);
+    return trace.keyLabel === undefined && trace.session === undefined ? response : { ...response, logDetail: logDetailOf(trace) };
   }
 
   return {
     handle,
     fetch: async (request) => toResponse(await handle(fromRequest(request)), request.method),
-    reset: () => store.reset(),
+    reset: () => sessions.resetAll(),
+    coverage: () => coverage.report(),
     serves: (path) => isApiPath(path) || isAdminPath(path),
-    store,
+    store: sessions.default.store,
     options: settings,
   };
 }
 
-const ADMIN_PREFIX = '/__mock/';
-const ADMIN_ROUTES: Readonly<Record<string, string>> = { '/__mock/health': 'GET', '/__mock/reset': 'POST' };
+/** `key=ci session=worker-1`: what the request log shows of a request beyond its line; never a key. */
+function logDetailOf(trace: Trace): string {
+  return [trace.keyLabel === undefined ? '' : `key=${trace.keyLabel}`, trace.session === undefined ? '' : `session=${trace.session}`].filter(Boolean).join(' ');
+}
 
 function describeOperations(basePath: string): string {
   const list = routes.flatMap((route) => [...route.operations.keys()].map((method) => `${method} ${basePath}${route.template}`));

@@ -164,7 +164,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         writeResponse(response, answer, closing);
         if (state.bodyLeftUnread) lingerThenClose(request, response);
         if (onRequest) {
-          let line = `${request.method} ${request.url} ${answer.status} ${(performance.now() - started).toFixed(1)}ms`;
+          let line = `${request.method} ${request.url} ${answer.status} ${(performance.now() - started).toFixed(1)}ms${answer.logDetail ? ` ${answer.logDetail}` : ''}`;
           for (const key of keys) line = line.replaceAll(key, '***');
           onRequest(line);
         }

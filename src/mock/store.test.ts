@@ -50,6 +50,22 @@ describe('PetStore', () => {
   });
 
   it('refuses seed pets whose ids are not 1..n in order', () => {
-    expect(() => new PetStore([{ id: 2, name: 'Gus', categoryId: 1, status: 'sold' }])).toThrow(/ids 1..n/);
+    expect(() => new PetStore([{ id: 2, name: 'Gus', categoryId: 1, status: 'sold' }])).toThrow(/ids in order from 1/);
+  });
+
+  it('numbers pets from idOffset + 1 with an offset, finding them by exact bigint ids', () => {
+    const offset = 2n ** 53n;
+    const store = new PetStore(
+      seed.map((pet) => ({ ...pet, id: offset + BigInt(pet.id) })),
+      { idOffset: offset },
+    );
+    const pet = store.create({ name: 'Rex', categoryId: 4, status: 'pending' });
+    expect(pet.id).toBe(offset + 4n);
+    expect(store.get(offset + 4n)).toBe(pet);
+    expect(store.petJson(offset + 1n)).toBe('{"id":9007199254740993,"name":"Gus","categoryId":1,"status":"available"}');
+    expect(store.listJson(1, 'pending')).toBe('[{"id":9007199254740996,"name":"Rex","categoryId":4,"status":"pending"}]');
+    // What a client that parsed the id into a double would ask for: never the pet it meant.
+    for (const absent of [Number(offset + 1n), 1, 4, offset, offset + 5n, 2n ** 63n - 1n]) expect(store.get(absent)).toBeUndefined();
+    expect(() => new PetStore(seed, { idOffset: offset })).toThrow(/ids in order from 9007199254740993/);
   });
 });

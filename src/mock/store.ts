@@ -2,9 +2,9 @@ import { stringifyJson } from '../json/lossless.js';
 import { PET_STATUSES } from '../spec/facts.js';
 import type { PetStatus } from '../types.js';
 
-/** A pet as the store keeps it: `categoryId` beyond 2^53 stays exact as a `bigint`. */
+/** A pet as the store keeps it: `categoryId` beyond 2^53 stays exact as a `bigint`, and so does the `id` of a store with an id offset. */
 export interface StoredPet {
-  readonly id: number;
+  readonly id: number | bigint;
   readonly name: string;
   readonly categoryId: number | bigint;
   readonly status: PetStatus;
@@ -25,18 +25,30 @@ function jsonOf(entry: Entry): string {
 }
 
 /**
- * The mock's state, without HTTP. Ids are assigned densely from 1 and pets are never removed, so
- * the list in id order is an array and the pet with id n sits at index n - 1. An index per status
- * keeps a filtered page at O(limit).
+ * How a store numbers its pets.
+ * @example
+ * new PetStore([], { idOffset: 2n ** 53n } satisfies PetStoreOptions);
+ */
+export interface PetStoreOptions {
+  /** Added to every id, so that ids run from `idOffset + 1`: the `--big-ids` canary. Default: none, ids from 1. */
+  readonly idOffset?: bigint;
+}
+
+/**
+ * The mock's state, without HTTP. Pets are numbered densely from 1 and never removed, so the list in
+ * id order is an array and pet number n sits at index n - 1; its id is n, or `idOffset + n` as a
+ * bigint. An index per status keeps a filtered page at O(limit).
  */
 export class PetStore {
   readonly #seed: readonly Entry[];
+  readonly #idOffset: bigint | undefined;
   #all: Entry[] = [];
   #byStatus = new Map<PetStatus, Entry[]>();
 
-  constructor(seed: readonly StoredPet[] = []) {
+  constructor(seed: readonly StoredPet[] = [], options: PetStoreOptions = {}) {
+    this.#idOffset = options.idOffset;
     this.#seed = seed.map((pet, index) => {
-      if (pet.id !== index + 1) throw new RangeError(`seed pets need ids 1..n in order; pet at index ${index} has id ${pet.id}`);
+      if (pet.id !== this.#idOf(index + 1)) throw new RangeError(`seed pets need ids in order from ${this.#idOf(1)}; pet at index ${index} has id ${pet.id}`);
       return { pet, json: undefined };
     });
     this.reset();
@@ -49,7 +61,7 @@ export class PetStore {
 
   /** Adds a pet and returns it with its new id. */
   create(draft: PetDraft): StoredPet {
-    const pet: StoredPet = { id: this.#all.length + 1, name: draft.name, categoryId: draft.categoryId, status: draft.status };
+    const pet: StoredPet = { id: this.#idOf(this.#all.length + 1), name: draft.name, categoryId: draft.categoryId, status: draft.status };
     this.#add({ pet, json: undefined });
     return pet;
   }
@@ -90,8 +102,14 @@ export class PetStore {
     for (const entry of this.#seed) this.#add(entry);
   }
 
+  #idOf(n: number): number | bigint {
+    return this.#idOffset === undefined ? n : this.#idOffset + BigInt(n);
+  }
+
   #entry(id: number | bigint): Entry | undefined {
-    const index = Number(id) - 1;
+    const offset = this.#idOffset;
+    const n = offset === undefined ? Number(id) : typeof id === 'bigint' ? Number(id - offset) : id - Number(offset);
+    const index = n - 1;
     return Number.isSafeInteger(index) && index >= 0 ? this.#all[index] : undefined;
   }
 

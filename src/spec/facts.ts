@@ -14,6 +14,11 @@ export const BASE_PATH = basePathOf(openapi);
 export const ERROR_CODES = openapi.components.schemas.Error['x-error-codes'];
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** The first code the catalogue names for each status: the code of an Error answered with just a status. */
+export const ERROR_CODE_BY_STATUS: ReadonlyMap<number, ErrorCode> = new Map(
+  (Object.entries(ERROR_CODES) as [ErrorCode, { status: number }][]).reverse().map(([code, { status }]) => [status, code]),
+);
+
 /** The largest request body accepted by createPet, in bytes. */
 export const MAX_BODY_BYTES: number = operationById(openapi, 'createPet').operation['x-max-body-bytes'] as number;
 

@@ -5,13 +5,15 @@
  */
 
 import type { ValidateFunction } from 'ajv';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as validators from '../../src/generated/validators.js';
-import type { MockOptions } from '../../src/mock/handler.js';
+import type { MockApi, MockOptions } from '../../src/mock/handler.js';
 
 export interface MockTarget {
   /** The API's base URL, ending in `/v1`. */
   readonly baseUrl: string;
+  /** The mock behind the host. */
+  readonly mock: MockApi;
   /** A request to `baseUrl + path`, or to the origin when `path` starts with `/__mock`. */
   request(path: string, init?: RequestInit): Promise<Response>;
   reset(): Promise<void>;
@@ -30,13 +32,14 @@ export const AUTH = { authorization: `Bearer ${KEY}` };
 export const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' };
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 
-interface Answer {
+export interface Answer {
   readonly response: Response;
   readonly text: string;
   readonly json: unknown;
 }
 
-async function answer(response: Response): Promise<Answer> {
+/** A response read whole, after checking what every response carries: JSON and CORS. */
+export async function answer(response: Response): Promise<Answer> {
   const text = await response.text();
   let json: unknown;
   try {
@@ -58,11 +61,24 @@ export function expectError(result: Answer, status: number, message?: RegExp): v
   if (message) expect(body.message).toMatch(message);
 }
 
-function expectValid(validator: ValidateFunction, value: unknown): void {
+export function expectValid(validator: ValidateFunction, value: unknown): void {
   expect(validator(value), JSON.stringify(validator.errors)).toBe(true);
 }
 
-export function runHttpFacts(host: string, start: StartTarget): void {
+/**
+ * `start` with the mock's self-check on: every answer is checked against spec/openapi.yaml, and each
+ * test of the calling suite fails when one broke it, whatever the test itself looked at.
+ */
+export function selfChecked(start: StartTarget): StartTarget {
+  const mismatches: string[] = [];
+  afterEach(() => {
+    expect(mismatches.splice(0), 'answers that break spec/openapi.yaml (self-check)').toEqual([]);
+  });
+  return (options) => start({ selfCheck: (mismatch) => mismatches.push(mismatch), ...options });
+}
+
+export function runHttpFacts(host: string, startHost: StartTarget): void {
+  const start = selfChecked(startHost);
   describe(`HTTP facts: ${host}`, () => {
     let target: MockTarget;
     const call = async (path: string, init?: RequestInit) => answer(await target.request(path, init));

@@ -1,0 +1,208 @@
+/**
+ * What a client has exercised of the interface, derived from spec/openapi.yaml: per operation, the
+ * statuses it documents and the values of its enum-typed inputs (query parameters and top-level body
+ * fields), each with how often the mock answered or received it. A front-end team reads off the
+ * paths its code never met: the 404 it never handled, the status it never filtered by.
+ */
+import { openapi } from '../generated/openapi.js';
+import type { JsonValue } from '../json/lossless.js';
+import { type JsonSchema, type Operation, operationsOf, parametersOf, type Reference, resolve } from '../spec/document.js';
+
+/**
+ * One operation's coverage.
+ * @example
+ * const getPet: OperationCoverage = {
+ *   operationId: 'getPet', method: 'GET', path: '/v1/pets/{petId}',
+ *   statuses: { '200': 3, '404': 0, ... }, enums: {}, missed: ['404', ...],
+ * };
+ */
+export interface OperationCoverage {
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+  /** Every documented status (and any other the mock answered), with how many answers had it. */
+  readonly statuses: Readonly<Record<string, number>>;
+  /** Each enum-typed input (`query.status`, `body.status`), with how many requests sent each value. */
+  readonly enums: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** What was never exercised: documented statuses (`404`) and input values (`query.status=sold`). */
+  readonly missed: readonly string[];
+}
+
+/**
+ * The coverage of a mock since it started or since `DELETE /__mock/coverage`.
+ * @example
+ * const report: CoverageReport = await (await fetch('http://127.0.0.1:4010/__mock/coverage')).json();
+ * console.log(`${report.covered} of ${report.total}`, report.operations.flatMap((o) => o.missed));
+ */
+export interface CoverageReport {
+  readonly operations: readonly OperationCoverage[];
+  /** How many documented statuses and enum values were exercised at least once. */
+  readonly covered: number;
+  /** How many there are. */
+  readonly total: number;
+}
+
+interface EnumInput {
+  readonly key: string;
+  readonly location: 'query' | 'body';
+  readonly name: string;
+  readonly values: readonly string[];
+}
+
+interface Tally {
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly documented: readonly string[];
+  readonly inputs: readonly EnumInput[];
+  statuses: Map<string, number>;
+  enums: Map<string, Map<string, number>>;
+}
+
+function enumValues(schema: JsonSchema | Reference | undefined): readonly string[] | undefined {
+  if (schema === undefined) return undefined;
+  const values = resolve<JsonSchema>(openapi, schema).enum;
+  return Array.isArray(values) ? values.map(String) : undefined;
+}
+
+function enumInputs(operation: Operation): EnumInput[] {
+  const inputs: EnumInput[] = [];
+  for (const parameter of parametersOf(openapi, operation)) {
+    const values = enumValues(parameter.schema);
+    if (parameter.in === 'query' && values) inputs.push({ key: `query.${parameter.name}`, location: 'query', name: parameter.name, values });
+  }
+  const body = operation.requestBody?.content['application/json']?.schema;
+  const properties = (body ? resolve<JsonSchema>(openapi, body).properties : undefined) as Record<string, JsonSchema> | undefined;
+  for (const [name, schema] of Object.entries(properties ?? {})) {
+    const values = enumValues(schema);
+    if (values) inputs.push({ key: `body.${name}`, location: 'body', name, values });
+  }
+  return inputs;
+}
+
+function count<K>(map: Map<K, number>, key: K): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+/**
+ * The tallies of one mock. Recording costs a map update per answer, and a parse of the query only when
+ * it names an enum-typed query parameter.
+ * @example
+ * const coverage = new Coverage('/v1');
+ * coverage.record('getPet', 404, '');
+ * coverage.report().operations.find((o) => o.operationId === 'getPet')?.statuses['404']; // 1
+ */
+export class Coverage {
+  readonly #tallies: ReadonlyMap<string, Tally>;
+
+  constructor(basePath: string) {
+    this.#tallies = new Map(
+      operationsOf(openapi).map(({ operationId, method, path, operation }) => [
+        operationId,
+        {
+          operationId,
+          method: method.toUpperCase(),
+          path: basePath + path,
+          documented: Object.keys(operation.responses),
+          inputs: enumInputs(operation),
+          statuses: new Map(),
+          enums: new Map(),
+        },
+      ]),
+    );
+  }
+
+  /** Counts an answer of `operationId`, and the enum values its query carried. */
+  record(operationId: string, status: number, query: string): void {
+    const tally = this.#tallies.get(operationId);
+    if (!tally) return;
+    count(tally.statuses, String(status));
+    if (query === '') return;
+    let search: URLSearchParams | undefined;
+    for (const input of tally.inputs) {
+      // Most queries (`limit=20`) carry no enum input: they are not parsed a second time.
+      if (input.location !== 'query' || !query.includes(input.name)) continue;
+      search ??= new URLSearchParams(query);
+      this.#countValue(tally, input, search.get(input.name));
+    }
+  }
+
+  /** Counts the enum values of a request body as sent, before any default is applied. */
+  recordBody(operationId: string, body: JsonValue): void {
+    const tally = this.#tallies.get(operationId);
+    if (!tally || typeof body !== 'object' || body === null || Array.isArray(body)) return;
+    for (const input of tally.inputs) if (input.location === 'body') this.#countValue(tally, input, body[input.name]);
+  }
+
+  /** Forgets everything recorded. */
+  clear(): void {
+    for (const tally of this.#tallies.values()) {
+      tally.statuses = new Map();
+      tally.enums = new Map();
+    }
+  }
+
+  report(): CoverageReport {
+    let covered = 0;
+    let total = 0;
+    const operations = [...this.#tallies.values()].map((tally): OperationCoverage => {
+      const missed: string[] = [];
+      const statuses: Record<string, number> = {};
+      for (const status of new Set([...tally.documented, ...tally.statuses.keys()])) {
+        const times = tally.statuses.get(status) ?? 0;
+        statuses[status] = times;
+        if (!tally.documented.includes(status)) continue;
+        total++;
+        if (times > 0) covered++;
+        else missed.push(status);
+      }
+      const enums: Record<string, Record<string, number>> = {};
+      for (const input of tally.inputs) {
+        const seen = tally.enums.get(input.key);
+        enums[input.key] = Object.fromEntries(input.values.map((value) => [value, seen?.get(value) ?? 0]));
+        for (const value of input.values) {
+          total++;
+          if (seen?.has(value)) covered++;
+          else missed.push(`${input.key}=${value}`);
+        }
+      }
+      return { operationId: tally.operationId, method: tally.method, path: tally.path, statuses, enums, missed };
+    });
+    return { operations, covered, total };
+  }
+
+  #countValue(tally: Tally, input: EnumInput, value: unknown): void {
+    if (typeof value !== 'string' || !input.values.includes(value)) return;
+    const seen = tally.enums.get(input.key) ?? new Map<string, number>();
+    tally.enums.set(input.key, seen);
+    count(seen, value);
+  }
+}
+
+/**
+ * The report as text for a terminal: per operation, what was exercised (with counts) and what never was.
+ * @example
+ * process.stderr.write(formatCoverage(mock.coverage()));
+ * // petstore-mock coverage: 5 of 24 documented statuses and enum values exercised
+ * // listPets  GET /v1/pets
+ * //   exercised  200 ×12, 401 ×1, query.status=sold ×2
+ * //   never      400, 429, 500, 503, query.status=available, query.status=pending
+ */
+export function formatCoverage(report: CoverageReport): string {
+  const lines = [`petstore-mock coverage: ${report.covered} of ${report.total} documented statuses and enum values exercised`];
+  const width = Math.max(...report.operations.map((operation) => operation.operationId.length));
+  for (const operation of report.operations) {
+    const exercised = [
+      ...Object.entries(operation.statuses).filter(([, times]) => times > 0),
+      ...Object.entries(operation.enums).flatMap(([key, values]) =>
+        Object.entries(values)
+          .filter(([, times]) => times > 0)
+          .map(([value, times]) => [`${key}=${value}`, times] as const),
+      ),
+    ].map(([what, times]) => `${what} ×${times}`);
+    lines.push(`${operation.operationId.padEnd(width)}  ${operation.method} ${operation.path}`);
+    lines.push(`  exercised  ${exercised.join(', ') || 'nothing'}`);
+    lines.push(`  never      ${operation.missed.join(', ') || 'nothing: all covered'}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { appliedPreferences, forcedResponse, readPreferences } from './prefer.js';
+
+describe('readPreferences', () => {
+  it('is undefined when a request prefers nothing the mock knows', () => {
+    expect(readPreferences(undefined, 'limit=5', 'listPets')).toBeUndefined();
+    expect(readPreferences('return=minimal, respond-async', '', 'listPets')).toBeUndefined();
+    expect(readPreferences(undefined, '__example=cat', 'listPets')).toBeUndefined();
+  });
+
+  it('reads code, delay and auth from the header and the query, names in any case, the first of each counting', () => {
+    expect(readPreferences('Code=404; DELAY = "20"', '', 'getPet')).toEqual({ code: 404, delay: 20 });
+    expect(readPreferences('code=404', '__code=500&__delay=5&__auth=EXPIRED', 'getPet')).toEqual({ code: 404, delay: 5, auth: 'expired' });
+    expect(readPreferences('code=404, code=410', '', 'getPet')).toEqual({ code: 404 });
+  });
+
+  it('answers a 400 naming the preference as the request said it', () => {
+    const error = readPreferences(undefined, '__code=418', 'getPet');
+    expect(error && 'error' in error && JSON.parse(error.error.body)).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^__code=418: getPet does not document 418/),
+    });
+  });
+});
+
+describe('appliedPreferences', () => {
+  it('lists what was applied: auth=expired wins over code=', () => {
+    expect(appliedPreferences({ code: 404, delay: 10 })).toBe('code=404, delay=10');
+    expect(appliedPreferences({ code: 404, auth: 'expired' })).toBe('auth=expired');
+    expect(appliedPreferences({ delay: 0 })).toBe('delay=0');
+  });
+});
+
+describe('forcedResponse', () => {
+  it('forces nothing for a delay alone', () => {
+    expect(forcedResponse({ delay: 10 }, 'listPets')).toBeUndefined();
+  });
+
+  it('gives each forced status the code the catalogue names for it', () => {
+    const codes = Object.fromEntries(
+      [400, 401, 404, 410, 413, 415, 429, 500, 503].map((status) => [status, JSON.parse(forcedResponse({ code: status }, 'getPet')?.body ?? '{}').code]),
+    );
+    expect(codes).toEqual({
+      400: 'bad_request',
+      401: 'unauthorized',
+      404: 'not_found',
+      410: 'gone',
+      413: 'payload_too_large',
+      415: 'unsupported_media_type',
+      429: 'too_many_requests',
+      500: 'internal_error',
+      503: 'service_unavailable',
+    });
+  });
+});
