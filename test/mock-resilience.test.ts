@@ -268,3 +268,20 @@ describe('a state file that cannot be written', () => {
     }
   });
 });
+
+describe('--state with --big-ids', () => {
+  it('restores pets whose ids are beyond 2^53, exactly', async () => {
+    const path = join(tmpdir(), `petstore-state-big-${process.pid}.json`);
+    const first = await startMockCli(['--port', '0', '--quiet', '--big-ids', '--state', path]);
+    const created = await (await fetch(`${first.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body: '{"name":"Big","categoryId":1}' })).text();
+    await first.stop('SIGKILL');
+    const id = /"id":(\d+)/.exec(created)?.[1];
+    expect(id).toBe('9007199254741043');
+    const second = await startMockCli(['--port', '0', '--quiet', '--big-ids', '--state', path]);
+    try {
+      expect(await (await fetch(`${second.url}/pets/${id}`, { headers: AUTH })).text()).toBe(created);
+    } finally {
+      await second.stop();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_COUNT, DEFAULT_SEED } from '../fixtures/seed.js';
+import { BIG_ID_OFFSET, DEFAULT_COUNT, DEFAULT_SEED } from '../fixtures/seed.js';
 import type { MockRequest, MockResponse } from './exchange.js';
 import { createMockApi, type MockApi, type MockOptions } from './handler.js';
 import { readStateFile, StateFileWriter } from './state-file.js';
@@ -142,7 +142,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const mock = createMockApi({
     ...options,
     adminKeyRequired: options.adminKeyRequired ?? !isLoopback(host),
-    ...(writer && stateFile !== undefined ? { restore: await readStateFile(stateFile, seed, count), persist: (created) => writer.save(created) } : {}),
+    ...(writer && stateFile !== undefined
+      ? { restore: await readStateFile(stateFile, seed, count, options.bigIds ? BIG_ID_OFFSET : 0n), persist: (created) => writer.save(created) }
+      : {}),
   });
   const { onRequest } = options;
   const keys = mock.options.apiKeys;
