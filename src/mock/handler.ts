@@ -8,8 +8,9 @@ import { parametersOf } from '../spec/document.js';
 import { BASE_PATH, GET_PET_REPLACEMENT, GET_PET_SUNSET, MAX_BODY_BYTES } from '../spec/facts.js';
 import type { PetStatus } from '../types.js';
 import { readLimited } from '../web/read-limited.js';
-import { AUTH_MESSAGES, checkBearer, DEFAULT_API_KEY } from './auth.js';
+import { AUTH_MESSAGES, type AuthProblem, checkBearer, DEFAULT_API_KEY } from './auth.js';
 import { errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse } from './exchange.js';
+import { memoize } from './memo.js';
 import { matchRoute, type Route, routesOf } from './routes.js';
 import { PetStore } from './store.js';
 import { describeErrors, readParameters } from './validation.js';
@@ -107,6 +108,12 @@ const PREFLIGHT_HEADERS = {
   'access-control-max-age': '600',
 };
 const UNAUTHORIZED_HEADERS = { 'www-authenticate': 'Bearer' };
+// The answers the mock makes most are made with their final headers, CORS included, and `handle`
+// merges nothing into them: see `final`.
+const ANSWER_HEADERS = { 'content-type': JSON_CONTENT_TYPE, ...CORS_HEADERS };
+const UNAUTHORIZED = Object.fromEntries(
+  Object.entries(AUTH_MESSAGES).map(([problem, message]) => [problem, final(errorResponse('unauthorized', message, UNAUTHORIZED_HEADERS))]),
+) as Record<AuthProblem, MockResponse>;
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** Validates `data` and returns the view ajv checked (with defaults applied), or a 400 response. */
@@ -122,6 +129,11 @@ function validate(
 
 function withHeaders(response: MockResponse, headers: Readonly<Record<string, string>>): MockResponse {
   return { ...response, headers: { ...response.headers, ...headers } };
+}
+
+/** The response with the headers every answer carries; those made with them already are returned as they are. */
+function final(response: MockResponse): MockResponse {
+  return 'access-control-allow-origin' in response.headers ? response : withHeaders(response, CORS_HEADERS);
 }
 
 /**
@@ -142,18 +154,25 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     sunset: GET_PET_SUNSET.toUTCString(),
     link: `<${basePath}${GET_PET_REPLACEMENT.path}>; rel="successor-version"`,
   };
+  const petHeaders = { ...ANSWER_HEADERS, ...deprecationHeaders };
+  // A route and a query's validity depend on their text alone: a client repeating a request pays for them once.
+  const routeOf = memoize((path) => matchRoute(routes, path));
+  const checkListQuery = memoize((query) => {
+    const search = new URLSearchParams(query);
+    const checked = validate(
+      validators.listPetsQuery,
+      readParameters(LIST_QUERY, (name) => search.get(name)),
+      'The query',
+    );
+    return 'error' in checked ? { error: final(checked.error) } : checked;
+  });
 
   const implementations: Record<OperationId, (context: Context) => MockResponse | Promise<MockResponse>> = {
     listPets({ request }) {
-      const search = new URLSearchParams(request.query);
-      const checked = validate(
-        validators.listPetsQuery,
-        readParameters(LIST_QUERY, (name) => search.get(name)),
-        'The query',
-      );
+      const checked = checkListQuery(request.query);
       if ('error' in checked) return checked.error;
       const { limit, status } = checked.value as { limit: number; status?: PetStatus };
-      return jsonResponse(200, store.listJson(limit, status));
+      return { status: 200, headers: ANSWER_HEADERS, body: store.listJson(limit, status) };
     },
 
     async createPet({ request }) {
@@ -198,19 +217,19 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       if ('error' in checked) return withHeaders(checked.error, deprecationHeaders);
       const id = values.petId as number | bigint;
       const json = store.petJson(id);
-      const response = json === undefined ? errorResponse('not_found', `No pet has id ${id}.`) : jsonResponse(200, json);
-      return withHeaders(response, deprecationHeaders);
+      if (json === undefined) return withHeaders(errorResponse('not_found', `No pet has id ${id}.`), deprecationHeaders);
+      return { status: 200, headers: petHeaders, body: json };
     },
   };
 
   async function answerApi(request: MockRequest, method: string, path: string): Promise<MockResponse> {
-    const match = matchRoute(routes, path);
+    const match = routeOf(path);
     if (method === 'OPTIONS') {
       const allow = match?.route.allow ?? 'OPTIONS';
       return jsonResponse(204, '', { allow, 'access-control-allow-methods': allow, ...PREFLIGHT_HEADERS });
     }
     const problem = checkBearer(request.header('authorization'), settings.apiKeys);
-    if (problem) return errorResponse('unauthorized', AUTH_MESSAGES[problem], UNAUTHORIZED_HEADERS);
+    if (problem) return UNAUTHORIZED[problem];
     if (!match) return errorResponse('not_found', `No operation is served at ${basePath}${path}. ${describeOperations(basePath)}`);
     const entry = match.route.operations.get(method === 'HEAD' ? 'GET' : method);
     if (!entry)
@@ -243,7 +262,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     } catch (error) {
       response = errorResponse('internal_error', `The mock failed to answer: ${(error as Error).message}. This is a bug in petstore-mock; please report it.`);
     }
-    return withHeaders(response, CORS_HEADERS);
+    return final(response);
   }
 
   return {
