@@ -65,7 +65,7 @@ export function verdicts(report: BenchReport): Verdict[] {
   const { startup, scale, leak, verify, msw } = report;
   found.push({
     measure: 'spawn of `petstore-mock` to its first 200 (median)',
-    measured: `${ms(startup.mockMs)}${startup.prismMs === undefined ? '' : ` (Prism: ${ms(startup.prismMs)})`}`,
+    measured: `${ms(startup.mockMs)} (bare node:http: ${ms(startup.bareMs)}${startup.prismMs === undefined ? '' : `; Prism: ${ms(startup.prismMs)}`})`,
     target: '≤ 250 ms',
     met: startup.mockMs <= 250,
   });
@@ -85,7 +85,7 @@ export function verdicts(report: BenchReport): Verdict[] {
   const growth = (leak.rssEndMib - leak.rssAfterWarmupMib) / leak.rssAfterWarmupMib;
   found.push({
     measure: `${leak.requests.toLocaleString('en-US')} requests in a row: RSS growth after warm-up`,
-    measured: `${(growth * 100).toFixed(1)} % (${Math.round(leak.rssAfterWarmupMib)} → ${Math.round(leak.rssEndMib)} MiB, peak ${Math.round(leak.rssPeakMib)})`,
+    measured: `${(growth * 100).toFixed(1)} % (${Math.round(leak.rssAfterWarmupMib)} → ${Math.round(leak.rssEndMib)} MiB, peak ${Math.round(leak.rssPeakMib)}; ${Math.round(leak.rssStartMib)} MiB before the warm-up)`,
     target: '< 10 %',
     met: growth < 0.1,
   });

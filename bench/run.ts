@@ -15,7 +15,7 @@ const FULL: BenchOptions = {
   startups: 5,
   prismStartups: 2,
   bigCount: 1_000_000,
-  leakRequests: 1_000_000,
+  leak: { requests: 1_000_000, warmup: 250_000 },
   verifyRuns: 3,
   msw: { requests: 2000, rounds: 3 },
 };

@@ -45,7 +45,8 @@ const BARE = fileURLToPath(new URL('./baselines/bare.js', import.meta.url));
 
 /** The bare node:http baseline, answering what `config` says. */
 export function startBare(config: BareConfig, basePath: string): Promise<Server> {
-  const child = fork(BARE, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // No execArgv: the benchmark's own (tsx's loader) would slow the baseline's start.
+  const child = fork(BARE, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the bare baseline exited with ${code} before listening`)));

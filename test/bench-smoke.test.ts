@@ -13,7 +13,7 @@ const SMOKE: BenchOptions = {
   startups: 1,
   prismStartups: 0,
   bigCount: 5_000,
-  leakRequests: 2_000,
+  leak: { requests: 2_000, warmup: 500 },
   verifyRuns: 1,
   msw: { requests: 20, rounds: 1 },
 };
