@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runMockCli } from '../dist/mock/cli.js';
+import { runMockCli } from '../dist/bin/petstore-mock.js';
 
 const code = await runMockCli(process.argv.slice(2));
 if (code !== undefined) process.exitCode = code;

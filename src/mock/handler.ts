@@ -9,9 +9,10 @@ import { BASE_PATH, GET_PET_REPLACEMENT, GET_PET_SUNSET, MAX_BODY_BYTES } from '
 import type { PetStatus } from '../types.js';
 import { readLimited } from '../web/read-limited.js';
 import { ADMIN_PREFIX, createAdmin, tooManySessions } from './admin.js';
-import { AUTH_MESSAGES, checkBearer, DEFAULT_API_KEY, KEY_LABEL, type LabelledApiKey, UNAUTHORIZED_HEADERS } from './auth.js';
+import { AUTH_MESSAGES, type AuthProblem, checkBearer, DEFAULT_API_KEY, KEY_LABEL, type LabelledApiKey, UNAUTHORIZED_HEADERS } from './auth.js';
 import { Coverage, type CoverageReport } from './coverage.js';
 import { errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse } from './exchange.js';
+import { memoize } from './memo.js';
 import { appliedPreferences, forcedResponse, readPreferences } from './prefer.js';
 import { matchRoute, type Route, routesOf } from './routes.js';
 import { createSelfCheck } from './self-check.js';
@@ -182,6 +183,12 @@ const PREFLIGHT_HEADERS = {
   'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Mock-Session',
   'access-control-max-age': '600',
 };
+// The answers the mock makes most are made with their final headers, CORS included, and `handle`
+// merges nothing into them: see `final`.
+const ANSWER_HEADERS = { 'content-type': JSON_CONTENT_TYPE, ...CORS_HEADERS };
+const UNAUTHORIZED = Object.fromEntries(
+  Object.entries(AUTH_MESSAGES).map(([problem, message]) => [problem, final(errorResponse('unauthorized', message, UNAUTHORIZED_HEADERS))]),
+) as Record<AuthProblem, MockResponse>;
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** Validates `data` and returns the view ajv checked (with defaults applied), or a 400 response. */
@@ -197,6 +204,11 @@ function validate(
 
 function withHeaders(response: MockResponse, headers: Readonly<Record<string, string>>): MockResponse {
   return { ...response, headers: { ...response.headers, ...headers } };
+}
+
+/** The response with the headers every answer carries; those made with them already are returned as they are. */
+function final(response: MockResponse): MockResponse {
+  return 'access-control-allow-origin' in response.headers ? response : withHeaders(response, CORS_HEADERS);
 }
 
 /**
@@ -238,18 +250,25 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     sunset: GET_PET_SUNSET.toUTCString(),
     link: `<${basePath}${GET_PET_REPLACEMENT.path}>; rel="successor-version"`,
   };
+  const petHeaders = { ...ANSWER_HEADERS, ...deprecationHeaders };
+  // A route and a query's validity depend on their text alone: a client repeating a request pays for them once.
+  const routeOf = memoize((path) => matchRoute(routes, path));
+  const checkListQuery = memoize((query) => {
+    const search = new URLSearchParams(query);
+    const checked = validate(
+      validators.listPetsQuery,
+      readParameters(LIST_QUERY, (name) => search.get(name)),
+      'The query',
+    );
+    return 'error' in checked ? { error: final(checked.error) } : checked;
+  });
 
   const implementations: Record<OperationId, (context: Context) => MockResponse | Promise<MockResponse>> = {
     listPets({ request, session }) {
-      const search = new URLSearchParams(request.query);
-      const checked = validate(
-        validators.listPetsQuery,
-        readParameters(LIST_QUERY, (name) => search.get(name)),
-        'The query',
-      );
+      const checked = checkListQuery(request.query);
       if ('error' in checked) return checked.error;
       const { limit, status } = checked.value as { limit: number; status?: PetStatus };
-      return jsonResponse(200, session.store.listJson(limit, status));
+      return { status: 200, headers: ANSWER_HEADERS, body: session.store.listJson(limit, status) };
     },
 
     async createPet({ request, session, received }) {
@@ -296,13 +315,13 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       if ('error' in checked) return withHeaders(checked.error, deprecationHeaders);
       const id = values.petId as number | bigint;
       const json = session.store.petJson(id);
-      const response = json === undefined ? errorResponse('not_found', `No pet has id ${id}.`) : jsonResponse(200, json);
-      return withHeaders(response, deprecationHeaders);
+      if (json === undefined) return withHeaders(errorResponse('not_found', `No pet has id ${id}.`), deprecationHeaders);
+      return { status: 200, headers: petHeaders, body: json };
     },
   };
 
   async function answerApi(request: MockRequest, method: string, path: string, trace: Trace): Promise<MockResponse> {
-    const match = matchRoute(routes, path);
+    const match = routeOf(path);
     if (method === 'OPTIONS') {
       const allow = match?.route.allow ?? 'OPTIONS';
       return jsonResponse(204, '', { allow, 'access-control-allow-methods': allow, ...PREFLIGHT_HEADERS });
@@ -310,7 +329,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     const entry = match?.route.operations.get(method === 'HEAD' ? 'GET' : method);
     if (entry) trace.operationId = entry.operationId as OperationId;
     const key = checkBearer(request.header('authorization'), settings.apiKeys);
-    if (typeof key === 'string') return errorResponse('unauthorized', AUTH_MESSAGES[key], UNAUTHORIZED_HEADERS);
+    if (typeof key === 'string') return UNAUTHORIZED[key];
     const label = settings.keyLabels.get(settings.apiKeys[key] as string);
     if (label !== undefined) trace.keyLabel = label;
     if (!match) return errorResponse('not_found', `No operation is served at ${basePath}${path}. ${describeOperations(basePath)}`);
@@ -376,7 +395,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     }
     if (selfCheck) response = selfCheck(trace.operationId, response);
     if (trace.operationId) coverage.record(trace.operationId, response.status, request.query);
-    response = withHeaders(response, CORS_HEADERS);
+    response = final(response);
     return trace.keyLabel === undefined && trace.session === undefined ? response : { ...response, logDetail: logDetailOf(trace) };
   }
 

@@ -100,8 +100,11 @@ function toMockRequest(request: IncomingMessage, state: { bodyLeftUnread: boolea
 }
 
 function writeResponse(response: ServerResponse, answer: MockResponse, closeConnection: boolean): void {
-  const headers: Record<string, string | number> = { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) };
-  if (closeConnection) headers.connection = 'close';
+  // A flat [name, value, ...] list: Node walks it much faster than an object made per answer.
+  const headers: (string | number)[] = [];
+  for (const name in answer.headers) headers.push(name, answer.headers[name] as string);
+  headers.push('content-length', Buffer.byteLength(answer.body));
+  if (closeConnection) headers.push('connection', 'close');
   response.writeHead(answer.status, headers);
   response.end(answer.body);
 }
@@ -160,7 +163,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs ?? 1_000),
     },
     (request, response) => {
-      const started = performance.now();
+      const started = onRequest ? performance.now() : 0;
       const state = { bodyLeftUnread: false };
       void mock.handle(toMockRequest(request, state)).then((answer) => {
         writeResponse(response, answer, closing);

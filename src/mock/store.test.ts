@@ -40,6 +40,15 @@ describe('PetStore', () => {
     expect(store.listJson(5, 'pending')).toBe('[]');
   });
 
+  it('lists a new pet, and no longer lists it after reset, in a page it served before', () => {
+    const store = new PetStore(seed);
+    expect(store.listJson(10, 'sold')).toBe('[{"id":2,"name":"Daisy","categoryId":2,"status":"sold"}]');
+    store.create({ name: 'Rex', categoryId: 4, status: 'sold' });
+    expect(store.listJson(10, 'sold')).toBe('[{"id":2,"name":"Daisy","categoryId":2,"status":"sold"},{"id":4,"name":"Rex","categoryId":4,"status":"sold"}]');
+    store.reset();
+    expect(store.listJson(10, 'sold')).toBe('[{"id":2,"name":"Daisy","categoryId":2,"status":"sold"}]');
+  });
+
   it('goes back to the seeded pets on reset', () => {
     const store = new PetStore(seed);
     store.create({ name: 'Rex', categoryId: 4, status: 'sold' });

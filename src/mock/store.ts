@@ -44,6 +44,8 @@ export class PetStore {
   readonly #idOffset: bigint | undefined;
   #all: Entry[] = [];
   #byStatus = new Map<PetStatus, Entry[]>();
+  /** Pages already serialized, by status and limit: every change of the pets must clear it. */
+  #pages = new Map<string, string>();
 
   constructor(seed: readonly StoredPet[] = [], options: PetStoreOptions = {}) {
     this.#idOffset = options.idOffset;
@@ -63,6 +65,7 @@ export class PetStore {
   create(draft: PetDraft): StoredPet {
     const pet: StoredPet = { id: this.#idOf(this.#all.length + 1), name: draft.name, categoryId: draft.categoryId, status: draft.status };
     this.#add({ pet, json: undefined });
+    this.#pages.clear();
     return pet;
   }
 
@@ -76,12 +79,18 @@ export class PetStore {
     return this.#page(limit, status).map((entry) => entry.pet);
   }
 
-  /** `list` as a JSON array, built from each pet's cached JSON. */
+  /** `list` as a JSON array, built from each pet's cached JSON, and kept until the pets change. */
   listJson(limit: number, status?: PetStatus): string {
-    const page = this.#page(limit, status);
-    let json = '[';
-    for (let i = 0; i < page.length; i++) json += (i === 0 ? '' : ',') + jsonOf(page[i] as Entry);
-    return `${json}]`;
+    const key = `${status}:${limit}`;
+    let json = this.#pages.get(key);
+    if (json === undefined) {
+      const page = this.#page(limit, status);
+      json = '[';
+      for (let i = 0; i < page.length; i++) json += (i === 0 ? '' : ',') + jsonOf(page[i] as Entry);
+      json += ']';
+      this.#pages.set(key, json);
+    }
+    return json;
   }
 
   /** One pet's JSON. */
@@ -99,6 +108,7 @@ export class PetStore {
   reset(): void {
     this.#all = [];
     this.#byStatus = new Map(PET_STATUSES.map((status) => [status, []]));
+    this.#pages.clear();
     for (const entry of this.#seed) this.#add(entry);
   }
 

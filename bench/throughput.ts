@@ -1,0 +1,99 @@
+/**
+ * Throughput scenarios: the mock and its baselines, measured in turn in the same run, alternating the
+ * order every round so that neither always runs on the warmer (or the quieter) machine.
+ */
+import { answerOf, differences, type Measurement, measure } from './load.js';
+import type { BenchRequest, Scenario } from './scenarios.js';
+import type { Server } from './servers.js';
+
+/** How long each measurement lasts, and how many rounds of them. */
+export interface Runs {
+  readonly warmupMs: number;
+  readonly durationMs: number;
+  readonly rounds: number;
+  readonly connections: number;
+}
+
+/** A server's figures in one comparison: the median of its rounds. */
+export interface Figures {
+  readonly name: string;
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly rounds: readonly Measurement[];
+}
+
+/** A server taking part in a comparison: how it is started, checked and measured, and the status it must answer. */
+export interface Contender {
+  readonly start: () => Promise<Server>;
+  /** Problems with the first answers of the freshly started server; none when it answers right. */
+  readonly check?: (server: Server) => Promise<string[]>;
+  readonly runs: Runs;
+  readonly status: number;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+function figuresOf(name: string, rounds: readonly Measurement[]): Figures {
+  return {
+    name,
+    rps: median(rounds.map((round) => round.rps)),
+    p50: median(rounds.map((round) => round.p50)),
+    p99: median(rounds.map((round) => round.p99)),
+    rounds,
+  };
+}
+
+/** What went wrong in a measurement: connection errors, or answers of another status than `status`. */
+function faults(server: string, measurement: Measurement, status: number): string[] {
+  const found = Object.entries(measurement.statuses)
+    .filter(([code, count]) => code !== String(status) && count > 0)
+    .map(([code, count]) => `${server}: ${count} answers with status ${code} instead of ${status}`);
+  if (measurement.errors > 0) found.push(`${server}: ${measurement.errors} connection errors or timeouts`);
+  return found;
+}
+
+/**
+ * Starts and checks every contender, measures each `rounds` times in alternating order after a
+ * warm-up, stops them, and returns the medians and whatever was wrong (`problems` is empty when every
+ * answer was right).
+ */
+export async function compare(
+  requests: readonly BenchRequest[],
+  contenders: Readonly<Record<string, Contender>>,
+): Promise<{ figures: Figures[]; problems: string[] }> {
+  const entries = Object.entries(contenders);
+  const servers: Server[] = [];
+  const problems: string[] = [];
+  try {
+    for (const [, contender] of entries) servers.push(await contender.start());
+    for (const [index, [, contender]] of entries.entries()) problems.push(...((await contender.check?.(servers[index] as Server)) ?? []));
+    const rounds: Measurement[][] = entries.map(() => []);
+    const rest = Math.max(...entries.map(([, contender]) => contender.runs.rounds));
+    for (let round = -1; round < rest; round++) {
+      // Round -1 is the warm-up: measured, never counted.
+      const order = entries.map((_, index) => index);
+      if (round % 2 === 1) order.reverse();
+      for (const index of order) {
+        const [name, contender] = entries[index] as [string, Contender];
+        if (round >= contender.runs.rounds) continue;
+        const { connections, durationMs, warmupMs } = contender.runs;
+        const measurement = await measure((servers[index] as Server).base, requests, { connections, durationMs: round < 0 ? warmupMs : durationMs });
+        problems.push(...faults(name, measurement, contender.status));
+        if (round >= 0) rounds[index]?.push(measurement);
+      }
+    }
+    return { figures: entries.map(([name], index) => figuresOf(name, rounds[index] ?? [])), problems: [...new Set(problems)] };
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
+  }
+}
+
+/** A check that the server answers the scenario's request with exactly the scenario's answer. */
+export function answersAs(scenario: Scenario): (server: Server) => Promise<string[]> {
+  return async (server) => differences(scenario.answer, await answerOf(server.base, scenario.request)).map((difference) => `${server.name}: ${difference}`);
+}
