@@ -253,6 +253,11 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   const petHeaders = { ...ANSWER_HEADERS, ...deprecationHeaders };
   // A route and a query's validity depend on their text alone: a client repeating a request pays for them once.
   const routeOf = memoize((path) => matchRoute(routes, path));
+  const checkPetPath = memoize((petId): { error: MockResponse } | { id: number | bigint } => {
+    const values = readParameters(GET_PATH, () => petId);
+    const checked = validate(validators.getPetPath, values, 'The path');
+    return 'error' in checked ? { error: final(withHeaders(checked.error, deprecationHeaders)) } : { id: values.petId as number | bigint };
+  });
   const checkListQuery = memoize((query) => {
     const search = new URLSearchParams(query);
     const checked = validate(
@@ -310,10 +315,9 @@ export function createMockApi(options: MockOptions = {}): MockApi {
           { sunset: deprecationHeaders.sunset },
         );
       }
-      const values = readParameters(GET_PATH, (name) => params[name]);
-      const checked = validate(validators.getPetPath, values, 'The path');
-      if ('error' in checked) return withHeaders(checked.error, deprecationHeaders);
-      const id = values.petId as number | bigint;
+      const checked = checkPetPath(params.petId ?? '');
+      if ('error' in checked) return checked.error;
+      const { id } = checked;
       const json = session.store.petJson(id);
       if (json === undefined) return withHeaders(errorResponse('not_found', `No pet has id ${id}.`), deprecationHeaders);
       return { status: 200, headers: petHeaders, body: json };
