@@ -13,7 +13,8 @@ import { AUTH_MESSAGES, type AuthProblem, checkBearer, DEFAULT_API_KEY, KEY_LABE
 import { Coverage, type CoverageReport } from './coverage.js';
 import { errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse } from './exchange.js';
 import { memoize } from './memo.js';
-import { appliedPreferences, forcedResponse, readPreferences } from './prefer.js';
+import { andThen, type Pending } from './pending.js';
+import { appliedPreferences, forcedResponse, type Preferences, readPreferences } from './prefer.js';
 import { matchRoute, type Route, routesOf } from './routes.js';
 import { createSelfCheck } from './self-check.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, Sessions, sessionName } from './sessions.js';
@@ -131,6 +132,11 @@ export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOpt
 export interface MockApi {
   /** Answers one request. Never throws: a fault of the mock itself is a 500 Error response. */
   handle(request: MockRequest): Promise<MockResponse>;
+  /**
+   * `handle` for hosts that write answers themselves: an answer that needs no waiting (no body to
+   * read, no delay, nothing to save) comes back at once rather than in a promise.
+   */
+  respond(request: MockRequest): Pending<MockResponse>;
   /** `handle` for a web-standard `Request`. */
   fetch(request: Request): Promise<Response>;
   /** Puts the mock back as it started: the default session's pets and clock seeded again, every named session dropped. Coverage is kept. */
@@ -153,15 +159,13 @@ interface Context {
   readonly request: MockRequest;
   readonly params: Readonly<Record<string, string>>;
   readonly session: Session;
-  /** Shows coverage a request body as received, before defaults fill it in. */
-  received(body: JsonValue): void;
 }
 
 /** What the handler learns of a request on the way, for coverage, the self-check and the log. */
 interface Trace {
-  operationId?: OperationId;
-  keyLabel?: string;
-  session?: string;
+  operationId: OperationId | undefined;
+  keyLabel: string | undefined;
+  session: string | undefined;
 }
 
 const routes: readonly Route[] = routesOf(openapi);
@@ -268,7 +272,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     return 'error' in checked ? { error: final(checked.error) } : checked;
   });
 
-  const implementations: Record<OperationId, (context: Context) => MockResponse | Promise<MockResponse>> = {
+  const implementations: Record<OperationId, (context: Context) => Pending<MockResponse>> = {
     listPets({ request, session }) {
       const checked = checkListQuery(request.query);
       if ('error' in checked) return checked.error;
@@ -276,7 +280,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       return { status: 200, headers: ANSWER_HEADERS, body: session.store.listJson(limit, status) };
     },
 
-    async createPet({ request, session, received }) {
+    async createPet({ request, session }) {
       const contentType = request.header('content-type');
       if (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType)) {
         return errorResponse(
@@ -293,7 +297,8 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       } catch (error) {
         return errorResponse('malformed_json', `The request body is not valid JSON: ${(error as Error).message}.`);
       }
-      received(body);
+      // Coverage counts the body as sent, before the defaults fill it in.
+      coverage.recordBody('createPet', body);
       const checked = validate(validators.createPetBody, body, 'The request body');
       if ('error' in checked) return checked.error;
       // The view carries the spec's defaults; the body as sent carries categoryId exactly.
@@ -324,7 +329,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     },
   };
 
-  async function answerApi(request: MockRequest, method: string, path: string, trace: Trace): Promise<MockResponse> {
+  function answerApi(request: MockRequest, method: string, path: string, trace: Trace): Pending<MockResponse> {
     const match = routeOf(path);
     if (method === 'OPTIONS') {
       const allow = match?.route.allow ?? 'OPTIONS';
@@ -348,12 +353,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
    * An authorized request to an operation: its session, then what it prefers (a forced answer never
    * opens a session nor touches state), then the operation itself.
    */
-  async function answerOperation(
-    request: MockRequest,
-    operationId: OperationId,
-    params: Readonly<Record<string, string>>,
-    trace: Trace,
-  ): Promise<MockResponse> {
+  function answerOperation(request: MockRequest, operationId: OperationId, params: Readonly<Record<string, string>>, trace: Trace): Pending<MockResponse> {
     const header = request.header(SESSION_HEADER);
     const name = sessionName(header);
     if (name === undefined) return errorResponse('bad_request', describeSessionName(header ?? ''));
@@ -361,14 +361,25 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     const preferences = settings.prefer ? readPreferences(request.header('prefer'), request.query, operationId) : undefined;
     if (preferences && 'error' in preferences) return preferences.error;
     const delay = preferences?.delay ?? settings.delay;
-    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-    let response = preferences && forcedResponse(preferences, operationId);
-    if (!response) {
-      const session = sessions.open(name);
-      const received = (body: JsonValue) => coverage.recordBody(operationId, body);
-      response = session ? await implementations[operationId]({ request, params, session, received }) : tooManySessions(sessions);
-    }
-    return preferences ? withHeaders(response, { 'preference-applied': appliedPreferences(preferences) }) : response;
+    const response =
+      delay > 0
+        ? new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() => operate(request, operationId, params, name, preferences))
+        : operate(request, operationId, params, name, preferences);
+    return preferences ? andThen(response, (made) => withHeaders(made, { 'preference-applied': appliedPreferences(preferences) })) : response;
+  }
+
+  /** The operation's answer: the one the request forces, or the operation's own in the request's session. */
+  function operate(
+    request: MockRequest,
+    operationId: OperationId,
+    params: Readonly<Record<string, string>>,
+    name: string,
+    preferences: Preferences | undefined,
+  ): Pending<MockResponse> {
+    const forced = preferences && forcedResponse(preferences, operationId);
+    if (forced) return forced;
+    const session = sessions.open(name);
+    return session ? implementations[operationId]({ request, params, session }) : tooManySessions(sessions);
   }
 
   /** The admin, behind the key when the mock is reachable beyond this machine; a reset is saved. */
@@ -382,29 +393,47 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     return (reset && (await save())) || response;
   }
 
-  const isApiPath = (path: string) => path === basePath || path.startsWith(`${basePath}/`);
+  const apiPrefix = `${basePath}/`;
+  const isApiPath = (path: string) => path === basePath || path.startsWith(apiPrefix);
   const isAdminPath = (path: string) => path.startsWith(ADMIN_PREFIX);
 
-  async function handle(request: MockRequest): Promise<MockResponse> {
-    let response: MockResponse;
-    const trace: Trace = {};
-    try {
-      const method = request.method.toUpperCase();
-      const { path } = request;
-      if (isApiPath(path)) response = await answerApi(request, method, path.slice(basePath.length), trace);
-      else if (isAdminPath(path)) response = await answerAdminWithKey(request, method, path);
-      else response = errorResponse('not_found', `No operation is served at ${path}: the API lives under ${basePath}. ${describeOperations(basePath)}`);
-    } catch (error) {
-      response = errorResponse('internal_error', `The mock failed to answer: ${(error as Error).message}. This is a bug in petstore-mock; please report it.`);
-    }
-    if (selfCheck) response = selfCheck(trace.operationId, response);
+  function route(request: MockRequest, trace: Trace): Pending<MockResponse> {
+    const method = request.method.toUpperCase();
+    const { path } = request;
+    if (isApiPath(path)) return answerApi(request, method, path.slice(basePath.length), trace);
+    if (isAdminPath(path)) return answerAdminWithKey(request, method, path);
+    return errorResponse('not_found', `No operation is served at ${path}: the API lives under ${basePath}. ${describeOperations(basePath)}`);
+  }
+
+  /** The answer as it leaves: self-checked, counted, with the headers every answer carries and what the log may add. */
+  function conclude(request: MockRequest, trace: Trace, made: MockResponse): MockResponse {
+    let response = selfCheck ? selfCheck(trace.operationId, made) : made;
     if (trace.operationId) coverage.record(trace.operationId, response.status, request.query);
     response = final(response);
     return trace.keyLabel === undefined && trace.session === undefined ? response : { ...response, logDetail: logDetailOf(trace) };
   }
 
+  function respond(request: MockRequest): Pending<MockResponse> {
+    const trace: Trace = { operationId: undefined, keyLabel: undefined, session: undefined };
+    let made: Pending<MockResponse>;
+    try {
+      made = route(request, trace);
+    } catch (error) {
+      made = failure(error);
+    }
+    return made instanceof Promise
+      ? made.then(
+          (response) => conclude(request, trace, response),
+          (error: unknown) => conclude(request, trace, failure(error)),
+        )
+      : conclude(request, trace, made);
+  }
+
+  const handle = async (request: MockRequest): Promise<MockResponse> => respond(request);
+
   return {
     handle,
+    respond,
     fetch: async (request) => toResponse(await handle(fromRequest(request)), request.method),
     reset: () => sessions.resetAll(),
     coverage: () => coverage.report(),
@@ -412,6 +441,10 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     store: sessions.default.store,
     options: settings,
   };
+}
+
+function failure(error: unknown): MockResponse {
+  return errorResponse('internal_error', `The mock failed to answer: ${(error as Error).message}. This is a bug in petstore-mock; please report it.`);
 }
 
 /** `key=ci session=worker-1`: what the request log shows of a request beyond its line; never a key. */

@@ -78,34 +78,65 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<string | 
   });
 }
 
-function toMockRequest(request: IncomingMessage, state: { bodyLeftUnread: boolean }): MockRequest {
-  const url = request.url ?? '/';
-  const q = url.indexOf('?');
-  return {
-    method: request.method ?? 'GET',
-    path: q === -1 ? url : url.slice(0, q),
-    query: q === -1 ? '' : url.slice(q + 1),
-    header: (name) => {
-      const value = request.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-    text: async (maxBytes) => {
-      // A declared length past the limit is refused before a byte of the body is read.
-      const declared = Number(request.headers['content-length']);
-      const text = declared > maxBytes ? undefined : await readBody(request, maxBytes);
-      if (text === undefined) state.bodyLeftUnread = true;
-      return text;
-    },
-  };
+/** A Node request as the handler's `MockRequest`: one object per request, its methods shared. */
+class NodeRequest implements MockRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  /** Set when the body was too large to read: the connection must then be closed after the answer. */
+  bodyLeftUnread = false;
+  readonly #request: IncomingMessage;
+
+  constructor(request: IncomingMessage) {
+    this.#request = request;
+    const url = request.url ?? '/';
+    const q = url.indexOf('?');
+    this.method = request.method ?? 'GET';
+    this.path = q === -1 ? url : url.slice(0, q);
+    this.query = q === -1 ? '' : url.slice(q + 1);
+  }
+
+  header(name: string): string | undefined {
+    const value = this.#request.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  async text(maxBytes: number): Promise<string | undefined> {
+    // A declared length past the limit is refused before a byte of the body is read.
+    const declared = Number(this.#request.headers['content-length']);
+    const text = declared > maxBytes ? undefined : await readBody(this.#request, maxBytes);
+    if (text === undefined) this.bodyLeftUnread = true;
+    return text;
+  }
+}
+
+/**
+ * Answers' headers as the flat `[name, value, ..., 'content-length', <length>]` list `writeHead` takes
+ * fastest, made once per headers object: the common answers share theirs.
+ */
+const flatHeaders = new WeakMap<object, (string | number)[]>();
+
+function flatten(headers: MockResponse['headers']): (string | number)[] {
+  const flat: (string | number)[] = [];
+  for (const name in headers) flat.push(name, headers[name] as string);
+  flat.push('content-length', 0);
+  return flat;
 }
 
 function writeResponse(response: ServerResponse, answer: MockResponse, closeConnection: boolean): void {
-  // A flat [name, value, ...] list: Node walks it much faster than an object made per answer.
-  const headers: (string | number)[] = [];
-  for (const name in answer.headers) headers.push(name, answer.headers[name] as string);
-  headers.push('content-length', Buffer.byteLength(answer.body));
-  if (closeConnection) headers.push('connection', 'close');
-  response.writeHead(answer.status, headers);
+  const length = Buffer.byteLength(answer.body);
+  if (closeConnection) {
+    response.writeHead(answer.status, [...flatten(answer.headers).slice(0, -1), length, 'connection', 'close']);
+  } else {
+    let flat = flatHeaders.get(answer.headers);
+    if (flat === undefined) {
+      flat = flatten(answer.headers);
+      flatHeaders.set(answer.headers, flat);
+    }
+    // writeHead copies the list into the head it writes before it returns: the shared list is free again at once.
+    flat[flat.length - 1] = length;
+    response.writeHead(answer.status, flat);
+  }
   response.end(answer.body);
 }
 
@@ -164,16 +195,19 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     },
     (request, response) => {
       const started = onRequest ? performance.now() : 0;
-      const state = { bodyLeftUnread: false };
-      void mock.handle(toMockRequest(request, state)).then((answer) => {
+      const received = new NodeRequest(request);
+      const write = (answer: MockResponse) => {
         writeResponse(response, answer, closing);
-        if (state.bodyLeftUnread) lingerThenClose(request, response);
+        if (received.bodyLeftUnread) lingerThenClose(request, response);
         if (onRequest) {
           let line = `${request.method} ${request.url} ${answer.status} ${(performance.now() - started).toFixed(1)}ms${answer.logDetail ? ` ${answer.logDetail}` : ''}`;
           for (const key of keys) line = line.replaceAll(key, '***');
           onRequest(line);
         }
-      });
+      };
+      const answer = mock.respond(received);
+      if (answer instanceof Promise) void answer.then(write);
+      else write(answer);
     },
   );
 
