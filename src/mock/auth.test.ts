@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkBearer, parseApiKey } from './auth.js';
 
@@ -17,6 +18,50 @@ describe('checkBearer', () => {
     expect(checkBearer('Bearer', keys)).toBe('empty');
     expect(checkBearer('Bearer ', keys)).toBe('empty');
     for (const near of ['alpha', 'alpha-key2', 'alpha-kez', 'Alpha-key', 'betaalpha-key']) expect(checkBearer(`Bearer ${near}`, keys)).toBe('key');
+  });
+});
+
+describe('the Authorization format', () => {
+  // The format as a regular expression: the reference the hand-written reader must agree with.
+  const FORMAT = /^bearer(?:[ \t]+(\S*))?[ \t]*$/i;
+  function reference(authorization: string, keys: readonly string[]): string | number {
+    if (authorization.trim() === '') return 'missing';
+    const match = FORMAT.exec(authorization);
+    if (match === null) return 'scheme';
+    if (!match[1]) return 'empty';
+    const index = keys.indexOf(match[1]);
+    return index === -1 ? 'key' : index;
+  }
+
+  it('reads every header as the regular expression of the format does', () => {
+    const keys = ['k1', 'key'];
+    // Pieces that meet the format's edges: the scheme in any case, spaces, tabs, other whitespace, keys.
+    const piece = fc.constantFrom(
+      'Bearer',
+      'bearer',
+      'BEARER',
+      'BeArEr',
+      'Bear',
+      'Basic',
+      ' ',
+      '\t',
+      '\n',
+      '\u00a0',
+      '\u2028',
+      '\ufeff',
+      'k1',
+      'key',
+      'x',
+      'ſ',
+      'é',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }), (pieces) => {
+        const header = pieces.join('');
+        expect(checkBearer(header, keys)).toBe(reference(header, keys));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
 
