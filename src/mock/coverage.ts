@@ -7,6 +7,7 @@
 import { openapi } from '../generated/openapi.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type JsonSchema, type Operation, operationsOf, parametersOf, type Reference, resolve } from '../spec/document.js';
+import { memoize } from './memo.js';
 
 /**
  * One operation's coverage.
@@ -55,6 +56,8 @@ interface Tally {
   readonly path: string;
   readonly documented: readonly string[];
   readonly inputs: readonly EnumInput[];
+  /** The enum values a query string carries, by input: a query's text decides them, so each is read once. */
+  readonly queryValues: (query: string) => readonly (readonly [EnumInput, string | null])[];
   statuses: Map<string, number>;
   enums: Map<string, Map<string, number>>;
 }
@@ -80,13 +83,24 @@ function enumInputs(operation: Operation): EnumInput[] {
   return inputs;
 }
 
+function queryValuesOf(inputs: readonly EnumInput[]): Tally['queryValues'] {
+  const queryInputs = inputs.filter((input) => input.location === 'query');
+  return memoize((query) => {
+    // Most queries (`limit=20`) name no enum input: they are never parsed.
+    const named = queryInputs.filter((input) => query.includes(input.name));
+    if (named.length === 0) return [];
+    const search = new URLSearchParams(query);
+    return named.map((input) => [input, search.get(input.name)] as const);
+  });
+}
+
 function count<K>(map: Map<K, number>, key: K): void {
   map.set(key, (map.get(key) ?? 0) + 1);
 }
 
 /**
- * The tallies of one mock. Recording costs a map update per answer, and a parse of the query only when
- * it names an enum-typed query parameter.
+ * The tallies of one mock. Recording costs a map update per answer, and a parse of each distinct
+ * query that names an enum-typed query parameter.
  * @example
  * const coverage = new Coverage('/v1');
  * coverage.record('getPet', 404, '');
@@ -97,18 +111,20 @@ export class Coverage {
 
   constructor(basePath: string) {
     this.#tallies = new Map(
-      operationsOf(openapi).map(({ operationId, method, path, operation }) => [
-        operationId,
-        {
+      operationsOf(openapi).map(({ operationId, method, path, operation }) => {
+        const inputs = enumInputs(operation);
+        const tally: Tally = {
           operationId,
           method: method.toUpperCase(),
           path: basePath + path,
           documented: Object.keys(operation.responses),
-          inputs: enumInputs(operation),
+          inputs,
+          queryValues: queryValuesOf(inputs),
           statuses: new Map(),
           enums: new Map(),
-        },
-      ]),
+        };
+        return [operationId, tally];
+      }),
     );
   }
 
@@ -118,13 +134,7 @@ export class Coverage {
     if (!tally) return;
     count(tally.statuses, String(status));
     if (query === '') return;
-    let search: URLSearchParams | undefined;
-    for (const input of tally.inputs) {
-      // Most queries (`limit=20`) carry no enum input: they are not parsed a second time.
-      if (input.location !== 'query' || !query.includes(input.name)) continue;
-      search ??= new URLSearchParams(query);
-      this.#countValue(tally, input, search.get(input.name));
-    }
+    for (const [input, value] of tally.queryValues(query)) this.#countValue(tally, input, value);
   }
 
   /** Counts the enum values of a request body as sent, before any default is applied. */
