@@ -23,6 +23,15 @@ describe('PetStore', () => {
     expect(store.list(10, 'pending')).toEqual([]);
   });
 
+  it('keeps each page of each status apart in its cache of serialized pages', () => {
+    const store = new PetStore(seed);
+    for (const round of [1, 2]) {
+      for (const status of [undefined, 'available', 'pending', 'sold'] as const) {
+        for (let limit = 0; limit <= 4; limit++) expect(parseJson(store.listJson(limit, status)), `round ${round}`).toEqual(store.list(limit, status));
+      }
+    }
+  });
+
   it('assigns the next id on create and finds pets by id', () => {
     const store = new PetStore(seed);
     const pet = store.create({ name: 'Rex', categoryId: 2n ** 60n, status: 'pending' });

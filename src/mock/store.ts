@@ -29,6 +29,11 @@ function jsonOf(entry: Entry): string {
  * @example
  * new PetStore([], { idOffset: 2n ** 53n } satisfies PetStoreOptions);
  */
+/** A page's status and limit as one small integer: a map keyed by it hashes no string per request. */
+function pageKey(limit: number, status: PetStatus | undefined): number {
+  return limit * (PET_STATUSES.length + 1) + (status === undefined ? 0 : PET_STATUSES.indexOf(status) + 1);
+}
+
 export interface PetStoreOptions {
   /** Added to every id, so that ids run from `idOffset + 1`: the `--big-ids` canary. Default: none, ids from 1. */
   readonly idOffset?: bigint;
@@ -44,8 +49,8 @@ export class PetStore {
   readonly #idOffset: bigint | undefined;
   #all: Entry[] = [];
   #byStatus = new Map<PetStatus, Entry[]>();
-  /** Pages already serialized, by status and limit: every change of the pets must clear it. */
-  #pages = new Map<string, string>();
+  /** Pages already serialized, by `pageKey`: every change of the pets must clear it. */
+  #pages = new Map<number, string>();
 
   constructor(seed: readonly StoredPet[] = [], options: PetStoreOptions = {}) {
     this.#idOffset = options.idOffset;
@@ -79,9 +84,9 @@ export class PetStore {
     return this.#page(limit, status).map((entry) => entry.pet);
   }
 
-  /** `list` as a JSON array, built from each pet's cached JSON, and kept until the pets change. */
+  /** `list` as a JSON array, built from each pet's cached JSON, and kept until the pets change; `limit` is a whole number. */
   listJson(limit: number, status?: PetStatus): string {
-    const key = `${status}:${limit}`;
+    const key = pageKey(limit, status);
     let json = this.#pages.get(key);
     if (json === undefined) {
       const page = this.#page(limit, status);
