@@ -28,9 +28,29 @@ export interface MockResponse {
 
 export const JSON_CONTENT_TYPE = 'application/json';
 
-/** A response with a JSON body. */
-export function jsonResponse(status: number, body: string, headers: Readonly<Record<string, string>> = {}): MockResponse {
-  return { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body };
+/** What lets a browser page on another origin read every answer, and the headers it needs. */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied',
+};
+
+/** The headers every answer carries, shared by those that carry no others. */
+export const ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_CONTENT_TYPE, ...CORS_HEADERS });
+
+/**
+ * An answer made once and given to many requests, frozen with its headers. Hosts may keep what they
+ * derive from a frozen headers object (the Node server keeps the list it writes) for as long as it lives.
+ * @example
+ * const UNAUTHORIZED = shared(errorResponse('unauthorized', 'Missing credential.'));
+ */
+export function shared(response: MockResponse): MockResponse {
+  Object.freeze(response.headers);
+  return Object.freeze(response);
+}
+
+/** A response with a JSON body, and with `headers` beside those every answer carries. */
+export function jsonResponse(status: number, body: string, headers?: Readonly<Record<string, string>>): MockResponse {
+  return { status, headers: headers === undefined ? ANSWER_HEADERS : { ...ANSWER_HEADERS, ...headers }, body };
 }
 
 /**

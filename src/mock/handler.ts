@@ -11,7 +11,7 @@ import { readLimited } from '../web/read-limited.js';
 import { ADMIN_PREFIX, createAdmin, tooManySessions } from './admin.js';
 import { AUTH_MESSAGES, type AuthProblem, checkBearer, DEFAULT_API_KEY, KEY_LABEL, type LabelledApiKey, UNAUTHORIZED_HEADERS } from './auth.js';
 import { Coverage, type CoverageReport } from './coverage.js';
-import { errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse } from './exchange.js';
+import { ANSWER_HEADERS, errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse, shared } from './exchange.js';
 import { memoize } from './memo.js';
 import { andThen, type Pending } from './pending.js';
 import { appliedPreferences, forcedResponse, type Preferences, readPreferences } from './prefer.js';
@@ -179,19 +179,12 @@ function parametersIn(operationId: OperationId, location: 'query' | 'path') {
 const LIST_QUERY = parametersIn('listPets', 'query');
 const GET_PATH = parametersIn('getPet', 'path');
 
-const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied',
-};
 const PREFLIGHT_HEADERS = {
   'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Mock-Session',
   'access-control-max-age': '600',
 };
-// The answers the mock makes most are made with their final headers, CORS included, and `handle`
-// merges nothing into them: see `final`.
-const ANSWER_HEADERS = { 'content-type': JSON_CONTENT_TYPE, ...CORS_HEADERS };
 const UNAUTHORIZED = Object.fromEntries(
-  Object.entries(AUTH_MESSAGES).map(([problem, message]) => [problem, final(errorResponse('unauthorized', message, UNAUTHORIZED_HEADERS))]),
+  Object.entries(AUTH_MESSAGES).map(([problem, message]) => [problem, shared(errorResponse('unauthorized', message, UNAUTHORIZED_HEADERS))]),
 ) as Record<AuthProblem, MockResponse>;
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
@@ -208,11 +201,6 @@ function validate(
 
 function withHeaders(response: MockResponse, headers: Readonly<Record<string, string>>): MockResponse {
   return { ...response, headers: { ...response.headers, ...headers } };
-}
-
-/** The response with the headers every answer carries; those made with them already are returned as they are. */
-function final(response: MockResponse): MockResponse {
-  return 'access-control-allow-origin' in response.headers ? response : withHeaders(response, CORS_HEADERS);
 }
 
 /**
@@ -254,13 +242,13 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     sunset: GET_PET_SUNSET.toUTCString(),
     link: `<${basePath}${GET_PET_REPLACEMENT.path}>; rel="successor-version"`,
   };
-  const petHeaders = { ...ANSWER_HEADERS, ...deprecationHeaders };
+  const petHeaders = Object.freeze({ ...ANSWER_HEADERS, ...deprecationHeaders });
   // A route and a query's validity depend on their text alone: a client repeating a request pays for them once.
   const routeOf = memoize((path) => matchRoute(routes, path));
   const checkPetPath = memoize((petId): { error: MockResponse } | { id: number | bigint } => {
     const values = readParameters(GET_PATH, () => petId);
     const checked = validate(validators.getPetPath, values, 'The path');
-    return 'error' in checked ? { error: final(withHeaders(checked.error, deprecationHeaders)) } : { id: values.petId as number | bigint };
+    return 'error' in checked ? { error: shared(withHeaders(checked.error, deprecationHeaders)) } : { id: values.petId as number | bigint };
   });
   const checkListQuery = memoize((query) => {
     const search = new URLSearchParams(query);
@@ -269,7 +257,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       readParameters(LIST_QUERY, (name) => search.get(name)),
       'The query',
     );
-    return 'error' in checked ? { error: final(checked.error) } : checked;
+    return 'error' in checked ? { error: shared(checked.error) } : checked;
   });
 
   const implementations: Record<OperationId, (context: Context) => Pending<MockResponse>> = {
@@ -324,7 +312,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       if ('error' in checked) return checked.error;
       const { id } = checked;
       const json = session.store.petJson(id);
-      if (json === undefined) return withHeaders(errorResponse('not_found', `No pet has id ${id}.`), deprecationHeaders);
+      if (json === undefined) return errorResponse('not_found', `No pet has id ${id}.`, deprecationHeaders);
       return { status: 200, headers: petHeaders, body: json };
     },
   };
@@ -405,11 +393,10 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     return errorResponse('not_found', `No operation is served at ${path}: the API lives under ${basePath}. ${describeOperations(basePath)}`);
   }
 
-  /** The answer as it leaves: self-checked, counted, with the headers every answer carries and what the log may add. */
+  /** The answer as it leaves: self-checked, counted, with what the log may add. */
   function conclude(request: MockRequest, trace: Trace, made: MockResponse): MockResponse {
-    let response = selfCheck ? selfCheck(trace.operationId, made) : made;
+    const response = selfCheck ? selfCheck(trace.operationId, made) : made;
     if (trace.operationId) coverage.record(trace.operationId, response.status, request.query);
-    response = final(response);
     return trace.keyLabel === undefined && trace.session === undefined ? response : { ...response, logDetail: logDetailOf(trace) };
   }
 

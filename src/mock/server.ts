@@ -111,32 +111,34 @@ class NodeRequest implements MockRequest {
 }
 
 /**
- * Answers' headers as the flat `[name, value, ..., 'content-length', <length>]` list `writeHead` takes
- * fastest, made once per headers object: the common answers share theirs.
+ * Answers' headers as the flat `['content-length', <length>, name, value, ...]` list `writeHead` takes
+ * fastest, kept for the frozen headers objects the common answers share (see `shared`); the others are
+ * made once and gone.
  */
 const flatHeaders = new WeakMap<object, (string | number)[]>();
 
 function flatten(headers: MockResponse['headers']): (string | number)[] {
-  const flat: (string | number)[] = [];
+  const flat: (string | number)[] = ['content-length', 0];
   for (const name in headers) flat.push(name, headers[name] as string);
-  flat.push('content-length', 0);
+  return flat;
+}
+
+function headerList(headers: MockResponse['headers'], closeConnection: boolean): (string | number)[] {
+  if (closeConnection) return [...flatten(headers), 'connection', 'close'];
+  if (!Object.isFrozen(headers)) return flatten(headers);
+  let flat = flatHeaders.get(headers);
+  if (flat === undefined) {
+    flat = flatten(headers);
+    flatHeaders.set(headers, flat);
+  }
   return flat;
 }
 
 function writeResponse(response: ServerResponse, answer: MockResponse, closeConnection: boolean): void {
-  const length = Buffer.byteLength(answer.body);
-  if (closeConnection) {
-    response.writeHead(answer.status, [...flatten(answer.headers).slice(0, -1), length, 'connection', 'close']);
-  } else {
-    let flat = flatHeaders.get(answer.headers);
-    if (flat === undefined) {
-      flat = flatten(answer.headers);
-      flatHeaders.set(answer.headers, flat);
-    }
-    // writeHead copies the list into the head it writes before it returns: the shared list is free again at once.
-    flat[flat.length - 1] = length;
-    response.writeHead(answer.status, flat);
-  }
+  const headers = headerList(answer.headers, closeConnection);
+  // writeHead copies the list into the head it writes before it returns: a shared list is free again at once.
+  headers[1] = Buffer.byteLength(answer.body);
+  response.writeHead(answer.status, headers);
   response.end(answer.body);
 }
 
