@@ -327,8 +327,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     if (entry) trace.operationId = entry.operationId as OperationId;
     const key = checkBearer(request.header('authorization'), settings.apiKeys);
     if (typeof key === 'string') return UNAUTHORIZED[key];
-    const label = settings.keyLabels.get(settings.apiKeys[key] as string);
-    if (label !== undefined) trace.keyLabel = label;
+    if (settings.keyLabels.size > 0) trace.keyLabel = settings.keyLabels.get(settings.apiKeys[key] as string);
     if (!match) return errorResponse('not_found', `No operation is served at ${basePath}${path}. ${describeOperations(basePath)}`);
     if (!entry)
       return errorResponse('method_not_allowed', `${method} is not allowed on ${basePath}${match.route.template}; allowed: ${match.route.allow}.`, {

@@ -85,10 +85,13 @@ class NodeRequest implements MockRequest {
   readonly query: string;
   /** Set when the body was too large to read: the connection must then be closed after the answer. */
   bodyLeftUnread = false;
+  /** When the request arrived (`performance.now()`), for the request log; 0 when nothing logs. */
+  readonly started: number;
   readonly #request: IncomingMessage;
 
-  constructor(request: IncomingMessage) {
+  constructor(request: IncomingMessage, started: number) {
     this.#request = request;
+    this.started = started;
     const url = request.url ?? '/';
     const q = url.indexOf('?');
     this.method = request.method ?? 'GET';
@@ -125,11 +128,10 @@ function flatten(headers: MockResponse['headers']): (string | number)[] {
 
 function headerList(headers: MockResponse['headers'], closeConnection: boolean): (string | number)[] {
   if (closeConnection) return [...flatten(headers), 'connection', 'close'];
-  if (!Object.isFrozen(headers)) return flatten(headers);
   let flat = flatHeaders.get(headers);
   if (flat === undefined) {
     flat = flatten(headers);
-    flatHeaders.set(headers, flat);
+    if (Object.isFrozen(headers)) flatHeaders.set(headers, flat);
   }
   return flat;
 }
@@ -187,6 +189,16 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   const timeouts = options.timeouts ?? {};
   let closing = false;
+
+  function finish(request: IncomingMessage, received: NodeRequest, response: ServerResponse, answer: MockResponse): void {
+    writeResponse(response, answer, closing);
+    if (received.bodyLeftUnread) lingerThenClose(request, response);
+    if (onRequest) {
+      let line = `${request.method} ${request.url} ${answer.status} ${(performance.now() - received.started).toFixed(1)}ms${answer.logDetail ? ` ${answer.logDetail}` : ''}`;
+      for (const key of keys) line = line.replaceAll(key, '***');
+      onRequest(line);
+    }
+  }
   const server: Server = createServer(
     {
       headersTimeout: timeouts.headersMs ?? 10_000,
@@ -196,20 +208,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs ?? 1_000),
     },
     (request, response) => {
-      const started = onRequest ? performance.now() : 0;
-      const received = new NodeRequest(request);
-      const write = (answer: MockResponse) => {
-        writeResponse(response, answer, closing);
-        if (received.bodyLeftUnread) lingerThenClose(request, response);
-        if (onRequest) {
-          let line = `${request.method} ${request.url} ${answer.status} ${(performance.now() - started).toFixed(1)}ms${answer.logDetail ? ` ${answer.logDetail}` : ''}`;
-          for (const key of keys) line = line.replaceAll(key, '***');
-          onRequest(line);
-        }
-      };
+      const received = new NodeRequest(request, onRequest ? performance.now() : 0);
       const answer = mock.respond(received);
-      if (answer instanceof Promise) void answer.then(write);
-      else write(answer);
+      if (answer instanceof Promise) void answer.then((made) => finish(request, received, response, made));
+      else finish(request, received, response, answer);
     },
   );
 
