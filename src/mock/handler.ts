@@ -244,7 +244,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   };
   const petHeaders = Object.freeze({ ...ANSWER_HEADERS, ...deprecationHeaders });
   // A route and a query's validity depend on their text alone: a client repeating a request pays for them once.
-  const routeOf = memoize((path) => matchRoute(routes, path));
+  const routeOf = memoize((path) => matchRoute(routes, path.slice(basePath.length)));
   const checkPetPath = memoize((petId): { error: MockResponse } | { id: number | bigint } => {
     const values = readParameters(GET_PATH, () => petId);
     const checked = validate(validators.getPetPath, values, 'The path');
@@ -317,6 +317,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     },
   };
 
+  /** A request under the base path; `path` is the whole path, base path included. */
   function answerApi(request: MockRequest, method: string, path: string, trace: Trace): Pending<MockResponse> {
     const match = routeOf(path);
     if (method === 'OPTIONS') {
@@ -328,7 +329,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     const key = checkBearer(request.header('authorization'), settings.apiKeys);
     if (typeof key === 'string') return UNAUTHORIZED[key];
     if (settings.keyLabels.size > 0) trace.keyLabel = settings.keyLabels.get(settings.apiKeys[key] as string);
-    if (!match) return errorResponse('not_found', `No operation is served at ${basePath}${path}. ${describeOperations(basePath)}`);
+    if (!match) return errorResponse('not_found', `No operation is served at ${path}. ${describeOperations(basePath)}`);
     if (!entry)
       return errorResponse('method_not_allowed', `${method} is not allowed on ${basePath}${match.route.template}; allowed: ${match.route.allow}.`, {
         allow: match.route.allow,
@@ -387,7 +388,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   function route(request: MockRequest, trace: Trace): Pending<MockResponse> {
     const method = request.method.toUpperCase();
     const { path } = request;
-    if (isApiPath(path)) return answerApi(request, method, path.slice(basePath.length), trace);
+    if (isApiPath(path)) return answerApi(request, method, path, trace);
     if (isAdminPath(path)) return answerAdminWithKey(request, method, path);
     return errorResponse('not_found', `No operation is served at ${path}: the API lives under ${basePath}. ${describeOperations(basePath)}`);
   }
