@@ -147,7 +147,7 @@ Written by \`npm run bench\` on ${machine.date} UTC: ${machine.cores} cores (${m
 The machine's 1-minute load average was ${machine.load[0].toFixed(2)} at the start and ${machine.load[1].toFixed(2)} at the end.
 
 Every server runs in a child process of its own, on loopback; the load generator (autocannon) runs in
-the benchmark's process. Each comparison warms every server up, then measures them in turn,
+the benchmark's process. Each comparison warms every server up (${runs.warmupMs / 1000} s), then measures them in turn,
 ${runs.rounds} rounds of ${runs.durationMs / 1000} s over ${runs.connections} keep-alive connections, alternating the order
 each round${prism ? ` (Prism: ${prism.rounds} rounds of ${prism.durationMs / 1000} s over ${prism.connections} connections)` : ''}; the figures are the medians, and every
 ratio compares medians of the same run. The bare baseline is plain \`node:http\` that checks the key and
