@@ -1,7 +1,7 @@
 /** The benchmark's figures against the issue's targets, as a console table and as bench/RESULTS.md. */
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import type { BenchOptions, BenchReport } from './bench.js';
-import type { Figures } from './throughput.js';
+import { type Figures, pairedRatio } from './throughput.js';
 
 /** Where and when the figures were measured: they mean nothing without it. */
 export interface Machine {
@@ -45,7 +45,7 @@ const ms = (value: number) => `${Math.round(value)} ms`;
 export function verdicts(report: BenchReport): Verdict[] {
   const found: Verdict[] = [];
   for (const { scenario, mock, bare, prism } of report.throughput) {
-    const share = mock.rps / bare.rps;
+    const share = pairedRatio(mock, bare);
     found.push({
       measure: `${scenario.title}: mock ÷ bare node:http`,
       measured: ratio(share),
@@ -53,7 +53,7 @@ export function verdicts(report: BenchReport): Verdict[] {
       met: share >= scenario.minRatio,
     });
     if (prism && scenario.minPrismRatio !== undefined) {
-      const multiple = mock.rps / prism.rps;
+      const multiple = pairedRatio(mock, prism);
       found.push({
         measure: `${scenario.title}: mock ÷ Prism`,
         measured: ratio(multiple),
@@ -109,7 +109,7 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-/** The throughput table: medians of the rounds, in req/s and ms. */
+/** The throughput table: medians of the rounds, in req/s and ms, and the median of the rounds' ratios. */
 export function throughputTable(report: BenchReport): string {
   const rows = report.throughput.flatMap(({ scenario, mock, bare, prism }) => {
     const row = (other: Figures, name: string) => [
@@ -118,7 +118,7 @@ export function throughputTable(report: BenchReport): string {
       `${mock.p50} / ${mock.p99}`,
       `${name} ${rps(other)}`,
       `${other.p50} / ${other.p99}`,
-      ratio(mock.rps / other.rps),
+      ratio(pairedRatio(mock, other)),
     ];
     return prism ? [row(bare, 'bare'), row(prism, 'Prism')] : [row(bare, 'bare')];
   });
@@ -149,8 +149,9 @@ The machine's 1-minute load average was ${machine.load[0].toFixed(2)} at the sta
 Every server runs in a child process of its own, on loopback; the load generator (autocannon) runs in
 the benchmark's process. Each comparison warms every server up (${runs.warmupMs / 1000} s), then measures them in turn,
 ${runs.rounds} rounds of ${runs.durationMs / 1000} s over ${runs.connections} keep-alive connections, alternating the order
-each round${prism ? ` (Prism: ${prism.rounds} rounds of ${prism.durationMs / 1000} s over ${prism.connections} connections)` : ''}; the figures are the medians, and every
-ratio compares medians of the same run. The bare baseline is plain \`node:http\` that checks the key and
+each round${prism ? ` (Prism: ${prism.rounds} rounds of ${prism.durationMs / 1000} s over ${prism.connections} connections)` : ''}; the figures are the medians. Every
+ratio is the median of the rounds' ratios: a round measures the mock and its baseline back to back, so
+a slow moment of the machine weighs on both sides of a ratio. The bare baseline is plain \`node:http\` that checks the key and
 writes the same bytes (a POST: parses, stores and serializes the pet): bench/baselines/bare.js.
 
 ## Throughput

@@ -38,6 +38,16 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
+/**
+ * How many times `a`'s req/s `b`'s is: the median of the rounds' ratios. Each round measures both back
+ * to back, so a slow moment of a shared machine weighs on both sides of a ratio, where it would move
+ * only one of two medians.
+ */
+export function pairedRatio(a: Figures, b: Figures): number {
+  const rounds = Math.min(a.rounds.length, b.rounds.length);
+  return median(Array.from({ length: rounds }, (_, i) => (a.rounds[i]?.rps ?? 0) / (b.rounds[i]?.rps ?? 1)));
+}
+
 function figuresOf(name: string, rounds: readonly Measurement[]): Figures {
   return {
     name,
