@@ -186,6 +186,7 @@ const PREFLIGHT_HEADERS = {
 const UNAUTHORIZED = Object.fromEntries(
   Object.entries(AUTH_MESSAGES).map(([problem, message]) => [problem, shared(errorResponse('unauthorized', message, UNAUTHORIZED_HEADERS))]),
 ) as Record<AuthProblem, MockResponse>;
+const SUNSET_MS = GET_PET_SUNSET.getTime();
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** Validates `data` and returns the view ajv checked (with defaults applied), or a 400 response. */
@@ -301,7 +302,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     },
 
     getPet({ params, session }) {
-      if (session.clock.now() >= GET_PET_SUNSET.getTime()) {
+      if (session.clock.now() >= SUNSET_MS) {
         return errorResponse(
           'gone',
           `GET ${basePath}/pets/{petId} was removed on ${deprecationHeaders.sunset}; use GET ${basePath}${GET_PET_REPLACEMENT.path} with the status filter.`,
