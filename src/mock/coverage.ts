@@ -63,6 +63,7 @@ interface Tally {
   enums: Map<string, Map<string, number>>;
 }
 
+/** A count for every HTTP status (100 to 599), each 0. */
 const noAnswers = (): number[] => new Array<number>(600).fill(0);
 
 function enumValues(schema: JsonSchema | Reference | undefined): readonly string[] | undefined {
@@ -102,7 +103,7 @@ function count<K>(map: Map<K, number>, key: K): void {
 }
 
 /**
- * The tallies of one mock. Recording costs a map update per answer, and a parse of each distinct
+ * The tallies of one mock. Recording costs an array write per answer, and a parse of each distinct
  * query that names an enum-typed query parameter.
  * @example
  * const coverage = new Coverage('/v1');

@@ -206,7 +206,7 @@ function withHeaders(response: MockResponse, headers: Readonly<Record<string, st
 
 /**
  * Creates a mock of the pet store: the seeded store and the one function that answers requests.
- * Every host (the Node server, MSW) calls `handle`; no rule of the interface lives anywhere else.
+ * Every host calls it (the Node server `respond`, MSW `handle`); no rule of the interface lives anywhere else.
  * @example
  * const mock = createMockApi({ seed: 7, count: 10 });
  * const response = await mock.fetch(new Request('http://mock.test/v1/pets?limit=2', {
@@ -375,7 +375,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   async function answerAdminWithKey(request: MockRequest, method: string, path: string): Promise<MockResponse> {
     if (settings.adminKeyRequired) {
       const key = checkBearer(request.header('authorization'), settings.apiKeys);
-      if (typeof key === 'string') return errorResponse('unauthorized', AUTH_MESSAGES[key], UNAUTHORIZED_HEADERS);
+      if (typeof key === 'string') return UNAUTHORIZED[key];
     }
     const response = await answerAdmin(request, method, path);
     const reset = method === 'POST' && path.endsWith('/reset') && response.status === 200;

@@ -42,7 +42,6 @@ function pageKey(limit: number, status: PetStatus | undefined): number {
  * @example
  * new PetStore([], { idOffset: 2n ** 53n } satisfies PetStoreOptions);
  */
-
 export interface PetStoreOptions {
   /** Added to every id, so that ids run from `idOffset + 1`: the `--big-ids` canary. Default: none, ids from 1. */
   readonly idOffset?: bigint;
