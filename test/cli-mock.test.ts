@@ -44,6 +44,14 @@ describe('petstore-mock CLI', () => {
     }
   });
 
+  it('refuses a PETSTORE_API_KEY with whitespace (a newline read from a file) without printing it', async () => {
+    const result = await runCli('petstore-mock', ['--port', '0'], { PETSTORE_API_KEY: 'from-env-secret\n' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "petstore-mock: option '-k, --api-key <key>' value '***' from env 'PETSTORE_API_KEY' is invalid. An API key cannot contain whitespace (found at character 16): a Bearer token is one word. Run petstore-mock --help for every flag.\n",
+    );
+  });
+
   it('moves its clock with --now, retiring getPet after the sunset', async () => {
     const mock = await startMockCli(['--port', '0', '--quiet', '--now', '2031-01-01T00:00:00Z']);
     try {
@@ -85,6 +93,10 @@ describe('petstore-mock CLI', () => {
     [
       ['--api-key='],
       "petstore-mock: option '-k, --api-key <key>' argument '' is invalid. An API key cannot be empty. Run petstore-mock --help for every flag.\n",
+    ],
+    [
+      ['--api-key', 'ci=s3cret key'],
+      "petstore-mock: option '-k, --api-key <key>' argument '***' is invalid. An API key cannot contain whitespace (found at character 7): a Bearer token is one word. Run petstore-mock --help for every flag.\n",
     ],
   ];
   for (const [args, stderr] of usageErrors) {

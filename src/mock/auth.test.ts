@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkBearer, parseApiKey } from './auth.js';
+import { apiKeyProblem, bearerCheck, parseApiKey } from './auth.js';
 
-describe('checkBearer', () => {
+describe('bearerCheck', () => {
+  const checkBearer = (header: string | undefined, keys: readonly string[]) => bearerCheck(keys)(header);
   const keys = ['alpha-key', 'beta'];
 
   it('accepts any accepted key with the Bearer scheme in any case, telling which one', () => {
@@ -18,6 +19,15 @@ describe('checkBearer', () => {
     expect(checkBearer('Bearer', keys)).toBe('empty');
     expect(checkBearer('Bearer ', keys)).toBe('empty');
     for (const near of ['alpha', 'alpha-key2', 'alpha-kez', 'Alpha-key', 'betaalpha-key']) expect(checkBearer(`Bearer ${near}`, keys)).toBe('key');
+    // A token with whitespace inside is not of the form, even when a key begins it.
+    for (const split of ['Bearer alpha-key x', 'Bearer alpha\u00a0-key', 'Bearer beta\n']) expect(checkBearer(split, keys)).toBe('scheme');
+  });
+
+  it('refuses keys that could never be sent: empty, or with whitespace', () => {
+    expect(() => bearerCheck(['ok', ''])).toThrow('an API key cannot be empty');
+    expect(() => bearerCheck(['two words'])).toThrow('an API key cannot contain whitespace (found at character 4): a Bearer token is one word');
+    expect(apiKeyProblem('tab\there')).toMatch(/character 4/);
+    expect(apiKeyProblem('petstore-dev-key')).toBeUndefined();
   });
 });
 
@@ -55,10 +65,11 @@ describe('the Authorization format', () => {
       'ſ',
       'é',
     );
+    const check = bearerCheck(keys);
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 6 }), (pieces) => {
         const header = pieces.join('');
-        expect(checkBearer(header, keys)).toBe(reference(header, keys));
+        expect(check(header)).toBe(reference(header, keys));
       }),
       { numRuns: 20_000 },
     );
@@ -66,7 +77,7 @@ describe('the Authorization format', () => {
 });
 
 describe('the key comparison', () => {
-  /** A string that counts how often its characters are read. */
+  /** A header that counts how often its characters are read. */
   function counted(text: string): { value: string; reads: () => number } {
     let reads = 0;
     const value = {
@@ -79,16 +90,29 @@ describe('the key comparison', () => {
     return { value: value as unknown as string, reads: () => reads };
   }
 
-  it('reads every character of every accepted key whatever the token, so its time does not tell how much matched', () => {
+  it('reads as much of a refused token whatever part of it matches a key, so its time does not tell how much matched', () => {
+    const check = bearerCheck(['alpha-key-0123456789', 'beta-key-9876543210']);
     const readsFor = (token: string) => {
-      const first = counted('alpha-key-0123456789');
-      const second = counted('beta-key-9876543210');
-      checkBearer(`Bearer ${token}`, [first.value, second.value]);
-      return [first.reads(), second.reads()];
+      const header = counted(`Bearer ${token}`);
+      expect(check(header.value)).toBe('key');
+      return header.reads();
     };
-    expect(readsFor('x')).toEqual([20, 19]);
-    expect(readsFor('alpha-key-012345678X')).toEqual([20, 19]);
-    expect(readsFor('alpha-key-0123456789')).toEqual([20, 19]);
+    const reads = readsFor('xxxxxxxxxxxxxxxxxxxx');
+    for (const near of ['alpha-key-012345678X', 'Xlpha-key-0123456789', 'beta-key-987654321XY', 'alpha-key-0123456789'.replace('-', '+')]) {
+      expect(readsFor(near)).toBe(reads);
+    }
+  });
+
+  it('compares the token with every accepted key in full, whichever one it carries', () => {
+    const check = bearerCheck(['alpha-key-0123456789', 'beta-key-9876543210']);
+    const readsFor = (token: string) => {
+      const header = counted(`Bearer ${token}`);
+      check(header.value);
+      return header.reads();
+    };
+    // The scheme, its separator and the token's two ends (9 reads), then one read per character of each key.
+    expect(readsFor('alpha-key-0123456789')).toBe(9 + 20 + 19);
+    expect(readsFor('beta-key-9876543210')).toBe(9 + 20 + 19);
   });
 });
 

@@ -32,8 +32,7 @@ const BEARER = 'bearer';
 /**
  * Where the token of `Bearer <token>` lies in `header` (the scheme in any case; spaces or tabs
  * around the token), as `[start, end]`; `undefined` when the header is not of that form. The format
- * is `/^bearer(?:[ \t]+(\S*))?[ \t]*$/i`, read by hand: this runs on every request, and reading in place
- * allocates nothing (auth.test.ts holds the two to the same answers).
+ * is `/^bearer(?:[ \t]+(\S*))?[ \t]*$/i`, read by hand (auth.test.ts holds the two to the same answers).
  */
 function tokenBounds(header: string): [start: number, end: number] | undefined {
   if (header.length < BEARER.length) return undefined;
@@ -48,32 +47,73 @@ function tokenBounds(header: string): [start: number, end: number] | undefined {
   return [start, end];
 }
 
-/**
- * Whether `header` holds `accepted` from `start` to `end`, in time that depends only on the accepted
- * key's length, never on how much of the offered token matches, so response times do not reveal the key.
- */
-function constantTimeEqual(header: string, start: number, end: number, accepted: string): boolean {
-  let difference = (end - start) ^ accepted.length;
-  for (let i = 0; i < accepted.length; i++) difference |= accepted.charCodeAt(i) ^ (header.charCodeAt(start + i) | 0);
-  return difference === 0;
-}
-
-/**
- * Checks an `Authorization` header against the accepted keys: the index of the key it carries, or
- * what is wrong with it. Every key is compared, so the time taken does not tell which one matched.
- */
-export function checkBearer(authorization: string | undefined, acceptedKeys: readonly string[]): AuthProblem | number {
+/** What is wrong with a header that carries no accepted key. */
+function refusal(authorization: string | undefined): AuthProblem {
   if (authorization === undefined) return 'missing';
   let blank = true;
   for (let i = 0; i < authorization.length && blank; i++) blank = isWhitespace(authorization.charCodeAt(i));
   if (blank) return 'missing';
   const bounds = tokenBounds(authorization);
   if (bounds === undefined) return 'scheme';
-  const [start, end] = bounds;
-  if (start === end) return 'empty';
-  let matched = -1;
-  for (let i = 0; i < acceptedKeys.length; i++) matched = constantTimeEqual(authorization, start, end, acceptedKeys[i] as string) ? i : matched;
-  return matched === -1 ? 'key' : matched;
+  return bounds[0] === bounds[1] ? 'empty' : 'key';
+}
+
+/** Where `key` has whitespace, or -1: such a key can never be sent, since a Bearer token is one word. */
+function whitespaceIn(key: string): number {
+  for (let i = 0; i < key.length; i++) if (isWhitespace(key.charCodeAt(i))) return i;
+  return -1;
+}
+
+/**
+ * Why `key` cannot be an accepted key, or `undefined` when it can. Never quotes the key.
+ * @example
+ * apiKeyProblem('two words'); // 'an API key cannot contain whitespace (found at character 4): ...'
+ */
+export function apiKeyProblem(key: string): string | undefined {
+  if (key === '') return 'an API key cannot be empty';
+  const at = whitespaceIn(key);
+  if (at !== -1) return `an API key cannot contain whitespace (found at character ${at + 1}): a Bearer token is one word`;
+  return undefined;
+}
+
+/**
+ * The check of `Authorization` headers against `acceptedKeys` (none of them empty or with whitespace:
+ * see `apiKeyProblem`): the index of the key a header carries, or what is wrong with it.
+ *
+ * Every key is compared in full whatever the token, so the time taken tells neither which key matched
+ * nor how much of one did. A header that carries a key is read once, in place, allocating nothing:
+ * this runs on every request. One that does not is read again, to say why.
+ * @example
+ * const check = bearerCheck(['alpha', 'beta']);
+ * check('Bearer beta'); // 1
+ * check('Basic YWxwaGE='); // 'scheme'
+ */
+export function bearerCheck(acceptedKeys: readonly string[]): (authorization: string | undefined) => AuthProblem | number {
+  const keys = acceptedKeys.map((key) => {
+    const problem = apiKeyProblem(key);
+    if (problem !== undefined) throw new TypeError(problem);
+    return Uint16Array.from({ length: key.length }, (_, i) => key.charCodeAt(i));
+  });
+  return (authorization) => {
+    if (authorization === undefined) return 'missing';
+    const length = authorization.length;
+    let scheme = length > BEARER.length;
+    for (let i = 0; i < BEARER.length && scheme; i++) scheme = (authorization.charCodeAt(i) | 0x20) === BEARER.charCodeAt(i);
+    if (!scheme || !isSpaceOrTab(authorization.charCodeAt(BEARER.length))) return refusal(authorization);
+    let start = BEARER.length + 1;
+    while (start < length && isSpaceOrTab(authorization.charCodeAt(start))) start++;
+    let end = length;
+    while (end > start && isSpaceOrTab(authorization.charCodeAt(end - 1))) end--;
+    // A token equal to a key has no whitespace, as no key has: matching it needs no other look at the token.
+    let matched = -1;
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k] as Uint16Array;
+      let difference = (end - start) ^ key.length;
+      for (let i = 0; i < key.length; i++) difference |= (key[i] as number) ^ (authorization.charCodeAt(start + i) | 0);
+      if (difference === 0) matched = k;
+    }
+    return matched === -1 ? refusal(authorization) : matched;
+  };
 }
 
 /**

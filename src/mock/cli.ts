@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_COUNT, DEFAULT_SEED } from '../fixtures/seed.js';
-import { DEFAULT_API_KEY, type LabelledApiKey, parseApiKey } from './auth.js';
+import { apiKeyProblem, DEFAULT_API_KEY, type LabelledApiKey, parseApiKey } from './auth.js';
 import { formatCoverage } from './coverage.js';
 import { isLoopback, startMockServer } from './server.js';
 import { StateFileError } from './state-file.js';
@@ -23,8 +23,10 @@ function isoDate(value: string): number {
 }
 
 function collect(value: string, previous: (string | LabelledApiKey)[] | undefined): (string | LabelledApiKey)[] {
-  if (value === '') throw new InvalidArgumentError('An API key cannot be empty.');
-  return [...(previous ?? []), parseApiKey(value)];
+  const parsed = parseApiKey(value);
+  const problem = apiKeyProblem(typeof parsed === 'string' ? parsed : parsed.key);
+  if (problem !== undefined) throw new InvalidArgumentError(`${problem[0]?.toUpperCase()}${problem.slice(1)}.`);
+  return [...(previous ?? []), parsed];
 }
 
 interface Flags {
@@ -146,9 +148,14 @@ GET and POST /__mock/clock ({"now": "2031-01-01T00:00:00Z"}), GET and DELETE /__
     });
 }
 
-/** Commander's message on one line, without its `error:` prefix. */
+/**
+ * Commander's message on one line, without its `error:` prefix, and without the value of a refused
+ * `--api-key` or `PETSTORE_API_KEY`: a key is never printed, even one that is refused.
+ */
 function oneLine(text: string): string {
   return text
+    .replace(/^(error: option '-k, --api-key <key>' argument ')[\s\S]+(' is invalid\.)/, '$1***$2')
+    .replace(/^(error: option '-k, --api-key <key>' value ')[\s\S]+(' from env 'PETSTORE_API_KEY' is invalid\.)/, '$1***$2')
     .replace(/^error: /, '')
     .trim()
     .replace(/\s*\n\s*/g, ' ');

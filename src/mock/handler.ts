@@ -9,7 +9,7 @@ import { BASE_PATH, GET_PET_REPLACEMENT, GET_PET_SUNSET, MAX_BODY_BYTES } from '
 import type { PetStatus } from '../types.js';
 import { readLimited } from '../web/read-limited.js';
 import { ADMIN_PREFIX, createAdmin, tooManySessions } from './admin.js';
-import { AUTH_MESSAGES, type AuthProblem, checkBearer, DEFAULT_API_KEY, KEY_LABEL, type LabelledApiKey, UNAUTHORIZED_HEADERS } from './auth.js';
+import { AUTH_MESSAGES, type AuthProblem, apiKeyProblem, bearerCheck, DEFAULT_API_KEY, KEY_LABEL, type LabelledApiKey, UNAUTHORIZED_HEADERS } from './auth.js';
 import { Coverage, type CoverageReport } from './coverage.js';
 import { ANSWER_HEADERS, errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse, shared } from './exchange.js';
 import { memoize } from './memo.js';
@@ -98,7 +98,10 @@ export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOpt
     keyLabels.set(entry.key, entry.label);
     return entry.key;
   });
-  for (const key of apiKeys) if (key === '') throw new TypeError('apiKey, apiKeys: an API key cannot be empty');
+  for (const key of apiKeys) {
+    const problem = apiKeyProblem(key);
+    if (problem !== undefined) throw new TypeError(`apiKey, apiKeys: ${problem}`);
+  }
   const count = options.count ?? DEFAULT_COUNT;
   if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a whole number of pets, 0 or more; got ${count}`);
   const delay = options.delay ?? 0;
@@ -236,6 +239,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       return errorResponse('internal_error', `The change is made in memory but could not be saved: ${(error as Error).message}.`);
     }
   }
+  const authorize = bearerCheck(settings.apiKeys);
   const answerAdmin = createAdmin(sessions, coverage);
   const selfCheck = settings.selfCheck && createSelfCheck(settings.selfCheck);
   const deprecationHeaders = {
@@ -327,7 +331,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     }
     const entry = match?.route.operations.get(method === 'HEAD' ? 'GET' : method);
     if (entry) trace.operationId = entry.operationId as OperationId;
-    const key = checkBearer(request.header('authorization'), settings.apiKeys);
+    const key = authorize(request.header('authorization'));
     if (typeof key === 'string') return UNAUTHORIZED[key];
     if (settings.keyLabels.size > 0) trace.keyLabel = settings.keyLabels.get(settings.apiKeys[key] as string);
     if (!match) return errorResponse('not_found', `No operation is served at ${path}. ${describeOperations(basePath)}`);
@@ -374,7 +378,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   /** The admin, behind the key when the mock is reachable beyond this machine; a reset is saved. */
   async function answerAdminWithKey(request: MockRequest, method: string, path: string): Promise<MockResponse> {
     if (settings.adminKeyRequired) {
-      const key = checkBearer(request.header('authorization'), settings.apiKeys);
+      const key = authorize(request.header('authorization'));
       if (typeof key === 'string') return UNAUTHORIZED[key];
     }
     const response = await answerAdmin(request, method, path);

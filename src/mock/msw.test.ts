@@ -91,6 +91,12 @@ describe('createHandlers', () => {
     expect(() => createHandlers({ baseUrl: 'api.example.test/v1' })).toThrow(/baseUrl.*api\.example\.test\/v1/);
   });
 
+  it('refuses a key that no request could send, without quoting it', () => {
+    const refused = () => createHandlers({ apiKeys: ['fine', { label: 'ci', key: 'pasted\tsecret' }] });
+    expect(refused).toThrow('apiKey, apiKeys: an API key cannot contain whitespace (found at character 7): a Bearer token is one word');
+    expect(refused).not.toThrow(/secret/);
+  });
+
   it('is a frozen array of MSW handlers', () => {
     const api = createHandlers();
     expect(Array.isArray(api)).toBe(true);
