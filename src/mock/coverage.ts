@@ -56,11 +56,15 @@ interface Tally {
   readonly path: string;
   readonly documented: readonly string[];
   readonly inputs: readonly EnumInput[];
-  /** The enum values a query string carries, by input: a query's text decides them, so each is read once. */
-  readonly queryValues: (query: string) => readonly (readonly [EnumInput, string | null])[];
+  /**
+   * The documented enum values a query string carries, as `[input, value]` positions in `inputs` and
+   * its `values`: a query's text decides them, so each distinct query is read once.
+   */
+  readonly queryValues: (query: string) => readonly (readonly [input: number, value: number])[];
   /** Answers by status code (`statuses[404]`): counting is an array write, on every answer. */
   statuses: number[];
-  enums: Map<string, Map<string, number>>;
+  /** Requests by enum value (`values[input][value]`), positions as in `inputs`. */
+  values: number[][];
 }
 
 /** A count for every HTTP status (100 to 599), each 0. */
@@ -87,20 +91,32 @@ function enumInputs(operation: Operation): EnumInput[] {
   return inputs;
 }
 
+/** Where `value` is among `input`'s documented values, or -1. */
+function valueIndex(input: EnumInput, value: unknown): number {
+  return typeof value === 'string' ? input.values.indexOf(value) : -1;
+}
+
 function queryValuesOf(inputs: readonly EnumInput[]): Tally['queryValues'] {
-  const queryInputs = inputs.filter((input) => input.location === 'query');
+  const queryInputs = inputs.flatMap((input, index) => (input.location === 'query' ? [[input, index] as const] : []));
   return memoize((query) => {
     // Most queries (`limit=20`) name no enum input: they are never parsed.
-    const named = queryInputs.filter((input) => query.includes(input.name));
+    const named = queryInputs.filter(([input]) => query.includes(input.name));
     if (named.length === 0) return [];
     const search = new URLSearchParams(query);
-    return named.map((input) => [input, search.get(input.name)] as const);
+    return named.flatMap(([input, index]) => {
+      const value = valueIndex(input, search.get(input.name));
+      return value === -1 ? [] : [[index, value] as const];
+    });
   });
 }
 
-function count<K>(map: Map<K, number>, key: K): void {
-  map.set(key, (map.get(key) ?? 0) + 1);
+function bump(values: number[][], input: number, value: number): void {
+  const counts = values[input] as number[];
+  counts[value] = (counts[value] as number) + 1;
 }
+
+/** No request yet for any value of any of `inputs`. */
+const noValues = (inputs: readonly EnumInput[]): number[][] => inputs.map((input) => input.values.map(() => 0));
 
 /**
  * The tallies of one mock. Recording costs an array write per answer, and a parse of each distinct
@@ -125,7 +141,7 @@ export class Coverage {
           inputs,
           queryValues: queryValuesOf(inputs),
           statuses: noAnswers(),
-          enums: new Map(),
+          values: noValues(inputs),
         };
         return [operationId, tally];
       }),
@@ -138,21 +154,24 @@ export class Coverage {
     if (!tally) return;
     tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
     if (query === '') return;
-    for (const [input, value] of tally.queryValues(query)) this.#countValue(tally, input, value);
+    for (const [input, value] of tally.queryValues(query)) bump(tally.values, input, value);
   }
 
   /** Counts the enum values of a request body as sent, before any default is applied. */
   recordBody(operationId: string, body: JsonValue): void {
     const tally = this.#tallies.get(operationId);
     if (!tally || typeof body !== 'object' || body === null || Array.isArray(body)) return;
-    for (const input of tally.inputs) if (input.location === 'body') this.#countValue(tally, input, body[input.name]);
+    tally.inputs.forEach((input, index) => {
+      const value = input.location === 'body' ? valueIndex(input, body[input.name]) : -1;
+      if (value !== -1) bump(tally.values, index, value);
+    });
   }
 
   /** Forgets everything recorded. */
   clear(): void {
     for (const tally of this.#tallies.values()) {
       tally.statuses = noAnswers();
-      tally.enums = new Map();
+      tally.values = noValues(tally.inputs);
     }
   }
 
@@ -172,25 +191,18 @@ export class Coverage {
         else missed.push(status);
       }
       const enums: Record<string, Record<string, number>> = {};
-      for (const input of tally.inputs) {
-        const seen = tally.enums.get(input.key);
-        enums[input.key] = Object.fromEntries(input.values.map((value) => [value, seen?.get(value) ?? 0]));
-        for (const value of input.values) {
+      tally.inputs.forEach((input, index) => {
+        const counts = tally.values[index] as number[];
+        enums[input.key] = Object.fromEntries(input.values.map((value, at) => [value, counts[at] as number]));
+        input.values.forEach((value, at) => {
           total++;
-          if (seen?.has(value)) covered++;
+          if ((counts[at] as number) > 0) covered++;
           else missed.push(`${input.key}=${value}`);
-        }
-      }
+        });
+      });
       return { operationId: tally.operationId, method: tally.method, path: tally.path, statuses, enums, missed };
     });
     return { operations, covered, total };
-  }
-
-  #countValue(tally: Tally, input: EnumInput, value: unknown): void {
-    if (typeof value !== 'string' || !input.values.includes(value)) return;
-    const seen = tally.enums.get(input.key) ?? new Map<string, number>();
-    tally.enums.set(input.key, seen);
-    count(seen, value);
   }
 }
 
