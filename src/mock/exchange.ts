@@ -5,7 +5,7 @@ import { ERROR_CODES, type ErrorCode } from '../spec/facts.js';
  * `Request`. Hosts adapt to this shape instead of building web `Request`s they do not need.
  */
 export interface MockRequest {
-  /** Upper-case method: `GET`. */
+  /** The method in upper case, as hosts must give it: `GET`. */
   readonly method: string;
   /** The path, still percent-encoded: `/v1/pets/1`. */
   readonly path: string;

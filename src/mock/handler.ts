@@ -391,8 +391,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   const isAdminPath = (path: string) => path.startsWith(ADMIN_PREFIX);
 
   function route(request: MockRequest, trace: Trace): Pending<MockResponse> {
-    const method = request.method.toUpperCase();
-    const { path } = request;
+    const { method, path } = request;
     if (isApiPath(path)) return answerApi(request, method, path, trace);
     if (isAdminPath(path)) return answerAdminWithKey(request, method, path);
     return errorResponse('not_found', `No operation is served at ${path}: the API lives under ${basePath}. ${describeOperations(basePath)}`);
@@ -453,7 +452,8 @@ function describeOperations(basePath: string): string {
 export function fromRequest(request: Request): MockRequest {
   const url = new URL(request.url);
   return {
-    method: request.method,
+    // Fetch leaves the case of methods other than the six it knows as sent: `patch`.
+    method: request.method.toUpperCase(),
     path: url.pathname,
     query: url.search.slice(1),
     header: (name) => request.headers.get(name) ?? undefined,
