@@ -18,8 +18,7 @@ server.listen({ onUnhandledRequest: 'error' });
 const mock = createMockApi();
 const mockRequest = {
   method: 'GET',
-  path: '/v1/pets',
-  query: 'limit=20',
+  target: '/v1/pets?limit=20',
   header: (name) => headers[name],
   text: async () => '',
 };

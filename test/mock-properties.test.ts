@@ -29,8 +29,7 @@ interface Sent {
 function toMockRequest(sent: Sent): MockRequest {
   return {
     method: sent.method,
-    path: sent.path,
-    query: sent.query,
+    target: sent.query === '' ? sent.path : `${sent.path}?${sent.query}`,
     header: (name) => sent.headers[name],
     text: async (maxBytes) => (Buffer.byteLength(sent.body) > maxBytes ? undefined : sent.body),
   };

@@ -4,12 +4,12 @@ import { Coverage, formatCoverage } from './coverage.js';
 describe('Coverage', () => {
   it('counts statuses and the enum values sent, ignoring values outside the enum and bodies that are not objects', () => {
     const coverage = new Coverage('/api/v2');
-    coverage.record('listPets', 200, 'status=sold&limit=2');
-    coverage.record('listPets', 200, 'status=adopted');
-    coverage.record('listPets', 418, '');
+    coverage.record('listPets', 200, coverage.enumValuesOf('listPets', 'status=sold&limit=2'));
+    coverage.record('listPets', 200, coverage.enumValuesOf('listPets', 'status=adopted'));
+    coverage.record('listPets', 418, []);
     coverage.recordBody('createPet', { name: 'Rex', status: 'sold' });
     coverage.recordBody('createPet', [{ status: 'sold' }]);
-    coverage.record('nosuchOperation', 200, '');
+    coverage.record('nosuchOperation', 200, []);
     const [listPets, createPet] = coverage.report().operations;
     expect(listPets).toMatchObject({ path: '/api/v2/pets', statuses: { '200': 2, '418': 1 }, enums: { 'query.status': { sold: 1, available: 0 } } });
     expect(listPets?.missed).not.toContain('418');
@@ -22,9 +22,9 @@ describe('Coverage', () => {
 describe('formatCoverage', () => {
   it('says per operation what was exercised and what never was', () => {
     const coverage = new Coverage('/v1');
-    coverage.record('getPet', 200, '');
-    coverage.record('getPet', 200, '');
-    coverage.record('getPet', 404, '');
+    coverage.record('getPet', 200, []);
+    coverage.record('getPet', 200, []);
+    coverage.record('getPet', 404, []);
     const text = formatCoverage(coverage.report());
     expect(text).toMatch(/^petstore-mock coverage: 2 of 28 documented statuses and enum values exercised\n/);
     expect(text).toContain('getPet     GET /v1/pets/{petId}\n  exercised  200 ×2, 404 ×1\n  never      400, 401, 410, 429, 500, 503\n');

@@ -7,7 +7,6 @@
 import { openapi } from '../generated/openapi.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type JsonSchema, type Operation, operationsOf, parametersOf, type Reference, resolve } from '../spec/document.js';
-import { memoize } from './memo.js';
 
 /**
  * One operation's coverage.
@@ -43,6 +42,12 @@ export interface CoverageReport {
   readonly total: number;
 }
 
+/**
+ * The documented enum values a request carries, as `[input, value]` positions in its operation's
+ * enum inputs and their values: what `record` counts. Made by `enumValuesOf`.
+ */
+export type EnumValues = readonly (readonly [input: number, value: number])[];
+
 interface EnumInput {
   readonly key: string;
   readonly location: 'query' | 'body';
@@ -56,11 +61,6 @@ interface Tally {
   readonly path: string;
   readonly documented: readonly string[];
   readonly inputs: readonly EnumInput[];
-  /**
-   * The documented enum values a query string carries, as `[input, value]` positions in `inputs` and
-   * its `values`: a query's text decides them, so each distinct query is read once.
-   */
-  readonly queryValues: (query: string) => readonly (readonly [input: number, value: number])[];
   /** Answers by status code (`statuses[404]`): counting is an array write, on every answer. */
   statuses: number[];
   /** Requests by enum value (`values[input][value]`), positions as in `inputs`. */
@@ -96,17 +96,15 @@ function valueIndex(input: EnumInput, value: unknown): number {
   return typeof value === 'string' ? input.values.indexOf(value) : -1;
 }
 
-function queryValuesOf(inputs: readonly EnumInput[]): Tally['queryValues'] {
-  const queryInputs = inputs.flatMap((input, index) => (input.location === 'query' ? [[input, index] as const] : []));
-  return memoize((query) => {
-    // Most queries (`limit=20`) name no enum input: they are never parsed.
-    const named = queryInputs.filter(([input]) => query.includes(input.name));
-    if (named.length === 0) return [];
-    const search = new URLSearchParams(query);
-    return named.flatMap(([input, index]) => {
-      const value = valueIndex(input, search.get(input.name));
-      return value === -1 ? [] : [[index, value] as const];
-    });
+/** The documented enum values `query` carries for `inputs`. */
+function queryValues(inputs: readonly EnumInput[], query: string): EnumValues {
+  const named = inputs.flatMap((input, index) => (input.location === 'query' && query.includes(input.name) ? [[input, index] as const] : []));
+  // Most queries (`limit=20`) name no enum input: they are never parsed.
+  if (named.length === 0) return [];
+  const search = new URLSearchParams(query);
+  return named.flatMap(([input, index]) => {
+    const value = valueIndex(input, search.get(input.name));
+    return value === -1 ? [] : [[index, value] as const];
   });
 }
 
@@ -119,11 +117,11 @@ function bump(values: number[][], input: number, value: number): void {
 const noValues = (inputs: readonly EnumInput[]): number[][] => inputs.map((input) => input.values.map(() => 0));
 
 /**
- * The tallies of one mock. Recording costs an array write per answer, and a parse of each distinct
- * query that names an enum-typed query parameter.
+ * The tallies of one mock. Recording costs an array write per answer and per enum value; reading a
+ * query's enum values (`enumValuesOf`) is left to the caller, once per distinct query.
  * @example
  * const coverage = new Coverage('/v1');
- * coverage.record('getPet', 404, '');
+ * coverage.record('getPet', 404, []);
  * coverage.report().operations.find((o) => o.operationId === 'getPet')?.statuses['404']; // 1
  */
 export class Coverage {
@@ -139,7 +137,6 @@ export class Coverage {
           path: basePath + path,
           documented: Object.keys(operation.responses),
           inputs,
-          queryValues: queryValuesOf(inputs),
           statuses: noAnswers(),
           values: noValues(inputs),
         };
@@ -148,13 +145,21 @@ export class Coverage {
     );
   }
 
-  /** Counts an answer of `operationId`, and the enum values its query carried. */
-  record(operationId: string, status: number, query: string): void {
+  /**
+   * The documented enum values a request to `operationId` with this query string carries. It depends
+   * on the two alone: a host that has seen the query before may keep it.
+   */
+  enumValuesOf(operationId: string, query: string): EnumValues {
+    const tally = this.#tallies.get(operationId);
+    return tally && query !== '' ? queryValues(tally.inputs, query) : [];
+  }
+
+  /** Counts an answer of `operationId`, and the enum values its request carried (see `enumValuesOf`). */
+  record(operationId: string, status: number, values: EnumValues): void {
     const tally = this.#tallies.get(operationId);
     if (!tally) return;
     tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
-    if (query === '') return;
-    for (const [input, value] of tally.queryValues(query)) bump(tally.values, input, value);
+    for (const [input, value] of values) bump(tally.values, input, value);
   }
 
   /** Counts the enum values of a request body as sent, before any default is applied. */

@@ -7,10 +7,8 @@ import { ERROR_CODES, type ErrorCode } from '../spec/facts.js';
 export interface MockRequest {
   /** The method in upper case, as hosts must give it: `GET`. */
   readonly method: string;
-  /** The path, still percent-encoded: `/v1/pets/1`. */
-  readonly path: string;
-  /** The query string without `?`: `limit=5&status=sold`. */
-  readonly query: string;
+  /** The request-target as sent, path and query, still percent-encoded: `/v1/pets?limit=5&status=sold`. */
+  readonly target: string;
   /** A header by lower-case name. */
   header(name: string): string | undefined;
   /** The body as UTF-8 text, or `undefined` once it grows past `maxBytes` (the host stops reading then). */

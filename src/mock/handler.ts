@@ -10,7 +10,7 @@ import type { PetStatus } from '../types.js';
 import { readLimited } from '../web/read-limited.js';
 import { ADMIN_PREFIX, createAdmin, tooManySessions } from './admin.js';
 import { AUTH_MESSAGES, type AuthProblem, apiKeyProblem, bearerCheck, DEFAULT_API_KEY, KEY_LABEL, type LabelledApiKey, UNAUTHORIZED_HEADERS } from './auth.js';
-import { Coverage, type CoverageReport } from './coverage.js';
+import { Coverage, type CoverageReport, type EnumValues } from './coverage.js';
 import { ANSWER_HEADERS, errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse, shared } from './exchange.js';
 import { memoize } from './memo.js';
 import { andThen, type Pending } from './pending.js';
@@ -158,20 +158,47 @@ export interface MockApi {
 
 type OperationId = keyof operations;
 
+/** An operation's path and query parameters as a request-target gives them: checked, or the 400 that refuses them. */
+type Inputs = { readonly value: Readonly<Record<string, unknown>> } | { readonly error: MockResponse };
+
+/** An operation as one request-target reaches it. */
+interface Reached {
+  readonly operationId: OperationId;
+  readonly inputs: Inputs;
+  /** The documented enum values the target's query carries, as coverage counts them. */
+  readonly enumValues: EnumValues;
+}
+
+/**
+ * What a request-target's text alone decides: where it leads and, for each operation of its route,
+ * the inputs it gives. Worked out once per distinct target and shared by its requests, never changed.
+ */
+interface Target {
+  /** Still percent-encoded, base path included. */
+  readonly path: string;
+  readonly query: string;
+  readonly area: 'api' | 'admin' | 'elsewhere';
+  /** The route of an API path, when one matches. */
+  readonly route: Route | undefined;
+  /** The route's operations, by method. */
+  readonly operations: ReadonlyMap<string, Reached>;
+}
+
 interface Context {
   readonly request: MockRequest;
-  readonly params: Readonly<Record<string, string>>;
+  readonly inputs: Inputs;
   readonly session: Session;
 }
 
 /** What the handler learns of a request on the way, for coverage, the self-check and the log. */
 interface Trace {
-  operationId: OperationId | undefined;
+  reached: Reached | undefined;
   keyLabel: string | undefined;
   session: string | undefined;
 }
 
 const routes: readonly Route[] = routesOf(openapi);
+const NO_INPUTS: Inputs = { value: {} };
 const ROUTE_OPERATIONS = new Map(routes.flatMap((route) => [...route.operations.values()].map((entry) => [entry.operationId, entry])));
 
 function parametersIn(operationId: OperationId, location: 'query' | 'path') {
@@ -248,28 +275,51 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     link: `<${basePath}${GET_PET_REPLACEMENT.path}>; rel="successor-version"`,
   };
   const petHeaders = Object.freeze({ ...ANSWER_HEADERS, ...deprecationHeaders });
-  // A route and a query's validity depend on their text alone: a client repeating a request pays for them once.
-  const routeOf = memoize((path) => matchRoute(routes, path.slice(basePath.length)));
-  const checkPetPath = memoize((petId): { error: MockResponse } | { id: number | bigint } => {
-    const values = readParameters(GET_PATH, () => petId);
-    const checked = validate(validators.getPetPath, values, 'The path');
-    return 'error' in checked ? { error: shared(withHeaders(checked.error, deprecationHeaders)) } : { id: values.petId as number | bigint };
-  });
-  const checkListQuery = memoize((query) => {
-    const search = new URLSearchParams(query);
-    const checked = validate(
-      validators.listPetsQuery,
-      readParameters(LIST_QUERY, (name) => search.get(name)),
-      'The query',
-    );
-    return 'error' in checked ? { error: shared(checked.error) } : checked;
+
+  /** Each operation's path and query parameters, read from a target and checked against the spec. */
+  const inputsOf: Record<OperationId, (params: Readonly<Record<string, string>>, query: string) => Inputs> = {
+    listPets(_, query) {
+      const search = new URLSearchParams(query);
+      const checked = validate(
+        validators.listPetsQuery,
+        readParameters(LIST_QUERY, (name) => search.get(name)),
+        'The query',
+      );
+      return 'error' in checked ? { error: shared(checked.error) } : checked;
+    },
+    createPet: () => NO_INPUTS,
+    getPet(params) {
+      const values = readParameters(GET_PATH, (name) => params[name]);
+      const checked = validate(validators.getPetPath, values, 'The path');
+      // The path as sent holds a petId beyond 2^53 exactly; the view ajv checked does not.
+      return 'error' in checked ? { error: shared(withHeaders(checked.error, deprecationHeaders)) } : { value: values };
+    },
+  };
+
+  const apiPrefix = `${basePath}/`;
+  const isApiPath = (path: string) => path === basePath || path.startsWith(apiPrefix);
+  const isAdminPath = (path: string) => path.startsWith(ADMIN_PREFIX);
+
+  // A client repeating a request pays once for what its target's text decides.
+  const targetOf = memoize((text): Target => {
+    const mark = text.indexOf('?');
+    const path = mark === -1 ? text : text.slice(0, mark);
+    const query = mark === -1 ? '' : text.slice(mark + 1);
+    if (!isApiPath(path)) return { path, query, area: isAdminPath(path) ? 'admin' : 'elsewhere', route: undefined, operations: new Map() };
+    const match = matchRoute(routes, path.slice(basePath.length));
+    const operations = new Map<string, Reached>();
+    if (match === undefined) return { path, query, area: 'api', route: undefined, operations };
+    for (const [method, { operationId }] of match.route.operations) {
+      const id = operationId as OperationId;
+      operations.set(method, { operationId: id, inputs: inputsOf[id](match.params, query), enumValues: coverage.enumValuesOf(id, query) });
+    }
+    return { path, query, area: 'api', route: match.route, operations };
   });
 
   const implementations: Record<OperationId, (context: Context) => Pending<MockResponse>> = {
-    listPets({ request, session }) {
-      const checked = checkListQuery(request.query);
-      if ('error' in checked) return checked.error;
-      const { limit, status } = checked.value as { limit: number; status?: PetStatus };
+    listPets({ inputs, session }) {
+      if ('error' in inputs) return inputs.error;
+      const { limit, status } = inputs.value as { limit: number; status?: PetStatus };
       return { status: 200, headers: ANSWER_HEADERS, body: session.store.listJson(limit, status) };
     },
 
@@ -305,7 +355,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       return unsaved ?? jsonResponse(201, session.store.petJson(pet.id) as string, { location: `${basePath}/pets/${pet.id}` });
     },
 
-    getPet({ params, session }) {
+    getPet({ inputs, session }) {
       if (session.clock.now() >= SUNSET_MS) {
         return errorResponse(
           'gone',
@@ -313,66 +363,57 @@ export function createMockApi(options: MockOptions = {}): MockApi {
           { sunset: deprecationHeaders.sunset },
         );
       }
-      const checked = checkPetPath(params.petId ?? '');
-      if ('error' in checked) return checked.error;
-      const { id } = checked;
+      if ('error' in inputs) return inputs.error;
+      const id = inputs.value.petId as number | bigint;
       const json = session.store.petJson(id);
       if (json === undefined) return errorResponse('not_found', `No pet has id ${id}.`, deprecationHeaders);
       return { status: 200, headers: petHeaders, body: json };
     },
   };
 
-  /** A request under the base path; `path` is the whole path, base path included. */
-  function answerApi(request: MockRequest, method: string, path: string, trace: Trace): Pending<MockResponse> {
-    const match = routeOf(path);
+  /** A request under the base path. */
+  function answerApi(request: MockRequest, method: string, target: Target, trace: Trace): Pending<MockResponse> {
+    const { route } = target;
     if (method === 'OPTIONS') {
-      const allow = match?.route.allow ?? 'OPTIONS';
+      const allow = route?.allow ?? 'OPTIONS';
       return jsonResponse(204, '', { allow, 'access-control-allow-methods': allow, ...PREFLIGHT_HEADERS });
     }
-    const entry = match?.route.operations.get(method === 'HEAD' ? 'GET' : method);
-    if (entry) trace.operationId = entry.operationId as OperationId;
+    const reached = target.operations.get(method === 'HEAD' ? 'GET' : method);
+    trace.reached = reached;
     const key = authorize(request.header('authorization'));
     if (typeof key === 'string') return UNAUTHORIZED[key];
     if (settings.keyLabels.size > 0) trace.keyLabel = settings.keyLabels.get(settings.apiKeys[key] as string);
-    if (!match) return errorResponse('not_found', `No operation is served at ${path}. ${describeOperations(basePath)}`);
-    if (!entry)
-      return errorResponse('method_not_allowed', `${method} is not allowed on ${basePath}${match.route.template}; allowed: ${match.route.allow}.`, {
-        allow: match.route.allow,
-      });
-    return answerOperation(request, entry.operationId as OperationId, match.params, trace);
+    if (!route) return errorResponse('not_found', `No operation is served at ${target.path}. ${describeOperations(basePath)}`);
+    if (!reached)
+      return errorResponse('method_not_allowed', `${method} is not allowed on ${basePath}${route.template}; allowed: ${route.allow}.`, { allow: route.allow });
+    return answerOperation(request, target.query, reached, trace);
   }
 
   /**
    * An authorized request to an operation: its session, then what it prefers (a forced answer never
    * opens a session nor touches state), then the operation itself.
    */
-  function answerOperation(request: MockRequest, operationId: OperationId, params: Readonly<Record<string, string>>, trace: Trace): Pending<MockResponse> {
+  function answerOperation(request: MockRequest, query: string, reached: Reached, trace: Trace): Pending<MockResponse> {
     const header = request.header(SESSION_HEADER);
     const name = sessionName(header);
     if (name === undefined) return errorResponse('bad_request', describeSessionName(header ?? ''));
     if (name !== DEFAULT_SESSION) trace.session = name;
-    const preferences = settings.prefer ? readPreferences(request.header('prefer'), request.query, operationId) : undefined;
+    const preferences = settings.prefer ? readPreferences(request.header('prefer'), query, reached.operationId) : undefined;
     if (preferences && 'error' in preferences) return preferences.error;
     const delay = preferences?.delay ?? settings.delay;
     const response =
       delay > 0
-        ? new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() => operate(request, operationId, params, name, preferences))
-        : operate(request, operationId, params, name, preferences);
+        ? new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() => operate(request, reached, name, preferences))
+        : operate(request, reached, name, preferences);
     return preferences ? andThen(response, (made) => withHeaders(made, { 'preference-applied': appliedPreferences(preferences) })) : response;
   }
 
   /** The operation's answer: the one the request forces, or the operation's own in the request's session. */
-  function operate(
-    request: MockRequest,
-    operationId: OperationId,
-    params: Readonly<Record<string, string>>,
-    name: string,
-    preferences: Preferences | undefined,
-  ): Pending<MockResponse> {
-    const forced = preferences && forcedResponse(preferences, operationId);
+  function operate(request: MockRequest, reached: Reached, name: string, preferences: Preferences | undefined): Pending<MockResponse> {
+    const forced = preferences && forcedResponse(preferences, reached.operationId);
     if (forced) return forced;
     const session = sessions.open(name);
-    return session ? implementations[operationId]({ request, params, session }) : tooManySessions(sessions);
+    return session ? implementations[reached.operationId]({ request, inputs: reached.inputs, session }) : tooManySessions(sessions);
   }
 
   /** The admin, behind the key when the mock is reachable beyond this machine; a reset is saved. */
@@ -386,26 +427,24 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     return (reset && (await save())) || response;
   }
 
-  const apiPrefix = `${basePath}/`;
-  const isApiPath = (path: string) => path === basePath || path.startsWith(apiPrefix);
-  const isAdminPath = (path: string) => path.startsWith(ADMIN_PREFIX);
-
   function route(request: MockRequest, trace: Trace): Pending<MockResponse> {
-    const { method, path } = request;
-    if (isApiPath(path)) return answerApi(request, method, path, trace);
-    if (isAdminPath(path)) return answerAdminWithKey(request, method, path);
-    return errorResponse('not_found', `No operation is served at ${path}: the API lives under ${basePath}. ${describeOperations(basePath)}`);
+    const { method } = request;
+    const target = targetOf(request.target);
+    if (target.area === 'api') return answerApi(request, method, target, trace);
+    if (target.area === 'admin') return answerAdminWithKey(request, method, target.path);
+    return errorResponse('not_found', `No operation is served at ${target.path}: the API lives under ${basePath}. ${describeOperations(basePath)}`);
   }
 
   /** The answer as it leaves: self-checked, counted, with what the log may add. */
-  function conclude(request: MockRequest, trace: Trace, made: MockResponse): MockResponse {
-    const response = selfCheck ? selfCheck(trace.operationId, made) : made;
-    if (trace.operationId) coverage.record(trace.operationId, response.status, request.query);
+  function conclude(trace: Trace, made: MockResponse): MockResponse {
+    const { reached } = trace;
+    const response = selfCheck ? selfCheck(reached?.operationId, made) : made;
+    if (reached) coverage.record(reached.operationId, response.status, reached.enumValues);
     return trace.keyLabel === undefined && trace.session === undefined ? response : { ...response, logDetail: logDetailOf(trace) };
   }
 
   function respond(request: MockRequest): Pending<MockResponse> {
-    const trace: Trace = { operationId: undefined, keyLabel: undefined, session: undefined };
+    const trace: Trace = { reached: undefined, keyLabel: undefined, session: undefined };
     let made: Pending<MockResponse>;
     try {
       made = route(request, trace);
@@ -414,10 +453,10 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     }
     return made instanceof Promise
       ? made.then(
-          (response) => conclude(request, trace, response),
-          (error: unknown) => conclude(request, trace, failure(error)),
+          (response) => conclude(trace, response),
+          (error: unknown) => conclude(trace, failure(error)),
         )
-      : conclude(request, trace, made);
+      : conclude(trace, made);
   }
 
   const handle = async (request: MockRequest): Promise<MockResponse> => respond(request);
@@ -454,8 +493,7 @@ export function fromRequest(request: Request): MockRequest {
   return {
     // Fetch leaves the case of methods other than the six it knows as sent: `patch`.
     method: request.method.toUpperCase(),
-    path: url.pathname,
-    query: url.search.slice(1),
+    target: url.pathname + url.search,
     header: (name) => request.headers.get(name) ?? undefined,
     text: (maxBytes) => readLimited(request.body, maxBytes),
   };

@@ -81,8 +81,7 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<string | 
 /** A Node request as the handler's `MockRequest`: one object per request, its methods shared. */
 class NodeRequest implements MockRequest {
   readonly method: string;
-  readonly path: string;
-  readonly query: string;
+  readonly target: string;
   /** Set when the body was too large to read: the connection must then be closed after the answer. */
   bodyLeftUnread = false;
   /** When the request arrived (`performance.now()`), for the request log; 0 when nothing logs. */
@@ -92,11 +91,8 @@ class NodeRequest implements MockRequest {
   constructor(request: IncomingMessage, started: number) {
     this.#request = request;
     this.started = started;
-    const url = request.url ?? '/';
-    const q = url.indexOf('?');
     this.method = request.method ?? 'GET';
-    this.path = q === -1 ? url : url.slice(0, q);
-    this.query = q === -1 ? '' : url.slice(q + 1);
+    this.target = request.url ?? '/';
   }
 
   header(name: string): string | undefined {
