@@ -172,6 +172,16 @@ describe('the handler, under arbitrary requests', () => {
     expect(({} as Record<string, unknown>).name).toBeUndefined();
   }, 120_000);
 
+  it('takes no member of Object.prototype for a method', async () => {
+    const mock = createMockApi();
+    for (const method of ['valueOf', 'constructor', '__proto__', 'hasOwnProperty']) {
+      for (const path of ['/__mock/health', '/__mock/coverage', '/v1/pets']) {
+        const response = await mock.handle(toMockRequest({ method, path, query: '', headers: { authorization: 'Bearer petstore-dev-key' }, body: '' }));
+        expect(response.status, `${method} ${path}`).toBe(405);
+      }
+    }
+  });
+
   it('creates exactly the valid NewPets it is sent, and keeps them exactly', async () => {
     const mock = createMockApi({ count: 0 });
     const newPet = fc.record({ name: fc.string({ unit: 'grapheme' }), categoryId: int64, status: fc.constantFrom('available', 'pending', 'sold') });

@@ -108,7 +108,8 @@ export function createAdmin(sessions: Sessions, coverage: Coverage): (request: M
     for (const { template, pattern, methods } of routes) {
       const match = pattern.exec(path);
       if (!match) continue;
-      const action = methods[method];
+      // Own keys only: `valueOf` is no method of an admin endpoint.
+      const action = Object.hasOwn(methods, method) ? methods[method] : undefined;
       const allow = Object.keys(methods).join(', ');
       if (!action) return errorResponse('method_not_allowed', `${template} answers ${allow} only.`, { allow });
       const raw = match[1] ?? request.header(SESSION_HEADER);
