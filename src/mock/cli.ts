@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_COUNT, DEFAULT_SEED } from '../fixtures/seed.js';
 import { apiKeyProblem, DEFAULT_API_KEY, type LabelledApiKey, parseApiKey } from './auth.js';
+import { coarseClock } from './coarse-clock.js';
 import { formatCoverage } from './coverage.js';
 import { isLoopback, startMockServer } from './server.js';
 import { StateFileError } from './state-file.js';
@@ -119,7 +120,7 @@ GET and POST /__mock/clock ({"now": "2031-01-01T00:00:00Z"}), GET and DELETE /__
         maxSessions: flags.maxSessions,
         ...(flags.selfCheck ? { selfCheck: (mismatch: string) => process.stderr.write(`petstore-mock: self-check: ${mismatch}\n`) } : {}),
         ...(flags.apiKey ? { apiKeys: flags.apiKey } : {}),
-        ...(offset === 0 ? {} : { now: () => Date.now() + offset }),
+        ...(offset === 0 ? {} : { now: coarseClock(() => Date.now() + offset) }),
         ...(flags.state === undefined ? {} : { stateFile: flags.state }),
         ...(flags.quiet ? {} : { onRequest: (line: string) => process.stderr.write(`${line}\n`) }),
       }).catch((error: NodeJS.ErrnoException) => {

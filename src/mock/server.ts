@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BIG_ID_OFFSET, DEFAULT_COUNT, DEFAULT_SEED } from '../fixtures/seed.js';
+import { coarseClock } from './coarse-clock.js';
 import type { MockRequest, MockResponse } from './exchange.js';
 import { createMockApi, type MockApi, type MockOptions } from './handler.js';
 import { readStateFile, StateFileWriter } from './state-file.js';
@@ -87,22 +88,25 @@ class NodeRequest implements MockRequest {
   /** When the request arrived (`performance.now()`), for the request log; 0 when nothing logs. */
   readonly started: number;
   readonly #request: IncomingMessage;
+  // Node's `headers` is a getter: the object is fetched once, not on every header read.
+  readonly #headers: IncomingMessage['headers'];
 
   constructor(request: IncomingMessage, started: number) {
     this.#request = request;
+    this.#headers = request.headers;
     this.started = started;
     this.method = request.method ?? 'GET';
     this.target = request.url ?? '/';
   }
 
   header(name: string): string | undefined {
-    const value = this.#request.headers[name];
+    const value = this.#headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
   }
 
   async text(maxBytes: number): Promise<string | undefined> {
     // A declared length past the limit is refused before a byte of the body is read.
-    const declared = Number(this.#request.headers['content-length']);
+    const declared = Number(this.#headers['content-length']);
     const text = declared > maxBytes ? undefined : await readBody(this.#request, maxBytes);
     if (text === undefined) this.bodyLeftUnread = true;
     return text;
@@ -175,6 +179,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const writer = stateFile === undefined ? undefined : new StateFileWriter(stateFile, seed, count);
   const mock = createMockApi({
     ...options,
+    now: options.now ?? coarseClock(),
     adminKeyRequired: options.adminKeyRequired ?? !isLoopback(host),
     ...(writer && stateFile !== undefined
       ? { restore: await readStateFile(stateFile, seed, count, options.bigIds ? BIG_ID_OFFSET : 0n), persist: (created) => writer.save(created) }
