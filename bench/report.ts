@@ -149,12 +149,13 @@ Written by \`npm run bench\` on ${machine.date} UTC: ${machine.cores} cores (${m
 The machine's 1-minute load average was ${machine.load[0].toFixed(2)} at the start and ${machine.load[1].toFixed(2)} at the end.
 
 Every server runs in a child process of its own, on loopback; the load generator (autocannon) runs in
-the benchmark's process. Each comparison warms every server up (${runs.warmupMs / 1000} s), then measures them in turn,
-${runs.rounds} rounds of ${runs.durationMs / 1000} s over ${runs.connections} keep-alive connections, alternating the order
-each round${prism ? ` (Prism: ${prism.rounds} rounds of ${prism.durationMs / 1000} s over ${prism.connections} connections)` : ''}; the figures are the medians. Every
-ratio is the median of the rounds' ratios: a round measures the mock and its baseline back to back, so
-a slow moment of the machine weighs on both sides of a ratio. The bare baseline is plain \`node:http\` that checks the key and
-writes the same bytes (a POST: parses, stores and serializes the pet): bench/baselines/bare.js.
+the benchmark's process. Each comparison has ${runs.trials} trials: each starts the servers afresh, warms them up (${runs.warmupMs / 1000} s),
+then measures them in turn, ${runs.rounds} rounds of ${runs.durationMs / 1000} s over ${runs.connections} keep-alive connections, alternating the order
+each round${prism ? ` (Prism: ${prism.trials} trial, ${prism.rounds} rounds of ${prism.durationMs / 1000} s over ${prism.connections} connections)` : ''}; the figures are the medians of every round. Fresh
+processes, because one process of a server can run a few per cent faster or slower than the next for as
+long as it lives. Every ratio is the median of the rounds' ratios: a round measures the mock and its baseline
+back to back, so a slow moment of the machine weighs on both sides of a ratio. The bare baseline is plain
+\`node:http\` that checks the key and writes the same bytes (a POST: parses, stores and serializes the pet): bench/baselines/bare.js.
 
 ## Throughput
 

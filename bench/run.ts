@@ -10,8 +10,8 @@ import { type BenchOptions, runBench } from './bench.js';
 import { resultsMarkdown, thisMachine, throughputTable, verdictTable } from './report.js';
 
 const FULL: BenchOptions = {
-  runs: { warmupMs: 2000, durationMs: 2000, rounds: 7, connections: 32 },
-  prism: { warmupMs: 2000, durationMs: 2000, rounds: 3, connections: 32 },
+  runs: { warmupMs: 1500, durationMs: 1000, rounds: 5, connections: 32, trials: 3 },
+  prism: { warmupMs: 2000, durationMs: 2000, rounds: 3, connections: 32, trials: 1 },
   startups: 5,
   prismStartups: 2,
   bigCount: 1_000_000,

@@ -1,20 +1,24 @@
 /**
  * Throughput scenarios: the mock and its baselines, measured in turn in the same run, alternating the
- * order every round so that neither always runs on the warmer (or the quieter) machine.
+ * order every round so that neither always runs on the warmer (or the quieter) machine, and started
+ * afresh for each trial, since one process of the same server can run a few per cent faster or slower
+ * than the next for as long as it lives.
  */
 import { answerOf, differences, type Measurement, measure } from './load.js';
 import type { BenchRequest, Scenario } from './scenarios.js';
 import type { Server } from './servers.js';
 
-/** How long each measurement lasts, and how many rounds of them. */
+/** How long each measurement lasts, how many rounds of them each trial has, and how many trials there are. */
 export interface Runs {
   readonly warmupMs: number;
   readonly durationMs: number;
   readonly rounds: number;
   readonly connections: number;
+  /** How many times the server is started, warmed up and measured `rounds` times. */
+  readonly trials: number;
 }
 
-/** A server's figures in one comparison: the median of its rounds. */
+/** A server's figures in one comparison: the median of its rounds, those of every trial. */
 export interface Figures {
   readonly name: string;
   readonly rps: number;
@@ -67,27 +71,23 @@ function faults(server: string, measurement: Measurement, status: number): strin
   return found;
 }
 
-/**
- * Starts and checks every contender, measures each `rounds` times in alternating order after a
- * warm-up, stops them, and returns the medians and whatever was wrong (`problems` is empty when every
- * answer was right).
- */
-export async function compare(
+/** One trial: starts and checks the contenders, measures each of their rounds in alternating order after a warm-up, and stops them. */
+async function trial(
   requests: readonly BenchRequest[],
-  contenders: Readonly<Record<string, Contender>>,
-): Promise<{ figures: Figures[]; problems: string[] }> {
-  const entries = Object.entries(contenders);
+  entries: readonly (readonly [string, Contender])[],
+  number: number,
+  rounds: readonly Measurement[][],
+  problems: string[],
+): Promise<void> {
   const servers: Server[] = [];
-  const problems: string[] = [];
   try {
     for (const [, contender] of entries) servers.push(await contender.start());
     for (const [index, [, contender]] of entries.entries()) problems.push(...((await contender.check?.(servers[index] as Server)) ?? []));
-    const rounds: Measurement[][] = entries.map(() => []);
     const rest = Math.max(...entries.map(([, contender]) => contender.runs.rounds));
     for (let round = -1; round < rest; round++) {
       // Round -1 is the warm-up: measured, never counted.
       const order = entries.map((_, index) => index);
-      if (round % 2 === 1) order.reverse();
+      if ((round + number) % 2 === 1) order.reverse();
       for (const index of order) {
         const [name, contender] = entries[index] as [string, Contender];
         if (round >= contender.runs.rounds) continue;
@@ -97,10 +97,36 @@ export async function compare(
         if (round >= 0) rounds[index]?.push(measurement);
       }
     }
-    return { figures: entries.map(([name], index) => figuresOf(name, rounds[index] ?? [])), problems: [...new Set(problems)] };
   } finally {
     await Promise.all(servers.map((server) => server.close()));
   }
+}
+
+/**
+ * Runs every contender's trials (a contender with fewer trials than another sits the later ones out)
+ * and returns the medians of all their rounds and whatever was wrong (`problems` is empty when every
+ * answer was right). Round i of one contender and round i of another ran back to back.
+ */
+export async function compare(
+  requests: readonly BenchRequest[],
+  contenders: Readonly<Record<string, Contender>>,
+): Promise<{ figures: Figures[]; problems: string[] }> {
+  const entries = Object.entries(contenders);
+  const problems: string[] = [];
+  const rounds: Measurement[][] = entries.map(() => []);
+  const trials = Math.max(...entries.map(([, contender]) => contender.runs.trials));
+  for (let number = 0; number < trials; number++) {
+    const taking = entries.flatMap((entry, index) => (number < entry[1].runs.trials ? [index] : []));
+    const taken = taking.map((index) => rounds[index] as Measurement[]);
+    await trial(
+      requests,
+      taking.map((index) => entries[index] as [string, Contender]),
+      number,
+      taken,
+      problems,
+    );
+  }
+  return { figures: entries.map(([name], index) => figuresOf(name, rounds[index] ?? [])), problems: [...new Set(problems)] };
 }
 
 /** A check that the server answers the scenario's request with exactly the scenario's answer. */
