@@ -40,7 +40,10 @@ export interface MockOptions {
   readonly count?: number;
   /** Milliseconds added before every API answer, to rehearse a slow network. Default: 0. */
   readonly delay?: number;
-  /** The mock's clock in epoch milliseconds; moving it past 5 December 2030 retires getPet. Default: `Date.now`. */
+  /**
+   * The mock's clock in epoch milliseconds; moving it past 5 December 2030 retires getPet. Default:
+   * `Date.now` (in `startMockServer`: the real clock read at most once a millisecond, see `coarseClock`).
+   */
   readonly now?: () => number;
   /** The path every operation is served under. Default: the spec's `/v1`. */
   readonly basePath?: string;
