@@ -19,6 +19,8 @@ export interface Measurement {
   /** Answers by status code, and connection errors and timeouts. */
   readonly statuses: Readonly<Record<string, number>>;
   readonly errors: number;
+  /** Microseconds of the server's CPU time per answer, where it can be read (see bench/cpu.ts). */
+  readonly cpuPerRequest?: number;
 }
 
 /** Sends `requests` (cycled through, per connection) to `base` as fast as the server answers. */

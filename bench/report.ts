@@ -111,7 +111,10 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-/** The throughput table: medians of the rounds, in req/s and ms, and the median of the rounds' ratios. */
+/** A server's CPU time per answer, or a dash where it could not be read. */
+const micros = (figures: Figures): string => (figures.cpuPerRequest === undefined ? '–' : figures.cpuPerRequest.toFixed(1));
+
+/** The throughput table: medians of the rounds, in req/s and ms, the median of the rounds' ratios, and CPU time per answer. */
 export function throughputTable(report: BenchReport): string {
   const rows = report.throughput.flatMap(({ scenario, mock, bare, prism }) => {
     const row = (other: Figures, name: string) => [
@@ -121,10 +124,14 @@ export function throughputTable(report: BenchReport): string {
       `${name} ${rps(other)}`,
       `${other.p50} / ${other.p99}`,
       share(pairedRatio(mock, other)),
+      `${micros(mock)} / ${micros(other)}`,
     ];
     return prism ? [row(bare, 'bare'), row(prism, 'Prism')] : [row(bare, 'bare')];
   });
-  return table(['scenario', 'mock req/s', 'mock p50 / p99 ms', 'baseline req/s', 'baseline p50 / p99 ms', 'mock ÷ baseline'], rows);
+  return table(
+    ['scenario', 'mock req/s', 'mock p50 / p99 ms', 'baseline req/s', 'baseline p50 / p99 ms', 'mock ÷ baseline', 'CPU µs per answer: mock / baseline'],
+    rows,
+  );
 }
 
 /** The targets table. */
@@ -154,7 +161,9 @@ then measures them in turn, ${runs.rounds} rounds of ${runs.durationMs / 1000} s
 each round${prism ? ` (Prism: ${prism.trials} trial, ${prism.rounds} rounds of ${prism.durationMs / 1000} s over ${prism.connections} connections)` : ''}; the figures are the medians of every round. Fresh
 processes, because one process of a server can run a few per cent faster or slower than the next for as
 long as it lives. Every ratio is the median of the rounds' ratios: a round measures the mock and its baseline
-back to back, so a slow moment of the machine weighs on both sides of a ratio. The bare baseline is plain
+back to back, so a slow moment of the machine weighs on both sides of a ratio. The CPU time per answer is
+the server process's own (user and system, from /proc, median of the rounds): it says how much work an
+answer costs, where req/s also holds the load generator and the machine. The bare baseline is plain
 \`node:http\` that checks the key and writes the same bytes (a POST: parses, stores and serializes the pet): bench/baselines/bare.js.
 
 ## Throughput

@@ -4,7 +4,8 @@
  * afresh for each trial, since one process of the same server can run a few per cent faster or slower
  * than the next for as long as it lives.
  */
-import { answerOf, differences, type Measurement, measure } from './load.js';
+import { cpuMicros } from './cpu.js';
+import { answerOf, differences, type Load, type Measurement, measure } from './load.js';
 import type { BenchRequest, Scenario } from './scenarios.js';
 import type { Server } from './servers.js';
 
@@ -24,6 +25,8 @@ export interface Figures {
   readonly rps: number;
   readonly p50: number;
   readonly p99: number;
+  /** Microseconds of the server's CPU time per answer; `undefined` where it cannot be read. */
+  readonly cpuPerRequest: number | undefined;
   readonly rounds: readonly Measurement[];
 }
 
@@ -53,13 +56,24 @@ export function pairedRatio(a: Figures, b: Figures): number {
 }
 
 function figuresOf(name: string, rounds: readonly Measurement[]): Figures {
+  const cpu = rounds.flatMap((round) => (round.cpuPerRequest === undefined ? [] : [round.cpuPerRequest]));
   return {
     name,
     rps: median(rounds.map((round) => round.rps)),
     p50: median(rounds.map((round) => round.p50)),
     p99: median(rounds.map((round) => round.p99)),
+    cpuPerRequest: cpu.length > 0 ? median(cpu) : undefined,
     rounds,
   };
+}
+
+/** `measure`, and the server's CPU time per answer meanwhile. */
+async function measureWithCpu(server: Server, requests: readonly BenchRequest[], load: Load): Promise<Measurement> {
+  const before = server.pid === undefined ? undefined : cpuMicros(server.pid);
+  const measurement = await measure(server.base, requests, load);
+  const after = server.pid === undefined ? undefined : cpuMicros(server.pid);
+  if (before === undefined || after === undefined || measurement.requests === 0) return measurement;
+  return { ...measurement, cpuPerRequest: (after - before) / measurement.requests };
 }
 
 /** What went wrong in a measurement: connection errors, or answers of another status than `status`. */
@@ -92,7 +106,7 @@ async function trial(
         const [name, contender] = entries[index] as [string, Contender];
         if (round >= contender.runs.rounds) continue;
         const { connections, durationMs, warmupMs } = contender.runs;
-        const measurement = await measure((servers[index] as Server).base, requests, { connections, durationMs: round < 0 ? warmupMs : durationMs });
+        const measurement = await measureWithCpu(servers[index] as Server, requests, { connections, durationMs: round < 0 ? warmupMs : durationMs });
         problems.push(...faults(name, measurement, contender.status));
         if (round >= 0) rounds[index]?.push(measurement);
       }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cpuMicros } from '../bench/cpu.js';
 import type { Measurement } from '../bench/load.js';
 import { type Figures, pairedRatio } from '../bench/throughput.js';
 
@@ -7,6 +8,7 @@ const figures = (name: string, rps: readonly number[]): Figures => ({
   rps: 0,
   p50: 0,
   p99: 0,
+  cpuPerRequest: undefined,
   rounds: rps.map((value): Measurement => ({ rps: value, p50: 0, p99: 0, requests: value, statuses: {}, errors: 0 })),
 });
 
@@ -18,5 +20,18 @@ describe('pairedRatio', () => {
 
   it('pairs only the rounds both sides ran', () => {
     expect(pairedRatio(figures('mock', [30, 40, 1000]), figures('prism', [10, 10]))).toBe(3.5);
+  });
+});
+
+describe.runIf(process.platform === 'linux')('cpuMicros', () => {
+  it("reads a process's CPU time, which grows as it works", () => {
+    const before = cpuMicros(process.pid) as number;
+    const until = performance.now() + 50;
+    while (performance.now() < until);
+    expect(cpuMicros(process.pid)).toBeGreaterThan(before);
+  });
+
+  it('is undefined for a process that is not there', () => {
+    expect(cpuMicros(2 ** 30)).toBeUndefined();
   });
 });

@@ -1,0 +1,28 @@
+/** The CPU time a server process spends, read from outside it. */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+let ticksPerSecond: number | undefined;
+
+/** The kernel's clock ticks per second, in which /proc counts CPU time (almost always 100). */
+function clockTicks(): number {
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  return ticksPerSecond;
+}
+
+/**
+ * The CPU time (user and system) process `pid` has used so far, in microseconds, from
+ * /proc/<pid>/stat; `undefined` where there is no /proc (macOS), or no such process.
+ */
+export function cpuMicros(pid: number): number | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The command name, in parentheses, may hold spaces: the fields are counted after it.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? (ticks * 1e6) / clockTicks() : undefined;
+}
