@@ -48,8 +48,7 @@ function tokenBounds(header: string): [start: number, end: number] | undefined {
 }
 
 /** What is wrong with a header that carries no accepted key. */
-function refusal(authorization: string | undefined): AuthProblem {
-  if (authorization === undefined) return 'missing';
+function refusal(authorization: string): AuthProblem {
   let blank = true;
   for (let i = 0; i < authorization.length && blank; i++) blank = isWhitespace(authorization.charCodeAt(i));
   if (blank) return 'missing';
