@@ -1,7 +1,8 @@
 /**
  * The one path every request walks, in the same order:
  *   route -> auth -> session name -> preferences -> (delay) -> inputs (400) -> forced answer
- *   -> open session -> operation -> headers the operation always carries -> self-check
+ *   -> the body's inputs (400, 413, 415) -> open session -> operation -> headers the operation
+ *   always carries -> self-check
  * Each step answers or passes on. Nothing here knows an operation's rules: those live in
  * src/mock/operations/, what a target decides in the router, and the answer's conformance in src/spec/conformance.ts.
  */
@@ -10,7 +11,7 @@ import { tooManySessions } from './admin.js';
 import { AUTH_MESSAGES, type AuthProblem, UNAUTHORIZED_HEADERS } from './auth.js';
 import type { Coverage } from './coverage.js';
 import { errorResponse, isShared, jsonResponse, type MockRequest, type MockResponse, type PreparedAnswer, prepared, sharedHeaders } from './exchange.js';
-import type { OperationId } from './operations/operation.js';
+import type { OperationId, Reading } from './operations/operation.js';
 import type { Pending } from './pending.js';
 import { appliedPreferences, forcedResponse, type Preferences, readPreferences } from './prefer.js';
 import type { Reached, Router, Target } from './router.js';
@@ -120,7 +121,13 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     const { reading } = reached;
     if ('refusal' in reading) return reading.refusal;
     const forced = preferences && forcedResponse(preferences, reached.operation.id);
-    if (forced) return forced;
+    return forced || proceed(request, reading, name);
+  }
+
+  /** The body's inputs, when the operation has a body, then the session, then the operation. */
+  function proceed(request: MockRequest, reading: Reading, name: string): Pending<MockResponse> {
+    if ('refusal' in reading) return reading.refusal;
+    if ('readBody' in reading) return reading.readBody(request).then((read) => proceed(request, read, name));
     const session = sessions.open(name);
     if (!session) return tooManySessions(sessions);
     return reading.answer(request, session);

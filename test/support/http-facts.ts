@@ -383,6 +383,9 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
         expect((await target.request('/pets', as('first'))).status).toBe(200);
         expectError(await answer(await target.request('/pets?limit=0', as('second'))), 400, /limit/);
         expectError(await answer(await target.request('/pets/abc', as('second'))), 400, /petId/);
+        const badBody = { method: 'POST', headers: { ...JSON_HEADERS, 'x-mock-session': 'second' }, body: '{"name":7}' };
+        expectError(await answer(await target.request('/pets', badBody)), 400, /name/);
+        expect((await answer(await target.request('/__mock/sessions'))).json).toMatchObject({ sessions: [{ name: 'first' }] });
         expectError(await answer(await target.request('/pets', as('second'))), 429);
       } finally {
         await target.close();

@@ -5,7 +5,7 @@
  */
 import type { operations } from '../../generated/types.js';
 import type { Coverage } from '../coverage.js';
-import type { MockRequest, MockResponse, PreparedAnswer } from '../exchange.js';
+import type { MockRequest, MockResponse } from '../exchange.js';
 import type { Pending } from '../pending.js';
 import type { Session } from '../sessions.js';
 
@@ -15,8 +15,11 @@ export type OperationId = keyof operations;
 /** An operation's own answer to one request, in the request's session. */
 export type Answer = (request: MockRequest, session: Session) => Pending<MockResponse>;
 
-/** What a request-target gives an operation: its checked inputs, bound into an answer; or the 400 that refuses them. */
-export type Reading = { readonly refusal: PreparedAnswer } | { readonly answer: Answer };
+/**
+ * What a request gives an operation: its checked inputs bound into an answer; the refusal of them (a
+ * 400, 413, 415); or, for an operation with a body, the reading of that body, still to come.
+ */
+export type Reading = { readonly refusal: MockResponse } | { readonly answer: Answer } | { readonly readBody: (request: MockRequest) => Promise<Reading> };
 
 /**
  * One operation of the mock.
