@@ -1,6 +1,8 @@
 import type { JsonValue } from '../json/lossless.js';
+import { jsonMediaTypeProblem, stillCompressed } from './checks/encoding.js';
+import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
 import type { Contract, ContractOperation } from './contract.js';
-import { type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
+import { type DerivedCredential, type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
 
@@ -28,6 +30,8 @@ export interface CheckResult {
   readonly warnings: readonly string[];
   /** Why the check was skipped, or why it could not verify (`error`). */
   readonly reason?: string;
+  /** What the check saw the deployment choose where the interface leaves room. */
+  readonly observations?: Observations;
 }
 
 /** What the checks share: the deployment as first seen, and the run's settings. */
@@ -62,12 +66,11 @@ export interface CallOptions {
   /** Path parameters by name. */
   readonly params?: Readonly<Record<string, string>>;
   readonly query?: string;
-  readonly authorization?: string | null;
+  readonly authorization?: string | null | DerivedCredential;
   readonly body?: string;
   readonly contentType?: string;
 }
 
-const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 const EXCERPT = 300;
 
 /** The start of a body, for a report. */
@@ -83,6 +86,7 @@ export function excerpt(text: string): string {
 export class CheckContext {
   readonly findings: Finding[] = [];
   readonly warnings: string[] = [];
+  observations: Observations = {};
 
   constructor(readonly state: RunState) {}
 
@@ -93,11 +97,7 @@ export class CheckContext {
   /** Sends a request for `operationId` and records every way its answer breaks the spec. */
   async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const operation = this.contract.operation(operationId);
-    if (operation.method === 'POST') {
-      if (this.state.readOnly) throw new Error(`bug in petstore-verify: a check not marked \`writes\` sent ${operation.method} in a read-only run`);
-      if (this.state.writesLeft <= 0) this.skip('the run has used its budget of writes');
-      this.state.writesLeft--;
-    }
+    if (operation.method === 'POST') this.reserveWrite();
     const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
     let exchange: Exchange;
     try {
@@ -124,6 +124,18 @@ export class CheckContext {
       this.warn(`${exchange.request.method} ${exchange.request.url} was retried ${exchange.attempts - 1} time(s) after gateway errors or a dropped connection`);
     this.#inspect(operation, exchange);
     return exchange;
+  }
+
+  /** Takes one POST from the run's budget; skips the check when none is left. */
+  reserveWrite(): void {
+    if (this.state.readOnly) throw new Error('bug in petstore-verify: a check not marked `writes` sent POST in a read-only run');
+    if (this.state.writesLeft <= 0) this.skip('the run has used its budget of writes');
+    this.state.writesLeft--;
+  }
+
+  /** Records what the deployment chose where the interface leaves room. */
+  observe(seen: Observations): void {
+    this.observations = mergeObservations([this.observations, seen]);
   }
 
   fail(message: string, exchange?: Exchange, details: Pick<Finding, 'expected' | 'actual' | 'schemaPath'> = {}): void {
@@ -155,8 +167,23 @@ export class CheckContext {
       this.fail(`${what} with an empty body`, exchange, { expected: 'a JSON body', actual: 'no body' });
       return;
     }
-    if (contentType === null || !JSON_TYPE.test(contentType)) {
-      this.fail(`${what} with Content-Type ${contentType ?? '(none)'}`, exchange, { expected: 'application/json', actual: contentType ?? '(none)' });
+    const typeProblem = jsonMediaTypeProblem(contentType);
+    if (typeProblem)
+      this.fail(`${what} with Content-Type ${contentType ?? '(none)'}: ${typeProblem}`, exchange, {
+        expected: 'application/json',
+        actual: contentType ?? '(none)',
+      });
+    if (exchange.json === undefined && stillCompressed(exchange.text)) {
+      const encoding = exchange.headers.get('content-encoding');
+      this.fail(
+        `${what} with a gzip-compressed body that ${encoding ? `is still compressed after Content-Encoding: ${encoding} was undone` : 'has no Content-Encoding'}`,
+        exchange,
+        {
+          expected: 'a JSON body, compressed only with a Content-Encoding that says so',
+          actual: encoding ? `Content-Encoding: ${encoding}, compressed twice` : 'no Content-Encoding',
+        },
+      );
+      return;
     }
     if (exchange.json === undefined) {
       if (exchange.jsonError) this.fail(`${what} with a body that is not JSON: ${exchange.jsonError}`, exchange);
@@ -167,7 +194,8 @@ export class CheckContext {
         schemaPath: violation.schemaPath,
       });
     }
-    const body = exchange.json as { status?: unknown };
+    const body = exchange.json as { status?: unknown; code?: unknown };
+    if (status >= 400 && typeof body === 'object' && body !== null && typeof body.code === 'string') this.observe({ errorCodes: [body.code] });
     if (status >= 400 && typeof body === 'object' && body !== null && 'status' in body && Number(body.status) !== status) {
       this.fail(`${what} with an Error whose status is ${String(body.status)}`, exchange, {
         expected: `status ${status}`,
@@ -189,6 +217,7 @@ export async function runCheck(check: Check, state: RunState, suite: CheckResult
     findings: context.findings,
     warnings: context.warnings,
     ...(reason === undefined ? {} : { reason }),
+    ...(isEmpty(context.observations) ? {} : { observations: context.observations }),
   });
   if (check.writes && state.readOnly) return result('skip', '--read-only: this check needs to create pets');
   try {
