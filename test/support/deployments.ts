@@ -232,6 +232,8 @@ export interface Choices {
   readonly unknownStatus: 'empty' | 'refuse';
   /** Categories accepted on create: any int64, or only these (others refused with 400). */
   readonly categories: 'any' | readonly bigint[];
+  /** The categories of the pets at the start, in turn; default the accepted ones (1 to 5 for `any`). A retired category is listed but refused. */
+  readonly listedCategories?: readonly bigint[];
   /** Gzip the body when the client accepts it. */
   readonly gzip: boolean;
   /** `application/json; charset=utf-8` instead of `application/json`. */
@@ -323,7 +325,7 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
   const choices: Choices = { ...MOCK_LIKE, ...overrides };
   const nextId = idScheme(choices.ids);
   const pets: StoredPet[] = [];
-  const knownCategories = choices.categories === 'any' ? [1n, 2n, 3n, 4n, 5n] : choices.categories;
+  const knownCategories = choices.listedCategories ?? (choices.categories === 'any' ? [1n, 2n, 3n, 4n, 5n] : choices.categories);
   for (let i = 0; i < choices.count; i++) {
     pets.push({
       id: nextId(),
