@@ -2,8 +2,11 @@
  * Deployments to verify: faulty ones (the mock with one fault injected) and a correct one written
  * independently of the mock, which makes other choices where the interface leaves room.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { type JsonValue, parseJson, stringifyJson } from '../../src/json/lossless.js';
 import { createMockApi } from '../../src/mock/handler.js';
 
 export type WebHandler = (request: Request) => Promise<Response>;
@@ -12,6 +15,11 @@ export interface Deployment {
   /** Base URL ending in `/v1`. */
   readonly url: string;
   close(): Promise<void>;
+}
+
+/** A correct deployment, with what it served: a test proves the choice was exercised. */
+export interface CorrectDeployment extends Deployment {
+  readonly served: { gzipped: number; refusedCategories: number; posts: number };
 }
 
 /** Serves a web-standard handler on a free loopback port. */
@@ -207,64 +215,236 @@ export function faultyDeployment(fault: Fault): Promise<Deployment> {
 }
 
 /**
- * A correct deployment written without the mock's code, choosing differently wherever the
- * interface leaves room: newest first, random ids, no status for a pet added without one, categories
- * limited to 1..10 (others refused with 400), an out-of-range limit clamped, an unknown status
- * answered with an empty page, 404 for ids that are not integers, `charset` in Content-Type,
- * an extra field in every pet, and no deprecation headers.
+ * The choices the interface leaves open, each a way a correct deployment may differ from the mock.
+ * Every combination must pass petstore-verify.
  */
-export function alternativeDeployment(): Promise<Deployment> {
-  const pets: { id: number; name: string; categoryId: number; status?: string; createdAt: string }[] = [];
-  let nextId = 7_000_000;
-  for (let i = 0; i < 30; i++)
+export interface Choices {
+  /** How ids are assigned: 1, 2, 3...; random int64; time-ordered (snowflake-like, beyond 2^53); from 2^31; from 2^53 + 1. */
+  readonly ids: 'sequential' | 'random' | 'time-ordered' | 'from-2^31' | 'beyond-2^53';
+  /** The order of `listPets`. */
+  readonly order: 'id-asc' | 'newest-first' | 'name' | 'status';
+  /** The status of a pet added without one: a value, or left out of the pet. */
+  readonly defaultStatus: 'available' | 'pending' | 'sold' | 'omitted';
+  /** The path before `/pets`: `/v1`, or a gateway prefix before it. */
+  readonly basePath: string;
+  readonly limitOutOfRange: 'clamp' | 'refuse';
+  readonly nonIntegerPetId: 400 | 404;
+  readonly unknownStatus: 'empty' | 'refuse';
+  /** Categories accepted on create: any int64, or only these (others refused with 400). */
+  readonly categories: 'any' | readonly bigint[];
+  /** The categories of the pets at the start, in turn; default the accepted ones (1 to 5 for `any`). A retired category is listed but refused. */
+  readonly listedCategories?: readonly bigint[];
+  /** Gzip the body when the client accepts it. */
+  readonly gzip: boolean;
+  /** `application/json; charset=utf-8` instead of `application/json`. */
+  readonly charset: boolean;
+  /** `Connection: close` on every answer. */
+  readonly connectionClose: boolean;
+  /** Bodies sent chunked (no Content-Length) rather than with a Content-Length. */
+  readonly chunked: boolean;
+  /** Headers the interface does not name: tracing, caching, CORS, a server banner. */
+  readonly extraHeaders: boolean;
+  /** Fields the interface does not name in every pet (`createdAt`). */
+  readonly extraFields: boolean;
+  /** The vocabulary of the Error `code`. */
+  readonly errorCodes: 'snake' | 'numeric' | 'upper';
+  /** How many pets exist at the start. */
+  readonly count: number;
+}
+
+/** The mock's own choices, where the interface leaves room. */
+export const MOCK_LIKE: Choices = {
+  ids: 'sequential',
+  order: 'id-asc',
+  defaultStatus: 'available',
+  basePath: '/v1',
+  limitOutOfRange: 'refuse',
+  nonIntegerPetId: 400,
+  unknownStatus: 'refuse',
+  categories: 'any',
+  gzip: false,
+  charset: false,
+  connectionClose: false,
+  chunked: false,
+  extraHeaders: false,
+  extraFields: false,
+  errorCodes: 'snake',
+  count: 30,
+};
+
+const STATUSES = ['available', 'pending', 'sold'] as const;
+const INT64_MAX = 2n ** 63n - 1n;
+
+interface StoredPet {
+  readonly id: bigint;
+  readonly name: string;
+  readonly categoryId: bigint;
+  readonly status?: string;
+  readonly createdAt: string;
+}
+
+/** An id generator for a scheme; `random` draws from all positive int64 values. */
+function idScheme(scheme: Choices['ids']): () => bigint {
+  let next = { sequential: 1n, random: 0n, 'time-ordered': 0n, 'from-2^31': 2n ** 31n, 'beyond-2^53': 2n ** 53n + 1n }[scheme];
+  let sequence = 0n;
+  return () => {
+    if (scheme === 'random') return BigInt.asUintN(63, BigInt(`0x${randomBytes(8).toString('hex')}`)) || 1n;
+    // Milliseconds since an epoch, shifted left, plus a sequence: increasing, with gaps, beyond 2^53.
+    if (scheme === 'time-ordered') return (BigInt(Date.now() - 1_288_834_974_657) << 22n) + (sequence++ % 4096n);
+    return next++;
+  };
+}
+
+function compareBy(order: Choices['order']): (a: StoredPet, b: StoredPet) => number {
+  const byId = (a: StoredPet, b: StoredPet) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  switch (order) {
+    case 'id-asc':
+      return byId;
+    case 'newest-first':
+      return () => 0;
+    case 'name':
+      return (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : byId(a, b));
+    case 'status':
+      return (a, b) => (a.status ?? '').localeCompare(b.status ?? '') || byId(a, b);
+  }
+}
+
+function errorCode(style: Choices['errorCodes'], status: number, name: string): string {
+  return style === 'numeric' ? `E${status}` : style === 'upper' ? name.toUpperCase() : name;
+}
+
+function isInteger(value: JsonValue | undefined): value is number | bigint {
+  return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value));
+}
+
+/**
+ * A correct deployment written without the mock's code, making `choices` wherever the interface
+ * leaves room. It parses and writes JSON losslessly, so ids and categories beyond 2^53 stay exact.
+ */
+export async function correctDeployment(overrides: Partial<Choices> = {}): Promise<CorrectDeployment> {
+  const choices: Choices = { ...MOCK_LIKE, ...overrides };
+  const nextId = idScheme(choices.ids);
+  const pets: StoredPet[] = [];
+  const knownCategories = choices.listedCategories ?? (choices.categories === 'any' ? [1n, 2n, 3n, 4n, 5n] : choices.categories);
+  for (let i = 0; i < choices.count; i++) {
     pets.push({
-      id: nextId + 13 * (i + 1),
-      name: `Pet ${i}`,
-      categoryId: (i % 10) + 1,
-      status: ['available', 'pending', 'sold'][i % 3] as string,
+      id: nextId(),
+      name: `Pet ${String.fromCharCode(90 - (i % 26))}${i}`,
+      categoryId: knownCategories[i % knownCategories.length] ?? 1n,
+      status: STATUSES[i % 3] as string,
       createdAt: new Date(0).toISOString(),
     });
-  nextId += 13 * pets.length;
-  const reply = (status: number, body: unknown) =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
-  const error = (status: number, message: string) => reply(status, { code: `E${status}`, message, status });
-  return serve(async (request) => {
-    if (request.headers.get('authorization') !== `Bearer ${KEY}`) return error(401, 'unauthorized');
-    const url = new URL(request.url);
-    if (url.pathname === '/v1/pets' && request.method === 'GET') {
-      const limit = Math.min(100, Math.max(1, Math.trunc(Number(url.searchParams.get('limit') ?? 20)) || 20));
-      const status = url.searchParams.get('status');
-      const page = [...pets].reverse().filter((pet) => status === null || pet.status === status);
-      return reply(200, page.slice(0, limit));
+  }
+  const base = choices.basePath;
+  const served = { gzipped: 0, refusedCategories: 0, posts: 0 };
+
+  const reply = (request: Request, status: number, body: unknown, headers: Record<string, string> = {}): Response => {
+    const out = new Headers({ 'content-type': choices.charset ? 'application/json; charset=utf-8' : 'application/json', ...headers });
+    if (choices.extraHeaders) {
+      out.set('x-request-id', randomBytes(8).toString('hex'));
+      out.set('cache-control', 'no-store');
+      out.set('access-control-allow-origin', '*');
+      out.set('server', 'alt-petstore/1.0');
+      out.set('vary', 'Accept-Encoding, Authorization');
     }
-    if (url.pathname === '/v1/pets' && request.method === 'POST') {
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(await request.text());
-      } catch {
-        return error(400, 'bad json');
+    if (choices.connectionClose) out.set('connection', 'close');
+    let bytes = Buffer.from(stringifyJson(body));
+    if (choices.gzip && /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) {
+      bytes = gzipSync(bytes);
+      served.gzipped++;
+      out.set('content-encoding', 'gzip');
+    }
+    if (!choices.chunked) out.set('content-length', String(bytes.byteLength));
+    return new Response(new Uint8Array(bytes), { status, headers: out });
+  };
+  const error = (request: Request, status: number, name: string, message: string) =>
+    reply(request, status, { code: errorCode(choices.errorCodes, status, name), message, status });
+  const show = (pet: StoredPet) => (choices.extraFields ? pet : { id: pet.id, name: pet.name, categoryId: pet.categoryId, status: pet.status });
+
+  const deployment = await serve(async (request) => {
+    const url = new URL(request.url);
+    if (!url.pathname.startsWith(`${base}/`)) return error(request, 404, 'not_found', 'no such path');
+    if (request.headers.get('authorization') !== `Bearer ${KEY}`) return error(request, 401, 'unauthorized', 'a valid bearer key is required');
+    const path = url.pathname.slice(base.length);
+    if (path === '/pets' && request.method === 'GET') {
+      const rawLimit = url.searchParams.get('limit') ?? '20';
+      let limit = /^-?\d+$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
+      if (!(limit >= 1 && limit <= 100)) {
+        if (choices.limitOutOfRange === 'refuse') return error(request, 400, 'bad_request', 'limit must be an integer from 1 to 100');
+        limit = Number.isNaN(limit) ? 20 : Math.min(100, Math.max(1, limit));
       }
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) return error(400, 'not an object');
+      const status = url.searchParams.get('status');
+      if (status !== null && !STATUSES.includes(status as (typeof STATUSES)[number]) && choices.unknownStatus === 'refuse')
+        return error(request, 400, 'bad_request', 'status must be available, pending or sold');
+      const ordered = choices.order === 'newest-first' ? [...pets].reverse() : [...pets].sort(compareBy(choices.order));
+      return reply(
+        request,
+        200,
+        ordered
+          .filter((pet) => status === null || pet.status === status)
+          .slice(0, limit)
+          .map(show),
+      );
+    }
+    if (path === '/pets' && request.method === 'POST') {
+      served.posts++;
+      let body: JsonValue;
+      try {
+        body = parseJson(await request.text());
+      } catch {
+        return error(request, 400, 'malformed_json', 'the body is not JSON');
+      }
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return error(request, 400, 'bad_request', 'the body must be an object');
       const { name, categoryId, status } = body;
-      if (typeof name !== 'string') return error(400, 'name');
-      if (!Number.isInteger(categoryId) || (categoryId as number) < 1 || (categoryId as number) > 10) return error(400, 'unknown category');
-      if (status !== undefined && !['available', 'pending', 'sold'].includes(status as string)) return error(400, 'status');
-      nextId += 1 + Math.floor(Math.random() * 1000);
-      const pet = {
-        id: nextId,
+      if (typeof name !== 'string') return error(request, 400, 'bad_request', 'name must be a string');
+      if (!isInteger(categoryId) || BigInt(categoryId) > INT64_MAX || BigInt(categoryId) < -INT64_MAX - 1n)
+        return error(request, 400, 'bad_request', 'categoryId must be an int64');
+      if (choices.categories !== 'any' && !choices.categories.includes(BigInt(categoryId))) {
+        served.refusedCategories++;
+        return error(request, 400, 'bad_request', `there is no category ${categoryId}`);
+      }
+      if (status !== undefined && !STATUSES.includes(status as (typeof STATUSES)[number]))
+        return error(request, 400, 'bad_request', 'status must be available, pending or sold');
+      const assigned = status === undefined ? (choices.defaultStatus === 'omitted' ? undefined : choices.defaultStatus) : (status as string);
+      const pet: StoredPet = {
+        id: nextId(),
         name,
-        categoryId: categoryId as number,
-        ...(status === undefined ? {} : { status: status as string }),
+        categoryId: BigInt(categoryId),
+        ...(assigned === undefined ? {} : { status: assigned }),
         createdAt: new Date().toISOString(),
       };
       pets.push(pet);
-      return reply(201, pet);
+      return reply(request, 201, show(pet), { location: `${base}/pets/${pet.id}` });
     }
-    const match = /^\/v1\/pets\/([^/]+)$/.exec(url.pathname);
+    const match = /^\/pets\/([^/]+)$/.exec(path);
     if (match && request.method === 'GET') {
-      const pet = pets.find((candidate) => String(candidate.id) === match[1]);
-      return pet ? reply(200, pet) : error(404, 'not found');
+      const raw = decodeURIComponent(match[1] as string);
+      if (!/^-?\d+$/.test(raw)) return error(request, choices.nonIntegerPetId, choices.nonIntegerPetId === 400 ? 'bad_request' : 'not_found', 'no such pet');
+      const pet = pets.find((candidate) => candidate.id === BigInt(raw));
+      return pet ? reply(request, 200, show(pet)) : error(request, 404, 'not_found', 'no such pet');
     }
-    return error(404, 'no route');
+    return error(request, 404, 'not_found', 'no such path');
+  }, base);
+  return { ...deployment, served };
+}
+
+/**
+ * The correct deployment that `verify.test.ts` checks: newest first, random ids, no status for a
+ * pet added without one, categories limited to 1..10, an out-of-range limit clamped, an unknown
+ * status answered with an empty page, 404 for ids that are not integers, `charset` in
+ * Content-Type, an extra field in every pet, and no deprecation headers.
+ */
+export function alternativeDeployment(): Promise<CorrectDeployment> {
+  return correctDeployment({
+    ids: 'random',
+    order: 'newest-first',
+    defaultStatus: 'omitted',
+    categories: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n],
+    limitOutOfRange: 'clamp',
+    unknownStatus: 'empty',
+    nonIntegerPetId: 404,
+    charset: true,
+    extraFields: true,
+    errorCodes: 'numeric',
   });
 }

@@ -46,6 +46,7 @@ export const getChecks: Check[] = [
     async run(context) {
       for (const id of ['abc', '1.5']) {
         const exchange = await context.call('getPet', { params: { petId: id } });
+        if (exchange.status === 400 || exchange.status === 404) context.observe({ nonIntegerPetId: exchange.status });
         if (exchange.status !== 400 && exchange.status !== 404)
           context.fail(`getPet answered ${exchange.status} for the id ${id}`, exchange, { expected: '400 or 404', actual: String(exchange.status) });
       }
