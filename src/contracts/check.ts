@@ -155,6 +155,11 @@ export class CheckContext {
     throw new Skip(reason);
   }
 
+  #observeForm(operation: ContractOperation, exchange: Exchange): void {
+    const seen = observationsOf(operation, exchange);
+    if (!isEmpty(seen)) this.observe(seen);
+  }
+
   #inspect(operation: ContractOperation, exchange: Exchange): void {
     const { status } = exchange;
     if (status >= 500)
@@ -174,8 +179,7 @@ export class CheckContext {
       );
       return;
     }
-    const body = exchange.json;
-    if (status >= 400 && typeof body === 'object' && body !== null && !Array.isArray(body) && typeof body.code === 'string') this.observe({ errorCodes: [body.code] });
+    this.#observeForm(operation, exchange);
     const answer = { status, body: exchange.text, header: (name: string) => exchange.headers.get(name) ?? undefined };
     for (const { message, expected, actual, schemaPath } of conformanceOf(this.contract)(operation.operationId, answer)) {
       this.fail(message, exchange, {
@@ -185,6 +189,23 @@ export class CheckContext {
       });
     }
   }
+}
+
+/** The form of the deployment's answers, where the interface leaves it open: error codes, charset, the Deprecation header. */
+function observationsOf(operation: ContractOperation, exchange: Exchange): Observations {
+  const { status, json } = exchange;
+  const seen: { -readonly [K in keyof Observations]: Observations[K] } = {};
+  if (status >= 400 && typeof json === 'object' && json !== null && !Array.isArray(json) && typeof json.code === 'string') {
+    seen.errorCodes = [json.code];
+    seen.errorCodesByStatus = { [status]: [json.code] };
+  }
+  const contentType = exchange.headers.get('content-type');
+  if (json !== undefined && contentType !== null) seen.charset = /;\s*charset=/i.test(contentType) ? 'utf-8' : 'none';
+  if (operation.operationId === 'getPet' && (status === 200 || status === 404)) {
+    const deprecation = exchange.headers.get('deprecation');
+    seen.deprecation = deprecation === null ? 'none' : deprecation.trim() === 'true' ? 'legacy' : 'rfc9745';
+  }
+  return seen;
 }
 
 /** The one conformance rule (src/spec/conformance.ts) over each contract's document and schemas, made once per contract. */

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { profileOfRun } from './learn-profile.js';
 import { painter, resultLine, summary } from './reporters/console.js';
 import { junitReport } from './reporters/junit.js';
 import { MAX_WRITES, type Suite, type VerificationReport, verify } from './runner.js';
@@ -21,6 +22,7 @@ interface Flags {
   rps?: number;
   deadline: number;
   pact: string[];
+  writeProfile?: string;
 }
 
 class UsageError extends Error {
@@ -76,6 +78,10 @@ export function verifyCommand(): Command {
     )
     .addOption(new Option('--reporter <name>', 'console, json or junit').choices(['console', 'json', 'junit']).default('console'))
     .option('-o, --output <file>', 'write the json or junit report to this file (the console shows progress)')
+    .option(
+      '--write-profile <file>',
+      "write the deployment's choices where the interface leaves room, as a profile for petstore-mock --profile (read-only runs leave some unknown)",
+    )
     .addOption(new Option('--timeout <ms>', 'per request').default(10_000).argParser(positiveInteger('milliseconds', 600_000)))
     .addOption(new Option('--concurrency <n>', 'requests in flight at once').default(4).argParser(positiveInteger('a count', 64)))
     .addOption(new Option('--rps <n>', 'requests started per second at most, so a shared staging is not flooded').argParser(positiveInteger('a rate', 10_000)))
@@ -95,7 +101,8 @@ Exit codes:
 Examples:
   $ petstore-verify --base-url https://staging.example.com/v1 --api-key "$PETSTORE_API_KEY"
   $ PETSTORE_BASE_URL=http://127.0.0.1:4010/v1 PETSTORE_API_KEY=petstore-dev-key petstore-verify
-  $ petstore-verify --read-only --reporter junit --output petstore-verify.xml   # production-safe, for CI`,
+  $ petstore-verify --read-only --reporter junit --output petstore-verify.xml   # production-safe, for CI
+  $ petstore-verify --write-profile petstore-profile.json                        # learn staging's choices for petstore-mock --profile`,
     );
 }
 
@@ -140,6 +147,10 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
       onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
     });
     progress.write(summary(report, paint));
+    if (flags.writeProfile && report.fatal === undefined) {
+      await writeFile(flags.writeProfile, `${JSON.stringify(profileOfRun(report.results), null, 2)}\n`);
+      progress.write(`Profile of the deployment written to ${flags.writeProfile}; run petstore-mock --profile ${flags.writeProfile} to mimic it.\n`);
+    }
     if (flags.reporter !== 'console') {
       const document = render(report, flags.reporter);
       if (flags.output) await writeFile(flags.output, document);

@@ -14,6 +14,9 @@ function expectEcho(context: CheckContext, created: Awaited<ReturnType<typeof cr
   }
 }
 
+/** A category a deployment is unlikely to list: whether it takes one it never showed tells "any category" from "only known ones". */
+const UNLISTED_CATEGORY = 4_242_424;
+
 /** 2^53: ids beyond it are lost by a client that reads them as doubles. */
 const DOUBLE_EXACT = 2n ** 53n;
 
@@ -73,6 +76,27 @@ export const createChecks: Check[] = [
     writes: true,
     async run(context) {
       expectEcho(context, await createPet(context, 'big categoryId', { categoryId: BEYOND_DOUBLE }));
+    },
+  },
+  {
+    id: 'createPet.unlisted-category',
+    title: 'createPet with a category no listed pet has answers 201 or 400 (a deployment may know only some categories)',
+    operationId: 'createPet',
+    writes: true,
+    async run(context) {
+      const listed = [...new Set(context.state.listing.map((pet) => pet.categoryId).filter((id) => typeof id === 'bigint' || typeof id === 'number'))].map(
+        String,
+      );
+      let unlisted = UNLISTED_CATEGORY;
+      while (listed.includes(String(unlisted))) unlisted++;
+      const exchange = await context.call('createPet', { body: newPetBody(context.state, 'unlisted category', { categoryId: String(unlisted) }) });
+      if (exchange.status === 201) context.observe({ unlistedCategory: 'accepted' });
+      else if (exchange.status === 400) context.observe({ unlistedCategory: 'refused', listedCategories: listed });
+      else
+        context.fail(`createPet answered ${exchange.status} for the category ${unlisted}`, exchange, {
+          expected: '201 or 400',
+          actual: String(exchange.status),
+        });
     },
   },
   {

@@ -27,6 +27,16 @@ export interface Observations {
   readonly refusedCategories?: readonly string[] | undefined;
   /** The `code` values of the Error bodies seen. */
   readonly errorCodes?: readonly string[] | undefined;
+  /** The same, by the HTTP status they came with (`"404": ["not_found"]`): a profile maps each situation to its code. */
+  readonly errorCodesByStatus?: Readonly<Record<string, readonly string[]>> | undefined;
+  /** Whether JSON answers name their charset (`application/json; charset=utf-8`) or not. */
+  readonly charset?: 'none' | 'utf-8' | 'mixed' | undefined;
+  /** The form of getPet's `Deprecation` header: the RFC 9745 date, the legacy `true`, or none sent. */
+  readonly deprecation?: 'rfc9745' | 'legacy' | 'none' | 'mixed' | undefined;
+  /** What a create with a category no listed pet has got: accepted (201) or refused (400). */
+  readonly unlistedCategory?: 'accepted' | 'refused' | 'mixed' | undefined;
+  /** The categories the listing shows, as exact digits, recorded when an unlisted one was refused. */
+  readonly listedCategories?: readonly string[] | undefined;
 }
 
 /** One choice seen twice: the same answer, or `mixed`. */
@@ -37,6 +47,12 @@ function either<T>(a: T | undefined, b: T | undefined, mixed: T): T | undefined 
 
 function union(a: readonly string[] | undefined, b: readonly string[] | undefined): readonly string[] | undefined {
   return a === undefined && b === undefined ? undefined : [...new Set([...(a ?? []), ...(b ?? [])])];
+}
+
+function unionByKey(a: Observations['errorCodesByStatus'], b: Observations['errorCodesByStatus']): Readonly<Record<string, readonly string[]>> | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return Object.fromEntries(keys.map((key) => [key, union(a[key], b[key]) ?? []]));
 }
 
 function join(a: Observations, b: Observations): Observations {
@@ -51,6 +67,11 @@ function join(a: Observations, b: Observations): Observations {
     categories: union(a.categories, b.categories),
     refusedCategories: union(a.refusedCategories, b.refusedCategories),
     errorCodes: union(a.errorCodes, b.errorCodes),
+    errorCodesByStatus: unionByKey(a.errorCodesByStatus, b.errorCodesByStatus),
+    charset: either(a.charset, b.charset, 'mixed'),
+    deprecation: either(a.deprecation, b.deprecation, 'mixed'),
+    unlistedCategory: either(a.unlistedCategory, b.unlistedCategory, 'mixed'),
+    listedCategories: union(a.listedCategories, b.listedCategories),
   };
 }
 

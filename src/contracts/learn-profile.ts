@@ -1,0 +1,71 @@
+/**
+ * What a verification run saw a deployment choose (its checks' observations), as a profile the mock
+ * can adopt (src/mock/profile.ts). A choice seen two ways, or not seen at all (a read-only run
+ * creates no pet), stays `unknown`.
+ */
+import { type Profile, readProfile, UNKNOWN, UNKNOWN_PROFILE } from '../mock/profile.js';
+import { ERROR_CODES, type ErrorCode, PET_STATUSES } from '../spec/facts.js';
+import type { CheckResult } from './check.js';
+import { mergeObservations, type Observations } from './checks/observations.js';
+
+type Choice<K extends keyof Profile> = Profile[K];
+
+function oneOf<T extends string | number>(value: unknown, allowed: readonly T[]): T | typeof UNKNOWN {
+  return allowed.find((candidate) => candidate === value) ?? UNKNOWN;
+}
+
+/** The same code, spelled another way: `NOT_FOUND`, `not-found`, `NotFound` for `not_found`. */
+function sameWord(a: string, b: string): boolean {
+  const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return plain(a) === plain(b);
+}
+
+/**
+ * Each situation of the spec's catalogue (`x-error-codes`) with the deployment's code for it: the
+ * code seen with its status that spells the situation's name, else the only code seen with that status.
+ */
+function errorCodesOf(byStatus: Observations['errorCodesByStatus']): Choice<'errorCodes'> {
+  const learned: Partial<Record<ErrorCode, string>> = {};
+  for (const [situation, { status }] of Object.entries(ERROR_CODES) as [ErrorCode, { status: number }][]) {
+    const seen = byStatus?.[String(status)] ?? [];
+    const code = seen.find((candidate) => sameWord(candidate, situation)) ?? (seen.length === 1 ? seen[0] : undefined);
+    if (code !== undefined) learned[situation] = code;
+  }
+  return learned;
+}
+
+/** Categories: any, when one no pet has was accepted; the listed and accepted ones less the refused, when it was refused. */
+function categoriesOf(seen: Observations): Choice<'categories'> {
+  if (seen.unlistedCategory === 'accepted') return 'any';
+  if (seen.unlistedCategory !== 'refused') return UNKNOWN;
+  const refused = new Set(seen.refusedCategories ?? []);
+  const known = [...new Set([...(seen.listedCategories ?? []), ...(seen.categories ?? [])])].filter((category) => !refused.has(category));
+  return known.length > 0 ? { known } : UNKNOWN;
+}
+
+/**
+ * The profile a run's observations show.
+ * @example
+ * learnProfile({ listOrder: 'id-desc', limitOutOfRange: 'clamp' }); // { ...UNKNOWN_PROFILE, listOrder: 'id-desc', limitOutOfRange: 'clamp' }
+ */
+export function learnProfile(seen: Observations): Profile {
+  return readProfile({
+    ...UNKNOWN_PROFILE,
+    limitOutOfRange: oneOf(seen.limitOutOfRange, ['refuse', 'clamp']),
+    unknownStatus: oneOf(seen.unknownStatus, ['refuse', 'empty']),
+    defaultStatus: oneOf(seen.defaultStatus, [...PET_STATUSES, 'omitted']),
+    listOrder: oneOf(seen.listOrder, ['id-asc', 'id-desc', 'name', 'status']),
+    nonIntegerPetId: oneOf(seen.nonIntegerPetId, [400, 404]),
+    categories: categoriesOf(seen),
+    idScheme: seen.idScheme === 'increasing' ? 'increasing' : seen.idScheme === 'unordered' ? 'random' : UNKNOWN,
+    idsBeyondDouble: seen.idsBeyondDouble ?? UNKNOWN,
+    errorCodes: errorCodesOf(seen.errorCodesByStatus),
+    charset: oneOf(seen.charset, ['none', 'utf-8']),
+    deprecation: oneOf(seen.deprecation, ['rfc9745', 'legacy']),
+  });
+}
+
+/** The profile a run's results show: their observations joined, then learned. */
+export function profileOfRun(results: readonly Pick<CheckResult, 'observations'>[]): Profile {
+  return learnProfile(mergeObservations(results.map((result) => result.observations)));
+}
