@@ -8,6 +8,7 @@ import { readClockBody } from './clock.js';
 import type { Coverage } from './coverage.js';
 import { errorResponse, jsonResponse, type MockRequest, type MockResponse } from './exchange.js';
 import type { Pending } from './pending.js';
+import { type Profile, UNKNOWN_PROFILE } from './profile.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Sessions, sessionName } from './sessions.js';
 
 /** The prefix of every admin path. */
@@ -51,6 +52,7 @@ export const ADMIN_ENDPOINTS = [
   },
   { method: 'GET', path: '/__mock/coverage', summary: 'what clients have exercised', changesSavedState: false },
   { method: 'DELETE', path: '/__mock/coverage', summary: 'forgets the coverage', changesSavedState: false },
+  { method: 'GET', path: '/__mock/profile', summary: 'the profile in force (--profile), every choice it leaves out unknown', changesSavedState: false },
 ] as const satisfies readonly AdminEndpoint[];
 
 type EndpointKey<E> = E extends { readonly method: infer M extends string; readonly path: infer P extends string } ? `${M} ${P}` : never;
@@ -95,6 +97,7 @@ export function createAdmin(
   sessions: Sessions,
   coverage: Coverage,
   save: () => Promise<MockResponse | undefined>,
+  profile: Profile = UNKNOWN_PROFILE,
 ): (request: MockRequest, method: string, path: string) => Promise<MockResponse> {
   async function resetOne(name: string): Promise<MockResponse> {
     await sessions.reset(name);
@@ -138,6 +141,7 @@ export function createAdmin(
       coverage.clear();
       return ok(coverage.report());
     },
+    'GET /__mock/profile': () => ok(profile),
   };
 
   const actionByKey: ReadonlyMap<string, Action> = new Map(Object.entries(actions));

@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ADMIN_ENDPOINTS } from './admin.js';
 import { apiKeyProblem, type LabelledApiKey, parseApiKey } from './auth.js';
 import { coarseClock } from './coarse-clock.js';
 import { formatCoverage } from './coverage.js';
 import { MOCK_DEFAULTS } from './defaults.js';
+import { type ProfileDocument, readProfile } from './profile.js';
 import { isLoopback, startMockServer } from './server.js';
 import { StateFileError } from './state-file.js';
 
@@ -31,6 +33,25 @@ function collect(value: string, previous: (string | LabelledApiKey)[] | undefine
   return [...(previous ?? []), parsed];
 }
 
+/** A profile file, read and checked while the flags are: a profile the contract forbids stops the CLI (exit 2) naming its field. */
+function profileFile(path: string): ProfileDocument {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new InvalidArgumentError(
+      `Cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}); learn one with petstore-verify --write-profile ${path}.`,
+    );
+  }
+  try {
+    return readProfile(JSON.parse(text));
+  } catch (error) {
+    throw new InvalidArgumentError(
+      `${error instanceof SyntaxError ? `It is not JSON: ${error.message}` : (error as Error).message}; fix the file, or learn it again with petstore-verify --write-profile.`,
+    );
+  }
+}
+
 interface Flags {
   port: number;
   host: string;
@@ -46,6 +67,7 @@ interface Flags {
   coverage?: boolean;
   selfCheck?: boolean;
   state?: string;
+  profile?: ProfileDocument;
   quiet?: boolean;
 }
 
@@ -91,6 +113,11 @@ export function mockCommand(): Command {
     .option('--coverage', 'on exit, print which documented statuses and enum values clients exercised (also GET /__mock/coverage)')
     .option('--self-check', 'check every answer against spec/openapi.yaml; a mismatch is logged and answered 500')
     .option('--state <file>', 'keep created pets in this JSON file across restarts (saved before each 201)')
+    .addOption(
+      new Option('--profile <file>', "mimic a deployment's choices where the interface leaves room (learned by petstore-verify --write-profile)").argParser(
+        profileFile,
+      ),
+    )
     .option('-q, --quiet', 'no request log')
     .addHelpText(
       'after',
@@ -103,6 +130,7 @@ Examples:
   $ petstore-mock --api-key ci=$CI_KEY --coverage  # the log says key=ci; coverage printed on exit
   $ petstore-mock --big-ids --self-check           # ids beyond 2^53; every answer checked against the spec
   $ petstore-mock --state .petstore-state.json     # created pets survive a restart
+  $ petstore-mock --profile petstore-profile.json  # answer as the deployment it was learned from does
   $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' http://127.0.0.1:4010/v1/pets?limit=2
   $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' -H 'Prefer: code=503' http://127.0.0.1:4010/v1/pets
   $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' -H 'X-Mock-Session: worker-1' http://127.0.0.1:4010/v1/pets
@@ -126,6 +154,7 @@ ${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.pa
         ...(flags.apiKey ? { apiKeys: flags.apiKey } : {}),
         ...(offset === 0 ? {} : { now: coarseClock(() => Date.now() + offset) }),
         ...(flags.state === undefined ? {} : { stateFile: flags.state }),
+        ...(flags.profile === undefined ? {} : { profile: flags.profile }),
         ...(flags.quiet ? {} : { onRequest: (line: string) => process.stderr.write(`${line}\n`) }),
       }).catch((error: NodeJS.ErrnoException) => {
         if (error instanceof StateFileError) throw error;
@@ -148,8 +177,11 @@ ${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.pa
         process.stderr.write(`petstore-mock: warning: --host ${flags.host} lets other machines reach the mock; /__mock/* now needs the key too.\n`);
       }
       const ids = flags.bigIds ? ', big ids' : '';
+      const mimics = flags.profile === undefined ? '' : ', with a profile (GET /__mock/profile)';
       const saved = flags.state === undefined ? '' : `, state in ${flags.state}: ${(await server.mock.store.size) - flags.count} created pet(s) restored`;
-      process.stdout.write(`petstore-mock listening on ${server.url} (${flags.count} pets, seed ${flags.seed}${ids}, ${describeKeys(flags.apiKey)}${saved})\n`);
+      process.stdout.write(
+        `petstore-mock listening on ${server.url} (${flags.count} pets, seed ${flags.seed}${ids}, ${describeKeys(flags.apiKey)}${saved}${mimics})\n`,
+      );
     });
 }
 

@@ -17,12 +17,22 @@ import type { OperationEnv } from './operations/operation.js';
 import { type MockOptions, normalizeMockOptions, type ResolvedMockOptions } from './options.js';
 import type { Pending } from './pending.js';
 import { createPipeline } from './pipeline.js';
+import { known, type Profile } from './profile.js';
+import { profileForm } from './profile-form.js';
 import { createRouter } from './router.js';
 import { createSelfCheck } from './self-check.js';
 import { type Session, Sessions } from './sessions.js';
-import type { PetStore } from './store.js';
+import { MemoryPetStore, type PetStore, type StoredPet } from './store.js';
 
 export type { MockOptions, ResolvedMockOptions } from './options.js';
+
+/** The seeded pets in the profile's known categories, in turn, so that the listing shows only categories a create accepts. */
+function inKnownCategories<P extends StoredPet>(pets: P[], profile: Profile): P[] {
+  const { categories } = profile;
+  if (typeof categories !== 'object') return pets;
+  const ids = categories.known.map((digits) => (Number.isSafeInteger(Number(digits)) ? Number(digits) : BigInt(digits)));
+  return pets.map((pet, index) => ({ ...pet, categoryId: ids[index % ids.length] ?? pet.categoryId }));
+}
 
 /**
  * A running mock: one request handler over one store.
@@ -64,10 +74,12 @@ export interface MockApi {
  */
 export function createMockApi(options: MockOptions = {}): MockApi {
   const settings = normalizeMockOptions(options);
-  const { basePath, persist } = settings;
+  const { basePath, persist, profile } = settings;
+  const order = known(profile.listOrder) ? profile.listOrder : undefined;
   const sessions = new Sessions({
-    seed: seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }),
+    seed: inKnownCategories(seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }), profile),
     idOffset: idOffsetOf(settings.bigIds),
+    ...(order === undefined ? {} : { newStore: (seed, idOffset) => new MemoryPetStore(seed, { ...(idOffset === undefined ? {} : { idOffset }), order }) }),
     now: settings.now,
     ttl: settings.sessionTtl,
     max: settings.maxSessions,
@@ -88,10 +100,11 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   }
   const env: OperationEnv = {
     basePath,
+    profile,
     coverage,
     save: async (session: Session) => (session === sessions.default ? saveDefault() : undefined),
   };
-  const router = createRouter(basePath, [listPets(), createPet(env), getPet(env)], coverage);
+  const router = createRouter(basePath, [listPets(env), createPet(env), getPet(env)], coverage);
   const respond = createPipeline({
     basePath,
     router,
@@ -105,7 +118,8 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       }),
     ),
     adminKeyRequired: settings.adminKeyRequired,
-    answerAdmin: createAdmin(sessions, coverage, saveDefault),
+    answerAdmin: createAdmin(sessions, coverage, saveDefault, profile),
+    form: profileForm(profile),
     prefer: settings.prefer,
     delay: settings.delay,
     selfCheck: settings.selfCheck && createSelfCheck(settings.selfCheck),

@@ -3,6 +3,7 @@
  */
 import { apiKeyProblem, KEY_LABEL, type LabelledApiKey } from './auth.js';
 import { MOCK_DEFAULTS } from './defaults.js';
+import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from './profile.js';
 import type { PetDraft, StoredPet } from './store.js';
 
 /**
@@ -52,12 +53,20 @@ export interface MockOptions {
    * are never saved. Default: none (state lives in memory).
    */
   readonly persist?: (created: readonly StoredPet[]) => Promise<void>;
+  /**
+   * The choices of a deployment to mimic where the interface leaves room (a profile learned by
+   * `petstore-verify --write-profile`); choices it leaves out or marks `unknown` keep the mock's
+   * own. A profile the contract forbids throws a `TypeError` naming the field. Default: none.
+   */
+  readonly profile?: ProfileDocument;
   /** Whether `/__mock/*` needs the key too, as it must when the mock is reachable beyond this machine. Default: false. */
   readonly adminKeyRequired?: boolean;
 }
 
 /** The options with every default filled in; `apiKey` is folded into `apiKeys`, labels into `keyLabels`. */
-export interface ResolvedMockOptions extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist'>> {
+export interface ResolvedMockOptions extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist' | 'profile'>> {
+  /** The profile in force, every choice it leaves out `unknown`. */
+  readonly profile: Profile;
   readonly apiKeys: readonly string[];
   /** The label of each labelled key, by key. */
   readonly keyLabels: ReadonlyMap<string, string>;
@@ -91,7 +100,9 @@ export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOpt
   const delay = options.delay ?? MOCK_DEFAULTS.delay;
   if (!(delay >= 0)) throw new RangeError(`delay must be 0 or more milliseconds; got ${delay}`);
   const { selfCheck = false } = options;
+  const profile = options.profile === undefined ? UNKNOWN_PROFILE : readProfile(options.profile);
   return {
+    profile,
     apiKeys,
     keyLabels,
     seed: options.seed ?? MOCK_DEFAULTS.seed,
@@ -99,7 +110,8 @@ export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOpt
     delay,
     now: options.now ?? Date.now,
     basePath: (options.basePath ?? MOCK_DEFAULTS.basePath).replace(/\/+$/, ''),
-    bigIds: options.bigIds ?? MOCK_DEFAULTS.bigIds,
+    // A profile of a deployment whose ids pass 2^53 asks for big ids, unless told otherwise.
+    bigIds: options.bigIds ?? (profile.idsBeyondDouble === true || MOCK_DEFAULTS.bigIds),
     prefer: options.prefer ?? MOCK_DEFAULTS.prefer,
     sessionTtl: wholeNumber('sessionTtl', options.sessionTtl ?? MOCK_DEFAULTS.sessionTtl, 1),
     maxSessions: wholeNumber('maxSessions', options.maxSessions ?? MOCK_DEFAULTS.maxSessions, 0),

@@ -2,7 +2,7 @@
  * The one path every request walks, in the same order:
  *   route -> auth -> session name -> preferences -> (delay) -> inputs (400) -> forced answer
  *   -> the body's inputs (400, 413, 415) -> open session -> operation -> headers the operation
- *   always carries -> self-check
+ *   always carries -> the profile's form -> self-check
  * Each step answers or passes on. Nothing here knows an operation's rules: those live in
  * src/mock/operations/, what a target decides in the router, and the answer's conformance in src/spec/conformance.ts.
  */
@@ -33,6 +33,8 @@ export interface PipelineParts {
   readonly prefer: boolean;
   /** Milliseconds before every API answer, unless the request prefers another delay. */
   readonly delay: number;
+  /** Gives every answer the form a profile chooses (Error codes, charset); `undefined` keeps the mock's own. */
+  readonly form: ((response: MockResponse) => MockResponse) | undefined;
   readonly selfCheck: ((operationId: OperationId | undefined, response: MockResponse) => MockResponse) | undefined;
 }
 
@@ -83,7 +85,7 @@ function later<T>(ms: number, next: () => Pending<T>): Promise<T> {
 
 /** The mock's answer to any request: never throws, a fault of the mock itself becomes a 500 Error. */
 export function createPipeline(parts: PipelineParts): (request: MockRequest) => Pending<MockResponse> {
-  const { basePath, router, sessions, coverage, authorize, keyLabels, selfCheck } = parts;
+  const { basePath, router, sessions, coverage, authorize, keyLabels, form, selfCheck } = parts;
   const operationsList = router.routes.flatMap((route) => [...route.operations.keys()].map((method) => `${method} ${basePath}${route.template}`)).join(', ');
   const notServed = (path: string, why: string) => errorResponse('not_found', `No operation is served at ${path}${why}. The operations are ${operationsList}.`);
 
@@ -147,6 +149,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     const carried = reached?.operation.carries?.(made.status);
     let response = carried ? withHeaders(made, carried) : made;
     if (preferences) response = withHeaders(response, { 'preference-applied': appliedPreferences(preferences) });
+    if (form) response = form(response);
     if (selfCheck) response = selfCheck(reached?.operation.id, response);
     if (reached) coverage.record(reached.operation.id, response.status, reached.enumValues);
     if (trace.keyLabel === undefined && trace.session === undefined) return response;

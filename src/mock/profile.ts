@@ -13,8 +13,48 @@ import type { PetStatus } from '../types.js';
 export const UNKNOWN = 'unknown';
 type Unknown = typeof UNKNOWN;
 
+/**
+ * How names (and statuses) are ordered by a `name` or `status` listOrder: the mock's store and the
+ * proxy's drift report use this one comparison.
+ */
+export function compareNames(a: string, b: string): number {
+  return a.localeCompare(b);
+}
+
 /** The order of `listPets`: by id ascending or descending (newest first), by name, or by status (ties by id). */
 export type ListOrder = 'id-asc' | 'id-desc' | 'name' | 'status';
+
+/** What `inOrder` reads of a pet: its id as exact digits, its name and status. */
+export interface Ordered {
+  readonly id: string;
+  readonly name: string;
+  readonly status?: string | undefined;
+}
+
+function compareIds(a: string, b: string): number {
+  const [x, y] = [BigInt(a), BigInt(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+const ORDER_OF: { readonly [O in ListOrder]: (a: Ordered, b: Ordered) => number } = {
+  'id-asc': (a, b) => compareIds(a.id, b.id),
+  'id-desc': (a, b) => compareIds(b.id, a.id),
+  name: (a, b) => compareNames(a.name, b.name),
+  status: (a, b) => compareNames(a.status ?? '', b.status ?? ''),
+};
+
+/**
+ * Whether a page of pets follows `order` (for name and status, ties in any order).
+ * @example
+ * inOrder('id-desc', [{ id: '3', name: 'Rex' }, { id: '1', name: 'Gus' }]); // true
+ */
+export function inOrder(order: ListOrder, pets: readonly Ordered[]): boolean {
+  const compare = ORDER_OF[order];
+  return pets.every((pet, index) => {
+    const before = pets[index - 1];
+    return before === undefined || compare(before, pet) <= 0;
+  });
+}
 
 /**
  * The choices of one deployment; every field is `unknown` when not learned.
@@ -105,8 +145,12 @@ export const PROFILE_SCHEMA = {
   },
 } as const;
 
-/** What a profile document may leave out: every choice but the version. */
-type ProfileDocument = Partial<Profile> & { readonly version: 1 };
+/**
+ * A profile as written in a file: every choice but the version may be left out (it is then `unknown`).
+ * @example
+ * const document: ProfileDocument = { version: 1, limitOutOfRange: 'clamp' };
+ */
+export type ProfileDocument = Partial<Profile> & { readonly version: 1 };
 
 let validator: ValidateFunction<ProfileDocument> | undefined;
 

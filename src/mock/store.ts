@@ -2,13 +2,15 @@ import { stringifyJson } from '../json/lossless.js';
 import { PET_STATUSES } from '../spec/facts.js';
 import type { PetStatus } from '../types.js';
 import type { Pending } from './pending.js';
+import { compareNames, type ListOrder } from './profile.js';
 
 /** A pet as the store keeps it: `categoryId` beyond 2^53 stays exact as a `bigint`, and so does the `id` of a store with an id offset. */
 export interface StoredPet {
   readonly id: number | bigint;
   readonly name: string;
   readonly categoryId: number | bigint;
-  readonly status: PetStatus;
+  /** Absent only under a profile whose deployment leaves a pet added without one without a status. */
+  readonly status?: PetStatus | undefined;
 }
 
 /** What `create` needs: everything but the id, which the store assigns. */
@@ -46,7 +48,15 @@ function pageKey(limit: number, status: PetStatus | undefined): number {
 export interface PetStoreOptions {
   /** Added to every id, so that ids run from `idOffset + 1`: the `--big-ids` canary. Default: none, ids from 1. */
   readonly idOffset?: bigint;
+  /** The order of a page (a profile's `listOrder`). Default: `id-asc`. */
+  readonly order?: ListOrder;
 }
+
+/** How two pets compare under each order but id order: ties go by id, so the order is total. */
+const COMPARE: { readonly [O in Exclude<ListOrder, 'id-asc' | 'id-desc'>]: (a: Entry, b: Entry) => number } = {
+  name: (a, b) => compareNames(a.pet.name, b.pet.name),
+  status: (a, b) => compareNames(a.pet.status ?? '', b.pet.status ?? ''),
+};
 
 /**
  * The pets of one session, without HTTP: the one interface every store keeps, in memory (the default,
@@ -63,7 +73,7 @@ export interface PetStore {
   create(draft: PetDraft): Pending<StoredPet>;
   /** The pet with this id, if there is one. */
   get(id: number | bigint): Pending<StoredPet | undefined>;
-  /** The first `limit` pets in id order, only those with `status` when given. */
+  /** The first `limit` pets in the store's order (id order unless a profile says otherwise), only those with `status` when given. */
   list(limit: number, status?: PetStatus): Pending<StoredPet[]>;
   /** `list` as the JSON text of a Pets body; `limit` is a whole number. */
   listJson(limit: number, status?: PetStatus): Pending<string>;
@@ -90,11 +100,15 @@ export class MemoryPetStore implements PetStore {
   readonly #idOffset: bigint | undefined;
   #all: Entry[] = [];
   #byStatus = new Map<PetStatus, Entry[]>();
+  readonly #order: ListOrder;
+  /** The pets of each status (`all` for every one) sorted by `#order`, when it is by name or status; cleared on every change. */
+  #sorted = new Map<PetStatus | 'all', Entry[]>();
   /** Pages already serialized, by `pageKey`: every change of the pets must clear it. */
   #pages = new Map<number, string>();
 
   constructor(seed: readonly StoredPet[] = [], options: PetStoreOptions = {}) {
     this.#idOffset = options.idOffset;
+    this.#order = options.order ?? 'id-asc';
     this.#seed = seed.map((pet, index) => {
       if (pet.id !== this.#idOf(index + 1)) throw new RangeError(`seed pets need ids in order from ${this.#idOf(1)}; pet at index ${index} has id ${pet.id}`);
       return { pet, json: undefined };
@@ -109,9 +123,14 @@ export class MemoryPetStore implements PetStore {
 
   /** Adds a pet and returns it with its new id. */
   create(draft: PetDraft): StoredPet {
-    const pet: StoredPet = { id: this.#idOf(this.#all.length + 1), name: draft.name, categoryId: draft.categoryId, status: draft.status };
+    const id = this.#idOf(this.#all.length + 1);
+    const pet: StoredPet =
+      draft.status === undefined
+        ? { id, name: draft.name, categoryId: draft.categoryId }
+        : { id, name: draft.name, categoryId: draft.categoryId, status: draft.status };
     this.#add({ pet, json: undefined });
     this.#pages.clear();
+    this.#sorted.clear();
     return pet;
   }
 
@@ -152,6 +171,7 @@ export class MemoryPetStore implements PetStore {
     this.#all = [];
     this.#byStatus = new Map(PET_STATUSES.map((status) => [status, []]));
     this.#pages.clear();
+    this.#sorted.clear();
     for (const entry of this.#seed) this.#add(entry);
   }
 
@@ -168,11 +188,25 @@ export class MemoryPetStore implements PetStore {
 
   #page(limit: number, status: PetStatus | undefined): Entry[] {
     const from = status === undefined ? this.#all : (this.#byStatus.get(status) ?? []);
-    return from.slice(0, limit);
+    switch (this.#order) {
+      case 'id-asc':
+        return from.slice(0, limit);
+      case 'id-desc':
+        return from.slice(Math.max(0, from.length - limit)).reverse();
+      default: {
+        const key = status ?? 'all';
+        let sorted = this.#sorted.get(key);
+        if (sorted === undefined) {
+          sorted = [...from].sort(COMPARE[this.#order]);
+          this.#sorted.set(key, sorted);
+        }
+        return sorted.slice(0, limit);
+      }
+    }
   }
 
   #add(entry: Entry): void {
     this.#all.push(entry);
-    this.#byStatus.get(entry.pet.status)?.push(entry);
+    if (entry.pet.status !== undefined) this.#byStatus.get(entry.pet.status)?.push(entry);
   }
 }

@@ -8,12 +8,15 @@ import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js
 import { jsonMediaTypeProblem } from '../../spec/conformance.js';
 import { type ErrorCode, MAX_BODY_BYTES } from '../../spec/facts.js';
 import { errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse } from '../exchange.js';
+import { known } from '../profile.js';
 import type { Session } from '../sessions.js';
 import type { PetDraft } from '../store.js';
 import { checkInput, exactInteger } from './inputs.js';
 import type { MockOperation, OperationEnv, Reading } from './operation.js';
 
 export function createPet(env: OperationEnv): MockOperation {
+  const { defaultStatus, categories } = env.profile;
+  const knownCategories = typeof categories === 'object' ? new Set(categories.known) : undefined;
   async function readBody(request: MockRequest): Promise<Reading> {
     const contentType = request.header('content-type');
     const mediaTypeProblem = jsonMediaTypeProblem(contentType);
@@ -35,8 +38,16 @@ export function createPet(env: OperationEnv): MockOperation {
     const input = checkInput(createPetBody, body, 'The request body');
     if ('refusal' in input) return input;
     const { name, categoryId, status } = input.value;
-    const sent = typeof body === 'object' && body !== null && !Array.isArray(body) ? body.categoryId : undefined;
-    const draft: PetDraft = { name, categoryId: exactInteger(sent, categoryId), status };
+    const sent = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
+    const exactCategory = exactInteger(sent.categoryId, categoryId);
+    if (knownCategories && !knownCategories.has(String(exactCategory)))
+      return refuse(
+        'bad_request',
+        `The request body: categoryId ${exactCategory} is no known category; the known ones are ${[...knownCategories].join(', ')}.`,
+      );
+    // The spec's default fills a status left out; a profile may name another, or none.
+    const assigned = sent.status !== undefined || !known(defaultStatus) ? status : defaultStatus === 'omitted' ? undefined : defaultStatus;
+    const draft: PetDraft = { name, categoryId: exactCategory, status: assigned };
     return { answer: (_request, session) => create(draft, session) };
   }
 

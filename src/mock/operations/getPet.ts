@@ -9,6 +9,7 @@ import { getPetPath } from '../../generated/validators.js';
 import { GET_PET_DEPRECATED_AT, GET_PET_REPLACEMENT, GET_PET_SUNSET } from '../../spec/facts.js';
 import { ANSWER_HEADERS, errorResponse, type MockResponse, prepared, sharedHeaders } from '../exchange.js';
 import { andThen } from '../pending.js';
+import type { Profile } from '../profile.js';
 import { readParameters } from '../validation.js';
 import { checkInput, exactInteger, parametersIn } from './inputs.js';
 import type { MockOperation, OperationEnv } from './operation.js';
@@ -23,16 +24,19 @@ const SUNSET = GET_PET_SUNSET.toUTCString();
  * @example
  * deprecationHeaders('/v1'); // { deprecation: '@1748736000', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', link: '</v1/pets>; rel="successor-version"' }
  */
-export function deprecationHeaders(basePath: string): Readonly<Record<string, string>> {
+export function deprecationHeaders(basePath: string, form: Profile['deprecation'] = 'rfc9745'): Readonly<Record<string, string>> {
   return {
-    deprecation: serializeItem(GET_PET_DEPRECATED_AT),
+    // The legacy `true` only for a profile of a deployment that predates RFC 9745.
+    deprecation: form === 'legacy' ? 'true' : serializeItem(GET_PET_DEPRECATED_AT),
     sunset: SUNSET,
     link: `<${basePath}${GET_PET_REPLACEMENT.path}>; rel="successor-version"`,
   };
 }
 
 export function getPet(env: OperationEnv): MockOperation {
-  const notice = sharedHeaders(deprecationHeaders(env.basePath));
+  const notice = sharedHeaders(deprecationHeaders(env.basePath, env.profile.deprecation));
+  // A profile may answer a petId that is not an integer as an absent pet (404) rather than a bad request.
+  const notAnInteger = env.profile.nonIntegerPetId === 404 ? prepared(errorResponse('not_found', 'No pet has that id: a pet id is an integer.')) : undefined;
   const removed = sharedHeaders({ sunset: SUNSET });
   const gone = prepared(
     errorResponse(
@@ -45,7 +49,7 @@ export function getPet(env: OperationEnv): MockOperation {
     read(params) {
       const values = readParameters(PATH, (name) => params[name]);
       const input = checkInput(getPetPath, values, 'The path');
-      if ('refusal' in input) return input;
+      if ('refusal' in input) return notAnInteger && typeof values.petId === 'string' ? { refusal: notAnInteger } : input;
       const petId = exactInteger(values.petId, input.value.petId);
       const found = (json: string | undefined): MockResponse =>
         json === undefined ? errorResponse('not_found', `No pet has id ${petId}.`) : { status: 200, headers: ANSWER_HEADERS, body: json };

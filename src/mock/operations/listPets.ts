@@ -1,31 +1,56 @@
 /**
  * `GET /pets`: reads `limit` (1 to 100, default 20) and `status` from the query; answers 200 with the
- * session's first `limit` pets in id order, only those of `status` when given.
+ * session's first `limit` pets in the store's order (id order by default), only those of `status`
+ * when given. A profile may clamp a `limit` out of range instead of refusing it, and answer an
+ * unknown `status` with an empty page.
  */
 import { listPetsQuery } from '../../generated/validators.js';
-import { ANSWER_HEADERS, type MockResponse } from '../exchange.js';
+import { PET_STATUSES } from '../../spec/facts.js';
+import { ANSWER_HEADERS, type MockResponse, prepared } from '../exchange.js';
 import { andThen } from '../pending.js';
 import { readParameters } from '../validation.js';
 import { checkInput, parametersIn } from './inputs.js';
-import type { MockOperation } from './operation.js';
+import type { MockOperation, OperationEnv, Reading } from './operation.js';
 
 const QUERY = parametersIn('listPets', 'query');
+const LIMIT = QUERY.find((parameter) => parameter.name === 'limit')?.schema;
+const EMPTY_PAGE: Reading = { answer: () => prepared({ status: 200, headers: ANSWER_HEADERS, body: '[]' }) };
+
+/** A `limit` brought into the spec's range: an integer to the nearest bound, anything else the default. */
+function clampLimit(raw: string): string {
+  const [min, max, fallback] = [Number(LIMIT?.minimum), Number(LIMIT?.maximum), Number(LIMIT?.default)];
+  if (!/^-?\d+$/.test(raw)) return String(fallback);
+  return String(Math.min(max, Math.max(min, Number(raw))));
+}
+
+function knownStatus(raw: string | null): boolean {
+  return raw === null || PET_STATUSES.some((status) => status === raw);
+}
 
 function page(body: string): MockResponse {
   return { status: 200, headers: ANSWER_HEADERS, body };
 }
 
-export function listPets(): MockOperation {
+export function listPets(env: Pick<OperationEnv, 'profile'>): MockOperation {
+  const clamp = env.profile.limitOutOfRange === 'clamp';
+  const emptyForUnknownStatus = env.profile.unknownStatus === 'empty';
   return {
     id: 'listPets',
     read(_, query) {
       const search = new URLSearchParams(query);
+      const unknownStatus = emptyForUnknownStatus && !knownStatus(search.get('status'));
       const input = checkInput(
         listPetsQuery,
-        readParameters(QUERY, (name) => search.get(name)),
+        readParameters(QUERY, (name) => {
+          const raw = search.get(name);
+          if (raw === null) return raw;
+          if (name === 'limit' && clamp) return clampLimit(raw);
+          return name === 'status' && unknownStatus ? null : raw;
+        }),
         'The query',
       );
       if ('refusal' in input) return input;
+      if (unknownStatus) return EMPTY_PAGE;
       const { limit, status } = input.value;
       return { answer: (_request, session) => andThen(session.store.listJson(limit, status), page) };
     },

@@ -7,6 +7,7 @@ import type { operations } from '../../generated/types.js';
 import type { Coverage } from '../coverage.js';
 import type { MockRequest, MockResponse } from '../exchange.js';
 import type { Pending } from '../pending.js';
+import type { Profile } from '../profile.js';
 import type { Session } from '../sessions.js';
 
 /** The operations of spec/openapi.yaml, by the id the spec gives them. */
@@ -42,6 +43,8 @@ export interface OperationEnv {
   /** The path every operation is served under: `/v1`. */
   readonly basePath: string;
   readonly coverage: Coverage;
+  /** The choices of the deployment the mock mimics, where the interface leaves room; resolved once, at start. */
+  readonly profile: Profile;
   /** Saves a change of `session` where the mock keeps its state; the Error response when that fails. Only the default session is saved. */
   save(session: Session): Promise<MockResponse | undefined>;
 }
