@@ -39,7 +39,9 @@ function categoriesOf(seen: Observations): Choice<'categories'> {
   if (seen.unlistedCategory === 'accepted') return 'any';
   if (seen.unlistedCategory !== 'refused') return UNKNOWN;
   const refused = new Set(seen.refusedCategories ?? []);
-  const known = [...new Set([...(seen.listedCategories ?? []), ...(seen.categories ?? [])])].filter((category) => !refused.has(category));
+  const known = [...new Set([...(seen.listedCategories ?? []), ...(seen.categories ?? [])])]
+    .filter((category) => !refused.has(category))
+    .sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
   return known.length > 0 ? { known } : UNKNOWN;
 }
 

@@ -14,10 +14,15 @@ export const UNKNOWN = 'unknown';
 type Unknown = typeof UNKNOWN;
 
 /**
- * How names (and statuses) are ordered by a `name` or `status` listOrder: the mock's store and the
- * proxy's drift report use this one comparison.
+ * How the mock orders names (and statuses) under a `name` or `status` listOrder: by UTF-16 code
+ * units, as a binary collation does, so that the order is the same on every machine.
  */
 export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A deployment may sort names by a language's collation instead (`Rex` after `petstore`): `inOrder` accepts either. */
+function collate(a: string, b: string): number {
   return a.localeCompare(b);
 }
 
@@ -36,24 +41,28 @@ function compareIds(a: string, b: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-const ORDER_OF: { readonly [O in ListOrder]: (a: Ordered, b: Ordered) => number } = {
-  'id-asc': (a, b) => compareIds(a.id, b.id),
-  'id-desc': (a, b) => compareIds(b.id, a.id),
-  name: (a, b) => compareNames(a.name, b.name),
-  status: (a, b) => compareNames(a.status ?? '', b.status ?? ''),
+type Compare = (a: Ordered, b: Ordered) => number;
+
+const ORDER_OF: { readonly [O in ListOrder]: readonly Compare[] } = {
+  'id-asc': [(a, b) => compareIds(a.id, b.id)],
+  'id-desc': [(a, b) => compareIds(b.id, a.id)],
+  name: [(a, b) => compareNames(a.name, b.name), (a, b) => collate(a.name, b.name)],
+  status: [(a, b) => compareNames(a.status ?? '', b.status ?? '')],
 };
 
 /**
- * Whether a page of pets follows `order` (for name and status, ties in any order).
+ * Whether a page of pets follows `order` (for name and status, ties in any order; names by code
+ * units or by a language's collation).
  * @example
  * inOrder('id-desc', [{ id: '3', name: 'Rex' }, { id: '1', name: 'Gus' }]); // true
  */
 export function inOrder(order: ListOrder, pets: readonly Ordered[]): boolean {
-  const compare = ORDER_OF[order];
-  return pets.every((pet, index) => {
-    const before = pets[index - 1];
-    return before === undefined || compare(before, pet) <= 0;
-  });
+  return ORDER_OF[order].some((compare) =>
+    pets.every((pet, index) => {
+      const before = pets[index - 1];
+      return before === undefined || compare(before, pet) <= 0;
+    }),
+  );
 }
 
 /**

@@ -35,6 +35,8 @@ export function createPet(env: OperationEnv): MockOperation {
     }
     // Coverage counts the body as sent, before the defaults fill it in.
     env.coverage.recordBody('createPet', body);
+    // Read before the validator fills in the spec's default.
+    const statusSent = typeof body === 'object' && body !== null && !Array.isArray(body) && body.status !== undefined;
     const input = checkInput(createPetBody, body, 'The request body');
     if ('refusal' in input) return input;
     const { name, categoryId, status } = input.value;
@@ -46,7 +48,7 @@ export function createPet(env: OperationEnv): MockOperation {
         `The request body: categoryId ${exactCategory} is no known category; the known ones are ${[...knownCategories].join(', ')}.`,
       );
     // The spec's default fills a status left out; a profile may name another, or none.
-    const assigned = sent.status !== undefined || !known(defaultStatus) ? status : defaultStatus === 'omitted' ? undefined : defaultStatus;
+    const assigned = statusSent || !known(defaultStatus) ? status : defaultStatus === 'omitted' ? undefined : defaultStatus;
     const draft: PetDraft = { name, categoryId: exactCategory, status: assigned };
     return { answer: (_request, session) => create(draft, session) };
   }
