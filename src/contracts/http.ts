@@ -89,7 +89,8 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 const RETRY_BACKOFF_MS = 250;
 
 export const KEY_PLACEHOLDER = '$PETSTORE_API_KEY';
-const DEFAULT_MAX_BODY = 5 * 1024 * 1024;
+/** The largest answer the verifier reads (and the mock's proxy relays): no page of 100 pets, and no Error, comes near it. */
+export const DEFAULT_MAX_BODY = 5 * 1024 * 1024;
 
 function classify(error: unknown, deadline: AbortSignal | undefined, timeoutMs: number): { problem: TransportProblem; detail: string } {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;

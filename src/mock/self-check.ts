@@ -7,24 +7,23 @@ import { openapi } from '../generated/openapi.js';
 import type { operations } from '../generated/types.js';
 import { Error as ErrorBody, responseValidators } from '../generated/validators.js';
 import { validationView } from '../json/lossless.js';
-import { createConformance, schemaProblems } from '../spec/conformance.js';
+import { createConformance, type ResponseSchemas, schemaProblems } from '../spec/conformance.js';
 import { errorResponse, type MockResponse } from './exchange.js';
 
 type OperationId = keyof operations;
 
-/** Every violation of a response of the mock, from the generated validators. */
-const conformance = createConformance<OperationId>(
-  openapi,
-  {
-    violations(operationId, status, body) {
-      const validator = responseValidators.get(operationId)?.get(status);
-      if (validator === undefined) return undefined;
-      return validator(validationView(body)) ? [] : schemaProblems(validator.errors);
-    },
-    errorViolations: (body) => (ErrorBody(validationView(body)) ? [] : schemaProblems(ErrorBody.errors)),
+/** The spec's response schemas, as the generated validators check them: the self-check's, and the proxy's for a deployment's answers. */
+export const RESPONSE_SCHEMAS: ResponseSchemas<OperationId> = {
+  violations(operationId, status, body) {
+    const validator = responseValidators.get(operationId)?.get(status);
+    if (validator === undefined) return undefined;
+    return validator(validationView(body)) ? [] : schemaProblems(validator.errors);
   },
-  { everyDocumentedHeader: true },
-);
+  errorViolations: (body) => (ErrorBody(validationView(body)) ? [] : schemaProblems(ErrorBody.errors)),
+};
+
+/** Every violation of a response of the mock, from the generated validators. */
+const conformance = createConformance<OperationId>(openapi, RESPONSE_SCHEMAS, { everyDocumentedHeader: true });
 
 /**
  * What is wrong with a response, or `undefined` when it keeps the spec. `operationId` is the operation

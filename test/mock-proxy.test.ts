@@ -1,0 +1,163 @@
+/**
+ * The validating proxy over real HTTP: violations of a faulty deployment are reported; the choices of
+ * a correct deployment that chooses otherwise are drift until its learned profile is loaded; the key
+ * reaches only the deployment and is never printed.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { profileOfRun } from '../src/contracts/learn-profile.js';
+import { verify } from '../src/contracts/runner.js';
+import type { Profile } from '../src/mock/profile.js';
+import { type ProxyServer, startProxyServer } from '../src/mock/proxy.js';
+import { type Choices, type CorrectDeployment, correctDeployment, type Deployment, FAULTS, faultyDeployment, serve } from './support/deployments.js';
+import { corpus, send } from './support/replay.js';
+
+const KEY = 'petstore-dev-key';
+
+async function replayThrough(proxy: ProxyServer, category = '1'): Promise<void> {
+  for (const probe of corpus(category)) await send(proxy.url, KEY, probe);
+}
+
+describe('petstore-mock --proxy over a faulty deployment', () => {
+  for (const fault of ['list wrapped in an object', 'errors as text/plain', 'Error status differs from the HTTP status'] as const) {
+    it(`reports its violations (${fault}) in X-Contract-Violation, the log and GET /__mock/drift`, async () => {
+      const deployment = await faultyDeployment(FAULTS[fault] ?? ((request, mock) => mock(request)));
+      const lines: string[] = [];
+      const proxy = await startProxyServer({ upstream: deployment.url, onProblem: (line) => lines.push(line) });
+      try {
+        const list = await fetch(`${proxy.url}/pets`, { headers: { authorization: `Bearer ${KEY}` } });
+        const anonymous = await fetch(`${proxy.url}/pets/1`);
+        const flagged = [list, anonymous].filter((response) => response.headers.has('x-contract-violation'));
+        expect(flagged.length).toBeGreaterThan(0);
+        const report = (await (await fetch(`${proxy.url.replace(/\/v1$/, '')}/__mock/drift`)).json()) as {
+          violations: { count: number; kept: { side: string }[] };
+        };
+        expect(report.violations.kept.filter((violation) => violation.side === 'response').length).toBeGreaterThan(0);
+        expect(lines.some((line) => /^petstore-mock: contract violation \(response\): GET \/v1\/pets/.test(line) && !line.includes('\n'))).toBe(true);
+      } finally {
+        await Promise.all([proxy.close(), deployment.close()]);
+      }
+    });
+  }
+});
+
+describe('petstore-mock --proxy over a correct deployment that chooses otherwise', () => {
+  const cases: readonly { name: string; choices: Partial<Choices>; aspects: readonly string[] }[] = [
+    {
+      name: 'newest first, no default status, categories 1..10, clamp, empty page, 404, charset, numeric codes',
+      choices: {
+        order: 'newest-first',
+        defaultStatus: 'omitted',
+        categories: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n],
+        limitOutOfRange: 'clamp',
+        unknownStatus: 'empty',
+        nonIntegerPetId: 404,
+        charset: true,
+        errorCodes: 'numeric',
+      },
+      aspects: ['code', 'header', 'order', 'shape', 'status'],
+    },
+    { name: 'ordered by status, default status sold', choices: { ids: 'from-2^31', order: 'status', defaultStatus: 'sold' }, aspects: ['field', 'order'] },
+  ];
+  for (const { name, choices, aspects } of cases) {
+    describe(name, () => {
+      let deployment: CorrectDeployment;
+      let profile: Profile;
+      beforeAll(async () => {
+        deployment = await correctDeployment(choices);
+        profile = profileOfRun((await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' })).results);
+      }, 60_000);
+      afterAll(() => deployment.close());
+
+      it('without a profile, reports exactly its choices as drift, and no violation of its answers', async () => {
+        const proxy = await startProxyServer({ upstream: deployment.url });
+        try {
+          await replayThrough(proxy);
+          const report = proxy.report();
+          expect(Object.keys(report.drift.byAspect).sort(), report.drift.kept.map((drift) => drift.message).join('\n')).toEqual([...aspects].sort());
+          expect(report.violations.kept.filter((violation) => violation.side === 'response')).toEqual([]);
+        } finally {
+          await proxy.close();
+        }
+      });
+
+      it('with the profile learned from it, reports no drift', async () => {
+        const proxy = await startProxyServer({ upstream: deployment.url, profile, upstreamKey: KEY });
+        try {
+          await replayThrough(proxy, typeof profile.categories === 'object' ? profile.categories.known[0] : '1');
+          // A pet the deployment listed, then read through the proxy: mirrored, so the mock has it too.
+          const listed = (await (await fetch(`${proxy.url}/pets?limit=1`)).json()) as { id: number }[];
+          expect((await fetch(`${proxy.url}/pets/${listed[0]?.id}`)).status).toBe(200);
+          expect(proxy.report().drift.kept.map((drift) => drift.message)).toEqual([]);
+          expect(proxy.report().requests).toBeGreaterThan(corpus('1').length);
+        } finally {
+          await proxy.close();
+        }
+      });
+    });
+  }
+});
+
+describe('petstore-mock --proxy and the key', () => {
+  let elsewhere: { url: string; seen: string[]; close(): Promise<void> };
+  beforeAll(async () => {
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      seen.push(`${request.url} ${request.headers.authorization ?? '(no authorization)'}`);
+      response.end('[]');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    elsewhere = {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      seen,
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+  });
+  afterAll(() => elsewhere.close());
+
+  it('never follows a redirect to another host, never leaves the deployment, and never prints the key', async () => {
+    const secret = 'upstream-secret-key-0123456789';
+    const received: string[] = [];
+    const redirecting: Deployment = await serve(async (request) => {
+      received.push(request.headers.get('authorization') ?? '');
+      return new Response(null, { status: 307, headers: { location: `${elsewhere.url}/v1/pets` } });
+    });
+    const lines: string[] = [];
+    const proxy = await startProxyServer({
+      upstream: redirecting.url,
+      upstreamKey: secret,
+      onProblem: (line) => lines.push(line),
+      onRequest: (line) => lines.push(line),
+    });
+    try {
+      const answered = await fetch(`${proxy.url}/pets`, { redirect: 'manual' });
+      expect(answered.status).toBe(307);
+      expect(answered.headers.get('x-contract-violation')).toMatch(/307/);
+      const origin = proxy.url.replace(/\/v1$/, '');
+      for (const target of [`//${elsewhere.url.slice(7)}/v1/pets`, `/v1/..//${elsewhere.url.slice(7)}/pets`, '/v1/@evil.example/pets']) {
+        await fetch(`${origin}${target}`, { redirect: 'manual' }).catch(() => undefined);
+      }
+      expect(received.every((value) => value === `Bearer ${secret}`)).toBe(true);
+      expect(elsewhere.seen).toEqual([]);
+      const printed = [...lines, JSON.stringify(proxy.report())].join('\n');
+      expect(printed).not.toContain(secret);
+      expect(printed).not.toContain(Buffer.from(secret).toString('base64'));
+    } finally {
+      await Promise.all([proxy.close(), redirecting.close()]);
+    }
+  });
+
+  it('forwards the client’s own Authorization when no upstream key is given, and keeps the admin endpoints local', async () => {
+    const deployment = await correctDeployment({});
+    const proxy = await startProxyServer({ upstream: deployment.url });
+    try {
+      expect((await fetch(`${proxy.url}/pets`)).status).toBe(401);
+      expect((await fetch(`${proxy.url}/pets`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(200);
+      const profile = await fetch(`${proxy.url.replace(/\/v1$/, '')}/__mock/profile`);
+      expect(((await profile.json()) as { version: number }).version).toBe(1);
+    } finally {
+      await Promise.all([proxy.close(), deployment.close()]);
+    }
+  });
+});
