@@ -6,11 +6,17 @@ import { coarseClock } from './coarse-clock.js';
 import { formatCoverage } from './coverage.js';
 import { MOCK_DEFAULTS } from './defaults.js';
 import { type ProfileDocument, readProfile } from './profile.js';
+import { startProxyServer } from './proxy.js';
 import { isLoopback, startMockServer } from './server.js';
 import { StateFileError } from './state-file.js';
 
 /** Exit code for a usage error: a bad flag or value. */
 export const EXIT_USAGE = 2;
+
+/** A bad value found after the flags were read (an unusable --proxy URL): exit 2, like a bad flag. */
+class UsageError extends Error {
+  override readonly name = 'UsageError' as const;
+}
 
 function integerIn(min: number, max: number, what: string) {
   return (value: string): number => {
@@ -68,6 +74,8 @@ interface Flags {
   selfCheck?: boolean;
   state?: string;
   profile?: ProfileDocument;
+  proxy?: string;
+  upstreamKey?: string;
   quiet?: boolean;
 }
 
@@ -118,6 +126,15 @@ export function mockCommand(): Command {
         profileFile,
       ),
     )
+    .option(
+      '--proxy <base url>',
+      'forward the API to this deployment instead (admin stays local): violations logged and in X-Contract-Violation, drift from the mock in GET /__mock/drift',
+    )
+    .addOption(
+      new Option('--upstream-key <key>', "the key sent to the --proxy deployment (never printed); without it, the client's Authorization is forwarded").env(
+        'PETSTORE_UPSTREAM_KEY',
+      ),
+    )
     .option('-q, --quiet', 'no request log')
     .addHelpText(
       'after',
@@ -131,6 +148,7 @@ Examples:
   $ petstore-mock --big-ids --self-check           # ids beyond 2^53; every answer checked against the spec
   $ petstore-mock --state .petstore-state.json     # created pets survive a restart
   $ petstore-mock --profile petstore-profile.json  # answer as the deployment it was learned from does
+  $ petstore-mock --proxy https://staging.example.com/v1 --profile petstore-profile.json   # watch staging for violations and drift
   $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' http://127.0.0.1:4010/v1/pets?limit=2
   $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' -H 'Prefer: code=503' http://127.0.0.1:4010/v1/pets
   $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' -H 'X-Mock-Session: worker-1' http://127.0.0.1:4010/v1/pets
@@ -138,7 +156,10 @@ Examples:
 Admin endpoints (no key needed on 127.0.0.1, the key beyond it; X-Mock-Session picks the session):
 ${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.padEnd(38)} ${summary}`).join('\n')}`,
     )
-    .action(async (flags: Flags) => {
+    .action(async (flags: Flags, command: Command) => {
+      if (flags.proxy !== undefined) return runProxy(flags);
+      if (flags.upstreamKey !== undefined && command.getOptionValueSource('upstreamKey') === 'cli')
+        command.error('--upstream-key needs --proxy <base url>: it is the key sent to the deployment the proxy forwards to.');
       const offset = flags.now === undefined ? 0 : flags.now - Date.now();
       const server = await startMockServer({
         port: flags.port,
@@ -185,6 +206,38 @@ ${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.pa
     });
 }
 
+/** `--proxy`: the validating proxy in front of a deployment, until SIGINT or SIGTERM; then a summary. */
+async function runProxy(flags: Flags): Promise<void> {
+  const upstream = flags.proxy ?? '';
+  const proxy = await startProxyServer({
+    upstream,
+    port: flags.port,
+    host: flags.host,
+    ...(flags.upstreamKey ? { upstreamKey: flags.upstreamKey } : {}),
+    ...(flags.profile === undefined ? {} : { profile: flags.profile }),
+    onProblem: (line) => process.stderr.write(`${line}\n`),
+    ...(flags.quiet ? {} : { onRequest: (line: string) => process.stderr.write(`${line}\n`) }),
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error instanceof TypeError) throw new UsageError(`--proxy: ${error.message}`);
+    throw new Error(error.code === 'EADDRINUSE' ? `port ${flags.port} on ${flags.host} is already in use: pass --port 0 for a free port.` : error.message);
+  });
+  const stop = () => {
+    void proxy.close().then(() => {
+      const { requests, violations, drift } = proxy.report();
+      const aspects = Object.entries(drift.byAspect).map(([aspect, count]) => `${aspect} ${count}`);
+      process.stderr.write(
+        `petstore-mock: proxy summary: ${requests} request(s), ${violations.count} contract violation(s), ${drift.count} drift(s) from the mock${aspects.length > 0 ? ` (${aspects.join(', ')})` : ''}\n`,
+      );
+      process.exit(0);
+    });
+  };
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  const key = flags.upstreamKey ? 'the key from --upstream-key' : "each client's own Authorization";
+  process.stdout.write(
+    `petstore-mock proxying ${proxy.url} to ${upstream} (${key}${flags.profile === undefined ? '' : ', compared with the profile'}); drift at GET /__mock/drift\n`,
+  );
+}
+
 /**
  * Commander's message on one line, without its `error:` prefix, and without the value of a refused
  * `--api-key` or `PETSTORE_API_KEY`: a key is never printed, even one that is refused.
@@ -209,7 +262,10 @@ export async function runMockCli(argv: readonly string[]): Promise<number | unde
   } catch (error) {
     const code = (error as { code?: string; exitCode?: number }).code;
     if (code === 'commander.helpDisplayed' || code === 'commander.version') return 0;
-    if (code?.startsWith('commander.')) return EXIT_USAGE;
+    if (code?.startsWith('commander.') || error instanceof UsageError) {
+      if (error instanceof UsageError) process.stderr.write(`petstore-mock: ${error.message} Run petstore-mock --help for every flag.\n`);
+      return EXIT_USAGE;
+    }
     process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
     return 1;
   }
