@@ -5,7 +5,10 @@
 export { DEFAULT_API_KEY, type LabelledApiKey } from './mock/auth.js';
 export type { CoverageReport, OperationCoverage } from './mock/coverage.js';
 export { MOCK_DEFAULTS } from './mock/defaults.js';
+export type { ComparedAnswer, Drift, DriftAspect } from './mock/drift.js';
 export { createMockApi, type MockApi, type MockOptions } from './mock/handler.js';
+export { type ListOrder, PROFILE_SCHEMA, type Profile, type ProfileDocument, readProfile, UNKNOWN, UNKNOWN_PROFILE } from './mock/profile.js';
+export { type ContractViolation, type DriftReport, type ProxyOptions, type ProxyServer, startProxyServer } from './mock/proxy.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './mock/server.js';
 export type { PetDraft, PetStore, StoredPet } from './mock/store.js';
 export type { ApiError, NewPet, Pet, PetStatus } from './types.js';

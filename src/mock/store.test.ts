@@ -87,3 +87,31 @@ describe('MemoryPetStore', () => {
     expect(() => new MemoryPetStore(seed, { idOffset: offset })).toThrow(/ids in order from 9007199254740993/);
   });
 });
+
+describe('MemoryPetStore under a profile', () => {
+  const pets = [
+    { id: 1, name: 'Rex', categoryId: 1, status: 'sold' },
+    { id: 2, name: 'Alf', categoryId: 1, status: 'available' },
+    { id: 3, name: 'Max', categoryId: 1, status: 'pending' },
+  ] as const;
+
+  it.each([
+    ['id-asc', [1, 2, 3]],
+    ['id-desc', [3, 2, 1]],
+    ['name', [2, 3, 1]],
+    ['status', [2, 3, 1]],
+  ] as const)('lists in %s order, and keeps it after a create', (order, ids) => {
+    const store = new MemoryPetStore(pets, { order });
+    expect(store.list(10).map((pet) => pet.id)).toEqual(ids);
+    store.create({ name: 'Bob', categoryId: 1, status: 'sold' });
+    expect(store.list(10)).toHaveLength(4);
+    expect(store.list(2, 'sold').map((pet) => pet.name)).toEqual(order === 'id-desc' ? ['Bob', 'Rex'] : order === 'name' ? ['Bob', 'Rex'] : ['Rex', 'Bob']);
+  });
+
+  it('keeps a pet created without a status without one, out of every filtered page', () => {
+    const store = new MemoryPetStore(pets);
+    const pet = store.create({ name: 'Nil', categoryId: 1 });
+    expect(JSON.parse(store.petJson(pet.id) ?? '')).toEqual({ id: 4, name: 'Nil', categoryId: 1 });
+    expect(store.list(10, 'available').map((listed) => listed.id)).toEqual([2]);
+  });
+});

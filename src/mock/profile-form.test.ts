@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { ANSWER_HEADERS, errorResponse, jsonResponse } from './exchange.js';
+import { UNKNOWN_PROFILE } from './profile.js';
+import { profileForm } from './profile-form.js';
+
+describe('profileForm', () => {
+  it('is no step at all for a profile that keeps the mock’s form', () => {
+    expect(profileForm(UNKNOWN_PROFILE)).toBeUndefined();
+    expect(profileForm({ ...UNKNOWN_PROFILE, charset: 'none', errorCodes: { not_found: 'not_found' } })).toBeUndefined();
+  });
+
+  it('renames Error codes and leaves the rest of the body as it was', () => {
+    const form = profileForm({ ...UNKNOWN_PROFILE, errorCodes: { not_found: 'E404' } });
+    expect(JSON.parse(form?.(errorResponse('not_found', 'No pet has id 9.')).body ?? '')).toEqual({ code: 'E404', message: 'No pet has id 9.', status: 404 });
+    expect(form?.(errorResponse('bad_request', 'x')).body).toContain('"code":"bad_request"');
+    expect(form?.(jsonResponse(200, '{"code":"not_found"}')).body).toBe('{"code":"not_found"}');
+  });
+
+  it('adds the charset to JSON answers, and gives shared headers one twin that is kept', () => {
+    const form = profileForm({ ...UNKNOWN_PROFILE, charset: 'utf-8' });
+    const first = form?.({ status: 200, headers: ANSWER_HEADERS, body: '[]' });
+    const second = form?.({ status: 200, headers: ANSWER_HEADERS, body: '[]' });
+    expect(first?.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first?.headers).toBe(second?.headers);
+  });
+});
