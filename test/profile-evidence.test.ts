@@ -78,6 +78,12 @@ const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; learned:
     differs: ['nonIntegerPetId', 'unknownStatus'],
   },
   {
+    name: 'random int64 ids, status left out when not sent',
+    choices: { ids: 'random', defaultStatus: 'omitted' },
+    learned: { idScheme: 'random', idsBeyondDouble: true, listOrder: 'id-asc', defaultStatus: 'omitted' },
+    differs: ['defaultStatus'],
+  },
+  {
     name: "the mock's own choices",
     choices: {},
     learned: { listOrder: 'id-asc', defaultStatus: 'available', categories: 'any', limitOutOfRange: 'refuse', unknownStatus: 'refuse', nonIntegerPetId: 400 },

@@ -19,6 +19,7 @@ import type { Pending } from './pending.js';
 import { createPipeline } from './pipeline.js';
 import { known, type Profile } from './profile.js';
 import { profileForm } from './profile-form.js';
+import { randomIdOf } from './random-ids.js';
 import { createRouter } from './router.js';
 import { createSelfCheck } from './self-check.js';
 import { type Session, Sessions } from './sessions.js';
@@ -76,10 +77,18 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   const settings = normalizeMockOptions(options);
   const { basePath, persist, profile } = settings;
   const order = known(profile.listOrder) ? profile.listOrder : undefined;
+  const randomIds = profile.idScheme === 'random';
+  const seeded = inKnownCategories(seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }), profile);
   const sessions = new Sessions({
-    seed: inKnownCategories(seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }), profile),
+    seed: randomIds ? seeded.map((pet, index) => ({ ...pet, id: randomIdOf(index + 1) })) : seeded,
     idOffset: idOffsetOf(settings.bigIds),
-    ...(order === undefined ? {} : { newStore: (seed, idOffset) => new MemoryPetStore(seed, { ...(idOffset === undefined ? {} : { idOffset }), order }) }),
+    // Only a profile asks for a store other than the default one.
+    ...(order === undefined && !randomIds
+      ? {}
+      : {
+          newStore: (seed, idOffset) =>
+            new MemoryPetStore(seed, { ...(idOffset === undefined ? {} : { idOffset }), ...(order === undefined ? {} : { order }), randomIds }),
+        }),
     now: settings.now,
     ttl: settings.sessionTtl,
     max: settings.maxSessions,

@@ -3,6 +3,7 @@ import { PET_STATUSES } from '../spec/facts.js';
 import type { PetStatus } from '../types.js';
 import type { Pending } from './pending.js';
 import { compareNames, type ListOrder } from './profile.js';
+import { numberOfRandomId, randomIdOf } from './random-ids.js';
 
 /** A pet as the store keeps it: `categoryId` beyond 2^53 stays exact as a `bigint`, and so does the `id` of a store with an id offset. */
 export interface StoredPet {
@@ -50,10 +51,14 @@ export interface PetStoreOptions {
   readonly idOffset?: bigint;
   /** The order of a page (a profile's `listOrder`). Default: `id-asc`. */
   readonly order?: ListOrder;
+  /** Ids that look drawn at random (`randomIdOf`), for a profile's `idScheme: random`; `idOffset` is then unused. Default: false. */
+  readonly randomIds?: boolean;
 }
 
 /** How two pets compare under each order but id order: ties go by id, so the order is total. */
-const COMPARE: { readonly [O in Exclude<ListOrder, 'id-asc' | 'id-desc'>]: (a: Entry, b: Entry) => number } = {
+const COMPARE: { readonly [O in ListOrder]: (a: Entry, b: Entry) => number } = {
+  'id-asc': (a, b) => (a.pet.id < b.pet.id ? -1 : a.pet.id > b.pet.id ? 1 : 0),
+  'id-desc': (a, b) => (a.pet.id > b.pet.id ? -1 : a.pet.id < b.pet.id ? 1 : 0),
   name: (a, b) => compareNames(a.pet.name, b.pet.name),
   status: (a, b) => compareNames(a.pet.status ?? '', b.pet.status ?? ''),
 };
@@ -98,6 +103,7 @@ export interface PetStore {
 export class MemoryPetStore implements PetStore {
   readonly #seed: readonly Entry[];
   readonly #idOffset: bigint | undefined;
+  readonly #randomIds: boolean;
   #all: Entry[] = [];
   #byStatus = new Map<PetStatus, Entry[]>();
   readonly #order: ListOrder;
@@ -108,6 +114,7 @@ export class MemoryPetStore implements PetStore {
 
   constructor(seed: readonly StoredPet[] = [], options: PetStoreOptions = {}) {
     this.#idOffset = options.idOffset;
+    this.#randomIds = options.randomIds === true;
     this.#order = options.order ?? 'id-asc';
     this.#seed = seed.map((pet, index) => {
       if (pet.id !== this.#idOf(index + 1)) throw new RangeError(`seed pets need ids in order from ${this.#idOf(1)}; pet at index ${index} has id ${pet.id}`);
@@ -176,33 +183,29 @@ export class MemoryPetStore implements PetStore {
   }
 
   #idOf(n: number): number | bigint {
+    if (this.#randomIds) return randomIdOf(n);
     return this.#idOffset === undefined ? n : this.#idOffset + BigInt(n);
   }
 
   #entry(id: number | bigint): Entry | undefined {
     const offset = this.#idOffset;
-    const n = offset === undefined ? Number(id) : typeof id === 'bigint' ? Number(id - offset) : id - Number(offset);
+    const n = this.#randomIds ? numberOfRandomId(id) : offset === undefined ? Number(id) : typeof id === 'bigint' ? Number(id - offset) : id - Number(offset);
     const index = n - 1;
     return Number.isSafeInteger(index) && index >= 0 ? this.#all[index] : undefined;
   }
 
   #page(limit: number, status: PetStatus | undefined): Entry[] {
     const from = status === undefined ? this.#all : (this.#byStatus.get(status) ?? []);
-    switch (this.#order) {
-      case 'id-asc':
-        return from.slice(0, limit);
-      case 'id-desc':
-        return from.slice(Math.max(0, from.length - limit)).reverse();
-      default: {
-        const key = status ?? 'all';
-        let sorted = this.#sorted.get(key);
-        if (sorted === undefined) {
-          sorted = [...from].sort(COMPARE[this.#order]);
-          this.#sorted.set(key, sorted);
-        }
-        return sorted.slice(0, limit);
-      }
+    // Numbered in a row, the pets are already in id order; random-looking ids, or another order, are sorted once per change.
+    if (!this.#randomIds && this.#order === 'id-asc') return from.slice(0, limit);
+    if (!this.#randomIds && this.#order === 'id-desc') return from.slice(Math.max(0, from.length - limit)).reverse();
+    const key = status ?? 'all';
+    let sorted = this.#sorted.get(key);
+    if (sorted === undefined) {
+      sorted = [...from].sort(COMPARE[this.#order]);
+      this.#sorted.set(key, sorted);
     }
+    return sorted.slice(0, limit);
   }
 
   #add(entry: Entry): void {
