@@ -34,9 +34,10 @@ async function typesModule(doc: OpenApiDocument): Promise<string> {
 /** The names of an object schema's properties that carry a `default`, which ajv fills in (`useDefaults`). */
 function defaultedProperties(doc: OpenApiDocument, schema: JsonSchema | undefined): string[] {
   if (schema === undefined) return [];
-  const properties = (resolve<JsonSchema>(doc, schema as never).properties ?? {}) as Record<string, JsonSchema>;
+  const { properties } = resolve<JsonSchema>(doc, schema);
+  if (typeof properties !== 'object' || properties === null) return [];
   return Object.entries(properties)
-    .filter(([, property]) => 'default' in property)
+    .filter(([, property]) => typeof property === 'object' && property !== null && 'default' in property)
     .map(([name]) => name);
 }
 
