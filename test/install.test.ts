@@ -23,8 +23,12 @@ interface Run {
   readonly stderr: string;
 }
 
+// npm run test passes its own npm_* settings down, and a developer's shell may hold a key: the new project inherits neither.
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_') && name !== 'PETSTORE_API_KEY' && name !== 'PETSTORE_BASE_URL'),
+);
+
 function run(command: string, args: readonly string[], cwd: string, timeoutMs: number): Promise<Run> {
-  const { PETSTORE_API_KEY: _key, PETSTORE_BASE_URL: _url, ...env } = process.env;
   return new Promise((resolve) => {
     execFile(command, args, { cwd, timeout: timeoutMs, env: { ...env, NO_COLOR: '1' } }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
