@@ -2,8 +2,8 @@
  * The docs' snippets are the files under examples/, shown whole; this suite checks that README.md and
  * docs/*.md show each file exactly, that the commands they show use flags the CLIs have, and runs
  * the examples no other suite runs. examples/vitest, examples/fixtures, examples/sessions,
- * examples/big-ids and examples/pact are test files that vitest runs itself; test/browser.test.ts
- * runs examples/browser.
+ * examples/big-ids, examples/client, examples/self-check and examples/pact are test files that
+ * vitest runs itself; test/browser.test.ts runs examples/browser.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -57,10 +57,12 @@ describe('README.md and docs/', () => {
     expect([...new Set(shown.map(([, path]) => path))].sort()).toEqual([
       'examples/big-ids/client.test.ts',
       'examples/browser/mocks.ts',
+      'examples/client/client.test.ts',
       'examples/dev-server/vite.config.ts',
       'examples/fixtures/fixtures.test.ts',
       'examples/global-setup/global-setup.ts',
       'examples/pact/admin-ui.pact.test.ts',
+      'examples/self-check/self-check.test.ts',
       'examples/sessions/workers.test.ts',
       'examples/vitest/pets.test.ts',
     ]);
