@@ -46,11 +46,13 @@ interface Trace {
   session: string | undefined;
 }
 
+const unauthorized = (problem: AuthProblem): PreparedAnswer => prepared(errorResponse('unauthorized', AUTH_MESSAGES[problem], UNAUTHORIZED_HEADERS));
+/** The 401 of each way a credential can be wrong, made once. */
 const UNAUTHORIZED: { readonly [P in AuthProblem]: PreparedAnswer } = {
-  missing: prepared(errorResponse('unauthorized', AUTH_MESSAGES.missing, UNAUTHORIZED_HEADERS)),
-  scheme: prepared(errorResponse('unauthorized', AUTH_MESSAGES.scheme, UNAUTHORIZED_HEADERS)),
-  empty: prepared(errorResponse('unauthorized', AUTH_MESSAGES.empty, UNAUTHORIZED_HEADERS)),
-  key: prepared(errorResponse('unauthorized', AUTH_MESSAGES.key, UNAUTHORIZED_HEADERS)),
+  missing: unauthorized('missing'),
+  scheme: unauthorized('scheme'),
+  empty: unauthorized('empty'),
+  key: unauthorized('key'),
 };
 const PREFLIGHT_HEADERS = {
   'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Mock-Session',

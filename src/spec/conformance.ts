@@ -110,6 +110,10 @@ interface DocumentedResponse {
   readonly json: boolean;
 }
 
+function isRequired(header: unknown): boolean {
+  return typeof header === 'object' && header !== null && 'required' in header && header.required === true;
+}
+
 function documentedResponses(doc: OpenApiDocument): ReadonlyMap<string, ReadonlyMap<number, DocumentedResponse>> {
   return new Map(
     operationsOf(doc).map(({ operationId, operation }) => [
@@ -119,7 +123,7 @@ function documentedResponses(doc: OpenApiDocument): ReadonlyMap<string, Readonly
           const response = resolve(doc, reference);
           const headers = Object.entries(response.headers ?? {}).map(([name, header]) => ({
             name: name.toLowerCase(),
-            required: resolve<{ readonly required?: boolean }>(doc, header as never).required === true,
+            required: isRequired(resolve<unknown>(doc, header)),
           }));
           return [Number(status), { headers, json: response.content?.['application/json'] !== undefined }];
         }),
