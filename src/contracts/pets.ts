@@ -86,6 +86,11 @@ export interface NewPetFields {
   readonly categoryId?: string;
 }
 
+/** The category a body should carry: the one a create was accepted with, waiting for a create that is still finding it. */
+export async function bodyCategoryId(state: RunState): Promise<string> {
+  return (await acceptedCategory.get(state)) ?? knownCategoryId(state);
+}
+
 /** A NewPet as JSON text, with `categoryId` written as exact digits. */
 export function newPetJson(name: string, categoryId: string, status?: string): string {
   const parts = [`"name":${JSON.stringify(name)}`, `"categoryId":${categoryId}`];

@@ -1,6 +1,6 @@
 import type { Check, CheckContext } from '../check.js';
 import { type DerivedCredential, KEY_PLACEHOLDER } from '../http.js';
-import { existingPet, idOf, isPet, newPetBody } from '../pets.js';
+import { bodyCategoryId, existingPet, idOf, isPet, newPetBody } from '../pets.js';
 
 /** Below this length a prefix of the key would reveal almost all of it, even in a report. */
 const SHORTEST_KEY_FOR_PREFIX = 8;
@@ -59,7 +59,7 @@ async function validRequest(context: CheckContext, operationId: string): Promise
     case 'getPet':
       return { params: { petId: idOf(await existingPet(context)) } };
     case 'createPet':
-      return { body: newPetBody(context.state, 'auth') };
+      return { body: newPetBody(context.state, 'auth', { categoryId: await bodyCategoryId(context.state) }) };
     default:
       return {};
   }
