@@ -34,19 +34,22 @@ describe('petstore-verify catches, with the check named for it', () => {
 });
 
 describe('the near-miss credentials', () => {
-  it('never reach a report, even when the deployment echoes the Authorization header it refused', async () => {
+  it('never reach a report, even when the deployment echoes the credential it refused in a failing answer', async () => {
     const secret = 'sk-live-Abc0123456789xyz';
     const mock = createMockApi({ count: 30, apiKeys: [secret] });
+    // Refuses with 403, a status the spec does not document, so that each refusal is a finding that shows the echo.
     const echoing = await serve(async (request) => {
       const response = await mock.fetch(request);
       if (response.status !== 401) return response;
       const sent = request.headers.get('authorization') ?? '';
-      return Response.json({ code: 'unauthorized', message: `refused: ${sent} / ${sent.replace(/^\S+\s*/, '')}`, status: 401 }, { status: 401 });
+      return Response.json({ code: 'forbidden', message: `refused: ${sent} / ${sent.replace(/^\S+\s*/, '')}`, status: 403 }, { status: 403 });
     });
     try {
       const report = await verify({ baseUrl: echoing.url, apiKey: secret, suite: 'spec' });
-      expect(report.exitCode).toBe(0);
+      expect(report.exitCode).toBe(1);
       const text = JSON.stringify(report);
+      expect(text).toContain('Bearer <$PETSTORE_API_KEY, case changed>');
+      expect(text).toContain('Bearer <$PETSTORE_API_KEY without its last character>');
       const swapped = [...secret].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
       for (const form of [secret, swapped, secret.slice(0, -1), Buffer.from(`${secret}:`).toString('base64')]) expect(text).not.toContain(form);
     } finally {
