@@ -627,14 +627,16 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
 }
 
 /**
- * The correct deployment that `verify.test.ts` checks: newest first, random ids, no status for a
- * pet added without one, categories limited to 1..10, an out-of-range limit clamped, an unknown
- * status answered with an empty page, 404 for ids that are not integers, `charset` in
- * Content-Type, an extra field in every pet, and no deprecation headers.
+ * The correct deployment that `verify.test.ts` and `test/pact/provider.test.ts` check: newest first,
+ * ids from 2^31, no status for a pet added without one, categories limited to 1..10 (others refused
+ * with 400), an out-of-range limit clamped, an unknown status answered with an empty page, 404 for
+ * ids that are not integers, `charset` in Content-Type, an extra field in every pet, numeric error
+ * codes, and no deprecation headers. Ids beyond 2^53 have their own deployments in
+ * `verify-alternatives.test.ts`.
  */
 export function alternativeDeployment(): Promise<CorrectDeployment> {
   return correctDeployment({
-    ids: 'random',
+    ids: 'from-2^31',
     order: 'newest-first',
     defaultStatus: 'omitted',
     categories: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n],
