@@ -86,6 +86,11 @@ export interface NewPetFields {
   readonly categoryId?: string;
 }
 
+/** The category a body should carry: the one a create was accepted with, waiting for a create that is still finding it. */
+export async function bodyCategoryId(state: RunState): Promise<string> {
+  return (await acceptedCategory.get(state)) ?? knownCategoryId(state);
+}
+
 /** A NewPet as JSON text, with `categoryId` written as exact digits. */
 export function newPetJson(name: string, categoryId: string, status?: string): string {
   const parts = [`"name":${JSON.stringify(name)}`, `"categoryId":${categoryId}`];
@@ -195,4 +200,20 @@ export async function expectReread(context: CheckContext, created: PetJson, what
       expected: differ.map((field) => `${field}: ${field in created ? exact(created[field]) : '(absent)'}`).join(', '),
       actual: differ.map((field) => `${field}: ${isPet(read.json) && field in read.json ? exact(read.json[field]) : '(absent)'}`).join(', '),
     });
+}
+
+/** The pet created for the checks that need one when the listing is empty: one per run. */
+const createdForReading = new WeakMap<RunState, Promise<PetJson>>();
+
+/** A pet that exists: the first listed, or, when the listing is empty, one created for all the checks that need one. */
+export async function existingPet(context: CheckContext): Promise<PetJson> {
+  const listed = context.state.listing[0];
+  if (listed) return listed;
+  if (context.state.readOnly) context.skip('the listing is empty and --read-only forbids creating a pet');
+  let created = createdForReading.get(context.state);
+  if (!created) {
+    created = createPet(context, 'existing').then(({ pet }) => pet);
+    createdForReading.set(context.state, created);
+  }
+  return created;
 }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { type JsonValue, parseJson, stringifyJson } from '../../src/json/lossless.js';
 import { createMockApi } from '../../src/mock/handler.js';
@@ -204,6 +205,203 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
     if (isList(request) && url.searchParams.has('status') && !['available', 'pending', 'sold'].includes(url.searchParams.get('status') ?? ''))
       url.searchParams.delete('status');
     return mock(new Request(url, request));
+  },
+};
+
+/** Serves the mock as if the request carried the valid key when `accepts` says so: a broken key comparison. */
+const acceptsAlso =
+  (accepts: (authorization: string) => boolean): Fault =>
+  (request, mock) =>
+    mock(accepts(request.headers.get('authorization') ?? '') ? withKey(request) : request);
+
+/** Serves `rewrite(path)` with the valid key when the path is a variant of an API path: an auth rule on exact paths before a lenient router. */
+const servesVariant =
+  (isVariant: (path: string) => boolean, rewrite: (path: string) => string): Fault =>
+  (request, mock) => {
+    const url = new URL(request.url);
+    if (!isVariant(url.pathname)) return mock(request);
+    url.pathname = rewrite(url.pathname);
+    return mock(withKey(new Request(url, request)));
+  };
+
+/** Changes the JSON body of a create before the mock sees it (the body is parsed losslessly). */
+const rewriteCreate =
+  (change: (body: Record<string, JsonValue>) => Record<string, JsonValue>): Fault =>
+  async (request, mock) => {
+    if (!isCreate(request)) return mock(request);
+    const text = await request.text();
+    let body: JsonValue;
+    try {
+      body = parseJson(text);
+    } catch {
+      return mock(new Request(request, { body: text }));
+    }
+    const changed = typeof body === 'object' && body !== null && !Array.isArray(body) ? stringifyJson(change(body)) : text;
+    return mock(new Request(request, { body: changed }));
+  };
+
+function decodeBasic(authorization: string): string[] {
+  const match = /^basic\s+(\S+)$/i.exec(authorization);
+  return match
+    ? Buffer.from(match[1] as string, 'base64')
+        .toString('utf8')
+        .split(':')
+    : [];
+}
+
+/** Sends the mock's answers for creates in flight together with the id of the first of them: a read-then-write race on the id counter. */
+function racyIds(): Fault {
+  let inFlight = 0;
+  let shared: JsonValue | undefined;
+  return async (request, mock) => {
+    if (!isCreate(request)) return mock(request);
+    inFlight++;
+    try {
+      // The window between reading the counter and writing the row.
+      await delay(20);
+      const response = await mock(request);
+      if (response.status !== 201) return response;
+      return rewriteJson(response, (pet) => {
+        const created = pet as Record<string, JsonValue>;
+        if (shared === undefined) shared = created.id;
+        return { ...created, id: shared };
+      });
+    } finally {
+      inFlight--;
+      if (inFlight === 0) shared = undefined;
+    }
+  };
+}
+
+/** A fault that only the deeper probes catch, and the check that must name it (with a finding matching `message`, if given). */
+export interface ProbeFault {
+  readonly fault: Fault;
+  readonly caughtBy: string;
+  readonly message?: RegExp;
+}
+
+/** Each a realistic fault the checks before the deeper probes let through. */
+export const PROBE_FAULTS: Readonly<Record<string, ProbeFault>> = {
+  'the key compared ignoring case': {
+    fault: acceptsAlso((authorization) => authorization.toLowerCase() === `bearer ${KEY}`.toLowerCase()),
+    caughtBy: 'auth.listPets.refused',
+    message: /to the key with its case changed/,
+  },
+  'a token that starts with the key accepted': {
+    fault: acceptsAlso((authorization) => authorization.startsWith(`Bearer ${KEY}`)),
+    caughtBy: 'auth.getPet.refused',
+    message: /to the key with a suffix/,
+  },
+  'a prefix of the key accepted': {
+    fault: acceptsAlso((authorization) => /^Bearer \S+$/.test(authorization) && KEY.startsWith(authorization.slice(7))),
+    caughtBy: 'auth.listPets.refused',
+    message: /to a prefix of the key/,
+  },
+  'the key accepted as a Basic user name': {
+    fault: acceptsAlso((authorization) => decodeBasic(authorization)[0] === KEY),
+    caughtBy: 'auth.createPet.refused',
+    message: /to the key under Basic/,
+  },
+  'an empty Bearer token accepted': {
+    fault: acceptsAlso((authorization) => /^bearer\s*$/i.test(authorization)),
+    caughtBy: 'auth.listPets.refused',
+    message: /to Bearer with an empty token/,
+  },
+  'a trailing slash served without a credential': {
+    fault: servesVariant(
+      (path) => path.length > 1 && path.endsWith('/'),
+      (path) => path.replace(/\/+$/, ''),
+    ),
+    caughtBy: 'auth.listPets.path-variants',
+  },
+  'a doubled slash served without a credential': {
+    fault: servesVariant(
+      (path) => path.includes('//'),
+      (path) => path.replace(/\/{2,}/g, '/'),
+    ),
+    caughtBy: 'auth.getPet.path-variants',
+  },
+  '{} accepted, with a default name and category': {
+    fault: rewriteCreate((body) => (Object.keys(body).length === 0 ? { name: 'Unnamed', categoryId: 1 } : body)),
+    caughtBy: 'createPet.boundaries',
+    message: /accepted a body with an empty object/,
+  },
+  'a categoryId beyond int64 wraps around': {
+    fault: rewriteCreate((body) => (typeof body.categoryId === 'bigint' ? { ...body, categoryId: BigInt.asIntN(64, body.categoryId) } : body)),
+    caughtBy: 'createPet.boundaries',
+    message: /one (above|below) the int64 (maximum|minimum) but changed categoryId/,
+  },
+  'names cut at 255 characters': {
+    fault: rewriteCreate((body) => (typeof body.name === 'string' ? { ...body, name: body.name.slice(0, 255) } : body)),
+    caughtBy: 'createPet.boundaries',
+    message: /characters but changed name/,
+  },
+  'astral-plane characters stored as U+FFFD (a utf8mb3 column)': {
+    fault: rewriteCreate((body) => (typeof body.name === 'string' ? { ...body, name: body.name.replace(/[\u{10000}-\u{10FFFF}]/gu, '\uFFFD') } : body)),
+    caughtBy: 'createPet.boundaries',
+    message: /astral-plane unicode but changed name/,
+  },
+  'a client-sent id honoured': {
+    fault: async (request, mock) => {
+      if (!isCreate(request)) return mock(request);
+      const text = await request.text();
+      const response = await mock(new Request(request, { body: text }));
+      const sent = /"id":(\d+)/.exec(text)?.[1];
+      return sent !== undefined && response.status === 201 ? rewriteJson(response, (pet) => ({ ...(pet as object), id: Number(sent) })) : response;
+    },
+    caughtBy: 'createPet.boundaries',
+    message: /honoured the id/,
+  },
+  'status matched ignoring case': {
+    fault: rewriteCreate((body) => (typeof body.status === 'string' ? { ...body, status: body.status.toLowerCase() } : body)),
+    caughtBy: 'createPet.boundaries',
+    message: /status "(Available|SOLD)" but changed status/,
+  },
+  'ids assigned with a race between parallel creates': { fault: racyIds(), caughtBy: 'createPet.burst', message: /parallel creates gave the same id/ },
+  'with a status filter, the limit applied before filtering': {
+    fault: async (request, mock) => {
+      const url = new URL(request.url);
+      const status = url.searchParams.get('status');
+      if (!isList(request) || status === null) return mock(request);
+      url.searchParams.delete('status');
+      const response = await mock(new Request(url, request));
+      return response.status === 200 ? rewriteJson(response, (pets) => (pets as { status?: string }[]).filter((pet) => pet.status === status)) : response;
+    },
+    caughtBy: 'listPets.status-limit',
+  },
+  'a re-read leaves out the default status': {
+    fault: async (request, mock) => {
+      const response = await mock(request);
+      return isGet(request) && response.status === 200
+        ? rewriteJson(response, (pet) => {
+            const { status, ...rest } = pet as { status?: string };
+            return status === 'available' ? rest : pet;
+          })
+        : response;
+    },
+    caughtBy: 'createPet.persisted',
+    message: /with other status/,
+  },
+  'JSON declared as ISO-8859-1': {
+    fault: async (request, mock) => {
+      const response = await mock(request);
+      const headers = new Headers(response.headers);
+      headers.set('content-type', 'application/json; charset=iso-8859-1');
+      return new Response(response.body, { status: response.status, headers });
+    },
+    caughtBy: 'listPets.limit',
+    message: /charset iso-8859-1, but JSON is UTF-8/,
+  },
+  'a gzip body without Content-Encoding': {
+    fault: async (request, mock) => {
+      const response = await mock(request);
+      if (!/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) return response;
+      const headers = new Headers(response.headers);
+      headers.delete('content-length');
+      return new Response(new Uint8Array(gzipSync(await response.text())), { status: response.status, headers });
+    },
+    caughtBy: 'listPets.limit',
+    message: /gzip-compressed body that has no Content-Encoding/,
   },
 };
 
@@ -429,14 +627,16 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
 }
 
 /**
- * The correct deployment that `verify.test.ts` checks: newest first, random ids, no status for a
- * pet added without one, categories limited to 1..10, an out-of-range limit clamped, an unknown
- * status answered with an empty page, 404 for ids that are not integers, `charset` in
- * Content-Type, an extra field in every pet, and no deprecation headers.
+ * The correct deployment that `verify.test.ts` and `test/pact/provider.test.ts` check: newest first,
+ * ids from 2^31, no status for a pet added without one, categories limited to 1..10 (others refused
+ * with 400), an out-of-range limit clamped, an unknown status answered with an empty page, 404 for
+ * ids that are not integers, `charset` in Content-Type, an extra field in every pet, numeric error
+ * codes, and no deprecation headers. Ids beyond 2^53 have their own deployments in
+ * `verify-alternatives.test.ts`.
  */
 export function alternativeDeployment(): Promise<CorrectDeployment> {
   return correctDeployment({
-    ids: 'random',
+    ids: 'from-2^31',
     order: 'newest-first',
     defaultStatus: 'omitted',
     categories: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n],

@@ -1,6 +1,6 @@
 import type { Check, CheckContext } from '../check.js';
 import { type DerivedCredential, KEY_PLACEHOLDER } from '../http.js';
-import { idOf, isPet, newPetBody } from '../pets.js';
+import { bodyCategoryId, existingPet, idOf, isPet, newPetBody } from '../pets.js';
 
 /** Below this length a prefix of the key would reveal almost all of it, even in a report. */
 const SHORTEST_KEY_FOR_PREFIX = 8;
@@ -54,15 +54,12 @@ function refusedCredentials(context: CheckContext): [string, string | null | Der
 }
 
 /** A valid request for each operation the checks know how to call. */
-function validRequest(context: CheckContext, operationId: string): { params?: Record<string, string>; body?: string } {
+async function validRequest(context: CheckContext, operationId: string): Promise<{ params?: Record<string, string>; body?: string }> {
   switch (operationId) {
-    case 'getPet': {
-      const pet = context.state.listing[0];
-      if (!pet) context.skip('the listing is empty: no pet to read by id');
-      return { params: { petId: idOf(pet) } };
-    }
+    case 'getPet':
+      return { params: { petId: idOf(await existingPet(context)) } };
     case 'createPet':
-      return { body: newPetBody(context.state, 'auth') };
+      return { body: newPetBody(context.state, 'auth', { categoryId: await bodyCategoryId(context.state) }) };
     default:
       return {};
   }
@@ -92,7 +89,7 @@ export function authChecks(operations: readonly Operation[]): Check[] {
           operationId,
           writes,
           async run(context) {
-            const request = validRequest(context, operationId);
+            const request = await validRequest(context, operationId);
             for (const [what, authorization] of refusedCredentials(context)) {
               const exchange = await context.call(operationId, { ...request, authorization });
               if (exchange.status !== 401)
@@ -106,7 +103,7 @@ export function authChecks(operations: readonly Operation[]): Check[] {
           operationId,
           writes,
           async run(context) {
-            const exchange = await context.call(operationId, validRequest(context, operationId));
+            const exchange = await context.call(operationId, await validRequest(context, operationId));
             // A deployment may refuse a category it does not know; that says nothing about the key.
             if (operationId === 'createPet' && exchange.status === 400)
               context.skip('the deployment refused the NewPet (400), so the key cannot be judged on createPet');
@@ -122,9 +119,11 @@ export function authChecks(operations: readonly Operation[]): Check[] {
           operationId,
           writes,
           async run(context) {
-            const { params, body } = validRequest(context, operationId);
+            const { params, body } = await validRequest(context, operationId);
             const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''));
-            for (const variant of pathVariants(path)) {
+            const variants = pathVariants(path);
+            let crashed = 0;
+            for (const variant of variants) {
               if (writes) context.reserveWrite();
               // Sent around `call`: the spec documents no answer for these paths, only that they serve nothing.
               const exchange = await context.state.client.send({
@@ -133,6 +132,12 @@ export function authChecks(operations: readonly Operation[]): Check[] {
                 authorization: null,
                 ...(body === undefined ? {} : { body }),
               });
+              // The interface says nothing of these paths, so a server error on one is no contract failure; but it tells nothing either.
+              if (exchange.status >= 500) {
+                crashed++;
+                context.warn(`${operation.method} ${variant} without a credential answered ${exchange.status}`);
+                continue;
+              }
               const data = isPet(exchange.json) || (Array.isArray(exchange.json) && exchange.json.length > 0);
               if ((exchange.status >= 200 && exchange.status < 300) || data)
                 context.fail(`${operation.method} ${variant} without a credential answered ${exchange.status}${data ? ' with data' : ''}`, exchange, {
@@ -140,6 +145,7 @@ export function authChecks(operations: readonly Operation[]): Check[] {
                   actual: String(exchange.status),
                 });
             }
+            if (crashed === variants.length) context.skip('every variant of the path answered a server error, so whether one serves data cannot be told');
           },
         },
       ];
