@@ -148,6 +148,39 @@ describe('petstore-mock --proxy and the key', () => {
     }
   });
 
+  it('never prints, keeps or relays a key a hostile deployment echoes back', async () => {
+    const secret = 'upstream-secret-key-echoed-42';
+    const clientKey = 'client-own-key-echoed-43';
+    const echoing: Deployment = await serve(async (request) => {
+      const sent = request.headers.get('authorization') ?? '';
+      const token = sent.replace(/^Bearer /, '');
+      return new Response(`you sent:\n${sent}\n${Buffer.from(token).toString('base64')}`, { status: 200, headers: { 'content-type': 'text/plain' } });
+    });
+    const lines: string[] = [];
+    const withKey = await startProxyServer({ upstream: echoing.url, upstreamKey: secret, onProblem: (line) => lines.push(line) });
+    const withClientKey = await startProxyServer({ upstream: echoing.url, onProblem: (line) => lines.push(line) });
+    try {
+      const relayed = await fetch(`${withKey.url}/pets`);
+      const seenByClient = `${await relayed.text()} ${JSON.stringify([...relayed.headers])}`;
+      expect(seenByClient).toContain('you sent');
+      expect(relayed.headers.get('x-contract-violation')).toBeTruthy();
+      expect(seenByClient).not.toContain(secret);
+      expect(seenByClient).not.toContain(Buffer.from(secret).toString('base64'));
+      await fetch(`${withClientKey.url}/pets`, { headers: { authorization: `Bearer ${clientKey}` } });
+      expect(lines.length).toBeGreaterThan(1);
+      expect(lines.every((line) => !line.includes('\n'))).toBe(true);
+      const printed = [...lines, JSON.stringify(withKey.report()), JSON.stringify(withClientKey.report())].join('\n');
+      // The echo was there to leak: the messages quote it, redacted.
+      expect(printed).toContain('***');
+      for (const key of [secret, clientKey]) {
+        expect(printed).not.toContain(key);
+        expect(printed).not.toContain(Buffer.from(key).toString('base64'));
+      }
+    } finally {
+      await Promise.all([withKey.close(), withClientKey.close(), echoing.close()]);
+    }
+  });
+
   it('forwards the client’s own Authorization when no upstream key is given, and keeps the admin endpoints local', async () => {
     const deployment = await correctDeployment({});
     const proxy = await startProxyServer({ upstream: deployment.url });

@@ -120,6 +120,24 @@ function parsed(text: string): JsonValue | undefined {
   }
 }
 
+/** The token of a Bearer credential, if the header holds one. */
+function bearerToken(authorization: string | undefined): string | undefined {
+  return /^bearer\s+(\S+)/i.exec(authorization ?? '')?.[1];
+}
+
+/** Text with each secret (as sent, in base64, percent-encoded) replaced by `***`. */
+function redactor(secrets: readonly (string | undefined)[]): (text: string) => string {
+  const forms = secrets
+    .filter((secret): secret is string => secret !== undefined && secret.length >= 4)
+    .flatMap((secret) => [secret, Buffer.from(secret).toString('base64'), encodeURIComponent(secret)]);
+  return (text) => forms.reduce((redacted, form) => redacted.replaceAll(form, '***'), text);
+}
+
+/** Text on one line, for the log: a message may quote a body with line breaks. */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ');
+}
+
 function messageOf(error: JsonValue | undefined): string {
   return typeof error === 'object' && error !== null && !Array.isArray(error) && typeof error.message === 'string' ? error.message : 'the request is invalid';
 }
@@ -229,25 +247,28 @@ export async function startProxyServer(options: ProxyOptions): Promise<ProxyServ
     if (text === undefined)
       return errorResponse('service_unavailable', `The deployment answered with more than ${DEFAULT_MAX_BODY} bytes, which no answer of the spec needs.`);
 
+    // A deployment may echo the credential in an answer; what the proxy logs, keeps and adds to the answer never holds it.
+    const redact = redactor([options.upstreamKey, bearerToken(request.headers.authorization)]);
+    const clean = (text: string) => oneLine(redact(text));
     const reached = inputs.target(target).operations.get(method);
     const operationId = reached?.operation.id;
     const json = parsed(text);
     const found: ContractViolation[] = [
       ...(await requestProblems(method, target, body, request.headers['content-type'])).map((message) => ({
-        request: what,
+        request: clean(what),
         side: 'request' as const,
-        message,
+        message: clean(message),
       })),
       ...conformance(operationId, { status: upstream.status, body: text, header: (name) => upstream.headers.get(name) ?? undefined }).map((violation) => ({
-        request: what,
+        request: clean(what),
         side: 'response' as const,
-        message: violation.message,
+        message: clean(violation.message),
       })),
     ];
     for (const violation of found) {
       violationCount++;
       keep(violations, violation);
-      problem(`petstore-mock: contract violation (${violation.side}): ${what}: ${violation.message}`);
+      problem(`petstore-mock: contract violation (${violation.side}): ${violation.request}: ${violation.message}`);
     }
 
     // The shadow answers in the deployment's state: ids it was shown stand for the deployment's, an id never shown for none.
@@ -284,17 +305,20 @@ export async function startProxyServer(options: ProxyOptions): Promise<ProxyServ
     )) {
       driftCount++;
       byAspect[drift.aspect] = (byAspect[drift.aspect] ?? 0) + 1;
-      keep(drifts, { ...drift, request: what });
-      problem(`petstore-mock: drift (${drift.aspect}): ${drift.message}`);
+      const kept = { aspect: drift.aspect, upstream: clean(drift.upstream), mock: clean(drift.mock), message: clean(drift.message), request: clean(what) };
+      keep(drifts, kept);
+      problem(`petstore-mock: drift (${kept.aspect}): ${kept.message}`);
     }
 
+    // The client never learns the upstream key, even from a deployment that echoes it.
+    const hide = redactor([options.upstreamKey]);
     const relayed: Record<string, string> = {};
     upstream.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name)) relayed[name] = value;
+      if (!HOP_BY_HOP.has(name)) relayed[name] = hide(value);
     });
     if (found.length > 0)
       relayed['x-contract-violation'] = headerSafe(`${found[0]?.message ?? ''}${found.length > 1 ? ` (and ${found.length - 1} more: GET /__mock/drift)` : ''}`);
-    return { status: upstream.status, headers: relayed, body: text };
+    return { status: upstream.status, headers: relayed, body: options.upstreamKey === undefined ? text : hide(text) };
   }
 
   function report(): DriftReport {
