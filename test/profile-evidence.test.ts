@@ -9,12 +9,19 @@ import { profileOfRun } from '../src/contracts/learn-profile.js';
 import { verify } from '../src/contracts/runner.js';
 import type { Profile } from '../src/mock/profile.js';
 import { type MockServer, startMockServer } from '../src/mock/server.js';
-import { type Choices, type CorrectDeployment, correctDeployment } from './support/deployments.js';
+import { type Choices, correctDeployment, type Deployment, serve } from './support/deployments.js';
 import { type ChoiceName, corpus, disagreements, send } from './support/replay.js';
 
 const KEY = 'petstore-dev-key';
 
-const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; learned: Partial<Profile>; differs: readonly ChoiceName[] }[] = [
+const ALTERNATIVES: readonly {
+  name: string;
+  choices: Partial<Choices>;
+  /** In front of the deployment: a `limit` that is not an integer answered 400 before it is read. */
+  refuseNonIntegerLimit?: boolean;
+  learned: Partial<Profile>;
+  differs: readonly ChoiceName[];
+}[] = [
   {
     name: 'newest first, no default status, categories 1..10, limit clamped, empty page for an unknown status, 404 for a non-integer id, charset, numeric codes',
     choices: {
@@ -39,7 +46,7 @@ const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; learned:
       idScheme: 'increasing',
       errorCodes: { bad_request: 'E400', malformed_json: 'E400', unauthorized: 'E401', not_found: 'E404' },
     },
-    differs: ['limitOutOfRange', 'unknownStatus', 'listOrder', 'nonIntegerPetId', 'defaultStatus', 'categories', 'errorCodes', 'charset'],
+    differs: ['limitOutOfRange', 'limitNotInteger', 'unknownStatus', 'listOrder', 'nonIntegerPetId', 'defaultStatus', 'categories', 'errorCodes', 'charset'],
   },
   {
     name: 'ids from 2^31, ordered by status, default status sold',
@@ -68,8 +75,8 @@ const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; learned:
   {
     name: 'only categories 7 and 9, three pets, limit clamped',
     choices: { categories: [7n, 9n], count: 3, limitOutOfRange: 'clamp' },
-    learned: { categories: { known: ['7', '9'] }, limitOutOfRange: 'clamp' },
-    differs: ['limitOutOfRange', 'categories'],
+    learned: { categories: { known: ['7', '9'] }, limitOutOfRange: 'clamp', limitNotInteger: 'ignore' },
+    differs: ['limitOutOfRange', 'limitNotInteger', 'categories'],
   },
   {
     name: 'ids from 2^53 + 1, 404 for a non-integer id, empty page for an unknown status',
@@ -84,12 +91,39 @@ const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; learned:
     differs: ['defaultStatus'],
   },
   {
+    name: 'an integer limit out of range clamped, a limit that is not an integer refused (as typed frameworks do)',
+    choices: { limitOutOfRange: 'clamp' },
+    refuseNonIntegerLimit: true,
+    learned: { limitOutOfRange: 'clamp', limitNotInteger: 'refuse' },
+    differs: ['limitOutOfRange'],
+  },
+  {
     name: "the mock's own choices",
     choices: {},
     learned: { listOrder: 'id-asc', defaultStatus: 'available', categories: 'any', limitOutOfRange: 'refuse', unknownStatus: 'refuse', nonIntegerPetId: 400 },
     differs: [],
   },
 ];
+
+/** `inner` behind a front that refuses a `limit` that is not an integer with 400, and forwards the rest. */
+async function refusingNonIntegerLimits(inner: Deployment): Promise<Deployment> {
+  const front = await serve(async (request) => {
+    const url = new URL(request.url);
+    const limit = url.searchParams.get('limit');
+    if (limit !== null && !/^-?\d+$/.test(limit))
+      return new Response(JSON.stringify({ code: 'bad_request', message: 'limit must be an integer', status: 400 }), {
+        status: 400,
+        headers: { 'content-type': 'application/json' },
+      });
+    const forwarded = await fetch(`${inner.url}${url.pathname.slice('/v1'.length)}${url.search}`, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.method === 'POST' ? { body: await request.text() } : {}),
+    });
+    return new Response(await forwarded.arrayBuffer(), { status: forwarded.status, headers: forwarded.headers });
+  });
+  return { url: front.url, close: async () => Promise.all([front.close(), inner.close()]).then(() => undefined) };
+}
 
 /** Replays the corpus against both, and returns each disagreement as `choice: request: what differs`. */
 async function replay(deployment: string, mock: string, category: string): Promise<{ choice: ChoiceName; line: string }[]> {
@@ -106,15 +140,15 @@ function acceptedCategory(profile: Profile): string {
 }
 
 describe('a mock with the profile learned from a deployment answers as the deployment does', () => {
-  for (const { name, choices, learned, differs } of ALTERNATIVES) {
+  for (const { name, choices, refuseNonIntegerLimit, learned, differs } of ALTERNATIVES) {
     describe(name, () => {
-      let deployment: CorrectDeployment;
+      let deployment: Deployment;
       let profile: Profile;
       let mimic: MockServer;
       let plain: MockServer;
       const mismatches: string[] = [];
       beforeAll(async () => {
-        deployment = await correctDeployment(choices);
+        deployment = refuseNonIntegerLimit ? await refusingNonIntegerLimits(await correctDeployment(choices)) : await correctDeployment(choices);
         const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' });
         expect(report.exitCode, JSON.stringify(report.results.filter((result) => result.outcome !== 'pass' && result.outcome !== 'skip'))).toBe(0);
         profile = profileOfRun(report.results);

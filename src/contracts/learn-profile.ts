@@ -54,6 +54,7 @@ export function learnProfile(seen: Observations): Profile {
   return readProfile({
     ...UNKNOWN_PROFILE,
     limitOutOfRange: oneOf(seen.limitOutOfRange, ['refuse', 'clamp']),
+    limitNotInteger: oneOf(seen.limitNotInteger, ['refuse', 'ignore']),
     unknownStatus: oneOf(seen.unknownStatus, ['refuse', 'empty']),
     defaultStatus: oneOf(seen.defaultStatus, [...PET_STATUSES, 'omitted']),
     listOrder: oneOf(seen.listOrder, ['id-asc', 'id-desc', 'name', 'status']),

@@ -72,8 +72,10 @@ export function inOrder(order: ListOrder, pets: readonly Ordered[]): boolean {
  */
 export interface Profile {
   readonly version: 1;
-  /** `listPets` with a `limit` outside 1..100 or not an integer: refused with 400, or clamped into range (not an integer: the default 20). */
+  /** `listPets` with an integer `limit` outside 1..100: refused with 400, or clamped into range. */
   readonly limitOutOfRange: 'refuse' | 'clamp' | Unknown;
+  /** `listPets` with a `limit` that is not an integer: refused with 400, or ignored (the default 20). Unknown: as `limitOutOfRange` says (clamp ignores it). */
+  readonly limitNotInteger: 'refuse' | 'ignore' | Unknown;
   /** `listPets` with a `status` outside the enum: refused with 400, or answered with an empty page. */
   readonly unknownStatus: 'refuse' | 'empty' | Unknown;
   /** The status of a pet added without one; `omitted`: the pet has none. */
@@ -99,6 +101,7 @@ export interface Profile {
 export const UNKNOWN_PROFILE: Profile = Object.freeze({
   version: 1,
   limitOutOfRange: UNKNOWN,
+  limitNotInteger: UNKNOWN,
   unknownStatus: UNKNOWN,
   defaultStatus: UNKNOWN,
   listOrder: UNKNOWN,
@@ -124,7 +127,11 @@ export const PROFILE_SCHEMA = {
   required: ['version'],
   properties: {
     version: { const: 1, description: 'The version of this document format.' },
-    limitOutOfRange: oneOf(['refuse', 'clamp'], 'listPets with a limit outside 1..100 or not an integer: 400, or clamped into range.'),
+    limitOutOfRange: oneOf(['refuse', 'clamp'], 'listPets with an integer limit outside 1..100: 400, or clamped into range.'),
+    limitNotInteger: oneOf(
+      ['refuse', 'ignore'],
+      'listPets with a limit that is not an integer: 400, or ignored (the default 20). Unknown: as limitOutOfRange says.',
+    ),
     unknownStatus: oneOf(['refuse', 'empty'], 'listPets with a status outside the enum: 400, or an empty page.'),
     defaultStatus: oneOf([...PET_STATUSES, 'omitted'], 'The status of a pet added without one; "omitted": the pet has none.'),
     listOrder: oneOf(['id-asc', 'id-desc', 'name', 'status'], 'The order of listPets.'),

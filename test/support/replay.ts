@@ -7,7 +7,16 @@ import { type JsonValue, parseJson } from '../../src/json/lossless.js';
 import { inOrder, type ListOrder, type Ordered } from '../../src/mock/profile.js';
 
 /** The choices a profile records, as the corpus names them. */
-export type ChoiceName = 'limitOutOfRange' | 'unknownStatus' | 'listOrder' | 'nonIntegerPetId' | 'defaultStatus' | 'categories' | 'errorCodes' | 'charset';
+export type ChoiceName =
+  | 'limitOutOfRange'
+  | 'limitNotInteger'
+  | 'unknownStatus'
+  | 'listOrder'
+  | 'nonIntegerPetId'
+  | 'defaultStatus'
+  | 'categories'
+  | 'errorCodes'
+  | 'charset';
 
 export interface Probe {
   readonly choice: ChoiceName;
@@ -34,7 +43,7 @@ export function corpus(category: string): Probe[] {
   return [
     { choice: 'limitOutOfRange', method: 'GET', path: '/pets?limit=0' },
     { choice: 'limitOutOfRange', method: 'GET', path: '/pets?limit=101' },
-    { choice: 'limitOutOfRange', method: 'GET', path: '/pets?limit=abc' },
+    { choice: 'limitNotInteger', method: 'GET', path: '/pets?limit=abc' },
     { choice: 'unknownStatus', method: 'GET', path: '/pets?status=lost' },
     { choice: 'listOrder', method: 'GET', path: '/pets?limit=100' },
     { choice: 'nonIntegerPetId', method: 'GET', path: '/pets/abc' },

@@ -110,7 +110,12 @@ export const listChecks: Check[] = [
       for (const limit of outOfRangeLimits(context)) {
         const exchange = await context.call('listPets', { query: `limit=${encodeURIComponent(limit)}` });
         const count = petsOf(exchange).length;
-        if (exchange.status === 200 || exchange.status === 400) context.observe({ limitOutOfRange: exchange.status === 200 ? 'clamp' : 'refuse' });
+        if (exchange.status === 200 || exchange.status === 400)
+          context.observe(
+            NOT_INTEGER_LIMITS.includes(limit)
+              ? { limitNotInteger: exchange.status === 200 ? 'ignore' : 'refuse' }
+              : { limitOutOfRange: exchange.status === 200 ? 'clamp' : 'refuse' },
+          );
         if (exchange.status === 200 && count > max) {
           context.fail(`listPets with limit=${limit} answered ${count} pets`, exchange, { expected: `400, or at most ${max} pets`, actual: `${count} pets` });
         } else if (exchange.status !== 200 && exchange.status !== 400) {

@@ -13,8 +13,10 @@ export interface Observations {
   readonly idScheme?: 'increasing' | 'unordered' | 'mixed' | undefined;
   /** True when some id is beyond 2^53, so a client that reads ids as doubles loses them. */
   readonly idsBeyondDouble?: boolean | undefined;
-  /** What `listPets` does with a limit out of range or not an integer. */
+  /** What `listPets` does with an integer limit out of range. */
   readonly limitOutOfRange?: 'clamp' | 'refuse' | 'mixed' | undefined;
+  /** What `listPets` does with a limit that is not an integer: a page as if it were absent or read leniently, or 400. */
+  readonly limitNotInteger?: 'ignore' | 'refuse' | 'mixed' | undefined;
   /** What `listPets` does with a status outside the enum. */
   readonly unknownStatus?: 'empty' | 'refuse' | 'mixed' | undefined;
   /** The status of a pet created without one; `omitted` when the pet has none. */
@@ -61,6 +63,7 @@ function join(a: Observations, b: Observations): Observations {
     idScheme: either(a.idScheme, b.idScheme, 'mixed'),
     idsBeyondDouble: a.idsBeyondDouble === undefined && b.idsBeyondDouble === undefined ? undefined : a.idsBeyondDouble === true || b.idsBeyondDouble === true,
     limitOutOfRange: either(a.limitOutOfRange, b.limitOutOfRange, 'mixed'),
+    limitNotInteger: either(a.limitNotInteger, b.limitNotInteger, 'mixed'),
     unknownStatus: either(a.unknownStatus, b.unknownStatus, 'mixed'),
     defaultStatus: either(a.defaultStatus, b.defaultStatus, 'mixed'),
     nonIntegerPetId: either(a.nonIntegerPetId, b.nonIntegerPetId, 'mixed'),

@@ -16,11 +16,13 @@ const QUERY = parametersIn('listPets', 'query');
 const LIMIT = QUERY.find((parameter) => parameter.name === 'limit')?.schema;
 const EMPTY_PAGE: Reading = { answer: () => prepared({ status: 200, headers: ANSWER_HEADERS, body: '[]' }) };
 
-/** A `limit` brought into the spec's range: an integer to the nearest bound, anything else the default. */
-function clampLimit(raw: string): string {
-  const [min, max, fallback] = [Number(LIMIT?.minimum), Number(LIMIT?.maximum), Number(LIMIT?.default)];
-  if (!/^-?\d+$/.test(raw)) return String(fallback);
-  return String(Math.min(max, Math.max(min, Number(raw))));
+/**
+ * A `limit` as a profile reads it: an integer out of range clamped to the nearest bound (`clamp`), a
+ * value that is not an integer taken as absent (`ignore`); what the profile does not relax, as sent.
+ */
+function relaxedLimit(raw: string, clamp: boolean, ignore: boolean): string | null {
+  if (!/^-?\d+$/.test(raw)) return ignore ? null : raw;
+  return clamp ? String(Math.min(Number(LIMIT?.maximum), Math.max(Number(LIMIT?.minimum), Number(raw)))) : raw;
 }
 
 function knownStatus(raw: string | null): boolean {
@@ -32,7 +34,10 @@ function page(body: string): MockResponse {
 }
 
 export function listPets(env: Pick<OperationEnv, 'profile'>): MockOperation {
-  const clamp = env.profile.limitOutOfRange === 'clamp';
+  const { limitOutOfRange, limitNotInteger } = env.profile;
+  const clamp = limitOutOfRange === 'clamp';
+  // A profile that knows only that out-of-range limits are clamped ignores a non-integer one too, as such deployments mostly do.
+  const ignore = limitNotInteger === 'ignore' || (limitNotInteger === 'unknown' && clamp);
   const emptyForUnknownStatus = env.profile.unknownStatus === 'empty';
   return {
     id: 'listPets',
@@ -44,7 +49,7 @@ export function listPets(env: Pick<OperationEnv, 'profile'>): MockOperation {
         readParameters(QUERY, (name) => {
           const raw = search.get(name);
           if (raw === null) return raw;
-          if (name === 'limit' && clamp) return clampLimit(raw);
+          if (name === 'limit') return relaxedLimit(raw, clamp, ignore);
           return name === 'status' && unknownStatus ? null : raw;
         }),
         'The query',
