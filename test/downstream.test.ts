@@ -45,6 +45,7 @@ const PUBLISHED = [
   /^bin\/[\w-]+\.js$/,
   /^dist\/[\w/-]+\.(?:js|d\.ts)$/,
   /^fixtures\/[\w-]+\.json$/,
+  /^schemas\/[\w.-]+\.json$/,
   /^spec\/openapi\.yaml$/,
   /^spec\/pacts\/[\w-]+\.json$/,
 ];
@@ -87,6 +88,7 @@ describe('the packed package, installed in a new project', () => {
         'fixtures/new-pets.json',
         'fixtures/errors.json',
         'spec/openapi.yaml',
+        'schemas/profile.schema.json',
         'spec/pacts/petstore-web-petstore-api.json',
         'examples/pact/admin-ui.pact.test.ts',
         'LICENSE',
