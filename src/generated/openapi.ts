@@ -479,9 +479,17 @@ const document = {
             "status": 404,
             "description": "No animal has the given id, or no operation has the path."
           },
+          "forbidden": {
+            "status": 403,
+            "description": "The Node server refuses the request: a Host it does not serve (DNS rebinding), or an admin request a web page on another origin could have sent."
+          },
           "method_not_allowed": {
             "status": 405,
             "description": "The path exists but not with this method; see `Allow`."
+          },
+          "request_timeout": {
+            "status": 408,
+            "description": "The client took too long to send its request's headers or body."
           },
           "gone": {
             "status": 410,
@@ -494,6 +502,10 @@ const document = {
           "unsupported_media_type": {
             "status": 415,
             "description": "The request body is not `application/json`."
+          },
+          "request_header_fields_too_large": {
+            "status": 431,
+            "description": "The request's headers are larger than 16 KiB."
           },
           "too_many_requests": {
             "status": 429,
