@@ -7,6 +7,7 @@
 import { readClockBody } from './clock.js';
 import type { Coverage } from './coverage.js';
 import { errorResponse, jsonResponse, type MockRequest, type MockResponse } from './exchange.js';
+import type { SaveChange } from './saved-changes.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Sessions, sessionName } from './sessions.js';
 
 /** The prefix of every admin path. */
@@ -29,6 +30,18 @@ function route(template: string, methods: Readonly<Record<string, Action>>): Adm
   return { template, pattern: new RegExp(`^${template.replace('{name}', '([^/]*)')}$`), methods };
 }
 
+const CORS_HEADER = /^access-control-/;
+
+/**
+ * The answer without CORS headers: the admin answers only scripts and pages of the mock's own origin,
+ * so no page on another origin may read what it says.
+ */
+export function withoutCors(response: MockResponse): MockResponse {
+  const headers: Record<string, string> = {};
+  for (const name in response.headers) if (!CORS_HEADER.test(name)) headers[name] = response.headers[name] as string;
+  return { ...response, headers };
+}
+
 function ok(body: unknown): MockResponse {
   return jsonResponse(200, JSON.stringify(body));
 }
@@ -48,15 +61,28 @@ export function tooManySessions(sessions: Sessions): MockResponse {
 
 /**
  * The admin endpoints over one mock's sessions and coverage: a function from a request under
- * `/__mock/` to its answer.
+ * `/__mock/` to its answer, which carries no CORS headers.
  * @example
- * const answerAdmin = createAdmin(sessions, coverage);
+ * const answerAdmin = createAdmin(sessions, coverage, savedChanges(sessions.default.store, undefined));
  * await answerAdmin(request, 'GET', '/__mock/health'); // { status: 'ok', session: 'default', pets: 50 }
  */
-export function createAdmin(sessions: Sessions, coverage: Coverage): (request: MockRequest, method: string, path: string) => Promise<MockResponse> {
-  function resetOne(name: string): MockResponse {
-    sessions.reset(name);
-    return ok({ status: 'ok', session: name, pets: sessions.size(name) });
+export function createAdmin(
+  sessions: Sessions,
+  coverage: Coverage,
+  saveChange: SaveChange,
+): (request: MockRequest, method: string, path: string) => Promise<MockResponse> {
+  /** Resets that touch the default session's pets are saved; a named session's reset saves nothing. */
+  async function resetting(touchesDefault: boolean, reset: () => MockResponse): Promise<MockResponse> {
+    if (!touchesDefault) return reset();
+    const saved = await saveChange(reset);
+    return 'error' in saved ? saved.error : saved.value;
+  }
+
+  function resetOne(name: string): Promise<MockResponse> {
+    return resetting(name === DEFAULT_SESSION, () => {
+      sessions.reset(name);
+      return ok({ status: 'ok', session: name, pets: sessions.size(name) });
+    });
   }
 
   function clockOf(name: string): MockResponse {
@@ -81,8 +107,10 @@ export function createAdmin(sessions: Sessions, coverage: Coverage): (request: M
     route('/__mock/reset', {
       POST: (request, name) => {
         if (request.header(SESSION_HEADER) !== undefined) return resetOne(name);
-        sessions.resetAll();
-        return ok({ status: 'ok', session: DEFAULT_SESSION, pets: sessions.size(DEFAULT_SESSION), sessions: 0 });
+        return resetting(true, () => {
+          sessions.resetAll();
+          return ok({ status: 'ok', session: DEFAULT_SESSION, pets: sessions.size(DEFAULT_SESSION), sessions: 0 });
+        });
       },
     }),
     route('/__mock/sessions', { GET: () => ok({ max: sessions.max, ttlMs: sessions.ttl, sessions: sessions.list() }) }),
@@ -104,7 +132,7 @@ export function createAdmin(sessions: Sessions, coverage: Coverage): (request: M
   ];
   const listing = routes.flatMap(({ template, methods }) => Object.keys(methods).map((method) => `${method} ${template}`)).join(', ');
 
-  return async (request, method, path) => {
+  const answer = async (request: MockRequest, method: string, path: string): Promise<MockResponse> => {
     for (const { template, pattern, methods } of routes) {
       const match = pattern.exec(path);
       if (!match) continue;
@@ -119,4 +147,5 @@ export function createAdmin(sessions: Sessions, coverage: Coverage): (request: M
     }
     return errorResponse('not_found', `No admin endpoint at ${path}; there are ${listing}.`);
   };
+  return async (request, method, path) => withoutCors(await answer(request, method, path));
 }

@@ -8,7 +8,7 @@ import { parametersOf } from '../spec/document.js';
 import { BASE_PATH, GET_PET_REPLACEMENT, GET_PET_SUNSET, MAX_BODY_BYTES } from '../spec/facts.js';
 import type { PetStatus } from '../types.js';
 import { readLimited } from '../web/read-limited.js';
-import { ADMIN_PREFIX, createAdmin, tooManySessions } from './admin.js';
+import { ADMIN_PREFIX, createAdmin, tooManySessions, withoutCors } from './admin.js';
 import { AUTH_MESSAGES, type AuthProblem, apiKeyProblem, bearerCheck, DEFAULT_API_KEY, KEY_LABEL, type LabelledApiKey, UNAUTHORIZED_HEADERS } from './auth.js';
 import { Coverage, type CoverageReport, type EnumValues } from './coverage.js';
 import { ANSWER_HEADERS, errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse, shared } from './exchange.js';
@@ -16,6 +16,7 @@ import { memoize } from './memo.js';
 import { andThen, type Pending } from './pending.js';
 import { appliedPreferences, forcedResponse, type Preferences, readPreferences } from './prefer.js';
 import { matchRoute, type Route, routesOf } from './routes.js';
+import { savedChanges } from './saved-changes.js';
 import { createSelfCheck } from './self-check.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, Sessions, sessionName } from './sessions.js';
 import type { PetDraft, PetStore, StoredPet } from './store.js';
@@ -63,9 +64,10 @@ export interface MockOptions {
   /** Pets created in an earlier run, restored into the default session after the seeded ones (their ids follow on). Default: none. */
   readonly restore?: readonly PetDraft[];
   /**
-   * Called after every change of the default session's pets (a create, a reset) with the pets
-   * created since the seed; the answer waits for it, so a 201 means it is saved. Named sessions
-   * are never saved. Default: none (state lives in memory).
+   * Called after every change of the default session's pets (a create, a reset through the admin)
+   * with the pets created since the seed; the answer waits for it, so a 201 means it is saved. When
+   * it fails, the change is undone and answered 500. Named sessions are never saved. Default: none
+   * (state lives in memory).
    */
   readonly persist?: (created: readonly StoredPet[]) => Promise<void>;
   /** Whether `/__mock/*` needs the key too, as it must when the mock is reachable beyond this machine. Default: false. */
@@ -259,18 +261,9 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   for (const pet of settings.restore) sessions.default.store.create(pet);
   const coverage = new Coverage(basePath);
 
-  /** Saves the default session's pets where `persist` keeps them; an Error response when that fails. */
-  async function save(): Promise<MockResponse | undefined> {
-    if (!settings.persist) return undefined;
-    try {
-      await settings.persist(sessions.default.store.created());
-      return undefined;
-    } catch (error) {
-      return errorResponse('internal_error', `The change is made in memory but could not be saved: ${(error as Error).message}.`);
-    }
-  }
+  const saveChange = savedChanges(sessions.default.store, settings.persist);
   const authorize = bearerCheck(settings.apiKeys);
-  const answerAdmin = createAdmin(sessions, coverage);
+  const answerAdmin = createAdmin(sessions, coverage, saveChange);
   const selfCheck = settings.selfCheck && createSelfCheck(settings.selfCheck);
   const deprecationHeaders = {
     deprecation: 'true',
@@ -349,13 +342,16 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       if ('error' in checked) return checked.error;
       // The view carries the spec's defaults; the body as sent carries categoryId exactly.
       const sent = body as Record<string, JsonValue>;
-      const pet = session.store.create({
-        name: checked.value.name as string,
-        categoryId: sent.categoryId as number | bigint,
-        status: checked.value.status as PetStatus,
-      });
-      const unsaved = session === sessions.default ? await save() : undefined;
-      return unsaved ?? jsonResponse(201, session.store.petJson(pet.id) as string, { location: `${basePath}/pets/${pet.id}` });
+      const create = () =>
+        session.store.create({
+          name: checked.value.name as string,
+          categoryId: sent.categoryId as number | bigint,
+          status: checked.value.status as PetStatus,
+        });
+      const saved = session === sessions.default ? await saveChange(create) : { value: create() };
+      if ('error' in saved) return saved.error;
+      const pet = saved.value;
+      return jsonResponse(201, session.store.petJson(pet.id) as string, { location: `${basePath}/pets/${pet.id}` });
     },
 
     getPet({ inputs, session }) {
@@ -419,15 +415,13 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     return session ? implementations[reached.operationId]({ request, inputs: reached.inputs, session }) : tooManySessions(sessions);
   }
 
-  /** The admin, behind the key when the mock is reachable beyond this machine; a reset is saved. */
-  async function answerAdminWithKey(request: MockRequest, method: string, path: string): Promise<MockResponse> {
+  /** The admin, behind the key when the mock is reachable beyond this machine. */
+  function answerAdminWithKey(request: MockRequest, method: string, path: string): Pending<MockResponse> {
     if (settings.adminKeyRequired) {
       const key = authorize(request.header('authorization'));
-      if (typeof key === 'string') return UNAUTHORIZED[key];
+      if (typeof key === 'string') return withoutCors(UNAUTHORIZED[key]);
     }
-    const response = await answerAdmin(request, method, path);
-    const reset = method === 'POST' && path.endsWith('/reset') && response.status === 200;
-    return (reset && (await save())) || response;
+    return answerAdmin(request, method, path);
   }
 
   function route(request: MockRequest, trace: Trace): Pending<MockResponse> {
