@@ -121,6 +121,14 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
         }
       }
 
+      it('refuses two Authorization headers with 401, even when both carry the key: the credential is ambiguous', async () => {
+        const headers = new Headers([
+          ['authorization', `Bearer ${KEY}`],
+          ['authorization', `Bearer ${KEY}`],
+        ]);
+        expectError(await call('/pets', { headers }), 401);
+      });
+
       it('checks the credential before validating anything', async () => {
         expectError(await call('/pets?limit=0'), 401);
         expectError(await post('{bad json', { 'content-type': 'application/json' }), 401);
@@ -168,6 +176,38 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
       for (const status of ['Sold', 'SOLD', '', 'adopted']) {
         it(`answers 400 naming status for status=${JSON.stringify(status)}`, async () => {
           expectError(await call(`/pets?status=${status}`, { headers: AUTH }), 400, /status/);
+        });
+      }
+    });
+
+    describe('exact numbers', () => {
+      for (const categoryId of ['9007199254740993.5', '4.9999999999999999', '1.5', '1e-400']) {
+        it(`refuses categoryId ${categoryId} with 400 naming it: a fraction is never rounded to an integer`, async () => {
+          expectError(await post(`{"name":"Rex","categoryId":${categoryId}}`), 400, /^categoryId must be an integer/);
+        });
+      }
+
+      for (const [categoryId, kept] of [
+        ['9007199254740993.0', '9007199254740993'],
+        ['1e2', '100'],
+        ['12.50e1', '125'],
+      ]) {
+        it(`keeps categoryId ${categoryId} exactly, as the integer ${kept}`, async () => {
+          const created = await post(`{"name":"Rex","categoryId":${categoryId}}`);
+          expect(created.response.status).toBe(201);
+          expect(created.text).toContain(`"categoryId":${kept},`);
+        });
+      }
+
+      it('names the documented bounds of limit, 1 to 100, whatever the value', async () => {
+        for (const limit of ['99999999999999999999', '0', '101', '-9223372036854775809']) {
+          expectError(await call(`/pets?limit=${limit}`, { headers: AUTH }), 400, /^limit must be an integer from 1 to 100\.$/);
+        }
+      });
+
+      for (const petId of ['9007199254740993.5', '4.9999999999999999', '1.0', '1e2']) {
+        it(`refuses petId ${petId} with 400 naming it: a path takes an integer in plain digits`, async () => {
+          expectError(await call(`/pets/${petId}`, { headers: AUTH }), 400, /petId/);
         });
       }
     });
