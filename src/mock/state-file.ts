@@ -138,34 +138,45 @@ async function targetOf(path: string): Promise<string> {
   try {
     return await realpath(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const { code } = error as NodeJS.ErrnoException;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
   }
   const link = await lstat(path).catch(() => undefined);
   return link?.isSymbolicLink() ? targetOf(resolve(dirname(path), await readlink(path))) : resolve(path);
 }
 
+/**
+ * Whether a file or folder may be written: the process may write it, and its mode says it is meant
+ * to be written (root may write anything, so the mode is what says a file was made read-only).
+ */
+async function isWritable(path: string, mode: number): Promise<boolean> {
+  return (
+    (mode & 0o222) !== 0 &&
+    (await access(path, constants.W_OK).then(
+      () => true,
+      () => false,
+    ))
+  );
+}
+
 /** Refuses, with a `StateFileError` that says what to do, a state path whose file could never be saved. */
 async function checkWritable(path: string, target: string): Promise<void> {
   const folder = dirname(target);
-  try {
-    await access(folder, constants.W_OK | constants.X_OK);
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new StateFileError(
-      `--state ${path}: the folder ${folder} ${missing ? 'does not exist' : 'is not writable'}. ${missing ? 'Create it' : 'Make it writable'}, or choose another path.`,
-      2,
-    );
+  const folderStat = await stat(folder).catch(() => undefined);
+  const folderProblem =
+    folderStat === undefined
+      ? 'does not exist'
+      : !folderStat.isDirectory()
+        ? 'is not a folder'
+        : (await isWritable(folder, folderStat.mode))
+          ? undefined
+          : 'is not writable';
+  if (folderProblem !== undefined) {
+    throw new StateFileError(`--state ${path}: the folder ${folder} ${folderProblem}. Create it or make it writable, or choose another path.`, 2);
   }
   const file = await stat(target).catch(() => undefined);
   if (file === undefined) return;
-  // Root may write any file; the file's own mode says whether it is meant to be written.
-  const writable =
-    (file.mode & 0o222) !== 0 &&
-    (await access(target, constants.W_OK).then(
-      () => true,
-      () => false,
-    ));
-  if (!file.isFile() || !writable) {
+  if (!file.isFile() || !(await isWritable(target, file.mode))) {
     throw new StateFileError(
       `--state ${path}: ${target} is ${file.isFile() ? 'read-only' : 'not a regular file'}, and the mock would replace it on the first save. Make it writable (chmod u+w), or choose another path.`,
       2,
