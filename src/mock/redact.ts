@@ -1,12 +1,13 @@
 /**
  * The request log's view of a request-target, without the keys a client put in it. A query name or
  * value that holds an accepted key, in any encoding, becomes `***`; so does a path segment equal to a
- * key, unless it is a word of the API's own paths: with `--api-key pets`, `GET /v1/pets?limit=5` is
- * logged as it is, and `GET /v1/pets/pets` as `GET /v1/pets/***`.
+ * key where the API takes a value (`{petId}`), or in a path no route knows, but never a word of the
+ * API's own paths: with `--api-key pets`, `GET /v1/pets?limit=5` is logged as it is, and
+ * `GET /v1/pets/pets` as `GET /v1/pets/***`.
  */
 import { openapi } from '../generated/openapi.js';
 import { ADMIN_PREFIX } from './admin.js';
-import { routesOf } from './routes.js';
+import { matchRoute, routesOf } from './routes.js';
 
 /** `value` percent-decoded (`+` as a space when `plus`) until it stops changing, so `%252F` is read as `/`; malformed escapes are left as they are. */
 function decoded(value: string, plus: boolean): string {
@@ -31,11 +32,19 @@ function decoded(value: string, plus: boolean): string {
  * redact('/v1/pets?token=s3cr%2Bt&limit=5'); // '/v1/pets?token=***&limit=5'
  */
 export function targetRedactor(keys: readonly string[], basePath: string): (target: string) => string {
+  const routes = routesOf(openapi);
   const words = new Set([...basePath.split('/'), ...ADMIN_PREFIX.split('/')]);
-  for (const route of routesOf(openapi)) for (const segment of route.segments) if (!segment.startsWith('{')) words.add(segment);
-  const isKey = (segment: string) => {
-    const plain = decoded(segment, false);
-    return !words.has(plain) && keys.includes(plain);
+  for (const route of routes) for (const segment of route.segments) if (!segment.startsWith('{')) words.add(segment);
+  const isKey = (segment: string) => keys.includes(decoded(segment, false));
+  /** The path with each segment that holds a value, and a key, replaced. */
+  const pathShown = (path: string) => {
+    const segments = path.split('/');
+    const route = path.startsWith(`${basePath}/`) ? matchRoute(routes, path.slice(basePath.length))?.route : undefined;
+    // The route's segments end the path: its words are never keys, its values may be.
+    const offset = segments.length - (route?.segments.length ?? 0);
+    const holdsValue = (segment: string, i: number) =>
+      route ? i >= offset && (route.segments[i - offset] as string).startsWith('{') : !words.has(decoded(segment, false));
+    return segments.map((segment, i) => (holdsValue(segment, i) && isKey(segment) ? '***' : segment)).join('/');
   };
   const holdsKey = (text: string) => {
     const plain = decoded(text, true);
@@ -50,14 +59,10 @@ export function targetRedactor(keys: readonly string[], basePath: string): (targ
   };
   return (target) => {
     const mark = target.indexOf('?');
-    const path = mark === -1 ? target : target.slice(0, mark);
-    const shownPath = path
-      .split('/')
-      .map((segment) => (isKey(segment) ? '***' : segment))
-      .join('/');
+    const path = pathShown(mark === -1 ? target : target.slice(0, mark));
     return mark === -1
-      ? shownPath
-      : `${shownPath}?${target
+      ? path
+      : `${path}?${target
           .slice(mark + 1)
           .split('&')
           .map(part)
