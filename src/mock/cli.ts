@@ -122,7 +122,9 @@ Examples:
 
 Admin endpoints (no key needed on 127.0.0.1, the key beyond it; X-Mock-Session picks the session): GET /__mock/health, POST /__mock/reset,
 GET /__mock/sessions, POST /__mock/sessions/<name>/reset, DELETE /__mock/sessions/<name>,
-GET and POST /__mock/clock ({"now": "2031-01-01T00:00:00Z"}), GET and DELETE /__mock/coverage.`,
+GET and POST /__mock/clock ({"now": "2031-01-01T00:00:00Z"}), GET and DELETE /__mock/coverage.
+POST and DELETE need Content-Type: application/json or X-Mock-Admin: 1, and pages on other origins are refused:
+  $ curl -X POST -H 'X-Mock-Admin: 1' http://127.0.0.1:4010/__mock/reset`,
     )
     .action(async (flags: Flags, command: Command) => {
       if (!isLoopback(flags.host) && !flags.apiKey && !flags.allowDefaultKey) {
