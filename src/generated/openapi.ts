@@ -481,7 +481,7 @@ const document = {
           },
           "forbidden": {
             "status": 403,
-            "description": "The Node server refuses the request: a Host it does not serve (DNS rebinding), or an admin request a web page on another origin could have sent."
+            "description": "A Host the mock does not serve, or an admin request a page on another origin could send."
           },
           "method_not_allowed": {
             "status": 405,
