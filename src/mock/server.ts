@@ -222,7 +222,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   }
   const { onRequest } = options;
   const redact = targetRedactor(mock.options.apiKeys, mock.options.basePath);
-  const hostAllowed = hostCheck(options.allowedHosts ?? []);
+  // The name the mock was bound by is one its clients use.
+  const hostAllowed = hostCheck([...(options.allowedHosts ?? []), host]);
 
   /** The answer the server gives itself, before the handler: a Host it does not serve, or an admin request a page could have forged. */
   function refusal(request: IncomingMessage, received: NodeRequest): MockResponse | undefined {
