@@ -41,7 +41,7 @@ return errors === 0;
 validate20.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const NewPet = validate21;
-const schema32 = {"$id":"https://petstore-mock.invalid/validators/NewPet","type":"object","description":"The body of a request that adds an animal.","required":["name","categoryId"],"properties":{"name":{"type":"string","description":"The animal's name."},"categoryId":{"type":"integer","format":"int64","description":"Identifier of the category the animal belongs to."},"status":{"$ref":"https://petstore-mock.invalid/components/schemas/PetStatus","description":"Availability status; `available` when omitted.","default":"available"}}};
+const schema32 = {"$id":"https://petstore-mock.invalid/validators/NewPet","type":"object","description":"The body of a request that adds an animal.","required":["name","categoryId"],"properties":{"name":{"type":"string","description":"The animal's name."},"categoryId":{"type":"integer","format":"int64","description":"Identifier of the category the animal belongs to."},"status":{"$ref":"https://petstore-mock.invalid/components/schemas/PetStatus","description":"Availability status; the service stores `available` when it is omitted.","default":"available"}}};
 const schema33 = {"$id":"https://petstore-mock.invalid/components/schemas/PetStatus","type":"string","description":"Availability status of an animal.","enum":["available","pending","sold"]};
 const formats0 = formats.int64;
 
@@ -156,7 +156,7 @@ validate21.evaluated = {"props":{"name":true,"categoryId":true,"status":true},"d
 
 export const Pet = validate22;
 const schema34 = {"$id":"https://petstore-mock.invalid/validators/Pet","description":"An animal as returned, with the identifier the service assigned.","allOf":[{"$ref":"https://petstore-mock.invalid/components/schemas/NewPet"},{"type":"object","required":["id"],"properties":{"id":{"type":"integer","format":"int64","description":"Unique identifier, assigned by the service on creation."}}}]};
-const schema35 = {"$id":"https://petstore-mock.invalid/components/schemas/NewPet","type":"object","description":"The body of a request that adds an animal.","required":["name","categoryId"],"properties":{"name":{"type":"string","description":"The animal's name."},"categoryId":{"type":"integer","format":"int64","description":"Identifier of the category the animal belongs to."},"status":{"$ref":"https://petstore-mock.invalid/components/schemas/PetStatus","description":"Availability status; `available` when omitted.","default":"available"}}};
+const schema35 = {"$id":"https://petstore-mock.invalid/components/schemas/NewPet","type":"object","description":"The body of a request that adds an animal.","required":["name","categoryId"],"properties":{"name":{"type":"string","description":"The animal's name."},"categoryId":{"type":"integer","format":"int64","description":"Identifier of the category the animal belongs to."},"status":{"$ref":"https://petstore-mock.invalid/components/schemas/PetStatus","description":"Availability status; the service stores `available` when it is omitted.","default":"available"}}};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/components/schemas/NewPet" */;
@@ -2699,3 +2699,8 @@ return errors === 0;
 }
 validate60.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
+export const responseValidators = new Map([
+  ["listPets", new Map([[200, listPets200], [400, listPets400], [401, listPets401], [429, listPets429], [500, listPets500], [503, listPets503]])],
+  ["createPet", new Map([[201, createPet201], [400, createPet400], [401, createPet401], [413, createPet413], [415, createPet415], [429, createPet429], [500, createPet500], [503, createPet503]])],
+  ["getPet", new Map([[200, getPet200], [400, getPet400], [401, getPet401], [404, getPet404], [410, getPet410], [429, getPet429], [500, getPet500], [503, getPet503]])],
+]);

@@ -6,7 +6,7 @@
  */
 import { isIP } from 'node:net';
 import { ADMIN_PREFIX, withoutCors } from './admin.js';
-import { errorResponse, type MockRequest, type MockResponse, shared } from './exchange.js';
+import { errorResponse, type MockRequest, type MockResponse, prepared } from './exchange.js';
 
 /** The header a script sends to show an admin request is meant; a page on another origin cannot send it without a preflight. */
 export const ADMIN_HEADER = 'x-mock-admin';
@@ -54,7 +54,7 @@ export function foreignHost(host: string): MockResponse {
 }
 
 /** The refusal of an HTTP/1.1 request without `Host`, as HTTP/1.1 requires one. */
-export const MISSING_HOST = shared(errorResponse('bad_request', 'An HTTP/1.1 request must carry a Host header.'));
+export const MISSING_HOST = prepared(errorResponse('bad_request', 'An HTTP/1.1 request must carry a Host header.'));
 
 /** True for paths of the admin endpoints. */
 export function isAdminTarget(target: string): boolean {

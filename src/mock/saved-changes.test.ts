@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { savedChanges } from './saved-changes.js';
-import { PetStore, type StoredPet } from './store.js';
+import { MemoryPetStore, type StoredPet } from './store.js';
 
 const seed: StoredPet[] = [{ id: 1, name: 'Seed', categoryId: 1, status: 'available' }];
 const draft = (name: string) => ({ name, categoryId: 1, status: 'sold' as const });
 
 describe('savedChanges', () => {
   it('makes the change and answers only once it is saved', async () => {
-    const store = new PetStore(seed);
+    const store = new MemoryPetStore(seed);
     const saved: number[] = [];
     const change = savedChanges(store, async (created) => {
       saved.push(created.length);
@@ -17,7 +17,7 @@ describe('savedChanges', () => {
   });
 
   it('undoes a change whose save fails, and keeps the changes saved before and after it, even when they run at once', async () => {
-    const store = new PetStore(seed);
+    const store = new MemoryPetStore(seed);
     const change = savedChanges(store, async (created) => {
       if (created.some((pet) => pet.name === 'Lost')) throw new Error('disk full');
     });
@@ -35,7 +35,7 @@ describe('savedChanges', () => {
   });
 
   it('without a save, only makes the change', async () => {
-    const store = new PetStore(seed);
+    const store = new MemoryPetStore(seed);
     expect(await savedChanges(store, undefined)(() => store.create(draft('Rex')).name)).toEqual({ value: 'Rex' });
   });
 });

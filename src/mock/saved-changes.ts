@@ -4,13 +4,17 @@
  * sees the 500 and retries does not add the pet twice. Named sessions are never saved.
  */
 import { errorResponse, type MockResponse } from './exchange.js';
+import type { Pending } from './pending.js';
 import type { PetStore, StoredPet } from './store.js';
 
-/** A change that was made and saved, with what it gave; or the Error answer that says it was undone. */
+/** A change that was made (and saved, where that applies), with what it gave; or the Error answer that says it was undone. */
 export type Saved<T> = { readonly value: T } | { readonly error: MockResponse };
 
-/** Runs a change of the default session's pets, and saves it. */
-export type SaveChange = <T>(change: () => T) => Promise<Saved<T>>;
+/** Runs a change of a store's pets, and saves it where the mock keeps its state. */
+export type SaveChange = <T>(change: () => Pending<T>) => Promise<Saved<T>>;
+
+/** A change of pets that are not saved (a named session's): it is simply made. */
+export const unsavedChange: SaveChange = async (change) => ({ value: await change() });
 
 /**
  * The one way the default session's pets change when `persist` keeps them; without `persist`, the
@@ -21,23 +25,24 @@ export type SaveChange = <T>(change: () => T) => Promise<Saved<T>>;
  * if ('error' in saved) return saved.error; // 500, and the pet is gone from memory too
  */
 export function savedChanges(store: PetStore, persist: ((created: readonly StoredPet[]) => Promise<void>) | undefined): SaveChange {
+  if (!persist) return unsavedChange;
   // Changes run one after another: the undo of one must not take back another's pet.
   let queue: Promise<unknown> = Promise.resolve();
   return (change) => {
-    if (!persist) return Promise.resolve({ value: change() });
     const run = queue.then(async () => {
-      const before = store.created();
-      const value = change();
+      const before = await store.created();
+      const value = await change();
       try {
-        await persist(store.created());
+        await persist(await store.created());
         return { value };
       } catch (error) {
-        store.reset();
-        for (const pet of before) store.create(pet);
+        await store.reset();
+        for (const pet of before) await store.create(pet);
+        const reason = error instanceof Error ? error.message : String(error);
         return {
           error: errorResponse(
             'internal_error',
-            `Nothing was changed: the change could not be saved to the state file (${(error as Error).message}), so it was undone. Fix the cause, then retry.`,
+            `Nothing was changed: the change could not be saved to the state file (${reason}), so it was undone. Fix the cause, then retry.`,
           ),
         };
       }

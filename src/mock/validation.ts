@@ -26,8 +26,11 @@ function rangeOf(schema: JsonSchema): string | undefined {
 }
 
 /** The values of one location's parameters, coerced, by name; absent ones are left out. */
-export function readParameters(parameters: readonly Parameter[], lookup: (name: string) => string | null | undefined): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
+export function readParameters(
+  parameters: readonly Parameter[],
+  lookup: (name: string) => string | null | undefined,
+): Record<string, string | number | bigint> {
+  const values: Record<string, string | number | bigint> = {};
   const ranges = new Map<string, string>();
   for (const parameter of parameters) {
     const raw = lookup(parameter.name);
