@@ -99,12 +99,12 @@ describe('the Node server checks Host on every route', () => {
   });
 
   it('refuses a second, foreign Host behind an allowed one', async () => {
-    const answer = await raw(server.port, `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: attacker.example\r\nAuthorization: Bearer ${KEY}\r\n\r\n`);
+    const answer = await raw(server.port, `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: attacker.example\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
     expectError(answer, 403);
   });
 
   it('answers an HTTP/1.1 request without Host with a 400 Error, and serves HTTP/1.0 without one', async () => {
-    expectError(await raw(server.port, `GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer ${KEY}\r\n\r\n`), 400, /Host/);
+    expectError(await raw(server.port, `GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`), 400, /Host/);
     expect((await raw(server.port, `GET /v1/pets?limit=1 HTTP/1.0\r\nAuthorization: Bearer ${KEY}\r\n\r\n`)).status).toBe(200);
   });
 });
