@@ -2,46 +2,61 @@
  * Runs the Pact Verifier in a child process: the verifier's native core writes its own report
  * straight to file descriptor 1, which must not mix with petstore-verify's output. The parent
  * sends a job over IPC (the key comes in the environment, never in argv) and gets the verifier's
- * JSON report back.
+ * JSON report of each interaction back, with what the bounded proxy stopped and counted.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Verifier } from '@pact-foundation/pact';
 import { loadContract } from '../contract.js';
 import { HttpClient } from '../http.js';
+import { DeadlineError, Pacer } from '../pace.js';
+import { type ProxyProblem, startBoundedProxy } from './proxy.js';
+import { startStateChangeServer } from './state-change.js';
 import { stateSetups } from './states.js';
 
 export interface PactJob {
   readonly baseUrl: string;
   /** The spec's base path (`/v1`) that pact paths carry and the base URL already ends in. */
   readonly basePath: string;
-  readonly pactFile: string;
+  /** One pact file per interaction, in order: what the proxy saw is then known per interaction. */
+  readonly interactions: readonly { readonly description: string; readonly pactFile: string }[];
   readonly runId: string;
   readonly timeoutMs: number;
+  readonly concurrency: number;
+  readonly rps?: number;
+  /** What is left of the run's deadline, in milliseconds. */
+  readonly deadlineMs: number;
   readonly specPath?: string;
 }
 
-export type PactOutcome = { readonly report: string } | { readonly error: string };
+export interface InteractionOutcome {
+  readonly description: string;
+  /** The Pact Verifier's JSON report, or why there is none. */
+  readonly report?: string;
+  readonly error?: string;
+  /** What the proxy capped or could not get while this interaction ran. */
+  readonly problems: readonly ProxyProblem[];
+  /** Provider states that could not be set up for it. */
+  readonly stateFailures: readonly string[];
+}
 
-async function run(job: PactJob): Promise<PactOutcome> {
-  const apiKey = process.env.PETSTORE_API_KEY ?? '';
-  const contract = await loadContract(job.specPath);
-  const client = new HttpClient({ baseUrl: job.baseUrl, apiKey, timeoutMs: job.timeoutMs, concurrency: 1 });
-  const setups = stateSetups(contract, client, job.runId);
-  const prefix = new RegExp(`^${job.basePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$|\\?)`);
+export type PactOutcome =
+  | { readonly interactions: readonly InteractionOutcome[]; readonly requests: number; readonly posts: number }
+  | { readonly error: string };
+
+// The Verifier's own timeout is a little longer than the proxy's, so that the proxy's clearer answer comes first.
+const VERIFIER_GRACE_MS = 2_000;
+
+async function verifyOne(
+  job: PactJob,
+  pactFile: string,
+  providerBaseUrl: string,
+  providerStatesSetupUrl: string,
+): Promise<{ report: string } | { error: string }> {
   const verifier = new Verifier({
-    providerBaseUrl: job.baseUrl,
-    pactUrls: [job.pactFile],
+    providerBaseUrl,
+    providerStatesSetupUrl,
+    pactUrls: [pactFile],
     logLevel: 'error',
-    timeout: job.timeoutMs,
-    changeOrigin: true,
-    validateSSL: true,
-    // Pact paths carry /v1; the base URL ends in it already, perhaps after a path of its own.
-    requestFilter: (request: IncomingMessage, _response: ServerResponse, next: () => void) => {
-      request.url = (request.url ?? '/').replace(prefix, '');
-      if (request.headers.authorization !== undefined) request.headers.authorization = `Bearer ${apiKey}`;
-      next();
-    },
-    stateHandlers: Object.fromEntries(Object.entries(setups).map(([name, state]) => [name, () => state.setup()])),
+    timeout: job.timeoutMs + VERIFIER_GRACE_MS,
   });
   try {
     return { report: await verifier.verifyProvider() };
@@ -51,8 +66,45 @@ async function run(job: PactJob): Promise<PactOutcome> {
   }
 }
 
+async function run(job: PactJob): Promise<PactOutcome> {
+  const apiKey = process.env.PETSTORE_API_KEY ?? '';
+  const deadline = AbortSignal.timeout(job.deadlineMs);
+  const contract = await loadContract(job.specPath);
+  const pacer = new Pacer({ concurrency: job.concurrency, rps: job.rps, deadline });
+  let exactValues: () => Iterable<bigint> = () => [];
+  const proxy = await startBoundedProxy({
+    target: job.baseUrl,
+    basePath: job.basePath,
+    apiKey,
+    timeoutMs: job.timeoutMs,
+    pacer,
+    deadline,
+    exactValues: () => exactValues(),
+  });
+  // The states set themselves up through the proxy too: their requests are bounded and counted alike.
+  const client = new HttpClient({ baseUrl: proxy.url, apiKey, timeoutMs: job.timeoutMs, concurrency: 1, retries: 0 });
+  const states = await startStateChangeServer(stateSetups(contract, client, job.runId));
+  exactValues = states.exactValues;
+  const interactions: InteractionOutcome[] = [];
+  try {
+    for (const { description, pactFile } of job.interactions) {
+      const before = { problems: proxy.problems.length, failures: states.failures.length };
+      const verdict = deadline.aborted ? { error: new DeadlineError().message } : await verifyOne(job, pactFile, proxy.url, states.url);
+      interactions.push({
+        description,
+        ...verdict,
+        problems: proxy.problems.slice(before.problems),
+        stateFailures: states.failures.slice(before.failures),
+      });
+    }
+  } finally {
+    await Promise.all([proxy.close(), states.close()]);
+  }
+  return { interactions, requests: proxy.counts.requests, posts: proxy.counts.posts };
+}
+
 process.once('message', (job: PactJob) => {
   void run(job)
-    .catch((error: Error) => ({ error: error.message }))
+    .catch((error: Error): PactOutcome => ({ error: error.message }))
     .then((outcome) => process.send?.(outcome, () => process.exit(0)));
 });
