@@ -1,5 +1,8 @@
-import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { Redactor } from './redact.js';
 import { painter, resultLine, summary } from './reporters/console.js';
 import { junitReport } from './reporters/junit.js';
 import { MAX_WRITES, type Suite, type VerificationReport, verify } from './runner.js';
@@ -47,6 +50,41 @@ function baseUrlOf(flags: Flags): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http or https, not ${url.protocol}`);
   if (url.search || url.hash) throw new UsageError('--base-url must not carry a query or a fragment');
   return value.replace(/\/+$/, '');
+}
+
+/** Why the report could not be written to `file`, checked before the first request so a whole run is not lost. */
+async function outputProblem(file: string): Promise<string | undefined> {
+  const folder = dirname(resolve(file));
+  const info = await stat(folder).catch(() => undefined);
+  if (!info?.isDirectory()) return `--output ${file}: the folder ${folder} does not exist; create it, or write the report elsewhere`;
+  const existing = await stat(file).catch(() => undefined);
+  if (existing?.isDirectory()) return `--output ${file} is a folder; give a file name in it, like ${file.replace(/\/+$/, '')}/petstore-verify.xml`;
+  try {
+    await access(existing ? file : folder, constants.W_OK);
+  } catch {
+    return `--output ${file}: petstore-verify may not write ${existing ? 'this file' : `into the folder ${folder}`}; choose a writable place`;
+  }
+  return undefined;
+}
+
+/**
+ * The keys given on the command line or in the environment. A usage error must not echo them,
+ * not even when the flag itself is mistyped (`--api-kye=SECRET`).
+ */
+function keysIn(argv: readonly string[]): string[] {
+  const keys = [process.env.PETSTORE_API_KEY ?? ''];
+  argv.forEach((arg, i) => {
+    if (arg === '--api-key' || arg === '-k') keys.push(argv[i + 1] ?? '');
+    else if (arg.startsWith('--api-key=')) keys.push(arg.slice('--api-key='.length));
+    else if (/^-k./.test(arg)) keys.push(arg.slice(2));
+  });
+  return keys.filter((key) => key !== '');
+}
+
+/** A usage error's text without any key in it, and without the value of any `--flag=value` commander quotes. */
+function redactUsage(text: string, argv: readonly string[]): string {
+  const unquoted = text.replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'");
+  return keysIn(argv).reduce((redacted, key) => new Redactor(key).text(redacted), unquoted);
 }
 
 function render(report: VerificationReport, reporter: Reporter): string {
@@ -106,7 +144,7 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     .configureOutput({
       outputError: (text, write) =>
         write(
-          `petstore-verify: ${text
+          `petstore-verify: ${redactUsage(text, argv)
             .replace(/^error: /, '')
             .trim()
             .replace(/\s*\n\s*/g, ' ')} Run petstore-verify --help for every flag.\n`,
@@ -123,6 +161,8 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     const baseUrl = baseUrlOf(flags);
     if (!flags.apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY): the key the deployment accepts');
     if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json or junit');
+    const unwritable = flags.output === undefined ? undefined : await outputProblem(flags.output);
+    if (unwritable) throw new UsageError(unwritable);
     // The document goes to stdout unless it goes to a file; progress goes wherever it does not.
     const documentOnStdout = flags.reporter !== 'console' && !flags.output;
     const progress = documentOnStdout ? process.stderr : process.stdout;
@@ -148,7 +188,7 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     return report.exitCode;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`petstore-verify: ${error.message}\n`);
+    process.stderr.write(`petstore-verify: ${redactUsage(error.message, argv)}\n`);
     return EXIT_CANNOT_VERIFY;
   }
 }

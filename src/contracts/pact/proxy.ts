@@ -8,11 +8,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
-import { bodyCapMessage, describeFailure, KEY_PLACEHOLDER, MAX_BODY_BYTES, type RecordedRequest } from '../http.js';
+import { bodyCapMessage, describeFailure, KEY_PLACEHOLDER, MAX_BODY_BYTES, type RecordedRequest, type TransportProblem } from '../http.js';
 import type { Pacer } from '../pace.js';
 
 /** Something the proxy stopped or could not get, reported as the interaction's failure. */
 export interface ProxyProblem {
+  /** `too-large` is the deployment breaking the contract; the others mean it could not be asked. */
+  readonly problem: TransportProblem;
   readonly request: RecordedRequest;
   readonly message: string;
 }
@@ -130,13 +132,13 @@ export async function startBoundedProxy(options: BoundedProxyOptions): Promise<B
       headers: { ...Object.fromEntries(headers), ...(authorized ? { authorization: `Bearer ${KEY_PLACEHOLDER}` } : {}) },
       ...(body === undefined ? {} : { body }),
     };
-    const refuse = (message: string) => {
-      problems.push({ request: recorded, message });
+    const refuse = (problem: TransportProblem, message: string) => {
+      problems.push({ problem, request: recorded, message });
       const text = errorBody(message);
       outgoing.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       outgoing.end(text);
     };
-    if (raw === undefined) return refuse(`the Pact Verifier sent a request body larger than ${maxBodyBytes} bytes`);
+    if (raw === undefined) return refuse('too-large', `the Pact Verifier sent a request body larger than ${maxBodyBytes} bytes`);
 
     try {
       const answer = await options.pacer.run(async () => {
@@ -147,14 +149,15 @@ export async function startBoundedProxy(options: BoundedProxyOptions): Promise<B
         const response = await fetch(url, { method, headers, body: body ?? null, redirect: 'manual', signal });
         return { response, bytes: await readBytesLimited(response.body, maxBodyBytes) };
       });
-      if (answer.bytes === undefined) return refuse(`${method} ${url} answered with ${bodyCapMessage(maxBodyBytes)}`);
+      if (answer.bytes === undefined) return refuse('too-large', `${method} ${url} answered with ${bodyCapMessage(maxBodyBytes)}`);
       const forwarded = [...answer.response.headers].filter(([name]) => !NOT_FORWARDED.has(name) && name !== 'set-cookie');
       for (const cookie of answer.response.headers.getSetCookie()) forwarded.push(['set-cookie', cookie]);
       forwarded.push(['content-length', String(answer.bytes.byteLength)]);
       outgoing.writeHead(answer.response.status, forwarded.flat());
       outgoing.end(answer.bytes);
     } catch (error) {
-      refuse(`${method} ${url}: ${describeFailure(error, options.deadline, options.timeoutMs).detail}`);
+      const { problem, detail } = describeFailure(error, options.deadline, options.timeoutMs);
+      refuse(problem, `${method} ${url}: ${detail}`);
     }
   }
 

@@ -146,6 +146,8 @@ function redacted(finding: Finding, redact: (text: string) => string): Finding {
 function judge(interaction: PactInteraction, outcome: InteractionOutcome, request: RecordedRequest, redact: (text: string) => string) {
   // What the proxy capped or could not get is the failure: the Verifier only saw the proxy's 502.
   const stopped: Finding[] = outcome.problems.map((problem) => ({ message: redact(problem.message), request: problem.request }));
+  const unasked = outcome.problems.find((problem) => problem.problem !== 'too-large');
+  if (unasked) return { outcome: 'error' as const, ms: 0, findings: stopped, reason: `could not verify: ${redact(unasked.message)}` };
   // A state is set up through the API, so a state that cannot be is the deployment's answer failing.
   if (outcome.stateFailures.length > 0)
     return { outcome: 'fail' as const, ms: 0, findings: [...stopped, ...outcome.stateFailures.map((failure) => ({ message: redact(failure), request }))] };
