@@ -2,8 +2,8 @@
  * The forwarding proxy between the Pact Verifier and the deployment. The Pact Verifier reads
  * whatever it is sent, with no limit on size, decompression or time; every request of the Pact
  * suite goes through here instead, so both suites are bounded alike: the same body cap
- * (`MAX_BODY_BYTES`, after decompression), the same --timeout, --rps and --concurrency, and one
- * count of requests and POSTs for the report.
+ * (`MAX_BODY_BYTES`, after decompression), the same --timeout, --rps and --concurrency, and each
+ * request counted in the report's totals.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,13 +31,13 @@ export interface BoundedProxyOptions {
   readonly maxBodyBytes?: number;
   /** The exact integers beyond 2^53 the provider states handed to the Pact Verifier so far. */
   readonly exactValues: () => Iterable<bigint>;
+  /** Called as each request leaves for the deployment, with its method: the run's count. */
+  readonly onSend: (method: string) => void;
 }
 
 export interface BoundedProxy {
   /** `http://127.0.0.1:<port>`: give it to the Pact Verifier as the provider's base URL. */
   readonly url: string;
-  /** Requests sent to the deployment, and how many of them were POSTs. */
-  readonly counts: { requests: number; posts: number };
   /** What was capped or failed, in order. */
   readonly problems: ProxyProblem[];
   close(): Promise<void>;
@@ -110,7 +110,6 @@ export async function startBoundedProxy(options: BoundedProxyOptions): Promise<B
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const target = options.target.replace(/\/+$/, '');
   const prefix = new RegExp(`^${options.basePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$|\\?)`);
-  const counts = { requests: 0, posts: 0 };
   const problems: ProxyProblem[] = [];
 
   async function forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
@@ -142,8 +141,7 @@ export async function startBoundedProxy(options: BoundedProxyOptions): Promise<B
 
     try {
       const answer = await options.pacer.run(async () => {
-        counts.requests++;
-        if (method === 'POST') counts.posts++;
+        options.onSend(method);
         const timeout = AbortSignal.timeout(options.timeoutMs);
         const signal = options.deadline ? AbortSignal.any([timeout, options.deadline]) : timeout;
         const response = await fetch(url, { method, headers, body: body ?? null, redirect: 'manual', signal });
@@ -171,7 +169,6 @@ export async function startBoundedProxy(options: BoundedProxyOptions): Promise<B
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    counts,
     problems,
     close: () =>
       new Promise((resolve) => {

@@ -9,7 +9,7 @@ import type { CheckResult, Finding, RunState } from '../check.js';
 import { KEY_PLACEHOLDER, type RecordedRequest } from '../http.js';
 import { type LoadedPact, type PactInteraction, statesOf } from './pacts.js';
 import { stateSetups } from './states.js';
-import type { InteractionOutcome, PactJob, PactOutcome } from './worker.js';
+import type { InteractionOutcome, PactJob, PactOutcome, WorkerMessage } from './worker.js';
 
 /** One interaction's verdict in the verifier's JSON report. */
 interface InteractionReport {
@@ -39,12 +39,13 @@ interface VerifierReport {
 const fromSources = import.meta.url.endsWith('.ts');
 const WORKER = fileURLToPath(new URL(fromSources ? './worker.ts' : './worker.js', import.meta.url));
 
-/** After the deadline the worker stops itself and reports; if it cannot, it is killed this much later. */
-const KILL_GRACE_MS = 3_000;
+/** At the deadline the worker stops itself and reports; if it has not within this time, it is killed. */
+const KILL_GRACE_MS = 1_000;
 
-function runWorker(job: PactJob, apiKey: string): Promise<PactOutcome> {
+/** Runs the worker; `onSent` hears of each request it sends, as it sends it. */
+function runWorker(job: PactJob, apiKey: string, onSent: (method: string) => void): Promise<PactOutcome> {
   return new Promise((resolve) => {
-    if (job.deadlineMs <= 0) {
+    if (job.deadlineAt <= Date.now()) {
       resolve({ error: "the run's deadline passed before the pact could be verified" });
       return;
     }
@@ -57,11 +58,17 @@ function runWorker(job: PactJob, apiKey: string): Promise<PactOutcome> {
     let stderr = '';
     let outcome: PactOutcome | undefined;
     child.stderr?.on('data', (chunk) => (stderr += chunk));
-    child.on('message', (message: PactOutcome) => (outcome = message));
-    const killer = setTimeout(() => {
-      outcome ??= { error: "the run's deadline passed while the pact was being verified" };
-      child.kill('SIGKILL');
-    }, job.deadlineMs + KILL_GRACE_MS);
+    child.on('message', (message: WorkerMessage) => {
+      if ('sent' in message) onSent(message.sent);
+      else outcome = message.outcome;
+    });
+    const killer = setTimeout(
+      () => {
+        outcome ??= { error: "the run's deadline passed while the pact was being verified" };
+        child.kill('SIGKILL');
+      },
+      job.deadlineAt - Date.now() + KILL_GRACE_MS,
+    );
     child.on('exit', (code) => {
       clearTimeout(killer);
       resolve(outcome ?? { error: `the Pact verifier exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}` });
@@ -182,8 +189,11 @@ export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[],
   const setups = stateSetups(state.contract, state.client, state.runId);
   const folder = await mkdtemp(join(tmpdir(), 'petstore-verify-pacts-'));
   const results: CheckResult[] = [];
-  let requests = 0;
-  let posts = 0;
+  const sent = { requests: 0, posts: 0 };
+  const onSent = (method: string) => {
+    sent.requests++;
+    if (method === 'POST') sent.posts++;
+  };
   const emit = (result: CheckResult) => {
     results.push(result);
     onResult?.(result);
@@ -221,9 +231,10 @@ export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[],
           timeoutMs: options.timeoutMs,
           concurrency: options.concurrency,
           ...(options.rps === undefined ? {} : { rps: options.rps }),
-          deadlineMs: options.deadlineAt - Date.now(),
+          deadlineAt: options.deadlineAt,
         },
         apiKey,
+        onSent,
       );
       if ('error' in outcome) {
         for (const interaction of kept)
@@ -236,8 +247,6 @@ export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[],
           });
         continue;
       }
-      requests += outcome.requests;
-      posts += outcome.posts;
       kept.forEach((interaction, n) => {
         const found = outcome.interactions[n];
         const request = recordedRequest(interaction, baseUrl, basePath);
@@ -249,5 +258,5 @@ export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[],
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
-  return { results, requests, posts };
+  return { results, ...sent };
 }

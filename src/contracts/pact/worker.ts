@@ -22,8 +22,8 @@ export interface PactJob {
   readonly timeoutMs: number;
   readonly concurrency: number;
   readonly rps?: number;
-  /** What is left of the run's deadline, in milliseconds. */
-  readonly deadlineMs: number;
+  /** When the run's deadline falls, as `Date.now()` counts. */
+  readonly deadlineAt: number;
   readonly specPath?: string;
 }
 
@@ -38,9 +38,17 @@ export interface InteractionOutcome {
   readonly stateFailures: readonly string[];
 }
 
-export type PactOutcome =
-  | { readonly interactions: readonly InteractionOutcome[]; readonly requests: number; readonly posts: number }
-  | { readonly error: string };
+export type PactOutcome = { readonly interactions: readonly InteractionOutcome[] } | { readonly error: string };
+
+/**
+ * What the worker tells its parent: each request as it is sent (so the report counts it even if
+ * the worker is stopped at the deadline), then the outcome.
+ */
+export type WorkerMessage = { readonly sent: string } | { readonly outcome: PactOutcome };
+
+function tell(message: WorkerMessage, then: () => void = () => {}): void {
+  process.send?.(message, then);
+}
 
 // The Verifier's own timeout is a little longer than the proxy's, so that the proxy's clearer answer comes first.
 const VERIFIER_GRACE_MS = 2_000;
@@ -68,7 +76,7 @@ async function verifyOne(
 
 async function run(job: PactJob): Promise<PactOutcome> {
   const apiKey = process.env.PETSTORE_API_KEY ?? '';
-  const deadline = AbortSignal.timeout(job.deadlineMs);
+  const deadline = AbortSignal.timeout(Math.max(0, job.deadlineAt - Date.now()));
   const contract = await loadContract(job.specPath);
   const pacer = new Pacer({ concurrency: job.concurrency, rps: job.rps, deadline });
   let exactValues: () => Iterable<bigint> = () => [];
@@ -80,6 +88,7 @@ async function run(job: PactJob): Promise<PactOutcome> {
     pacer,
     deadline,
     exactValues: () => exactValues(),
+    onSend: (method) => tell({ sent: method }),
   });
   // The states set themselves up through the proxy too: their requests are bounded and counted alike.
   const client = new HttpClient({ baseUrl: proxy.url, apiKey, timeoutMs: job.timeoutMs, concurrency: 1, retries: 0 });
@@ -100,11 +109,11 @@ async function run(job: PactJob): Promise<PactOutcome> {
   } finally {
     await Promise.all([proxy.close(), states.close()]);
   }
-  return { interactions, requests: proxy.counts.requests, posts: proxy.counts.posts };
+  return { interactions };
 }
 
 process.once('message', (job: PactJob) => {
   void run(job)
     .catch((error: Error): PactOutcome => ({ error: error.message }))
-    .then((outcome) => process.send?.(outcome, () => process.exit(0)));
+    .then((outcome) => tell({ outcome }, () => process.exit(0)));
 });
