@@ -176,7 +176,7 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
       concurrency: flags.concurrency,
       // The deadline is the whole run's, counted from the process's start: Node's own start and the
       // spec's compilation are part of what CI waits for.
-      deadlineMs: Math.max(1, flags.deadline - performance.now()),
+      deadlineMs: Math.max(1, Math.round(flags.deadline - performance.now())),
       ...(flags.rps === undefined ? {} : { rps: flags.rps }),
       pacts: flags.pact,
       onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
