@@ -7,7 +7,7 @@ import { painter, resultLine, summary } from './reporters/console.js';
 import { junitReport } from './reporters/junit.js';
 import { MAX_WRITES, type Suite, type VerificationReport, verify } from './runner.js';
 
-/** Exit code for a usage error, an unreachable deployment or a refused key: nothing was verified. */
+/** Exit code for a usage error, a misconfiguration, an unreachable deployment or a refused key: nothing was verified. */
 export const EXIT_CANNOT_VERIFY = 2;
 
 type Reporter = 'console' | 'json' | 'junit';
@@ -128,7 +128,9 @@ export function verifyCommand(): Command {
 Exit codes:
   0  every check passed
   1  the deployment breaks the contract
-  2  nothing could be verified: a usage error, an unreachable deployment, or a refused key
+  2  nothing (or not everything) could be verified: a usage error, a misconfiguration (a base URL
+     without /v1, a web page instead of the API, an unreadable --pact, an --output that cannot be
+     written), an unreachable deployment, a refused key, or checks cut off by --deadline
 
 Examples:
   $ petstore-verify --base-url https://staging.example.com/v1 --api-key "$PETSTORE_API_KEY"
