@@ -51,6 +51,8 @@ describe('petstore-verify against a deployment whose getPet answers are hostile'
       const pactGet = bySuite(report, 'pact').find((result) => result.id === 'pact.petstore-web.a-request-for-an-existing-pet');
       expect(pactGet?.outcome).toBe('fail');
       expect(findingsText(pactGet ? [pactGet] : [])).toMatch(capped);
+      // The evidence is the request the deployment got: the created pet's id, not the pact's example 7.
+      expect(pactGet?.findings[0]?.request?.url).toMatch(new RegExp(`^${deployment.url}/pets/(?!7$)\\d+$`));
       console.info(`${hostility}: peak RSS ${(run.peakRssBytes / 1024 / 1024).toFixed(0)} MB, ${(run.ms / 1000).toFixed(1)} s`);
     },
     90_000,

@@ -33,6 +33,8 @@ export interface BoundedProxyOptions {
   readonly exactValues: () => Iterable<bigint>;
   /** Called as each request leaves for the deployment, with its method: the run's count. */
   readonly onSend: (method: string) => void;
+  /** True while a provider state is set up, so that its requests are not taken for the interaction's. */
+  readonly settingUp: () => boolean;
 }
 
 export interface BoundedProxy {
@@ -40,6 +42,8 @@ export interface BoundedProxy {
   readonly url: string;
   /** What was capped or failed, in order. */
   readonly problems: ProxyProblem[];
+  /** The Pact Verifier's own requests, as sent to the deployment, in order: the evidence of its findings. */
+  readonly forwarded: RecordedRequest[];
   close(): Promise<void>;
 }
 
@@ -111,6 +115,7 @@ export async function startBoundedProxy(options: BoundedProxyOptions): Promise<B
   const target = options.target.replace(/\/+$/, '');
   const prefix = new RegExp(`^${options.basePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$|\\?)`);
   const problems: ProxyProblem[] = [];
+  const forwarded: RecordedRequest[] = [];
 
   async function forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const method = (incoming.method ?? 'GET').toUpperCase();
@@ -131,6 +136,7 @@ export async function startBoundedProxy(options: BoundedProxyOptions): Promise<B
       headers: { ...Object.fromEntries(headers), ...(authorized ? { authorization: `Bearer ${KEY_PLACEHOLDER}` } : {}) },
       ...(body === undefined ? {} : { body }),
     };
+    if (!options.settingUp()) forwarded.push(recorded);
     const refuse = (problem: TransportProblem, message: string) => {
       problems.push({ problem, request: recorded, message });
       const text = errorBody(message);
@@ -148,10 +154,10 @@ export async function startBoundedProxy(options: BoundedProxyOptions): Promise<B
         return { response, bytes: await readBytesLimited(response.body, maxBodyBytes) };
       });
       if (answer.bytes === undefined) return refuse('too-large', `${method} ${url} answered with ${bodyCapMessage(maxBodyBytes)}`);
-      const forwarded = [...answer.response.headers].filter(([name]) => !NOT_FORWARDED.has(name) && name !== 'set-cookie');
-      for (const cookie of answer.response.headers.getSetCookie()) forwarded.push(['set-cookie', cookie]);
-      forwarded.push(['content-length', String(answer.bytes.byteLength)]);
-      outgoing.writeHead(answer.response.status, forwarded.flat());
+      const headersBack = [...answer.response.headers].filter(([name]) => !NOT_FORWARDED.has(name) && name !== 'set-cookie');
+      for (const cookie of answer.response.headers.getSetCookie()) headersBack.push(['set-cookie', cookie]);
+      headersBack.push(['content-length', String(answer.bytes.byteLength)]);
+      outgoing.writeHead(answer.response.status, headersBack.flat());
       outgoing.end(answer.bytes);
     } catch (error) {
       const { problem, detail } = describeFailure(error, options.deadline, options.timeoutMs);
@@ -170,6 +176,7 @@ export async function startBoundedProxy(options: BoundedProxyOptions): Promise<B
   return {
     url: `http://127.0.0.1:${port}`,
     problems,
+    forwarded,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

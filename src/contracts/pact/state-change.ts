@@ -22,6 +22,8 @@ export interface StateChangeServer {
   readonly exactValues: () => Iterable<bigint>;
   /** The setups that failed, with why, in order. */
   readonly failures: string[];
+  /** True while a state is being set up: the requests sent then are the setup's, not the interaction's. */
+  readonly settingUp: () => boolean;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ function bigintsIn(value: JsonValue | undefined, found: Set<bigint>): void {
 export async function startStateChangeServer(setups: Readonly<Record<string, StateSetup>>): Promise<StateChangeServer> {
   const exact = new Set<bigint>();
   const failures: string[] = [];
+  let inProgress = 0;
 
   async function answer(text: string): Promise<{ status: number; body: string }> {
     const change = parseJson(text) as StateChange;
@@ -47,6 +50,7 @@ export async function startStateChangeServer(setups: Readonly<Record<string, Sta
       failures.push(`petstore-verify knows no provider state "${change.state}"`);
       return { status: 400, body: '{}' };
     }
+    inProgress++;
     try {
       const values = (await setup.setup()) ?? {};
       bigintsIn(values, exact);
@@ -54,6 +58,8 @@ export async function startStateChangeServer(setups: Readonly<Record<string, Sta
     } catch (error) {
       failures.push(`the provider state "${change.state}" could not be set up: ${(error as Error).message}`);
       return { status: 500, body: '{}' };
+    } finally {
+      inProgress--;
     }
   }
 
@@ -73,6 +79,7 @@ export async function startStateChangeServer(setups: Readonly<Record<string, Sta
     url: `http://127.0.0.1:${port}/`,
     exactValues: () => exact,
     failures,
+    settingUp: () => inProgress > 0,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

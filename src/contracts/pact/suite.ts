@@ -249,7 +249,8 @@ export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[],
       }
       kept.forEach((interaction, n) => {
         const found = outcome.interactions[n];
-        const request = recordedRequest(interaction, baseUrl, basePath);
+        // The request as the deployment got it (the real id in its path), else as the pact writes it.
+        const request = found?.requests.at(-1) ?? recordedRequest(interaction, baseUrl, basePath);
         if (!found)
           emit({ ...base(interaction), outcome: 'error', ms: 0, findings: [], reason: "the run's deadline passed before this interaction was verified" });
         else emit({ ...base(interaction), ...judge(interaction, found, request, redact) });

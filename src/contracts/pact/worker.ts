@@ -6,7 +6,7 @@
  */
 import { Verifier } from '@pact-foundation/pact';
 import { loadContract } from '../contract.js';
-import { HttpClient } from '../http.js';
+import { HttpClient, type RecordedRequest } from '../http.js';
 import { DeadlineError, Pacer } from '../pace.js';
 import { type ProxyProblem, startBoundedProxy } from './proxy.js';
 import { startStateChangeServer } from './state-change.js';
@@ -32,6 +32,8 @@ export interface InteractionOutcome {
   /** The Pact Verifier's JSON report, or why there is none. */
   readonly report?: string;
   readonly error?: string;
+  /** The interaction's requests as the deployment got them (real ids, the key as a placeholder). */
+  readonly requests: readonly RecordedRequest[];
   /** What the proxy capped or could not get while this interaction ran. */
   readonly problems: readonly ProxyProblem[];
   /** Provider states that could not be set up for it. */
@@ -79,7 +81,9 @@ async function run(job: PactJob): Promise<PactOutcome> {
   const deadline = AbortSignal.timeout(Math.max(0, job.deadlineAt - Date.now()));
   const contract = await loadContract(job.specPath);
   const pacer = new Pacer({ concurrency: job.concurrency, rps: job.rps, deadline });
+  // The proxy and the state endpoint each need the other; these are filled in once both exist.
   let exactValues: () => Iterable<bigint> = () => [];
+  let settingUp = () => false;
   const proxy = await startBoundedProxy({
     target: job.baseUrl,
     basePath: job.basePath,
@@ -89,19 +93,22 @@ async function run(job: PactJob): Promise<PactOutcome> {
     deadline,
     exactValues: () => exactValues(),
     onSend: (method) => tell({ sent: method }),
+    settingUp: () => settingUp(),
   });
   // The states set themselves up through the proxy too: their requests are bounded and counted alike.
   const client = new HttpClient({ baseUrl: proxy.url, apiKey, timeoutMs: job.timeoutMs, concurrency: 1, retries: 0 });
   const states = await startStateChangeServer(stateSetups(contract, client, job.runId));
   exactValues = states.exactValues;
+  settingUp = states.settingUp;
   const interactions: InteractionOutcome[] = [];
   try {
     for (const { description, pactFile } of job.interactions) {
-      const before = { problems: proxy.problems.length, failures: states.failures.length };
+      const before = { problems: proxy.problems.length, failures: states.failures.length, requests: proxy.forwarded.length };
       const verdict = deadline.aborted ? { error: new DeadlineError().message } : await verifyOne(job, pactFile, proxy.url, states.url);
       interactions.push({
         description,
         ...verdict,
+        requests: proxy.forwarded.slice(before.requests),
         problems: proxy.problems.slice(before.problems),
         stateFailures: states.failures.slice(before.failures),
       });
