@@ -40,6 +40,8 @@ export interface PipelineParts {
 interface Trace {
   reached: Reached | undefined;
   preferences: Preferences | undefined;
+  /** Whether the answer is the one the preferences forced (`code=`, `auth=expired`), not one the request's inputs or the operation made. */
+  forced: boolean;
   keyLabel: string | undefined;
   session: string | undefined;
 }
@@ -115,15 +117,17 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     if (preferences && 'error' in preferences) return preferences.error;
     trace.preferences = preferences;
     const delay = preferences?.delay ?? parts.delay;
-    return delay > 0 ? later(delay, () => operate(request, reached, name, preferences)) : operate(request, reached, name, preferences);
+    return delay > 0 ? later(delay, () => operate(request, reached, name, trace)) : operate(request, reached, name, trace);
   }
 
   /** Inputs first, so that a request they refuse never opens a session; a forced answer neither opens one nor touches state. */
-  function operate(request: MockRequest, reached: Reached, name: string, preferences: Preferences | undefined): Pending<MockResponse> {
+  function operate(request: MockRequest, reached: Reached, name: string, trace: Trace): Pending<MockResponse> {
     const { reading } = reached;
     if ('refusal' in reading) return reading.refusal;
-    const forced = preferences && forcedResponse(preferences, reached.operation.id);
-    return forced || proceed(request, reading, name);
+    const forced = trace.preferences && forcedResponse(trace.preferences, reached.operation.id);
+    if (!forced) return proceed(request, reading, name);
+    trace.forced = true;
+    return forced;
   }
 
   /** The body's inputs, when the operation has a body, then the session, then the operation. */
@@ -149,7 +153,10 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     const { reached, preferences } = trace;
     const carried = reached?.operation.carries?.(made.status);
     let response = carried ? withHeaders(made, carried) : made;
-    if (preferences) response = withHeaders(response, { 'preference-applied': appliedPreferences(preferences) });
+    // Only what was applied: a code= or auth=expired that the inputs' 400 pre-empted was not.
+    const { delay } = preferences ?? {};
+    const applied = preferences ? appliedPreferences(trace.forced ? preferences : delay === undefined ? {} : { delay }) : '';
+    if (applied !== '') response = withHeaders(response, { 'preference-applied': applied });
     if (selfCheck) response = selfCheck(reached?.operation.id, response);
     if (reached) coverage.record(reached.operation.id, response.status, reached.enumValues);
     if (trace.keyLabel === undefined && trace.session === undefined) return response;
@@ -162,7 +169,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
   }
 
   return (request) => {
-    const trace: Trace = { reached: undefined, preferences: undefined, keyLabel: undefined, session: undefined };
+    const trace: Trace = { reached: undefined, preferences: undefined, forced: false, keyLabel: undefined, session: undefined };
     let made: Pending<MockResponse>;
     try {
       made = route(request, trace);
