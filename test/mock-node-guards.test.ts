@@ -99,7 +99,10 @@ describe('the Node server checks Host on every route', () => {
   });
 
   it('refuses a second, foreign Host behind an allowed one', async () => {
-    const answer = await raw(server.port, `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: attacker.example\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+    const answer = await raw(
+      server.port,
+      `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: attacker.example\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+    );
     expectError(answer, 403);
   });
 
