@@ -15,7 +15,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_MAX_BODY } from '../contracts/http.js';
+import { MAX_BODY_BYTES as MAX_ANSWER_BYTES } from '../contracts/http.js';
 import { openapi } from '../generated/openapi.js';
 import { type JsonValue, parseJson } from '../json/lossless.js';
 import { createConformance } from '../spec/conformance.js';
@@ -32,6 +32,7 @@ import { listPets } from './operations/listPets.js';
 import type { OperationEnv, OperationId, Reading } from './operations/operation.js';
 import { known, type ProfileDocument, UNKNOWN_PROFILE } from './profile.js';
 import { createRouter } from './router.js';
+import { unsavedChange } from './saved-changes.js';
 import { RESPONSE_SCHEMAS } from './self-check.js';
 
 /** At most this many violations and drifts are kept (the counts go on); a long session stays bounded. */
@@ -170,7 +171,7 @@ export async function startProxyServer(options: ProxyOptions): Promise<ProxyServ
   const profile = shadow.options.profile;
   const order = known(profile.listOrder) ? profile.listOrder : 'id-asc';
   // The spec's own input checks, without state: what makes a request invalid whatever the profile.
-  const inputEnv: OperationEnv = { basePath, coverage: new Coverage(basePath), profile: UNKNOWN_PROFILE, save: async () => undefined };
+  const inputEnv: OperationEnv = { basePath, coverage: new Coverage(basePath), profile: UNKNOWN_PROFILE, change: (_, change) => unsavedChange(change) };
   const inputs = createRouter(basePath, [listPets(inputEnv), createPet(inputEnv), getPet(inputEnv)], inputEnv.coverage);
   const conformance = createConformance<OperationId>(openapi, RESPONSE_SCHEMAS);
   const shadowIds = new Map<string, string>();
@@ -239,13 +240,13 @@ export async function startProxyServer(options: ProxyOptions): Promise<ProxyServ
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
         ...(method === 'GET' || method === 'HEAD' ? {} : { body }),
       });
-      text = await readLimited(upstream.body, DEFAULT_MAX_BODY);
+      text = await readLimited(upstream.body, MAX_ANSWER_BYTES);
     } catch (error) {
       const reason = error instanceof Error ? error.name : 'an error';
       return errorResponse('service_unavailable', `The deployment at ${base.origin} did not answer (${reason}); the proxy forwards to --proxy ${base.href}.`);
     }
     if (text === undefined)
-      return errorResponse('service_unavailable', `The deployment answered with more than ${DEFAULT_MAX_BODY} bytes, which no answer of the spec needs.`);
+      return errorResponse('service_unavailable', `The deployment answered with more than ${MAX_ANSWER_BYTES} bytes, which no answer of the spec needs.`);
 
     // A deployment may echo the credential in an answer; what the proxy logs, keeps and adds to the answer never holds it.
     const redact = redactor([options.upstreamKey, bearerToken(request.headers.authorization)]);
