@@ -11,9 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
-import { describe, expect, it } from 'vitest';
-import devServerConfig from '../examples/dev-server/vite.config.js';
+import { createServer, resolveConfig } from 'vite';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import devServerConfig, { petstoreMock } from '../examples/dev-server/vite.config.js';
 import globalSetup from '../examples/global-setup/global-setup.js';
 import { verifyCommand } from '../src/contracts/cli.js';
 import { verify } from '../src/contracts/runner.js';
@@ -116,7 +116,12 @@ describe('README.md', () => {
 });
 
 describe('examples', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
   it('dev-server: vite serves the app and proxies /v1 and /__mock to the mock, which stops with the dev server', async () => {
+    vi.stubEnv('VITEST', ''); // as under `vite`, not vitest
     const server = await createServer({
       ...devServerConfig,
       configFile: false,
@@ -131,6 +136,40 @@ describe('examples', () => {
     const health = await fetch(`http://127.0.0.1:${address?.port}/__mock/health`);
     expect(await health.json()).toMatchObject({ status: 'ok', pets: 50 });
     const mockOrigin = server.config.server.proxy?.['/v1'] as string;
+    await server.close();
+    await expect(fetch(`${mockOrigin}/v1/pets`, { headers: AUTH })).rejects.toThrow();
+  });
+
+  it('dev-server: the plugin applies to `vite` (serve) only, never to a build nor under vitest, which reads vite.config.ts too', () => {
+    const apply = petstoreMock().apply as (config: object, env: { command: 'serve' | 'build'; mode: string }) => boolean;
+    expect(apply({}, { command: 'serve', mode: 'development' })).toBe(false); // this suite runs under vitest
+    vi.stubEnv('VITEST', '');
+    expect(apply({}, { command: 'serve', mode: 'development' })).toBe(true);
+    expect(apply({}, { command: 'build', mode: 'production' })).toBe(false);
+    expect(apply({}, { command: 'serve', mode: 'test' })).toBe(false); // vitest's mode, even without VITEST set
+  });
+
+  it('dev-server: vitest resolving vite.config.ts (mode test) starts no mock and proxies nothing', async () => {
+    vi.stubEnv('VITEST', '');
+    const config = await resolveConfig(
+      { configFile: fileURLToPath(new URL('examples/dev-server/vite.config.ts', root)), mode: 'test', logLevel: 'silent' },
+      'serve',
+    );
+    expect(config.server.proxy).toBeUndefined();
+    expect(config.plugins.map((plugin) => plugin.name)).not.toContain('petstore-mock');
+  });
+
+  it('dev-server: the mock stops when a dev server without an HTTP server of its own (middleware mode) closes', async () => {
+    vi.stubEnv('VITEST', '');
+    const server = await createServer({
+      configFile: false,
+      plugins: [petstoreMock()],
+      root: fileURLToPath(new URL('examples/dev-server/', root)),
+      logLevel: 'silent',
+      server: { middlewareMode: true, watch: null },
+    });
+    const mockOrigin = server.config.server.proxy?.['/v1'] as string;
+    expect(await (await fetch(`${mockOrigin}/v1/pets`, { headers: AUTH })).json()).toEqual(pets.slice(0, 20));
     await server.close();
     await expect(fetch(`${mockOrigin}/v1/pets`, { headers: AUTH })).rejects.toThrow();
   });
