@@ -38,6 +38,7 @@ function flagsUsed(line: string): { command: 'petstore-mock' | 'petstore-verify'
   const code = line
     .replace(/\s#.*$/, '')
     .replace(/npx --package petstore-mock /g, '')
+    .replace(/node bin\/(petstore-mock|petstore-verify)\.js/g, '$1')
     .replace(/npm start --/g, 'petstore-mock');
   const found = /(?:^|[\s=:])(petstore-mock|petstore-verify)(?=\s|$)(.*)$/.exec(code);
   if (!found) return undefined;
@@ -84,6 +85,29 @@ describe('README.md and docs/', () => {
     for (const { page, line, command, flags } of commands)
       for (const flag of flags) expect(HELP[command], `${page}: \`${line.trim()}\` uses ${flag}, which ${command} --help does not list`).toContain(flag);
     expect(flagsUsed('npm start -- --port 5000')).toEqual({ command: 'petstore-mock', flags: ['--port'] });
+  });
+
+  it('show petstore-verify commands that run as pasted: through npx --package or bin/ in this repository, with a base URL and a key', async () => {
+    const blocks = (await pages()).flatMap(([page, text]) =>
+      [...text.matchAll(CODE_BLOCK)].filter(([, lang]) => lang === 'sh' || lang === 'yaml').map(([, , code]) => [page, code as string] as const),
+    );
+    let checked = 0;
+    for (const [page, block] of blocks)
+      for (const line of block.split('\n')) {
+        if (/^\s*#/.test(line) || flagsUsed(line)?.command !== 'petstore-verify') continue;
+        checked += 1;
+        const where = `${page}: \`${line.trim()}\``;
+        // A shell finds a devDependency's bin only through npx or an npm script; in this repository, through bin/.
+        expect(line, `${where} runs a bare petstore-verify, which a shell does not find`).toMatch(
+          /npx --package petstore-mock petstore-verify|node bin\/petstore-verify\.js/,
+        );
+        const { flags } = flagsUsed(line) as { flags: string[] };
+        const given = (flag: string, short: string, env: string) =>
+          flags.includes(flag) || new RegExp(`(?:^|\\s)${short}\\s`).test(line) || new RegExp(`\\b${env}[=:]`).test(line) || new RegExp(`^\\s*${env}:`, 'm').test(block);
+        expect(given('--base-url', '-u', 'PETSTORE_BASE_URL'), `${where} gives no --base-url (nor PETSTORE_BASE_URL)`).toBe(true);
+        expect(given('--api-key', '-k', 'PETSTORE_API_KEY'), `${where} gives no --api-key (nor PETSTORE_API_KEY)`).toBe(true);
+      }
+    expect(checked).toBeGreaterThanOrEqual(5);
   });
 
   it('never run a bare `npx petstore-verify`, which could fetch another package of that name and hand it the key', async () => {
