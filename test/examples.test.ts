@@ -6,6 +6,7 @@
  * vitest runs itself; test/browser.test.ts runs examples/browser.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,8 @@ const root = new URL('../', import.meta.url);
 const EXAMPLE = /<!-- example: (\S+) -->\n```\w*\n([\s\S]*?)```/g;
 const CODE_BLOCK = /```(\w*)\n([\s\S]*?)```/g;
 const README_MAX_BYTES = 15 * 1024;
+/** Pages docs/README.md links to that land with other branches: remove each when it lands. */
+const PAGES_BEING_WRITTEN = ['docs/redis.md', 'docs/mutation.md', 'docs/profiles.md'];
 
 /** README.md and every page under docs/, by path. */
 async function pages(): Promise<[string, string][]> {
@@ -108,6 +111,21 @@ describe('README.md and docs/', () => {
         expect(given('--api-key', '-k', 'PETSTORE_API_KEY'), `${where} gives no --api-key (nor PETSTORE_API_KEY)`).toBe(true);
       }
     expect(checked).toBeGreaterThanOrEqual(5);
+  });
+
+  it('link only to files that exist (relative links), apart from the pages other branches are writing', async () => {
+    const broken: string[] = [];
+    for (const [page, text] of await pages()) {
+      const prose = text.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, (code) => (code.includes('](') ? '' : code));
+      for (const [, target] of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+        const path = (target as string).replace(/#.*$/, '');
+        if (path === '' || /^[a-z][a-z+.-]*:/i.test(path)) continue; // an anchor on the page, or a URL
+        const file = new URL(path, new URL(page, root));
+        const relative = fileURLToPath(file).slice(fileURLToPath(root).length);
+        if (!existsSync(file) && !PAGES_BEING_WRITTEN.includes(relative)) broken.push(`${page} links (${target}), and ${relative} does not exist`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   it('never run a bare `npx petstore-verify`, which could fetch another package of that name and hand it the key', async () => {
