@@ -148,6 +148,24 @@ describe('README.md', () => {
     expect(readme).toContain('npm start -- --port 5000');
   });
 
+  it('shows the five jobs on its first screen: the table right under the opening list, which names adding a consumer pact', async () => {
+    const readme = await readFile(new URL('README.md', root), 'utf8');
+    const lines = readme.split('\n');
+    const lastItem = lines.findLastIndex((line, i) => line.startsWith('- ') && i < lines.indexOf('| job | start here | details |'));
+    expect(lines.slice(0, lastItem + 1).join('\n')).toContain('add a consumer pact');
+    expect(lines[lastItem + 1]).toBe('');
+    expect(lines[lastItem + 2]).toBe('| job | start here | details |');
+    const jobs = lines.slice(lastItem + 4, lastItem + 9);
+    expect(jobs.map((line) => /^\| ([^|]+?) \|/.exec(line)?.[1])).toEqual([
+      'run the mock for your app',
+      'answer requests in your tests with MSW',
+      "use the mock's data in any suite",
+      'verify a deployment in CI',
+      'add a consumer pact',
+    ]);
+    expect(lastItem + 9, 'the table ends within the first screen (30 lines)').toBeLessThanOrEqual(30);
+  });
+
   it('links each of the five jobs to its page under docs/, and every docs page it links exists', async () => {
     const readme = await readFile(new URL('README.md', root), 'utf8');
     for (const page of ['docs/mock.md', 'docs/msw.md', 'docs/fixtures.md', 'docs/verifier.md', 'docs/pact.md']) expect(readme).toContain(`](${page})`);
