@@ -106,7 +106,10 @@ describe('README.md and docs/', () => {
         );
         const { flags } = flagsUsed(line) as { flags: string[] };
         const given = (flag: string, short: string, env: string) =>
-          flags.includes(flag) || new RegExp(`(?:^|\\s)${short}\\s`).test(line) || new RegExp(`\\b${env}[=:]`).test(line) || new RegExp(`^\\s*${env}:`, 'm').test(block);
+          flags.includes(flag) ||
+          new RegExp(`(?:^|\\s)${short}\\s`).test(line) ||
+          new RegExp(`\\b${env}[=:]`).test(line) ||
+          new RegExp(`^\\s*${env}:`, 'm').test(block);
         expect(given('--base-url', '-u', 'PETSTORE_BASE_URL'), `${where} gives no --base-url (nor PETSTORE_BASE_URL)`).toBe(true);
         expect(given('--api-key', '-k', 'PETSTORE_API_KEY'), `${where} gives no --api-key (nor PETSTORE_API_KEY)`).toBe(true);
       }

@@ -102,12 +102,21 @@ describe('the packed package, installed without dev dependencies', () => {
     const script = `for (const s of ['petstore-mock/spec/openapi.yaml', 'petstore-mock/fixtures/pets.json', 'petstore-mock/fixtures/new-pets.json', 'petstore-mock/fixtures/errors.json']) console.log(import.meta.resolve(s));`;
     const result = await run(process.execPath, ['--input-type=module', '-e', script], project, 30_000);
     expect(result.code, result.stderr).toBe(0);
-    const paths = result.stdout.trim().split('\n').map((url) => fileURLToPath(url));
+    const paths = result.stdout
+      .trim()
+      .split('\n')
+      .map((url) => fileURLToPath(url));
     expect(paths).toHaveLength(4);
     for (const path of paths) expect(existsSync(path), path).toBe(true);
     const pacts = installed.filter(({ path }) => /spec[\\/]pacts[\\/][^\\/]+\.json$/.test(path)).map(({ path }) => path.split(/[\\/]/).pop());
+    expect(pacts).not.toEqual([]);
     for (const pact of pacts) {
-      const resolved = await run(process.execPath, ['--input-type=module', '-e', `console.log(import.meta.resolve('petstore-mock/spec/pacts/${pact}'))`], project, 30_000);
+      const resolved = await run(
+        process.execPath,
+        ['--input-type=module', '-e', `console.log(import.meta.resolve('petstore-mock/spec/pacts/${pact}'))`],
+        project,
+        30_000,
+      );
       expect(resolved.code, resolved.stderr).toBe(0);
       expect(existsSync(fileURLToPath(resolved.stdout.trim()))).toBe(true);
     }
