@@ -17,7 +17,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import devServerConfig, { petstoreMock } from '../examples/dev-server/vite.config.js';
 import globalSetup from '../examples/global-setup/global-setup.js';
 import { verifyCommand } from '../src/contracts/cli.js';
-import { verify } from '../src/contracts/runner.js';
+import type { VerificationReport } from '../src/contracts/runner.js';
 import { pets } from '../src/fixtures/index.js';
 import { mockCommand } from '../src/mock/cli.js';
 import { startMockServer } from '../src/mock/server.js';
@@ -49,6 +49,12 @@ function flagsUsed(line: string): { command: 'petstore-mock' | 'petstore-verify'
     command: found[1] as 'petstore-mock' | 'petstore-verify',
     flags: [...(found[2] ?? '').matchAll(/(?:^|\s)(--[a-z][a-z-]*)/g)].map((m) => m[1] as string),
   };
+}
+
+/** This process's environment without a key or base URL, so a command shows it gives its own. */
+function withoutVerifierSettings(): NodeJS.ProcessEnv {
+  const { PETSTORE_API_KEY: _key, PETSTORE_BASE_URL: _url, ...env } = process.env;
+  return env;
 }
 
 const HELP = { 'petstore-mock': mockCommand().helpInformation(), 'petstore-verify': verifyCommand().helpInformation() };
@@ -252,7 +258,7 @@ describe('examples', () => {
     await expect(fetch(`${url}/pets`, { headers: AUTH })).rejects.toThrow();
   });
 
-  it('pact: the template writes a pact that petstore-verify replays against the mock, every interaction passing', async () => {
+  it("pact: the template writes a pact that README's petstore-verify command replays against the mock, every interaction passing", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'petstore-pact-template-'));
     const mock = await startMockServer({ port: 0 });
     try {
@@ -266,7 +272,27 @@ describe('examples', () => {
         ),
       );
       expect(ran).toBeUndefined();
-      const report = await verify({ baseUrl: mock.url, apiKey: KEY, suite: 'pact', pacts: [join(dir, 'admin-ui-petstore-api.json')] });
+      // README's last command of "Add a consumer pact", as pasted, but for the mock's port and the pact's folder (and a JSON report to read).
+      const readme = await readFile(new URL('README.md', root), 'utf8');
+      const section = readme.slice(readme.indexOf('## Add a consumer pact'));
+      const line = section.split('\n').find((text) => text.startsWith('npx --package petstore-mock petstore-verify')) as string;
+      expect(line).toContain(`--api-key ${KEY}`); // the mock's key, which the command runs with as pasted
+      const args = line
+        .replace('npx --package petstore-mock petstore-verify', '')
+        .replaceAll('http://127.0.0.1:4010/v1', mock.url)
+        .replaceAll('pacts/admin-ui-petstore-api.json', join(dir, 'admin-ui-petstore-api.json'))
+        .trim()
+        .split(/\s+/);
+      const replayed = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+        execFile(
+          process.execPath,
+          [fileURLToPath(new URL('bin/petstore-verify.js', root)), ...args, '--reporter', 'json'],
+          { cwd: fileURLToPath(root), timeout: 90_000, env: withoutVerifierSettings() },
+          (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+        ),
+      );
+      expect(replayed.code, `${line}\n${replayed.stderr}`).toBe(0);
+      const report = JSON.parse(replayed.stdout) as VerificationReport;
       const template = report.results.filter((result) => result.id.startsWith('pact.admin-ui.'));
       expect(template.map((result) => [result.id, result.outcome])).toEqual([
         ['pact.admin-ui.admin-ui-lists-pets', 'pass'],
