@@ -184,6 +184,56 @@ describe('README.md', () => {
   });
 });
 
+/** A doc's shell line as argv and environment: `VAR=value` prefixes, double-quoted words and `$VAR` of `env` expanded. */
+function shellWords(line: string, env: Record<string, string>): { assignments: Record<string, string>; words: string[] } {
+  const words = [...line.replace(/\s#.*$/, '').matchAll(/"([^"]*)"|(\S+)/g)].map(([, quoted, bare]) =>
+    (quoted ?? bare ?? '').replace(/\$([A-Z_]+)/g, (_, name: string) => env[name] ?? ''),
+  );
+  const assignments: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0] ?? '')) {
+    const [name, ...value] = (words.shift() as string).split('=');
+    assignments[name as string] = value.join('=');
+  }
+  return { assignments, words };
+}
+
+describe("the docs' petstore-verify commands", () => {
+  it('run as pasted against the mock (its URL for the deployment, the bundled pact for a consumer pact), exit 0', async () => {
+    const lines = (await pages()).flatMap(([page, text]) =>
+      [...text.matchAll(CODE_BLOCK)]
+        .filter(([, lang]) => lang === 'sh')
+        .flatMap(([, , code]) => (code as string).split('\n').map((line) => [page, line] as const))
+        .filter(([, line]) => !/^\s*#/.test(line) && flagsUsed(line)?.command === 'petstore-verify'),
+    );
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    const mock = await startMockServer({ port: 0 });
+    const bundledPact = fileURLToPath(new URL('spec/pacts/petstore-web-petstore-api.json', root));
+    try {
+      for (const [page, line] of lines) {
+        const { assignments, words } = shellWords(line, { PETSTORE_API_KEY: KEY });
+        const start = words.join(' ').startsWith('npx --package petstore-mock petstore-verify') ? 4 : 2; // or node bin/petstore-verify.js
+        const args = words
+          .slice(start)
+          .map((word) => (/^https?:\/\/[^/\s]+\/v1$/.test(word) ? mock.url : word.endsWith('-petstore-api.json') ? bundledPact : word));
+        const env: NodeJS.ProcessEnv = { ...withoutVerifierSettings(), ...assignments, NO_COLOR: '1' };
+        if (env.PETSTORE_BASE_URL) env.PETSTORE_BASE_URL = mock.url;
+        const ran = await new Promise<{ code: number; output: string }>((resolve) =>
+          execFile(
+            process.execPath,
+            [fileURLToPath(new URL('bin/petstore-verify.js', root)), ...args],
+            { cwd: fileURLToPath(root), timeout: 90_000, env },
+            (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, output: stdout + stderr }),
+          ),
+        );
+        expect(ran.code, `${page}: \`${line.trim()}\`\n${ran.output}`).toBe(0);
+        expect(ran.output).toContain('The deployment keeps the contract.');
+      }
+    } finally {
+      await mock.close();
+    }
+  }, 300_000);
+});
+
 describe('examples', () => {
   afterEach(() => {
     vi.unstubAllEnvs();
