@@ -16,14 +16,17 @@ import { type CorrectDeployment, correctDeployment } from './support/deployments
 const KEY = 'petstore-dev-key';
 const DOCS = new URL('../docs/profiles.md', import.meta.url);
 
-/** The commands of the docs' `sh` blocks that run this package's CLIs, as argument lists, with `vars` put in. */
-async function documentedCommands(vars: Readonly<Record<string, string>>): Promise<string[][]> {
+/** The commands of the docs' `sh` blocks that run this package's CLIs, as argument lists: the staging URL and the keys replaced. */
+async function documentedCommands(url: string, key: string): Promise<string[][]> {
   const text = await readFile(DOCS, 'utf8');
   const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
   return blocks
     .flatMap((block) => block.split('\n'))
+    .map((line) => line.replace(/^npx --package petstore-mock /, ''))
     .filter((line) => /^petstore-(verify|mock) /.test(line))
-    .map((line) => line.split(/\s+/).map((word) => word.replace(/^"\$(\w+)"$/, (_, name: string) => vars[name] ?? `$${name}`)));
+    .map((line) =>
+      line.split(/\s+/).map((word) => (word === 'https://staging.example.com/v1' ? url : /^"\$(PETSTORE_API_KEY|STAGING_KEY)"$/.test(word) ? key : word)),
+    );
 }
 
 describe('docs/profiles.md, command by command', () => {
@@ -33,7 +36,7 @@ describe('docs/profiles.md, command by command', () => {
   beforeAll(async () => {
     deployment = await correctDeployment({ order: 'newest-first', limitOutOfRange: 'clamp', errorCodes: 'numeric', defaultStatus: 'omitted' });
     folder = await mkdtemp(join(tmpdir(), 'petstore-profile-'));
-    commands = await documentedCommands({ STAGING_URL: deployment.url, STAGING_KEY: KEY });
+    commands = await documentedCommands(deployment.url, KEY);
   });
   afterAll(async () => {
     await deployment.close();
