@@ -354,15 +354,17 @@ const document = {
         }
       },
       "Sunset": {
-        "description": "The moment the operation is removed (RFC 8594), `Thu, 05 Dec 2030 00:00:00 GMT`.",
+        "description": "The moment the operation is removed (RFC 8594), `Thu, 05 Dec 2030 00:00:00 GMT`, an HTTP-date as senders write it (IMF-fixdate).",
         "schema": {
-          "type": "string"
+          "type": "string",
+          "pattern": "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"
         }
       },
       "Link": {
-        "description": "Points to the replacement operation, with `rel=\"successor-version\"`.",
+        "description": "Points to the replacement operation, with `rel=\"successor-version\"` (RFC 8288).",
         "schema": {
-          "type": "string"
+          "type": "string",
+          "pattern": "^<[^<>]*>"
         }
       }
     },

@@ -194,9 +194,9 @@ export type components = {
          *     RFC 9745 may send the legacy `true`, which clients should accept.
          */
         Deprecation: string;
-        /** @description The moment the operation is removed (RFC 8594), `Thu, 05 Dec 2030 00:00:00 GMT`. */
+        /** @description The moment the operation is removed (RFC 8594), `Thu, 05 Dec 2030 00:00:00 GMT`, an HTTP-date as senders write it (IMF-fixdate). */
         Sunset: string;
-        /** @description Points to the replacement operation, with `rel="successor-version"`. */
+        /** @description Points to the replacement operation, with `rel="successor-version"` (RFC 8288). */
         Link: string;
     };
     pathItems: never;

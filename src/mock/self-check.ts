@@ -5,7 +5,7 @@
  */
 import { openapi } from '../generated/openapi.js';
 import type { operations } from '../generated/types.js';
-import { Error as ErrorBody, responseValidators } from '../generated/validators.js';
+import { Error as ErrorBody, headerValidators, responseValidators } from '../generated/validators.js';
 import { validationView } from '../json/lossless.js';
 import { createConformance, schemaProblems } from '../spec/conformance.js';
 import { errorResponse, type MockResponse } from './exchange.js';
@@ -20,6 +20,11 @@ const conformance = createConformance<OperationId>(
       const validator = responseValidators.get(operationId)?.get(status);
       if (validator === undefined) return undefined;
       return validator(validationView(body)) ? [] : schemaProblems(validator.errors);
+    },
+    headerViolations(operationId, status, headers) {
+      const validator = headerValidators.get(operationId)?.get(status);
+      if (validator === undefined) return undefined;
+      return validator(headers) ? [] : schemaProblems(validator.errors);
     },
     errorViolations: (body) => (ErrorBody(validationView(body)) ? [] : schemaProblems(ErrorBody.errors)),
   },
