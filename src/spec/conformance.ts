@@ -173,8 +173,10 @@ export function createConformance<Id extends string>(doc: OpenApiDocument, schem
     let sent: Record<string, string> | undefined;
     for (const header of response?.headers ?? []) {
       const value = answer.header(header.name);
-      if (value !== undefined) (sent ??= {})[header.name] = value;
-      else if (header.required || everyDocumentedHeader)
+      if (value !== undefined) {
+        sent ??= {};
+        sent[header.name] = value;
+      } else if (header.required || everyDocumentedHeader)
         violations.push({
           path: `headers/${header.name}`,
           rule: 'header',
