@@ -284,13 +284,24 @@ const document = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/BadRequest"
+            "$ref": "#/components/responses/GetPetBadRequest"
           },
           "401": {
-            "$ref": "#/components/responses/Unauthorized"
+            "$ref": "#/components/responses/GetPetUnauthorized"
           },
           "404": {
             "description": "The requested resource could not be found.",
+            "headers": {
+              "Deprecation": {
+                "$ref": "#/components/headers/Deprecation"
+              },
+              "Sunset": {
+                "$ref": "#/components/headers/Sunset"
+              },
+              "Link": {
+                "$ref": "#/components/headers/Link"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -325,13 +336,13 @@ const document = {
             }
           },
           "429": {
-            "$ref": "#/components/responses/TooManyRequests"
+            "$ref": "#/components/responses/GetPetTooManyRequests"
           },
           "500": {
-            "$ref": "#/components/responses/InternalError"
+            "$ref": "#/components/responses/GetPetInternalError"
           },
           "503": {
-            "$ref": "#/components/responses/ServiceUnavailable"
+            "$ref": "#/components/responses/GetPetServiceUnavailable"
           }
         }
       }
@@ -439,6 +450,142 @@ const document = {
       },
       "ServiceUnavailable": {
         "description": "The service is unavailable for a while. The mock answers it only when a client asks for it with\n`Prefer: code=503`.\n",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "service_unavailable",
+              "message": "The service is unavailable for a while; try again later.",
+              "status": 503
+            }
+          }
+        }
+      },
+      "GetPetBadRequest": {
+        "description": "The request is invalid; the message names the parameter at fault.",
+        "headers": {
+          "Deprecation": {
+            "$ref": "#/components/headers/Deprecation"
+          },
+          "Sunset": {
+            "$ref": "#/components/headers/Sunset"
+          },
+          "Link": {
+            "$ref": "#/components/headers/Link"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "bad_request",
+              "message": "petId must be an integer",
+              "status": 400
+            }
+          }
+        }
+      },
+      "GetPetUnauthorized": {
+        "description": "Missing or invalid API key.",
+        "headers": {
+          "WWW-Authenticate": {
+            "description": "The authentication scheme, `Bearer`.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          "Deprecation": {
+            "$ref": "#/components/headers/Deprecation"
+          },
+          "Sunset": {
+            "$ref": "#/components/headers/Sunset"
+          },
+          "Link": {
+            "$ref": "#/components/headers/Link"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "unauthorized",
+              "message": "Missing credential: send the API key as `Authorization: Bearer <API_KEY>`.",
+              "status": 401
+            }
+          }
+        }
+      },
+      "GetPetTooManyRequests": {
+        "description": "Too many requests, as on every operation (`TooManyRequests`).",
+        "headers": {
+          "Deprecation": {
+            "$ref": "#/components/headers/Deprecation"
+          },
+          "Sunset": {
+            "$ref": "#/components/headers/Sunset"
+          },
+          "Link": {
+            "$ref": "#/components/headers/Link"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "too_many_requests",
+              "message": "Too many requests; try again later.",
+              "status": 429
+            }
+          }
+        }
+      },
+      "GetPetInternalError": {
+        "description": "A fault of the service, as on every operation (`InternalError`).",
+        "headers": {
+          "Deprecation": {
+            "$ref": "#/components/headers/Deprecation"
+          },
+          "Sunset": {
+            "$ref": "#/components/headers/Sunset"
+          },
+          "Link": {
+            "$ref": "#/components/headers/Link"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "internal_error",
+              "message": "The service failed to answer; please report it.",
+              "status": 500
+            }
+          }
+        }
+      },
+      "GetPetServiceUnavailable": {
+        "description": "The service is unavailable for a while, as on every operation (`ServiceUnavailable`).",
+        "headers": {
+          "Deprecation": {
+            "$ref": "#/components/headers/Deprecation"
+          },
+          "Sunset": {
+            "$ref": "#/components/headers/Sunset"
+          },
+          "Link": {
+            "$ref": "#/components/headers/Link"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {

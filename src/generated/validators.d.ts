@@ -33,14 +33,19 @@ export declare const getPetPath: ValidateFunction<NonNullable<operations["getPet
 export declare const getPet200: ValidateFunction<operations["getPet"]['responses'][200]['content']['application/json']>;
 export declare const getPet200Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet400: ValidateFunction<operations["getPet"]['responses'][400]['content']['application/json']>;
+export declare const getPet400Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet401: ValidateFunction<operations["getPet"]['responses'][401]['content']['application/json']>;
 export declare const getPet401Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet404: ValidateFunction<operations["getPet"]['responses'][404]['content']['application/json']>;
+export declare const getPet404Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet410: ValidateFunction<operations["getPet"]['responses'][410]['content']['application/json']>;
 export declare const getPet410Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet429: ValidateFunction<operations["getPet"]['responses'][429]['content']['application/json']>;
+export declare const getPet429Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet500: ValidateFunction<operations["getPet"]['responses'][500]['content']['application/json']>;
+export declare const getPet500Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet503: ValidateFunction<operations["getPet"]['responses'][503]['content']['application/json']>;
+export declare const getPet503Headers: ValidateFunction<Readonly<Record<string, string>>>;
 
 /** Each operation's response validators, by status: every status whose answer has a JSON body. */
 export declare const responseValidators: ReadonlyMap<keyof operations, ReadonlyMap<number, ValidateFunction<unknown>>>;

@@ -2349,14 +2349,120 @@ return errors === 0;
 }
 validate58.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet401 = validate59;
-const schema78 = {"$id":"https://petstore-mock.invalid/validators/getPet-401","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet400Headers = validate59;
+const schema78 = {"$id":"https://petstore-mock.invalid/validators/getPet-400-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-401" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-400-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate59.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern5.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+validate59.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet401 = validate60;
+const schema79 = {"$id":"https://petstore-mock.invalid/validators/getPet-401","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-401" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2442,19 +2548,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet401Headers = validate60;
-const schema80 = {"$id":"https://petstore-mock.invalid/validators/getPet-401-headers","type":"object","properties":{"www-authenticate":{"type":"string"}}};
+export const getPet401Headers = validate61;
+const schema81 = {"$id":"https://petstore-mock.invalid/validators/getPet-401-headers","type":"object","properties":{"www-authenticate":{"type":"string"},"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/getPet-401-headers" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2474,9 +2580,11 @@ vErrors.push(err0);
 errors++;
 }
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.deprecation !== undefined){
+let data1 = data.deprecation;
+if(typeof data1 === "string"){
+if(!pattern4.test(data1)){
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2485,48 +2593,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate60.errors = vErrors;
-return errors === 0;
-}
-validate60.evaluated = {"props":{"www-authenticate":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getPet404 = validate61;
-const schema81 = {"$id":"https://petstore-mock.invalid/validators/getPet-404","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
-
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-404" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+const err2 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2535,9 +2604,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.sunset !== undefined){
+let data2 = data.sunset;
+if(typeof data2 === "string"){
+if(!pattern5.test(data2)){
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2547,9 +2619,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err4 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2559,10 +2630,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.link !== undefined){
+let data3 = data.link;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2572,9 +2644,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
 else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err6 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2583,16 +2654,28 @@ vErrors.push(err6);
 }
 errors++;
 }
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":{"www-authenticate":true,"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet410 = validate62;
-const schema83 = {"$id":"https://petstore-mock.invalid/validators/getPet-410","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet404 = validate62;
+const schema82 = {"$id":"https://petstore-mock.invalid/validators/getPet-404","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-410" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-404" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate62.evaluated;
@@ -2686,11 +2769,11 @@ return errors === 0;
 }
 validate62.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet410Headers = validate63;
-const schema85 = {"$id":"https://petstore-mock.invalid/validators/getPet-410-headers","type":"object","properties":{"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"}}};
+export const getPet404Headers = validate63;
+const schema84 = {"$id":"https://petstore-mock.invalid/validators/getPet-404-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-410-headers" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-404-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate63.evaluated;
@@ -2701,11 +2784,11 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.sunset !== undefined){
-let data0 = data.sunset;
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
 if(typeof data0 === "string"){
-if(!pattern5.test(data0)){
-const err0 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2716,7 +2799,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2726,9 +2809,11 @@ vErrors.push(err1);
 errors++;
 }
 }
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern5.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2737,16 +2822,64 @@ vErrors.push(err2);
 }
 errors++;
 }
+}
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
 validate63.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":{"sunset":true},"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet429 = validate64;
-const schema86 = {"$id":"https://petstore-mock.invalid/validators/getPet-429","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet410 = validate64;
+const schema85 = {"$id":"https://petstore-mock.invalid/validators/getPet-410","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-429" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-410" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate64.evaluated;
@@ -2840,11 +2973,11 @@ return errors === 0;
 }
 validate64.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet500 = validate65;
-const schema88 = {"$id":"https://petstore-mock.invalid/validators/getPet-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet410Headers = validate65;
+const schema87 = {"$id":"https://petstore-mock.invalid/validators/getPet-410-headers","type":"object","properties":{"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"}}};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-500" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-410-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate65.evaluated;
@@ -2855,8 +2988,11 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data.sunset !== undefined){
+let data0 = data.sunset;
+if(typeof data0 === "string"){
+if(!pattern5.test(data0)){
+const err0 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2865,8 +3001,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+else {
+const err1 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2875,8 +3012,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2885,64 +3024,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
 validate65.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"props":{"sunset":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet503 = validate66;
-const schema90 = {"$id":"https://petstore-mock.invalid/validators/getPet-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet429 = validate66;
+const schema88 = {"$id":"https://petstore-mock.invalid/validators/getPet-429","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-503" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-429" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate66.evaluated;
@@ -3036,6 +3127,520 @@ return errors === 0;
 }
 validate66.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
+export const getPet429Headers = validate67;
+const schema90 = {"$id":"https://petstore-mock.invalid/validators/getPet-429-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-429-headers" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate67.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern5.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate67.errors = vErrors;
+return errors === 0;
+}
+validate67.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet500 = validate68;
+const schema91 = {"$id":"https://petstore-mock.invalid/validators/getPet-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-500" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate68.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate68.errors = vErrors;
+return errors === 0;
+}
+validate68.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet500Headers = validate69;
+const schema93 = {"$id":"https://petstore-mock.invalid/validators/getPet-500-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-500-headers" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate69.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern5.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate69.errors = vErrors;
+return errors === 0;
+}
+validate69.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet503 = validate70;
+const schema94 = {"$id":"https://petstore-mock.invalid/validators/getPet-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-503" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate70.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate70.errors = vErrors;
+return errors === 0;
+}
+validate70.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet503Headers = validate71;
+const schema96 = {"$id":"https://petstore-mock.invalid/validators/getPet-503-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-503-headers" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate71.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern5.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate71.errors = vErrors;
+return errors === 0;
+}
+validate71.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+
 export const responseValidators = new Map([
   ["listPets", new Map([[200, listPets200], [400, listPets400], [401, listPets401], [429, listPets429], [500, listPets500], [503, listPets503]])],
   ["createPet", new Map([[201, createPet201], [400, createPet400], [401, createPet401], [413, createPet413], [415, createPet415], [429, createPet429], [500, createPet500], [503, createPet503]])],
@@ -3044,5 +3649,5 @@ export const responseValidators = new Map([
 export const headerValidators = new Map([
   ["listPets", new Map([[401, listPets401Headers]])],
   ["createPet", new Map([[201, createPet201Headers], [401, createPet401Headers]])],
-  ["getPet", new Map([[200, getPet200Headers], [401, getPet401Headers], [410, getPet410Headers]])],
+  ["getPet", new Map([[200, getPet200Headers], [400, getPet400Headers], [401, getPet401Headers], [404, getPet404Headers], [410, getPet410Headers], [429, getPet429Headers], [500, getPet500Headers], [503, getPet503Headers]])],
 ]);

@@ -58,6 +58,28 @@ describe('createConformance', () => {
     expect(strict('getPet', answer).map((violation) => violation.path)).toEqual(['headers/deprecation', 'headers/sunset', 'headers/link']);
   });
 
+  it("documents getPet's deprecation headers on every answer of it, its errors too, and on its 410 only Sunset", () => {
+    const strict = createConformance(openapi, { violations: () => noProblems, headerViolations: () => undefined }, { everyDocumentedHeader: true });
+    const error = (status: number) => ({
+      status,
+      header: headers({ 'content-type': 'application/json' }),
+      body: `{"code":"x","message":"y","status":${status}}`,
+    });
+    for (const status of [400, 404, 429, 500, 503]) {
+      expect(
+        strict('getPet', error(status)).map((violation) => violation.path),
+        String(status),
+      ).toEqual(['headers/deprecation', 'headers/sunset', 'headers/link']);
+    }
+    expect(strict('getPet', error(401)).map((violation) => violation.path)).toEqual([
+      'headers/www-authenticate',
+      'headers/deprecation',
+      'headers/sunset',
+      'headers/link',
+    ]);
+    expect(strict('getPet', error(410)).map((violation) => violation.path)).toEqual(['headers/sunset']);
+  });
+
   it('stops at an empty body or one that is not JSON, since nothing more can be read', () => {
     const conformance = createConformance(openapi, { violations: () => [schemaProblem], headerViolations: () => undefined });
     const json = headers({ 'content-type': 'application/json' });
