@@ -1,6 +1,6 @@
 /**
  * The one path every request walks, in the same order:
- *   route -> auth -> session name -> preferences -> (delay) -> inputs (400) -> forced answer
+ *   route -> auth -> session name -> preferences -> (delay) -> removed (410) -> inputs (400) -> forced answer
  *   -> the body's inputs (400, 413, 415) -> open session -> operation -> headers the operation
  *   always carries -> self-check
  * Each step answers or passes on. Nothing here knows an operation's rules: those live in
@@ -33,13 +33,15 @@ export interface PipelineParts {
   readonly prefer: boolean;
   /** Milliseconds before every API answer, unless the request prefers another delay. */
   readonly delay: number;
-  readonly selfCheck: ((operationId: OperationId | undefined, response: MockResponse) => MockResponse) | undefined;
+  readonly selfCheck: ((operationId: OperationId | undefined, response: MockResponse, removed: boolean) => MockResponse) | undefined;
 }
 
 /** What the pipeline learns of a request on the way, for the steps after the operation and for the log. */
 interface Trace {
   reached: Reached | undefined;
   preferences: Preferences | undefined;
+  /** Whether the operation is removed (past its sunset) by the clock of the request's session: it then answers its 410, and carries its headers of then. */
+  removed: boolean;
   /** Whether the answer is the one the preferences forced (`code=`, `auth=expired`), not one the request's inputs or the operation made. */
   forced: boolean;
   keyLabel: string | undefined;
@@ -101,6 +103,9 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     if (method === 'OPTIONS') return preflight(target.route);
     const reached = target.operations.get(method === 'HEAD' ? 'GET' : method);
     trace.reached = reached;
+    // Decided once, before any step answers, so that every answer (the 401 too) carries the headers of the same moment; no session is opened for it.
+    const removal = reached?.operation.removal;
+    if (removal) trace.removed = sessions.now(sessionName(request.header(SESSION_HEADER)) ?? DEFAULT_SESSION) >= removal.at;
     const key = authorize(request.header('authorization'));
     if (typeof key === 'string') return UNAUTHORIZED[key];
     trace.keyLabel = keyLabels.get(key);
@@ -120,9 +125,13 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     return delay > 0 ? later(delay, () => operate(request, reached, name, trace)) : operate(request, reached, name, trace);
   }
 
-  /** Inputs first, so that a request they refuse never opens a session; a forced answer neither opens one nor touches state. */
+  /**
+   * A removed operation's 410 first, then the inputs, so that a request they refuse never opens a
+   * session; a forced answer neither opens one nor touches state.
+   */
   function operate(request: MockRequest, reached: Reached, name: string, trace: Trace): Pending<MockResponse> {
-    const { reading } = reached;
+    const { reading, operation } = reached;
+    if (trace.removed && operation.removal) return operation.removal.answer;
     if ('refusal' in reading) return reading.refusal;
     const forced = trace.preferences && forcedResponse(trace.preferences, reached.operation.id);
     if (!forced) return proceed(request, reading, name);
@@ -150,13 +159,13 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
   /** The steps after the answer is made: the headers its operation always carries, the self-check, coverage, the log's detail. */
   function conclude(trace: Trace, made: MockResponse): MockResponse {
     const { reached, preferences } = trace;
-    const carried = reached?.operation.carries?.(made.status);
+    const carried = reached?.operation.carries?.(made.status, trace.removed);
     let response = carried ? withHeaders(made, carried) : made;
     // Only what was applied: a code= or auth=expired that the inputs' 400 pre-empted was not.
     const { delay } = preferences ?? {};
     const applied = preferences ? appliedPreferences(trace.forced ? preferences : delay === undefined ? {} : { delay }) : '';
     if (applied !== '') response = withHeaders(response, { 'preference-applied': applied });
-    if (selfCheck) response = selfCheck(reached?.operation.id, response);
+    if (selfCheck) response = selfCheck(reached?.operation.id, response, trace.removed);
     if (reached) coverage.record(reached.operation.id, response.status, reached.enumValues);
     if (trace.keyLabel === undefined && trace.session === undefined) return response;
     return {
@@ -168,7 +177,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
   }
 
   return (request) => {
-    const trace: Trace = { reached: undefined, preferences: undefined, forced: false, keyLabel: undefined, session: undefined };
+    const trace: Trace = { reached: undefined, removed: false, preferences: undefined, forced: false, keyLabel: undefined, session: undefined };
     let made: Pending<MockResponse>;
     try {
       made = route(request, trace);

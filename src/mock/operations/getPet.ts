@@ -1,8 +1,9 @@
 /**
  * `GET /pets/{petId}`, deprecated: reads `petId` (an int64) from the path; answers 200 with the pet,
- * 404 when the session has none with that id, and 410 once the session's clock passes the sunset.
- * Every answer of the operation, whatever made it, carries its deprecation (RFC 9745), its sunset
- * (RFC 8594) and a link to its replacement; a 410 carries only the sunset, as the spec documents.
+ * 404 when the session has none with that id, and 410 once the session's clock passes the sunset
+ * (`removal`, which the pipeline answers before the inputs). Until then every answer of the
+ * operation, whatever made it, carries its deprecation (RFC 9745), its sunset (RFC 8594) and a link
+ * to its replacement; from then on, and on a 410, only the sunset, as the spec documents.
  */
 import { serializeItem } from 'structured-headers';
 import { getPetPath } from '../../generated/validators.js';
@@ -49,8 +50,9 @@ export function getPet(env: OperationEnv): MockOperation {
       const petId = exactInteger(values.petId, input.value.petId);
       const found = (json: string | undefined): MockResponse =>
         json === undefined ? errorResponse('not_found', `No pet has id ${petId}.`) : { status: 200, headers: ANSWER_HEADERS, body: json };
-      return { answer: (_request, session) => (session.clock.now() >= SUNSET_MS ? gone : andThen(session.store.petJson(petId), found)) };
+      return { answer: (_request, session) => andThen(session.store.petJson(petId), found) };
     },
-    carries: (status) => (status === 410 ? removed : notice),
+    removal: { at: SUNSET_MS, answer: gone },
+    carries: (status, isRemoved) => (isRemoved || status === 410 ? removed : notice),
   };
 }
