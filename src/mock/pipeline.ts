@@ -10,7 +10,17 @@
 import { tooManySessions } from './admin.js';
 import { AUTH_MESSAGES, type AuthProblem, UNAUTHORIZED_HEADERS } from './auth.js';
 import type { Coverage } from './coverage.js';
-import { errorResponse, isShared, jsonResponse, type MockRequest, type MockResponse, type PreparedAnswer, prepared, sharedHeaders } from './exchange.js';
+import {
+  errorResponse,
+  jsonResponse,
+  type MockRequest,
+  type MockResponse,
+  mergePrepared,
+  type PreparedAnswer,
+  type PreparedHeaders,
+  prepared,
+  preparedResponse,
+} from './exchange.js';
 import type { OperationId, Reading } from './operations/operation.js';
 import type { Pending } from './pending.js';
 import { appliedPreferences, forcedResponse, type Preferences, readPreferences } from './prefer.js';
@@ -61,21 +71,10 @@ const PREFLIGHT_HEADERS = {
   'access-control-max-age': '600',
 };
 
-/** `response` with `extra` headers; shared headers merge once and the merge is kept, since both sides live as long as the mock. */
-const merged = new WeakMap<object, WeakMap<object, Readonly<Record<string, string>>>>();
-function withHeaders(response: MockResponse, extra: Readonly<Record<string, string>>): MockResponse {
-  if (!isShared(response.headers) || !isShared(extra)) return { ...response, headers: { ...response.headers, ...extra } };
-  let byExtra = merged.get(response.headers);
-  if (byExtra === undefined) {
-    byExtra = new WeakMap();
-    merged.set(response.headers, byExtra);
-  }
-  let headers = byExtra.get(extra);
-  if (headers === undefined) {
-    headers = sharedHeaders({ ...response.headers, ...extra });
-    byExtra.set(extra, headers);
-  }
-  return { ...response, headers };
+/** `response` with `extra` headers over its own; two prepared sets merge once, and the merge is kept. */
+function withHeaders(response: MockResponse, extra: PreparedHeaders): MockResponse {
+  if (response.prepared !== undefined) return preparedResponse(response.status, mergePrepared(response.prepared, extra), response.body);
+  return { status: response.status, headers: { ...response.headers, ...extra.record }, body: response.body };
 }
 
 function failure(error: unknown): MockResponse {
@@ -164,7 +163,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     // Only what was applied: a code= or auth=expired that the inputs' 400 pre-empted was not.
     const { delay } = preferences ?? {};
     const applied = preferences ? appliedPreferences(trace.forced ? preferences : delay === undefined ? {} : { delay }) : '';
-    if (applied !== '') response = withHeaders(response, { 'preference-applied': applied });
+    if (applied !== '') response = { status: response.status, headers: { ...response.headers, 'preference-applied': applied }, body: response.body };
     if (selfCheck) response = selfCheck(reached?.operation.id, response, trace.removed);
     if (reached) coverage.record(reached.operation.id, response.status, reached.enumValues);
     if (trace.keyLabel === undefined && trace.session === undefined) return response;

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { coarseClock } from './coarse-clock.js';
 import { idOffsetOf, MOCK_DEFAULTS } from './defaults.js';
-import { isShared, type MockRequest, type MockResponse } from './exchange.js';
+import type { MockRequest, MockResponse } from './exchange.js';
 import { createMockApi, type MockApi, type MockOptions } from './handler.js';
 import { readStateFile, StateFileWriter } from './state-file.js';
 
@@ -113,31 +113,25 @@ class NodeRequest implements MockRequest {
   }
 }
 
-/**
- * Answers' headers as the flat `['content-length', <length>, name, value, ...]` list `writeHead` takes
- * fastest, kept for the headers the common answers share (see `sharedHeaders`); the others are made
- * once and gone.
- */
-const flatHeaders = new WeakMap<object, (string | number)[]>();
-
 function flatten(headers: MockResponse['headers']): (string | number)[] {
   const flat: (string | number)[] = ['content-length', 0];
   for (const name in headers) flat.push(name, headers[name] as string);
   return flat;
 }
 
-function headerList(headers: MockResponse['headers'], closeConnection: boolean): (string | number)[] {
-  if (closeConnection) return [...flatten(headers), 'connection', 'close'];
-  let flat = flatHeaders.get(headers);
-  if (flat === undefined) {
-    flat = flatten(headers);
-    if (isShared(headers)) flatHeaders.set(headers, flat);
-  }
-  return flat;
+/**
+ * An answer's headers as the flat `['content-length', <length>, name, value, ...]` list `writeHead`
+ * takes fastest: the list its prepared headers carry, made once for many answers; made for this
+ * answer when it has none, or when its headers are no longer the prepared ones.
+ */
+export function headerList(answer: MockResponse, closeConnection: boolean): (string | number)[] {
+  const { prepared } = answer;
+  const flat = prepared !== undefined && prepared.record === answer.headers ? prepared.list : flatten(answer.headers);
+  return closeConnection ? [...flat, 'connection', 'close'] : flat;
 }
 
 function writeResponse(response: ServerResponse, answer: MockResponse, closeConnection: boolean): void {
-  const headers = headerList(answer.headers, closeConnection);
+  const headers = headerList(answer, closeConnection);
   // writeHead copies the list into the head it writes before it returns: a shared list is free again at once.
   headers[1] = Buffer.byteLength(answer.body);
   response.writeHead(answer.status, headers);

@@ -8,7 +8,7 @@
 import { serializeItem } from 'structured-headers';
 import { getPetPath } from '../../generated/validators.js';
 import { GET_PET_DEPRECATED_AT, GET_PET_REPLACEMENT, GET_PET_SUNSET } from '../../spec/facts.js';
-import { ANSWER_HEADERS, errorResponse, type MockResponse, prepared, sharedHeaders } from '../exchange.js';
+import { ANSWER_HEADERS, errorResponse, type MockResponse, prepared, preparedResponse, prepareHeaders } from '../exchange.js';
 import { andThen } from '../pending.js';
 import { readParameters } from '../validation.js';
 import { checkInput, exactInteger, parametersIn } from './inputs.js';
@@ -33,8 +33,8 @@ export function deprecationHeaders(basePath: string): Readonly<Record<string, st
 }
 
 export function getPet(env: OperationEnv): MockOperation {
-  const notice = sharedHeaders(deprecationHeaders(env.basePath));
-  const removed = sharedHeaders({ sunset: SUNSET });
+  const notice = prepareHeaders(deprecationHeaders(env.basePath));
+  const removed = prepareHeaders({ sunset: SUNSET });
   const gone = prepared(
     errorResponse(
       'gone',
@@ -49,7 +49,7 @@ export function getPet(env: OperationEnv): MockOperation {
       if ('refusal' in input) return input;
       const petId = exactInteger(values.petId, input.value.petId);
       const found = (json: string | undefined): MockResponse =>
-        json === undefined ? errorResponse('not_found', `No pet has id ${petId}.`) : { status: 200, headers: ANSWER_HEADERS, body: json };
+        json === undefined ? errorResponse('not_found', `No pet has id ${petId}.`) : preparedResponse(200, ANSWER_HEADERS, json);
       return { answer: (_request, session) => andThen(session.store.petJson(petId), found) };
     },
     removal: { at: SUNSET_MS, answer: gone },

@@ -3,7 +3,7 @@
  * session's first `limit` pets in id order, only those of `status` when given.
  */
 import { listPetsQuery } from '../../generated/validators.js';
-import { ANSWER_HEADERS, type MockResponse } from '../exchange.js';
+import { ANSWER_HEADERS, type MockResponse, preparedResponse } from '../exchange.js';
 import { andThen } from '../pending.js';
 import { readParameters } from '../validation.js';
 import { checkInput, parametersIn } from './inputs.js';
@@ -12,7 +12,7 @@ import type { MockOperation } from './operation.js';
 const QUERY = parametersIn('listPets', 'query');
 
 function page(body: string): MockResponse {
-  return { status: 200, headers: ANSWER_HEADERS, body };
+  return preparedResponse(200, ANSWER_HEADERS, body);
 }
 
 export function listPets(): MockOperation {

@@ -5,7 +5,7 @@
  */
 import type { operations } from '../../generated/types.js';
 import type { Coverage } from '../coverage.js';
-import type { MockRequest, MockResponse } from '../exchange.js';
+import type { MockRequest, MockResponse, PreparedHeaders } from '../exchange.js';
 import type { Pending } from '../pending.js';
 import type { Session } from '../sessions.js';
 
@@ -43,7 +43,7 @@ export interface MockOperation {
    * The headers every answer of the operation carries, whatever made it (the operation, a forced
    * `code=`, a refusal, the 401), by status and by whether the operation is removed for the request's session.
    */
-  carries?(status: number, removed: boolean): Readonly<Record<string, string>> | undefined;
+  carries?(status: number, removed: boolean): PreparedHeaders | undefined;
 }
 
 /** What the operations need from the mock around them. */
