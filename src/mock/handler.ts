@@ -63,7 +63,11 @@ export interface MockApi {
  * }));
  */
 export function createMockApi(options: MockOptions = {}): MockApi {
-  const settings = normalizeMockOptions(options);
+  return mockApiOf(normalizeMockOptions(options));
+}
+
+/** The mock of options already normalized (`normalizeMockOptions`), for a host that read them first. */
+export function mockApiOf(settings: ResolvedMockOptions): MockApi {
   const { basePath, persist } = settings;
   const sessions = new Sessions({
     seed: seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }),

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { coarseClock } from './coarse-clock.js';
 import { idOffsetOf, MOCK_DEFAULTS } from './defaults.js';
 import type { MockRequest, MockResponse } from './exchange.js';
-import { createMockApi, type MockApi, type MockOptions } from './handler.js';
+import { type MockApi, type MockOptions, mockApiOf } from './handler.js';
+import { normalizeMockOptions } from './options.js';
 import { readStateFile, StateFileWriter } from './state-file.js';
 
 /**
@@ -37,10 +38,7 @@ export interface ServerTimeouts {
   readonly keepAliveMs?: number;
 }
 
-/** True for addresses only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
+export { isLoopback } from './options.js';
 
 /**
  * A running Node server hosting the mock's handler.
@@ -168,17 +166,14 @@ function formatUrl(host: string, port: number, basePath: string): string {
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? MOCK_DEFAULTS.host;
   const { stateFile } = options;
-  const seed = options.seed ?? MOCK_DEFAULTS.seed;
-  const count = options.count ?? MOCK_DEFAULTS.count;
+  const settings = normalizeMockOptions({ ...options, now: options.now ?? coarseClock() }, { host });
+  const { seed, count } = settings;
   const writer = stateFile === undefined ? undefined : new StateFileWriter(stateFile, seed, count);
-  const mock = createMockApi({
-    ...options,
-    now: options.now ?? coarseClock(),
-    adminKeyRequired: options.adminKeyRequired ?? !isLoopback(host),
-    ...(writer && stateFile !== undefined
-      ? { restore: await readStateFile(stateFile, seed, count, idOffsetOf(options.bigIds ?? MOCK_DEFAULTS.bigIds)), persist: (created) => writer.save(created) }
-      : {}),
-  });
+  const mock = mockApiOf(
+    writer && stateFile !== undefined
+      ? { ...settings, restore: await readStateFile(stateFile, seed, count, idOffsetOf(settings.bigIds)), persist: (created) => writer.save(created) }
+      : settings,
+  );
   const { onRequest } = options;
   const keys = mock.options.apiKeys;
 
