@@ -16,7 +16,7 @@ type Reporter = 'console' | 'json' | 'junit';
 interface Flags {
   baseUrl?: string;
   apiKey?: string;
-  suite: Suite;
+  suite?: Suite;
   readOnly?: boolean;
   reporter: Reporter;
   output?: string;
@@ -93,6 +93,13 @@ function render(report: VerificationReport, reporter: Reporter): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
+/** The suite run without --suite: all when Pact is installed; otherwise spec, said in one line on stderr. */
+function defaultSuite(): Suite {
+  if (pactInstalled()) return 'all';
+  process.stderr.write('petstore-verify: @pact-foundation/pact is not installed, so only --suite spec runs; install it to replay the consumer pacts too.\n');
+  return 'spec';
+}
+
 /** The `petstore-verify` command, ready for `parseAsync`. */
 export function verifyCommand(): Command {
   return new Command('petstore-verify')
@@ -100,9 +107,10 @@ export function verifyCommand(): Command {
     .addOption(new Option('-u, --base-url <url>', 'the deployment, with its version prefix: https://staging.example.com/v1').env('PETSTORE_BASE_URL'))
     .addOption(new Option('-k, --api-key <key>', 'the bearer key the deployment accepts (never printed)').env('PETSTORE_API_KEY'))
     .addOption(
-      new Option('--suite <suite>', 'which checks: spec (derived from the OpenAPI spec), pact (consumer contracts, replayed with the Pact Verifier), or all')
-        .choices(['spec', 'pact', 'all'])
-        .default('all'),
+      new Option(
+        '--suite <suite>',
+        'which checks: spec (derived from the OpenAPI spec), pact (consumer contracts, replayed with the Pact Verifier), or all (default: all when @pact-foundation/pact is installed, spec otherwise)',
+      ).choices(['spec', 'pact', 'all']),
     )
     .option(
       '--read-only',
@@ -164,7 +172,8 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     const baseUrl = baseUrlOf(flags);
     if (!flags.apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY): the key the deployment accepts');
     if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json or junit');
-    if (flags.suite !== 'spec' && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
+    const suite = flags.suite ?? defaultSuite();
+    if (suite !== 'spec' && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
     const unwritable = flags.output === undefined ? undefined : await outputProblem(flags.output);
     if (unwritable) throw new UsageError(unwritable);
     // The document goes to stdout unless it goes to a file; progress goes wherever it does not.
@@ -174,7 +183,7 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     const report = await verify({
       baseUrl,
       apiKey: flags.apiKey,
-      suite: flags.suite,
+      suite,
       readOnly: flags.readOnly === true,
       timeoutMs: flags.timeout,
       concurrency: flags.concurrency,

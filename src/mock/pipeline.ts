@@ -7,7 +7,7 @@
  * src/mock/operations/, what a target decides in the router, and the answer's conformance in src/spec/conformance.ts.
  */
 
-import { tooManySessions } from './admin.js';
+import { tooManySessions, withoutCors } from './admin.js';
 import { AUTH_MESSAGES, type AuthProblem, UNAUTHORIZED_HEADERS } from './auth.js';
 import type { Coverage } from './coverage.js';
 import {
@@ -152,7 +152,8 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     if (target.area === 'api') return answerApi(request, target, trace);
     if (target.area === 'elsewhere') return notServed(target.path, `: the API lives under ${basePath}`);
     const key = parts.adminKeyRequired ? authorize(request.header('authorization')) : 0;
-    return typeof key === 'string' ? UNAUTHORIZED[key] : parts.answerAdmin(request, request.method, target.path);
+    // The admin's answers carry no CORS, its 401 included.
+    return typeof key === 'string' ? withoutCors(UNAUTHORIZED[key]) : parts.answerAdmin(request, request.method, target.path);
   }
 
   /** The steps after the answer is made: the headers its operation always carries, the self-check, coverage, the log's detail. */
