@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BIG_ID_OFFSET, DEFAULT_COUNT, DEFAULT_SEED } from '../fixtures/seed.js';
 import { coarseClock } from './coarse-clock.js';
-import type { MockRequest, MockResponse } from './exchange.js';
+import { idOffsetOf, MOCK_DEFAULTS } from './defaults.js';
+import { isShared, type MockRequest, type MockResponse } from './exchange.js';
 import { createMockApi, type MockApi, type MockOptions } from './handler.js';
 import { readStateFile, StateFileWriter } from './state-file.js';
 
@@ -115,8 +115,8 @@ class NodeRequest implements MockRequest {
 
 /**
  * Answers' headers as the flat `['content-length', <length>, name, value, ...]` list `writeHead` takes
- * fastest, kept for the frozen headers objects the common answers share (see `shared`); the others are
- * made once and gone.
+ * fastest, kept for the headers the common answers share (see `sharedHeaders`); the others are made
+ * once and gone.
  */
 const flatHeaders = new WeakMap<object, (string | number)[]>();
 
@@ -131,7 +131,7 @@ function headerList(headers: MockResponse['headers'], closeConnection: boolean):
   let flat = flatHeaders.get(headers);
   if (flat === undefined) {
     flat = flatten(headers);
-    if (Object.isFrozen(headers)) flatHeaders.set(headers, flat);
+    if (isShared(headers)) flatHeaders.set(headers, flat);
   }
   return flat;
 }
@@ -172,17 +172,17 @@ function formatUrl(host: string, port: number, basePath: string): string {
  * await server.close();
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const host = options.host ?? '127.0.0.1';
+  const host = options.host ?? MOCK_DEFAULTS.host;
   const { stateFile } = options;
-  const seed = options.seed ?? DEFAULT_SEED;
-  const count = options.count ?? DEFAULT_COUNT;
+  const seed = options.seed ?? MOCK_DEFAULTS.seed;
+  const count = options.count ?? MOCK_DEFAULTS.count;
   const writer = stateFile === undefined ? undefined : new StateFileWriter(stateFile, seed, count);
   const mock = createMockApi({
     ...options,
     now: options.now ?? coarseClock(),
     adminKeyRequired: options.adminKeyRequired ?? !isLoopback(host),
     ...(writer && stateFile !== undefined
-      ? { restore: await readStateFile(stateFile, seed, count, options.bigIds ? BIG_ID_OFFSET : 0n), persist: (created) => writer.save(created) }
+      ? { restore: await readStateFile(stateFile, seed, count, idOffsetOf(options.bigIds ?? MOCK_DEFAULTS.bigIds)), persist: (created) => writer.save(created) }
       : {}),
   });
   const { onRequest } = options;

@@ -1,5 +1,6 @@
 import { MockClock } from './clock.js';
-import { PetStore, type StoredPet } from './store.js';
+import type { Pending } from './pending.js';
+import { MemoryPetStore, type PetStore, type StoredPet } from './store.js';
 
 /** The request header that names a session. */
 export const SESSION_HEADER = 'x-mock-session';
@@ -48,6 +49,12 @@ export interface SessionsOptions {
   readonly ttl: number;
   /** How many named sessions may exist at once; the default session does not count. */
   readonly max: number;
+  /** Makes the store of a new session from the seed. Default: a `MemoryPetStore`. */
+  readonly newStore?: (seed: readonly StoredPet[], idOffset: bigint | undefined) => PetStore;
+}
+
+function newMemoryStore(seed: readonly StoredPet[], idOffset: bigint | undefined): PetStore {
+  return new MemoryPetStore(seed, idOffset === undefined ? {} : { idOffset });
 }
 
 /**
@@ -97,10 +104,10 @@ export class Sessions {
   }
 
   /** Puts one session back to the seeded pets and the base clock. A session not open has nothing to reset: it starts seeded. */
-  reset(name: string): void {
+  reset(name: string): Pending<void> {
     const session = this.find(name);
-    session?.store.reset();
     session?.clock.reset();
+    return session?.store.reset();
   }
 
   /** Drops a named session; whether it was open. */
@@ -109,19 +116,21 @@ export class Sessions {
   }
 
   /** The default session back to the seed, every named one dropped: the mock as it started. */
-  resetAll(): void {
+  resetAll(): Pending<void> {
     this.#named.clear();
-    this.reset(DEFAULT_SESSION);
+    return this.reset(DEFAULT_SESSION);
   }
 
   /** The open named sessions, least recently used first. */
-  list(): { readonly name: string; readonly pets: number; readonly idleMs: number }[] {
+  async list(): Promise<{ readonly name: string; readonly pets: number; readonly idleMs: number }[]> {
     const now = this.#expire();
-    return [...this.#named.values()].map((session) => ({ name: session.name, pets: session.store.size, idleMs: Math.round(now - session.lastUsed) }));
+    return Promise.all(
+      [...this.#named.values()].map(async (session) => ({ name: session.name, pets: await session.store.size, idleMs: Math.round(now - session.lastUsed) })),
+    );
   }
 
   /** How many pets a session has, or would have once opened. */
-  size(name: string): number {
+  size(name: string): Pending<number> {
     return this.find(name)?.store.size ?? this.#options.seed.length;
   }
 
@@ -135,10 +144,10 @@ export class Sessions {
   }
 
   #create(name: string): OpenSession {
-    const { seed, idOffset, now } = this.#options;
+    const { seed, idOffset, now, newStore = newMemoryStore } = this.#options;
     return {
       name,
-      store: new PetStore(seed, idOffset === undefined ? {} : { idOffset }),
+      store: newStore(seed, idOffset),
       clock: new MockClock(now),
       lastUsed: performance.now(),
     };
