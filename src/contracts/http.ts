@@ -11,12 +11,22 @@ export interface ApiRequest {
   /**
    * The `Authorization` header: `undefined` sends the valid key as a bearer token, `null` sends
    * none, a string is sent as it is (a wrong key, another scheme), with `KEY_PLACEHOLDER` in it
-   * replaced by the key.
+   * replaced by the key, or a credential made from the key (see `HttpClient.derive`).
    */
-  readonly authorization?: string | null;
+  readonly authorization?: string | null | DerivedCredential;
   readonly body?: string;
   /** Sent with a body; default `application/json`. */
   readonly contentType?: string;
+}
+
+/**
+ * A near miss of the real credential (the key with its case changed, a prefix of it...). It would
+ * reveal the key, so reports show `shown` instead, and an echo of `secret` in a body is replaced too.
+ */
+export interface DerivedCredential {
+  readonly value: string;
+  readonly secret: string;
+  readonly shown: string;
 }
 
 /** A request as reported: the key replaced by `$PETSTORE_API_KEY`. */
@@ -122,6 +132,15 @@ export class HttpClient {
     return this.#base;
   }
 
+  /**
+   * A near miss of the credential: `change` makes the `Authorization` value from the key. Undefined
+   * when the change leaves the valid credential as it is (the key has no letters to change the case of).
+   */
+  derive(shown: string, change: (key: string) => { value: string; secret: string }): DerivedCredential | undefined {
+    const made = change(this.#options.apiKey);
+    return made.value === `Bearer ${this.#options.apiKey}` ? undefined : { ...made, shown };
+  }
+
   /** Replaces the key wherever it appears. */
   redact(text: string): string {
     return text.replaceAll(this.#options.apiKey, KEY_PLACEHOLDER);
@@ -130,21 +149,29 @@ export class HttpClient {
   async send(request: ApiRequest): Promise<Exchange> {
     const url = `${this.#base}${request.path}${request.query ? `?${request.query}` : ''}`;
     const headers: Record<string, string> = { accept: 'application/json' };
+    const given = request.authorization;
+    const derived = typeof given === 'object' && given !== null ? given : undefined;
     const authorization =
-      request.authorization === undefined ? `Bearer ${this.#options.apiKey}` : request.authorization?.replaceAll(KEY_PLACEHOLDER, this.#options.apiKey);
+      given === undefined
+        ? `Bearer ${this.#options.apiKey}`
+        : typeof given === 'string'
+          ? given.replaceAll(KEY_PLACEHOLDER, this.#options.apiKey)
+          : given?.value;
     if (authorization !== null && authorization !== undefined) headers.authorization = authorization;
     if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
     const recorded: RecordedRequest = {
       method: request.method,
       url: this.redact(url),
-      headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, this.redact(value)])),
+      headers: Object.fromEntries(
+        Object.entries(headers).map(([name, value]) => [name, name === 'authorization' && derived ? derived.shown : this.redact(value)]),
+      ),
       ...(request.body === undefined ? {} : { body: this.redact(request.body) }),
     };
 
     const idempotent = request.method === 'GET';
     for (let attempt = 1; ; attempt++) {
       try {
-        const exchange = await this.#once(url, request, headers, recorded, attempt);
+        const exchange = await this.#once(url, request, headers, recorded, attempt, derived);
         if (!idempotent || attempt > this.#options.retries || !RETRYABLE_STATUSES.has(exchange.status)) return exchange;
         this.retried.push(`${request.method} ${recorded.url} after ${exchange.status}`);
       } catch (error) {
@@ -155,7 +182,14 @@ export class HttpClient {
     }
   }
 
-  async #once(url: string, request: ApiRequest, headers: Record<string, string>, recorded: RecordedRequest, attempt: number): Promise<Exchange> {
+  async #once(
+    url: string,
+    request: ApiRequest,
+    headers: Record<string, string>,
+    recorded: RecordedRequest,
+    attempt: number,
+    derived: DerivedCredential | undefined,
+  ): Promise<Exchange> {
     await this.#acquire();
     try {
       await this.#pace();
@@ -166,7 +200,7 @@ export class HttpClient {
       const response = await fetch(url, { method: request.method, headers, body: request.body ?? null, redirect: 'manual', signal });
       const raw = await readLimited(response.body, this.#options.maxBodyBytes);
       if (raw === undefined) throw new TransportError('too-large', recorded, `the response body is larger than ${this.#options.maxBodyBytes} bytes`);
-      const text = this.redact(raw);
+      const text = derived && derived.secret !== '' ? this.redact(raw).replaceAll(derived.secret, derived.shown) : this.redact(raw);
       let json: JsonValue | undefined;
       let jsonError: string | undefined;
       if (raw.trim() !== '') {
