@@ -172,7 +172,7 @@ export function triage(
   reports: readonly StrykerReport[],
   rules: readonly TriageRule[],
   date: string,
-): { score: Score; markdown: string } | { untriaged: Survivor[] } {
+): { score: Score; markdown: string; unused: TriageRule[] } | { untriaged: Survivor[] } {
   const mutants = reports.flatMap((report) => Object.values(report.files).flatMap((file) => file.mutants));
   const survivors = reports.flatMap(survivorsOf);
   const triaged = new Map<TriageRule, Survivor[]>();
@@ -206,7 +206,8 @@ export function triage(
     score: percent(killed + timeout, killed + timeout + missed),
     strykerScore: percent(killed + timeout, killed + timeout + survivors.length),
   };
-  return { score, markdown: survivorsMarkdown(score, triaged) };
+  // A rule that matches nothing any more (its mutants are killed now) is worth deleting.
+  return { score, markdown: survivorsMarkdown(score, triaged), unused: rules.filter((rule) => !triaged.has(rule)) };
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -224,6 +225,8 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     writeFileSync('bench/mutation/score.json', `${JSON.stringify(result.score, null, 2)}\n`);
     writeFileSync('bench/mutation/SURVIVORS.md', result.markdown);
     const { score } = result;
+    for (const rule of result.unused)
+      process.stderr.write(`mutation-report: no survivor matches the rule for ${rule.file} ${rule.scope ?? ''} ${rule.code ?? ''}\n`);
     process.stdout.write(
       `${score.stryker.killed + score.stryker.timeout} killed of ${score.stryker.total}; ${score.equivalent} equivalent, ${score.missed} missed: ${score.score}% of the non-equivalent mutants killed (Stryker: ${score.strykerScore}%).\n`,
     );
