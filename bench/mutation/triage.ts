@@ -151,6 +151,19 @@ export const TRIAGE: readonly TriageRule[] = [
       'With ids beyond 2^53, `GET /pets/1` (a small id the deployment never gave) gets a 500 instead of a 404. Check to add (verify/probes, checks/get.ts): getPet of an id unlike any the deployment gives (1, and 2^63-1) answers 404, never 5xx.',
   },
 
+  ...[
+    { file: 'src/mock/pipeline.ts', scope: 'answerApi', code: /^!target\.route$|^!reached$/ },
+    { file: 'src/mock/pipeline.ts', scope: 'notServed', replacement: /=> undefined/ },
+    { file: 'src/mock/router.ts', code: /^match === undefined$/ },
+  ].map(
+    (where): TriageRule => ({
+      ...where,
+      verdict: 'missed',
+      reason:
+        "An authenticated request to a path or a method the spec does not document (`GET /v1/nope`, `DELETE /v1/pets`) gets a 5xx instead of a 4xx. The interface does not define those answers, but a server error is never a correct one. Check to add (probes, like Schemathesis's not_a_server_error): with the valid key, an undocumented path and an undocumented method answer 4xx with an Error body.",
+    }),
+  ),
+
   // --- equivalent: no answer a deployment gives the verifier changes -------------------------------
   { file: 'src/mock/prefer.ts', verdict: 'equivalent', reason: PREFER },
   { file: 'src/mock/pipeline.ts', scope: 'answerApi', code: /prefer|delay|preferences|^'error'$/, verdict: 'equivalent', reason: PREFER },
