@@ -1,11 +1,14 @@
-import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
+import { Redactor } from './redact.js';
 import { painter, resultLine, summary } from './reporters/console.js';
 import { junitReport } from './reporters/junit.js';
 import { MAX_WRITES, type Suite, type VerificationReport, verify } from './runner.js';
 
-/** Exit code for a usage error, an unreachable deployment or a refused key: nothing was verified. */
+/** Exit code for a usage error, a misconfiguration, an unreachable deployment or a refused key: nothing was verified. */
 export const EXIT_CANNOT_VERIFY = 2;
 
 type Reporter = 'console' | 'json' | 'junit';
@@ -50,6 +53,41 @@ function baseUrlOf(flags: Flags): string {
   return value.replace(/\/+$/, '');
 }
 
+/** Why the report could not be written to `file`, checked before the first request so a whole run is not lost. */
+async function outputProblem(file: string): Promise<string | undefined> {
+  const folder = dirname(resolve(file));
+  const info = await stat(folder).catch(() => undefined);
+  if (!info?.isDirectory()) return `--output ${file}: the folder ${folder} does not exist; create it, or write the report elsewhere`;
+  const existing = await stat(file).catch(() => undefined);
+  if (existing?.isDirectory()) return `--output ${file} is a folder; give a file name in it, like ${file.replace(/\/+$/, '')}/petstore-verify.xml`;
+  try {
+    await access(existing ? file : folder, constants.W_OK);
+  } catch {
+    return `--output ${file}: petstore-verify may not write ${existing ? 'this file' : `into the folder ${folder}`}; choose a writable place`;
+  }
+  return undefined;
+}
+
+/**
+ * The keys given on the command line or in the environment. A usage error must not echo them,
+ * not even when the flag itself is mistyped (`--api-kye=SECRET`).
+ */
+function keysIn(argv: readonly string[]): string[] {
+  const keys = [process.env.PETSTORE_API_KEY ?? ''];
+  argv.forEach((arg, i) => {
+    if (arg === '--api-key' || arg === '-k') keys.push(argv[i + 1] ?? '');
+    else if (arg.startsWith('--api-key=')) keys.push(arg.slice('--api-key='.length));
+    else if (/^-k./.test(arg)) keys.push(arg.slice(2));
+  });
+  return keys.filter((key) => key !== '');
+}
+
+/** A usage error's text without any key in it, and without the value of any `--flag=value` commander quotes. */
+function redactUsage(text: string, argv: readonly string[]): string {
+  const unquoted = text.replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'");
+  return keysIn(argv).reduce((redacted, key) => new Redactor(key).text(redacted), unquoted);
+}
+
 function render(report: VerificationReport, reporter: Reporter): string {
   if (reporter === 'junit') return junitReport(report);
   return `${JSON.stringify(report, null, 2)}\n`;
@@ -91,7 +129,9 @@ export function verifyCommand(): Command {
 Exit codes:
   0  every check passed
   1  the deployment breaks the contract
-  2  nothing could be verified: a usage error, an unreachable deployment, or a refused key
+  2  nothing (or not everything) could be verified: a usage error, a misconfiguration (a base URL
+     without /v1, a web page instead of the API, an unreadable --pact, an --output that cannot be
+     written), an unreachable deployment, a refused key, or checks cut off by --deadline
 
 Examples:
   $ petstore-verify --base-url https://staging.example.com/v1 --api-key "$PETSTORE_API_KEY"
@@ -107,7 +147,7 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     .configureOutput({
       outputError: (text, write) =>
         write(
-          `petstore-verify: ${text
+          `petstore-verify: ${redactUsage(text, argv)
             .replace(/^error: /, '')
             .trim()
             .replace(/\s*\n\s*/g, ' ')} Run petstore-verify --help for every flag.\n`,
@@ -125,6 +165,8 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     if (!flags.apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY): the key the deployment accepts');
     if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json or junit');
     if (flags.suite !== 'spec' && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
+    const unwritable = flags.output === undefined ? undefined : await outputProblem(flags.output);
+    if (unwritable) throw new UsageError(unwritable);
     // The document goes to stdout unless it goes to a file; progress goes wherever it does not.
     const documentOnStdout = flags.reporter !== 'console' && !flags.output;
     const progress = documentOnStdout ? process.stderr : process.stdout;
@@ -136,7 +178,9 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
       readOnly: flags.readOnly === true,
       timeoutMs: flags.timeout,
       concurrency: flags.concurrency,
-      deadlineMs: flags.deadline,
+      // The deadline is the whole run's, counted from the process's start: Node's own start and the
+      // spec's compilation are part of what CI waits for.
+      deadlineMs: Math.max(1, Math.round(flags.deadline - performance.now())),
       ...(flags.rps === undefined ? {} : { rps: flags.rps }),
       pacts: flags.pact,
       onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
@@ -150,7 +194,7 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     return report.exitCode;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`petstore-verify: ${error.message}\n`);
+    process.stderr.write(`petstore-verify: ${redactUsage(error.message, argv)}\n`);
     return EXIT_CANNOT_VERIFY;
   }
 }

@@ -8,7 +8,7 @@ import { createAdmin } from './admin.js';
 import { bearerCheck } from './auth.js';
 import { Coverage, type CoverageReport } from './coverage.js';
 import { idOffsetOf } from './defaults.js';
-import { errorResponse, type MockRequest, type MockResponse } from './exchange.js';
+import type { MockRequest, MockResponse } from './exchange.js';
 import { fetchAdapter } from './fetch.js';
 import { createPet } from './operations/createPet.js';
 import { getPet } from './operations/getPet.js';
@@ -18,8 +18,9 @@ import { type MockOptions, normalizeMockOptions, type ResolvedMockOptions } from
 import type { Pending } from './pending.js';
 import { createPipeline } from './pipeline.js';
 import { createRouter } from './router.js';
+import { savedChanges, unsavedChange } from './saved-changes.js';
 import { createSelfCheck } from './self-check.js';
-import { type Session, Sessions } from './sessions.js';
+import { Sessions } from './sessions.js';
 import type { PetStore } from './store.js';
 
 export type { MockOptions, ResolvedMockOptions } from './options.js';
@@ -75,21 +76,11 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   for (const pet of settings.restore) sessions.default.store.create(pet);
   const coverage = new Coverage(basePath);
 
-  /** Saves the default session's pets where `persist` keeps them; the Error response when that fails. */
-  async function saveDefault(): Promise<MockResponse | undefined> {
-    if (!persist) return undefined;
-    try {
-      await persist(await sessions.default.store.created());
-      return undefined;
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return errorResponse('internal_error', `The change is made in memory but could not be saved: ${reason}.`);
-    }
-  }
+  const saveDefault = savedChanges(sessions.default.store, persist);
   const env: OperationEnv = {
     basePath,
     coverage,
-    save: async (session: Session) => (session === sessions.default ? saveDefault() : undefined),
+    change: (session, change) => (session === sessions.default ? saveDefault(change) : unsavedChange(change)),
   };
   const router = createRouter(basePath, [listPets(), createPet(env), getPet(env)], coverage);
   const respond = createPipeline({

@@ -390,7 +390,7 @@ export const PROBE_FAULTS: Readonly<Record<string, ProbeFault>> = {
       return new Response(response.body, { status: response.status, headers });
     },
     caughtBy: 'listPets.limit',
-    message: /charset iso-8859-1, but JSON is UTF-8/,
+    message: /charset iso-8859-1, where JSON is UTF-8/,
   },
   'a gzip body without Content-Encoding': {
     fault: async (request, mock) => {
