@@ -166,6 +166,8 @@ export const TRIAGE: readonly TriageRule[] = [
 
   // --- equivalent: no answer a deployment gives the verifier changes -------------------------------
   { file: 'src/mock/prefer.ts', verdict: 'equivalent', reason: PREFER },
+  { file: 'src/mock/pipeline.ts', scope: 'operate', code: /forced/, verdict: 'equivalent', reason: PREFER },
+  { file: 'src/mock/pipeline.ts', scope: 'conclude', code: /forced|applied|delay/, verdict: 'equivalent', reason: PREFER },
   { file: 'src/mock/pipeline.ts', scope: 'answerApi', code: /prefer|delay|preferences|^'error'$/, verdict: 'equivalent', reason: PREFER },
   { file: 'src/mock/pipeline.ts', scope: 'operate', code: /forcedResponse|preferences/, verdict: 'equivalent', reason: PREFER },
   {
@@ -270,6 +272,14 @@ export const TRIAGE: readonly TriageRule[] = [
     verdict: 'equivalent',
     reason: 'Digits given for `status` become a number instead of a string; either way they are not a PetStatus and the answer is the same 400.',
   },
+  { file: 'src/mock/validation.ts', scope: 'readParameters', code: /range/i, verdict: 'equivalent', reason: MESSAGE },
+  { file: 'src/mock/validation.ts', scope: 'rangeOf', verdict: 'equivalent', reason: MESSAGE },
+  {
+    file: 'src/mock/validation.ts',
+    code: /RANGE_KEYWORDS|'type', 'format'|^'(type|format|minimum|maximum)'$|integerRanges/,
+    verdict: 'equivalent',
+    reason: MESSAGE,
+  },
   {
     file: 'src/mock/validation.ts',
     scope: 'readParameters',
@@ -306,6 +316,13 @@ export const TRIAGE: readonly TriageRule[] = [
     reason: 'Malformed JSON then reaches the validator as `undefined` and gets the same 400 with another message.',
   },
   { file: 'src/mock/operations/createPet.ts', code: /^'createPet'$/, verdict: 'equivalent', reason: PLUMBING },
+  {
+    file: 'src/mock/operations/createPet.ts',
+    scope: 'create',
+    code: /saved|^'error'$/,
+    verdict: 'equivalent',
+    reason: `${PLUMBING} (The 500 when the state file cannot be written.)`,
+  },
   {
     file: 'src/mock/operations/createPet.ts',
     code: /^'The request body'$|request body|Content-Type|contentType === undefined/,
