@@ -68,18 +68,20 @@ function validatorTypes(doc: OpenApiDocument): Map<string, string> {
     types.set(`${operationId}Body`, guarded(`NonNullable<${of}['requestBody']>['content']['application/json']`, defaultedProperties(doc, body)));
     for (const status of Object.keys(operation.responses)) {
       types.set(`${operationId}${status}`, `${of}['responses'][${status}]['content']['application/json']`);
+      // Header names as HTTP reads them, in lower case; the spec's types keep the case it writes.
+      types.set(`${operationId}${status}Headers`, 'Readonly<Record<string, string>>');
     }
   }
   return types;
 }
 
-/** `responseValidators`: each operation's response validators by status, looked up by typed keys. */
-function responseValidatorsSource(doc: OpenApiDocument, names: ReadonlySet<string>): string {
+/** `name`: each operation's validators of one part of its responses (`` or `Headers`) by status, looked up by typed keys. */
+function byStatusSource(doc: OpenApiDocument, names: ReadonlySet<string>, name: string, suffix: '' | 'Headers'): string {
   const entries = operationsOf(doc).map(({ operationId, operation }) => {
-    const statuses = Object.keys(operation.responses).filter((status) => names.has(`${operationId}${status}`));
-    return `  [${JSON.stringify(operationId)}, new Map([${statuses.map((status) => `[${status}, ${operationId}${status}]`).join(', ')}])],`;
+    const statuses = Object.keys(operation.responses).filter((status) => names.has(`${operationId}${status}${suffix}`));
+    return `  [${JSON.stringify(operationId)}, new Map([${statuses.map((status) => `[${status}, ${operationId}${status}${suffix}]`).join(', ')}])],`;
   });
-  return `export const responseValidators = new Map([\n${entries.join('\n')}\n]);\n`;
+  return `export const ${name} = new Map([\n${entries.join('\n')}\n]);\n`;
 }
 
 function validatorModules(doc: OpenApiDocument): { js: string; dts: string } {
@@ -92,7 +94,7 @@ function validatorModules(doc: OpenApiDocument): { js: string; dts: string } {
   }
   const names = new Set(Object.keys(ids));
   const types = validatorTypes(doc);
-  const js = `${HEADER}import { formats } from '../json/int64.js';\n${standalone.default(ajv, ids)}\n${responseValidatorsSource(doc, names)}`;
+  const js = `${HEADER}import { formats } from '../json/int64.js';\n${standalone.default(ajv, ids)}\n${byStatusSource(doc, names, 'responseValidators', '')}${byStatusSource(doc, names, 'headerValidators', 'Headers')}`;
   const declarations = [...names].map((name) => {
     const type = types.get(name);
     if (type === undefined) throw new Error(`scripts/generated-files.ts: no type for the validator ${name}`);
@@ -108,6 +110,9 @@ ${declarations.join('\n')}
 
 /** Each operation's response validators, by status: every status whose answer has a JSON body. */
 export declare const responseValidators: ReadonlyMap<keyof operations, ReadonlyMap<number, ValidateFunction<unknown>>>;
+
+/** Each operation's validators of the headers its responses document, by status, over lower-case names. */
+export declare const headerValidators: ReadonlyMap<keyof operations, ReadonlyMap<number, ValidateFunction<Readonly<Record<string, string>>>>>;
 `;
   return { js, dts };
 }

@@ -1,6 +1,7 @@
 /**
  * getPet's Deprecation header, as deployments send it: the RFC 9745 date (`@1748736000`, what the
- * mock sends) and the older `true` are both read without a word; anything else is a warning.
+ * mock sends) and the older `true` are both read without a word; anything else breaks the header's
+ * schema in the spec, and conformance fails it.
  */
 import { describe, expect, it } from 'vitest';
 import { verify } from '../src/contracts/runner.js';
@@ -9,7 +10,7 @@ import { serve } from './support/deployments.js';
 
 const KEY = 'petstore-dev-key';
 
-async function deprecationWarnings(value: string): Promise<string[]> {
+async function verifyWithDeprecation(value: string) {
   const mock = createMockApi();
   const deployment = await serve(async (request) => {
     const answer = await mock.fetch(request);
@@ -19,9 +20,7 @@ async function deprecationWarnings(value: string): Promise<string[]> {
     return new Response(answer.body, { status: answer.status, headers });
   });
   try {
-    const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' });
-    expect(report.exitCode).toBe(0);
-    return report.results.flatMap((result) => result.warnings).filter((warning) => warning.includes('Deprecation'));
+    return await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' });
   } finally {
     await deployment.close();
   }
@@ -29,12 +28,21 @@ async function deprecationWarnings(value: string): Promise<string[]> {
 
 describe('petstore-verify reads the Deprecation header of getPet', () => {
   it.each(['@1748736000', 'true'])('takes %s without a warning', async (value) => {
-    expect(await deprecationWarnings(value)).toEqual([]);
+    const report = await verifyWithDeprecation(value);
+    expect(report.exitCode).toBe(0);
+    expect(report.results.flatMap((result) => result.warnings).filter((warning) => warning.includes('Deprecation'))).toEqual([]);
   });
 
-  it('warns of a value in neither form', async () => {
-    expect(await deprecationWarnings('Sun, 01 Jun 2025 00:00:00 GMT')).toEqual([
-      `the deployment's Deprecation header on getPet is "Sun, 01 Jun 2025 00:00:00 GMT", neither an RFC 9745 date (@<seconds>) nor the legacy true`,
-    ]);
+  it('fails a value in neither form: it breaks the pattern the spec gives the header', async () => {
+    const report = await verifyWithDeprecation('Sun, 01 Jun 2025 00:00:00 GMT');
+    expect(report.exitCode).toBe(1);
+    const messages = report.results.flatMap((result) => result.findings.map((finding) => finding.message));
+    // One rule, one word: the schema's failure, not a warning besides it.
+    expect(report.results.flatMap((result) => result.warnings).filter((warning) => warning.includes('Deprecation'))).toEqual([]);
+    expect(messages).toContainEqual(
+      expect.stringMatching(
+        /^getPet answered 200 with the header deprecation: Sun, 01 Jun 2025 00:00:00 GMT, which breaks its schema in the spec: must match pattern/,
+      ),
+    );
   });
 });

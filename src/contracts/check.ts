@@ -214,7 +214,10 @@ const conformances = new WeakMap<Contract, Conformance>();
 function conformanceOf(contract: Contract): Conformance {
   let conformance = conformances.get(contract);
   if (conformance === undefined) {
-    conformance = createConformance(contract.doc, { violations: (operationId, status, body) => contract.violations(operationId, status, body) });
+    conformance = createConformance(contract.doc, {
+      violations: (operationId, status, body) => contract.violations(operationId, status, body),
+      headerViolations: (operationId, status, headers) => contract.headerViolations(operationId, status, headers),
+    });
     conformances.set(contract, conformance);
   }
   return conformance;

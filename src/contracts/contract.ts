@@ -58,6 +58,8 @@ export interface Contract {
   operation(operationId: string): ContractOperation;
   /** Every violation of the schema the spec gives for this operation and status, or `undefined` when the spec has no JSON body for it. */
   violations(operationId: string, status: number, body: JsonValue): SchemaViolation[] | undefined;
+  /** Every violation of the schemas the spec gives the headers of this operation and status (by lower-case name), or `undefined` when it documents none. */
+  headerViolations(operationId: string, status: number, headers: Readonly<Record<string, string>>): SchemaViolation[] | undefined;
   /** Bounds of an integer query parameter. */
   integerParameter(operationId: string, name: string): IntegerBounds;
   /** Allowed values of an enum query parameter. */
@@ -136,6 +138,11 @@ export async function loadContract(specPath: string = BUNDLED_SPEC): Promise<Con
       const validate = validator(`${operationId}${status}`);
       if (!validate) return undefined;
       return validate(validationView(body)) ? [] : (validate.errors ?? []).map(describe);
+    },
+    headerViolations(operationId, status, headers) {
+      const validate = validator(`${operationId}${status}Headers`);
+      if (!validate) return undefined;
+      return validate(headers) ? [] : (validate.errors ?? []).map(describe);
     },
     integerParameter(operationId, name) {
       const schema = parameter(operationId, name);

@@ -7,7 +7,7 @@ const document = {
     "title": "Pet Store Service",
     "version": "1.0.0",
     "summary": "List, add and read animals over JSON/HTTP with bearer authentication.",
-    "description": "A JSON-over-HTTP interface for listing, adding and reading the animals offered in a store.\nAll request and response bodies are JSON (`application/json`) and every operation requires a\nbearer credential.\n\n## Decisions where the interface description is silent\nThis document is the single source of truth of the `petstore-mock` project. Where the interface\ndescription leaves a point open, the mock makes the choice written here; the contract verifier\n(`petstore-verify`) accepts every choice the interface leaves open.\n\n| Point | Decision |\n|---|---|\n| Bad `limit` or `status` on `listPets` | 400 Error naming the parameter |\n| `petId` that is not an int64 on `getPet` | 400 Error; ids that are valid int64 but absent (also 0 and negatives) are 404 |\n| Status of an animal added without one | `available` (`x-server-default` on `NewPet.status`; not a schema `default`, so that generated request types keep the field optional) |\n| Request body larger than 1 MiB | 413 Error (`x-max-body-bytes` on `createPet`) |\n| Request body that is not JSON | 415 Error |\n| `getPet` after its sunset (5 December 2030) | 410 Error with `Sunset`; before it, every answer (errors and forced ones too) carries `Deprecation: @1748736000` (RFC 9745, `x-deprecated-at`), `Sunset` and `Link` |\n| Error `code` values | the stable set in `x-error-codes` on the `Error` schema |\n| Order of `listPets` | ascending `id` |\n| Integers in JSON bodies (`categoryId`) | read from the JSON text, never through a double: a number with a fraction is 400 naming the field (`4.9999999999999999` is not 5); an integer written with a zero fraction or an exponent (`5.0`, `1e2`, `9007199254740993.0`) is kept exactly, as JSON Schema counts it an integer |\n| Integers in the path and query (`petId`, `limit`) | plain digits only: a fraction, `1.0` or `1e2` is 400 naming the parameter; a value out of range names the documented bounds (`limit` from 1 to 100) |\n| 429, 500 and 503 on every operation | the mock answers them only when a client asks (`Prefer: code=`) or, for 429, past its cap on sessions (`X-Mock-Session`) |\n| Statuses a client may force with `Prefer: code=` | the error statuses documented for the operation; never a success, which only the mock's state can give |\n",
+    "description": "A JSON-over-HTTP interface for listing, adding and reading the animals offered in a store.\nAll request and response bodies are JSON (`application/json`) and every operation requires a\nbearer credential.\n\n## Decisions where the interface description is silent\nThis document is the single source of truth of the `petstore-mock` project. Where the interface\ndescription leaves a point open, the mock makes the choice written here; the contract verifier\n(`petstore-verify`) accepts every choice the interface leaves open.\n\n| Point | Decision |\n|---|---|\n| Bad `limit` or `status` on `listPets` | 400 Error naming the parameter |\n| `petId` that is not an int64 on `getPet` | 400 Error; ids that are valid int64 but absent (also 0 and negatives) are 404 |\n| Status of an animal added without one | `available` (`x-server-default` on `NewPet.status`; not a schema `default`, so that generated request types keep the field optional) |\n| Request body larger than 1 MiB | 413 Error (`x-max-body-bytes` on `createPet`) |\n| Request body that is not JSON | 415 Error |\n| `getPet` after its sunset (5 December 2030) | 410 Error with only `Sunset`, by the clock of the request's session, before its `petId` is read and whatever it prefers (`code=`, `auth=expired`); the key is still checked first, so a missing or wrong key is 401, and every answer then carries only `Sunset`. Before the sunset, every answer (errors and forced ones too) carries `Deprecation: @1748736000` (RFC 9745, `x-deprecated-at`), `Sunset` and `Link` |\n| Error `code` values | the stable set in `x-error-codes` on the `Error` schema |\n| Order of `listPets` | ascending `id` |\n| Integers in JSON bodies (`categoryId`) | read from the JSON text, never through a double: a number with a fraction is 400 naming the field (`4.9999999999999999` is not 5); an integer written with a zero fraction or an exponent (`5.0`, `1e2`, `9007199254740993.0`) is kept exactly, as JSON Schema counts it an integer |\n| Integers in the path and query (`petId`, `limit`) | plain digits only: a fraction, `1.0` or `1e2` is 400 naming the parameter; a value out of range names the documented bounds (`limit` from 1 to 100) |\n| 429, 500 and 503 on every operation | the mock answers them only when a client asks (`Prefer: code=`) or, for 429, past its cap on sessions (`X-Mock-Session`) |\n| Statuses a client may force with `Prefer: code=` | the error statuses documented for the operation; never a success, which only the mock's state can give |\n",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -284,13 +284,24 @@ const document = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/BadRequest"
+            "$ref": "#/components/responses/GetPetBadRequest"
           },
           "401": {
-            "$ref": "#/components/responses/Unauthorized"
+            "$ref": "#/components/responses/GetPetUnauthorized"
           },
           "404": {
             "description": "The requested resource could not be found.",
+            "headers": {
+              "Deprecation": {
+                "$ref": "#/components/headers/Deprecation"
+              },
+              "Sunset": {
+                "$ref": "#/components/headers/Sunset"
+              },
+              "Link": {
+                "$ref": "#/components/headers/Link"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -325,13 +336,13 @@ const document = {
             }
           },
           "429": {
-            "$ref": "#/components/responses/TooManyRequests"
+            "$ref": "#/components/responses/GetPetTooManyRequests"
           },
           "500": {
-            "$ref": "#/components/responses/InternalError"
+            "$ref": "#/components/responses/GetPetInternalError"
           },
           "503": {
-            "$ref": "#/components/responses/ServiceUnavailable"
+            "$ref": "#/components/responses/GetPetServiceUnavailable"
           }
         }
       }
@@ -354,15 +365,17 @@ const document = {
         }
       },
       "Sunset": {
-        "description": "The moment the operation is removed (RFC 8594), `Thu, 05 Dec 2030 00:00:00 GMT`.",
+        "description": "The moment the operation is removed (RFC 8594), `Thu, 05 Dec 2030 00:00:00 GMT`, an HTTP-date as senders write it (IMF-fixdate).",
         "schema": {
-          "type": "string"
+          "type": "string",
+          "pattern": "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"
         }
       },
       "Link": {
-        "description": "Points to the replacement operation, with `rel=\"successor-version\"`.",
+        "description": "Points to the replacement operation, with `rel=\"successor-version\"` (RFC 8288).",
         "schema": {
-          "type": "string"
+          "type": "string",
+          "pattern": "^<[^<>]*>"
         }
       }
     },
@@ -437,6 +450,142 @@ const document = {
       },
       "ServiceUnavailable": {
         "description": "The service is unavailable for a while. The mock answers it only when a client asks for it with\n`Prefer: code=503`.\n",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "service_unavailable",
+              "message": "The service is unavailable for a while; try again later.",
+              "status": 503
+            }
+          }
+        }
+      },
+      "GetPetBadRequest": {
+        "description": "The request is invalid; the message names the parameter at fault.",
+        "headers": {
+          "Deprecation": {
+            "$ref": "#/components/headers/Deprecation"
+          },
+          "Sunset": {
+            "$ref": "#/components/headers/Sunset"
+          },
+          "Link": {
+            "$ref": "#/components/headers/Link"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "bad_request",
+              "message": "petId must be an integer",
+              "status": 400
+            }
+          }
+        }
+      },
+      "GetPetUnauthorized": {
+        "description": "Missing or invalid API key.",
+        "headers": {
+          "WWW-Authenticate": {
+            "description": "The authentication scheme, `Bearer`.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          "Deprecation": {
+            "$ref": "#/components/headers/Deprecation"
+          },
+          "Sunset": {
+            "$ref": "#/components/headers/Sunset"
+          },
+          "Link": {
+            "$ref": "#/components/headers/Link"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "unauthorized",
+              "message": "Missing credential: send the API key as `Authorization: Bearer <API_KEY>`.",
+              "status": 401
+            }
+          }
+        }
+      },
+      "GetPetTooManyRequests": {
+        "description": "Too many requests, as on every operation (`TooManyRequests`).",
+        "headers": {
+          "Deprecation": {
+            "$ref": "#/components/headers/Deprecation"
+          },
+          "Sunset": {
+            "$ref": "#/components/headers/Sunset"
+          },
+          "Link": {
+            "$ref": "#/components/headers/Link"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "too_many_requests",
+              "message": "Too many requests; try again later.",
+              "status": 429
+            }
+          }
+        }
+      },
+      "GetPetInternalError": {
+        "description": "A fault of the service, as on every operation (`InternalError`).",
+        "headers": {
+          "Deprecation": {
+            "$ref": "#/components/headers/Deprecation"
+          },
+          "Sunset": {
+            "$ref": "#/components/headers/Sunset"
+          },
+          "Link": {
+            "$ref": "#/components/headers/Link"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "internal_error",
+              "message": "The service failed to answer; please report it.",
+              "status": 500
+            }
+          }
+        }
+      },
+      "GetPetServiceUnavailable": {
+        "description": "The service is unavailable for a while, as on every operation (`ServiceUnavailable`).",
+        "headers": {
+          "Deprecation": {
+            "$ref": "#/components/headers/Deprecation"
+          },
+          "Sunset": {
+            "$ref": "#/components/headers/Sunset"
+          },
+          "Link": {
+            "$ref": "#/components/headers/Link"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {

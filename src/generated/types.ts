@@ -184,6 +184,103 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request is invalid; the message names the parameter at fault. */
+        GetPetBadRequest: {
+            headers: {
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "bad_request",
+                 *       "message": "petId must be an integer",
+                 *       "status": 400
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Missing or invalid API key. */
+        GetPetUnauthorized: {
+            headers: {
+                /** @description The authentication scheme, `Bearer`. */
+                "WWW-Authenticate"?: string;
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "unauthorized",
+                 *       "message": "Missing credential: send the API key as `Authorization: Bearer <API_KEY>`.",
+                 *       "status": 401
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests, as on every operation (`TooManyRequests`). */
+        GetPetTooManyRequests: {
+            headers: {
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "too_many_requests",
+                 *       "message": "Too many requests; try again later.",
+                 *       "status": 429
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A fault of the service, as on every operation (`InternalError`). */
+        GetPetInternalError: {
+            headers: {
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "internal_error",
+                 *       "message": "The service failed to answer; please report it.",
+                 *       "status": 500
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The service is unavailable for a while, as on every operation (`ServiceUnavailable`). */
+        GetPetServiceUnavailable: {
+            headers: {
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "service_unavailable",
+                 *       "message": "The service is unavailable for a while; try again later.",
+                 *       "status": 503
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -194,9 +291,9 @@ export type components = {
          *     RFC 9745 may send the legacy `true`, which clients should accept.
          */
         Deprecation: string;
-        /** @description The moment the operation is removed (RFC 8594), `Thu, 05 Dec 2030 00:00:00 GMT`. */
+        /** @description The moment the operation is removed (RFC 8594), `Thu, 05 Dec 2030 00:00:00 GMT`, an HTTP-date as senders write it (IMF-fixdate). */
         Sunset: string;
-        /** @description Points to the replacement operation, with `rel="successor-version"`. */
+        /** @description Points to the replacement operation, with `rel="successor-version"` (RFC 8288). */
         Link: string;
     };
     pathItems: never;
@@ -368,11 +465,14 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["GetPetBadRequest"];
+            401: components["responses"]["GetPetUnauthorized"];
             /** @description The requested resource could not be found. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -403,9 +503,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            429: components["responses"]["GetPetTooManyRequests"];
+            500: components["responses"]["GetPetInternalError"];
+            503: components["responses"]["GetPetServiceUnavailable"];
         };
     };
 }

@@ -14,13 +14,16 @@ export declare const listPetsQuery: ValidateFunction<Defaulted<NonNullable<opera
 export declare const listPets200: ValidateFunction<operations["listPets"]['responses'][200]['content']['application/json']>;
 export declare const listPets400: ValidateFunction<operations["listPets"]['responses'][400]['content']['application/json']>;
 export declare const listPets401: ValidateFunction<operations["listPets"]['responses'][401]['content']['application/json']>;
+export declare const listPets401Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const listPets429: ValidateFunction<operations["listPets"]['responses'][429]['content']['application/json']>;
 export declare const listPets500: ValidateFunction<operations["listPets"]['responses'][500]['content']['application/json']>;
 export declare const listPets503: ValidateFunction<operations["listPets"]['responses'][503]['content']['application/json']>;
 export declare const createPetBody: ValidateFunction<Defaulted<NonNullable<operations["createPet"]['requestBody']>['content']['application/json'], "status">>;
 export declare const createPet201: ValidateFunction<operations["createPet"]['responses'][201]['content']['application/json']>;
+export declare const createPet201Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const createPet400: ValidateFunction<operations["createPet"]['responses'][400]['content']['application/json']>;
 export declare const createPet401: ValidateFunction<operations["createPet"]['responses'][401]['content']['application/json']>;
+export declare const createPet401Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const createPet413: ValidateFunction<operations["createPet"]['responses'][413]['content']['application/json']>;
 export declare const createPet415: ValidateFunction<operations["createPet"]['responses'][415]['content']['application/json']>;
 export declare const createPet429: ValidateFunction<operations["createPet"]['responses'][429]['content']['application/json']>;
@@ -28,13 +31,24 @@ export declare const createPet500: ValidateFunction<operations["createPet"]['res
 export declare const createPet503: ValidateFunction<operations["createPet"]['responses'][503]['content']['application/json']>;
 export declare const getPetPath: ValidateFunction<NonNullable<operations["getPet"]['parameters']["path"]>>;
 export declare const getPet200: ValidateFunction<operations["getPet"]['responses'][200]['content']['application/json']>;
+export declare const getPet200Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet400: ValidateFunction<operations["getPet"]['responses'][400]['content']['application/json']>;
+export declare const getPet400Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet401: ValidateFunction<operations["getPet"]['responses'][401]['content']['application/json']>;
+export declare const getPet401Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet404: ValidateFunction<operations["getPet"]['responses'][404]['content']['application/json']>;
+export declare const getPet404Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet410: ValidateFunction<operations["getPet"]['responses'][410]['content']['application/json']>;
+export declare const getPet410Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet429: ValidateFunction<operations["getPet"]['responses'][429]['content']['application/json']>;
+export declare const getPet429Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet500: ValidateFunction<operations["getPet"]['responses'][500]['content']['application/json']>;
+export declare const getPet500Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPet503: ValidateFunction<operations["getPet"]['responses'][503]['content']['application/json']>;
+export declare const getPet503Headers: ValidateFunction<Readonly<Record<string, string>>>;
 
 /** Each operation's response validators, by status: every status whose answer has a JSON body. */
 export declare const responseValidators: ReadonlyMap<keyof operations, ReadonlyMap<number, ValidateFunction<unknown>>>;
+
+/** Each operation's validators of the headers its responses document, by status, over lower-case names. */
+export declare const headerValidators: ReadonlyMap<keyof operations, ReadonlyMap<number, ValidateFunction<Readonly<Record<string, string>>>>>;

@@ -898,11 +898,11 @@ return errors === 0;
 }
 validate36.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPets429 = validate37;
-const schema48 = {"$id":"https://petstore-mock.invalid/validators/listPets-429","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const listPets401Headers = validate37;
+const schema48 = {"$id":"https://petstore-mock.invalid/validators/listPets-401-headers","type":"object","properties":{"www-authenticate":{"type":"string"}}};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/listPets-429" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/listPets-401-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate37.evaluated;
@@ -913,8 +913,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data["www-authenticate"] !== undefined){
+if(typeof data["www-authenticate"] !== "string"){
+const err0 = {instancePath:instancePath+"/www-authenticate",schemaPath:"#/properties/www-authenticate/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -923,8 +924,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -933,74 +936,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
 validate37.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"props":{"www-authenticate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPets500 = validate38;
-const schema50 = {"$id":"https://petstore-mock.invalid/validators/listPets-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const listPets429 = validate38;
+const schema49 = {"$id":"https://petstore-mock.invalid/validators/listPets-429","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/listPets-500" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/listPets-429" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate38.evaluated;
@@ -1094,11 +1039,11 @@ return errors === 0;
 }
 validate38.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPets503 = validate39;
-const schema52 = {"$id":"https://petstore-mock.invalid/validators/listPets-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const listPets500 = validate39;
+const schema51 = {"$id":"https://petstore-mock.invalid/validators/listPets-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/listPets-503" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/listPets-500" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate39.evaluated;
@@ -1192,14 +1137,112 @@ return errors === 0;
 }
 validate39.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPetBody = validate40;
-const schema54 = {"$id":"https://petstore-mock.invalid/validators/createPet-body","$ref":"https://petstore-mock.invalid/components/schemas/NewPet"};
+export const listPets503 = validate40;
+const schema53 = {"$id":"https://petstore-mock.invalid/validators/listPets-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-body" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/listPets-503" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createPetBody = validate41;
+const schema55 = {"$id":"https://petstore-mock.invalid/validators/createPet-body","$ref":"https://petstore-mock.invalid/components/schemas/NewPet"};
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-body" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1210,19 +1253,19 @@ if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynam
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
-validate40.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":{"name":true,"categoryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate41.evaluated = {"props":{"name":true,"categoryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet201 = validate42;
-const schema55 = {"$id":"https://petstore-mock.invalid/validators/createPet-201","$ref":"https://petstore-mock.invalid/components/schemas/Pet"};
+export const createPet201 = validate43;
+const schema56 = {"$id":"https://petstore-mock.invalid/validators/createPet-201","$ref":"https://petstore-mock.invalid/components/schemas/Pet"};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/createPet-201" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1233,114 +1276,16 @@ if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynam
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
-validate42.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":{"id":true,"name":true,"categoryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"props":{"id":true,"name":true,"categoryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet400 = validate44;
-const schema56 = {"$id":"https://petstore-mock.invalid/validators/createPet-400","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
-
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-400" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate44.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate44.errors = vErrors;
-return errors === 0;
-}
-validate44.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
-
-export const createPet401 = validate45;
-const schema58 = {"$id":"https://petstore-mock.invalid/validators/createPet-401","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const createPet201Headers = validate45;
+const schema57 = {"$id":"https://petstore-mock.invalid/validators/createPet-201-headers","type":"object","properties":{"location":{"type":"string"}}};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-401" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-201-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate45.evaluated;
@@ -1351,8 +1296,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data.location !== undefined){
+if(typeof data.location !== "string"){
+const err0 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1361,8 +1307,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1371,74 +1319,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
 validate45.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":{"location":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet413 = validate46;
-const schema60 = {"$id":"https://petstore-mock.invalid/validators/createPet-413","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const createPet400 = validate46;
+const schema58 = {"$id":"https://petstore-mock.invalid/validators/createPet-400","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-413" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-400" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate46.evaluated;
@@ -1532,11 +1422,11 @@ return errors === 0;
 }
 validate46.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet415 = validate47;
-const schema62 = {"$id":"https://petstore-mock.invalid/validators/createPet-415","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const createPet401 = validate47;
+const schema60 = {"$id":"https://petstore-mock.invalid/validators/createPet-401","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-415" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-401" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate47.evaluated;
@@ -1630,11 +1520,11 @@ return errors === 0;
 }
 validate47.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet429 = validate48;
-const schema64 = {"$id":"https://petstore-mock.invalid/validators/createPet-429","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const createPet401Headers = validate48;
+const schema62 = {"$id":"https://petstore-mock.invalid/validators/createPet-401-headers","type":"object","properties":{"www-authenticate":{"type":"string"}}};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-429" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-401-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate48.evaluated;
@@ -1645,8 +1535,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data["www-authenticate"] !== undefined){
+if(typeof data["www-authenticate"] !== "string"){
+const err0 = {instancePath:instancePath+"/www-authenticate",schemaPath:"#/properties/www-authenticate/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1655,8 +1546,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1665,74 +1558,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
 validate48.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":{"www-authenticate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet500 = validate49;
-const schema66 = {"$id":"https://petstore-mock.invalid/validators/createPet-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const createPet413 = validate49;
+const schema63 = {"$id":"https://petstore-mock.invalid/validators/createPet-413","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-500" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-413" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate49.evaluated;
@@ -1826,11 +1661,11 @@ return errors === 0;
 }
 validate49.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet503 = validate50;
-const schema68 = {"$id":"https://petstore-mock.invalid/validators/createPet-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const createPet415 = validate50;
+const schema65 = {"$id":"https://petstore-mock.invalid/validators/createPet-415","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-503" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-415" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate50.evaluated;
@@ -1924,14 +1759,308 @@ return errors === 0;
 }
 validate50.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPetPath = validate51;
-const schema70 = {"$id":"https://petstore-mock.invalid/validators/getPet-path","type":"object","properties":{"petId":{"type":"integer","format":"int64"}},"required":["petId"]};
+export const createPet429 = validate51;
+const schema67 = {"$id":"https://petstore-mock.invalid/validators/createPet-429","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-path" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-429" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate51.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate51.errors = vErrors;
+return errors === 0;
+}
+validate51.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createPet500 = validate52;
+const schema69 = {"$id":"https://petstore-mock.invalid/validators/createPet-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-500" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate52.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createPet503 = validate53;
+const schema71 = {"$id":"https://petstore-mock.invalid/validators/createPet-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-503" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate53.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+validate53.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPetPath = validate54;
+const schema73 = {"$id":"https://petstore-mock.invalid/validators/getPet-path","type":"object","properties":{"petId":{"type":"integer","format":"int64"}},"required":["petId"]};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-path" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1985,19 +2114,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":{"petId":true},"dynamicProps":false,"dynamicItems":false};
+validate54.evaluated = {"props":{"petId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet200 = validate52;
-const schema71 = {"$id":"https://petstore-mock.invalid/validators/getPet-200","$ref":"https://petstore-mock.invalid/components/schemas/Pet"};
+export const getPet200 = validate55;
+const schema74 = {"$id":"https://petstore-mock.invalid/validators/getPet-200","$ref":"https://petstore-mock.invalid/components/schemas/Pet"};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/getPet-200" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2008,310 +2137,19 @@ if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynam
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
-validate52.errors = vErrors;
-return errors === 0;
-}
-validate52.evaluated = {"props":{"id":true,"name":true,"categoryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getPet400 = validate54;
-const schema72 = {"$id":"https://petstore-mock.invalid/validators/getPet-400","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
-
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-400" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate54.errors = vErrors;
-return errors === 0;
-}
-validate54.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getPet401 = validate55;
-const schema74 = {"$id":"https://petstore-mock.invalid/validators/getPet-401","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
-
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-401" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate55.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
 validate55.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":{"id":true,"name":true,"categoryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet404 = validate56;
-const schema76 = {"$id":"https://petstore-mock.invalid/validators/getPet-404","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
-
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-404" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate56.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate56.errors = vErrors;
-return errors === 0;
-}
-validate56.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getPet410 = validate57;
-const schema78 = {"$id":"https://petstore-mock.invalid/validators/getPet-410","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet200Headers = validate57;
+const schema75 = {"$id":"https://petstore-mock.invalid/validators/getPet-200-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+const pattern4 = new RegExp("^(@-?[0-9]{1,15}|true)$", "u");
+const pattern5 = new RegExp("^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$", "u");
+const pattern6 = new RegExp("^<[^<>]*>", "u");
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-410" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-200-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate57.evaluated;
@@ -2322,8 +2160,11 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2332,8 +2173,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+else {
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2342,8 +2184,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern5.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2352,9 +2198,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2364,9 +2210,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2376,10 +2224,8 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2391,7 +2237,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2403,13 +2249,13 @@ errors++;
 validate57.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate57.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet429 = validate58;
-const schema80 = {"$id":"https://petstore-mock.invalid/validators/getPet-429","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet400 = validate58;
+const schema76 = {"$id":"https://petstore-mock.invalid/validators/getPet-400","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-429" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-400" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate58.evaluated;
@@ -2503,11 +2349,11 @@ return errors === 0;
 }
 validate58.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet500 = validate59;
-const schema82 = {"$id":"https://petstore-mock.invalid/validators/getPet-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet400Headers = validate59;
+const schema78 = {"$id":"https://petstore-mock.invalid/validators/getPet-400-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-500" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-400-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate59.evaluated;
@@ -2518,8 +2364,11 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2528,8 +2377,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+else {
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2538,8 +2388,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern5.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2548,9 +2402,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2560,9 +2414,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2572,10 +2428,8 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2587,7 +2441,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2599,13 +2453,13 @@ errors++;
 validate59.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet503 = validate60;
-const schema84 = {"$id":"https://petstore-mock.invalid/validators/getPet-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet401 = validate60;
+const schema79 = {"$id":"https://petstore-mock.invalid/validators/getPet-401","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-503" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-401" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate60.evaluated;
@@ -2699,8 +2553,1101 @@ return errors === 0;
 }
 validate60.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
+export const getPet401Headers = validate61;
+const schema81 = {"$id":"https://petstore-mock.invalid/validators/getPet-401-headers","type":"object","properties":{"www-authenticate":{"type":"string"},"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-401-headers" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate61.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["www-authenticate"] !== undefined){
+if(typeof data["www-authenticate"] !== "string"){
+const err0 = {instancePath:instancePath+"/www-authenticate",schemaPath:"#/properties/www-authenticate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.deprecation !== undefined){
+let data1 = data.deprecation;
+if(typeof data1 === "string"){
+if(!pattern4.test(data1)){
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.sunset !== undefined){
+let data2 = data.sunset;
+if(typeof data2 === "string"){
+if(!pattern5.test(data2)){
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.link !== undefined){
+let data3 = data.link;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate61.errors = vErrors;
+return errors === 0;
+}
+validate61.evaluated = {"props":{"www-authenticate":true,"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet404 = validate62;
+const schema82 = {"$id":"https://petstore-mock.invalid/validators/getPet-404","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-404" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate62.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+validate62.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet404Headers = validate63;
+const schema84 = {"$id":"https://petstore-mock.invalid/validators/getPet-404-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-404-headers" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern5.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+validate63.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet410 = validate64;
+const schema85 = {"$id":"https://petstore-mock.invalid/validators/getPet-410","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-410" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate64.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate64.errors = vErrors;
+return errors === 0;
+}
+validate64.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet410Headers = validate65;
+const schema87 = {"$id":"https://petstore-mock.invalid/validators/getPet-410-headers","type":"object","properties":{"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"}}};
+
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-410-headers" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate65.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sunset !== undefined){
+let data0 = data.sunset;
+if(typeof data0 === "string"){
+if(!pattern5.test(data0)){
+const err0 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate65.errors = vErrors;
+return errors === 0;
+}
+validate65.evaluated = {"props":{"sunset":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet429 = validate66;
+const schema88 = {"$id":"https://petstore-mock.invalid/validators/getPet-429","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-429" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate66.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate66.errors = vErrors;
+return errors === 0;
+}
+validate66.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet429Headers = validate67;
+const schema90 = {"$id":"https://petstore-mock.invalid/validators/getPet-429-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-429-headers" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate67.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern5.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate67.errors = vErrors;
+return errors === 0;
+}
+validate67.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet500 = validate68;
+const schema91 = {"$id":"https://petstore-mock.invalid/validators/getPet-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-500" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate68.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate68.errors = vErrors;
+return errors === 0;
+}
+validate68.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet500Headers = validate69;
+const schema93 = {"$id":"https://petstore-mock.invalid/validators/getPet-500-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-500-headers" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate69.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern5.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate69.errors = vErrors;
+return errors === 0;
+}
+validate69.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet503 = validate70;
+const schema94 = {"$id":"https://petstore-mock.invalid/validators/getPet-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-503" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate70.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate70.errors = vErrors;
+return errors === 0;
+}
+validate70.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet503Headers = validate71;
+const schema96 = {"$id":"https://petstore-mock.invalid/validators/getPet-503-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-503-headers" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate71.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern5.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate71.errors = vErrors;
+return errors === 0;
+}
+validate71.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+
 export const responseValidators = new Map([
   ["listPets", new Map([[200, listPets200], [400, listPets400], [401, listPets401], [429, listPets429], [500, listPets500], [503, listPets503]])],
   ["createPet", new Map([[201, createPet201], [400, createPet400], [401, createPet401], [413, createPet413], [415, createPet415], [429, createPet429], [500, createPet500], [503, createPet503]])],
   ["getPet", new Map([[200, getPet200], [400, getPet400], [401, getPet401], [404, getPet404], [410, getPet410], [429, getPet429], [500, getPet500], [503, getPet503]])],
+]);
+export const headerValidators = new Map([
+  ["listPets", new Map([[401, listPets401Headers]])],
+  ["createPet", new Map([[201, createPet201Headers], [401, createPet401Headers]])],
+  ["getPet", new Map([[200, getPet200Headers], [400, getPet400Headers], [401, getPet401Headers], [404, getPet404Headers], [410, getPet410Headers], [429, getPet429Headers], [500, getPet500Headers], [503, getPet503Headers]])],
 ]);

@@ -119,8 +119,7 @@ export function createAdmin(
   }
 
   function clockOf(name: string): MockResponse {
-    const clock = sessions.find(name)?.clock;
-    return ok({ session: name, now: new Date(clock ? clock.now() : sessions.default.clock.base()).toISOString() });
+    return ok({ session: name, now: new Date(sessions.now(name)).toISOString() });
   }
 
   async function setClock(request: MockRequest, name: string): Promise<MockResponse> {

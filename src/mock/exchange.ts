@@ -22,6 +22,58 @@ export interface MockResponse {
   readonly body: string;
   /** What a host's request log may add after the status: `key=ci session=worker-1`; never a key. */
   readonly logDetail?: string;
+  /**
+   * The headers as made once for many answers, when they were (`prepareHeaders`): `prepared.record`
+   * is then `headers`, and a host may write `prepared.list` as it is, deriving nothing per answer.
+   */
+  readonly prepared?: PreparedHeaders;
+}
+
+/**
+ * Headers made once and given to many answers, with the list a host writes them from, made once too.
+ * @example
+ * const NOTICE: PreparedHeaders = prepareHeaders({ deprecation: '@1748736000' });
+ */
+export interface PreparedHeaders {
+  readonly record: Readonly<Record<string, string>>;
+  /**
+   * `['content-length', 0, name, value, ...]`, the form Node's `writeHead` takes fastest. A host sets
+   * the length (index 1) just before it writes: `writeHead` copies the list before it returns.
+   */
+  readonly list: (string | number)[];
+}
+
+/** `record` as headers made once for many answers, frozen, with their list. */
+export function prepareHeaders(record: Readonly<Record<string, string>>): PreparedHeaders {
+  const list: (string | number)[] = ['content-length', 0];
+  for (const name in record) list.push(name, record[name] as string);
+  return Object.freeze({ record: Object.freeze({ ...record }), list });
+}
+
+/** An answer whose headers are prepared ones: no header is made for it. */
+export function preparedResponse(status: number, headers: PreparedHeaders, body: string): MockResponse & { readonly prepared: PreparedHeaders } {
+  return { status, headers: headers.record, body, prepared: headers };
+}
+
+const mergedHeaders = new WeakMap<PreparedHeaders, WeakMap<PreparedHeaders, PreparedHeaders>>();
+
+/**
+ * `base` with `extra` over it, prepared once for the pair and kept as long as both live (both are made once, as the mock starts).
+ * @example
+ * mergePrepared(ANSWER_HEADERS, NOTICE).record.deprecation; // '@1748736000'
+ */
+export function mergePrepared(base: PreparedHeaders, extra: PreparedHeaders): PreparedHeaders {
+  let byExtra = mergedHeaders.get(base);
+  if (byExtra === undefined) {
+    byExtra = new WeakMap();
+    mergedHeaders.set(base, byExtra);
+  }
+  let merged = byExtra.get(extra);
+  if (merged === undefined) {
+    merged = prepareHeaders({ ...base.record, ...extra.record });
+    byExtra.set(extra, merged);
+  }
+  return merged;
 }
 
 export const JSON_CONTENT_TYPE = 'application/json';
@@ -32,45 +84,26 @@ const CORS_HEADERS = {
   'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied',
 };
 
-/** Header objects made once and given to many answers; see `sharedHeaders`. */
-const SHARED_HEADERS = new WeakSet<object>();
+/** The headers every answer carries, prepared for those that carry no others. */
+export const ANSWER_HEADERS: PreparedHeaders = prepareHeaders({ 'content-type': JSON_CONTENT_TYPE, ...CORS_HEADERS });
 
 /**
- * Headers made once and given to many answers, frozen. A host may keep what it derives from them (the
- * Node server keeps the list it writes) for as long as they live; headers made for one answer never.
- * @example
- * const DEPRECATED = sharedHeaders({ ...ANSWER_HEADERS, deprecation: '@1748736000' });
- */
-export function sharedHeaders(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
-  SHARED_HEADERS.add(Object.freeze(headers));
-  return headers;
-}
-
-/** Whether `headers` were made by `sharedHeaders`, so that what a host derives from them may be kept. */
-export function isShared(headers: MockResponse['headers']): boolean {
-  return SHARED_HEADERS.has(headers);
-}
-
-/** The headers every answer carries, shared by those that carry no others. */
-export const ANSWER_HEADERS = sharedHeaders({ 'content-type': JSON_CONTENT_TYPE, ...CORS_HEADERS });
-
-/**
- * An answer made once and given to many requests, whole: its status, its shared headers and its body.
+ * An answer made once and given to many requests, whole: its status, its prepared headers and its body.
  * @example
  * const UNAUTHORIZED: PreparedAnswer = prepared(errorResponse('unauthorized', 'Missing credential.'));
  */
 export interface PreparedAnswer extends MockResponse {
-  readonly prepared: true;
+  readonly prepared: PreparedHeaders;
 }
 
-/** `response` as an answer made once for many requests; its headers become shared. */
+/** `response` as an answer made once for many requests, its headers prepared. */
 export function prepared(response: MockResponse): PreparedAnswer {
-  return Object.freeze({ status: response.status, headers: sharedHeaders({ ...response.headers }), body: response.body, prepared: true });
+  return Object.freeze(preparedResponse(response.status, prepareHeaders(response.headers), response.body));
 }
 
 /** A response with a JSON body, and with `headers` beside those every answer carries. */
 export function jsonResponse(status: number, body: string, headers?: Readonly<Record<string, string>>): MockResponse {
-  return { status, headers: headers === undefined ? ANSWER_HEADERS : { ...ANSWER_HEADERS, ...headers }, body };
+  return headers === undefined ? preparedResponse(status, ANSWER_HEADERS, body) : { status, headers: { ...ANSWER_HEADERS.record, ...headers }, body };
 }
 
 /**

@@ -75,7 +75,11 @@ export interface MockApi {
  * }));
  */
 export function createMockApi(options: MockOptions = {}): MockApi {
-  const settings = normalizeMockOptions(options);
+  return mockApiOf(normalizeMockOptions(options));
+}
+
+/** The mock of options already normalized (`normalizeMockOptions`), for a host that read them first. */
+export function mockApiOf(settings: ResolvedMockOptions): MockApi {
   const { basePath, persist, profile } = settings;
   const order = known(profile.listOrder) ? profile.listOrder : undefined;
   const randomIds = profile.idScheme === 'random';

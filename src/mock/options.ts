@@ -59,8 +59,23 @@ export interface MockOptions {
    * own. A profile the contract forbids throws a `TypeError` naming the field. Default: none.
    */
   readonly profile?: ProfileDocument;
-  /** Whether `/__mock/*` needs the key too, as it must when the mock is reachable beyond this machine. Default: false. */
+  /**
+   * Whether `/__mock/*` needs the key too, as it must when the mock is reachable beyond this machine.
+   * Default: false in process and under MSW, which no other machine reaches; for a server, whether it
+   * is bound beyond loopback (`host`).
+   */
   readonly adminKeyRequired?: boolean;
+}
+
+/** Where a mock is served from, as far as its defaults depend on it. */
+export interface MockPlace {
+  /** The interface a server binds; none for a mock in process or under MSW. */
+  readonly host?: string;
+}
+
+/** True for addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** The options with every default filled in; `apiKey` is folded into `apiKeys`, labels into `keyLabels`. */
@@ -80,8 +95,12 @@ function wholeNumber(name: string, value: number, min: number): number {
   return value;
 }
 
-/** The options with every default filled in, as a new object; the caller's object is never changed. */
-export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOptions {
+/**
+ * The options with every default filled in, as a new object; the caller's object is never changed.
+ * @example
+ * normalizeMockOptions({}, { host: '0.0.0.0' }).adminKeyRequired; // true: other machines reach it
+ */
+export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace = {}): ResolvedMockOptions {
   const named = [...(options.apiKey === undefined ? [] : [options.apiKey]), ...(options.apiKeys ?? [])];
   const keyLabels = new Map<string, string>();
   const apiKeys = (named.length > 0 ? named : [MOCK_DEFAULTS.apiKey]).map((entry) => {
@@ -118,6 +137,6 @@ export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOpt
     selfCheck: selfCheck === true ? () => {} : selfCheck === false ? undefined : selfCheck,
     restore: [...(options.restore ?? [])],
     persist: options.persist,
-    adminKeyRequired: options.adminKeyRequired ?? false,
+    adminKeyRequired: options.adminKeyRequired ?? (place.host !== undefined && !isLoopback(place.host)),
   };
 }

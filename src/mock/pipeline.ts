@@ -1,6 +1,6 @@
 /**
  * The one path every request walks, in the same order:
- *   route -> auth -> session name -> preferences -> (delay) -> inputs (400) -> forced answer
+ *   route -> auth -> session name -> preferences -> (delay) -> removed (410) -> inputs (400) -> forced answer
  *   -> the body's inputs (400, 413, 415) -> open session -> operation -> headers the operation
  *   always carries -> the profile's form -> self-check
  * Each step answers or passes on. Nothing here knows an operation's rules: those live in
@@ -10,7 +10,17 @@
 import { tooManySessions, withoutCors } from './admin.js';
 import { AUTH_MESSAGES, type AuthProblem, UNAUTHORIZED_HEADERS } from './auth.js';
 import type { Coverage } from './coverage.js';
-import { errorResponse, isShared, jsonResponse, type MockRequest, type MockResponse, type PreparedAnswer, prepared, sharedHeaders } from './exchange.js';
+import {
+  errorResponse,
+  jsonResponse,
+  type MockRequest,
+  type MockResponse,
+  mergePrepared,
+  type PreparedAnswer,
+  type PreparedHeaders,
+  prepared,
+  preparedResponse,
+} from './exchange.js';
 import type { OperationId, Reading } from './operations/operation.js';
 import type { Pending } from './pending.js';
 import { appliedPreferences, forcedResponse, type Preferences, readPreferences } from './prefer.js';
@@ -35,13 +45,15 @@ export interface PipelineParts {
   readonly delay: number;
   /** Gives every answer the form a profile chooses (Error codes, charset); `undefined` keeps the mock's own. */
   readonly form: ((response: MockResponse) => MockResponse) | undefined;
-  readonly selfCheck: ((operationId: OperationId | undefined, response: MockResponse) => MockResponse) | undefined;
+  readonly selfCheck: ((operationId: OperationId | undefined, response: MockResponse, removed: boolean) => MockResponse) | undefined;
 }
 
 /** What the pipeline learns of a request on the way, for the steps after the operation and for the log. */
 interface Trace {
   reached: Reached | undefined;
   preferences: Preferences | undefined;
+  /** Whether the operation is removed (past its sunset) by the clock of the request's session: it then answers its 410, and carries its headers of then. */
+  removed: boolean;
   /** Whether the answer is the one the preferences forced (`code=`, `auth=expired`), not one the request's inputs or the operation made. */
   forced: boolean;
   keyLabel: string | undefined;
@@ -61,21 +73,10 @@ const PREFLIGHT_HEADERS = {
   'access-control-max-age': '600',
 };
 
-/** `response` with `extra` headers; shared headers merge once and the merge is kept, since both sides live as long as the mock. */
-const merged = new WeakMap<object, WeakMap<object, Readonly<Record<string, string>>>>();
-function withHeaders(response: MockResponse, extra: Readonly<Record<string, string>>): MockResponse {
-  if (!isShared(response.headers) || !isShared(extra)) return { ...response, headers: { ...response.headers, ...extra } };
-  let byExtra = merged.get(response.headers);
-  if (byExtra === undefined) {
-    byExtra = new WeakMap();
-    merged.set(response.headers, byExtra);
-  }
-  let headers = byExtra.get(extra);
-  if (headers === undefined) {
-    headers = sharedHeaders({ ...response.headers, ...extra });
-    byExtra.set(extra, headers);
-  }
-  return { ...response, headers };
+/** `response` with `extra` headers over its own; two prepared sets merge once, and the merge is kept. */
+function withHeaders(response: MockResponse, extra: PreparedHeaders): MockResponse {
+  if (response.prepared !== undefined) return preparedResponse(response.status, mergePrepared(response.prepared, extra), response.body);
+  return { status: response.status, headers: { ...response.headers, ...extra.record }, body: response.body };
 }
 
 function failure(error: unknown): MockResponse {
@@ -103,6 +104,9 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     if (method === 'OPTIONS') return preflight(target.route);
     const reached = target.operations.get(method === 'HEAD' ? 'GET' : method);
     trace.reached = reached;
+    // Decided once, before any step answers, so that every answer (the 401 too) carries the headers of the same moment; no session is opened for it.
+    const removal = reached?.operation.removal;
+    if (removal) trace.removed = sessions.now(sessionName(request.header(SESSION_HEADER)) ?? DEFAULT_SESSION) >= removal.at;
     const key = authorize(request.header('authorization'));
     if (typeof key === 'string') return UNAUTHORIZED[key];
     trace.keyLabel = keyLabels.get(key);
@@ -122,9 +126,13 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     return delay > 0 ? later(delay, () => operate(request, reached, name, trace)) : operate(request, reached, name, trace);
   }
 
-  /** Inputs first, so that a request they refuse never opens a session; a forced answer neither opens one nor touches state. */
+  /**
+   * A removed operation's 410 first, then the inputs, so that a request they refuse never opens a
+   * session; a forced answer neither opens one nor touches state.
+   */
   function operate(request: MockRequest, reached: Reached, name: string, trace: Trace): Pending<MockResponse> {
-    const { reading } = reached;
+    const { reading, operation } = reached;
+    if (trace.removed && operation.removal) return operation.removal.answer;
     if ('refusal' in reading) return reading.refusal;
     const forced = trace.preferences && forcedResponse(trace.preferences, reached.operation.id);
     if (!forced) return proceed(request, reading, name);
@@ -153,14 +161,14 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
   /** The steps after the answer is made: the headers its operation always carries, the self-check, coverage, the log's detail. */
   function conclude(trace: Trace, made: MockResponse): MockResponse {
     const { reached, preferences } = trace;
-    const carried = reached?.operation.carries?.(made.status);
+    const carried = reached?.operation.carries?.(made.status, trace.removed);
     let response = carried ? withHeaders(made, carried) : made;
     // Only what was applied: a code= or auth=expired that the inputs' 400 pre-empted was not.
     const { delay } = preferences ?? {};
     const applied = preferences ? appliedPreferences(trace.forced ? preferences : delay === undefined ? {} : { delay }) : '';
-    if (applied !== '') response = withHeaders(response, { 'preference-applied': applied });
+    if (applied !== '') response = { status: response.status, headers: { ...response.headers, 'preference-applied': applied }, body: response.body };
     if (form) response = form(response);
-    if (selfCheck) response = selfCheck(reached?.operation.id, response);
+    if (selfCheck) response = selfCheck(reached?.operation.id, response, trace.removed);
     if (reached) coverage.record(reached.operation.id, response.status, reached.enumValues);
     if (trace.keyLabel === undefined && trace.session === undefined) return response;
     return {
@@ -172,7 +180,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
   }
 
   return (request) => {
-    const trace: Trace = { reached: undefined, preferences: undefined, forced: false, keyLabel: undefined, session: undefined };
+    const trace: Trace = { reached: undefined, removed: false, preferences: undefined, forced: false, keyLabel: undefined, session: undefined };
     let made: Pending<MockResponse>;
     try {
       made = route(request, trace);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWER_HEADERS, errorResponse, jsonResponse } from './exchange.js';
+import { ANSWER_HEADERS, errorResponse, jsonResponse, preparedResponse } from './exchange.js';
 import { UNKNOWN_PROFILE } from './profile.js';
 import { profileForm } from './profile-form.js';
 
@@ -18,9 +18,10 @@ describe('profileForm', () => {
 
   it('adds the charset to JSON answers, and gives shared headers one twin that is kept', () => {
     const form = profileForm({ ...UNKNOWN_PROFILE, charset: 'utf-8' });
-    const first = form?.({ status: 200, headers: ANSWER_HEADERS, body: '[]' });
-    const second = form?.({ status: 200, headers: ANSWER_HEADERS, body: '[]' });
+    const first = form?.(preparedResponse(200, ANSWER_HEADERS, '[]'));
+    const second = form?.(preparedResponse(200, ANSWER_HEADERS, '[]'));
     expect(first?.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(first?.headers).toBe(second?.headers);
+    expect(first?.prepared?.record).toBe(first?.headers);
+    expect(first?.prepared).toBe(second?.prepared);
   });
 });

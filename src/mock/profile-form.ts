@@ -3,7 +3,7 @@
  * Applied to each answer once it is made, so no operation needs to know; a profile that keeps the
  * mock's own form gives no step at all, and the default mock does no work here.
  */
-import { isShared, JSON_CONTENT_TYPE, type MockResponse, sharedHeaders } from './exchange.js';
+import { JSON_CONTENT_TYPE, type MockResponse, type PreparedHeaders, prepareHeaders } from './exchange.js';
 import type { Profile } from './profile.js';
 
 const WITH_CHARSET = `${JSON_CONTENT_TYPE}; charset=utf-8`;
@@ -20,15 +20,13 @@ export function profileForm(profile: Profile): ((response: MockResponse) => Mock
   const codes = new Map(Object.entries(profile.errorCodes).filter(([situation, code]) => situation !== code));
   const charset = profile.charset === 'utf-8';
   if (codes.size === 0 && !charset) return undefined;
-  // Shared headers (made once for many answers) get their twin with a charset once, and keep it.
-  const twins = new WeakMap<object, Readonly<Record<string, string>>>();
-  function headersOf(headers: MockResponse['headers']): MockResponse['headers'] {
-    if (!charset || headers['content-type'] !== JSON_CONTENT_TYPE) return headers;
-    if (!isShared(headers)) return { ...headers, 'content-type': WITH_CHARSET };
-    let twin = twins.get(headers);
+  // Prepared headers (made once for many answers) get their twin with a charset once, and keep it.
+  const twins = new WeakMap<PreparedHeaders, PreparedHeaders>();
+  function twinOf(prepared: PreparedHeaders): PreparedHeaders {
+    let twin = twins.get(prepared);
     if (twin === undefined) {
-      twin = sharedHeaders({ ...headers, 'content-type': WITH_CHARSET });
-      twins.set(headers, twin);
+      twin = prepareHeaders({ ...prepared.record, 'content-type': WITH_CHARSET });
+      twins.set(prepared, twin);
     }
     return twin;
   }
@@ -38,5 +36,12 @@ export function profileForm(profile: Profile): ((response: MockResponse) => Mock
     const code = match?.[1] === undefined ? undefined : codes.get(match[1]);
     return match && code !== undefined ? `{"code":${JSON.stringify(code)}${body.slice(match[0].length)}` : body;
   }
-  return (response) => ({ ...response, headers: headersOf(response.headers), body: bodyOf(response) });
+  return (response) => {
+    const { status, headers, prepared, logDetail } = response;
+    const made = { status, body: bodyOf(response), ...(logDetail === undefined ? {} : { logDetail }) };
+    if (!charset || headers['content-type'] !== JSON_CONTENT_TYPE) return { ...made, headers, ...(prepared === undefined ? {} : { prepared }) };
+    if (prepared === undefined) return { ...made, headers: { ...headers, 'content-type': WITH_CHARSET } };
+    const twin = twinOf(prepared);
+    return { ...made, headers: twin.record, prepared: twin };
+  };
 }

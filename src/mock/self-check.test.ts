@@ -29,6 +29,18 @@ describe('findMismatch', () => {
     ['a 401 without WWW-Authenticate', 'getPet', errorResponse('unauthorized', 'x'), /without the header www-authenticate/],
     ['a body that breaks the schema', 'listPets', jsonResponse(200, '[{"id":1,"name":7,"categoryId":1}]'), /breaks its schema .*\/0\/name must be string/],
     ['an int64 beyond its range', 'getPet', jsonResponse(200, '{"id":9223372036854775808,"name":"Gus","categoryId":1}', PET_HEADERS), /\/id must be integer/],
+    [
+      'a Deprecation header that is no RFC 9745 date',
+      'getPet',
+      jsonResponse(200, PET, { ...PET_HEADERS, deprecation: 'yes-please' }),
+      /header deprecation: yes-please/,
+    ],
+    [
+      'a Sunset header that is no HTTP-date',
+      'getPet',
+      jsonResponse(200, PET, { ...PET_HEADERS, sunset: 'soon' }),
+      /header sunset: soon, which breaks its schema/,
+    ],
     ['a body that is not JSON', 'listPets', jsonResponse(200, '[{'), /not JSON/],
     ['a body that is not application/json', 'listPets', { status: 200, headers: { 'content-type': 'text/plain' }, body: '[]' }, /Content-Type text\/plain/],
     [

@@ -5,34 +5,49 @@
  */
 import { openapi } from '../generated/openapi.js';
 import type { operations } from '../generated/types.js';
-import { Error as ErrorBody, responseValidators } from '../generated/validators.js';
+import { Error as ErrorBody, headerValidators, responseValidators } from '../generated/validators.js';
 import { validationView } from '../json/lossless.js';
 import { createConformance, type ResponseSchemas, schemaProblems } from '../spec/conformance.js';
 import { errorResponse, type MockResponse } from './exchange.js';
 
 type OperationId = keyof operations;
 
-/** The spec's response schemas, as the generated validators check them: the self-check's, and the proxy's for a deployment's answers. */
+/** Where the mock's conformance finds its schemas: the generated validators; the proxy holds a deployment's answers to them too. */
 export const RESPONSE_SCHEMAS: ResponseSchemas<OperationId> = {
   violations(operationId, status, body) {
     const validator = responseValidators.get(operationId)?.get(status);
     if (validator === undefined) return undefined;
     return validator(validationView(body)) ? [] : schemaProblems(validator.errors);
   },
+  headerViolations(operationId, status, headers) {
+    const validator = headerValidators.get(operationId)?.get(status);
+    if (validator === undefined) return undefined;
+    return validator(headers) ? [] : schemaProblems(validator.errors);
+  },
   errorViolations: (body) => (ErrorBody(validationView(body)) ? [] : schemaProblems(ErrorBody.errors)),
 };
 
-/** Every violation of a response of the mock, from the generated validators. */
-const conformance = createConformance<OperationId>(openapi, RESPONSE_SCHEMAS, { everyDocumentedHeader: true });
+/** Every violation of a response of the mock, held to every header it documents. */
+const conformance = createConformance(openapi, RESPONSE_SCHEMAS, { everyDocumentedHeader: true });
+/**
+ * The same for an operation past its sunset, held to the required headers only: it then announces its
+ * sunset alone, and the headers that announced its deprecation are documented but no longer due.
+ */
+const afterSunset = createConformance(openapi, RESPONSE_SCHEMAS);
 
 /**
  * What is wrong with a response, or `undefined` when it keeps the spec. `operationId` is the operation
- * that answered, or `undefined` for answers outside the operations (an unknown path, an admin route).
+ * that answered, or `undefined` for answers outside the operations (an unknown path, an admin route);
+ * `removed`, whether that operation is past its sunset for the request's session.
  * @example
  * findMismatch('getPet', { status: 418, headers: {}, body: '' }); // 'getPet answered 418, a status the spec does not document for it (...)'
  */
-export function findMismatch(operationId: OperationId | undefined, response: MockResponse): string | undefined {
-  const violations = conformance(operationId, { status: response.status, body: response.body, header: (name) => response.headers[name] });
+export function findMismatch(operationId: OperationId | undefined, response: MockResponse, removed = false): string | undefined {
+  const violations = (removed ? afterSunset : conformance)(operationId, {
+    status: response.status,
+    body: response.body,
+    header: (name) => response.headers[name],
+  });
   return violations.length === 0 ? undefined : violations.map((violation) => violation.message).join('; ');
 }
 
@@ -43,9 +58,11 @@ export function findMismatch(operationId: OperationId | undefined, response: Moc
  * const check = createSelfCheck((mismatch) => console.error(mismatch));
  * const answer = check('listPets', response);
  */
-export function createSelfCheck(report: (mismatch: string) => void): (operationId: OperationId | undefined, response: MockResponse) => MockResponse {
-  return (operationId, response) => {
-    const mismatch = findMismatch(operationId, response);
+export function createSelfCheck(
+  report: (mismatch: string) => void,
+): (operationId: OperationId | undefined, response: MockResponse, removed?: boolean) => MockResponse {
+  return (operationId, response, removed = false) => {
+    const mismatch = findMismatch(operationId, response, removed);
     if (mismatch === undefined) return response;
     try {
       report(mismatch);

@@ -4,9 +4,10 @@ import type { Duplex } from 'node:stream';
 import { parserErrorAnswer, rawResponse } from './client-error.js';
 import { coarseClock } from './coarse-clock.js';
 import { idOffsetOf, MOCK_DEFAULTS } from './defaults.js';
-import { isShared, type MockRequest, type MockResponse } from './exchange.js';
-import { createMockApi, type MockApi, type MockOptions } from './handler.js';
+import type { MockRequest, MockResponse } from './exchange.js';
+import { type MockApi, type MockOptions, mockApiOf } from './handler.js';
 import { adminProblem, foreignHost, headerValues, hostCheck, isAdminTarget, MISSING_HOST } from './host-guard.js';
+import { normalizeMockOptions } from './options.js';
 import { targetRedactor } from './redact.js';
 import { openStateFile } from './state-file.js';
 
@@ -49,10 +50,7 @@ export interface ServerTimeouts {
   readonly keepAliveMs?: number;
 }
 
-/** True for addresses only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
+export { isLoopback } from './options.js';
 
 /**
  * A running Node server hosting the mock's handler.
@@ -131,31 +129,25 @@ class NodeRequest implements MockRequest {
   }
 }
 
-/**
- * Answers' headers as the flat `['content-length', <length>, name, value, ...]` list `writeHead` takes
- * fastest, kept for the headers the common answers share (see `sharedHeaders`); the others are made
- * once and gone.
- */
-const flatHeaders = new WeakMap<object, (string | number)[]>();
-
 function flatten(headers: MockResponse['headers']): (string | number)[] {
   const flat: (string | number)[] = ['content-length', 0];
   for (const name in headers) flat.push(name, headers[name] as string);
   return flat;
 }
 
-function headerList(headers: MockResponse['headers'], closeConnection: boolean): (string | number)[] {
-  if (closeConnection) return [...flatten(headers), 'connection', 'close'];
-  let flat = flatHeaders.get(headers);
-  if (flat === undefined) {
-    flat = flatten(headers);
-    if (isShared(headers)) flatHeaders.set(headers, flat);
-  }
-  return flat;
+/**
+ * An answer's headers as the flat `['content-length', <length>, name, value, ...]` list `writeHead`
+ * takes fastest: the list its prepared headers carry, made once for many answers; made for this
+ * answer when it has none, or when its headers are no longer the prepared ones.
+ */
+export function headerList(answer: MockResponse, closeConnection: boolean): (string | number)[] {
+  const { prepared } = answer;
+  const flat = prepared !== undefined && prepared.record === answer.headers ? prepared.list : flatten(answer.headers);
+  return closeConnection ? [...flat, 'connection', 'close'] : flat;
 }
 
 function writeResponse(response: ServerResponse, answer: MockResponse, closeConnection: boolean): void {
-  const headers = headerList(answer.headers, closeConnection);
+  const headers = headerList(answer, closeConnection);
   // writeHead copies the list into the head it writes before it returns: a shared list is free again at once.
   headers[1] = Buffer.byteLength(answer.body);
   response.writeHead(answer.status, headers);
@@ -205,17 +197,12 @@ function formatUrl(host: string, port: number, basePath: string): string {
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? MOCK_DEFAULTS.host;
   const { stateFile } = options;
-  const seed = options.seed ?? MOCK_DEFAULTS.seed;
-  const count = options.count ?? MOCK_DEFAULTS.count;
-  const state = stateFile === undefined ? undefined : await openStateFile(stateFile, seed, count, idOffsetOf(options.bigIds ?? MOCK_DEFAULTS.bigIds));
+  const settings = normalizeMockOptions({ ...options, now: options.now ?? coarseClock() }, { host });
+  const { seed, count } = settings;
+  const state = stateFile === undefined ? undefined : await openStateFile(stateFile, seed, count, idOffsetOf(settings.bigIds));
   let mock: MockApi;
   try {
-    mock = createMockApi({
-      ...options,
-      now: options.now ?? coarseClock(),
-      adminKeyRequired: options.adminKeyRequired ?? !isLoopback(host),
-      ...(state ? { restore: state.created, persist: (created) => state.writer.save(created) } : {}),
-    });
+    mock = mockApiOf(state ? { ...settings, restore: state.created, persist: (created) => state.writer.save(created) } : settings);
   } catch (error) {
     await state?.close();
     throw error;

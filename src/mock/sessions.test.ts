@@ -17,6 +17,16 @@ describe('sessionName', () => {
 });
 
 describe('Sessions', () => {
+  it("reads a session's clock without opening it: one not open reads the base clock, not the default session's", async () => {
+    const sessions = new Sessions(options);
+    sessions.default.clock.set(5_000);
+    expect(sessions.now('r')).toBe(0);
+    expect(await sessions.list()).toEqual([]);
+    sessions.open('r')?.clock.set(9_000);
+    expect(sessions.now('r')).toBe(9_000);
+    expect(sessions.now(DEFAULT_SESSION)).toBe(5_000);
+  });
+
   it('opens named sessions from the seed up to the cap; the default session does not count', () => {
     const sessions = new Sessions(options);
     expect(sessions.open('a')?.store.size).toBe(3);

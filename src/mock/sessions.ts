@@ -103,6 +103,12 @@ export class Sessions {
     return this.#named.get(name);
   }
 
+  /** What the clock of the session with this name reads, without opening it: one not open yet reads the base clock, as it will once opened. */
+  now(name: string): number {
+    const session = this.find(name);
+    return session ? session.clock.now() : this.default.clock.base();
+  }
+
   /** Puts one session back to the seeded pets and the base clock. A session not open has nothing to reset: it starts seeded. */
   reset(name: string): Pending<void> {
     const session = this.find(name);

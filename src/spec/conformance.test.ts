@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openapi } from '../generated/openapi.js';
-import { createConformance, jsonMediaTypeProblem, type SchemaProblem } from './conformance.js';
+import { headerValidators } from '../generated/validators.js';
+import { createConformance, jsonMediaTypeProblem, type SchemaProblem, schemaProblems } from './conformance.js';
 
 describe('jsonMediaTypeProblem', () => {
   it.each([
@@ -34,7 +35,7 @@ describe('createConformance', () => {
   const headers = (values: Record<string, string>) => (name: string) => values[name];
 
   it('returns every violation as data, in the order a reader checks them', () => {
-    const conformance = createConformance(openapi, { violations: () => [schemaProblem] }, { everyDocumentedHeader: true });
+    const conformance = createConformance(openapi, { violations: () => [schemaProblem], headerViolations: () => undefined }, { everyDocumentedHeader: true });
     const violations = conformance('getPet', {
       status: 418,
       header: headers({ 'content-type': 'text/plain' }),
@@ -52,21 +53,61 @@ describe('createConformance', () => {
 
   it('holds a deployment to the required headers only, and the mock to every documented one', () => {
     const answer = { status: 200, header: headers({ 'content-type': 'application/json' }), body: '{}' };
-    expect(createConformance(openapi, { violations: () => noProblems })('getPet', answer)).toEqual([]);
-    const strict = createConformance(openapi, { violations: () => noProblems }, { everyDocumentedHeader: true });
+    expect(createConformance(openapi, { violations: () => noProblems, headerViolations: () => undefined })('getPet', answer)).toEqual([]);
+    const strict = createConformance(openapi, { violations: () => noProblems, headerViolations: () => undefined }, { everyDocumentedHeader: true });
     expect(strict('getPet', answer).map((violation) => violation.path)).toEqual(['headers/deprecation', 'headers/sunset', 'headers/link']);
   });
 
+  it("documents getPet's deprecation headers on every answer of it, its errors too, and on its 410 only Sunset", () => {
+    const strict = createConformance(openapi, { violations: () => noProblems, headerViolations: () => undefined }, { everyDocumentedHeader: true });
+    const error = (status: number) => ({
+      status,
+      header: headers({ 'content-type': 'application/json' }),
+      body: `{"code":"x","message":"y","status":${status}}`,
+    });
+    for (const status of [400, 404, 429, 500, 503]) {
+      expect(
+        strict('getPet', error(status)).map((violation) => violation.path),
+        String(status),
+      ).toEqual(['headers/deprecation', 'headers/sunset', 'headers/link']);
+    }
+    expect(strict('getPet', error(401)).map((violation) => violation.path)).toEqual([
+      'headers/www-authenticate',
+      'headers/deprecation',
+      'headers/sunset',
+      'headers/link',
+    ]);
+    expect(strict('getPet', error(410)).map((violation) => violation.path)).toEqual(['headers/sunset']);
+  });
+
   it('stops at an empty body or one that is not JSON, since nothing more can be read', () => {
-    const conformance = createConformance(openapi, { violations: () => [schemaProblem] });
+    const conformance = createConformance(openapi, { violations: () => [schemaProblem], headerViolations: () => undefined });
     const json = headers({ 'content-type': 'application/json' });
     expect(conformance('listPets', { status: 200, header: json, body: ' ' }).map((violation) => violation.rule)).toEqual(['body-empty']);
     expect(conformance('listPets', { status: 200, header: json, body: '[{' }).map((violation) => violation.rule)).toEqual(['body-json']);
   });
 
   it('reads answers outside the operations as Errors when it is given the Error schema, and leaves a 204 without a body', () => {
-    const conformance = createConformance(openapi, { violations: () => noProblems, errorViolations: () => [schemaProblem] });
+    const conformance = createConformance(openapi, { violations: () => noProblems, headerViolations: () => undefined, errorViolations: () => [schemaProblem] });
     expect(conformance(undefined, { status: 404, header: headers({ 'content-type': 'application/json' }), body: '{}' }).map((v) => v.rule)).toEqual(['schema']);
     expect(conformance(undefined, { status: 204, header: headers({}), body: '' })).toEqual([]);
+  });
+
+  it('holds the value of each documented header to its schema in the spec, by the compiled validators', () => {
+    const conformance = createConformance(openapi, {
+      violations: () => noProblems,
+      headerViolations(operationId, status, sent) {
+        const validator = headerValidators.get(operationId as 'getPet')?.get(status);
+        return validator === undefined ? undefined : validator(sent) ? [] : schemaProblems(validator.errors);
+      },
+    });
+    const answer = (values: Record<string, string>) => ({ status: 200, header: headers({ 'content-type': 'application/json', ...values }), body: '{}' });
+    const good = { deprecation: '@1748736000', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', link: '</v1/pets>; rel="successor-version"' };
+    expect(conformance('getPet', answer(good))).toEqual([]);
+    expect(conformance('getPet', answer({ ...good, deprecation: 'true' }))).toEqual([]);
+    const bad = conformance('getPet', answer({ deprecation: 'yes-please', sunset: 'soon', link: 'nonsense' }));
+    expect(bad.map(({ rule, path }) => `${rule} ${path}`)).toEqual(['header headers/deprecation', 'header headers/sunset', 'header headers/link']);
+    expect(bad[0]?.message).toMatch(/^getPet answered 200 with the header deprecation: yes-please, which breaks its schema in the spec: must match pattern/);
+    expect(bad[1]).toMatchObject({ actual: 'soon' });
   });
 });

@@ -48,6 +48,11 @@ export interface SchemaProblem {
 export interface ResponseSchemas<Id extends string = string> {
   /** Every problem of `body` under the schema documented for this operation and status; `undefined` when none is documented. */
   violations(operationId: Id, status: number, body: JsonValue): readonly SchemaProblem[] | undefined;
+  /**
+   * Every problem of the values of the headers documented for this operation and status, given by
+   * lower-case name (only those the response sends); `undefined` when none is documented.
+   */
+  headerViolations(operationId: Id, status: number, headers: Readonly<Record<string, string>>): readonly SchemaProblem[] | undefined;
   /** Every problem of an Error body, for answers outside the operations (an unknown path). Without it they are not read. */
   errorViolations?(body: JsonValue): readonly SchemaProblem[];
 }
@@ -165,13 +170,31 @@ export function createConformance<Id extends string>(doc: OpenApiDocument, schem
         actual: String(status),
       });
     }
+    let sent: Record<string, string> | undefined;
     for (const header of response?.headers ?? []) {
-      if ((header.required || everyDocumentedHeader) && answer.header(header.name) === undefined)
+      const value = answer.header(header.name);
+      if (value !== undefined) {
+        sent ??= {};
+        sent[header.name] = value;
+      } else if (header.required || everyDocumentedHeader)
         violations.push({
           path: `headers/${header.name}`,
           rule: 'header',
           message: `${what} without the header ${header.name} that the spec documents for it`,
         });
+    }
+    // A documented header is held to its schema too: `Deprecation: yes-please` is no RFC 9745 date.
+    if (sent !== undefined && operationId !== undefined) {
+      for (const problem of schemas.headerViolations(operationId, status, sent) ?? []) {
+        const name = problem.instancePath.slice(1);
+        violations.push({
+          path: `headers/${name}`,
+          rule: 'header',
+          message: `${what} with the header ${name}: ${excerpt(sent[name] ?? '')}, which breaks its schema in the spec: ${problem.message}`,
+          actual: sent[name] ?? '',
+          schemaPath: problem.schemaPath,
+        });
+      }
     }
     // A body is due where the document gives one, on every error, and on a status it does not document.
     const bodyDue = status !== 204 && (response?.json === true || status >= 400 || (statuses !== undefined && response === undefined));

@@ -29,6 +29,19 @@ function withId(name: string, schema: unknown): JsonSchema {
   return { $id: `${SCHEMA_BASE}validators/${name}`, ...(toValidatorSchema(schema) as JsonSchema) };
 }
 
+/**
+ * One object schema over the headers a response documents, by lower-case name, so that the values a
+ * response sends are checked in one call; whether a header must be there is conformance's question.
+ */
+function headerSchema(doc: OpenApiDocument, headers: Readonly<Record<string, unknown>>): JsonSchema {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(
+      Object.entries(headers).map(([name, header]) => [name.toLowerCase(), resolve<{ readonly schema?: JsonSchema }>(doc, header as never).schema ?? {}]),
+    ),
+  };
+}
+
 /** One object schema over the parameters of one location, so all of them are checked in one call. */
 function parameterSchema(parameters: ReturnType<typeof parametersOf>): JsonSchema {
   return {
@@ -43,7 +56,8 @@ function parameterSchema(parameters: ReturnType<typeof parametersOf>): JsonSchem
  * - each component schema under its own name (`Pet`, `Error`, ...),
  * - `<operationId>Query` and `<operationId>Path` over an operation's parameters,
  * - `<operationId>Body` for its JSON request body,
- * - `<operationId><status>` for each JSON response body (`createPet201`).
+ * - `<operationId><status>` for each JSON response body (`createPet201`),
+ * - `<operationId><status>Headers` over the headers a response documents (`getPet200Headers`).
  * `$ref`s point at `SCHEMA_BASE`, where `componentSchemas` registers the components.
  */
 export function validatorSchemas(doc: OpenApiDocument): Record<string, JsonSchema> {
@@ -60,9 +74,11 @@ export function validatorSchemas(doc: OpenApiDocument): Record<string, JsonSchem
     }
     const body = operation.requestBody?.content['application/json']?.schema;
     if (body) schemas[`${operationId}Body`] = withId(`${operationId}-body`, body);
-    for (const [status, response] of Object.entries(operation.responses)) {
-      const schema = resolve(doc, response).content?.['application/json']?.schema;
+    for (const [status, reference] of Object.entries(operation.responses)) {
+      const response = resolve(doc, reference);
+      const schema = response.content?.['application/json']?.schema;
       if (schema) schemas[`${operationId}${status}`] = withId(`${operationId}-${status}`, schema);
+      if (response.headers) schemas[`${operationId}${status}Headers`] = withId(`${operationId}-${status}-headers`, headerSchema(doc, response.headers));
     }
   }
   return schemas;

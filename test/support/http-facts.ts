@@ -417,6 +417,58 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
       }
     });
 
+    it('answers 410 with only Sunset once a session clock passes the sunset, before reading petId and whatever the request prefers; a missing key is still 401, with only Sunset', async () => {
+      const target = await start({});
+      const as = (session: string, headers: Record<string, string> = AUTH) => ({ headers: { ...headers, 'x-mock-session': session } });
+      const onlySunset = (result: Answer, what: string) => {
+        expect(result.response.headers.get('sunset'), what).toBe(SUNSET);
+        expect(result.response.headers.get('deprecation'), what).toBeNull();
+        expect(result.response.headers.get('link'), what).toBeNull();
+      };
+      try {
+        const moved = await target.request('/__mock/clock', {
+          method: 'POST',
+          headers: { 'x-mock-session': 'r', 'content-type': 'application/json', 'x-mock-admin': '1' },
+          body: '{"now":"2030-12-06T00:00:00Z"}',
+        });
+        expect(moved.status).toBe(200);
+        const cases: [string, string, Record<string, string>, number][] = [
+          ['a pet', '/pets/1', AUTH, 410],
+          ['an id that is not an int64', '/pets/abc', AUTH, 410],
+          ['Prefer: code=404', '/pets/1', { ...AUTH, prefer: 'code=404' }, 410],
+          ['__code=503', '/pets/1?__code=503', AUTH, 410],
+          ['Prefer: auth=expired', '/pets/1', { ...AUTH, prefer: 'auth=expired' }, 410],
+          ['no key', '/pets/1', {}, 401],
+          ['a wrong key', '/pets/abc', { authorization: 'Bearer wrong-key' }, 401],
+        ];
+        for (const [what, path, headers, status] of cases) {
+          const result = await answer(await target.request(path, as('r', headers)));
+          expectError(result, status, status === 410 ? /removed/ : undefined);
+          onlySunset(result, what);
+          expect(result.response.headers.get('preference-applied'), what).toBeNull();
+        }
+        // Other sessions keep today: the deprecation notice, and the 400 of a bad petId.
+        const today = await answer(await target.request('/pets/abc', { headers: AUTH }));
+        expectError(today, 400, /petId/);
+        expect(today.response.headers.get('deprecation')).toBe('@1748736000');
+      } finally {
+        await target.close();
+      }
+    });
+
+    it('decides removal by a session clock without opening the session', async () => {
+      const target = await start({ now: () => Date.parse('2030-12-06T00:00:00Z') });
+      try {
+        const result = await answer(await target.request('/pets/abc', { headers: { ...AUTH, 'x-mock-session': 'fresh' } }));
+        expectError(result, 410);
+        expect(result.response.headers.get('deprecation')).toBeNull();
+        const sessions = await target.request('/__mock/sessions');
+        expect(await sessions.json()).toMatchObject({ sessions: [] });
+      } finally {
+        await target.close();
+      }
+    });
+
     it('refuses bad inputs before it opens a session: ?limit=0 under a new X-Mock-Session is 400, opens nothing, and stays 400 past the cap', async () => {
       const target = await start({ maxSessions: 1 });
       const as = (session: string) => ({ headers: { ...AUTH, 'x-mock-session': session } });

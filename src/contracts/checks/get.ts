@@ -1,5 +1,4 @@
 import type { Check } from '../check.js';
-import { readDeprecation } from '../deprecation.js';
 import { absentIdBeyond, existingPet, idOf, isPet, samePet } from '../pets.js';
 
 const DAY_MS = 86_400_000;
@@ -63,9 +62,7 @@ export const getChecks: Check[] = [
       if (header === null) context.warn(`the deployment sends no Sunset header on getPet (expected ${sunset.toUTCString()})`);
       else if (Date.parse(header) !== sunset.getTime())
         context.warn(`the deployment's Sunset header on getPet is "${header}", the spec says ${sunset.toUTCString()}`);
-      const deprecation = exchange.headers.get('deprecation');
-      if (deprecation !== null && readDeprecation(deprecation).form === 'unreadable')
-        context.warn(`the deployment's Deprecation header on getPet is "${deprecation}", neither an RFC 9745 date (@<seconds>) nor the legacy true`);
+      // A Deprecation in neither form the spec allows breaks the header's schema: conformance fails it, on every answer.
     },
   },
 ];

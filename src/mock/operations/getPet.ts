@@ -1,13 +1,14 @@
 /**
  * `GET /pets/{petId}`, deprecated: reads `petId` (an int64) from the path; answers 200 with the pet,
- * 404 when the session has none with that id, and 410 once the session's clock passes the sunset.
- * Every answer of the operation, whatever made it, carries its deprecation (RFC 9745), its sunset
- * (RFC 8594) and a link to its replacement; a 410 carries only the sunset, as the spec documents.
+ * 404 when the session has none with that id, and 410 once the session's clock passes the sunset
+ * (`removal`, which the pipeline answers before the inputs). Until then every answer of the
+ * operation, whatever made it, carries its deprecation (RFC 9745), its sunset (RFC 8594) and a link
+ * to its replacement; from then on, and on a 410, only the sunset, as the spec documents.
  */
 import { serializeItem } from 'structured-headers';
 import { getPetPath } from '../../generated/validators.js';
 import { GET_PET_DEPRECATED_AT, GET_PET_REPLACEMENT, GET_PET_SUNSET } from '../../spec/facts.js';
-import { ANSWER_HEADERS, errorResponse, type MockResponse, prepared, sharedHeaders } from '../exchange.js';
+import { ANSWER_HEADERS, errorResponse, type MockResponse, prepared, preparedResponse, prepareHeaders } from '../exchange.js';
 import { andThen } from '../pending.js';
 import type { Profile } from '../profile.js';
 import { readParameters } from '../validation.js';
@@ -34,10 +35,10 @@ export function deprecationHeaders(basePath: string, form: Profile['deprecation'
 }
 
 export function getPet(env: OperationEnv): MockOperation {
-  const notice = sharedHeaders(deprecationHeaders(env.basePath, env.profile.deprecation));
+  const notice = prepareHeaders(deprecationHeaders(env.basePath, env.profile.deprecation));
+  const removed = prepareHeaders({ sunset: SUNSET });
   // A profile may answer a petId that is not an integer as an absent pet (404) rather than a bad request.
   const notAnInteger = env.profile.nonIntegerPetId === 404 ? prepared(errorResponse('not_found', 'No pet has that id: a pet id is an integer.')) : undefined;
-  const removed = sharedHeaders({ sunset: SUNSET });
   const gone = prepared(
     errorResponse(
       'gone',
@@ -52,9 +53,10 @@ export function getPet(env: OperationEnv): MockOperation {
       if ('refusal' in input) return notAnInteger && typeof values.petId === 'string' ? { refusal: notAnInteger } : input;
       const petId = exactInteger(values.petId, input.value.petId);
       const found = (json: string | undefined): MockResponse =>
-        json === undefined ? errorResponse('not_found', `No pet has id ${petId}.`) : { status: 200, headers: ANSWER_HEADERS, body: json };
-      return { answer: (_request, session) => (session.clock.now() >= SUNSET_MS ? gone : andThen(session.store.petJson(petId), found)) };
+        json === undefined ? errorResponse('not_found', `No pet has id ${petId}.`) : preparedResponse(200, ANSWER_HEADERS, json);
+      return { answer: (_request, session) => andThen(session.store.petJson(petId), found) };
     },
-    carries: (status) => (status === 410 ? removed : notice),
+    removal: { at: SUNSET_MS, answer: gone },
+    carries: (status, isRemoved) => (isRemoved || status === 410 ? removed : notice),
   };
 }

@@ -6,7 +6,7 @@
  */
 import { listPetsQuery } from '../../generated/validators.js';
 import { PET_STATUSES } from '../../spec/facts.js';
-import { ANSWER_HEADERS, type MockResponse, prepared } from '../exchange.js';
+import { ANSWER_HEADERS, type MockResponse, preparedResponse } from '../exchange.js';
 import { andThen } from '../pending.js';
 import { readParameters } from '../validation.js';
 import { checkInput, parametersIn } from './inputs.js';
@@ -14,7 +14,8 @@ import type { MockOperation, OperationEnv, Reading } from './operation.js';
 
 const QUERY = parametersIn('listPets', 'query');
 const LIMIT = QUERY.find((parameter) => parameter.name === 'limit')?.schema;
-const EMPTY_PAGE: Reading = { answer: () => prepared({ status: 200, headers: ANSWER_HEADERS, body: '[]' }) };
+const EMPTY: MockResponse = preparedResponse(200, ANSWER_HEADERS, '[]');
+const EMPTY_PAGE: Reading = { answer: () => EMPTY };
 
 /**
  * A `limit` as a profile reads it: an integer out of range clamped to the nearest bound (`clamp`), a
@@ -30,7 +31,7 @@ function knownStatus(raw: string | null): boolean {
 }
 
 function page(body: string): MockResponse {
-  return { status: 200, headers: ANSWER_HEADERS, body };
+  return preparedResponse(200, ANSWER_HEADERS, body);
 }
 
 export function listPets(env: Pick<OperationEnv, 'profile'>): MockOperation {

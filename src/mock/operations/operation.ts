@@ -5,7 +5,7 @@
  */
 import type { operations } from '../../generated/types.js';
 import type { Coverage } from '../coverage.js';
-import type { MockRequest, MockResponse } from '../exchange.js';
+import type { MockRequest, MockResponse, PreparedHeaders } from '../exchange.js';
 import type { Pending } from '../pending.js';
 import type { Profile } from '../profile.js';
 import type { Saved } from '../saved-changes.js';
@@ -35,8 +35,17 @@ export interface MockOperation {
    * runs it once per distinct request-target and keeps the result, so it decides from the text alone.
    */
   read(params: Readonly<Record<string, string>>, query: string): Reading;
-  /** The headers every answer of the operation carries, whatever made it (the operation, a forced `code=`, a refusal), by status. */
-  carries?(status: number): Readonly<Record<string, string>> | undefined;
+  /**
+   * When the operation is removed (its `x-sunset`, epoch milliseconds) and its one answer from then
+   * on (a 410). The pipeline reads the request's session clock for it before the inputs, so a removed
+   * operation neither reads its inputs nor answers what a request forces.
+   */
+  readonly removal?: { readonly at: number; readonly answer: MockResponse };
+  /**
+   * The headers every answer of the operation carries, whatever made it (the operation, a forced
+   * `code=`, a refusal, the 401), by status and by whether the operation is removed for the request's session.
+   */
+  carries?(status: number, removed: boolean): PreparedHeaders | undefined;
 }
 
 /** What the operations need from the mock around them. */

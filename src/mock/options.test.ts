@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { MOCK_DEFAULTS } from './defaults.js';
+import { normalizeMockOptions } from './options.js';
+
+describe('normalizeMockOptions', () => {
+  it('asks the key of the admin only where other machines reach the mock: a server bound beyond loopback', () => {
+    expect(normalizeMockOptions().adminKeyRequired).toBe(false);
+    for (const host of ['127.0.0.1', 'localhost', '::1', '127.1.2.3']) expect(normalizeMockOptions({}, { host }).adminKeyRequired, host).toBe(false);
+    for (const host of ['0.0.0.0', '::', '192.168.1.20']) expect(normalizeMockOptions({}, { host }).adminKeyRequired, host).toBe(true);
+    expect(normalizeMockOptions({ adminKeyRequired: false }, { host: '0.0.0.0' }).adminKeyRequired).toBe(false);
+    expect(normalizeMockOptions({ adminKeyRequired: true }, { host: '127.0.0.1' }).adminKeyRequired).toBe(true);
+  });
+
+  it('fills in seed, count and bigIds from MOCK_DEFAULTS, and never changes the caller object', () => {
+    const options = Object.freeze({ delay: 5 });
+    expect(normalizeMockOptions(options)).toMatchObject({ seed: MOCK_DEFAULTS.seed, count: MOCK_DEFAULTS.count, bigIds: MOCK_DEFAULTS.bigIds, delay: 5 });
+    expect(options).toEqual({ delay: 5 });
+  });
+});
