@@ -71,7 +71,9 @@ async function launch(port: number, dir: string, appendonly: boolean): Promise<C
     child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    child.once('error', (error) => reject(new Error(`cannot run ${REDIS_SERVER}: ${error.message}; install Debian's redis-server (apt-get install redis-server)`)));
+    child.once('error', (error) =>
+      reject(new Error(`cannot run ${REDIS_SERVER}: ${error.message}; install Debian's redis-server (apt-get install redis-server)`)),
+    );
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code} before it was ready:\n${output}`)));
   });
   // Keep reading its output, or a full pipe would block it.
