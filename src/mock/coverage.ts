@@ -172,6 +172,40 @@ export class Coverage {
     });
   }
 
+  /**
+   * What was recorded, as counts by name (`listPets 200`, `listPets query.status=sold`), zeros left
+   * out: the form in which replicas add up their coverage (see `add`).
+   */
+  counts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const tally of this.#tallies.values()) {
+      tally.statuses.forEach((times, status) => {
+        if (times > 0) counts[`${tally.operationId} ${status}`] = times;
+      });
+      tally.inputs.forEach((input, index) => {
+        (tally.values[index] as number[]).forEach((times, at) => {
+          if (times > 0) counts[`${tally.operationId} ${input.key}=${input.values[at]}`] = times;
+        });
+      });
+    }
+    return counts;
+  }
+
+  /** Adds counts named as `counts()` names them, another replica's say; a name this spec does not know is left out. */
+  add(counts: Readonly<Record<string, number>>): void {
+    for (const [name, times] of Object.entries(counts)) {
+      const [operationId = '', what = ''] = name.split(' ');
+      const tally = this.#tallies.get(operationId);
+      if (!tally || !Number.isSafeInteger(times) || times <= 0) continue;
+      const status = Number(what);
+      if (/^[1-5]\d\d$/.test(what)) tally.statuses[status] = (tally.statuses[status] ?? 0) + times;
+      const [key, value] = what.split('=');
+      const input = tally.inputs.findIndex((candidate) => candidate.key === key);
+      const at = input === -1 ? -1 : valueIndex(tally.inputs[input] as EnumInput, value);
+      if (at !== -1) (tally.values[input] as number[])[at] = ((tally.values[input] as number[])[at] as number) + times;
+    }
+  }
+
   /** Forgets everything recorded. */
   clear(): void {
     for (const tally of this.#tallies.values()) {
