@@ -5,6 +5,7 @@ import { PET_STATUSES } from '../../spec/facts.js';
 import type { PetStatus } from '../../types.js';
 import { PetStore } from '../store.js';
 import { connectRedisStore, displayUrl, type RedisStore, type RedisStoreOptions, StoreUnavailableError } from './redis.js';
+import { SharedCoverage } from './shared-coverage.js';
 
 let redis: TestRedis;
 const opened: RedisStore[] = [];
@@ -142,16 +143,22 @@ describe('the Redis store', () => {
     expect(await a.open('carol')).toBe(0);
   });
 
-  it('sums the counts of every replica', async () => {
+  it("sums the coverage of every replica, each report holding the asking replica's own counts at once", async () => {
     const settings = options();
     const [a, b] = [await replica(settings), await replica(settings)];
-    a.count(['listPets 200', 'listPets query.status=sold']);
-    b.count(['listPets 200']);
-    await a.redis.ping();
-    await b.redis.ping();
-    expect(await a.counts()).toEqual({ 'listPets 200': 2, 'listPets query.status=sold': 1 });
-    await b.clearCounts();
-    expect(await a.counts()).toEqual({});
+    const [onA, onB] = [new SharedCoverage('/v1', a, 60_000), new SharedCoverage('/v1', b, 60_000)];
+    onA.record('listPets', 200, onA.enumValuesOf('listPets', 'status=sold'));
+    onB.record('listPets', 200, []);
+    onB.recordBody('createPet', { status: 'pending' });
+    await onB.flush();
+    const report = await onA.report();
+    const listPets = report.operations.find((operation) => operation.operationId === 'listPets');
+    expect(listPets?.statuses['200']).toBe(2);
+    expect(listPets?.enums['query.status']?.sold).toBe(1);
+    expect(report.operations.find((operation) => operation.operationId === 'createPet')?.enums['body.status']?.pending).toBe(1);
+    await onB.clear();
+    expect((await onA.report()).covered).toBe(0);
+    await Promise.all([onA.close(), onB.close()]);
   });
 });
 

@@ -206,12 +206,11 @@ export class RedisStore {
     return list;
   }
 
-  /** Adds one to each counter named; never waits, and a count lost while Redis is away is not worth a failed answer. */
-  count(fields: readonly string[]): void {
-    if (fields.length === 0) return;
-    const pipeline = this.#redis.pipeline();
-    for (const field of fields) pipeline.hincrby(`${this.#prefix}coverage`, field, 1);
-    pipeline.exec().catch(() => {});
+  /** Adds to the coverage counts every replica shares (see `SharedCoverage`). */
+  async addCounts(counts: Readonly<Record<string, number>>): Promise<void> {
+    const pipeline = this.#redis.multi();
+    for (const [field, times] of Object.entries(counts)) pipeline.hincrby(`${this.#prefix}coverage`, field, times);
+    await this.run(pipeline.exec());
   }
 
   /** Every counter, as every replica counted. */
