@@ -171,9 +171,14 @@ export class RedisStore {
    * Returns its clock offset in milliseconds, or `undefined` when opening it would pass the cap.
    */
   async open(name: string): Promise<number | undefined> {
-    if (name === DEFAULT_SESSION) return Number((await this.run(this.#redis.get(this.key(name, 'clock')))) ?? 0);
+    if (name === DEFAULT_SESSION) return this.clockOffset(name);
     const opened = await this.run(this.#redis.petstoreOpen(this.#registry, this.#prefix, name, this.#options.sessionTtl, this.#options.maxSessions));
     return opened[0] === 0 ? undefined : Number(opened[1] || 0);
+  }
+
+  /** A session's clock offset in milliseconds, without opening it. */
+  async clockOffset(name: string): Promise<number> {
+    return Number((await this.run(this.#redis.get(this.key(name, 'clock')))) ?? 0);
   }
 
   /** Sets a session's clock offset (`null`: back to the base clock), opening it; false when the cap refuses it. */
@@ -318,13 +323,14 @@ export class RedisPetStore {
     return tail === null ? undefined : this.#jsonOf(n - count, tail);
   }
 
-  /** The first `limit` pets in id order, only those with `status` when given, as a JSON array. */
+  /** The first `limit` pets in id order, only those with `status` when given. */
+  async list(limit: number, status?: PetStatus): Promise<StoredPet[]> {
+    return (await this.#page(limit, status)).map((json) => petFrom(json));
+  }
+
+  /** `list` as a JSON array. */
   async listJson(limit: number, status?: PetStatus): Promise<string> {
-    const seeded = this.#state.seedPets(status).slice(0, limit);
-    const parts = seeded.map((entry) => entry.json);
-    // The seed comes first in id order: Redis is asked only for what the seed leaves of the page.
-    if (seeded.length < limit) parts.push(...(await this.#created(limit - seeded.length, status)).map(([, json]) => json));
-    return `[${parts.join(',')}]`;
+    return `[${(await this.#page(limit, status)).join(',')}]`;
   }
 
   /** The pets created since the seed, in id order. */
@@ -340,9 +346,18 @@ export class RedisPetStore {
   }
 
   /** How many pets the session has. */
-  async size(): Promise<number> {
-    const created = await this.#state.run(this.#state.redis.get(this.#n));
-    return this.#state.recipe.count + Number(created ?? 0);
+  get size(): Promise<number> {
+    return this.#state.run(this.#state.redis.get(this.#n)).then((created) => this.#state.recipe.count + Number(created ?? 0));
+  }
+
+  /** The JSON of each pet of a page. The seed comes first in id order: Redis is asked only for what the seed leaves of it. */
+  async #page(limit: number, status: PetStatus | undefined): Promise<string[]> {
+    const parts = this.#state
+      .seedPets(status)
+      .slice(0, limit)
+      .map((entry) => entry.json);
+    if (parts.length < limit) for (const [, json] of await this.#created(limit - parts.length, status)) parts.push(json);
+    return parts;
   }
 
   async #created(need: number, status?: PetStatus): Promise<[number, string][]> {
