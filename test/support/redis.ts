@@ -13,6 +13,9 @@ import { join } from 'node:path';
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 
+/** The redis-server flags under which a write Redis acknowledged survives a crash (docs/redis.md). */
+export const DURABLE_REDIS_ARGS = ['--appendonly', 'yes', '--appendfsync', 'always'] as const;
+
 export interface RedisServerOptions {
   /**
    * Log every write to an append-only file fsynced before each reply (`appendfsync always`), so that
@@ -56,7 +59,7 @@ async function freePort(): Promise<number> {
 /** Starts redis-server and resolves once it accepts connections; rejects with its output if it exits first. */
 async function launch(port: number, dir: string, appendonly: boolean): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no', '--loglevel', 'notice'];
-  if (appendonly) args.push('--appendonly', 'yes', '--appendfsync', 'always');
+  if (appendonly) args.push(...DURABLE_REDIS_ARGS);
   const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
