@@ -154,7 +154,7 @@ describe('the Node server under concurrent writes', () => {
       created.map(async (pet) => ((await (await fetch(`${server.url}/pets/${pet.id}`, { headers: AUTH })).json()) as { name: string }).name),
     );
     expect(read).toEqual(created.map((pet) => pet.name));
-    const listed = new Set(server.mock.store.list(2_000).map((pet) => pet.id));
+    const listed = new Set((await server.mock.store.list(2_000)).map((pet) => pet.id));
     expect(ids.every((id) => listed.has(id))).toBe(true);
     expect(pages.length).toBeGreaterThan(0);
     for (const page of pages) {

@@ -5,9 +5,10 @@
  */
 
 import { readClockBody } from './clock.js';
-import type { Coverage } from './coverage.js';
+import type { CoverageKeeper } from './coverage.js';
 import { errorResponse, jsonResponse, type MockRequest, type MockResponse } from './exchange.js';
-import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Sessions, sessionName } from './sessions.js';
+import { andThen } from './pending.js';
+import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type SessionRegistry, sessionName } from './sessions.js';
 
 /** The prefix of every admin path. */
 export const ADMIN_PREFIX = '/__mock/';
@@ -39,7 +40,7 @@ function ok(body: unknown): MockResponse {
  * const session = sessions.open(name);
  * if (!session) return tooManySessions(sessions);
  */
-export function tooManySessions(sessions: Sessions): MockResponse {
+export function tooManySessions(sessions: SessionRegistry): MockResponse {
   return errorResponse(
     'too_many_requests',
     `${sessions.max} sessions are open, the mock's cap (--max-sessions): drop one with DELETE /__mock/sessions/<name>, or let idle ones expire (--session-ttl).`,
@@ -53,15 +54,18 @@ export function tooManySessions(sessions: Sessions): MockResponse {
  * const answerAdmin = createAdmin(sessions, coverage);
  * await answerAdmin(request, 'GET', '/__mock/health'); // { status: 'ok', session: 'default', pets: 50 }
  */
-export function createAdmin(sessions: Sessions, coverage: Coverage): (request: MockRequest, method: string, path: string) => Promise<MockResponse> {
-  function resetOne(name: string): MockResponse {
-    sessions.reset(name);
-    return ok({ status: 'ok', session: name, pets: sessions.size(name) });
+export function createAdmin(
+  sessions: SessionRegistry,
+  coverage: CoverageKeeper,
+): (request: MockRequest, method: string, path: string) => Promise<MockResponse> {
+  async function resetOne(name: string): Promise<MockResponse> {
+    await sessions.reset(name);
+    return ok({ status: 'ok', session: name, pets: await sessions.size(name) });
   }
 
-  function clockOf(name: string): MockResponse {
-    const clock = sessions.find(name)?.clock;
-    return ok({ session: name, now: new Date(clock ? clock.now() : sessions.default.clock.base()).toISOString() });
+  async function clockOf(name: string): Promise<MockResponse> {
+    const clock = (await sessions.find(name))?.clock;
+    return ok({ session: name, now: new Date(clock ? clock.now() : sessions.base()).toISOString() });
   }
 
   async function setClock(request: MockRequest, name: string): Promise<MockResponse> {
@@ -69,36 +73,33 @@ export function createAdmin(sessions: Sessions, coverage: Coverage): (request: M
     if (text === undefined) return errorResponse('payload_too_large', `The body of POST /__mock/clock is at most ${MAX_ADMIN_BODY_BYTES} bytes.`);
     const read = readClockBody(text);
     if ('error' in read) return errorResponse('bad_request', read.error);
-    const session = sessions.open(name);
-    if (!session) return tooManySessions(sessions);
-    if (read.time === null) session.clock.reset();
-    else session.clock.set(read.time);
+    if (!(await sessions.setClock(name, read.time))) return tooManySessions(sessions);
     return clockOf(name);
   }
 
   const routes: readonly AdminRoute[] = [
-    route('/__mock/health', { GET: (_, name) => ok({ status: 'ok', session: name, pets: sessions.size(name) }) }),
+    route('/__mock/health', { GET: (_, name) => andThen(sessions.size(name), (pets) => ok({ status: 'ok', session: name, pets })) }),
     route('/__mock/reset', {
-      POST: (request, name) => {
+      POST: async (request, name) => {
         if (request.header(SESSION_HEADER) !== undefined) return resetOne(name);
-        sessions.resetAll();
-        return ok({ status: 'ok', session: DEFAULT_SESSION, pets: sessions.size(DEFAULT_SESSION), sessions: 0 });
+        await sessions.resetAll();
+        return ok({ status: 'ok', session: DEFAULT_SESSION, pets: await sessions.size(DEFAULT_SESSION), sessions: 0 });
       },
     }),
-    route('/__mock/sessions', { GET: () => ok({ max: sessions.max, ttlMs: sessions.ttl, sessions: sessions.list() }) }),
+    route('/__mock/sessions', { GET: async () => ok({ max: sessions.max, ttlMs: sessions.ttl, sessions: await sessions.list() }) }),
     route('/__mock/sessions/{name}/reset', { POST: (_, name) => resetOne(name) }),
     route('/__mock/sessions/{name}', {
       DELETE: (_, name) =>
         name === DEFAULT_SESSION
           ? errorResponse('bad_request', `The default session cannot be dropped; reset it with POST /__mock/sessions/${DEFAULT_SESSION}/reset.`)
-          : ok({ status: 'ok', session: name, dropped: sessions.drop(name) }),
+          : andThen(sessions.drop(name), (dropped) => ok({ status: 'ok', session: name, dropped })),
     }),
     route('/__mock/clock', { GET: (_, name) => clockOf(name), POST: setClock }),
     route('/__mock/coverage', {
-      GET: () => ok(coverage.report()),
-      DELETE: () => {
-        coverage.clear();
-        return ok(coverage.report());
+      GET: () => andThen(coverage.report(), ok),
+      DELETE: async () => {
+        await coverage.clear();
+        return ok(await coverage.report());
       },
     }),
   ];

@@ -7,6 +7,7 @@
 import { openapi } from '../generated/openapi.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type JsonSchema, type Operation, operationsOf, parametersOf, type Reference, resolve } from '../spec/document.js';
+import type { Pending } from './pending.js';
 
 /**
  * One operation's coverage.
@@ -67,6 +68,18 @@ interface Tally {
   values: number[][];
 }
 
+/**
+ * What a mock records coverage into and reports it from: `Coverage` in this process, or
+ * `SharedCoverage`, which adds every replica's counts up in Redis.
+ */
+export interface CoverageKeeper {
+  enumValuesOf(operationId: string, query: string): EnumValues;
+  record(operationId: string, status: number, values: EnumValues): void;
+  recordBody(operationId: string, body: JsonValue): void;
+  report(): Pending<CoverageReport>;
+  clear(): Pending<void>;
+}
+
 /** A count for every HTTP status (100 to 599), each 0. */
 const noAnswers = (): number[] => new Array<number>(600).fill(0);
 
@@ -124,7 +137,7 @@ const noValues = (inputs: readonly EnumInput[]): number[][] => inputs.map((input
  * coverage.record('getPet', 404, []);
  * coverage.report().operations.find((o) => o.operationId === 'getPet')?.statuses['404']; // 1
  */
-export class Coverage {
+export class Coverage implements CoverageKeeper {
   readonly #tallies: ReadonlyMap<string, Tally>;
 
   constructor(basePath: string) {

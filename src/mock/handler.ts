@@ -3,21 +3,22 @@ import { BIG_ID_OFFSET, DEFAULT_COUNT, DEFAULT_SEED, seededPets } from '../fixtu
 import { openapi } from '../generated/openapi.js';
 import type { operations } from '../generated/types.js';
 import * as validators from '../generated/validators.js';
-import { type JsonValue, parseJson, validationView } from '../json/lossless.js';
+import { type JsonValue, parseJson, stringifyJson, validationView } from '../json/lossless.js';
 import { parametersOf } from '../spec/document.js';
 import { BASE_PATH, GET_PET_REPLACEMENT, GET_PET_SUNSET, MAX_BODY_BYTES } from '../spec/facts.js';
 import type { PetStatus } from '../types.js';
 import { readLimited } from '../web/read-limited.js';
 import { ADMIN_PREFIX, createAdmin, tooManySessions } from './admin.js';
 import { AUTH_MESSAGES, type AuthProblem, apiKeyProblem, bearerCheck, DEFAULT_API_KEY, KEY_LABEL, type LabelledApiKey, UNAUTHORIZED_HEADERS } from './auth.js';
-import { Coverage, type CoverageReport, type EnumValues } from './coverage.js';
+import { Coverage, type CoverageKeeper, type CoverageReport, type EnumValues } from './coverage.js';
 import { ANSWER_HEADERS, errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse, shared } from './exchange.js';
 import { memoize } from './memo.js';
 import { andThen, type Pending } from './pending.js';
 import { appliedPreferences, forcedResponse, type Preferences, readPreferences } from './prefer.js';
 import { matchRoute, type Route, routesOf } from './routes.js';
 import { createSelfCheck } from './self-check.js';
-import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, Sessions, sessionName } from './sessions.js';
+import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, Sessions, sessionName } from './sessions.js';
+import { type SharedState, unavailableAnswer } from './store/shared-state.js';
 import type { PetDraft, PetStore, StoredPet } from './store.js';
 import { describeErrors, readParameters } from './validation.js';
 
@@ -70,16 +71,22 @@ export interface MockOptions {
   readonly persist?: (created: readonly StoredPet[]) => Promise<void>;
   /** Whether `/__mock/*` needs the key too, as it must when the mock is reachable beyond this machine. Default: false. */
   readonly adminKeyRequired?: boolean;
+  /**
+   * State kept in Redis (`openSharedState`, or `startMockServer({ store })`), shared by every replica:
+   * its sessions and coverage replace the in-memory ones. Default: none, state in this process.
+   */
+  readonly shared?: SharedState;
 }
 
 /** The options with every default filled in; `apiKey` is folded into `apiKeys`, labels into `keyLabels`. */
-export interface ResolvedMockOptions extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist'>> {
+export interface ResolvedMockOptions extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist' | 'shared'>> {
   readonly apiKeys: readonly string[];
   /** The label of each labelled key, by key. */
   readonly keyLabels: ReadonlyMap<string, string>;
   /** Where self-check mismatches go; `undefined` when the self-check is off. */
   readonly selfCheck: ((mismatch: string) => void) | undefined;
   readonly persist: MockOptions['persist'];
+  readonly shared: SharedState | undefined;
 }
 
 const DEFAULT_SESSION_TTL = 30 * 60_000;
@@ -125,6 +132,7 @@ export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOpt
     selfCheck: selfCheck === true ? () => {} : selfCheck === false ? undefined : selfCheck,
     restore: [...(options.restore ?? [])],
     persist: options.persist,
+    shared: options.shared,
     adminKeyRequired: options.adminKeyRequired ?? false,
   };
 }
@@ -146,9 +154,9 @@ export interface MockApi {
   /** `handle` for a web-standard `Request`. */
   fetch(request: Request): Promise<Response>;
   /** Puts the mock back as it started: the default session's pets and clock seeded again, every named session dropped. Coverage is kept. */
-  reset(): void;
+  reset(): Pending<void>;
   /** What clients have exercised so far (`GET /__mock/coverage`). */
-  coverage(): CoverageReport;
+  coverage(): Pending<CoverageReport>;
   /**
    * Whether a request to this path is the mock's to answer: the base path and everything under it,
    * and the admin endpoints. Hosts that share the network with other services (MSW) claim only these.
@@ -249,21 +257,26 @@ function withHeaders(response: MockResponse, headers: Readonly<Record<string, st
 export function createMockApi(options: MockOptions = {}): MockApi {
   const settings = normalizeMockOptions(options);
   const { basePath } = settings;
-  const sessions = new Sessions({
-    seed: seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }),
-    idOffset: settings.bigIds ? BIG_ID_OFFSET : undefined,
-    now: settings.now,
-    ttl: settings.sessionTtl,
-    max: settings.maxSessions,
-  });
-  for (const pet of settings.restore) sessions.default.store.create(pet);
-  const coverage = new Coverage(basePath);
+  const sharedState = settings.shared;
+  const memory = sharedState
+    ? undefined
+    : new Sessions({
+        seed: seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }),
+        idOffset: settings.bigIds ? BIG_ID_OFFSET : undefined,
+        now: settings.now,
+        ttl: settings.sessionTtl,
+        max: settings.maxSessions,
+      });
+  for (const pet of settings.restore) memory?.default.store.create(pet);
+  const sessions: SessionRegistry = sharedState?.sessions ?? (memory as Sessions);
+  const defaultStore = sharedState ? sharedState.store.store(DEFAULT_SESSION) : (memory as Sessions).default.store;
+  const coverage: CoverageKeeper = sharedState?.coverage ?? new Coverage(basePath);
 
   /** Saves the default session's pets where `persist` keeps them; an Error response when that fails. */
   async function save(): Promise<MockResponse | undefined> {
     if (!settings.persist) return undefined;
     try {
-      await settings.persist(sessions.default.store.created());
+      await settings.persist(await defaultStore.created());
       return undefined;
     } catch (error) {
       return errorResponse('internal_error', `The change is made in memory but could not be saved: ${(error as Error).message}.`);
@@ -323,7 +336,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     listPets({ inputs, session }) {
       if ('error' in inputs) return inputs.error;
       const { limit, status } = inputs.value as { limit: number; status?: PetStatus };
-      return { status: 200, headers: ANSWER_HEADERS, body: session.store.listJson(limit, status) };
+      return andThen(session.store.listJson(limit, status), (body) => ({ status: 200, headers: ANSWER_HEADERS, body }));
     },
 
     async createPet({ request, session }) {
@@ -349,13 +362,13 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       if ('error' in checked) return checked.error;
       // The view carries the spec's defaults; the body as sent carries categoryId exactly.
       const sent = body as Record<string, JsonValue>;
-      const pet = session.store.create({
+      const pet = await session.store.create({
         name: checked.value.name as string,
         categoryId: sent.categoryId as number | bigint,
         status: checked.value.status as PetStatus,
       });
-      const unsaved = session === sessions.default ? await save() : undefined;
-      return unsaved ?? jsonResponse(201, session.store.petJson(pet.id) as string, { location: `${basePath}/pets/${pet.id}` });
+      const unsaved = session.name === DEFAULT_SESSION ? await save() : undefined;
+      return unsaved ?? jsonResponse(201, stringifyJson(pet), { location: `${basePath}/pets/${pet.id}` });
     },
 
     getPet({ inputs, session }) {
@@ -368,9 +381,9 @@ export function createMockApi(options: MockOptions = {}): MockApi {
       }
       if ('error' in inputs) return inputs.error;
       const id = inputs.value.petId as number | bigint;
-      const json = session.store.petJson(id);
-      if (json === undefined) return errorResponse('not_found', `No pet has id ${id}.`, deprecationHeaders);
-      return { status: 200, headers: petHeaders, body: json };
+      return andThen(session.store.petJson(id), (json) =>
+        json === undefined ? errorResponse('not_found', `No pet has id ${id}.`, deprecationHeaders) : { status: 200, headers: petHeaders, body: json },
+      );
     },
   };
 
@@ -415,8 +428,9 @@ export function createMockApi(options: MockOptions = {}): MockApi {
   function operate(request: MockRequest, reached: Reached, name: string, preferences: Preferences | undefined): Pending<MockResponse> {
     const forced = preferences && forcedResponse(preferences, reached.operationId);
     if (forced) return forced;
-    const session = sessions.open(name);
-    return session ? implementations[reached.operationId]({ request, inputs: reached.inputs, session }) : tooManySessions(sessions);
+    return andThen(sessions.open(name), (session) =>
+      session ? implementations[reached.operationId]({ request, inputs: reached.inputs, session }) : tooManySessions(sessions),
+    );
   }
 
   /** The admin, behind the key when the mock is reachable beyond this machine; a reset is saved. */
@@ -471,12 +485,14 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     reset: () => sessions.resetAll(),
     coverage: () => coverage.report(),
     serves: (path) => isApiPath(path) || isAdminPath(path),
-    store: sessions.default.store,
+    store: defaultStore,
     options: settings,
   };
 }
 
 function failure(error: unknown): MockResponse {
+  const unavailable = unavailableAnswer(error);
+  if (unavailable) return unavailable;
   return errorResponse('internal_error', `The mock failed to answer: ${(error as Error).message}. This is a bug in petstore-mock; please report it.`);
 }
 

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { BIG_ID_OFFSET, DEFAULT_COUNT, DEFAULT_SEED } from '../fixtures/seed.js';
 import { coarseClock } from './coarse-clock.js';
 import type { MockRequest, MockResponse } from './exchange.js';
-import { createMockApi, type MockApi, type MockOptions } from './handler.js';
+import { createMockApi, type MockApi, type MockOptions, normalizeMockOptions } from './handler.js';
 import { readStateFile, StateFileWriter } from './state-file.js';
+import { openSharedState } from './store/shared-state.js';
 
 /**
  * Options of `startMockServer`: those of the mock (`apiKey`, `seed`, `count`, `delay`...), and where to listen.
@@ -25,6 +26,14 @@ export interface MockServerOptions extends MockOptions {
   readonly stateFile?: string;
   /** How long a slow client may hold a connection; defaults suit a dev server. */
   readonly timeouts?: ServerTimeouts;
+  /**
+   * `redis://[user:password@]host:port[/db]`: keep every piece of state in Redis, shared with every
+   * other mock on the same Redis and namespace (docs/redis.md). Needs the `ioredis` package. A Redis
+   * that does not answer at start rejects with a `StoreUnavailableError`. Default: state in this process.
+   */
+  readonly store?: string;
+  /** The key prefix in Redis, so that several mocks share one Redis. Default: `petstore`. */
+  readonly namespace?: string;
 }
 
 /** Limits on slow clients, in milliseconds. */
@@ -176,10 +185,24 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const { stateFile } = options;
   const seed = options.seed ?? DEFAULT_SEED;
   const count = options.count ?? DEFAULT_COUNT;
+  if (stateFile !== undefined && options.store !== undefined) {
+    throw new TypeError('stateFile and store cannot go together: with a store, Redis keeps the pets (see its AOF settings in docs/redis.md).');
+  }
   const writer = stateFile === undefined ? undefined : new StateFileWriter(stateFile, seed, count);
+  const now = options.now ?? coarseClock();
+  const shared =
+    options.store === undefined
+      ? undefined
+      : await openSharedState({
+          ...normalizeMockOptions(options),
+          url: options.store,
+          ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+          now,
+        });
   const mock = createMockApi({
     ...options,
-    now: options.now ?? coarseClock(),
+    now,
+    ...(shared ? { shared } : {}),
     adminKeyRequired: options.adminKeyRequired ?? !isLoopback(host),
     ...(writer && stateFile !== undefined
       ? { restore: await readStateFile(stateFile, seed, count, options.bigIds ? BIG_ID_OFFSET : 0n), persist: (created) => writer.save(created) }
@@ -222,6 +245,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       server.off('error', reject);
       resolve();
     });
+  }).catch(async (error: unknown) => {
+    await shared?.close();
+    throw error;
   });
   const { port } = server.address() as AddressInfo;
 
@@ -236,7 +262,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         force.unref();
         server.close(() => {
           clearTimeout(force);
-          resolve();
+          void (shared?.close() ?? Promise.resolve()).then(resolve);
         });
         server.closeIdleConnections();
       }),

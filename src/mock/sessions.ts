@@ -1,5 +1,6 @@
 import { MockClock } from './clock.js';
-import { PetStore, type StoredPet } from './store.js';
+import type { Pending } from './pending.js';
+import { MemoryPetStore, type PetStore, type StoredPet } from './store.js';
 
 /** The request header that names a session. */
 export const SESSION_HEADER = 'x-mock-session';
@@ -32,7 +33,39 @@ export interface Session {
   readonly clock: MockClock;
 }
 
+/** One named session as `GET /__mock/sessions` lists it. */
+export interface SessionSummary {
+  readonly name: string;
+  readonly pets: number;
+  readonly idleMs: number;
+}
+
+/**
+ * The sessions of a mock, wherever they live: in this process (`Sessions`) or in Redis
+ * (`RedisSessions`), where what needs Redis answers in a promise.
+ */
+export interface SessionRegistry {
+  /** How many named sessions may be open at once. */
+  readonly max: number;
+  /** Milliseconds a named session may stay idle. */
+  readonly ttl: number;
+  /** The mock's base clock, which every session's clock moves from. */
+  readonly base: () => number;
+  /** The session with this name, opening it on first use; `undefined` when that would pass the cap. */
+  open(name: string): Pending<Session | undefined>;
+  /** The session with this name if there is one to see; never opens one. */
+  find(name: string): Pending<Session | undefined>;
+  /** Moves a session's clock so that it reads `time` now (`null`: back to the base clock), opening it; false when the cap refuses it. */
+  setClock(name: string, time: number | null): Pending<boolean>;
+  reset(name: string): Pending<void>;
+  drop(name: string): Pending<boolean>;
+  resetAll(): Pending<void>;
+  list(): Pending<SessionSummary[]>;
+  size(name: string): Pending<number>;
+}
+
 interface OpenSession extends Session {
+  readonly store: MemoryPetStore;
   /** When it was last used, by the monotonic clock. */
   lastUsed: number;
 }
@@ -58,8 +91,8 @@ export interface SessionsOptions {
  * const sessions = new Sessions({ seed: seededPets(1, 50), idOffset: undefined, now: Date.now, ttl: 1_800_000, max: 100 });
  * sessions.open('worker-1')?.store.size; // 50; undefined once 100 named sessions are open
  */
-export class Sessions {
-  readonly default: Session;
+export class Sessions implements SessionRegistry {
+  readonly default: OpenSession;
   readonly #options: SessionsOptions;
   readonly #named = new Map<string, OpenSession>();
 
@@ -76,6 +109,10 @@ export class Sessions {
     return this.#options.ttl;
   }
 
+  get base(): () => number {
+    return this.#options.now;
+  }
+
   /** The session with this name, opening it from the seed on first use; `undefined` when that would pass the cap. */
   open(name: string): Session | undefined {
     if (name === DEFAULT_SESSION) return this.default;
@@ -90,7 +127,7 @@ export class Sessions {
   }
 
   /** The session with this name if it is open; never opens one. */
-  find(name: string): Session | undefined {
+  find(name: string): OpenSession | undefined {
     if (name === DEFAULT_SESSION) return this.default;
     this.#expire();
     return this.#named.get(name);
@@ -101,6 +138,13 @@ export class Sessions {
     const session = this.find(name);
     session?.store.reset();
     session?.clock.reset();
+  }
+
+  setClock(name: string, time: number | null): boolean {
+    const session = this.open(name);
+    if (time === null) session?.clock.reset();
+    else session?.clock.set(time);
+    return session !== undefined;
   }
 
   /** Drops a named session; whether it was open. */
@@ -115,7 +159,7 @@ export class Sessions {
   }
 
   /** The open named sessions, least recently used first. */
-  list(): { readonly name: string; readonly pets: number; readonly idleMs: number }[] {
+  list(): SessionSummary[] {
     const now = this.#expire();
     return [...this.#named.values()].map((session) => ({ name: session.name, pets: session.store.size, idleMs: Math.round(now - session.lastUsed) }));
   }
@@ -138,7 +182,7 @@ export class Sessions {
     const { seed, idOffset, now } = this.#options;
     return {
       name,
-      store: new PetStore(seed, idOffset === undefined ? {} : { idOffset }),
+      store: new MemoryPetStore(seed, idOffset === undefined ? {} : { idOffset }),
       clock: new MockClock(now),
       lastUsed: performance.now(),
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../json/lossless.js';
-import { PetStore, type StoredPet } from './store.js';
+import { MemoryPetStore, type StoredPet } from './store.js';
 
 const seed: StoredPet[] = [
   { id: 1, name: 'Gus', categoryId: 1, status: 'available' },
@@ -10,13 +10,13 @@ const seed: StoredPet[] = [
 
 describe('PetStore', () => {
   it('lists pets in id order, at most limit of them', () => {
-    const store = new PetStore(seed);
+    const store = new MemoryPetStore(seed);
     expect(store.list(2).map((pet) => pet.id)).toEqual([1, 2]);
     expect(store.list(100).map((pet) => pet.id)).toEqual([1, 2, 3]);
   });
 
   it('filters by status through its index, in id order', () => {
-    const store = new PetStore(seed);
+    const store = new MemoryPetStore(seed);
     store.create({ name: 'Rex', categoryId: 4, status: 'available' });
     expect(store.list(10, 'available').map((pet) => pet.id)).toEqual([1, 3, 4]);
     expect(store.list(1, 'available').map((pet) => pet.id)).toEqual([1]);
@@ -24,7 +24,7 @@ describe('PetStore', () => {
   });
 
   it('keeps each page of each status apart in its cache of serialized pages', () => {
-    const store = new PetStore(seed);
+    const store = new MemoryPetStore(seed);
     for (const round of [1, 2]) {
       for (const status of [undefined, 'available', 'pending', 'sold'] as const) {
         for (let limit = 0; limit <= 4; limit++) expect(parseJson(store.listJson(limit, status)), `round ${round}`).toEqual(store.list(limit, status));
@@ -33,7 +33,7 @@ describe('PetStore', () => {
   });
 
   it('assigns the next id on create and finds pets by id', () => {
-    const store = new PetStore(seed);
+    const store = new MemoryPetStore(seed);
     const pet = store.create({ name: 'Rex', categoryId: 2n ** 60n, status: 'pending' });
     expect(pet.id).toBe(4);
     expect(store.get(4)).toBe(pet);
@@ -42,7 +42,7 @@ describe('PetStore', () => {
   });
 
   it('serializes pets exactly, bigint categoryIds included', () => {
-    const store = new PetStore(seed);
+    const store = new MemoryPetStore(seed);
     store.create({ name: 'Big', categoryId: 2n ** 62n, status: 'sold' });
     expect(store.petJson(4)).toBe('{"id":4,"name":"Big","categoryId":4611686018427387904,"status":"sold"}');
     expect(parseJson(store.listJson(2, 'sold'))).toEqual([seed[1], { id: 4, name: 'Big', categoryId: 2n ** 62n, status: 'sold' }]);
@@ -50,7 +50,7 @@ describe('PetStore', () => {
   });
 
   it('lists a new pet, and no longer lists it after reset, in a page it served before', () => {
-    const store = new PetStore(seed);
+    const store = new MemoryPetStore(seed);
     expect(store.listJson(10, 'sold')).toBe('[{"id":2,"name":"Daisy","categoryId":2,"status":"sold"}]');
     store.create({ name: 'Rex', categoryId: 4, status: 'sold' });
     expect(store.listJson(10, 'sold')).toBe('[{"id":2,"name":"Daisy","categoryId":2,"status":"sold"},{"id":4,"name":"Rex","categoryId":4,"status":"sold"}]');
@@ -59,7 +59,7 @@ describe('PetStore', () => {
   });
 
   it('goes back to the seeded pets on reset', () => {
-    const store = new PetStore(seed);
+    const store = new MemoryPetStore(seed);
     store.create({ name: 'Rex', categoryId: 4, status: 'sold' });
     store.reset();
     expect(store.size).toBe(3);
@@ -68,12 +68,12 @@ describe('PetStore', () => {
   });
 
   it('refuses seed pets whose ids are not 1..n in order', () => {
-    expect(() => new PetStore([{ id: 2, name: 'Gus', categoryId: 1, status: 'sold' }])).toThrow(/ids in order from 1/);
+    expect(() => new MemoryPetStore([{ id: 2, name: 'Gus', categoryId: 1, status: 'sold' }])).toThrow(/ids in order from 1/);
   });
 
   it('numbers pets from idOffset + 1 with an offset, finding them by exact bigint ids', () => {
     const offset = 2n ** 53n;
-    const store = new PetStore(
+    const store = new MemoryPetStore(
       seed.map((pet) => ({ ...pet, id: offset + BigInt(pet.id) })),
       { idOffset: offset },
     );
@@ -84,6 +84,6 @@ describe('PetStore', () => {
     expect(store.listJson(1, 'pending')).toBe('[{"id":9007199254740996,"name":"Rex","categoryId":4,"status":"pending"}]');
     // What a client that parsed the id into a double would ask for: never the pet it meant.
     for (const absent of [Number(offset + 1n), 1, 4, offset, offset + 5n, 2n ** 63n - 1n]) expect(store.get(absent)).toBeUndefined();
-    expect(() => new PetStore(seed, { idOffset: offset })).toThrow(/ids in order from 9007199254740993/);
+    expect(() => new MemoryPetStore(seed, { idOffset: offset })).toThrow(/ids in order from 9007199254740993/);
   });
 });

@@ -1,6 +1,7 @@
 import { stringifyJson } from '../json/lossless.js';
 import { PET_STATUSES } from '../spec/facts.js';
 import type { PetStatus } from '../types.js';
+import type { Pending } from './pending.js';
 
 /** A pet as the store keeps it: `categoryId` beyond 2^53 stays exact as a `bigint`, and so does the `id` of a store with an id offset. */
 export interface StoredPet {
@@ -40,7 +41,7 @@ function pageKey(limit: number, status: PetStatus | undefined): number {
 /**
  * How a store numbers its pets.
  * @example
- * new PetStore([], { idOffset: 2n ** 53n } satisfies PetStoreOptions);
+ * new MemoryPetStore([], { idOffset: 2n ** 53n } satisfies PetStoreOptions);
  */
 export interface PetStoreOptions {
   /** Added to every id, so that ids run from `idOffset + 1`: the `--big-ids` canary. Default: none, ids from 1. */
@@ -48,11 +49,38 @@ export interface PetStoreOptions {
 }
 
 /**
- * The mock's state, without HTTP. Pets are numbered densely from 1 and never removed, so the list in
+ * The pets of one session, without HTTP: in memory (the default, and the fast path) or in Redis
+ * (src/mock/store/redis.ts). A method may answer at once or in a promise; the mock waits only for
+ * the promises, so a store that answers at once costs no microtask.
+ * @example
+ * const store: PetStore = new MemoryPetStore(seededPets(1, 50));
+ * const page = await store.listJson(20, 'sold');
+ */
+export interface PetStore {
+  /** How many pets the store holds. */
+  readonly size: Pending<number>;
+  /** Adds a pet and returns it with its new id. */
+  create(draft: PetDraft): Pending<StoredPet>;
+  /** The pet with this id, if there is one. */
+  get(id: number | bigint): Pending<StoredPet | undefined>;
+  /** The first `limit` pets in id order, only those with `status` when given. */
+  list(limit: number, status?: PetStatus): Pending<StoredPet[]>;
+  /** `list` as the JSON text of a Pets body; `limit` is a whole number. */
+  listJson(limit: number, status?: PetStatus): Pending<string>;
+  /** One pet's JSON text, if there is such a pet. */
+  petJson(id: number | bigint): Pending<string | undefined>;
+  /** The pets created since the seed, in id order: what a state file saves. */
+  created(): Pending<StoredPet[]>;
+  /** Back to the seeded pets. */
+  reset(): Pending<void>;
+}
+
+/**
+ * The mock's state in memory. Pets are numbered densely from 1 and never removed, so the list in
  * id order is an array and pet number n sits at index n - 1; its id is n, or `idOffset + n` as a
  * bigint. An index per status keeps a filtered page at O(limit).
  */
-export class PetStore {
+export class MemoryPetStore implements PetStore {
   readonly #seed: readonly Entry[];
   readonly #idOffset: bigint | undefined;
   #all: Entry[] = [];

@@ -3,7 +3,7 @@ import { startRedis, type TestRedis } from '../../../test/support/redis.js';
 import { BIG_ID_OFFSET, seededPets } from '../../fixtures/seed.js';
 import { PET_STATUSES } from '../../spec/facts.js';
 import type { PetStatus } from '../../types.js';
-import { PetStore } from '../store.js';
+import { MemoryPetStore } from '../store.js';
 import { connectRedisStore, displayUrl, type RedisStore, type RedisStoreOptions, StoreUnavailableError } from './redis.js';
 import { SharedCoverage } from './shared-coverage.js';
 
@@ -35,7 +35,7 @@ describe('the Redis store', () => {
   it('answers every page and pet as the in-memory store does, after the same creates', async () => {
     const settings = options({ count: 7 });
     const [a, b] = [await replica(settings), await replica(settings)];
-    const memory = new PetStore(seededPets(1, 7));
+    const memory = new MemoryPetStore(seededPets(1, 7));
     const statuses: PetStatus[] = ['sold', 'available', 'pending', 'sold', 'sold', 'available'];
     for (const [i, status] of statuses.entries()) {
       const draft = { name: `pet ${i} "quoted" é`, categoryId: i + 1, status };
@@ -90,7 +90,7 @@ describe('the Redis store', () => {
     const recipes = states.map((state) => state.recipe);
     expect(new Set(recipes.map((recipe) => JSON.stringify(recipe))).size).toBe(1);
     const [first] = states as [RedisStore];
-    const expected = new PetStore(seededPets(first.recipe.seed, 12_000));
+    const expected = new MemoryPetStore(seededPets(first.recipe.seed, 12_000));
     for (const state of states) expect(await state.store('default').listJson(100)).toBe(expected.listJson(100));
     expect(await first.store('default').petJson(12_000)).toBe(expected.petJson(12_000));
   });

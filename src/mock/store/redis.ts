@@ -56,16 +56,21 @@ export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError' as const;
 }
 
+/** Why `name` cannot be a namespace, or `undefined` when it can. */
+export function namespaceProblem(name: string): string | undefined {
+  return NAMESPACE.test(name) ? undefined : `A namespace is 1 to 64 letters, digits, '.', '_' or '-'; got ${JSON.stringify(name.slice(0, 80))}.`;
+}
+
 /** The URL as it may be shown: without user name or password. */
 export function displayUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new TypeError('--store must be a URL such as redis://127.0.0.1:6379 or redis://host:6379/2; got something that is not a URL.');
+    throw new TypeError('The store must be a URL such as redis://127.0.0.1:6379 or redis://host:6379/2; got something that is not a URL.');
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new TypeError(`--store must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379; got a ${parsed.protocol}// URL.`);
+    throw new TypeError(`The store must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379; got a ${parsed.protocol}// URL.`);
   }
   parsed.username = '';
   parsed.password = '';
@@ -452,8 +457,8 @@ async function readSeed(redis: Redis, prefix: string, recipe: SeedRecipe): Promi
 export async function connectRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
   const url = displayUrl(options.url);
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
-  if (!NAMESPACE.test(namespace))
-    throw new TypeError(`--namespace is 1 to 64 letters, digits, '.', '_' or '-'; got ${JSON.stringify(namespace.slice(0, 80))}.`);
+  const problem = namespaceProblem(namespace);
+  if (problem !== undefined) throw new TypeError(problem);
   const Client = await loadClient();
   const timeout = options.connectTimeoutMs ?? 5_000;
   const redis = new Client(options.url, {
