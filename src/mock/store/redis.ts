@@ -461,13 +461,16 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   if (problem !== undefined) throw new TypeError(problem);
   const Client = await loadClient();
   const timeout = options.connectTimeoutMs ?? 5_000;
+  let connected = false;
   const redis = new Client(options.url, {
     lazyConnect: true,
     // While Redis is away a command fails at once (the request gets its 503) instead of waiting in a queue.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     // Reconnect for as long as the mock runs: it recovers by itself when Redis is back.
-    retryStrategy: (times) => Math.min(times * 50, 500),
+    // At start a refused connection is final (the mock exits naming the URL); once connected,
+    // reconnect for as long as the mock runs, so that it recovers by itself when Redis is back.
+    retryStrategy: (times) => (connected ? Math.min(times * 50, 500) : null),
     enableAutoPipelining: true,
     connectTimeout: timeout,
   });
@@ -494,6 +497,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
       },
     );
   }
+  connected = true;
   try {
     const prefix = `${namespace}:`;
     const recipe = await seedOnce(redis, prefix, options, Date.now() + 2 * SEED_LOCK_MS);
