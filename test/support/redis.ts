@@ -10,6 +10,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startMockServer } from '../../src/mock/server.js';
+import { type StartTarget, urlFor } from './http-facts.js';
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 
@@ -114,5 +116,27 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Test
       await end(child, 'SIGTERM');
       await rm(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Namespaces given so far: every start of every suite gets a new one. */
+let suiteNamespaces = 0;
+
+/**
+ * The Node server on a free port with its state in `redis`, as a host of the shared suites; each
+ * start gets a namespace of its own, so that it starts seeded and alone.
+ * @example
+ * runHttpFacts('the Node server on Redis', redisHost(() => redis));
+ */
+export function redisHost(redis: () => TestRedis): StartTarget {
+  return async (options) => {
+    const server = await startMockServer({ ...options, port: 0, store: redis().url, namespace: `suite${++suiteNamespaces}` });
+    return {
+      baseUrl: server.url,
+      mock: server.mock,
+      request: (path, init) => fetch(urlFor(server.url, path), init),
+      reset: async () => server.mock.reset(),
+      close: () => server.close(),
+    };
   };
 }
