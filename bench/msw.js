@@ -1,6 +1,6 @@
 // The MSW host in Node, measured in a process of its own (setupServer patches this process's fetch):
 // requests per second of `fetch` through `setupServer(...handlers)`, of the mock's own `fetch(Request)`
-// without MSW, and of `handle(MockRequest)`, the host-neutral entry the Node server calls. Each loop
+// without MSW, and of `respond(MockRequest)`, the host-neutral entry the Node server calls. Each loop
 // sends one request at a time, as a test suite does, and reads the whole body; the three alternate.
 // Usage: node bench/msw.js <requests per round> <rounds>; prints one JSON line.
 import { setupServer } from 'msw/node';
@@ -34,7 +34,7 @@ const ways = {
     return { status: response.status, body: await response.text() };
   },
   handle: async () => {
-    const answer = await mock.handle(mockRequest);
+    const answer = await mock.respond(mockRequest);
     return { status: answer.status, body: answer.body };
   },
 };

@@ -45,7 +45,7 @@ const JSON_HEADERS = {
   'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied',
   'content-type': 'application/json',
 };
-const DEPRECATION_HEADERS = { deprecation: 'true', link: `<${BASE_PATH}/pets>; rel="successor-version"`, sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' };
+const DEPRECATION_HEADERS = { deprecation: '@1748736000', link: `<${BASE_PATH}/pets>; rel="successor-version"`, sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' };
 
 const ok = (status: number, value: unknown, headers: Readonly<Record<string, string>> = {}): Answer => ({
   status,

@@ -7,7 +7,7 @@ import { _ } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { createAjv } from '../src/spec/ajv.js';
-import type { OpenApiDocument } from '../src/spec/document.js';
+import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, resolve } from '../src/spec/document.js';
 import { loadSpecFile } from '../src/spec/load.js';
 import { validatorSchemas } from '../src/spec/schemas.js';
 import { fixtureFiles } from './fixture-files.js';
@@ -31,6 +31,57 @@ async function typesModule(doc: OpenApiDocument): Promise<string> {
   return HEADER + astToString(ast);
 }
 
+/** The names of an object schema's properties that carry a `default`, which ajv fills in (`useDefaults`). */
+function defaultedProperties(doc: OpenApiDocument, schema: JsonSchema | undefined): string[] {
+  if (schema === undefined) return [];
+  const { properties } = resolve<JsonSchema>(doc, schema);
+  if (typeof properties !== 'object' || properties === null) return [];
+  return Object.entries(properties)
+    .filter(([, property]) => typeof property === 'object' && property !== null && 'default' in property)
+    .map(([name]) => name);
+}
+
+/** The TypeScript type a validator guards, as it stands once ajv has filled in the defaults of `keys`. */
+function guarded(type: string, keys: readonly string[]): string {
+  return keys.length === 0 ? type : `Defaulted<${type}, ${keys.map((key) => JSON.stringify(key)).join(' | ')}>`;
+}
+
+/**
+ * Each validator's name with the type it guards, read from the same document as `validatorSchemas`, so
+ * that a value past a validator is typed by the spec with no cast: `listPetsQuery` guards
+ * `{ limit: number; status?: PetStatus }`, the limit present because ajv filled in its default.
+ */
+function validatorTypes(doc: OpenApiDocument): Map<string, string> {
+  const types = new Map<string, string>();
+  for (const name of Object.keys(doc.components?.schemas ?? {})) types.set(name, `components['schemas'][${JSON.stringify(name)}]`);
+  for (const { operationId, operation } of operationsOf(doc)) {
+    const of = `operations[${JSON.stringify(operationId)}]`;
+    const parameters = parametersOf(doc, operation);
+    for (const [location, suffix] of [
+      ['query', 'Query'],
+      ['path', 'Path'],
+    ] as const) {
+      const defaulted = parameters.filter((p) => p.in === location && 'default' in p.schema).map((p) => p.name);
+      types.set(operationId + suffix, guarded(`NonNullable<${of}['parameters'][${JSON.stringify(location)}]>`, defaulted));
+    }
+    const body = operation.requestBody?.content['application/json']?.schema;
+    types.set(`${operationId}Body`, guarded(`NonNullable<${of}['requestBody']>['content']['application/json']`, defaultedProperties(doc, body)));
+    for (const status of Object.keys(operation.responses)) {
+      types.set(`${operationId}${status}`, `${of}['responses'][${status}]['content']['application/json']`);
+    }
+  }
+  return types;
+}
+
+/** `responseValidators`: each operation's response validators by status, looked up by typed keys. */
+function responseValidatorsSource(doc: OpenApiDocument, names: ReadonlySet<string>): string {
+  const entries = operationsOf(doc).map(({ operationId, operation }) => {
+    const statuses = Object.keys(operation.responses).filter((status) => names.has(`${operationId}${status}`));
+    return `  [${JSON.stringify(operationId)}, new Map([${statuses.map((status) => `[${status}, ${operationId}${status}]`).join(', ')}])],`;
+  });
+  return `export const responseValidators = new Map([\n${entries.join('\n')}\n]);\n`;
+}
+
 function validatorModules(doc: OpenApiDocument): { js: string; dts: string } {
   const ajv = createAjv(doc, { code: { source: true, esm: true, formats: _`formats`, lines: true } });
   const schemas = validatorSchemas(doc);
@@ -39,10 +90,25 @@ function validatorModules(doc: OpenApiDocument): { js: string; dts: string } {
     ajv.addSchema(schema);
     ids[name] = schema.$id as string;
   }
-  const js = `${HEADER}import { formats } from '../json/int64.js';\n${standalone.default(ajv, ids)}\n`;
-  const dts = `${HEADER}import type { ValidateFunction } from 'ajv';\n\n${Object.keys(ids)
-    .map((name) => `export declare const ${name}: ValidateFunction;`)
-    .join('\n')}\n`;
+  const names = new Set(Object.keys(ids));
+  const types = validatorTypes(doc);
+  const js = `${HEADER}import { formats } from '../json/int64.js';\n${standalone.default(ajv, ids)}\n${responseValidatorsSource(doc, names)}`;
+  const declarations = [...names].map((name) => {
+    const type = types.get(name);
+    if (type === undefined) throw new Error(`scripts/generated-files.ts: no type for the validator ${name}`);
+    return `export declare const ${name}: ValidateFunction<${type}>;`;
+  });
+  const dts = `${HEADER}import type { ValidateFunction } from 'ajv';
+import type { components, operations } from './types.js';
+
+/** \`T\` as ajv leaves it once it has filled in the schema's defaults: the properties \`K\` are there. */
+type Defaulted<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: Exclude<T[P], undefined> };
+
+${declarations.join('\n')}
+
+/** Each operation's response validators, by status: every status whose answer has a JSON body. */
+export declare const responseValidators: ReadonlyMap<keyof operations, ReadonlyMap<number, ValidateFunction<unknown>>>;
+`;
   return { js, dts };
 }
 

@@ -4,6 +4,8 @@
  */
 export { DEFAULT_API_KEY, type LabelledApiKey } from './mock/auth.js';
 export type { CoverageReport, OperationCoverage } from './mock/coverage.js';
+export { MOCK_DEFAULTS } from './mock/defaults.js';
 export { createMockApi, type MockApi, type MockOptions } from './mock/handler.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './mock/server.js';
+export type { PetDraft, PetStore, StoredPet } from './mock/store.js';
 export type { ApiError, NewPet, Pet, PetStatus } from './types.js';

@@ -164,7 +164,7 @@ describe('the handler, under arbitrary requests', () => {
     const mock = createMockApi();
     await fc.assert(
       fc.asyncProperty(request, async (sent) => {
-        const response = await mock.handle(toMockRequest(sent));
+        const response = await mock.respond(toMockRequest(sent));
         expect(problems(sent, response)).toEqual([]);
       }),
       { numRuns: RUNS },
@@ -176,7 +176,7 @@ describe('the handler, under arbitrary requests', () => {
     const mock = createMockApi();
     for (const method of ['valueOf', 'constructor', '__proto__', 'hasOwnProperty']) {
       for (const path of ['/__mock/health', '/__mock/coverage', '/v1/pets']) {
-        const response = await mock.handle(toMockRequest({ method, path, query: '', headers: { authorization: 'Bearer petstore-dev-key' }, body: '' }));
+        const response = await mock.respond(toMockRequest({ method, path, query: '', headers: { authorization: 'Bearer petstore-dev-key' }, body: '' }));
         expect(response.status, `${method} ${path}`).toBe(405);
       }
     }
@@ -195,10 +195,10 @@ describe('the handler, under arbitrary requests', () => {
           headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
           body: text,
         };
-        const created = await mock.handle(toMockRequest(sent));
+        const created = await mock.respond(toMockRequest(sent));
         expect(created.status).toBe(201);
         const id = (parseJson(created.body) as { id: number }).id;
-        const read = await mock.handle(toMockRequest({ ...sent, method: 'GET', path: `/v1/pets/${id}`, body: '' }));
+        const read = await mock.respond(toMockRequest({ ...sent, method: 'GET', path: `/v1/pets/${id}`, body: '' }));
         expect(read.body).toBe(`{"id":${id},"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId},"status":"${pet.status}"}`);
       }),
       { numRuns: 2_000 },

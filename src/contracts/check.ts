@@ -1,4 +1,5 @@
 import type { JsonValue } from '../json/lossless.js';
+import { type Conformance, createConformance } from '../spec/conformance.js';
 import type { Contract, ContractOperation } from './contract.js';
 import { type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
 
@@ -67,7 +68,6 @@ export interface CallOptions {
   readonly contentType?: string;
 }
 
-const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 const EXCERPT = 300;
 
 /** The start of a body, for a report. */
@@ -144,37 +144,32 @@ export class CheckContext {
 
   #inspect(operation: ContractOperation, exchange: Exchange): void {
     const { status } = exchange;
-    const what = `${operation.operationId} answered ${status}`;
     if (status >= 500)
-      this.fail(`${what}: a server error, never allowed by the contract`, exchange, { expected: 'a documented 2xx or 4xx status', actual: String(status) });
-    else if (!operation.statuses.has(status)) {
-      this.fail(`${what}, a status the spec does not document for it`, exchange, { expected: [...operation.statuses].join(' or '), actual: String(status) });
-    }
-    const contentType = exchange.headers.get('content-type');
-    if (exchange.text.trim() === '' && status !== 204) {
-      this.fail(`${what} with an empty body`, exchange, { expected: 'a JSON body', actual: 'no body' });
-      return;
-    }
-    if (contentType === null || !JSON_TYPE.test(contentType)) {
-      this.fail(`${what} with Content-Type ${contentType ?? '(none)'}`, exchange, { expected: 'application/json', actual: contentType ?? '(none)' });
-    }
-    if (exchange.json === undefined) {
-      if (exchange.jsonError) this.fail(`${what} with a body that is not JSON: ${exchange.jsonError}`, exchange);
-      return;
-    }
-    for (const violation of this.contract.violations(operation.operationId, status, exchange.json) ?? []) {
-      this.fail(`${what} with a body that breaks the spec's schema: ${violation.instancePath || '(the body)'} ${violation.message}`, exchange, {
-        schemaPath: violation.schemaPath,
+      this.fail(`${operation.operationId} answered ${status}: a server error, never allowed by the contract`, exchange, {
+        expected: 'a documented 2xx or 4xx status',
+        actual: String(status),
       });
-    }
-    const body = exchange.json as { status?: unknown };
-    if (status >= 400 && typeof body === 'object' && body !== null && 'status' in body && Number(body.status) !== status) {
-      this.fail(`${what} with an Error whose status is ${String(body.status)}`, exchange, {
-        expected: `status ${status}`,
-        actual: `status ${String(body.status)}`,
+    const answer = { status, body: exchange.text, header: (name: string) => exchange.headers.get(name) ?? undefined };
+    for (const { message, expected, actual, schemaPath } of conformanceOf(this.contract)(operation.operationId, answer)) {
+      this.fail(message, exchange, {
+        ...(expected === undefined ? {} : { expected }),
+        ...(actual === undefined ? {} : { actual }),
+        ...(schemaPath === undefined ? {} : { schemaPath }),
       });
     }
   }
+}
+
+/** The one conformance rule (src/spec/conformance.ts) over each contract's document and schemas, made once per contract. */
+const conformances = new WeakMap<Contract, Conformance>();
+
+function conformanceOf(contract: Contract): Conformance {
+  let conformance = conformances.get(contract);
+  if (conformance === undefined) {
+    conformance = createConformance(contract.doc, { violations: (operationId, status, body) => contract.violations(operationId, status, body) });
+    conformances.set(contract, conformance);
+  }
+  return conformance;
 }
 
 /** Runs one check and turns what happened into a result. */

@@ -30,8 +30,6 @@ export interface VerifyOptions {
   readonly rps?: number;
   /** The whole run, in milliseconds: what is still running then cannot verify. Default 120 000. */
   readonly deadlineMs?: number;
-  /** Another spec file; default the bundled spec/openapi.yaml. */
-  readonly specPath?: string;
   /** The clock, for deprecation warnings. Default: now. */
   readonly now?: Date;
   /** More pacts to verify besides the bundled ones: files or URLs. */
@@ -133,7 +131,7 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
   const startedAt = new Date().toISOString();
   const suite = options.suite ?? 'all';
   const readOnly = options.readOnly ?? false;
-  const contract = await loadContract(options.specPath);
+  const contract = await loadContract();
   const deadline = AbortSignal.timeout(options.deadlineMs ?? 120_000);
   const client = new HttpClient({
     baseUrl: options.baseUrl,

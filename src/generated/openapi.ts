@@ -7,7 +7,7 @@ const document = {
     "title": "Pet Store Service",
     "version": "1.0.0",
     "summary": "List, add and read animals over JSON/HTTP with bearer authentication.",
-    "description": "A JSON-over-HTTP interface for listing, adding and reading the animals offered in a store.\nAll request and response bodies are JSON (`application/json`) and every operation requires a\nbearer credential.\n\n## Decisions where the interface description is silent\nThis document is the single source of truth of the `petstore-mock` project. Where the interface\ndescription leaves a point open, the mock makes the choice written here; the contract verifier\n(`petstore-verify`) accepts every choice the interface leaves open.\n\n| Point | Decision |\n|---|---|\n| Bad `limit` or `status` on `listPets` | 400 Error naming the parameter |\n| `petId` that is not an int64 on `getPet` | 400 Error; ids that are valid int64 but absent (also 0 and negatives) are 404 |\n| Status of an animal added without one | `available` (see `NewPet.status`) |\n| Request body larger than 1 MiB | 413 Error (`x-max-body-bytes` on `createPet`) |\n| Request body that is not JSON | 415 Error |\n| `getPet` after its sunset (5 December 2030) | 410 Error; before it, `Deprecation`, `Sunset` and `Link` headers |\n| Error `code` values | the stable set in `x-error-codes` on the `Error` schema |\n| Order of `listPets` | ascending `id` |\n| 429, 500 and 503 on every operation | the mock answers them only when a client asks (`Prefer: code=`) or, for 429, past its cap on sessions (`X-Mock-Session`) |\n| Statuses a client may force with `Prefer: code=` | the error statuses documented for the operation; never a success, which only the mock's state can give |\n",
+    "description": "A JSON-over-HTTP interface for listing, adding and reading the animals offered in a store.\nAll request and response bodies are JSON (`application/json`) and every operation requires a\nbearer credential.\n\n## Decisions where the interface description is silent\nThis document is the single source of truth of the `petstore-mock` project. Where the interface\ndescription leaves a point open, the mock makes the choice written here; the contract verifier\n(`petstore-verify`) accepts every choice the interface leaves open.\n\n| Point | Decision |\n|---|---|\n| Bad `limit` or `status` on `listPets` | 400 Error naming the parameter |\n| `petId` that is not an int64 on `getPet` | 400 Error; ids that are valid int64 but absent (also 0 and negatives) are 404 |\n| Status of an animal added without one | `available` (see `NewPet.status`) |\n| Request body larger than 1 MiB | 413 Error (`x-max-body-bytes` on `createPet`) |\n| Request body that is not JSON | 415 Error |\n| `getPet` after its sunset (5 December 2030) | 410 Error with `Sunset`; before it, every answer (errors and forced ones too) carries `Deprecation: @1748736000` (RFC 9745, `x-deprecated-at`), `Sunset` and `Link` |\n| Error `code` values | the stable set in `x-error-codes` on the `Error` schema |\n| Order of `listPets` | ascending `id` |\n| 429, 500 and 503 on every operation | the mock answers them only when a client asks (`Prefer: code=`) or, for 429, past its cap on sessions (`X-Mock-Session`) |\n| Statuses a client may force with `Prefer: code=` | the error statuses documented for the operation; never a success, which only the mock's state can give |\n",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -205,6 +205,7 @@ const document = {
           "animals"
         ],
         "deprecated": true,
+        "x-deprecated-at": "2025-06-01T00:00:00Z",
         "x-sunset": "2030-12-05T00:00:00Z",
         "x-replacement": "listPets",
         "security": [
@@ -300,9 +301,10 @@ const document = {
     },
     "headers": {
       "Deprecation": {
-        "description": "Marks the operation as deprecated (`true`).",
+        "description": "When the operation was deprecated (RFC 9745): a structured-field Date, `@` and the seconds\nsince the epoch of `x-deprecated-at`, `@1748736000` (1 June 2025). Deployments that predate\nRFC 9745 may send the legacy `true`, which clients should accept.\n",
         "schema": {
-          "type": "string"
+          "type": "string",
+          "pattern": "^(@-?[0-9]{1,15}|true)$"
         }
       },
       "Sunset": {

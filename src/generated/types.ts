@@ -156,7 +156,11 @@ export type components = {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Marks the operation as deprecated (`true`). */
+        /**
+         * @description When the operation was deprecated (RFC 9745): a structured-field Date, `@` and the seconds
+         *     since the epoch of `x-deprecated-at`, `@1748736000` (1 June 2025). Deployments that predate
+         *     RFC 9745 may send the legacy `true`, which clients should accept.
+         */
         Deprecation: string;
         /** @description The moment the operation is removed (RFC 8594), `Thu, 05 Dec 2030 00:00:00 GMT`. */
         Sunset: string;

@@ -2699,3 +2699,8 @@ return errors === 0;
 }
 validate60.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
+export const responseValidators = new Map([
+  ["listPets", new Map([[200, listPets200], [400, listPets400], [401, listPets401], [429, listPets429], [500, listPets500], [503, listPets503]])],
+  ["createPet", new Map([[201, createPet201], [400, createPet400], [401, createPet401], [413, createPet413], [415, createPet415], [429, createPet429], [500, createPet500], [503, createPet503]])],
+  ["getPet", new Map([[200, getPet200], [400, getPet400], [401, getPet401], [404, getPet404], [410, getPet410], [429, getPet429], [500, getPet500], [503, getPet503]])],
+]);

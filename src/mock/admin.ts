@@ -7,7 +7,7 @@
 import { readClockBody } from './clock.js';
 import type { CoverageKeeper } from './coverage.js';
 import { errorResponse, jsonResponse, type MockRequest, type MockResponse } from './exchange.js';
-import { andThen } from './pending.js';
+import { andThen, type Pending } from './pending.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type SessionRegistry, sessionName } from './sessions.js';
 
 /** The prefix of every admin path. */
@@ -16,18 +16,55 @@ export const ADMIN_PREFIX = '/__mock/';
 /** `POST /__mock/clock` bodies are one small JSON object. */
 const MAX_ADMIN_BODY_BYTES = 1024;
 
-type Action = (request: MockRequest, name: string) => MockResponse | Promise<MockResponse>;
-
-interface AdminRoute {
-  /** The path as the 404 lists it: `/__mock/sessions/{name}`. */
-  readonly template: string;
-  readonly pattern: RegExp;
-  /** The actions by method; `name` is the session of the path, or of `X-Mock-Session`. */
-  readonly methods: Readonly<Record<string, Action>>;
+/**
+ * One admin endpoint, as the CLI's help and the docs list it.
+ * @example
+ * const health: AdminEndpoint = { method: 'GET', path: '/__mock/health', summary: "the session's pet count", changesSavedState: false };
+ */
+export interface AdminEndpoint {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** The path, a session's name in `{name}`: `/__mock/sessions/{name}`. */
+  readonly path: string;
+  readonly summary: string;
+  /** Whether it changes what a state file keeps (the default session's pets): the mock saves after it succeeds. */
+  readonly changesSavedState: boolean;
 }
 
-function route(template: string, methods: Readonly<Record<string, Action>>): AdminRoute {
-  return { template, pattern: new RegExp(`^${template.replace('{name}', '([^/]*)')}$`), methods };
+/** Every admin endpoint, in one place: the admin serves these, and the CLI's help and the docs list them. */
+export const ADMIN_ENDPOINTS = [
+  { method: 'GET', path: '/__mock/health', summary: "status and the session's pet count", changesSavedState: false },
+  {
+    method: 'POST',
+    path: '/__mock/reset',
+    summary: 'the session of X-Mock-Session back to the seed; without it, the default session, every named one dropped',
+    changesSavedState: true,
+  },
+  { method: 'GET', path: '/__mock/sessions', summary: 'the open named sessions, the cap and the idle TTL', changesSavedState: false },
+  { method: 'POST', path: '/__mock/sessions/{name}/reset', summary: 'one session back to the seed', changesSavedState: true },
+  { method: 'DELETE', path: '/__mock/sessions/{name}', summary: 'drops a named session', changesSavedState: false },
+  { method: 'GET', path: '/__mock/clock', summary: "the session's clock", changesSavedState: false },
+  {
+    method: 'POST',
+    path: '/__mock/clock',
+    summary: 'sets the session\'s clock: {"now": "2031-01-01T00:00:00Z"}, or {"now": null} for the real one',
+    changesSavedState: false,
+  },
+  { method: 'GET', path: '/__mock/coverage', summary: 'what clients have exercised', changesSavedState: false },
+  { method: 'DELETE', path: '/__mock/coverage', summary: 'forgets the coverage', changesSavedState: false },
+] as const satisfies readonly AdminEndpoint[];
+
+type EndpointKey<E> = E extends { readonly method: infer M extends string; readonly path: infer P extends string } ? `${M} ${P}` : never;
+
+/** An endpoint's action; `name` is the session of the path, or of `X-Mock-Session`. */
+type Action = (request: MockRequest, name: string) => Pending<MockResponse>;
+
+/** The admin endpoints of one path, with a pattern that matches it. */
+interface AdminPath {
+  readonly path: string;
+  readonly pattern: RegExp;
+  readonly endpoints: ReadonlyMap<string, { readonly endpoint: AdminEndpoint; readonly action: Action }>;
+  /** The `Allow` header of the path. */
+  readonly allow: string;
 }
 
 function ok(body: unknown): MockResponse {
@@ -51,12 +88,13 @@ export function tooManySessions(sessions: SessionRegistry): MockResponse {
  * The admin endpoints over one mock's sessions and coverage: a function from a request under
  * `/__mock/` to its answer.
  * @example
- * const answerAdmin = createAdmin(sessions, coverage);
+ * const answerAdmin = createAdmin(sessions, coverage, async () => undefined);
  * await answerAdmin(request, 'GET', '/__mock/health'); // { status: 'ok', session: 'default', pets: 50 }
  */
 export function createAdmin(
   sessions: SessionRegistry,
   coverage: CoverageKeeper,
+  save: () => Promise<MockResponse | undefined>,
 ): (request: MockRequest, method: string, path: string) => Promise<MockResponse> {
   async function resetOne(name: string): Promise<MockResponse> {
     await sessions.reset(name);
@@ -77,46 +115,56 @@ export function createAdmin(
     return clockOf(name);
   }
 
-  const routes: readonly AdminRoute[] = [
-    route('/__mock/health', { GET: (_, name) => andThen(sessions.size(name), (pets) => ok({ status: 'ok', session: name, pets })) }),
-    route('/__mock/reset', {
-      POST: async (request, name) => {
-        if (request.header(SESSION_HEADER) !== undefined) return resetOne(name);
-        await sessions.resetAll();
-        return ok({ status: 'ok', session: DEFAULT_SESSION, pets: await sessions.size(DEFAULT_SESSION), sessions: 0 });
-      },
-    }),
-    route('/__mock/sessions', { GET: async () => ok({ max: sessions.max, ttlMs: sessions.ttl, sessions: await sessions.list() }) }),
-    route('/__mock/sessions/{name}/reset', { POST: (_, name) => resetOne(name) }),
-    route('/__mock/sessions/{name}', {
-      DELETE: (_, name) =>
-        name === DEFAULT_SESSION
-          ? errorResponse('bad_request', `The default session cannot be dropped; reset it with POST /__mock/sessions/${DEFAULT_SESSION}/reset.`)
-          : andThen(sessions.drop(name), (dropped) => ok({ status: 'ok', session: name, dropped })),
-    }),
-    route('/__mock/clock', { GET: (_, name) => clockOf(name), POST: setClock }),
-    route('/__mock/coverage', {
-      GET: () => andThen(coverage.report(), ok),
-      DELETE: async () => {
-        await coverage.clear();
-        return ok(await coverage.report());
-      },
-    }),
-  ];
-  const listing = routes.flatMap(({ template, methods }) => Object.keys(methods).map((method) => `${method} ${template}`)).join(', ');
+  const actions: { readonly [K in EndpointKey<(typeof ADMIN_ENDPOINTS)[number]>]: Action } = {
+    'GET /__mock/health': async (_, name) => ok({ status: 'ok', session: name, pets: await sessions.size(name) }),
+    'POST /__mock/reset': async (request, name) => {
+      if (request.header(SESSION_HEADER) !== undefined) return resetOne(name);
+      await sessions.resetAll();
+      return ok({ status: 'ok', session: DEFAULT_SESSION, pets: await sessions.size(DEFAULT_SESSION), sessions: 0 });
+    },
+    'GET /__mock/sessions': async () => ok({ max: sessions.max, ttlMs: sessions.ttl, sessions: await sessions.list() }),
+    'POST /__mock/sessions/{name}/reset': (_, name) => resetOne(name),
+    'DELETE /__mock/sessions/{name}': (_, name) =>
+      name === DEFAULT_SESSION
+        ? errorResponse('bad_request', `The default session cannot be dropped; reset it with POST /__mock/sessions/${DEFAULT_SESSION}/reset.`)
+        : andThen(sessions.drop(name), (dropped) => ok({ status: 'ok', session: name, dropped })),
+    'GET /__mock/clock': (_, name) => clockOf(name),
+    'POST /__mock/clock': setClock,
+    'GET /__mock/coverage': () => andThen(coverage.report(), ok),
+    'DELETE /__mock/coverage': async () => {
+      await coverage.clear();
+      return ok(await coverage.report());
+    },
+  };
+
+  const actionByKey: ReadonlyMap<string, Action> = new Map(Object.entries(actions));
+  const byPath = new Map<string, Map<string, { readonly endpoint: AdminEndpoint; readonly action: Action }>>();
+  for (const endpoint of ADMIN_ENDPOINTS) {
+    const action = actionByKey.get(`${endpoint.method} ${endpoint.path}`);
+    // The type of `actions` already demands one per endpoint; this says so if that is ever bypassed.
+    if (action === undefined) throw new Error(`bug in petstore-mock: no action for ${endpoint.method} ${endpoint.path}`);
+    const methods = byPath.get(endpoint.path) ?? new Map();
+    byPath.set(endpoint.path, methods.set(endpoint.method, { endpoint, action }));
+  }
+  const paths: readonly AdminPath[] = [...byPath].map(([path, endpoints]) => ({
+    path,
+    pattern: new RegExp(`^${path.replace('{name}', '([^/]*)')}$`),
+    endpoints,
+    allow: [...endpoints.keys()].join(', '),
+  }));
+  const listing = ADMIN_ENDPOINTS.map(({ method, path }) => `${method} ${path}`).join(', ');
 
   return async (request, method, path) => {
-    for (const { template, pattern, methods } of routes) {
+    for (const { path: template, pattern, endpoints, allow } of paths) {
       const match = pattern.exec(path);
       if (!match) continue;
-      // Own keys only: `valueOf` is no method of an admin endpoint.
-      const action = Object.hasOwn(methods, method) ? methods[method] : undefined;
-      const allow = Object.keys(methods).join(', ');
-      if (!action) return errorResponse('method_not_allowed', `${template} answers ${allow} only.`, { allow });
+      const found = endpoints.get(method);
+      if (!found) return errorResponse('method_not_allowed', `${template} answers ${allow} only.`, { allow });
       const raw = match[1] ?? request.header(SESSION_HEADER);
       const name = sessionName(raw);
       if (name === undefined) return errorResponse('bad_request', describeSessionName(raw ?? ''));
-      return action(request, name);
+      const response = await found.action(request, name);
+      return (found.endpoint.changesSavedState && response.status === 200 && (await save())) || response;
     }
     return errorResponse('not_found', `No admin endpoint at ${path}; there are ${listing}.`);
   };

@@ -1,9 +1,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_COUNT, DEFAULT_SEED } from '../fixtures/seed.js';
 import { BASE_PATH } from '../spec/facts.js';
-import { apiKeyProblem, DEFAULT_API_KEY, type LabelledApiKey, parseApiKey } from './auth.js';
+import { ADMIN_ENDPOINTS } from './admin.js';
+import { apiKeyProblem, type LabelledApiKey, parseApiKey } from './auth.js';
 import { coarseClock } from './coarse-clock.js';
 import { formatCoverage } from './coverage.js';
+import { MOCK_DEFAULTS } from './defaults.js';
 import { isLoopback, startMockServer } from './server.js';
 import { StateFileError } from './state-file.js';
 import { displayUrl, namespaceProblem, StoreUnavailableError } from './store/redis.js';
@@ -72,7 +73,7 @@ interface Flags {
 
 /** How the banner names the keys: where they come from, and their labels; never a key. */
 function describeKeys(keys: Flags['apiKey']): string {
-  if (!keys) return `key ${DEFAULT_API_KEY}`;
+  if (!keys) return `key ${MOCK_DEFAULTS.apiKey}`;
   const source = process.env.PETSTORE_API_KEY && keys.length === 1 ? 'PETSTORE_API_KEY' : '--api-key';
   const labels = keys.flatMap((key) => (typeof key === 'string' ? [] : [key.label]));
   return `${keys.length} key(s) from ${source}${labels.length > 0 ? `: ${labels.join(', ')}` : ''}`;
@@ -82,29 +83,33 @@ function describeKeys(keys: Flags['apiKey']): string {
 export function mockCommand(): Command {
   return new Command('petstore-mock')
     .description('Serve a stateful mock of the pet store API (spec/openapi.yaml) over seeded, realistic data.')
-    .addOption(new Option('-p, --port <port>', 'TCP port; 0 picks a free one').default(4010).argParser(integerIn(0, 65535, 'a port')))
-    .addOption(new Option('-H, --host <host>', 'interface to bind; 0.0.0.0 exposes the mock to your network').default('127.0.0.1'))
+    .addOption(new Option('-p, --port <port>', 'TCP port; 0 picks a free one').default(MOCK_DEFAULTS.port).argParser(integerIn(0, 65535, 'a port')))
+    .addOption(new Option('-H, --host <host>', 'interface to bind; 0.0.0.0 exposes the mock to your network').default(MOCK_DEFAULTS.host))
     .addOption(
       new Option('--seed <n>', 'seed of the generated pets: the same seed gives the same pets')
-        .default(DEFAULT_SEED)
+        .default(MOCK_DEFAULTS.seed)
         .argParser(integerIn(0, 2 ** 32 - 1, 'a whole number')),
     )
-    .addOption(new Option('--count <n>', 'how many pets to start with').default(DEFAULT_COUNT).argParser(integerIn(0, 10_000_000, 'a whole number')))
+    .addOption(new Option('--count <n>', 'how many pets to start with').default(MOCK_DEFAULTS.count).argParser(integerIn(0, 10_000_000, 'a whole number')))
     .addOption(
-      new Option('-k, --api-key <key>', `accepted bearer key, or label=key to log it as key=label; repeat for several (default: ${DEFAULT_API_KEY})`)
+      new Option('-k, --api-key <key>', `accepted bearer key, or label=key to log it as key=label; repeat for several (default: ${MOCK_DEFAULTS.apiKey})`)
         .env('PETSTORE_API_KEY')
         .argParser(collect),
     )
-    .addOption(new Option('--delay <ms>', 'latency added to every API answer').default(0).argParser(integerIn(0, 600_000, 'milliseconds')))
+    .addOption(new Option('--delay <ms>', 'latency added to every API answer').default(MOCK_DEFAULTS.delay).argParser(integerIn(0, 600_000, 'milliseconds')))
     .addOption(new Option('--now <date>', "start the mock's clock at this ISO date (after 2030-12-05, getPet answers 410)").argParser(isoDate))
     .option('--big-ids', 'ids beyond 2^53, exact in the JSON: shows clients that read ids into JavaScript numbers')
     .option('--no-prefer', 'ignore Prefer: code=, delay=, auth=expired and the __code-style query parameters')
     .addOption(
       new Option('--session-ttl <seconds>', 'drop a named session (X-Mock-Session) after this long idle')
-        .default(1800)
+        .default(MOCK_DEFAULTS.sessionTtl / 1000)
         .argParser(integerIn(1, 31_536_000, 'seconds')),
     )
-    .addOption(new Option('--max-sessions <n>', 'how many named sessions may be open at once').default(100).argParser(integerIn(0, 100_000, 'a whole number')))
+    .addOption(
+      new Option('--max-sessions <n>', 'how many named sessions may be open at once')
+        .default(MOCK_DEFAULTS.maxSessions)
+        .argParser(integerIn(0, 100_000, 'a whole number')),
+    )
     .option('--coverage', 'on exit, print which documented statuses and enum values clients exercised (also GET /__mock/coverage)')
     .option('--self-check', 'check every answer against spec/openapi.yaml; a mismatch is logged and answered 500')
     .option('--state <file>', 'keep created pets in this JSON file across restarts (saved before each 201)')
@@ -124,20 +129,19 @@ export function mockCommand(): Command {
       'after',
       `
 Examples:
-  $ petstore-mock                                  # http://127.0.0.1:4010/v1, key ${DEFAULT_API_KEY}
+  $ petstore-mock                                  # http://127.0.0.1:4010/v1, key ${MOCK_DEFAULTS.apiKey}
   $ petstore-mock --port 0 --seed 7 --count 200    # a free port, other pets
   $ petstore-mock --api-key alpha --api-key beta   # accept two keys
   $ petstore-mock --now 2031-01-01T00:00:00Z       # rehearse the removal of GET /pets/{petId}
   $ petstore-mock --api-key ci=$CI_KEY --coverage  # the log says key=ci; coverage printed on exit
   $ petstore-mock --big-ids --self-check           # ids beyond 2^53; every answer checked against the spec
   $ petstore-mock --state .petstore-state.json     # created pets survive a restart
-  $ curl -H 'Authorization: Bearer ${DEFAULT_API_KEY}' http://127.0.0.1:4010/v1/pets?limit=2
-  $ curl -H 'Authorization: Bearer ${DEFAULT_API_KEY}' -H 'Prefer: code=503' http://127.0.0.1:4010/v1/pets
-  $ curl -H 'Authorization: Bearer ${DEFAULT_API_KEY}' -H 'X-Mock-Session: worker-1' http://127.0.0.1:4010/v1/pets
+  $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' http://127.0.0.1:4010/v1/pets?limit=2
+  $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' -H 'Prefer: code=503' http://127.0.0.1:4010/v1/pets
+  $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' -H 'X-Mock-Session: worker-1' http://127.0.0.1:4010/v1/pets
 
-Admin endpoints (no key needed on 127.0.0.1, the key beyond it; X-Mock-Session picks the session): GET /__mock/health, POST /__mock/reset,
-GET /__mock/sessions, POST /__mock/sessions/<name>/reset, DELETE /__mock/sessions/<name>,
-GET and POST /__mock/clock ({"now": "2031-01-01T00:00:00Z"}), GET and DELETE /__mock/coverage.`,
+Admin endpoints (no key needed on 127.0.0.1, the key beyond it; X-Mock-Session picks the session):
+${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.padEnd(38)} ${summary}`).join('\n')}`,
     )
     .action(async (flags: Flags, command: Command) => {
       if (flags.state !== undefined && flags.store !== undefined) {

@@ -32,18 +32,40 @@ const CORS_HEADERS = {
   'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied',
 };
 
-/** The headers every answer carries, shared by those that carry no others. */
-export const ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_CONTENT_TYPE, ...CORS_HEADERS });
+/** Header objects made once and given to many answers; see `sharedHeaders`. */
+const SHARED_HEADERS = new WeakSet<object>();
 
 /**
- * An answer made once and given to many requests, frozen with its headers. Hosts may keep what they
- * derive from a frozen headers object (the Node server keeps the list it writes) for as long as it lives.
+ * Headers made once and given to many answers, frozen. A host may keep what it derives from them (the
+ * Node server keeps the list it writes) for as long as they live; headers made for one answer never.
  * @example
- * const UNAUTHORIZED = shared(errorResponse('unauthorized', 'Missing credential.'));
+ * const DEPRECATED = sharedHeaders({ ...ANSWER_HEADERS, deprecation: '@1748736000' });
  */
-export function shared(response: MockResponse): MockResponse {
-  Object.freeze(response.headers);
-  return Object.freeze(response);
+export function sharedHeaders(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  SHARED_HEADERS.add(Object.freeze(headers));
+  return headers;
+}
+
+/** Whether `headers` were made by `sharedHeaders`, so that what a host derives from them may be kept. */
+export function isShared(headers: MockResponse['headers']): boolean {
+  return SHARED_HEADERS.has(headers);
+}
+
+/** The headers every answer carries, shared by those that carry no others. */
+export const ANSWER_HEADERS = sharedHeaders({ 'content-type': JSON_CONTENT_TYPE, ...CORS_HEADERS });
+
+/**
+ * An answer made once and given to many requests, whole: its status, its shared headers and its body.
+ * @example
+ * const UNAUTHORIZED: PreparedAnswer = prepared(errorResponse('unauthorized', 'Missing credential.'));
+ */
+export interface PreparedAnswer extends MockResponse {
+  readonly prepared: true;
+}
+
+/** `response` as an answer made once for many requests; its headers become shared. */
+export function prepared(response: MockResponse): PreparedAnswer {
+  return Object.freeze({ status: response.status, headers: sharedHeaders({ ...response.headers }), body: response.body, prepared: true });
 }
 
 /** A response with a JSON body, and with `headers` beside those every answer carries. */

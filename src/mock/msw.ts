@@ -6,6 +6,7 @@
 import { type HttpHandler, http } from 'msw';
 import { BASE_PATH } from '../spec/facts.js';
 import { createMockApi, type MockApi, type MockOptions } from './handler.js';
+import type { Pending } from './pending.js';
 
 /**
  * Options of `createHandlers`: those of the mock, and where the API lives.
@@ -31,8 +32,8 @@ export interface MockHandlersOptions extends Omit<MockOptions, 'basePath'> {
  * afterEach(() => api.reset());
  */
 export interface MockHandlers extends ReadonlyArray<HttpHandler> {
-  /** Puts the pets back to the seeded ones, as a fresh mock has them: call it between tests. */
-  reset(): void;
+  /** Puts the pets back to the seeded ones, as a fresh mock has them: call it between tests (return it to the hook, which waits for a store that answers later). */
+  reset(): Pending<void>;
   /** The mock behind the handlers: its store and resolved options. */
   readonly mock: MockApi;
 }

@@ -36,19 +36,6 @@ const FORCIBLE = new Map(
   ]),
 );
 
-/** The `Sunset` a forced 410 carries, by operation, as the spec documents it for a 410. */
-const SUNSETS = new Map(
-  operationsOf(openapi).flatMap(({ operationId, operation }) =>
-    typeof operation['x-sunset'] === 'string' ? [[operationId, new Date(operation['x-sunset']).toUTCString()] as const] : [],
-  ),
-);
-
-function forcedHeaders(operationId: string, status: number): Readonly<Record<string, string>> {
-  if (status === 401) return UNAUTHORIZED_HEADERS;
-  const sunset = SUNSETS.get(operationId);
-  return status === 410 && sunset !== undefined ? { sunset } : {};
-}
-
 function unquote(value: string): string {
   return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
 }
@@ -166,6 +153,7 @@ export function forcedResponse(preferences: Preferences, operationId: string): M
   return errorResponse(
     code,
     `${operationId} answered ${status} because the request asked for it (code=${status}); the mock's state was neither read nor changed.`,
-    forcedHeaders(operationId, status),
+    // The headers an operation always carries (getPet's deprecation) are added by the pipeline, as to every answer.
+    status === 401 ? UNAUTHORIZED_HEADERS : undefined,
   );
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { operations } from '../generated/types.js';
 import { errorResponse, jsonResponse } from './exchange.js';
 import { createSelfCheck, findMismatch } from './self-check.js';
 
@@ -13,10 +14,11 @@ describe('findMismatch', () => {
     expect(findMismatch('listPets', errorResponse('unauthorized', 'no key', { 'www-authenticate': 'Bearer' }))).toBeUndefined();
     expect(findMismatch(undefined, errorResponse('not_found', 'no such path'))).toBeUndefined();
     expect(findMismatch(undefined, jsonResponse(200, '{"status":"ok"}'))).toBeUndefined();
-    expect(findMismatch('listPets', jsonResponse(204, ''))).toBeUndefined();
+    // A CORS preflight's 204 answers no operation.
+    expect(findMismatch(undefined, jsonResponse(204, ''))).toBeUndefined();
   });
 
-  const broken: [string, string | undefined, ReturnType<typeof jsonResponse>, RegExp][] = [
+  const broken: [string, keyof operations | undefined, ReturnType<typeof jsonResponse>, RegExp][] = [
     [
       'a status the operation does not document',
       'listPets',
@@ -36,12 +38,24 @@ describe('findMismatch', () => {
       /Error whose status is 400/,
     ],
     ['an error that is not an Error', undefined, jsonResponse(405, '{"error":"nope"}'), /breaks its schema/],
+    [
+      'a JSON body in a charset other than UTF-8',
+      'listPets',
+      { status: 200, headers: { 'content-type': 'application/json; charset=latin1' }, body: '[]' },
+      /charset latin1/,
+    ],
   ];
   for (const [what, operationId, response, message] of broken) {
     it(`names ${what}`, () => {
       expect(findMismatch(operationId, response)).toMatch(message);
     });
   }
+
+  it('names every mismatch of one answer, not only the first', () => {
+    const mismatch = findMismatch('getPet', { status: 200, headers: { 'content-type': 'text/plain' }, body: '{"id":1}' });
+    for (const part of [/without the header deprecation/, /without the header sunset/, /Content-Type text\/plain/, /\/name must have required property/])
+      expect(mismatch).toMatch(part);
+  });
 });
 
 describe('createSelfCheck', () => {

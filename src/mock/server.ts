@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BIG_ID_OFFSET, DEFAULT_COUNT, DEFAULT_SEED } from '../fixtures/seed.js';
 import { coarseClock } from './coarse-clock.js';
-import type { MockRequest, MockResponse } from './exchange.js';
-import { createMockApi, type MockApi, type MockOptions, normalizeMockOptions } from './handler.js';
+import { idOffsetOf, MOCK_DEFAULTS } from './defaults.js';
+import { isShared, type MockRequest, type MockResponse } from './exchange.js';
+import { createMockApi, type MockApi, type MockOptions } from './handler.js';
+import { normalizeMockOptions } from './options.js';
 import { readStateFile, StateFileWriter } from './state-file.js';
 import { openSharedState } from './store/shared-state.js';
 
@@ -124,8 +125,8 @@ class NodeRequest implements MockRequest {
 
 /**
  * Answers' headers as the flat `['content-length', <length>, name, value, ...]` list `writeHead` takes
- * fastest, kept for the frozen headers objects the common answers share (see `shared`); the others are
- * made once and gone.
+ * fastest, kept for the headers the common answers share (see `sharedHeaders`); the others are made
+ * once and gone.
  */
 const flatHeaders = new WeakMap<object, (string | number)[]>();
 
@@ -140,7 +141,7 @@ function headerList(headers: MockResponse['headers'], closeConnection: boolean):
   let flat = flatHeaders.get(headers);
   if (flat === undefined) {
     flat = flatten(headers);
-    if (Object.isFrozen(headers)) flatHeaders.set(headers, flat);
+    if (isShared(headers)) flatHeaders.set(headers, flat);
   }
   return flat;
 }
@@ -181,10 +182,10 @@ function formatUrl(host: string, port: number, basePath: string): string {
  * await server.close();
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const host = options.host ?? '127.0.0.1';
+  const host = options.host ?? MOCK_DEFAULTS.host;
   const { stateFile } = options;
-  const seed = options.seed ?? DEFAULT_SEED;
-  const count = options.count ?? DEFAULT_COUNT;
+  const seed = options.seed ?? MOCK_DEFAULTS.seed;
+  const count = options.count ?? MOCK_DEFAULTS.count;
   if (stateFile !== undefined && options.store !== undefined) {
     throw new TypeError('stateFile and store cannot go together: with a store, Redis keeps the pets (see its AOF settings in docs/redis.md).');
   }
@@ -205,7 +206,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     ...(shared ? { shared } : {}),
     adminKeyRequired: options.adminKeyRequired ?? !isLoopback(host),
     ...(writer && stateFile !== undefined
-      ? { restore: await readStateFile(stateFile, seed, count, options.bigIds ? BIG_ID_OFFSET : 0n), persist: (created) => writer.save(created) }
+      ? { restore: await readStateFile(stateFile, seed, count, idOffsetOf(options.bigIds ?? MOCK_DEFAULTS.bigIds)), persist: (created) => writer.save(created) }
       : {}),
   });
   const { onRequest } = options;

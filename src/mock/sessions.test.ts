@@ -26,7 +26,7 @@ describe('Sessions', () => {
     expect(sessions.open('a')).toBe(sessions.open('a'));
   });
 
-  it('drops sessions idle for ttl milliseconds, least recently used first, and keeps those in use', () => {
+  it('drops sessions idle for ttl milliseconds, least recently used first, and keeps those in use', async () => {
     vi.useFakeTimers();
     const sessions = new Sessions(options);
     sessions.open('a');
@@ -34,10 +34,10 @@ describe('Sessions', () => {
     vi.advanceTimersByTime(600);
     sessions.open('a');
     vi.advanceTimersByTime(600);
-    expect(sessions.list().map((session) => session.name)).toEqual(['a']);
+    expect((await sessions.list()).map((session) => session.name)).toEqual(['a']);
     expect(sessions.open('c')).toBeDefined();
     vi.advanceTimersByTime(1_000);
-    expect(sessions.list()).toEqual([]);
+    expect(await sessions.list()).toEqual([]);
   });
 
   it('resets a session to the seed and its clock to the base clock; resetAll drops every named one', () => {

@@ -65,7 +65,6 @@ export interface SessionRegistry {
 }
 
 interface OpenSession extends Session {
-  readonly store: MemoryPetStore;
   /** When it was last used, by the monotonic clock. */
   lastUsed: number;
 }
@@ -81,6 +80,12 @@ export interface SessionsOptions {
   readonly ttl: number;
   /** How many named sessions may exist at once; the default session does not count. */
   readonly max: number;
+  /** Makes the store of a new session from the seed. Default: a `MemoryPetStore`. */
+  readonly newStore?: (seed: readonly StoredPet[], idOffset: bigint | undefined) => PetStore;
+}
+
+function newMemoryStore(seed: readonly StoredPet[], idOffset: bigint | undefined): PetStore {
+  return new MemoryPetStore(seed, idOffset === undefined ? {} : { idOffset });
 }
 
 /**
@@ -92,7 +97,7 @@ export interface SessionsOptions {
  * sessions.open('worker-1')?.store.size; // 50; undefined once 100 named sessions are open
  */
 export class Sessions implements SessionRegistry {
-  readonly default: OpenSession;
+  readonly default: Session;
   readonly #options: SessionsOptions;
   readonly #named = new Map<string, OpenSession>();
 
@@ -127,17 +132,17 @@ export class Sessions implements SessionRegistry {
   }
 
   /** The session with this name if it is open; never opens one. */
-  find(name: string): OpenSession | undefined {
+  find(name: string): Session | undefined {
     if (name === DEFAULT_SESSION) return this.default;
     this.#expire();
     return this.#named.get(name);
   }
 
   /** Puts one session back to the seeded pets and the base clock. A session not open has nothing to reset: it starts seeded. */
-  reset(name: string): void {
+  reset(name: string): Pending<void> {
     const session = this.find(name);
-    session?.store.reset();
     session?.clock.reset();
+    return session?.store.reset();
   }
 
   setClock(name: string, time: number | null): boolean {
@@ -153,19 +158,21 @@ export class Sessions implements SessionRegistry {
   }
 
   /** The default session back to the seed, every named one dropped: the mock as it started. */
-  resetAll(): void {
+  resetAll(): Pending<void> {
     this.#named.clear();
-    this.reset(DEFAULT_SESSION);
+    return this.reset(DEFAULT_SESSION);
   }
 
   /** The open named sessions, least recently used first. */
-  list(): SessionSummary[] {
+  async list(): Promise<{ readonly name: string; readonly pets: number; readonly idleMs: number }[]> {
     const now = this.#expire();
-    return [...this.#named.values()].map((session) => ({ name: session.name, pets: session.store.size, idleMs: Math.round(now - session.lastUsed) }));
+    return Promise.all(
+      [...this.#named.values()].map(async (session) => ({ name: session.name, pets: await session.store.size, idleMs: Math.round(now - session.lastUsed) })),
+    );
   }
 
   /** How many pets a session has, or would have once opened. */
-  size(name: string): number {
+  size(name: string): Pending<number> {
     return this.find(name)?.store.size ?? this.#options.seed.length;
   }
 
@@ -179,10 +186,10 @@ export class Sessions implements SessionRegistry {
   }
 
   #create(name: string): OpenSession {
-    const { seed, idOffset, now } = this.#options;
+    const { seed, idOffset, now, newStore = newMemoryStore } = this.#options;
     return {
       name,
-      store: new MemoryPetStore(seed, idOffset === undefined ? {} : { idOffset }),
+      store: newStore(seed, idOffset),
       clock: new MockClock(now),
       lastUsed: performance.now(),
     };

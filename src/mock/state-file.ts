@@ -30,7 +30,7 @@ function refuse(path: string, why: string): never {
  * that is not a state file, or was written for another seed or count, is refused with a
  * `StateFileError` that says why.
  */
-export async function readStateFile(path: string, seed: number, count: number, idOffset = 0n): Promise<StoredPet[]> {
+export async function readStateFile(path: string, seed: number, count: number, idOffset: bigint | undefined): Promise<StoredPet[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -55,7 +55,7 @@ export async function readStateFile(path: string, seed: number, count: number, i
   if (!Array.isArray(created)) refuse(path, '"created" is not a list of pets');
   created.forEach((pet, index) => {
     if (!validators.Pet(validationView(pet)) || (pet as Record<string, JsonValue>).status === undefined) refuse(path, `created[${index}] is not a valid Pet`);
-    const expected = String(idOffset + BigInt(count + index + 1));
+    const expected = String((idOffset ?? 0n) + BigInt(count + index + 1));
     if (String((pet as { id: unknown }).id) !== expected) refuse(path, `created[${index}] has id ${String((pet as { id: unknown }).id)}, not ${expected}`);
   });
   return created as unknown as StoredPet[];

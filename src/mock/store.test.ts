@@ -8,7 +8,7 @@ const seed: StoredPet[] = [
   { id: 3, name: 'Buddy', categoryId: 3, status: 'available' },
 ];
 
-describe('PetStore', () => {
+describe('MemoryPetStore', () => {
   it('lists pets in id order, at most limit of them', () => {
     const store = new MemoryPetStore(seed);
     expect(store.list(2).map((pet) => pet.id)).toEqual([1, 2]);

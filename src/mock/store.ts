@@ -49,9 +49,9 @@ export interface PetStoreOptions {
 }
 
 /**
- * The pets of one session, without HTTP: in memory (the default, and the fast path) or in Redis
- * (src/mock/store/redis.ts). A method may answer at once or in a promise; the mock waits only for
- * the promises, so a store that answers at once costs no microtask.
+ * The pets of one session, without HTTP: the one interface every store keeps, in memory (the default,
+ * and the fast path) or elsewhere (Redis). A method may answer at once or in a promise; the mock
+ * waits only for the promises, so a store that answers at once costs no microtask.
  * @example
  * const store: PetStore = new MemoryPetStore(seededPets(1, 50));
  * const page = await store.listJson(20, 'sold');
@@ -75,6 +75,11 @@ export interface PetStore {
   reset(): Pending<void>;
 }
 
+/**
+ * The mock's state, without HTTP. Pets are numbered densely from 1 and never removed, so the list in
+ * id order is an array and pet number n sits at index n - 1; its id is n, or `idOffset + n` as a
+ * bigint. An index per status keeps a filtered page at O(limit).
+ */
 /**
  * The mock's state in memory. Pets are numbered densely from 1 and never removed, so the list in
  * id order is an array and pet number n sits at index n - 1; its id is n, or `idOffset + n` as a

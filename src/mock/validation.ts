@@ -16,8 +16,11 @@ export function coerceParameter(raw: string, schema: JsonSchema): string | numbe
 }
 
 /** The values of one location's parameters, coerced, by name; absent ones are left out. */
-export function readParameters(parameters: readonly Parameter[], lookup: (name: string) => string | null | undefined): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
+export function readParameters(
+  parameters: readonly Parameter[],
+  lookup: (name: string) => string | null | undefined,
+): Record<string, string | number | bigint> {
+  const values: Record<string, string | number | bigint> = {};
   for (const parameter of parameters) {
     const raw = lookup(parameter.name);
     if (raw !== null && raw !== undefined) values[parameter.name] = coerceParameter(raw, parameter.schema);

@@ -115,9 +115,3 @@ export function basePathOf(doc: OpenApiDocument): string {
   const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
   return path.replace(/\/+$/, '');
 }
-
-/** The JSON schema of a response's `application/json` body, if it has one. */
-export function responseSchema(doc: OpenApiDocument, operation: Operation, status: string): JsonSchema | undefined {
-  const response = operation.responses[status];
-  return response ? resolve(doc, response).content?.['application/json']?.schema : undefined;
-}

@@ -25,5 +25,7 @@ export const MAX_BODY_BYTES: number = operationById(openapi, 'createPet').operat
 const getPet = operationById(openapi, 'getPet').operation;
 /** The moment getPet is removed (`x-sunset`), after which it answers 410. */
 export const GET_PET_SUNSET = new Date(getPet['x-sunset'] as string);
+/** The moment getPet was deprecated (`x-deprecated-at`), which its `Deprecation` header gives (RFC 9745). */
+export const GET_PET_DEPRECATED_AT = new Date(getPet['x-deprecated-at'] as string);
 /** The operation that replaces getPet (`x-replacement`). */
 export const GET_PET_REPLACEMENT = operationById(openapi, getPet['x-replacement'] as string);

@@ -5,6 +5,7 @@
  */
 
 import type { ValidateFunction } from 'ajv';
+import { parseItem } from 'structured-headers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as validators from '../../src/generated/validators.js';
 import type { MockApi, MockOptions } from '../../src/mock/handler.js';
@@ -270,6 +271,38 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
         expect(result.response.headers.get('link')).toMatch(/<\/v1\/pets>; rel="successor-version"/);
       });
 
+      it('announces its deprecation on every answer, real or forced, as RFC 9745 writes it, with its sunset and its successor', async () => {
+        const answers: [string, string, Record<string, string>, number][] = [
+          ['a pet', '/pets/7', AUTH, 200],
+          ['an absent id', '/pets/51', AUTH, 404],
+          ['an id that is not an int64', '/pets/abc', AUTH, 400],
+          ['no key', '/pets/7', {}, 401],
+          ['Prefer: code=404', '/pets/7', { ...AUTH, prefer: 'code=404' }, 404],
+          ['__code=404', '/pets/7?__code=404', AUTH, 404],
+          ['__code=503', '/pets/7?__code=503', AUTH, 503],
+          ['Prefer: auth=expired', '/pets/7', { ...AUTH, prefer: 'auth=expired' }, 401],
+        ];
+        for (const [what, path, headers, status] of answers) {
+          const { response } = await call(path, { headers });
+          expect(response.status, what).toBe(status);
+          const [deprecatedAt] = parseItem(response.headers.get('deprecation') ?? '');
+          expect(deprecatedAt, `Deprecation of ${what}: ${response.headers.get('deprecation')}`).toEqual(new Date('2025-06-01T00:00:00Z'));
+          expect(response.headers.get('sunset'), what).toBe(SUNSET);
+          expect(response.headers.get('link'), what).toMatch(/<\/v1\/pets>; rel="successor-version"/);
+        }
+      });
+
+      it('gives a forced 404 exactly the headers of a real one, but for Preference-Applied', async () => {
+        // What the transport adds (date, length, keep-alive) is no part of the answer.
+        const answerHeaders = (response: Response) =>
+          Object.fromEntries(
+            [...response.headers].filter(([name]) => !['date', 'content-length', 'connection', 'keep-alive', 'preference-applied'].includes(name)),
+          );
+        const real = answerHeaders((await call('/pets/51', { headers: AUTH })).response);
+        expect(answerHeaders((await call('/pets/7', { headers: { ...AUTH, prefer: 'code=404' } })).response)).toEqual(real);
+        expect(answerHeaders((await call('/pets/7?__code=404', { headers: AUTH })).response)).toEqual(real);
+      });
+
       for (const id of ['51', '0', '-1', '9223372036854775807']) {
         it(`answers 404 for the absent id ${id}`, async () => {
           expectError(await call(`/pets/${id}`, { headers: AUTH }), 404);
@@ -336,6 +369,24 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
         expectError(gone, 410, /GET \/v1\/pets/);
         expect(gone.response.headers.get('sunset')).toBe(SUNSET);
         expect((await target.request('/pets', { headers: AUTH })).status).toBe(200);
+      } finally {
+        await target.close();
+      }
+    });
+
+    it('refuses bad inputs before it opens a session: ?limit=0 under a new X-Mock-Session is 400, opens nothing, and stays 400 past the cap', async () => {
+      const target = await start({ maxSessions: 1 });
+      const as = (session: string) => ({ headers: { ...AUTH, 'x-mock-session': session } });
+      try {
+        expectError(await answer(await target.request('/pets?limit=0', as('first'))), 400, /limit/);
+        expect((await answer(await target.request('/__mock/sessions'))).json).toMatchObject({ sessions: [] });
+        expect((await target.request('/pets', as('first'))).status).toBe(200);
+        expectError(await answer(await target.request('/pets?limit=0', as('second'))), 400, /limit/);
+        expectError(await answer(await target.request('/pets/abc', as('second'))), 400, /petId/);
+        const badBody = { method: 'POST', headers: { ...JSON_HEADERS, 'x-mock-session': 'second' }, body: '{"name":7}' };
+        expectError(await answer(await target.request('/pets', badBody)), 400, /name/);
+        expect((await answer(await target.request('/__mock/sessions'))).json).toMatchObject({ sessions: [{ name: 'first' }] });
+        expectError(await answer(await target.request('/pets', as('second'))), 429);
       } finally {
         await target.close();
       }

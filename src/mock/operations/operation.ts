@@ -1,0 +1,47 @@
+/**
+ * What an operation of the mock is: what it reads from a request-target, what it answers, and the
+ * headers every one of its answers carries. The pipeline (src/mock/pipeline.ts) walks every request
+ * through the same steps and calls these at theirs.
+ */
+import type { operations } from '../../generated/types.js';
+import type { CoverageKeeper } from '../coverage.js';
+import type { MockRequest, MockResponse } from '../exchange.js';
+import type { Pending } from '../pending.js';
+import type { Session } from '../sessions.js';
+
+/** The operations of spec/openapi.yaml, by the id the spec gives them. */
+export type OperationId = keyof operations;
+
+/** An operation's own answer to one request, in the request's session. */
+export type Answer = (request: MockRequest, session: Session) => Pending<MockResponse>;
+
+/**
+ * What a request gives an operation: its checked inputs bound into an answer; the refusal of them (a
+ * 400, 413, 415); or, for an operation with a body, the reading of that body, still to come.
+ */
+export type Reading = { readonly refusal: MockResponse } | { readonly answer: Answer } | { readonly readBody: (request: MockRequest) => Promise<Reading> };
+
+/**
+ * One operation of the mock.
+ * @example
+ * const reading = listPets(env).read({}, 'limit=0'); // { refusal: 400 'The query: limit must be >= 1.' }
+ */
+export interface MockOperation {
+  readonly id: OperationId;
+  /**
+   * Reads the operation's path parameters and query and checks them against the spec. The router
+   * runs it once per distinct request-target and keeps the result, so it decides from the text alone.
+   */
+  read(params: Readonly<Record<string, string>>, query: string): Reading;
+  /** The headers every answer of the operation carries, whatever made it (the operation, a forced `code=`, a refusal), by status. */
+  carries?(status: number): Readonly<Record<string, string>> | undefined;
+}
+
+/** What the operations need from the mock around them. */
+export interface OperationEnv {
+  /** The path every operation is served under: `/v1`. */
+  readonly basePath: string;
+  readonly coverage: CoverageKeeper;
+  /** Saves a change of `session` where the mock keeps its state; the Error response when that fails. Only the default session is saved. */
+  save(session: Session): Promise<MockResponse | undefined>;
+}

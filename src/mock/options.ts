@@ -1,0 +1,119 @@
+/**
+ * How a mock behaves (`MockOptions`), and the same with every default of `MOCK_DEFAULTS` filled in.
+ */
+import { apiKeyProblem, KEY_LABEL, type LabelledApiKey } from './auth.js';
+import { MOCK_DEFAULTS } from './defaults.js';
+import type { SharedState } from './store/shared-state.js';
+import type { PetDraft, StoredPet } from './store.js';
+
+/**
+ * How a mock behaves. Every field is optional; `normalizeMockOptions` fills in the defaults.
+ * @example
+ * const options: MockOptions = { apiKey: 'test-key', seed: 7, count: 10, delay: 200 };
+ */
+export interface MockOptions {
+  /** The accepted bearer key, when there is one; accepted along with `apiKeys`. */
+  readonly apiKey?: string;
+  /**
+   * Accepted bearer keys; a labelled one is shown by its label in the request log. Default, when
+   * neither `apiKey` nor `apiKeys` names one: `[DEFAULT_API_KEY]` (`petstore-dev-key`).
+   */
+  readonly apiKeys?: readonly (string | LabelledApiKey)[];
+  /** Seed of the generated pets. Default: `MOCK_DEFAULTS.seed`. */
+  readonly seed?: number;
+  /** How many pets the mock starts with. Default: `MOCK_DEFAULTS.count` (50). */
+  readonly count?: number;
+  /** Milliseconds added before every API answer, to rehearse a slow network. Default: 0. */
+  readonly delay?: number;
+  /**
+   * The mock's clock in epoch milliseconds; moving it past 5 December 2030 retires getPet. Default:
+   * `Date.now` (in `startMockServer`: the real clock read at most once a millisecond, see `coarseClock`).
+   */
+  readonly now?: () => number;
+  /** The path every operation is served under. Default: the spec's `/v1`. */
+  readonly basePath?: string;
+  /** Ids beyond 2^53 (`BIG_ID_OFFSET` + n), exact in the JSON: a canary for clients that read ids into numbers. Default: false, ids from 1. */
+  readonly bigIds?: boolean;
+  /** Honour `Prefer: code=, delay=, auth=expired` and their `__code`-style query twins. Default: true. */
+  readonly prefer?: boolean;
+  /** Milliseconds a named session (`X-Mock-Session`) may stay idle before it is dropped. Default: 30 minutes. */
+  readonly sessionTtl?: number;
+  /** How many named sessions may be open at once; one more is answered 429. Default: 100. */
+  readonly maxSessions?: number;
+  /**
+   * Check every answer against spec/openapi.yaml; a mismatch becomes a 500 naming it, and is passed
+   * to the function when one is given (to log it, or to fail a test). Default: false.
+   */
+  readonly selfCheck?: boolean | ((mismatch: string) => void);
+  /** Pets created in an earlier run, restored into the default session after the seeded ones (their ids follow on). Default: none. */
+  readonly restore?: readonly PetDraft[];
+  /**
+   * Called after every change of the default session's pets (a create, a reset) with the pets
+   * created since the seed; the answer waits for it, so a 201 means it is saved. Named sessions
+   * are never saved. Default: none (state lives in memory).
+   */
+  readonly persist?: (created: readonly StoredPet[]) => Promise<void>;
+  /** Whether `/__mock/*` needs the key too, as it must when the mock is reachable beyond this machine. Default: false. */
+  readonly adminKeyRequired?: boolean;
+  /**
+   * State kept in Redis (`openSharedState`, or `startMockServer({ store })`), shared by every replica:
+   * its sessions and coverage replace the in-memory ones. Default: none, state in this process.
+   */
+  readonly shared?: SharedState;
+}
+
+/** The options with every default filled in; `apiKey` is folded into `apiKeys`, labels into `keyLabels`. */
+export interface ResolvedMockOptions extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist' | 'shared'>> {
+  readonly apiKeys: readonly string[];
+  /** The label of each labelled key, by key. */
+  readonly keyLabels: ReadonlyMap<string, string>;
+  /** Where self-check mismatches go; `undefined` when the self-check is off. */
+  readonly selfCheck: ((mismatch: string) => void) | undefined;
+  readonly persist: MockOptions['persist'];
+  readonly shared: SharedState | undefined;
+}
+
+function wholeNumber(name: string, value: number, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`${name} must be a whole number, ${min} or more; got ${value}`);
+  return value;
+}
+
+/** The options with every default filled in, as a new object; the caller's object is never changed. */
+export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOptions {
+  const named = [...(options.apiKey === undefined ? [] : [options.apiKey]), ...(options.apiKeys ?? [])];
+  const keyLabels = new Map<string, string>();
+  const apiKeys = (named.length > 0 ? named : [MOCK_DEFAULTS.apiKey]).map((entry) => {
+    if (typeof entry === 'string') return entry;
+    if (!KEY_LABEL.test(entry.label))
+      throw new TypeError(`apiKeys: a key label is a word of letters, digits, '_', '.' or '-'; got ${JSON.stringify(entry.label)}`);
+    keyLabels.set(entry.key, entry.label);
+    return entry.key;
+  });
+  for (const key of apiKeys) {
+    const problem = apiKeyProblem(key);
+    if (problem !== undefined) throw new TypeError(`apiKey, apiKeys: ${problem}`);
+  }
+  const count = options.count ?? MOCK_DEFAULTS.count;
+  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a whole number of pets, 0 or more; got ${count}`);
+  const delay = options.delay ?? MOCK_DEFAULTS.delay;
+  if (!(delay >= 0)) throw new RangeError(`delay must be 0 or more milliseconds; got ${delay}`);
+  const { selfCheck = false } = options;
+  return {
+    apiKeys,
+    keyLabels,
+    seed: options.seed ?? MOCK_DEFAULTS.seed,
+    count,
+    delay,
+    now: options.now ?? Date.now,
+    basePath: (options.basePath ?? MOCK_DEFAULTS.basePath).replace(/\/+$/, ''),
+    bigIds: options.bigIds ?? MOCK_DEFAULTS.bigIds,
+    prefer: options.prefer ?? MOCK_DEFAULTS.prefer,
+    sessionTtl: wholeNumber('sessionTtl', options.sessionTtl ?? MOCK_DEFAULTS.sessionTtl, 1),
+    maxSessions: wholeNumber('maxSessions', options.maxSessions ?? MOCK_DEFAULTS.maxSessions, 0),
+    selfCheck: selfCheck === true ? () => {} : selfCheck === false ? undefined : selfCheck,
+    restore: [...(options.restore ?? [])],
+    persist: options.persist,
+    shared: options.shared,
+    adminKeyRequired: options.adminKeyRequired ?? false,
+  };
+}

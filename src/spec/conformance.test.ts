@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { openapi } from '../generated/openapi.js';
+import { createConformance, jsonMediaTypeProblem, type SchemaProblem } from './conformance.js';
+
+describe('jsonMediaTypeProblem', () => {
+  it.each([
+    'application/json',
+    'APPLICATION/JSON',
+    'application/json; charset=utf-8',
+    'application/json;charset="UTF-8"',
+    'application/problem+json',
+    'application/vnd.api+json; ext=x',
+  ])('accepts %s', (contentType) => {
+    expect(jsonMediaTypeProblem(contentType)).toBeUndefined();
+  });
+
+  it.each([
+    [undefined, /no Content-Type/],
+    ['text/plain', /not a JSON media type/],
+    ['application/jsonp', /not a JSON media type/],
+    ['application/json-seq', /not a JSON media type/],
+    ['text/json', /not a JSON media type/],
+    ['application/json; charset=latin1', /charset latin1/],
+    ['application/json; charset="iso-8859-1"', /charset iso-8859-1/],
+    ['application/json; charset=utf8', /charset utf8/],
+  ])('refuses %s', (contentType, problem) => {
+    expect(jsonMediaTypeProblem(contentType)).toMatch(problem);
+  });
+});
+
+describe('createConformance', () => {
+  const noProblems: SchemaProblem[] = [];
+  const schemaProblem: SchemaProblem = { instancePath: '/name', schemaPath: '#/properties/name/type', message: 'must be string' };
+  const headers = (values: Record<string, string>) => (name: string) => values[name];
+
+  it('returns every violation as data, in the order a reader checks them', () => {
+    const conformance = createConformance(openapi, { violations: () => [schemaProblem] }, { everyDocumentedHeader: true });
+    const violations = conformance('getPet', {
+      status: 418,
+      header: headers({ 'content-type': 'text/plain' }),
+      body: '{"code":"x","message":"y","status":400}',
+    });
+    expect(violations.map(({ path, rule }) => `${rule} ${path}`)).toEqual([
+      'status status',
+      'media-type headers/content-type',
+      'schema body/name',
+      'error-status body/status',
+    ]);
+    expect(violations[0]?.message).toMatch(/^getPet answered 418, a status the spec does not document for it \(it documents 200, 400, 401, 404, 410/);
+    expect(violations[2]).toMatchObject({ schemaPath: '#/properties/name/type' });
+  });
+
+  it('holds a deployment to the required headers only, and the mock to every documented one', () => {
+    const answer = { status: 200, header: headers({ 'content-type': 'application/json' }), body: '{}' };
+    expect(createConformance(openapi, { violations: () => noProblems })('getPet', answer)).toEqual([]);
+    const strict = createConformance(openapi, { violations: () => noProblems }, { everyDocumentedHeader: true });
+    expect(strict('getPet', answer).map((violation) => violation.path)).toEqual(['headers/deprecation', 'headers/sunset', 'headers/link']);
+  });
+
+  it('stops at an empty body or one that is not JSON, since nothing more can be read', () => {
+    const conformance = createConformance(openapi, { violations: () => [schemaProblem] });
+    const json = headers({ 'content-type': 'application/json' });
+    expect(conformance('listPets', { status: 200, header: json, body: ' ' }).map((violation) => violation.rule)).toEqual(['body-empty']);
+    expect(conformance('listPets', { status: 200, header: json, body: '[{' }).map((violation) => violation.rule)).toEqual(['body-json']);
+  });
+
+  it('reads answers outside the operations as Errors when it is given the Error schema, and leaves a 204 without a body', () => {
+    const conformance = createConformance(openapi, { violations: () => noProblems, errorViolations: () => [schemaProblem] });
+    expect(conformance(undefined, { status: 404, header: headers({ 'content-type': 'application/json' }), body: '{}' }).map((v) => v.rule)).toEqual(['schema']);
+    expect(conformance(undefined, { status: 204, header: headers({}), body: '' })).toEqual([]);
+  });
+});

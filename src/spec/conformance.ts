@@ -1,0 +1,222 @@
+/**
+ * "May this response answer this operation?", asked of spec/openapi.yaml (or any OpenAPI document)
+ * and answered as data: every way the response breaks the document, never only the first. The mock's
+ * self-check and the verifier both ask it here, so the two can never disagree on what a valid answer is.
+ */
+import type { ErrorObject } from 'ajv';
+import { type JsonValue, parseJson } from '../json/lossless.js';
+import { type OpenApiDocument, operationsOf, resolve } from './document.js';
+
+/** The rule a response broke. */
+export type ConformanceRule = 'status' | 'header' | 'media-type' | 'body-empty' | 'body-json' | 'schema' | 'error-status';
+
+/**
+ * One way a response breaks the document.
+ * @example
+ * const violation: Violation = { path: 'headers/content-type', rule: 'media-type', message: 'getPet answered 200 with Content-Type text/plain: not a JSON media type ...' };
+ */
+export interface Violation {
+  /** Where in the response: `status`, `headers/sunset`, `body`, `body/0/name`. */
+  readonly path: string;
+  readonly rule: ConformanceRule;
+  /** What is wrong, as a sentence of its own: `getPet answered 200 with Content-Type text/plain: ...`. */
+  readonly message: string;
+  readonly expected?: string;
+  readonly actual?: string;
+  /** For `schema`: the rule of the schema that failed, `#/items/allOf/1/required`. */
+  readonly schemaPath?: string;
+}
+
+/** A response as conformance reads it: whichever host or client it came from. */
+export interface AnswerToCheck {
+  readonly status: number;
+  /** A header by lower-case name. */
+  header(name: string): string | undefined;
+  /** The body as text; empty when there is none. */
+  readonly body: string;
+}
+
+/** One failed rule of a JSON schema, as ajv reports it. */
+export interface SchemaProblem {
+  /** Where in the value: `/0/id`, or `` for the value itself. */
+  readonly instancePath: string;
+  readonly schemaPath: string;
+  readonly message: string;
+}
+
+/** Where conformance finds the schemas of bodies: the mock's generated validators, or the verifier's compiled ones. */
+export interface ResponseSchemas<Id extends string = string> {
+  /** Every problem of `body` under the schema documented for this operation and status; `undefined` when none is documented. */
+  violations(operationId: Id, status: number, body: JsonValue): readonly SchemaProblem[] | undefined;
+  /** Every problem of an Error body, for answers outside the operations (an unknown path). Without it they are not read. */
+  errorViolations?(body: JsonValue): readonly SchemaProblem[];
+}
+
+/**
+ * How strict to be where the document leaves room.
+ * @example
+ * createConformance(openapi, schemas, { everyDocumentedHeader: true }); // the mock holds itself to every header it lists
+ */
+export interface ConformanceOptions {
+  /**
+   * Whether a header the document lists for a response but does not mark `required` must be sent
+   * too. The mock holds itself to every header it documents; a deployment need only send the required ones.
+   * Default: false.
+   */
+  readonly everyDocumentedHeader?: boolean;
+}
+
+/** Every violation of `answer` as the answer of `operationId`, or of no operation (`undefined`: an unknown path, an admin route). */
+export type Conformance<Id extends string = string> = (operationId: Id | undefined, answer: AnswerToCheck) => Violation[];
+
+/**
+ * What is wrong with a Content-Type for a JSON body, or `undefined` when it is right: the media type is
+ * `application/json` or `application/<anything>+json`, and a `charset`, when there is one, is UTF-8
+ * (JSON is UTF-8, RFC 8259). This is the one JSON media-type rule of the project: requests and responses.
+ * @example
+ * jsonMediaTypeProblem('application/problem+json; charset=UTF-8'); // undefined
+ * jsonMediaTypeProblem('application/json; charset=latin1'); // 'charset latin1, where JSON is UTF-8'
+ */
+export function jsonMediaTypeProblem(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return 'no Content-Type';
+  const [essence = '', ...parameters] = contentType.split(';');
+  const mediaType = essence.trim().toLowerCase();
+  if (!/^application\/(?:[\w.!#$%&'*^`|~-]+\+)?json$/.test(mediaType)) return 'not a JSON media type (application/json, or application/<name>+json)';
+  for (const parameter of parameters) {
+    const equals = parameter.indexOf('=');
+    if (parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
+    const charset = parameter
+      .slice(equals + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
+    if (charset.toLowerCase() !== 'utf-8') return `charset ${charset}, where JSON is UTF-8`;
+  }
+  return undefined;
+}
+
+/** ajv's errors as schema problems; a missing property is placed where it is missing. */
+export function schemaProblems(errors: readonly ErrorObject[] | null | undefined): SchemaProblem[] {
+  return (errors ?? []).map((error) => ({
+    instancePath: error.keyword === 'required' ? `${error.instancePath}/${String(error.params.missingProperty)}` : error.instancePath,
+    schemaPath: error.schemaPath,
+    message: error.message ?? 'is invalid',
+  }));
+}
+
+interface DocumentedResponse {
+  /** Lower-case names of the headers listed for the status, each with whether it is `required`. */
+  readonly headers: readonly { readonly name: string; readonly required: boolean }[];
+  /** Whether the document gives this response a JSON body. */
+  readonly json: boolean;
+}
+
+function isRequired(header: unknown): boolean {
+  return typeof header === 'object' && header !== null && 'required' in header && header.required === true;
+}
+
+function documentedResponses(doc: OpenApiDocument): ReadonlyMap<string, ReadonlyMap<number, DocumentedResponse>> {
+  return new Map(
+    operationsOf(doc).map(({ operationId, operation }) => [
+      operationId,
+      new Map(
+        Object.entries(operation.responses).map(([status, reference]) => {
+          const response = resolve(doc, reference);
+          const headers = Object.entries(response.headers ?? {}).map(([name, header]) => ({
+            name: name.toLowerCase(),
+            required: isRequired(resolve<unknown>(doc, header)),
+          }));
+          return [Number(status), { headers, json: response.content?.['application/json'] !== undefined }];
+        }),
+      ),
+    ]),
+  );
+}
+
+function excerpt(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/**
+ * The conformance of responses to `doc`: a status the operation documents, the headers documented
+ * for it, a JSON body (right media type, parseable, valid by the documented schema) and, for an
+ * error, an Error whose `status` is the HTTP status.
+ * @example
+ * const conformance = createConformance(openapi, schemas);
+ * conformance('getPet', { status: 418, header: () => undefined, body: '' });
+ * // [{ path: 'status', rule: 'status', message: 'getPet answered 418, a status the spec does not document for it (it documents 200, ...)' }, ...]
+ */
+export function createConformance<Id extends string>(doc: OpenApiDocument, schemas: ResponseSchemas<Id>, options: ConformanceOptions = {}): Conformance<Id> {
+  const documented = documentedResponses(doc);
+  const { everyDocumentedHeader = false } = options;
+
+  return (operationId, answer) => {
+    const { status, body } = answer;
+    const what = `${operationId ?? 'the server'} answered ${status}`;
+    const violations: Violation[] = [];
+    const statuses = operationId === undefined ? undefined : documented.get(operationId);
+    const response = statuses?.get(status);
+    if (statuses && !response) {
+      const listed = [...statuses.keys()].join(', ');
+      violations.push({
+        path: 'status',
+        rule: 'status',
+        message: `${what}, a status the spec does not document for it (it documents ${listed})`,
+        expected: [...statuses.keys()].join(' or '),
+        actual: String(status),
+      });
+    }
+    for (const header of response?.headers ?? []) {
+      if ((header.required || everyDocumentedHeader) && answer.header(header.name) === undefined)
+        violations.push({
+          path: `headers/${header.name}`,
+          rule: 'header',
+          message: `${what} without the header ${header.name} that the spec documents for it`,
+        });
+    }
+    // A body is due where the document gives one, on every error, and on a status it does not document.
+    const bodyDue = status !== 204 && (response?.json === true || status >= 400 || (statuses !== undefined && response === undefined));
+    if (!bodyDue) return violations;
+    if (body.trim() === '') {
+      violations.push({ path: 'body', rule: 'body-empty', message: `${what} with an empty body`, expected: 'a JSON body', actual: 'no body' });
+      return violations;
+    }
+    const contentType = answer.header('content-type');
+    const mediaTypeProblem = jsonMediaTypeProblem(contentType);
+    if (mediaTypeProblem !== undefined) {
+      violations.push({
+        path: 'headers/content-type',
+        rule: 'media-type',
+        message: `${what} with Content-Type ${contentType ?? '(none)'}: ${mediaTypeProblem}`,
+        expected: 'application/json',
+        actual: contentType ?? '(none)',
+      });
+    }
+    let json: JsonValue;
+    try {
+      json = parseJson(body);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      violations.push({ path: 'body', rule: 'body-json', message: `${what} with a body that is not JSON (${reason}): ${excerpt(body)}` });
+      return violations;
+    }
+    const problems = operationId === undefined ? (status >= 400 ? schemas.errorViolations?.(json) : undefined) : schemas.violations(operationId, status, json);
+    for (const problem of problems ?? []) {
+      violations.push({
+        path: `body${problem.instancePath}`,
+        rule: 'schema',
+        message: `${what} with a body that breaks its schema in the spec: ${problem.instancePath || '(the body)'} ${problem.message}`,
+        schemaPath: problem.schemaPath,
+      });
+    }
+    if (status >= 400 && typeof json === 'object' && json !== null && !Array.isArray(json) && 'status' in json && Number(json.status) !== status) {
+      violations.push({
+        path: 'body/status',
+        rule: 'error-status',
+        message: `${what} with an Error whose status is ${String(json.status)}`,
+        expected: `status ${status}`,
+        actual: `status ${String(json.status)}`,
+      });
+    }
+    return violations;
+  };
+}
