@@ -7,7 +7,7 @@ const document = {
     "title": "Pet Store Service",
     "version": "1.0.0",
     "summary": "List, add and read animals over JSON/HTTP with bearer authentication.",
-    "description": "A JSON-over-HTTP interface for listing, adding and reading the animals offered in a store.\nAll request and response bodies are JSON (`application/json`) and every operation requires a\nbearer credential.\n\n## Decisions where the interface description is silent\nThis document is the single source of truth of the `petstore-mock` project. Where the interface\ndescription leaves a point open, the mock makes the choice written here; the contract verifier\n(`petstore-verify`) accepts every choice the interface leaves open.\n\n| Point | Decision |\n|---|---|\n| Bad `limit` or `status` on `listPets` | 400 Error naming the parameter |\n| `petId` that is not an int64 on `getPet` | 400 Error; ids that are valid int64 but absent (also 0 and negatives) are 404 |\n| Status of an animal added without one | `available` (see `NewPet.status`) |\n| Request body larger than 1 MiB | 413 Error (`x-max-body-bytes` on `createPet`) |\n| Request body that is not JSON | 415 Error |\n| `getPet` after its sunset (5 December 2030) | 410 Error with `Sunset`; before it, every answer (errors and forced ones too) carries `Deprecation: @1748736000` (RFC 9745, `x-deprecated-at`), `Sunset` and `Link` |\n| Error `code` values | the stable set in `x-error-codes` on the `Error` schema |\n| Order of `listPets` | ascending `id` |\n| 429, 500 and 503 on every operation | the mock answers them only when a client asks (`Prefer: code=`) or, for 429, past its cap on sessions (`X-Mock-Session`) |\n| Statuses a client may force with `Prefer: code=` | the error statuses documented for the operation; never a success, which only the mock's state can give |\n",
+    "description": "A JSON-over-HTTP interface for listing, adding and reading the animals offered in a store.\nAll request and response bodies are JSON (`application/json`) and every operation requires a\nbearer credential.\n\n## Decisions where the interface description is silent\nThis document is the single source of truth of the `petstore-mock` project. Where the interface\ndescription leaves a point open, the mock makes the choice written here; the contract verifier\n(`petstore-verify`) accepts every choice the interface leaves open.\n\n| Point | Decision |\n|---|---|\n| Bad `limit` or `status` on `listPets` | 400 Error naming the parameter |\n| `petId` that is not an int64 on `getPet` | 400 Error; ids that are valid int64 but absent (also 0 and negatives) are 404 |\n| Status of an animal added without one | `available` (see `NewPet.status`) |\n| Request body larger than 1 MiB | 413 Error (`x-max-body-bytes` on `createPet`) |\n| Request body that is not JSON | 415 Error |\n| `getPet` after its sunset (5 December 2030) | 410 Error with `Sunset`; before it, every answer (errors and forced ones too) carries `Deprecation: @1748736000` (RFC 9745, `x-deprecated-at`), `Sunset` and `Link` |\n| Error `code` values | the stable set in `x-error-codes` on the `Error` schema |\n| Order of `listPets` | ascending `id` |\n| 429, 500 and 503 on every operation | the mock answers them only when a client asks (`Prefer: code=`), or, for 429, past its cap on sessions (`X-Mock-Session`), or, for 503, while the Redis its state lives in (`--store`) does not answer |\n| Statuses a client may force with `Prefer: code=` | the error statuses documented for the operation; never a success, which only the mock's state can give |\n",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -370,7 +370,7 @@ const document = {
         }
       },
       "ServiceUnavailable": {
-        "description": "The service is unavailable for a while. The mock answers it only when a client asks for it with\n`Prefer: code=503`.\n",
+        "description": "The service is unavailable for a while. The mock answers it when a client asks for it with\n`Prefer: code=503`, and, with its state in Redis (`--store`), while Redis does not answer.\n",
         "content": {
           "application/json": {
             "schema": {
@@ -507,7 +507,7 @@ const document = {
           },
           "service_unavailable": {
             "status": 503,
-            "description": "The service is unavailable for a while; the client asked for it with `Prefer`."
+            "description": "The service is unavailable for a while: the client asked for it with `Prefer`, or the Redis the mock's state lives in does not answer."
           }
         }
       }
