@@ -507,7 +507,7 @@ const document = {
           },
           "service_unavailable": {
             "status": 503,
-            "description": "The service is unavailable for a while: the client asked for it with `Prefer`, or the Redis the mock's state lives in does not answer."
+            "description": "The service is unavailable for a while; the client asked for it with `Prefer`."
           }
         }
       }
