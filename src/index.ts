@@ -7,5 +7,6 @@ export type { CoverageReport, OperationCoverage } from './mock/coverage.js';
 export { MOCK_DEFAULTS } from './mock/defaults.js';
 export { createMockApi, type MockApi, type MockOptions } from './mock/handler.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './mock/server.js';
+export { StoreUnavailableError } from './mock/store/redis.js';
 export type { PetDraft, PetStore, StoredPet } from './mock/store.js';
 export type { ApiError, NewPet, Pet, PetStatus } from './types.js';
