@@ -200,11 +200,9 @@ ${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.pa
           .finally(() => process.exit(0));
       };
       process.once('SIGINT', stop).once('SIGTERM', stop);
-      if (!isLoopback(flags.host)) {
-        process.stderr.write(`petstore-mock: warning: --host ${flags.host} lets other machines reach the mock; /__mock/* now needs the key too.\n`);
-      }
-      // A worker's primary says where the mock listens, once for all workers.
+      // A worker's primary says where the mock listens and warns, once for all workers.
       if (isWorkerProcess()) return;
+      warnIfReachable(flags.host);
       const shared = server.mock.options.shared;
       const seeded = shared?.store.recipe ?? { seed: flags.seed, count: flags.count, bigIds: flags.bigIds === true };
       const ids = seeded.bigIds ? ', big ids' : '';
@@ -214,6 +212,12 @@ ${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.pa
         `petstore-mock listening on ${server.url} (${seeded.count} pets, seed ${seeded.seed}${ids}, ${describeKeys(flags.apiKey)}${saved}${where})\n`,
       );
     });
+}
+
+/** Says so when the mock is bound beyond loopback. */
+function warnIfReachable(host: string): void {
+  if (isLoopback(host)) return;
+  process.stderr.write(`petstore-mock: warning: --host ${host} lets other machines reach the mock; /__mock/* now needs the key too.\n`);
 }
 
 /** Where the state lives, and whether the namespace's seed overrode this mock's own flags. */
@@ -246,6 +250,7 @@ async function serveWithWorkers(flags: Flags, count: number, store: string): Pro
   const { recipe, url, namespace } = check.store;
   await check.close();
   const workers = await forkWorkers(count, (line) => process.stderr.write(line));
+  warnIfReachable(flags.host);
   const stop = () => void workers.stop().finally(() => process.exit(0));
   process.once('SIGINT', stop).once('SIGTERM', stop);
   const host = flags.host === '0.0.0.0' || flags.host === '::' ? '127.0.0.1' : flags.host;
