@@ -9,7 +9,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { createAjv } from '../src/spec/ajv.js';
 import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, resolve } from '../src/spec/document.js';
 import { loadSpecFile } from '../src/spec/load.js';
-import { validatorSchemas } from '../src/spec/schemas.js';
+import { hasFilledDefault, validatorSchemas } from '../src/spec/schemas.js';
 import { fixtureFiles } from './fixture-files.js';
 
 export const root = new URL('../', import.meta.url);
@@ -31,13 +31,13 @@ async function typesModule(doc: OpenApiDocument): Promise<string> {
   return HEADER + astToString(ast);
 }
 
-/** The names of an object schema's properties that carry a `default`, which ajv fills in (`useDefaults`). */
+/** The names of an object schema's properties that carry a default, which ajv fills in (`useDefaults`). */
 function defaultedProperties(doc: OpenApiDocument, schema: JsonSchema | undefined): string[] {
   if (schema === undefined) return [];
   const { properties } = resolve<JsonSchema>(doc, schema);
   if (typeof properties !== 'object' || properties === null) return [];
   return Object.entries(properties)
-    .filter(([, property]) => typeof property === 'object' && property !== null && 'default' in property)
+    .filter(([, property]) => typeof property === 'object' && property !== null && hasFilledDefault(property))
     .map(([name]) => name);
 }
 

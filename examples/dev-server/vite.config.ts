@@ -1,7 +1,7 @@
 import { type MockServer, startMockServer } from 'petstore-mock';
 import { defineConfig, type Plugin } from 'vite';
 
-/** In `vite` (dev), starts the pet store mock on a free port and proxies /v1 to it. */
+/** In `vite` (dev), starts the pet store mock on a free port and proxies the API (/v1) and its admin endpoints (/__mock) to it. */
 function petstoreMock(): Plugin {
   let mock: MockServer | undefined;
   return {
@@ -9,7 +9,8 @@ function petstoreMock(): Plugin {
     apply: 'serve',
     async config() {
       mock = await startMockServer({ port: 0 });
-      return { server: { proxy: { '/v1': new URL(mock.url).origin } } };
+      const origin = new URL(mock.url).origin;
+      return { server: { proxy: { '/v1': origin, '/__mock': origin } } };
     },
     configureServer(server) {
       server.httpServer?.once('close', () => void mock?.close());

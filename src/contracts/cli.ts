@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
 import { painter, resultLine, summary } from './reporters/console.js';
 import { junitReport } from './reporters/junit.js';
 import { MAX_WRITES, type Suite, type VerificationReport, verify } from './runner.js';
@@ -123,6 +124,7 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     const baseUrl = baseUrlOf(flags);
     if (!flags.apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY): the key the deployment accepts');
     if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json or junit');
+    if (flags.suite !== 'spec' && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
     // The document goes to stdout unless it goes to a file; progress goes wherever it does not.
     const documentOnStdout = flags.reporter !== 'console' && !flags.output;
     const progress = documentOnStdout ? process.stderr : process.stdout;

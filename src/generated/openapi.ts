@@ -7,7 +7,7 @@ const document = {
     "title": "Pet Store Service",
     "version": "1.0.0",
     "summary": "List, add and read animals over JSON/HTTP with bearer authentication.",
-    "description": "A JSON-over-HTTP interface for listing, adding and reading the animals offered in a store.\nAll request and response bodies are JSON (`application/json`) and every operation requires a\nbearer credential.\n\n## Decisions where the interface description is silent\nThis document is the single source of truth of the `petstore-mock` project. Where the interface\ndescription leaves a point open, the mock makes the choice written here; the contract verifier\n(`petstore-verify`) accepts every choice the interface leaves open.\n\n| Point | Decision |\n|---|---|\n| Bad `limit` or `status` on `listPets` | 400 Error naming the parameter |\n| `petId` that is not an int64 on `getPet` | 400 Error; ids that are valid int64 but absent (also 0 and negatives) are 404 |\n| Status of an animal added without one | `available` (see `NewPet.status`) |\n| Request body larger than 1 MiB | 413 Error (`x-max-body-bytes` on `createPet`) |\n| Request body that is not JSON | 415 Error |\n| `getPet` after its sunset (5 December 2030) | 410 Error with `Sunset`; before it, every answer (errors and forced ones too) carries `Deprecation: @1748736000` (RFC 9745, `x-deprecated-at`), `Sunset` and `Link` |\n| Error `code` values | the stable set in `x-error-codes` on the `Error` schema |\n| Order of `listPets` | ascending `id` |\n| 429, 500 and 503 on every operation | the mock answers them only when a client asks (`Prefer: code=`), or, for 429, past its cap on sessions (`X-Mock-Session`), or, for 503, while the Redis its state lives in (`--store`) does not answer |\n| Statuses a client may force with `Prefer: code=` | the error statuses documented for the operation; never a success, which only the mock's state can give |\n",
+    "description": "A JSON-over-HTTP interface for listing, adding and reading the animals offered in a store.\nAll request and response bodies are JSON (`application/json`) and every operation requires a\nbearer credential.\n\n## Decisions where the interface description is silent\nThis document is the single source of truth of the `petstore-mock` project. Where the interface\ndescription leaves a point open, the mock makes the choice written here; the contract verifier\n(`petstore-verify`) accepts every choice the interface leaves open.\n\n| Point | Decision |\n|---|---|\n| Bad `limit` or `status` on `listPets` | 400 Error naming the parameter |\n| `petId` that is not an int64 on `getPet` | 400 Error; ids that are valid int64 but absent (also 0 and negatives) are 404 |\n| Status of an animal added without one | `available` (`x-server-default` on `NewPet.status`; not a schema `default`, so that generated request types keep the field optional) |\n| Request body larger than 1 MiB | 413 Error (`x-max-body-bytes` on `createPet`) |\n| Request body that is not JSON | 415 Error |\n| `getPet` after its sunset (5 December 2030) | 410 Error with `Sunset`; before it, every answer (errors and forced ones too) carries `Deprecation: @1748736000` (RFC 9745, `x-deprecated-at`), `Sunset` and `Link` |\n| Error `code` values | the stable set in `x-error-codes` on the `Error` schema |\n| Order of `listPets` | ascending `id` |\n| 429, 500 and 503 on every operation | the mock answers them only when a client asks (`Prefer: code=`), or, for 429, past its cap on sessions (`X-Mock-Session`), or, for 503, while the Redis its state lives in (`--store`) does not answer |\n| Statuses a client may force with `Prefer: code=` | the error statuses documented for the operation; never a success, which only the mock's state can give |\n",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -19,24 +19,16 @@ const document = {
   },
   "servers": [
     {
-      "url": "https://{host}/v1",
-      "description": "Production",
-      "variables": {
-        "host": {
-          "default": "api.petstore.example",
-          "description": "Host of the production deployment."
-        }
-      }
+      "url": "http://127.0.0.1:4010/v1",
+      "description": "The local mock (`npm start`, or `npx --package petstore-mock petstore-mock`)"
     },
     {
-      "url": "https://{host}/v1",
-      "description": "Staging",
-      "variables": {
-        "host": {
-          "default": "staging.petstore.example",
-          "description": "Host of the staging deployment."
-        }
-      }
+      "url": "https://api.petstore.example/v1",
+      "description": "Production"
+    },
+    {
+      "url": "https://staging.petstore.example/v1",
+      "description": "Staging"
     }
   ],
   "tags": [
@@ -76,7 +68,8 @@ const document = {
               "minimum": 1,
               "maximum": 100,
               "default": 20
-            }
+            },
+            "example": 20
           },
           {
             "name": "status",
@@ -85,7 +78,8 @@ const document = {
             "description": "Returns only animals with this status.",
             "schema": {
               "$ref": "#/components/schemas/PetStatus"
-            }
+            },
+            "example": "available"
           }
         ],
         "responses": {
@@ -95,7 +89,21 @@ const document = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Pets"
-                }
+                },
+                "example": [
+                  {
+                    "id": 1,
+                    "name": "Gus",
+                    "categoryId": 8,
+                    "status": "available"
+                  },
+                  {
+                    "id": 2,
+                    "name": "Daisy",
+                    "categoryId": 2,
+                    "status": "available"
+                  }
+                ]
               }
             }
           },
@@ -135,6 +143,11 @@ const document = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/NewPet"
+              },
+              "example": {
+                "name": "Rex",
+                "categoryId": 3,
+                "status": "pending"
               }
             }
           }
@@ -154,6 +167,12 @@ const document = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Pet"
+                },
+                "example": {
+                  "id": 51,
+                  "name": "Rex",
+                  "categoryId": 3,
+                  "status": "pending"
                 }
               }
             }
@@ -170,6 +189,11 @@ const document = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Error"
+                },
+                "example": {
+                  "code": "payload_too_large",
+                  "message": "The request body is larger than 1048576 bytes.",
+                  "status": 413
                 }
               }
             }
@@ -180,6 +204,11 @@ const document = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Error"
+                },
+                "example": {
+                  "code": "unsupported_media_type",
+                  "message": "Send the body as JSON with `Content-Type: application/json`.",
+                  "status": 415
                 }
               }
             }
@@ -222,7 +251,8 @@ const document = {
             "schema": {
               "type": "integer",
               "format": "int64"
-            }
+            },
+            "example": 1
           }
         ],
         "responses": {
@@ -243,6 +273,12 @@ const document = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Pet"
+                },
+                "example": {
+                  "id": 1,
+                  "name": "Gus",
+                  "categoryId": 8,
+                  "status": "available"
                 }
               }
             }
@@ -259,6 +295,11 @@ const document = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Error"
+                },
+                "example": {
+                  "code": "not_found",
+                  "message": "No animal has the id 99999.",
+                  "status": 404
                 }
               }
             }
@@ -274,6 +315,11 @@ const document = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Error"
+                },
+                "example": {
+                  "code": "gone",
+                  "message": "getPet was removed on 5 December 2030; use GET /v1/pets with the status filter.",
+                  "status": 410
                 }
               }
             }
@@ -327,6 +373,11 @@ const document = {
           "application/json": {
             "schema": {
               "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "bad_request",
+              "message": "limit: must be <= 100",
+              "status": 400
             }
           }
         }
@@ -345,6 +396,11 @@ const document = {
           "application/json": {
             "schema": {
               "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "unauthorized",
+              "message": "Missing credential: send the API key as `Authorization: Bearer <API_KEY>`.",
+              "status": 401
             }
           }
         }
@@ -355,6 +411,11 @@ const document = {
           "application/json": {
             "schema": {
               "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "too_many_requests",
+              "message": "Too many requests; try again later.",
+              "status": 429
             }
           }
         }
@@ -365,6 +426,11 @@ const document = {
           "application/json": {
             "schema": {
               "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "internal_error",
+              "message": "The service failed to answer; please report it.",
+              "status": 500
             }
           }
         }
@@ -375,6 +441,11 @@ const document = {
           "application/json": {
             "schema": {
               "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "service_unavailable",
+              "message": "The service is unavailable for a while; try again later.",
+              "status": 503
             }
           }
         }
@@ -409,8 +480,8 @@ const document = {
           },
           "status": {
             "$ref": "#/components/schemas/PetStatus",
-            "description": "Availability status; `available` when omitted.",
-            "default": "available"
+            "description": "Availability status; the service stores `available` when it is omitted.",
+            "x-server-default": "available"
           }
         }
       },

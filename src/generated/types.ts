@@ -69,10 +69,7 @@ export type components = {
              * @description Identifier of the category the animal belongs to.
              */
             categoryId: number;
-            /**
-             * @description Availability status; `available` when omitted.
-             * @default available
-             */
+            /** @description Availability status; the service stores `available` when it is omitted. */
             status?: components["schemas"]["PetStatus"];
         };
         /** @description An animal as returned, with the identifier the service assigned. */
@@ -102,6 +99,13 @@ export type components = {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "bad_request",
+                 *       "message": "limit: must be <= 100",
+                 *       "status": 400
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -113,6 +117,13 @@ export type components = {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "unauthorized",
+                 *       "message": "Missing credential: send the API key as `Authorization: Bearer <API_KEY>`.",
+                 *       "status": 401
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -125,6 +136,13 @@ export type components = {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "too_many_requests",
+                 *       "message": "Too many requests; try again later.",
+                 *       "status": 429
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -137,6 +155,13 @@ export type components = {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "internal_error",
+                 *       "message": "The service failed to answer; please report it.",
+                 *       "status": 500
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -149,6 +174,13 @@ export type components = {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "service_unavailable",
+                 *       "message": "The service is unavailable for a while; try again later.",
+                 *       "status": 503
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -174,9 +206,15 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
-                /** @description Maximum number of animals returned (1 to 100, default 20). */
+                /**
+                 * @description Maximum number of animals returned (1 to 100, default 20).
+                 * @example 20
+                 */
                 limit?: number;
-                /** @description Returns only animals with this status. */
+                /**
+                 * @description Returns only animals with this status.
+                 * @example available
+                 */
                 status?: components["schemas"]["PetStatus"];
             };
             header?: never;
@@ -191,6 +229,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "name": "Gus",
+                     *         "categoryId": 8,
+                     *         "status": "available"
+                     *       },
+                     *       {
+                     *         "id": 2,
+                     *         "name": "Daisy",
+                     *         "categoryId": 2,
+                     *         "status": "available"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Pets"];
                 };
             };
@@ -210,6 +264,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Rex",
+                 *       "categoryId": 3,
+                 *       "status": "pending"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewPet"];
             };
         };
@@ -222,6 +283,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 51,
+                     *       "name": "Rex",
+                     *       "categoryId": 3,
+                     *       "status": "pending"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Pet"];
                 };
             };
@@ -233,6 +302,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "The request body is larger than 1048576 bytes.",
+                     *       "status": 413
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -242,6 +318,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "Send the body as JSON with `Content-Type: application/json`.",
+                     *       "status": 415
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -255,7 +338,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the animal. */
+                /**
+                 * @description The identifier of the animal.
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -271,6 +357,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Gus",
+                     *       "categoryId": 8,
+                     *       "status": "available"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Pet"];
                 };
             };
@@ -282,6 +376,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "No animal has the id 99999.",
+                     *       "status": 404
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -292,6 +393,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "gone",
+                     *       "message": "getPet was removed on 5 December 2030; use GET /v1/pets with the status filter.",
+                     *       "status": 410
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };

@@ -41,7 +41,7 @@ return errors === 0;
 validate20.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const NewPet = validate21;
-const schema32 = {"$id":"https://petstore-mock.invalid/validators/NewPet","type":"object","description":"The body of a request that adds an animal.","required":["name","categoryId"],"properties":{"name":{"type":"string","description":"The animal's name."},"categoryId":{"type":"integer","format":"int64","description":"Identifier of the category the animal belongs to."},"status":{"$ref":"https://petstore-mock.invalid/components/schemas/PetStatus","description":"Availability status; `available` when omitted.","default":"available"}}};
+const schema32 = {"$id":"https://petstore-mock.invalid/validators/NewPet","type":"object","description":"The body of a request that adds an animal.","required":["name","categoryId"],"properties":{"name":{"type":"string","description":"The animal's name."},"categoryId":{"type":"integer","format":"int64","description":"Identifier of the category the animal belongs to."},"status":{"$ref":"https://petstore-mock.invalid/components/schemas/PetStatus","description":"Availability status; the service stores `available` when it is omitted.","default":"available"}}};
 const schema33 = {"$id":"https://petstore-mock.invalid/components/schemas/PetStatus","type":"string","description":"Availability status of an animal.","enum":["available","pending","sold"]};
 const formats0 = formats.int64;
 
@@ -156,7 +156,7 @@ validate21.evaluated = {"props":{"name":true,"categoryId":true,"status":true},"d
 
 export const Pet = validate22;
 const schema34 = {"$id":"https://petstore-mock.invalid/validators/Pet","description":"An animal as returned, with the identifier the service assigned.","allOf":[{"$ref":"https://petstore-mock.invalid/components/schemas/NewPet"},{"type":"object","required":["id"],"properties":{"id":{"type":"integer","format":"int64","description":"Unique identifier, assigned by the service on creation."}}}]};
-const schema35 = {"$id":"https://petstore-mock.invalid/components/schemas/NewPet","type":"object","description":"The body of a request that adds an animal.","required":["name","categoryId"],"properties":{"name":{"type":"string","description":"The animal's name."},"categoryId":{"type":"integer","format":"int64","description":"Identifier of the category the animal belongs to."},"status":{"$ref":"https://petstore-mock.invalid/components/schemas/PetStatus","description":"Availability status; `available` when omitted.","default":"available"}}};
+const schema35 = {"$id":"https://petstore-mock.invalid/components/schemas/NewPet","type":"object","description":"The body of a request that adds an animal.","required":["name","categoryId"],"properties":{"name":{"type":"string","description":"The animal's name."},"categoryId":{"type":"integer","format":"int64","description":"Identifier of the category the animal belongs to."},"status":{"$ref":"https://petstore-mock.invalid/components/schemas/PetStatus","description":"Availability status; the service stores `available` when it is omitted.","default":"available"}}};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/components/schemas/NewPet" */;

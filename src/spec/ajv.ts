@@ -8,7 +8,7 @@ const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs'];
 
 /**
  * An ajv instance that knows the document's component schemas and the int32/int64 formats.
- * `useDefaults` fills in schema defaults (the `limit` of 20, the `status` of a new pet), so those
+ * `useDefaults` fills in schema defaults (the `limit` of 20; the `status` of a new pet, from `x-server-default`), so those
  * values are read from the spec, never written again in code.
  */
 export function createAjv(doc: OpenApiDocument, options: Options = {}): Ajv2020 {

@@ -3,11 +3,22 @@ import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, reso
 /** The base URI under which the document's schemas are registered with ajv. */
 export const SCHEMA_BASE = 'https://petstore-mock.invalid/';
 
+/** The extension that records a server-side default of a request field. */
+const SERVER_DEFAULT = 'x-server-default';
+
+/** Whether ajv fills in a value for this schema when it is absent: a `default`, or the server's default. */
+export function hasFilledDefault(schema: object): boolean {
+  return 'default' in schema || SERVER_DEFAULT in schema;
+}
+
 function toValidatorSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toValidatorSchema);
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
+    // The value the service stores for an omitted field. The spec keeps it out of `default`, which
+    // generators turn into a required request property; ajv's useDefaults fills it in as one.
+    if (key === SERVER_DEFAULT) out.default = value;
     if (key.startsWith('x-')) continue;
     out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? SCHEMA_BASE + value.slice(2) : toValidatorSchema(value);
   }

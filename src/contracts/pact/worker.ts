@@ -5,9 +5,9 @@
  * JSON report back.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Verifier } from '@pact-foundation/pact';
 import { loadContract } from '../contract.js';
 import { HttpClient } from '../http.js';
+import { loadPactVerifier, PACT_INSTALL_HINT } from './pact-module.js';
 import { stateSetups } from './states.js';
 
 export interface PactJob {
@@ -23,6 +23,8 @@ export interface PactJob {
 export type PactOutcome = { readonly report: string } | { readonly error: string };
 
 async function run(job: PactJob): Promise<PactOutcome> {
+  const Verifier = await loadPactVerifier();
+  if (Verifier === undefined) return { error: PACT_INSTALL_HINT };
   const apiKey = process.env.PETSTORE_API_KEY ?? '';
   const contract = await loadContract(job.specPath);
   const client = new HttpClient({ baseUrl: job.baseUrl, apiKey, timeoutMs: job.timeoutMs, concurrency: 1 });

@@ -1,0 +1,18 @@
+import { Verifier } from '@pact-foundation/pact';
+import { describe, expect, it } from 'vitest';
+import { loadPactVerifier, PACT_INSTALL_HINT, pactInstalled } from './pact-module.js';
+
+// The missing case is proven where Pact really is missing: test/install.test.ts installs the packed
+// package without it.
+describe('the optional Pact peer', () => {
+  it('is found and loaded when installed, as it is here (a devDependency)', async () => {
+    expect(pactInstalled()).toBe(true);
+    expect(await loadPactVerifier()).toBe(Verifier);
+  });
+
+  it('has a hint of one line that names the package and the command to install it', () => {
+    expect(PACT_INSTALL_HINT).not.toContain('\n');
+    expect(PACT_INSTALL_HINT).toContain('npm install --save-dev @pact-foundation/pact');
+    expect(PACT_INSTALL_HINT).toContain('--suite spec');
+  });
+});
