@@ -77,7 +77,7 @@ export function redisSection(report: RedisBenchReport, runs: Runs, date: string)
 ## The Redis store (\`--store redis://\`, \`--workers\`)
 
 Measured ${date} UTC on ${report.cores} cores, with a redis-server of the benchmark's own on loopback
-(no persistence) and the load generator on the same machine: ${runs.trials} trials of ${runs.rounds} rounds of
+(no persistence) and the load generator on the same machine: ${runs.trials} trial(s) of ${runs.rounds} rounds of
 ${runs.durationMs / 1000} s over ${runs.connections} connections per comparison, as above.
 
 | scenario | Redis req/s | Redis p50 / p99 ms | memory req/s | memory p50 / p99 ms | Redis ÷ memory | target | met |
