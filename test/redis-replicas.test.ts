@@ -154,6 +154,9 @@ describe('petstore-mock --store and --workers on the command line', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1\/3/);
     expect(result.stdout + result.stderr).not.toMatch(/hunter2|admin|aHVudGVy/);
+    const workers = await runCli('petstore-mock', ['--port', '0', '--workers', '2', '--store', 'redis://127.0.0.1:1']);
+    expect(workers.code, 'the primary checks Redis before it forks a worker').toBe(1);
+    expect(workers.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
   });
 
   it('refuses --state with --store, and --workers without a shared store, with a sentence (exit 2)', async () => {
@@ -174,8 +177,12 @@ describe('petstore-mock --store and --workers on the command line', () => {
         Array.from({ length: 50 }, async (_, i) => ((await (await create(mock as RunningMock, `w${i}`)).json()) as { id: number }).id),
       );
       expect(new Set(ids).size).toBe(50);
-      const children = await readFile(`/proc/${mock?.child.pid}/task/${mock?.child.pid}/children`, 'utf8');
-      expect(children.trim().split(/\s+/)).toHaveLength(2);
+      const workers = async () => (await readFile(`/proc/${mock?.child.pid}/task/${mock?.child.pid}/children`, 'utf8')).trim().split(/\s+/).filter(Boolean);
+      const first = await workers();
+      expect(first).toHaveLength(2);
+      process.kill(Number(first[0]), 'SIGKILL');
+      await expect.poll(async () => (await workers()).filter((pid) => !first.includes(pid)), { timeout: 10_000 }).toHaveLength(1);
+      expect((await create(mock as RunningMock, 'after a worker died')).status).toBe(201);
     } finally {
       await mock?.stop();
     }

@@ -482,14 +482,18 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   };
   redis.on('error', onError);
   try {
-    await Promise.race([
-      redis.connect(),
-      wait(timeout).then(() => {
-        throw new Error(`no answer within ${timeout} ms`);
-      }),
-    ]);
+    await new Promise<void>((resolve, reject) => {
+      // Cleared once settled: a timer left behind would keep a failed CLI waiting to exit.
+      const timer = setTimeout(() => reject(new Error(`no answer within ${timeout} ms`)), timeout);
+      redis
+        .connect()
+        .then(resolve, reject)
+        .finally(() => clearTimeout(timer));
+    });
   } catch (error) {
-    redis.disconnect();
+    // A refused connection has already ended the client; disconnecting it again would leave ioredis
+    // a timer that keeps the process alive for seconds.
+    if (redis.status !== 'end') redis.disconnect();
     throw new StoreUnavailableError(
       `cannot reach Redis at ${url}: ${lastError || (error as Error).message}. Start Redis there, or pass the right --store URL.`,
       {
