@@ -62,6 +62,8 @@ describe('README.md and docs/', () => {
       'examples/fixtures/fixtures.test.ts',
       'examples/global-setup/global-setup.ts',
       'examples/pact/admin-ui.pact.test.ts',
+      'examples/redis/docker-compose.yml',
+      'examples/redis/nginx.conf',
       'examples/self-check/self-check.test.ts',
       'examples/sessions/workers.test.ts',
       'examples/vitest/pets.test.ts',
