@@ -98,7 +98,7 @@ export const SCENARIOS: readonly Scenario[] = [
     id: 'bad-limit',
     title: 'GET /v1/pets?limit=0 (400)',
     request: get('/pets?limit=0'),
-    answer: error('bad_request', 400, 'limit must be at least 1.'),
+    answer: error('bad_request', 400, 'limit must be an integer from 1 to 100.'),
     minRatio: 0.85,
   },
 ];

@@ -5,7 +5,6 @@
  * the worker.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pets } from '../src/fixtures/index.js';
 import { AUTH_MESSAGES } from '../src/mock/auth.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, skipWithoutChromium } from './support/chromium.js';
 import { type StaticServer, serveStatic } from './support/static-server.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -22,26 +22,10 @@ const example = join(root, 'examples/browser');
 const app = join(root, 'test-results/browser-app');
 const screenshots = join(root, 'test-results/browser');
 
-const CHROMIUM = process.env.CHROMIUM_PATH || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
-// Without these, Chromium on a machine with no network stalls on its own background requests.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 // The page answers in milliseconds; the margin is for a CI machine busy with the other suites.
 const POLL = { timeout: 15_000 };
-const MISSING =
-  'the browser test (test/browser.test.ts) needs Chromium, and none was found. Install it with `apt-get install chromium` (.ci/run does) or set CHROMIUM_PATH.';
-// A developer without Chromium is told the test was skipped; CI, which installs it, fails instead.
-const skip = CHROMIUM === undefined && !process.env.CI;
-if (skip) console.warn(`SKIPPED: ${MISSING}`);
+const MISSING = chromiumMissing('test/browser.test.ts');
+const skip = skipWithoutChromium('test/browser.test.ts');
 
 describe.skipIf(skip)('the browser example, with setupWorker(...handlers) in Chromium', () => {
   let site: StaticServer;

@@ -88,6 +88,40 @@ describe('the packed package, installed without dev dependencies', () => {
     expect(result.stdout).toContain('The deployment keeps the contract.');
   });
 
+  it('runs the spec suite by default, saying in one line on stderr that Pact is not installed', async () => {
+    const result = await run(bin('petstore-verify'), ['--base-url', mock.url, '--api-key', KEY], project, 60_000);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('The deployment keeps the contract.');
+    expect(result.stderr).toMatch(/^petstore-verify: @pact-foundation\/pact is not installed, so only --suite spec runs;.*\n$/);
+    expect(result.stderr.split('\n')).toHaveLength(2);
+    const help = await run(bin('petstore-verify'), ['--help'], project, 30_000);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('default: all when @pact-foundation/pact is installed, spec otherwise');
+  });
+
+  it('resolves the spec, the bundled pacts and the fixtures through the package exports', async () => {
+    const script = `for (const s of ['petstore-mock/spec/openapi.yaml', 'petstore-mock/fixtures/pets.json', 'petstore-mock/fixtures/new-pets.json', 'petstore-mock/fixtures/errors.json']) console.log(import.meta.resolve(s));`;
+    const result = await run(process.execPath, ['--input-type=module', '-e', script], project, 30_000);
+    expect(result.code, result.stderr).toBe(0);
+    const paths = result.stdout
+      .trim()
+      .split('\n')
+      .map((url) => fileURLToPath(url));
+    expect(paths).toHaveLength(4);
+    for (const path of paths) expect(existsSync(path), path).toBe(true);
+    const pacts = installed.filter(({ path }) => /spec[\\/]pacts[\\/][^\\/]+\.json$/.test(path)).map(({ path }) => path.split(/[\\/]/).pop());
+    expect(pacts).not.toEqual([]);
+    for (const pact of pacts) {
+      const resolved = await run(
+        process.execPath,
+        ['--input-type=module', '-e', `console.log(import.meta.resolve('petstore-mock/spec/pacts/${pact}'))`],
+        project,
+        30_000,
+      );
+      expect(resolved.code, resolved.stderr).toBe(0);
+      expect(existsSync(fileURLToPath(resolved.stdout.trim()))).toBe(true);
+    }
+  });
+
   it.each([['pact'], ['all']])('answers --suite %s with the one-line hint to install Pact, exit 2', async (suite) => {
     const result = await run(bin('petstore-verify'), ['--suite', suite, '--base-url', mock.url, '--api-key', KEY], project, 60_000);
     expect(result.code).toBe(2);

@@ -10,7 +10,7 @@ afterAll(() => server.close());
 /** What one Playwright or Cypress worker does: reset its own session, add a pet, list what it sees. */
 async function worker(session: string): Promise<Pet[]> {
   const headers = { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json', 'x-mock-session': session };
-  await fetch(new URL(`/__mock/sessions/${session}/reset`, server.url), { method: 'POST' });
+  await fetch(new URL(`/__mock/sessions/${session}/reset`, server.url), { method: 'POST', headers: { 'x-mock-admin': '1' } });
   await fetch(`${server.url}/pets`, { method: 'POST', headers, body: JSON.stringify({ name: `${session}'s pet`, categoryId: 1 }) });
   return (await (await fetch(`${server.url}/pets?limit=100`, { headers })).json()) as Pet[];
 }

@@ -1,7 +1,9 @@
 import type { JsonValue } from '../json/lossless.js';
 import { type Conformance, createConformance } from '../spec/conformance.js';
+import { stillCompressed } from './checks/encoding.js';
+import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
 import type { Contract, ContractOperation } from './contract.js';
-import { type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
+import { type DerivedCredential, type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
 
@@ -29,6 +31,8 @@ export interface CheckResult {
   readonly warnings: readonly string[];
   /** Why the check was skipped, or why it could not verify (`error`). */
   readonly reason?: string;
+  /** What the check saw the deployment choose where the interface leaves room. */
+  readonly observations?: Observations;
 }
 
 /** What the checks share: the deployment as first seen, and the run's settings. */
@@ -63,7 +67,7 @@ export interface CallOptions {
   /** Path parameters by name. */
   readonly params?: Readonly<Record<string, string>>;
   readonly query?: string;
-  readonly authorization?: string | null;
+  readonly authorization?: string | null | DerivedCredential;
   readonly body?: string;
   readonly contentType?: string;
 }
@@ -83,6 +87,7 @@ export function excerpt(text: string): string {
 export class CheckContext {
   readonly findings: Finding[] = [];
   readonly warnings: string[] = [];
+  observations: Observations = {};
 
   constructor(readonly state: RunState) {}
 
@@ -93,11 +98,7 @@ export class CheckContext {
   /** Sends a request for `operationId` and records every way its answer breaks the spec. */
   async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const operation = this.contract.operation(operationId);
-    if (operation.method === 'POST') {
-      if (this.state.readOnly) throw new Error(`bug in petstore-verify: a check not marked \`writes\` sent ${operation.method} in a read-only run`);
-      if (this.state.writesLeft <= 0) this.skip('the run has used its budget of writes');
-      this.state.writesLeft--;
-    }
+    if (operation.method === 'POST') this.reserveWrite();
     const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
     let exchange: Exchange;
     try {
@@ -126,6 +127,18 @@ export class CheckContext {
     return exchange;
   }
 
+  /** Takes one POST from the run's budget; skips the check when none is left. */
+  reserveWrite(): void {
+    if (this.state.readOnly) throw new Error('bug in petstore-verify: a check not marked `writes` sent POST in a read-only run');
+    if (this.state.writesLeft <= 0) this.skip('the run has used its budget of writes');
+    this.state.writesLeft--;
+  }
+
+  /** Records what the deployment chose where the interface leaves room. */
+  observe(seen: Observations): void {
+    this.observations = mergeObservations([this.observations, seen]);
+  }
+
   fail(message: string, exchange?: Exchange, details: Pick<Finding, 'expected' | 'actual' | 'schemaPath'> = {}): void {
     this.findings.push({
       message,
@@ -149,6 +162,18 @@ export class CheckContext {
         expected: 'a documented 2xx or 4xx status',
         actual: String(status),
       });
+    if (exchange.json === undefined && stillCompressed(exchange.text)) {
+      const encoding = exchange.headers.get('content-encoding');
+      this.fail(
+        `${operation.operationId} answered ${status} with a gzip-compressed body that ${encoding ? `is still compressed after Content-Encoding: ${encoding} was undone` : 'has no Content-Encoding'}`,
+        exchange,
+        {
+          expected: 'a JSON body, compressed only with a Content-Encoding that says so',
+          actual: encoding ? `Content-Encoding: ${encoding}, compressed twice` : 'no Content-Encoding',
+        },
+      );
+      return;
+    }
     const answer = { status, body: exchange.text, header: (name: string) => exchange.headers.get(name) ?? undefined };
     for (const { message, expected, actual, schemaPath } of conformanceOf(this.contract)(operation.operationId, answer)) {
       this.fail(message, exchange, {
@@ -157,6 +182,8 @@ export class CheckContext {
         ...(schemaPath === undefined ? {} : { schemaPath }),
       });
     }
+    const body = exchange.json as { code?: unknown } | undefined;
+    if (status >= 400 && typeof body === 'object' && body !== null && typeof body.code === 'string') this.observe({ errorCodes: [body.code] });
   }
 }
 
@@ -184,6 +211,7 @@ export async function runCheck(check: Check, state: RunState, suite: CheckResult
     findings: context.findings,
     warnings: context.warnings,
     ...(reason === undefined ? {} : { reason }),
+    ...(isEmpty(context.observations) ? {} : { observations: context.observations }),
   });
   if (check.writes && state.readOnly) return result('skip', '--read-only: this check needs to create pets');
   try {

@@ -1,11 +1,14 @@
-import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
+import { Redactor } from './redact.js';
 import { painter, resultLine, summary } from './reporters/console.js';
 import { junitReport } from './reporters/junit.js';
 import { MAX_WRITES, type Suite, type VerificationReport, verify } from './runner.js';
 
-/** Exit code for a usage error, an unreachable deployment or a refused key: nothing was verified. */
+/** Exit code for a usage error, a misconfiguration, an unreachable deployment or a refused key: nothing was verified. */
 export const EXIT_CANNOT_VERIFY = 2;
 
 type Reporter = 'console' | 'json' | 'junit';
@@ -13,7 +16,7 @@ type Reporter = 'console' | 'json' | 'junit';
 interface Flags {
   baseUrl?: string;
   apiKey?: string;
-  suite: Suite;
+  suite?: Suite;
   readOnly?: boolean;
   reporter: Reporter;
   output?: string;
@@ -50,9 +53,51 @@ function baseUrlOf(flags: Flags): string {
   return value.replace(/\/+$/, '');
 }
 
+/** Why the report could not be written to `file`, checked before the first request so a whole run is not lost. */
+async function outputProblem(file: string): Promise<string | undefined> {
+  const folder = dirname(resolve(file));
+  const info = await stat(folder).catch(() => undefined);
+  if (!info?.isDirectory()) return `--output ${file}: the folder ${folder} does not exist; create it, or write the report elsewhere`;
+  const existing = await stat(file).catch(() => undefined);
+  if (existing?.isDirectory()) return `--output ${file} is a folder; give a file name in it, like ${file.replace(/\/+$/, '')}/petstore-verify.xml`;
+  try {
+    await access(existing ? file : folder, constants.W_OK);
+  } catch {
+    return `--output ${file}: petstore-verify may not write ${existing ? 'this file' : `into the folder ${folder}`}; choose a writable place`;
+  }
+  return undefined;
+}
+
+/**
+ * The keys given on the command line or in the environment. A usage error must not echo them,
+ * not even when the flag itself is mistyped (`--api-kye=SECRET`).
+ */
+function keysIn(argv: readonly string[]): string[] {
+  const keys = [process.env.PETSTORE_API_KEY ?? ''];
+  argv.forEach((arg, i) => {
+    if (arg === '--api-key' || arg === '-k') keys.push(argv[i + 1] ?? '');
+    else if (arg.startsWith('--api-key=')) keys.push(arg.slice('--api-key='.length));
+    else if (/^-k./.test(arg)) keys.push(arg.slice(2));
+  });
+  return keys.filter((key) => key !== '');
+}
+
+/** A usage error's text without any key in it, and without the value of any `--flag=value` commander quotes. */
+function redactUsage(text: string, argv: readonly string[]): string {
+  const unquoted = text.replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'");
+  return keysIn(argv).reduce((redacted, key) => new Redactor(key).text(redacted), unquoted);
+}
+
 function render(report: VerificationReport, reporter: Reporter): string {
   if (reporter === 'junit') return junitReport(report);
   return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** The suite run without --suite: all when Pact is installed; otherwise spec, said in one line on stderr. */
+function defaultSuite(): Suite {
+  if (pactInstalled()) return 'all';
+  process.stderr.write('petstore-verify: @pact-foundation/pact is not installed, so only --suite spec runs; install it to replay the consumer pacts too.\n');
+  return 'spec';
 }
 
 /** The `petstore-verify` command, ready for `parseAsync`. */
@@ -62,9 +107,10 @@ export function verifyCommand(): Command {
     .addOption(new Option('-u, --base-url <url>', 'the deployment, with its version prefix: https://staging.example.com/v1').env('PETSTORE_BASE_URL'))
     .addOption(new Option('-k, --api-key <key>', 'the bearer key the deployment accepts (never printed)').env('PETSTORE_API_KEY'))
     .addOption(
-      new Option('--suite <suite>', 'which checks: spec (derived from the OpenAPI spec), pact (consumer contracts, replayed with the Pact Verifier), or all')
-        .choices(['spec', 'pact', 'all'])
-        .default('all'),
+      new Option(
+        '--suite <suite>',
+        'which checks: spec (derived from the OpenAPI spec), pact (consumer contracts, replayed with the Pact Verifier), or all (default: all when @pact-foundation/pact is installed, spec otherwise)',
+      ).choices(['spec', 'pact', 'all']),
     )
     .option(
       '--read-only',
@@ -91,7 +137,9 @@ export function verifyCommand(): Command {
 Exit codes:
   0  every check passed
   1  the deployment breaks the contract
-  2  nothing could be verified: a usage error, an unreachable deployment, or a refused key
+  2  nothing (or not everything) could be verified: a usage error, a misconfiguration (a base URL
+     without /v1, a web page instead of the API, an unreadable --pact, an --output that cannot be
+     written), an unreachable deployment, a refused key, or checks cut off by --deadline
 
 Examples:
   $ petstore-verify --base-url https://staging.example.com/v1 --api-key "$PETSTORE_API_KEY"
@@ -107,7 +155,7 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     .configureOutput({
       outputError: (text, write) =>
         write(
-          `petstore-verify: ${text
+          `petstore-verify: ${redactUsage(text, argv)
             .replace(/^error: /, '')
             .trim()
             .replace(/\s*\n\s*/g, ' ')} Run petstore-verify --help for every flag.\n`,
@@ -124,7 +172,10 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     const baseUrl = baseUrlOf(flags);
     if (!flags.apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY): the key the deployment accepts');
     if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json or junit');
-    if (flags.suite !== 'spec' && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
+    const suite = flags.suite ?? defaultSuite();
+    if (suite !== 'spec' && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
+    const unwritable = flags.output === undefined ? undefined : await outputProblem(flags.output);
+    if (unwritable) throw new UsageError(unwritable);
     // The document goes to stdout unless it goes to a file; progress goes wherever it does not.
     const documentOnStdout = flags.reporter !== 'console' && !flags.output;
     const progress = documentOnStdout ? process.stderr : process.stdout;
@@ -132,11 +183,13 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     const report = await verify({
       baseUrl,
       apiKey: flags.apiKey,
-      suite: flags.suite,
+      suite,
       readOnly: flags.readOnly === true,
       timeoutMs: flags.timeout,
       concurrency: flags.concurrency,
-      deadlineMs: flags.deadline,
+      // The deadline is the whole run's, counted from the process's start: Node's own start and the
+      // spec's compilation are part of what CI waits for.
+      deadlineMs: Math.max(1, Math.round(flags.deadline - performance.now())),
       ...(flags.rps === undefined ? {} : { rps: flags.rps }),
       pacts: flags.pact,
       onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
@@ -150,7 +203,7 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     return report.exitCode;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`petstore-verify: ${error.message}\n`);
+    process.stderr.write(`petstore-verify: ${redactUsage(error.message, argv)}\n`);
     return EXIT_CANNOT_VERIFY;
   }
 }

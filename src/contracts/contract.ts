@@ -34,8 +34,10 @@ export interface IntegerBounds {
 /** The body schema's shape: what a valid request body needs. */
 export interface BodyShape {
   readonly required: readonly string[];
-  /** Each property's JSON type (`string`, `integer`, ...) and enum, if any. */
-  readonly properties: Readonly<Record<string, { readonly type: string | undefined; readonly enum: readonly unknown[] | undefined }>>;
+  /** Each property's JSON type (`string`, `integer`, ...), format (`int64`) and enum, if any. */
+  readonly properties: Readonly<
+    Record<string, { readonly type: string | undefined; readonly format: string | undefined; readonly enum: readonly unknown[] | undefined }>
+  >;
 }
 
 export interface SchemaViolation {
@@ -157,7 +159,10 @@ export async function loadContract(specPath: string = BUNDLED_SPEC): Promise<Con
         properties: Object.fromEntries(
           Object.entries(properties).map(([name, property]) => {
             const resolved = resolve<JsonSchema>(doc, property as never);
-            return [name, { type: resolved.type as string | undefined, enum: resolved.enum as unknown[] | undefined }];
+            return [
+              name,
+              { type: resolved.type as string | undefined, format: resolved.format as string | undefined, enum: resolved.enum as unknown[] | undefined },
+            ];
           }),
         ),
       };

@@ -1,5 +1,9 @@
 import { type JsonValue, parseJson } from '../json/lossless.js';
 import { readLimited } from '../web/read-limited.js';
+import { DeadlineError, Pacer } from './pace.js';
+import { KEY_PLACEHOLDER, Redactor } from './redact.js';
+
+export { KEY_PLACEHOLDER };
 
 /** A request to the deployment under test, relative to its base URL. */
 export interface ApiRequest {
@@ -11,15 +15,25 @@ export interface ApiRequest {
   /**
    * The `Authorization` header: `undefined` sends the valid key as a bearer token, `null` sends
    * none, a string is sent as it is (a wrong key, another scheme), with `KEY_PLACEHOLDER` in it
-   * replaced by the key.
+   * replaced by the key, or a credential made from the key (see `HttpClient.derive`).
    */
-  readonly authorization?: string | null;
+  readonly authorization?: string | null | DerivedCredential;
   readonly body?: string;
   /** Sent with a body; default `application/json`. */
   readonly contentType?: string;
 }
 
-/** A request as reported: the key replaced by `$PETSTORE_API_KEY`. */
+/**
+ * A near miss of the real credential (the key with its case changed, a prefix of it...). It would
+ * reveal the key, so reports show `shown` instead, and an echo of `secret` in a body is replaced too.
+ */
+export interface DerivedCredential {
+  readonly value: string;
+  readonly secret: string;
+  readonly shown: string;
+}
+
+/** A request as reported: the `Authorization` header as a template, `$PETSTORE_API_KEY` where the key went. */
 export interface RecordedRequest {
   readonly method: string;
   readonly url: string;
@@ -32,7 +46,7 @@ export interface Exchange {
   readonly request: RecordedRequest;
   readonly status: number;
   readonly headers: Headers;
-  /** The body as text, the key scrubbed if the deployment echoed it. */
+  /** The body as text, the key replaced if the deployment echoed it (so is `json`, and so are `headers`). */
   readonly text: string;
   /** The body parsed losslessly; `undefined` when it is empty or not JSON (see `jsonError`). */
   readonly json: JsonValue | undefined;
@@ -64,7 +78,7 @@ export interface HttpClientOptions {
   readonly timeoutMs: number;
   /** Requests in flight at once. */
   readonly concurrency: number;
-  /** Largest response body read, in bytes. Default 5 MiB. */
+  /** Largest response body read, after decompression, in bytes. Default `MAX_BODY_BYTES`. */
   readonly maxBodyBytes?: number;
   /** Requests started per second at most; default unlimited. */
   readonly rps?: number;
@@ -78,13 +92,22 @@ export interface HttpClientOptions {
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 const RETRY_BACKOFF_MS = 250;
 
-export const KEY_PLACEHOLDER = '$PETSTORE_API_KEY';
-const DEFAULT_MAX_BODY = 5 * 1024 * 1024;
+/**
+ * The largest response body either suite reads, after decompression: no page of at most 100 pets
+ * and no Error comes near it, and a deployment streaming more cannot exhaust the verifier's memory.
+ */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-function classify(error: unknown, deadline: AbortSignal | undefined, timeoutMs: number): { problem: TransportProblem; detail: string } {
+/** What a capped answer is reported as, by both suites. */
+export function bodyCapMessage(maxBytes: number): string {
+  return `a body larger than ${maxBytes} bytes (${+(maxBytes / 1024 / 1024).toFixed(2)} MiB), the most petstore-verify reads of one answer`;
+}
+
+/** Why a request got no complete answer, in words for the report. */
+export function describeFailure(error: unknown, deadline: AbortSignal | undefined, timeoutMs: number): { problem: TransportProblem; detail: string } {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? '';
-  if (deadline?.aborted) return { problem: 'deadline', detail: "the run's deadline passed before the answer came" };
+  if (error instanceof DeadlineError || deadline?.aborted) return { problem: 'deadline', detail: "the run's deadline passed before the answer came" };
   if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError')
     return { problem: 'timeout', detail: `no complete answer within ${timeoutMs} ms (--timeout)` };
   if (code === 'ECONNREFUSED') return { problem: 'refused', detail: 'connection refused: is the deployment running at this address?' };
@@ -102,19 +125,23 @@ function classify(error: unknown, deadline: AbortSignal | undefined, timeoutMs: 
  * records every request with the key redacted.
  */
 export class HttpClient {
-  readonly #options: Required<Omit<HttpClientOptions, 'deadline'>> & Pick<HttpClientOptions, 'deadline'>;
+  readonly #options: Required<Omit<HttpClientOptions, 'deadline' | 'rps'>> & Pick<HttpClientOptions, 'deadline'>;
   readonly #base: string;
-  #inFlight = 0;
-  readonly #waiting: (() => void)[] = [];
-  #nextStart = 0;
+  readonly #pacer: Pacer;
+  readonly #redactor: Redactor;
   /** How many requests were sent, retries included. */
   sent = 0;
+  /** How many of them were POSTs. */
+  posts = 0;
   /** The reads that were retried, as `GET <url> after 503`. */
   readonly retried: string[] = [];
 
   constructor(options: HttpClientOptions) {
-    this.#options = { maxBodyBytes: DEFAULT_MAX_BODY, rps: Number.POSITIVE_INFINITY, retries: 2, ...options };
+    const { rps, ...rest } = options;
+    this.#options = { maxBodyBytes: MAX_BODY_BYTES, retries: 2, ...rest };
     this.#base = options.baseUrl.replace(/\/+$/, '');
+    this.#pacer = new Pacer({ concurrency: options.concurrency, rps, deadline: options.deadline });
+    this.#redactor = new Redactor(options.apiKey);
   }
 
   /** The base URL requests go to, without a trailing slash. */
@@ -122,29 +149,41 @@ export class HttpClient {
     return this.#base;
   }
 
-  /** Replaces the key wherever it appears. */
+  /**
+   * A near miss of the credential: `change` makes the `Authorization` value from the key. Undefined
+   * when the change leaves the valid credential as it is (the key has no letters to change the case of).
+   */
+  derive(shown: string, change: (key: string) => { value: string; secret: string }): DerivedCredential | undefined {
+    const made = change(this.#options.apiKey);
+    return made.value === `Bearer ${this.#options.apiKey}` ? undefined : { ...made, shown };
+  }
+
+  /** Replaces the key in a text the deployment sent back (a header value, a message), in each form it may be echoed in. */
   redact(text: string): string {
-    return text.replaceAll(this.#options.apiKey, KEY_PLACEHOLDER);
+    return this.#redactor.text(text);
   }
 
   async send(request: ApiRequest): Promise<Exchange> {
     const url = `${this.#base}${request.path}${request.query ? `?${request.query}` : ''}`;
     const headers: Record<string, string> = { accept: 'application/json' };
-    const authorization =
-      request.authorization === undefined ? `Bearer ${this.#options.apiKey}` : request.authorization?.replaceAll(KEY_PLACEHOLDER, this.#options.apiKey);
-    if (authorization !== null && authorization !== undefined) headers.authorization = authorization;
+    const given = request.authorization;
+    const derived = typeof given === 'object' && given !== null ? given : undefined;
+    // The header is recorded as its template (or a near miss as its description): the key never enters the record, whatever its length.
+    const template = given === undefined ? `Bearer ${KEY_PLACEHOLDER}` : typeof given === 'object' && given !== null ? given.shown : given;
+    const value = derived ? derived.value : template?.replaceAll(KEY_PLACEHOLDER, this.#options.apiKey);
+    if (value !== null && value !== undefined) headers.authorization = value;
     if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
     const recorded: RecordedRequest = {
       method: request.method,
-      url: this.redact(url),
-      headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, this.redact(value)])),
-      ...(request.body === undefined ? {} : { body: this.redact(request.body) }),
+      url,
+      headers: { ...headers, ...(template === null ? {} : { authorization: template }) },
+      ...(request.body === undefined ? {} : { body: request.body }),
     };
 
     const idempotent = request.method === 'GET';
     for (let attempt = 1; ; attempt++) {
       try {
-        const exchange = await this.#once(url, request, headers, recorded, attempt);
+        const exchange = await this.#once(url, request, headers, recorded, attempt, derived);
         if (!idempotent || attempt > this.#options.retries || !RETRYABLE_STATUSES.has(exchange.status)) return exchange;
         this.retried.push(`${request.method} ${recorded.url} after ${exchange.status}`);
       } catch (error) {
@@ -155,67 +194,54 @@ export class HttpClient {
     }
   }
 
-  async #once(url: string, request: ApiRequest, headers: Record<string, string>, recorded: RecordedRequest, attempt: number): Promise<Exchange> {
-    await this.#acquire();
+  async #once(
+    url: string,
+    request: ApiRequest,
+    headers: Record<string, string>,
+    recorded: RecordedRequest,
+    attempt: number,
+    derived: DerivedCredential | undefined,
+  ): Promise<Exchange> {
     try {
-      await this.#pace();
-      this.sent++;
-      const started = performance.now();
-      const timeout = AbortSignal.timeout(this.#options.timeoutMs);
-      const signal = this.#options.deadline ? AbortSignal.any([timeout, this.#options.deadline]) : timeout;
-      const response = await fetch(url, { method: request.method, headers, body: request.body ?? null, redirect: 'manual', signal });
-      const raw = await readLimited(response.body, this.#options.maxBodyBytes);
-      if (raw === undefined) throw new TransportError('too-large', recorded, `the response body is larger than ${this.#options.maxBodyBytes} bytes`);
-      const text = this.redact(raw);
-      let json: JsonValue | undefined;
-      let jsonError: string | undefined;
-      if (raw.trim() !== '') {
-        try {
-          json = parseJson(raw);
-        } catch (error) {
-          jsonError = (error as Error).message;
+      return await this.#pacer.run(async () => {
+        this.sent++;
+        if (request.method === 'POST') this.posts++;
+        const started = performance.now();
+        const timeout = AbortSignal.timeout(this.#options.timeoutMs);
+        const signal = this.#options.deadline ? AbortSignal.any([timeout, this.#options.deadline]) : timeout;
+        const response = await fetch(url, { method: request.method, headers, body: request.body ?? null, redirect: 'manual', signal });
+        const raw = await readLimited(response.body, this.#options.maxBodyBytes);
+        if (raw === undefined) throw new TransportError('too-large', recorded, bodyCapMessage(this.#options.maxBodyBytes));
+        let json: JsonValue | undefined;
+        let jsonError: string | undefined;
+        if (raw.trim() !== '') {
+          try {
+            json = parseJson(raw);
+          } catch (error) {
+            jsonError = (error as Error).message;
+          }
         }
-      }
-      return {
-        request: recorded,
-        status: response.status,
-        headers: response.headers,
-        text,
-        json,
-        ...(jsonError ? { jsonError } : {}),
-        ms: performance.now() - started,
-        attempts: attempt,
-      };
+        const redacted = this.#redactor.body(raw, json !== undefined);
+        // A near miss of the key, echoed back, would reveal the key as surely as the key itself.
+        const text = derived && derived.secret !== '' ? redacted.replaceAll(derived.secret, derived.shown) : redacted;
+        // Parsed again only when the deployment echoed the key, so that `json` carries no more than `text`.
+        if (json !== undefined && text !== raw) json = parseJson(text);
+        return {
+          request: recorded,
+          status: response.status,
+          headers: this.#redactor.headers(response.headers),
+          text,
+          json,
+          ...(jsonError ? { jsonError: this.redact(jsonError) } : {}),
+          ms: performance.now() - started,
+          attempts: attempt,
+        };
+      });
     } catch (error) {
       if (error instanceof TransportError) throw error;
-      const { problem, detail } = classify(error, this.#options.deadline, this.#options.timeoutMs);
+      const { problem, detail } = describeFailure(error, this.#options.deadline, this.#options.timeoutMs);
       throw new TransportError(problem, recorded, detail);
-    } finally {
-      this.#release();
     }
-  }
-
-  /** Spaces request starts by 1/rps seconds. */
-  async #pace(): Promise<void> {
-    if (!Number.isFinite(this.#options.rps)) return;
-    const now = performance.now();
-    const start = Math.max(now, this.#nextStart);
-    this.#nextStart = start + 1000 / this.#options.rps;
-    if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
-  }
-
-  async #acquire(): Promise<void> {
-    if (this.#inFlight < this.#options.concurrency) {
-      this.#inFlight++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.#waiting.push(resolve));
-  }
-
-  #release(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#inFlight--;
   }
 }
 

@@ -47,13 +47,25 @@ export function petName(state: RunState, purpose: string): string {
   return `petstore-verify ${state.runId} ${purpose}`;
 }
 
+/** How many categories a run tries before it gives up creating pets: each try is a write. */
+const MAX_CATEGORY_TRIES = 3;
+
+/** The category each run's creates use, once one was accepted. */
+const acceptedCategory = new WeakMap<RunState, Promise<string | undefined>>();
+const settledCategory = new WeakMap<RunState, string>();
+
+/** Categories worth trying, as exact digits: those the listing shows (a deployment may refuse others), then 1. */
+function categoryCandidates(state: RunState): string[] {
+  const listed = state.listing.map((pet) => pet.categoryId).filter((id) => typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)));
+  return [...new Set([...listed.map(String), '1'])].slice(0, MAX_CATEGORY_TRIES);
+}
+
 /**
- * A category the deployment already uses, as exact digits: a real deployment may refuse
- * categories it does not know, so created pets borrow one from its own listing.
+ * A category the deployment accepts, as exact digits: the one a create was accepted with, else the
+ * first the listing shows, else 1.
  */
 export function knownCategoryId(state: RunState): string {
-  const found = state.listing.find((pet) => typeof pet.categoryId === 'number' || typeof pet.categoryId === 'bigint');
-  return found ? String(found.categoryId) : '1';
+  return settledCategory.get(state) ?? categoryCandidates(state)[0] ?? '1';
 }
 
 /** The largest limit the spec allows, to see as much of the listing as one page shows. */
@@ -72,6 +84,11 @@ export interface NewPetFields {
   readonly status?: string;
   /** Exact digits. */
   readonly categoryId?: string;
+}
+
+/** The category a body should carry: the one a create was accepted with, waiting for a create that is still finding it. */
+export async function bodyCategoryId(state: RunState): Promise<string> {
+  return (await acceptedCategory.get(state)) ?? knownCategoryId(state);
 }
 
 /** A NewPet as JSON text, with `categoryId` written as exact digits. */
@@ -101,14 +118,55 @@ export interface Created {
   readonly sent: Readonly<Record<string, string>>;
 }
 
+/** Sends one create, and records whether the deployment took the category. */
+async function postPet(context: CheckContext, purpose: string, fields: NewPetFields, categoryId: string): Promise<Exchange> {
+  const exchange = await context.call('createPet', { body: newPetBody(context.state, purpose, { ...fields, categoryId }) });
+  if (exchange.status === 400) context.observe({ refusedCategories: [categoryId] });
+  else if (exchange.status === 201) context.observe({ categories: [categoryId] });
+  return exchange;
+}
+
+/**
+ * Creates with a category the deployment accepts. The first create of a run tries the candidates in
+ * turn (a deployment may refuse a category it does not know, which is its right); the others wait
+ * for what it learned, so that the run spends few writes on it.
+ */
+async function postWithAcceptedCategory(context: CheckContext, purpose: string, fields: NewPetFields): Promise<{ exchange: Exchange; categoryId: string }> {
+  const { state } = context;
+  const learning = acceptedCategory.get(state);
+  if (learning) {
+    const categoryId = (await learning) ?? knownCategoryId(state);
+    return { exchange: await postPet(context, purpose, fields, categoryId), categoryId };
+  }
+  let settle: (categoryId: string | undefined) => void = () => {};
+  acceptedCategory.set(state, new Promise((resolve) => (settle = resolve)));
+  let accepted: string | undefined;
+  try {
+    let last: { exchange: Exchange; categoryId: string } | undefined;
+    for (const categoryId of categoryCandidates(state)) {
+      last = { exchange: await postPet(context, purpose, fields, categoryId), categoryId };
+      if (last.exchange.status !== 400) {
+        accepted = categoryId;
+        settledCategory.set(state, categoryId);
+        return last;
+      }
+    }
+    return last ?? context.skip('no category to try');
+  } finally {
+    settle(accepted);
+  }
+}
+
 /**
  * Creates a pet named for this run. A 400 is the deployment's right (it may refuse a category it
  * does not know), so the calling check is skipped then; any other failure to create is a finding.
  */
 export async function createPet(context: CheckContext, purpose: string, fields: NewPetFields = {}): Promise<Created> {
   const name = petName(context.state, purpose);
-  const categoryId = fields.categoryId ?? knownCategoryId(context.state);
-  const exchange = await context.call('createPet', { body: newPetBody(context.state, purpose, fields) });
+  const { exchange, categoryId } =
+    fields.categoryId === undefined
+      ? await postWithAcceptedCategory(context, purpose, fields)
+      : { exchange: await postPet(context, purpose, fields, fields.categoryId), categoryId: fields.categoryId };
   if (exchange.status === 400) context.skip(`the deployment refused to create a pet with categoryId ${categoryId} (400), so this cannot be checked`);
   if (exchange.status !== 201) {
     context.fail(`createPet answered ${exchange.status} to a valid NewPet`, exchange, { expected: '201', actual: String(exchange.status) });
@@ -119,4 +177,43 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
     pet: exchange.json,
     sent: { name: JSON.stringify(name), categoryId, ...(fields.status === undefined ? {} : { status: JSON.stringify(fields.status) }) },
   };
+}
+
+/**
+ * The fields of the spec's Pet on which two answers about one pet differ, a field shown on one side
+ * and absent on the other included: a re-read must give back what was created.
+ */
+export function differingFields(context: CheckContext, a: PetJson, b: PetJson): string[] {
+  return context.contract.fields('Pet').filter((field) => field in a !== field in b || (field in a && !sameJson(a[field], b[field])));
+}
+
+/** Reads a created pet back by id and holds it to be the created one, field by field. */
+export async function expectReread(context: CheckContext, created: PetJson, what: string): Promise<void> {
+  const read = await context.call('getPet', { params: { petId: idOf(created) } });
+  if (read.status !== 200) {
+    context.fail(`getPet answered ${read.status} for the pet ${idOf(created)} just created ${what}`, read, { expected: '200', actual: String(read.status) });
+    return;
+  }
+  const differ = isPet(read.json) ? differingFields(context, created, read.json) : ['id'];
+  if (differ.length > 0)
+    context.fail(`getPet answered the pet ${idOf(created)} created ${what} with other ${differ.join(', ')}`, read, {
+      expected: differ.map((field) => `${field}: ${field in created ? exact(created[field]) : '(absent)'}`).join(', '),
+      actual: differ.map((field) => `${field}: ${isPet(read.json) && field in read.json ? exact(read.json[field]) : '(absent)'}`).join(', '),
+    });
+}
+
+/** The pet created for the checks that need one when the listing is empty: one per run. */
+const createdForReading = new WeakMap<RunState, Promise<PetJson>>();
+
+/** A pet that exists: the first listed, or, when the listing is empty, one created for all the checks that need one. */
+export async function existingPet(context: CheckContext): Promise<PetJson> {
+  const listed = context.state.listing[0];
+  if (listed) return listed;
+  if (context.state.readOnly) context.skip('the listing is empty and --read-only forbids creating a pet');
+  let created = createdForReading.get(context.state);
+  if (!created) {
+    created = createPet(context, 'existing').then(({ pet }) => pet);
+    createdForReading.set(context.state, created);
+  }
+  return created;
 }

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonValue } from '../json/lossless.js';
+import { basePathOf } from '../spec/document.js';
 import { type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
 import { authChecks } from './checks/auth.js';
 import { createChecks } from './checks/create.js';
 import { getChecks } from './checks/get.js';
 import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
-import { HttpClient, RETRYABLE_STATUSES, TransportError } from './http.js';
-import { type LoadedPact, loadPacts } from './pact/pacts.js';
+import { type Exchange, HttpClient, RETRYABLE_STATUSES, TransportError } from './http.js';
+import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { verifyPacts } from './pact/suite.js';
 
 export type Suite = 'spec' | 'pact' | 'all';
@@ -54,7 +55,11 @@ export interface VerificationReport {
   readonly readOnly: boolean;
   readonly startedAt: string;
   readonly ms: number;
+  /** Requests sent to the deployment by both suites, retries and provider-state setups included. */
   readonly requests: number;
+  /** How many of them were POSTs. */
+  readonly posts: number;
+  /** Of the spec suite's budget of writes (`MAX_WRITES`), how much was spent. */
   readonly writes: number;
   /** Reads retried after a gateway error or a dropped connection: `GET <url> after 503`. */
   readonly retried: readonly string[];
@@ -81,8 +86,38 @@ function exitCodeOf(results: readonly CheckResult[]): 0 | 1 | 2 {
   return count(results, 'error') > 0 ? 2 : 0;
 }
 
+/**
+ * What is wrong with a base URL's path, if the deployment does not answer there: it goes past the
+ * spec's version prefix (`.../v1/pets`), which is never right, or it lacks it, which is right only
+ * for a deployment serving the API at its root (as Prism's mock does), so that is said only once
+ * the listing is not found there.
+ */
+function prefixProblems(baseUrl: string, basePath: string): { past?: string; lacking?: string } {
+  const url = new URL(baseUrl);
+  const path = url.pathname.replace(/\/+$/, '');
+  if (basePath === '' || path.endsWith(basePath)) return {};
+  const past = path.lastIndexOf(`${basePath}/`);
+  if (past >= 0)
+    return {
+      past: `--base-url ${url.origin}${path} goes past the API's version prefix ${basePath}: give the URL the API's paths start from, ${url.origin}${path.slice(0, past + basePath.length)}`,
+    };
+  return {
+    lacking: `--base-url ${url.origin}${path} lacks the API's version prefix ${basePath}, and the listing is not there: give the URL the API's paths start from, like ${url.origin}${path}${basePath}`,
+  };
+}
+
+/** True for an answer that is a web page: what a single-page app or a web server's index gives for any path. */
+function isWebPage(exchange: Exchange): boolean {
+  const type = exchange.headers.get('content-type') ?? '';
+  return exchange.json === undefined && (/^text\/html\b/i.test(type) || /^\s*</.test(exchange.text));
+}
+
 /** Reads the listing once before any check: it proves the deployment answers and takes the key. */
-async function preflight(contract: Contract, client: HttpClient): Promise<{ listing: Record<string, JsonValue>[] } | { fatal: string }> {
+async function preflight(
+  contract: Contract,
+  client: HttpClient,
+  lacking: string | undefined,
+): Promise<{ listing: Record<string, JsonValue>[] } | { fatal: string }> {
   const { path } = contract.operation('listPets');
   const limit = contract.integerParameter('listPets', 'limit').maximum;
   try {
@@ -94,14 +129,20 @@ async function preflight(contract: Contract, client: HttpClient): Promise<{ list
       };
     }
     if (exchange.status >= 300 && exchange.status < 400) {
-      const location = client.redact(exchange.headers.get('location') ?? '(no Location)');
+      const location = exchange.headers.get('location') ?? '(no Location)';
       return {
         fatal: `${where} redirects (${exchange.status}) to ${location}. petstore-verify follows no redirect, so the key never goes to another host: give the final URL as --base-url.`,
       };
     }
     if (RETRYABLE_STATUSES.has(exchange.status))
       return { fatal: `the deployment is unavailable: ${where} answered ${exchange.status} ${exchange.attempts} times. Try again when it is up.` };
-    if (exchange.status >= 400 && exchange.json === undefined) {
+    if (lacking && (exchange.status === 404 || isWebPage(exchange))) return { fatal: `${lacking} (${where} answered ${exchange.status}).` };
+    if (exchange.status < 300 && isWebPage(exchange)) {
+      return {
+        fatal: `${where} answered ${exchange.status} with a web page (${exchange.headers.get('content-type') ?? 'no Content-Type'}), not the API's JSON: --base-url must be the API's URL, ending in its version prefix like https://staging.example.com/v1, not a web site's.`,
+      };
+    }
+    if (exchange.status === 404 || (exchange.status >= 400 && exchange.json === undefined)) {
       const type = exchange.headers.get('content-type') ?? 'no Content-Type';
       return {
         fatal: `${where} answered ${exchange.status} with ${type}, not the API: is --base-url right? It must end with the API's version prefix, like https://staging.example.com/v1.`,
@@ -132,7 +173,9 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
   const suite = options.suite ?? 'all';
   const readOnly = options.readOnly ?? false;
   const contract = await loadContract();
-  const deadline = AbortSignal.timeout(options.deadlineMs ?? 120_000);
+  const deadlineMs = options.deadlineMs ?? 120_000;
+  const deadlineAt = Date.now() + deadlineMs;
+  const deadline = AbortSignal.timeout(deadlineMs);
   const client = new HttpClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -142,14 +185,16 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
     ...(options.rps === undefined ? {} : { rps: options.rps }),
   });
   const runId = randomBytes(4).toString('hex');
+  const pactTotals = { requests: 0, posts: 0 };
   const report = (results: CheckResult[], state: { writesLeft: number } | undefined, fatal?: string): VerificationReport => ({
-    baseUrl: client.redact(options.baseUrl),
+    baseUrl: options.baseUrl,
     suite,
     runId,
     readOnly,
     startedAt,
     ms: performance.now() - started,
-    requests: client.sent,
+    requests: client.sent + pactTotals.requests,
+    posts: client.posts + pactTotals.posts,
     writes: state ? MAX_WRITES - state.writesLeft : 0,
     retried: client.retried,
     results,
@@ -163,6 +208,9 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
     ...(fatal === undefined ? { exitCode: exitCodeOf(results) } : { fatal, exitCode: 2 as const }),
   });
 
+  // Misconfiguration is found before the first request: exit 2 with what to fix, not a run of failures.
+  const prefix = prefixProblems(options.baseUrl, basePathOf(contract.doc));
+  if (prefix.past) return report([], undefined, prefix.past);
   let pacts: LoadedPact[] = [];
   if (suite !== 'spec') {
     try {
@@ -170,8 +218,10 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
     } catch (error) {
       return report([], undefined, (error as Error).message);
     }
+    const problem = pacts.map(pactProblem).find((found) => found !== undefined);
+    if (problem) return report([], undefined, problem);
   }
-  const seen = await preflight(contract, client);
+  const seen = await preflight(contract, client, prefix.lacking);
   if ('fatal' in seen) return report([], undefined, seen.fatal);
   const state: RunState = { contract, client, runId, readOnly, listing: seen.listing, now: options.now ?? new Date(), writesLeft: MAX_WRITES };
   const checks = suite === 'pact' ? [] : specChecks(contract);
@@ -182,9 +232,18 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
       return result;
     }),
   );
-  if (suite !== 'spec')
-    results.push(
-      ...(await verifyPacts(state, pacts, { apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 10_000, deadline, onResult: options.onResult })),
-    );
+  if (suite !== 'spec') {
+    const pactRun = await verifyPacts(state, pacts, {
+      apiKey: options.apiKey,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      concurrency: options.concurrency ?? 4,
+      rps: options.rps,
+      deadlineAt,
+      onResult: options.onResult,
+    });
+    results.push(...pactRun.results);
+    pactTotals.requests = pactRun.requests;
+    pactTotals.posts = pactRun.posts;
+  }
   return report(results, state);
 }

@@ -7,7 +7,7 @@ const document = {
     "title": "Pet Store Service",
     "version": "1.0.0",
     "summary": "List, add and read animals over JSON/HTTP with bearer authentication.",
-    "description": "A JSON-over-HTTP interface for listing, adding and reading the animals offered in a store.\nAll request and response bodies are JSON (`application/json`) and every operation requires a\nbearer credential.\n\n## Decisions where the interface description is silent\nThis document is the single source of truth of the `petstore-mock` project. Where the interface\ndescription leaves a point open, the mock makes the choice written here; the contract verifier\n(`petstore-verify`) accepts every choice the interface leaves open.\n\n| Point | Decision |\n|---|---|\n| Bad `limit` or `status` on `listPets` | 400 Error naming the parameter |\n| `petId` that is not an int64 on `getPet` | 400 Error; ids that are valid int64 but absent (also 0 and negatives) are 404 |\n| Status of an animal added without one | `available` (`x-server-default` on `NewPet.status`; not a schema `default`, so that generated request types keep the field optional) |\n| Request body larger than 1 MiB | 413 Error (`x-max-body-bytes` on `createPet`) |\n| Request body that is not JSON | 415 Error |\n| `getPet` after its sunset (5 December 2030) | 410 Error with `Sunset`; before it, every answer (errors and forced ones too) carries `Deprecation: @1748736000` (RFC 9745, `x-deprecated-at`), `Sunset` and `Link` |\n| Error `code` values | the stable set in `x-error-codes` on the `Error` schema |\n| Order of `listPets` | ascending `id` |\n| 429, 500 and 503 on every operation | the mock answers them only when a client asks (`Prefer: code=`), or, for 429, past its cap on sessions (`X-Mock-Session`), or, for 503, while the Redis its state lives in (`--store`) does not answer |\n| Statuses a client may force with `Prefer: code=` | the error statuses documented for the operation; never a success, which only the mock's state can give |\n",
+    "description": "A JSON-over-HTTP interface for listing, adding and reading the animals offered in a store.\nAll request and response bodies are JSON (`application/json`) and every operation requires a\nbearer credential.\n\n## Decisions where the interface description is silent\nThis document is the single source of truth of the `petstore-mock` project. Where the interface\ndescription leaves a point open, the mock makes the choice written here; the contract verifier\n(`petstore-verify`) accepts every choice the interface leaves open.\n\n| Point | Decision |\n|---|---|\n| Bad `limit` or `status` on `listPets` | 400 Error naming the parameter |\n| `petId` that is not an int64 on `getPet` | 400 Error; ids that are valid int64 but absent (also 0 and negatives) are 404 |\n| Status of an animal added without one | `available` (`x-server-default` on `NewPet.status`; not a schema `default`, so that generated request types keep the field optional) |\n| Request body larger than 1 MiB | 413 Error (`x-max-body-bytes` on `createPet`) |\n| Request body that is not JSON | 415 Error |\n| `getPet` after its sunset (5 December 2030) | 410 Error with `Sunset`; before it, every answer (errors and forced ones too) carries `Deprecation: @1748736000` (RFC 9745, `x-deprecated-at`), `Sunset` and `Link` |\n| Error `code` values | the stable set in `x-error-codes` on the `Error` schema |\n| Order of `listPets` | ascending `id` |\n| Integers in JSON bodies (`categoryId`) | read from the JSON text, never through a double: a number with a fraction is 400 naming the field (`4.9999999999999999` is not 5); an integer written with a zero fraction or an exponent (`5.0`, `1e2`, `9007199254740993.0`) is kept exactly, as JSON Schema counts it an integer |\n| Integers in the path and query (`petId`, `limit`) | plain digits only: a fraction, `1.0` or `1e2` is 400 naming the parameter; a value out of range names the documented bounds (`limit` from 1 to 100) |\n| 429, 500 and 503 on every operation | the mock answers them only when a client asks (`Prefer: code=`), or, for 429, past its cap on sessions (`X-Mock-Session`), or, for 503, while the Redis its state lives in (`--store`) does not answer |\n| Statuses a client may force with `Prefer: code=` | the error statuses documented for the operation; never a success, which only the mock's state can give |\n",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -552,9 +552,17 @@ const document = {
             "status": 404,
             "description": "No animal has the given id, or no operation has the path."
           },
+          "forbidden": {
+            "status": 403,
+            "description": "A Host the mock does not serve, or an admin request a page on another origin could send."
+          },
           "method_not_allowed": {
             "status": 405,
             "description": "The path exists but not with this method; see `Allow`."
+          },
+          "request_timeout": {
+            "status": 408,
+            "description": "The client took too long to send its request's headers or body."
           },
           "gone": {
             "status": 410,
@@ -567,6 +575,10 @@ const document = {
           "unsupported_media_type": {
             "status": 415,
             "description": "The request body is not `application/json`."
+          },
+          "request_header_fields_too_large": {
+            "status": 431,
+            "description": "The request's headers are larger than 16 KiB."
           },
           "too_many_requests": {
             "status": 429,

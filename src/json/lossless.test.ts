@@ -43,3 +43,33 @@ describe('nesting', () => {
     expect(parseJson(`${'['.repeat(128)}${']'.repeat(128)}`)).toBeDefined();
   });
 });
+
+describe('exact numbers', () => {
+  const read = (text: string) => (parseJson(`{"n":${text}}`) as { n: unknown }).n;
+
+  it('keeps integers written with a zero fraction or an exponent exactly, beyond 2^53 too', () => {
+    expect(read('9007199254740993.0')).toBe(9007199254740993n);
+    expect(read('5.0')).toBe(5);
+    expect(read('1e2')).toBe(100);
+    expect(read('1.5e1')).toBe(15);
+    expect(read('-9007199254740993000e-3')).toBe(-9007199254740993n);
+    expect(read('0.000e5')).toBe(0);
+    expect(read('9223372036854775807.000')).toBe(9223372036854775807n);
+  });
+
+  it('never reads a number with a fraction as an integer, even where the nearest double is one', () => {
+    for (const text of ['9007199254740993.5', '4.9999999999999999', '1e-400', '12345678901234567890.1']) {
+      const n = read(text);
+      expect(typeof n === 'number' && Number.isInteger(n), text).toBe(false);
+    }
+    expect(read('1.5')).toBe(1.5);
+    expect(read('25e-1')).toBe(2.5);
+  });
+
+  it('leaves exponents too large to expand to a double, in a moment', () => {
+    const started = performance.now();
+    expect(read('1e999999999')).toBe(Number.POSITIVE_INFINITY);
+    expect(read('1e30')).toBe(1e30);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+});

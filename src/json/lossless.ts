@@ -8,10 +8,37 @@ import { isInt64 } from './int64.js';
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
 
 const INTEGER_LITERAL = /^-?\d+$/;
+const NUMERAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
+/** How many digits an integer written with a fraction or an exponent may expand to before it is left to a double: past int64 either way. */
+const MAX_EXPANDED_DIGITS = 25;
+
+/** An integer's digits as the number or bigint this project keeps it as: a bigint beyond 2^53, never a rounded double. */
+function exactInteger(sign: string, digits: string): number | bigint {
+  const n = Number(sign + digits);
+  return Number.isSafeInteger(n) ? n : BigInt(sign + digits);
+}
+
+/**
+ * A JSON number, read from its text so that no double decides what it is. An integer is kept exactly,
+ * also when written with a zero fraction or an exponent (`5.0`, `1e2`, `9007199254740993.0`), as JSON
+ * Schema counts those as integers. A number with a fraction stays a fraction: when the nearest double
+ * would be a whole number (`4.9999999999999999`, `9007199254740993.5`) it is read as `NaN`, which no
+ * integer (nor any other schema) accepts, rather than as a wrong integer.
+ */
 function toNumber(text: string): number | bigint {
+  if (INTEGER_LITERAL.test(text)) return exactInteger('', text);
+  const parts = NUMERAL.exec(text);
   const n = Number(text);
-  return Number.isSafeInteger(n) || !INTEGER_LITERAL.test(text) ? n : BigInt(text);
+  if (!parts) return n;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = parts;
+  const digits = (whole + fraction).replace(/^0+(?=\d)/, '');
+  const shift = Number(exponent) - fraction.length;
+  if (/^0+$/.test(digits)) return 0;
+  if (shift >= 0) return digits.length + shift > MAX_EXPANDED_DIGITS ? n : exactInteger(sign, digits + '0'.repeat(shift));
+  const cut = digits.length + shift;
+  if (cut > 0 && /^0+$/.test(digits.slice(cut))) return exactInteger(sign, digits.slice(0, cut));
+  return Number.isInteger(n) ? Number.NaN : n;
 }
 
 /** How deep arrays and objects may nest in JSON this project parses: no body of the spec comes close. */

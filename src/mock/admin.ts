@@ -8,6 +8,7 @@ import { readClockBody } from './clock.js';
 import type { CoverageKeeper } from './coverage.js';
 import { errorResponse, jsonResponse, type MockRequest, type MockResponse } from './exchange.js';
 import { andThen, type Pending } from './pending.js';
+import type { SaveChange } from './saved-changes.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type SessionRegistry, sessionName } from './sessions.js';
 
 /** The prefix of every admin path. */
@@ -26,7 +27,7 @@ export interface AdminEndpoint {
   /** The path, a session's name in `{name}`: `/__mock/sessions/{name}`. */
   readonly path: string;
   readonly summary: string;
-  /** Whether it changes what a state file keeps (the default session's pets): the mock saves after it succeeds. */
+  /** Whether it changes what a state file keeps when it acts on the default session: the mock then saves it, all or nothing. */
   readonly changesSavedState: boolean;
 }
 
@@ -67,6 +68,18 @@ interface AdminPath {
   readonly allow: string;
 }
 
+const CORS_HEADER = /^access-control-/;
+
+/**
+ * The answer without CORS headers: the admin answers only scripts and pages of the mock's own origin,
+ * so no page on another origin may read what it says.
+ */
+export function withoutCors(response: MockResponse): MockResponse {
+  const headers: Record<string, string> = {};
+  for (const name in response.headers) if (!CORS_HEADER.test(name)) headers[name] = response.headers[name] as string;
+  return { ...response, headers };
+}
+
 function ok(body: unknown): MockResponse {
   return jsonResponse(200, JSON.stringify(body));
 }
@@ -86,15 +99,16 @@ export function tooManySessions(sessions: SessionRegistry): MockResponse {
 
 /**
  * The admin endpoints over one mock's sessions and coverage: a function from a request under
- * `/__mock/` to its answer.
+ * `/__mock/` to its answer, which carries no CORS headers. A change of the default session's pets is
+ * made through `saveChange`; a named session's never is.
  * @example
- * const answerAdmin = createAdmin(sessions, coverage, async () => undefined);
+ * const answerAdmin = createAdmin(sessions, coverage, unsavedChange);
  * await answerAdmin(request, 'GET', '/__mock/health'); // { status: 'ok', session: 'default', pets: 50 }
  */
 export function createAdmin(
   sessions: SessionRegistry,
   coverage: CoverageKeeper,
-  save: () => Promise<MockResponse | undefined>,
+  saveChange: SaveChange,
 ): (request: MockRequest, method: string, path: string) => Promise<MockResponse> {
   async function resetOne(name: string): Promise<MockResponse> {
     await sessions.reset(name);
@@ -154,7 +168,7 @@ export function createAdmin(
   }));
   const listing = ADMIN_ENDPOINTS.map(({ method, path }) => `${method} ${path}`).join(', ');
 
-  return async (request, method, path) => {
+  const answer = async (request: MockRequest, method: string, path: string): Promise<MockResponse> => {
     for (const { path: template, pattern, endpoints, allow } of paths) {
       const match = pattern.exec(path);
       if (!match) continue;
@@ -163,9 +177,11 @@ export function createAdmin(
       const raw = match[1] ?? request.header(SESSION_HEADER);
       const name = sessionName(raw);
       if (name === undefined) return errorResponse('bad_request', describeSessionName(raw ?? ''));
-      const response = await found.action(request, name);
-      return (found.endpoint.changesSavedState && response.status === 200 && (await save())) || response;
+      if (!(found.endpoint.changesSavedState && name === DEFAULT_SESSION)) return found.action(request, name);
+      const saved = await saveChange(() => found.action(request, name));
+      return 'error' in saved ? saved.error : saved.value;
     }
     return errorResponse('not_found', `No admin endpoint at ${path}; there are ${listing}.`);
   };
+  return async (request, method, path) => withoutCors(await answer(request, method, path));
 }

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { BASE_PATH } from '../spec/facts.js';
 import { ADMIN_ENDPOINTS } from './admin.js';
-import { apiKeyProblem, type LabelledApiKey, parseApiKey } from './auth.js';
+import { apiKeyProblem, KEY_LABEL, type LabelledApiKey, parseApiKey } from './auth.js';
 import { coarseClock } from './coarse-clock.js';
 import { formatCoverage } from './coverage.js';
 import { MOCK_DEFAULTS } from './defaults.js';
@@ -43,7 +43,17 @@ function namespace(value: string): string {
   return value;
 }
 
+function collectHost(value: string, previous: string[] | undefined): string[] {
+  if (!/^[A-Za-z0-9.-]+$/.test(value)) throw new InvalidArgumentError('Expected a host name such as mock.internal, without scheme, port or path.');
+  return [...(previous ?? []), value];
+}
+
 function collect(value: string, previous: (string | LabelledApiKey)[] | undefined): (string | LabelledApiKey)[] {
+  // `--api-key ci=$CI_KEY` with the variable unset: a label and nothing after it is no key at all.
+  const label = /^([^=]+)=$/.exec(value)?.[1];
+  if (label !== undefined && KEY_LABEL.test(label)) {
+    throw new InvalidArgumentError(`The key after the label ${label}= is empty: is the variable that should hold it set? Give a key, as ${label}=<key>.`);
+  }
   const parsed = parseApiKey(value);
   const problem = apiKeyProblem(typeof parsed === 'string' ? parsed : parsed.key);
   if (problem !== undefined) throw new InvalidArgumentError(`${problem[0]?.toUpperCase()}${problem.slice(1)}.`);
@@ -53,6 +63,8 @@ function collect(value: string, previous: (string | LabelledApiKey)[] | undefine
 interface Flags {
   port: number;
   host: string;
+  allowedHost?: string[];
+  allowDefaultKey?: boolean;
   seed: number;
   count: number;
   apiKey?: (string | LabelledApiKey)[];
@@ -85,6 +97,12 @@ export function mockCommand(): Command {
     .description('Serve a stateful mock of the pet store API (spec/openapi.yaml) over seeded, realistic data.')
     .addOption(new Option('-p, --port <port>', 'TCP port; 0 picks a free one').default(MOCK_DEFAULTS.port).argParser(integerIn(0, 65535, 'a port')))
     .addOption(new Option('-H, --host <host>', 'interface to bind; 0.0.0.0 exposes the mock to your network').default(MOCK_DEFAULTS.host))
+    .addOption(
+      new Option('--allowed-host <name>', 'a host name clients may reach the mock by, besides localhost and IP addresses; repeat for several').argParser(
+        collectHost,
+      ),
+    )
+    .option('--allow-default-key', `with --host beyond this machine, accept the public default key ${MOCK_DEFAULTS.apiKey} instead of refusing to start`)
     .addOption(
       new Option('--seed <n>', 'seed of the generated pets: the same seed gives the same pets')
         .default(MOCK_DEFAULTS.seed)
@@ -141,7 +159,9 @@ Examples:
   $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' -H 'X-Mock-Session: worker-1' http://127.0.0.1:4010/v1/pets
 
 Admin endpoints (no key needed on 127.0.0.1, the key beyond it; X-Mock-Session picks the session):
-${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.padEnd(38)} ${summary}`).join('\n')}`,
+${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.padEnd(38)} ${summary}`).join('\n')}
+POST and DELETE need Content-Type: application/json or X-Mock-Admin: 1, and pages on other origins are refused:
+  $ curl -X POST -H 'X-Mock-Admin: 1' http://127.0.0.1:4010/__mock/reset`,
     )
     .action(async (flags: Flags, command: Command) => {
       if (flags.state !== undefined && flags.store !== undefined) {
@@ -151,6 +171,12 @@ ${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.pa
             code: 'commander.conflictingOption',
             exitCode: EXIT_USAGE,
           },
+        );
+      }
+      if (!isLoopback(flags.host) && !flags.apiKey && !flags.allowDefaultKey) {
+        command.error(
+          `--host ${flags.host} lets other machines reach the mock, and its default key ${MOCK_DEFAULTS.apiKey} is public: give your own with --api-key (or PETSTORE_API_KEY), or pass --allow-default-key if the default is meant.`,
+          { exitCode: EXIT_USAGE, code: 'commander.defaultKeyBeyondLoopback' },
         );
       }
       if (flags.workers !== undefined) {
@@ -166,6 +192,7 @@ ${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.pa
       const server = await startMockServer({
         port: flags.port,
         host: flags.host,
+        ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
         seed: flags.seed,
         count: flags.count,
         delay: flags.delay,
@@ -286,6 +313,6 @@ export async function runMockCli(argv: readonly string[]): Promise<number | unde
     if (code === 'commander.helpDisplayed' || code === 'commander.version') return 0;
     if (code?.startsWith('commander.')) return EXIT_USAGE;
     process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
-    return 1;
+    return error instanceof StateFileError ? error.exitCode : 1;
   }
 }

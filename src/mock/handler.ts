@@ -8,7 +8,7 @@ import { createAdmin } from './admin.js';
 import { bearerCheck } from './auth.js';
 import { Coverage, type CoverageKeeper, type CoverageReport } from './coverage.js';
 import { idOffsetOf } from './defaults.js';
-import { errorResponse, type MockRequest, type MockResponse } from './exchange.js';
+import type { MockRequest, MockResponse } from './exchange.js';
 import { fetchAdapter } from './fetch.js';
 import { createPet } from './operations/createPet.js';
 import { getPet } from './operations/getPet.js';
@@ -18,8 +18,9 @@ import { type MockOptions, normalizeMockOptions, type ResolvedMockOptions } from
 import type { Pending } from './pending.js';
 import { createPipeline } from './pipeline.js';
 import { createRouter } from './router.js';
+import { savedChanges, unsavedChange } from './saved-changes.js';
 import { createSelfCheck } from './self-check.js';
-import { DEFAULT_SESSION, type Session, type SessionRegistry, Sessions } from './sessions.js';
+import { DEFAULT_SESSION, type SessionRegistry, Sessions } from './sessions.js';
 import type { PetStore } from './store.js';
 
 export type { MockOptions, ResolvedMockOptions } from './options.js';
@@ -83,21 +84,13 @@ export function createMockApi(options: MockOptions = {}): MockApi {
     ? { sessions: shared.sessions, defaultStore: shared.store.store(DEFAULT_SESSION), coverage: shared.coverage }
     : inMemory(settings);
 
-  /** Saves the default session's pets where `persist` keeps them; the Error response when that fails. */
-  async function saveDefault(): Promise<MockResponse | undefined> {
-    if (!persist) return undefined;
-    try {
-      await persist(await defaultStore.created());
-      return undefined;
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return errorResponse('internal_error', `The change is made in memory but could not be saved: ${reason}.`);
-    }
-  }
+  // With `--state`, the default session's changes are saved all or nothing; a shared store (Redis)
+  // keeps its own state and has no `persist`, so its changes are simply made.
+  const saveDefault = savedChanges(defaultStore, persist);
   const env: OperationEnv = {
     basePath,
     coverage,
-    save: async (session: Session) => (session.name === DEFAULT_SESSION ? saveDefault() : undefined),
+    change: (session, change) => (session.name === DEFAULT_SESSION ? saveDefault(change) : unsavedChange(change)),
   };
   const router = createRouter(basePath, [listPets(), createPet(env), getPet(env)], coverage);
   const respond = createPipeline({

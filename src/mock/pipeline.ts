@@ -7,7 +7,7 @@
  * src/mock/operations/, what a target decides in the router, and the answer's conformance in src/spec/conformance.ts.
  */
 
-import { tooManySessions } from './admin.js';
+import { tooManySessions, withoutCors } from './admin.js';
 import { AUTH_MESSAGES, type AuthProblem, UNAUTHORIZED_HEADERS } from './auth.js';
 import type { CoverageKeeper } from './coverage.js';
 import { errorResponse, isShared, jsonResponse, type MockRequest, type MockResponse, type PreparedAnswer, prepared, sharedHeaders } from './exchange.js';
@@ -41,6 +41,8 @@ export interface PipelineParts {
 interface Trace {
   reached: Reached | undefined;
   preferences: Preferences | undefined;
+  /** Whether the answer is the one the preferences forced (`code=`, `auth=expired`), not one the request's inputs or the operation made. */
+  forced: boolean;
   keyLabel: string | undefined;
   session: string | undefined;
 }
@@ -119,15 +121,17 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     if (preferences && 'error' in preferences) return preferences.error;
     trace.preferences = preferences;
     const delay = preferences?.delay ?? parts.delay;
-    return delay > 0 ? later(delay, () => operate(request, reached, name, preferences)) : operate(request, reached, name, preferences);
+    return delay > 0 ? later(delay, () => operate(request, reached, name, trace)) : operate(request, reached, name, trace);
   }
 
   /** Inputs first, so that a request they refuse never opens a session; a forced answer neither opens one nor touches state. */
-  function operate(request: MockRequest, reached: Reached, name: string, preferences: Preferences | undefined): Pending<MockResponse> {
+  function operate(request: MockRequest, reached: Reached, name: string, trace: Trace): Pending<MockResponse> {
     const { reading } = reached;
     if ('refusal' in reading) return reading.refusal;
-    const forced = preferences && forcedResponse(preferences, reached.operation.id);
-    return forced || proceed(request, reading, name);
+    const forced = trace.preferences && forcedResponse(trace.preferences, reached.operation.id);
+    if (!forced) return proceed(request, reading, name);
+    trace.forced = true;
+    return forced;
   }
 
   /** The body's inputs, when the operation has a body, then the session, then the operation. */
@@ -142,7 +146,8 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     if (target.area === 'api') return answerApi(request, target, trace);
     if (target.area === 'elsewhere') return notServed(target.path, `: the API lives under ${basePath}`);
     const key = parts.adminKeyRequired ? authorize(request.header('authorization')) : 0;
-    return typeof key === 'string' ? UNAUTHORIZED[key] : parts.answerAdmin(request, request.method, target.path);
+    // The admin's answers carry no CORS, its 401 included.
+    return typeof key === 'string' ? withoutCors(UNAUTHORIZED[key]) : parts.answerAdmin(request, request.method, target.path);
   }
 
   /** The steps after the answer is made: the headers its operation always carries, the self-check, coverage, the log's detail. */
@@ -150,7 +155,10 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     const { reached, preferences } = trace;
     const carried = reached?.operation.carries?.(made.status);
     let response = carried ? withHeaders(made, carried) : made;
-    if (preferences) response = withHeaders(response, { 'preference-applied': appliedPreferences(preferences) });
+    // Only what was applied: a code= or auth=expired that the inputs' 400 pre-empted was not.
+    const { delay } = preferences ?? {};
+    const applied = preferences ? appliedPreferences(trace.forced ? preferences : delay === undefined ? {} : { delay }) : '';
+    if (applied !== '') response = withHeaders(response, { 'preference-applied': applied });
     if (selfCheck) response = selfCheck(reached?.operation.id, response);
     if (reached) coverage.record(reached.operation.id, response.status, reached.enumValues);
     if (trace.keyLabel === undefined && trace.session === undefined) return response;
@@ -163,7 +171,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
   }
 
   return (request) => {
-    const trace: Trace = { reached: undefined, preferences: undefined, keyLabel: undefined, session: undefined };
+    const trace: Trace = { reached: undefined, preferences: undefined, forced: false, keyLabel: undefined, session: undefined };
     let made: Pending<MockResponse>;
     try {
       made = route(request, trace);

@@ -1,11 +1,15 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { parserErrorAnswer, rawResponse } from './client-error.js';
 import { coarseClock } from './coarse-clock.js';
 import { idOffsetOf, MOCK_DEFAULTS } from './defaults.js';
 import { isShared, type MockRequest, type MockResponse } from './exchange.js';
 import { createMockApi, type MockApi, type MockOptions } from './handler.js';
+import { adminProblem, foreignHost, headerValues, hostCheck, isAdminTarget, MISSING_HOST } from './host-guard.js';
 import { normalizeMockOptions } from './options.js';
-import { readStateFile, StateFileWriter } from './state-file.js';
+import { targetRedactor } from './redact.js';
+import { openStateFile } from './state-file.js';
 import { openSharedState } from './store/shared-state.js';
 
 /**
@@ -18,11 +22,19 @@ export interface MockServerOptions extends MockOptions {
   readonly port?: number;
   /** Interface to bind. Default `127.0.0.1`: only this machine can reach the mock. */
   readonly host?: string;
+  /**
+   * Host names, besides `localhost` and IP addresses, that requests may name in `Host` (any port).
+   * Any other `Host` is refused with a 403 Error, so that a web page cannot reach the mock through
+   * a name it points at this machine (DNS rebinding). Default: none.
+   */
+  readonly allowedHosts?: readonly string[];
   /** Called once per answered request with a log line (method, path, status, ms); never holds a key. */
   readonly onRequest?: (line: string) => void;
   /**
-   * A JSON file that keeps created pets across restarts: read at start (a file that is not a
-   * state file is refused with a `StateFileError`), written durably before each 201.
+   * A JSON file that keeps created pets across restarts: read at start, written durably before each
+   * 201, and locked while the server runs so that no second mock writes it. A file that is not a
+   * state file, is read-only, sits in a missing or unwritable folder, or is in use by another
+   * process is refused with a `StateFileError`.
    */
   readonly stateFile?: string;
   /** How long a slow client may hold a connection; defaults suit a dev server. */
@@ -110,6 +122,12 @@ class NodeRequest implements MockRequest {
   }
 
   header(name: string): string | undefined {
+    // Node keeps only the first of several Authorization headers; fetch joins them, and so does this,
+    // so that an ambiguous credential is refused on every host.
+    if (name === 'authorization') {
+      const values = headerValues(this.#request.rawHeaders, name);
+      return values.length === 0 ? undefined : values.join(', ');
+    }
     const value = this.#headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
   }
@@ -167,6 +185,19 @@ function lingerThenClose(request: IncomingMessage, response: ServerResponse): vo
   response.once('finish', () => setTimeout(() => request.socket.destroy(), LINGER_MS).unref());
 }
 
+/**
+ * Answers a request Node's parser refused with the spec's Error body, unless an answer to it has
+ * begun (then only closing is left) or the client is gone.
+ */
+function answerParserError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const answering: unknown = Reflect.get(socket, '_httpMessage');
+  if (!socket.writable || (answering instanceof ServerResponse && answering.headersSent)) {
+    socket.destroy();
+    return;
+  }
+  socket.end(rawResponse(parserErrorAnswer(error)));
+}
+
 function formatUrl(host: string, port: number, basePath: string): string {
   const reachable = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}${basePath}`;
@@ -189,8 +220,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   if (stateFile !== undefined && options.store !== undefined) {
     throw new TypeError('stateFile and store cannot go together: with a store, Redis keeps the pets (see its AOF settings in docs/redis.md).');
   }
-  const writer = stateFile === undefined ? undefined : new StateFileWriter(stateFile, seed, count);
   const now = options.now ?? coarseClock();
+  // At most one of the two: a locked state file, or the state in Redis (which has no file to save).
+  const state = stateFile === undefined ? undefined : await openStateFile(stateFile, seed, count, idOffsetOf(options.bigIds ?? MOCK_DEFAULTS.bigIds));
   const shared =
     options.store === undefined
       ? undefined
@@ -200,17 +232,37 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
           now,
         });
-  const mock = createMockApi({
-    ...options,
-    now,
-    ...(shared ? { shared } : {}),
-    adminKeyRequired: options.adminKeyRequired ?? !isLoopback(host),
-    ...(writer && stateFile !== undefined
-      ? { restore: await readStateFile(stateFile, seed, count, idOffsetOf(options.bigIds ?? MOCK_DEFAULTS.bigIds)), persist: (created) => writer.save(created) }
-      : {}),
-  });
+  /** Lets go of the state file's lock and the connection to Redis. */
+  const release = async (): Promise<void> => {
+    await state?.close();
+    await shared?.close();
+  };
+  let mock: MockApi;
+  try {
+    mock = createMockApi({
+      ...options,
+      now,
+      ...(shared ? { shared } : {}),
+      adminKeyRequired: options.adminKeyRequired ?? !isLoopback(host),
+      ...(state ? { restore: state.created, persist: (created) => state.writer.save(created) } : {}),
+    });
+  } catch (error) {
+    await release();
+    throw error;
+  }
   const { onRequest } = options;
-  const keys = mock.options.apiKeys;
+  const redact = targetRedactor(mock.options.apiKeys, mock.options.basePath);
+  // The name the mock was bound by is one its clients use.
+  const hostAllowed = hostCheck([...(options.allowedHosts ?? []), host]);
+
+  /** The answer the server gives itself, before the handler: a Host it does not serve, or an admin request a page could have forged. */
+  function refusal(request: IncomingMessage, received: NodeRequest): MockResponse | undefined {
+    const hosts = headerValues(request.rawHeaders, 'host');
+    if (hosts.length === 0 && request.httpVersion === '1.1') return MISSING_HOST;
+    const foreign = hosts.find((host) => !hostAllowed(host));
+    if (foreign !== undefined) return foreignHost(foreign);
+    return isAdminTarget(received.target) ? adminProblem(received, hosts[0]) : undefined;
+  }
 
   const timeouts = options.timeouts ?? {};
   let closing = false;
@@ -219,9 +271,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     writeResponse(response, answer, closing);
     if (received.bodyLeftUnread) lingerThenClose(request, response);
     if (onRequest) {
-      let line = `${request.method} ${request.url} ${answer.status} ${(performance.now() - received.started).toFixed(1)}ms${answer.logDetail ? ` ${answer.logDetail}` : ''}`;
-      for (const key of keys) line = line.replaceAll(key, '***');
-      onRequest(line);
+      onRequest(
+        `${request.method} ${redact(received.target)} ${answer.status} ${(performance.now() - received.started).toFixed(1)}ms${answer.logDetail ? ` ${answer.logDetail}` : ''}`,
+      );
     }
   }
   const server: Server = createServer(
@@ -231,14 +283,19 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
       // Node looks for expired requests every 30 s by default; a slow client would hold on that long.
       connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs ?? 1_000),
+      // A request without Host is answered by `refusal`, with an Error body.
+      requireHostHeader: false,
     },
     (request, response) => {
       const received = new NodeRequest(request, onRequest ? performance.now() : 0);
+      const refused = refusal(request, received);
+      if (refused) return finish(request, received, response, refused);
       const answer = mock.respond(received);
       if (answer instanceof Promise) void answer.then((made) => finish(request, received, response, made));
       else finish(request, received, response, answer);
     },
   );
+  server.on('clientError', answerParserError);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -247,7 +304,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       resolve();
     });
   }).catch(async (error: unknown) => {
-    await shared?.close();
+    await release();
     throw error;
   });
   const { port } = server.address() as AddressInfo;
@@ -263,7 +320,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         force.unref();
         server.close(() => {
           clearTimeout(force);
-          void (shared?.close() ?? Promise.resolve()).then(resolve);
+          // The lock goes, and Redis is let go, once no request can save any more.
+          void release().then(resolve);
         });
         server.closeIdleConnections();
       }),

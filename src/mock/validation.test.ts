@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as validators from '../generated/validators.js';
 import { validationView } from '../json/lossless.js';
-import { coerceParameter, describeErrors } from './validation.js';
+import { coerceParameter, describeErrors, readParameters } from './validation.js';
 
 function problems(body: unknown): string {
   const view = validationView(body as never);
@@ -40,5 +40,21 @@ describe('describeErrors', () => {
     const body = { name: 'Rex', categoryId: 1 };
     expect(validators.createPetBody(body)).toBe(true);
     expect(body).toEqual({ name: 'Rex', categoryId: 1, status: 'available' });
+  });
+});
+
+describe('describeErrors for parameters', () => {
+  const limit = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 100 } } as const;
+
+  function queryProblems(raw: string): string {
+    const values = readParameters([limit], () => raw);
+    expect(validators.listPetsQuery(validationView(values as never))).toBe(false);
+    return describeErrors(validators.listPetsQuery.errors ?? [], values, 'The query');
+  }
+
+  it('names the documented range of an integer parameter, whichever check refused it', () => {
+    for (const raw of ['0', '101', '99999999999999999999', '-9223372036854775809', '5.5']) {
+      expect(queryProblems(raw), raw).toBe('limit must be an integer from 1 to 100');
+    }
   });
 });

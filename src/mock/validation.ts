@@ -15,16 +15,32 @@ export function coerceParameter(raw: string, schema: JsonSchema): string | numbe
   return Number.isSafeInteger(n) ? n : BigInt(raw);
 }
 
+/** An integer's documented range, by field, for the values `readParameters` made: `limit` is `from 1 to 100`. */
+const integerRanges = new WeakMap<object, ReadonlyMap<string, string>>();
+
+function rangeOf(schema: JsonSchema): string | undefined {
+  if (schema.type !== 'integer') return undefined;
+  const { minimum, maximum } = schema;
+  if (typeof minimum === 'number' && typeof maximum === 'number') return `from ${minimum} to ${maximum}`;
+  return schema.format === 'int64' ? `from ${INT64_MIN} to ${INT64_MAX}` : undefined;
+}
+
 /** The values of one location's parameters, coerced, by name; absent ones are left out. */
 export function readParameters(
   parameters: readonly Parameter[],
   lookup: (name: string) => string | null | undefined,
 ): Record<string, string | number | bigint> {
   const values: Record<string, string | number | bigint> = {};
+  const ranges = new Map<string, string>();
   for (const parameter of parameters) {
     const raw = lookup(parameter.name);
-    if (raw !== null && raw !== undefined) values[parameter.name] = coerceParameter(raw, parameter.schema);
+    if (raw === null || raw === undefined) continue;
+    values[parameter.name] = coerceParameter(raw, parameter.schema);
+    const range = rangeOf(parameter.schema);
+    if (range !== undefined) ranges.set(parameter.name, range);
   }
+  // An integer out of range is described by the range the spec documents, whatever check refused it.
+  if (ranges.size > 0) integerRanges.set(values, ranges);
   return values;
 }
 
@@ -55,7 +71,11 @@ function fieldName(error: ErrorObject, whole: string): string {
   return path.length === 0 ? whole : path.join('.');
 }
 
-function phrase(error: ErrorObject, data: unknown): string {
+const RANGE_KEYWORDS = new Set(['type', 'format', 'minimum', 'maximum']);
+
+function phrase(error: ErrorObject, data: unknown, field: string): string {
+  const range = typeof data === 'object' && data !== null ? integerRanges.get(data)?.get(field) : undefined;
+  if (range !== undefined && RANGE_KEYWORDS.has(error.keyword)) return `must be an integer ${range}`;
   switch (error.keyword) {
     case 'required':
       return 'is required';
@@ -86,7 +106,7 @@ export function describeErrors(errors: readonly ErrorObject[], data: unknown, wh
   const byField = new Map<string, string>();
   for (const error of errors) {
     const field = fieldName(error, whole);
-    if (!byField.has(field)) byField.set(field, `${field} ${phrase(error, data)}`);
+    if (!byField.has(field)) byField.set(field, `${field} ${phrase(error, data, field)}`);
   }
   return [...byField.values()].join('; ');
 }

@@ -2,8 +2,12 @@
  * Deployments to verify: faulty ones (the mock with one fault injected) and a correct one written
  * independently of the mock, which makes other choices where the interface leaves room.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
+import { type JsonValue, parseJson, stringifyJson } from '../../src/json/lossless.js';
 import { createMockApi } from '../../src/mock/handler.js';
 
 export type WebHandler = (request: Request) => Promise<Response>;
@@ -12,6 +16,11 @@ export interface Deployment {
   /** Base URL ending in `/v1`. */
   readonly url: string;
   close(): Promise<void>;
+}
+
+/** A correct deployment, with what it served: a test proves the choice was exercised. */
+export interface CorrectDeployment extends Deployment {
+  readonly served: { gzipped: number; refusedCategories: number; posts: number };
 }
 
 /** Serves a web-standard handler on a free loopback port. */
@@ -199,6 +208,203 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
   },
 };
 
+/** Serves the mock as if the request carried the valid key when `accepts` says so: a broken key comparison. */
+const acceptsAlso =
+  (accepts: (authorization: string) => boolean): Fault =>
+  (request, mock) =>
+    mock(accepts(request.headers.get('authorization') ?? '') ? withKey(request) : request);
+
+/** Serves `rewrite(path)` with the valid key when the path is a variant of an API path: an auth rule on exact paths before a lenient router. */
+const servesVariant =
+  (isVariant: (path: string) => boolean, rewrite: (path: string) => string): Fault =>
+  (request, mock) => {
+    const url = new URL(request.url);
+    if (!isVariant(url.pathname)) return mock(request);
+    url.pathname = rewrite(url.pathname);
+    return mock(withKey(new Request(url, request)));
+  };
+
+/** Changes the JSON body of a create before the mock sees it (the body is parsed losslessly). */
+const rewriteCreate =
+  (change: (body: Record<string, JsonValue>) => Record<string, JsonValue>): Fault =>
+  async (request, mock) => {
+    if (!isCreate(request)) return mock(request);
+    const text = await request.text();
+    let body: JsonValue;
+    try {
+      body = parseJson(text);
+    } catch {
+      return mock(new Request(request, { body: text }));
+    }
+    const changed = typeof body === 'object' && body !== null && !Array.isArray(body) ? stringifyJson(change(body)) : text;
+    return mock(new Request(request, { body: changed }));
+  };
+
+function decodeBasic(authorization: string): string[] {
+  const match = /^basic\s+(\S+)$/i.exec(authorization);
+  return match
+    ? Buffer.from(match[1] as string, 'base64')
+        .toString('utf8')
+        .split(':')
+    : [];
+}
+
+/** Sends the mock's answers for creates in flight together with the id of the first of them: a read-then-write race on the id counter. */
+function racyIds(): Fault {
+  let inFlight = 0;
+  let shared: JsonValue | undefined;
+  return async (request, mock) => {
+    if (!isCreate(request)) return mock(request);
+    inFlight++;
+    try {
+      // The window between reading the counter and writing the row.
+      await delay(20);
+      const response = await mock(request);
+      if (response.status !== 201) return response;
+      return rewriteJson(response, (pet) => {
+        const created = pet as Record<string, JsonValue>;
+        if (shared === undefined) shared = created.id;
+        return { ...created, id: shared };
+      });
+    } finally {
+      inFlight--;
+      if (inFlight === 0) shared = undefined;
+    }
+  };
+}
+
+/** A fault that only the deeper probes catch, and the check that must name it (with a finding matching `message`, if given). */
+export interface ProbeFault {
+  readonly fault: Fault;
+  readonly caughtBy: string;
+  readonly message?: RegExp;
+}
+
+/** Each a realistic fault the checks before the deeper probes let through. */
+export const PROBE_FAULTS: Readonly<Record<string, ProbeFault>> = {
+  'the key compared ignoring case': {
+    fault: acceptsAlso((authorization) => authorization.toLowerCase() === `bearer ${KEY}`.toLowerCase()),
+    caughtBy: 'auth.listPets.refused',
+    message: /to the key with its case changed/,
+  },
+  'a token that starts with the key accepted': {
+    fault: acceptsAlso((authorization) => authorization.startsWith(`Bearer ${KEY}`)),
+    caughtBy: 'auth.getPet.refused',
+    message: /to the key with a suffix/,
+  },
+  'a prefix of the key accepted': {
+    fault: acceptsAlso((authorization) => /^Bearer \S+$/.test(authorization) && KEY.startsWith(authorization.slice(7))),
+    caughtBy: 'auth.listPets.refused',
+    message: /to a prefix of the key/,
+  },
+  'the key accepted as a Basic user name': {
+    fault: acceptsAlso((authorization) => decodeBasic(authorization)[0] === KEY),
+    caughtBy: 'auth.createPet.refused',
+    message: /to the key under Basic/,
+  },
+  'an empty Bearer token accepted': {
+    fault: acceptsAlso((authorization) => /^bearer\s*$/i.test(authorization)),
+    caughtBy: 'auth.listPets.refused',
+    message: /to Bearer with an empty token/,
+  },
+  'a trailing slash served without a credential': {
+    fault: servesVariant(
+      (path) => path.length > 1 && path.endsWith('/'),
+      (path) => path.replace(/\/+$/, ''),
+    ),
+    caughtBy: 'auth.listPets.path-variants',
+  },
+  'a doubled slash served without a credential': {
+    fault: servesVariant(
+      (path) => path.includes('//'),
+      (path) => path.replace(/\/{2,}/g, '/'),
+    ),
+    caughtBy: 'auth.getPet.path-variants',
+  },
+  '{} accepted, with a default name and category': {
+    fault: rewriteCreate((body) => (Object.keys(body).length === 0 ? { name: 'Unnamed', categoryId: 1 } : body)),
+    caughtBy: 'createPet.boundaries',
+    message: /accepted a body with an empty object/,
+  },
+  'a categoryId beyond int64 wraps around': {
+    fault: rewriteCreate((body) => (typeof body.categoryId === 'bigint' ? { ...body, categoryId: BigInt.asIntN(64, body.categoryId) } : body)),
+    caughtBy: 'createPet.boundaries',
+    message: /one (above|below) the int64 (maximum|minimum) but changed categoryId/,
+  },
+  'names cut at 255 characters': {
+    fault: rewriteCreate((body) => (typeof body.name === 'string' ? { ...body, name: body.name.slice(0, 255) } : body)),
+    caughtBy: 'createPet.boundaries',
+    message: /characters but changed name/,
+  },
+  'astral-plane characters stored as U+FFFD (a utf8mb3 column)': {
+    fault: rewriteCreate((body) => (typeof body.name === 'string' ? { ...body, name: body.name.replace(/[\u{10000}-\u{10FFFF}]/gu, '\uFFFD') } : body)),
+    caughtBy: 'createPet.boundaries',
+    message: /astral-plane unicode but changed name/,
+  },
+  'a client-sent id honoured': {
+    fault: async (request, mock) => {
+      if (!isCreate(request)) return mock(request);
+      const text = await request.text();
+      const response = await mock(new Request(request, { body: text }));
+      const sent = /"id":(\d+)/.exec(text)?.[1];
+      return sent !== undefined && response.status === 201 ? rewriteJson(response, (pet) => ({ ...(pet as object), id: Number(sent) })) : response;
+    },
+    caughtBy: 'createPet.boundaries',
+    message: /honoured the id/,
+  },
+  'status matched ignoring case': {
+    fault: rewriteCreate((body) => (typeof body.status === 'string' ? { ...body, status: body.status.toLowerCase() } : body)),
+    caughtBy: 'createPet.boundaries',
+    message: /status "(Available|SOLD)" but changed status/,
+  },
+  'ids assigned with a race between parallel creates': { fault: racyIds(), caughtBy: 'createPet.burst', message: /parallel creates gave the same id/ },
+  'with a status filter, the limit applied before filtering': {
+    fault: async (request, mock) => {
+      const url = new URL(request.url);
+      const status = url.searchParams.get('status');
+      if (!isList(request) || status === null) return mock(request);
+      url.searchParams.delete('status');
+      const response = await mock(new Request(url, request));
+      return response.status === 200 ? rewriteJson(response, (pets) => (pets as { status?: string }[]).filter((pet) => pet.status === status)) : response;
+    },
+    caughtBy: 'listPets.status-limit',
+  },
+  'a re-read leaves out the default status': {
+    fault: async (request, mock) => {
+      const response = await mock(request);
+      return isGet(request) && response.status === 200
+        ? rewriteJson(response, (pet) => {
+            const { status, ...rest } = pet as { status?: string };
+            return status === 'available' ? rest : pet;
+          })
+        : response;
+    },
+    caughtBy: 'createPet.persisted',
+    message: /with other status/,
+  },
+  'JSON declared as ISO-8859-1': {
+    fault: async (request, mock) => {
+      const response = await mock(request);
+      const headers = new Headers(response.headers);
+      headers.set('content-type', 'application/json; charset=iso-8859-1');
+      return new Response(response.body, { status: response.status, headers });
+    },
+    caughtBy: 'listPets.limit',
+    message: /charset iso-8859-1, where JSON is UTF-8/,
+  },
+  'a gzip body without Content-Encoding': {
+    fault: async (request, mock) => {
+      const response = await mock(request);
+      if (!/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) return response;
+      const headers = new Headers(response.headers);
+      headers.delete('content-length');
+      return new Response(new Uint8Array(gzipSync(await response.text())), { status: response.status, headers });
+    },
+    caughtBy: 'listPets.limit',
+    message: /gzip-compressed body that has no Content-Encoding/,
+  },
+};
+
 /** Starts the mock with one fault injected. */
 export function faultyDeployment(fault: Fault): Promise<Deployment> {
   const mock = createMockApi({ count: 150 });
@@ -207,64 +413,238 @@ export function faultyDeployment(fault: Fault): Promise<Deployment> {
 }
 
 /**
- * A correct deployment written without the mock's code, choosing differently wherever the
- * interface leaves room: newest first, random ids, no status for a pet added without one, categories
- * limited to 1..10 (others refused with 400), an out-of-range limit clamped, an unknown status
- * answered with an empty page, 404 for ids that are not integers, `charset` in Content-Type,
- * an extra field in every pet, and no deprecation headers.
+ * The choices the interface leaves open, each a way a correct deployment may differ from the mock.
+ * Every combination must pass petstore-verify.
  */
-export function alternativeDeployment(): Promise<Deployment> {
-  const pets: { id: number; name: string; categoryId: number; status?: string; createdAt: string }[] = [];
-  let nextId = 7_000_000;
-  for (let i = 0; i < 30; i++)
+export interface Choices {
+  /** How ids are assigned: 1, 2, 3...; random int64; time-ordered (snowflake-like, beyond 2^53); from 2^31; from 2^53 + 1. */
+  readonly ids: 'sequential' | 'random' | 'time-ordered' | 'from-2^31' | 'beyond-2^53';
+  /** The order of `listPets`. */
+  readonly order: 'id-asc' | 'newest-first' | 'name' | 'status';
+  /** The status of a pet added without one: a value, or left out of the pet. */
+  readonly defaultStatus: 'available' | 'pending' | 'sold' | 'omitted';
+  /** The path before `/pets`: `/v1`, or a gateway prefix before it. */
+  readonly basePath: string;
+  readonly limitOutOfRange: 'clamp' | 'refuse';
+  readonly nonIntegerPetId: 400 | 404;
+  readonly unknownStatus: 'empty' | 'refuse';
+  /** Categories accepted on create: any int64, or only these (others refused with 400). */
+  readonly categories: 'any' | readonly bigint[];
+  /** The categories of the pets at the start, in turn; default the accepted ones (1 to 5 for `any`). A retired category is listed but refused. */
+  readonly listedCategories?: readonly bigint[];
+  /** Gzip the body when the client accepts it. */
+  readonly gzip: boolean;
+  /** `application/json; charset=utf-8` instead of `application/json`. */
+  readonly charset: boolean;
+  /** `Connection: close` on every answer. */
+  readonly connectionClose: boolean;
+  /** Bodies sent chunked (no Content-Length) rather than with a Content-Length. */
+  readonly chunked: boolean;
+  /** Headers the interface does not name: tracing, caching, CORS, a server banner. */
+  readonly extraHeaders: boolean;
+  /** Fields the interface does not name in every pet (`createdAt`). */
+  readonly extraFields: boolean;
+  /** The vocabulary of the Error `code`. */
+  readonly errorCodes: 'snake' | 'numeric' | 'upper';
+  /** How many pets exist at the start. */
+  readonly count: number;
+}
+
+/** The mock's own choices, where the interface leaves room. */
+export const MOCK_LIKE: Choices = {
+  ids: 'sequential',
+  order: 'id-asc',
+  defaultStatus: 'available',
+  basePath: '/v1',
+  limitOutOfRange: 'refuse',
+  nonIntegerPetId: 400,
+  unknownStatus: 'refuse',
+  categories: 'any',
+  gzip: false,
+  charset: false,
+  connectionClose: false,
+  chunked: false,
+  extraHeaders: false,
+  extraFields: false,
+  errorCodes: 'snake',
+  count: 30,
+};
+
+const STATUSES = ['available', 'pending', 'sold'] as const;
+const INT64_MAX = 2n ** 63n - 1n;
+
+interface StoredPet {
+  readonly id: bigint;
+  readonly name: string;
+  readonly categoryId: bigint;
+  readonly status?: string;
+  readonly createdAt: string;
+}
+
+/** An id generator for a scheme; `random` draws from all positive int64 values. */
+function idScheme(scheme: Choices['ids']): () => bigint {
+  let next = { sequential: 1n, random: 0n, 'time-ordered': 0n, 'from-2^31': 2n ** 31n, 'beyond-2^53': 2n ** 53n + 1n }[scheme];
+  let sequence = 0n;
+  return () => {
+    if (scheme === 'random') return BigInt.asUintN(63, BigInt(`0x${randomBytes(8).toString('hex')}`)) || 1n;
+    // Milliseconds since an epoch, shifted left, plus a sequence: increasing, with gaps, beyond 2^53.
+    if (scheme === 'time-ordered') return (BigInt(Date.now() - 1_288_834_974_657) << 22n) + (sequence++ % 4096n);
+    return next++;
+  };
+}
+
+function compareBy(order: Choices['order']): (a: StoredPet, b: StoredPet) => number {
+  const byId = (a: StoredPet, b: StoredPet) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  switch (order) {
+    case 'id-asc':
+      return byId;
+    case 'newest-first':
+      return () => 0;
+    case 'name':
+      return (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : byId(a, b));
+    case 'status':
+      return (a, b) => (a.status ?? '').localeCompare(b.status ?? '') || byId(a, b);
+  }
+}
+
+function errorCode(style: Choices['errorCodes'], status: number, name: string): string {
+  return style === 'numeric' ? `E${status}` : style === 'upper' ? name.toUpperCase() : name;
+}
+
+function isInteger(value: JsonValue | undefined): value is number | bigint {
+  return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value));
+}
+
+/**
+ * A correct deployment written without the mock's code, making `choices` wherever the interface
+ * leaves room. It parses and writes JSON losslessly, so ids and categories beyond 2^53 stay exact.
+ */
+export async function correctDeployment(overrides: Partial<Choices> = {}): Promise<CorrectDeployment> {
+  const choices: Choices = { ...MOCK_LIKE, ...overrides };
+  const nextId = idScheme(choices.ids);
+  const pets: StoredPet[] = [];
+  const knownCategories = choices.listedCategories ?? (choices.categories === 'any' ? [1n, 2n, 3n, 4n, 5n] : choices.categories);
+  for (let i = 0; i < choices.count; i++) {
     pets.push({
-      id: nextId + 13 * (i + 1),
-      name: `Pet ${i}`,
-      categoryId: (i % 10) + 1,
-      status: ['available', 'pending', 'sold'][i % 3] as string,
+      id: nextId(),
+      name: `Pet ${String.fromCharCode(90 - (i % 26))}${i}`,
+      categoryId: knownCategories[i % knownCategories.length] ?? 1n,
+      status: STATUSES[i % 3] as string,
       createdAt: new Date(0).toISOString(),
     });
-  nextId += 13 * pets.length;
-  const reply = (status: number, body: unknown) =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
-  const error = (status: number, message: string) => reply(status, { code: `E${status}`, message, status });
-  return serve(async (request) => {
-    if (request.headers.get('authorization') !== `Bearer ${KEY}`) return error(401, 'unauthorized');
-    const url = new URL(request.url);
-    if (url.pathname === '/v1/pets' && request.method === 'GET') {
-      const limit = Math.min(100, Math.max(1, Math.trunc(Number(url.searchParams.get('limit') ?? 20)) || 20));
-      const status = url.searchParams.get('status');
-      const page = [...pets].reverse().filter((pet) => status === null || pet.status === status);
-      return reply(200, page.slice(0, limit));
+  }
+  const base = choices.basePath;
+  const served = { gzipped: 0, refusedCategories: 0, posts: 0 };
+
+  const reply = (request: Request, status: number, body: unknown, headers: Record<string, string> = {}): Response => {
+    const out = new Headers({ 'content-type': choices.charset ? 'application/json; charset=utf-8' : 'application/json', ...headers });
+    if (choices.extraHeaders) {
+      out.set('x-request-id', randomBytes(8).toString('hex'));
+      out.set('cache-control', 'no-store');
+      out.set('access-control-allow-origin', '*');
+      out.set('server', 'alt-petstore/1.0');
+      out.set('vary', 'Accept-Encoding, Authorization');
     }
-    if (url.pathname === '/v1/pets' && request.method === 'POST') {
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(await request.text());
-      } catch {
-        return error(400, 'bad json');
+    if (choices.connectionClose) out.set('connection', 'close');
+    let bytes = Buffer.from(stringifyJson(body));
+    if (choices.gzip && /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) {
+      bytes = gzipSync(bytes);
+      served.gzipped++;
+      out.set('content-encoding', 'gzip');
+    }
+    if (!choices.chunked) out.set('content-length', String(bytes.byteLength));
+    return new Response(new Uint8Array(bytes), { status, headers: out });
+  };
+  const error = (request: Request, status: number, name: string, message: string) =>
+    reply(request, status, { code: errorCode(choices.errorCodes, status, name), message, status });
+  const show = (pet: StoredPet) => (choices.extraFields ? pet : { id: pet.id, name: pet.name, categoryId: pet.categoryId, status: pet.status });
+
+  const deployment = await serve(async (request) => {
+    const url = new URL(request.url);
+    if (!url.pathname.startsWith(`${base}/`)) return error(request, 404, 'not_found', 'no such path');
+    if (request.headers.get('authorization') !== `Bearer ${KEY}`) return error(request, 401, 'unauthorized', 'a valid bearer key is required');
+    const path = url.pathname.slice(base.length);
+    if (path === '/pets' && request.method === 'GET') {
+      const rawLimit = url.searchParams.get('limit') ?? '20';
+      let limit = /^-?\d+$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
+      if (!(limit >= 1 && limit <= 100)) {
+        if (choices.limitOutOfRange === 'refuse') return error(request, 400, 'bad_request', 'limit must be an integer from 1 to 100');
+        limit = Number.isNaN(limit) ? 20 : Math.min(100, Math.max(1, limit));
       }
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) return error(400, 'not an object');
+      const status = url.searchParams.get('status');
+      if (status !== null && !STATUSES.includes(status as (typeof STATUSES)[number]) && choices.unknownStatus === 'refuse')
+        return error(request, 400, 'bad_request', 'status must be available, pending or sold');
+      const ordered = choices.order === 'newest-first' ? [...pets].reverse() : [...pets].sort(compareBy(choices.order));
+      return reply(
+        request,
+        200,
+        ordered
+          .filter((pet) => status === null || pet.status === status)
+          .slice(0, limit)
+          .map(show),
+      );
+    }
+    if (path === '/pets' && request.method === 'POST') {
+      served.posts++;
+      let body: JsonValue;
+      try {
+        body = parseJson(await request.text());
+      } catch {
+        return error(request, 400, 'malformed_json', 'the body is not JSON');
+      }
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return error(request, 400, 'bad_request', 'the body must be an object');
       const { name, categoryId, status } = body;
-      if (typeof name !== 'string') return error(400, 'name');
-      if (!Number.isInteger(categoryId) || (categoryId as number) < 1 || (categoryId as number) > 10) return error(400, 'unknown category');
-      if (status !== undefined && !['available', 'pending', 'sold'].includes(status as string)) return error(400, 'status');
-      nextId += 1 + Math.floor(Math.random() * 1000);
-      const pet = {
-        id: nextId,
+      if (typeof name !== 'string') return error(request, 400, 'bad_request', 'name must be a string');
+      if (!isInteger(categoryId) || BigInt(categoryId) > INT64_MAX || BigInt(categoryId) < -INT64_MAX - 1n)
+        return error(request, 400, 'bad_request', 'categoryId must be an int64');
+      if (choices.categories !== 'any' && !choices.categories.includes(BigInt(categoryId))) {
+        served.refusedCategories++;
+        return error(request, 400, 'bad_request', `there is no category ${categoryId}`);
+      }
+      if (status !== undefined && !STATUSES.includes(status as (typeof STATUSES)[number]))
+        return error(request, 400, 'bad_request', 'status must be available, pending or sold');
+      const assigned = status === undefined ? (choices.defaultStatus === 'omitted' ? undefined : choices.defaultStatus) : (status as string);
+      const pet: StoredPet = {
+        id: nextId(),
         name,
-        categoryId: categoryId as number,
-        ...(status === undefined ? {} : { status: status as string }),
+        categoryId: BigInt(categoryId),
+        ...(assigned === undefined ? {} : { status: assigned }),
         createdAt: new Date().toISOString(),
       };
       pets.push(pet);
-      return reply(201, pet);
+      return reply(request, 201, show(pet), { location: `${base}/pets/${pet.id}` });
     }
-    const match = /^\/v1\/pets\/([^/]+)$/.exec(url.pathname);
+    const match = /^\/pets\/([^/]+)$/.exec(path);
     if (match && request.method === 'GET') {
-      const pet = pets.find((candidate) => String(candidate.id) === match[1]);
-      return pet ? reply(200, pet) : error(404, 'not found');
+      const raw = decodeURIComponent(match[1] as string);
+      if (!/^-?\d+$/.test(raw)) return error(request, choices.nonIntegerPetId, choices.nonIntegerPetId === 400 ? 'bad_request' : 'not_found', 'no such pet');
+      const pet = pets.find((candidate) => candidate.id === BigInt(raw));
+      return pet ? reply(request, 200, show(pet)) : error(request, 404, 'not_found', 'no such pet');
     }
-    return error(404, 'no route');
+    return error(request, 404, 'not_found', 'no such path');
+  }, base);
+  return { ...deployment, served };
+}
+
+/**
+ * The correct deployment that `verify.test.ts` and `test/pact/provider.test.ts` check: newest first,
+ * ids from 2^31, no status for a pet added without one, categories limited to 1..10 (others refused
+ * with 400), an out-of-range limit clamped, an unknown status answered with an empty page, 404 for
+ * ids that are not integers, `charset` in Content-Type, an extra field in every pet, numeric error
+ * codes, and no deprecation headers. Ids beyond 2^53 have their own deployments in
+ * `verify-alternatives.test.ts`.
+ */
+export function alternativeDeployment(): Promise<CorrectDeployment> {
+  return correctDeployment({
+    ids: 'from-2^31',
+    order: 'newest-first',
+    defaultStatus: 'omitted',
+    categories: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n],
+    limitOutOfRange: 'clamp',
+    unknownStatus: 'empty',
+    nonIntegerPetId: 404,
+    charset: true,
+    extraFields: true,
+    errorCodes: 'numeric',
   });
 }

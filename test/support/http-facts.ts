@@ -31,6 +31,8 @@ export function urlFor(baseUrl: string, path: string): string {
 export const KEY = 'petstore-dev-key';
 export const AUTH = { authorization: `Bearer ${KEY}` };
 export const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' };
+/** What a script adds to a state-changing admin request, and a page on another origin cannot add unasked. */
+export const ADMIN = { 'x-mock-admin': '1' };
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 
 export interface Answer {
@@ -39,8 +41,8 @@ export interface Answer {
   readonly json: unknown;
 }
 
-/** A response read whole, after checking what every response carries: JSON and CORS. */
-export async function answer(response: Response): Promise<Answer> {
+/** A response read whole, after checking what every response carries: JSON, and CORS on the API but never on the admin. */
+export async function answer(response: Response, { admin = false } = {}): Promise<Answer> {
   const text = await response.text();
   let json: unknown;
   try {
@@ -49,7 +51,8 @@ export async function answer(response: Response): Promise<Answer> {
     json = undefined;
   }
   expect(response.headers.get('content-type'), 'every response is application/json').toMatch(/^application\/json/);
-  expect(response.headers.get('access-control-allow-origin'), 'every response carries CORS').toBe('*');
+  if (admin) expect(response.headers.get('access-control-allow-origin'), 'admin answers carry no CORS').toBeNull();
+  else expect(response.headers.get('access-control-allow-origin'), 'every API response carries CORS').toBe('*');
   return { response, text, json };
 }
 
@@ -82,7 +85,7 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
   const start = selfChecked(startHost);
   describe(`HTTP facts: ${host}`, () => {
     let target: MockTarget;
-    const call = async (path: string, init?: RequestInit) => answer(await target.request(path, init));
+    const call = async (path: string, init?: RequestInit) => answer(await target.request(path, init), { admin: path.startsWith('/__mock') });
     const post = (body: string, headers: Record<string, string> = JSON_HEADERS) => call('/pets', { method: 'POST', headers, body });
 
     beforeAll(async () => {
@@ -118,6 +121,14 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
           });
         }
       }
+
+      it('refuses two Authorization headers with 401, even when both carry the key: the credential is ambiguous', async () => {
+        const headers = new Headers([
+          ['authorization', `Bearer ${KEY}`],
+          ['authorization', `Bearer ${KEY}`],
+        ]);
+        expectError(await call('/pets', { headers }), 401);
+      });
 
       it('checks the credential before validating anything', async () => {
         expectError(await call('/pets?limit=0'), 401);
@@ -166,6 +177,38 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
       for (const status of ['Sold', 'SOLD', '', 'adopted']) {
         it(`answers 400 naming status for status=${JSON.stringify(status)}`, async () => {
           expectError(await call(`/pets?status=${status}`, { headers: AUTH }), 400, /status/);
+        });
+      }
+    });
+
+    describe('exact numbers', () => {
+      for (const categoryId of ['9007199254740993.5', '4.9999999999999999', '1.5', '1e-400']) {
+        it(`refuses categoryId ${categoryId} with 400 naming it: a fraction is never rounded to an integer`, async () => {
+          expectError(await post(`{"name":"Rex","categoryId":${categoryId}}`), 400, /^categoryId must be an integer/);
+        });
+      }
+
+      for (const [categoryId, kept] of [
+        ['9007199254740993.0', '9007199254740993'],
+        ['1e2', '100'],
+        ['12.50e1', '125'],
+      ]) {
+        it(`keeps categoryId ${categoryId} exactly, as the integer ${kept}`, async () => {
+          const created = await post(`{"name":"Rex","categoryId":${categoryId}}`);
+          expect(created.response.status).toBe(201);
+          expect(created.text).toContain(`"categoryId":${kept},`);
+        });
+      }
+
+      it('names the documented bounds of limit, 1 to 100, whatever the value', async () => {
+        for (const limit of ['99999999999999999999', '0', '101', '-9223372036854775809']) {
+          expectError(await call(`/pets?limit=${limit}`, { headers: AUTH }), 400, /^limit must be an integer from 1 to 100\.$/);
+        }
+      });
+
+      for (const petId of ['9007199254740993.5', '4.9999999999999999', '1.0', '1e2']) {
+        it(`refuses petId ${petId} with 400 naming it: a path takes an integer in plain digits`, async () => {
+          expectError(await call(`/pets/${petId}`, { headers: AUTH }), 400, /petId/);
         });
       }
     });
@@ -352,7 +395,7 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
         await post('{"name":"Rex","categoryId":1}');
         const health = await call('/__mock/health');
         expect(health.json).toMatchObject({ status: 'ok', pets: 51 });
-        expect((await call('/__mock/reset', { method: 'POST' })).json).toMatchObject({ pets: 50 });
+        expect((await call('/__mock/reset', { method: 'POST', headers: ADMIN })).json).toMatchObject({ pets: 50 });
         expect((await call('/pets/51', { headers: AUTH })).response.status).toBe(404);
       });
     });
@@ -379,13 +422,13 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
       const as = (session: string) => ({ headers: { ...AUTH, 'x-mock-session': session } });
       try {
         expectError(await answer(await target.request('/pets?limit=0', as('first'))), 400, /limit/);
-        expect((await answer(await target.request('/__mock/sessions'))).json).toMatchObject({ sessions: [] });
+        expect((await answer(await target.request('/__mock/sessions'), { admin: true })).json).toMatchObject({ sessions: [] });
         expect((await target.request('/pets', as('first'))).status).toBe(200);
         expectError(await answer(await target.request('/pets?limit=0', as('second'))), 400, /limit/);
         expectError(await answer(await target.request('/pets/abc', as('second'))), 400, /petId/);
         const badBody = { method: 'POST', headers: { ...JSON_HEADERS, 'x-mock-session': 'second' }, body: '{"name":7}' };
         expectError(await answer(await target.request('/pets', badBody)), 400, /name/);
-        expect((await answer(await target.request('/__mock/sessions'))).json).toMatchObject({ sessions: [{ name: 'first' }] });
+        expect((await answer(await target.request('/__mock/sessions'), { admin: true })).json).toMatchObject({ sessions: [{ name: 'first' }] });
         expectError(await answer(await target.request('/pets', as('second'))), 429);
       } finally {
         await target.close();

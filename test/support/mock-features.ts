@@ -11,7 +11,7 @@ import { parseJson } from '../../src/json/lossless.js';
 import type { CoverageReport } from '../../src/mock/coverage.js';
 import type { MockOptions } from '../../src/mock/handler.js';
 import { operationsOf } from '../../src/spec/document.js';
-import { AUTH, answer, expectError, expectValid, JSON_HEADERS, type MockTarget, type StartTarget, selfChecked } from './http-facts.js';
+import { ADMIN, AUTH, answer, expectError, expectValid, JSON_HEADERS, type MockTarget, type StartTarget, selfChecked } from './http-facts.js';
 
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 const FIRST_BIG_ID = 2n ** 53n + 1n;
@@ -46,7 +46,7 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
 
   describe(`mock features: ${host}`, () => {
     let target: MockTarget;
-    const call = async (path: string, init?: RequestInit) => answer(await target.request(path, init));
+    const call = async (path: string, init?: RequestInit) => answer(await target.request(path, init), { admin: path.startsWith('/__mock') });
     const names = async (session: string) =>
       ((await call('/pets?limit=100', { headers: inSession(session) })).json as { name: string }[]).map((pet) => pet.name);
     const create = (session: string, name: string) =>
@@ -82,7 +82,7 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
       it('resets or drops one session and leaves the others; /__mock/reset without a session resets them all', async () => {
         await create('a', 'Rex');
         await create('b', 'Rex');
-        expect((await call('/__mock/sessions/a/reset', { method: 'POST' })).json).toEqual({ status: 'ok', session: 'a', pets: 50 });
+        expect((await call('/__mock/sessions/a/reset', { method: 'POST', headers: ADMIN })).json).toEqual({ status: 'ok', session: 'a', pets: 50 });
         expect(await names('a')).toHaveLength(50);
         expect(await names('b')).toHaveLength(51);
         expect((await call('/__mock/sessions', {})).json).toMatchObject({
@@ -91,17 +91,17 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
             { name: 'b', pets: 51 },
           ],
         });
-        expect((await call('/__mock/sessions/b', { method: 'DELETE' })).json).toEqual({ status: 'ok', session: 'b', dropped: true });
+        expect((await call('/__mock/sessions/b', { method: 'DELETE', headers: ADMIN })).json).toEqual({ status: 'ok', session: 'b', dropped: true });
         expect(await names('b')).toHaveLength(50);
         await create('b', 'Rex');
         await create('default', 'Rex');
-        expect((await call('/__mock/reset', { method: 'POST', headers: { 'x-mock-session': 'b' } })).json).toMatchObject({ session: 'b', pets: 50 });
+        expect((await call('/__mock/reset', { method: 'POST', headers: { ...ADMIN, 'x-mock-session': 'b' } })).json).toMatchObject({ session: 'b', pets: 50 });
         expect(await names('default')).toHaveLength(51);
         await create('b', 'Rex');
-        expect((await call('/__mock/reset', { method: 'POST' })).json).toMatchObject({ pets: 50, sessions: 0 });
+        expect((await call('/__mock/reset', { method: 'POST', headers: ADMIN })).json).toMatchObject({ pets: 50, sessions: 0 });
         expect(await names('default')).toHaveLength(50);
         expect((await call('/__mock/sessions', {})).json).toMatchObject({ sessions: [] });
-        expectError(await call('/__mock/sessions/default', { method: 'DELETE' }), 400, /reset it/);
+        expectError(await call('/__mock/sessions/default', { method: 'DELETE', headers: ADMIN }), 400, /reset it/);
       });
 
       for (const bad of ['', 'a b', 'a/b', 'x'.repeat(65), 'über']) {
@@ -123,20 +123,20 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
 
     describe('the clock (POST /__mock/clock) and the getPet rehearsal', () => {
       it('moves one session past the sunset: its getPet answers 410 while other sessions keep 200', async () => {
-        const moved = await call('/__mock/clock', { method: 'POST', headers: { 'x-mock-session': 'late' }, body: '{"now":"2031-01-01T00:00:00Z"}' });
+        const moved = await call('/__mock/clock', { method: 'POST', headers: { ...ADMIN, 'x-mock-session': 'late' }, body: '{"now":"2031-01-01T00:00:00Z"}' });
         expect(moved.json).toMatchObject({ session: 'late', now: expect.stringMatching(/^2031-01-01T00:00:0\d/) });
         const gone = await call('/pets/1', { headers: inSession('late') });
         expectError(gone, 410, /removed/);
         expect(gone.response.headers.get('sunset')).toBe(SUNSET);
         expect((await call('/pets/1', { headers: AUTH })).response.status).toBe(200);
         expect((await call('/__mock/clock', { headers: { 'x-mock-session': 'late' } })).json).toMatchObject({ now: expect.stringMatching(/^2031/) });
-        await call('/__mock/clock', { method: 'POST', headers: { 'x-mock-session': 'late' }, body: '{"now":null}' });
+        await call('/__mock/clock', { method: 'POST', headers: { ...ADMIN, 'x-mock-session': 'late' }, body: '{"now":null}' });
         expect((await call('/pets/1', { headers: inSession('late') })).response.status).toBe(200);
       });
 
       for (const body of ['{"now":"soon"}', '{"then":"2031-01-01"}', '[]', '{"now":', '{"now":20310101}']) {
         it(`answers 400 naming now for the clock body ${body}`, async () => {
-          expectError(await call('/__mock/clock', { method: 'POST', body }), 400, /now/);
+          expectError(await call('/__mock/clock', { method: 'POST', headers: ADMIN, body }), 400, /now/);
         });
       }
     });
@@ -281,7 +281,7 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
           await send('/pets/1', { headers: { ...AUTH, prefer: 'code=500' } });
           await send('/pets', { method: 'POST', headers: JSON_HEADERS, body: '{"name":"Rex","categoryId":1,"status":"pending"}' });
           await send('/pets', { method: 'POST', headers: JSON_HEADERS, body: '{"name":"Rex","categoryId":1}' });
-          const result = await answer(await send('/__mock/coverage'));
+          const result = await answer(await send('/__mock/coverage'), { admin: true });
           const report = result.json as CoverageReport;
           const byId = Object.fromEntries(report.operations.map((operation) => [operation.operationId, operation]));
           expect(byId.listPets).toMatchObject({
@@ -296,8 +296,10 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
           expect(report.covered).toBe(7);
           expect(report.total).toBe(6 + 8 + 8 + 3 + 3);
           await fresh.mock.reset();
-          expect(((await answer(await send('/__mock/coverage'))).json as CoverageReport).covered).toBe(7);
-          expect(((await answer(await send('/__mock/coverage', { method: 'DELETE' }))).json as CoverageReport).covered).toBe(0);
+          expect(((await answer(await send('/__mock/coverage'), { admin: true })).json as CoverageReport).covered).toBe(7);
+          expect(((await answer(await send('/__mock/coverage', { method: 'DELETE', headers: ADMIN }), { admin: true })).json as CoverageReport).covered).toBe(
+            0,
+          );
         });
       });
     });

@@ -1,35 +1,82 @@
 import type { Check, CheckContext } from '../check.js';
-import { KEY_PLACEHOLDER } from '../http.js';
-import { idOf, newPetBody } from '../pets.js';
+import { type DerivedCredential, KEY_PLACEHOLDER } from '../http.js';
+import { bodyCategoryId, existingPet, idOf, isPet, newPetBody } from '../pets.js';
+
+/** Below this length a prefix of the key would reveal almost all of it, even in a report. */
+const SHORTEST_KEY_FOR_PREFIX = 8;
+
+function swapCase(text: string): string {
+  return [...text].map((char) => (char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase())).join('');
+}
+
+function base64(text: string): string {
+  return Buffer.from(text, 'utf8').toString('base64');
+}
+
+/**
+ * Near misses of the real credential, the way auth fails in practice: a comparison that ignores
+ * case, accepts a longer or a shorter token, another scheme, or an empty token. Each is made from the
+ * key inside the HTTP client and reported by its description, never by its value.
+ */
+function nearMisses(context: CheckContext): [string, DerivedCredential][] {
+  const { client } = context.state;
+  const misses: [string, DerivedCredential | undefined][] = [
+    [
+      'the key with its case changed',
+      client.derive('Bearer <$PETSTORE_API_KEY, case changed>', (key) => ({ value: `Bearer ${swapCase(key)}`, secret: swapCase(key) })),
+    ],
+    ['the key with a suffix', client.derive(`Bearer ${KEY_PLACEHOLDER}x`, (key) => ({ value: `Bearer ${key}x`, secret: `${key}x` }))],
+    [
+      'a prefix of the key',
+      client.derive('Bearer <$PETSTORE_API_KEY without its last character>', (key) =>
+        key.length < SHORTEST_KEY_FOR_PREFIX ? { value: `Bearer ${key}`, secret: key } : { value: `Bearer ${key.slice(0, -1)}`, secret: key.slice(0, -1) },
+      ),
+    ],
+    [
+      'the key under Basic',
+      client.derive('Basic <base64 of "$PETSTORE_API_KEY:">', (key) => ({ value: `Basic ${base64(`${key}:`)}`, secret: base64(`${key}:`) })),
+    ],
+  ];
+  return misses.filter((miss): miss is [string, DerivedCredential] => miss[1] !== undefined);
+}
 
 /** Credentials that must be refused, as `Authorization` header values (`null`: none). */
-function refusedCredentials(context: CheckContext): [string, string | null][] {
+function refusedCredentials(context: CheckContext): [string, string | null | DerivedCredential][] {
   const wrong = `petstore-verify-wrong-key-${context.state.runId}`;
   return [
     ['no credential', null],
     ['a wrong key', `Bearer ${wrong}`],
     ['the key without the Bearer scheme', KEY_PLACEHOLDER],
-    ['Basic credentials', `Basic ${btoa(`petstore-verify:${wrong}`)}`],
+    ['Basic credentials', `Basic ${base64(`petstore-verify:${wrong}`)}`],
+    ['Bearer with an empty token', 'Bearer '],
+    ...nearMisses(context),
   ];
 }
 
 /** A valid request for each operation the checks know how to call. */
-function validRequest(context: CheckContext, operationId: string): { params?: Record<string, string>; body?: string } {
+async function validRequest(context: CheckContext, operationId: string): Promise<{ params?: Record<string, string>; body?: string }> {
   switch (operationId) {
-    case 'getPet': {
-      const pet = context.state.listing[0];
-      if (!pet) context.skip('the listing is empty: no pet to read by id');
-      return { params: { petId: idOf(pet) } };
-    }
+    case 'getPet':
+      return { params: { petId: idOf(await existingPet(context)) } };
     case 'createPet':
-      return { body: newPetBody(context.state, 'auth') };
+      return { body: newPetBody(context.state, 'auth', { categoryId: await bodyCategoryId(context.state) }) };
     default:
       return {};
   }
 }
 
-/** For every secured operation: each refused credential answers 401, and the valid key is accepted. */
-export function authChecks(operations: readonly { operationId: string; secured: boolean; method: string }[]): Check[] {
+/** The same path spelled so that a router may still match it while an exact-path auth rule does not. */
+function pathVariants(path: string): string[] {
+  const variants = [`${path}/`, `/${path}`];
+  const lastSlash = path.lastIndexOf('/');
+  if (lastSlash > 0) variants.push(`${path.slice(0, lastSlash)}/${path.slice(lastSlash)}`);
+  return variants;
+}
+
+type Operation = { operationId: string; secured: boolean; method: string; path: string };
+
+/** For every secured operation: each refused credential answers 401, the valid key is accepted, and no path variant serves data without a credential. */
+export function authChecks(operations: readonly Operation[]): Check[] {
   return operations
     .filter((operation) => operation.secured)
     .flatMap((operation): Check[] => {
@@ -38,11 +85,11 @@ export function authChecks(operations: readonly { operationId: string; secured: 
       return [
         {
           id: `auth.${operationId}.refused`,
-          title: `${operationId} answers 401 to a missing credential, a wrong key, a key without Bearer, and Basic`,
+          title: `${operationId} answers 401 to a missing credential, a wrong key, a key without Bearer, Basic, an empty token, and near misses of the key (case changed, a suffix, a prefix, under Basic)`,
           operationId,
           writes,
           async run(context) {
-            const request = validRequest(context, operationId);
+            const request = await validRequest(context, operationId);
             for (const [what, authorization] of refusedCredentials(context)) {
               const exchange = await context.call(operationId, { ...request, authorization });
               if (exchange.status !== 401)
@@ -56,7 +103,7 @@ export function authChecks(operations: readonly { operationId: string; secured: 
           operationId,
           writes,
           async run(context) {
-            const exchange = await context.call(operationId, validRequest(context, operationId));
+            const exchange = await context.call(operationId, await validRequest(context, operationId));
             // A deployment may refuse a category it does not know; that says nothing about the key.
             if (operationId === 'createPet' && exchange.status === 400)
               context.skip('the deployment refused the NewPet (400), so the key cannot be judged on createPet');
@@ -64,6 +111,41 @@ export function authChecks(operations: readonly { operationId: string; secured: 
               context.fail(`${operationId} refused the valid key with ${exchange.status}`, exchange, { expected: '2xx', actual: String(exchange.status) });
             else if (exchange.status >= 300)
               context.fail(`${operationId} answered ${exchange.status} to a valid request`, exchange, { expected: '2xx', actual: String(exchange.status) });
+          },
+        },
+        {
+          id: `auth.${operationId}.path-variants`,
+          title: `${operationId} serves no data without a credential on variants of its path (a trailing slash, a doubled slash)`,
+          operationId,
+          writes,
+          async run(context) {
+            const { params, body } = await validRequest(context, operationId);
+            const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''));
+            const variants = pathVariants(path);
+            let crashed = 0;
+            for (const variant of variants) {
+              if (writes) context.reserveWrite();
+              // Sent around `call`: the spec documents no answer for these paths, only that they serve nothing.
+              const exchange = await context.state.client.send({
+                method: operation.method,
+                path: variant,
+                authorization: null,
+                ...(body === undefined ? {} : { body }),
+              });
+              // The interface says nothing of these paths, so a server error on one is no contract failure; but it tells nothing either.
+              if (exchange.status >= 500) {
+                crashed++;
+                context.warn(`${operation.method} ${variant} without a credential answered ${exchange.status}`);
+                continue;
+              }
+              const data = isPet(exchange.json) || (Array.isArray(exchange.json) && exchange.json.length > 0);
+              if ((exchange.status >= 200 && exchange.status < 300) || data)
+                context.fail(`${operation.method} ${variant} without a credential answered ${exchange.status}${data ? ' with data' : ''}`, exchange, {
+                  expected: 'no data: 401, 404 or another refusal',
+                  actual: String(exchange.status),
+                });
+            }
+            if (crashed === variants.length) context.skip('every variant of the path answered a server error, so whether one serves data cannot be told');
           },
         },
       ];

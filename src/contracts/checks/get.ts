@@ -1,15 +1,8 @@
-import type { Check, CheckContext } from '../check.js';
-import { absentIdBeyond, createPet, idOf, isPet, type PetJson, samePet } from '../pets.js';
+import type { Check } from '../check.js';
+import { readDeprecation } from '../deprecation.js';
+import { absentIdBeyond, existingPet, idOf, isPet, samePet } from '../pets.js';
 
 const DAY_MS = 86_400_000;
-
-/** A pet that exists: the first listed, or one created when the listing is empty. */
-async function existingPet(context: CheckContext): Promise<PetJson> {
-  const listed = context.state.listing[0];
-  if (listed) return listed;
-  if (context.state.readOnly) context.skip('the listing is empty and --read-only forbids creating a pet');
-  return (await createPet(context, 'get')).pet;
-}
 
 export const getChecks: Check[] = [
   {
@@ -46,6 +39,7 @@ export const getChecks: Check[] = [
     async run(context) {
       for (const id of ['abc', '1.5']) {
         const exchange = await context.call('getPet', { params: { petId: id } });
+        if (exchange.status === 400 || exchange.status === 404) context.observe({ nonIntegerPetId: exchange.status });
         if (exchange.status !== 400 && exchange.status !== 404)
           context.fail(`getPet answered ${exchange.status} for the id ${id}`, exchange, { expected: '400 or 404', actual: String(exchange.status) });
       }
@@ -69,6 +63,9 @@ export const getChecks: Check[] = [
       if (header === null) context.warn(`the deployment sends no Sunset header on getPet (expected ${sunset.toUTCString()})`);
       else if (Date.parse(header) !== sunset.getTime())
         context.warn(`the deployment's Sunset header on getPet is "${header}", the spec says ${sunset.toUTCString()}`);
+      const deprecation = exchange.headers.get('deprecation');
+      if (deprecation !== null && readDeprecation(deprecation).form === 'unreadable')
+        context.warn(`the deployment's Deprecation header on getPet is "${deprecation}", neither an RFC 9745 date (@<seconds>) nor the legacy true`);
     },
   },
 ];

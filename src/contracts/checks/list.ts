@@ -1,7 +1,32 @@
 import type { Check, CheckContext } from '../check.js';
-import { createPet, idOf, listPage, maxLimit, petsOf } from '../pets.js';
+import { createPet, idOf, listPage, maxLimit, type PetJson, petsOf } from '../pets.js';
+import type { Observations } from './observations.js';
 
 const NOT_INTEGER_LIMITS = ['abc', '1.5'];
+/** How many pets the default-page check creates before it counts again. */
+const FILL_STEP = 5;
+/** A limit below what one status usually has, so that the filter and the limit must work together. */
+const SMALL_LIMIT = 2;
+
+function sortedBy<T>(items: readonly T[], compare: (a: T, b: T) => number): boolean {
+  return items.every((item, i) => i === 0 || compare(items[i - 1] as T, item) <= 0);
+}
+
+/** The order a page of pets shows, or undefined when a page this short shows none. */
+function orderOf(pets: readonly PetJson[]): Observations['listOrder'] {
+  if (pets.length < 3) return undefined;
+  const ids = pets.map(idOf);
+  if (ids.every((id) => /^-?\d+$/.test(id))) {
+    const numeric = ids.map(BigInt);
+    const byId = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+    if (sortedBy(numeric, byId)) return 'id-asc';
+    if (sortedBy(numeric, (a, b) => byId(b, a))) return 'id-desc';
+  }
+  const text = (field: string) => pets.map((pet) => String(pet[field] ?? ''));
+  if (sortedBy(text('name'), (a, b) => a.localeCompare(b))) return 'name';
+  if (sortedBy(text('status'), (a, b) => a.localeCompare(b))) return 'status';
+  return 'other';
+}
 
 function pageSize(context: CheckContext) {
   return context.contract.integerParameter('listPets', 'limit');
@@ -23,9 +48,12 @@ export const listChecks: Check[] = [
       const size = pageSize(context).default;
       // Pets are only ever added while the run lasts, so what was seen or created is a lower bound.
       let existing = (await listPage(context)).pets.length;
-      if (existing < size && !context.state.readOnly) {
-        for (let i = existing; i < size; i++) await createPet(context, `filler ${i + 1}`);
-        existing = size;
+      let filled = 0;
+      // Other checks create pets meanwhile: fill in small steps and count again, to spend few writes.
+      while (existing < size && !context.state.readOnly) {
+        const step = Math.min(FILL_STEP, size - existing);
+        for (let i = 0; i < step; i++) await createPet(context, `filler ${++filled}`);
+        existing = Math.max(existing + step, (await listPage(context)).pets.length);
       }
       const { exchange, pets } = await listPage(context, '');
       const least = Math.min(size, existing);
@@ -82,6 +110,7 @@ export const listChecks: Check[] = [
       for (const limit of outOfRangeLimits(context)) {
         const exchange = await context.call('listPets', { query: `limit=${encodeURIComponent(limit)}` });
         const count = petsOf(exchange).length;
+        if (exchange.status === 200 || exchange.status === 400) context.observe({ limitOutOfRange: exchange.status === 200 ? 'clamp' : 'refuse' });
         if (exchange.status === 200 && count > max) {
           context.fail(`listPets with limit=${limit} answered ${count} pets`, exchange, { expected: `400, or at most ${max} pets`, actual: `${count} pets` });
         } else if (exchange.status !== 200 && exchange.status !== 400) {
@@ -97,6 +126,8 @@ export const listChecks: Check[] = [
     writes: false,
     async run(context) {
       const { exchange, pets } = await listPage(context);
+      const order = orderOf(pets);
+      if (order) context.observe({ listOrder: order });
       const ids = pets.map(idOf);
       const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
       if (repeated.length > 0) context.fail(`listPets lists the ids ${[...new Set(repeated)].join(', ')} more than once`, exchange);
@@ -150,6 +181,28 @@ export const listChecks: Check[] = [
     },
   },
   {
+    id: 'listPets.status-limit',
+    title: 'listPets with a status and a small limit answers that many pets of that status when they exist',
+    operationId: 'listPets',
+    writes: false,
+    async run(context) {
+      const max = maxLimit(context);
+      for (const status of context.contract.enumParameter('listPets', 'status')) {
+        // Pets are only ever added while the run lasts: the count of the full page is a lower bound.
+        const { pets: all } = await listPage(context, `status=${status}&limit=${max}`);
+        const { exchange, pets } = await listPage(context, `status=${status}&limit=${SMALL_LIMIT}`);
+        const least = Math.min(SMALL_LIMIT, all.length);
+        const others = pets.filter((pet) => pet.status !== undefined && pet.status !== status);
+        if (pets.length < least || pets.length > SMALL_LIMIT || others.length > 0) {
+          context.fail(`listPets with status=${status}&limit=${SMALL_LIMIT} answered ${pets.length} pets, ${others.length} of another status`, exchange, {
+            expected: `${least === SMALL_LIMIT ? SMALL_LIMIT : `${least} to ${SMALL_LIMIT}`} pets of status ${status} (${all.length} listed with limit=${max})`,
+            actual: `${pets.length} pets${others.length > 0 ? `, ids ${others.map(idOf).join(', ')} of another status` : ''}`,
+          });
+        }
+      }
+    },
+  },
+  {
     id: 'listPets.status-invalid',
     title: 'listPets answers a status outside the enum with 400 or an empty page',
     operationId: 'listPets',
@@ -157,6 +210,7 @@ export const listChecks: Check[] = [
     async run(context) {
       const exchange = await context.call('listPets', { query: 'status=petstore-verify-unknown' });
       const count = petsOf(exchange).length;
+      if (exchange.status === 400 || (exchange.status === 200 && count === 0)) context.observe({ unknownStatus: exchange.status === 400 ? 'refuse' : 'empty' });
       if (exchange.status === 200 ? count > 0 : exchange.status !== 400) {
         context.fail(`listPets with an unknown status answered ${exchange.status} with ${count} pets`, exchange, {
           expected: '400, or 200 with no pets',

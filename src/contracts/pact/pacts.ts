@@ -1,5 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { readLimited } from '../../web/read-limited.js';
+import { MAX_BODY_BYTES } from '../http.js';
+import { PROVIDER, STATES } from './names.js';
 
 /** The pacts shipped with the package: spec/pacts/*.json. */
 export const BUNDLED_PACTS = fileURLToPath(new URL('../../../spec/pacts/', import.meta.url));
@@ -40,13 +43,32 @@ export function statesOf(interaction: PactInteraction): string[] {
   return interaction.providerState ? [interaction.providerState] : [];
 }
 
+const READ_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'there is no such file',
+  EACCES: 'petstore-verify may not read it (permission denied)',
+  EISDIR: 'it is a folder, not a file',
+};
+
 async function readSource(source: string): Promise<string> {
   if (/^https?:\/\//i.test(source)) {
-    const response = await fetch(source, { signal: AbortSignal.timeout(15_000) });
-    if (!response.ok) throw new Error(`cannot fetch the pact ${source}: ${response.status}`);
-    return response.text();
+    let response: Response;
+    try {
+      response = await fetch(source, { signal: AbortSignal.timeout(15_000), redirect: 'follow' });
+    } catch (error) {
+      const cause = (error as { cause?: { message?: string } }).cause;
+      throw new Error(`cannot fetch the pact ${source} (--pact): ${cause?.message ?? (error as Error).message}. Check the URL, or give a file.`);
+    }
+    if (!response.ok) throw new Error(`cannot fetch the pact ${source} (--pact): it answered ${response.status}. Check the URL, or give a file.`);
+    const text = await readLimited(response.body, MAX_BODY_BYTES);
+    if (text === undefined) throw new Error(`the pact ${source} (--pact) is larger than ${MAX_BODY_BYTES} bytes; no pact of this API is that large.`);
+    return text;
   }
-  return readFile(source, 'utf8');
+  try {
+    return await readFile(source, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    throw new Error(`cannot read the pact file ${source} (--pact): ${READ_ERRORS[code] ?? (error as Error).message}. Give the path of a pact JSON file.`);
+  }
 }
 
 function parsePact(source: string, text: string): PactDocument {
@@ -60,6 +82,24 @@ function parsePact(source: string, text: string): PactDocument {
     throw new Error(`${source} is not a pact: it needs "consumer.name" and "interactions"`);
   }
   return pact;
+}
+
+const KNOWN_STATES: ReadonlySet<string> = new Set(Object.values(STATES));
+
+/**
+ * Why a pact cannot be verified against this API, or `undefined`: one written for another
+ * provider, or one that needs a provider state this verifier cannot set up (its interactions
+ * would otherwise run against whatever the deployment holds, and pass or fail by chance).
+ */
+export function pactProblem({ source, pact }: LoadedPact): string | undefined {
+  const provider = (pact.provider as { name?: unknown } | undefined)?.name;
+  if (provider !== PROVIDER) return `${source} is a pact for the provider "${String(provider)}", not "${PROVIDER}": give a pact whose provider is ${PROVIDER}.`;
+  for (const interaction of pact.interactions) {
+    const unknown = statesOf(interaction).find((state) => !KNOWN_STATES.has(state));
+    if (unknown !== undefined)
+      return `${source} needs the provider state "${unknown}" (in "${interaction.description}"), which petstore-verify cannot set up; it knows: ${[...KNOWN_STATES].map((state) => `"${state}"`).join(', ')}.`;
+  }
+  return undefined;
 }
 
 /** The bundled pacts and any others given (files or URLs), parsed. */

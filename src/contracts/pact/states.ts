@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../json/lossless.js';
+import { type JsonValue, parseJson } from '../../json/lossless.js';
 import type { Contract } from '../contract.js';
 import type { HttpClient } from '../http.js';
 import { absentIdBeyond, newPetJson } from '../pets.js';
@@ -57,7 +57,8 @@ export function stateSetups(contract: Contract, client: HttpClient, runId: strin
     [STATES.petAbsent]: {
       mayWrite: false,
       async setup() {
-        return { id: Number(absentIdBeyond((await listing(`limit=${max}`)).map((pet) => String(pet.id)))) };
+        // Parsed, not `Number()`: beyond 2^53 the id stays exact (a bigint), as the deployment's ids are.
+        return { id: parseJson(absentIdBeyond((await listing(`limit=${max}`)).map((pet) => String(pet.id)))) };
       },
     },
   };

@@ -3,12 +3,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseJson, stringifyJson } from '../../json/lossless.js';
 import { basePathOf } from '../../spec/document.js';
 import type { CheckResult, Finding, RunState } from '../check.js';
 import { KEY_PLACEHOLDER, type RecordedRequest } from '../http.js';
 import { type LoadedPact, type PactInteraction, statesOf } from './pacts.js';
 import { stateSetups } from './states.js';
-import type { PactJob, PactOutcome } from './worker.js';
+import type { InteractionOutcome, PactJob, PactOutcome, WorkerMessage } from './worker.js';
 
 /** One interaction's verdict in the verifier's JSON report. */
 interface InteractionReport {
@@ -38,9 +39,13 @@ interface VerifierReport {
 const fromSources = import.meta.url.endsWith('.ts');
 const WORKER = fileURLToPath(new URL(fromSources ? './worker.ts' : './worker.js', import.meta.url));
 
-function runWorker(job: PactJob, apiKey: string, deadline: AbortSignal): Promise<PactOutcome> {
+/** At the deadline the worker stops itself and reports; if it has not within this time, it is killed. */
+const KILL_GRACE_MS = 1_000;
+
+/** Runs the worker; `onSent` hears of each request it sends, as it sends it. */
+function runWorker(job: PactJob, apiKey: string, onSent: (method: string) => void): Promise<PactOutcome> {
   return new Promise((resolve) => {
-    if (deadline.aborted) {
+    if (job.deadlineAt <= Date.now()) {
       resolve({ error: "the run's deadline passed before the pact could be verified" });
       return;
     }
@@ -53,14 +58,19 @@ function runWorker(job: PactJob, apiKey: string, deadline: AbortSignal): Promise
     let stderr = '';
     let outcome: PactOutcome | undefined;
     child.stderr?.on('data', (chunk) => (stderr += chunk));
-    child.on('message', (message: PactOutcome) => (outcome = message));
-    const stop = () => {
-      outcome ??= { error: "the run's deadline passed while the pact was being verified" };
-      child.kill();
-    };
-    deadline.addEventListener('abort', stop, { once: true });
+    child.on('message', (message: WorkerMessage) => {
+      if ('sent' in message) onSent(message.sent);
+      else outcome = message.outcome;
+    });
+    const killer = setTimeout(
+      () => {
+        outcome ??= { error: "the run's deadline passed while the pact was being verified" };
+        child.kill('SIGKILL');
+      },
+      job.deadlineAt - Date.now() + KILL_GRACE_MS,
+    );
     child.on('exit', (code) => {
-      deadline.removeEventListener('abort', stop);
+      clearTimeout(killer);
       resolve(outcome ?? { error: `the Pact verifier exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}` });
     });
     child.send(job);
@@ -68,7 +78,7 @@ function runWorker(job: PactJob, apiKey: string, deadline: AbortSignal): Promise
 }
 
 function text(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' ? value : stringifyJson(value);
 }
 
 /** The interaction's request as petstore-verify records requests: against the base URL, key redacted. */
@@ -115,23 +125,75 @@ function skipReason(interaction: PactInteraction, state: RunState, setups: Retur
 export interface PactRunOptions {
   readonly apiKey: string;
   readonly timeoutMs: number;
-  /** The run's global deadline: a verifier still running then is stopped. */
-  readonly deadline: AbortSignal;
+  readonly concurrency: number;
+  readonly rps?: number | undefined;
+  /** When the run's deadline falls, as `Date.now()` counts: the Pact suite stops then too. */
+  readonly deadlineAt: number;
   readonly onResult?: ((result: CheckResult) => void) | undefined;
 }
 
+/** The Pact suite's results, and the requests it sent, for the report's totals. */
+export interface PactRun {
+  readonly results: CheckResult[];
+  readonly requests: number;
+  readonly posts: number;
+}
+
+/** A finding as the report shows it: every text the deployment may have echoed the key into, redacted. */
+function redacted(finding: Finding, redact: (text: string) => string): Finding {
+  return {
+    ...finding,
+    message: redact(finding.message),
+    ...(finding.expected === undefined ? {} : { expected: redact(finding.expected) }),
+    ...(finding.actual === undefined ? {} : { actual: redact(finding.actual) }),
+  };
+}
+
+/** One interaction's result, from the Verifier's report and what the proxy and the states saw. */
+function judge(interaction: PactInteraction, outcome: InteractionOutcome, request: RecordedRequest, redact: (text: string) => string) {
+  // What the proxy capped or could not get is the failure: the Verifier only saw the proxy's 502.
+  const stopped: Finding[] = outcome.problems.map((problem) => ({ message: redact(problem.message), request: problem.request }));
+  const unasked = outcome.problems.find((problem) => problem.problem !== 'too-large');
+  if (unasked) return { outcome: 'error' as const, ms: 0, findings: stopped, reason: `could not verify: ${redact(unasked.message)}` };
+  // A state is set up through the API, so a state that cannot be is the deployment's answer failing.
+  if (outcome.stateFailures.length > 0)
+    return { outcome: 'fail' as const, ms: 0, findings: [...stopped, ...outcome.stateFailures.map((failure) => ({ message: redact(failure), request }))] };
+  if (outcome.report === undefined) return { outcome: 'error' as const, ms: 0, findings: stopped, reason: redact(outcome.error ?? 'no report') };
+  const report = parseJson(outcome.report) as unknown as VerifierReport;
+  const verdict = report.interactionResults?.find((candidate) => candidate.description === interaction.description);
+  // The report names an error's interaction "Verifying a pact between ... - <description>".
+  const errors = (report.errors ?? []).filter(
+    (error) => error.interaction === interaction.description || error.interaction.endsWith(` - ${interaction.description}`),
+  );
+  const ms = Number.parseFloat(verdict?.duration ?? '0') * (verdict?.duration?.endsWith('ms') ? 1 : 1000);
+  const findings = stopped.length > 0 ? stopped : errors.flatMap((error) => findingsOf(error, request)).map((finding) => redacted(finding, redact));
+  if (!verdict) return { outcome: 'error' as const, ms, findings, reason: 'the Pact verifier did not report this interaction' };
+  if (verdict.result === 'OK' && findings.length === 0) return { outcome: 'pass' as const, ms, findings };
+  if (interaction.pending) {
+    const what = findings.map((finding) => finding.message).join('; ') || verdict.result;
+    return { outcome: 'pass' as const, ms, findings: [], warnings: [`pending interaction not met (does not fail the run): ${what}`] };
+  }
+  return { outcome: 'fail' as const, ms, findings: findings.length > 0 ? findings : [{ message: `the Pact verifier reports ${verdict.result}`, request }] };
+}
+
 /**
- * Replays each pact against the deployment with the Pact Verifier: one result per interaction,
- * each named `pact.<consumer>.<description>`. Under `--read-only`, interactions that would write
- * are reported as skipped and never sent.
+ * Replays each pact against the deployment with the Pact Verifier, through the bounded proxy:
+ * one result per interaction, each named `pact.<consumer>.<description>`. Under `--read-only`,
+ * interactions that would write are reported as skipped and never sent.
  */
-export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[], options: PactRunOptions): Promise<CheckResult[]> {
-  const { apiKey, timeoutMs, deadline, onResult } = options;
+export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[], options: PactRunOptions): Promise<PactRun> {
+  const { apiKey, onResult } = options;
   const basePath = basePathOf(state.contract.doc);
-  const baseUrl = state.client.redact(state.client.baseUrl);
+  const baseUrl = state.client.baseUrl;
+  const redact = (value: string) => state.client.redact(value);
   const setups = stateSetups(state.contract, state.client, state.runId);
   const folder = await mkdtemp(join(tmpdir(), 'petstore-verify-pacts-'));
   const results: CheckResult[] = [];
+  const sent = { requests: 0, posts: 0 };
+  const onSent = (method: string) => {
+    sent.requests++;
+    if (method === 'POST') sent.posts++;
+  };
   const emit = (result: CheckResult) => {
     results.push(result);
     onResult?.(result);
@@ -152,10 +214,28 @@ export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[],
         return !reason;
       });
       if (kept.length === 0) continue;
-      const pactFile = join(folder, `${index}.json`);
-      await writeFile(pactFile, JSON.stringify({ ...pact, interactions: kept }));
+      const files = await Promise.all(
+        kept.map(async (interaction, n) => {
+          const pactFile = join(folder, `${index}-${n}.json`);
+          await writeFile(pactFile, JSON.stringify({ ...pact, interactions: [interaction] }));
+          return { description: interaction.description, pactFile };
+        }),
+      );
       const started = performance.now();
-      const outcome = await runWorker({ baseUrl: state.client.baseUrl, basePath, pactFile, runId: state.runId, timeoutMs }, apiKey, deadline);
+      const outcome = await runWorker(
+        {
+          baseUrl,
+          basePath,
+          interactions: files,
+          runId: state.runId,
+          timeoutMs: options.timeoutMs,
+          concurrency: options.concurrency,
+          ...(options.rps === undefined ? {} : { rps: options.rps }),
+          deadlineAt: options.deadlineAt,
+        },
+        apiKey,
+        onSent,
+      );
       if ('error' in outcome) {
         for (const interaction of kept)
           emit({
@@ -163,36 +243,21 @@ export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[],
             outcome: 'error',
             ms: performance.now() - started,
             findings: [],
-            reason: `could not verify ${source}: ${state.client.redact(outcome.error)}`,
+            reason: `could not verify ${source}: ${redact(outcome.error)}`,
           });
         continue;
       }
-      const report = JSON.parse(state.client.redact(outcome.report)) as VerifierReport;
-      for (const interaction of kept) {
-        const verdict = report.interactionResults?.find((candidate) => candidate.description === interaction.description);
-        // The report names an error's interaction "Verifying a pact between ... - <description>".
-        const errors = (report.errors ?? []).filter(
-          (error) => error.interaction === interaction.description || error.interaction.endsWith(` - ${interaction.description}`),
-        );
-        const request = recordedRequest(interaction, baseUrl, basePath);
-        const findings = errors.flatMap((error) => findingsOf(error, request));
-        const ms = Number.parseFloat(verdict?.duration ?? '0') * (verdict?.duration?.endsWith('ms') ? 1 : 1000);
-        if (!verdict) emit({ ...base(interaction), outcome: 'error', ms, findings, reason: 'the Pact verifier did not report this interaction' });
-        else if (verdict.result === 'OK' && findings.length === 0) emit({ ...base(interaction), outcome: 'pass', ms, findings });
-        else if (interaction.pending) {
-          const what = findings.map((finding) => finding.message).join('; ') || verdict.result;
-          emit({ ...base(interaction), outcome: 'pass', ms, findings: [], warnings: [`pending interaction not met (does not fail the run): ${what}`] });
-        } else
-          emit({
-            ...base(interaction),
-            outcome: 'fail',
-            ms,
-            findings: findings.length > 0 ? findings : [{ message: `the Pact verifier reports ${verdict.result}`, request }],
-          });
-      }
+      kept.forEach((interaction, n) => {
+        const found = outcome.interactions[n];
+        // The request as the deployment got it (the real id in its path), else as the pact writes it.
+        const request = found?.requests.at(-1) ?? recordedRequest(interaction, baseUrl, basePath);
+        if (!found)
+          emit({ ...base(interaction), outcome: 'error', ms: 0, findings: [], reason: "the run's deadline passed before this interaction was verified" });
+        else emit({ ...base(interaction), ...judge(interaction, found, request, redact) });
+      });
     }
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
-  return results;
+  return { results, ...sent };
 }

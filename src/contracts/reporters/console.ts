@@ -61,7 +61,7 @@ export function summary(report: VerificationReport, paint: Paint): string {
     `${plural(passed, 'check')} passed, ${nFailed} failed, ${skipped} skipped, ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${(report.ms / 1000).toFixed(1)} s`,
     paint(
       'dim',
-      `${report.baseUrl} · run ${report.runId} · ${plural(report.requests, 'request')} · ${plural(report.writes, 'POST')}${report.readOnly ? ' · read-only' : ''}`,
+      `${report.baseUrl} · run ${report.runId} · ${plural(report.requests, 'request')} · ${plural(report.posts, 'POST')}${report.readOnly ? ' · read-only' : ''}`,
     ),
   );
   if (report.retried.length > 0) lines.push(paint('yellow', `Retried reads (gateway errors or dropped connections): ${report.retried.join('; ')}`));

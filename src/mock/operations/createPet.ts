@@ -41,9 +41,10 @@ export function createPet(env: OperationEnv): MockOperation {
   }
 
   async function create(draft: PetDraft, session: Session): Promise<MockResponse> {
-    const pet = await session.store.create(draft);
-    const unsaved = await env.save(session);
-    return unsaved ?? jsonResponse(201, stringifyJson(pet), { location: `${env.basePath}/pets/${pet.id}` });
+    const saved = await env.change(session, () => session.store.create(draft));
+    if ('error' in saved) return saved.error;
+    const pet = saved.value;
+    return jsonResponse(201, stringifyJson(pet), { location: `${env.basePath}/pets/${pet.id}` });
   }
 
   const reading: Reading = { readBody };

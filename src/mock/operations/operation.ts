@@ -7,6 +7,7 @@ import type { operations } from '../../generated/types.js';
 import type { CoverageKeeper } from '../coverage.js';
 import type { MockRequest, MockResponse } from '../exchange.js';
 import type { Pending } from '../pending.js';
+import type { Saved } from '../saved-changes.js';
 import type { Session } from '../sessions.js';
 
 /** The operations of spec/openapi.yaml, by the id the spec gives them. */
@@ -42,6 +43,10 @@ export interface OperationEnv {
   /** The path every operation is served under: `/v1`. */
   readonly basePath: string;
   readonly coverage: CoverageKeeper;
-  /** Saves a change of `session` where the mock keeps its state; the Error response when that fails. Only the default session is saved. */
-  save(session: Session): Promise<MockResponse | undefined>;
+  /**
+   * Makes a change of `session`'s pets. A change of the default session is saved where the mock keeps
+   * its state (`--state`), one change at a time, and undone when the save fails (then the Error response
+   * says so). A store that keeps its own state (Redis) has nothing to save: the change is simply made.
+   */
+  change<T>(session: Session, change: () => Pending<T>): Promise<Saved<T>>;
 }

@@ -1,0 +1,140 @@
+import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
+import type { Check, CheckContext } from '../check.js';
+import { bodyCategoryId, createPet, exact, expectReread, idOf, isPet, petName } from '../pets.js';
+
+/** A body at a boundary of the NewPet schema, each field as the exact JSON text sent. */
+interface Boundary {
+  readonly what: string;
+  readonly fields: Readonly<Record<string, string>>;
+  /** True when no correct deployment may accept it. */
+  readonly mustRefuse?: boolean;
+}
+
+const LONG = 10_000;
+/** Astral-plane characters (UTF-16 surrogate pairs), a ZWJ sequence and a flag: what utf8mb3 columns and naive truncation break. */
+const ASTRAL = '𝒳𝓎 🦄 👩‍👩‍👧 🇳🇴 𓀀';
+
+function bodyOf(fields: Readonly<Record<string, string>>): string {
+  return `{${Object.entries(fields)
+    .map(([name, value]) => `${JSON.stringify(name)}:${value}`)
+    .join(',')}}`;
+}
+
+/**
+ * Boundaries derived from the schema of createPet's body: the empty object; each int64 field at its
+ * minimum and maximum and one past each; each free string 10,000 characters long and made of
+ * astral-plane characters; an `id`, which the service assigns; each enum value in another case.
+ */
+function boundaries(context: CheckContext, categoryId: string): Boundary[] {
+  const { state } = context;
+  const shape = context.contract.body('createPet');
+  const valid = (purpose: string) => ({ name: JSON.stringify(petName(state, purpose)), categoryId });
+  const cases: Boundary[] = [{ what: 'an empty object', fields: {}, mustRefuse: true }];
+  for (const [field, { type, format, enum: allowed }] of Object.entries(shape.properties)) {
+    if (type === 'integer' && format === 'int64') {
+      for (const [label, value] of [
+        ['the int64 minimum', INT64_MIN],
+        ['the int64 maximum', INT64_MAX],
+        ['one below the int64 minimum', INT64_MIN - 1n],
+        ['one above the int64 maximum', INT64_MAX + 1n],
+      ] as const) {
+        cases.push({ what: `${field} ${label}`, fields: { ...valid(`${field} ${label}`), [field]: String(value) } });
+      }
+    }
+    if (type === 'string' && allowed === undefined) {
+      const long = `${petName(state, `${field} long`)} ${'x'.repeat(LONG)}`;
+      cases.push({ what: `a ${field} of ${long.length} characters`, fields: { ...valid('long'), [field]: JSON.stringify(long) } });
+      cases.push({ what: `a ${field} in astral-plane unicode`, fields: { ...valid('astral'), [field]: JSON.stringify(`${petName(state, field)} ${ASTRAL}`) } });
+    }
+    if (allowed !== undefined) {
+      const values = allowed.filter((value): value is string => typeof value === 'string');
+      const first = values[0];
+      const last = values[values.length - 1];
+      if (first !== undefined) {
+        const capitalized = `${first.charAt(0).toUpperCase()}${first.slice(1)}`;
+        if (capitalized !== first)
+          cases.push({ what: `${field} "${capitalized}"`, fields: { ...valid(`${field} case`), [field]: JSON.stringify(capitalized) } });
+      }
+      if (last !== undefined && last.toUpperCase() !== last)
+        cases.push({ what: `${field} "${last.toUpperCase()}"`, fields: { ...valid(`${field} upper`), [field]: JSON.stringify(last.toUpperCase()) } });
+    }
+  }
+  return cases;
+}
+
+/** The `id` a client sends: a pet's that exists, so that honouring it would also break uniqueness. */
+function clientId(context: CheckContext): string {
+  const listed = context.state.listing[0];
+  return listed ? idOf(listed) : '1';
+}
+
+export const bodyChecks: Check[] = [
+  {
+    id: 'createPet.boundaries',
+    title:
+      'createPet refuses with 400, or accepts and echoes exactly, bodies at the edges of the schema: {}, int64 limits and one past, 10,000 characters, astral unicode, enum values in another case; a client-sent id is never honoured',
+    operationId: 'createPet',
+    writes: true,
+    async run(context) {
+      const idSent = clientId(context);
+      // A category the deployment accepts, so that each body is judged by its boundary alone.
+      const categoryId = await bodyCategoryId(context.state);
+      const cases: Boundary[] = [
+        ...boundaries(context, categoryId),
+        { what: `an id of its own (${idSent})`, fields: { name: JSON.stringify(petName(context.state, 'client id')), categoryId, id: idSent } },
+      ];
+      for (const { what, fields, mustRefuse } of cases) {
+        const exchange = await context.call('createPet', { body: bodyOf(fields) });
+        if (exchange.status === 400) continue;
+        if (exchange.status !== 201) {
+          context.fail(`createPet answered ${exchange.status} to a body with ${what}`, exchange, {
+            expected: '400, or 201 echoing it',
+            actual: String(exchange.status),
+          });
+          continue;
+        }
+        if (mustRefuse) {
+          context.fail(`createPet accepted a body with ${what}`, exchange, { expected: '400', actual: '201' });
+          continue;
+        }
+        if (!isPet(exchange.json)) continue;
+        const pet = exchange.json;
+        for (const [field, sent] of Object.entries(fields)) {
+          if (field === 'id') {
+            if (exact(pet.id) === sent)
+              context.fail(`createPet honoured the id ${sent} the client sent`, exchange, { expected: 'an id the service assigns', actual: `id ${sent}` });
+          } else if (exact(pet[field]) !== sent) {
+            const got = pet[field] === undefined ? '(missing)' : exact(pet[field]);
+            context.fail(`createPet accepted a body with ${what} but changed ${field}`, exchange, {
+              expected: sent.length > 200 ? `${sent.slice(0, 200)}… (${sent.length} characters)` : sent,
+              actual: got.length > 200 ? `${got.slice(0, 200)}… (${got.length} characters)` : got,
+            });
+          }
+        }
+        await expectReread(context, pet, `with ${what}`);
+      }
+    },
+  },
+  {
+    id: 'createPet.burst',
+    title: 'a burst of parallel creates yields distinct ids, each readable as created',
+    operationId: 'createPet',
+    writes: true,
+    async run(context) {
+      const created = await Promise.all(Array.from({ length: BURST }, (_, i) => createPet(context, `burst ${i + 1}`)));
+      const ids = created.map(({ pet }) => idOf(pet));
+      const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
+      if (repeated.length > 0) {
+        const exchange = created.find(({ pet }) => idOf(pet) === repeated[0])?.exchange;
+        context.fail(`${BURST} parallel creates gave the same id ${[...new Set(repeated)].join(', ')} to more than one pet`, exchange, {
+          expected: `${BURST} distinct ids`,
+          actual: ids.join(', '),
+        });
+      }
+      await Promise.all(created.map(({ pet }) => expectReread(context, pet, 'in a burst of parallel creates')));
+    },
+  },
+];
+
+/** Creates sent at once: as many as the verifier sends in parallel by default. */
+const BURST = 4;

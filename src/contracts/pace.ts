@@ -1,0 +1,84 @@
+/** Thrown by a wait that the run's deadline cut short. */
+export class DeadlineError extends Error {
+  override readonly name = 'DeadlineError' as const;
+  constructor() {
+    super("the run's deadline passed before the request could be sent");
+  }
+}
+
+export interface PacerOptions {
+  /** Requests in flight at once. */
+  readonly concurrency: number;
+  /** Requests started per second at most; default unlimited. */
+  readonly rps?: number | undefined;
+  /** Ends every wait at once when it aborts, so a slow --rps cannot outlive --deadline. */
+  readonly deadline?: AbortSignal | undefined;
+}
+
+/**
+ * Keeps requests to --concurrency and --rps. Both suites send through one: the spec suite's
+ * HttpClient, and the forwarding proxy in front of the Pact Verifier.
+ */
+export class Pacer {
+  readonly #concurrency: number;
+  readonly #interval: number;
+  readonly #deadline: AbortSignal | undefined;
+  #inFlight = 0;
+  readonly #waiting: (() => void)[] = [];
+  #nextStart = 0;
+
+  constructor(options: PacerOptions) {
+    this.#concurrency = options.concurrency;
+    this.#interval = options.rps === undefined ? 0 : 1000 / options.rps;
+    this.#deadline = options.deadline;
+  }
+
+  /** Runs `send` once a slot is free and its start is due; throws `DeadlineError` if the deadline comes first. */
+  async run<T>(send: () => Promise<T>): Promise<T> {
+    await this.#acquire();
+    try {
+      await this.#due();
+      return await send();
+    } finally {
+      this.#release();
+    }
+  }
+
+  async #due(): Promise<void> {
+    if (this.#deadline?.aborted) throw new DeadlineError();
+    if (this.#interval === 0) return;
+    const now = performance.now();
+    const start = Math.max(now, this.#nextStart);
+    this.#nextStart = start + this.#interval;
+    if (start > now) await this.#sleep(start - now);
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const deadline = this.#deadline;
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(new DeadlineError());
+      };
+      const timer = setTimeout(() => {
+        deadline?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      deadline?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  async #acquire(): Promise<void> {
+    if (this.#inFlight < this.#concurrency) {
+      this.#inFlight++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#inFlight--;
+  }
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { adminProblem, headerValues, hostCheck, hostName } from './host-guard.js';
+
+describe('hostName', () => {
+  it('drops the port and the brackets of IPv6, and lower-cases', () => {
+    expect(hostName('Mock.Internal:4010')).toBe('mock.internal');
+    expect(hostName('[::1]:4010')).toBe('::1');
+    expect(hostName('[::1]')).toBe('::1');
+    expect(hostName('127.0.0.1')).toBe('127.0.0.1');
+  });
+});
+
+describe('hostCheck', () => {
+  const allowed = hostCheck(['mock.internal']);
+
+  it('passes localhost, IP literals and the allowed names, with any port', () => {
+    for (const host of ['localhost', 'LOCALHOST:1', '10.0.0.7:4010', '[fe80::1]:80', 'mock.internal', 'mock.internal:9'])
+      expect(allowed(host), host).toBe(true);
+  });
+
+  it('refuses other names, also those that merely start or end like an allowed one', () => {
+    for (const host of ['evil.example', 'localhost.evil.example', 'mock.internal.evil.example', '127.0.0.1.nip.io', '', '[::1', 'evil.example:127.0.0.1']) {
+      expect(allowed(host), host).toBe(false);
+    }
+  });
+});
+
+describe('headerValues', () => {
+  it('finds every value of a header, in any case, and none of the others', () => {
+    expect(headerValues(['Host', 'a', 'AUTHORIZATION', 'x', 'authorization', 'y', 'X-Authorization', 'z'], 'authorization')).toEqual(['x', 'y']);
+  });
+});
+
+describe('adminProblem', () => {
+  const request = (method: string, headers: Record<string, string>) => ({
+    method,
+    target: '/__mock/reset',
+    header: (name: string) => headers[name],
+    text: async () => '',
+  });
+
+  it('passes reads and marked or JSON writes from scripts and the own origin', () => {
+    expect(adminProblem(request('GET', {}), '127.0.0.1:4010')).toBeUndefined();
+    expect(adminProblem(request('POST', { 'x-mock-admin': '1' }), '127.0.0.1:4010')).toBeUndefined();
+    expect(adminProblem(request('POST', { 'content-type': 'application/merge-patch+json; charset=utf-8' }), 'h')).toBeUndefined();
+    expect(adminProblem(request('DELETE', { origin: 'http://LOCALHOST:4010', 'x-mock-admin': '1' }), 'localhost:4010')).toBeUndefined();
+  });
+
+  it('refuses other origins, preflights and unmarked writes, with 403 and no CORS', () => {
+    const refused = [
+      adminProblem(request('GET', { origin: 'http://localhost:5173' }), 'localhost:4010'),
+      adminProblem(request('POST', { origin: 'https://127.0.0.1:4010', 'x-mock-admin': '1' }), '127.0.0.1:4010'),
+      adminProblem(request('OPTIONS', {}), '127.0.0.1:4010'),
+      adminProblem(request('POST', { 'content-type': 'text/plain' }), '127.0.0.1:4010'),
+      adminProblem(request('POST', { 'content-type': 'text/json' }), '127.0.0.1:4010'),
+    ];
+    for (const answer of refused) {
+      expect(answer?.status).toBe(403);
+      expect(Object.keys(answer?.headers ?? {}).some((name) => name.startsWith('access-control-'))).toBe(false);
+    }
+  });
+});

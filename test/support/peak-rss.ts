@@ -1,0 +1,56 @@
+/**
+ * Runs a CLI as a child process and measures its peak memory, with that of every process it starts
+ * (the Pact Verifier runs in one), by polling /proc: VmHWM is each process's own high-water mark.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { CliResult } from './cli.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface MeasuredRun extends CliResult {
+  /** The largest VmHWM seen of any one process of the run, in bytes. */
+  readonly peakRssBytes: number;
+  readonly ms: number;
+}
+
+function read(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function descendants(pid: number): number[] {
+  const children = read(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/).filter(Boolean).map(Number);
+  return [pid, ...children.flatMap(descendants)];
+}
+
+function highWaterMark(pid: number): number {
+  const kib = /VmHWM:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`))?.[1];
+  return kib === undefined ? 0 : Number(kib) * 1024;
+}
+
+/** Runs `bin/<name>.js` with `args`, polling the memory of it and its children every 20 ms. */
+export function runCliMeasured(name: string, args: readonly string[], env: Record<string, string> = {}): Promise<MeasuredRun> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const { PETSTORE_API_KEY: _key, PETSTORE_BASE_URL: _url, ...rest } = process.env;
+    const child = spawn(process.execPath, [`bin/${name}.js`, ...args], { cwd: root, env: { ...rest, NO_COLOR: '1', PACT_DO_NOT_TRACK: 'true', ...env } });
+    let stdout = '';
+    let stderr = '';
+    let peak = 0;
+    const poll = setInterval(() => {
+      if (child.pid !== undefined) for (const pid of descendants(child.pid)) peak = Math.max(peak, highWaterMark(pid));
+    }, 20);
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(poll);
+      resolve({ code, stdout, stderr, peakRssBytes: peak, ms: performance.now() - started });
+    });
+  });
+}
