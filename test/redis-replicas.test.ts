@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMock, runCli, startMockCli } from './support/cli.js';
-import { AUTH, JSON_HEADERS } from './support/http-facts.js';
+import { ADMIN, AUTH, JSON_HEADERS } from './support/http-facts.js';
 import { startRedis, type TestRedis } from './support/redis.js';
 
 let redis: TestRedis;
@@ -92,7 +92,7 @@ describe('three replicas on one Redis', () => {
     const origin = new URL(c.url).origin;
     const sessions = (await (await fetch(`${origin}/__mock/sessions`)).json()) as { sessions: { name: string; pets: number }[] };
     expect(sessions.sessions).toEqual([expect.objectContaining({ name: 'alice', pets: 51 }), expect.objectContaining({ name: 'bob', pets: 51 })]);
-    expect((await fetch(`${new URL(b.url).origin}/__mock/reset`, { method: 'POST' })).status).toBe(200);
+    expect((await fetch(`${new URL(b.url).origin}/__mock/reset`, { method: 'POST', headers: ADMIN })).status).toBe(200);
     expect((await fetch(`${a.url}/pets/51`, { headers: inSession('alice') })).status).toBe(404);
     expect((await fetch(`${c.url}/pets/1100`, { headers: AUTH })).status).toBe(404);
     expect((await create(c, 'Carol pet', inSession('carol'))).status, 'the reset dropped every session').toBe(201);
@@ -100,10 +100,10 @@ describe('three replicas on one Redis', () => {
 
   it('share each session clock: moved on one, getPet is gone on the others', async () => {
     const [a, b] = mocks as [RunningMock, RunningMock];
-    const moved = await fetch(`${new URL(a.url).origin}/__mock/clock`, { method: 'POST', body: '{"now":"2031-01-01T00:00:00Z"}' });
+    const moved = await fetch(`${new URL(a.url).origin}/__mock/clock`, { method: 'POST', headers: ADMIN, body: '{"now":"2031-01-01T00:00:00Z"}' });
     expect(moved.status).toBe(200);
     expect((await fetch(`${b.url}/pets/1`, { headers: AUTH })).status).toBe(410);
-    await fetch(`${new URL(b.url).origin}/__mock/clock`, { method: 'POST', body: '{"now":null}' });
+    expect((await fetch(`${new URL(b.url).origin}/__mock/clock`, { method: 'POST', headers: ADMIN, body: '{"now":null}' })).status).toBe(200);
     expect((await fetch(`${a.url}/pets/1`, { headers: AUTH })).status).toBe(200);
   });
 });
