@@ -146,8 +146,9 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     if (target.area === 'api') return answerApi(request, target, trace);
     if (target.area === 'elsewhere') return notServed(target.path, `: the API lives under ${basePath}`);
     const key = parts.adminKeyRequired ? authorize(request.header('authorization')) : 0;
-    // The admin's answers carry no CORS, its 401 included.
-    return typeof key === 'string' ? withoutCors(UNAUTHORIZED[key]) : parts.answerAdmin(request, request.method, target.path);
+    // The admin's answers carry no CORS: its 401, and its 503 while Redis is away, included.
+    if (typeof key === 'string') return withoutCors(UNAUTHORIZED[key]);
+    return parts.answerAdmin(request, request.method, target.path).catch((error: unknown) => withoutCors(failure(error)));
   }
 
   /** The steps after the answer is made: the headers its operation always carries, the self-check, coverage, the log's detail. */
