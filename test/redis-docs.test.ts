@@ -4,6 +4,7 @@
  * durability tests. Needs `dist/` and Debian's redis-server.
  */
 import { readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startMockCli } from './support/cli.js';
@@ -14,6 +15,19 @@ const EXAMPLE = /<!-- example: (\S+) -->\n```\w*\n([\s\S]*?)```/g;
 
 interface Compose {
   services: Record<string, { command: string[] }>;
+}
+
+/** The status of a GET through node:http, which, unlike fetch, sends the Host it is given. */
+function statusFor(base: string, path: string, headers: Record<string, string>): Promise<number> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: hostname, port, path, headers }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', reject);
+    request.end();
+  });
 }
 
 let redis: TestRedis;
@@ -29,6 +43,10 @@ describe('docs/redis.md', () => {
     expect(shown.map(([path]) => path).sort()).toEqual(['examples/redis/docker-compose.yml', 'examples/redis/nginx.conf']);
     for (const [path, code] of shown)
       expect(code, `docs/redis.md shows ${path} differently: copy the file into it`).toBe(await readFile(new URL(path, root), 'utf8'));
+  });
+
+  it("has nginx pass on the client's Host, which the mock checks", async () => {
+    expect(await readFile(new URL('examples/redis/nginx.conf', root), 'utf8')).toMatch(/^\s*proxy_set_header Host \$http_host;$/m);
   });
 
   it("runs the compose file's Redis with the durability flags the kill tests use", async () => {
@@ -50,6 +68,11 @@ describe('docs/redis.md', () => {
       expect(created.status).toBe(201);
       const { id } = (await created.json()) as { id: number };
       expect((await fetch(`${b.url}/pets/${id}`, { headers })).status).toBe(200);
+      // What nginx passes on: the name clients reach it by, which the command allows; another name is refused.
+      expect(args, 'the compose command allows the name clients use').toContain('--allowed-host');
+      const name = args[args.indexOf('--allowed-host') + 1];
+      expect(await statusFor(b.url, `/v1/pets/${id}`, { ...headers, host: `${name}:4010` })).toBe(200);
+      expect(await statusFor(b.url, `/v1/pets/${id}`, { ...headers, host: 'mock' })).toBe(403);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }
