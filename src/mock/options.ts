@@ -97,6 +97,8 @@ export function normalizeMockOptions(options: MockOptions = {}): ResolvedMockOpt
   if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a whole number of pets, 0 or more; got ${count}`);
   const delay = options.delay ?? MOCK_DEFAULTS.delay;
   if (!(delay >= 0)) throw new RangeError(`delay must be 0 or more milliseconds; got ${delay}`);
+  // The all-or-nothing saves of `persist` undo a failed change by rewriting the store: never Redis's, which keeps its own state.
+  if (options.persist && options.shared) throw new TypeError('persist and shared cannot go together: with shared state, Redis keeps the pets.');
   const { selfCheck = false } = options;
   return {
     apiKeys,
