@@ -1,12 +1,15 @@
 /**
  * `npm run bench`: the mock against bare node:http and Prism, its start-up, a store of a million pets,
- * a million requests in a row, petstore-verify and MSW; prints the tables and writes bench/RESULTS.md.
- * Exits 1 when a server answered wrong (its figures would mean nothing); targets not met are reported,
- * not failed: timings never decide an exit code.
+ * a million requests in a row, petstore-verify, MSW, and the Redis store; prints the tables and writes
+ * bench/RESULTS.md. `npm run bench -- --only redis` runs the Redis part alone and replaces only its
+ * section of bench/RESULTS.md. Exits 1 when a server answered wrong (its figures would mean nothing);
+ * targets not met are reported, not failed: timings never decide an exit code.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
 import { type BenchOptions, runBench } from './bench.js';
+import { redisSection, runRedisBench, withRedisSection } from './redis.js';
 import { resultsMarkdown, thisMachine, throughputTable, verdictTable } from './report.js';
 
 const FULL: BenchOptions = {
@@ -20,13 +23,32 @@ const FULL: BenchOptions = {
   msw: { requests: 2000, rounds: 3 },
 };
 
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+if (values.only !== undefined && values.only !== 'redis') {
+  process.stderr.write(`bench: --only takes redis (the one part that runs alone); got ${JSON.stringify(values.only)}.\n`);
+  process.exit(2);
+}
+
 const startLoad = loadavg()[0] as number;
 const started = performance.now();
-const report = await runBench(FULL, (part) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${part}\n`));
-const machine = thisMachine(startLoad);
-process.stdout.write(`\n${throughputTable(report)}\n\n${verdictTable(report)}\n`);
-for (const problem of report.problems) process.stdout.write(`wrong answer: ${problem}\n`);
+const onPart = (part: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${part}\n`);
 const results = new URL('./RESULTS.md', import.meta.url);
-writeFileSync(results, resultsMarkdown(report, FULL, machine));
+let wrong = 0;
+let page = existsSync(results) ? readFileSync(results, 'utf8') : '# Benchmark results\n';
+if (values.only === undefined) {
+  const report = await runBench(FULL, onPart);
+  const machine = thisMachine(startLoad);
+  process.stdout.write(`\n${throughputTable(report)}\n\n${verdictTable(report)}\n`);
+  for (const problem of report.problems) process.stdout.write(`wrong answer: ${problem}\n`);
+  wrong += report.problems.length;
+  page = resultsMarkdown(report, FULL, machine);
+}
+onPart('the Redis store');
+const redis = await runRedisBench(FULL.runs);
+const section = redisSection(redis, FULL.runs, thisMachine(startLoad).date);
+process.stdout.write(`\n${section}\n`);
+wrong += redis.problems.length;
+writeFileSync(results, withRedisSection(page, section));
+const machine = thisMachine(startLoad);
 process.stdout.write(`\nWritten to bench/RESULTS.md (${machine.cores} cores, Node ${machine.node}, load ${machine.load.join(' → ')}).\n`);
-if (report.problems.length > 0) process.exitCode = 1;
+if (wrong > 0) process.exitCode = 1;

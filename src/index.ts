@@ -10,5 +10,6 @@ export { createMockApi, type MockApi, type MockOptions } from './mock/handler.js
 export { type ListOrder, PROFILE_SCHEMA, type Profile, type ProfileDocument, readProfile, UNKNOWN, UNKNOWN_PROFILE } from './mock/profile.js';
 export { type ContractViolation, type DriftReport, type ProxyOptions, type ProxyServer, startProxyServer } from './mock/proxy.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './mock/server.js';
+export { StoreUnavailableError } from './mock/store/redis.js';
 export type { PetDraft, PetStore, StoredPet } from './mock/store.js';
 export type { ApiError, NewPet, Pet, PetStatus } from './types.js';

@@ -166,8 +166,8 @@ export type components = {
             };
         };
         /**
-         * @description The service is unavailable for a while. The mock answers it only when a client asks for it with
-         *     `Prefer: code=503`.
+         * @description The service is unavailable for a while. The mock answers it when a client asks for it with
+         *     `Prefer: code=503`, and, with its state in Redis (`--store`), while Redis does not answer.
          */
         ServiceUnavailable: {
             headers: {

@@ -5,12 +5,12 @@
  */
 
 import { readClockBody } from './clock.js';
-import type { Coverage } from './coverage.js';
+import type { CoverageKeeper } from './coverage.js';
 import { errorResponse, jsonResponse, type MockRequest, type MockResponse } from './exchange.js';
-import type { Pending } from './pending.js';
+import { andThen, type Pending } from './pending.js';
 import { type Profile, UNKNOWN_PROFILE } from './profile.js';
 import type { SaveChange } from './saved-changes.js';
-import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Sessions, sessionName } from './sessions.js';
+import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type SessionRegistry, sessionName } from './sessions.js';
 
 /** The prefix of every admin path. */
 export const ADMIN_PREFIX = '/__mock/';
@@ -92,7 +92,7 @@ function ok(body: unknown): MockResponse {
  * const session = sessions.open(name);
  * if (!session) return tooManySessions(sessions);
  */
-export function tooManySessions(sessions: Sessions): MockResponse {
+export function tooManySessions(sessions: SessionRegistry): MockResponse {
   return errorResponse(
     'too_many_requests',
     `${sessions.max} sessions are open, the mock's cap (--max-sessions): drop one with DELETE /__mock/sessions/<name>, or let idle ones expire (--session-ttl).`,
@@ -108,8 +108,8 @@ export function tooManySessions(sessions: Sessions): MockResponse {
  * await answerAdmin(request, 'GET', '/__mock/health'); // { status: 'ok', session: 'default', pets: 50 }
  */
 export function createAdmin(
-  sessions: Sessions,
-  coverage: Coverage,
+  sessions: SessionRegistry,
+  coverage: CoverageKeeper,
   saveChange: SaveChange,
   profile: Profile = UNKNOWN_PROFILE,
 ): (request: MockRequest, method: string, path: string) => Promise<MockResponse> {
@@ -118,8 +118,9 @@ export function createAdmin(
     return ok({ status: 'ok', session: name, pets: await sessions.size(name) });
   }
 
-  function clockOf(name: string): MockResponse {
-    return ok({ session: name, now: new Date(sessions.now(name)).toISOString() });
+  async function clockOf(name: string): Promise<MockResponse> {
+    const clock = (await sessions.find(name))?.clock;
+    return ok({ session: name, now: new Date(clock ? clock.now() : sessions.base()).toISOString() });
   }
 
   async function setClock(request: MockRequest, name: string): Promise<MockResponse> {
@@ -127,10 +128,7 @@ export function createAdmin(
     if (text === undefined) return errorResponse('payload_too_large', `The body of POST /__mock/clock is at most ${MAX_ADMIN_BODY_BYTES} bytes.`);
     const read = readClockBody(text);
     if ('error' in read) return errorResponse('bad_request', read.error);
-    const session = sessions.open(name);
-    if (!session) return tooManySessions(sessions);
-    if (read.time === null) session.clock.reset();
-    else session.clock.set(read.time);
+    if (!(await sessions.setClock(name, read.time))) return tooManySessions(sessions);
     return clockOf(name);
   }
 
@@ -146,13 +144,13 @@ export function createAdmin(
     'DELETE /__mock/sessions/{name}': (_, name) =>
       name === DEFAULT_SESSION
         ? errorResponse('bad_request', `The default session cannot be dropped; reset it with POST /__mock/sessions/${DEFAULT_SESSION}/reset.`)
-        : ok({ status: 'ok', session: name, dropped: sessions.drop(name) }),
+        : andThen(sessions.drop(name), (dropped) => ok({ status: 'ok', session: name, dropped })),
     'GET /__mock/clock': (_, name) => clockOf(name),
     'POST /__mock/clock': setClock,
-    'GET /__mock/coverage': () => ok(coverage.report()),
-    'DELETE /__mock/coverage': () => {
-      coverage.clear();
-      return ok(coverage.report());
+    'GET /__mock/coverage': () => andThen(coverage.report(), ok),
+    'DELETE /__mock/coverage': async () => {
+      await coverage.clear();
+      return ok(await coverage.report());
     },
     'GET /__mock/profile': () => ok(profile),
   };

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { BASE_PATH } from '../spec/facts.js';
 import { ADMIN_ENDPOINTS } from './admin.js';
 import { apiKeyProblem, KEY_LABEL, type LabelledApiKey, parseApiKey } from './auth.js';
 import { coarseClock } from './coarse-clock.js';
@@ -9,6 +10,9 @@ import { type ProfileDocument, readProfile } from './profile.js';
 import { startProxyServer } from './proxy.js';
 import { isLoopback, startMockServer } from './server.js';
 import { StateFileError } from './state-file.js';
+import { displayUrl, namespaceProblem, StoreUnavailableError } from './store/redis.js';
+import { openSharedState } from './store/shared-state.js';
+import { forkWorkers, isWorkerProcess } from './workers.js';
 
 /** Exit code for a usage error: a bad flag or value. */
 export const EXIT_USAGE = 2;
@@ -30,6 +34,21 @@ function isoDate(value: string): number {
   const time = Date.parse(value);
   if (Number.isNaN(time)) throw new InvalidArgumentError('Expected an ISO 8601 date such as 2030-12-06T00:00:00Z.');
   return time;
+}
+
+function redisUrl(value: string): string {
+  try {
+    displayUrl(value);
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
+  return value;
+}
+
+function namespace(value: string): string {
+  const problem = namespaceProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
+  return value;
 }
 
 function collectHost(value: string, previous: string[] | undefined): string[] {
@@ -88,6 +107,9 @@ interface Flags {
   profile?: ProfileDocument;
   proxy?: string;
   upstreamKey?: string;
+  store?: string;
+  namespace?: string;
+  workers?: number;
   quiet?: boolean;
 }
 
@@ -153,6 +175,17 @@ export function mockCommand(): Command {
         'PETSTORE_UPSTREAM_KEY',
       ),
     )
+    .addOption(
+      new Option('--store <url>', 'keep all state in Redis (redis://host:port[/db]), shared by every mock on it; needs the ioredis package').argParser(
+        redisUrl,
+      ),
+    )
+    .addOption(new Option('--namespace <name>', 'key prefix in Redis, so that several mocks share one Redis (default: petstore)').argParser(namespace))
+    .addOption(
+      new Option('--workers <n>', 'serve from n processes sharing the port, one per core (needs --store)').argParser(
+        integerIn(1, 256, 'a number of processes'),
+      ),
+    )
     .option('-q, --quiet', 'no request log')
     .addHelpText(
       'after',
@@ -180,11 +213,29 @@ POST and DELETE need Content-Type: application/json or X-Mock-Admin: 1, and page
       if (flags.proxy !== undefined) return runProxy(flags);
       if (flags.upstreamKey !== undefined && command.getOptionValueSource('upstreamKey') === 'cli')
         command.error('--upstream-key needs --proxy <base url>: it is the key sent to the deployment the proxy forwards to.');
+      if (flags.state !== undefined && flags.store !== undefined) {
+        command.error(
+          '--state and --store cannot go together: --state keeps the pets of one process in a file, and with --store Redis keeps them (see its AOF settings in docs/redis.md); pass one of them.',
+          {
+            code: 'commander.conflictingOption',
+            exitCode: EXIT_USAGE,
+          },
+        );
+      }
       if (!isLoopback(flags.host) && !flags.apiKey && !flags.allowDefaultKey) {
         command.error(
           `--host ${flags.host} lets other machines reach the mock, and its default key ${MOCK_DEFAULTS.apiKey} is public: give your own with --api-key (or PETSTORE_API_KEY), or pass --allow-default-key if the default is meant.`,
           { exitCode: EXIT_USAGE, code: 'commander.defaultKeyBeyondLoopback' },
         );
+      }
+      if (flags.workers !== undefined) {
+        if (flags.store === undefined) {
+          command.error(
+            '--workers needs --store redis://host:port: each worker is a process of its own, and without a shared store each would answer from its own pets, sessions and clock.',
+            { code: 'commander.missingMandatoryOptionValue', exitCode: EXIT_USAGE },
+          );
+        }
+        if (!isWorkerProcess()) return serveWithWorkers(flags, flags.workers, flags.store);
       }
       const offset = flags.now === undefined ? 0 : flags.now - Date.now();
       const server = await startMockServer({
@@ -203,9 +254,11 @@ POST and DELETE need Content-Type: application/json or X-Mock-Admin: 1, and page
         ...(offset === 0 ? {} : { now: coarseClock(() => Date.now() + offset) }),
         ...(flags.state === undefined ? {} : { stateFile: flags.state }),
         ...(flags.profile === undefined ? {} : { profile: flags.profile }),
+        ...(flags.store === undefined ? {} : { store: flags.store }),
+        ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
         ...(flags.quiet ? {} : { onRequest: (line: string) => process.stderr.write(`${line}\n`) }),
       }).catch((error: NodeJS.ErrnoException) => {
-        if (error instanceof StateFileError) throw error;
+        if (error instanceof StateFileError || error instanceof StoreUnavailableError) throw error;
         throw new Error(
           error.code === 'EADDRINUSE'
             ? `port ${flags.port} on ${flags.host} is already in use: stop the other process or pass --port 0 for a free port.`
@@ -215,20 +268,26 @@ POST and DELETE need Content-Type: application/json or X-Mock-Admin: 1, and page
         );
       });
       const stop = () => {
-        void server.close().then(() => {
-          if (flags.coverage) process.stderr.write(formatCoverage(server.mock.coverage()));
-          process.exit(0);
-        });
+        void server
+          .close()
+          .then(async () => {
+            // Workers share one coverage; the primary has none to print.
+            if (flags.coverage && !isWorkerProcess()) process.stderr.write(formatCoverage(await server.mock.coverage()));
+          })
+          .finally(() => process.exit(0));
       };
       process.once('SIGINT', stop).once('SIGTERM', stop);
-      if (!isLoopback(flags.host)) {
-        process.stderr.write(`petstore-mock: warning: --host ${flags.host} lets other machines reach the mock; /__mock/* now needs the key too.\n`);
-      }
-      const ids = flags.bigIds ? ', big ids' : '';
+      // A worker's primary says where the mock listens and warns, once for all workers.
+      if (isWorkerProcess()) return;
+      warnIfReachable(flags.host);
+      const shared = server.mock.options.shared;
+      const seeded = shared?.store.recipe ?? { seed: flags.seed, count: flags.count, bigIds: flags.bigIds === true };
+      const ids = seeded.bigIds ? ', big ids' : '';
       const mimics = flags.profile === undefined ? '' : ', with a profile (GET /__mock/profile)';
       const saved = flags.state === undefined ? '' : `, state in ${flags.state}: ${(await server.mock.store.size) - flags.count} created pet(s) restored`;
+      const where = shared ? `, ${describeStore(shared.store.url, shared.store.namespace, flags, seeded)}` : '';
       process.stdout.write(
-        `petstore-mock listening on ${server.url} (${flags.count} pets, seed ${flags.seed}${ids}, ${describeKeys(flags.apiKey)}${saved}${mimics})\n`,
+        `petstore-mock listening on ${server.url} (${seeded.count} pets, seed ${seeded.seed}${ids}, ${describeKeys(flags.apiKey)}${saved}${where}${mimics})\n`,
       );
     });
 }
@@ -262,6 +321,52 @@ async function runProxy(flags: Flags): Promise<void> {
   const key = flags.upstreamKey ? 'the key from --upstream-key' : "each client's own Authorization";
   process.stdout.write(
     `petstore-mock proxying ${proxy.url} to ${upstream} (${key}${flags.profile === undefined ? '' : ', compared with the profile'}); drift at GET /__mock/drift\n`,
+  );
+}
+
+/** Says so when the mock is bound beyond loopback. */
+function warnIfReachable(host: string): void {
+  if (isLoopback(host)) return;
+  process.stderr.write(`petstore-mock: warning: --host ${host} lets other machines reach the mock; /__mock/* now needs the key too.\n`);
+}
+
+/** Where the state lives, and whether the namespace's seed overrode this mock's own flags. */
+function describeStore(
+  url: string,
+  namespace: string,
+  flags: Flags,
+  seeded: { readonly seed: number; readonly count: number; readonly bigIds: boolean },
+): string {
+  const differs = seeded.seed !== flags.seed || seeded.count !== flags.count || seeded.bigIds !== (flags.bigIds === true);
+  return `state in Redis at ${url}, namespace ${namespace}${differs ? ': seeded earlier by another mock, its --seed, --count and --big-ids win' : ''}`;
+}
+
+/**
+ * The primary of `--workers`: checks that Redis answers and seeds the namespace once, before any
+ * worker starts, then forks the workers and says where they listen.
+ */
+async function serveWithWorkers(flags: Flags, count: number, store: string): Promise<void> {
+  const check = await openSharedState({
+    url: store,
+    ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
+    seed: flags.seed,
+    count: flags.count,
+    bigIds: flags.bigIds === true,
+    sessionTtl: flags.sessionTtl * 1000,
+    maxSessions: flags.maxSessions,
+    basePath: BASE_PATH,
+    now: Date.now,
+  });
+  const { recipe, url, namespace } = check.store;
+  await check.close();
+  const workers = await forkWorkers(count, (line) => process.stderr.write(line));
+  warnIfReachable(flags.host);
+  const stop = () => void workers.stop().finally(() => process.exit(0));
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  const host = flags.host === '0.0.0.0' || flags.host === '::' ? '127.0.0.1' : flags.host;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${workers.port}`;
+  process.stdout.write(
+    `petstore-mock listening on ${origin}${BASE_PATH} (${count} workers, ${recipe.count} pets, seed ${recipe.seed}${recipe.bigIds ? ', big ids' : ''}, ${describeKeys(flags.apiKey)}, ${describeStore(url, namespace, flags, recipe)})\n`,
   );
 }
 

@@ -11,6 +11,13 @@ describe('MockClock', () => {
     clock.reset();
     expect(clock.now()).toBe(1_010);
   });
+
+  it('starts ahead of its base clock by the offset it is given, as a shared store keeps it', () => {
+    const clock = new MockClock(() => 1_000, 86_400_000);
+    expect(clock.now()).toBe(86_401_000);
+    clock.reset();
+    expect(clock.now()).toBe(1_000);
+  });
 });
 
 describe('readClockBody', () => {

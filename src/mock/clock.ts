@@ -10,9 +10,15 @@ import { type JsonValue, parseJson } from '../json/lossless.js';
  * clock.reset(); // back to the base clock
  */
 export class MockClock {
-  #offset = 0;
+  #offset: number;
 
-  constructor(readonly base: () => number) {}
+  /** `offset`: milliseconds the clock starts ahead of `base` (behind when negative), as a shared store keeps it. */
+  constructor(
+    readonly base: () => number,
+    offset = 0,
+  ) {
+    this.#offset = offset;
+  }
 
   /** Epoch milliseconds. */
   now(): number {

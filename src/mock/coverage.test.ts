@@ -19,6 +19,42 @@ describe('Coverage', () => {
   });
 });
 
+describe('Coverage counts', () => {
+  it('adds up the counts of several replicas into the report one replica would have made', () => {
+    const [a, b, whole] = [new Coverage('/v1'), new Coverage('/v1'), new Coverage('/v1')];
+    const requests: [Coverage, string, number, string][] = [
+      [a, 'listPets', 200, 'status=sold'],
+      [b, 'listPets', 200, 'status=sold&limit=3'],
+      [b, 'listPets', 400, 'limit=0'],
+      [a, 'getPet', 404, ''],
+    ];
+    for (const [replica, operationId, status, query] of requests) {
+      replica.record(operationId, status, replica.enumValuesOf(operationId, query));
+      whole.record(operationId, status, whole.enumValuesOf(operationId, query));
+    }
+    b.recordBody('createPet', { status: 'pending' });
+    whole.recordBody('createPet', { status: 'pending' });
+    expect(a.counts()).toEqual({ 'listPets 200': 1, 'listPets query.status=sold': 1, 'getPet 404': 1 });
+    const summed = new Coverage('/v1');
+    summed.add(a.counts());
+    summed.add(b.counts());
+    expect(summed.report()).toEqual(whole.report());
+  });
+
+  it('leaves out counts it does not know, or that are not counts', () => {
+    const coverage = new Coverage('/v1');
+    coverage.add({
+      'noSuchOperation 200': 3,
+      'listPets 999': 1,
+      'listPets query.status=adopted': 2,
+      'listPets 200': -4,
+      'listPets query.nope=sold': 1,
+      'getPet 200': 1.5,
+    });
+    expect(coverage.counts()).toEqual({});
+  });
+});
+
 describe('formatCoverage', () => {
   it('says per operation what was exercised and what never was', () => {
     const coverage = new Coverage('/v1');

@@ -7,6 +7,7 @@
 import { openapi } from '../generated/openapi.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type JsonSchema, type Operation, operationsOf, parametersOf, type Reference, resolve } from '../spec/document.js';
+import type { Pending } from './pending.js';
 
 /**
  * One operation's coverage.
@@ -67,6 +68,18 @@ interface Tally {
   values: number[][];
 }
 
+/**
+ * What a mock records coverage into and reports it from: `Coverage` in this process, or
+ * `SharedCoverage`, which adds every replica's counts up in Redis.
+ */
+export interface CoverageKeeper {
+  enumValuesOf(operationId: string, query: string): EnumValues;
+  record(operationId: string, status: number, values: EnumValues): void;
+  recordBody(operationId: string, body: JsonValue): void;
+  report(): Pending<CoverageReport>;
+  clear(): Pending<void>;
+}
+
 /** A count for every HTTP status (100 to 599), each 0. */
 const noAnswers = (): number[] => new Array<number>(600).fill(0);
 
@@ -124,7 +137,7 @@ const noValues = (inputs: readonly EnumInput[]): number[][] => inputs.map((input
  * coverage.record('getPet', 404, []);
  * coverage.report().operations.find((o) => o.operationId === 'getPet')?.statuses['404']; // 1
  */
-export class Coverage {
+export class Coverage implements CoverageKeeper {
   readonly #tallies: ReadonlyMap<string, Tally>;
 
   constructor(basePath: string) {
@@ -170,6 +183,40 @@ export class Coverage {
       const value = input.location === 'body' ? valueIndex(input, body[input.name]) : -1;
       if (value !== -1) bump(tally.values, index, value);
     });
+  }
+
+  /**
+   * What was recorded, as counts by name (`listPets 200`, `listPets query.status=sold`), zeros left
+   * out: the form in which replicas add up their coverage (see `add`).
+   */
+  counts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const tally of this.#tallies.values()) {
+      tally.statuses.forEach((times, status) => {
+        if (times > 0) counts[`${tally.operationId} ${status}`] = times;
+      });
+      tally.inputs.forEach((input, index) => {
+        (tally.values[index] as number[]).forEach((times, at) => {
+          if (times > 0) counts[`${tally.operationId} ${input.key}=${input.values[at]}`] = times;
+        });
+      });
+    }
+    return counts;
+  }
+
+  /** Adds counts named as `counts()` names them, another replica's say; a name this spec does not know is left out. */
+  add(counts: Readonly<Record<string, number>>): void {
+    for (const [name, times] of Object.entries(counts)) {
+      const [operationId = '', what = ''] = name.split(' ');
+      const tally = this.#tallies.get(operationId);
+      if (!tally || !Number.isSafeInteger(times) || times <= 0) continue;
+      const status = Number(what);
+      if (/^[1-5]\d\d$/.test(what)) tally.statuses[status] = (tally.statuses[status] ?? 0) + times;
+      const [key, value] = what.split('=');
+      const input = tally.inputs.findIndex((candidate) => candidate.key === key);
+      const at = input === -1 ? -1 : valueIndex(tally.inputs[input] as EnumInput, value);
+      if (at !== -1) (tally.values[input] as number[])[at] = ((tally.values[input] as number[])[at] as number) + times;
+    }
   }
 
   /** Forgets everything recorded. */

@@ -6,7 +6,7 @@
 import { seededPets } from '../fixtures/seed.js';
 import { createAdmin } from './admin.js';
 import { bearerCheck } from './auth.js';
-import { Coverage, type CoverageReport } from './coverage.js';
+import { Coverage, type CoverageKeeper, type CoverageReport } from './coverage.js';
 import { idOffsetOf } from './defaults.js';
 import type { MockRequest, MockResponse } from './exchange.js';
 import { fetchAdapter } from './fetch.js';
@@ -23,7 +23,7 @@ import { randomIdOf } from './random-ids.js';
 import { createRouter } from './router.js';
 import { savedChanges, unsavedChange } from './saved-changes.js';
 import { createSelfCheck } from './self-check.js';
-import { Sessions } from './sessions.js';
+import { DEFAULT_SESSION, type SessionRegistry, Sessions } from './sessions.js';
 import { MemoryPetStore, type PetStore, type StoredPet } from './store.js';
 
 export type { MockOptions, ResolvedMockOptions } from './options.js';
@@ -53,8 +53,8 @@ export interface MockApi {
   fetch(request: Request): Promise<Response>;
   /** Puts the mock back as it started: the default session's pets and clock seeded again, every named session dropped. Coverage is kept. */
   reset(): Pending<void>;
-  /** What clients have exercised so far (`GET /__mock/coverage`). */
-  coverage(): CoverageReport;
+  /** What clients have exercised so far (`GET /__mock/coverage`); in a promise when it is shared through Redis. */
+  coverage(): Pending<CoverageReport>;
   /**
    * Whether a request to this path is the mock's to answer: the base path and everything under it,
    * and the admin endpoints. Hosts that share the network with other services (MSW) claim only these.
@@ -66,21 +66,11 @@ export interface MockApi {
 }
 
 /**
- * Creates a mock of the pet store: the seeded sessions and the one function that answers requests.
- * Every host calls it (the Node server `respond`, MSW `fetch`); no rule of the interface lives here.
- * @example
- * const mock = createMockApi({ seed: 7, count: 10 });
- * const response = await mock.fetch(new Request('http://mock.test/v1/pets?limit=2', {
- *   headers: { authorization: 'Bearer petstore-dev-key' },
- * }));
+ * The state of a mock that keeps it in this process: seeded sessions (in the profile's order and id
+ * scheme, when it has them), the restored pets, coverage.
  */
-export function createMockApi(options: MockOptions = {}): MockApi {
-  return mockApiOf(normalizeMockOptions(options));
-}
-
-/** The mock of options already normalized (`normalizeMockOptions`), for a host that read them first. */
-export function mockApiOf(settings: ResolvedMockOptions): MockApi {
-  const { basePath, persist, profile } = settings;
+function inMemory(settings: ResolvedMockOptions): { sessions: SessionRegistry; defaultStore: PetStore; coverage: CoverageKeeper } {
+  const { profile } = settings;
   const order = known(profile.listOrder) ? profile.listOrder : undefined;
   const randomIds = profile.idScheme === 'random';
   const seeded = inKnownCategories(seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }), profile);
@@ -99,14 +89,51 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     max: settings.maxSessions,
   });
   for (const pet of settings.restore) sessions.default.store.create(pet);
-  const coverage = new Coverage(basePath);
+  return { sessions, defaultStore: sessions.default.store, coverage: new Coverage(settings.basePath) };
+}
 
-  const saveDefault = savedChanges(sessions.default.store, persist);
+/** The choices of a profile that only the in-memory store can make: a shared (Redis) store keeps its own order, ids and seed. */
+function storeChoices(profile: Profile): string[] {
+  return [
+    ...(known(profile.listOrder) && profile.listOrder !== 'id-asc' ? ['listOrder'] : []),
+    ...(profile.idScheme === 'random' ? ['idScheme'] : []),
+    ...(known(profile.categories) && profile.categories !== 'any' ? ['categories'] : []),
+  ];
+}
+
+/**
+ * Creates a mock of the pet store: the seeded sessions and the one function that answers requests.
+ * Every host calls it (the Node server `respond`, MSW `fetch`); no rule of the interface lives here.
+ * @example
+ * const mock = createMockApi({ seed: 7, count: 10 });
+ * const response = await mock.fetch(new Request('http://mock.test/v1/pets?limit=2', {
+ *   headers: { authorization: 'Bearer petstore-dev-key' },
+ * }));
+ */
+export function createMockApi(options: MockOptions = {}): MockApi {
+  return mockApiOf(normalizeMockOptions(options));
+}
+
+/** The mock of options already normalized (`normalizeMockOptions`), for a host that read them first. */
+export function mockApiOf(settings: ResolvedMockOptions): MockApi {
+  const { basePath, persist, profile, shared } = settings;
+  const unsupported = shared ? storeChoices(profile) : [];
+  if (unsupported.length > 0)
+    throw new TypeError(
+      `profile: ${unsupported.join(', ')} cannot be adopted with a Redis store yet; run that mock without --store, or remove those fields from the profile.`,
+    );
+  const { sessions, defaultStore, coverage } = shared
+    ? { sessions: shared.sessions, defaultStore: shared.store.store(DEFAULT_SESSION), coverage: shared.coverage }
+    : inMemory(settings);
+
+  // With `--state`, the default session's changes are saved all or nothing; a shared store (Redis)
+  // keeps its own state and has no `persist`, so its changes are simply made.
+  const saveDefault = savedChanges(defaultStore, persist);
   const env: OperationEnv = {
     basePath,
     profile,
     coverage,
-    change: (session, change) => (session === sessions.default ? saveDefault(change) : unsavedChange(change)),
+    change: (session, change) => (session.name === DEFAULT_SESSION ? saveDefault(change) : unsavedChange(change)),
   };
   const router = createRouter(basePath, [listPets(env), createPet(env), getPet(env)], coverage);
   const respond = createPipeline({
@@ -135,7 +162,7 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     reset: () => sessions.resetAll(),
     coverage: () => coverage.report(),
     serves: router.serves,
-    store: sessions.default.store,
+    store: defaultStore,
     options: settings,
   };
 }

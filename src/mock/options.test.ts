@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { MOCK_DEFAULTS } from './defaults.js';
 import { normalizeMockOptions } from './options.js';
+import type { SharedState } from './store/shared-state.js';
 
 describe('normalizeMockOptions', () => {
+  it('refuses persist with shared state, whose pets Redis keeps', () => {
+    const shared = {} as SharedState;
+    expect(() => normalizeMockOptions({ shared, persist: async () => {} })).toThrow(/persist and shared cannot go together/);
+    expect(normalizeMockOptions({ shared }).shared).toBe(shared);
+  });
+
   it('asks the key of the admin only where other machines reach the mock: a server bound beyond loopback', () => {
     expect(normalizeMockOptions().adminKeyRequired).toBe(false);
     for (const host of ['127.0.0.1', 'localhost', '::1', '127.1.2.3']) expect(normalizeMockOptions({}, { host }).adminKeyRequired, host).toBe(false);

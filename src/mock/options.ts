@@ -4,6 +4,7 @@
 import { apiKeyProblem, KEY_LABEL, type LabelledApiKey } from './auth.js';
 import { MOCK_DEFAULTS } from './defaults.js';
 import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from './profile.js';
+import type { SharedState } from './store/shared-state.js';
 import type { PetDraft, StoredPet } from './store.js';
 
 /**
@@ -65,6 +66,11 @@ export interface MockOptions {
    * is bound beyond loopback (`host`).
    */
   readonly adminKeyRequired?: boolean;
+  /**
+   * State kept in Redis (`openSharedState`, or `startMockServer({ store })`), shared by every replica:
+   * its sessions and coverage replace the in-memory ones. Default: none, state in this process.
+   */
+  readonly shared?: SharedState;
 }
 
 /** Where a mock is served from, as far as its defaults depend on it. */
@@ -79,7 +85,7 @@ export function isLoopback(host: string): boolean {
 }
 
 /** The options with every default filled in; `apiKey` is folded into `apiKeys`, labels into `keyLabels`. */
-export interface ResolvedMockOptions extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist' | 'profile'>> {
+export interface ResolvedMockOptions extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist' | 'profile' | 'shared'>> {
   /** The profile in force, every choice it leaves out `unknown`. */
   readonly profile: Profile;
   readonly apiKeys: readonly string[];
@@ -88,6 +94,7 @@ export interface ResolvedMockOptions extends Required<Omit<MockOptions, 'apiKey'
   /** Where self-check mismatches go; `undefined` when the self-check is off. */
   readonly selfCheck: ((mismatch: string) => void) | undefined;
   readonly persist: MockOptions['persist'];
+  readonly shared: SharedState | undefined;
 }
 
 function wholeNumber(name: string, value: number, min: number): number {
@@ -118,6 +125,8 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
   if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a whole number of pets, 0 or more; got ${count}`);
   const delay = options.delay ?? MOCK_DEFAULTS.delay;
   if (!(delay >= 0)) throw new RangeError(`delay must be 0 or more milliseconds; got ${delay}`);
+  // The all-or-nothing saves of `persist` undo a failed change by rewriting the store: never Redis's, which keeps its own state.
+  if (options.persist && options.shared) throw new TypeError('persist and shared cannot go together: with shared state, Redis keeps the pets.');
   const { selfCheck = false } = options;
   const profile = options.profile === undefined ? UNKNOWN_PROFILE : readProfile(options.profile);
   return {
@@ -137,6 +146,7 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
     selfCheck: selfCheck === true ? () => {} : selfCheck === false ? undefined : selfCheck,
     restore: [...(options.restore ?? [])],
     persist: options.persist,
+    shared: options.shared,
     adminKeyRequired: options.adminKeyRequired ?? (place.host !== undefined && !isLoopback(place.host)),
   };
 }

@@ -9,7 +9,7 @@
 
 import { tooManySessions, withoutCors } from './admin.js';
 import { AUTH_MESSAGES, type AuthProblem, UNAUTHORIZED_HEADERS } from './auth.js';
-import type { Coverage } from './coverage.js';
+import type { CoverageKeeper } from './coverage.js';
 import {
   errorResponse,
   jsonResponse,
@@ -22,18 +22,19 @@ import {
   preparedResponse,
 } from './exchange.js';
 import type { OperationId, Reading } from './operations/operation.js';
-import type { Pending } from './pending.js';
+import { andThen, type Pending } from './pending.js';
 import { appliedPreferences, forcedResponse, type Preferences, readPreferences } from './prefer.js';
 import type { Reached, Router, Target } from './router.js';
 import type { Route } from './routes.js';
-import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Sessions, sessionName } from './sessions.js';
+import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type SessionRegistry, sessionName } from './sessions.js';
+import { unavailableAnswer } from './store/shared-state.js';
 
 /** The parts of a mock the pipeline runs through; `createMockApi` wires them. */
 export interface PipelineParts {
   readonly basePath: string;
   readonly router: Router;
-  readonly sessions: Sessions;
-  readonly coverage: Coverage;
+  readonly sessions: SessionRegistry;
+  readonly coverage: CoverageKeeper;
   /** The key a bearer header carries (its index in `apiKeys`), or why it carries none. */
   readonly authorize: (authorization: string | undefined) => AuthProblem | number;
   readonly keyLabels: ReadonlyMap<number, string>;
@@ -79,7 +80,10 @@ function withHeaders(response: MockResponse, extra: PreparedHeaders): MockRespon
   return { status: response.status, headers: { ...response.headers, ...extra.record }, body: response.body };
 }
 
+/** A thrown error as an answer: a 503 when the shared store is away (the client may retry), else a 500 for a bug. */
 function failure(error: unknown): MockResponse {
+  const unavailable = unavailableAnswer(error);
+  if (unavailable) return unavailable;
   const reason = error instanceof Error ? error.message : String(error);
   return errorResponse('internal_error', `The mock failed to answer: ${reason}. This is a bug in petstore-mock; please report it.`);
 }
@@ -106,7 +110,16 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     trace.reached = reached;
     // Decided once, before any step answers, so that every answer (the 401 too) carries the headers of the same moment; no session is opened for it.
     const removal = reached?.operation.removal;
-    if (removal) trace.removed = sessions.now(sessionName(request.header(SESSION_HEADER)) ?? DEFAULT_SESSION) >= removal.at;
+    if (!removal) return admitted(request, target, reached, trace);
+    return andThen(sessions.now(sessionName(request.header(SESSION_HEADER)) ?? DEFAULT_SESSION), (now) => {
+      trace.removed = now >= removal.at;
+      return admitted(request, target, reached, trace);
+    });
+  }
+
+  /** Auth, the route and method, the session's name and the preferences, then the operation (after any delay). */
+  function admitted(request: MockRequest, target: Target, reached: Reached | undefined, trace: Trace): Pending<MockResponse> {
+    const { method } = request;
     const key = authorize(request.header('authorization'));
     if (typeof key === 'string') return UNAUTHORIZED[key];
     trace.keyLabel = keyLabels.get(key);
@@ -144,9 +157,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
   function proceed(request: MockRequest, reading: Reading, name: string): Pending<MockResponse> {
     if ('refusal' in reading) return reading.refusal;
     if ('readBody' in reading) return reading.readBody(request).then((read) => proceed(request, read, name));
-    const session = sessions.open(name);
-    if (!session) return tooManySessions(sessions);
-    return reading.answer(request, session);
+    return andThen(sessions.open(name), (session) => (session ? reading.answer(request, session) : tooManySessions(sessions)));
   }
 
   function route(request: MockRequest, trace: Trace): Pending<MockResponse> {
@@ -154,8 +165,9 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     if (target.area === 'api') return answerApi(request, target, trace);
     if (target.area === 'elsewhere') return notServed(target.path, `: the API lives under ${basePath}`);
     const key = parts.adminKeyRequired ? authorize(request.header('authorization')) : 0;
-    // The admin's answers carry no CORS, its 401 included.
-    return typeof key === 'string' ? withoutCors(UNAUTHORIZED[key]) : parts.answerAdmin(request, request.method, target.path);
+    // The admin's answers carry no CORS: its 401, and its 503 while Redis is away, included.
+    if (typeof key === 'string') return withoutCors(UNAUTHORIZED[key]);
+    return parts.answerAdmin(request, request.method, target.path).catch((error: unknown) => withoutCors(failure(error)));
   }
 
   /** The steps after the answer is made: the headers its operation always carries, the self-check, coverage, the log's detail. */

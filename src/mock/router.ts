@@ -6,7 +6,7 @@
  */
 import { openapi } from '../generated/openapi.js';
 import { ADMIN_PREFIX } from './admin.js';
-import type { Coverage, EnumValues } from './coverage.js';
+import type { CoverageKeeper, EnumValues } from './coverage.js';
 import { memoize } from './memo.js';
 import type { MockOperation, Reading } from './operations/operation.js';
 import { matchRoute, type Route, routesOf } from './routes.js';
@@ -48,7 +48,7 @@ export interface Router {
 
 const ROUTES: readonly Route[] = routesOf(openapi);
 
-export function createRouter(basePath: string, operations: readonly MockOperation[], coverage: Coverage): Router {
+export function createRouter(basePath: string, operations: readonly MockOperation[], coverage: CoverageKeeper): Router {
   // Each route's methods with the operation that serves them; a documented operation left without one fails at start.
   const served = new Map<Route, ReadonlyMap<string, MockOperation>>(
     ROUTES.map((route) => [

@@ -10,6 +10,7 @@ import { adminProblem, foreignHost, headerValues, hostCheck, isAdminTarget, MISS
 import { normalizeMockOptions } from './options.js';
 import { targetRedactor } from './redact.js';
 import { openStateFile } from './state-file.js';
+import { openSharedState } from './store/shared-state.js';
 
 /**
  * Options of `startMockServer`: those of the mock (`apiKey`, `seed`, `count`, `delay`...), and where to listen.
@@ -38,6 +39,14 @@ export interface MockServerOptions extends MockOptions {
   readonly stateFile?: string;
   /** How long a slow client may hold a connection; defaults suit a dev server. */
   readonly timeouts?: ServerTimeouts;
+  /**
+   * `redis://[user:password@]host:port[/db]`: keep every piece of state in Redis, shared with every
+   * other mock on the same Redis and namespace (docs/redis.md). Needs the `ioredis` package. A Redis
+   * that does not answer at start rejects with a `StoreUnavailableError`. Default: state in this process.
+   */
+  readonly store?: string;
+  /** The key prefix in Redis, so that several mocks share one Redis. Default: `petstore`. */
+  readonly namespace?: string;
 }
 
 /** Limits on slow clients, in milliseconds. */
@@ -197,14 +206,35 @@ function formatUrl(host: string, port: number, basePath: string): string {
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? MOCK_DEFAULTS.host;
   const { stateFile } = options;
+  if (stateFile !== undefined && options.store !== undefined) {
+    throw new TypeError('stateFile and store cannot go together: with a store, Redis keeps the pets (see its AOF settings in docs/redis.md).');
+  }
   const settings = normalizeMockOptions({ ...options, now: options.now ?? coarseClock() }, { host });
   const { seed, count } = settings;
+  // At most one of the two: a locked state file, or the state in Redis (which has no file to save).
   const state = stateFile === undefined ? undefined : await openStateFile(stateFile, seed, count, idOffsetOf(settings.bigIds));
+  const shared =
+    options.store === undefined
+      ? undefined
+      : await openSharedState({
+          ...settings,
+          url: options.store,
+          ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+        });
+  /** Lets go of the state file's lock and the connection to Redis. */
+  const release = async (): Promise<void> => {
+    await state?.close();
+    await shared?.close();
+  };
   let mock: MockApi;
   try {
-    mock = mockApiOf(state ? { ...settings, restore: state.created, persist: (created) => state.writer.save(created) } : settings);
+    mock = mockApiOf({
+      ...settings,
+      ...(shared ? { shared } : {}),
+      ...(state ? { restore: state.created, persist: (created) => state.writer.save(created) } : {}),
+    });
   } catch (error) {
-    await state?.close();
+    await release();
     throw error;
   }
   const { onRequest } = options;
@@ -261,7 +291,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       resolve();
     });
   }).catch(async (error: unknown) => {
-    await state?.close();
+    await release();
     throw error;
   });
   const { port } = server.address() as AddressInfo;
@@ -277,8 +307,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         force.unref();
         server.close(() => {
           clearTimeout(force);
-          // The lock goes once no request can save any more.
-          void (state ? state.close() : Promise.resolve()).then(resolve);
+          // The lock goes, and Redis is let go, once no request can save any more.
+          void release().then(resolve);
         });
         server.closeIdleConnections();
       }),

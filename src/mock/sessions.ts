@@ -33,6 +33,39 @@ export interface Session {
   readonly clock: MockClock;
 }
 
+/** One named session as `GET /__mock/sessions` lists it. */
+export interface SessionSummary {
+  readonly name: string;
+  readonly pets: number;
+  readonly idleMs: number;
+}
+
+/**
+ * The sessions of a mock, wherever they live: in this process (`Sessions`) or in Redis
+ * (`RedisSessions`), where what needs Redis answers in a promise.
+ */
+export interface SessionRegistry {
+  /** How many named sessions may be open at once. */
+  readonly max: number;
+  /** Milliseconds a named session may stay idle. */
+  readonly ttl: number;
+  /** The mock's base clock, which every session's clock moves from. */
+  readonly base: () => number;
+  /** The session with this name, opening it on first use; `undefined` when that would pass the cap. */
+  open(name: string): Pending<Session | undefined>;
+  /** The session with this name if there is one to see; never opens one. */
+  find(name: string): Pending<Session | undefined>;
+  /** What the clock of the session with this name reads, without opening it. */
+  now(name: string): Pending<number>;
+  /** Moves a session's clock so that it reads `time` now (`null`: back to the base clock), opening it; false when the cap refuses it. */
+  setClock(name: string, time: number | null): Pending<boolean>;
+  reset(name: string): Pending<void>;
+  drop(name: string): Pending<boolean>;
+  resetAll(): Pending<void>;
+  list(): Pending<SessionSummary[]>;
+  size(name: string): Pending<number>;
+}
+
 interface OpenSession extends Session {
   /** When it was last used, by the monotonic clock. */
   lastUsed: number;
@@ -65,7 +98,7 @@ function newMemoryStore(seed: readonly StoredPet[], idOffset: bigint | undefined
  * const sessions = new Sessions({ seed: seededPets(1, 50), idOffset: undefined, now: Date.now, ttl: 1_800_000, max: 100 });
  * sessions.open('worker-1')?.store.size; // 50; undefined once 100 named sessions are open
  */
-export class Sessions {
+export class Sessions implements SessionRegistry {
   readonly default: Session;
   readonly #options: SessionsOptions;
   readonly #named = new Map<string, OpenSession>();
@@ -81,6 +114,10 @@ export class Sessions {
 
   get ttl(): number {
     return this.#options.ttl;
+  }
+
+  get base(): () => number {
+    return this.#options.now;
   }
 
   /** The session with this name, opening it from the seed on first use; `undefined` when that would pass the cap. */
@@ -114,6 +151,13 @@ export class Sessions {
     const session = this.find(name);
     session?.clock.reset();
     return session?.store.reset();
+  }
+
+  setClock(name: string, time: number | null): boolean {
+    const session = this.open(name);
+    if (time === null) session?.clock.reset();
+    else session?.clock.set(time);
+    return session !== undefined;
   }
 
   /** Drops a named session; whether it was open. */

@@ -151,7 +151,7 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
             if (status === 401) expect(result.response.headers.get('www-authenticate')).toBe('Bearer');
             if (status === 410) expect(result.response.headers.get('sunset')).toBe(SUNSET);
           }
-          expect(target.mock.store.size).toBe(50);
+          expect(await target.mock.store.size).toBe(50);
         });
       }
 
@@ -295,7 +295,7 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
           expect(byId.getPet?.statuses).toMatchObject({ '200': 0, '404': 1, '500': 1 });
           expect(report.covered).toBe(7);
           expect(report.total).toBe(6 + 8 + 8 + 3 + 3);
-          fresh.mock.reset();
+          await fresh.mock.reset();
           expect(((await answer(await send('/__mock/coverage'), { admin: true })).json as CoverageReport).covered).toBe(7);
           expect(((await answer(await send('/__mock/coverage', { method: 'DELETE', headers: ADMIN }), { admin: true })).json as CoverageReport).covered).toBe(
             0,
@@ -309,7 +309,7 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
         const reported: string[] = [];
         const broken = await startHost({ selfCheck: (mismatch) => reported.push(mismatch) });
         try {
-          broken.mock.store.create({ name: 42 as unknown as string, categoryId: 1, status: 'available' });
+          await broken.mock.store.create({ name: 42 as unknown as string, categoryId: 1, status: 'available' });
           const result = await answer(await broken.request('/pets/51', { headers: AUTH }));
           expectError(result, 500, /^Self-check: getPet answered 200 with a body that breaks its schema .*name must be string/);
           expect(reported).toEqual([expect.stringMatching(/getPet answered 200 .*\/name must be string/)]);

@@ -4,7 +4,7 @@
  * through the same steps and calls these at theirs.
  */
 import type { operations } from '../../generated/types.js';
-import type { Coverage } from '../coverage.js';
+import type { CoverageKeeper } from '../coverage.js';
 import type { MockRequest, MockResponse, PreparedHeaders } from '../exchange.js';
 import type { Pending } from '../pending.js';
 import type { Profile } from '../profile.js';
@@ -52,12 +52,13 @@ export interface MockOperation {
 export interface OperationEnv {
   /** The path every operation is served under: `/v1`. */
   readonly basePath: string;
-  readonly coverage: Coverage;
+  readonly coverage: CoverageKeeper;
   /** The choices of the deployment the mock mimics, where the interface leaves room; resolved once, at start. */
   readonly profile: Profile;
   /**
    * Makes a change of `session`'s pets. A change of the default session is saved where the mock keeps
-   * its state, one change at a time, and undone when the save fails (then the Error response says so).
+   * its state (`--state`), one change at a time, and undone when the save fails (then the Error response
+   * says so). A store that keeps its own state (Redis) has nothing to save: the change is simply made.
    */
   change<T>(session: Session, change: () => Pending<T>): Promise<Saved<T>>;
 }

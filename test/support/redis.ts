@@ -1,0 +1,142 @@
+/**
+ * A real `redis-server` (Debian's) for tests: on a free port, in a temporary directory that nothing
+ * else uses, stopped for good at the end. Fault tests kill it with SIGKILL and start it again on the
+ * same port and directory, so that clients reconnect to the same address and, with `appendonly`,
+ * find what Redis had acknowledged.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startMockServer } from '../../src/mock/server.js';
+import { type StartTarget, urlFor } from './http-facts.js';
+
+const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+
+/** The redis-server flags under which a write Redis acknowledged survives a crash (docs/redis.md). */
+export const DURABLE_REDIS_ARGS = ['--appendonly', 'yes', '--appendfsync', 'always'] as const;
+
+export interface RedisServerOptions {
+  /**
+   * Log every write to an append-only file fsynced before each reply (`appendfsync always`), so that
+   * a write Redis acknowledged survives a kill -9. Default: false, nothing on disk.
+   */
+  readonly appendonly?: boolean;
+}
+
+/**
+ * One redis-server process the test owns.
+ * @example
+ * const redis = await startRedis({ appendonly: true });
+ * startMockServer({ store: redis.url });
+ * await redis.kill(); await redis.restart();
+ * await redis.stop();
+ */
+export interface TestRedis {
+  /** `redis://127.0.0.1:<port>`. */
+  readonly url: string;
+  readonly port: number;
+  /** Kills the server at once (SIGKILL), as a crash would; the port and the directory stay. */
+  kill(): Promise<void>;
+  /** Starts the server again on the same port and directory (after `kill`). */
+  restart(): Promise<void>;
+  /** Stops the server and removes its directory. */
+  stop(): Promise<void>;
+}
+
+/** A port no one listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (address === null || typeof address === 'string') throw new Error('no TCP address for a free port');
+  return address.port;
+}
+
+/** Starts redis-server and resolves once it accepts connections; rejects with its output if it exits first. */
+async function launch(port: number, dir: string, appendonly: boolean): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no', '--loglevel', 'notice'];
+  if (appendonly) args.push(...DURABLE_REDIS_ARGS);
+  const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        child.stdout?.off('data', onData);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('error', (error) =>
+      reject(new Error(`cannot run ${REDIS_SERVER}: ${error.message}; install Debian's redis-server (apt-get install redis-server)`)),
+    );
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code} before it was ready:\n${output}`)));
+  });
+  // Keep reading its output, or a full pipe would block it.
+  child.stdout?.resume();
+  child.removeAllListeners('exit');
+  return child;
+}
+
+async function end(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  await exited;
+}
+
+/**
+ * Starts a redis-server of the test's own.
+ * @example
+ * const redis = await startRedis();
+ * afterAll(() => redis.stop());
+ */
+export async function startRedis(options: RedisServerOptions = {}): Promise<TestRedis> {
+  const dir = await mkdtemp(join(tmpdir(), 'petstore-redis-'));
+  const appendonly = options.appendonly ?? false;
+  const port = await freePort();
+  let child = await launch(port, dir, appendonly);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    kill: () => end(child, 'SIGKILL'),
+    restart: async () => {
+      child = await launch(port, dir, appendonly);
+    },
+    stop: async () => {
+      await end(child, 'SIGTERM');
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Namespaces given so far: every start of every suite gets a new one. */
+let suiteNamespaces = 0;
+
+/**
+ * The Node server on a free port with its state in `redis`, as a host of the shared suites; each
+ * start gets a namespace of its own, so that it starts seeded and alone.
+ * @example
+ * runHttpFacts('the Node server on Redis', redisHost(() => redis));
+ */
+export function redisHost(redis: () => TestRedis): StartTarget {
+  return async (options) => {
+    const server = await startMockServer({ ...options, port: 0, store: redis().url, namespace: `suite${++suiteNamespaces}` });
+    return {
+      baseUrl: server.url,
+      mock: server.mock,
+      request: (path, init) => fetch(urlFor(server.url, path), init),
+      reset: async () => server.mock.reset(),
+      close: () => server.close(),
+    };
+  };
+}
