@@ -111,6 +111,12 @@ const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; pact: bo
     pact: false,
     observed: { idsBeyondDouble: true, idScheme: 'increasing', listOrder: 'id-asc', nonIntegerPetId: 404, unknownStatus: 'empty' },
   },
+  {
+    name: 'Content-Type spelt Application/JSON ;Charset=UTF-8 (media types are case-insensitive)',
+    choices: { mediaTypeCase: 'upper', charset: true },
+    pact: true,
+    observed: { listOrder: 'id-asc' },
+  },
   { name: 'no pet at the start', choices: { count: 0 }, pact: true, observed: { idScheme: 'increasing', defaultStatus: 'available' } },
   {
     name: 'no pet at the start and only category 42 known: nothing to learn a category from, so creates are skipped, not failed',

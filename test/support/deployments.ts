@@ -436,6 +436,8 @@ export interface Choices {
   readonly gzip: boolean;
   /** `application/json; charset=utf-8` instead of `application/json`. */
   readonly charset: boolean;
+  /** The media type spelt in another case, with space before `;` (case-insensitive, RFC 9110 §8.3.1). */
+  readonly mediaTypeCase?: 'upper';
   /** `Connection: close` on every answer. */
   readonly connectionClose: boolean;
   /** Bodies sent chunked (no Content-Length) rather than with a Content-Length. */
@@ -537,7 +539,11 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
   const served = { gzipped: 0, refusedCategories: 0, posts: 0 };
 
   const reply = (request: Request, status: number, body: unknown, headers: Record<string, string> = {}): Response => {
-    const out = new Headers({ 'content-type': choices.charset ? 'application/json; charset=utf-8' : 'application/json', ...headers });
+    const mediaType = choices.mediaTypeCase === 'upper' ? 'Application/JSON' : 'application/json';
+    const out = new Headers({
+      'content-type': choices.charset ? `${mediaType}${choices.mediaTypeCase ? ' ;Charset=UTF-8' : '; charset=utf-8'}` : mediaType,
+      ...headers,
+    });
     if (choices.extraHeaders) {
       out.set('x-request-id', randomBytes(8).toString('hex'));
       out.set('cache-control', 'no-store');

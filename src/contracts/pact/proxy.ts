@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
+import { jsonMediaTypeProblem } from '../../spec/conformance.js';
 import { bodyCapMessage, describeFailure, KEY_PLACEHOLDER, MAX_BODY_BYTES, type RecordedRequest, type TransportProblem } from '../http.js';
 import type { Pacer } from '../pace.js';
 
@@ -105,6 +106,27 @@ export function restoreExactIntegers(body: string, exact: Iterable<bigint>): str
   return changed ? stringifyJson(restored) : body;
 }
 
+/**
+ * Media types are case-insensitive and may carry whitespace around `;` (RFC 9110 §8.3.1), but the
+ * Pact Verifier matches Content-Type with a case-sensitive regex (`^application\/json(;.*)?$`). A
+ * Content-Type the spec suite accepts as JSON is handed on in its canonical form: the media type and
+ * parameter names in lower case, no whitespace around `;` and `=`, `charset=utf-8` in lower case.
+ * Anything else is handed on as it came, for the Pact Verifier to judge.
+ */
+export function canonicalJsonContentType(contentType: string): string {
+  if (jsonMediaTypeProblem(contentType) !== undefined) return contentType;
+  const [essence = '', ...parameters] = contentType.split(';');
+  const canonical = parameters
+    .filter((parameter) => parameter.trim() !== '')
+    .map((parameter) => {
+      const equals = parameter.indexOf('=');
+      const name = (equals < 0 ? parameter : parameter.slice(0, equals)).trim().toLowerCase();
+      const value = equals < 0 ? '' : parameter.slice(equals + 1).trim();
+      return name === 'charset' ? 'charset=utf-8' : `${name}=${value}`;
+    });
+  return [essence.trim().toLowerCase(), ...canonical].join(';');
+}
+
 function errorBody(message: string): string {
   return JSON.stringify({ code: 'petstore_verify_proxy', message, status: 502 });
 }
@@ -154,7 +176,9 @@ export async function startBoundedProxy(options: BoundedProxyOptions): Promise<B
         return { response, bytes: await readBytesLimited(response.body, maxBodyBytes) };
       });
       if (answer.bytes === undefined) return refuse('too-large', `${method} ${url} answered with ${bodyCapMessage(maxBodyBytes)}`);
-      const headersBack = [...answer.response.headers].filter(([name]) => !NOT_FORWARDED.has(name) && name !== 'set-cookie');
+      const headersBack = [...answer.response.headers]
+        .filter(([name]) => !NOT_FORWARDED.has(name) && name !== 'set-cookie')
+        .map(([name, value]): [string, string] => [name, name === 'content-type' ? canonicalJsonContentType(value) : value]);
       for (const cookie of answer.response.headers.getSetCookie()) headersBack.push(['set-cookie', cookie]);
       headersBack.push(['content-length', String(answer.bytes.byteLength)]);
       outgoing.writeHead(answer.response.status, headersBack.flat());
