@@ -42,6 +42,8 @@ export interface RunState {
   /** Names of created pets start with `petstore-verify <runId>`. */
   readonly runId: string;
   readonly readOnly: boolean;
+  /** A category the deployment accepts, given with --category-id: tried before any guess. */
+  readonly categoryId?: string;
   /** The first page of the listing at the start (`limit` at its maximum). */
   readonly listing: readonly Record<string, JsonValue>[];
   /** The clock, for deprecation warnings. */

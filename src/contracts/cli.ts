@@ -25,6 +25,7 @@ interface Flags {
   rps?: number;
   deadline: number;
   pact: string[];
+  categoryId?: string;
 }
 
 class UsageError extends Error {
@@ -121,6 +122,16 @@ export function verifyCommand(): Command {
         .default([])
         .argParser((value: string, previous: string[]) => [...previous, value]),
     )
+    .addOption(
+      new Option(
+        '--category-id <id>',
+        'a category the deployment accepts for new pets, tried before any guess (for a deployment that refuses categories it does not know)',
+      ).argParser((value: string) => {
+        if (!/^-?\d{1,19}$/.test(value) || BigInt(value) > 2n ** 63n - 1n || BigInt(value) < -(2n ** 63n))
+          throw new InvalidArgumentError('Expected an int64 integer.');
+        return value.replace(/^(-?)0+(?=\d)/, '$1');
+      }),
+    )
     .addOption(new Option('--reporter <name>', 'console, json or junit').choices(['console', 'json', 'junit']).default('console'))
     .option('-o, --output <file>', 'write the json or junit report to this file (the console shows progress)')
     .addOption(new Option('--timeout <ms>', 'per request').default(10_000).argParser(positiveInteger('milliseconds', 600_000)))
@@ -185,6 +196,7 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
       apiKey: flags.apiKey,
       suite,
       readOnly: flags.readOnly === true,
+      ...(flags.categoryId === undefined ? {} : { categoryId: flags.categoryId }),
       timeoutMs: flags.timeout,
       concurrency: flags.concurrency,
       // The deadline is the whole run's, counted from the process's start: Node's own start and the

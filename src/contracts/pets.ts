@@ -57,7 +57,12 @@ const settledCategory = new WeakMap<RunState, string>();
 /** Categories worth trying, as exact digits: those the listing shows (a deployment may refuse others), then 1. */
 function categoryCandidates(state: RunState): string[] {
   const listed = state.listing.map((pet) => pet.categoryId).filter((id) => typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)));
-  return [...new Set([...listed.map(String), '1'])].slice(0, MAX_CATEGORY_TRIES);
+  return [...new Set([...(state.categoryId === undefined ? [] : [state.categoryId]), ...listed.map(String), '1'])].slice(0, MAX_CATEGORY_TRIES);
+}
+
+/** The category a create of this run was accepted with, if one was (or the one given with --category-id). */
+export function acceptedCategoryId(state: RunState): string | undefined {
+  return settledCategory.get(state) ?? state.categoryId;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface VerifyOptions {
   readonly suite?: Suite;
   /** No POST at all: the checks that need one are skipped. */
   readonly readOnly?: boolean;
+  /** A category the deployment accepts, as exact digits: tried before any guess when creating pets. */
+  readonly categoryId?: string;
   /** Per request, in milliseconds. Default 10 000. */
   readonly timeoutMs?: number;
   /** Requests in flight at once. Default 4. */
@@ -223,7 +225,16 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
   }
   const seen = await preflight(contract, client, prefix.lacking);
   if ('fatal' in seen) return report([], undefined, seen.fatal);
-  const state: RunState = { contract, client, runId, readOnly, listing: seen.listing, now: options.now ?? new Date(), writesLeft: MAX_WRITES };
+  const state: RunState = {
+    contract,
+    client,
+    runId,
+    readOnly,
+    listing: seen.listing,
+    now: options.now ?? new Date(),
+    writesLeft: MAX_WRITES,
+    ...(options.categoryId === undefined ? {} : { categoryId: options.categoryId }),
+  };
   const checks = suite === 'pact' ? [] : specChecks(contract);
   const results = await Promise.all(
     checks.map(async (check) => {
