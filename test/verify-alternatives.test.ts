@@ -159,6 +159,30 @@ describe('petstore-verify raises no false alarm on a correct deployment that cho
     }
   }, 60_000);
 
+  it('honours 429 Too Many Requests: sends again after Retry-After, in both suites, and raises no false alarm', async () => {
+    const deployment = await correctDeployment({ rateLimit: 10 });
+    try {
+      const report = await verifyCli(deployment.url, 'all');
+      expectPass(report);
+      expect(deployment.served.limited).toBeGreaterThan(0);
+    } finally {
+      await deployment.close();
+    }
+  }, 90_000);
+
+  it('a deployment that keeps answering 429 is a run-level problem (exit 2, lower --rps), not a contract failure', async () => {
+    const deployment = await correctDeployment({ rateLimit: 0.01 });
+    try {
+      const report = await verifyCli(deployment.url, 'spec', ['--deadline', '8000']);
+      expect(failures(report)).toEqual([]);
+      expect(report.exitCode).toBe(2);
+      // The first request (the listing, before any check) is already limited: the run says so, and what to do.
+      expect(report.fatal).toMatch(/rate limited: still answered 429 .*lower --rps/);
+    } finally {
+      await deployment.close();
+    }
+  }, 60_000);
+
   it('sends no POST under --read-only', async () => {
     const deployment = await correctDeployment({ categories: [7n, 9n] });
     try {

@@ -124,7 +124,9 @@ export class CheckContext {
       throw error;
     }
     if (exchange.attempts > 1)
-      this.warn(`${exchange.request.method} ${exchange.request.url} was retried ${exchange.attempts - 1} time(s) after gateway errors or a dropped connection`);
+      this.warn(
+        `${exchange.request.method} ${exchange.request.url} was retried ${exchange.attempts - 1} time(s) after gateway errors, a dropped connection or 429 Too Many Requests`,
+      );
     this.#inspect(operation, exchange);
     return exchange;
   }

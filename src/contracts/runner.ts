@@ -157,7 +157,7 @@ async function preflight(
   } catch (error) {
     // An oversized listing is the deployment's fault, not the network's: the checks will say so.
     if (error instanceof TransportError && error.problem === 'too-large') return { listing: [] };
-    if (error instanceof TransportError) return { fatal: `cannot reach the deployment: ${error.message}` };
+    if (error instanceof TransportError) return { fatal: error.problem === 'rate-limited' ? error.message : `cannot reach the deployment: ${error.message}` };
     throw error;
   }
 }

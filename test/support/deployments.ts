@@ -20,7 +20,7 @@ export interface Deployment {
 
 /** A correct deployment, with what it served: a test proves the choice was exercised. */
 export interface CorrectDeployment extends Deployment {
-  readonly served: { gzipped: number; refusedCategories: number; posts: number };
+  readonly served: { gzipped: number; refusedCategories: number; posts: number; limited: number };
 }
 
 /** Serves a web-standard handler on a free loopback port. */
@@ -450,6 +450,8 @@ export interface Choices {
   readonly errorCodes: 'snake' | 'numeric' | 'upper';
   /** How many pets exist at the start. */
   readonly count: number;
+  /** Requests served per second at most (a token bucket); past it, 429 with `Retry-After: 1`, as the spec allows on every operation. */
+  readonly rateLimit?: number;
 }
 
 /** The mock's own choices, where the interface leaves room. */
@@ -536,7 +538,18 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
     });
   }
   const base = choices.basePath;
-  const served = { gzipped: 0, refusedCategories: 0, posts: 0 };
+  const served = { gzipped: 0, refusedCategories: 0, posts: 0, limited: 0 };
+  const bucket = { tokens: choices.rateLimit ?? 0, at: Date.now() };
+  /** True when the request is past the rate limit: the token bucket refills `rateLimit` tokens a second. */
+  const overLimit = (): boolean => {
+    if (choices.rateLimit === undefined) return false;
+    const now = Date.now();
+    bucket.tokens = Math.min(choices.rateLimit, bucket.tokens + ((now - bucket.at) * choices.rateLimit) / 1000);
+    bucket.at = now;
+    if (bucket.tokens < 1) return true;
+    bucket.tokens -= 1;
+    return false;
+  };
 
   const reply = (request: Request, status: number, body: unknown, headers: Record<string, string> = {}): Response => {
     const mediaType = choices.mediaTypeCase === 'upper' ? 'Application/JSON' : 'application/json';
@@ -567,6 +580,10 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
 
   const deployment = await serve(async (request) => {
     const url = new URL(request.url);
+    if (overLimit()) {
+      served.limited++;
+      return reply(request, 429, { code: errorCode(choices.errorCodes, 429, 'too_many_requests'), message: 'slow down', status: 429 }, { 'retry-after': '1' });
+    }
     if (!url.pathname.startsWith(`${base}/`)) return error(request, 404, 'not_found', 'no such path');
     if (request.headers.get('authorization') !== `Bearer ${KEY}`) return error(request, 401, 'unauthorized', 'a valid bearer key is required');
     const path = url.pathname.slice(base.length);

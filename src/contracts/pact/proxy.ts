@@ -9,7 +9,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
 import { jsonMediaTypeProblem } from '../../spec/conformance.js';
-import { bodyCapMessage, describeFailure, KEY_PLACEHOLDER, MAX_BODY_BYTES, type RecordedRequest, type TransportProblem } from '../http.js';
+import {
+  bodyCapMessage,
+  describeFailure,
+  KEY_PLACEHOLDER,
+  MAX_BODY_BYTES,
+  RATE_LIMIT_RETRIES,
+  type RecordedRequest,
+  rateLimitedMessage,
+  retryAfterMs,
+  type TransportProblem,
+  waitWithin,
+} from '../http.js';
 import type { Pacer } from '../pace.js';
 
 /** Something the proxy stopped or could not get, reported as the interaction's failure. */
@@ -168,13 +179,25 @@ export async function startBoundedProxy(options: BoundedProxyOptions): Promise<B
     if (raw === undefined) return refuse('too-large', `the Pact Verifier sent a request body larger than ${maxBodyBytes} bytes`);
 
     try {
-      const answer = await options.pacer.run(async () => {
-        options.onSend(method);
-        const timeout = AbortSignal.timeout(options.timeoutMs);
-        const signal = options.deadline ? AbortSignal.any([timeout, options.deadline]) : timeout;
-        const response = await fetch(url, { method, headers, body: body ?? null, redirect: 'manual', signal });
-        return { response, bytes: await readBytesLimited(response.body, maxBodyBytes) };
-      });
+      const once = () =>
+        options.pacer.run(async () => {
+          options.onSend(method);
+          const timeout = AbortSignal.timeout(options.timeoutMs);
+          const signal = options.deadline ? AbortSignal.any([timeout, options.deadline]) : timeout;
+          const response = await fetch(url, { method, headers, body: body ?? null, redirect: 'manual', signal });
+          return { response, bytes: await readBytesLimited(response.body, maxBodyBytes) };
+        });
+      let answer = await once();
+      // A 429 is sent again once its Retry-After has passed, as the spec suite does; still limited, the run is told to slow down.
+      for (let limited = 0; answer.response.status === 429; limited++) {
+        if (limited >= RATE_LIMIT_RETRIES) return refuse('rate-limited', `${method} ${url}: ${rateLimitedMessage(RATE_LIMIT_RETRIES)}`);
+        try {
+          await waitWithin(retryAfterMs(answer.response.headers.get('retry-after')), options.deadline);
+        } catch {
+          return refuse('rate-limited', `${method} ${url}: ${rateLimitedMessage(limited)}; the run's deadline fell before its Retry-After passed`);
+        }
+        answer = await once();
+      }
       if (answer.bytes === undefined) return refuse('too-large', `${method} ${url} answered with ${bodyCapMessage(maxBodyBytes)}`);
       const headersBack = [...answer.response.headers]
         .filter(([name]) => !NOT_FORWARDED.has(name) && name !== 'set-cookie')
