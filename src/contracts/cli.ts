@@ -115,7 +115,7 @@ export function verifyCommand(): Command {
     )
     .option(
       '--read-only',
-      `send no POST: checks that create pets are skipped (otherwise at most ${MAX_WRITES} pets are created, named "petstore-verify <run id> ...")`,
+      `send no POST: checks that create pets are skipped (otherwise at most ${MAX_WRITES} POSTs are sent by the spec suite, named "petstore-verify <run id> ...")`,
     )
     .addOption(
       new Option('--pact <file or url>', 'another consumer pact to verify besides the bundled ones; repeatable')

@@ -278,6 +278,8 @@ export interface ProbeFault {
   readonly fault: Fault;
   readonly caughtBy: string;
   readonly message?: RegExp;
+  /** Pets at the start, when not 150: a pet created by mistake is seen only on the first page of the listing. */
+  readonly count?: number;
 }
 
 /** Each a realistic fault the checks before the deeper probes let through. */
@@ -403,11 +405,146 @@ export const PROBE_FAULTS: Readonly<Record<string, ProbeFault>> = {
     caughtBy: 'listPets.limit',
     message: /gzip-compressed body that has no Content-Encoding/,
   },
+  'the key accepted under Basic as it is': {
+    fault: acceptsAlso((authorization) => authorization === `Basic ${KEY}`),
+    caughtBy: 'auth.listPets.refused',
+    message: /to the key under Basic, not encoded/,
+  },
+  'the key accepted under Basic as base64 of the key alone': {
+    fault: acceptsAlso((authorization) => authorization === `Basic ${Buffer.from(KEY).toString('base64')}`),
+    caughtBy: 'auth.getPet.refused',
+    message: /to the key under Basic, base64 of the key alone/,
+  },
+  'a 201 without Location': {
+    fault: async (request, mock) => {
+      const response = await mock(request);
+      if (response.status !== 201) return response;
+      const headers = new Headers(response.headers);
+      headers.delete('location');
+      return new Response(response.body, { status: 201, headers });
+    },
+    caughtBy: 'createPet.echo',
+    message: /no Location header/,
+  },
+  'a Location naming the pet before': {
+    fault: async (request, mock) => {
+      const response = await mock(request);
+      if (response.status !== 201) return response;
+      const headers = new Headers(response.headers);
+      headers.set(
+        'location',
+        (headers.get('location') ?? '').replace(/\d+$/, (id) => String(BigInt(id) - 1n)),
+      );
+      return new Response(response.body, { status: 201, headers });
+    },
+    caughtBy: 'createPet.echo',
+    message: /names another pet/,
+  },
+  'a page that repeats its first pet at its end': {
+    fault: async (request, mock) => {
+      const response = await mock(request);
+      return isList(request) && response.status === 200
+        ? rewriteJson(response, (pets) => (Array.isArray(pets) && pets.length > 1 ? [...pets.slice(0, -1), pets[0]] : pets))
+        : response;
+    },
+    caughtBy: 'listPets.ids-unique',
+    message: /more than once/,
+  },
+  'status null taken for no status': {
+    fault: rewriteCreate((body) => (body.status === null ? Object.fromEntries(Object.entries(body).filter(([name]) => name !== 'status')) : body)),
+    caughtBy: 'createPet.invalid',
+    message: /status null/,
+  },
+  'paths matched ignoring case, after an exact-path auth rule': {
+    fault: servesVariant(
+      (path) => path !== path.toLowerCase(),
+      (path) => path.toLowerCase(),
+    ),
+    caughtBy: 'auth.listPets.path-variants',
+    message: /\/PETS without a credential answered 200/,
+  },
+  'percent-encoded paths decoded after an exact-path auth rule': {
+    fault: servesVariant(
+      (path) => /%[0-9a-f]{2}/i.test(path),
+      (path) => decodeURIComponent(path),
+    ),
+    caughtBy: 'auth.getPet.path-variants',
+    message: /%70ets\/\d+ without a credential answered 200/,
+  },
+  'the body validated before the key': {
+    fault: async (request, mock) => {
+      if (!isCreate(request) || request.headers.has('authorization')) return mock(request);
+      const text = await request.text();
+      const body = (() => {
+        try {
+          return JSON.parse(text) as { name?: unknown };
+        } catch {
+          return undefined;
+        }
+      })();
+      return typeof body?.name === 'string'
+        ? mock(new Request(request, { body: text }))
+        : json(400, { code: 'bad_request', message: 'name is required', status: 400 });
+    },
+    caughtBy: 'auth.createPet.refused',
+    message: /judged the input before the credential/,
+  },
+  'a create without a key stored, then refused with 401': {
+    fault: async (request, mock) => {
+      if (!isCreate(request) || request.headers.get('authorization') === `Bearer ${KEY}`) return mock(request);
+      const text = await request.text();
+      await mock(withKey(new Request(request, { body: text })));
+      return json(401, { code: 'unauthorized', message: 'a valid bearer key is required', status: 401 }, { 'www-authenticate': 'Bearer' });
+    },
+    caughtBy: 'auth.createPet.refused',
+    message: /refused with 401 still created the pet/,
+    count: 10,
+  },
+  'text after the JSON body ignored': {
+    fault: async (request, mock) => {
+      if (!isCreate(request)) return mock(request);
+      const text = await request.text();
+      return mock(new Request(request, { body: text.replace(/\}[^}]*$/, '}') }));
+    },
+    caughtBy: 'createPet.invalid',
+    message: /text after the JSON object/,
+  },
+  'names trimmed': {
+    fault: rewriteCreate((body) => (typeof body.name === 'string' ? { ...body, name: body.name.trim() } : body)),
+    caughtBy: 'createPet.boundaries',
+    message: /spaces around it but changed name/,
+  },
+  'a server error for the ids at the int64 edges': {
+    fault: (request, mock) =>
+      isGet(request) && /\/(0|-1|9223372036854775807)$/.test(new URL(request.url).pathname)
+        ? Promise.resolve(json(500, { code: 'internal', message: 'out of range', status: 500 }))
+        : mock(request),
+    caughtBy: 'getPet.boundary-ids',
+    message: /getPet answered 500 for the id/,
+  },
+  'every non-ASCII name refused': {
+    fault: async (request, mock) => {
+      if (!isCreate(request)) return mock(request);
+      const text = await request.text();
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the printable ASCII range, on purpose
+      return /[^\x00-\x7f]/.test(JSON.parse(text).name ?? '')
+        ? json(400, { code: 'bad_request', message: 'name must be ASCII', status: 400 })
+        : mock(new Request(request, { body: text }));
+    },
+    caughtBy: 'createPet.echo',
+    message: /refused \(400\) a valid NewPet/,
+  },
+  'every create refused with 400': {
+    fault: (request, mock) =>
+      isCreate(request) ? Promise.resolve(json(400, { code: 'bad_request', message: 'categoryId: no such category', status: 400 })) : mock(request),
+    caughtBy: 'createPet.persisted',
+    message: /every category tried, the listing's own among them/,
+  },
 };
 
 /** Starts the mock with one fault injected. */
-export function faultyDeployment(fault: Fault): Promise<Deployment> {
-  const mock = createMockApi({ count: 150 });
+export function faultyDeployment(fault: Fault, count = 150): Promise<Deployment> {
+  const mock = createMockApi({ count });
   const handler: WebHandler = (request) => mock.fetch(request);
   return serve((request) => fault(request, handler));
 }
