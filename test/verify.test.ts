@@ -170,7 +170,7 @@ describe('petstore-verify CLI', () => {
       const result = await runCli('petstore-verify', ['--base-url', deployment.url, '--api-key', KEY, '--suite', 'spec']);
       expect(result.code).toBe(1);
       expect(result.stdout).toContain('createPet answered 200, a status the spec does not document for it');
-      expect(result.stdout).toMatch(/request: {2}curl -sS -i -X POST '[^']+\/v1\/pets' -H "authorization: Bearer \$PETSTORE_API_KEY"/);
+      expect(result.stdout).toMatch(/request: {2}curl -sS -i -X POST '[^']+\/v1\/pets' -H "authorization: Bearer \$\{PETSTORE_API_KEY\}"/);
       expect(result.stdout).toMatch(/expected: 201/);
       expect(result.stdout).not.toContain(`Bearer ${KEY}`);
       expect(result.stdout).toContain('The deployment breaks the contract');

@@ -40,6 +40,14 @@ function positiveInteger(what: string, max: number) {
   };
 }
 
+/** A URL with any password in it replaced, for messages: `https://user:***@host/v1`. */
+export function withoutPassword(value: string): string {
+  return value.replace(
+    /^([a-z][a-z0-9+.-]*:\/\/)([^/@?#]*)@/i,
+    (_, scheme: string, userinfo: string) => `${scheme}${userinfo.includes(':') ? `${userinfo.slice(0, userinfo.indexOf(':'))}:***` : userinfo}@`,
+  );
+}
+
 function baseUrlOf(flags: Flags): string {
   const value = flags.baseUrl;
   if (!value) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL), e.g. --base-url https://staging.example.com/v1');
@@ -47,10 +55,15 @@ function baseUrlOf(flags: Flags): string {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--base-url "${value}" is not a URL; give one like https://staging.example.com/v1`);
+    throw new UsageError(`--base-url "${withoutPassword(value)}" is not a URL; give one like https://staging.example.com/v1`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http or https, not ${url.protocol}`);
   if (url.search || url.hash) throw new UsageError('--base-url must not carry a query or a fragment');
+  // fetch cannot send a URL with credentials in it, and a password must not reach a report: say so, without it.
+  if (url.username || url.password)
+    throw new UsageError(
+      `--base-url ${withoutPassword(value)} carries credentials; petstore-verify sends only --api-key: give the URL without "user:password@"`,
+    );
   return value.replace(/\/+$/, '');
 }
 
@@ -181,7 +194,13 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
   const flags = command.opts<Flags>();
   try {
     const baseUrl = baseUrlOf(flags);
-    if (!flags.apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY): the key the deployment accepts');
+    if (flags.apiKey === undefined || flags.apiKey.trim() === '')
+      throw new UsageError('--api-key is required (or set PETSTORE_API_KEY): the key the deployment accepts, not empty');
+    // A header value is visible ASCII, spaces and tabs (RFC 9110 §5.5): fetch refuses anything else before sending.
+    if (!/^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/.test(flags.apiKey))
+      throw new UsageError(
+        'the key cannot be sent in an HTTP header: it holds a line break, a control character, a non-ASCII character or spaces around it; give the key exactly as the deployment issued it',
+      );
     if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json or junit');
     const suite = flags.suite ?? defaultSuite();
     if (suite !== 'spec' && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);

@@ -308,7 +308,13 @@ export function toCurl(request: RecordedRequest): string {
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'accept') continue;
     // Double quotes so that the shell expands $PETSTORE_API_KEY.
-    parts.push('-H', value.includes(KEY_PLACEHOLDER) ? `"${name}: ${value.replaceAll('"', '\\"')}"` : shellQuote(`${name}: ${value}`));
+    // `${PETSTORE_API_KEY}` with braces, so that a character after it (a suffix of a near miss) is not read as part of the variable's name.
+    parts.push(
+      '-H',
+      value.includes(KEY_PLACEHOLDER)
+        ? `"${name}: ${value.replaceAll('"', '\\"').replaceAll(KEY_PLACEHOLDER, '${PETSTORE_API_KEY}')}"`
+        : shellQuote(`${name}: ${value}`),
+    );
   }
   if (request.body !== undefined) parts.push('--data-raw', shellQuote(request.body.length > 2000 ? `${request.body.slice(0, 2000)}…` : request.body));
   return parts.join(' ');
