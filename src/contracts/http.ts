@@ -296,6 +296,9 @@ export class HttpClient {
   }
 }
 
+/** The key's shell variable, braced: `$` then `{PETSTORE_API_KEY}`. */
+const BRACED_KEY_VARIABLE = `$${'{'}PETSTORE_API_KEY}`;
+
 function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
@@ -312,7 +315,7 @@ export function toCurl(request: RecordedRequest): string {
     parts.push(
       '-H',
       value.includes(KEY_PLACEHOLDER)
-        ? `"${name}: ${value.replaceAll('"', '\\"').replaceAll(KEY_PLACEHOLDER, '${PETSTORE_API_KEY}')}"`
+        ? `"${name}: ${value.replaceAll('"', '\\"').replaceAll(KEY_PLACEHOLDER, BRACED_KEY_VARIABLE)}"`
         : shellQuote(`${name}: ${value}`),
     );
   }
