@@ -183,6 +183,18 @@ describe('petstore-verify raises no false alarm on a correct deployment that cho
     }
   }, 60_000);
 
+  it('under --read-only against an empty listing, still checks that getPet refuses a missing key (no pet needs to exist for that)', async () => {
+    const deployment = await correctDeployment({ count: 0 });
+    try {
+      const report = await verifyCli(deployment.url, 'spec', ['--read-only']);
+      expectPass(report);
+      expect(report.results.find((result) => result.id === 'auth.getPet.refused')?.outcome).toBe('pass');
+      expect(deployment.served.posts).toBe(0);
+    } finally {
+      await deployment.close();
+    }
+  }, 60_000);
+
   it('sends no POST under --read-only', async () => {
     const deployment = await correctDeployment({ categories: [7n, 9n] });
     try {
