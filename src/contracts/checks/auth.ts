@@ -40,7 +40,8 @@ function nearMisses(context: CheckContext): [string, DerivedCredential][] {
       'the key under Basic, base64 of the key alone',
       client.derive('Basic <base64 of "$PETSTORE_API_KEY">', (key) => ({ value: `Basic ${base64(key)}`, secret: base64(key) })),
     ],
-    ['the key under Basic, not encoded', client.derive(`Basic ${KEY_PLACEHOLDER}`, (key) => ({ value: `Basic ${key}`, secret: key }))],
+    // No secret of its own to replace in echoes: the key itself is, by the redactor, in every form.
+    ['the key under Basic, not encoded', client.derive(`Basic ${KEY_PLACEHOLDER}`, (key) => ({ value: `Basic ${key}`, secret: '' }))],
   ];
   return misses.filter((miss): miss is [string, DerivedCredential] => miss[1] !== undefined);
 }
