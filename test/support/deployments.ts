@@ -512,7 +512,7 @@ export const PROBE_FAULTS: Readonly<Record<string, ProbeFault>> = {
   'names trimmed': {
     fault: rewriteCreate((body) => (typeof body.name === 'string' ? { ...body, name: body.name.trim() } : body)),
     caughtBy: 'createPet.boundaries',
-    message: /spaces around it but changed name/,
+    message: /ending in spaces but changed name/,
   },
   'a server error for the ids at the int64 edges': {
     fault: (request, mock) =>
