@@ -111,11 +111,17 @@ const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; pact: bo
     pact: false,
     observed: { idsBeyondDouble: true, idScheme: 'increasing', listOrder: 'id-asc', nonIntegerPetId: 404, unknownStatus: 'empty' },
   },
+  {
+    name: 'Content-Type spelt Application/JSON ;Charset=UTF-8 (media types are case-insensitive), no Location on a 201',
+    choices: { mediaTypeCase: 'upper', charset: true, omitLocation: true },
+    pact: true,
+    observed: { listOrder: 'id-asc' },
+  },
   { name: 'no pet at the start', choices: { count: 0 }, pact: true, observed: { idScheme: 'increasing', defaultStatus: 'available' } },
   {
-    name: 'no pet at the start and only category 42 known: nothing to learn a category from, so creates are skipped, not failed',
+    name: 'no pet at the start and only category 42 known: nothing to learn a category from, so creates and the provider states that need a pet are skipped, not failed',
     choices: { count: 0, categories: [42n] },
-    pact: false,
+    pact: true,
     observed: { refusedCategories: expect.arrayContaining(['1']) },
   },
 ];
@@ -138,6 +144,56 @@ describe('petstore-verify raises no false alarm on a correct deployment that cho
       }
     }, 60_000);
   }
+
+  it('creates with the category given by --category-id, in both suites, when nothing else can be learned', async () => {
+    const deployment = await correctDeployment({ count: 0, categories: [42n] });
+    try {
+      const report = await verifyCli(deployment.url, 'all', ['--category-id', '42']);
+      expectPass(report);
+      // Every create and provider state ran: none was skipped for want of a category (but the probe of a category beyond 2^53, which 42 cannot stand for).
+      const skipped = report.results.filter((result) => result.outcome === 'skip' && /categor/.test(result.reason ?? '')).map((result) => result.id);
+      expect(skipped).toEqual(['createPet.big-category']);
+      expect(deployment.served.posts).toBeGreaterThan(deployment.served.refusedCategories + 10);
+    } finally {
+      await deployment.close();
+    }
+  }, 60_000);
+
+  it('honours 429 Too Many Requests: sends again after Retry-After, in both suites, and raises no false alarm', async () => {
+    const deployment = await correctDeployment({ rateLimit: 10 });
+    try {
+      const report = await verifyCli(deployment.url, 'all');
+      expectPass(report);
+      expect(deployment.served.limited).toBeGreaterThan(0);
+    } finally {
+      await deployment.close();
+    }
+  }, 90_000);
+
+  it('a deployment that keeps answering 429 is a run-level problem (exit 2, lower --rps), not a contract failure', async () => {
+    const deployment = await correctDeployment({ rateLimit: 0.01 });
+    try {
+      const report = await verifyCli(deployment.url, 'spec', ['--deadline', '8000']);
+      expect(failures(report)).toEqual([]);
+      expect(report.exitCode).toBe(2);
+      // The first request (the listing, before any check) is already limited: the run says so, and what to do.
+      expect(report.fatal).toMatch(/rate limited: still answered 429 .*lower --rps/);
+    } finally {
+      await deployment.close();
+    }
+  }, 60_000);
+
+  it('under --read-only against an empty listing, still checks that getPet refuses a missing key (no pet needs to exist for that)', async () => {
+    const deployment = await correctDeployment({ count: 0 });
+    try {
+      const report = await verifyCli(deployment.url, 'spec', ['--read-only']);
+      expectPass(report);
+      expect(report.results.find((result) => result.id === 'auth.getPet.refused')?.outcome).toBe('pass');
+      expect(deployment.served.posts).toBe(0);
+    } finally {
+      await deployment.close();
+    }
+  }, 60_000);
 
   it('sends no POST under --read-only', async () => {
     const deployment = await correctDeployment({ categories: [7n, 9n] });

@@ -31,7 +31,8 @@ function bigIdDeployment(): Promise<Deployment> {
   const pets: Pet[] = [];
   for (let i = 0; i < 25; i++) pets.push({ id: next++, name: `Pet ${i}`, categoryId: first + BigInt(i % 3), status: STATUSES[i % 3] as string });
   const categories = new Set([first, first + 1n, first + 2n]);
-  const reply = (status: number, body: unknown) => new Response(stringifyJson(body), { status, headers: { 'content-type': 'application/json' } });
+  const reply = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    new Response(stringifyJson(body), { status, headers: { 'content-type': 'application/json', ...headers } });
   const error = (status: number, code: string, message: string) => reply(status, { code, message, status });
   const isInt64 = (value: JsonValue | undefined): value is number | bigint =>
     (typeof value === 'number' && Number.isSafeInteger(value)) || (typeof value === 'bigint' && value >= -INT64_MAX - 1n && value <= INT64_MAX);
@@ -63,7 +64,8 @@ function bigIdDeployment(): Promise<Deployment> {
       if (status !== undefined && (typeof status !== 'string' || !STATUSES.includes(status))) return error(400, 'bad_request', 'status is not a PetStatus');
       const pet: Pet = { id: next++, name, categoryId: BigInt(categoryId), ...(status === undefined ? {} : { status }) };
       pets.push(pet);
-      return reply(201, pet);
+      // The spec: the 201 carries the new pet's path in Location.
+      return reply(201, pet, { location: `/v1/pets/${pet.id}` });
     }
     const id = /^\/v1\/pets\/([^/]+)$/.exec(url.pathname)?.[1];
     if (id !== undefined && request.method === 'GET') {

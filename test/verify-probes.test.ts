@@ -3,16 +3,16 @@
  * be caught (exit 1) by the check named for it.
  */
 import { describe, expect, it } from 'vitest';
-import { verify } from '../src/contracts/runner.js';
+import { MAX_WRITES, verify } from '../src/contracts/runner.js';
 import { createMockApi } from '../src/mock/handler.js';
 import { faultyDeployment, PROBE_FAULTS, serve } from './support/deployments.js';
 
 const KEY = 'petstore-dev-key';
 
 describe('petstore-verify catches, with the check named for it', () => {
-  for (const [name, { fault, caughtBy, message }] of Object.entries(PROBE_FAULTS)) {
+  for (const [name, { fault, caughtBy, message, count }] of Object.entries(PROBE_FAULTS)) {
     it(`${name} (${caughtBy})`, async () => {
-      const deployment = await faultyDeployment(fault);
+      const deployment = await faultyDeployment(fault, count);
       try {
         const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' });
         const failed = report.results.filter((result) => result.outcome === 'fail');
@@ -25,7 +25,7 @@ describe('petstore-verify catches, with the check named for it', () => {
             messages.join('\n'),
           ).toBe(true);
         }
-        expect(report.writes).toBeLessThanOrEqual(50);
+        expect(report.writes).toBeLessThanOrEqual(MAX_WRITES);
       } finally {
         await deployment.close();
       }

@@ -98,3 +98,23 @@ describe('a usage error never echoes the key', () => {
     expect(run.stdout + run.stderr).not.toContain(secret);
   });
 });
+
+describe('a key or a base URL that cannot be used is a usage error (exit 2), said without the secret', () => {
+  it.each([
+    ['an empty key', ['--api-key', ''], /--api-key is required/],
+    ['a key with a line break', ['--api-key', 'sk-line\nbreak-4242'], /the key cannot be sent in an HTTP header/],
+    ['a key with a non-ASCII character', ['--api-key', 'sk-clé-4242'], /the key cannot be sent in an HTTP header/],
+  ])('%s', async (_, args, message) => {
+    const run = await runCli('petstore-verify', ['--base-url', 'http://127.0.0.1:9/v1', ...args]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    for (const part of ['sk-line', 'break-4242', 'sk-clé']) expect(run.stdout + run.stderr).not.toContain(part);
+  });
+
+  it('a password in --base-url is never printed', async () => {
+    const run = await runCli('petstore-verify', ['--base-url', 'http://ops:hunter2-Pa55@127.0.0.1:9/v1', '--api-key', 'k-12345678']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/ops:\*\*\*@127.0.0.1:9\/v1 carries credentials/);
+    expect(run.stdout + run.stderr).not.toContain('hunter2');
+  });
+});

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verify } from '../src/contracts/runner.js';
+import { MAX_WRITES, verify } from '../src/contracts/runner.js';
 import { type MockServer, startMockServer } from '../src/mock/server.js';
 import { runCli } from './support/cli.js';
 import { alternativeDeployment, type Deployment, FAULTS, faultyDeployment, serve } from './support/deployments.js';
@@ -42,7 +42,7 @@ describe('petstore-verify against the project mock', () => {
     try {
       const report = await verify({ baseUrl: small.url, apiKey: KEY, suite: 'spec' });
       expect(failedIds(report)).toEqual([]);
-      expect(report.writes).toBeLessThanOrEqual(50);
+      expect(report.writes).toBeLessThanOrEqual(MAX_WRITES);
       const names = (await (await fetch(`${small.url}/pets?limit=100`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { name: string }[];
       expect(names.slice(3).every((pet) => pet.name.startsWith(`petstore-verify ${report.runId} `))).toBe(true);
     } finally {
@@ -170,7 +170,7 @@ describe('petstore-verify CLI', () => {
       const result = await runCli('petstore-verify', ['--base-url', deployment.url, '--api-key', KEY, '--suite', 'spec']);
       expect(result.code).toBe(1);
       expect(result.stdout).toContain('createPet answered 200, a status the spec does not document for it');
-      expect(result.stdout).toMatch(/request: {2}curl -sS -i -X POST '[^']+\/v1\/pets' -H "authorization: Bearer \$PETSTORE_API_KEY"/);
+      expect(result.stdout).toMatch(/request: {2}curl -sS -i -X POST '[^']+\/v1\/pets' -H "authorization: Bearer \$\{PETSTORE_API_KEY\}"/);
       expect(result.stdout).toMatch(/expected: 201/);
       expect(result.stdout).not.toContain(`Bearer ${KEY}`);
       expect(result.stdout).toContain('The deployment breaks the contract');

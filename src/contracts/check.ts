@@ -42,6 +42,8 @@ export interface RunState {
   /** Names of created pets start with `petstore-verify <runId>`. */
   readonly runId: string;
   readonly readOnly: boolean;
+  /** A category the deployment accepts, given with --category-id: tried before any guess. */
+  readonly categoryId?: string;
   /** The first page of the listing at the start (`limit` at its maximum). */
   readonly listing: readonly Record<string, JsonValue>[];
   /** The clock, for deprecation warnings. */
@@ -122,8 +124,18 @@ export class CheckContext {
       throw error;
     }
     if (exchange.attempts > 1)
-      this.warn(`${exchange.request.method} ${exchange.request.url} was retried ${exchange.attempts - 1} time(s) after gateway errors or a dropped connection`);
+      this.warn(
+        `${exchange.request.method} ${exchange.request.url} was retried ${exchange.attempts - 1} time(s) after gateway errors, a dropped connection or 429 Too Many Requests`,
+      );
     this.#inspect(operation, exchange);
+    // Every page lists each pet once, whatever check asked for it (a page read after creates included).
+    if (operation.method === 'GET' && exchange.status === 200 && Array.isArray(exchange.json)) {
+      const ids = exchange.json
+        .map((pet) => (pet !== null && typeof pet === 'object' && !Array.isArray(pet) && 'id' in pet ? String(pet.id) : undefined))
+        .filter((id) => id !== undefined);
+      const repeated = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+      if (repeated.length > 0) this.fail(`${operation.operationId} lists the ids ${repeated.join(', ')} more than once in one page`, exchange);
+    }
     return exchange;
   }
 

@@ -27,6 +27,7 @@ interface Flags {
   deadline: number;
   pact: string[];
   writeProfile?: string;
+  categoryId?: string;
 }
 
 class UsageError extends Error {
@@ -41,6 +42,14 @@ function positiveInteger(what: string, max: number) {
   };
 }
 
+/** A URL with any password in it replaced, for messages: `https://user:***@host/v1`. */
+export function withoutPassword(value: string): string {
+  return value.replace(
+    /^([a-z][a-z0-9+.-]*:\/\/)([^/@?#]*)@/i,
+    (_, scheme: string, userinfo: string) => `${scheme}${userinfo.includes(':') ? `${userinfo.slice(0, userinfo.indexOf(':'))}:***` : userinfo}@`,
+  );
+}
+
 function baseUrlOf(flags: Flags): string {
   const value = flags.baseUrl;
   if (!value) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL), e.g. --base-url https://staging.example.com/v1');
@@ -48,10 +57,15 @@ function baseUrlOf(flags: Flags): string {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--base-url "${value}" is not a URL; give one like https://staging.example.com/v1`);
+    throw new UsageError(`--base-url "${withoutPassword(value)}" is not a URL; give one like https://staging.example.com/v1`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http or https, not ${url.protocol}`);
   if (url.search || url.hash) throw new UsageError('--base-url must not carry a query or a fragment');
+  // fetch cannot send a URL with credentials in it, and a password must not reach a report: say so, without it.
+  if (url.username || url.password)
+    throw new UsageError(
+      `--base-url ${withoutPassword(value)} carries credentials; petstore-verify sends only --api-key: give the URL without "user:password@"`,
+    );
   return value.replace(/\/+$/, '');
 }
 
@@ -116,12 +130,22 @@ export function verifyCommand(): Command {
     )
     .option(
       '--read-only',
-      `send no POST: checks that create pets are skipped (otherwise at most ${MAX_WRITES} pets are created, named "petstore-verify <run id> ...")`,
+      `send no POST: checks that create pets are skipped (otherwise at most ${MAX_WRITES} POSTs are sent by the spec suite, named "petstore-verify <run id> ...")`,
     )
     .addOption(
       new Option('--pact <file or url>', 'another consumer pact to verify besides the bundled ones; repeatable')
         .default([])
         .argParser((value: string, previous: string[]) => [...previous, value]),
+    )
+    .addOption(
+      new Option(
+        '--category-id <id>',
+        'a category the deployment accepts for new pets, tried before any guess (for a deployment that refuses categories it does not know)',
+      ).argParser((value: string) => {
+        if (!/^-?\d{1,19}$/.test(value) || BigInt(value) > 2n ** 63n - 1n || BigInt(value) < -(2n ** 63n))
+          throw new InvalidArgumentError('Expected an int64 integer.');
+        return value.replace(/^(-?)0+(?=\d)/, '$1');
+      }),
     )
     .addOption(new Option('--reporter <name>', 'console, json or junit').choices(['console', 'json', 'junit']).default('console'))
     .option('-o, --output <file>', 'write the json or junit report to this file (the console shows progress)')
@@ -177,7 +201,13 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
   const flags = command.opts<Flags>();
   try {
     const baseUrl = baseUrlOf(flags);
-    if (!flags.apiKey) throw new UsageError('--api-key is required (or set PETSTORE_API_KEY): the key the deployment accepts');
+    if (flags.apiKey === undefined || flags.apiKey.trim() === '')
+      throw new UsageError('--api-key is required (or set PETSTORE_API_KEY): the key the deployment accepts, not empty');
+    // A header value is visible ASCII, spaces and tabs (RFC 9110 §5.5): fetch refuses anything else before sending.
+    if (!/^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/.test(flags.apiKey))
+      throw new UsageError(
+        'the key cannot be sent in an HTTP header: it holds a line break, a control character, a non-ASCII character or spaces around it; give the key exactly as the deployment issued it',
+      );
     if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json or junit');
     const suite = flags.suite ?? defaultSuite();
     if (suite !== 'spec' && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
@@ -192,6 +222,7 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
       apiKey: flags.apiKey,
       suite,
       readOnly: flags.readOnly === true,
+      ...(flags.categoryId === undefined ? {} : { categoryId: flags.categoryId }),
       timeoutMs: flags.timeout,
       concurrency: flags.concurrency,
       // The deadline is the whole run's, counted from the process's start: Node's own start and the

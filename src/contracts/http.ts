@@ -56,7 +56,46 @@ export interface Exchange {
   readonly attempts: number;
 }
 
-export type TransportProblem = 'timeout' | 'deadline' | 'refused' | 'dns' | 'tls' | 'too-large' | 'network';
+export type TransportProblem = 'timeout' | 'deadline' | 'refused' | 'dns' | 'tls' | 'too-large' | 'network' | 'rate-limited';
+
+/** How many times one request is sent again after a 429 before the run says it is rate limited. */
+export const RATE_LIMIT_RETRIES = 8;
+/** The longest wait after one 429, whatever its Retry-After says. */
+const MAX_RETRY_AFTER_MS = 30_000;
+
+/**
+ * How long to wait after a 429, from its `Retry-After` (delay-seconds or an HTTP-date, RFC 9110
+ * §10.2.3); 1 s when it gives none, never more than `MAX_RETRY_AFTER_MS`.
+ */
+export function retryAfterMs(value: string | null, now = Date.now()): number {
+  const text = value?.trim() ?? '';
+  let ms = 1_000;
+  if (/^\d+$/.test(text)) ms = Number(text) * 1_000;
+  else if (text !== '' && !Number.isNaN(Date.parse(text))) ms = Math.max(0, Date.parse(text) - now);
+  // Up to a second more, at random, so that the requests limited together are not all sent again together.
+  return Math.min(ms, MAX_RETRY_AFTER_MS) + Math.floor(Math.random() * 1_000);
+}
+
+/** Waits `ms`, or throws `DeadlineError` as soon as the deadline falls (at once if it would fall first). */
+export async function waitWithin(ms: number, deadline: AbortSignal | undefined, deadlineAt?: number): Promise<void> {
+  if (deadline?.aborted || (deadlineAt !== undefined && Date.now() + ms > deadlineAt)) throw new DeadlineError();
+  await new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new DeadlineError());
+    };
+    const timer = setTimeout(() => {
+      deadline?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    deadline?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** What a request still answered with 429 after its retries is reported as: a run-level problem, not a contract failure. */
+export function rateLimitedMessage(retries: number): string {
+  return `rate limited: still answered 429 Too Many Requests after ${retries} retries that honoured its Retry-After; lower --rps (or --concurrency) so the deployment does not limit the verifier`;
+}
 
 /** The request never got a complete answer: the deployment could not be asked. */
 export class TransportError extends Error {
@@ -181,13 +220,25 @@ export class HttpClient {
     };
 
     const idempotent = request.method === 'GET';
+    let limited = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         const exchange = await this.#once(url, request, headers, recorded, attempt, derived);
-        if (!idempotent || attempt > this.#options.retries || !RETRYABLE_STATUSES.has(exchange.status)) return exchange;
+        // A 429 is the deployment refusing to process the request now (RFC 6585): any method may be sent again once its Retry-After has passed.
+        if (exchange.status === 429) {
+          if (limited++ >= RATE_LIMIT_RETRIES) throw new TransportError('rate-limited', recorded, rateLimitedMessage(RATE_LIMIT_RETRIES));
+          this.retried.push(`${request.method} ${recorded.url} after 429`);
+          try {
+            await waitWithin(retryAfterMs(exchange.headers.get('retry-after')), this.#options.deadline);
+          } catch {
+            throw new TransportError('rate-limited', recorded, `${rateLimitedMessage(limited - 1)}; the run's deadline fell before its Retry-After passed`);
+          }
+          continue;
+        }
+        if (!idempotent || attempt - limited > this.#options.retries || !RETRYABLE_STATUSES.has(exchange.status)) return exchange;
         this.retried.push(`${request.method} ${recorded.url} after ${exchange.status}`);
       } catch (error) {
-        if (!idempotent || attempt > this.#options.retries || !(error instanceof TransportError) || error.problem !== 'network') throw error;
+        if (!idempotent || attempt - limited > this.#options.retries || !(error instanceof TransportError) || error.problem !== 'network') throw error;
         this.retried.push(`${request.method} ${recorded.url} after ${error.message}`);
       }
       await new Promise((resolve) => setTimeout(resolve, RETRY_BACKOFF_MS * attempt));
@@ -245,6 +296,9 @@ export class HttpClient {
   }
 }
 
+/** The key's shell variable, braced: `$` then `{PETSTORE_API_KEY}`. */
+const BRACED_KEY_VARIABLE = `$${'{'}PETSTORE_API_KEY}`;
+
 function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
@@ -257,7 +311,13 @@ export function toCurl(request: RecordedRequest): string {
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'accept') continue;
     // Double quotes so that the shell expands $PETSTORE_API_KEY.
-    parts.push('-H', value.includes(KEY_PLACEHOLDER) ? `"${name}: ${value.replaceAll('"', '\\"')}"` : shellQuote(`${name}: ${value}`));
+    // `${PETSTORE_API_KEY}` with braces, so that a character after it (a suffix of a near miss) is not read as part of the variable's name.
+    parts.push(
+      '-H',
+      value.includes(KEY_PLACEHOLDER)
+        ? `"${name}: ${value.replaceAll('"', '\\"').replaceAll(KEY_PLACEHOLDER, BRACED_KEY_VARIABLE)}"`
+        : shellQuote(`${name}: ${value}`),
+    );
   }
   if (request.body !== undefined) parts.push('--data-raw', shellQuote(request.body.length > 2000 ? `${request.body.slice(0, 2000)}…` : request.body));
   return parts.join(' ');

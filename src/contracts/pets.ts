@@ -57,7 +57,12 @@ const settledCategory = new WeakMap<RunState, string>();
 /** Categories worth trying, as exact digits: those the listing shows (a deployment may refuse others), then 1. */
 function categoryCandidates(state: RunState): string[] {
   const listed = state.listing.map((pet) => pet.categoryId).filter((id) => typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)));
-  return [...new Set([...listed.map(String), '1'])].slice(0, MAX_CATEGORY_TRIES);
+  return [...new Set([...(state.categoryId === undefined ? [] : [state.categoryId]), ...listed.map(String), '1'])].slice(0, MAX_CATEGORY_TRIES);
+}
+
+/** The category a create of this run was accepted with, if one was (or the one given with --category-id). */
+export function acceptedCategoryId(state: RunState): string | undefined {
+  return settledCategory.get(state) ?? state.categoryId;
 }
 
 /**
@@ -151,6 +156,17 @@ async function postWithAcceptedCategory(context: CheckContext, purpose: string, 
         return last;
       }
     }
+    // Refused with every category: if the name is not plain ASCII, the name may be why, not the category.
+    // One create with a plain name tells which, so that the refusal is blamed on the right field.
+    const first = categoryCandidates(state)[0];
+    if (last && first !== undefined && /[^\x20-\x7e]/.test(purpose)) {
+      const plain = await postPet(context, 'category', {}, first);
+      if (plain.status === 201) {
+        accepted = first;
+        settledCategory.set(state, first);
+        return { exchange: last.exchange, categoryId: first };
+      }
+    }
     return last ?? context.skip('no category to try');
   } finally {
     settle(accepted);
@@ -167,7 +183,28 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
     fields.categoryId === undefined
       ? await postWithAcceptedCategory(context, purpose, fields)
       : { exchange: await postPet(context, purpose, fields, fields.categoryId), categoryId: fields.categoryId };
-  if (exchange.status === 400) context.skip(`the deployment refused to create a pet with categoryId ${categoryId} (400), so this cannot be checked`);
+  if (exchange.status === 400) {
+    // A category a create of this run was accepted with, or every category tried refused though the listing's own were among them: the 400 is not about a category the deployment may not know.
+    const listed = [...new Set(context.state.listing.map((pet) => exact(pet.categoryId)).filter((id) => /^-?\d+$/.test(id)))];
+    const refusedAll =
+      fields.categoryId === undefined && settledCategory.get(context.state) === undefined && context.state.categoryId === undefined && listed.length > 0;
+    if (fields.categoryId === undefined && settledCategory.get(context.state) === categoryId)
+      context.fail(
+        `createPet refused (400) a valid NewPet (name ${JSON.stringify(name)}, the accepted categoryId ${categoryId}${fields.status === undefined ? '' : `, status ${fields.status}`})`,
+        exchange,
+        { expected: '201', actual: '400' },
+      );
+    if (refusedAll)
+      context.fail(
+        `createPet refused (400) a valid NewPet with every category tried, the listing's own among them (${categoryCandidates(context.state).join(', ')})`,
+        exchange,
+        {
+          expected: '201',
+          actual: '400',
+        },
+      );
+    context.skip(`the deployment refused to create a pet with categoryId ${categoryId} (400), so this cannot be checked`);
+  }
   if (exchange.status !== 201) {
     context.fail(`createPet answered ${exchange.status} to a valid NewPet`, exchange, { expected: '201', actual: String(exchange.status) });
   }

@@ -31,4 +31,18 @@ describe('Redactor', () => {
     const headers = new Redactor('sk_live_123456').headers(new Headers({ 'x-echo': 'sk_live_123456', 'content-type': 'application/json' }));
     expect(Object.fromEntries(headers)).toEqual({ 'x-echo': KEY_PLACEHOLDER, 'content-type': 'application/json' });
   });
+
+  it.each([
+    ['upper-cased', 'SK-LIVE-ABC123XYZ'],
+    ['with its case changed', 'SK-LIVE-abc123xyz'],
+    ['with one byte percent-encoded', 'sk%2Dlive-Abc123xyz'],
+    ['with every character percent-encoded', [...'sk-live-Abc123xyz'].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')],
+    ['without its last character (the near miss sent), URL-encoded', 'sk-live-Abc123xy'],
+    ['after Bearer, URL-encoded', 'Bearer%20sk-live-Abc123xyz'],
+  ])('replaces a long key echoed %s', (_, form) => {
+    const text = new Redactor('sk-live-Abc123xyz').text(`echo: ${form}.`);
+    expect(text).toContain(KEY_PLACEHOLDER);
+    expect(text.toLowerCase()).not.toContain('abc123x');
+    expect(text).not.toMatch(/%61%62%63/i);
+  });
 });

@@ -34,6 +34,16 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** The key, each character as it is or percent-encoded (its UTF-8 bytes, hex in either case); its last character optional when `prefixToo`. */
+function lenientKeyPattern(key: string, prefixToo: boolean): string {
+  const characters = [...key].map((character) => {
+    const encoded = [...Buffer.from(character, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+    return `(?:${escapeRegExp(character)}|${encoded})`;
+  });
+  if (prefixToo && characters.length > 1) characters[characters.length - 1] = `${characters.at(-1)}?`;
+  return characters.join('');
+}
+
 /**
  * Removes one known key from what the deployment sent back, in each form it may be echoed in.
  * It is applied where answers are recorded (bodies, headers, the Pact Verifier's mismatch texts),
@@ -47,9 +57,12 @@ export class Redactor {
     const alternatives = echoForms(key).map((form) => {
       const before = short && ALNUM.test(form[0] ?? '') ? '(?<![A-Za-z0-9])' : '';
       const after = short && ALNUM.test(form.at(-1) ?? '') ? '(?![A-Za-z0-9])' : '';
-      return `${before}${escapeRegExp(form)}${after}`;
+      // The key itself is matched with any of its characters percent-encoded, and (when long) without its last one: the near miss the verifier sends.
+      const body = form === key && key !== '' ? lenientKeyPattern(key, !short) : escapeRegExp(form);
+      return `${before}${body}${after}`;
     });
-    this.#pattern = alternatives.length === 0 ? undefined : new RegExp(alternatives.join('|'), 'g');
+    // Case-insensitive: an echo of the key upper-cased, or of the near miss with its case changed, reveals it as surely.
+    this.#pattern = alternatives.length === 0 ? undefined : new RegExp(alternatives.join('|'), short ? 'g' : 'gi');
   }
 
   /** A piece of text the deployment sent: a header value, a message, a body that is not JSON. */

@@ -20,7 +20,7 @@ export interface Deployment {
 
 /** A correct deployment, with what it served: a test proves the choice was exercised. */
 export interface CorrectDeployment extends Deployment {
-  readonly served: { gzipped: number; refusedCategories: number; posts: number };
+  readonly served: { gzipped: number; refusedCategories: number; posts: number; limited: number };
 }
 
 /** Serves a web-standard handler on a free loopback port. */
@@ -278,6 +278,8 @@ export interface ProbeFault {
   readonly fault: Fault;
   readonly caughtBy: string;
   readonly message?: RegExp;
+  /** Pets at the start, when not 150: a pet created by mistake is seen only on the first page of the listing. */
+  readonly count?: number;
 }
 
 /** Each a realistic fault the checks before the deeper probes let through. */
@@ -403,11 +405,135 @@ export const PROBE_FAULTS: Readonly<Record<string, ProbeFault>> = {
     caughtBy: 'listPets.limit',
     message: /gzip-compressed body that has no Content-Encoding/,
   },
+  'the key accepted under Basic as it is': {
+    fault: acceptsAlso((authorization) => authorization === `Basic ${KEY}`),
+    caughtBy: 'auth.listPets.refused',
+    message: /to the key under Basic, not encoded/,
+  },
+  'the key accepted under Basic as base64 of the key alone': {
+    fault: acceptsAlso((authorization) => authorization === `Basic ${Buffer.from(KEY).toString('base64')}`),
+    caughtBy: 'auth.getPet.refused',
+    message: /to the key under Basic, base64 of the key alone/,
+  },
+  'a Location naming the pet before': {
+    fault: async (request, mock) => {
+      const response = await mock(request);
+      if (response.status !== 201) return response;
+      const headers = new Headers(response.headers);
+      headers.set(
+        'location',
+        (headers.get('location') ?? '').replace(/\d+$/, (id) => String(BigInt(id) - 1n)),
+      );
+      return new Response(response.body, { status: 201, headers });
+    },
+    caughtBy: 'createPet.echo',
+    message: /names another pet/,
+  },
+  'a page that repeats its first pet at its end': {
+    fault: async (request, mock) => {
+      const response = await mock(request);
+      return isList(request) && response.status === 200
+        ? rewriteJson(response, (pets) => (Array.isArray(pets) && pets.length > 1 ? [...pets.slice(0, -1), pets[0]] : pets))
+        : response;
+    },
+    caughtBy: 'listPets.ids-unique',
+    message: /more than once/,
+  },
+  'status null taken for no status': {
+    fault: rewriteCreate((body) => (body.status === null ? Object.fromEntries(Object.entries(body).filter(([name]) => name !== 'status')) : body)),
+    caughtBy: 'createPet.invalid',
+    message: /status null/,
+  },
+  'paths matched ignoring case, after an exact-path auth rule': {
+    fault: servesVariant(
+      (path) => path !== path.toLowerCase(),
+      (path) => path.toLowerCase(),
+    ),
+    caughtBy: 'auth.listPets.path-variants',
+    message: /\/PETS without a credential answered 200/,
+  },
+  'percent-encoded paths decoded after an exact-path auth rule': {
+    fault: servesVariant(
+      (path) => /%[0-9a-f]{2}/i.test(path),
+      (path) => decodeURIComponent(path),
+    ),
+    caughtBy: 'auth.getPet.path-variants',
+    message: /%70ets\/\d+ without a credential answered 200/,
+  },
+  'the body validated before the key': {
+    fault: async (request, mock) => {
+      if (!isCreate(request) || request.headers.has('authorization')) return mock(request);
+      const text = await request.text();
+      const body = (() => {
+        try {
+          return JSON.parse(text) as { name?: unknown };
+        } catch {
+          return undefined;
+        }
+      })();
+      return typeof body?.name === 'string'
+        ? mock(new Request(request, { body: text }))
+        : json(400, { code: 'bad_request', message: 'name is required', status: 400 });
+    },
+    caughtBy: 'auth.createPet.refused',
+    message: /judged the input before the credential/,
+  },
+  'a create without a key stored, then refused with 401': {
+    fault: async (request, mock) => {
+      if (!isCreate(request) || request.headers.get('authorization') === `Bearer ${KEY}`) return mock(request);
+      const text = await request.text();
+      await mock(withKey(new Request(request, { body: text })));
+      return json(401, { code: 'unauthorized', message: 'a valid bearer key is required', status: 401 }, { 'www-authenticate': 'Bearer' });
+    },
+    caughtBy: 'auth.createPet.refused',
+    message: /refused with 401 still created the pet/,
+    count: 10,
+  },
+  'text after the JSON body ignored': {
+    fault: async (request, mock) => {
+      if (!isCreate(request)) return mock(request);
+      const text = await request.text();
+      return mock(new Request(request, { body: text.replace(/\}[^}]*$/, '}') }));
+    },
+    caughtBy: 'createPet.invalid',
+    message: /text after the JSON object/,
+  },
+  'names trimmed': {
+    fault: rewriteCreate((body) => (typeof body.name === 'string' ? { ...body, name: body.name.trim() } : body)),
+    caughtBy: 'createPet.boundaries',
+    message: /ending in spaces but changed name/,
+  },
+  'a server error for the ids at the int64 edges': {
+    fault: (request, mock) =>
+      isGet(request) && /\/(0|-1|9223372036854775807)$/.test(new URL(request.url).pathname)
+        ? Promise.resolve(json(500, { code: 'internal', message: 'out of range', status: 500 }))
+        : mock(request),
+    caughtBy: 'getPet.boundary-ids',
+    message: /getPet answered 500 for the id/,
+  },
+  'every non-ASCII name refused': {
+    fault: async (request, mock) => {
+      if (!isCreate(request)) return mock(request);
+      const text = await request.text();
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the printable ASCII range, on purpose
+      return /[^\x00-\x7f]/.test(JSON.parse(text).name ?? '')
+        ? json(400, { code: 'bad_request', message: 'name must be ASCII', status: 400 })
+        : mock(new Request(request, { body: text }));
+    },
+    caughtBy: 'createPet.echo',
+    message: /refused \(400\) a valid NewPet/,
+  },
+  'every create refused with 400': {
+    fault: (request, mock) =>
+      isCreate(request) ? Promise.resolve(json(400, { code: 'bad_request', message: 'categoryId: no such category', status: 400 })) : mock(request),
+    caughtBy: 'createPet.persisted',
+    message: /every category tried, the listing's own among them/,
+  },
 };
 
 /** Starts the mock with one fault injected. */
-export function faultyDeployment(fault: Fault): Promise<Deployment> {
-  const mock = createMockApi({ count: 150 });
+export function faultyDeployment(fault: Fault, count = 150): Promise<Deployment> {
+  const mock = createMockApi({ count });
   const handler: WebHandler = (request) => mock.fetch(request);
   return serve((request) => fault(request, handler));
 }
@@ -436,6 +562,8 @@ export interface Choices {
   readonly gzip: boolean;
   /** `application/json; charset=utf-8` instead of `application/json`. */
   readonly charset: boolean;
+  /** The media type spelt in another case, with space before `;` (case-insensitive, RFC 9110 §8.3.1). */
+  readonly mediaTypeCase?: 'upper';
   /** `Connection: close` on every answer. */
   readonly connectionClose: boolean;
   /** Bodies sent chunked (no Content-Length) rather than with a Content-Length. */
@@ -448,6 +576,10 @@ export interface Choices {
   readonly errorCodes: 'snake' | 'numeric' | 'upper';
   /** How many pets exist at the start. */
   readonly count: number;
+  /** Requests served per second at most (a token bucket); past it, 429 with `Retry-After: 1`, as the spec allows on every operation. */
+  readonly rateLimit?: number;
+  /** No `Location` on a 201: the spec describes one, the interface does not ask for it. */
+  readonly omitLocation?: boolean;
 }
 
 /** The mock's own choices, where the interface leaves room. */
@@ -534,10 +666,25 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
     });
   }
   const base = choices.basePath;
-  const served = { gzipped: 0, refusedCategories: 0, posts: 0 };
+  const served = { gzipped: 0, refusedCategories: 0, posts: 0, limited: 0 };
+  const bucket = { tokens: choices.rateLimit ?? 0, at: Date.now() };
+  /** True when the request is past the rate limit: the token bucket refills `rateLimit` tokens a second. */
+  const overLimit = (): boolean => {
+    if (choices.rateLimit === undefined) return false;
+    const now = Date.now();
+    bucket.tokens = Math.min(choices.rateLimit, bucket.tokens + ((now - bucket.at) * choices.rateLimit) / 1000);
+    bucket.at = now;
+    if (bucket.tokens < 1) return true;
+    bucket.tokens -= 1;
+    return false;
+  };
 
   const reply = (request: Request, status: number, body: unknown, headers: Record<string, string> = {}): Response => {
-    const out = new Headers({ 'content-type': choices.charset ? 'application/json; charset=utf-8' : 'application/json', ...headers });
+    const mediaType = choices.mediaTypeCase === 'upper' ? 'Application/JSON' : 'application/json';
+    const out = new Headers({
+      'content-type': choices.charset ? `${mediaType}${choices.mediaTypeCase ? ' ;Charset=UTF-8' : '; charset=utf-8'}` : mediaType,
+      ...headers,
+    });
     if (choices.extraHeaders) {
       out.set('x-request-id', randomBytes(8).toString('hex'));
       out.set('cache-control', 'no-store');
@@ -561,6 +708,10 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
 
   const deployment = await serve(async (request) => {
     const url = new URL(request.url);
+    if (overLimit()) {
+      served.limited++;
+      return reply(request, 429, { code: errorCode(choices.errorCodes, 429, 'too_many_requests'), message: 'slow down', status: 429 }, { 'retry-after': '1' });
+    }
     if (!url.pathname.startsWith(`${base}/`)) return error(request, 404, 'not_found', 'no such path');
     if (request.headers.get('authorization') !== `Bearer ${KEY}`) return error(request, 401, 'unauthorized', 'a valid bearer key is required');
     const path = url.pathname.slice(base.length);
@@ -612,7 +763,7 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
         createdAt: new Date().toISOString(),
       };
       pets.push(pet);
-      return reply(request, 201, show(pet), { location: `${base}/pets/${pet.id}` });
+      return reply(request, 201, show(pet), choices.omitLocation ? {} : { location: `${base}/pets/${pet.id}` });
     }
     const match = /^\/pets\/([^/]+)$/.exec(path);
     if (match && request.method === 'GET') {

@@ -1,6 +1,6 @@
 import type { Check, CheckContext } from '../check.js';
 import { type DerivedCredential, KEY_PLACEHOLDER } from '../http.js';
-import { bodyCategoryId, existingPet, idOf, isPet, newPetBody } from '../pets.js';
+import { bodyCategoryId, existingPet, idOf, isPet, listPage, newPetBody } from '../pets.js';
 
 /** Below this length a prefix of the key would reveal almost all of it, even in a report. */
 const SHORTEST_KEY_FOR_PREFIX = 8;
@@ -36,6 +36,12 @@ function nearMisses(context: CheckContext): [string, DerivedCredential][] {
       'the key under Basic',
       client.derive('Basic <base64 of "$PETSTORE_API_KEY:">', (key) => ({ value: `Basic ${base64(`${key}:`)}`, secret: base64(`${key}:`) })),
     ],
+    [
+      'the key under Basic, base64 of the key alone',
+      client.derive('Basic <base64 of "$PETSTORE_API_KEY">', (key) => ({ value: `Basic ${base64(key)}`, secret: base64(key) })),
+    ],
+    // No secret of its own to replace in echoes: the key itself is, by the redactor, in every form.
+    ['the key under Basic, not encoded', client.derive(`Basic ${KEY_PLACEHOLDER}`, (key) => ({ value: `Basic ${key}`, secret: '' }))],
   ];
   return misses.filter((miss): miss is [string, DerivedCredential] => miss[1] !== undefined);
 }
@@ -54,20 +60,43 @@ function refusedCredentials(context: CheckContext): [string, string | null | Der
 }
 
 /** A valid request for each operation the checks know how to call. */
-async function validRequest(context: CheckContext, operationId: string): Promise<{ params?: Record<string, string>; body?: string }> {
+async function validRequest(context: CheckContext, operationId: string, purpose = 'auth'): Promise<{ params?: Record<string, string>; body?: string }> {
   switch (operationId) {
     case 'getPet':
-      return { params: { petId: idOf(await existingPet(context)) } };
+      // No pet needs to exist to be refused without a credential: any id will do when none is listed.
+      return { params: { petId: purpose === 'auth' ? idOf(await existingPet(context)) : context.state.listing[0] ? idOf(context.state.listing[0]) : '1' } };
     case 'createPet':
-      return { body: newPetBody(context.state, 'auth', { categoryId: await bodyCategoryId(context.state) }) };
+      return { body: newPetBody(context.state, purpose, { categoryId: await bodyCategoryId(context.state) }) };
     default:
       return {};
+  }
+}
+
+/** An invalid request for each operation: without a credential it must still be 401, whatever is wrong with it (auth comes first). */
+function invalidRequest(
+  operationId: string,
+  valid: { params?: Record<string, string>; body?: string },
+): { params?: Record<string, string>; body?: string; query?: string } {
+  switch (operationId) {
+    case 'getPet':
+      return { params: { petId: 'abc' } };
+    case 'createPet':
+      return { body: '{}' };
+    case 'listPets':
+      return { query: 'limit=abc' };
+    default:
+      return valid;
   }
 }
 
 /** The same path spelled so that a router may still match it while an exact-path auth rule does not. */
 function pathVariants(path: string): string[] {
   const variants = [`${path}/`, `/${path}`];
+  // Paths are case-sensitive and percent-encoding an unreserved letter names the same path (RFC 3986 §6.2.2.2): a router may normalize either.
+  const upper = path.replace(/[a-z]/g, (letter) => letter.toUpperCase());
+  if (upper !== path) variants.push(upper);
+  const letter = path.search(/[a-z]/);
+  if (letter >= 0) variants.push(`${path.slice(0, letter)}%${path.charCodeAt(letter).toString(16)}${path.slice(letter + 1)}`);
   const lastSlash = path.lastIndexOf('/');
   if (lastSlash > 0) variants.push(`${path.slice(0, lastSlash)}/${path.slice(lastSlash)}`);
   return variants;
@@ -89,11 +118,32 @@ export function authChecks(operations: readonly Operation[]): Check[] {
           operationId,
           writes,
           async run(context) {
-            const request = await validRequest(context, operationId);
+            const request = await validRequest(context, operationId, 'auth refused');
             for (const [what, authorization] of refusedCredentials(context)) {
               const exchange = await context.call(operationId, { ...request, authorization });
               if (exchange.status !== 401)
                 context.fail(`${operationId} answered ${exchange.status} to ${what}`, exchange, { expected: '401', actual: String(exchange.status) });
+            }
+            const invalid = await context.call(operationId, { ...invalidRequest(operationId, request), authorization: null });
+            if (invalid.status !== 401)
+              context.fail(
+                `${operationId} answered ${invalid.status} to an invalid request without a credential: it judged the input before the credential`,
+                invalid,
+                {
+                  expected: '401',
+                  actual: String(invalid.status),
+                },
+              );
+            // A refused create must create nothing: a deployment that stores first and checks the key after would.
+            if (writes && request.body !== undefined) {
+              const name = (JSON.parse(request.body) as { name?: string }).name;
+              const { exchange, pets } = await listPage(context);
+              const stored = pets.find((pet) => pet.name === name);
+              if (stored)
+                context.fail(`a createPet refused with 401 still created the pet ${idOf(stored)} (named "${name}")`, exchange, {
+                  expected: 'nothing created',
+                  actual: `id ${idOf(stored)}`,
+                });
             }
           },
         },

@@ -45,6 +45,11 @@ function boundaries(context: CheckContext, categoryId: string): Boundary[] {
       const long = `${petName(state, `${field} long`)} ${'x'.repeat(LONG)}`;
       cases.push({ what: `a ${field} of ${long.length} characters`, fields: { ...valid('long'), [field]: JSON.stringify(long) } });
       cases.push({ what: `a ${field} in astral-plane unicode`, fields: { ...valid('astral'), [field]: JSON.stringify(`${petName(state, field)} ${ASTRAL}`) } });
+      // Trailing spaces are part of the string: trimming it is changing it (the name still starts with the run's prefix, to be found on a staging).
+      cases.push({
+        what: `a ${field} ending in spaces`,
+        fields: { ...valid('padded'), [field]: JSON.stringify(`${petName(state, `${field} padded`)}   `) },
+      });
     }
     if (allowed !== undefined) {
       const values = allowed.filter((value): value is string => typeof value === 'string');

@@ -20,6 +20,29 @@ const UNLISTED_CATEGORY = 4_242_424;
 /** Two ids drawn at random from the int64 range are this far apart or more, but for one time in a hundred. */
 const RANDOM_STEP = 2n ** 56n;
 
+/**
+ * The 201's `Location` names the new pet: `/v1/pets/{id}` (the spec), absolute or relative, behind
+ * any gateway prefix. Undefined when it does, else what is wrong.
+ */
+export function locationProblem(location: string, id: string): string | undefined {
+  let path: string;
+  try {
+    path = new URL(location.trim(), 'http://petstore-verify.invalid').pathname;
+  } catch {
+    return `a Location that is not a URL: ${location}`;
+  }
+  const segments = path.split('/');
+  const last = segments.at(-1) === '' ? segments.at(-2) : segments.at(-1);
+  let decoded: string | undefined;
+  try {
+    decoded = last === undefined ? undefined : decodeURIComponent(last);
+  } catch {
+    decoded = last;
+  }
+  if (decoded !== id || segments.at(segments.at(-1) === '' ? -3 : -2) !== 'pets') return `a Location that names another pet than ${id}: ${location}`;
+  return undefined;
+}
+
 /** 2^53: ids beyond it are lost by a client that reads them as doubles. */
 const DOUBLE_EXACT = 2n ** 53n;
 
@@ -52,6 +75,8 @@ function invalidBodies(context: CheckContext): [string, string][] {
   }
   for (const [field, { type, enum: allowed }] of Object.entries(shape.properties)) {
     if (allowed) bodies.push([`${field} outside its enum`, JSON.stringify({ ...valid, [field]: 'petstore-verify-unknown' })]);
+    // An optional field may be left out, but not sent as null: the schema does not allow null for it.
+    if (!shape.required.includes(field) && !allowed?.includes(null)) bodies.push([`${field} null`, JSON.stringify({ ...valid, [field]: null })]);
     if (type === 'string') bodies.push([`${field} a number`, JSON.stringify({ ...valid, [field]: 42 })]);
     if (type === 'integer') {
       bodies.push([`${field} a string`, JSON.stringify({ ...valid, [field]: '1' })]);
@@ -59,18 +84,32 @@ function invalidBodies(context: CheckContext): [string, string][] {
     }
   }
   bodies.push(['malformed JSON', '{"name": "petstore-verify",']);
+  // A lenient parser that stops at the end of the first value would accept this; JSON does not (RFC 8259 §2).
+  bodies.push(['text after the JSON object', `${JSON.stringify(valid)} x`]);
   return bodies;
 }
 
 export const createChecks: Check[] = [
   {
     id: 'createPet.echo',
-    title: 'createPet answers 201 with the pet, echoing a unicode name, the categoryId and the status exactly',
+    title:
+      'createPet answers 201 with the pet, echoing a non-ASCII name (Basic Multilingual Plane), the categoryId and the status exactly, with a Location naming it when it sends one',
     operationId: 'createPet',
     writes: true,
     async run(context) {
       const statuses = context.contract.enumParameter('listPets', 'status');
-      expectEcho(context, await createPet(context, 'Zoë 🐕 小狗 "quoted"', { status: statuses[1] ?? statuses[0] ?? 'available' }));
+      const created = await createPet(context, 'Zoë 小狗 "quoted"', { status: statuses[1] ?? statuses[0] ?? 'available' });
+      expectEcho(context, created);
+      const location = created.exchange.headers.get('location');
+      // The spec describes Location, the interface does not ask for it: without one a client loses nothing it was promised.
+      if (location === null || location.trim() === '')
+        return context.warn("createPet's 201 carries no Location header, which the spec describes (the interface does not require it)");
+      const problem = locationProblem(location, idOf(created.pet));
+      if (problem)
+        context.fail(`createPet's 201 carries ${problem}`, created.exchange, {
+          expected: `Location: /v1/pets/${idOf(created.pet)}`,
+          actual: created.exchange.headers.get('location') ?? '(none)',
+        });
     },
   },
   {

@@ -45,6 +45,23 @@ export const getChecks: Check[] = [
     },
   },
   {
+    id: 'getPet.boundary-ids',
+    title: 'getPet answers 404 (or 400) for the int64 ids at the edges: 0, -1, the int64 maximum and minimum',
+    operationId: 'getPet',
+    writes: false,
+    async run(context) {
+      const listed = new Set(context.state.listing.map(idOf));
+      for (const id of ['0', '-1', '9223372036854775807', '-9223372036854775808']) {
+        if (listed.has(id)) continue;
+        const exchange = await context.call('getPet', { params: { petId: id } });
+        // An id no pet has is 404; an id the deployment never assigns may be refused as invalid. 200 only for a pet with that id.
+        const served = exchange.status === 200 && isPet(exchange.json) && idOf(exchange.json) === id;
+        if (exchange.status !== 404 && exchange.status !== 400 && !served)
+          context.fail(`getPet answered ${exchange.status} for the id ${id}`, exchange, { expected: '404 or 400', actual: String(exchange.status) });
+      }
+    },
+  },
+  {
     id: 'getPet.deprecation',
     title: 'getPet, deprecated, keeps working until its sunset and announces it',
     operationId: 'getPet',

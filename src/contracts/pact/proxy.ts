@@ -8,7 +8,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
-import { bodyCapMessage, describeFailure, KEY_PLACEHOLDER, MAX_BODY_BYTES, type RecordedRequest, type TransportProblem } from '../http.js';
+import { jsonMediaTypeProblem } from '../../spec/conformance.js';
+import {
+  bodyCapMessage,
+  describeFailure,
+  KEY_PLACEHOLDER,
+  MAX_BODY_BYTES,
+  RATE_LIMIT_RETRIES,
+  type RecordedRequest,
+  rateLimitedMessage,
+  retryAfterMs,
+  type TransportProblem,
+  waitWithin,
+} from '../http.js';
 import type { Pacer } from '../pace.js';
 
 /** Something the proxy stopped or could not get, reported as the interaction's failure. */
@@ -105,6 +117,27 @@ export function restoreExactIntegers(body: string, exact: Iterable<bigint>): str
   return changed ? stringifyJson(restored) : body;
 }
 
+/**
+ * Media types are case-insensitive and may carry whitespace around `;` (RFC 9110 §8.3.1), but the
+ * Pact Verifier matches Content-Type with a case-sensitive regex (`^application\/json(;.*)?$`). A
+ * Content-Type the spec suite accepts as JSON is handed on in its canonical form: the media type and
+ * parameter names in lower case, no whitespace around `;` and `=`, `charset=utf-8` in lower case.
+ * Anything else is handed on as it came, for the Pact Verifier to judge.
+ */
+export function canonicalJsonContentType(contentType: string): string {
+  if (jsonMediaTypeProblem(contentType) !== undefined) return contentType;
+  const [essence = '', ...parameters] = contentType.split(';');
+  const canonical = parameters
+    .filter((parameter) => parameter.trim() !== '')
+    .map((parameter) => {
+      const equals = parameter.indexOf('=');
+      const name = (equals < 0 ? parameter : parameter.slice(0, equals)).trim().toLowerCase();
+      const value = equals < 0 ? '' : parameter.slice(equals + 1).trim();
+      return name === 'charset' ? 'charset=utf-8' : `${name}=${value}`;
+    });
+  return [essence.trim().toLowerCase(), ...canonical].join(';');
+}
+
 function errorBody(message: string): string {
   return JSON.stringify({ code: 'petstore_verify_proxy', message, status: 502 });
 }
@@ -146,15 +179,29 @@ export async function startBoundedProxy(options: BoundedProxyOptions): Promise<B
     if (raw === undefined) return refuse('too-large', `the Pact Verifier sent a request body larger than ${maxBodyBytes} bytes`);
 
     try {
-      const answer = await options.pacer.run(async () => {
-        options.onSend(method);
-        const timeout = AbortSignal.timeout(options.timeoutMs);
-        const signal = options.deadline ? AbortSignal.any([timeout, options.deadline]) : timeout;
-        const response = await fetch(url, { method, headers, body: body ?? null, redirect: 'manual', signal });
-        return { response, bytes: await readBytesLimited(response.body, maxBodyBytes) };
-      });
+      const once = () =>
+        options.pacer.run(async () => {
+          options.onSend(method);
+          const timeout = AbortSignal.timeout(options.timeoutMs);
+          const signal = options.deadline ? AbortSignal.any([timeout, options.deadline]) : timeout;
+          const response = await fetch(url, { method, headers, body: body ?? null, redirect: 'manual', signal });
+          return { response, bytes: await readBytesLimited(response.body, maxBodyBytes) };
+        });
+      let answer = await once();
+      // A 429 is sent again once its Retry-After has passed, as the spec suite does; still limited, the run is told to slow down.
+      for (let limited = 0; answer.response.status === 429; limited++) {
+        if (limited >= RATE_LIMIT_RETRIES) return refuse('rate-limited', `${method} ${url}: ${rateLimitedMessage(RATE_LIMIT_RETRIES)}`);
+        try {
+          await waitWithin(retryAfterMs(answer.response.headers.get('retry-after')), options.deadline);
+        } catch {
+          return refuse('rate-limited', `${method} ${url}: ${rateLimitedMessage(limited)}; the run's deadline fell before its Retry-After passed`);
+        }
+        answer = await once();
+      }
       if (answer.bytes === undefined) return refuse('too-large', `${method} ${url} answered with ${bodyCapMessage(maxBodyBytes)}`);
-      const headersBack = [...answer.response.headers].filter(([name]) => !NOT_FORWARDED.has(name) && name !== 'set-cookie');
+      const headersBack = [...answer.response.headers]
+        .filter(([name]) => !NOT_FORWARDED.has(name) && name !== 'set-cookie')
+        .map(([name, value]): [string, string] => [name, name === 'content-type' ? canonicalJsonContentType(value) : value]);
       for (const cookie of answer.response.headers.getSetCookie()) headersBack.push(['set-cookie', cookie]);
       headersBack.push(['content-length', String(answer.bytes.byteLength)]);
       outgoing.writeHead(answer.response.status, headersBack.flat());

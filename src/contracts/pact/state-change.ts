@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
-import type { StateSetup } from './states.js';
+import { type StateSetup, StateUnavailable } from './states.js';
 
 /** A state change the Verifier sends: `{ "state": "a pet exists", "action": "setup", "params": {} }`. */
 interface StateChange {
@@ -22,6 +22,8 @@ export interface StateChangeServer {
   readonly exactValues: () => Iterable<bigint>;
   /** The setups that failed, with why, in order. */
   readonly failures: string[];
+  /** The setups the deployment legitimately could not serve (a category it does not know), with why, in order. */
+  readonly unavailable: string[];
   /** True while a state is being set up: the requests sent then are the setup's, not the interaction's. */
   readonly settingUp: () => boolean;
   close(): Promise<void>;
@@ -39,6 +41,7 @@ function bigintsIn(value: JsonValue | undefined, found: Set<bigint>): void {
 export async function startStateChangeServer(setups: Readonly<Record<string, StateSetup>>): Promise<StateChangeServer> {
   const exact = new Set<bigint>();
   const failures: string[] = [];
+  const unavailable: string[] = [];
   let inProgress = 0;
 
   async function answer(text: string): Promise<{ status: number; body: string }> {
@@ -56,7 +59,8 @@ export async function startStateChangeServer(setups: Readonly<Record<string, Sta
       bigintsIn(values, exact);
       return { status: 200, body: stringifyJson(values) };
     } catch (error) {
-      failures.push(`the provider state "${change.state}" could not be set up: ${(error as Error).message}`);
+      if (error instanceof StateUnavailable) unavailable.push(`the provider state "${change.state}" could not be set up: ${error.message}`);
+      else failures.push(`the provider state "${change.state}" could not be set up: ${(error as Error).message}`);
       return { status: 500, body: '{}' };
     } finally {
       inProgress--;
@@ -79,6 +83,7 @@ export async function startStateChangeServer(setups: Readonly<Record<string, Sta
     url: `http://127.0.0.1:${port}/`,
     exactValues: () => exact,
     failures,
+    unavailable,
     settingUp: () => inProgress > 0,
     close: () =>
       new Promise((resolve) => {

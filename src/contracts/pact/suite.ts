@@ -7,6 +7,7 @@ import { parseJson, stringifyJson } from '../../json/lossless.js';
 import { basePathOf } from '../../spec/document.js';
 import type { CheckResult, Finding, RunState } from '../check.js';
 import { KEY_PLACEHOLDER, type RecordedRequest } from '../http.js';
+import { acceptedCategoryId } from '../pets.js';
 import { type LoadedPact, type PactInteraction, statesOf } from './pacts.js';
 import { stateSetups } from './states.js';
 import type { InteractionOutcome, PactJob, PactOutcome, WorkerMessage } from './worker.js';
@@ -158,6 +159,9 @@ function judge(interaction: PactInteraction, outcome: InteractionOutcome, reques
   // A state is set up through the API, so a state that cannot be is the deployment's answer failing.
   if (outcome.stateFailures.length > 0)
     return { outcome: 'fail' as const, ms: 0, findings: [...stopped, ...outcome.stateFailures.map((failure) => ({ message: redact(failure), request }))] };
+  // A state the deployment legitimately cannot serve (it knows none of the categories tried) leaves the interaction unverifiable.
+  if (outcome.stateUnavailable.length > 0)
+    return { outcome: 'skip' as const, ms: 0, findings: [], reason: redact([...new Set(outcome.stateUnavailable)].join('; ')) };
   if (outcome.report === undefined) return { outcome: 'error' as const, ms: 0, findings: stopped, reason: redact(outcome.error ?? 'no report') };
   const report = parseJson(outcome.report) as unknown as VerifierReport;
   const verdict = report.interactionResults?.find((candidate) => candidate.description === interaction.description);
@@ -187,6 +191,8 @@ export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[],
   const baseUrl = state.client.baseUrl;
   const redact = (value: string) => state.client.redact(value);
   const setups = stateSetups(state.contract, state.client, state.runId);
+  // The category the spec suite's creates were accepted with: the provider states try it first.
+  const categoryId = acceptedCategoryId(state);
   const folder = await mkdtemp(join(tmpdir(), 'petstore-verify-pacts-'));
   const results: CheckResult[] = [];
   const sent = { requests: 0, posts: 0 };
@@ -228,6 +234,7 @@ export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[],
           basePath,
           interactions: files,
           runId: state.runId,
+          ...(categoryId === undefined ? {} : { categoryId }),
           timeoutMs: options.timeoutMs,
           concurrency: options.concurrency,
           ...(options.rps === undefined ? {} : { rps: options.rps }),

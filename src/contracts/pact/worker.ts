@@ -19,6 +19,8 @@ export interface PactJob {
   /** One pact file per interaction, in order: what the proxy saw is then known per interaction. */
   readonly interactions: readonly { readonly description: string; readonly pactFile: string }[];
   readonly runId: string;
+  /** A category the deployment accepted (learned by the spec suite, or given with --category-id). */
+  readonly categoryId?: string;
   readonly timeoutMs: number;
   readonly concurrency: number;
   readonly rps?: number;
@@ -37,6 +39,8 @@ export interface InteractionOutcome {
   readonly problems: readonly ProxyProblem[];
   /** Provider states that could not be set up for it. */
   readonly stateFailures: readonly string[];
+  /** Provider states the deployment legitimately could not serve: the interaction is not verifiable. */
+  readonly stateUnavailable: readonly string[];
 }
 
 export type PactOutcome = { readonly interactions: readonly InteractionOutcome[] } | { readonly error: string };
@@ -101,13 +105,18 @@ async function run(job: PactJob): Promise<PactOutcome> {
   });
   // The states set themselves up through the proxy too: their requests are bounded and counted alike.
   const client = new HttpClient({ baseUrl: proxy.url, apiKey, timeoutMs: job.timeoutMs, concurrency: 1, retries: 0 });
-  const states = await startStateChangeServer(stateSetups(contract, client, job.runId));
+  const states = await startStateChangeServer(stateSetups(contract, client, job.runId, job.categoryId));
   exactValues = states.exactValues;
   settingUp = states.settingUp;
   const interactions: InteractionOutcome[] = [];
   try {
     for (const { description, pactFile } of job.interactions) {
-      const before = { problems: proxy.problems.length, failures: states.failures.length, requests: proxy.forwarded.length };
+      const before = {
+        problems: proxy.problems.length,
+        failures: states.failures.length,
+        unavailable: states.unavailable.length,
+        requests: proxy.forwarded.length,
+      };
       const verdict = deadline.aborted ? { error: new DeadlineError().message } : await verifyOne(Verifier, job, pactFile, proxy.url, states.url);
       interactions.push({
         description,
@@ -115,6 +124,7 @@ async function run(job: PactJob): Promise<PactOutcome> {
         requests: proxy.forwarded.slice(before.requests),
         problems: proxy.problems.slice(before.problems),
         stateFailures: states.failures.slice(before.failures),
+        stateUnavailable: states.unavailable.slice(before.unavailable),
       });
     }
   } finally {

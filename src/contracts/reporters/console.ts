@@ -64,7 +64,13 @@ export function summary(report: VerificationReport, paint: Paint): string {
       `${report.baseUrl} · run ${report.runId} · ${plural(report.requests, 'request')} · ${plural(report.posts, 'POST')}${report.readOnly ? ' · read-only' : ''}`,
     ),
   );
-  if (report.retried.length > 0) lines.push(paint('yellow', `Retried reads (gateway errors or dropped connections): ${report.retried.join('; ')}`));
+  if (report.retried.length > 0)
+    lines.push(
+      paint(
+        'yellow',
+        `Retried (gateway errors, dropped connections, 429 Too Many Requests): ${report.retried.length > 10 ? `${report.retried.slice(0, 10).join('; ')}; and ${report.retried.length - 10} more` : report.retried.join('; ')}`,
+      ),
+    );
   const verdict =
     report.exitCode === 0
       ? paint('green', 'The deployment keeps the contract.')
