@@ -125,15 +125,15 @@ export function authChecks(operations: readonly Operation[]): Check[] {
                 context.fail(`${operationId} answered ${exchange.status} to ${what}`, exchange, { expected: '401', actual: String(exchange.status) });
             }
             const invalid = await context.call(operationId, { ...invalidRequest(operationId, request), authorization: null });
-            if (invalid.status !== 401)
-              context.fail(
-                `${operationId} answered ${invalid.status} to an invalid request without a credential: it judged the input before the credential`,
-                invalid,
-                {
-                  expected: '401',
-                  actual: String(invalid.status),
-                },
-              );
+            // Both a 401 and a 400 fit a request that lacks the key and breaks the input: the interface
+            // does not order the two checks, and typed frameworks often judge the input first.
+            if (invalid.status === 400)
+              context.warn(`${operationId} answered 400 to an invalid request without a credential: it judges the input before the credential`);
+            else if (invalid.status !== 401)
+              context.fail(`${operationId} answered ${invalid.status} to an invalid request without a credential`, invalid, {
+                expected: '401 (or 400)',
+                actual: String(invalid.status),
+              });
             // A refused create must create nothing: a deployment that stores first and checks the key after would.
             if (writes && request.body !== undefined) {
               const name = (JSON.parse(request.body) as { name?: string }).name;
