@@ -1,6 +1,6 @@
 import { type JsonValue, parseJson } from '../json/lossless.js';
 import { readLimited } from '../web/read-limited.js';
-import { DeadlineError, Pacer } from './pace.js';
+import { DeadlineError, Pacer, sleepUnlessAborted } from './pace.js';
 import { KEY_PLACEHOLDER, Redactor } from './redact.js';
 
 export { KEY_PLACEHOLDER };
@@ -79,17 +79,7 @@ export function retryAfterMs(value: string | null, now = Date.now()): number {
 /** Waits `ms`, or throws `DeadlineError` as soon as the deadline falls (at once if it would fall first). */
 export async function waitWithin(ms: number, deadline: AbortSignal | undefined, deadlineAt?: number): Promise<void> {
   if (deadline?.aborted || (deadlineAt !== undefined && Date.now() + ms > deadlineAt)) throw new DeadlineError();
-  await new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new DeadlineError());
-    };
-    const timer = setTimeout(() => {
-      deadline?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    deadline?.addEventListener('abort', onAbort, { once: true });
-  });
+  await sleepUnlessAborted(ms, deadline);
 }
 
 /** What a request still answered with 429 after its retries is reported as: a run-level problem, not a contract failure. */

@@ -15,6 +15,21 @@ export interface PacerOptions {
   readonly deadline?: AbortSignal | undefined;
 }
 
+/** Waits `ms`, or rejects with a DeadlineError as soon as `deadline` aborts. */
+export function sleepUnlessAborted(ms: number, deadline: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new DeadlineError());
+    };
+    const timer = setTimeout(() => {
+      deadline?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    deadline?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /**
  * Keeps requests to --concurrency and --rps. Both suites send through one: the spec suite's
  * HttpClient, and the forwarding proxy in front of the Pact Verifier.
@@ -50,22 +65,7 @@ export class Pacer {
     const now = performance.now();
     const start = Math.max(now, this.#nextStart);
     this.#nextStart = start + this.#interval;
-    if (start > now) await this.#sleep(start - now);
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const deadline = this.#deadline;
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(new DeadlineError());
-      };
-      const timer = setTimeout(() => {
-        deadline?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      deadline?.addEventListener('abort', onAbort, { once: true });
-    });
+    if (start > now) await sleepUnlessAborted(start - now, this.#deadline);
   }
 
   async #acquire(): Promise<void> {
