@@ -4,7 +4,7 @@
  * checked against them before it is measured.
  */
 import { DEFAULT_COUNT, DEFAULT_SEED, seededPets } from '../src/fixtures/seed.js';
-import { AUTH_MESSAGES, DEFAULT_API_KEY } from '../src/mock/auth.js';
+import { AUTH_MESSAGES, DEFAULT_API_KEY } from '../src/mock/pipeline/auth.js';
 import type { BareConfig } from './servers.js';
 
 /** A request, its path relative to the API's base URL. */

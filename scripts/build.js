@@ -13,7 +13,7 @@ for (const file of ['validators.js', 'validators.d.ts']) cpSync(`src/generated/$
 // One module instead of some thirty across four packages: Node resolves, reads and compiles them one
 // import level at a time, and the command answers its first request ~50 ms sooner (npm run bench).
 await build({
-  entryPoints: ['dist/mock/cli.js'],
+  entryPoints: ['dist/mock/hosts/cli.js'],
   outfile: 'dist/bin/petstore-mock.js',
   bundle: true,
   platform: 'node',

@@ -3,8 +3,8 @@
  * example NewPets that follow them, and one Error body per status the spec's catalogue names.
  */
 import { DEFAULT_COUNT, DEFAULT_SEED, drawNewPet, fakerAfterSeededPets, seededPets } from '../src/fixtures/seed.js';
-import { errorResponse } from '../src/mock/exchange.js';
-import { ERROR_CODE_BY_STATUS, ERROR_CODES } from '../src/spec/facts.js';
+import { errorResponse } from '../src/mock/core/messages.js';
+import { ERROR_CODE_BY_STATUS, ERROR_CODES } from '../src/openapi/facts.js';
 
 /** How many example NewPets fixtures/new-pets.json holds. */
 const NEW_PET_EXAMPLES = 10;

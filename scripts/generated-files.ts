@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { _ } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { createAjv } from '../src/spec/ajv.js';
-import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, resolve } from '../src/spec/document.js';
-import { loadSpecFile } from '../src/spec/load.js';
-import { hasFilledDefault, validatorSchemas } from '../src/spec/schemas.js';
+import { createAjv } from '../src/openapi/ajv.js';
+import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, resolve } from '../src/openapi/document.js';
+import { loadSpecFile } from '../src/openapi/load.js';
+import { hasFilledDefault, validatorSchemas } from '../src/openapi/schemas.js';
 import { fixtureFiles } from './fixture-files.js';
 
 export const root = new URL('../', import.meta.url);

@@ -4,7 +4,7 @@
  * HTTP. A trial fails when the verifier finds a failure or cannot verify at all.
  */
 import { type Suite, type VerificationReport, verify } from '../src/contracts/runner.js';
-import type { MockServer, MockServerOptions } from '../src/mock/server.js';
+import type { MockServer, MockServerOptions } from '../src/mock/hosts/node-server.js';
 
 /** A mock deployment the verifier must pass, and the suite run against it. */
 export interface Trial {

@@ -45,8 +45,8 @@ function instrumenter(): InstrumenterContext {
 /** The mutated mock: imported from the sandbox (the working directory), once per worker. */
 let mockUnderTest: Promise<StartMock> | undefined;
 function startMock(): Promise<StartMock> {
-  mockUnderTest ??= import(pathToFileURL(join(process.cwd(), 'src/mock/server.ts')).href).then(
-    (module: typeof import('../src/mock/server.js')) => module.startMockServer,
+  mockUnderTest ??= import(pathToFileURL(join(process.cwd(), 'src/mock/hosts/node-server.ts')).href).then(
+    (module: typeof import('../src/mock/hosts/node-server.js')) => module.startMockServer,
   );
   return mockUnderTest;
 }

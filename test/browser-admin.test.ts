@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../src/mock/server.js';
+import { type MockServer, startMockServer } from '../src/mock/hosts/node-server.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, skipWithoutChromium } from './support/chromium.js';
 import { AUTH, JSON_HEADERS } from './support/http-facts.js';
 

@@ -13,7 +13,7 @@ import { type Browser, chromium } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pets } from '../src/fixtures/index.js';
-import { AUTH_MESSAGES } from '../src/mock/auth.js';
+import { AUTH_MESSAGES } from '../src/mock/pipeline/auth.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, skipWithoutChromium } from './support/chromium.js';
 import { type StaticServer, serveStatic } from './support/static-server.js';
 

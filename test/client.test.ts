@@ -1,8 +1,8 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type PetstoreClient } from '../src/client/index.js';
-import { createHandlers } from '../src/mock/msw.js';
-import { startMockServer } from '../src/mock/server.js';
+import { createHandlers } from '../src/mock/hosts/msw.js';
+import { startMockServer } from '../src/mock/hosts/node-server.js';
 import { apiErrorOf } from './support/api-error.js';
 
 const KEY = 'petstore-dev-key';

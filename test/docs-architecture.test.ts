@@ -1,8 +1,8 @@
 /** docs/architecture.md lists the defaults and the admin endpoints from the one place each is written. */
 import { readFile } from 'node:fs/promises';
 import { expect, it } from 'vitest';
-import { ADMIN_ENDPOINTS } from '../src/mock/admin.js';
-import { MOCK_DEFAULTS } from '../src/mock/defaults.js';
+import { ADMIN_ENDPOINTS } from '../src/mock/admin/endpoints.js';
+import { MOCK_DEFAULTS } from '../src/mock/core/defaults.js';
 
 const doc = await readFile(new URL('../docs/architecture.md', import.meta.url), 'utf8');
 

@@ -4,9 +4,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect, it } from 'vitest';
-import { ADMIN_ENDPOINTS } from '../src/mock/admin.js';
-import { mockCommand } from '../src/mock/cli.js';
-import { MOCK_DEFAULTS } from '../src/mock/defaults.js';
+import { ADMIN_ENDPOINTS } from '../src/mock/admin/endpoints.js';
+import { mockCommand } from '../src/mock/hosts/cli.js';
+import { MOCK_DEFAULTS } from '../src/mock/core/defaults.js';
 
 const doc = await readFile(new URL('../docs/mock.md', import.meta.url), 'utf8');
 

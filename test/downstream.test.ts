@@ -80,7 +80,7 @@ describe('the packed package, installed in a new project', () => {
     expect(paths.filter((path) => !PUBLISHED.some((pattern) => pattern.test(path)) || (/\.test\./.test(path) && !template(path)))).toEqual([]);
     const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; bin: Record<string, string> };
     const targets = [...targetsOf(manifest.exports), ...Object.values(manifest.bin)].map((target) => target.replace(/^\.\//, ''));
-    expect(targets).toContain('dist/mock/msw.d.ts');
+    expect(targets).toContain('dist/mock/hosts/msw.d.ts');
     for (const target of targets) {
       // A subpath pattern (`./fixtures/*.json`) must match at least one packed file.
       const pattern = new RegExp(`^${target.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace('*', '[^/]+')}$`);

@@ -7,9 +7,9 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../src/mock/server.js';
-import { operationsOf } from '../src/spec/document.js';
-import { loadSpecFile } from '../src/spec/load.js';
+import { type MockServer, startMockServer } from '../src/mock/hosts/node-server.js';
+import { operationsOf } from '../src/openapi/document.js';
+import { loadSpecFile } from '../src/openapi/load.js';
 import { KEY } from './support/http-facts.js';
 
 const dredd = createRequire(import.meta.url).resolve('dredd/bin/dredd');

@@ -19,8 +19,8 @@ import globalSetup from '../examples/global-setup/global-setup.js';
 import { verifyCommand } from '../src/contracts/cli.js';
 import type { VerificationReport } from '../src/contracts/runner.js';
 import { pets } from '../src/fixtures/index.js';
-import { mockCommand } from '../src/mock/cli.js';
-import { startMockServer } from '../src/mock/server.js';
+import { mockCommand } from '../src/mock/hosts/cli.js';
+import { startMockServer } from '../src/mock/hosts/node-server.js';
 import { AUTH, KEY } from './support/http-facts.js';
 
 const root = new URL('../', import.meta.url);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../src/mock/server.js';
+import { type MockServer, startMockServer } from '../src/mock/hosts/node-server.js';
 import { KEY } from './support/http-facts.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as validators from '../src/generated/validators.js';
-import { type MockServer, startMockServer } from '../src/mock/server.js';
+import { type MockServer, startMockServer } from '../src/mock/hosts/node-server.js';
 import { ADMIN, JSON_HEADERS, KEY } from './support/http-facts.js';
 
 interface RawAnswer {

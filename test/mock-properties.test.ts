@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { openapi } from '../src/generated/openapi.js';
 import * as validators from '../src/generated/validators.js';
 import { parseJson, validationView } from '../src/json/lossless.js';
-import type { MockRequest, MockResponse } from '../src/mock/exchange.js';
-import { createMockApi } from '../src/mock/handler.js';
-import { matchRoute, routesOf } from '../src/mock/routes.js';
+import type { MockRequest, MockResponse } from '../src/mock/core/messages.js';
+import { createMockApi } from '../src/mock/create-mock-api.js';
+import { matchRoute, routesOf } from '../src/mock/pipeline/routes.js';
 
 /** At least 10,000 cases per run; more with FAST_CHECK_RUNS. */
 const RUNS = Math.max(10_000, Number(process.env.FAST_CHECK_RUNS ?? 0));

@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileOfRun } from '../src/contracts/learn-profile.js';
 import { verify } from '../src/contracts/runner.js';
-import type { Profile } from '../src/mock/profile.js';
-import { type ProxyServer, startProxyServer } from '../src/mock/proxy.js';
+import type { Profile } from '../src/profile/profile.js';
+import { type ProxyServer, startProxyServer } from '../src/mock/proxy/proxy-server.js';
 import { type Choices, type CorrectDeployment, correctDeployment, type Deployment, FAULTS, faultyDeployment, serve } from './support/deployments.js';
 import { type ChoiceName, corpus, send } from './support/replay.js';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as validators from '../src/generated/validators.js';
-import { type MockServer, startMockServer } from '../src/mock/server.js';
+import { type MockServer, startMockServer } from '../src/mock/hosts/node-server.js';
 import { runCli, startMockCli } from './support/cli.js';
 import { ADMIN, AUTH, JSON_HEADERS, KEY } from './support/http-facts.js';
 

@@ -6,7 +6,7 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rmdir, symlink, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../src/mock/server.js';
+import { type MockServer, startMockServer } from '../src/mock/hosts/node-server.js';
 import { type RunningMock, runCli, startMockCli } from './support/cli.js';
 import { ADMIN, AUTH, JSON_HEADERS } from './support/http-facts.js';
 

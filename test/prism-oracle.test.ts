@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../src/mock/server.js';
+import { type MockServer, startMockServer } from '../src/mock/hosts/node-server.js';
 import { AUTH, JSON_HEADERS } from './support/http-facts.js';
 import { type RunningPrism, startPrism } from './support/prism.js';
 

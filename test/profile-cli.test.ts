@@ -7,9 +7,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers } from '../src/mock/msw.js';
-import { readProfile } from '../src/mock/profile.js';
-import { startMockServer } from '../src/mock/server.js';
+import { createHandlers } from '../src/mock/hosts/msw.js';
+import { readProfile } from '../src/profile/profile.js';
+import { startMockServer } from '../src/mock/hosts/node-server.js';
 import { runCli, startMockCli } from './support/cli.js';
 import { type CorrectDeployment, correctDeployment } from './support/deployments.js';
 

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileOfRun } from '../src/contracts/learn-profile.js';
 import { verify } from '../src/contracts/runner.js';
-import type { Profile } from '../src/mock/profile.js';
-import { type MockServer, startMockServer } from '../src/mock/server.js';
+import type { Profile } from '../src/profile/profile.js';
+import { type MockServer, startMockServer } from '../src/mock/hosts/node-server.js';
 import { type Choices, correctDeployment, type Deployment, serve } from './support/deployments.js';
 import { type ChoiceName, corpus, disagreements, send } from './support/replay.js';
 

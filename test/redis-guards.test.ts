@@ -5,7 +5,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../src/mock/server.js';
+import { type MockServer, startMockServer } from '../src/mock/hosts/node-server.js';
 import { runCli } from './support/cli.js';
 import { ADMIN, KEY } from './support/http-facts.js';
 import { startRedis, type TestRedis } from './support/redis.js';

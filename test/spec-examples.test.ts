@@ -4,10 +4,10 @@
  * one, and each is valid by its own schema: an example the API would refuse teaches a wrong request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAjv } from '../src/spec/ajv.js';
-import { type JsonSchema, operationsOf, parametersOf, resolve } from '../src/spec/document.js';
-import { loadSpecFile } from '../src/spec/load.js';
-import { SCHEMA_BASE } from '../src/spec/schemas.js';
+import { createAjv } from '../src/openapi/ajv.js';
+import { type JsonSchema, operationsOf, parametersOf, resolve } from '../src/openapi/document.js';
+import { loadSpecFile } from '../src/openapi/load.js';
+import { SCHEMA_BASE } from '../src/openapi/schemas.js';
 import { AUTH } from './support/http-facts.js';
 import { type RunningPrism, startPrism } from './support/prism.js';
 

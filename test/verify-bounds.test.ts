@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckResult } from '../src/contracts/check.js';
 import type { VerificationReport } from '../src/contracts/runner.js';
-import { createMockApi } from '../src/mock/handler.js';
+import { createMockApi } from '../src/mock/create-mock-api.js';
 import { runCli } from './support/cli.js';
 import { type Deployment, serve } from './support/deployments.js';
 import { getPetOnly, type Hostility, hostileDeployment } from './support/hostile-servers.js';

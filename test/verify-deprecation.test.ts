@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { verify } from '../src/contracts/runner.js';
-import { createMockApi } from '../src/mock/handler.js';
+import { createMockApi } from '../src/mock/create-mock-api.js';
 import { serve } from './support/deployments.js';
 
 const KEY = 'petstore-dev-key';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeObservations } from '../src/contracts/checks/observations.js';
 import { loadContract } from '../src/contracts/contract.js';
 import { specChecks, verify } from '../src/contracts/runner.js';
-import { startMockServer } from '../src/mock/server.js';
+import { startMockServer } from '../src/mock/hosts/node-server.js';
 
 const page = await readFile(new URL('../docs/verifier-checks.md', import.meta.url), 'utf8');
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACT_FILE } from '../src/contracts/pact/names.js';
 import { BUNDLED_PACTS } from '../src/contracts/pact/pacts.js';
-import { createMockApi } from '../src/mock/handler.js';
+import { createMockApi } from '../src/mock/create-mock-api.js';
 import { runCli } from './support/cli.js';
 import { type Deployment, serve } from './support/deployments.js';
 

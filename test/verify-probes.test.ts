@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_WRITES, verify } from '../src/contracts/runner.js';
-import { createMockApi } from '../src/mock/handler.js';
+import { createMockApi } from '../src/mock/create-mock-api.js';
 import { faultyDeployment, PROBE_FAULTS, serve } from './support/deployments.js';
 
 const KEY = 'petstore-dev-key';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verify } from '../src/contracts/runner.js';
-import { createMockApi } from '../src/mock/handler.js';
+import { createMockApi } from '../src/mock/create-mock-api.js';
 import { type Deployment, serve, type WebHandler } from './support/deployments.js';
 
 const KEY = 'sk-resilience-secret-key';

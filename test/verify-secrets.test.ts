@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockApi } from '../src/mock/handler.js';
+import { createMockApi } from '../src/mock/create-mock-api.js';
 import { runCli } from './support/cli.js';
 import { type Deployment, serve } from './support/deployments.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WRITES, verify } from '../src/contracts/runner.js';
-import { type MockServer, startMockServer } from '../src/mock/server.js';
+import { type MockServer, startMockServer } from '../src/mock/hosts/node-server.js';
 import { runCli } from './support/cli.js';
 import { alternativeDeployment, type Deployment, FAULTS, faultyDeployment, serve } from './support/deployments.js';
 import { startPrism } from './support/prism.js';

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../json/lossless.js';
-import { type Conformance, createConformance } from '../spec/conformance.js';
+import { type Conformance, createConformance } from '../openapi/conformance.js';
 import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
 import type { Contract, ContractOperation } from './contract.js';
@@ -220,7 +220,7 @@ function observationsOf(operation: ContractOperation, exchange: Exchange): Obser
   return seen;
 }
 
-/** The one conformance rule (src/spec/conformance.ts) over each contract's document and schemas, made once per contract. */
+/** The one conformance rule (src/openapi/conformance.ts) over each contract's document and schemas, made once per contract. */
 const conformances = new WeakMap<Contract, Conformance>();
 
 function conformanceOf(contract: Contract): Conformance {

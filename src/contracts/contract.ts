@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { type JsonValue, validationView } from '../json/lossless.js';
-import { createAjv } from '../spec/ajv.js';
-import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, resolve } from '../spec/document.js';
-import { loadSpecFile } from '../spec/load.js';
-import { validatorSchemas } from '../spec/schemas.js';
+import { createAjv } from '../openapi/ajv.js';
+import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, resolve } from '../openapi/document.js';
+import { loadSpecFile } from '../openapi/load.js';
+import { validatorSchemas } from '../openapi/schemas.js';
 
 /** spec/openapi.yaml as shipped with the package. */
 export const BUNDLED_SPEC = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));

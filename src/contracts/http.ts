@@ -1,7 +1,8 @@
+import { MAX_RESPONSE_BYTES } from '../http/limits.js';
+import { readLimited } from '../http/read-limited.js';
 import { type JsonValue, parseJson } from '../json/lossless.js';
-import { readLimited } from '../web/read-limited.js';
 import { DeadlineError, Pacer, sleepUnlessAborted } from './pace.js';
-import { KEY_PLACEHOLDER, Redactor } from './redact.js';
+import { KEY_PLACEHOLDER, Redactor } from './redact-key.js';
 
 export { KEY_PLACEHOLDER };
 
@@ -107,7 +108,7 @@ export interface HttpClientOptions {
   readonly timeoutMs: number;
   /** Requests in flight at once. */
   readonly concurrency: number;
-  /** Largest response body read, after decompression, in bytes. Default `MAX_BODY_BYTES`. */
+  /** Largest response body read, after decompression, in bytes. Default `MAX_RESPONSE_BYTES`. */
   readonly maxBodyBytes?: number;
   /** Requests started per second at most; default unlimited. */
   readonly rps?: number;
@@ -120,12 +121,6 @@ export interface HttpClientOptions {
 /** Gateway answers that say the deployment is briefly unavailable; a read may be retried after them. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 const RETRY_BACKOFF_MS = 250;
-
-/**
- * The largest response body either suite reads, after decompression: no page of at most 100 pets
- * and no Error comes near it, and a deployment streaming more cannot exhaust the verifier's memory.
- */
-export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 /** What a capped answer is reported as, by both suites. */
 export function bodyCapMessage(maxBytes: number): string {
@@ -167,7 +162,7 @@ export class HttpClient {
 
   constructor(options: HttpClientOptions) {
     const { rps, ...rest } = options;
-    this.#options = { maxBodyBytes: MAX_BODY_BYTES, retries: 2, ...rest };
+    this.#options = { maxBodyBytes: MAX_RESPONSE_BYTES, retries: 2, ...rest };
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#pacer = new Pacer({ concurrency: options.concurrency, rps, deadline: options.deadline });
     this.#redactor = new Redactor(options.apiKey);

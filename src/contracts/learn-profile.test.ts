@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UNKNOWN_PROFILE } from '../mock/profile.js';
+import { UNKNOWN_PROFILE } from '../profile/profile.js';
 import { learnProfile } from './learn-profile.js';
 
 describe('learnProfile', () => {

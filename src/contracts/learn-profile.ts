@@ -1,10 +1,11 @@
 /**
  * What a verification run saw a deployment choose (its checks' observations), as a profile the mock
- * can adopt (src/mock/profile.ts). A choice seen two ways, or not seen at all (a read-only run
+ * can adopt (src/profile/profile.ts). A choice seen two ways, or not seen at all (a read-only run
  * creates no pet), stays `unknown`.
  */
-import { type Profile, readProfile, UNKNOWN, UNKNOWN_PROFILE } from '../mock/profile.js';
-import { ERROR_CODES, type ErrorCode, PET_STATUSES } from '../spec/facts.js';
+
+import { ERROR_CODES, type ErrorCode, PET_STATUSES } from '../openapi/facts.js';
+import { type Profile, readProfile, UNKNOWN, UNKNOWN_PROFILE } from '../profile/profile.js';
 import type { CheckResult } from './check.js';
 import { mergeObservations, type Observations } from './checks/observations.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonValue } from '../json/lossless.js';
-import { basePathOf } from '../spec/document.js';
+import { basePathOf } from '../openapi/document.js';
 import { type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
 import { authChecks } from './checks/auth.js';
 import { createChecks } from './checks/create.js';

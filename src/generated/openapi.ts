@@ -1,5 +1,5 @@
 // Generated from spec/openapi.yaml by `npm run generate`. Do not edit.
-import type { OpenApiDocument } from '../spec/document.js';
+import type { OpenApiDocument } from '../openapi/document.js';
 
 const document = {
   "openapi": "3.1.0",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MOCK_DEFAULTS } from './defaults.js';
+import { MOCK_DEFAULTS } from './core/defaults.js';
 import { normalizeMockOptions } from './options.js';
-import type { SharedState } from './store/shared-state.js';
+import type { SharedState } from './state/redis/shared-state.js';
 
 describe('normalizeMockOptions', () => {
   it('refuses persist with shared state, whose pets Redis keeps', () => {

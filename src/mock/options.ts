@@ -1,11 +1,12 @@
 /**
  * How a mock behaves (`MockOptions`), and the same with every default of `MOCK_DEFAULTS` filled in.
  */
-import { apiKeyProblem, KEY_LABEL, type LabelledApiKey } from './auth.js';
-import { MOCK_DEFAULTS } from './defaults.js';
-import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from './profile.js';
-import type { SharedState } from './store/shared-state.js';
-import type { PetDraft, StoredPet } from './store.js';
+
+import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from '../profile/profile.js';
+import { MOCK_DEFAULTS } from './core/defaults.js';
+import { apiKeyProblem, KEY_LABEL, type LabelledApiKey } from './pipeline/auth.js';
+import type { SharedState } from './state/redis/shared-state.js';
+import type { PetDraft, StoredPet } from './state/store.js';
 
 /**
  * How a mock behaves. Every field is optional; `normalizeMockOptions` fills in the defaults.

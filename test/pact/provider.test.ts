@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { junitReport } from '../../src/contracts/reporters/junit.js';
 import { type VerificationReport, verify } from '../../src/contracts/runner.js';
-import { type MockServer, startMockServer } from '../../src/mock/server.js';
+import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { alternativeDeployment, type Deployment, FAULTS, faultyDeployment, serve } from '../support/deployments.js';
 
 const KEY = 'petstore-dev-key';

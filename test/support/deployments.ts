@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { type JsonValue, parseJson, stringifyJson } from '../../src/json/lossless.js';
-import { createMockApi } from '../../src/mock/handler.js';
+import { createMockApi } from '../../src/mock/create-mock-api.js';
 
 export type WebHandler = (request: Request) => Promise<Response>;
 

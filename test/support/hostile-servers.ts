@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { createMockApi } from '../../src/mock/handler.js';
+import { createMockApi } from '../../src/mock/create-mock-api.js';
 import type { Deployment } from './deployments.js';
 
 export type Hostility = 'gzip-bomb' | 'endless-body' | 'slow-drip' | 'endless-headers';

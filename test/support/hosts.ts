@@ -4,9 +4,9 @@
  * `mswHost` in a file of its own.
  */
 import { setupServer } from 'msw/node';
-import { createMockApi } from '../../src/mock/handler.js';
-import { createHandlers } from '../../src/mock/msw.js';
-import { startMockServer } from '../../src/mock/server.js';
+import { createMockApi } from '../../src/mock/create-mock-api.js';
+import { createHandlers } from '../../src/mock/hosts/msw.js';
+import { startMockServer } from '../../src/mock/hosts/node-server.js';
 import { type StartTarget, urlFor } from './http-facts.js';
 
 export const inProcessHost: StartTarget = async (options) => {

@@ -8,7 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import { parseItem } from 'structured-headers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as validators from '../../src/generated/validators.js';
-import type { MockApi, MockOptions } from '../../src/mock/handler.js';
+import type { MockApi, MockOptions } from '../../src/mock/create-mock-api.js';
 
 export interface MockTarget {
   /** The API's base URL, ending in `/v1`. */

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMockServer } from '../../src/mock/server.js';
+import { startMockServer } from '../../src/mock/hosts/node-server.js';
 import { type StartTarget, urlFor } from './http-facts.js';
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';

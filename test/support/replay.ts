@@ -4,7 +4,7 @@
  * the status a new pet gets, the charset of JSON.
  */
 import { type JsonValue, parseJson } from '../../src/json/lossless.js';
-import { inOrder, type ListOrder, type Ordered } from '../../src/mock/profile.js';
+import { inOrder, type ListOrder, type Ordered } from '../../src/profile/profile.js';
 
 /** The choices a profile records, as the corpus names them. */
 export type ChoiceName =

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { readLimited } from '../../web/read-limited.js';
-import { MAX_BODY_BYTES } from '../http.js';
+import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
+import { readLimited } from '../../http/read-limited.js';
 import { PROVIDER, STATES } from './names.js';
 
 /** The pacts shipped with the package: spec/pacts/*.json. */
@@ -59,8 +59,8 @@ async function readSource(source: string): Promise<string> {
       throw new Error(`cannot fetch the pact ${source} (--pact): ${cause?.message ?? (error as Error).message}. Check the URL, or give a file.`);
     }
     if (!response.ok) throw new Error(`cannot fetch the pact ${source} (--pact): it answered ${response.status}. Check the URL, or give a file.`);
-    const text = await readLimited(response.body, MAX_BODY_BYTES);
-    if (text === undefined) throw new Error(`the pact ${source} (--pact) is larger than ${MAX_BODY_BYTES} bytes; no pact of this API is that large.`);
+    const text = await readLimited(response.body, MAX_RESPONSE_BYTES);
+    if (text === undefined) throw new Error(`the pact ${source} (--pact) is larger than ${MAX_RESPONSE_BYTES} bytes; no pact of this API is that large.`);
     return text;
   }
   try {

@@ -2,18 +2,18 @@
  * The forwarding proxy between the Pact Verifier and the deployment. The Pact Verifier reads
  * whatever it is sent, with no limit on size, decompression or time; every request of the Pact
  * suite goes through here instead, so both suites are bounded alike: the same body cap
- * (`MAX_BODY_BYTES`, after decompression), the same --timeout, --rps and --concurrency, and each
+ * (`MAX_RESPONSE_BYTES`, after decompression), the same --timeout, --rps and --concurrency, and each
  * request counted in the report's totals.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
-import { jsonMediaTypeProblem } from '../../spec/conformance.js';
+import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
 import {
   bodyCapMessage,
   describeFailure,
   KEY_PLACEHOLDER,
-  MAX_BODY_BYTES,
   RATE_LIMIT_RETRIES,
   type RecordedRequest,
   rateLimitedMessage,
@@ -144,7 +144,7 @@ function errorBody(message: string): string {
 
 /** Starts the proxy on 127.0.0.1, on a free port. */
 export async function startBoundedProxy(options: BoundedProxyOptions): Promise<BoundedProxy> {
-  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_RESPONSE_BYTES;
   const target = options.target.replace(/\/+$/, '');
   const prefix = new RegExp(`^${options.basePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$|\\?)`);
   const problems: ProxyProblem[] = [];

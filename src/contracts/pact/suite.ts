@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseJson, stringifyJson } from '../../json/lossless.js';
-import { basePathOf } from '../../spec/document.js';
+import { basePathOf } from '../../openapi/document.js';
 import type { CheckResult, Finding, RunState } from '../check.js';
 import { KEY_PLACEHOLDER, type RecordedRequest } from '../http.js';
 import { acceptedCategoryId } from '../pets.js';

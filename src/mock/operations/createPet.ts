@@ -5,12 +5,12 @@
  */
 import { createPetBody } from '../../generated/validators.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
-import { jsonMediaTypeProblem } from '../../spec/conformance.js';
-import { type ErrorCode, MAX_BODY_BYTES } from '../../spec/facts.js';
-import { errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse } from '../exchange.js';
-import { known } from '../profile.js';
-import type { Session } from '../sessions.js';
-import type { PetDraft } from '../store.js';
+import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
+import { type ErrorCode, MAX_BODY_BYTES } from '../../openapi/facts.js';
+import { known } from '../../profile/profile.js';
+import { errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse } from '../core/messages.js';
+import type { Session } from '../state/sessions.js';
+import type { PetDraft } from '../state/store.js';
 import { checkInput, exactInteger } from './inputs.js';
 import type { MockOperation, OperationEnv, Reading } from './operation.js';
 

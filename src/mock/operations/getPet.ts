@@ -7,13 +7,13 @@
  */
 import { serializeItem } from 'structured-headers';
 import { getPetPath } from '../../generated/validators.js';
-import { GET_PET_DEPRECATED_AT, GET_PET_REPLACEMENT, GET_PET_SUNSET } from '../../spec/facts.js';
-import { ANSWER_HEADERS, errorResponse, type MockResponse, prepared, preparedResponse, prepareHeaders } from '../exchange.js';
-import { andThen } from '../pending.js';
-import type { Profile } from '../profile.js';
-import { readParameters } from '../validation.js';
+import { GET_PET_DEPRECATED_AT, GET_PET_REPLACEMENT, GET_PET_SUNSET } from '../../openapi/facts.js';
+import type { Profile } from '../../profile/profile.js';
+import { ANSWER_HEADERS, errorResponse, type MockResponse, prepared, preparedResponse, prepareHeaders } from '../core/messages.js';
+import { andThen } from '../core/pending.js';
 import { checkInput, exactInteger, parametersIn } from './inputs.js';
 import type { MockOperation, OperationEnv } from './operation.js';
+import { readParameters } from './parameters.js';
 
 const PATH = parametersIn('getPet', 'path');
 const SUNSET_MS = GET_PET_SUNSET.getTime();

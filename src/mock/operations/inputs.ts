@@ -1,10 +1,10 @@
 import type { ValidateFunction } from 'ajv';
 import { openapi } from '../../generated/openapi.js';
 import { type JsonValue, validationView } from '../../json/lossless.js';
-import { operationById, type Parameter, parametersOf } from '../../spec/document.js';
-import { errorResponse, type PreparedAnswer, prepared } from '../exchange.js';
-import { describeErrors } from '../validation.js';
+import { operationById, type Parameter, parametersOf } from '../../openapi/document.js';
+import { errorResponse, type PreparedAnswer, prepared } from '../core/messages.js';
 import type { OperationId } from './operation.js';
+import { describeErrors } from './parameters.js';
 
 /** The parameters an operation documents in one location (`query`, `path`). */
 export function parametersIn(operationId: OperationId, location: Parameter['in']): Parameter[] {

@@ -5,12 +5,12 @@
  * unknown `status` with an empty page.
  */
 import { listPetsQuery } from '../../generated/validators.js';
-import { PET_STATUSES } from '../../spec/facts.js';
-import { ANSWER_HEADERS, type MockResponse, preparedResponse } from '../exchange.js';
-import { andThen } from '../pending.js';
-import { readParameters } from '../validation.js';
+import { PET_STATUSES } from '../../openapi/facts.js';
+import { ANSWER_HEADERS, type MockResponse, preparedResponse } from '../core/messages.js';
+import { andThen } from '../core/pending.js';
 import { checkInput, parametersIn } from './inputs.js';
 import type { MockOperation, OperationEnv, Reading } from './operation.js';
+import { readParameters } from './parameters.js';
 
 const QUERY = parametersIn('listPets', 'query');
 const LIMIT = QUERY.find((parameter) => parameter.name === 'limit')?.schema;

@@ -1,15 +1,15 @@
 /**
  * What an operation of the mock is: what it reads from a request-target, what it answers, and the
- * headers every one of its answers carries. The pipeline (src/mock/pipeline.ts) walks every request
+ * headers every one of its answers carries. The pipeline (src/mock/pipeline/pipeline.ts) walks every request
  * through the same steps and calls these at theirs.
  */
 import type { operations } from '../../generated/types.js';
-import type { CoverageKeeper } from '../coverage.js';
-import type { MockRequest, MockResponse, PreparedHeaders } from '../exchange.js';
-import type { Pending } from '../pending.js';
-import type { Profile } from '../profile.js';
-import type { Saved } from '../saved-changes.js';
-import type { Session } from '../sessions.js';
+import type { Profile } from '../../profile/profile.js';
+import type { MockRequest, MockResponse, PreparedHeaders } from '../core/messages.js';
+import type { Pending } from '../core/pending.js';
+import type { CoverageKeeper } from '../state/coverage.js';
+import type { Saved } from '../state/saved-changes.js';
+import type { Session } from '../state/sessions.js';
 
 /** The operations of spec/openapi.yaml, by the id the spec gives them. */
 export type OperationId = keyof operations;

@@ -1,0 +1,47 @@
+/**
+ * What the mock does when nobody says otherwise, written once: `createMockApi`, `startMockServer`, the
+ * CLI's flags and help, and docs/architecture.md read these values, never a copy of them.
+ */
+import { BIG_ID_OFFSET, DEFAULT_COUNT, DEFAULT_SEED } from '../../fixtures/seed.js';
+import { BASE_PATH } from '../../openapi/facts.js';
+import { DEFAULT_API_KEY } from '../pipeline/auth.js';
+
+/**
+ * The mock's defaults.
+ * @example
+ * startMockServer({ port: MOCK_DEFAULTS.port }); // http://127.0.0.1:4010/v1
+ */
+export const MOCK_DEFAULTS = Object.freeze({
+  /** The bearer key accepted when none is configured. */
+  apiKey: DEFAULT_API_KEY,
+  /** Seed of the generated pets: the same seed gives the same pets. */
+  seed: DEFAULT_SEED,
+  /** How many pets each session starts with. */
+  count: DEFAULT_COUNT,
+  /** Milliseconds added before every API answer. */
+  delay: 0,
+  /** The path every operation is served under: the spec's `/v1`. */
+  basePath: BASE_PATH,
+  /** Ids beyond 2^53; off, so ids run from 1. */
+  bigIds: false,
+  /** Honour `Prefer: code=, delay=, auth=expired` and their `__code`-style twins. */
+  prefer: true,
+  /** Milliseconds a named session may stay idle before it is dropped: 30 minutes. */
+  sessionTtl: 30 * 60_000,
+  /** How many named sessions may be open at once. */
+  maxSessions: 100,
+  /** The CLI's port (the library's `startMockServer` picks a free one, 0, unless told). */
+  port: 4010,
+  /** The interface the server binds: only this machine can reach the mock. */
+  host: '127.0.0.1',
+});
+
+/**
+ * What is added to every id: `BIG_ID_OFFSET` with `--big-ids`, and nothing (`undefined`) without.
+ * "No offset" is written here only.
+ * @example
+ * idOffsetOf(false); // undefined: ids from 1
+ */
+export function idOffsetOf(bigIds: boolean): bigint | undefined {
+  return bigIds ? BIG_ID_OFFSET : undefined;
+}

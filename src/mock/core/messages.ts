@@ -1,0 +1,116 @@
+import { ERROR_CODES, type ErrorCode } from '../../openapi/facts.js';
+
+/**
+ * A request as the handler sees it, independent of the host: Node's `http`, MSW, or a `fetch`
+ * `Request`. Hosts adapt to this shape instead of building web `Request`s they do not need.
+ */
+export interface MockRequest {
+  /** The method in upper case, as hosts must give it: `GET`. */
+  readonly method: string;
+  /** The request-target as sent, path and query, still percent-encoded: `/v1/pets?limit=5&status=sold`. */
+  readonly target: string;
+  /** A header by lower-case name. */
+  header(name: string): string | undefined;
+  /** The body as UTF-8 text, or `undefined` once it grows past `maxBytes` (the host stops reading then). */
+  text(maxBytes: number): Promise<string | undefined>;
+}
+
+/** A response as the handler makes it; hosts write it out. `body` is JSON text, or empty. */
+export interface MockResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  /** What a host's request log may add after the status: `key=ci session=worker-1`; never a key. */
+  readonly logDetail?: string;
+  /**
+   * The headers as made once for many answers, when they were (`prepareHeaders`): `prepared.record`
+   * is then `headers`, and a host may write `prepared.list` as it is, deriving nothing per answer.
+   */
+  readonly prepared?: PreparedHeaders;
+}
+
+/**
+ * Headers made once and given to many answers, with the list a host writes them from, made once too.
+ * @example
+ * const NOTICE: PreparedHeaders = prepareHeaders({ deprecation: '@1748736000' });
+ */
+export interface PreparedHeaders {
+  readonly record: Readonly<Record<string, string>>;
+  /**
+   * `['content-length', 0, name, value, ...]`, the form Node's `writeHead` takes fastest. A host sets
+   * the length (index 1) just before it writes: `writeHead` copies the list before it returns.
+   */
+  readonly list: (string | number)[];
+}
+
+/** `record` as headers made once for many answers, frozen, with their list. */
+export function prepareHeaders(record: Readonly<Record<string, string>>): PreparedHeaders {
+  const list: (string | number)[] = ['content-length', 0];
+  for (const name in record) list.push(name, record[name] as string);
+  return Object.freeze({ record: Object.freeze({ ...record }), list });
+}
+
+/** An answer whose headers are prepared ones: no header is made for it. */
+export function preparedResponse(status: number, headers: PreparedHeaders, body: string): MockResponse & { readonly prepared: PreparedHeaders } {
+  return { status, headers: headers.record, body, prepared: headers };
+}
+
+const mergedHeaders = new WeakMap<PreparedHeaders, WeakMap<PreparedHeaders, PreparedHeaders>>();
+
+/**
+ * `base` with `extra` over it, prepared once for the pair and kept as long as both live (both are made once, as the mock starts).
+ * @example
+ * mergePrepared(ANSWER_HEADERS, NOTICE).record.deprecation; // '@1748736000'
+ */
+export function mergePrepared(base: PreparedHeaders, extra: PreparedHeaders): PreparedHeaders {
+  let byExtra = mergedHeaders.get(base);
+  if (byExtra === undefined) {
+    byExtra = new WeakMap();
+    mergedHeaders.set(base, byExtra);
+  }
+  let merged = byExtra.get(extra);
+  if (merged === undefined) {
+    merged = prepareHeaders({ ...base.record, ...extra.record });
+    byExtra.set(extra, merged);
+  }
+  return merged;
+}
+
+export const JSON_CONTENT_TYPE = 'application/json';
+
+/** What lets a browser page on another origin read every answer, and the headers it needs. */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied',
+};
+
+/** The headers every answer carries, prepared for those that carry no others. */
+export const ANSWER_HEADERS: PreparedHeaders = prepareHeaders({ 'content-type': JSON_CONTENT_TYPE, ...CORS_HEADERS });
+
+/**
+ * An answer made once and given to many requests, whole: its status, its prepared headers and its body.
+ * @example
+ * const UNAUTHORIZED: PreparedAnswer = prepared(errorResponse('unauthorized', 'Missing credential.'));
+ */
+export interface PreparedAnswer extends MockResponse {
+  readonly prepared: PreparedHeaders;
+}
+
+/** `response` as an answer made once for many requests, its headers prepared. */
+export function prepared(response: MockResponse): PreparedAnswer {
+  return Object.freeze(preparedResponse(response.status, prepareHeaders(response.headers), response.body));
+}
+
+/** A response with a JSON body, and with `headers` beside those every answer carries. */
+export function jsonResponse(status: number, body: string, headers?: Readonly<Record<string, string>>): MockResponse {
+  return headers === undefined ? preparedResponse(status, ANSWER_HEADERS, body) : { status, headers: { ...ANSWER_HEADERS.record, ...headers }, body };
+}
+
+/**
+ * An Error response of the spec: `{ code, message, status }`, the status read from the spec's
+ * catalogue of codes so that the body and the HTTP status always agree.
+ */
+export function errorResponse(code: ErrorCode, message: string, headers?: Readonly<Record<string, string>>): MockResponse {
+  const status = ERROR_CODES[code].status;
+  return jsonResponse(status, JSON.stringify({ code, message, status }), headers);
+}

@@ -1,0 +1,168 @@
+/**
+ * `createMockApi`: the wiring of a mock. The rules live elsewhere: each operation in
+ * src/mock/operations/, the order of the steps in src/mock/pipeline/pipeline.ts, what a request-target
+ * decides in src/mock/pipeline/router.ts, defaults in src/mock/core/defaults.ts, conformance in src/openapi/conformance.ts.
+ */
+import { seededPets } from '../fixtures/seed.js';
+import { known, type Profile } from '../profile/profile.js';
+import { createAdmin } from './admin/endpoints.js';
+import { idOffsetOf } from './core/defaults.js';
+import type { MockRequest, MockResponse } from './core/messages.js';
+import type { Pending } from './core/pending.js';
+import { fetchAdapter } from './hosts/fetch.js';
+import { createPet } from './operations/createPet.js';
+import { getPet } from './operations/getPet.js';
+import { listPets } from './operations/listPets.js';
+import type { OperationEnv } from './operations/operation.js';
+import { type MockOptions, normalizeMockOptions, type ResolvedMockOptions } from './options.js';
+import { bearerCheck } from './pipeline/auth.js';
+import { createPipeline } from './pipeline/pipeline.js';
+import { createRouter } from './pipeline/router.js';
+import { createSelfCheck } from './pipeline/self-check.js';
+import { profileForm } from './profile/form.js';
+import { Coverage, type CoverageKeeper, type CoverageReport } from './state/coverage.js';
+import { randomIdOf } from './state/random-ids.js';
+import { savedChanges, unsavedChange } from './state/saved-changes.js';
+import { DEFAULT_SESSION, type SessionRegistry, Sessions } from './state/sessions.js';
+import { MemoryPetStore, type PetStore, type StoredPet } from './state/store.js';
+
+export type { MockOptions, ResolvedMockOptions } from './options.js';
+
+/** The seeded pets in the profile's known categories, in turn, so that the listing shows only categories a create accepts. */
+function inKnownCategories<P extends StoredPet>(pets: P[], profile: Profile): P[] {
+  const { categories } = profile;
+  if (typeof categories !== 'object') return pets;
+  const ids = categories.known.map((digits) => (Number.isSafeInteger(Number(digits)) ? Number(digits) : BigInt(digits)));
+  return pets.map((pet, index) => ({ ...pet, categoryId: ids[index % ids.length] ?? pet.categoryId }));
+}
+
+/**
+ * A running mock: one request handler over one store.
+ * @example
+ * const mock: MockApi = createMockApi();
+ * const response = await mock.fetch(new Request('http://mock.test/v1/pets'));  // 401: no key
+ */
+export interface MockApi {
+  /**
+   * Answers one request; never throws: a fault of the mock itself is a 500 Error response. An answer
+   * that needs no waiting (no body to read, no delay, nothing to save) comes back at once, not in a
+   * promise, so a host that writes it in the same tick costs no microtask; `await` takes either.
+   */
+  respond(request: MockRequest): Pending<MockResponse>;
+  /** `respond` for a web-standard `Request`. */
+  fetch(request: Request): Promise<Response>;
+  /** Puts the mock back as it started: the default session's pets and clock seeded again, every named session dropped. Coverage is kept. */
+  reset(): Pending<void>;
+  /** What clients have exercised so far (`GET /__mock/coverage`); in a promise when it is shared through Redis. */
+  coverage(): Pending<CoverageReport>;
+  /**
+   * Whether a request to this path is the mock's to answer: the base path and everything under it,
+   * and the admin endpoints. Hosts that share the network with other services (MSW) claim only these.
+   */
+  serves(path: string): boolean;
+  /** The default session's store: that of requests without `X-Mock-Session`. */
+  readonly store: PetStore;
+  readonly options: ResolvedMockOptions;
+}
+
+/**
+ * The state of a mock that keeps it in this process: seeded sessions (in the profile's order and id
+ * scheme, when it has them), the restored pets, coverage.
+ */
+function inMemory(settings: ResolvedMockOptions): { sessions: SessionRegistry; defaultStore: PetStore; coverage: CoverageKeeper } {
+  const { profile } = settings;
+  const order = known(profile.listOrder) ? profile.listOrder : undefined;
+  const randomIds = profile.idScheme === 'random';
+  const seeded = inKnownCategories(seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }), profile);
+  const sessions = new Sessions({
+    seed: randomIds ? seeded.map((pet, index) => ({ ...pet, id: randomIdOf(index + 1) })) : seeded,
+    idOffset: idOffsetOf(settings.bigIds),
+    // Only a profile asks for a store other than the default one.
+    ...(order === undefined && !randomIds
+      ? {}
+      : {
+          newStore: (seed, idOffset) =>
+            new MemoryPetStore(seed, { ...(idOffset === undefined ? {} : { idOffset }), ...(order === undefined ? {} : { order }), randomIds }),
+        }),
+    now: settings.now,
+    ttl: settings.sessionTtl,
+    max: settings.maxSessions,
+  });
+  for (const pet of settings.restore) sessions.default.store.create(pet);
+  return { sessions, defaultStore: sessions.default.store, coverage: new Coverage(settings.basePath) };
+}
+
+/** The choices of a profile that only the in-memory store can make: a shared (Redis) store keeps its own order, ids and seed. */
+function storeChoices(profile: Profile): string[] {
+  return [
+    ...(known(profile.listOrder) && profile.listOrder !== 'id-asc' ? ['listOrder'] : []),
+    ...(profile.idScheme === 'random' ? ['idScheme'] : []),
+    ...(known(profile.categories) && profile.categories !== 'any' ? ['categories'] : []),
+  ];
+}
+
+/**
+ * Creates a mock of the pet store: the seeded sessions and the one function that answers requests.
+ * Every host calls it (the Node server `respond`, MSW `fetch`); no rule of the interface lives here.
+ * @example
+ * const mock = createMockApi({ seed: 7, count: 10 });
+ * const response = await mock.fetch(new Request('http://mock.test/v1/pets?limit=2', {
+ *   headers: { authorization: 'Bearer petstore-dev-key' },
+ * }));
+ */
+export function createMockApi(options: MockOptions = {}): MockApi {
+  return mockApiOf(normalizeMockOptions(options));
+}
+
+/** The mock of options already normalized (`normalizeMockOptions`), for a host that read them first. */
+export function mockApiOf(settings: ResolvedMockOptions): MockApi {
+  const { basePath, persist, profile, shared } = settings;
+  const unsupported = shared ? storeChoices(profile) : [];
+  if (unsupported.length > 0)
+    throw new TypeError(
+      `profile: ${unsupported.join(', ')} cannot be adopted with a Redis store yet; run that mock without --store, or remove those fields from the profile.`,
+    );
+  const { sessions, defaultStore, coverage } = shared
+    ? { sessions: shared.sessions, defaultStore: shared.store.store(DEFAULT_SESSION), coverage: shared.coverage }
+    : inMemory(settings);
+
+  // With `--state`, the default session's changes are saved all or nothing; a shared store (Redis)
+  // keeps its own state and has no `persist`, so its changes are simply made.
+  const saveDefault = savedChanges(defaultStore, persist);
+  const env: OperationEnv = {
+    basePath,
+    profile,
+    coverage,
+    change: (session, change) => (session.name === DEFAULT_SESSION ? saveDefault(change) : unsavedChange(change)),
+  };
+  const router = createRouter(basePath, [listPets(env), createPet(env), getPet(env)], coverage);
+  const respond = createPipeline({
+    basePath,
+    router,
+    sessions,
+    coverage,
+    authorize: bearerCheck(settings.apiKeys),
+    keyLabels: new Map(
+      settings.apiKeys.flatMap((key, index) => {
+        const label = settings.keyLabels.get(key);
+        return label === undefined ? [] : [[index, label] as const];
+      }),
+    ),
+    adminKeyRequired: settings.adminKeyRequired,
+    answerAdmin: createAdmin(sessions, coverage, saveDefault, profile),
+    form: profileForm(profile),
+    prefer: settings.prefer,
+    delay: settings.delay,
+    selfCheck: settings.selfCheck && createSelfCheck(settings.selfCheck),
+  });
+
+  return {
+    respond,
+    fetch: fetchAdapter(respond),
+    reset: () => sessions.resetAll(),
+    coverage: () => coverage.report(),
+    serves: router.serves,
+    store: defaultStore,
+    options: settings,
+  };
+}

@@ -1,0 +1,32 @@
+/** The web `fetch` adapter of the mock: a `Request` in, a `Response` out, around the pipeline's `respond`. */
+import { readLimited } from '../../http/read-limited.js';
+import type { MockRequest, MockResponse } from '../core/messages.js';
+import type { Pending } from '../core/pending.js';
+
+/** A web `Request` as the handler's `MockRequest`. */
+function fromRequest(request: Request): MockRequest {
+  const url = new URL(request.url);
+  return {
+    // Fetch leaves the case of methods other than the six it knows as sent: `patch`.
+    method: request.method.toUpperCase(),
+    target: url.pathname + url.search,
+    header: (name) => request.headers.get(name) ?? undefined,
+    text: (maxBytes) => readLimited(request.body, maxBytes),
+  };
+}
+
+/** The handler's answer as a web `Response`; bodies are dropped where HTTP forbids them. */
+function toResponse(response: MockResponse, method: string): Response {
+  const bodyless = response.status === 204 || response.status === 304 || method.toUpperCase() === 'HEAD';
+  return new Response(bodyless ? null : response.body, { status: response.status, headers: response.headers });
+}
+
+/**
+ * `respond` as a web handler: `(request: Request) => Promise<Response>`, for MSW, Pact and any fetch host.
+ * @example
+ * const fetchMock = fetchAdapter(mock.respond);
+ * await fetchMock(new Request('http://mock.test/v1/pets'));
+ */
+export function fetchAdapter(respond: (request: MockRequest) => Pending<MockResponse>): (request: Request) => Promise<Response> {
+  return async (request) => toResponse(await respond(fromRequest(request)), request.method);
+}

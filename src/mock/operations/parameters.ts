@@ -1,0 +1,112 @@
+import type { ErrorObject } from 'ajv';
+import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
+import type { JsonSchema, Parameter } from '../../openapi/document.js';
+
+const INTEGER_LITERAL = /^-?\d+$/;
+
+/**
+ * A query or path value as its schema types it: an integer parameter takes only plain digits
+ * (so `1.5`, `1e2` and the empty string stay strings and fail `type: integer`); an integer beyond
+ * 2^53 stays exact as a `bigint`. Everything else stays the string it was.
+ */
+export function coerceParameter(raw: string, schema: JsonSchema): string | number | bigint {
+  if (schema.type !== 'integer' || !INTEGER_LITERAL.test(raw)) return raw;
+  const n = Number(raw);
+  return Number.isSafeInteger(n) ? n : BigInt(raw);
+}
+
+/** An integer's documented range, by field, for the values `readParameters` made: `limit` is `from 1 to 100`. */
+const integerRanges = new WeakMap<object, ReadonlyMap<string, string>>();
+
+function rangeOf(schema: JsonSchema): string | undefined {
+  if (schema.type !== 'integer') return undefined;
+  const { minimum, maximum } = schema;
+  if (typeof minimum === 'number' && typeof maximum === 'number') return `from ${minimum} to ${maximum}`;
+  return schema.format === 'int64' ? `from ${INT64_MIN} to ${INT64_MAX}` : undefined;
+}
+
+/** The values of one location's parameters, coerced, by name; absent ones are left out. */
+export function readParameters(
+  parameters: readonly Parameter[],
+  lookup: (name: string) => string | null | undefined,
+): Record<string, string | number | bigint> {
+  const values: Record<string, string | number | bigint> = {};
+  const ranges = new Map<string, string>();
+  for (const parameter of parameters) {
+    const raw = lookup(parameter.name);
+    if (raw === null || raw === undefined) continue;
+    values[parameter.name] = coerceParameter(raw, parameter.schema);
+    const range = rangeOf(parameter.schema);
+    if (range !== undefined) ranges.set(parameter.name, range);
+  }
+  // An integer out of range is described by the range the spec documents, whatever check refused it.
+  if (ranges.size > 0) integerRanges.set(values, ranges);
+  return values;
+}
+
+const TYPE_PHRASES: Readonly<Record<string, string>> = {
+  integer: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+  object: 'a JSON object',
+  array: 'an array',
+  null: 'null',
+};
+
+const INT64_PHRASE = `an integer from ${INT64_MIN} to ${INT64_MAX}`;
+
+function valueAt(data: unknown, pointer: string): unknown {
+  let node = data;
+  for (const segment of pointer.split('/').slice(1)) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[segment.replaceAll('~1', '/').replaceAll('~0', '~')];
+  }
+  return node;
+}
+
+function fieldName(error: ErrorObject, whole: string): string {
+  const path = error.instancePath.split('/').slice(1);
+  if (error.keyword === 'required') path.push(String(error.params.missingProperty));
+  return path.length === 0 ? whole : path.join('.');
+}
+
+const RANGE_KEYWORDS = new Set(['type', 'format', 'minimum', 'maximum']);
+
+function phrase(error: ErrorObject, data: unknown, field: string): string {
+  const range = typeof data === 'object' && data !== null ? integerRanges.get(data)?.get(field) : undefined;
+  if (range !== undefined && RANGE_KEYWORDS.has(error.keyword)) return `must be an integer ${range}`;
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'type': {
+      if (typeof valueAt(data, error.instancePath) === 'bigint') return `must be ${INT64_PHRASE}`;
+      const types = String(error.params.type).split(',');
+      return `must be ${types.map((type) => TYPE_PHRASES[type] ?? type).join(' or ')}`;
+    }
+    case 'enum':
+      return `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    case 'minimum':
+      return `must be at least ${error.params.limit}`;
+    case 'maximum':
+      return `must be at most ${error.params.limit}`;
+    case 'format':
+      return error.params.format === 'int64' ? `must be ${INT64_PHRASE}` : `must be a valid ${error.params.format}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/**
+ * One sentence naming every field at fault and what it must be (the first problem of each), from ajv's errors:
+ * `categoryId must be an integer; name is required`. `data` is the value as sent, so that
+ * integers too large for a double are described as such. `whole` names the value itself.
+ */
+export function describeErrors(errors: readonly ErrorObject[], data: unknown, whole: string): string {
+  const byField = new Map<string, string>();
+  for (const error of errors) {
+    const field = fieldName(error, whole);
+    if (!byField.has(field)) byField.set(field, `${field} ${phrase(error, data, field)}`);
+  }
+  return [...byField.values()].join('; ');
+}

@@ -1,0 +1,90 @@
+/**
+ * What the Node server refuses before the handler sees a request, because a web page could have
+ * sent it: a `Host` the mock does not serve (DNS rebinding: a page on evil.example whose name now
+ * points at 127.0.0.1), and admin requests a page on another origin could make. MSW needs none of
+ * this: it runs inside the page or the process that uses it, and no other origin reaches it.
+ */
+import { isIP } from 'node:net';
+import { ADMIN_PREFIX, withoutCors } from '../admin/endpoints.js';
+import { errorResponse, type MockRequest, type MockResponse, prepared } from '../core/messages.js';
+
+/** The header a script sends to show an admin request is meant; a page on another origin cannot send it without a preflight. */
+export const ADMIN_HEADER = 'x-mock-admin';
+
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/** The host name of a `Host` header or of an origin's authority, lower-case, without port or IPv6 brackets. */
+export function hostName(authority: string): string {
+  const bracketed = /^\[([^\]]*)\](?::\d*)?$/.exec(authority);
+  if (bracketed) return (bracketed[1] as string).toLowerCase();
+  const colon = authority.indexOf(':');
+  return (colon === -1 ? authority : authority.slice(0, colon)).toLowerCase();
+}
+
+/**
+ * The check of `Host` headers: IP literals (a page cannot rebind an address, only a name), `localhost`
+ * and the names in `allowedHosts` pass, with any port.
+ * @example
+ * const allowed = hostCheck(['mock.internal']);
+ * allowed('mock.internal:4010'); // true
+ * allowed('attacker.example');   // false
+ */
+export function hostCheck(allowedHosts: readonly string[]): (host: string) => boolean {
+  const names = new Set(['localhost', ...allowedHosts.map((name) => hostName(name))]);
+  return (host) => {
+    const name = hostName(host);
+    return names.has(name) || isIP(name) !== 0;
+  };
+}
+
+/** Each value a header was sent with: Node keeps only the first `Host` or `Authorization` in `headers`. */
+export function headerValues(rawHeaders: readonly string[], name: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) if ((rawHeaders[i] as string).toLowerCase() === name) values.push(rawHeaders[i + 1] as string);
+  return values;
+}
+
+/** The refusal of a request whose `Host` the mock does not serve. */
+export function foreignHost(host: string): MockResponse {
+  return errorResponse(
+    'forbidden',
+    `This mock does not serve the host ${JSON.stringify(host)}: it answers localhost, IP addresses and the names given with --allowed-host (allowedHosts). Start it with --allowed-host ${JSON.stringify(hostName(host))} if that name is meant.`,
+  );
+}
+
+/** The refusal of an HTTP/1.1 request without `Host`, as HTTP/1.1 requires one. */
+export const MISSING_HOST = prepared(errorResponse('bad_request', 'An HTTP/1.1 request must carry a Host header.'));
+
+/** True for paths of the admin endpoints. */
+export function isAdminTarget(target: string): boolean {
+  return target.startsWith(ADMIN_PREFIX);
+}
+
+function adminRefusal(message: string): MockResponse {
+  return withoutCors(errorResponse('forbidden', message));
+}
+
+/**
+ * Why an admin request must be refused, or `undefined` when it may go on. A page on another origin
+ * can send a "simple" POST (form or `text/plain` body, no custom header) without asking first; these
+ * rules leave it nothing: its `Origin` is refused, its preflight is refused, and a state-changing
+ * request without a JSON body or the `X-Mock-Admin` header is refused.
+ */
+export function adminProblem(request: MockRequest, host: string | undefined): MockResponse | undefined {
+  if (request.method === 'OPTIONS') {
+    return adminRefusal("The admin endpoints answer no CORS preflight: only scripts and pages of the mock's own origin may call them.");
+  }
+  const origin = request.header('origin');
+  if (origin !== undefined && origin.toLowerCase() !== `http://${host?.toLowerCase()}`) {
+    return adminRefusal(
+      `The admin endpoints refuse requests from pages on other origins (Origin: ${origin}); call them from a script or the mock's own origin.`,
+    );
+  }
+  if (SAFE_METHODS.has(request.method)) return undefined;
+  const contentType = request.header('content-type');
+  if (request.header(ADMIN_HEADER) !== undefined || (contentType !== undefined && JSON_MEDIA_TYPE.test(contentType))) return undefined;
+  return adminRefusal(
+    `${request.method} ${ADMIN_PREFIX}... changes the mock: send it with Content-Type: application/json or the header X-Mock-Admin: 1, which a web page on another origin cannot send unasked.`,
+  );
+}

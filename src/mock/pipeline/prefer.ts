@@ -1,0 +1,159 @@
+/**
+ * Per-request control of the mock, by the `Prefer` header (RFC 7240) or its `__name` query twins for
+ * tools that cannot set headers: `code=404` answers that status with a well-formed Error and leaves
+ * the state alone, `delay=300` waits before answering, `auth=expired` answers 401 as an expired token.
+ */
+import { openapi } from '../../generated/openapi.js';
+import { operationsOf } from '../../openapi/document.js';
+import { ERROR_CODE_BY_STATUS } from '../../openapi/facts.js';
+import { errorResponse, type MockResponse } from '../core/messages.js';
+import { UNAUTHORIZED_HEADERS } from './auth.js';
+
+/** The longest `delay=` a request may ask for, in milliseconds. */
+const MAX_PREFERRED_DELAY = 60_000;
+
+/** What one request asks for. */
+export interface Preferences {
+  readonly code?: number;
+  readonly delay?: number;
+  readonly auth?: 'expired';
+}
+
+interface Token {
+  readonly name: string;
+  readonly value: string;
+  /** How the request said it, for messages: `Prefer: code=404` or `__code=404`. */
+  readonly said: string;
+}
+
+/** Error statuses each operation documents: the only ones a client may force. */
+const FORCIBLE = new Map(
+  operationsOf(openapi).map(({ operationId, operation }) => [
+    operationId,
+    Object.keys(operation.responses)
+      .map(Number)
+      .filter((status) => status >= 400),
+  ]),
+);
+
+function unquote(value: string): string {
+  return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+}
+
+/**
+ * The preferences of a `Prefer` header, then those of `__name` query parameters. Commas separate
+ * preferences as RFC 7240 says; semicolons do too here, since `code=404; delay=300` is how people write it.
+ */
+function tokensOf(prefer: string | undefined, query: string): Token[] {
+  const tokens: Token[] = [];
+  for (const part of prefer?.split(/[,;]/) ?? []) {
+    const equals = part.indexOf('=');
+    const name = (equals === -1 ? part : part.slice(0, equals)).trim().toLowerCase();
+    const value = equals === -1 ? '' : unquote(part.slice(equals + 1).trim());
+    if (name !== '') tokens.push({ name, value, said: `Prefer: ${part.trim()}` });
+  }
+  if (query.includes('__')) {
+    for (const [key, value] of new URLSearchParams(query)) {
+      if (key.startsWith('__')) tokens.push({ name: key.slice(2).toLowerCase(), value, said: `${key}=${value}` });
+    }
+  }
+  return tokens;
+}
+
+type Read<T> = { readonly value: T } | { readonly problem: string };
+
+function readCode(token: Token, operationId: string): Read<number> {
+  const forcible = FORCIBLE.get(operationId) ?? [];
+  const choices = `${operationId} can be made to answer ${forcible.join(', ')}`;
+  if (!/^\d{3}$/.test(token.value)) return { problem: `${token.said}: code must be an HTTP status such as 404; ${choices}.` };
+  const status = Number(token.value);
+  if (status < 400)
+    return {
+      problem: `${token.said}: only an error status can be forced; a ${status} comes from the mock's state, so send the request without code=. ${choices}.`,
+    };
+  if (!forcible.includes(status)) return { problem: `${token.said}: ${operationId} does not document ${status} in spec/openapi.yaml; ${choices}.` };
+  return { value: status };
+}
+
+function readDelay(token: Token): Read<number> {
+  const delay = Number(token.value);
+  return /^\d+$/.test(token.value) && delay <= MAX_PREFERRED_DELAY
+    ? { value: delay }
+    : { problem: `${token.said}: delay must be a whole number of milliseconds from 0 to ${MAX_PREFERRED_DELAY}.` };
+}
+
+function readAuth(token: Token): Read<'expired'> {
+  return token.value.toLowerCase() === 'expired'
+    ? { value: 'expired' }
+    : { problem: `${token.said}: the one auth preference is auth=expired (a 401 as for an expired token).` };
+}
+
+const READERS: { readonly [N in keyof Chosen]-?: (token: Token, operationId: string) => Read<NonNullable<Chosen[N]>> } = {
+  code: readCode,
+  delay: readDelay,
+  auth: readAuth,
+};
+
+type Chosen = { -readonly [N in keyof Preferences]: Preferences[N] };
+
+function isKnown(name: string): name is keyof Chosen {
+  return Object.hasOwn(READERS, name);
+}
+
+/**
+ * What a request to `operationId` prefers: `undefined` when it prefers nothing this mock knows (other
+ * preferences are ignored, as RFC 7240 asks), the preferences, or a 400 saying what is wrong with
+ * one. When a preference comes twice, the first counts (RFC 7240): the header before the query.
+ * @example
+ * readPreferences('code=404, delay=300', '', 'getPet'); // { code: 404, delay: 300 }
+ * readPreferences(undefined, '__code=503', 'listPets'); // { code: 503 }
+ */
+export function readPreferences(prefer: string | undefined, query: string, operationId: string): Preferences | { readonly error: MockResponse } | undefined {
+  if (prefer === undefined && !query.includes('__')) return undefined;
+  const chosen: Chosen = {};
+  let any = false;
+  for (const token of tokensOf(prefer, query)) {
+    if (!isKnown(token.name) || chosen[token.name] !== undefined) continue;
+    const read = READERS[token.name](token, operationId);
+    if ('problem' in read) return { error: errorResponse('bad_request', read.problem) };
+    Object.assign(chosen, { [token.name]: read.value });
+    any = true;
+  }
+  return any ? chosen : undefined;
+}
+
+/**
+ * The `Preference-Applied` header for what the mock did of `preferences`: `code=` gives way to `auth=expired`.
+ * @example
+ * appliedPreferences({ code: 404, delay: 300 }); // 'code=404, delay=300'
+ */
+export function appliedPreferences(preferences: Preferences): string {
+  const { auth, code, delay } = preferences;
+  const applied = auth === undefined ? [code === undefined ? '' : `code=${code}`] : [`auth=${auth}`];
+  if (delay !== undefined) applied.push(`delay=${delay}`);
+  return applied.filter(Boolean).join(', ');
+}
+
+/**
+ * The answer a request forces, if it forces one: `auth=expired` before `code=`. It is made without
+ * reading or changing any state.
+ * @example
+ * forcedResponse({ code: 503 }, 'listPets'); // 503 { code: 'service_unavailable', ... }
+ */
+export function forcedResponse(preferences: Preferences, operationId: string): MockResponse | undefined {
+  if (preferences.auth === 'expired') {
+    return errorResponse('unauthorized', 'The bearer token has expired (Prefer: auth=expired): get a new one and retry.', {
+      'www-authenticate': 'Bearer error="invalid_token", error_description="The access token expired"',
+    });
+  }
+  const status = preferences.code;
+  if (status === undefined) return undefined;
+  const code = ERROR_CODE_BY_STATUS.get(status);
+  if (code === undefined) throw new Error(`spec/openapi.yaml documents ${status} on ${operationId} but x-error-codes names no code for it`);
+  return errorResponse(
+    code,
+    `${operationId} answered ${status} because the request asked for it (code=${status}); the mock's state was neither read nor changed.`,
+    // The headers an operation always carries (getPet's deprecation) are added by the pipeline, as to every answer.
+    status === 401 ? UNAUTHORIZED_HEADERS : undefined,
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * The mock checking its own answers against spec/openapi.yaml with the project's one conformance rule
+ * (src/openapi/conformance.ts), held to every header it documents. A mismatch is a bug of the mock, so it
+ * is never quiet: the answer becomes a 500 naming it.
+ */
+import { openapi } from '../../generated/openapi.js';
+import type { operations } from '../../generated/types.js';
+import { Error as ErrorBody, headerValidators, responseValidators } from '../../generated/validators.js';
+import { validationView } from '../../json/lossless.js';
+import { createConformance, type ResponseSchemas, schemaProblems } from '../../openapi/conformance.js';
+import { errorResponse, type MockResponse } from '../core/messages.js';
+
+type OperationId = keyof operations;
+
+/** Where the mock's conformance finds its schemas: the generated validators; the proxy holds a deployment's answers to them too. */
+export const RESPONSE_SCHEMAS: ResponseSchemas<OperationId> = {
+  violations(operationId, status, body) {
+    const validator = responseValidators.get(operationId)?.get(status);
+    if (validator === undefined) return undefined;
+    return validator(validationView(body)) ? [] : schemaProblems(validator.errors);
+  },
+  headerViolations(operationId, status, headers) {
+    const validator = headerValidators.get(operationId)?.get(status);
+    if (validator === undefined) return undefined;
+    return validator(headers) ? [] : schemaProblems(validator.errors);
+  },
+  errorViolations: (body) => (ErrorBody(validationView(body)) ? [] : schemaProblems(ErrorBody.errors)),
+};
+
+/** Every violation of a response of the mock, held to every header it documents. */
+const conformance = createConformance(openapi, RESPONSE_SCHEMAS, { everyDocumentedHeader: true });
+/**
+ * The same for an operation past its sunset, held to the required headers only: it then announces its
+ * sunset alone, and the headers that announced its deprecation are documented but no longer due.
+ */
+const afterSunset = createConformance(openapi, RESPONSE_SCHEMAS);
+
+/**
+ * What is wrong with a response, or `undefined` when it keeps the spec. `operationId` is the operation
+ * that answered, or `undefined` for answers outside the operations (an unknown path, an admin route);
+ * `removed`, whether that operation is past its sunset for the request's session.
+ * @example
+ * findMismatch('getPet', { status: 418, headers: {}, body: '' }); // 'getPet answered 418, a status the spec does not document for it (...)'
+ */
+export function findMismatch(operationId: OperationId | undefined, response: MockResponse, removed = false): string | undefined {
+  const violations = (removed ? afterSunset : conformance)(operationId, {
+    status: response.status,
+    body: response.body,
+    header: (name) => response.headers[name],
+  });
+  return violations.length === 0 ? undefined : violations.map((violation) => violation.message).join('; ');
+}
+
+/**
+ * A check to run over every answer: it returns the answer as it is, or, on a mismatch, reports it and
+ * returns a 500 `internal_error` naming it. The answer is the same when `report` throws.
+ * @example
+ * const check = createSelfCheck((mismatch) => console.error(mismatch));
+ * const answer = check('listPets', response);
+ */
+export function createSelfCheck(
+  report: (mismatch: string) => void,
+): (operationId: OperationId | undefined, response: MockResponse, removed?: boolean) => MockResponse {
+  return (operationId, response, removed = false) => {
+    const mismatch = findMismatch(operationId, response, removed);
+    if (mismatch === undefined) return response;
+    try {
+      report(mismatch);
+    } catch {
+      // A reporter that throws (a test's expect) must not take the host down; the 500 says it anyway.
+    }
+    return errorResponse('internal_error', `Self-check: ${mismatch}. This is a bug in petstore-mock; please report it.`);
+  };
+}

@@ -1,0 +1,287 @@
+/**
+ * What a client has exercised of the interface, derived from spec/openapi.yaml: per operation, the
+ * statuses it documents and the values of its enum-typed inputs (query parameters and top-level body
+ * fields), each with how often the mock answered or received it. A front-end team reads off the
+ * paths its code never met: the 404 it never handled, the status it never filtered by.
+ */
+import { openapi } from '../../generated/openapi.js';
+import type { JsonValue } from '../../json/lossless.js';
+import { type JsonSchema, type Operation, operationsOf, parametersOf, type Reference, resolve } from '../../openapi/document.js';
+import type { Pending } from '../core/pending.js';
+
+/**
+ * One operation's coverage.
+ * @example
+ * const getPet: OperationCoverage = {
+ *   operationId: 'getPet', method: 'GET', path: '/v1/pets/{petId}',
+ *   statuses: { '200': 3, '404': 0, ... }, enums: {}, missed: ['404', ...],
+ * };
+ */
+export interface OperationCoverage {
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+  /** Every documented status (and any other the mock answered), with how many answers had it. */
+  readonly statuses: Readonly<Record<string, number>>;
+  /** Each enum-typed input (`query.status`, `body.status`), with how many requests sent each value. */
+  readonly enums: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** What was never exercised: documented statuses (`404`) and input values (`query.status=sold`). */
+  readonly missed: readonly string[];
+}
+
+/**
+ * The coverage of a mock since it started or since `DELETE /__mock/coverage`.
+ * @example
+ * const report: CoverageReport = await (await fetch('http://127.0.0.1:4010/__mock/coverage')).json();
+ * console.log(`${report.covered} of ${report.total}`, report.operations.flatMap((o) => o.missed));
+ */
+export interface CoverageReport {
+  readonly operations: readonly OperationCoverage[];
+  /** How many documented statuses and enum values were exercised at least once. */
+  readonly covered: number;
+  /** How many there are. */
+  readonly total: number;
+}
+
+/**
+ * The documented enum values a request carries, as `[input, value]` positions in its operation's
+ * enum inputs and their values: what `record` counts. Made by `enumValuesOf`.
+ */
+export type EnumValues = readonly (readonly [input: number, value: number])[];
+
+interface EnumInput {
+  readonly key: string;
+  readonly location: 'query' | 'body';
+  readonly name: string;
+  readonly values: readonly string[];
+}
+
+interface Tally {
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly documented: readonly string[];
+  readonly inputs: readonly EnumInput[];
+  /** Answers by status code (`statuses[404]`): counting is an array write, on every answer. */
+  statuses: number[];
+  /** Requests by enum value (`values[input][value]`), positions as in `inputs`. */
+  values: number[][];
+}
+
+/**
+ * What a mock records coverage into and reports it from: `Coverage` in this process, or
+ * `SharedCoverage`, which adds every replica's counts up in Redis.
+ */
+export interface CoverageKeeper {
+  enumValuesOf(operationId: string, query: string): EnumValues;
+  record(operationId: string, status: number, values: EnumValues): void;
+  recordBody(operationId: string, body: JsonValue): void;
+  report(): Pending<CoverageReport>;
+  clear(): Pending<void>;
+}
+
+/** A count for every HTTP status (100 to 599), each 0. */
+const noAnswers = (): number[] => new Array<number>(600).fill(0);
+
+function enumValues(schema: JsonSchema | Reference | undefined): readonly string[] | undefined {
+  if (schema === undefined) return undefined;
+  const values = resolve<JsonSchema>(openapi, schema).enum;
+  return Array.isArray(values) ? values.map(String) : undefined;
+}
+
+function enumInputs(operation: Operation): EnumInput[] {
+  const inputs: EnumInput[] = [];
+  for (const parameter of parametersOf(openapi, operation)) {
+    const values = enumValues(parameter.schema);
+    if (parameter.in === 'query' && values) inputs.push({ key: `query.${parameter.name}`, location: 'query', name: parameter.name, values });
+  }
+  const body = operation.requestBody?.content['application/json']?.schema;
+  const properties = (body ? resolve<JsonSchema>(openapi, body).properties : undefined) as Record<string, JsonSchema> | undefined;
+  for (const [name, schema] of Object.entries(properties ?? {})) {
+    const values = enumValues(schema);
+    if (values) inputs.push({ key: `body.${name}`, location: 'body', name, values });
+  }
+  return inputs;
+}
+
+/** Where `value` is among `input`'s documented values, or -1. */
+function valueIndex(input: EnumInput, value: unknown): number {
+  return typeof value === 'string' ? input.values.indexOf(value) : -1;
+}
+
+/** The documented enum values `query` carries for `inputs`. */
+function queryValues(inputs: readonly EnumInput[], query: string): EnumValues {
+  const named = inputs.flatMap((input, index) => (input.location === 'query' && query.includes(input.name) ? [[input, index] as const] : []));
+  // Most queries (`limit=20`) name no enum input: they are never parsed.
+  if (named.length === 0) return [];
+  const search = new URLSearchParams(query);
+  return named.flatMap(([input, index]) => {
+    const value = valueIndex(input, search.get(input.name));
+    return value === -1 ? [] : [[index, value] as const];
+  });
+}
+
+function bump(values: number[][], input: number, value: number): void {
+  const counts = values[input] as number[];
+  counts[value] = (counts[value] as number) + 1;
+}
+
+/** No request yet for any value of any of `inputs`. */
+const noValues = (inputs: readonly EnumInput[]): number[][] => inputs.map((input) => input.values.map(() => 0));
+
+/**
+ * The tallies of one mock. Recording costs an array write per answer and per enum value; reading a
+ * query's enum values (`enumValuesOf`) is left to the caller, once per distinct query.
+ * @example
+ * const coverage = new Coverage('/v1');
+ * coverage.record('getPet', 404, []);
+ * coverage.report().operations.find((o) => o.operationId === 'getPet')?.statuses['404']; // 1
+ */
+export class Coverage implements CoverageKeeper {
+  readonly #tallies: ReadonlyMap<string, Tally>;
+
+  constructor(basePath: string) {
+    this.#tallies = new Map(
+      operationsOf(openapi).map(({ operationId, method, path, operation }) => {
+        const inputs = enumInputs(operation);
+        const tally: Tally = {
+          operationId,
+          method: method.toUpperCase(),
+          path: basePath + path,
+          documented: Object.keys(operation.responses),
+          inputs,
+          statuses: noAnswers(),
+          values: noValues(inputs),
+        };
+        return [operationId, tally];
+      }),
+    );
+  }
+
+  /**
+   * The documented enum values a request to `operationId` with this query string carries. It depends
+   * on the two alone: a host that has seen the query before may keep it.
+   */
+  enumValuesOf(operationId: string, query: string): EnumValues {
+    const tally = this.#tallies.get(operationId);
+    return tally && query !== '' ? queryValues(tally.inputs, query) : [];
+  }
+
+  /** Counts an answer of `operationId`, and the enum values its request carried (see `enumValuesOf`). */
+  record(operationId: string, status: number, values: EnumValues): void {
+    const tally = this.#tallies.get(operationId);
+    if (!tally) return;
+    tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
+    for (const [input, value] of values) bump(tally.values, input, value);
+  }
+
+  /** Counts the enum values of a request body as sent, before any default is applied. */
+  recordBody(operationId: string, body: JsonValue): void {
+    const tally = this.#tallies.get(operationId);
+    if (!tally || typeof body !== 'object' || body === null || Array.isArray(body)) return;
+    tally.inputs.forEach((input, index) => {
+      const value = input.location === 'body' ? valueIndex(input, body[input.name]) : -1;
+      if (value !== -1) bump(tally.values, index, value);
+    });
+  }
+
+  /**
+   * What was recorded, as counts by name (`listPets 200`, `listPets query.status=sold`), zeros left
+   * out: the form in which replicas add up their coverage (see `add`).
+   */
+  counts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const tally of this.#tallies.values()) {
+      tally.statuses.forEach((times, status) => {
+        if (times > 0) counts[`${tally.operationId} ${status}`] = times;
+      });
+      tally.inputs.forEach((input, index) => {
+        (tally.values[index] as number[]).forEach((times, at) => {
+          if (times > 0) counts[`${tally.operationId} ${input.key}=${input.values[at]}`] = times;
+        });
+      });
+    }
+    return counts;
+  }
+
+  /** Adds counts named as `counts()` names them, another replica's say; a name this spec does not know is left out. */
+  add(counts: Readonly<Record<string, number>>): void {
+    for (const [name, times] of Object.entries(counts)) {
+      const [operationId = '', what = ''] = name.split(' ');
+      const tally = this.#tallies.get(operationId);
+      if (!tally || !Number.isSafeInteger(times) || times <= 0) continue;
+      const status = Number(what);
+      if (/^[1-5]\d\d$/.test(what)) tally.statuses[status] = (tally.statuses[status] ?? 0) + times;
+      const [key, value] = what.split('=');
+      const input = tally.inputs.findIndex((candidate) => candidate.key === key);
+      const at = input === -1 ? -1 : valueIndex(tally.inputs[input] as EnumInput, value);
+      if (at !== -1) (tally.values[input] as number[])[at] = ((tally.values[input] as number[])[at] as number) + times;
+    }
+  }
+
+  /** Forgets everything recorded. */
+  clear(): void {
+    for (const tally of this.#tallies.values()) {
+      tally.statuses = noAnswers();
+      tally.values = noValues(tally.inputs);
+    }
+  }
+
+  report(): CoverageReport {
+    let covered = 0;
+    let total = 0;
+    const operations = [...this.#tallies.values()].map((tally): OperationCoverage => {
+      const missed: string[] = [];
+      const statuses: Record<string, number> = {};
+      const answered = tally.statuses.flatMap((times, status) => (times > 0 ? [String(status)] : []));
+      for (const status of new Set([...tally.documented, ...answered])) {
+        const times = tally.statuses[Number(status)] ?? 0;
+        statuses[status] = times;
+        if (!tally.documented.includes(status)) continue;
+        total++;
+        if (times > 0) covered++;
+        else missed.push(status);
+      }
+      const enums: Record<string, Record<string, number>> = {};
+      tally.inputs.forEach((input, index) => {
+        const counts = tally.values[index] as number[];
+        enums[input.key] = Object.fromEntries(input.values.map((value, at) => [value, counts[at] as number]));
+        input.values.forEach((value, at) => {
+          total++;
+          if ((counts[at] as number) > 0) covered++;
+          else missed.push(`${input.key}=${value}`);
+        });
+      });
+      return { operationId: tally.operationId, method: tally.method, path: tally.path, statuses, enums, missed };
+    });
+    return { operations, covered, total };
+  }
+}
+
+/**
+ * The report as text for a terminal: per operation, what was exercised (with counts) and what never was.
+ * @example
+ * process.stderr.write(formatCoverage(mock.coverage()));
+ * // petstore-mock coverage: 5 of 24 documented statuses and enum values exercised
+ * // listPets  GET /v1/pets
+ * //   exercised  200 ×12, 401 ×1, query.status=sold ×2
+ * //   never      400, 429, 500, 503, query.status=available, query.status=pending
+ */
+export function formatCoverage(report: CoverageReport): string {
+  const lines = [`petstore-mock coverage: ${report.covered} of ${report.total} documented statuses and enum values exercised`];
+  const width = Math.max(...report.operations.map((operation) => operation.operationId.length));
+  for (const operation of report.operations) {
+    const exercised = [
+      ...Object.entries(operation.statuses).filter(([, times]) => times > 0),
+      ...Object.entries(operation.enums).flatMap(([key, values]) =>
+        Object.entries(values)
+          .filter(([, times]) => times > 0)
+          .map(([value, times]) => [`${key}=${value}`, times] as const),
+      ),
+    ].map(([what, times]) => `${what} ×${times}`);
+    lines.push(`${operation.operationId.padEnd(width)}  ${operation.method} ${operation.path}`);
+    lines.push(`  exercised  ${exercised.join(', ') || 'nothing'}`);
+    lines.push(`  never      ${operation.missed.join(', ') || 'nothing: all covered'}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,515 @@
+/**
+ * The mock's state in Redis, so that any number of replicas answer every request the same way: each
+ * session's pets and clock, the registry of named sessions with its idle time-out and cap, and the
+ * coverage counts. The seeded pets are written once per namespace and never change, so each replica
+ * also keeps them in memory and serves a page the seed fills without asking Redis for pets.
+ *
+ * ioredis is an optional peer dependency, loaded only when a Redis store is asked for.
+ */
+import type { Redis } from 'ioredis';
+import { BIG_ID_OFFSET, seededPets } from '../../../fixtures/seed.js';
+import { type JsonValue, parseJson, stringifyJson } from '../../../json/lossless.js';
+import { PET_STATUSES } from '../../../openapi/facts.js';
+import type { PetStatus } from '../../../types.js';
+import { DEFAULT_SESSION } from '../sessions.js';
+import type { PetDraft, StoredPet } from '../store.js';
+import { CREATED_SCRIPT, SCRIPTS } from './scripts.js';
+
+/** The namespace of a Redis store unless told otherwise. */
+export const DEFAULT_NAMESPACE = 'petstore';
+
+const NAMESPACE = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Where the state lives, and what a namespace is seeded with when this replica is the first.
+ * @example
+ * const options: RedisStoreOptions = { url: 'redis://127.0.0.1:6379/0', seed: 1, count: 50, bigIds: false, sessionTtl: 1_800_000, maxSessions: 100 };
+ */
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS). */
+  readonly url: string;
+  /** The key prefix: several mocks share one Redis under different namespaces. Default: `petstore`. */
+  readonly namespace?: string;
+  readonly seed: number;
+  readonly count: number;
+  readonly bigIds: boolean;
+  /** Milliseconds a named session may stay idle before it is dropped. */
+  readonly sessionTtl: number;
+  /** How many named sessions may be open at once across every replica. */
+  readonly maxSessions: number;
+  /** Milliseconds to wait for Redis at start. Default: 5 000. */
+  readonly connectTimeoutMs?: number;
+}
+
+/** What a namespace was seeded with: the first replica's `--seed`, `--count` and `--big-ids`. */
+export interface SeedRecipe {
+  readonly seed: number;
+  readonly count: number;
+  readonly bigIds: boolean;
+}
+
+/**
+ * Redis cannot be reached: at start, or while the mock runs. The message names the URL (never its
+ * password) and the cause; the mock answers 503 with it until Redis is back.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError' as const;
+}
+
+/** Why `name` cannot be a namespace, or `undefined` when it can. */
+export function namespaceProblem(name: string): string | undefined {
+  return NAMESPACE.test(name) ? undefined : `A namespace is 1 to 64 letters, digits, '.', '_' or '-'; got ${JSON.stringify(name.slice(0, 80))}.`;
+}
+
+/** The URL as it may be shown: without user name or password. */
+export function displayUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError('The store must be a URL such as redis://127.0.0.1:6379 or redis://host:6379/2; got something that is not a URL.');
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new TypeError(`The store must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379; got a ${parsed.protocol}// URL.`);
+  }
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href.replace(/\/$/, '');
+}
+
+interface SeedEntry {
+  readonly pet: StoredPet;
+  readonly json: string;
+}
+
+function isPetStatus(value: JsonValue | undefined): value is PetStatus {
+  return typeof value === 'string' && (PET_STATUSES as readonly string[]).includes(value);
+}
+
+function isInteger(value: JsonValue | undefined): value is number | bigint {
+  return typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+/** A pet read back from its JSON; Redis holds nothing else, so anything else is a corrupted namespace. */
+function petFrom(json: string): StoredPet {
+  const value = parseJson(json);
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const { id, name, categoryId, status } = value;
+    if (isInteger(id) && typeof name === 'string' && isInteger(categoryId) && isPetStatus(status)) return { id, name, categoryId, status };
+  }
+  throw new Error(`Redis holds a pet that is not one: ${json.slice(0, 200)}; clear the namespace (DEL its keys) and restart.`);
+}
+
+/** A pet's JSON without its id: what Redis keeps, since the id follows from the pet's number. */
+function tailOf(draft: PetDraft): string {
+  return stringifyJson({ name: draft.name, categoryId: draft.categoryId, status: draft.status }).slice(1);
+}
+
+/** The recipe a namespace records; anything else there is not ours. */
+function recipeFrom(text: string, prefix: string): SeedRecipe {
+  const value = parseJson(text);
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const { seed, count, bigIds } = value;
+    if (typeof seed === 'number' && typeof count === 'number' && typeof bigIds === 'boolean') return { seed, count, bigIds };
+  }
+  throw new Error(`${prefix}seed:recipe in Redis is not a petstore-mock seed recipe; pick another --namespace, or delete the key.`);
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Seed pets per command when writing or reading a namespace's seed. */
+const SEED_BATCH = 5_000;
+/** How long the replica that seeds may hold the seeding lock without showing progress. */
+const SEED_LOCK_MS = 30_000;
+
+/**
+ * The mock's state in one Redis namespace. One per replica; `connectRedisStore` makes it.
+ * @example
+ * const state = await connectRedisStore({ url: redis.url, seed: 1, count: 50, bigIds: false, sessionTtl: 60_000, maxSessions: 10 });
+ * const store = state.store('default');
+ * await store.create({ name: 'Rex', categoryId: 1, status: 'available' }); // { id: 51, ... } on every replica
+ */
+export class RedisStore {
+  /** Where the state lives, without a password. */
+  readonly url: string;
+  readonly namespace: string;
+  readonly recipe: SeedRecipe;
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #registry: string;
+  readonly #options: RedisStoreOptions;
+  readonly #seed: readonly SeedEntry[];
+  readonly #seedByStatus: ReadonlyMap<PetStatus, readonly SeedEntry[]>;
+  /** The last connection error, for the 503's message. */
+  #lastError = '';
+
+  constructor(redis: Redis, options: RedisStoreOptions, recipe: SeedRecipe, seed: readonly SeedEntry[]) {
+    this.#redis = redis;
+    this.#options = options;
+    this.url = displayUrl(options.url);
+    this.namespace = options.namespace ?? DEFAULT_NAMESPACE;
+    this.#prefix = `${this.namespace}:`;
+    this.#registry = `${this.#prefix}sessions`;
+    this.recipe = recipe;
+    this.#seed = seed;
+    this.#seedByStatus = new Map(PET_STATUSES.map((status) => [status, seed.filter((entry) => entry.pet.status === status)]));
+    redis.on('error', (error: Error) => {
+      this.#lastError = error.message;
+    });
+    redis.on('ready', () => {
+      this.#lastError = '';
+    });
+  }
+
+  /** Ids follow on from the namespace's seed: `--big-ids` offsets them by 2^53. */
+  get idOffset(): bigint | undefined {
+    return this.recipe.bigIds ? BIG_ID_OFFSET : undefined;
+  }
+
+  /** The store of one session's pets. Cheap: it holds only the session's name. */
+  store(name: string): RedisPetStore {
+    return new RedisPetStore(this, name);
+  }
+
+  /**
+   * Opens a named session, or marks it used, across every replica; the default one is always open.
+   * Returns its clock offset in milliseconds, or `undefined` when opening it would pass the cap.
+   */
+  async open(name: string): Promise<number | undefined> {
+    if (name === DEFAULT_SESSION) return this.clockOffset(name);
+    const opened = await this.run(this.#redis.petstoreOpen(this.#registry, this.#prefix, name, this.#options.sessionTtl, this.#options.maxSessions));
+    return opened[0] === 0 ? undefined : Number(opened[1] || 0);
+  }
+
+  /** A session's clock offset in milliseconds, without opening it. */
+  async clockOffset(name: string): Promise<number> {
+    return Number((await this.run(this.#redis.get(this.key(name, 'clock')))) ?? 0);
+  }
+
+  /** Sets a session's clock offset (`null`: back to the base clock), opening it; false when the cap refuses it. */
+  async setClock(name: string, offset: number | null): Promise<boolean> {
+    const { sessionTtl, maxSessions } = this.#options;
+    const set = await this.run(
+      this.#redis.petstoreSetClock(this.#registry, this.#prefix, offset === null ? '' : String(offset), name, sessionTtl, maxSessions),
+    );
+    return set === 1;
+  }
+
+  /** Drops a named session on every replica; whether it was open. */
+  async drop(name: string): Promise<boolean> {
+    return (await this.run(this.#redis.petstoreDrop(this.#registry, this.#prefix, name))) === 1;
+  }
+
+  /** The default session back to the seed, every named one dropped. */
+  async resetAll(): Promise<void> {
+    await this.run(this.#redis.petstoreResetAll(this.#registry, this.#prefix));
+  }
+
+  /** The open named sessions, least recently used first. */
+  async sessions(): Promise<{ readonly name: string; readonly pets: number; readonly idleMs: number }[]> {
+    const reply = await this.run(this.#redis.petstoreSessions(this.#registry, this.#prefix, this.#options.sessionTtl));
+    const now = Number(reply[0]);
+    const list: { name: string; pets: number; idleMs: number }[] = [];
+    for (let i = 1; i + 2 < reply.length; i += 3) {
+      list.push({ name: String(reply[i]), pets: this.recipe.count + Number(reply[i + 2]), idleMs: Math.max(0, now - Number(reply[i + 1])) });
+    }
+    return list;
+  }
+
+  /** Adds to the coverage counts every replica shares (see `SharedCoverage`). */
+  async addCounts(counts: Readonly<Record<string, number>>): Promise<void> {
+    const pipeline = this.#redis.multi();
+    for (const [field, times] of Object.entries(counts)) pipeline.hincrby(`${this.#prefix}coverage`, field, times);
+    await this.run(pipeline.exec());
+  }
+
+  /** Every counter, as every replica counted. */
+  async counts(): Promise<Readonly<Record<string, number>>> {
+    const all = await this.run(this.#redis.hgetall(`${this.#prefix}coverage`));
+    return Object.fromEntries(Object.entries(all).map(([field, value]) => [field, Number(value)]));
+  }
+
+  async clearCounts(): Promise<void> {
+    await this.run(this.#redis.del(`${this.#prefix}coverage`));
+  }
+
+  /** Closes the connection. */
+  async close(): Promise<void> {
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+
+  /** @internal One key of a session. */
+  key(name: string, part: string): string {
+    return `${this.#prefix}s:${name}:${part}`;
+  }
+
+  /** @internal */
+  get redis(): Redis {
+    return this.#redis;
+  }
+
+  /** @internal */
+  get registry(): string {
+    return this.#registry;
+  }
+
+  /** @internal The seeded pets, or those with one status. */
+  seedPets(status?: PetStatus): readonly SeedEntry[] {
+    return status === undefined ? this.#seed : (this.#seedByStatus.get(status) ?? []);
+  }
+
+  /** @internal The id of the session's pet number n (the seed's first, then those created). */
+  idOf(n: number): number | bigint {
+    return this.recipe.bigIds ? BIG_ID_OFFSET + BigInt(n) : n;
+  }
+
+  /** @internal The pet number of an id, or undefined for an id no pet can have. */
+  numberOf(id: number | bigint): number | undefined {
+    const n = this.recipe.bigIds ? (typeof id === 'bigint' ? Number(id - BIG_ID_OFFSET) : id - Number(BIG_ID_OFFSET)) : Number(id);
+    return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
+  }
+
+  /** @internal A Redis reply, or the `StoreUnavailableError` that names why there is none. */
+  async run<T>(reply: Promise<T>): Promise<T> {
+    try {
+      return await reply;
+    } catch (error) {
+      const cause = this.#lastError || (error as Error).message;
+      throw new StoreUnavailableError(
+        `The mock's state is in Redis at ${this.url}, which does not answer (${cause}); the mock answers again once Redis is back.`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+}
+
+/**
+ * One session's pets in Redis, with the method names of the in-memory `PetStore`; every method
+ * answers in a promise.
+ */
+export class RedisPetStore {
+  readonly #state: RedisStore;
+  readonly #name: string;
+  readonly #n: string;
+  readonly #pets: string;
+
+  constructor(state: RedisStore, name: string) {
+    this.#state = state;
+    this.#name = name;
+    this.#n = state.key(name, 'n');
+    this.#pets = state.key(name, 'pets');
+  }
+
+  /** Adds a pet: its number, the pet and its place in the status index in one step. */
+  async create(draft: PetDraft): Promise<StoredPet> {
+    const { redis, registry, recipe } = this.#state;
+    const name = this.#name === DEFAULT_SESSION ? '' : this.#name;
+    const k = await this.#state.run(
+      redis.petstoreCreate(this.#n, this.#pets, this.#state.key(this.#name, `st:${draft.status}`), registry, tailOf(draft), name),
+    );
+    return { id: this.#state.idOf(recipe.count + k), name: draft.name, categoryId: draft.categoryId, status: draft.status };
+  }
+
+  /** The pet with this id, if there is one. */
+  async get(id: number | bigint): Promise<StoredPet | undefined> {
+    const json = await this.petJson(id);
+    return json === undefined ? undefined : petFrom(json);
+  }
+
+  /** One pet's JSON. */
+  async petJson(id: number | bigint): Promise<string | undefined> {
+    const n = this.#state.numberOf(id);
+    if (n === undefined) return undefined;
+    const { count } = this.#state.recipe;
+    if (n <= count) return this.#state.seedPets()[n - 1]?.json;
+    const tail = await this.#state.run(this.#state.redis.hget(this.#pets, String(n - count)));
+    return tail === null ? undefined : this.#jsonOf(n - count, tail);
+  }
+
+  /** The first `limit` pets in id order, only those with `status` when given. */
+  async list(limit: number, status?: PetStatus): Promise<StoredPet[]> {
+    return (await this.#page(limit, status)).map((json) => petFrom(json));
+  }
+
+  /** `list` as a JSON array. */
+  async listJson(limit: number, status?: PetStatus): Promise<string> {
+    return `[${(await this.#page(limit, status)).join(',')}]`;
+  }
+
+  /** The pets created since the seed, in id order. */
+  async created(): Promise<StoredPet[]> {
+    return (await this.#created(Number.MAX_SAFE_INTEGER)).map(([, json]) => petFrom(json));
+  }
+
+  /** Back to the seeded pets and the base clock, on every replica. */
+  async reset(): Promise<void> {
+    const { redis } = this.#state;
+    const keys = [this.#n, this.#pets, this.#state.key(this.#name, 'clock'), ...PET_STATUSES.map((status) => this.#state.key(this.#name, `st:${status}`))];
+    await this.#state.run(redis.del(...keys));
+  }
+
+  /** How many pets the session has. */
+  get size(): Promise<number> {
+    return this.#state.run(this.#state.redis.get(this.#n)).then((created) => this.#state.recipe.count + Number(created ?? 0));
+  }
+
+  /** The JSON of each pet of a page. The seed comes first in id order: Redis is asked only for what the seed leaves of it. */
+  async #page(limit: number, status: PetStatus | undefined): Promise<string[]> {
+    const parts = this.#state
+      .seedPets(status)
+      .slice(0, limit)
+      .map((entry) => entry.json);
+    if (parts.length < limit) for (const [, json] of await this.#created(limit - parts.length, status)) parts.push(json);
+    return parts;
+  }
+
+  async #created(need: number, status?: PetStatus): Promise<[number, string][]> {
+    const { redis } = this.#state;
+    const keys = status === undefined ? [this.#n, this.#pets] : [this.#n, this.#pets, this.#state.key(this.#name, `st:${status}`)];
+    const reply = await this.#state.run(redis.petstoreCreated(status === undefined ? 2 : 3, ...keys, need));
+    const pets: [number, string][] = [];
+    for (let i = 0; i + 1 < reply.length; i += 2) {
+      const k = Number(reply[i]);
+      pets.push([k, this.#jsonOf(k, String(reply[i + 1]))]);
+    }
+    return pets;
+  }
+
+  #jsonOf(k: number, tail: string): string {
+    return `{"id":${this.#state.idOf(this.#state.recipe.count + k)},${tail}`;
+  }
+}
+
+/** Loads ioredis, which the package lists as an optional peer dependency. */
+async function loadClient(): Promise<typeof import('ioredis').Redis> {
+  try {
+    return (await import('ioredis')).Redis;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error('--store redis:// needs the ioredis package: run npm install ioredis');
+  }
+}
+
+/**
+ * Writes the seed into an empty namespace, exactly once: the replica that takes the seeding lock
+ * (SET NX) writes it and then the recipe; the others wait for the recipe. A replica that dies while
+ * seeding lets its lock expire, and another one starts over.
+ */
+async function seedOnce(redis: Redis, prefix: string, options: RedisStoreOptions, deadline: number): Promise<SeedRecipe> {
+  const recipeKey = `${prefix}seed:recipe`;
+  const lockKey = `${prefix}seed:lock`;
+  // The lock names its holder, for whoever looks at Redis while a seeding hangs.
+  const holder = `pid ${process.pid}`;
+  for (;;) {
+    const recorded = await redis.get(recipeKey);
+    if (recorded !== null) return recipeFrom(recorded, prefix);
+    if ((await redis.set(lockKey, holder, 'PX', SEED_LOCK_MS, 'NX')) === 'OK') {
+      // The seeder before may have finished between the read above and the lock: it sets the recipe
+      // and frees the lock in one step, so with the lock held the recipe is there or never was.
+      const done = await redis.get(recipeKey);
+      if (done !== null) {
+        await redis.del(lockKey);
+        return recipeFrom(done, prefix);
+      }
+      const recipe: SeedRecipe = { seed: options.seed, count: options.count, bigIds: options.bigIds };
+      const pets = seededPets(recipe.seed, recipe.count);
+      for (let from = 0; from < pets.length; from += SEED_BATCH) {
+        const batch = pets.slice(from, from + SEED_BATCH).flatMap((pet) => [String(pet.id), tailOf(pet)]);
+        await redis
+          .multi()
+          .hset(`${prefix}seed:pets`, ...batch)
+          .pexpire(lockKey, SEED_LOCK_MS)
+          .exec();
+      }
+      await redis.multi().set(recipeKey, JSON.stringify(recipe)).del(lockKey).exec();
+      return recipe;
+    }
+    if (Date.now() > deadline) throw new Error(`another replica has been seeding namespace ${prefix.slice(0, -1)} for too long; try again, or clear its keys.`);
+    await wait(50);
+  }
+}
+
+/** The namespace's seeded pets, read in batches. */
+async function readSeed(redis: Redis, prefix: string, recipe: SeedRecipe): Promise<SeedEntry[]> {
+  const entries: SeedEntry[] = [];
+  for (let from = 1; from <= recipe.count; from += SEED_BATCH) {
+    const numbers = Array.from({ length: Math.min(SEED_BATCH, recipe.count - from + 1) }, (_, i) => String(from + i));
+    const tails = await redis.hmget(`${prefix}seed:pets`, ...numbers);
+    tails.forEach((tail, i) => {
+      if (tail === null) throw new Error(`namespace ${prefix.slice(0, -1)} lacks seeded pet ${from + i}; clear its keys and restart.`);
+      const n = from + i;
+      const json = `{"id":${recipe.bigIds ? BIG_ID_OFFSET + BigInt(n) : n},${tail}`;
+      entries.push({ pet: petFrom(json), json });
+    });
+  }
+  return entries;
+}
+
+/**
+ * Connects to Redis, seeds the namespace if no replica has, and loads its seed. Rejects with a
+ * `StoreUnavailableError` naming the URL when Redis does not answer within `connectTimeoutMs`.
+ * @example
+ * const state = await connectRedisStore({ url: 'redis://127.0.0.1:6379', seed: 1, count: 50, bigIds: false, sessionTtl: 1_800_000, maxSessions: 100 });
+ * await state.close();
+ */
+export async function connectRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
+  const url = displayUrl(options.url);
+  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
+  const problem = namespaceProblem(namespace);
+  if (problem !== undefined) throw new TypeError(problem);
+  const Client = await loadClient();
+  const timeout = options.connectTimeoutMs ?? 5_000;
+  let connected = false;
+  const redis = new Client(options.url, {
+    lazyConnect: true,
+    // While Redis is away a command fails at once (the request gets its 503) instead of waiting in a queue.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // Reconnect for as long as the mock runs: it recovers by itself when Redis is back.
+    // At start a refused connection is final (the mock exits naming the URL); once connected,
+    // reconnect for as long as the mock runs, so that it recovers by itself when Redis is back.
+    retryStrategy: (times) => (connected ? Math.min(times * 50, 500) : null),
+    enableAutoPipelining: true,
+    connectTimeout: timeout,
+  });
+  for (const [name, script] of Object.entries(SCRIPTS)) redis.defineCommand(name, script);
+  redis.defineCommand('petstoreCreated', CREATED_SCRIPT);
+  let lastError = '';
+  const onError = (error: Error) => {
+    lastError = error.message;
+  };
+  redis.on('error', onError);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      // Cleared once settled: a timer left behind would keep a failed CLI waiting to exit.
+      const timer = setTimeout(() => reject(new Error(`no answer within ${timeout} ms`)), timeout);
+      redis
+        .connect()
+        .then(resolve, reject)
+        .finally(() => clearTimeout(timer));
+    });
+  } catch (error) {
+    // A refused connection has already ended the client; disconnecting it again would leave ioredis
+    // a timer that keeps the process alive for seconds.
+    if (redis.status !== 'end') redis.disconnect();
+    throw new StoreUnavailableError(
+      `cannot reach Redis at ${url}: ${lastError || (error as Error).message}. Start Redis there, or pass the right --store URL.`,
+      {
+        cause: error,
+      },
+    );
+  }
+  connected = true;
+  try {
+    const prefix = `${namespace}:`;
+    const recipe = await seedOnce(redis, prefix, options, Date.now() + 2 * SEED_LOCK_MS);
+    const seed = await readSeed(redis, prefix, recipe);
+    redis.off('error', onError);
+    return new RedisStore(redis, options, recipe, seed);
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+}

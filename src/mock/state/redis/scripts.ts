@@ -1,0 +1,145 @@
+/**
+ * The Lua scripts of the Redis store. Redis runs a script as one step, with nothing of another client
+ * in between: that is what makes a create, the opening of a session under the cap, and a drop atomic
+ * across every replica. Session keys are derived inside the scripts from the namespace prefix and the
+ * session name, which a standalone Redis allows (a Redis Cluster would not).
+ *
+ * A session's keys, under `<prefix>s:<name>:`:
+ *   n            how many pets the session created (INCR gives the next one its number k)
+ *   pets         hash k -> the pet's JSON without its id (`"name":...,"status":"sold"}`)
+ *   st:<status>  list of the k of the session's pets with that status, in creation order
+ *   clock        the session clock's offset from the base clock, in milliseconds
+ * and `<prefix>sessions`, a sorted set of the named sessions by the Redis time of their last use.
+ */
+import type { Result } from 'ioredis';
+import { PET_STATUSES } from '../../../openapi/facts.js';
+
+/** Redis's clock in milliseconds: one clock for every replica, so a session's idle time means the same to all. */
+const NOW_MS = `local function now_ms() local t = redis.call('TIME') return t[1] * 1000 + math.floor(t[2] / 1000) end`;
+
+/** Deletes every key of one session. */
+const DROP_KEYS = `local function drop_keys(prefix, name)
+  local base = prefix .. 's:' .. name .. ':'
+  redis.call('DEL', base .. 'n', base .. 'pets', base .. 'clock'${PET_STATUSES.map((status) => `, base .. 'st:${status}'`).join('')})
+end`;
+
+/** Drops the named sessions idle for `ttl` ms or more; returns the time now. */
+const EXPIRE = `local function expire(registry, prefix, ttl)
+  local now = now_ms()
+  for _, name in ipairs(redis.call('ZRANGEBYSCORE', registry, '-inf', now - ttl)) do
+    drop_keys(prefix, name)
+    redis.call('ZREM', registry, name)
+  end
+  return now
+end`;
+
+const HELPERS = [NOW_MS, DROP_KEYS, EXPIRE].join('\n');
+
+/**
+ * Opens or touches a named session. KEYS: registry. ARGV: prefix, name, ttl ms, cap.
+ * Returns `{1, clock offset or ''}`, or `{0}` when opening it would pass the cap.
+ */
+const OPEN = `${HELPERS}
+local now = expire(KEYS[1], ARGV[1], tonumber(ARGV[3]))
+if not redis.call('ZSCORE', KEYS[1], ARGV[2]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return {0} end
+redis.call('ZADD', KEYS[1], now, ARGV[2])
+return {1, redis.call('GET', ARGV[1] .. 's:' .. ARGV[2] .. ':clock') or ''}`;
+
+/**
+ * Adds a pet. KEYS: n, pets, st:<status>, registry. ARGV: the pet's JSON without its id, the session
+ * name ('' for the default session). The number, the pet and its place in the status index are
+ * written in one step, so no reader ever sees a pet half made. A named session dropped since the
+ * request opened it is registered again rather than left with keys nobody lists.
+ */
+const CREATE = `${NOW_MS}
+local k = redis.call('INCR', KEYS[1])
+redis.call('HSET', KEYS[2], k, ARGV[1])
+redis.call('RPUSH', KEYS[3], k)
+if ARGV[2] ~= '' and not redis.call('ZSCORE', KEYS[4], ARGV[2]) then redis.call('ZADD', KEYS[4], now_ms(), ARGV[2]) end
+return k`;
+
+/**
+ * The first `need` pets a session created, with `status` when a status list is given.
+ * KEYS: n, pets[, st:<status>]. ARGV: need. Returns `{k1, json1, k2, json2, ...}`.
+ */
+const CREATED = `local need = tonumber(ARGV[1])
+local ks = {}
+if KEYS[3] then
+  ks = redis.call('LRANGE', KEYS[3], 0, need - 1)
+else
+  local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+  for i = 1, math.min(n, need) do ks[i] = i end
+end
+if #ks == 0 then return {} end
+local out = {}
+for i, k in ipairs(ks) do
+  out[2 * i - 1] = tonumber(k)
+  out[2 * i] = redis.call('HGET', KEYS[2], k)
+end
+return out`;
+
+/** Drops one named session. KEYS: registry. ARGV: prefix, name. Returns 1 when it was open. */
+const DROP = `${DROP_KEYS}
+local removed = redis.call('ZREM', KEYS[1], ARGV[2])
+if removed == 1 then drop_keys(ARGV[1], ARGV[2]) end
+return removed`;
+
+/** Drops every named session and puts the default one back to the seed. KEYS: registry. ARGV: prefix. */
+const RESET_ALL = `${DROP_KEYS}
+for _, name in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do drop_keys(ARGV[1], name) end
+redis.call('DEL', KEYS[1])
+drop_keys(ARGV[1], 'default')
+return 1`;
+
+/**
+ * The open named sessions, least recently used first. KEYS: registry. ARGV: prefix, ttl ms.
+ * Returns `{now, name1, lastUsed1, created1, ...}`.
+ */
+const SESSIONS = `${HELPERS}
+local now = expire(KEYS[1], ARGV[1], tonumber(ARGV[2]))
+local out = {now}
+local open = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+for i = 1, #open, 2 do
+  out[#out + 1] = open[i]
+  out[#out + 1] = tonumber(open[i + 1])
+  out[#out + 1] = tonumber(redis.call('GET', ARGV[1] .. 's:' .. open[i] .. ':n') or '0')
+end
+return out`;
+
+/** Sets (ARGV[2] a number) or clears (ARGV[2] '') a session's clock offset, opening the session as `OPEN` does. KEYS: registry. ARGV: prefix, offset, name, ttl, cap. Returns 0 when the cap refuses it. */
+const SET_CLOCK = `${HELPERS}
+local name = ARGV[3]
+if name ~= 'default' then
+  local now = expire(KEYS[1], ARGV[1], tonumber(ARGV[4]))
+  if not redis.call('ZSCORE', KEYS[1], name) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[5]) then return 0 end
+  redis.call('ZADD', KEYS[1], now, name)
+end
+local key = ARGV[1] .. 's:' .. name .. ':clock'
+if ARGV[2] == '' then redis.call('DEL', key) else redis.call('SET', key, ARGV[2]) end
+return 1`;
+
+/** The scripts by command name, for `defineCommand`. */
+export const SCRIPTS = {
+  petstoreOpen: { numberOfKeys: 1, lua: OPEN },
+  petstoreCreate: { numberOfKeys: 4, lua: CREATE },
+  petstoreDrop: { numberOfKeys: 1, lua: DROP },
+  petstoreResetAll: { numberOfKeys: 1, lua: RESET_ALL },
+  petstoreSessions: { numberOfKeys: 1, lua: SESSIONS },
+  petstoreSetClock: { numberOfKeys: 1, lua: SET_CLOCK },
+} as const;
+
+/** `CREATED` takes two or three keys, so it is defined with the key count given on each call. */
+export const CREATED_SCRIPT = { lua: CREATED } as const;
+
+// ioredis adds a method per `defineCommand`; this tells TypeScript about them.
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    petstoreOpen(registry: string, prefix: string, name: string, ttlMs: number, max: number): Result<[0] | [1, string], Context>;
+    petstoreCreate(n: string, pets: string, statusList: string, registry: string, json: string, name: string): Result<number, Context>;
+    petstoreCreated(keyCount: 2 | 3, ...keysThenNeed: (string | number)[]): Result<(number | string)[], Context>;
+    petstoreDrop(registry: string, prefix: string, name: string): Result<number, Context>;
+    petstoreResetAll(registry: string, prefix: string): Result<number, Context>;
+    petstoreSessions(registry: string, prefix: string, ttlMs: number): Result<(number | string)[], Context>;
+    petstoreSetClock(registry: string, prefix: string, offset: string, name: string, ttlMs: number, max: number): Result<number, Context>;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * What a mock needs to keep its state in Redis, made in one call: the connection with its namespace
+ * seeded, the sessions and the coverage over it. The Node server makes it for `--store`; the handler
+ * takes its parts in place of the in-memory ones.
+ */
+import { errorResponse, type MockResponse } from '../../core/messages.js';
+import { SharedCoverage } from './coverage.js';
+import { connectRedisStore, type RedisStore, type RedisStoreOptions, StoreUnavailableError } from './redis-store.js';
+import { RedisSessions } from './sessions.js';
+
+/**
+ * A mock's state in Redis.
+ * @example
+ * const state = await openSharedState({ url: 'redis://127.0.0.1:6379', seed: 1, count: 50, bigIds: false, sessionTtl: 1_800_000, maxSessions: 100, basePath: '/v1', now: Date.now });
+ * createMockApi({ shared: state });
+ */
+export interface SharedState {
+  readonly store: RedisStore;
+  readonly sessions: RedisSessions;
+  readonly coverage: SharedCoverage;
+  /** Adds the last coverage counts to Redis and closes the connection. */
+  close(): Promise<void>;
+}
+
+/** Where the state lives and what a new namespace is seeded with, and the mock's base path and clock. */
+export interface SharedStateOptions extends RedisStoreOptions {
+  readonly basePath: string;
+  readonly now: () => number;
+}
+
+/** Connects to Redis and seeds the namespace if no replica has; rejects with a `StoreUnavailableError` when Redis does not answer. */
+export async function openSharedState(options: SharedStateOptions): Promise<SharedState> {
+  const store = await connectRedisStore(options);
+  const coverage = new SharedCoverage(options.basePath, store);
+  return {
+    store,
+    sessions: new RedisSessions(store, options.now, { ttl: options.sessionTtl, max: options.maxSessions }),
+    coverage,
+    close: async () => {
+      await coverage.close();
+      await store.close();
+    },
+  };
+}
+
+/**
+ * The answer to a request that failed because Redis is away: a 503 Error naming the cause, which a
+ * client may retry; `undefined` for any other failure (a bug, answered 500).
+ * @example
+ * unavailableAnswer(error) ?? failure(error);
+ */
+export function unavailableAnswer(error: unknown): MockResponse | undefined {
+  return error instanceof StoreUnavailableError ? errorResponse('service_unavailable', error.message, { 'retry-after': '1' }) : undefined;
+}

@@ -1,0 +1,205 @@
+import type { Pending } from '../core/pending.js';
+import { MockClock } from './clock.js';
+import { MemoryPetStore, type PetStore, type StoredPet } from './store.js';
+
+/** The request header that names a session. */
+export const SESSION_HEADER = 'x-mock-session';
+
+/** The session of requests that name none; naming it (`X-Mock-Session: default`) means the same. */
+export const DEFAULT_SESSION = 'default';
+
+// Unreserved URL characters only: a name is also a path segment of /__mock/sessions/<name>.
+const SESSION_NAME = /^[A-Za-z0-9._~-]{1,64}$/;
+
+/** Says what a session name may be, for the 400 that refuses one. */
+export function describeSessionName(got: string): string {
+  return `A session name (X-Mock-Session) is 1 to 64 letters, digits, '.', '_', '~' or '-'; got ${JSON.stringify(got.slice(0, 80))}.`;
+}
+
+/**
+ * The session a request names by its `X-Mock-Session` header: the default one without it, `undefined` for a name that is not one.
+ * @example
+ * sessionName(request.header(SESSION_HEADER)); // 'worker-1', 'default', or undefined for 'a b'
+ */
+export function sessionName(header: string | undefined): string | undefined {
+  if (header === undefined) return DEFAULT_SESSION;
+  return SESSION_NAME.test(header) ? header : undefined;
+}
+
+/** One client's state: its pets and its clock. */
+export interface Session {
+  readonly name: string;
+  readonly store: PetStore;
+  readonly clock: MockClock;
+}
+
+/** One named session as `GET /__mock/sessions` lists it. */
+export interface SessionSummary {
+  readonly name: string;
+  readonly pets: number;
+  readonly idleMs: number;
+}
+
+/**
+ * The sessions of a mock, wherever they live: in this process (`Sessions`) or in Redis
+ * (`RedisSessions`), where what needs Redis answers in a promise.
+ */
+export interface SessionRegistry {
+  /** How many named sessions may be open at once. */
+  readonly max: number;
+  /** Milliseconds a named session may stay idle. */
+  readonly ttl: number;
+  /** The mock's base clock, which every session's clock moves from. */
+  readonly base: () => number;
+  /** The session with this name, opening it on first use; `undefined` when that would pass the cap. */
+  open(name: string): Pending<Session | undefined>;
+  /** The session with this name if there is one to see; never opens one. */
+  find(name: string): Pending<Session | undefined>;
+  /** What the clock of the session with this name reads, without opening it. */
+  now(name: string): Pending<number>;
+  /** Moves a session's clock so that it reads `time` now (`null`: back to the base clock), opening it; false when the cap refuses it. */
+  setClock(name: string, time: number | null): Pending<boolean>;
+  reset(name: string): Pending<void>;
+  drop(name: string): Pending<boolean>;
+  resetAll(): Pending<void>;
+  list(): Pending<SessionSummary[]>;
+  size(name: string): Pending<number>;
+}
+
+interface OpenSession extends Session {
+  /** When it was last used, by the monotonic clock. */
+  lastUsed: number;
+}
+
+/** What every session starts from, and how many may live for how long. */
+export interface SessionsOptions {
+  /** The seeded pets every session starts with. */
+  readonly seed: readonly StoredPet[];
+  readonly idOffset: bigint | undefined;
+  /** The base clock of every session. */
+  readonly now: () => number;
+  /** Milliseconds a named session may stay idle before it is dropped. */
+  readonly ttl: number;
+  /** How many named sessions may exist at once; the default session does not count. */
+  readonly max: number;
+  /** Makes the store of a new session from the seed. Default: a `MemoryPetStore`. */
+  readonly newStore?: (seed: readonly StoredPet[], idOffset: bigint | undefined) => PetStore;
+}
+
+function newMemoryStore(seed: readonly StoredPet[], idOffset: bigint | undefined): PetStore {
+  return new MemoryPetStore(seed, idOffset === undefined ? {} : { idOffset });
+}
+
+/**
+ * The default session and the named ones, each a seeded store and a clock of its own. Named sessions
+ * open on first use and are dropped after `ttl` idle milliseconds. The map is kept in the order of
+ * last use, so expiring walks only the sessions that did expire.
+ * @example
+ * const sessions = new Sessions({ seed: seededPets(1, 50), idOffset: undefined, now: Date.now, ttl: 1_800_000, max: 100 });
+ * sessions.open('worker-1')?.store.size; // 50; undefined once 100 named sessions are open
+ */
+export class Sessions implements SessionRegistry {
+  readonly default: Session;
+  readonly #options: SessionsOptions;
+  readonly #named = new Map<string, OpenSession>();
+
+  constructor(options: SessionsOptions) {
+    this.#options = options;
+    this.default = this.#create(DEFAULT_SESSION);
+  }
+
+  get max(): number {
+    return this.#options.max;
+  }
+
+  get ttl(): number {
+    return this.#options.ttl;
+  }
+
+  get base(): () => number {
+    return this.#options.now;
+  }
+
+  /** The session with this name, opening it from the seed on first use; `undefined` when that would pass the cap. */
+  open(name: string): Session | undefined {
+    if (name === DEFAULT_SESSION) return this.default;
+    const now = this.#expire();
+    let session = this.#named.get(name);
+    if (session) this.#named.delete(name);
+    else if (this.#named.size >= this.#options.max) return undefined;
+    else session = this.#create(name);
+    session.lastUsed = now;
+    this.#named.set(name, session);
+    return session;
+  }
+
+  /** The session with this name if it is open; never opens one. */
+  find(name: string): Session | undefined {
+    if (name === DEFAULT_SESSION) return this.default;
+    this.#expire();
+    return this.#named.get(name);
+  }
+
+  /** What the clock of the session with this name reads, without opening it: one not open yet reads the base clock, as it will once opened. */
+  now(name: string): number {
+    const session = this.find(name);
+    return session ? session.clock.now() : this.default.clock.base();
+  }
+
+  /** Puts one session back to the seeded pets and the base clock. A session not open has nothing to reset: it starts seeded. */
+  reset(name: string): Pending<void> {
+    const session = this.find(name);
+    session?.clock.reset();
+    return session?.store.reset();
+  }
+
+  setClock(name: string, time: number | null): boolean {
+    const session = this.open(name);
+    if (time === null) session?.clock.reset();
+    else session?.clock.set(time);
+    return session !== undefined;
+  }
+
+  /** Drops a named session; whether it was open. */
+  drop(name: string): boolean {
+    return this.#named.delete(name);
+  }
+
+  /** The default session back to the seed, every named one dropped: the mock as it started. */
+  resetAll(): Pending<void> {
+    this.#named.clear();
+    return this.reset(DEFAULT_SESSION);
+  }
+
+  /** The open named sessions, least recently used first. */
+  async list(): Promise<{ readonly name: string; readonly pets: number; readonly idleMs: number }[]> {
+    const now = this.#expire();
+    return Promise.all(
+      [...this.#named.values()].map(async (session) => ({ name: session.name, pets: await session.store.size, idleMs: Math.round(now - session.lastUsed) })),
+    );
+  }
+
+  /** How many pets a session has, or would have once opened. */
+  size(name: string): Pending<number> {
+    return this.find(name)?.store.size ?? this.#options.seed.length;
+  }
+
+  #expire(): number {
+    const now = performance.now();
+    for (const [name, session] of this.#named) {
+      if (now - session.lastUsed < this.#options.ttl) break;
+      this.#named.delete(name);
+    }
+    return now;
+  }
+
+  #create(name: string): OpenSession {
+    const { seed, idOffset, now, newStore = newMemoryStore } = this.#options;
+    return {
+      name,
+      store: newStore(seed, idOffset),
+      clock: new MockClock(now),
+      lastUsed: performance.now(),
+    };
+  }
+}

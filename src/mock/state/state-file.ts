@@ -1,0 +1,278 @@
+import { constants } from 'node:fs';
+import { access, lstat, open, readdir, readFile, readlink, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { lock } from 'proper-lockfile';
+import * as validators from '../../generated/validators.js';
+import { type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
+import type { StoredPet } from './store.js';
+
+const FORMAT = 'petstore-mock-state';
+const VERSION = 1;
+
+/** What a state file holds: the seed the pets came from and the pets created since. */
+interface SavedState {
+  readonly format: typeof FORMAT;
+  readonly version: typeof VERSION;
+  readonly seed: number;
+  readonly count: number;
+  readonly created: readonly StoredPet[];
+}
+
+/** A state file that cannot be used; it is left as it is, never replaced. */
+export class StateFileError extends Error {
+  override readonly name = 'StateFileError' as const;
+  /** The CLI's exit code: 2 for a path that cannot work (a folder that is missing or not writable, a read-only file), 1 otherwise. */
+  readonly exitCode: 1 | 2;
+
+  constructor(message: string, exitCode: 1 | 2 = 1) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+function refuse(path: string, why: string): never {
+  throw new StateFileError(`${path} is not a usable petstore-mock state file: ${why}. It was left untouched: fix it, or move it away to start afresh.`);
+}
+
+/**
+ * The pets created in an earlier run, from `path`; none when the file does not exist yet. A file
+ * that is not a state file, or was written for another seed or count, is refused with a
+ * `StateFileError` that says why.
+ */
+async function readStateFile(path: string, seed: number, count: number, idOffset: bigint | undefined): Promise<StoredPet[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new StateFileError(`cannot read the state file ${path}: ${(error as Error).message}`);
+  }
+  let state: Record<string, JsonValue>;
+  try {
+    state = parseJson(text) as Record<string, JsonValue>;
+  } catch (error) {
+    refuse(path, `it is not JSON (${(error as Error).message})`);
+  }
+  if (typeof state !== 'object' || state === null || state.format !== FORMAT) refuse(path, `it has no "format": "${FORMAT}"`);
+  if (state.version !== VERSION) refuse(path, `its version ${String(state.version)} is not ${VERSION}`);
+  if (state.seed !== seed || state.count !== count) {
+    throw new StateFileError(
+      `${path} was written with --seed ${String(state.seed)} --count ${String(state.count)}; start with those, or move the file away to start afresh with --seed ${seed} --count ${count}.`,
+    );
+  }
+  const created = state.created;
+  if (!Array.isArray(created)) refuse(path, '"created" is not a list of pets');
+  created.forEach((pet, index) => {
+    if (!validators.Pet(validationView(pet)) || (pet as Record<string, JsonValue>).status === undefined) refuse(path, `created[${index}] is not a valid Pet`);
+    const expected = String((idOffset ?? 0n) + BigInt(count + index + 1));
+    if (String((pet as { id: unknown }).id) !== expected) refuse(path, `created[${index}] has id ${String((pet as { id: unknown }).id)}, not ${expected}`);
+  });
+  return created as unknown as StoredPet[];
+}
+
+/**
+ * Writes the state to `path` durably: a temporary file beside it, fsync, rename, fsync of the
+ * folder, so that a crash leaves either the old file or the new one, never half of one. Saves
+ * asked for while a write runs are gathered into the next write, so each caller is answered once
+ * a write that holds its change is on disk.
+ */
+export class StateFileWriter {
+  /** Set when the lock on the file was lost: another process may be writing it, so no save is made any more. */
+  lost: Error | undefined;
+  #writing: Promise<void> | undefined;
+  #next: Promise<void> | undefined;
+  #latest: readonly StoredPet[] = [];
+
+  constructor(
+    readonly path: string,
+    readonly seed: number,
+    readonly count: number,
+  ) {}
+
+  /** Resolves once `created` (or a later state) is on disk. */
+  save(created: readonly StoredPet[]): Promise<void> {
+    this.#latest = created;
+    if (!this.#writing) {
+      this.#writing = this.#write().finally(() => {
+        this.#writing = undefined;
+      });
+      return this.#writing;
+    }
+    this.#next ??= this.#writing
+      .catch(() => {})
+      .then(() => {
+        this.#next = undefined;
+        return this.save(this.#latest);
+      });
+    return this.#next;
+  }
+
+  async #write(): Promise<void> {
+    if (this.lost) throw this.lost;
+    const state: SavedState = { format: FORMAT, version: VERSION, seed: this.seed, count: this.count, created: this.#latest };
+    const temporary = temporaryPath(this.path, process.pid);
+    const file = await open(temporary, 'w');
+    try {
+      await file.writeFile(`${stringifyJson(state)}\n`);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temporary, this.path);
+    const folder = await open(dirname(this.path), 'r');
+    try {
+      await folder.sync();
+    } finally {
+      await folder.close();
+    }
+  }
+}
+
+/** Where a save is written before it is renamed over the state file. */
+function temporaryPath(target: string, pid: number): string {
+  return join(dirname(target), `.${basename(target)}.${pid}.tmp`);
+}
+
+/** The file a state path names: the target of a symbolic link (followed even when the target does not exist yet), the path itself otherwise. */
+async function targetOf(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+  }
+  const link = await lstat(path).catch(() => undefined);
+  return link?.isSymbolicLink() ? targetOf(resolve(dirname(path), await readlink(path))) : resolve(path);
+}
+
+/**
+ * Whether a file or folder may be written: the process may write it, and its mode says it is meant
+ * to be written (root may write anything, so the mode is what says a file was made read-only).
+ */
+async function isWritable(path: string, mode: number): Promise<boolean> {
+  return (
+    (mode & 0o222) !== 0 &&
+    (await access(path, constants.W_OK).then(
+      () => true,
+      () => false,
+    ))
+  );
+}
+
+/** Refuses, with a `StateFileError` that says what to do, a state path whose file could never be saved. */
+async function checkWritable(path: string, target: string): Promise<void> {
+  const folder = dirname(target);
+  const folderStat = await stat(folder).catch(() => undefined);
+  const folderProblem =
+    folderStat === undefined
+      ? 'does not exist'
+      : !folderStat.isDirectory()
+        ? 'is not a folder'
+        : (await isWritable(folder, folderStat.mode))
+          ? undefined
+          : 'is not writable';
+  if (folderProblem !== undefined) {
+    throw new StateFileError(`--state ${path}: the folder ${folder} ${folderProblem}. Create it or make it writable, or choose another path.`, 2);
+  }
+  const file = await stat(target).catch(() => undefined);
+  if (file === undefined) return;
+  if (!file.isFile() || !(await isWritable(target, file.mode))) {
+    throw new StateFileError(
+      `--state ${path}: ${target} is ${file.isFile() ? 'read-only' : 'not a regular file'}, and the mock would replace it on the first save. Make it writable (chmod u+w), or choose another path.`,
+      2,
+    );
+  }
+}
+
+/** Where the process holding a state file's lock writes its pid, beside the lock folder proper-lockfile makes. */
+const pidFileOf = (target: string) => `${target}.lock.pid`;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function holderOf(target: string): Promise<number | undefined> {
+  const text = await readFile(pidFileOf(target), 'utf8').catch(() => '');
+  return /^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined;
+}
+
+/**
+ * Takes the exclusive lock on `target`. A lock left by a process that no longer runs (killed before it
+ * could release it) is taken over at once; proper-lockfile alone would wait until it goes stale.
+ */
+async function lockStateFile(path: string, target: string, writer: StateFileWriter): Promise<() => Promise<void>> {
+  const options = {
+    realpath: false,
+    onCompromised: (error: Error) => {
+      writer.lost = new Error(`the lock on ${target} was lost (${error.message}), so another process may be writing it; restart the mock`);
+    },
+  };
+  let release: () => Promise<void>;
+  try {
+    release = await lock(target, options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw new StateFileError(`--state ${path}: cannot lock ${target}: ${(error as Error).message}.`);
+    const holder = await holderOf(target);
+    if (holder === undefined || isAlive(holder)) {
+      throw new StateFileError(
+        `--state ${path}: ${target} is in use by another petstore-mock (${holder === undefined ? 'pid not known yet' : `pid ${holder}`}). Stop that one, or give this one another --state file.`,
+      );
+    }
+    await rm(`${target}.lock`, { recursive: true, force: true });
+    release = await lock(target, options).catch(() => {
+      throw new StateFileError(
+        `--state ${path}: ${target} was taken over by another petstore-mock as this one started. Stop that one, or give this one another --state file.`,
+      );
+    });
+  }
+  await writeFile(pidFileOf(target), `${process.pid}\n`);
+  return async () => {
+    await unlink(pidFileOf(target)).catch(() => {});
+    await release().catch(() => {});
+  };
+}
+
+/** Removes the temporary files of saves that a killed process never renamed into place. */
+async function removeLeftovers(target: string): Promise<void> {
+  const prefix = `.${basename(target)}.`;
+  const names = await readdir(dirname(target));
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(prefix) && /^\d+\.tmp$/.test(name.slice(prefix.length)))
+      .map((name) => rm(join(dirname(target), name), { force: true })),
+  );
+}
+
+/** A state file opened for one mock: the pets it held, the writer of later saves, and the release of its lock. */
+export interface OpenStateFile {
+  readonly created: readonly StoredPet[];
+  readonly writer: StateFileWriter;
+  /** Releases the lock; the mock saves nothing after it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens `path` as this process's state file: checks that saves can work (the folder exists and is
+ * writable, the file is not read-only), takes an exclusive lock so that no second mock writes it, removes
+ * leftovers of killed saves, and reads the pets created in earlier runs. A symbolic link is written through
+ * to its target. Every refusal is a `StateFileError` that says what to do.
+ */
+export async function openStateFile(path: string, seed: number, count: number, idOffset: bigint | undefined): Promise<OpenStateFile> {
+  const target = await targetOf(path);
+  await checkWritable(path, target);
+  const writer = new StateFileWriter(target, seed, count);
+  const release = await lockStateFile(path, target, writer);
+  try {
+    await removeLeftovers(target);
+    const created = await readStateFile(target, seed, count, idOffset);
+    return { created, writer, close: release };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}

@@ -1,0 +1,30 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { PROFILE_SCHEMA, readProfile, UNKNOWN_PROFILE } from './profile.js';
+
+describe('readProfile', () => {
+  it('fills every choice a profile leaves out with unknown', () => {
+    expect(readProfile({ version: 1, listOrder: 'id-desc' })).toEqual({ ...UNKNOWN_PROFILE, listOrder: 'id-desc' });
+  });
+
+  it.each([
+    [{ version: 2 }, /profile\.version/],
+    [{ version: 1, defaultStatus: 'lost' }, /profile\.defaultStatus must be one of available, pending, sold, omitted, unknown/],
+    [{ version: 1, limitOutOfRange: 500 }, /profile\.limitOutOfRange must be one of refuse, clamp, unknown/],
+    [{ version: 1, nonIntegerPetId: 500 }, /profile\.nonIntegerPetId/],
+    [{ version: 1, categories: { known: [] } }, /profile\.categories/],
+    [{ version: 1, errorCodes: { teapot: 'E418' } }, /profile\.errorCodes .*no field teapot/],
+    [{ version: 1, errorCodes: { not_found: '' } }, /profile\.errorCodes\.not_found/],
+    [{ version: 1, apiKey: 'secret' }, /no field apiKey/],
+    ['not an object', /profile must be object/],
+  ])('refuses %j, naming the field', (value, message) => {
+    expect(() => readProfile(value)).toThrow(TypeError);
+    expect(() => readProfile(value)).toThrow(message);
+  });
+
+  it('is published as schemas/profile.schema.json, the same schema', async () => {
+    const published: unknown = JSON.parse(await readFile(new URL('../../schemas/profile.schema.json', import.meta.url), 'utf8'));
+    // When the spec's error codes change, write it again: npx tsx -e "import('../mock/src/profile/profile.ts').then((m) => console.log(JSON.stringify(m.PROFILE_SCHEMA, null, 2)))" > schemas/profile.schema.json
+    expect(published, 'schemas/profile.schema.json is stale: write it again from PROFILE_SCHEMA').toEqual(JSON.parse(JSON.stringify(PROFILE_SCHEMA)));
+  });
+});
