@@ -3,6 +3,7 @@
  * suite's global setup, and the API's types. Nothing here needs `msw`; see `petstore-mock/msw`.
  */
 
+export { EXIT, type ExitCode, PetstoreError, StateFileError, StoreUnavailableError, UsageError } from './errors.js';
 export { MOCK_DEFAULTS } from './mock/core/defaults.js';
 export { createMockApi, type MockApi, type MockOptions } from './mock/create-mock-api.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './mock/hosts/node-server.js';
@@ -10,7 +11,6 @@ export { DEFAULT_API_KEY, type LabelledApiKey } from './mock/pipeline/auth.js';
 export type { ComparedAnswer, Drift, DriftAspect } from './mock/profile/drift.js';
 export { type ContractViolation, type DriftReport, type ProxyOptions, type ProxyServer, startProxyServer } from './mock/proxy/proxy-server.js';
 export type { CoverageReport, OperationCoverage } from './mock/state/coverage.js';
-export { StoreUnavailableError } from './mock/state/redis/redis-store.js';
 export type { PetDraft, PetStore, StoredPet } from './mock/state/store.js';
 export { type ListOrder, PROFILE_SCHEMA, type Profile, type ProfileDocument, readProfile, UNKNOWN, UNKNOWN_PROFILE } from './profile/profile.js';
 export type { ApiError, NewPet, Pet, PetStatus } from './types.js';

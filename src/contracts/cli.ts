@@ -2,15 +2,13 @@ import { constants } from 'node:fs';
 import { access, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { EXIT, UsageError } from '../errors.js';
 import { profileOfRun } from './learn-profile.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
 import { Redactor } from './redact-key.js';
 import { painter, resultLine, summary } from './reporters/console.js';
 import { junitReport } from './reporters/junit.js';
 import { MAX_WRITES, type Suite, type VerificationReport, verify } from './runner.js';
-
-/** Exit code for a usage error, a misconfiguration, an unreachable deployment or a refused key: nothing was verified. */
-export const EXIT_CANNOT_VERIFY = 2;
 
 type Reporter = 'console' | 'json' | 'junit';
 
@@ -28,10 +26,6 @@ interface Flags {
   pact: string[];
   writeProfile?: string;
   categoryId?: string;
-}
-
-class UsageError extends Error {
-  override readonly name = 'UsageError' as const;
 }
 
 function positiveInteger(what: string, max: number) {
@@ -196,7 +190,7 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     await command.parseAsync(argv, { from: 'user' });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    return code === 'commander.helpDisplayed' || code === 'commander.version' ? 0 : EXIT_CANNOT_VERIFY;
+    return code === 'commander.helpDisplayed' || code === 'commander.version' ? 0 : EXIT.usage;
   }
   const flags = command.opts<Flags>();
   try {
@@ -246,6 +240,6 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`petstore-verify: ${redactUsage(error.message, argv)}\n`);
-    return EXIT_CANNOT_VERIFY;
+    return EXIT.usage;
   }
 }

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { SpecError } from '../errors.js';
 import { type JsonValue, validationView } from '../json/lossless.js';
 import { createAjv } from '../openapi/ajv.js';
 import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, resolve } from '../openapi/document.js';
@@ -121,13 +122,13 @@ export async function loadContract(specPath: string = BUNDLED_SPEC): Promise<Con
   );
   const operation = (operationId: string): ContractOperation => {
     const found = operations.get(operationId);
-    if (!found) throw new Error(`the spec has no operation "${operationId}"`);
+    if (!found) throw new SpecError(`the spec has no operation "${operationId}"`);
     return found;
   };
   const parameter = (operationId: string, name: string): JsonSchema => {
     const entry = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
     const found = entry && parametersOf(doc, entry.operation).find((p) => p.name === name);
-    if (!found) throw new Error(`the spec has no parameter "${name}" on "${operationId}"`);
+    if (!found) throw new SpecError(`the spec has no parameter "${name}" on "${operationId}"`);
     return resolve<JsonSchema>(doc, found.schema as never);
   };
 
@@ -153,13 +154,13 @@ export async function loadContract(specPath: string = BUNDLED_SPEC): Promise<Con
     },
     fields(schemaName) {
       const schema = doc.components?.schemas?.[schemaName];
-      if (!schema) throw new Error(`the spec has no schema "${schemaName}"`);
+      if (!schema) throw new SpecError(`the spec has no schema "${schemaName}"`);
       return Object.keys(flattenObject(doc, schema).properties);
     },
     body(operationId) {
       const entry = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
       const schema = entry?.operation.requestBody?.content['application/json']?.schema;
-      if (!schema) throw new Error(`the spec gives "${operationId}" no JSON request body`);
+      if (!schema) throw new SpecError(`the spec gives "${operationId}" no JSON request body`);
       const { required, properties } = flattenObject(doc, schema);
       return {
         required,

@@ -1,7 +1,8 @@
+import { DeadlineError, EXIT, PetstoreError } from '../errors.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { readLimited } from '../http/read-limited.js';
 import { type JsonValue, parseJson } from '../json/lossless.js';
-import { DeadlineError, Pacer, sleepUnlessAborted } from './pace.js';
+import { Pacer, sleepUnlessAborted } from './pace.js';
 import { KEY_PLACEHOLDER, Redactor } from './redact-key.js';
 
 export { KEY_PLACEHOLDER };
@@ -89,14 +90,14 @@ export function rateLimitedMessage(retries: number): string {
 }
 
 /** The request never got a complete answer: the deployment could not be asked. */
-export class TransportError extends Error {
+export class TransportError extends PetstoreError {
   override readonly name = 'TransportError' as const;
   constructor(
     readonly problem: TransportProblem,
     readonly request: RecordedRequest,
     detail: string,
   ) {
-    super(`${request.method} ${request.url}: ${detail}`);
+    super(`${request.method} ${request.url}: ${detail}`, { exitCode: EXIT.usage });
   }
 }
 

@@ -1,10 +1,4 @@
-/** Thrown by a wait that the run's deadline cut short. */
-export class DeadlineError extends Error {
-  override readonly name = 'DeadlineError' as const;
-  constructor() {
-    super("the run's deadline passed before the request could be sent");
-  }
-}
+import { DeadlineError } from '../errors.js';
 
 export interface PacerOptions {
   /** Requests in flight at once. */

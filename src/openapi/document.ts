@@ -1,3 +1,4 @@
+import { SpecError } from '../errors.js';
 /**
  * The part of an OpenAPI 3.1 document this project reads. Everything the mock and the verifier know
  * about the interface comes through these helpers, from spec/openapi.yaml.
@@ -68,16 +69,16 @@ function isReference(value: unknown): value is Reference {
 export function resolve<T>(doc: OpenApiDocument, value: T | Reference): T {
   let current: unknown = value;
   for (let hops = 0; isReference(current); hops++) {
-    if (hops > 32) throw new Error(`reference cycle at ${current.$ref}`);
+    if (hops > 32) throw new SpecError(`reference cycle at ${current.$ref}`);
     const ref = current.$ref;
-    if (!ref.startsWith('#/')) throw new Error(`only local references are supported, found ${ref}`);
+    if (!ref.startsWith('#/')) throw new SpecError(`only local references are supported, found ${ref}`);
     current = ref
       .slice(2)
       .split('/')
       .reduce<unknown>((node, segment) => {
         const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
         if (typeof node !== 'object' || node === null || !(key in node)) {
-          throw new Error(`unresolvable reference ${ref}`);
+          throw new SpecError(`unresolvable reference ${ref}`);
         }
         return (node as Record<string, unknown>)[key];
       }, doc);
@@ -100,7 +101,7 @@ export function operationsOf(doc: OpenApiDocument): OperationEntry[] {
 /** The operation with this id; throws when the document has none, so a renamed id fails loudly. */
 export function operationById(doc: OpenApiDocument, operationId: string): OperationEntry {
   const entry = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
-  if (!entry) throw new Error(`spec/openapi.yaml has no operation "${operationId}"`);
+  if (!entry) throw new SpecError(`spec/openapi.yaml has no operation "${operationId}"`);
   return entry;
 }
 

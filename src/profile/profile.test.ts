@@ -24,7 +24,7 @@ describe('readProfile', () => {
 
   it('is published as schemas/profile.schema.json, the same schema', async () => {
     const published: unknown = JSON.parse(await readFile(new URL('../../schemas/profile.schema.json', import.meta.url), 'utf8'));
-    // When the spec's error codes change, write it again: npx tsx -e "import('../mock/src/profile/profile.ts').then((m) => console.log(JSON.stringify(m.PROFILE_SCHEMA, null, 2)))" > schemas/profile.schema.json
+    // When the spec's error codes change, write it again: npx tsx -e "import('./src/profile/profile.ts').then((m) => console.log(JSON.stringify(m.PROFILE_SCHEMA, null, 2)))" > schemas/profile.schema.json
     expect(published, 'schemas/profile.schema.json is stale: write it again from PROFILE_SCHEMA').toEqual(JSON.parse(JSON.stringify(PROFILE_SCHEMA)));
   });
 });

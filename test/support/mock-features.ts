@@ -8,8 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openapi } from '../../src/generated/openapi.js';
 import * as validators from '../../src/generated/validators.js';
 import { parseJson } from '../../src/json/lossless.js';
-import type { CoverageReport } from '../../src/mock/state/coverage.js';
 import type { MockOptions } from '../../src/mock/create-mock-api.js';
+import type { CoverageReport } from '../../src/mock/state/coverage.js';
 import { operationsOf } from '../../src/openapi/document.js';
 import { ADMIN, AUTH, answer, expectError, expectValid, JSON_HEADERS, type MockTarget, type StartTarget, selfChecked } from './http-facts.js';
 

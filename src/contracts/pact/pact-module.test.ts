@@ -2,7 +2,7 @@ import { Verifier } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
 import { loadPactVerifier, PACT_INSTALL_HINT, pactInstalled } from './pact-module.js';
 
-// The missing case is proven where Pact really is missing: test/install.test.ts installs the packed
+// The missing case is proven where Pact really is missing: test/package/install.test.ts installs the packed
 // package without it.
 describe('the optional Pact peer', () => {
   it('is found and loaded when installed, as it is here (a devDependency)', async () => {

@@ -4,9 +4,11 @@
  * sends a job over IPC (the key comes in the environment, never in argv) and gets the verifier's
  * JSON report of each interaction back, with what the bounded proxy stopped and counted.
  */
+
+import { DeadlineError } from '../../errors.js';
 import { loadContract } from '../contract.js';
 import { HttpClient, type RecordedRequest } from '../http.js';
-import { DeadlineError, Pacer } from '../pace.js';
+import { Pacer } from '../pace.js';
 import { loadPactVerifier, PACT_INSTALL_HINT } from './pact-module.js';
 import { type ProxyProblem, startBoundedProxy } from './proxy.js';
 import { startStateChangeServer } from './state-change.js';

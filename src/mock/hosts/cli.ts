@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { EXIT, exitCodeOf, StateFileError, StoreUnavailableError, UsageError } from '../../errors.js';
 import { BASE_PATH } from '../../openapi/facts.js';
 import { type ProfileDocument, readProfile } from '../../profile/profile.js';
 import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
@@ -8,19 +9,10 @@ import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { apiKeyProblem, KEY_LABEL, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
 import { startProxyServer } from '../proxy/proxy-server.js';
 import { formatCoverage } from '../state/coverage.js';
-import { displayUrl, namespaceProblem, StoreUnavailableError } from '../state/redis/redis-store.js';
+import { displayUrl, namespaceProblem } from '../state/redis/redis-store.js';
 import { openSharedState } from '../state/redis/shared-state.js';
-import { StateFileError } from '../state/state-file.js';
 import { isLoopback, startMockServer } from './node-server.js';
 import { forkWorkers, isWorkerProcess } from './workers.js';
-
-/** Exit code for a usage error: a bad flag or value. */
-export const EXIT_USAGE = 2;
-
-/** A bad value found after the flags were read (an unusable --proxy URL): exit 2, like a bad flag. */
-class UsageError extends Error {
-  override readonly name = 'UsageError' as const;
-}
 
 function integerIn(min: number, max: number, what: string) {
   return (value: string): number => {
@@ -218,21 +210,21 @@ POST and DELETE need Content-Type: application/json or X-Mock-Admin: 1, and page
           '--state and --store cannot go together: --state keeps the pets of one process in a file, and with --store Redis keeps them (see its AOF settings in docs/redis.md); pass one of them.',
           {
             code: 'commander.conflictingOption',
-            exitCode: EXIT_USAGE,
+            exitCode: EXIT.usage,
           },
         );
       }
       if (!isLoopback(flags.host) && !flags.apiKey && !flags.allowDefaultKey) {
         command.error(
           `--host ${flags.host} lets other machines reach the mock, and its default key ${MOCK_DEFAULTS.apiKey} is public: give your own with --api-key (or PETSTORE_API_KEY), or pass --allow-default-key if the default is meant.`,
-          { exitCode: EXIT_USAGE, code: 'commander.defaultKeyBeyondLoopback' },
+          { exitCode: EXIT.usage, code: 'commander.defaultKeyBeyondLoopback' },
         );
       }
       if (flags.workers !== undefined) {
         if (flags.store === undefined) {
           command.error(
             '--workers needs --store redis://host:port: each worker is a process of its own, and without a shared store each would answer from its own pets, sessions and clock.',
-            { code: 'commander.missingMandatoryOptionValue', exitCode: EXIT_USAGE },
+            { code: 'commander.missingMandatoryOptionValue', exitCode: EXIT.usage },
           );
         }
         if (!isWorkerProcess()) return serveWithWorkers(flags, flags.workers, flags.store);
@@ -396,9 +388,9 @@ export async function runMockCli(argv: readonly string[]): Promise<number | unde
     if (code === 'commander.helpDisplayed' || code === 'commander.version') return 0;
     if (code?.startsWith('commander.') || error instanceof UsageError) {
       if (error instanceof UsageError) process.stderr.write(`petstore-mock: ${error.message} Run petstore-mock --help for every flag.\n`);
-      return EXIT_USAGE;
+      return EXIT.usage;
     }
-    process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
-    return error instanceof StateFileError ? error.exitCode : 1;
+    process.stderr.write(`petstore-mock: ${error instanceof Error ? error.message : String(error)}\n`);
+    return exitCodeOf(error);
   }
 }

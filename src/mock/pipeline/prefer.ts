@@ -3,6 +3,8 @@
  * tools that cannot set headers: `code=404` answers that status with a well-formed Error and leaves
  * the state alone, `delay=300` waits before answering, `auth=expired` answers 401 as an expired token.
  */
+
+import { SpecError } from '../../errors.js';
 import { openapi } from '../../generated/openapi.js';
 import { operationsOf } from '../../openapi/document.js';
 import { ERROR_CODE_BY_STATUS } from '../../openapi/facts.js';
@@ -149,7 +151,7 @@ export function forcedResponse(preferences: Preferences, operationId: string): M
   const status = preferences.code;
   if (status === undefined) return undefined;
   const code = ERROR_CODE_BY_STATUS.get(status);
-  if (code === undefined) throw new Error(`spec/openapi.yaml documents ${status} on ${operationId} but x-error-codes names no code for it`);
+  if (code === undefined) throw new SpecError(`spec/openapi.yaml documents ${status} on ${operationId} but x-error-codes names no code for it`);
   return errorResponse(
     code,
     `${operationId} answered ${status} because the request asked for it (code=${status}); the mock's state was neither read nor changed.`,

@@ -4,6 +4,8 @@
  * (checked inputs, or the 400). This is the mock's one memo: a client repeating a request pays once
  * for everything its target's text decides.
  */
+
+import { SpecError } from '../../errors.js';
 import { openapi } from '../../generated/openapi.js';
 import { ADMIN_PREFIX } from '../admin/endpoints.js';
 import { memoize } from '../core/memo.js';
@@ -56,7 +58,7 @@ export function createRouter(basePath: string, operations: readonly MockOperatio
       new Map(
         [...route.operations].map(([method, { operationId }]) => {
           const operation = operations.find((candidate) => candidate.id === operationId);
-          if (operation === undefined) throw new Error(`spec/openapi.yaml documents ${operationId}, which the mock does not implement`);
+          if (operation === undefined) throw new SpecError(`spec/openapi.yaml documents ${operationId}, which the mock does not implement`);
           return [method, operation];
         }),
       ),

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, lstat, open, readdir, readFile, readlink, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { lock } from 'proper-lockfile';
+import { EXIT, StateFileError } from '../../errors.js';
 import * as validators from '../../generated/validators.js';
 import { type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import type { StoredPet } from './store.js';
@@ -16,18 +17,6 @@ interface SavedState {
   readonly seed: number;
   readonly count: number;
   readonly created: readonly StoredPet[];
-}
-
-/** A state file that cannot be used; it is left as it is, never replaced. */
-export class StateFileError extends Error {
-  override readonly name = 'StateFileError' as const;
-  /** The CLI's exit code: 2 for a path that cannot work (a folder that is missing or not writable, a read-only file), 1 otherwise. */
-  readonly exitCode: 1 | 2;
-
-  constructor(message: string, exitCode: 1 | 2 = 1) {
-    super(message);
-    this.exitCode = exitCode;
-  }
 }
 
 function refuse(path: string, why: string): never {
@@ -172,14 +161,16 @@ async function checkWritable(path: string, target: string): Promise<void> {
           ? undefined
           : 'is not writable';
   if (folderProblem !== undefined) {
-    throw new StateFileError(`--state ${path}: the folder ${folder} ${folderProblem}. Create it or make it writable, or choose another path.`, 2);
+    throw new StateFileError(`--state ${path}: the folder ${folder} ${folderProblem}. Create it or make it writable, or choose another path.`, {
+      exitCode: EXIT.usage,
+    });
   }
   const file = await stat(target).catch(() => undefined);
   if (file === undefined) return;
   if (!file.isFile() || !(await isWritable(target, file.mode))) {
     throw new StateFileError(
       `--state ${path}: ${target} is ${file.isFile() ? 'read-only' : 'not a regular file'}, and the mock would replace it on the first save. Make it writable (chmod u+w), or choose another path.`,
-      2,
+      { exitCode: EXIT.usage },
     );
   }
 }

@@ -7,6 +7,7 @@
  * ioredis is an optional peer dependency, loaded only when a Redis store is asked for.
  */
 import type { Redis } from 'ioredis';
+import { StoreUnavailableError } from '../../../errors.js';
 import { BIG_ID_OFFSET, seededPets } from '../../../fixtures/seed.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../../json/lossless.js';
 import { PET_STATUSES } from '../../../openapi/facts.js';
@@ -46,14 +47,6 @@ export interface SeedRecipe {
   readonly seed: number;
   readonly count: number;
   readonly bigIds: boolean;
-}
-
-/**
- * Redis cannot be reached: at start, or while the mock runs. The message names the URL (never its
- * password) and the cause; the mock answers 503 with it until Redis is back.
- */
-export class StoreUnavailableError extends Error {
-  override readonly name = 'StoreUnavailableError' as const;
 }
 
 /** Why `name` cannot be a namespace, or `undefined` when it can. */

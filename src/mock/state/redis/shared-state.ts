@@ -3,9 +3,11 @@
  * seeded, the sessions and the coverage over it. The Node server makes it for `--store`; the handler
  * takes its parts in place of the in-memory ones.
  */
+
+import { StoreUnavailableError } from '../../../errors.js';
 import { errorResponse, type MockResponse } from '../../core/messages.js';
 import { SharedCoverage } from './coverage.js';
-import { connectRedisStore, type RedisStore, type RedisStoreOptions, StoreUnavailableError } from './redis-store.js';
+import { connectRedisStore, type RedisStore, type RedisStoreOptions } from './redis-store.js';
 import { RedisSessions } from './sessions.js';
 
 /**

@@ -1,0 +1,71 @@
+/**
+ * The package's errors: one base class, and a named subclass for each kind of thing that can go wrong,
+ * each carrying the exit code a command ends with when the error reaches it. A bad argument to a
+ * function (`startMockServer({ count: -1 })`) stays JavaScript's own `TypeError` or `RangeError`, as
+ * Node's APIs do; the commands turn those into usage errors where a flag supplied the value.
+ */
+
+/** The exit codes of both commands, decided here and nowhere else. */
+export const EXIT = {
+  /** Everything asked for was done (the verifier: every check passed). */
+  ok: 0,
+  /** It ran, and something failed: a check, the server, the store. */
+  failed: 1,
+  /** It could not do what was asked: a flag, a value, a file or a setting the user must change, or a deployment it cannot reach. */
+  usage: 2,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** The base of every error petstore-mock and petstore-verify throw on purpose. */
+export class PetstoreError extends Error {
+  override readonly name: string = 'PetstoreError';
+  /** The exit code a command ends with when this error reaches it. */
+  readonly exitCode: ExitCode;
+
+  constructor(message: string, options: { readonly exitCode?: ExitCode; readonly cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.exitCode = options.exitCode ?? EXIT.failed;
+  }
+}
+
+/** A flag or value the user must change; the message says which, and how. */
+export class UsageError extends PetstoreError {
+  override readonly name = 'UsageError';
+  constructor(message: string) {
+    super(message, { exitCode: EXIT.usage });
+  }
+}
+
+/** spec/openapi.yaml does not say what the code needs: an operation, a schema, an error code, a reference. */
+export class SpecError extends PetstoreError {
+  override readonly name = 'SpecError';
+}
+
+/** A state file (`--state`) that cannot be used; it is left as it is, never replaced. */
+export class StateFileError extends PetstoreError {
+  override readonly name = 'StateFileError';
+}
+
+/**
+ * Redis cannot be reached: at start, or while the mock runs. The message names the URL (never its
+ * password) and the cause; the mock answers 503 with it until Redis is back.
+ */
+export class StoreUnavailableError extends PetstoreError {
+  override readonly name = 'StoreUnavailableError';
+}
+
+/** Thrown by a wait of petstore-verify that the run's deadline cut short. */
+export class DeadlineError extends PetstoreError {
+  override readonly name = 'DeadlineError';
+  constructor() {
+    super("the run's deadline passed before the request could be sent", { exitCode: EXIT.usage });
+  }
+}
+
+/**
+ * The exit code for an error that reached a command: its own for the package's errors, 1 for anything
+ * else (a bug, or a failure of Node itself, which the message names).
+ */
+export function exitCodeOf(error: unknown): ExitCode {
+  return error instanceof PetstoreError ? error.exitCode : EXIT.failed;
+}

@@ -1,0 +1,81 @@
+/**
+ * The browser example (examples/browser) in a real Chromium: the page calls /v1 with fetch, and MSW's
+ * service worker hands every call to setupWorker(...handlers), the mock's one handler. The static
+ * server that serves the page answers nothing under /v1, so every answer the page shows came from
+ * the worker.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { type Browser, chromium } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pets } from '../../src/fixtures/index.js';
+import { AUTH_MESSAGES } from '../../src/mock/pipeline/auth.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, skipWithoutChromium } from '../support/chromium.js';
+import { type StaticServer, serveStatic } from '../support/static-server.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const example = join(root, 'examples/browser');
+const app = join(root, 'test-results/browser-app');
+const screenshots = join(root, 'test-results/browser');
+
+// The page answers in milliseconds; the margin is for a CI machine busy with the other suites.
+const POLL = { timeout: 15_000 };
+const MISSING = chromiumMissing('test/mock/browser.test.ts');
+const skip = skipWithoutChromium('test/mock/browser.test.ts');
+
+describe.skipIf(skip)('the browser example, with setupWorker(...handlers) in Chromium', () => {
+  let site: StaticServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    if (CHROMIUM === undefined) throw new Error(`CI=${process.env.CI}: ${MISSING}`);
+    // The worker script comes from the installed msw, so that it always matches the library's version.
+    await promisify(execFile)(process.execPath, [join(root, 'node_modules/msw/cli/index.js'), 'init', join(example, 'public'), '--no-save'], { cwd: root });
+    await build({
+      root: example,
+      configFile: join(example, 'vite.config.ts'),
+      logLevel: 'warn',
+      build: { outDir: app, emptyOutDir: true },
+    });
+    site = await serveStatic(app);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    await mkdir(screenshots, { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  it('lists the seeded pets, shows an added pet, and shows the 401 message for a wrong key', async () => {
+    const page = await browser.newPage();
+    const failures: string[] = [];
+    page.on('pageerror', (error) => failures.push(error.message));
+    await page.goto(site.url);
+
+    const items = page.locator('#pets li');
+    await expect.poll(() => items.count(), POLL).toBe(pets.length);
+    expect(await items.allTextContents()).toEqual(pets.map((pet) => `#${pet.id} ${pet.name} (${pet.status})`));
+    expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/mockServiceWorker\.js$/);
+
+    await page.fill('input[name=name]', 'Rex');
+    await page.fill('input[name=categoryId]', '3');
+    await page.selectOption('select[name=status]', 'pending');
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.textContent('#message'), POLL).toBe(`Added Rex (#${pets.length + 1})`);
+    await expect.poll(() => items.count(), POLL).toBe(pets.length + 1);
+    expect(await items.last().textContent()).toBe(`#${pets.length + 1} Rex (pending)`);
+    await page.screenshot({ path: join(screenshots, 'pets-listed-and-added.png'), fullPage: true });
+
+    await page.fill('#key', 'wrong-key');
+    await page.click('#reload');
+    await expect.poll(() => page.textContent('#message'), POLL).toBe(`401 unauthorized: ${AUTH_MESSAGES.key}`);
+    expect(await items.count()).toBe(0);
+    await page.screenshot({ path: join(screenshots, 'wrong-key-401.png'), fullPage: true });
+    expect(failures).toEqual([]);
+  }, 60_000);
+});

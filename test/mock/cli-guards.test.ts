@@ -1,0 +1,95 @@
+/**
+ * `petstore-mock` refuses at start what would let someone in: an empty key, the public default key
+ * beyond loopback; and `--allowed-host` is the one way to serve another name.
+ */
+import { request } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { runCli, startMockCli } from '../support/cli.js';
+import { KEY } from '../support/http-facts.js';
+
+const USAGE_TAIL = ' Run petstore-mock --help for every flag.\n';
+
+/** The status of `GET /v1/pets` sent with this Host, which fetch would not let a test choose. */
+function statusWithHost(url: string, host: string): Promise<number | undefined> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    request({ port, host: '127.0.0.1', path: '/v1/pets?limit=1', headers: { host, authorization: `Bearer ${KEY}` } }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('petstore-mock refuses an empty key after its label', () => {
+  it('exits 2 on --api-key ci= (the variable after the label was unset), with a sentence', async () => {
+    const result = await runCli('petstore-mock', ['--port', '0', '--api-key', 'ci=']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `petstore-mock: option '-k, --api-key <key>' argument '***' is invalid. The key after the label ci= is empty: is the variable that should hold it set? Give a key, as ci=<key>.${USAGE_TAIL}`,
+    );
+  });
+
+  it('exits 2 on PETSTORE_API_KEY=ci= too', async () => {
+    const result = await runCli('petstore-mock', ['--port', '0'], { PETSTORE_API_KEY: 'qa-team=' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('The key after the label qa-team= is empty');
+  });
+
+  it('still takes a base64 key that ends in =', async () => {
+    const mock = await startMockCli(['--port', '0', '--quiet', '--api-key', 'dGVzdA==']);
+    try {
+      expect((await fetch(`${mock.url}/pets`, { headers: { authorization: 'Bearer dGVzdA==' } })).status).toBe(200);
+    } finally {
+      await mock.stop();
+    }
+  });
+});
+
+describe('petstore-mock beyond loopback', () => {
+  it('refuses to start with the public default key, exit 2, and says how to go on', async () => {
+    const result = await runCli('petstore-mock', ['--port', '0', '--host', '0.0.0.0']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `petstore-mock: --host 0.0.0.0 lets other machines reach the mock, and its default key ${KEY} is public: give your own with --api-key (or PETSTORE_API_KEY), or pass --allow-default-key if the default is meant.${USAGE_TAIL}`,
+    );
+  });
+
+  it('starts with a key of its own, or with --allow-default-key', async () => {
+    for (const args of [['--api-key', 'team-secret'], ['--allow-default-key']]) {
+      const mock = await startMockCli(['--port', '0', '--quiet', '--host', '0.0.0.0', ...args]);
+      await mock.stop();
+    }
+    const fromEnv = await startMockCli(['--port', '0', '--quiet', '--host', '0.0.0.0'], { PETSTORE_API_KEY: 'team-secret' });
+    await fromEnv.stop();
+  });
+});
+
+describe('petstore-mock --help', () => {
+  it('teaches the guards: --allowed-host, --allow-default-key and X-Mock-Admin', async () => {
+    const result = await runCli('petstore-mock', ['--help']);
+    for (const words of ['--allowed-host <name>', '--allow-default-key', "curl -X POST -H 'X-Mock-Admin: 1' http://127.0.0.1:4010/__mock/reset"]) {
+      expect(result.stdout).toContain(words);
+    }
+  });
+});
+
+describe('petstore-mock --allowed-host', () => {
+  it('serves the names it is given and refuses others with 403', async () => {
+    const mock = await startMockCli(['--port', '0', '--quiet', '--allowed-host', 'mock.internal', '--allowed-host', 'pets.test']);
+    try {
+      expect(await statusWithHost(mock.url, 'mock.internal:4010')).toBe(200);
+      expect(await statusWithHost(mock.url, 'pets.test')).toBe(200);
+      expect(await statusWithHost(mock.url, 'evil.test')).toBe(403);
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it('refuses a value that is not a host name, exit 2', async () => {
+    const result = await runCli('petstore-mock', ['--port', '0', '--allowed-host', 'http://mock.internal:4010/']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Expected a host name such as mock.internal, without scheme, port or path.');
+  });
+});

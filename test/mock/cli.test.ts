@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { runCli, startMockCli } from '../support/cli.js';
+import { AUTH, KEY } from '../support/http-facts.js';
+
+describe('petstore-mock CLI', () => {
+  it('prints its URL once it accepts connections, logs each request without the key, and exits 0 on SIGTERM', async () => {
+    const mock = await startMockCli(['--port', '0']);
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const response = await fetch(`${mock.url}/pets?limit=2`, { headers: AUTH });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toHaveLength(2);
+    await fetch(`${mock.url}/pets/${KEY}`, { headers: AUTH });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(mock.stderr()).toMatch(/^GET \/v1\/pets\?limit=2 200 \d+\.\dms$/m);
+    expect(mock.stderr()).not.toContain(KEY);
+    expect(await mock.stop('SIGTERM')).toBe(0);
+  });
+
+  it('exits 0 on SIGINT', async () => {
+    const mock = await startMockCli(['--port', '0', '--quiet']);
+    expect(await mock.stop('SIGINT')).toBe(0);
+  });
+
+  it('logs nothing with --quiet, and honours --seed, --count and repeated --api-key', async () => {
+    const mock = await startMockCli(['--port', '0', '--quiet', '--seed', '7', '--count', '3', '--api-key', 'alpha', '--api-key', 'beta']);
+    try {
+      for (const key of ['alpha', 'beta']) {
+        const pets = (await (await fetch(`${mock.url}/pets`, { headers: { authorization: `Bearer ${key}` } })).json()) as unknown[];
+        expect(pets).toHaveLength(3);
+      }
+      expect((await fetch(`${mock.url}/pets`, { headers: AUTH })).status).toBe(401);
+      expect(mock.stderr()).toBe('');
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it('reads the key from PETSTORE_API_KEY', async () => {
+    const mock = await startMockCli(['--port', '0', '--quiet'], { PETSTORE_API_KEY: 'from-env' });
+    try {
+      expect((await fetch(`${mock.url}/pets`, { headers: { authorization: 'Bearer from-env' } })).status).toBe(200);
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it('refuses a PETSTORE_API_KEY with whitespace (a newline read from a file) without printing it', async () => {
+    const result = await runCli('petstore-mock', ['--port', '0'], { PETSTORE_API_KEY: 'from-env-secret\n' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "petstore-mock: option '-k, --api-key <key>' value '***' from env 'PETSTORE_API_KEY' is invalid. An API key cannot contain whitespace (found at character 16): a Bearer token is one word. Run petstore-mock --help for every flag.\n",
+    );
+  });
+
+  it('moves its clock with --now, retiring getPet after the sunset', async () => {
+    const mock = await startMockCli(['--port', '0', '--quiet', '--now', '2031-01-01T00:00:00Z']);
+    try {
+      expect((await fetch(`${mock.url}/pets/1`, { headers: AUTH })).status).toBe(410);
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it('delays answers by --delay milliseconds', async () => {
+    const mock = await startMockCli(['--port', '0', '--quiet', '--delay', '150']);
+    try {
+      const started = performance.now();
+      await fetch(`${mock.url}/pets`, { headers: AUTH });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  const usageErrors: [string[], string][] = [
+    [['--prot', '1'], "petstore-mock: unknown option '--prot' (Did you mean --port?) Run petstore-mock --help for every flag.\n"],
+    [
+      ['--port', 'abc'],
+      "petstore-mock: option '-p, --port <port>' argument 'abc' is invalid. Expected a port from 0 to 65535. Run petstore-mock --help for every flag.\n",
+    ],
+    [
+      ['--port', '70000'],
+      "petstore-mock: option '-p, --port <port>' argument '70000' is invalid. Expected a port from 0 to 65535. Run petstore-mock --help for every flag.\n",
+    ],
+    [
+      ['--count', '-1'],
+      "petstore-mock: option '--count <n>' argument '-1' is invalid. Expected a whole number from 0 to 10000000. Run petstore-mock --help for every flag.\n",
+    ],
+    [
+      ['--now', 'soon'],
+      "petstore-mock: option '--now <date>' argument 'soon' is invalid. Expected an ISO 8601 date such as 2030-12-06T00:00:00Z. Run petstore-mock --help for every flag.\n",
+    ],
+    [
+      ['--api-key='],
+      "petstore-mock: option '-k, --api-key <key>' argument '' is invalid. An API key cannot be empty. Run petstore-mock --help for every flag.\n",
+    ],
+    [
+      ['--api-key', 'ci=s3cret key'],
+      "petstore-mock: option '-k, --api-key <key>' argument '***' is invalid. An API key cannot contain whitespace (found at character 7): a Bearer token is one word. Run petstore-mock --help for every flag.\n",
+    ],
+  ];
+  for (const [args, stderr] of usageErrors) {
+    it(`exits 2 with one line naming the flag for ${args.join(' ')}`, async () => {
+      const result = await runCli('petstore-mock', args);
+      expect(result).toEqual({ code: 2, stdout: '', stderr });
+    });
+  }
+
+  it('says what to do when the port is taken, and exits 1', async () => {
+    const first = await startMockCli(['--port', '0', '--quiet']);
+    try {
+      const port = new URL(first.url).port;
+      const result = await runCli('petstore-mock', ['--port', port]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`petstore-mock: port ${port} on 127.0.0.1 is already in use: stop the other process or pass --port 0 for a free port.\n`);
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it('teaches with --help: every flag, examples, exit 0', async () => {
+    const result = await runCli('petstore-mock', ['--help']);
+    expect(result.code).toBe(0);
+    for (const flag of ['--port', '--host', '--seed', '--count', '--api-key', '--delay', '--now', '--quiet', 'Examples:', 'PETSTORE_API_KEY']) {
+      expect(result.stdout).toContain(flag);
+    }
+  });
+});

@@ -1,0 +1,238 @@
+/**
+ * No false alarm: the real `petstore-verify` CLI against correct deployments that choose
+ * differently wherever the interface leaves room, and against the project's own mock in each mode.
+ * Each must pass: exit 0, no failed check.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mergeObservations, type Observations } from '../../src/contracts/checks/observations.js';
+import { runCli, startMockCli } from '../support/cli.js';
+import { type Choices, type CorrectDeployment, correctDeployment } from '../support/deployments.js';
+
+const KEY = 'petstore-dev-key';
+
+interface JsonReport {
+  readonly exitCode: number;
+  readonly fatal?: string;
+  readonly writes: number;
+  readonly results: readonly { id: string; outcome: string; reason?: string; findings: readonly { message: string }[]; observations?: Observations }[];
+}
+
+/** Runs the CLI with the JSON reporter and returns its report. */
+async function verifyCli(baseUrl: string, suite: 'spec' | 'all', extra: readonly string[] = []): Promise<JsonReport> {
+  const result = await runCli('petstore-verify', ['--base-url', baseUrl, '--api-key', KEY, '--suite', suite, '--reporter', 'json', ...extra]);
+  const report = JSON.parse(result.stdout) as JsonReport;
+  expect(result.code, result.stderr).toBe(report.exitCode);
+  return report;
+}
+
+/** The failures, with their messages, so that a false alarm explains itself in the test output. */
+function failures(report: JsonReport): [string, string[]][] {
+  return report.results.filter((result) => result.outcome === 'fail').map((result) => [result.id, result.findings.map((finding) => finding.message)]);
+}
+
+function expectPass(report: JsonReport): void {
+  expect(report.fatal).toBeUndefined();
+  expect(failures(report)).toEqual([]);
+  expect(report.results.filter((result) => result.outcome === 'error').map((result) => [result.id, result.reason])).toEqual([]);
+  expect(report.exitCode).toBe(0);
+}
+
+/**
+ * Correct deployments, each combining several choices. `pact: false` where ids pass 2^53: the Pact
+ * suite's exact-int64 provider states are the `verify` branch's fix and have their own tests.
+ */
+const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; pact: boolean; observed: Observations }[] = [
+  {
+    name: 'sequential ids, newest first, status left out when not sent, categories 1..10 only, limit clamped, empty page for an unknown status, 404 for a non-integer id, charset=utf-8, extra fields, numeric error codes',
+    choices: {
+      order: 'newest-first',
+      defaultStatus: 'omitted',
+      categories: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n],
+      limitOutOfRange: 'clamp',
+      unknownStatus: 'empty',
+      nonIntegerPetId: 404,
+      charset: true,
+      extraFields: true,
+      errorCodes: 'numeric',
+    },
+    pact: true,
+    observed: {
+      listOrder: 'id-desc',
+      idScheme: 'increasing',
+      limitOutOfRange: 'clamp',
+      unknownStatus: 'empty',
+      nonIntegerPetId: 404,
+      defaultStatus: 'omitted',
+    },
+  },
+  {
+    name: 'ids from 2^31, ordered by status, default status sold, gzip when asked, Connection: close, chunked bodies',
+    choices: { ids: 'from-2^31', order: 'status', defaultStatus: 'sold', gzip: true, connectionClose: true, chunked: true },
+    pact: true,
+    observed: { listOrder: 'status', defaultStatus: 'sold', limitOutOfRange: 'refuse', unknownStatus: 'refuse', nonIntegerPetId: 400, idsBeyondDouble: false },
+  },
+  {
+    name: 'ordered by name, default status pending, behind a gateway prefix /api/v1, extra headers, upper-case error codes',
+    choices: { order: 'name', defaultStatus: 'pending', basePath: '/api/v1', extraHeaders: true, errorCodes: 'upper' },
+    pact: true,
+    observed: { listOrder: 'name', defaultStatus: 'pending' },
+  },
+  {
+    name: 'only categories 7 and 9 known (others refused with 400), three pets at the start, limit clamped',
+    choices: { categories: [7n, 9n], count: 3, limitOutOfRange: 'clamp' },
+    pact: true,
+    observed: { categories: ['7'], limitOutOfRange: 'clamp' },
+  },
+  {
+    name: 'the first listed category retired (listed, but refused for new pets): the verifier learns one that works',
+    choices: { categories: [9n], listedCategories: [7n, 9n] },
+    // The Pact suite's provider states still borrow the first listed category (src/contracts/pact/states.ts).
+    pact: false,
+    observed: { categories: ['9'], refusedCategories: expect.arrayContaining(['7']) },
+  },
+  {
+    name: 'random int64 ids, newest first, status left out when not sent',
+    choices: { ids: 'random', order: 'newest-first', defaultStatus: 'omitted' },
+    pact: false,
+    observed: { idsBeyondDouble: true, defaultStatus: 'omitted' },
+  },
+  {
+    name: 'time-ordered ids beyond 2^53, ordered by name, gzip when asked, chunked',
+    choices: { ids: 'time-ordered', order: 'name', gzip: true, chunked: true },
+    pact: false,
+    observed: { idsBeyondDouble: true, listOrder: 'name' },
+  },
+  {
+    name: 'ids from 2^53 + 1, extra headers and fields, 404 for a non-integer id, empty page for an unknown status',
+    choices: { ids: 'beyond-2^53', extraHeaders: true, extraFields: true, nonIntegerPetId: 404, unknownStatus: 'empty' },
+    pact: false,
+    observed: { idsBeyondDouble: true, idScheme: 'increasing', listOrder: 'id-asc', nonIntegerPetId: 404, unknownStatus: 'empty' },
+  },
+  {
+    name: 'Content-Type spelt Application/JSON ;Charset=UTF-8 (media types are case-insensitive), no Location on a 201',
+    choices: { mediaTypeCase: 'upper', charset: true, omitLocation: true },
+    pact: true,
+    observed: { listOrder: 'id-asc' },
+  },
+  { name: 'no pet at the start', choices: { count: 0 }, pact: true, observed: { idScheme: 'increasing', defaultStatus: 'available' } },
+  {
+    name: 'no pet at the start and only category 42 known: nothing to learn a category from, so creates and the provider states that need a pet are skipped, not failed',
+    choices: { count: 0, categories: [42n] },
+    pact: true,
+    observed: { refusedCategories: expect.arrayContaining(['1']) },
+  },
+];
+
+describe('petstore-verify raises no false alarm on a correct deployment that chooses differently', () => {
+  for (const { name, choices, pact, observed } of ALTERNATIVES) {
+    it(`passes (${pact ? 'spec and Pact suites' : 'spec suite'}): ${name}`, async () => {
+      const deployment: CorrectDeployment = await correctDeployment(choices);
+      try {
+        const report = await verifyCli(deployment.url, pact ? 'all' : 'spec');
+        expectPass(report);
+        // What the verifier records of the deployment's choices, for a later run to learn a profile from.
+        expect(mergeObservations(report.results.map((result) => result.observations))).toMatchObject(observed);
+        // The choice was exercised, not avoided.
+        if (choices.gzip) expect(deployment.served.gzipped).toBeGreaterThan(0);
+        if (choices.categories && choices.categories !== 'any' && choices.count !== 0)
+          expect(deployment.served.posts).toBeGreaterThan(deployment.served.refusedCategories);
+      } finally {
+        await deployment.close();
+      }
+    }, 60_000);
+  }
+
+  it('creates with the category given by --category-id, in both suites, when nothing else can be learned', async () => {
+    const deployment = await correctDeployment({ count: 0, categories: [42n] });
+    try {
+      const report = await verifyCli(deployment.url, 'all', ['--category-id', '42']);
+      expectPass(report);
+      // Every create and provider state ran: none was skipped for want of a category (but the probe of a category beyond 2^53, which 42 cannot stand for).
+      const skipped = report.results.filter((result) => result.outcome === 'skip' && /categor/.test(result.reason ?? '')).map((result) => result.id);
+      expect(skipped).toEqual(['createPet.big-category']);
+      expect(deployment.served.posts).toBeGreaterThan(deployment.served.refusedCategories + 10);
+    } finally {
+      await deployment.close();
+    }
+  }, 60_000);
+
+  it('honours 429 Too Many Requests: sends again after Retry-After, in both suites, and raises no false alarm', async () => {
+    const deployment = await correctDeployment({ rateLimit: 10 });
+    try {
+      const report = await verifyCli(deployment.url, 'all');
+      expectPass(report);
+      expect(deployment.served.limited).toBeGreaterThan(0);
+    } finally {
+      await deployment.close();
+    }
+  }, 90_000);
+
+  it('a deployment that keeps answering 429 is a run-level problem (exit 2, lower --rps), not a contract failure', async () => {
+    const deployment = await correctDeployment({ rateLimit: 0.01 });
+    try {
+      const report = await verifyCli(deployment.url, 'spec', ['--deadline', '8000']);
+      expect(failures(report)).toEqual([]);
+      expect(report.exitCode).toBe(2);
+      // The first request (the listing, before any check) is already limited: the run says so, and what to do.
+      expect(report.fatal).toMatch(/rate limited: still answered 429 .*lower --rps/);
+    } finally {
+      await deployment.close();
+    }
+  }, 60_000);
+
+  it('under --read-only against an empty listing, still checks that getPet refuses a missing key (no pet needs to exist for that)', async () => {
+    const deployment = await correctDeployment({ count: 0 });
+    try {
+      const report = await verifyCli(deployment.url, 'spec', ['--read-only']);
+      expectPass(report);
+      expect(report.results.find((result) => result.id === 'auth.getPet.refused')?.outcome).toBe('pass');
+      expect(deployment.served.posts).toBe(0);
+    } finally {
+      await deployment.close();
+    }
+  }, 60_000);
+
+  it('sends no POST under --read-only', async () => {
+    const deployment = await correctDeployment({ categories: [7n, 9n] });
+    try {
+      expectPass(await verifyCli(deployment.url, 'spec', ['--read-only']));
+      expect(deployment.served.posts).toBe(0);
+    } finally {
+      await deployment.close();
+    }
+  }, 60_000);
+});
+
+describe("petstore-verify raises no false alarm on the project's own mock, in every mode", () => {
+  let folder: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'petstore-verify-modes-'));
+  });
+  afterAll(() => rm(folder, { recursive: true, force: true }));
+
+  const modes: readonly { name: string; args: (folder: string) => string[]; suite: 'spec' | 'all' }[] = [
+    { name: 'defaults', args: () => [], suite: 'all' },
+    { name: '--big-ids', args: () => ['--big-ids'], suite: 'spec' },
+    { name: '--big-ids --self-check', args: () => ['--big-ids', '--self-check'], suite: 'spec' },
+    { name: '--self-check --coverage', args: () => ['--self-check', '--coverage'], suite: 'all' },
+    { name: '--no-prefer', args: () => ['--no-prefer'], suite: 'spec' },
+    { name: '--count 0', args: () => ['--count', '0'], suite: 'spec' },
+    { name: '--seed 7 --count 200', args: () => ['--seed', '7', '--count', '200'], suite: 'spec' },
+    { name: '--state <file>', args: (dir) => ['--state', join(dir, 'state.json')], suite: 'spec' },
+    { name: '--max-sessions 0 --session-ttl 1', args: () => ['--max-sessions', '0', '--session-ttl', '1'], suite: 'spec' },
+    { name: '--delay 5', args: () => ['--delay', '5'], suite: 'spec' },
+  ];
+  for (const { name, args, suite } of modes) {
+    it(`passes (${suite === 'all' ? 'spec and Pact suites' : 'spec suite'}): petstore-mock ${name}`, async () => {
+      const mock = await startMockCli(['--port', '0', '--quiet', ...args(folder)]);
+      try {
+        expectPass(await verifyCli(mock.url, suite));
+      } finally {
+        await mock.stop();
+      }
+    }, 60_000);
+  }
+});

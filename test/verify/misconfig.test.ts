@@ -1,0 +1,140 @@
+/**
+ * A misconfigured run is exit 2 with one sentence that says what to fix, found before the first
+ * check (and, where no request is needed to see it, before the first request), never a run of
+ * hundreds of failures. Each through the real CLI.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACT_FILE } from '../../src/contracts/pact/names.js';
+import { BUNDLED_PACTS } from '../../src/contracts/pact/pacts.js';
+import { createMockApi } from '../../src/mock/create-mock-api.js';
+import { runCli } from '../support/cli.js';
+import { type Deployment, serve } from '../support/deployments.js';
+
+const KEY = 'petstore-dev-key';
+const folder = mkdtempSync(join(tmpdir(), 'petstore-verify-misconfig-'));
+const bundledPact = JSON.parse(readFileSync(join(BUNDLED_PACTS, PACT_FILE), 'utf8')) as {
+  provider: { name: string };
+  interactions: { description: string; providerStates?: { name: string }[] }[];
+};
+
+function pactFile(name: string, change: (pact: typeof bundledPact) => unknown): string {
+  const file = join(folder, name);
+  writeFileSync(file, JSON.stringify(change(structuredClone(bundledPact))));
+  return file;
+}
+
+let received = 0;
+let deployment: Deployment;
+let root: string;
+beforeAll(async () => {
+  const mock = createMockApi();
+  deployment = await serve((request) => {
+    received++;
+    return mock.fetch(request);
+  });
+  root = deployment.url.replace(/\/v1$/, '');
+});
+afterAll(() => deployment.close());
+
+async function verifyCli(args: string[]) {
+  received = 0;
+  const run = await runCli('petstore-verify', args, { PETSTORE_API_KEY: KEY });
+  return { ...run, output: run.stdout + run.stderr, received };
+}
+
+describe('petstore-verify says what to fix, exit 2', () => {
+  it('a base URL without the /v1 prefix', async () => {
+    const run = await verifyCli(['--base-url', root]);
+    expect(run.code).toBe(2);
+    expect(run.output).toContain(
+      `--base-url ${root} lacks the API's version prefix /v1, and the listing is not there: give the URL the API's paths start from, like ${root}/v1`,
+    );
+    expect(run.output).not.toMatch(/✗/);
+  });
+
+  it('a base URL that goes on past /v1, to /v1/pets', async () => {
+    const run = await verifyCli(['--base-url', `${deployment.url}/pets`]);
+    expect(run.code).toBe(2);
+    expect(run.output).toContain(
+      `--base-url ${deployment.url}/pets goes past the API's version prefix /v1: give the URL the API's paths start from, ${deployment.url}`,
+    );
+    expect(run.received).toBe(0);
+  });
+
+  it('a web page for every path: a single-page app at the wrong URL', async () => {
+    const spa = await serve(
+      async () => new Response('<!doctype html><html><body><div id="app"></div></body></html>', { headers: { 'content-type': 'text/html' } }),
+    );
+    try {
+      const run = await verifyCli(['--base-url', spa.url]);
+      expect(run.code).toBe(2);
+      expect(run.output).toMatch(/answered 200 with a web page \(text\/html\), not the API's JSON: --base-url must be the API's URL/);
+      expect(run.output).not.toMatch(/✗/);
+    } finally {
+      await spa.close();
+    }
+  });
+
+  it('an absent --pact file, named', async () => {
+    const missing = join(folder, 'no-such-pact.json');
+    const run = await verifyCli(['--base-url', deployment.url, '--pact', missing]);
+    expect(run.code).toBe(2);
+    expect(run.output).toContain(`cannot read the pact file ${missing} (--pact): there is no such file. Give the path of a pact JSON file.`);
+    expect(run.received).toBe(0);
+  });
+
+  it('an unreadable --pact (a folder), named', async () => {
+    const run = await verifyCli(['--base-url', deployment.url, '--pact', folder]);
+    expect(run.code).toBe(2);
+    expect(run.output).toContain(`cannot read the pact file ${folder} (--pact): it is a folder, not a file.`);
+    expect(run.received).toBe(0);
+  });
+
+  it('a --pact URL that answers 404, named', async () => {
+    const url = `${root}/pacts/missing.json`;
+    const run = await verifyCli(['--base-url', deployment.url, '--pact', url]);
+    expect(run.code).toBe(2);
+    expect(run.output).toContain(`cannot fetch the pact ${url} (--pact): it answered 404.`);
+  });
+
+  it('a pact for another provider', async () => {
+    const file = pactFile('other-provider.json', (pact) => ({ ...pact, provider: { name: 'orders-api' } }));
+    const run = await verifyCli(['--base-url', deployment.url, '--pact', file]);
+    expect(run.code).toBe(2);
+    expect(run.output).toContain(`${file} is a pact for the provider "orders-api", not "petstore-api": give a pact whose provider is petstore-api.`);
+    expect(run.received).toBe(0);
+  });
+
+  it('a pact with a provider state this verifier does not know', async () => {
+    const file = pactFile('unknown-state.json', (pact) => {
+      const [first] = pact.interactions;
+      if (first) first.providerStates = [{ name: 'the pet has an owner' }];
+      return pact;
+    });
+    const run = await verifyCli(['--base-url', deployment.url, '--pact', file]);
+    expect(run.code).toBe(2);
+    expect(run.output).toContain(`${file} needs the provider state "the pet has an owner"`);
+    expect(run.output).toContain('which petstore-verify cannot set up; it knows: "pets exist"');
+    expect(run.received).toBe(0);
+  });
+
+  it('--output into a folder that does not exist, before the first request', async () => {
+    const output = join(folder, 'missing', 'report.xml');
+    const run = await verifyCli(['--base-url', deployment.url, '--reporter', 'junit', '--output', output]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `petstore-verify: --output ${output}: the folder ${join(folder, 'missing')} does not exist; create it, or write the report elsewhere\n`,
+    );
+    expect(run.received).toBe(0);
+  });
+
+  it('--output naming a folder, before the first request', async () => {
+    const run = await verifyCli(['--base-url', deployment.url, '--reporter', 'json', '--output', folder]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--output .* is a folder; give a file name in it/);
+    expect(run.received).toBe(0);
+  });
+});
