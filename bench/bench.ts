@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { DEFAULT_API_KEY } from '../src/mock/pipeline/auth.js';
+import { DEFAULT_API_KEY } from '../src/mock/core/defaults.js';
 import { runCli } from '../test/support/cli.js';
 import { measure } from './load.js';
 import { rssMib, watchRss } from './memory.js';

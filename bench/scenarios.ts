@@ -4,7 +4,8 @@
  * checked against them before it is measured.
  */
 import { DEFAULT_COUNT, DEFAULT_SEED, seededPets } from '../src/fixtures/seed.js';
-import { AUTH_MESSAGES, DEFAULT_API_KEY } from '../src/mock/pipeline/auth.js';
+import { DEFAULT_API_KEY } from '../src/mock/core/defaults.js';
+import { AUTH_MESSAGES } from '../src/mock/pipeline/auth.js';
 import type { BareConfig } from './servers.js';
 
 /** A request, its path relative to the API's base URL. */

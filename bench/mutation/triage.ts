@@ -186,7 +186,12 @@ export const TRIAGE: readonly TriageRule[] = [
   { file: 'src/mock/pipeline/pipeline.ts', scope: 'PREFLIGHT_HEADERS', verdict: 'equivalent', reason: OUTSIDE },
   { file: 'src/mock/pipeline/pipeline.ts', scope: 'answerApi', code: /OPTIONS|HEAD|^!target\.route$|^!reached$/, verdict: 'equivalent', reason: OUTSIDE },
   { file: 'src/mock/pipeline/pipeline.ts', scope: 'reached', verdict: 'equivalent', reason: OUTSIDE },
-  { file: 'src/mock/pipeline/pipeline.ts', scope: 'route', verdict: 'equivalent', reason: `${OUTSIDE} (Paths outside the base path, and the admin endpoints.)` },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'route',
+    verdict: 'equivalent',
+    reason: `${OUTSIDE} (Paths outside the base path, and the admin endpoints.)`,
+  },
   { file: 'src/mock/pipeline/pipeline.ts', scope: 'answerApi', code: /not allowed|allow|^''$/, verdict: 'equivalent', reason: OUTSIDE },
   {
     file: 'src/mock/pipeline/pipeline.ts',
@@ -233,10 +238,20 @@ export const TRIAGE: readonly TriageRule[] = [
     reason: `Chooses which of the four 401 messages to send (missing, scheme, empty, key); each is the same 401 \`unauthorized\` with \`WWW-Authenticate\`. ${MESSAGE}`,
   },
   { file: 'src/mock/pipeline/auth.ts', scope: 'tokenBounds', verdict: 'equivalent', reason: 'Used only by `refusal` to choose the 401 message: see above.' },
-  { file: 'src/mock/pipeline/auth.ts', scope: 'isWhitespace', verdict: 'equivalent', reason: 'Used only to choose the 401 message and to check keys at start.' },
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    scope: 'isWhitespace',
+    verdict: 'equivalent',
+    reason: 'Used only to choose the 401 message and to check keys at start.',
+  },
   { file: 'src/mock/pipeline/auth.ts', scope: 'whitespaceIn', verdict: 'equivalent', reason: STARTUP },
   { file: 'src/mock/pipeline/auth.ts', scope: 'apiKeyProblem', verdict: 'equivalent', reason: STARTUP },
-  { file: 'src/mock/pipeline/auth.ts', scope: 'parseApiKey', verdict: 'equivalent', reason: `${STARTUP} (It reads \`--api-key label=key\` on the command line.)` },
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    scope: 'parseApiKey',
+    verdict: 'equivalent',
+    reason: `${STARTUP} (It reads \`--api-key label=key\` on the command line.)`,
+  },
   { file: 'src/mock/pipeline/auth.ts', code: /^\/\^\[A-Za-z\]/, verdict: 'equivalent', reason: `${STARTUP} (The pattern of a key's label.)` },
   {
     file: 'src/mock/pipeline/auth.ts',
@@ -357,7 +372,12 @@ export const TRIAGE: readonly TriageRule[] = [
     reason: 'Every PetStatus has its list from the start, so the optional call always finds one.',
   },
   { file: 'src/mock/state/store.ts', scope: 'MemoryPetStore.constructor', verdict: 'equivalent', reason: STARTUP },
-  { file: 'src/mock/state/store.ts', code: /^\[\]$/, verdict: 'equivalent', reason: '`reset()` in the constructor replaces the initial list before any request.' },
+  {
+    file: 'src/mock/state/store.ts',
+    code: /^\[\]$/,
+    verdict: 'equivalent',
+    reason: '`reset()` in the constructor replaces the initial list before any request.',
+  },
   ...['size', 'get', 'list', 'created'].map(
     (method): TriageRule => ({
       file: 'src/mock/state/store.ts',

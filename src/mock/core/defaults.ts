@@ -4,7 +4,13 @@
  */
 import { BIG_ID_OFFSET, DEFAULT_COUNT, DEFAULT_SEED } from '../../fixtures/seed.js';
 import { BASE_PATH } from '../../openapi/facts.js';
-import { DEFAULT_API_KEY } from '../pipeline/auth.js';
+
+/**
+ * The key the mock accepts when none is configured.
+ * @example
+ * fetch(`${url}/pets`, { headers: { authorization: `Bearer ${DEFAULT_API_KEY}` } });
+ */
+export const DEFAULT_API_KEY = 'petstore-dev-key';
 
 /**
  * The mock's defaults.

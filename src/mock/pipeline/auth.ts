@@ -1,10 +1,3 @@
-/**
- * The key the mock accepts when none is configured.
- * @example
- * fetch(`${url}/pets`, { headers: { authorization: `Bearer ${DEFAULT_API_KEY}` } });
- */
-export const DEFAULT_API_KEY = 'petstore-dev-key';
-
 export type AuthProblem = 'missing' | 'scheme' | 'empty' | 'key';
 
 /** JavaScript's `\s` (and `String.prototype.trim`'s) whitespace, by code unit. */

@@ -1,7 +1,7 @@
 /** The web `fetch` adapter of the mock: a `Request` in, a `Response` out, around the pipeline's `respond`. */
 import { readLimited } from '../../http/read-limited.js';
-import type { MockRequest, MockResponse } from '../core/messages.js';
-import type { Pending } from '../core/pending.js';
+import type { MockRequest, MockResponse } from './messages.js';
+import type { Pending } from './pending.js';
 
 /** A web `Request` as the handler's `MockRequest`. */
 function fromRequest(request: Request): MockRequest {
