@@ -69,3 +69,13 @@ export class DeadlineError extends PetstoreError {
 export function exitCodeOf(error: unknown): ExitCode {
   return error instanceof PetstoreError ? error.exitCode : EXIT.failed;
 }
+
+/** The message of anything thrown: an Error's message, anything else as text. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The `code` of a Node system error (`ENOENT`, `EADDRINUSE`, `ELOCKED`...), or `undefined`. */
+export function codeOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}

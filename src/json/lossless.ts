@@ -72,7 +72,13 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
  */
 export function parseJson(text: string): JsonValue {
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new SyntaxError(`arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
+  // lossless-json types its result `unknown`; with `toNumber` every number is a number or a bigint, so it is a JsonValue.
   return parseLossless(text, null, toNumber) as JsonValue;
+}
+
+/** Whether a parsed value is a JSON object (not an array, not null). */
+export function isJsonObject(value: JsonValue): value is { [key: string]: JsonValue } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Serializes a value, writing `bigint` as exact digits. */
@@ -95,8 +101,7 @@ export function validationView(value: JsonValue): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i] as JsonValue;
+    for (const [i, item] of value.entries()) {
       const seen = validationView(item);
       if (seen !== item) {
         copy ??= value.slice();
@@ -106,8 +111,7 @@ export function validationView(value: JsonValue): unknown {
     return copy ?? value;
   }
   let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(value)) {
-    const item = value[key] as JsonValue;
+  for (const [key, item] of Object.entries(value)) {
     const seen = validationView(item);
     if (seen !== item) {
       copy ??= { ...value };

@@ -182,7 +182,7 @@ export function readProfile(value: unknown): Profile {
   if (!validator(value)) {
     const error = validator.errors?.[0];
     const field = `profile${(error?.instancePath ?? '').replace(/\//g, '.')}`;
-    const allowed = error?.params && 'allowedValues' in error.params ? ` one of ${(error.params.allowedValues as unknown[]).join(', ')}` : '';
+    const allowed = error?.params && 'allowedValues' in error.params ? ` one of ${[error.params.allowedValues].flat().join(', ')}` : '';
     const extra = error?.params && 'additionalProperty' in error.params ? ` (no field ${String(error.params.additionalProperty)})` : '';
     throw new TypeError(`${field} ${allowed ? `must be${allowed}` : (error?.message ?? 'is invalid')}${extra}`);
   }

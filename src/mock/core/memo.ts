@@ -9,6 +9,7 @@ export function memoize<T>(compute: (key: string) => T, capacity = 256): (key: s
   const known = new Map<string, T>();
   return (key) => {
     const value = known.get(key);
+    // `has` tells a remembered `undefined` from a key never seen, which `get` alone cannot.
     if (value !== undefined || known.has(key)) return value as T;
     if (known.size >= capacity) known.clear();
     const computed = compute(key);

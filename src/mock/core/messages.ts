@@ -46,7 +46,7 @@ export interface PreparedHeaders {
 /** `record` as headers made once for many answers, frozen, with their list. */
 export function prepareHeaders(record: Readonly<Record<string, string>>): PreparedHeaders {
   const list: (string | number)[] = ['content-length', 0];
-  for (const name in record) list.push(name, record[name] as string);
+  for (const [name, value] of Object.entries(record)) list.push(name, value);
   return Object.freeze({ record: Object.freeze({ ...record }), list });
 }
 

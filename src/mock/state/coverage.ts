@@ -121,9 +121,9 @@ function queryValues(inputs: readonly EnumInput[], query: string): EnumValues {
   });
 }
 
-function bump(values: number[][], input: number, value: number): void {
-  const counts = values[input] as number[];
-  counts[value] = (counts[value] as number) + 1;
+function bump(values: number[][], input: number, value: number, times = 1): void {
+  const counts = values[input];
+  if (counts !== undefined && value < counts.length) counts[value] = (counts[value] ?? 0) + times;
 }
 
 /** No request yet for any value of any of `inputs`. */
@@ -196,7 +196,7 @@ export class Coverage implements CoverageKeeper {
         if (times > 0) counts[`${tally.operationId} ${status}`] = times;
       });
       tally.inputs.forEach((input, index) => {
-        (tally.values[index] as number[]).forEach((times, at) => {
+        (tally.values[index] ?? []).forEach((times, at) => {
           if (times > 0) counts[`${tally.operationId} ${input.key}=${input.values[at]}`] = times;
         });
       });
@@ -214,8 +214,9 @@ export class Coverage implements CoverageKeeper {
       if (/^[1-5]\d\d$/.test(what)) tally.statuses[status] = (tally.statuses[status] ?? 0) + times;
       const [key, value] = what.split('=');
       const input = tally.inputs.findIndex((candidate) => candidate.key === key);
-      const at = input === -1 ? -1 : valueIndex(tally.inputs[input] as EnumInput, value);
-      if (at !== -1) (tally.values[input] as number[])[at] = ((tally.values[input] as number[])[at] as number) + times;
+      const enumInput = tally.inputs[input];
+      const at = enumInput === undefined ? -1 : valueIndex(enumInput, value);
+      if (at !== -1) bump(tally.values, input, at, times);
     }
   }
 
@@ -244,11 +245,11 @@ export class Coverage implements CoverageKeeper {
       }
       const enums: Record<string, Record<string, number>> = {};
       tally.inputs.forEach((input, index) => {
-        const counts = tally.values[index] as number[];
-        enums[input.key] = Object.fromEntries(input.values.map((value, at) => [value, counts[at] as number]));
+        const counts = tally.values[index] ?? [];
+        enums[input.key] = Object.fromEntries(input.values.map((value, at) => [value, counts[at] ?? 0]));
         input.values.forEach((value, at) => {
           total++;
-          if ((counts[at] as number) > 0) covered++;
+          if ((counts[at] ?? 0) > 0) covered++;
           else missed.push(`${input.key}=${value}`);
         });
       });

@@ -2,9 +2,9 @@ import { constants } from 'node:fs';
 import { access, lstat, open, readdir, readFile, readlink, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { lock } from 'proper-lockfile';
-import { EXIT, StateFileError } from '../../errors.js';
+import { codeOf, EXIT, messageOf, StateFileError } from '../../errors.js';
 import * as validators from '../../generated/validators.js';
-import { type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
+import { isJsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import type { StoredPet } from './store.js';
 
 const FORMAT = 'petstore-mock-state';
@@ -33,16 +33,16 @@ async function readStateFile(path: string, seed: number, count: number, idOffset
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new StateFileError(`cannot read the state file ${path}: ${(error as Error).message}`);
+    if (codeOf(error) === 'ENOENT') return [];
+    throw new StateFileError(`cannot read the state file ${path}: ${messageOf(error)}`);
   }
-  let state: Record<string, JsonValue>;
+  let state: JsonValue;
   try {
-    state = parseJson(text) as Record<string, JsonValue>;
+    state = parseJson(text);
   } catch (error) {
-    refuse(path, `it is not JSON (${(error as Error).message})`);
+    refuse(path, `it is not JSON (${messageOf(error)})`);
   }
-  if (typeof state !== 'object' || state === null || state.format !== FORMAT) refuse(path, `it has no "format": "${FORMAT}"`);
+  if (!isJsonObject(state) || state.format !== FORMAT) refuse(path, `it has no "format": "${FORMAT}"`);
   if (state.version !== VERSION) refuse(path, `its version ${String(state.version)} is not ${VERSION}`);
   if (state.seed !== seed || state.count !== count) {
     throw new StateFileError(
@@ -51,12 +51,13 @@ async function readStateFile(path: string, seed: number, count: number, idOffset
   }
   const created = state.created;
   if (!Array.isArray(created)) refuse(path, '"created" is not a list of pets');
-  created.forEach((pet, index) => {
-    if (!validators.Pet(validationView(pet)) || (pet as Record<string, JsonValue>).status === undefined) refuse(path, `created[${index}] is not a valid Pet`);
+  return created.map((pet, index) => {
+    if (!isJsonObject(pet) || !validators.Pet(validationView(pet)) || pet.status === undefined) refuse(path, `created[${index}] is not a valid Pet`);
     const expected = String((idOffset ?? 0n) + BigInt(count + index + 1));
-    if (String((pet as { id: unknown }).id) !== expected) refuse(path, `created[${index}] has id ${String((pet as { id: unknown }).id)}, not ${expected}`);
+    if (String(pet.id) !== expected) refuse(path, `created[${index}] has id ${String(pet.id)}, not ${expected}`);
+    // The Pet schema held, with exact int64 ids: this is a stored pet, which the parser cannot type.
+    return pet as unknown as StoredPet;
   });
-  return created as unknown as StoredPet[];
 }
 
 /**
@@ -127,7 +128,7 @@ async function targetOf(path: string): Promise<string> {
   try {
     return await realpath(path);
   } catch (error) {
-    const { code } = error as NodeJS.ErrnoException;
+    const code = codeOf(error);
     if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
   }
   const link = await lstat(path).catch(() => undefined);
@@ -183,7 +184,7 @@ function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return codeOf(error) === 'EPERM';
   }
 }
 
@@ -207,7 +208,7 @@ async function lockStateFile(path: string, target: string, writer: StateFileWrit
   try {
     release = await lock(target, options);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw new StateFileError(`--state ${path}: cannot lock ${target}: ${(error as Error).message}.`);
+    if (codeOf(error) !== 'ELOCKED') throw new StateFileError(`--state ${path}: cannot lock ${target}: ${messageOf(error)}.`);
     const holder = await holderOf(target);
     if (holder === undefined || isAlive(holder)) {
       throw new StateFileError(

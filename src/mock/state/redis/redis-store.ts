@@ -7,7 +7,7 @@
  * ioredis is an optional peer dependency, loaded only when a Redis store is asked for.
  */
 import type { Redis } from 'ioredis';
-import { StoreUnavailableError } from '../../../errors.js';
+import { codeOf, messageOf, StoreUnavailableError, UsageError } from '../../../errors.js';
 import { BIG_ID_OFFSET, seededPets } from '../../../fixtures/seed.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../../json/lossless.js';
 import { PET_STATUSES } from '../../../openapi/facts.js';
@@ -76,7 +76,7 @@ interface SeedEntry {
 }
 
 function isPetStatus(value: JsonValue | undefined): value is PetStatus {
-  return typeof value === 'string' && (PET_STATUSES as readonly string[]).includes(value);
+  return typeof value === 'string' && PET_STATUSES.some((status) => status === value);
 }
 
 function isInteger(value: JsonValue | undefined): value is number | bigint {
@@ -267,7 +267,7 @@ export class RedisStore {
     try {
       return await reply;
     } catch (error) {
-      const cause = this.#lastError || (error as Error).message;
+      const cause = this.#lastError || messageOf(error);
       throw new StoreUnavailableError(
         `The mock's state is in Redis at ${this.url}, which does not answer (${cause}); the mock answers again once Redis is back.`,
         {
@@ -380,8 +380,8 @@ async function loadClient(): Promise<typeof import('ioredis').Redis> {
   try {
     return (await import('ioredis')).Redis;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new Error('--store redis:// needs the ioredis package: run npm install ioredis');
+    if (codeOf(error) !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new UsageError('--store redis:// needs the ioredis package: run npm install ioredis');
   }
 }
 
@@ -487,12 +487,9 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     // A refused connection has already ended the client; disconnecting it again would leave ioredis
     // a timer that keeps the process alive for seconds.
     if (redis.status !== 'end') redis.disconnect();
-    throw new StoreUnavailableError(
-      `cannot reach Redis at ${url}: ${lastError || (error as Error).message}. Start Redis there, or pass the right --store URL.`,
-      {
-        cause: error,
-      },
-    );
+    throw new StoreUnavailableError(`cannot reach Redis at ${url}: ${lastError || messageOf(error)}. Start Redis there, or pass the right --store URL.`, {
+      cause: error,
+    });
   }
   connected = true;
   try {
