@@ -35,7 +35,7 @@ export interface BenchOptions {
   readonly msw: { readonly requests: number; readonly rounds: number };
 }
 
-export interface ScenarioFigures {
+interface ScenarioFigures {
   readonly scenario: Scenario;
   readonly mock: Figures;
   readonly bare: Figures;

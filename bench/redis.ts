@@ -22,7 +22,7 @@ export interface RedisBenchReport {
 }
 
 /** The GET-list ratio the issue asks of the Redis store with one replica. */
-export const MIN_REDIS_LIST_RATIO = 0.5;
+const MIN_REDIS_LIST_RATIO = 0.5;
 
 /** Runs the Redis comparisons; every mock on Redis gets a namespace of its own, so each starts seeded and empty. */
 export async function runRedisBench(runs: Runs): Promise<RedisBenchReport> {

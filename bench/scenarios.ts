@@ -59,7 +59,7 @@ const error = (code: string, status: number, message: string, headers: Readonly<
 const get = (path: string, headers: Readonly<Record<string, string>> = AUTH): BenchRequest => ({ method: 'GET', path, headers });
 
 /** The answer to a request without a key, whatever its path. */
-export const UNAUTHORIZED = error('unauthorized', 401, AUTH_MESSAGES.missing, { 'www-authenticate': 'Bearer' });
+const UNAUTHORIZED = error('unauthorized', 401, AUTH_MESSAGES.missing, { 'www-authenticate': 'Bearer' });
 
 const NEW_PET = { name: 'Rex', categoryId: 3, status: 'pending' };
 

@@ -34,7 +34,7 @@ export interface Session {
 }
 
 /** One named session as `GET /__mock/sessions` lists it. */
-export interface SessionSummary {
+interface SessionSummary {
   readonly name: string;
   readonly pets: number;
   readonly idleMs: number;

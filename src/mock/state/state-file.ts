@@ -66,7 +66,7 @@ async function readStateFile(path: string, seed: number, count: number, idOffset
  * asked for while a write runs are gathered into the next write, so each caller is answered once
  * a write that holds its change is on disk.
  */
-export class StateFileWriter {
+class StateFileWriter {
   /** Set when the lock on the file was lost: another process may be writing it, so no save is made any more. */
   lost: Error | undefined;
   #writing: Promise<void> | undefined;

@@ -8,7 +8,7 @@ import { Coverage, type CoverageReport, type EnumValues } from '../coverage.js';
 import type { RedisStore } from './redis-store.js';
 
 /** How often a replica adds its counts to Redis. */
-export const COVERAGE_FLUSH_MS = 100;
+const COVERAGE_FLUSH_MS = 100;
 
 /**
  * A mock's coverage, shared through Redis.

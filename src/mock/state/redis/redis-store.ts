@@ -17,7 +17,7 @@ import type { PetDraft, StoredPet } from '../store.js';
 import { CREATED_SCRIPT, SCRIPTS } from './scripts.js';
 
 /** The namespace of a Redis store unless told otherwise. */
-export const DEFAULT_NAMESPACE = 'petstore';
+const DEFAULT_NAMESPACE = 'petstore';
 
 const NAMESPACE = /^[A-Za-z0-9._-]{1,64}$/;
 
