@@ -24,7 +24,10 @@ const DEFAULT_IN_DESCRIPTION = /\s*\(default: ([^()]+)\)$/;
 
 /** A cell's text as Markdown shows it: `|` would end the cell, and `<word>` would be taken for an HTML tag. */
 function cell(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').replace(/</g, '\\<');
+  return text
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .replace(/</g, '\\<');
 }
 
 function code(text: string): string {
