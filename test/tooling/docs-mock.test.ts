@@ -1,6 +1,6 @@
 /**
- * docs/mock.md's tables of flag defaults and admin endpoints, checked against the one place each is
- * written: the CLI's options (which read MOCK_DEFAULTS) and ADMIN_ENDPOINTS.
+ * docs/mock.md's table of flag defaults and docs/mock-admin.md's of admin endpoints, checked against
+ * the one place each is written: the CLI's options (which read MOCK_DEFAULTS) and ADMIN_ENDPOINTS.
  */
 import { readFile } from 'node:fs/promises';
 import { expect, it } from 'vitest';
@@ -8,12 +8,14 @@ import { ADMIN_ENDPOINTS } from '../../src/mock/admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../../src/mock/core/defaults.js';
 import { mockCommand } from '../../src/mock/hosts/cli.js';
 
-const doc = await readFile(new URL('../../docs/mock.md', import.meta.url), 'utf8');
+const read = (page: string) => readFile(new URL(`../../${page}`, import.meta.url), 'utf8');
+const pages = { 'docs/mock.md': await read('docs/mock.md'), 'docs/mock-admin.md': await read('docs/mock-admin.md') };
 
-/** The rows of the first table after `heading`, as cells. */
-function table(heading: string): string[][] {
+/** The rows of the first table after `heading` in `page`, as cells. */
+function table(page: keyof typeof pages, heading: string): string[][] {
+  const doc = `\n${pages[page]}`; // a heading on the first line follows a line break too
   const start = doc.indexOf(`\n${heading}\n`);
-  expect(start, `docs/mock.md has a section "${heading}"`).toBeGreaterThan(-1);
+  expect(start, `${page} has a section "${heading}"`).toBeGreaterThan(-1);
   const lines = doc.slice(start).split('\n');
   const first = lines.findIndex((line) => line.startsWith('|'));
   const rows: string[][] = [];
@@ -30,7 +32,13 @@ function table(heading: string): string[][] {
 }
 
 it("lists each flag's default as the CLI has it from MOCK_DEFAULTS", () => {
-  const documented = new Map(table('## `petstore-mock` flags').map(([flag = '', value = '']) => [flag.replace(/^`|`$/g, ''), value]));
+  const unquoted = (cell: string) => cell.replace(/^`|`$/g, '');
+  const documented = new Map(
+    table('docs/mock.md', '## `petstore-mock` flags').map(([flag = '', argument = '', value = '']) => [
+      `${unquoted(flag)} ${unquoted(argument)}`.trim(),
+      value,
+    ]),
+  );
   const options = mockCommand().options.filter((option) => option.defaultValue !== undefined && typeof option.defaultValue !== 'boolean');
   expect(options.length).toBeGreaterThan(5);
   for (const option of options) {
@@ -40,7 +48,7 @@ it("lists each flag's default as the CLI has it from MOCK_DEFAULTS", () => {
 });
 
 it('lists every admin endpoint of ADMIN_ENDPOINTS, and no other', () => {
-  const documented = table('### Admin endpoints').flatMap(([endpoints = '']) =>
+  const documented = table('docs/mock-admin.md', '# Admin endpoints').flatMap(([endpoints = '']) =>
     [...endpoints.matchAll(/`([A-Z]+ \/__mock\/[^`]*)`/g)].map((match) => match[1]),
   );
   const endpoints = ADMIN_ENDPOINTS.map(({ method, path }) => `${method} ${path.replace('{name}', '<name>')}`);
