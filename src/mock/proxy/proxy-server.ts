@@ -31,7 +31,7 @@ import { listPets } from '../operations/listPets.js';
 import type { OperationEnv, OperationId, Reading } from '../operations/operation.js';
 import { createRouter } from '../pipeline/router.js';
 import { RESPONSE_SCHEMAS } from '../pipeline/self-check.js';
-import { compareAnswers, type Drift } from '../profile/drift.js';
+import { compareResponses, type Drift } from '../profile/drift.js';
 import { Coverage } from '../state/coverage.js';
 import { unsavedChange } from '../state/saved-changes.js';
 
@@ -296,7 +296,7 @@ export async function startProxyServer(options: ProxyOptions): Promise<ProxyServ
       mirror(json, String(shadowJson.id));
     if (operationId === 'listPets' && Array.isArray(json)) for (const pet of json) mirror(pet);
     const query = new URLSearchParams(target.includes('?') ? target.slice(target.indexOf('?') + 1) : '');
-    for (const drift of compareAnswers(
+    for (const drift of compareResponses(
       operationId,
       what,
       query,
