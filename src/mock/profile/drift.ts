@@ -33,9 +33,10 @@ export interface ComparedAnswer {
   readonly json: JsonValue | undefined;
 }
 
-type JsonObject = { readonly [key: string]: JsonValue };
+/** A JSON object, as the lossless parser gives it. */
+export type JsonObject = { readonly [key: string]: JsonValue };
 
-function isObject(value: JsonValue | undefined): value is JsonObject {
+export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -53,7 +54,7 @@ function fieldsOf(pet: JsonObject): string {
 }
 
 function ordered(pet: JsonValue): Ordered {
-  const fields = isObject(pet) ? pet : {};
+  const fields = isJsonObject(pet) ? pet : {};
   return { id: String(fields.id), name: String(fields.name), status: typeof fields.status === 'string' ? fields.status : undefined };
 }
 
@@ -87,7 +88,7 @@ export function compareResponses(
   const theirs = upstream.json;
   const ours = mock.json;
   if (kindOf(theirs) !== kindOf(ours)) drift('shape', kindOf(theirs), kindOf(ours), 'body');
-  if (upstream.status >= 400 && isObject(theirs) && isObject(ours) && theirs.code !== ours.code)
+  if (upstream.status >= 400 && isJsonObject(theirs) && isJsonObject(ours) && theirs.code !== ours.code)
     drift('code', `code ${String(theirs.code)}`, `code ${String(ours.code)}`, 'Error code');
 
   const charset = (response: ComparedAnswer) => (/;\s*charset=/i.test(response.header('content-type') ?? '') ? 'with a charset' : 'without a charset');
@@ -95,18 +96,18 @@ export function compareResponses(
   const [theirNotice, ourNotice] = [deprecationForm(upstream.header('deprecation')), deprecationForm(mock.header('deprecation'))];
   if (theirNotice !== undefined && theirNotice !== ourNotice) drift('header', theirNotice, ourNotice ?? 'none', 'Deprecation');
 
-  if (operationId === 'createPet' && upstream.status === 201 && isObject(theirs) && isObject(ours)) {
+  if (operationId === 'createPet' && upstream.status === 201 && isJsonObject(theirs) && isJsonObject(ours)) {
     if (fieldsOf(theirs) !== fieldsOf(ours)) drift('shape', `fields ${fieldsOf(theirs)}`, `fields ${fieldsOf(ours)}`, 'the new pet');
     for (const field of ['name', 'categoryId', 'status'] as const) {
       const [a, b] = [theirs[field], ours[field]];
       if (a !== undefined && b !== undefined && String(a) !== String(b)) drift('field', `${field} ${String(a)}`, `${field} ${String(b)}`, 'the new pet');
     }
   }
-  if (operationId === 'getPet' && upstream.status === 200 && isObject(theirs) && isObject(ours) && fieldsOf(theirs) !== fieldsOf(ours))
+  if (operationId === 'getPet' && upstream.status === 200 && isJsonObject(theirs) && isJsonObject(ours) && fieldsOf(theirs) !== fieldsOf(ours))
     drift('shape', `fields ${fieldsOf(theirs)}`, `fields ${fieldsOf(ours)}`, 'the pet');
   if (operationId === 'listPets' && upstream.status === 200 && Array.isArray(theirs)) {
     const status = query.get('status');
-    const others = theirs.filter((pet) => isObject(pet) && status !== null && pet.status !== status);
+    const others = theirs.filter((pet) => isJsonObject(pet) && status !== null && pet.status !== status);
     if (status !== null && others.length > 0) drift('field', `${others.length} pet(s) of another status`, `only status ${status}`, 'the filtered page');
     if (!inOrder(order, theirs.map(ordered))) drift('order', 'another order', `order ${order}`, 'the page');
   }
