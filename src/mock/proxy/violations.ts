@@ -33,9 +33,10 @@ async function requestProblems(inputChecks: Router, { method, target, body, head
   const contentType = headers['content-type'];
   const reached = inputChecks.target(target).operations.get(method);
   if (reached === undefined) return [];
-  const { reading } = reached;
+  // The target's parameters are checked already; a request with a body has that checked too.
+  const checked = reached.reading;
   const inputs =
-    'readBody' in reading ? await reading.readBody(textRequest(method, target, body, contentType ? { 'content-type': contentType } : {})) : reading;
+    'readBody' in checked ? await checked.readBody(textRequest(method, target, body, contentType ? { 'content-type': contentType } : {})) : checked;
   return 'refusal' in inputs ? [messageOf(parsedBody(inputs.refusal.body))] : [];
 }
 
