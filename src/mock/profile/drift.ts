@@ -1,6 +1,6 @@
 /**
- * Drift: where a deployment's answer differs from the answer the mock (with its profile) gives the
- * same request in the same state, on what a client relies on: the status, the Error `code`, the
+ * Drift: where a deployment's response differs from the response the mock (with its profile) gives
+ * the same request in the same state, on what a client relies on: the status, the Error `code`, the
  * contract's headers (the form of `Deprecation`, a `charset`), the body's shape, the fields the request
  * determines (an echoed name, the filter's status) and the order of a page. Ids, generated names
  * and dates legitimately differ and are never compared.
@@ -15,7 +15,7 @@ export type DriftAspect = 'status' | 'code' | 'header' | 'shape' | 'field' | 'or
 /**
  * One difference between the deployment and the mock.
  * @example
- * const drift: Drift = { aspect: 'status', upstream: '200', mock: '400', message: 'GET /v1/pets?limit=500: the deployment answered 200, the mock 400' };
+ * const drift: Drift = { aspect: 'status', upstream: '200', mock: '400', message: 'GET /v1/pets?limit=500: status: the deployment 200, the mock 400' };
  */
 export interface Drift {
   readonly aspect: DriftAspect;
@@ -24,7 +24,7 @@ export interface Drift {
   readonly message: string;
 }
 
-/** An answer as drift reads it. */
+/** A response as drift reads it. */
 export interface ComparedAnswer {
   readonly status: number;
   /** A header by lower-case name. */
@@ -33,9 +33,10 @@ export interface ComparedAnswer {
   readonly json: JsonValue | undefined;
 }
 
-type JsonObject = { readonly [key: string]: JsonValue };
+/** A JSON object, as the lossless parser gives it. */
+export type JsonObject = { readonly [key: string]: JsonValue };
 
-function isObject(value: JsonValue | undefined): value is JsonObject {
+export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -45,7 +46,7 @@ function kindOf(value: JsonValue | undefined): string {
   return value === null ? 'null' : typeof value === 'object' ? 'an object' : typeof value;
 }
 
-/** The contract's fields of a Pet a body carries: what a client may read. */
+/** The fields of a Pet the contract names: what a client may read. */
 const PET_FIELDS = ['id', 'name', 'categoryId', 'status'] as const;
 
 function fieldsOf(pet: JsonObject): string {
@@ -53,7 +54,7 @@ function fieldsOf(pet: JsonObject): string {
 }
 
 function ordered(pet: JsonValue): Ordered {
-  const fields = isObject(pet) ? pet : {};
+  const fields = isJsonObject(pet) ? pet : {};
   return { id: String(fields.id), name: String(fields.name), status: typeof fields.status === 'string' ? fields.status : undefined };
 }
 
@@ -63,12 +64,12 @@ function deprecationForm(value: string | undefined): string | undefined {
 }
 
 /**
- * Every drift of `upstream` from `mock` as answers of `operationId` to one request; `order` is the
+ * Every drift of `upstream` from `mock` as responses of `operationId` to one request; `order` is the
  * order the mock lists in, `query` the request's query.
  * @example
- * compareAnswers('listPets', 'GET /v1/pets?limit=0', new URLSearchParams('limit=0'), upstream, mock, 'id-asc');
+ * compareResponses('listPets', 'GET /v1/pets?limit=0', new URLSearchParams('limit=0'), upstream, mock, 'id-asc');
  */
-export function compareAnswers(
+export function compareResponses(
   operationId: OperationId | undefined,
   request: string,
   query: URLSearchParams,
@@ -87,26 +88,26 @@ export function compareAnswers(
   const theirs = upstream.json;
   const ours = mock.json;
   if (kindOf(theirs) !== kindOf(ours)) drift('shape', kindOf(theirs), kindOf(ours), 'body');
-  if (upstream.status >= 400 && isObject(theirs) && isObject(ours) && theirs.code !== ours.code)
+  if (upstream.status >= 400 && isJsonObject(theirs) && isJsonObject(ours) && theirs.code !== ours.code)
     drift('code', `code ${String(theirs.code)}`, `code ${String(ours.code)}`, 'Error code');
 
-  const charset = (answer: ComparedAnswer) => (/;\s*charset=/i.test(answer.header('content-type') ?? '') ? 'with a charset' : 'without a charset');
+  const charset = (response: ComparedAnswer) => (/;\s*charset=/i.test(response.header('content-type') ?? '') ? 'with a charset' : 'without a charset');
   if (theirs !== undefined && charset(upstream) !== charset(mock)) drift('header', charset(upstream), charset(mock), 'Content-Type');
   const [theirNotice, ourNotice] = [deprecationForm(upstream.header('deprecation')), deprecationForm(mock.header('deprecation'))];
   if (theirNotice !== undefined && theirNotice !== ourNotice) drift('header', theirNotice, ourNotice ?? 'none', 'Deprecation');
 
-  if (operationId === 'createPet' && upstream.status === 201 && isObject(theirs) && isObject(ours)) {
+  if (operationId === 'createPet' && upstream.status === 201 && isJsonObject(theirs) && isJsonObject(ours)) {
     if (fieldsOf(theirs) !== fieldsOf(ours)) drift('shape', `fields ${fieldsOf(theirs)}`, `fields ${fieldsOf(ours)}`, 'the new pet');
     for (const field of ['name', 'categoryId', 'status'] as const) {
       const [a, b] = [theirs[field], ours[field]];
       if (a !== undefined && b !== undefined && String(a) !== String(b)) drift('field', `${field} ${String(a)}`, `${field} ${String(b)}`, 'the new pet');
     }
   }
-  if (operationId === 'getPet' && upstream.status === 200 && isObject(theirs) && isObject(ours) && fieldsOf(theirs) !== fieldsOf(ours))
+  if (operationId === 'getPet' && upstream.status === 200 && isJsonObject(theirs) && isJsonObject(ours) && fieldsOf(theirs) !== fieldsOf(ours))
     drift('shape', `fields ${fieldsOf(theirs)}`, `fields ${fieldsOf(ours)}`, 'the pet');
   if (operationId === 'listPets' && upstream.status === 200 && Array.isArray(theirs)) {
     const status = query.get('status');
-    const others = theirs.filter((pet) => isObject(pet) && status !== null && pet.status !== status);
+    const others = theirs.filter((pet) => isJsonObject(pet) && status !== null && pet.status !== status);
     if (status !== null && others.length > 0) drift('field', `${others.length} pet(s) of another status`, `only status ${status}`, 'the filtered page');
     if (!inOrder(order, theirs.map(ordered))) drift('order', 'another order', `order ${order}`, 'the page');
   }

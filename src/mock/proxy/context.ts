@@ -1,0 +1,97 @@
+/**
+ * What every step of the proxy shares, made once at start (`ProxyContext`), and what it knows of one
+ * forwarded request (`Exchange`). Each step is a function of these two, so it reads on its own.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { openapi } from '../../generated/openapi.js';
+import type { JsonValue } from '../../json/lossless.js';
+import { type Conformance, createConformance } from '../../openapi/conformance.js';
+import type { ProfileDocument } from '../../profile/profile.js';
+import { MOCK_DEFAULTS } from '../core/defaults.js';
+import type { OperationId } from '../operations/operation.js';
+import type { Router } from '../pipeline/router.js';
+import { RESPONSE_SCHEMAS } from '../pipeline/self-check.js';
+import { DriftLog } from './drift-report.js';
+import { createShadow, type Shadow } from './shadow.js';
+import { parseUpstream } from './upstream-url.js';
+import { createInputChecks } from './violations.js';
+
+/**
+ * Options of `startProxyServer`.
+ * @example
+ * const options: ProxyOptions = { upstream: 'https://staging.example.com/v1', upstreamKey: process.env.STAGING_KEY, port: 0 };
+ */
+export interface ProxyOptions {
+  /** The deployment's base URL, with its version prefix: `https://staging.example.com/v1`. */
+  readonly upstream: string;
+  /** The key sent to the deployment; without it, the client's own Authorization is forwarded. Never printed. */
+  readonly upstreamKey?: string;
+  /** The choices the mock compares with (`petstore-verify --write-profile`). Default: the mock's own. */
+  readonly profile?: ProfileDocument;
+  readonly port?: number;
+  /** Default `127.0.0.1`. */
+  readonly host?: string;
+  /** Milliseconds to wait for the deployment. Default 10 000. */
+  readonly timeoutMs?: number;
+  /** Called with one line per violation and per drift, as they happen. */
+  readonly onProblem?: (line: string) => void;
+  /** Called with one line per request: method, target, status, ms, counts. */
+  readonly onRequest?: (line: string) => void;
+}
+
+/** What the proxy's steps share for as long as it runs. */
+export interface ProxyContext {
+  /** The deployment's base URL, parsed and checked. */
+  readonly upstream: URL;
+  /** The key sent to the deployment, if given; every text the proxy logs or relays is redacted of it. */
+  readonly upstreamKey: string | undefined;
+  readonly timeoutMs: number;
+  /** The API's base path here, `/v1`: what the proxy forwards, replaced by the upstream's base URL. */
+  readonly basePath: string;
+  /** The spec's own input checks, without state: what makes a request invalid whatever the profile. */
+  readonly inputChecks: Router;
+  /** The deployment's responses held to spec/openapi.yaml. */
+  readonly conformance: Conformance<OperationId>;
+  readonly shadow: Shadow;
+  readonly log: DriftLog;
+}
+
+/** A client's request to the proxy, its body read. */
+export interface Incoming {
+  readonly method: string;
+  /** The request-target, `/v1/pets?limit=5`. */
+  readonly target: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** One API request forwarded, and the deployment's response to it. */
+export interface Exchange extends Incoming {
+  /** `METHOD target`: the request line without its version, as the log and the report name the request. */
+  readonly requestLine: string;
+  readonly operationId: OperationId | undefined;
+  readonly upstream: Response;
+  /** The deployment's response body, read within `MAX_RESPONSE_BYTES`. */
+  readonly upstreamText: string;
+  readonly upstreamJson: JsonValue | undefined;
+  /** A header of the deployment's response by lower-case name. */
+  upstreamHeader(name: string): string | undefined;
+  /** Text redacted of the upstream key and of the client's token, on one line: what may be logged and kept. */
+  clean(text: string): string;
+}
+
+/** The context of a proxy with these options; throws a TypeError for an upstream that is not an http(s) base URL. */
+export function createProxyContext(options: ProxyOptions): ProxyContext {
+  const upstream = parseUpstream(options.upstream);
+  const basePath = MOCK_DEFAULTS.basePath;
+  return {
+    upstream,
+    upstreamKey: options.upstreamKey,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    basePath,
+    shadow: createShadow(options.profile),
+    inputChecks: createInputChecks(basePath),
+    conformance: createConformance<OperationId>(openapi, RESPONSE_SCHEMAS),
+    log: new DriftLog(upstream.href, options.onProblem ?? (() => {})),
+  };
+}

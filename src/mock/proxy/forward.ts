@@ -1,0 +1,78 @@
+/**
+ * One request forwarded to the deployment, its response read within a bound, and that response relayed
+ * to the client. Redirects are handed back to the client, never followed: the key goes only to the
+ * deployment's origin.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
+import { readLimited } from '../../http/read-limited.js';
+import { errorResponse, type MockResponse } from '../core/messages.js';
+import type { Incoming, ProxyContext } from './context.js';
+import type { ContractViolation } from './drift-report.js';
+import { redactor } from './redact.js';
+
+/** Headers a client sends that the deployment needs; the rest (cookies, X-Mock-Session, Prefer) stay here. */
+const FORWARDED = ['accept', 'accept-language', 'content-type', 'user-agent'];
+/** Headers of the deployment's response that belong to its connection, not to the response. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'upgrade', 'proxy-authenticate', 'trailer']);
+
+/** The deployment's response and its body; or, when there is none to relay, the proxy's own 503. */
+type Forwarded = { readonly upstream: Response; readonly text: string } | { readonly failure: MockResponse };
+
+/** The client's headers the deployment needs, and the upstream key as a Bearer token, else the client's own Authorization. */
+function forwardedHeaders(incoming: IncomingHttpHeaders, upstreamKey: string | undefined): Headers {
+  const headers = new Headers();
+  for (const name of FORWARDED) {
+    const value = incoming[name];
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  const authorization = upstreamKey === undefined ? incoming.authorization : `Bearer ${upstreamKey}`;
+  if (authorization !== undefined) headers.set('authorization', authorization);
+  return headers;
+}
+
+/** Sends the request to `url` and reads the response, at most `MAX_RESPONSE_BYTES` of it, within the context's timeout. */
+export async function forward(context: ProxyContext, { method, headers, body }: Incoming, url: URL): Promise<Forwarded> {
+  try {
+    const upstream = await fetch(url, {
+      method,
+      headers: forwardedHeaders(headers, context.upstreamKey),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(context.timeoutMs),
+      ...(method === 'GET' || method === 'HEAD' ? {} : { body }),
+    });
+    const text = await readLimited(upstream.body, MAX_RESPONSE_BYTES);
+    if (text === undefined)
+      return {
+        failure: errorResponse('service_unavailable', `The deployment answered with more than ${MAX_RESPONSE_BYTES} bytes, which no answer of the spec needs.`),
+      };
+    return { upstream, text };
+  } catch (error) {
+    const reason = error instanceof Error ? error.name : 'an error';
+    const { origin, href } = context.upstream;
+    return { failure: errorResponse('service_unavailable', `The deployment at ${origin} did not answer (${reason}); the proxy forwards to --proxy ${href}.`) };
+  }
+}
+
+/** A header value on one line of visible ASCII, at most `max` characters: what a violation may add to a response. */
+function headerSafe(text: string, max = 400): string {
+  const plain = text.replace(/[^\x20-\x7e]+/g, ' ');
+  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
+}
+
+/**
+ * The deployment's response as the client gets it: without the connection's headers, with the first
+ * violation in `X-Contract-Violation`, and never holding the upstream key, even from a deployment
+ * that echoes it.
+ */
+export function relayedResponse(upstreamKey: string | undefined, upstream: Response, text: string, violations: readonly ContractViolation[]): MockResponse {
+  const hide = redactor([upstreamKey]);
+  const headers: Record<string, string> = {};
+  upstream.headers.forEach((value, name) => {
+    if (!HOP_BY_HOP.has(name)) headers[name] = hide(value);
+  });
+  const [first] = violations;
+  if (first !== undefined)
+    headers['x-contract-violation'] = headerSafe(`${first.message}${violations.length > 1 ? ` (and ${violations.length - 1} more: GET /__mock/drift)` : ''}`);
+  return { status: upstream.status, headers, body: upstreamKey === undefined ? text : hide(text) };
+}
