@@ -76,8 +76,11 @@ export function parseJson(text: string): JsonValue {
   return parseLossless(text, null, toNumber) as JsonValue;
 }
 
-/** Whether a parsed value is a JSON object (not an array, not null). */
-export function isJsonObject(value: JsonValue): value is { [key: string]: JsonValue } {
+/** A JSON object, as the lossless parser gives it. */
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Whether a parsed value (or the absence of one) is a JSON object: not an array, not null. */
+export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

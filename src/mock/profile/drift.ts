@@ -5,7 +5,7 @@
  * determines (an echoed name, the filter's status) and the order of a page. Ids, generated names
  * and dates legitimately differ and are never compared.
  */
-import type { JsonValue } from '../../json/lossless.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../json/lossless.js';
 import { inOrder, type ListOrder, type Ordered } from '../../profile/profile.js';
 import type { OperationId } from '../operations/operation.js';
 
@@ -31,13 +31,6 @@ export interface ComparedAnswer {
   header(name: string): string | undefined;
   /** The body parsed (losslessly), `undefined` when it is not JSON. */
   readonly json: JsonValue | undefined;
-}
-
-/** A JSON object, as the lossless parser gives it. */
-export type JsonObject = { readonly [key: string]: JsonValue };
-
-export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function kindOf(value: JsonValue | undefined): string {

@@ -4,12 +4,11 @@
  * (listed, read, created), remembering which of its ids stands for which of the deployment's; a read of
  * an id the deployment never showed asks the shadow for an id it has not (0).
  */
-import type { JsonValue } from '../../json/lossless.js';
+import { isJsonObject, type JsonValue } from '../../json/lossless.js';
 import { PET_STATUSES } from '../../openapi/facts.js';
 import { known, type ListOrder, type ProfileDocument } from '../../profile/profile.js';
 import type { MockRequest, MockResponse } from '../core/messages.js';
 import { createMockApi, type MockApi } from '../create-mock-api.js';
-import { isJsonObject } from '../profile/drift.js';
 import type { Exchange } from './context.js';
 import { parsedBody } from './json-body.js';
 

@@ -2,14 +2,13 @@
  * The contract violations of one exchange: the request's, by the spec's own input checks (without
  * state, so whatever the profile), and the deployment's response's, by spec/openapi.yaml.
  */
-import type { JsonValue } from '../../json/lossless.js';
+import { isJsonObject, type JsonValue } from '../../json/lossless.js';
 import { UNKNOWN_PROFILE } from '../../profile/profile.js';
 import { createPet } from '../operations/createPet.js';
 import { getPet } from '../operations/getPet.js';
 import { listPets } from '../operations/listPets.js';
 import type { OperationEnv } from '../operations/operation.js';
 import { createRouter, type Router } from '../pipeline/router.js';
-import { isJsonObject } from '../profile/drift.js';
 import { Coverage } from '../state/coverage.js';
 import { unsavedChange } from '../state/saved-changes.js';
 import type { Exchange, ProxyContext } from './context.js';
