@@ -189,7 +189,8 @@ function answerParserError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.end(rawResponse(parserErrorAnswer(error)));
 }
 
-function formatUrl(host: string, port: number, basePath: string): string {
+/** The URL clients reach a server bound to `host` by: a wildcard address is reached on loopback. */
+export function serverUrl(host: string, port: number, basePath: string): string {
   const reachable = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}${basePath}`;
 }
@@ -297,7 +298,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: formatUrl(host, port, mock.options.basePath),
+    url: serverUrl(host, port, mock.options.basePath),
     port,
     mock,
     close: (graceMs = 5_000) =>
