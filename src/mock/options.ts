@@ -25,7 +25,7 @@ export interface MockOptions {
   readonly seed?: number;
   /** How many pets the mock starts with. Default: `MOCK_DEFAULTS.count` (50). */
   readonly count?: number;
-  /** Milliseconds added before every API answer, to rehearse a slow network. Default: 0. */
+  /** Milliseconds added before every API response, to rehearse a slow network. Default: 0. */
   readonly delay?: number;
   /**
    * The mock's clock in epoch milliseconds; moving it past 5 December 2030 retires getPet. Default:
@@ -40,10 +40,10 @@ export interface MockOptions {
   readonly prefer?: boolean;
   /** Milliseconds a named session (`X-Mock-Session`) may stay idle before it is dropped. Default: 30 minutes. */
   readonly sessionTtl?: number;
-  /** How many named sessions may be open at once; one more is answered 429. Default: 100. */
+  /** How many named sessions may be open at once; one more gets a 429. Default: 100. */
   readonly maxSessions?: number;
   /**
-   * Check every answer against spec/openapi.yaml; a mismatch becomes a 500 naming it, and is passed
+   * Check every response against spec/openapi.yaml; a mismatch becomes a 500 naming it, and is passed
    * to the function when one is given (to log it, or to fail a test). Default: false.
    */
   readonly selfCheck?: boolean | ((mismatch: string) => void);
@@ -51,7 +51,7 @@ export interface MockOptions {
   readonly restore?: readonly PetDraft[];
   /**
    * Called after every change of the default session's pets (a create, a reset) with the pets
-   * created since the seed; the answer waits for it, so a 201 means it is saved. Named sessions
+   * created since the seed; the response waits for it, so a 201 means it is saved. Named sessions
    * are never saved. Default: none (state lives in memory).
    */
   readonly persist?: (created: readonly StoredPet[]) => Promise<void>;
@@ -103,12 +103,8 @@ function wholeNumber(name: string, value: number, min: number): number {
   return value;
 }
 
-/**
- * The options with every default filled in, as a new object; the caller's object is never changed.
- * @example
- * normalizeMockOptions({}, { host: '0.0.0.0' }).adminKeyRequired; // true: other machines reach it
- */
-export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace = {}): ResolvedMockOptions {
+/** `apiKey` and `apiKeys` as one list of keys (the default key when neither names one), and the labels of the labelled ones. */
+function resolveApiKeys(options: MockOptions): Pick<ResolvedMockOptions, 'apiKeys' | 'keyLabels'> {
   const named = [...(options.apiKey === undefined ? [] : [options.apiKey]), ...(options.apiKeys ?? [])];
   const keyLabels = new Map<string, string>();
   const apiKeys = (named.length > 0 ? named : [MOCK_DEFAULTS.apiKey]).map((entry) => {
@@ -122,6 +118,16 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
     const problem = apiKeyProblem(key);
     if (problem !== undefined) throw new TypeError(`apiKey, apiKeys: ${problem}`);
   }
+  return { apiKeys, keyLabels };
+}
+
+/**
+ * The options with every default filled in, as a new object; the caller's object is never changed.
+ * @example
+ * normalizeMockOptions({}, { host: '0.0.0.0' }).adminKeyRequired; // true: other machines reach it
+ */
+export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace = {}): ResolvedMockOptions {
+  const { apiKeys, keyLabels } = resolveApiKeys(options);
   const count = options.count ?? MOCK_DEFAULTS.count;
   if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a whole number of pets, 0 or more; got ${count}`);
   const delay = options.delay ?? MOCK_DEFAULTS.delay;

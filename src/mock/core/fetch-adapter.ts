@@ -15,7 +15,7 @@ function fromRequest(request: Request): MockRequest {
   };
 }
 
-/** The handler's answer as a web `Response`; bodies are dropped where HTTP forbids them. */
+/** The handler's response as a web `Response`; bodies are dropped where HTTP forbids them. */
 function toResponse(response: MockResponse, method: string): Response {
   const bodyless = response.status === 204 || response.status === 304 || method.toUpperCase() === 'HEAD';
   return new Response(bodyless ? null : response.body, { status: response.status, headers: response.headers });

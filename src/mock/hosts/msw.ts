@@ -32,7 +32,7 @@ export interface MockHandlersOptions extends Omit<MockOptions, 'basePath'> {
  * afterEach(() => api.reset());
  */
 export interface MockHandlers extends ReadonlyArray<HttpHandler> {
-  /** Puts the pets back to the seeded ones, as a fresh mock has them: call it between tests (return it to the hook, which waits for a store that answers later). */
+  /** Puts the pets back to the seeded ones, as a fresh mock has them: call it between tests (return it to the hook, which waits for a store that resolves later). */
   reset(): Pending<void>;
   /** The mock behind the handlers: its store and resolved options. */
   readonly mock: MockApi;

@@ -5,11 +5,11 @@ import { coarseClock } from '../core/coarse-clock.js';
 import { idOffsetOf, MOCK_DEFAULTS } from '../core/defaults.js';
 import type { MockRequest, MockResponse } from '../core/messages.js';
 import { type MockApi, type MockOptions, mockApiOf } from '../create-mock-api.js';
-import { normalizeMockOptions } from '../options.js';
+import { normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
 import { adminProblem, foreignHost, headerValues, hostCheck, isAdminTarget, MISSING_HOST } from '../pipeline/host-guard.js';
-import { openSharedState } from '../state/redis/shared-state.js';
-import { openStateFile } from '../state/state-file.js';
-import { parserErrorAnswer, rawResponse } from './parser-errors.js';
+import { openSharedState, type SharedState } from '../state/redis/shared-state.js';
+import { type OpenStateFile, openStateFile } from '../state/state-file.js';
+import { parserErrorResponse, rawResponse } from './parser-errors.js';
 import { targetRedactor } from './request-log.js';
 
 /**
@@ -24,17 +24,17 @@ export interface MockServerOptions extends MockOptions {
   readonly host?: string;
   /**
    * Host names, besides `localhost` and IP addresses, that requests may name in `Host` (any port).
-   * Any other `Host` is refused with a 403 Error, so that a web page cannot reach the mock through
+   * Any other `Host` is rejected with a 403 Error, so that a web page cannot reach the mock through
    * a name it points at this machine (DNS rebinding). Default: none.
    */
   readonly allowedHosts?: readonly string[];
-  /** Called once per answered request with a log line (method, path, status, ms); never holds a key. */
+  /** Called once per request responded to, with a log line (method, path, status, ms); never holds a key. */
   readonly onRequest?: (line: string) => void;
   /**
    * A JSON file that keeps created pets across restarts: read at start, written durably before each
    * 201, and locked while the server runs so that no second mock writes it. A file that is not a
    * state file, is read-only, sits in a missing or unwritable folder, or is in use by another
-   * process is refused with a `StateFileError`.
+   * process is rejected with a `StateFileError`.
    */
   readonly stateFile?: string;
   /** How long a slow client may hold a connection; defaults suit a dev server. */
@@ -42,7 +42,7 @@ export interface MockServerOptions extends MockOptions {
   /**
    * `redis://[user:password@]host:port[/db]`: keep every piece of state in Redis, shared with every
    * other mock on the same Redis and namespace (docs/redis.md). Needs the `ioredis` package. A Redis
-   * that does not answer at start rejects with a `StoreUnavailableError`. Default: state in this process.
+   * that does not respond at start rejects with a `StoreUnavailableError`. Default: state in this process.
    */
   readonly store?: string;
   /** The key prefix in Redis, so that several mocks share one Redis. Default: `petstore`. */
@@ -102,7 +102,7 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<string | 
 class NodeRequest implements MockRequest {
   readonly method: string;
   readonly target: string;
-  /** Set when the body was too large to read: the connection must then be closed after the answer. */
+  /** Set when the body was too large to read: the connection must then be closed after the response. */
   bodyLeftUnread = false;
   /** When the request arrived (`performance.now()`), for the request log; 0 when nothing logs. */
   readonly started: number;
@@ -120,7 +120,7 @@ class NodeRequest implements MockRequest {
 
   header(name: string): string | undefined {
     // Node keeps only the first of several Authorization headers; fetch joins them, and so does this,
-    // so that an ambiguous credential is refused on every host.
+    // so that an ambiguous credential is rejected on every host.
     if (name === 'authorization') {
       const values = headerValues(this.#request.rawHeaders, name);
       return values.length === 0 ? undefined : values.join(', ');
@@ -130,7 +130,7 @@ class NodeRequest implements MockRequest {
   }
 
   async text(maxBytes: number): Promise<string | undefined> {
-    // A declared length past the limit is refused before a byte of the body is read.
+    // A declared length past the limit is rejected before a byte of the body is read.
     const declared = Number(this.#headers['content-length']);
     const text = declared > maxBytes ? undefined : await readBody(this.#request, maxBytes);
     if (text === undefined) this.bodyLeftUnread = true;
@@ -140,58 +140,190 @@ class NodeRequest implements MockRequest {
 
 function flatten(headers: MockResponse['headers']): (string | number)[] {
   const flat: (string | number)[] = ['content-length', 0];
-  for (const name in headers) flat.push(name, headers[name] as string);
+  for (const [name, value] of Object.entries(headers)) flat.push(name, value);
   return flat;
 }
 
 /**
- * An answer's headers as the flat `['content-length', <length>, name, value, ...]` list `writeHead`
- * takes fastest: the list its prepared headers carry, made once for many answers; made for this
- * answer when it has none, or when its headers are no longer the prepared ones.
+ * A response's headers as the flat `['content-length', <length>, name, value, ...]` list `writeHead`
+ * takes fastest: the list of its prepared headers, made once for many responses; made for this
+ * response when it has none, or when its headers are no longer the prepared ones.
  */
-export function headerList(answer: MockResponse, closeConnection: boolean): (string | number)[] {
-  const { prepared } = answer;
-  const flat = prepared !== undefined && prepared.record === answer.headers ? prepared.list : flatten(answer.headers);
+export function headerList(response: MockResponse, closeConnection: boolean): (string | number)[] {
+  const { prepared } = response;
+  const flat = prepared !== undefined && prepared.record === response.headers ? prepared.list : flatten(response.headers);
   return closeConnection ? [...flat, 'connection', 'close'] : flat;
 }
 
-function writeResponse(response: ServerResponse, answer: MockResponse, closeConnection: boolean): void {
-  const headers = headerList(answer, closeConnection);
+function writeResponse(outgoing: ServerResponse, response: MockResponse, closeConnection: boolean): void {
+  const headers = headerList(response, closeConnection);
   // writeHead copies the list into the head it writes before it returns: a shared list is free again at once.
-  headers[1] = Buffer.byteLength(answer.body);
-  response.writeHead(answer.status, headers);
-  response.end(answer.body);
+  headers[1] = Buffer.byteLength(response.body);
+  outgoing.writeHead(response.status, headers);
+  outgoing.end(response.body);
 }
 
 /** How long the rest of an oversized body is discarded before the connection is closed. */
 const LINGER_MS = 1_000;
 
 /**
- * After answering a body that was too large, discards (never buffers) what the client is still
+ * After responding to a body that was too large, discards (never buffers) what the client is still
  * sending for a moment, then closes. Closing at once would reset the connection while the client
  * is still writing, and a reset can destroy the 413 before the client reads it.
  */
-function lingerThenClose(request: IncomingMessage, response: ServerResponse): void {
+function lingerThenClose(request: IncomingMessage, outgoing: ServerResponse): void {
   request.resume();
-  response.once('finish', () => setTimeout(() => request.socket.destroy(), LINGER_MS).unref());
+  outgoing.once('finish', () => setTimeout(() => request.socket.destroy(), LINGER_MS).unref());
 }
 
 /**
- * Answers a request Node's parser refused with the spec's Error body, unless an answer to it has
- * begun (then only closing is left) or the client is gone.
+ * Responds to a request Node's parser rejected with the spec's Error body, unless a response to it
+ * has begun (then only closing is left) or the client is gone.
  */
-function answerParserError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  const answering: unknown = Reflect.get(socket, '_httpMessage');
-  if (!socket.writable || (answering instanceof ServerResponse && answering.headersSent)) {
+function respondToParserError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const responding: unknown = Reflect.get(socket, '_httpMessage');
+  if (!socket.writable || (responding instanceof ServerResponse && responding.headersSent)) {
     socket.destroy();
     return;
   }
-  socket.end(rawResponse(parserErrorAnswer(error)));
+  socket.end(rawResponse(parserErrorResponse(error)));
 }
 
-function formatUrl(host: string, port: number, basePath: string): string {
+/** The URL clients reach a server bound to `host` by: a wildcard address is reached on loopback. */
+export function serverUrl(host: string, port: number, basePath: string): string {
   const reachable = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}${basePath}`;
+}
+
+/** What every request of one server needs: the mock, who may reach it, the request log, and whether it is closing. */
+interface ServerContext {
+  readonly mock: MockApi;
+  /** Whether a `Host` header names this server: localhost, an IP address, the bound name or an allowed one. */
+  readonly hostAllowed: (host: string) => boolean;
+  readonly onRequest: ((line: string) => void) | undefined;
+  /** The request-target as the log shows it, without keys. */
+  readonly redact: (target: string) => string;
+  /** Set once `close` begins: every response after that asks the client to close its connection. */
+  closing: boolean;
+}
+
+/** The state file's lock and the connection to Redis a server holds, and how to let both go. */
+interface HeldState {
+  readonly state: OpenStateFile | undefined;
+  readonly shared: SharedState | undefined;
+  release(): Promise<void>;
+}
+
+/** At most one of the two: a locked state file, or the state in Redis (which has no file to save). */
+async function openState(options: MockServerOptions, settings: ResolvedMockOptions): Promise<HeldState> {
+  const { stateFile, store } = options;
+  const state = stateFile === undefined ? undefined : await openStateFile(stateFile, settings.seed, settings.count, idOffsetOf(settings.bigIds));
+  const shared =
+    store === undefined
+      ? undefined
+      : await openSharedState({ ...settings, url: store, ...(options.namespace === undefined ? {} : { namespace: options.namespace }) });
+  return {
+    state,
+    shared,
+    release: async () => {
+      await state?.close();
+      await shared?.close();
+    },
+  };
+}
+
+/** The mock over the held state; a mock that cannot be made lets the state go. */
+async function createMock(settings: ResolvedMockOptions, held: HeldState): Promise<MockApi> {
+  const { state, shared } = held;
+  try {
+    return mockApiOf({
+      ...settings,
+      ...(shared ? { shared } : {}),
+      ...(state ? { restore: state.created, persist: (created) => state.writer.save(created) } : {}),
+    });
+  } catch (error) {
+    await held.release();
+    throw error;
+  }
+}
+
+/** The response the server gives itself, before the handler: a Host it does not serve, or an admin request a page could have forged. */
+function rejection(context: ServerContext, request: IncomingMessage, received: NodeRequest): MockResponse | undefined {
+  const hosts = headerValues(request.rawHeaders, 'host');
+  if (hosts.length === 0 && request.httpVersion === '1.1') return MISSING_HOST;
+  const foreign = hosts.find((host) => !context.hostAllowed(host));
+  if (foreign !== undefined) return foreignHost(foreign);
+  return isAdminTarget(received.target) ? adminProblem(received, hosts[0]) : undefined;
+}
+
+/** Writes the response, closes the connection when the body was left unread, and logs the request. */
+function sendResponse(context: ServerContext, request: IncomingMessage, received: NodeRequest, outgoing: ServerResponse, response: MockResponse): void {
+  writeResponse(outgoing, response, context.closing);
+  if (received.bodyLeftUnread) lingerThenClose(request, outgoing);
+  const { onRequest } = context;
+  if (onRequest) {
+    onRequest(
+      `${request.method} ${context.redact(received.target)} ${response.status} ${(performance.now() - received.started).toFixed(1)}ms${response.logDetail ? ` ${response.logDetail}` : ''}`,
+    );
+  }
+}
+
+/** Responds to one request: with the server's own rejection, or with the mock's response once it is made. */
+function handleRequest(context: ServerContext, request: IncomingMessage, outgoing: ServerResponse): void {
+  const received = new NodeRequest(request, context.onRequest ? performance.now() : 0);
+  const rejected = rejection(context, request, received);
+  if (rejected) {
+    sendResponse(context, request, received, outgoing, rejected);
+    return;
+  }
+  const response = context.mock.respond(received);
+  if (response instanceof Promise) void response.then((made) => sendResponse(context, request, received, outgoing, made));
+  else sendResponse(context, request, received, outgoing, response);
+}
+
+/** The Node server over `context`, with its limits on slow clients; it responds to requests its parser rejects too. */
+function createNodeServer(context: ServerContext, timeouts: ServerTimeouts): Server {
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs ?? 10_000,
+      requestTimeout: timeouts.requestMs ?? 30_000,
+      keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
+      // Node looks for expired requests every 30 s by default; a slow client would hold on that long.
+      connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs ?? 1_000),
+      // A request without Host gets the response of `rejection`, with an Error body.
+      requireHostHeader: false,
+    },
+    (request, outgoing) => handleRequest(context, request, outgoing),
+  );
+  return server.on('clientError', respondToParserError);
+}
+
+/** Listens on `port` and `host`, and resolves to the port listened on (a free one for 0). */
+async function listen(server: Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  // Safe: a server listening on a TCP port, not a pipe, has an AddressInfo for its address.
+  return (server.address() as AddressInfo).port;
+}
+
+/** Stops accepting connections, lets requests in flight finish for at most `graceMs`, then lets the state go. */
+function closeServer(context: ServerContext, server: Server, held: HeldState, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    context.closing = true;
+    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      // The lock goes, and Redis is let go, once no request can save any more.
+      void held.release().then(resolve);
+    });
+    server.closeIdleConnections();
+  });
 }
 
 /**
@@ -205,112 +337,29 @@ function formatUrl(host: string, port: number, basePath: string): string {
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? MOCK_DEFAULTS.host;
-  const { stateFile } = options;
-  if (stateFile !== undefined && options.store !== undefined) {
+  if (options.stateFile !== undefined && options.store !== undefined) {
     throw new TypeError('stateFile and store cannot go together: with a store, Redis keeps the pets (see its AOF settings in docs/redis.md).');
   }
   const settings = normalizeMockOptions({ ...options, now: options.now ?? coarseClock() }, { host });
-  const { seed, count } = settings;
-  // At most one of the two: a locked state file, or the state in Redis (which has no file to save).
-  const state = stateFile === undefined ? undefined : await openStateFile(stateFile, seed, count, idOffsetOf(settings.bigIds));
-  const shared =
-    options.store === undefined
-      ? undefined
-      : await openSharedState({
-          ...settings,
-          url: options.store,
-          ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
-        });
-  /** Lets go of the state file's lock and the connection to Redis. */
-  const release = async (): Promise<void> => {
-    await state?.close();
-    await shared?.close();
+  const held = await openState(options, settings);
+  const mock = await createMock(settings, held);
+  const context: ServerContext = {
+    mock,
+    // The name the mock was bound by is one its clients use.
+    hostAllowed: hostCheck([...(options.allowedHosts ?? []), host]),
+    onRequest: options.onRequest,
+    redact: targetRedactor(mock.options.apiKeys, mock.options.basePath),
+    closing: false,
   };
-  let mock: MockApi;
-  try {
-    mock = mockApiOf({
-      ...settings,
-      ...(shared ? { shared } : {}),
-      ...(state ? { restore: state.created, persist: (created) => state.writer.save(created) } : {}),
-    });
-  } catch (error) {
-    await release();
-    throw error;
-  }
-  const { onRequest } = options;
-  const redact = targetRedactor(mock.options.apiKeys, mock.options.basePath);
-  // The name the mock was bound by is one its clients use.
-  const hostAllowed = hostCheck([...(options.allowedHosts ?? []), host]);
-
-  /** The answer the server gives itself, before the handler: a Host it does not serve, or an admin request a page could have forged. */
-  function refusal(request: IncomingMessage, received: NodeRequest): MockResponse | undefined {
-    const hosts = headerValues(request.rawHeaders, 'host');
-    if (hosts.length === 0 && request.httpVersion === '1.1') return MISSING_HOST;
-    const foreign = hosts.find((host) => !hostAllowed(host));
-    if (foreign !== undefined) return foreignHost(foreign);
-    return isAdminTarget(received.target) ? adminProblem(received, hosts[0]) : undefined;
-  }
-
-  const timeouts = options.timeouts ?? {};
-  let closing = false;
-
-  function finish(request: IncomingMessage, received: NodeRequest, response: ServerResponse, answer: MockResponse): void {
-    writeResponse(response, answer, closing);
-    if (received.bodyLeftUnread) lingerThenClose(request, response);
-    if (onRequest) {
-      onRequest(
-        `${request.method} ${redact(received.target)} ${answer.status} ${(performance.now() - received.started).toFixed(1)}ms${answer.logDetail ? ` ${answer.logDetail}` : ''}`,
-      );
-    }
-  }
-  const server: Server = createServer(
-    {
-      headersTimeout: timeouts.headersMs ?? 10_000,
-      requestTimeout: timeouts.requestMs ?? 30_000,
-      keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
-      // Node looks for expired requests every 30 s by default; a slow client would hold on that long.
-      connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs ?? 1_000),
-      // A request without Host is answered by `refusal`, with an Error body.
-      requireHostHeader: false,
-    },
-    (request, response) => {
-      const received = new NodeRequest(request, onRequest ? performance.now() : 0);
-      const refused = refusal(request, received);
-      if (refused) return finish(request, received, response, refused);
-      const answer = mock.respond(received);
-      if (answer instanceof Promise) void answer.then((made) => finish(request, received, response, made));
-      else finish(request, received, response, answer);
-    },
-  );
-  server.on('clientError', answerParserError);
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch(async (error: unknown) => {
-    await release();
+  const server = createNodeServer(context, options.timeouts ?? {});
+  const port = await listen(server, options.port ?? 0, host).catch(async (error: unknown) => {
+    await held.release();
     throw error;
   });
-  const { port } = server.address() as AddressInfo;
-
   return {
-    url: formatUrl(host, port, mock.options.basePath),
+    url: serverUrl(host, port, mock.options.basePath),
     port,
     mock,
-    close: (graceMs = 5_000) =>
-      new Promise<void>((resolve) => {
-        closing = true;
-        const force = setTimeout(() => server.closeAllConnections(), graceMs);
-        force.unref();
-        server.close(() => {
-          clearTimeout(force);
-          // The lock goes, and Redis is let go, once no request can save any more.
-          void release().then(resolve);
-        });
-        server.closeIdleConnections();
-      }),
+    close: (graceMs = 5_000) => closeServer(context, server, held, graceMs),
   };
 }

@@ -1,8 +1,8 @@
 /**
- * The answers to requests Node's HTTP parser refuses before the handler can see them (a method it
+ * The responses to requests Node's HTTP parser rejects before the handler can see them (a method it
  * does not know, a space or raw non-ASCII in the target, both Transfer-Encoding and Content-Length,
- * headers over 16 KiB, a client too slow to send its request). Node would answer them with a bare
- * status line; the mock answers every request with the spec's Error body and the API's CORS.
+ * headers over 16 KiB, a client too slow to send its request). Node would respond with a bare
+ * status line; the mock responds to every request with the spec's Error body and the API's CORS.
  */
 import { STATUS_CODES } from 'node:http';
 import { errorResponse, type MockResponse } from '../core/messages.js';
@@ -14,11 +14,11 @@ function reasonOf(error: Error): string {
 }
 
 /**
- * The Error answer to a request the parser refused with `error` (the `clientError` event's).
+ * The Error response to a request the parser rejected with `error` (the `clientError` event's).
  * @example
- * server.on('clientError', (error, socket) => socket.end(rawResponse(parserErrorAnswer(error))));
+ * server.on('clientError', (error, socket) => socket.end(rawResponse(parserErrorResponse(error))));
  */
-export function parserErrorAnswer(error: NodeJS.ErrnoException): MockResponse {
+export function parserErrorResponse(error: NodeJS.ErrnoException): MockResponse {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return errorResponse('request_header_fields_too_large', 'The request headers are larger than 16 KiB: send fewer or shorter headers.');
@@ -34,10 +34,10 @@ export function parserErrorAnswer(error: NodeJS.ErrnoException): MockResponse {
   }
 }
 
-/** An answer as the bytes of an HTTP/1.1 response that closes the connection, for a socket the parser gave up on. */
-export function rawResponse(answer: MockResponse): string {
-  const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`];
-  for (const name in answer.headers) head.push(`${name}: ${answer.headers[name]}`);
-  head.push(`content-length: ${Buffer.byteLength(answer.body)}`, 'connection: close');
-  return `${head.join('\r\n')}\r\n\r\n${answer.body}`;
+/** A response as the bytes of an HTTP/1.1 response that closes the connection, for a socket the parser gave up on. */
+export function rawResponse(response: MockResponse): string {
+  const head = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`];
+  for (const name in response.headers) head.push(`${name}: ${response.headers[name]}`);
+  head.push(`content-length: ${Buffer.byteLength(response.body)}`, 'connection: close');
+  return `${head.join('\r\n')}\r\n\r\n${response.body}`;
 }

@@ -43,7 +43,7 @@ export function targetRedactor(keys: readonly string[], basePath: string): (targ
     // The route's segments end the path: its words are never keys, its values may be.
     const offset = segments.length - (route?.segments.length ?? 0);
     const holdsValue = (segment: string, i: number) =>
-      route ? i >= offset && (route.segments[i - offset] as string).startsWith('{') : !words.has(decoded(segment, false));
+      route ? i >= offset && route.segments[i - offset]?.startsWith('{') === true : !words.has(decoded(segment, false));
     return segments.map((segment, i) => (holdsValue(segment, i) && isKey(segment) ? '***' : segment)).join('/');
   };
   const holdsKey = (text: string) => {

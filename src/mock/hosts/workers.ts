@@ -1,7 +1,7 @@
 /**
  * `petstore-mock --workers <n>`: n processes of the same command on one port (node:cluster), so that a
  * load test can use every core. The primary process only forks and watches the workers; each worker
- * runs the mock on the shared store, which is what lets any of them answer any request.
+ * runs the mock on the shared store, which is what lets any of them respond to any request.
  */
 import cluster, { type Worker } from 'node:cluster';
 

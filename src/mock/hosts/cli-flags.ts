@@ -1,0 +1,196 @@
+/**
+ * The flags of `petstore-mock`: each option, the parser that checks its value as commander parses the
+ * command line, and `MockFlags`, the parsed flags the command runs with. A value a parser rejects stops
+ * the CLI with exit 2 before anything starts.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { type ProfileDocument, readProfile } from '../../profile/profile.js';
+import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
+import { MOCK_DEFAULTS } from '../core/defaults.js';
+import { apiKeyProblem, KEY_LABEL, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
+import { displayUrl, namespaceProblem } from '../state/redis/redis-store.js';
+import { messageOf, systemErrorCode } from './error-words.js';
+
+/** The flags as commander parses them: one field per option, named as commander names it. */
+export interface MockFlags {
+  port: number;
+  host: string;
+  allowedHost?: string[];
+  allowDefaultKey?: boolean;
+  seed: number;
+  count: number;
+  apiKey?: (string | LabelledApiKey)[];
+  delay: number;
+  now?: number;
+  bigIds?: boolean;
+  prefer: boolean;
+  sessionTtl: number;
+  maxSessions: number;
+  coverage?: boolean;
+  selfCheck?: boolean;
+  state?: string;
+  profile?: ProfileDocument;
+  proxy?: string;
+  upstreamKey?: string;
+  store?: string;
+  namespace?: string;
+  workers?: number;
+  quiet?: boolean;
+}
+
+function integerIn(min: number, max: number, what: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`Expected ${what} from ${min} to ${max}.`);
+    return n;
+  };
+}
+
+function isoDate(value: string): number {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new InvalidArgumentError('Expected an ISO 8601 date such as 2030-12-06T00:00:00Z.');
+  return time;
+}
+
+function redisUrl(value: string): string {
+  try {
+    displayUrl(value);
+  } catch (error) {
+    throw new InvalidArgumentError(messageOf(error));
+  }
+  return value;
+}
+
+function namespace(value: string): string {
+  const problem = namespaceProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
+  return value;
+}
+
+function collectHost(value: string, previous: string[] | undefined): string[] {
+  if (!/^[A-Za-z0-9.-]+$/.test(value)) throw new InvalidArgumentError('Expected a host name such as mock.internal, without scheme, port or path.');
+  return [...(previous ?? []), value];
+}
+
+function collectApiKey(value: string, previous: (string | LabelledApiKey)[] | undefined): (string | LabelledApiKey)[] {
+  // `--api-key ci=$CI_KEY` with the variable unset: a label and nothing after it is no key at all.
+  const label = /^([^=]+)=$/.exec(value)?.[1];
+  if (label !== undefined && KEY_LABEL.test(label)) {
+    throw new InvalidArgumentError(`The key after the label ${label}= is empty: is the variable that should hold it set? Give a key, as ${label}=<key>.`);
+  }
+  const parsed = parseApiKey(value);
+  const problem = apiKeyProblem(typeof parsed === 'string' ? parsed : parsed.key);
+  if (problem !== undefined) throw new InvalidArgumentError(`${problem[0]?.toUpperCase()}${problem.slice(1)}.`);
+  return [...(previous ?? []), parsed];
+}
+
+/** A profile file, read and parsed while the flags are: a profile the contract forbids stops the CLI (exit 2) naming its field. */
+function parseProfileFile(path: string): ProfileDocument {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new InvalidArgumentError(`Cannot read it (${systemErrorCode(error) ?? String(error)}); learn one with petstore-verify --write-profile ${path}.`);
+  }
+  try {
+    return readProfile(JSON.parse(text));
+  } catch (error) {
+    const problem = error instanceof SyntaxError ? `It is not JSON: ${error.message}` : messageOf(error);
+    throw new InvalidArgumentError(`${problem}; fix the file, or learn it again with petstore-verify --write-profile.`);
+  }
+}
+
+/** Where the mock listens, and who may reach it. */
+function listenOptions(): Option[] {
+  return [
+    new Option('-p, --port <port>', 'TCP port; 0 picks a free one').default(MOCK_DEFAULTS.port).argParser(integerIn(0, 65535, 'a port')),
+    new Option('-H, --host <host>', 'interface to bind; 0.0.0.0 exposes the mock to your network').default(MOCK_DEFAULTS.host),
+    new Option('--allowed-host <name>', 'a host name clients may reach the mock by, besides localhost and IP addresses; repeat for several').argParser(
+      collectHost,
+    ),
+    new Option('--allow-default-key', `with --host beyond this machine, accept the public default key ${MOCK_DEFAULTS.apiKey} instead of refusing to start`),
+  ];
+}
+
+/** The pets the mock starts with, the keys it accepts, and how it responds. */
+function behaviourOptions(): Option[] {
+  return [
+    new Option('--seed <n>', 'seed of the generated pets: the same seed gives the same pets')
+      .default(MOCK_DEFAULTS.seed)
+      .argParser(integerIn(0, 2 ** 32 - 1, 'a whole number')),
+    new Option('--count <n>', 'how many pets to start with').default(MOCK_DEFAULTS.count).argParser(integerIn(0, 10_000_000, 'a whole number')),
+    new Option('-k, --api-key <key>', `accepted bearer key, or label=key to log it as key=label; repeat for several (default: ${MOCK_DEFAULTS.apiKey})`)
+      .env('PETSTORE_API_KEY')
+      .argParser(collectApiKey),
+    new Option('--delay <ms>', 'latency added to every API answer').default(MOCK_DEFAULTS.delay).argParser(integerIn(0, 600_000, 'milliseconds')),
+    new Option('--now <date>', "start the mock's clock at this ISO date (after 2030-12-05, getPet answers 410)").argParser(isoDate),
+    new Option('--big-ids', 'ids beyond 2^53, exact in the JSON: shows clients that read ids into JavaScript numbers'),
+    new Option('--no-prefer', 'ignore Prefer: code=, delay=, auth=expired and the __code-style query parameters'),
+  ];
+}
+
+/** Named sessions, what the mock checks and keeps, and the deployment it mimics. */
+function stateOptions(): Option[] {
+  return [
+    new Option('--session-ttl <seconds>', 'drop a named session (X-Mock-Session) after this long idle')
+      .default(MOCK_DEFAULTS.sessionTtl / 1000)
+      .argParser(integerIn(1, 31_536_000, 'seconds')),
+    new Option('--max-sessions <n>', 'how many named sessions may be open at once')
+      .default(MOCK_DEFAULTS.maxSessions)
+      .argParser(integerIn(0, 100_000, 'a whole number')),
+    new Option('--coverage', 'on exit, print which documented statuses and enum values clients exercised (also GET /__mock/coverage)'),
+    new Option('--self-check', 'check every answer against spec/openapi.yaml; a mismatch is logged and answered 500'),
+    new Option('--state <file>', 'keep created pets in this JSON file across restarts (saved before each 201)'),
+    new Option('--profile <file>', "mimic a deployment's choices where the interface leaves room (learned by petstore-verify --write-profile)").argParser(
+      parseProfileFile,
+    ),
+  ];
+}
+
+/** The proxy, the shared store and its workers, and the request log. */
+function deploymentOptions(): Option[] {
+  return [
+    new Option(
+      '--proxy <base url>',
+      'forward the API to this deployment instead (admin stays local): violations logged and in X-Contract-Violation, drift from the mock in GET /__mock/drift',
+    ),
+    new Option('--upstream-key <key>', "the key sent to the --proxy deployment (never printed); without it, the client's Authorization is forwarded").env(
+      'PETSTORE_UPSTREAM_KEY',
+    ),
+    new Option('--store <url>', 'keep all state in Redis (redis://host:port[/db]), shared by every mock on it; needs the ioredis package').argParser(redisUrl),
+    new Option('--namespace <name>', 'key prefix in Redis, so that several mocks share one Redis (default: petstore)').argParser(namespace),
+    new Option('--workers <n>', 'serve from n processes sharing the port, one per core (needs --store)').argParser(integerIn(1, 256, 'a number of processes')),
+    new Option('-q, --quiet', 'no request log'),
+  ];
+}
+
+/** What `--help` prints after the flags: examples, and the admin endpoints. */
+function helpAfterFlags(): string {
+  return `
+Examples:
+  $ petstore-mock                                  # http://127.0.0.1:4010/v1, key ${MOCK_DEFAULTS.apiKey}
+  $ petstore-mock --port 0 --seed 7 --count 200    # a free port, other pets
+  $ petstore-mock --api-key alpha --api-key beta   # accept two keys
+  $ petstore-mock --now 2031-01-01T00:00:00Z       # rehearse the removal of GET /pets/{petId}
+  $ petstore-mock --api-key ci=$CI_KEY --coverage  # the log says key=ci; coverage printed on exit
+  $ petstore-mock --big-ids --self-check           # ids beyond 2^53; every answer checked against the spec
+  $ petstore-mock --state .petstore-state.json     # created pets survive a restart
+  $ petstore-mock --profile petstore-profile.json  # answer as the deployment it was learned from does
+  $ petstore-mock --proxy https://staging.example.com/v1 --profile petstore-profile.json   # watch staging for violations and drift
+  $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' http://127.0.0.1:4010/v1/pets?limit=2
+  $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' -H 'Prefer: code=503' http://127.0.0.1:4010/v1/pets
+  $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' -H 'X-Mock-Session: worker-1' http://127.0.0.1:4010/v1/pets
+
+Admin endpoints (no key needed on 127.0.0.1, the key beyond it; X-Mock-Session picks the session):
+${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.padEnd(38)} ${summary}`).join('\n')}
+POST and DELETE need Content-Type: application/json or X-Mock-Admin: 1, and pages on other origins are refused:
+  $ curl -X POST -H 'X-Mock-Admin: 1' http://127.0.0.1:4010/__mock/reset`;
+}
+
+/** The `petstore-mock` command with every flag and its help, but no action yet: `mockCommand` adds it. */
+export function mockFlagsCommand(): Command {
+  const command = new Command('petstore-mock').description('Serve a stateful mock of the pet store API (spec/openapi.yaml) over seeded, realistic data.');
+  for (const option of [...listenOptions(), ...behaviourOptions(), ...stateOptions(), ...deploymentOptions()]) command.addOption(option);
+  return command.addHelpText('after', helpAfterFlags());
+}
