@@ -5,12 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { codeOf, messageOf } from '../../errors.js';
 import { type ProfileDocument, readProfile } from '../../profile/profile.js';
 import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { apiKeyProblem, KEY_LABEL, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
 import { displayUrl, namespaceProblem } from '../state/redis/redis-store.js';
-import { messageOf, systemErrorCode } from './error-words.js';
 
 /** The flags as commander parses them: one field per option, named as commander names it. */
 export interface MockFlags {
@@ -91,7 +91,7 @@ function parseProfileFile(path: string): ProfileDocument {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new InvalidArgumentError(`Cannot read it (${systemErrorCode(error) ?? String(error)}); learn one with petstore-verify --write-profile ${path}.`);
+    throw new InvalidArgumentError(`Cannot read it (${codeOf(error) ?? String(error)}); learn one with petstore-verify --write-profile ${path}.`);
   }
   try {
     return readProfile(JSON.parse(text));

@@ -3,7 +3,7 @@
  * (`--proxy`), the primary of several worker processes (`--workers`), or one server (a worker is one too).
  */
 import { type Command, CommanderError } from 'commander';
-import { EXIT, exitCodeOf, StateFileError, StoreUnavailableError, UsageError } from '../../errors.js';
+import { codeOf, EXIT, exitCodeOf, messageOf, StateFileError, StoreUnavailableError, UsageError } from '../../errors.js';
 import { BASE_PATH } from '../../openapi/facts.js';
 import { coarseClock } from '../core/coarse-clock.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
@@ -12,7 +12,6 @@ import { formatCoverage } from '../state/coverage.js';
 import type { SeedRecipe } from '../state/redis/redis-store.js';
 import { openSharedState } from '../state/redis/shared-state.js';
 import { type MockFlags, mockFlagsCommand } from './cli-flags.js';
-import { messageOf, systemErrorCode } from './error-words.js';
 import { isLoopback, type MockServer, type MockServerOptions, serverUrl, startMockServer } from './node-server.js';
 import { forkWorkers, isWorkerProcess } from './workers.js';
 
@@ -114,7 +113,7 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
   }).catch((error: unknown) => {
     // The proxy rejects a base URL it cannot forward to with a TypeError: the flag's value is wrong.
     if (error instanceof TypeError) throw new UsageError(`--proxy: ${error.message}`);
-    if (systemErrorCode(error) === 'EADDRINUSE') throw new Error(`port ${flags.port} on ${flags.host} is already in use: pass --port 0 for a free port.`);
+    if (codeOf(error) === 'EADDRINUSE') throw new Error(`port ${flags.port} on ${flags.host} is already in use: pass --port 0 for a free port.`);
     throw new Error(messageOf(error));
   });
   onStopSignal(() => {
@@ -186,7 +185,7 @@ function serverOptions(flags: MockFlags): MockServerOptions {
 /** Why the server did not start, in words that say what to change; the package's own errors say it already. */
 function startProblem(error: unknown, flags: MockFlags): Error {
   if (error instanceof StateFileError || error instanceof StoreUnavailableError) return error;
-  const code = systemErrorCode(error);
+  const code = codeOf(error);
   if (code === 'EADDRINUSE')
     return new Error(`port ${flags.port} on ${flags.host} is already in use: stop the other process or pass --port 0 for a free port.`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
