@@ -118,7 +118,7 @@ export function restoreExactIntegers(body: string, exact: Iterable<bigint>): str
 }
 
 /**
- * Media types are case-insensitive and may carry whitespace around `;` (RFC 9110 §8.3.1), but the
+ * Media types are case-insensitive and may have whitespace around `;` (RFC 9110 §8.3.1), but the
  * Pact Verifier matches Content-Type with a case-sensitive regex (`^application\/json(;.*)?$`). A
  * Content-Type the spec suite accepts as JSON is handed on in its canonical form: the media type and
  * parameter names in lower case, no whitespace around `;` and `=`, `charset=utf-8` in lower case.
