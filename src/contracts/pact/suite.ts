@@ -262,10 +262,16 @@ function workerJob(context: PactSuiteContext, interactions: PactJob['interaction
 }
 
 /** One result per interaction sent, from the worker's outcome. */
-function emitOutcomes(context: PactSuiteContext, { source, pact }: LoadedPact, sent: readonly PactInteraction[], outcome: PactOutcome, started: number): void {
+function emitOutcomes(
+  context: PactSuiteContext,
+  { source, pact }: LoadedPact,
+  interactions: readonly PactInteraction[],
+  outcome: PactOutcome,
+  started: number,
+): void {
   const consumer = pact.consumer.name;
   if ('error' in outcome) {
-    for (const interaction of sent)
+    for (const interaction of interactions)
       emit(context, {
         ...resultBase(consumer, interaction),
         outcome: 'error',
@@ -275,7 +281,7 @@ function emitOutcomes(context: PactSuiteContext, { source, pact }: LoadedPact, s
       });
     return;
   }
-  sent.forEach((interaction, n) => {
+  interactions.forEach((interaction, n) => {
     const found = outcome.interactions[n];
     // The request as the deployment got it (the real id in its path), else as the pact writes it.
     const request = found?.requests.at(-1) ?? recordedRequest(interaction, context.baseUrl, context.basePath);
@@ -291,13 +297,14 @@ function emitOutcomes(context: PactSuiteContext, { source, pact }: LoadedPact, s
   });
 }
 
+/** Verifies one pact's interactions in one worker: the Pact Verifier, the proxy and the state endpoint. */
 async function verifyPact(context: PactSuiteContext, index: number, loaded: LoadedPact): Promise<void> {
-  const sent = interactionsToSend(context, loaded.pact);
-  if (sent.length === 0) return;
-  const files = await writePactFiles(context, index, loaded.pact, sent);
+  const interactions = interactionsToSend(context, loaded.pact);
+  if (interactions.length === 0) return;
+  const files = await writePactFiles(context, index, loaded.pact, interactions);
   const started = performance.now();
   const outcome = await runWorker(workerJob(context, files), context.options.apiKey, (method) => countSent(context, method));
-  emitOutcomes(context, loaded, sent, outcome, started);
+  emitOutcomes(context, loaded, interactions, outcome, started);
 }
 
 /**
