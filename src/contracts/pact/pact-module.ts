@@ -1,5 +1,5 @@
 /**
- * `@pact-foundation/pact` is an optional peer dependency: it carries a native verifier of some
+ * `@pact-foundation/pact` is an optional peer dependency: it brings a native verifier of some
  * 16 MB that teams who only want the mock, the MSW handlers or the fixtures should not install.
  * Only `--suite pact` and `--suite all` load it, and say how to install it when it is missing.
  */

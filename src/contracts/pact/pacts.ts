@@ -2,12 +2,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { readLimited } from '../../http/read-limited.js';
+import { isObject, messageOf } from './guards.js';
 import { PROVIDER, STATES } from './names.js';
 
 /** The pacts shipped with the package: spec/pacts/*.json. */
 export const BUNDLED_PACTS = fileURLToPath(new URL('../../../spec/pacts/', import.meta.url));
 
-/** The part of a Pact file (V2 to V4) the verifier reads. */
+/** The part of a Pact file (V2 to V4) the verifier uses. */
 export interface PactInteraction {
   readonly description: string;
   readonly providerState?: string;
@@ -26,7 +27,8 @@ export interface PactInteraction {
 
 export interface PactDocument {
   readonly consumer: { readonly name: string };
-  readonly provider: { readonly name: string };
+  /** Not checked on parsing: `pactProblem` says when it is missing or names another provider. */
+  readonly provider?: unknown;
   readonly interactions: readonly PactInteraction[];
   readonly [key: string]: unknown;
 }
@@ -49,14 +51,19 @@ const READ_ERRORS: Readonly<Record<string, string>> = {
   EISDIR: 'it is a folder, not a file',
 };
 
+/** Why a fetch failed: its cause says what the network did (`ECONNREFUSED`, a DNS failure), the error itself only "fetch failed". */
+function fetchFailure(error: unknown): string {
+  const cause = isObject(error) && isObject(error.cause) ? error.cause.message : undefined;
+  return cause === undefined || cause === null ? messageOf(error) : String(cause);
+}
+
 async function readSource(source: string): Promise<string> {
   if (/^https?:\/\//i.test(source)) {
     let response: Response;
     try {
       response = await fetch(source, { signal: AbortSignal.timeout(15_000), redirect: 'follow' });
     } catch (error) {
-      const cause = (error as { cause?: { message?: string } }).cause;
-      throw new Error(`cannot fetch the pact ${source} (--pact): ${cause?.message ?? (error as Error).message}. Check the URL, or give a file.`);
+      throw new Error(`cannot fetch the pact ${source} (--pact): ${fetchFailure(error)}. Check the URL, or give a file.`);
     }
     if (!response.ok) throw new Error(`cannot fetch the pact ${source} (--pact): it answered ${response.status}. Check the URL, or give a file.`);
     const text = await readLimited(response.body, MAX_RESPONSE_BYTES);
@@ -66,19 +73,27 @@ async function readSource(source: string): Promise<string> {
   try {
     return await readFile(source, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    throw new Error(`cannot read the pact file ${source} (--pact): ${READ_ERRORS[code] ?? (error as Error).message}. Give the path of a pact JSON file.`);
+    const code = isObject(error) && typeof error.code === 'string' ? error.code : '';
+    throw new Error(`cannot read the pact file ${source} (--pact): ${READ_ERRORS[code] ?? messageOf(error)}. Give the path of a pact JSON file.`);
   }
 }
 
+/**
+ * True when the document has what every pact has: a consumer's name and a list of interactions.
+ * The interactions themselves are the Pact Verifier's to judge.
+ */
+function isPactDocument(value: unknown): value is PactDocument {
+  return isObject(value) && isObject(value.consumer) && typeof value.consumer.name === 'string' && Array.isArray(value.interactions);
+}
+
 function parsePact(source: string, text: string): PactDocument {
-  let pact: PactDocument;
+  let pact: unknown;
   try {
-    pact = JSON.parse(text) as PactDocument;
+    pact = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${source} is not JSON: ${(error as Error).message}`);
+    throw new Error(`${source} is not JSON: ${messageOf(error)}`);
   }
-  if (typeof pact?.consumer?.name !== 'string' || !Array.isArray(pact.interactions)) {
+  if (!isPactDocument(pact)) {
     throw new Error(`${source} is not a pact: it needs "consumer.name" and "interactions"`);
   }
   return pact;
@@ -92,7 +107,7 @@ const KNOWN_STATES: ReadonlySet<string> = new Set(Object.values(STATES));
  * would otherwise run against whatever the deployment holds, and pass or fail by chance).
  */
 export function pactProblem({ source, pact }: LoadedPact): string | undefined {
-  const provider = (pact.provider as { name?: unknown } | undefined)?.name;
+  const provider = isObject(pact.provider) ? pact.provider.name : undefined;
   if (provider !== PROVIDER) return `${source} is a pact for the provider "${String(provider)}", not "${PROVIDER}": give a pact whose provider is ${PROVIDER}.`;
   for (const interaction of pact.interactions) {
     const unknown = statesOf(interaction).find((state) => !KNOWN_STATES.has(state));

@@ -25,7 +25,7 @@ describe('canonicalJsonContentType', () => {
     expect(canonicalJsonContentType('APPLICATION/PROBLEM+JSON')).toBe('application/problem+json');
   });
 
-  it('leaves what is not JSON in UTF-8 as it came, for the Pact Verifier to refuse', () => {
+  it('leaves what is not JSON in UTF-8 as it came, for the Pact Verifier to reject', () => {
     expect(canonicalJsonContentType('text/html')).toBe('text/html');
     expect(canonicalJsonContentType('Application/JSON; charset=latin1')).toBe('Application/JSON; charset=latin1');
   });

@@ -6,7 +6,6 @@
  * request counted in the report's totals.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
 import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
@@ -22,6 +21,7 @@ import {
   waitWithin,
 } from '../http.js';
 import type { Pacer } from '../pace.js';
+import { listenOnLoopback, requestChunks } from './loopback.js';
 
 /** Something the proxy stopped or could not get, reported as the interaction's failure. */
 export interface ProxyProblem {
@@ -34,7 +34,7 @@ export interface ProxyProblem {
 export interface BoundedProxyOptions {
   /** The deployment's base URL, ending in its version prefix. */
   readonly target: string;
-  /** The spec's base path (`/v1`): pact paths carry it, the target already ends in it. */
+  /** The spec's base path (`/v1`): pact paths start with it, the target already ends in it. */
   readonly basePath: string;
   readonly apiKey: string;
   readonly timeoutMs: number;
@@ -79,7 +79,7 @@ async function readBytesLimited(stream: ReadableStream<Uint8Array> | null, maxBy
 async function readRequestBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
+  for await (const chunk of requestChunks(request)) {
     size += chunk.byteLength;
     if (size > maxBytes) return undefined;
     chunks.push(chunk);
@@ -118,7 +118,7 @@ export function restoreExactIntegers(body: string, exact: Iterable<bigint>): str
 }
 
 /**
- * Media types are case-insensitive and may carry whitespace around `;` (RFC 9110 §8.3.1), but the
+ * Media types are case-insensitive and may have whitespace around `;` (RFC 9110 §8.3.1), but the
  * Pact Verifier matches Content-Type with a case-sensitive regex (`^application\/json(;.*)?$`). A
  * Content-Type the spec suite accepts as JSON is handed on in its canonical form: the media type and
  * parameter names in lower case, no whitespace around `;` and `=`, `charset=utf-8` in lower case.
@@ -142,92 +142,158 @@ function errorBody(message: string): string {
   return JSON.stringify({ code: 'petstore_verify_proxy', message, status: 502 });
 }
 
+/** What every forwarded request shares: where it goes, how it is bounded, and where what happened is recorded. */
+interface BoundedProxyContext {
+  readonly options: BoundedProxyOptions;
+  /** The deployment's base URL without a trailing slash. */
+  readonly target: string;
+  /** Matches the spec's base path at the start of a pact's path: it is dropped, the target already ends in it. */
+  readonly basePath: RegExp;
+  readonly maxBodyBytes: number;
+  readonly problems: ProxyProblem[];
+  readonly forwarded: RecordedRequest[];
+}
+
+function proxyContext(options: BoundedProxyOptions): BoundedProxyContext {
+  return {
+    options,
+    target: options.target.replace(/\/+$/, ''),
+    basePath: new RegExp(`^${options.basePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$|\\?)`),
+    maxBodyBytes: options.maxBodyBytes ?? MAX_RESPONSE_BYTES,
+    problems: [],
+    forwarded: [],
+  };
+}
+
+/** A request of the Pact Verifier as it goes to the deployment, and as the report records it. */
+interface OutgoingRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly body: string | undefined;
+  /** True when the Verifier sent a body larger than the cap: it is not forwarded. */
+  readonly bodyTooLarge: boolean;
+  readonly recorded: RecordedRequest;
+}
+
+/** The request's headers to forward: hop-by-hop ones dropped, the placeholder key replaced by the real one. */
+function forwardedHeaders(context: BoundedProxyContext, incoming: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value === undefined || NOT_FORWARDED.has(name)) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  if (headers.has('authorization')) headers.set('authorization', `Bearer ${context.options.apiKey}`);
+  return headers;
+}
+
+async function outgoingRequest(context: BoundedProxyContext, incoming: IncomingMessage): Promise<OutgoingRequest> {
+  const method = (incoming.method ?? 'GET').toUpperCase();
+  const url = `${context.target}${(incoming.url ?? '/').replace(context.basePath, '')}`;
+  const headers = forwardedHeaders(context, incoming);
+  // The pact holds a placeholder key; the deployment gets the real one, the record its template.
+  const authorized = headers.has('authorization');
+  const raw = await readRequestBody(incoming, context.maxBodyBytes);
+  const body = raw === undefined || raw.byteLength === 0 ? undefined : restoreExactIntegers(raw.toString('utf8'), context.options.exactValues());
+  const recorded: RecordedRequest = {
+    method,
+    url,
+    headers: { ...Object.fromEntries(headers), ...(authorized ? { authorization: `Bearer ${KEY_PLACEHOLDER}` } : {}) },
+    ...(body === undefined ? {} : { body }),
+  };
+  return { method, url, headers, body, bodyTooLarge: raw === undefined, recorded };
+}
+
+/** Why the proxy sends the Verifier a 502 instead of the deployment's response. */
+interface Rejection {
+  readonly problem: TransportProblem;
+  readonly message: string;
+}
+
+/** The deployment's response, its body read up to the cap (`undefined` past it). */
+interface BoundedResponse {
+  readonly response: Response;
+  readonly bytes: Buffer | undefined;
+}
+
+/** Sends the request once, paced with the run's other requests, and counted as it leaves. */
+function sendOnce(context: BoundedProxyContext, request: OutgoingRequest): Promise<BoundedResponse> {
+  const { options } = context;
+  return options.pacer.run(async () => {
+    options.onSend(request.method);
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = options.deadline ? AbortSignal.any([timeout, options.deadline]) : timeout;
+    const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body ?? null, redirect: 'manual', signal });
+    return { response, bytes: await readBytesLimited(response.body, context.maxBodyBytes) };
+  });
+}
+
+/** A 429 is sent again once its Retry-After has passed, as the spec suite does; still limited, the run is told to slow down. */
+async function sendPastRateLimits(context: BoundedProxyContext, request: OutgoingRequest): Promise<BoundedResponse | Rejection> {
+  const where = `${request.method} ${request.url}`;
+  let sent = await sendOnce(context, request);
+  for (let limited = 0; sent.response.status === 429; limited++) {
+    if (limited >= RATE_LIMIT_RETRIES) return { problem: 'rate-limited', message: `${where}: ${rateLimitedMessage(RATE_LIMIT_RETRIES)}` };
+    try {
+      await waitWithin(retryAfterMs(sent.response.headers.get('retry-after')), context.options.deadline);
+    } catch {
+      return { problem: 'rate-limited', message: `${where}: ${rateLimitedMessage(limited)}; the run's deadline fell before its Retry-After passed` };
+    }
+    sent = await sendOnce(context, request);
+  }
+  return sent;
+}
+
+/** The deployment's response headers as handed to the Verifier: hop-by-hop ones dropped, JSON's Content-Type canonical. */
+function responseHeaders(response: Response, bytes: Buffer): string[] {
+  const headers = [...response.headers]
+    .filter(([name]) => !NOT_FORWARDED.has(name) && name !== 'set-cookie')
+    .map(([name, value]): [string, string] => [name, name === 'content-type' ? canonicalJsonContentType(value) : value]);
+  for (const cookie of response.headers.getSetCookie()) headers.push(['set-cookie', cookie]);
+  headers.push(['content-length', String(bytes.byteLength)]);
+  return headers.flat();
+}
+
+/** Records the rejection as the interaction's problem and tells the Verifier with a 502. */
+function reject(context: BoundedProxyContext, outgoing: ServerResponse, request: OutgoingRequest, { problem, message }: Rejection): void {
+  context.problems.push({ problem, request: request.recorded, message });
+  const text = errorBody(message);
+  outgoing.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  outgoing.end(text);
+}
+
+/** Forwards one request of the Verifier to the deployment and hands the response back, or a 502 saying why not. */
+async function forward(context: BoundedProxyContext, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+  const request = await outgoingRequest(context, incoming);
+  if (!context.options.settingUp()) context.forwarded.push(request.recorded);
+  const { method, url } = request;
+  if (request.bodyTooLarge)
+    return reject(context, outgoing, request, {
+      problem: 'too-large',
+      message: `the Pact Verifier sent a request body larger than ${context.maxBodyBytes} bytes`,
+    });
+  try {
+    const sent = await sendPastRateLimits(context, request);
+    if ('problem' in sent) return reject(context, outgoing, request, sent);
+    if (sent.bytes === undefined)
+      return reject(context, outgoing, request, { problem: 'too-large', message: `${method} ${url} answered with ${bodyCapMessage(context.maxBodyBytes)}` });
+    outgoing.writeHead(sent.response.status, responseHeaders(sent.response, sent.bytes));
+    outgoing.end(sent.bytes);
+  } catch (error) {
+    const { problem, detail } = describeFailure(error, context.options.deadline, context.options.timeoutMs);
+    reject(context, outgoing, request, { problem, message: `${method} ${url}: ${detail}` });
+  }
+}
+
 /** Starts the proxy on 127.0.0.1, on a free port. */
 export async function startBoundedProxy(options: BoundedProxyOptions): Promise<BoundedProxy> {
-  const maxBodyBytes = options.maxBodyBytes ?? MAX_RESPONSE_BYTES;
-  const target = options.target.replace(/\/+$/, '');
-  const prefix = new RegExp(`^${options.basePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$|\\?)`);
-  const problems: ProxyProblem[] = [];
-  const forwarded: RecordedRequest[] = [];
-
-  async function forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-    const method = (incoming.method ?? 'GET').toUpperCase();
-    const url = `${target}${(incoming.url ?? '/').replace(prefix, '')}`;
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) {
-      if (value === undefined || NOT_FORWARDED.has(name)) continue;
-      for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
-    }
-    // The pact carries a placeholder key; the deployment gets the real one, the record its template.
-    const authorized = headers.has('authorization');
-    if (authorized) headers.set('authorization', `Bearer ${options.apiKey}`);
-    const raw = await readRequestBody(incoming, maxBodyBytes);
-    const body = raw === undefined || raw.byteLength === 0 ? undefined : restoreExactIntegers(raw.toString('utf8'), options.exactValues());
-    const recorded: RecordedRequest = {
-      method,
-      url,
-      headers: { ...Object.fromEntries(headers), ...(authorized ? { authorization: `Bearer ${KEY_PLACEHOLDER}` } : {}) },
-      ...(body === undefined ? {} : { body }),
-    };
-    if (!options.settingUp()) forwarded.push(recorded);
-    const refuse = (problem: TransportProblem, message: string) => {
-      problems.push({ problem, request: recorded, message });
-      const text = errorBody(message);
-      outgoing.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      outgoing.end(text);
-    };
-    if (raw === undefined) return refuse('too-large', `the Pact Verifier sent a request body larger than ${maxBodyBytes} bytes`);
-
-    try {
-      const once = () =>
-        options.pacer.run(async () => {
-          options.onSend(method);
-          const timeout = AbortSignal.timeout(options.timeoutMs);
-          const signal = options.deadline ? AbortSignal.any([timeout, options.deadline]) : timeout;
-          const response = await fetch(url, { method, headers, body: body ?? null, redirect: 'manual', signal });
-          return { response, bytes: await readBytesLimited(response.body, maxBodyBytes) };
-        });
-      let answer = await once();
-      // A 429 is sent again once its Retry-After has passed, as the spec suite does; still limited, the run is told to slow down.
-      for (let limited = 0; answer.response.status === 429; limited++) {
-        if (limited >= RATE_LIMIT_RETRIES) return refuse('rate-limited', `${method} ${url}: ${rateLimitedMessage(RATE_LIMIT_RETRIES)}`);
-        try {
-          await waitWithin(retryAfterMs(answer.response.headers.get('retry-after')), options.deadline);
-        } catch {
-          return refuse('rate-limited', `${method} ${url}: ${rateLimitedMessage(limited)}; the run's deadline fell before its Retry-After passed`);
-        }
-        answer = await once();
-      }
-      if (answer.bytes === undefined) return refuse('too-large', `${method} ${url} answered with ${bodyCapMessage(maxBodyBytes)}`);
-      const headersBack = [...answer.response.headers]
-        .filter(([name]) => !NOT_FORWARDED.has(name) && name !== 'set-cookie')
-        .map(([name, value]): [string, string] => [name, name === 'content-type' ? canonicalJsonContentType(value) : value]);
-      for (const cookie of answer.response.headers.getSetCookie()) headersBack.push(['set-cookie', cookie]);
-      headersBack.push(['content-length', String(answer.bytes.byteLength)]);
-      outgoing.writeHead(answer.response.status, headersBack.flat());
-      outgoing.end(answer.bytes);
-    } catch (error) {
-      const { problem, detail } = describeFailure(error, options.deadline, options.timeoutMs);
-      refuse(problem, `${method} ${url}: ${detail}`);
-    }
-  }
-
+  const context = proxyContext(options);
   const server: Server = createServer((incoming, outgoing) => {
-    forward(incoming, outgoing).catch((error: Error) => {
+    forward(context, incoming, outgoing).catch((error: Error) => {
       if (!outgoing.headersSent) outgoing.writeHead(502, { 'content-type': 'application/json' });
       outgoing.end(errorBody(`petstore-verify's proxy failed: ${error.message}`));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    problems,
-    forwarded,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, close } = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, problems: context.problems, forwarded: context.forwarded, close };
 }

@@ -1,12 +1,13 @@
 /**
  * The provider-state endpoint the Pact Verifier calls before each interaction. Pact JS's own
- * endpoint answers with `JSON.stringify`, which cannot write an integer beyond 2^53 exactly (and
+ * endpoint writes its responses with `JSON.stringify`, which cannot write an integer beyond 2^53 exactly (and
  * throws on a `bigint`); this one writes the values a state hands out losslessly, so an id like
  * 9007199254740993 reaches the Verifier's request path and expected body as it is.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage } from 'node:http';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
+import { isObject, messageOf } from './guards.js';
+import { listenOnLoopback, requestChunks } from './loopback.js';
 import { type StateSetup, StateUnavailable } from './states.js';
 
 /** A state change the Verifier sends: `{ "state": "a pet exists", "action": "setup", "params": {} }`. */
@@ -37,58 +38,89 @@ function bigintsIn(value: JsonValue | undefined, found: Set<bigint>): void {
   else if (value !== null && typeof value === 'object') for (const inner of Object.values(value)) bigintsIn(inner, found);
 }
 
+/** What the state changes share: the setups, and what they handed out or could not do. */
+interface StateChangeContext {
+  readonly setups: Readonly<Record<string, StateSetup>>;
+  readonly exact: Set<bigint>;
+  readonly failures: string[];
+  readonly unavailable: string[];
+  /** How many setups are running now. */
+  inProgress: number;
+}
+
+interface StateChangeResponse {
+  readonly status: number;
+  readonly body: string;
+}
+
+/**
+ * The fields of a state change the endpoint uses; a body that is not a JSON object asks for nothing.
+ * A state that is not a string is looked up by its text, as a property name would be.
+ */
+function stateChangeOf(value: JsonValue): StateChange {
+  if (!isObject(value)) return {};
+  const { state, action } = value;
+  return { ...(state ? { state: String(state) } : {}), ...(typeof action === 'string' ? { action } : {}) };
+}
+
+/** Sets the state up; its values go back to the Verifier, written losslessly. */
+async function setUp(context: StateChangeContext, name: string, setup: StateSetup): Promise<StateChangeResponse> {
+  context.inProgress++;
+  try {
+    const values = (await setup.setup()) ?? {};
+    bigintsIn(values, context.exact);
+    return { status: 200, body: stringifyJson(values) };
+  } catch (error) {
+    const why = `the provider state "${name}" could not be set up: ${messageOf(error)}`;
+    if (error instanceof StateUnavailable) context.unavailable.push(why);
+    else context.failures.push(why);
+    return { status: 500, body: '{}' };
+  } finally {
+    context.inProgress--;
+  }
+}
+
+async function stateChangeResponse(context: StateChangeContext, text: string): Promise<StateChangeResponse> {
+  const change = stateChangeOf(parseJson(text));
+  // Teardowns, and interactions given no state (the Verifier sends an empty name), need nothing.
+  if (change.action !== 'setup' || !change.state) return { status: 200, body: '{}' };
+  const setup = context.setups[change.state];
+  if (!setup) {
+    context.failures.push(`petstore-verify knows no provider state "${change.state}"`);
+    return { status: 400, body: '{}' };
+  }
+  return setUp(context, change.state, setup);
+}
+
+/** The request's body as text, cut short once it passes the cap (it then fails to parse). */
+async function requestText(request: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of requestChunks(request)) {
+    text += chunk.toString('utf8');
+    if (text.length > MAX_STATE_CHANGE_BYTES) break;
+  }
+  return text;
+}
+
 /** Starts the endpoint on 127.0.0.1, on a free port. */
 export async function startStateChangeServer(setups: Readonly<Record<string, StateSetup>>): Promise<StateChangeServer> {
-  const exact = new Set<bigint>();
-  const failures: string[] = [];
-  const unavailable: string[] = [];
-  let inProgress = 0;
-
-  async function answer(text: string): Promise<{ status: number; body: string }> {
-    const change = parseJson(text) as StateChange;
-    // Teardowns, and interactions given no state (the Verifier sends an empty name), need nothing.
-    if (change.action !== 'setup' || !change.state) return { status: 200, body: '{}' };
-    const setup = setups[change.state];
-    if (!setup) {
-      failures.push(`petstore-verify knows no provider state "${change.state}"`);
-      return { status: 400, body: '{}' };
-    }
-    inProgress++;
-    try {
-      const values = (await setup.setup()) ?? {};
-      bigintsIn(values, exact);
-      return { status: 200, body: stringifyJson(values) };
-    } catch (error) {
-      if (error instanceof StateUnavailable) unavailable.push(`the provider state "${change.state}" could not be set up: ${error.message}`);
-      else failures.push(`the provider state "${change.state}" could not be set up: ${(error as Error).message}`);
-      return { status: 500, body: '{}' };
-    } finally {
-      inProgress--;
-    }
-  }
-
+  const context: StateChangeContext = { setups, exact: new Set(), failures: [], unavailable: [], inProgress: 0 };
   const server = createServer(async (request, response) => {
-    let text = '';
-    for await (const chunk of request as AsyncIterable<Buffer>) {
-      text += chunk.toString('utf8');
-      if (text.length > MAX_STATE_CHANGE_BYTES) break;
-    }
-    const { status, body } = await answer(text).catch((error: Error) => ({ status: 400, body: JSON.stringify({ error: error.message }) }));
+    const text = await requestText(request);
+    const { status, body } = await stateChangeResponse(context, text).catch((error: Error) => ({
+      status: 400,
+      body: JSON.stringify({ error: error.message }),
+    }));
     response.writeHead(status, { 'content-type': 'application/json' });
     response.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}/`,
-    exactValues: () => exact,
-    failures,
-    unavailable,
-    settingUp: () => inProgress > 0,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    exactValues: () => context.exact,
+    failures: context.failures,
+    unavailable: context.unavailable,
+    settingUp: () => context.inProgress > 0,
+    close,
   };
 }

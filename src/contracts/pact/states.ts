@@ -1,13 +1,19 @@
+/**
+ * The provider states of the shipped pact, set up only through the public interface, so they
+ * work for any deployment: a pet that must exist is created with POST (named for this run); an
+ * absent id is taken from the listing.
+ */
 import { type JsonValue, parseJson } from '../../json/lossless.js';
-import type { Contract } from '../contract.js';
+import type { Contract, ContractOperation } from '../contract.js';
 import type { HttpClient } from '../http.js';
 import { absentIdBeyond, newPetJson } from '../pets.js';
+import { isObject } from './guards.js';
 import { STATES } from './names.js';
 
 type StateParams = Record<string, JsonValue>;
 
 /**
- * A state that cannot be set up because the deployment legitimately refused the verifier's guesses
+ * A state that cannot be set up because the deployment legitimately rejected the verifier's guesses
  * (a category it does not know): the interaction is not verifiable, which is no contract failure.
  */
 export class StateUnavailable extends Error {}
@@ -20,95 +26,123 @@ export interface StateSetup {
   readonly mayWrite: boolean;
 }
 
-/**
- * The provider states of the shipped pact, set up only through the public interface, so they
- * work for any deployment: a pet that must exist is created with POST (named for this run); an
- * absent id is read off the listing.
- */
-export function stateSetups(contract: Contract, client: HttpClient, runId: string, categoryHint?: string): Record<string, StateSetup> {
-  const list = contract.operation('listPets').path;
-  const create = contract.operation('createPet');
-  const max = contract.integerParameter('listPets', 'limit').maximum;
+/** How many categories the states try before they give up creating pets: each try is a POST. */
+const MAX_TRIES = 3;
 
-  async function listing(query: string): Promise<Record<string, JsonValue>[]> {
-    const exchange = await client.send({ method: 'GET', path: list, query });
-    if (exchange.status !== 200 || !Array.isArray(exchange.json)) throw new Error(`cannot set up the state: GET ${list}?${query} answered ${exchange.status}`);
-    return exchange.json as Record<string, JsonValue>[];
-  }
-
-  /** How many categories the states try before they give up creating pets: each try is a POST. */
-  const maxTries = 3;
+/** What the setups of one run share: how to reach the deployment, and what it taught them of categories. */
+interface StateContext {
+  readonly client: HttpClient;
+  readonly runId: string;
+  readonly listPath: string;
+  readonly create: ContractOperation;
+  /** The largest `limit` the listing takes. */
+  readonly maxLimit: number;
+  /** A category the deployment accepted before (learned by the spec suite, or given with --category-id). */
+  readonly categoryHint: string | undefined;
   /** The category a create was accepted with, once one was. */
-  let learned: string | undefined = categoryHint;
-  /** True once every candidate was refused with 400: the deployment knows none of the verifier's guesses. */
-  let exhausted = false;
-  const refused: string[] = [];
+  learned: string | undefined;
+  /** True once every candidate was rejected with 400: the deployment knows none of the verifier's guesses. */
+  exhausted: boolean;
+  /** The categories the deployment rejected, in order. */
+  readonly rejected: string[];
+}
 
-  /** Categories worth trying, as exact digits: the one the spec suite learned, the first listed pet's, then 1. */
-  async function candidates(): Promise<string[]> {
-    const listed = (await listing('limit=1'))[0]?.categoryId;
-    const fromListing = typeof listed === 'bigint' || (typeof listed === 'number' && Number.isInteger(listed)) ? [String(listed)] : [];
-    return [...new Set([...(categoryHint === undefined ? [] : [categoryHint]), ...fromListing, '1'])].slice(0, maxTries);
-  }
+async function listing(context: StateContext, query: string): Promise<Record<string, JsonValue>[]> {
+  const exchange = await context.client.send({ method: 'GET', path: context.listPath, query });
+  if (exchange.status !== 200 || !Array.isArray(exchange.json))
+    throw new Error(`cannot set up the state: GET ${context.listPath}?${query} answered ${exchange.status}`);
+  // A listing's items are pets, objects: an item that is not one fails the setup when its fields are looked up.
+  return exchange.json as Record<string, JsonValue>[];
+}
 
-  function unavailable(): StateUnavailable {
-    return new StateUnavailable(
-      `the deployment refused to create a pet with categoryId ${refused.join(', ')} (400), a category it may legitimately not know; the pact's interaction cannot be verified (give a category it knows with --category-id)`,
-    );
-  }
+/** Categories worth trying, as exact digits: the one the spec suite learned, the first listed pet's, then 1. */
+async function candidates(context: StateContext): Promise<string[]> {
+  const listed = (await listing(context, 'limit=1'))[0]?.categoryId;
+  const fromListing = typeof listed === 'bigint' || (typeof listed === 'number' && Number.isInteger(listed)) ? [String(listed)] : [];
+  const hint = context.categoryHint === undefined ? [] : [context.categoryHint];
+  return [...new Set([...hint, ...fromListing, '1'])].slice(0, MAX_TRIES);
+}
 
-  /** A category the deployment knows: the one a create was accepted with, else the first listed pet's, else 1. */
-  async function knownCategory(): Promise<JsonValue> {
-    if (learned !== undefined) return parseJson(learned);
-    if (exhausted) throw unavailable();
-    return (await listing('limit=1'))[0]?.categoryId ?? 1;
-  }
+function unavailable(context: StateContext): StateUnavailable {
+  return new StateUnavailable(
+    `the deployment refused to create a pet with categoryId ${context.rejected.join(', ')} (400), a category it may legitimately not know; the pact's interaction cannot be verified (give a category it knows with --category-id)`,
+  );
+}
 
-  async function post(categoryId: string, status?: string): Promise<{ status: number; id?: JsonValue }> {
-    const body = newPetJson(`petstore-verify ${runId} pact`, categoryId, status);
-    const exchange = await client.send({ method: create.method, path: create.path, body });
-    const pet = exchange.json as Record<string, JsonValue> | undefined;
-    return { status: exchange.status, ...(pet?.id === undefined ? {} : { id: pet.id }) };
-  }
+/** A category the deployment knows: the one a create was accepted with, else the first listed pet's, else 1. */
+async function knownCategory(context: StateContext): Promise<JsonValue> {
+  if (context.learned !== undefined) return parseJson(context.learned);
+  if (context.exhausted) throw unavailable(context);
+  return (await listing(context, 'limit=1'))[0]?.categoryId ?? 1;
+}
 
-  async function createPet(status?: string): Promise<StateParams> {
-    if (exhausted) throw unavailable();
-    const tries = learned === undefined ? await candidates() : [learned];
-    let last = 0;
-    for (const categoryId of tries) {
-      const answer = await post(categoryId, status);
-      last = answer.status;
-      if (answer.status === 201 && answer.id !== undefined) {
-        learned = categoryId;
-        return { id: answer.id };
-      }
-      // A category the deployment does not know is its right to refuse: try the next.
-      if (answer.status !== 400 || learned !== undefined) break;
-      refused.push(categoryId);
+/** POSTs a pet of this run in the category; the response's status, and the new pet's id when it has one. */
+async function post(context: StateContext, categoryId: string, status?: string): Promise<{ status: number; id?: JsonValue }> {
+  const body = newPetJson(`petstore-verify ${context.runId} pact`, categoryId, status);
+  const exchange = await context.client.send({ method: context.create.method, path: context.create.path, body });
+  const id = isObject(exchange.json) ? exchange.json.id : undefined;
+  return { status: exchange.status, ...(id === undefined ? {} : { id }) };
+}
+
+async function createPet(context: StateContext, status?: string): Promise<StateParams> {
+  if (context.exhausted) throw unavailable(context);
+  const tries = context.learned === undefined ? await candidates(context) : [context.learned];
+  let last = 0;
+  for (const categoryId of tries) {
+    const response = await post(context, categoryId, status);
+    last = response.status;
+    if (response.status === 201 && response.id !== undefined) {
+      context.learned = categoryId;
+      return { id: response.id };
     }
-    if (learned === undefined && last === 400) {
-      exhausted = true;
-      throw unavailable();
-    }
-    throw new Error(`cannot set up the state: POST ${create.path} answered ${last}`);
+    // A category the deployment does not know is its right to reject: try the next.
+    if (response.status !== 400 || context.learned !== undefined) break;
+    context.rejected.push(categoryId);
   }
-
-  async function ensure(query: string, status?: string): Promise<undefined> {
-    if ((await listing(query)).length === 0) await createPet(status);
-    return undefined;
+  if (context.learned === undefined && last === 400) {
+    context.exhausted = true;
+    throw unavailable(context);
   }
+  throw new Error(`cannot set up the state: POST ${context.create.path} answered ${last}`);
+}
 
-  return {
-    [STATES.petsExist]: { mayWrite: true, setup: () => ensure('limit=1') },
-    [STATES.soldPetExists]: { mayWrite: true, setup: () => ensure('status=sold&limit=1', 'sold') },
-    [STATES.petExists]: { mayWrite: true, setup: () => createPet() },
-    [STATES.categoryExists]: { mayWrite: false, setup: async () => ({ categoryId: await knownCategory() }) },
-    [STATES.petAbsent]: {
-      mayWrite: false,
-      async setup() {
-        // Parsed, not `Number()`: beyond 2^53 the id stays exact (a bigint), as the deployment's ids are.
-        return { id: parseJson(absentIdBeyond((await listing(`limit=${max}`)).map((pet) => String(pet.id)))) };
-      },
-    },
+/** Creates a pet only when the listing with `query` is empty. */
+async function ensure(context: StateContext, query: string, status?: string): Promise<undefined> {
+  if ((await listing(context, query)).length === 0) await createPet(context, status);
+  return undefined;
+}
+
+/** An id no listed pet has. Parsed, not `Number()`: beyond 2^53 the id stays exact (a bigint), as the deployment's ids are. */
+async function absentId(context: StateContext): Promise<StateParams> {
+  return { id: parseJson(absentIdBeyond((await listing(context, `limit=${context.maxLimit}`)).map((pet) => String(pet.id)))) };
+}
+
+interface StateRecipe {
+  readonly mayWrite: boolean;
+  readonly setup: (context: StateContext) => Promise<StateParams | undefined>;
+}
+
+/** How each provider state is set up, by its name in the pact. */
+const RECIPES: Readonly<Record<string, StateRecipe>> = {
+  [STATES.petsExist]: { mayWrite: true, setup: (context) => ensure(context, 'limit=1') },
+  [STATES.soldPetExists]: { mayWrite: true, setup: (context) => ensure(context, 'status=sold&limit=1', 'sold') },
+  [STATES.petExists]: { mayWrite: true, setup: (context) => createPet(context) },
+  [STATES.categoryExists]: { mayWrite: false, setup: async (context) => ({ categoryId: await knownCategory(context) }) },
+  [STATES.petAbsent]: { mayWrite: false, setup: absentId },
+};
+
+/** The provider states' setups for one run, sharing what they learn of the deployment's categories. */
+export function stateSetups(contract: Contract, client: HttpClient, runId: string, categoryHint?: string): Record<string, StateSetup> {
+  const context: StateContext = {
+    client,
+    runId,
+    listPath: contract.operation('listPets').path,
+    create: contract.operation('createPet'),
+    maxLimit: contract.integerParameter('listPets', 'limit').maximum,
+    categoryHint,
+    learned: categoryHint,
+    exhausted: false,
+    rejected: [],
   };
+  return Object.fromEntries(Object.entries(RECIPES).map(([name, { mayWrite, setup }]) => [name, { mayWrite, setup: () => setup(context) }]));
 }

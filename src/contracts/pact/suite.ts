@@ -8,8 +8,9 @@ import { basePathOf } from '../../openapi/document.js';
 import type { CheckResult, Finding, RunState } from '../check.js';
 import { KEY_PLACEHOLDER, type RecordedRequest } from '../http.js';
 import { acceptedCategoryId } from '../pets.js';
-import { type LoadedPact, type PactInteraction, statesOf } from './pacts.js';
-import { stateSetups } from './states.js';
+import { isObject } from './guards.js';
+import { type LoadedPact, type PactDocument, type PactInteraction, statesOf } from './pacts.js';
+import { type StateSetup, stateSetups } from './states.js';
 import type { InteractionOutcome, PactJob, PactOutcome, WorkerMessage } from './worker.js';
 
 /** One interaction's verdict in the verifier's JSON report. */
@@ -96,7 +97,8 @@ function recordedRequest(interaction: PactInteraction, baseUrl: string, basePath
     Object.entries(request.headers ?? {}).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value]),
   );
   if (headers.authorization !== undefined) headers.authorization = `Bearer ${KEY_PLACEHOLDER}`;
-  const content = (request.body as { content?: unknown } | undefined)?.content ?? request.body;
+  // A V4 pact wraps the body as `{ content, contentType, encoded }`; earlier versions give it as it is.
+  const content = (isObject(request.body) ? request.body.content : undefined) ?? request.body;
   return {
     method: request.method.toUpperCase(),
     url: `${baseUrl}${path}${query ? `?${query}` : ''}`,
@@ -116,7 +118,7 @@ function findingsOf(error: NonNullable<VerifierReport['errors']>[number], reques
   }));
 }
 
-function skipReason(interaction: PactInteraction, state: RunState, setups: ReturnType<typeof stateSetups>): string | undefined {
+function skipReason(interaction: PactInteraction, state: RunState, setups: Readonly<Record<string, StateSetup>>): string | undefined {
   if (!state.readOnly) return undefined;
   if (interaction.request.method.toUpperCase() === 'POST') return '--read-only: the interaction sends a POST';
   const writing = statesOf(interaction).find((name) => setups[name]?.mayWrite);
@@ -156,14 +158,15 @@ function judge(interaction: PactInteraction, outcome: InteractionOutcome, reques
   const stopped: Finding[] = outcome.problems.map((problem) => ({ message: redact(problem.message), request: problem.request }));
   const unasked = outcome.problems.find((problem) => problem.problem !== 'too-large');
   if (unasked) return { outcome: 'error' as const, ms: 0, findings: stopped, reason: `could not verify: ${redact(unasked.message)}` };
-  // A state is set up through the API, so a state that cannot be is the deployment's answer failing.
+  // A state is set up through the API, so a state that cannot be is the deployment's response failing.
   if (outcome.stateFailures.length > 0)
     return { outcome: 'fail' as const, ms: 0, findings: [...stopped, ...outcome.stateFailures.map((failure) => ({ message: redact(failure), request }))] };
   // A state the deployment legitimately cannot serve (it knows none of the categories tried) leaves the interaction unverifiable.
   if (outcome.stateUnavailable.length > 0)
     return { outcome: 'skip' as const, ms: 0, findings: [], reason: redact([...new Set(outcome.stateUnavailable)].join('; ')) };
   if (outcome.report === undefined) return { outcome: 'error' as const, ms: 0, findings: stopped, reason: redact(outcome.error ?? 'no report') };
-  const report = parseJson(outcome.report) as unknown as VerifierReport;
+  // The Pact Verifier's own JSON report, in the shape it writes; the fields it may leave out are optional in VerifierReport.
+  const report = parseJson(outcome.report) as VerifierReport;
   const verdict = report.interactionResults?.find((candidate) => candidate.description === interaction.description);
   // The report names an error's interaction "Verifying a pact between ... - <description>".
   const errors = (report.errors ?? []).filter(
@@ -180,91 +183,156 @@ function judge(interaction: PactInteraction, outcome: InteractionOutcome, reques
   return { outcome: 'fail' as const, ms, findings: findings.length > 0 ? findings : [{ message: `the Pact verifier reports ${verdict.result}`, request }] };
 }
 
+/** What the suite shares while it verifies the pacts: the run, where the pact files go, and what it reports. */
+interface PactSuiteContext {
+  readonly state: RunState;
+  readonly options: PactRunOptions;
+  readonly basePath: string;
+  readonly baseUrl: string;
+  readonly redact: (text: string) => string;
+  readonly setups: Readonly<Record<string, StateSetup>>;
+  /** The category the spec suite's creates were accepted with: the provider states try it first. */
+  readonly categoryId: string | undefined;
+  /** A temporary folder for the pact files, one interaction each. */
+  readonly folder: string;
+  readonly results: CheckResult[];
+  /** The requests the worker sent, counted as they leave, for the report's totals. */
+  readonly sent: { requests: number; posts: number };
+}
+
+function emit(context: PactSuiteContext, result: CheckResult): void {
+  context.results.push(result);
+  context.options.onResult?.(result);
+}
+
+function countSent(context: PactSuiteContext, method: string): void {
+  context.sent.requests++;
+  if (method === 'POST') context.sent.posts++;
+}
+
+/** What every result of the interaction shows, whatever its outcome. */
+function resultBase(consumer: string, interaction: PactInteraction) {
+  return {
+    id: `pact.${consumer}.${interaction.description.replace(/\s+/g, '-')}`,
+    suite: 'pact' as const,
+    title: `${consumer}: ${interaction.description}${statesOf(interaction).length > 0 ? ` (given ${statesOf(interaction).join(', ')})` : ''}`,
+    operationId: undefined,
+    warnings: [],
+  };
+}
+
+/** The pact's interactions to send; those `--read-only` keeps back are reported as skipped. */
+function interactionsToSend(context: PactSuiteContext, pact: PactDocument): PactInteraction[] {
+  return pact.interactions.filter((interaction) => {
+    const reason = skipReason(interaction, context.state, context.setups);
+    if (reason) emit(context, { ...resultBase(pact.consumer.name, interaction), outcome: 'skip', ms: 0, findings: [], reason });
+    return !reason;
+  });
+}
+
+/** Writes each interaction into a pact file of its own, so that what the proxy saw is known per interaction. */
+function writePactFiles(
+  context: PactSuiteContext,
+  index: number,
+  pact: PactDocument,
+  interactions: readonly PactInteraction[],
+): Promise<PactJob['interactions']> {
+  return Promise.all(
+    interactions.map(async (interaction, n) => {
+      const pactFile = join(context.folder, `${index}-${n}.json`);
+      await writeFile(pactFile, JSON.stringify({ ...pact, interactions: [interaction] }));
+      return { description: interaction.description, pactFile };
+    }),
+  );
+}
+
+function workerJob(context: PactSuiteContext, interactions: PactJob['interactions']): PactJob {
+  const { options } = context;
+  return {
+    baseUrl: context.baseUrl,
+    basePath: context.basePath,
+    interactions,
+    runId: context.state.runId,
+    ...(context.categoryId === undefined ? {} : { categoryId: context.categoryId }),
+    timeoutMs: options.timeoutMs,
+    concurrency: options.concurrency,
+    ...(options.rps === undefined ? {} : { rps: options.rps }),
+    deadlineAt: options.deadlineAt,
+  };
+}
+
+/** One result per interaction sent, from the worker's outcome. */
+function emitOutcomes(
+  context: PactSuiteContext,
+  { source, pact }: LoadedPact,
+  interactions: readonly PactInteraction[],
+  outcome: PactOutcome,
+  started: number,
+): void {
+  const consumer = pact.consumer.name;
+  if ('error' in outcome) {
+    for (const interaction of interactions)
+      emit(context, {
+        ...resultBase(consumer, interaction),
+        outcome: 'error',
+        ms: performance.now() - started,
+        findings: [],
+        reason: `could not verify ${source}: ${context.redact(outcome.error)}`,
+      });
+    return;
+  }
+  interactions.forEach((interaction, n) => {
+    const found = outcome.interactions[n];
+    // The request as the deployment got it (the real id in its path), else as the pact writes it.
+    const request = found?.requests.at(-1) ?? recordedRequest(interaction, context.baseUrl, context.basePath);
+    if (!found)
+      emit(context, {
+        ...resultBase(consumer, interaction),
+        outcome: 'error',
+        ms: 0,
+        findings: [],
+        reason: "the run's deadline passed before this interaction was verified",
+      });
+    else emit(context, { ...resultBase(consumer, interaction), ...judge(interaction, found, request, context.redact) });
+  });
+}
+
+/** Verifies one pact's interactions in one worker: the Pact Verifier, the proxy and the state endpoint. */
+async function verifyPact(context: PactSuiteContext, index: number, loaded: LoadedPact): Promise<void> {
+  const interactions = interactionsToSend(context, loaded.pact);
+  if (interactions.length === 0) return;
+  const files = await writePactFiles(context, index, loaded.pact, interactions);
+  const started = performance.now();
+  const outcome = await runWorker(workerJob(context, files), context.options.apiKey, (method) => countSent(context, method));
+  emitOutcomes(context, loaded, interactions, outcome, started);
+}
+
 /**
  * Replays each pact against the deployment with the Pact Verifier, through the bounded proxy:
  * one result per interaction, each named `pact.<consumer>.<description>`. Under `--read-only`,
  * interactions that would write are reported as skipped and never sent.
  */
 export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[], options: PactRunOptions): Promise<PactRun> {
-  const { apiKey, onResult } = options;
   const basePath = basePathOf(state.contract.doc);
-  const baseUrl = state.client.baseUrl;
-  const redact = (value: string) => state.client.redact(value);
   const setups = stateSetups(state.contract, state.client, state.runId);
-  // The category the spec suite's creates were accepted with: the provider states try it first.
   const categoryId = acceptedCategoryId(state);
   const folder = await mkdtemp(join(tmpdir(), 'petstore-verify-pacts-'));
-  const results: CheckResult[] = [];
-  const sent = { requests: 0, posts: 0 };
-  const onSent = (method: string) => {
-    sent.requests++;
-    if (method === 'POST') sent.posts++;
-  };
-  const emit = (result: CheckResult) => {
-    results.push(result);
-    onResult?.(result);
+  const context: PactSuiteContext = {
+    state,
+    options,
+    basePath,
+    baseUrl: state.client.baseUrl,
+    redact: (value) => state.client.redact(value),
+    setups,
+    categoryId,
+    folder,
+    results: [],
+    sent: { requests: 0, posts: 0 },
   };
   try {
-    for (const [index, { source, pact }] of pacts.entries()) {
-      const consumer = pact.consumer.name;
-      const base = (interaction: PactInteraction) => ({
-        id: `pact.${consumer}.${interaction.description.replace(/\s+/g, '-')}`,
-        suite: 'pact' as const,
-        title: `${consumer}: ${interaction.description}${statesOf(interaction).length > 0 ? ` (given ${statesOf(interaction).join(', ')})` : ''}`,
-        operationId: undefined,
-        warnings: [],
-      });
-      const kept = pact.interactions.filter((interaction) => {
-        const reason = skipReason(interaction, state, setups);
-        if (reason) emit({ ...base(interaction), outcome: 'skip', ms: 0, findings: [], reason });
-        return !reason;
-      });
-      if (kept.length === 0) continue;
-      const files = await Promise.all(
-        kept.map(async (interaction, n) => {
-          const pactFile = join(folder, `${index}-${n}.json`);
-          await writeFile(pactFile, JSON.stringify({ ...pact, interactions: [interaction] }));
-          return { description: interaction.description, pactFile };
-        }),
-      );
-      const started = performance.now();
-      const outcome = await runWorker(
-        {
-          baseUrl,
-          basePath,
-          interactions: files,
-          runId: state.runId,
-          ...(categoryId === undefined ? {} : { categoryId }),
-          timeoutMs: options.timeoutMs,
-          concurrency: options.concurrency,
-          ...(options.rps === undefined ? {} : { rps: options.rps }),
-          deadlineAt: options.deadlineAt,
-        },
-        apiKey,
-        onSent,
-      );
-      if ('error' in outcome) {
-        for (const interaction of kept)
-          emit({
-            ...base(interaction),
-            outcome: 'error',
-            ms: performance.now() - started,
-            findings: [],
-            reason: `could not verify ${source}: ${redact(outcome.error)}`,
-          });
-        continue;
-      }
-      kept.forEach((interaction, n) => {
-        const found = outcome.interactions[n];
-        // The request as the deployment got it (the real id in its path), else as the pact writes it.
-        const request = found?.requests.at(-1) ?? recordedRequest(interaction, baseUrl, basePath);
-        if (!found)
-          emit({ ...base(interaction), outcome: 'error', ms: 0, findings: [], reason: "the run's deadline passed before this interaction was verified" });
-        else emit({ ...base(interaction), ...judge(interaction, found, request, redact) });
-      });
-    }
+    for (const [index, loaded] of pacts.entries()) await verifyPact(context, index, loaded);
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
-  return { results, ...sent };
+  return { results: context.results, ...context.sent };
 }

@@ -16,7 +16,7 @@ import { stateSetups } from './states.js';
 
 export interface PactJob {
   readonly baseUrl: string;
-  /** The spec's base path (`/v1`) that pact paths carry and the base URL already ends in. */
+  /** The spec's base path (`/v1`) that pact paths start with and the base URL already ends in. */
   readonly basePath: string;
   /** One pact file per interaction, in order: what the proxy saw is then known per interaction. */
   readonly interactions: readonly { readonly description: string; readonly pactFile: string }[];
@@ -57,7 +57,7 @@ function tell(message: WorkerMessage, then: () => void = () => {}): void {
   process.send?.(message, then);
 }
 
-// The Verifier's own timeout is a little longer than the proxy's, so that the proxy's clearer answer comes first.
+// The Verifier's own timeout is a little longer than the proxy's, so that the proxy's clearer response comes first.
 const VERIFIER_GRACE_MS = 2_000;
 
 type PactVerifier = NonNullable<Awaited<ReturnType<typeof loadPactVerifier>>>;
@@ -79,6 +79,8 @@ async function verifyOne(
   try {
     return { report: await verifier.verifyProvider() };
   } catch (error) {
+    // Pact rejects with an Error whose message is the JSON report. Its native core may also reject with a bare
+    // string: `.message` is then undefined, and the whole job fails with the TypeError, as it always has.
     const message = (error as Error).message;
     return message.trimStart().startsWith('{') ? { report: message } : { error: message };
   }
