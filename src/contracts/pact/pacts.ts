@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { messageOf } from '../../errors.js';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { readLimited } from '../../http/read-limited.js';
-import { isObject, messageOf } from './guards.js';
+import { isObject } from './guards.js';
 import { PROVIDER, STATES } from './names.js';
 
 /** The pacts shipped with the package: spec/pacts/*.json. */

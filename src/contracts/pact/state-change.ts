@@ -5,8 +5,9 @@
  * 9007199254740993 reaches the Verifier's request path and expected body as it is.
  */
 import { createServer, type IncomingMessage } from 'node:http';
+import { messageOf } from '../../errors.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
-import { isObject, messageOf } from './guards.js';
+import { isObject } from './guards.js';
 import { listenOnLoopback, requestChunks } from './loopback.js';
 import { type StateSetup, StateUnavailable } from './states.js';
 
