@@ -4,6 +4,7 @@ import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
 import type { Contract, ContractOperation } from './contract.js';
 import { type DerivedCredential, type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
+import { stringField } from './thrown.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
 
@@ -255,7 +256,7 @@ export async function runCheck(check: Check, state: RunState, suite: CheckResult
   } catch (error) {
     if (error instanceof Skip) return result(context.findings.length > 0 ? 'fail' : 'skip', error.message);
     if (error instanceof TransportError) return result(context.findings.length > 0 ? 'fail' : 'error', `could not verify: ${error.message}`);
-    return result('error', `bug in petstore-verify, please report it: ${(error as Error).stack ?? error}`);
+    return result('error', `bug in petstore-verify, please report it: ${stringField(error, 'stack') ?? error}`);
   }
   return result(context.findings.length > 0 ? 'fail' : 'pass');
 }

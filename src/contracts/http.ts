@@ -4,6 +4,7 @@ import { readLimited } from '../http/read-limited.js';
 import { type JsonValue, parseJson } from '../json/lossless.js';
 import { Pacer, sleepUnlessAborted } from './pace.js';
 import { KEY_PLACEHOLDER, Redactor } from './redact-key.js';
+import { messageOf, stringField } from './thrown.js';
 
 export { KEY_PLACEHOLDER };
 
@@ -128,20 +129,21 @@ export function bodyCapMessage(maxBytes: number): string {
   return `a body larger than ${maxBytes} bytes (${+(maxBytes / 1024 / 1024).toFixed(2)} MiB), the most petstore-verify reads of one answer`;
 }
 
-/** Why a request got no complete answer, in words for the report. */
+/** Why a request got no complete response, in words for the report. */
 export function describeFailure(error: unknown, deadline: AbortSignal | undefined, timeoutMs: number): { problem: TransportProblem; detail: string } {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code ?? '';
+  // fetch puts the network's own error (with its `code`, like ECONNREFUSED) in `cause`.
+  const cause: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, 'cause') : undefined;
+  const code = stringField(cause, 'code') ?? '';
+  const causeMessage = stringField(cause, 'message');
+  const name = stringField(error, 'name');
   if (error instanceof DeadlineError || deadline?.aborted) return { problem: 'deadline', detail: "the run's deadline passed before the answer came" };
-  if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError')
-    return { problem: 'timeout', detail: `no complete answer within ${timeoutMs} ms (--timeout)` };
+  if (name === 'TimeoutError' || name === 'AbortError') return { problem: 'timeout', detail: `no complete answer within ${timeoutMs} ms (--timeout)` };
   if (code === 'ECONNREFUSED') return { problem: 'refused', detail: 'connection refused: is the deployment running at this address?' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { problem: 'dns', detail: 'the host name does not resolve' };
-  if (cause?.message === 'bad port')
+  if (causeMessage === 'bad port')
     return { problem: 'network', detail: 'fetch refuses to connect to this port (one of the ports blocked for safety); serve the deployment on another port' };
-  if (/CERT|SSL|TLS/i.test(code) || /certificate|ssl|tls/i.test(cause?.message ?? ''))
-    return { problem: 'tls', detail: `TLS failed: ${cause?.message ?? code}` };
-  return { problem: 'network', detail: cause?.message ?? (error as Error).message };
+  if (/CERT|SSL|TLS/i.test(code) || /certificate|ssl|tls/i.test(causeMessage ?? '')) return { problem: 'tls', detail: `TLS failed: ${causeMessage ?? code}` };
+  return { problem: 'network', detail: causeMessage ?? messageOf(error) };
 }
 
 /**
@@ -255,7 +257,7 @@ export class HttpClient {
           try {
             json = parseJson(raw);
           } catch (error) {
-            jsonError = (error as Error).message;
+            jsonError = messageOf(error);
           }
         }
         const redacted = this.#redactor.body(raw, json !== undefined);

@@ -10,6 +10,7 @@ import { type Contract, loadContract } from './contract.js';
 import { type Exchange, HttpClient, RETRYABLE_STATUSES, TransportError } from './http.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { verifyPacts } from './pact/suite.js';
+import { messageOf } from './thrown.js';
 
 export type Suite = 'spec' | 'pact' | 'all';
 
@@ -217,7 +218,7 @@ async function pactsToVerify(run: Run): Promise<{ pacts: LoadedPact[] } | { fata
   try {
     pacts = await loadPacts(run.options.pacts);
   } catch (error) {
-    return { fatal: error instanceof Error ? error.message : String(error) };
+    return { fatal: messageOf(error) };
   }
   const problem = pacts.map(pactProblem).find((found) => found !== undefined);
   return problem ? { fatal: problem } : { pacts };
