@@ -50,7 +50,7 @@ export interface SchemaViolation {
 }
 
 /**
- * The interface as the verifier reads it from the spec at run time: operations, documented
+ * The interface as the verifier takes it from the spec at run time: operations, documented
  * statuses, response schemas (compiled with ajv), parameter bounds and body shapes. Nothing here
  * is written by hand; a change to the spec changes the checks.
  */
@@ -78,7 +78,7 @@ function describe(error: ErrorObject): SchemaViolation {
 
 /*
  * Typed readers of a schema's keywords: the document types a schema as a map of unknown values, so
- * each keyword the verifier uses is checked for the shape it needs, and anything else reads as absent.
+ * each keyword the verifier uses is checked for the shape it needs, and anything else counts as absent.
  */
 
 function isSchema(value: unknown): value is JsonSchema {
@@ -136,7 +136,7 @@ function violationsOf(validate: ValidateFunction, value: unknown): SchemaViolati
   return validate(value) ? [] : (validate.errors ?? []).map(describe);
 }
 
-/** Each operation of the spec, by id, as the verifier reads it. */
+/** Each operation of the spec, by id, as the verifier sees it. */
 function operationsById(doc: OpenApiDocument): Map<string, ContractOperation> {
   // The document-wide `security`, which the document's type leaves out: each operation without its own inherits it.
   const globalSecurity = 'security' in doc && Array.isArray(doc.security) ? doc.security : undefined;

@@ -36,7 +36,7 @@ function errorCodesOf(byStatus: Observations['errorCodesByStatus']): Choice<'err
   return learned;
 }
 
-/** Categories: any, when one no pet has was accepted; the listed and accepted ones less the refused, when it was refused. */
+/** Categories: any, when one no pet has was accepted; the listed and accepted ones less the rejected, when it was rejected. */
 function categoriesOf(seen: Observations): Choice<'categories'> {
   if (seen.unlistedCategory === 'accepted') return 'any';
   if (seen.unlistedCategory !== 'refused') return UNKNOWN;

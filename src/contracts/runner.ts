@@ -14,7 +14,7 @@ import { messageOf } from './thrown.js';
 
 export type Suite = 'spec' | 'pact' | 'all';
 
-/** The most POSTs the spec suite sends: 20 to fill an empty listing to the default page, the rest for its checks (most refused by design). */
+/** The most POSTs the spec suite sends: 20 to fill an empty listing to the default page, the rest for its checks (most rejected by design). */
 export const MAX_WRITES = 80;
 
 export interface VerifyOptions {
@@ -68,7 +68,7 @@ export interface VerificationReport {
   readonly retried: readonly string[];
   readonly results: readonly CheckResult[];
   readonly counts: Counts;
-  /** Why the run could not verify at all (unreachable, key refused); then `results` is empty. */
+  /** Why the run could not verify at all (unreachable, key rejected); then `results` is empty. */
   readonly fatal?: string;
   /** 0: every check passed; 1: the deployment breaks the contract; 2: it could not be verified. */
   readonly exitCode: 0 | 1 | 2;
@@ -90,7 +90,7 @@ function exitCodeOf(results: readonly CheckResult[]): 0 | 1 | 2 {
 }
 
 /**
- * What is wrong with a base URL's path, if the deployment does not answer there: it goes past the
+ * What is wrong with a base URL's path, if the deployment does not respond there: it goes past the
  * spec's version prefix (`.../v1/pets`), which is never right, or it lacks it, which is right only
  * for a deployment serving the API at its root (as Prism's mock does), so that is said only once
  * the listing is not found there.
@@ -109,13 +109,13 @@ function prefixProblems(baseUrl: string, basePath: string): { past?: string; lac
   };
 }
 
-/** True for an answer that is a web page: what a single-page app or a web server's index gives for any path. */
+/** True for a response that is a web page: what a single-page app or a web server's index gives for any path. */
 function isWebPage(exchange: Exchange): boolean {
   const type = exchange.headers.get('content-type') ?? '';
   return exchange.json === undefined && (/^text\/html\b/i.test(type) || /^\s*</.test(exchange.text));
 }
 
-/** Reads the listing once before any check: it proves the deployment answers and takes the key. */
+/** Lists the pets once before any check: it proves the deployment responds and takes the key. */
 async function preflight(
   contract: Contract,
   client: HttpClient,
