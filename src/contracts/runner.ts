@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { EXIT, type ExitCode } from '../errors.js';
 import type { JsonValue } from '../json/lossless.js';
 import { basePathOf } from '../openapi/document.js';
 import { type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
@@ -71,7 +72,7 @@ export interface VerificationReport {
   /** Why the run could not verify at all (unreachable, key rejected); then `results` is empty. */
   readonly fatal?: string;
   /** 0: every check passed; 1: the deployment breaks the contract; 2: it could not be verified. */
-  readonly exitCode: 0 | 1 | 2;
+  readonly exitCode: ExitCode;
 }
 
 /** The checks of the spec suite, for this contract. */
@@ -84,9 +85,10 @@ function count(results: readonly CheckResult[], outcome: Outcome): number {
   return results.filter((result) => result.outcome === outcome).length;
 }
 
-function exitCodeOf(results: readonly CheckResult[]): 0 | 1 | 2 {
-  if (count(results, 'fail') > 0) return 1;
-  return count(results, 'error') > 0 ? 2 : 0;
+/** A failed check means the deployment breaks the contract (1); a check that could not verify, that the run is incomplete (2). */
+function exitCodeOfResults(results: readonly CheckResult[]): ExitCode {
+  if (count(results, 'fail') > 0) return EXIT.failed;
+  return count(results, 'error') > 0 ? EXIT.usage : EXIT.ok;
 }
 
 /**
@@ -287,7 +289,7 @@ function reportOf(run: Run, results: readonly CheckResult[], state: RunState | u
       errors: count(results, 'error'),
       warnings: results.reduce((n, r) => n + r.warnings.length, 0),
     },
-    ...(fatal === undefined ? { exitCode: exitCodeOf(results) } : { fatal, exitCode: 2 as const }),
+    ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal, exitCode: EXIT.usage }),
   };
 }
 
