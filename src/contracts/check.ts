@@ -4,6 +4,7 @@ import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
 import type { Contract, ContractOperation } from './contract.js';
 import { type DerivedCredential, type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
+import { stringField } from './thrown.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
 
@@ -82,7 +83,7 @@ export function excerpt(text: string): string {
 }
 
 /**
- * What a check works with: `call` sends a request for an operation and holds the answer to the
+ * What a check works with: `call` sends a request for an operation and holds the response to the
  * rules every response has (a documented status, JSON, valid by the schema of that status, an
  * Error whose `status` is the HTTP status, never 5xx); `fail`, `warn` and `skip` record the rest.
  */
@@ -97,7 +98,7 @@ export class CheckContext {
     return this.state.contract;
   }
 
-  /** Sends a request for `operationId` and records every way its answer breaks the spec. */
+  /** Sends a request for `operationId` and records every way its response breaks the spec. */
   async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const operation = this.contract.operation(operationId);
     if (operation.method === 'POST') this.reserveWrite();
@@ -113,7 +114,7 @@ export class CheckContext {
         ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
       });
     } catch (error) {
-      // No page of at most 100 pets, and no Error, is that large: the answer itself breaks the contract.
+      // No page of at most 100 pets, and no Error, is that large: the response itself breaks the contract.
       if (error instanceof TransportError && error.problem === 'too-large') {
         this.findings.push({
           message: `${operation.operationId} answered with ${error.message.slice(error.message.indexOf(': ') + 2)}`,
@@ -128,7 +129,7 @@ export class CheckContext {
         `${exchange.request.method} ${exchange.request.url} was retried ${exchange.attempts - 1} time(s) after gateway errors, a dropped connection or 429 Too Many Requests`,
       );
     this.#inspect(operation, exchange);
-    // Every page lists each pet once, whatever check asked for it (a page read after creates included).
+    // Every page lists each pet once, whatever check asked for it (a page listed after creates included).
     if (operation.method === 'GET' && exchange.status === 200 && Array.isArray(exchange.json)) {
       const ids = exchange.json
         .map((pet) => (pet !== null && typeof pet === 'object' && !Array.isArray(pet) && 'id' in pet ? String(pet.id) : undefined))
@@ -192,8 +193,8 @@ export class CheckContext {
       return;
     }
     this.#observeForm(operation, exchange);
-    const answer = { status, body: exchange.text, header: (name: string) => exchange.headers.get(name) ?? undefined };
-    for (const { message, expected, actual, schemaPath } of conformanceOf(this.contract)(operation.operationId, answer)) {
+    const response = { status, body: exchange.text, header: (name: string) => exchange.headers.get(name) ?? undefined };
+    for (const { message, expected, actual, schemaPath } of conformanceOf(this.contract)(operation.operationId, response)) {
       this.fail(message, exchange, {
         ...(expected === undefined ? {} : { expected }),
         ...(actual === undefined ? {} : { actual }),
@@ -203,7 +204,7 @@ export class CheckContext {
   }
 }
 
-/** The form of the deployment's answers, where the interface leaves it open: error codes, charset, the Deprecation header. */
+/** The form of the deployment's responses, where the interface leaves it open: error codes, charset, the Deprecation header. */
 function observationsOf(operation: ContractOperation, exchange: Exchange): Observations {
   const { status, json } = exchange;
   const seen: { -readonly [K in keyof Observations]: Observations[K] } = {};
@@ -255,7 +256,7 @@ export async function runCheck(check: Check, state: RunState, suite: CheckResult
   } catch (error) {
     if (error instanceof Skip) return result(context.findings.length > 0 ? 'fail' : 'skip', error.message);
     if (error instanceof TransportError) return result(context.findings.length > 0 ? 'fail' : 'error', `could not verify: ${error.message}`);
-    return result('error', `bug in petstore-verify, please report it: ${(error as Error).stack ?? error}`);
+    return result('error', `bug in petstore-verify, please report it: ${stringField(error, 'stack') ?? error}`);
   }
   return result(context.findings.length > 0 ? 'fail' : 'pass');
 }

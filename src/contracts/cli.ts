@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT, UsageError } from '../errors.js';
 import { profileOfRun } from './learn-profile.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
@@ -110,6 +110,32 @@ function defaultSuite(): Suite {
   return 'spec';
 }
 
+/** `--category-id`: an int64 as exact digits, leading zeros dropped so that it is written as JSON writes it. */
+function int64Digits(value: string): string {
+  if (!/^-?\d{1,19}$/.test(value) || BigInt(value) > 2n ** 63n - 1n || BigInt(value) < -(2n ** 63n))
+    throw new InvalidArgumentError('Expected an int64 integer.');
+  return value.replace(/^(-?)0+(?=\d)/, '$1');
+}
+
+/** `--pact`, repeatable: each value is added to those before it. */
+function appended(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+const HELP_AFTER = `
+Exit codes:
+  0  every check passed
+  1  the deployment breaks the contract
+  2  nothing (or not everything) could be verified: a usage error, a misconfiguration (a base URL
+     without /v1, a web page instead of the API, an unreadable --pact, an --output that cannot be
+     written), an unreachable deployment, a refused key, or checks cut off by --deadline
+
+Examples:
+  $ petstore-verify --base-url https://staging.example.com/v1 --api-key "$PETSTORE_API_KEY"
+  $ PETSTORE_BASE_URL=http://127.0.0.1:4010/v1 PETSTORE_API_KEY=petstore-dev-key petstore-verify
+  $ petstore-verify --read-only --reporter junit --output petstore-verify.xml   # production-safe, for CI
+  $ petstore-verify --write-profile petstore-profile.json                        # learn staging's choices for petstore-mock --profile`;
+
 /** The `petstore-verify` command, ready for `parseAsync`. */
 export function verifyCommand(): Command {
   return new Command('petstore-verify')
@@ -126,20 +152,12 @@ export function verifyCommand(): Command {
       '--read-only',
       `send no POST: checks that create pets are skipped (otherwise at most ${MAX_WRITES} POSTs are sent by the spec suite, named "petstore-verify <run id> ...")`,
     )
-    .addOption(
-      new Option('--pact <file or url>', 'another consumer pact to verify besides the bundled ones; repeatable')
-        .default([])
-        .argParser((value: string, previous: string[]) => [...previous, value]),
-    )
+    .addOption(new Option('--pact <file or url>', 'another consumer pact to verify besides the bundled ones; repeatable').default([]).argParser(appended))
     .addOption(
       new Option(
         '--category-id <id>',
         'a category the deployment accepts for new pets, tried before any guess (for a deployment that refuses categories it does not know)',
-      ).argParser((value: string) => {
-        if (!/^-?\d{1,19}$/.test(value) || BigInt(value) > 2n ** 63n - 1n || BigInt(value) < -(2n ** 63n))
-          throw new InvalidArgumentError('Expected an int64 integer.');
-        return value.replace(/^(-?)0+(?=\d)/, '$1');
-      }),
+      ).argParser(int64Digits),
     )
     .addOption(new Option('--reporter <name>', 'console, json or junit').choices(['console', 'json', 'junit']).default('console'))
     .option('-o, --output <file>', 'write the json or junit report to this file (the console shows progress)')
@@ -155,87 +173,106 @@ export function verifyCommand(): Command {
         .default(120_000)
         .argParser(positiveInteger('milliseconds', 3_600_000)),
     )
-    .addHelpText(
-      'after',
-      `
-Exit codes:
-  0  every check passed
-  1  the deployment breaks the contract
-  2  nothing (or not everything) could be verified: a usage error, a misconfiguration (a base URL
-     without /v1, a web page instead of the API, an unreadable --pact, an --output that cannot be
-     written), an unreachable deployment, a refused key, or checks cut off by --deadline
+    .addHelpText('after', HELP_AFTER);
+}
 
-Examples:
-  $ petstore-verify --base-url https://staging.example.com/v1 --api-key "$PETSTORE_API_KEY"
-  $ PETSTORE_BASE_URL=http://127.0.0.1:4010/v1 PETSTORE_API_KEY=petstore-dev-key petstore-verify
-  $ petstore-verify --read-only --reporter junit --output petstore-verify.xml   # production-safe, for CI
-  $ petstore-verify --write-profile petstore-profile.json                        # learn staging's choices for petstore-mock --profile`,
+/** Commander's own usage error as one line, without any key in it. */
+function usageLine(text: string, argv: readonly string[]): string {
+  const oneLine = redactUsage(text, argv)
+    .replace(/^error: /, '')
+    .trim()
+    .replace(/\s*\n\s*/g, ' ');
+  return `petstore-verify: ${oneLine} Run petstore-verify --help for every flag.\n`;
+}
+
+/** The flags as commander parses them, or the exit code when parsing ended the run (`--help`, a usage error it printed). */
+async function parseFlags(argv: readonly string[]): Promise<{ flags: Flags } | { exitCode: number }> {
+  const command = verifyCommand()
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(usageLine(text, argv)) });
+  try {
+    await command.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    // With exitOverride, commander ends --help and --version by throwing too: those runs succeed.
+    const code = error instanceof CommanderError ? error.code : undefined;
+    return { exitCode: code === 'commander.helpDisplayed' || code === 'commander.version' ? EXIT.ok : EXIT.usage };
+  }
+  return { flags: command.opts<Flags>() };
+}
+
+/** What the run needs beyond the flags, once they are found valid. */
+interface Plan {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly suite: Suite;
+}
+
+function apiKeyOf(flags: Flags): string {
+  if (flags.apiKey === undefined || flags.apiKey.trim() === '')
+    throw new UsageError('--api-key is required (or set PETSTORE_API_KEY): the key the deployment accepts, not empty');
+  // A header value is visible ASCII, spaces and tabs (RFC 9110 §5.5): fetch rejects anything else before sending.
+  if (!/^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/.test(flags.apiKey))
+    throw new UsageError(
+      'the key cannot be sent in an HTTP header: it holds a line break, a control character, a non-ASCII character or spaces around it; give the key exactly as the deployment issued it',
     );
+  return flags.apiKey;
+}
+
+/** Checks the flags together, before the first request; throws a `UsageError` that says what to change. */
+async function planOf(flags: Flags): Promise<Plan> {
+  const baseUrl = baseUrlOf(flags);
+  const apiKey = apiKeyOf(flags);
+  if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json or junit');
+  const suite = flags.suite ?? defaultSuite();
+  if (suite !== 'spec' && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
+  const unwritable = flags.output === undefined ? undefined : await outputProblem(flags.output);
+  if (unwritable) throw new UsageError(unwritable);
+  return { baseUrl, apiKey, suite };
+}
+
+/** Runs the verification, writing a line per check and the summary to `progress`. */
+async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteStream): Promise<VerificationReport> {
+  const paint = painter(progress);
+  const report = await verify({
+    ...plan,
+    readOnly: flags.readOnly === true,
+    ...(flags.categoryId === undefined ? {} : { categoryId: flags.categoryId }),
+    timeoutMs: flags.timeout,
+    concurrency: flags.concurrency,
+    // The deadline is the whole run's, counted from the process's start: Node's own start and the
+    // spec's compilation are part of what CI waits for.
+    deadlineMs: Math.max(1, Math.round(flags.deadline - performance.now())),
+    ...(flags.rps === undefined ? {} : { rps: flags.rps }),
+    pacts: flags.pact,
+    onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
+  });
+  progress.write(summary(report, paint));
+  return report;
+}
+
+/** Writes the profile (--write-profile) and the json or junit document (to --output, else stdout). */
+async function writeReports(flags: Flags, report: VerificationReport, progress: NodeJS.WriteStream): Promise<void> {
+  if (flags.writeProfile && report.fatal === undefined) {
+    await writeFile(flags.writeProfile, `${JSON.stringify(profileOfRun(report.results), null, 2)}\n`);
+    progress.write(`Profile of the deployment written to ${flags.writeProfile}; run petstore-mock --profile ${flags.writeProfile} to mimic it.\n`);
+  }
+  if (flags.reporter === 'console') return;
+  const document = render(report, flags.reporter);
+  if (flags.output) await writeFile(flags.output, document);
+  else process.stdout.write(document);
 }
 
 /** Runs the CLI and resolves to its exit code. */
 export async function runVerifyCli(argv: readonly string[]): Promise<number> {
-  const command = verifyCommand()
-    .exitOverride()
-    .configureOutput({
-      outputError: (text, write) =>
-        write(
-          `petstore-verify: ${redactUsage(text, argv)
-            .replace(/^error: /, '')
-            .trim()
-            .replace(/\s*\n\s*/g, ' ')} Run petstore-verify --help for every flag.\n`,
-        ),
-    });
+  const parsed = await parseFlags(argv);
+  if ('exitCode' in parsed) return parsed.exitCode;
+  const { flags } = parsed;
   try {
-    await command.parseAsync(argv, { from: 'user' });
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    return code === 'commander.helpDisplayed' || code === 'commander.version' ? 0 : EXIT.usage;
-  }
-  const flags = command.opts<Flags>();
-  try {
-    const baseUrl = baseUrlOf(flags);
-    if (flags.apiKey === undefined || flags.apiKey.trim() === '')
-      throw new UsageError('--api-key is required (or set PETSTORE_API_KEY): the key the deployment accepts, not empty');
-    // A header value is visible ASCII, spaces and tabs (RFC 9110 §5.5): fetch refuses anything else before sending.
-    if (!/^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/.test(flags.apiKey))
-      throw new UsageError(
-        'the key cannot be sent in an HTTP header: it holds a line break, a control character, a non-ASCII character or spaces around it; give the key exactly as the deployment issued it',
-      );
-    if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json or junit');
-    const suite = flags.suite ?? defaultSuite();
-    if (suite !== 'spec' && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
-    const unwritable = flags.output === undefined ? undefined : await outputProblem(flags.output);
-    if (unwritable) throw new UsageError(unwritable);
+    const plan = await planOf(flags);
     // The document goes to stdout unless it goes to a file; progress goes wherever it does not.
-    const documentOnStdout = flags.reporter !== 'console' && !flags.output;
-    const progress = documentOnStdout ? process.stderr : process.stdout;
-    const paint = painter(progress);
-    const report = await verify({
-      baseUrl,
-      apiKey: flags.apiKey,
-      suite,
-      readOnly: flags.readOnly === true,
-      ...(flags.categoryId === undefined ? {} : { categoryId: flags.categoryId }),
-      timeoutMs: flags.timeout,
-      concurrency: flags.concurrency,
-      // The deadline is the whole run's, counted from the process's start: Node's own start and the
-      // spec's compilation are part of what CI waits for.
-      deadlineMs: Math.max(1, Math.round(flags.deadline - performance.now())),
-      ...(flags.rps === undefined ? {} : { rps: flags.rps }),
-      pacts: flags.pact,
-      onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
-    });
-    progress.write(summary(report, paint));
-    if (flags.writeProfile && report.fatal === undefined) {
-      await writeFile(flags.writeProfile, `${JSON.stringify(profileOfRun(report.results), null, 2)}\n`);
-      progress.write(`Profile of the deployment written to ${flags.writeProfile}; run petstore-mock --profile ${flags.writeProfile} to mimic it.\n`);
-    }
-    if (flags.reporter !== 'console') {
-      const document = render(report, flags.reporter);
-      if (flags.output) await writeFile(flags.output, document);
-      else process.stdout.write(document);
-    }
+    const progress = flags.reporter !== 'console' && !flags.output ? process.stderr : process.stdout;
+    const report = await runWithProgress(flags, plan, progress);
+    await writeReports(flags, report, progress);
     return report.exitCode;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

@@ -3,14 +3,14 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { SpecError } from '../errors.js';
 import { type JsonValue, validationView } from '../json/lossless.js';
 import { createAjv } from '../openapi/ajv.js';
-import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, resolve } from '../openapi/document.js';
+import { type JsonSchema, type OpenApiDocument, type OperationEntry, operationsOf, parametersOf, resolve } from '../openapi/document.js';
 import { loadSpecFile } from '../openapi/load.js';
 import { validatorSchemas } from '../openapi/schemas.js';
 
 /** spec/openapi.yaml as shipped with the package. */
 export const BUNDLED_SPEC = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
 
-/** What the verifier knows of one operation, read from the spec. */
+/** What the verifier knows of one operation, from the spec. */
 export interface ContractOperation {
   readonly operationId: string;
   readonly method: string;
@@ -50,7 +50,7 @@ export interface SchemaViolation {
 }
 
 /**
- * The interface as the verifier reads it from the spec at run time: operations, documented
+ * The interface as the verifier takes it from the spec at run time: operations, documented
  * statuses, response schemas (compiled with ajv), parameter bounds and body shapes. Nothing here
  * is written by hand; a change to the spec changes the checks.
  */
@@ -76,11 +76,37 @@ function describe(error: ErrorObject): SchemaViolation {
   return { instancePath: at, schemaPath: error.schemaPath, message: error.message ?? 'is invalid' };
 }
 
+/*
+ * Typed readers of a schema's keywords: the document types a schema as a map of unknown values, so
+ * each keyword the verifier uses is checked for the shape it needs, and anything else counts as absent.
+ */
+
+function isSchema(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function schemasOf(value: unknown): JsonSchema[] {
+  return Array.isArray(value) ? value.filter(isSchema) : [];
+}
+
+function schemaMapOf(value: unknown): Record<string, JsonSchema> {
+  return isSchema(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, JsonSchema] => isSchema(entry[1]))) : {};
+}
+
+/** An object schema's required names and properties, gathered through `allOf`. */
 function flattenObject(doc: OpenApiDocument, schema: JsonSchema): { required: string[]; properties: Record<string, JsonSchema> } {
-  const resolved = resolve<JsonSchema>(doc, schema as never);
-  const required = [...((resolved.required as string[] | undefined) ?? [])];
-  const properties = { ...((resolved.properties as Record<string, JsonSchema> | undefined) ?? {}) };
-  for (const part of (resolved.allOf as JsonSchema[] | undefined) ?? []) {
+  const resolved = resolve(doc, schema);
+  const required = stringsOf(resolved.required);
+  const properties = schemaMapOf(resolved.properties);
+  for (const part of schemasOf(resolved.allOf)) {
     const inner = flattenObject(doc, part);
     required.push(...inner.required);
     Object.assign(properties, inner.properties);
@@ -88,13 +114,12 @@ function flattenObject(doc: OpenApiDocument, schema: JsonSchema): { required: st
   return { required, properties };
 }
 
-/** Reads and compiles a spec (by default the bundled spec/openapi.yaml). */
-export async function loadContract(specPath: string = BUNDLED_SPEC): Promise<Contract> {
-  const doc = await loadSpecFile(specPath);
+/** The spec's validators by name (see `validatorSchemas`), each compiled the first time it is needed. */
+function validatorsOf(doc: OpenApiDocument): (name: string) => ValidateFunction | undefined {
   const ajv = createAjv(doc, { useDefaults: false });
   const schemas = validatorSchemas(doc);
   const compiled = new Map<string, ValidateFunction>();
-  const validator = (name: string): ValidateFunction | undefined => {
+  return (name) => {
     const schema = schemas[name];
     if (!schema) return undefined;
     let validate = compiled.get(name);
@@ -104,9 +129,18 @@ export async function loadContract(specPath: string = BUNDLED_SPEC): Promise<Con
     }
     return validate;
   };
+}
 
-  const globalSecurity = (doc as { security?: readonly unknown[] }).security;
-  const operations = new Map<string, ContractOperation>(
+/** Every violation `validate` finds in `value`. */
+function violationsOf(validate: ValidateFunction, value: unknown): SchemaViolation[] {
+  return validate(value) ? [] : (validate.errors ?? []).map(describe);
+}
+
+/** Each operation of the spec, by id, as the verifier sees it. */
+function operationsById(doc: OpenApiDocument): Map<string, ContractOperation> {
+  // The document-wide `security`, which the document's type leaves out: each operation without its own inherits it.
+  const globalSecurity = 'security' in doc && Array.isArray(doc.security) ? doc.security : undefined;
+  return new Map(
     operationsOf(doc).map(({ operationId, method, path, operation }) => [
       operationId,
       {
@@ -120,60 +154,63 @@ export async function loadContract(specPath: string = BUNDLED_SPEC): Promise<Con
       },
     ]),
   );
-  const operation = (operationId: string): ContractOperation => {
-    const found = operations.get(operationId);
-    if (!found) throw new SpecError(`the spec has no operation "${operationId}"`);
-    return found;
-  };
-  const parameter = (operationId: string, name: string): JsonSchema => {
-    const entry = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
-    const found = entry && parametersOf(doc, entry.operation).find((p) => p.name === name);
-    if (!found) throw new SpecError(`the spec has no parameter "${name}" on "${operationId}"`);
-    return resolve<JsonSchema>(doc, found.schema as never);
-  };
+}
 
+function operationEntry(doc: OpenApiDocument, operationId: string): OperationEntry | undefined {
+  return operationsOf(doc).find((candidate) => candidate.operationId === operationId);
+}
+
+/** The schema of a parameter of an operation, references followed. */
+function parameterSchema(doc: OpenApiDocument, operationId: string, name: string): JsonSchema {
+  const entry = operationEntry(doc, operationId);
+  const found = entry && parametersOf(doc, entry.operation).find((p) => p.name === name);
+  if (!found) throw new SpecError(`the spec has no parameter "${name}" on "${operationId}"`);
+  return resolve(doc, found.schema);
+}
+
+function bodyShapeOf(doc: OpenApiDocument, operationId: string): BodyShape {
+  const schema = operationEntry(doc, operationId)?.operation.requestBody?.content['application/json']?.schema;
+  if (!schema) throw new SpecError(`the spec gives "${operationId}" no JSON request body`);
+  const { required, properties } = flattenObject(doc, schema);
+  const propertyShape = (property: JsonSchema) => {
+    const resolved = resolve(doc, property);
+    return { type: stringOf(resolved.type), format: stringOf(resolved.format), enum: Array.isArray(resolved.enum) ? resolved.enum : undefined };
+  };
+  return { required, properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, propertyShape(property)])) };
+}
+
+function fieldsOf(doc: OpenApiDocument, schemaName: string): string[] {
+  const schema = doc.components?.schemas?.[schemaName];
+  if (!schema) throw new SpecError(`the spec has no schema "${schemaName}"`);
+  return Object.keys(flattenObject(doc, schema).properties);
+}
+
+/** Parses and compiles a spec (by default the bundled spec/openapi.yaml). */
+export async function loadContract(specPath: string = BUNDLED_SPEC): Promise<Contract> {
+  const doc = await loadSpecFile(specPath);
+  const validator = validatorsOf(doc);
+  const operations = operationsById(doc);
   return {
     doc,
-    operation,
+    operation(operationId) {
+      const found = operations.get(operationId);
+      if (!found) throw new SpecError(`the spec has no operation "${operationId}"`);
+      return found;
+    },
     violations(operationId, status, body) {
       const validate = validator(`${operationId}${status}`);
-      if (!validate) return undefined;
-      return validate(validationView(body)) ? [] : (validate.errors ?? []).map(describe);
+      return validate && violationsOf(validate, validationView(body));
     },
     headerViolations(operationId, status, headers) {
       const validate = validator(`${operationId}${status}Headers`);
-      if (!validate) return undefined;
-      return validate(headers) ? [] : (validate.errors ?? []).map(describe);
+      return validate && violationsOf(validate, headers);
     },
     integerParameter(operationId, name) {
-      const schema = parameter(operationId, name);
+      const schema = parameterSchema(doc, operationId, name);
       return { minimum: Number(schema.minimum), maximum: Number(schema.maximum), default: Number(schema.default) };
     },
-    enumParameter(operationId, name) {
-      return (parameter(operationId, name).enum as string[] | undefined) ?? [];
-    },
-    fields(schemaName) {
-      const schema = doc.components?.schemas?.[schemaName];
-      if (!schema) throw new SpecError(`the spec has no schema "${schemaName}"`);
-      return Object.keys(flattenObject(doc, schema).properties);
-    },
-    body(operationId) {
-      const entry = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
-      const schema = entry?.operation.requestBody?.content['application/json']?.schema;
-      if (!schema) throw new SpecError(`the spec gives "${operationId}" no JSON request body`);
-      const { required, properties } = flattenObject(doc, schema);
-      return {
-        required,
-        properties: Object.fromEntries(
-          Object.entries(properties).map(([name, property]) => {
-            const resolved = resolve<JsonSchema>(doc, property as never);
-            return [
-              name,
-              { type: resolved.type as string | undefined, format: resolved.format as string | undefined, enum: resolved.enum as unknown[] | undefined },
-            ];
-          }),
-        ),
-      };
-    },
+    enumParameter: (operationId, name) => stringsOf(parameterSchema(doc, operationId, name).enum),
+    fields: (schemaName) => fieldsOf(doc, schemaName),
+    body: (operationId) => bodyShapeOf(doc, operationId),
   };
 }

@@ -4,6 +4,7 @@ import { readLimited } from '../http/read-limited.js';
 import { type JsonValue, parseJson } from '../json/lossless.js';
 import { Pacer, sleepUnlessAborted } from './pace.js';
 import { KEY_PLACEHOLDER, Redactor } from './redact-key.js';
+import { messageOf, stringField } from './thrown.js';
 
 export { KEY_PLACEHOLDER };
 
@@ -43,7 +44,7 @@ export interface RecordedRequest {
   readonly body?: string;
 }
 
-/** One request and the deployment's answer. */
+/** One request and the deployment's response. */
 export interface Exchange {
   readonly request: RecordedRequest;
   readonly status: number;
@@ -84,12 +85,12 @@ export async function waitWithin(ms: number, deadline: AbortSignal | undefined, 
   await sleepUnlessAborted(ms, deadline);
 }
 
-/** What a request still answered with 429 after its retries is reported as: a run-level problem, not a contract failure. */
+/** What a request still rejected with 429 after its retries is reported as: a run-level problem, not a contract failure. */
 export function rateLimitedMessage(retries: number): string {
   return `rate limited: still answered 429 Too Many Requests after ${retries} retries that honoured its Retry-After; lower --rps (or --concurrency) so the deployment does not limit the verifier`;
 }
 
-/** The request never got a complete answer: the deployment could not be asked. */
+/** The request never got a complete response: the deployment could not be asked. */
 export class TransportError extends PetstoreError {
   override readonly name = 'TransportError' as const;
   constructor(
@@ -119,34 +120,35 @@ export interface HttpClientOptions {
   readonly retries?: number;
 }
 
-/** Gateway answers that say the deployment is briefly unavailable; a read may be retried after them. */
+/** Gateway responses that say the deployment is briefly unavailable; a read may be retried after them. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 const RETRY_BACKOFF_MS = 250;
 
-/** What a capped answer is reported as, by both suites. */
+/** What a capped response is reported as, by both suites. */
 export function bodyCapMessage(maxBytes: number): string {
   return `a body larger than ${maxBytes} bytes (${+(maxBytes / 1024 / 1024).toFixed(2)} MiB), the most petstore-verify reads of one answer`;
 }
 
-/** Why a request got no complete answer, in words for the report. */
+/** Why a request got no complete response, in words for the report. */
 export function describeFailure(error: unknown, deadline: AbortSignal | undefined, timeoutMs: number): { problem: TransportProblem; detail: string } {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code ?? '';
+  // fetch puts the network's own error (with its `code`, like ECONNREFUSED) in `cause`.
+  const cause: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, 'cause') : undefined;
+  const code = stringField(cause, 'code') ?? '';
+  const causeMessage = stringField(cause, 'message');
+  const name = stringField(error, 'name');
   if (error instanceof DeadlineError || deadline?.aborted) return { problem: 'deadline', detail: "the run's deadline passed before the answer came" };
-  if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError')
-    return { problem: 'timeout', detail: `no complete answer within ${timeoutMs} ms (--timeout)` };
+  if (name === 'TimeoutError' || name === 'AbortError') return { problem: 'timeout', detail: `no complete answer within ${timeoutMs} ms (--timeout)` };
   if (code === 'ECONNREFUSED') return { problem: 'refused', detail: 'connection refused: is the deployment running at this address?' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { problem: 'dns', detail: 'the host name does not resolve' };
-  if (cause?.message === 'bad port')
+  if (causeMessage === 'bad port')
     return { problem: 'network', detail: 'fetch refuses to connect to this port (one of the ports blocked for safety); serve the deployment on another port' };
-  if (/CERT|SSL|TLS/i.test(code) || /certificate|ssl|tls/i.test(cause?.message ?? ''))
-    return { problem: 'tls', detail: `TLS failed: ${cause?.message ?? code}` };
-  return { problem: 'network', detail: cause?.message ?? (error as Error).message };
+  if (/CERT|SSL|TLS/i.test(code) || /certificate|ssl|tls/i.test(causeMessage ?? '')) return { problem: 'tls', detail: `TLS failed: ${causeMessage ?? code}` };
+  return { problem: 'network', detail: causeMessage ?? messageOf(error) };
 }
 
 /**
  * The verifier's only way to the deployment: fills in the key, bounds concurrency and time, never
- * follows a redirect (so the key is never sent to another host), reads bodies losslessly, and
+ * follows a redirect (so the key is never sent to another host), parses bodies losslessly, and
  * records every request with the key redacted.
  */
 export class HttpClient {
@@ -210,7 +212,7 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       try {
         const exchange = await this.#once(url, request, headers, recorded, attempt, derived);
-        // A 429 is the deployment refusing to process the request now (RFC 6585): any method may be sent again once its Retry-After has passed.
+        // A 429 is the deployment rejecting the request for now (RFC 6585): any method may be sent again once its Retry-After has passed.
         if (exchange.status === 429) {
           if (limited++ >= RATE_LIMIT_RETRIES) throw new TransportError('rate-limited', recorded, rateLimitedMessage(RATE_LIMIT_RETRIES));
           this.retried.push(`${request.method} ${recorded.url} after 429`);
@@ -255,13 +257,13 @@ export class HttpClient {
           try {
             json = parseJson(raw);
           } catch (error) {
-            jsonError = (error as Error).message;
+            jsonError = messageOf(error);
           }
         }
         const redacted = this.#redactor.body(raw, json !== undefined);
         // A near miss of the key, echoed back, would reveal the key as surely as the key itself.
         const text = derived && derived.secret !== '' ? redacted.replaceAll(derived.secret, derived.shown) : redacted;
-        // Parsed again only when the deployment echoed the key, so that `json` carries no more than `text`.
+        // Parsed again only when the deployment echoed the key, so that `json` holds no more than `text`.
         if (json !== undefined && text !== raw) json = parseJson(text);
         return {
           request: recorded,
@@ -297,7 +299,7 @@ export function toCurl(request: RecordedRequest): string {
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'accept') continue;
     // Double quotes so that the shell expands $PETSTORE_API_KEY.
-    // `${PETSTORE_API_KEY}` with braces, so that a character after it (a suffix of a near miss) is not read as part of the variable's name.
+    // `${PETSTORE_API_KEY}` with braces, so that a character after it (a suffix of a near miss) is not taken as part of the variable's name.
     parts.push(
       '-H',
       value.includes(KEY_PLACEHOLDER)

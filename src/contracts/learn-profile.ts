@@ -27,6 +27,7 @@ function sameWord(a: string, b: string): boolean {
  */
 function errorCodesOf(byStatus: Observations['errorCodesByStatus']): Choice<'errorCodes'> {
   const learned: Partial<Record<ErrorCode, string>> = {};
+  // Safe: Object.entries types keys as string, and ERROR_CODES is keyed by ErrorCode alone.
   for (const [situation, { status }] of Object.entries(ERROR_CODES) as [ErrorCode, { status: number }][]) {
     const seen = byStatus?.[String(status)] ?? [];
     const code = seen.find((candidate) => sameWord(candidate, situation)) ?? (seen.length === 1 ? seen[0] : undefined);
@@ -35,7 +36,7 @@ function errorCodesOf(byStatus: Observations['errorCodesByStatus']): Choice<'err
   return learned;
 }
 
-/** Categories: any, when one no pet has was accepted; the listed and accepted ones less the refused, when it was refused. */
+/** Categories: any, when one no pet has was accepted; the listed and accepted ones less the rejected, when it was rejected. */
 function categoriesOf(seen: Observations): Choice<'categories'> {
   if (seen.unlistedCategory === 'accepted') return 'any';
   if (seen.unlistedCategory !== 'refused') return UNKNOWN;

@@ -21,8 +21,8 @@ export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): bo
 }
 
 /**
- * True when two answers describe the same pet: the same id, and no field of the spec's Pet that
- * both carry differs. A deployment may show more fields in one answer than in another.
+ * True when two responses describe the same pet: the same id, and no field of the spec's Pet that
+ * both have differs. A deployment may show more fields in one response than in another.
  */
 export function samePet(context: CheckContext, a: PetJson, b: PetJson): boolean {
   return sameJson(a.id, b.id) && context.contract.fields('Pet').every((field) => !(field in a && field in b) || sameJson(a[field], b[field]));
@@ -32,7 +32,7 @@ export function isPet(value: JsonValue | undefined): value is PetJson {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && 'id' in value;
 }
 
-/** The pets of a listing answer, or none when it is not an array. */
+/** The pets of a listing response, or none when it is not an array. */
 export function petsOf(exchange: Exchange): PetJson[] {
   return Array.isArray(exchange.json) ? exchange.json.filter(isPet) : [];
 }
@@ -54,7 +54,7 @@ const MAX_CATEGORY_TRIES = 3;
 const acceptedCategory = new WeakMap<RunState, Promise<string | undefined>>();
 const settledCategory = new WeakMap<RunState, string>();
 
-/** Categories worth trying, as exact digits: those the listing shows (a deployment may refuse others), then 1. */
+/** Categories worth trying, as exact digits: those the listing shows (a deployment may reject others), then 1. */
 function categoryCandidates(state: RunState): string[] {
   const listed = state.listing.map((pet) => pet.categoryId).filter((id) => typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)));
   return [...new Set([...(state.categoryId === undefined ? [] : [state.categoryId]), ...listed.map(String), '1'])].slice(0, MAX_CATEGORY_TRIES);
@@ -91,7 +91,7 @@ export interface NewPetFields {
   readonly categoryId?: string;
 }
 
-/** The category a body should carry: the one a create was accepted with, waiting for a create that is still finding it. */
+/** The category a body should name: the one a create was accepted with, waiting for a create that is still finding it. */
 export async function bodyCategoryId(state: RunState): Promise<string> {
   return (await acceptedCategory.get(state)) ?? knownCategoryId(state);
 }
@@ -133,7 +133,7 @@ async function postPet(context: CheckContext, purpose: string, fields: NewPetFie
 
 /**
  * Creates with a category the deployment accepts. The first create of a run tries the candidates in
- * turn (a deployment may refuse a category it does not know, which is its right); the others wait
+ * turn (a deployment may reject a category it does not know, which is its right); the others wait
  * for what it learned, so that the run spends few writes on it.
  */
 async function postWithAcceptedCategory(context: CheckContext, purpose: string, fields: NewPetFields): Promise<{ exchange: Exchange; categoryId: string }> {
@@ -157,7 +157,7 @@ async function postWithAcceptedCategory(context: CheckContext, purpose: string, 
       }
     }
     // Refused with every category: if the name is not plain ASCII, the name may be why, not the category.
-    // One create with a plain name tells which, so that the refusal is blamed on the right field.
+    // One create with a plain name tells which, so that the rejection is blamed on the right field.
     const first = categoryCandidates(state)[0];
     if (last && first !== undefined && /[^\x20-\x7e]/.test(purpose)) {
       const plain = await postPet(context, 'category', {}, first);
@@ -174,7 +174,7 @@ async function postWithAcceptedCategory(context: CheckContext, purpose: string, 
 }
 
 /**
- * Creates a pet named for this run. A 400 is the deployment's right (it may refuse a category it
+ * Creates a pet named for this run. A 400 is the deployment's right (it may reject a category it
  * does not know), so the calling check is skipped then; any other failure to create is a finding.
  */
 export async function createPet(context: CheckContext, purpose: string, fields: NewPetFields = {}): Promise<Created> {
@@ -184,9 +184,9 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
       ? await postWithAcceptedCategory(context, purpose, fields)
       : { exchange: await postPet(context, purpose, fields, fields.categoryId), categoryId: fields.categoryId };
   if (exchange.status === 400) {
-    // A category a create of this run was accepted with, or every category tried refused though the listing's own were among them: the 400 is not about a category the deployment may not know.
+    // A category a create of this run was accepted with, or every category tried rejected though the listing's own were among them: the 400 is not about a category the deployment may not know.
     const listed = [...new Set(context.state.listing.map((pet) => exact(pet.categoryId)).filter((id) => /^-?\d+$/.test(id)))];
-    const refusedAll =
+    const rejectedAll =
       fields.categoryId === undefined && settledCategory.get(context.state) === undefined && context.state.categoryId === undefined && listed.length > 0;
     if (fields.categoryId === undefined && settledCategory.get(context.state) === categoryId)
       context.fail(
@@ -194,7 +194,7 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
         exchange,
         { expected: '201', actual: '400' },
       );
-    if (refusedAll)
+    if (rejectedAll)
       context.fail(
         `createPet refused (400) a valid NewPet with every category tried, the listing's own among them (${categoryCandidates(context.state).join(', ')})`,
         exchange,
@@ -217,7 +217,7 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
 }
 
 /**
- * The fields of the spec's Pet on which two answers about one pet differ, a field shown on one side
+ * The fields of the spec's Pet on which two responses about one pet differ, a field shown on one side
  * and absent on the other included: a re-read must give back what was created.
  */
 export function differingFields(context: CheckContext, a: PetJson, b: PetJson): string[] {

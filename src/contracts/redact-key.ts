@@ -46,7 +46,7 @@ function lenientKeyPattern(key: string, prefixToo: boolean): string {
 
 /**
  * Removes one known key from what the deployment sent back, in each form it may be echoed in.
- * It is applied where answers are recorded (bodies, headers, the Pact Verifier's mismatch texts),
+ * It is applied where responses are recorded (bodies, headers, the Pact Verifier's mismatch texts),
  * never over a whole report, so a short key cannot mangle URLs or ids the verifier wrote itself.
  */
 export class Redactor {

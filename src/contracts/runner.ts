@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { EXIT, type ExitCode } from '../errors.js';
 import type { JsonValue } from '../json/lossless.js';
 import { basePathOf } from '../openapi/document.js';
 import { type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
@@ -10,10 +11,11 @@ import { type Contract, loadContract } from './contract.js';
 import { type Exchange, HttpClient, RETRYABLE_STATUSES, TransportError } from './http.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { verifyPacts } from './pact/suite.js';
+import { messageOf } from './thrown.js';
 
 export type Suite = 'spec' | 'pact' | 'all';
 
-/** The most POSTs the spec suite sends: 20 to fill an empty listing to the default page, the rest for its checks (most refused by design). */
+/** The most POSTs the spec suite sends: 20 to fill an empty listing to the default page, the rest for its checks (most rejected by design). */
 export const MAX_WRITES = 80;
 
 export interface VerifyOptions {
@@ -67,10 +69,10 @@ export interface VerificationReport {
   readonly retried: readonly string[];
   readonly results: readonly CheckResult[];
   readonly counts: Counts;
-  /** Why the run could not verify at all (unreachable, key refused); then `results` is empty. */
+  /** Why the run could not verify at all (unreachable, key rejected); then `results` is empty. */
   readonly fatal?: string;
   /** 0: every check passed; 1: the deployment breaks the contract; 2: it could not be verified. */
-  readonly exitCode: 0 | 1 | 2;
+  readonly exitCode: ExitCode;
 }
 
 /** The checks of the spec suite, for this contract. */
@@ -83,13 +85,14 @@ function count(results: readonly CheckResult[], outcome: Outcome): number {
   return results.filter((result) => result.outcome === outcome).length;
 }
 
-function exitCodeOf(results: readonly CheckResult[]): 0 | 1 | 2 {
-  if (count(results, 'fail') > 0) return 1;
-  return count(results, 'error') > 0 ? 2 : 0;
+/** A failed check means the deployment breaks the contract (1); a check that could not verify, that the run is incomplete (2). */
+function exitCodeOfResults(results: readonly CheckResult[]): ExitCode {
+  if (count(results, 'fail') > 0) return EXIT.failed;
+  return count(results, 'error') > 0 ? EXIT.usage : EXIT.ok;
 }
 
 /**
- * What is wrong with a base URL's path, if the deployment does not answer there: it goes past the
+ * What is wrong with a base URL's path, if the deployment does not respond there: it goes past the
  * spec's version prefix (`.../v1/pets`), which is never right, or it lacks it, which is right only
  * for a deployment serving the API at its root (as Prism's mock does), so that is said only once
  * the listing is not found there.
@@ -108,13 +111,13 @@ function prefixProblems(baseUrl: string, basePath: string): { past?: string; lac
   };
 }
 
-/** True for an answer that is a web page: what a single-page app or a web server's index gives for any path. */
+/** True for a response that is a web page: what a single-page app or a web server's index gives for any path. */
 function isWebPage(exchange: Exchange): boolean {
   const type = exchange.headers.get('content-type') ?? '';
   return exchange.json === undefined && (/^text\/html\b/i.test(type) || /^\s*</.test(exchange.text));
 }
 
-/** Reads the listing once before any check: it proves the deployment answers and takes the key. */
+/** Lists the pets once before any check: it proves the deployment responds and takes the key. */
 async function preflight(
   contract: Contract,
   client: HttpClient,
@@ -162,39 +165,118 @@ async function preflight(
   }
 }
 
-/**
- * Verifies a live deployment against the spec. Never throws for what the deployment does: every
- * finding, and a deployment that cannot be reached, is in the report.
- * @example
- * const report = await verify({ baseUrl: 'https://staging.example.com/v1', apiKey: process.env.PETSTORE_API_KEY! });
- * process.exitCode = report.exitCode;
- */
-export async function verify(options: VerifyOptions): Promise<VerificationReport> {
+/** What the steps of one run share: its settings, the spec, the client to the deployment, and what the pact suite sent. */
+interface Run {
+  readonly options: VerifyOptions;
+  readonly suite: Suite;
+  readonly readOnly: boolean;
+  readonly contract: Contract;
+  readonly client: HttpClient;
+  readonly runId: string;
+  /** When the run started, by `performance.now()` for its duration and as an ISO date for the report. */
+  readonly started: number;
+  readonly startedAt: string;
+  /** When the run's deadline falls, by `Date.now()`: the pact suite's workers keep to it too. */
+  readonly deadlineAt: number;
+  /** Requests and POSTs of the pact suite, sent by its workers' own clients and counted here. */
+  readonly pactTotals: { requests: number; posts: number };
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_CONCURRENCY = 4;
+
+async function prepareRun(options: VerifyOptions): Promise<Run> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
-  const suite = options.suite ?? 'all';
-  const readOnly = options.readOnly ?? false;
   const contract = await loadContract();
   const deadlineMs = options.deadlineMs ?? 120_000;
   const deadlineAt = Date.now() + deadlineMs;
-  const deadline = AbortSignal.timeout(deadlineMs);
   const client = new HttpClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
-    timeoutMs: options.timeoutMs ?? 10_000,
-    concurrency: options.concurrency ?? 4,
-    deadline,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    deadline: AbortSignal.timeout(deadlineMs),
     ...(options.rps === undefined ? {} : { rps: options.rps }),
   });
-  const runId = randomBytes(4).toString('hex');
-  const pactTotals = { requests: 0, posts: 0 };
-  const report = (results: CheckResult[], state: { writesLeft: number } | undefined, fatal?: string): VerificationReport => ({
-    baseUrl: options.baseUrl,
-    suite,
-    runId,
-    readOnly,
+  return {
+    options,
+    suite: options.suite ?? 'all',
+    readOnly: options.readOnly ?? false,
+    contract,
+    client,
+    runId: randomBytes(4).toString('hex'),
+    started,
     startedAt,
-    ms: performance.now() - started,
+    deadlineAt,
+    pactTotals: { requests: 0, posts: 0 },
+  };
+}
+
+/** The pacts the run replays (none for the spec suite alone), or why they cannot be. */
+async function pactsToVerify(run: Run): Promise<{ pacts: LoadedPact[] } | { fatal: string }> {
+  if (run.suite === 'spec') return { pacts: [] };
+  let pacts: LoadedPact[];
+  try {
+    pacts = await loadPacts(run.options.pacts);
+  } catch (error) {
+    return { fatal: messageOf(error) };
+  }
+  const problem = pacts.map(pactProblem).find((found) => found !== undefined);
+  return problem ? { fatal: problem } : { pacts };
+}
+
+function runStateOf(run: Run, listing: readonly Record<string, JsonValue>[]): RunState {
+  return {
+    contract: run.contract,
+    client: run.client,
+    runId: run.runId,
+    readOnly: run.readOnly,
+    listing,
+    now: run.options.now ?? new Date(),
+    writesLeft: MAX_WRITES,
+    ...(run.options.categoryId === undefined ? {} : { categoryId: run.options.categoryId }),
+  };
+}
+
+/** The spec suite's checks, all started at once: the client's pacer bounds what is in flight. */
+async function runSpecSuite(run: Run, state: RunState): Promise<CheckResult[]> {
+  const checks = run.suite === 'pact' ? [] : specChecks(run.contract);
+  return Promise.all(
+    checks.map(async (check) => {
+      const result = await runCheck(check, state, 'spec');
+      run.options.onResult?.(result);
+      return result;
+    }),
+  );
+}
+
+async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPact[]): Promise<CheckResult[]> {
+  if (run.suite === 'spec') return [];
+  const { options } = run;
+  const pactRun = await verifyPacts(state, pacts, {
+    apiKey: options.apiKey,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    rps: options.rps,
+    deadlineAt: run.deadlineAt,
+    onResult: options.onResult,
+  });
+  run.pactTotals.requests = pactRun.requests;
+  run.pactTotals.posts = pactRun.posts;
+  return pactRun.results;
+}
+
+/** The report of the run so far: its results, or why it could not verify at all (`fatal`). */
+function reportOf(run: Run, results: readonly CheckResult[], state: RunState | undefined, fatal?: string): VerificationReport {
+  const { client, pactTotals } = run;
+  return {
+    baseUrl: run.options.baseUrl,
+    suite: run.suite,
+    runId: run.runId,
+    readOnly: run.readOnly,
+    startedAt: run.startedAt,
+    ms: performance.now() - run.started,
     requests: client.sent + pactTotals.requests,
     posts: client.posts + pactTotals.posts,
     writes: state ? MAX_WRITES - state.writesLeft : 0,
@@ -207,54 +289,28 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
       errors: count(results, 'error'),
       warnings: results.reduce((n, r) => n + r.warnings.length, 0),
     },
-    ...(fatal === undefined ? { exitCode: exitCodeOf(results) } : { fatal, exitCode: 2 as const }),
-  });
-
-  // Misconfiguration is found before the first request: exit 2 with what to fix, not a run of failures.
-  const prefix = prefixProblems(options.baseUrl, basePathOf(contract.doc));
-  if (prefix.past) return report([], undefined, prefix.past);
-  let pacts: LoadedPact[] = [];
-  if (suite !== 'spec') {
-    try {
-      pacts = await loadPacts(options.pacts);
-    } catch (error) {
-      return report([], undefined, (error as Error).message);
-    }
-    const problem = pacts.map(pactProblem).find((found) => found !== undefined);
-    if (problem) return report([], undefined, problem);
-  }
-  const seen = await preflight(contract, client, prefix.lacking);
-  if ('fatal' in seen) return report([], undefined, seen.fatal);
-  const state: RunState = {
-    contract,
-    client,
-    runId,
-    readOnly,
-    listing: seen.listing,
-    now: options.now ?? new Date(),
-    writesLeft: MAX_WRITES,
-    ...(options.categoryId === undefined ? {} : { categoryId: options.categoryId }),
+    ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal, exitCode: EXIT.usage }),
   };
-  const checks = suite === 'pact' ? [] : specChecks(contract);
-  const results = await Promise.all(
-    checks.map(async (check) => {
-      const result = await runCheck(check, state, 'spec');
-      options.onResult?.(result);
-      return result;
-    }),
-  );
-  if (suite !== 'spec') {
-    const pactRun = await verifyPacts(state, pacts, {
-      apiKey: options.apiKey,
-      timeoutMs: options.timeoutMs ?? 10_000,
-      concurrency: options.concurrency ?? 4,
-      rps: options.rps,
-      deadlineAt,
-      onResult: options.onResult,
-    });
-    results.push(...pactRun.results);
-    pactTotals.requests = pactRun.requests;
-    pactTotals.posts = pactRun.posts;
-  }
-  return report(results, state);
+}
+
+/**
+ * Verifies a live deployment against the spec. Never throws for what the deployment does: every
+ * finding, and a deployment that cannot be reached, is in the report.
+ * @example
+ * const report = await verify({ baseUrl: 'https://staging.example.com/v1', apiKey: process.env.PETSTORE_API_KEY! });
+ * process.exitCode = report.exitCode;
+ */
+export async function verify(options: VerifyOptions): Promise<VerificationReport> {
+  const run = await prepareRun(options);
+  // Misconfiguration is found before the first request: exit 2 with what to fix, not a run of failures.
+  const prefix = prefixProblems(options.baseUrl, basePathOf(run.contract.doc));
+  if (prefix.past) return reportOf(run, [], undefined, prefix.past);
+  const pacts = await pactsToVerify(run);
+  if ('fatal' in pacts) return reportOf(run, [], undefined, pacts.fatal);
+  const seen = await preflight(run.contract, run.client, prefix.lacking);
+  if ('fatal' in seen) return reportOf(run, [], undefined, seen.fatal);
+  const state = runStateOf(run, seen.listing);
+  const results = await runSpecSuite(run, state);
+  results.push(...(await runPactSuite(run, state, pacts.pacts)));
+  return reportOf(run, results, state);
 }

@@ -5,6 +5,11 @@ import { bodyCategoryId, existingPet, idOf, isPet, listPage, newPetBody } from '
 /** Below this length a prefix of the key would reveal almost all of it, even in a report. */
 const SHORTEST_KEY_FOR_PREFIX = 8;
 
+type Operation = { operationId: string; secured: boolean; method: string; path: string };
+
+/** What a request sends besides its method, path and credential. */
+type RequestParts = { params?: Record<string, string>; body?: string };
+
 function swapCase(text: string): string {
   return [...text].map((char) => (char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase())).join('');
 }
@@ -46,8 +51,8 @@ function nearMisses(context: CheckContext): [string, DerivedCredential][] {
   return misses.filter((miss): miss is [string, DerivedCredential] => miss[1] !== undefined);
 }
 
-/** Credentials that must be refused, as `Authorization` header values (`null`: none). */
-function refusedCredentials(context: CheckContext): [string, string | null | DerivedCredential][] {
+/** Credentials that must be rejected, as `Authorization` header values (`null`: none). */
+function rejectedCredentials(context: CheckContext): [string, string | null | DerivedCredential][] {
   const wrong = `petstore-verify-wrong-key-${context.state.runId}`;
   return [
     ['no credential', null],
@@ -60,10 +65,10 @@ function refusedCredentials(context: CheckContext): [string, string | null | Der
 }
 
 /** A valid request for each operation the checks know how to call. */
-async function validRequest(context: CheckContext, operationId: string, purpose = 'auth'): Promise<{ params?: Record<string, string>; body?: string }> {
+async function validRequest(context: CheckContext, operationId: string, purpose = 'auth'): Promise<RequestParts> {
   switch (operationId) {
     case 'getPet':
-      // No pet needs to exist to be refused without a credential: any id will do when none is listed.
+      // No pet needs to exist to be rejected without a credential: any id will do when none is listed.
       return { params: { petId: purpose === 'auth' ? idOf(await existingPet(context)) : context.state.listing[0] ? idOf(context.state.listing[0]) : '1' } };
     case 'createPet':
       return { body: newPetBody(context.state, purpose, { categoryId: await bodyCategoryId(context.state) }) };
@@ -73,10 +78,7 @@ async function validRequest(context: CheckContext, operationId: string, purpose 
 }
 
 /** An invalid request for each operation: without a credential it must still be 401, whatever is wrong with it (auth comes first). */
-function invalidRequest(
-  operationId: string,
-  valid: { params?: Record<string, string>; body?: string },
-): { params?: Record<string, string>; body?: string; query?: string } {
+function invalidRequest(operationId: string, valid: RequestParts): RequestParts & { query?: string } {
   switch (operationId) {
     case 'getPet':
       return { params: { petId: 'abc' } };
@@ -102,102 +104,123 @@ function pathVariants(path: string): string[] {
   return variants;
 }
 
-type Operation = { operationId: string; secured: boolean; method: string; path: string };
+/**
+ * Each rejected credential gets 401; an invalid request without a credential gets 401 too (or 400);
+ * and a rejected create stores nothing.
+ */
+async function expectRejected(context: CheckContext, operation: Operation): Promise<void> {
+  const { operationId } = operation;
+  const request = await validRequest(context, operationId, 'auth refused');
+  for (const [what, authorization] of rejectedCredentials(context)) {
+    const exchange = await context.call(operationId, { ...request, authorization });
+    if (exchange.status !== 401)
+      context.fail(`${operationId} answered ${exchange.status} to ${what}`, exchange, { expected: '401', actual: String(exchange.status) });
+  }
+  await expectInvalidRejected(context, operationId, request);
+  if (operation.method === 'POST' && request.body !== undefined) await expectNothingCreated(context, request.body);
+}
 
-/** For every secured operation: each refused credential answers 401, the valid key is accepted, and no path variant serves data without a credential. */
+async function expectInvalidRejected(context: CheckContext, operationId: string, valid: RequestParts): Promise<void> {
+  const invalid = await context.call(operationId, { ...invalidRequest(operationId, valid), authorization: null });
+  // Both a 401 and a 400 fit a request that lacks the key and breaks the input: the interface
+  // does not order the two checks, and typed frameworks often judge the input first.
+  if (invalid.status === 400) context.warn(`${operationId} answered 400 to an invalid request without a credential: it judges the input before the credential`);
+  else if (invalid.status !== 401)
+    context.fail(`${operationId} answered ${invalid.status} to an invalid request without a credential`, invalid, {
+      expected: '401 (or 400)',
+      actual: String(invalid.status),
+    });
+}
+
+/** A rejected create must create nothing: a deployment that stores first and checks the key after would. */
+async function expectNothingCreated(context: CheckContext, body: string): Promise<void> {
+  const name = nameIn(body);
+  const { exchange, pets } = await listPage(context);
+  const stored = pets.find((pet) => pet.name === name);
+  if (stored)
+    context.fail(`a createPet refused with 401 still created the pet ${idOf(stored)} (named "${name}")`, exchange, {
+      expected: 'nothing created',
+      actual: `id ${idOf(stored)}`,
+    });
+}
+
+/** The `name` of a NewPet body this run wrote. */
+function nameIn(body: string): string | undefined {
+  const parsed: unknown = JSON.parse(body);
+  return typeof parsed === 'object' && parsed !== null && 'name' in parsed && typeof parsed.name === 'string' ? parsed.name : undefined;
+}
+
+async function expectAccepted(context: CheckContext, operation: Operation): Promise<void> {
+  const { operationId } = operation;
+  const exchange = await context.call(operationId, await validRequest(context, operationId));
+  // A deployment may reject a category it does not know; that says nothing about the key.
+  if (operationId === 'createPet' && exchange.status === 400) context.skip('the deployment refused the NewPet (400), so the key cannot be judged on createPet');
+  if (exchange.status === 401 || exchange.status === 403)
+    context.fail(`${operationId} refused the valid key with ${exchange.status}`, exchange, { expected: '2xx', actual: String(exchange.status) });
+  else if (exchange.status >= 300)
+    context.fail(`${operationId} answered ${exchange.status} to a valid request`, exchange, { expected: '2xx', actual: String(exchange.status) });
+}
+
+async function expectNoDataOnPathVariants(context: CheckContext, operation: Operation): Promise<void> {
+  const { params, body } = await validRequest(context, operation.operationId);
+  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''));
+  const variants = pathVariants(path);
+  let crashed = 0;
+  for (const variant of variants) {
+    if (operation.method === 'POST') context.reserveWrite();
+    // Sent around `call`: the spec documents no response for these paths, only that they serve nothing.
+    const exchange = await context.state.client.send({ method: operation.method, path: variant, authorization: null, ...(body === undefined ? {} : { body }) });
+    // The interface says nothing of these paths, so a server error on one is no contract failure; but it tells nothing either.
+    if (exchange.status >= 500) {
+      crashed++;
+      context.warn(`${operation.method} ${variant} without a credential answered ${exchange.status}`);
+      continue;
+    }
+    const data = isPet(exchange.json) || (Array.isArray(exchange.json) && exchange.json.length > 0);
+    if ((exchange.status >= 200 && exchange.status < 300) || data)
+      context.fail(`${operation.method} ${variant} without a credential answered ${exchange.status}${data ? ' with data' : ''}`, exchange, {
+        expected: 'no data: 401, 404 or another refusal',
+        actual: String(exchange.status),
+      });
+  }
+  if (crashed === variants.length) context.skip('every variant of the path answered a server error, so whether one serves data cannot be told');
+}
+
+/** One auth check, made for each secured operation: its id's last part, its title, and what it does. */
+interface AuthCheck {
+  readonly name: string;
+  title(operationId: string): string;
+  run(context: CheckContext, operation: Operation): Promise<void>;
+}
+
+const AUTH_CHECKS: readonly AuthCheck[] = [
+  {
+    name: 'refused',
+    title: (operationId) =>
+      `${operationId} answers 401 to a missing credential, a wrong key, a key without Bearer, Basic, an empty token, and near misses of the key (case changed, a suffix, a prefix, under Basic)`,
+    run: expectRejected,
+  },
+  { name: 'accepted', title: (operationId) => `${operationId} accepts the valid key`, run: expectAccepted },
+  {
+    name: 'path-variants',
+    title: (operationId) => `${operationId} serves no data without a credential on variants of its path (a trailing slash, a doubled slash)`,
+    run: expectNoDataOnPathVariants,
+  },
+];
+
+/** For every secured operation: each rejected credential gets 401, the valid key is accepted, and no path variant serves data without a credential. */
 export function authChecks(operations: readonly Operation[]): Check[] {
   return operations
     .filter((operation) => operation.secured)
-    .flatMap((operation): Check[] => {
-      const { operationId } = operation;
-      const writes = operation.method === 'POST';
-      return [
-        {
-          id: `auth.${operationId}.refused`,
-          title: `${operationId} answers 401 to a missing credential, a wrong key, a key without Bearer, Basic, an empty token, and near misses of the key (case changed, a suffix, a prefix, under Basic)`,
-          operationId,
-          writes,
-          async run(context) {
-            const request = await validRequest(context, operationId, 'auth refused');
-            for (const [what, authorization] of refusedCredentials(context)) {
-              const exchange = await context.call(operationId, { ...request, authorization });
-              if (exchange.status !== 401)
-                context.fail(`${operationId} answered ${exchange.status} to ${what}`, exchange, { expected: '401', actual: String(exchange.status) });
-            }
-            const invalid = await context.call(operationId, { ...invalidRequest(operationId, request), authorization: null });
-            // Both a 401 and a 400 fit a request that lacks the key and breaks the input: the interface
-            // does not order the two checks, and typed frameworks often judge the input first.
-            if (invalid.status === 400)
-              context.warn(`${operationId} answered 400 to an invalid request without a credential: it judges the input before the credential`);
-            else if (invalid.status !== 401)
-              context.fail(`${operationId} answered ${invalid.status} to an invalid request without a credential`, invalid, {
-                expected: '401 (or 400)',
-                actual: String(invalid.status),
-              });
-            // A refused create must create nothing: a deployment that stores first and checks the key after would.
-            if (writes && request.body !== undefined) {
-              const name = (JSON.parse(request.body) as { name?: string }).name;
-              const { exchange, pets } = await listPage(context);
-              const stored = pets.find((pet) => pet.name === name);
-              if (stored)
-                context.fail(`a createPet refused with 401 still created the pet ${idOf(stored)} (named "${name}")`, exchange, {
-                  expected: 'nothing created',
-                  actual: `id ${idOf(stored)}`,
-                });
-            }
-          },
-        },
-        {
-          id: `auth.${operationId}.accepted`,
-          title: `${operationId} accepts the valid key`,
-          operationId,
-          writes,
-          async run(context) {
-            const exchange = await context.call(operationId, await validRequest(context, operationId));
-            // A deployment may refuse a category it does not know; that says nothing about the key.
-            if (operationId === 'createPet' && exchange.status === 400)
-              context.skip('the deployment refused the NewPet (400), so the key cannot be judged on createPet');
-            if (exchange.status === 401 || exchange.status === 403)
-              context.fail(`${operationId} refused the valid key with ${exchange.status}`, exchange, { expected: '2xx', actual: String(exchange.status) });
-            else if (exchange.status >= 300)
-              context.fail(`${operationId} answered ${exchange.status} to a valid request`, exchange, { expected: '2xx', actual: String(exchange.status) });
-          },
-        },
-        {
-          id: `auth.${operationId}.path-variants`,
-          title: `${operationId} serves no data without a credential on variants of its path (a trailing slash, a doubled slash)`,
-          operationId,
-          writes,
-          async run(context) {
-            const { params, body } = await validRequest(context, operationId);
-            const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''));
-            const variants = pathVariants(path);
-            let crashed = 0;
-            for (const variant of variants) {
-              if (writes) context.reserveWrite();
-              // Sent around `call`: the spec documents no answer for these paths, only that they serve nothing.
-              const exchange = await context.state.client.send({
-                method: operation.method,
-                path: variant,
-                authorization: null,
-                ...(body === undefined ? {} : { body }),
-              });
-              // The interface says nothing of these paths, so a server error on one is no contract failure; but it tells nothing either.
-              if (exchange.status >= 500) {
-                crashed++;
-                context.warn(`${operation.method} ${variant} without a credential answered ${exchange.status}`);
-                continue;
-              }
-              const data = isPet(exchange.json) || (Array.isArray(exchange.json) && exchange.json.length > 0);
-              if ((exchange.status >= 200 && exchange.status < 300) || data)
-                context.fail(`${operation.method} ${variant} without a credential answered ${exchange.status}${data ? ' with data' : ''}`, exchange, {
-                  expected: 'no data: 401, 404 or another refusal',
-                  actual: String(exchange.status),
-                });
-            }
-            if (crashed === variants.length) context.skip('every variant of the path answered a server error, so whether one serves data cannot be told');
-          },
-        },
-      ];
-    });
+    .flatMap((operation) =>
+      AUTH_CHECKS.map(
+        (check): Check => ({
+          id: `auth.${operation.operationId}.${check.name}`,
+          title: check.title(operation.operationId),
+          operationId: operation.operationId,
+          writes: operation.method === 'POST',
+          run: (context) => check.run(context, operation),
+        }),
+      ),
+    );
 }

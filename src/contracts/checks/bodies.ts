@@ -7,7 +7,7 @@ interface Boundary {
   readonly what: string;
   readonly fields: Readonly<Record<string, string>>;
   /** True when no correct deployment may accept it. */
-  readonly mustRefuse?: boolean;
+  readonly mustReject?: boolean;
 }
 
 const LONG = 10_000;
@@ -29,7 +29,7 @@ function boundaries(context: CheckContext, categoryId: string): Boundary[] {
   const { state } = context;
   const shape = context.contract.body('createPet');
   const valid = (purpose: string) => ({ name: JSON.stringify(petName(state, purpose)), categoryId });
-  const cases: Boundary[] = [{ what: 'an empty object', fields: {}, mustRefuse: true }];
+  const cases: Boundary[] = [{ what: 'an empty object', fields: {}, mustReject: true }];
   for (const [field, { type, format, enum: allowed }] of Object.entries(shape.properties)) {
     if (type === 'integer' && format === 'int64') {
       for (const [label, value] of [
@@ -88,7 +88,7 @@ export const bodyChecks: Check[] = [
         ...boundaries(context, categoryId),
         { what: `an id of its own (${idSent})`, fields: { name: JSON.stringify(petName(context.state, 'client id')), categoryId, id: idSent } },
       ];
-      for (const { what, fields, mustRefuse } of cases) {
+      for (const { what, fields, mustReject } of cases) {
         const exchange = await context.call('createPet', { body: bodyOf(fields) });
         if (exchange.status === 400) continue;
         if (exchange.status !== 201) {
@@ -98,7 +98,7 @@ export const bodyChecks: Check[] = [
           });
           continue;
         }
-        if (mustRefuse) {
+        if (mustReject) {
           context.fail(`createPet accepted a body with ${what}`, exchange, { expected: '400', actual: '201' });
           continue;
         }

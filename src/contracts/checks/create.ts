@@ -43,7 +43,7 @@ export function locationProblem(location: string, id: string): string | undefine
   return undefined;
 }
 
-/** 2^53: ids beyond it are lost by a client that reads them as doubles. */
+/** 2^53: ids beyond it are lost by a client that parses them as doubles. */
 const DOUBLE_EXACT = 2n ** 53n;
 
 /** What two pets created one after the other, without a status, show of the deployment's choices. */
@@ -60,12 +60,13 @@ function observeIds(context: CheckContext, first: PetJson, second: PetJson): voi
 }
 
 /**
- * Bodies the spec's NewPet schema refuses, derived from it: each required field missing or null,
+ * Bodies the spec's NewPet schema rejects, derived from it: each required field missing or null,
  * each field of the wrong type, an integer with a fraction, a value outside an enum, and bodies
  * that are not JSON objects. Each is a complete, otherwise valid body.
  */
 function invalidBodies(context: CheckContext): [string, string][] {
   const shape = context.contract.body('createPet');
+  // Safe: newPetBody writes a JSON object, so this parses to one.
   const valid = JSON.parse(newPetBody(context.state, 'invalid')) as Record<string, unknown>;
   const without = (field: string) => Object.fromEntries(Object.entries(valid).filter(([name]) => name !== field));
   const bodies: [string, string][] = [];

@@ -54,7 +54,7 @@ export const getChecks: Check[] = [
       for (const id of ['0', '-1', '9223372036854775807', '-9223372036854775808']) {
         if (listed.has(id)) continue;
         const exchange = await context.call('getPet', { params: { petId: id } });
-        // An id no pet has is 404; an id the deployment never assigns may be refused as invalid. 200 only for a pet with that id.
+        // An id no pet has is 404; an id the deployment never assigns may be rejected as invalid. 200 only for a pet with that id.
         const served = exchange.status === 200 && isPet(exchange.json) && idOf(exchange.json) === id;
         if (exchange.status !== 404 && exchange.status !== 400 && !served)
           context.fail(`getPet answered ${exchange.status} for the id ${id}`, exchange, { expected: '404 or 400', actual: String(exchange.status) });
@@ -79,7 +79,7 @@ export const getChecks: Check[] = [
       if (header === null) context.warn(`the deployment sends no Sunset header on getPet (expected ${sunset.toUTCString()})`);
       else if (Date.parse(header) !== sunset.getTime())
         context.warn(`the deployment's Sunset header on getPet is "${header}", the spec says ${sunset.toUTCString()}`);
-      // A Deprecation in neither form the spec allows breaks the header's schema: conformance fails it, on every answer.
+      // A Deprecation in neither form the spec allows breaks the header's schema: conformance fails it, on every response.
     },
   },
 ];

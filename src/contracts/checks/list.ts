@@ -1,3 +1,4 @@
+import { SpecError } from '../../errors.js';
 import type { Check, CheckContext } from '../check.js';
 import { createPet, idOf, listPage, maxLimit, type PetJson, petsOf } from '../pets.js';
 import type { Observations } from './observations.js';
@@ -9,7 +10,12 @@ const FILL_STEP = 5;
 const SMALL_LIMIT = 2;
 
 function sortedBy<T>(items: readonly T[], compare: (a: T, b: T) => number): boolean {
-  return items.every((item, i) => i === 0 || compare(items[i - 1] as T, item) <= 0);
+  let previous: { readonly item: T } | undefined;
+  for (const item of items) {
+    if (previous && compare(previous.item, item) > 0) return false;
+    previous = { item };
+  }
+  return true;
 }
 
 /** The order a page of pets shows, or undefined when a page this short shows none. */
@@ -173,7 +179,8 @@ export const listChecks: Check[] = [
     async run(context) {
       const max = maxLimit(context);
       const statuses = context.contract.enumParameter('listPets', 'status');
-      const status = statuses[statuses.length - 1] as string;
+      const status = statuses.at(-1);
+      if (status === undefined) throw new SpecError('the spec gives the status parameter of listPets no enum');
       const { pet } = await createPet(context, `status ${status}`, { status });
       const { exchange, pets } = await listPage(context, `status=${status}&limit=${max}`);
       if (pets.length >= max) context.skip(`the page of status ${status} is full (${max}), so a new pet need not be on it`);

@@ -11,37 +11,37 @@ export interface Observations {
    * `unordered` (random ids). Other checks create pets meanwhile, so steps of 1 cannot be told apart.
    */
   readonly idScheme?: 'increasing' | 'unordered' | 'mixed' | undefined;
-  /** True when some id is beyond 2^53, so a client that reads ids as doubles loses them. */
+  /** True when some id is beyond 2^53, so a client that parses ids as doubles loses them. */
   readonly idsBeyondDouble?: boolean | undefined;
   /** What `listPets` does with an integer limit out of range. */
   readonly limitOutOfRange?: 'clamp' | 'refuse' | 'mixed' | undefined;
-  /** What `listPets` does with a limit that is not an integer: a page as if it were absent or read leniently, or 400. */
+  /** What `listPets` does with a limit that is not an integer: a page as if it were absent or parsed leniently, or 400. */
   readonly limitNotInteger?: 'ignore' | 'refuse' | 'mixed' | undefined;
   /** What `listPets` does with a status outside the enum. */
   readonly unknownStatus?: 'empty' | 'refuse' | 'mixed' | undefined;
   /** The status of a pet created without one; `omitted` when the pet has none. */
   readonly defaultStatus?: string | undefined;
-  /** How `getPet` answers a petId that is not an integer. */
+  /** How `getPet` responds to a petId that is not an integer. */
   readonly nonIntegerPetId?: 400 | 404 | 'mixed' | undefined;
   /** Categories a create was accepted with, as exact digits. */
   readonly categories?: readonly string[] | undefined;
-  /** Categories a create was refused with (400), as exact digits. */
+  /** Categories a create was rejected with (400), as exact digits. */
   readonly refusedCategories?: readonly string[] | undefined;
   /** The `code` values of the Error bodies seen. */
   readonly errorCodes?: readonly string[] | undefined;
   /** The same, by the HTTP status they came with (`"404": ["not_found"]`): a profile maps each situation to its code. */
   readonly errorCodesByStatus?: Readonly<Record<string, readonly string[]>> | undefined;
-  /** Whether JSON answers name their charset (`application/json; charset=utf-8`) or not. */
+  /** Whether JSON responses name their charset (`application/json; charset=utf-8`) or not. */
   readonly charset?: 'none' | 'utf-8' | 'mixed' | undefined;
   /** The form of getPet's `Deprecation` header: the RFC 9745 date, the legacy `true`, or none sent. */
   readonly deprecation?: 'rfc9745' | 'legacy' | 'none' | 'mixed' | undefined;
-  /** What a create with a category no listed pet has got: accepted (201) or refused (400). */
+  /** What a create with a category no listed pet has got: accepted (201) or rejected (400). */
   readonly unlistedCategory?: 'accepted' | 'refused' | 'mixed' | undefined;
-  /** The categories the listing shows, as exact digits, recorded when an unlisted one was refused. */
+  /** The categories the listing shows, as exact digits, recorded when an unlisted one was rejected. */
   readonly listedCategories?: readonly string[] | undefined;
 }
 
-/** One choice seen twice: the same answer, or `mixed`. */
+/** One choice seen twice: the same value, or `mixed`. */
 function either<T>(a: T | undefined, b: T | undefined, mixed: T): T | undefined {
   if (a === undefined) return b;
   return b === undefined || a === b ? a : mixed;
