@@ -70,12 +70,22 @@ export function exitCodeOf(error: unknown): ExitCode {
   return error instanceof PetstoreError ? error.exitCode : EXIT.failed;
 }
 
-/** The message of anything thrown: an Error's message, anything else as text. */
+/**
+ * A string property of a thrown value (own or inherited), if it has one. What is thrown may be anything
+ * (an Error, a DOMException, a string), so each reader gives `undefined` where the value lacks what is
+ * asked for, and no report is lost to a second error.
+ */
+export function stringField(value: unknown, name: string): string | undefined {
+  const found: unknown = typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;
+  return typeof found === 'string' ? found : undefined;
+}
+
+/** The message of anything thrown: its `message`, or the value as text. */
 export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return stringField(error, 'message') ?? String(error);
 }
 
 /** The `code` of a Node system error (`ENOENT`, `EADDRINUSE`, `ELOCKED`...), or `undefined`. */
 export function codeOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return stringField(error, 'code');
 }

@@ -1,10 +1,10 @@
+import { stringField } from '../errors.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type Conformance, createConformance } from '../openapi/conformance.js';
 import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
 import type { Contract, ContractOperation } from './contract.js';
 import { type DerivedCredential, type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
-import { stringField } from './thrown.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
 

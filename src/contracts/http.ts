@@ -1,10 +1,9 @@
-import { DeadlineError, EXIT, PetstoreError } from '../errors.js';
+import { DeadlineError, EXIT, messageOf, PetstoreError, stringField } from '../errors.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { readLimited } from '../http/read-limited.js';
 import { type JsonValue, parseJson } from '../json/lossless.js';
 import { Pacer, sleepUnlessAborted } from './pace.js';
 import { KEY_PLACEHOLDER, Redactor } from './redact-key.js';
-import { messageOf, stringField } from './thrown.js';
 
 export { KEY_PLACEHOLDER };
 

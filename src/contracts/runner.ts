@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EXIT, type ExitCode } from '../errors.js';
+import { EXIT, type ExitCode, messageOf } from '../errors.js';
 import type { JsonValue } from '../json/lossless.js';
 import { basePathOf } from '../openapi/document.js';
 import { type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
@@ -11,7 +11,6 @@ import { type Contract, loadContract } from './contract.js';
 import { type Exchange, HttpClient, RETRYABLE_STATUSES, TransportError } from './http.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { verifyPacts } from './pact/suite.js';
-import { messageOf } from './thrown.js';
 
 export type Suite = 'spec' | 'pact' | 'all';
 
