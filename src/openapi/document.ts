@@ -119,7 +119,7 @@ export function parametersOf(doc: OpenApiDocument, operation: Operation): Parame
   return (operation.parameters ?? []).map((parameter) => resolve(doc, parameter));
 }
 
-/** The path every server URL carries before the paths of the document: `/v1`. */
+/** The path every server URL has before the paths of the document: `/v1`. */
 export function basePathOf(doc: OpenApiDocument): string {
   const url = doc.servers?.[0]?.url ?? '/';
   const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');

@@ -11,7 +11,7 @@ export const PET_STATUSES = openapi.components.schemas.PetStatus.enum;
 /** The path prefix of every operation: `/v1`. */
 export const BASE_PATH = basePathOf(openapi);
 
-/** Stable error codes and the HTTP status each is answered with. */
+/** Stable error codes and the HTTP status of the response each is sent in. */
 export const ERROR_CODES = openapi.components.schemas.Error['x-error-codes'];
 export type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -19,7 +19,7 @@ function isErrorCode(name: string): name is ErrorCode {
   return Object.hasOwn(ERROR_CODES, name);
 }
 
-/** The first code the catalogue names for each status: the code of an Error answered with just a status. */
+/** The first code the catalogue names for each status: the code of an Error response made from a status alone. */
 export const ERROR_CODE_BY_STATUS: ReadonlyMap<number, ErrorCode> = new Map(
   Object.keys(ERROR_CODES)
     .filter(isErrorCode)
@@ -31,7 +31,7 @@ export const ERROR_CODE_BY_STATUS: ReadonlyMap<number, ErrorCode> = new Map(
 export const MAX_BODY_BYTES: number = openapi.paths['/pets'].post['x-max-body-bytes'];
 
 const getPet = openapi.paths['/pets/{petId}'].get;
-/** The moment getPet is removed (`x-sunset`), after which it answers 410. */
+/** The moment getPet is removed (`x-sunset`), after which it responds 410. */
 export const GET_PET_SUNSET = new Date(getPet['x-sunset']);
 /** The moment getPet was deprecated (`x-deprecated-at`), which its `Deprecation` header gives (RFC 9745). */
 export const GET_PET_DEPRECATED_AT = new Date(getPet['x-deprecated-at']);

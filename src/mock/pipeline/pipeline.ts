@@ -151,16 +151,12 @@ function authenticate(context: RequestContext, target: Target): Pending<MockResp
   const key = pipeline.authorize(request.header('authorization'));
   if (typeof key === 'string') return UNAUTHORIZED[key];
   context.keyLabel = pipeline.keyLabels.get(key);
-  if (!target.route) return notServed(pipeline, target.path, '');
+  const { route } = target;
+  if (!route) return notServed(pipeline, target.path, '');
+  const { allow } = route;
   if (!reached)
-    return errorResponse(
-      'method_not_allowed',
-      `${request.method} is not allowed on ${pipeline.basePath}${target.route.template}; allowed: ${target.route.allow}.`,
-      {
-        allow: target.route.allow,
-      },
-    );
-  return checkSessionName(context) ?? checkPreferences(context, target, reached) ?? wait(context, reached);
+    return errorResponse('method_not_allowed', `${request.method} is not allowed on ${pipeline.basePath}${route.template}; allowed: ${allow}.`, { allow });
+  return operationSteps(context, target, reached);
 }
 
 /** The admin's way: auth only when the mock requires a key there, then the admin endpoints; none of its responses has CORS headers. */
@@ -177,6 +173,11 @@ function adminFailure(error: unknown): MockResponse {
 }
 
 // --- 3 to 9: the operation's steps. Each returns its response, or `undefined` to pass on. ----------
+
+/** 3 and 4, then the delay and the steps after it. */
+function operationSteps(context: RequestContext, target: Target, reached: Reached): Pending<MockResponse> {
+  return checkSessionName(context) ?? checkPreferences(context, target, reached) ?? wait(context, reached);
+}
 
 /** 3. session name: 400 for an `X-Mock-Session` that names none. */
 function checkSessionName(context: RequestContext): MockResponse | undefined {
@@ -199,10 +200,10 @@ function checkPreferences(context: RequestContext, target: Target, reached: Reac
 /** delay: the request's `delay=`, else `--delay`; then the steps after it. */
 function wait(context: RequestContext, reached: Reached): Pending<MockResponse> {
   const delay = context.preferences?.delay ?? context.pipeline.delay;
-  if (delay <= 0) return afterDelay(context, reached);
-  return new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() => afterDelay(context, reached));
+  return delay > 0 ? new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() => afterDelay(context, reached)) : afterDelay(context, reached);
 }
 
+/** removed, 5 and 6, then 7 and the steps after it. */
 function afterDelay(context: RequestContext, reached: Reached): Pending<MockResponse> {
   return respondIfRemoved(context, reached) ?? rejectInputs(reached) ?? respondIfForced(context, reached) ?? parseBody(context, reached.reading);
 }
