@@ -44,9 +44,9 @@ function inKnownCategories<P extends StoredPet>(pets: P[], profile: Profile): P[
  */
 export interface MockApi {
   /**
-   * Answers one request; never throws: a fault of the mock itself is a 500 Error response. An answer
-   * that needs no waiting (no body to read, no delay, nothing to save) comes back at once, not in a
-   * promise, so a host that writes it in the same tick costs no microtask; `await` takes either.
+   * Responds to one request; never throws: a fault of the mock itself is a 500 Error response. A
+   * response that needs no waiting (no body to read, no delay, nothing to save) comes back at once, not
+   * in a promise, so a host that writes it in the same tick costs no microtask; `await` takes either.
    */
   respond(request: MockRequest): Pending<MockResponse>;
   /** `respond` for a web-standard `Request`. */
@@ -56,7 +56,7 @@ export interface MockApi {
   /** What clients have exercised so far (`GET /__mock/coverage`); in a promise when it is shared through Redis. */
   coverage(): Pending<CoverageReport>;
   /**
-   * Whether a request to this path is the mock's to answer: the base path and everything under it,
+   * Whether a request to this path is the mock's to respond to: the base path and everything under it,
    * and the admin endpoints. Hosts that share the network with other services (MSW) claim only these.
    */
   serves(path: string): boolean;
@@ -65,11 +65,18 @@ export interface MockApi {
   readonly options: ResolvedMockOptions;
 }
 
+/** Where a mock keeps its state: its sessions, the default session's store, its coverage. */
+interface MockState {
+  readonly sessions: SessionRegistry;
+  readonly defaultStore: PetStore;
+  readonly coverage: CoverageKeeper;
+}
+
 /**
  * The state of a mock that keeps it in this process: seeded sessions (in the profile's order and id
  * scheme, when it has them), the restored pets, coverage.
  */
-function inMemory(settings: ResolvedMockOptions): { sessions: SessionRegistry; defaultStore: PetStore; coverage: CoverageKeeper } {
+function inMemory(settings: ResolvedMockOptions): MockState {
   const { profile } = settings;
   const order = known(profile.listOrder) ? profile.listOrder : undefined;
   const randomIds = profile.idScheme === 'random';
@@ -101,8 +108,30 @@ function storeChoices(profile: Profile): string[] {
   ];
 }
 
+/** The shared (Redis) state when the options give one, else the state of this process; a profile a shared store cannot adopt is a `TypeError`. */
+function stateOf(settings: ResolvedMockOptions): MockState {
+  const { shared, profile } = settings;
+  if (!shared) return inMemory(settings);
+  const unsupported = storeChoices(profile);
+  if (unsupported.length > 0)
+    throw new TypeError(
+      `profile: ${unsupported.join(', ')} cannot be adopted with a Redis store yet; run that mock without --store, or remove those fields from the profile.`,
+    );
+  return { sessions: shared.sessions, defaultStore: shared.store.store(DEFAULT_SESSION), coverage: shared.coverage };
+}
+
+/** The label of each accepted key that has one, by the key's index in `apiKeys` (what `bearerCheck` gives). */
+function keyLabelsByIndex(settings: ResolvedMockOptions): ReadonlyMap<number, string> {
+  return new Map(
+    settings.apiKeys.flatMap((key, index) => {
+      const label = settings.keyLabels.get(key);
+      return label === undefined ? [] : [[index, label] as const];
+    }),
+  );
+}
+
 /**
- * Creates a mock of the pet store: the seeded sessions and the one function that answers requests.
+ * Creates a mock of the pet store: the seeded sessions and the one function that responds to requests.
  * Every host calls it (the Node server `respond`, MSW `fetch`); no rule of the interface lives here.
  * @example
  * const mock = createMockApi({ seed: 7, count: 10 });
@@ -116,16 +145,8 @@ export function createMockApi(options: MockOptions = {}): MockApi {
 
 /** The mock of options already normalized (`normalizeMockOptions`), for a host that read them first. */
 export function mockApiOf(settings: ResolvedMockOptions): MockApi {
-  const { basePath, persist, profile, shared } = settings;
-  const unsupported = shared ? storeChoices(profile) : [];
-  if (unsupported.length > 0)
-    throw new TypeError(
-      `profile: ${unsupported.join(', ')} cannot be adopted with a Redis store yet; run that mock without --store, or remove those fields from the profile.`,
-    );
-  const { sessions, defaultStore, coverage } = shared
-    ? { sessions: shared.sessions, defaultStore: shared.store.store(DEFAULT_SESSION), coverage: shared.coverage }
-    : inMemory(settings);
-
+  const { basePath, persist, profile } = settings;
+  const { sessions, defaultStore, coverage } = stateOf(settings);
   // With `--state`, the default session's changes are saved all or nothing; a shared store (Redis)
   // keeps its own state and has no `persist`, so its changes are simply made.
   const saveDefault = savedChanges(defaultStore, persist);
@@ -142,20 +163,14 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     sessions,
     coverage,
     authorize: bearerCheck(settings.apiKeys),
-    keyLabels: new Map(
-      settings.apiKeys.flatMap((key, index) => {
-        const label = settings.keyLabels.get(key);
-        return label === undefined ? [] : [[index, label] as const];
-      }),
-    ),
+    keyLabels: keyLabelsByIndex(settings),
     adminKeyRequired: settings.adminKeyRequired,
-    answerAdmin: createAdmin(sessions, coverage, saveDefault, profile),
+    respondAdmin: createAdmin(sessions, coverage, saveDefault, profile),
     form: profileForm(profile),
     prefer: settings.prefer,
     delay: settings.delay,
     selfCheck: settings.selfCheck && createSelfCheck(settings.selfCheck),
   });
-
   return {
     respond,
     fetch: fetchAdapter(respond),

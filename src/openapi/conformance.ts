@@ -1,7 +1,7 @@
 /**
  * "May this response answer this operation?", asked of spec/openapi.yaml (or any OpenAPI document)
  * and answered as data: every way the response breaks the document, never only the first. The mock's
- * self-check and the verifier both ask it here, so the two can never disagree on what a valid answer is.
+ * self-check and the verifier both ask it here, so the two can never disagree on what a valid response is.
  */
 import type { ErrorObject } from 'ajv';
 import { type JsonValue, parseJson } from '../json/lossless.js';
@@ -28,7 +28,7 @@ export interface Violation {
 }
 
 /** A response as conformance reads it: whichever host or client it came from. */
-export interface AnswerToCheck {
+export interface ResponseToCheck {
   readonly status: number;
   /** A header by lower-case name. */
   header(name: string): string | undefined;
@@ -53,7 +53,7 @@ export interface ResponseSchemas<Id extends string = string> {
    * lower-case name (only those the response sends); `undefined` when none is documented.
    */
   headerViolations(operationId: Id, status: number, headers: Readonly<Record<string, string>>): readonly SchemaProblem[] | undefined;
-  /** Every problem of an Error body, for answers outside the operations (an unknown path). Without it they are not read. */
+  /** Every problem of an Error body, for responses outside the operations (an unknown path). Without it they are not checked. */
   errorViolations?(body: JsonValue): readonly SchemaProblem[];
 }
 
@@ -71,8 +71,8 @@ export interface ConformanceOptions {
   readonly everyDocumentedHeader?: boolean;
 }
 
-/** Every violation of `answer` as the answer of `operationId`, or of no operation (`undefined`: an unknown path, an admin route). */
-export type Conformance<Id extends string = string> = (operationId: Id | undefined, answer: AnswerToCheck) => Violation[];
+/** Every violation of `response` as a response of `operationId`, or of no operation (`undefined`: an unknown path, an admin route). */
+export type Conformance<Id extends string = string> = (operationId: Id | undefined, response: ResponseToCheck) => Violation[];
 
 /**
  * What is wrong with a Content-Type for a JSON body, or `undefined` when it is right: the media type is
@@ -115,10 +115,6 @@ interface DocumentedResponse {
   readonly json: boolean;
 }
 
-function isRequired(header: unknown): boolean {
-  return typeof header === 'object' && header !== null && 'required' in header && header.required === true;
-}
-
 function documentedResponses(doc: OpenApiDocument): ReadonlyMap<string, ReadonlyMap<number, DocumentedResponse>> {
   return new Map(
     operationsOf(doc).map(({ operationId, operation }) => [
@@ -128,7 +124,7 @@ function documentedResponses(doc: OpenApiDocument): ReadonlyMap<string, Readonly
           const response = resolve(doc, reference);
           const headers = Object.entries(response.headers ?? {}).map(([name, header]) => ({
             name: name.toLowerCase(),
-            required: isRequired(resolve<unknown>(doc, header)),
+            required: resolve(doc, header).required === true,
           }));
           return [Number(status), { headers, json: response.content?.['application/json'] !== undefined }];
         }),
@@ -141,6 +137,133 @@ function excerpt(text: string): string {
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
+/** One response being checked: what every check reads, and the violations they find. */
+interface Check<Id extends string> {
+  readonly schemas: ResponseSchemas<Id>;
+  readonly everyDocumentedHeader: boolean;
+  readonly operationId: Id | undefined;
+  readonly response: ResponseToCheck;
+  /** The responses the operation documents, by status; `undefined` for a response of no operation. */
+  readonly statuses: ReadonlyMap<number, DocumentedResponse> | undefined;
+  /** What the document says of this response's status. */
+  readonly documented: DocumentedResponse | undefined;
+  /** How every message starts: `getPet answered 404`. */
+  readonly what: string;
+  readonly violations: Violation[];
+}
+
+/** A status the operation documents. */
+function checkStatus({ statuses, documented, what, response, violations }: Check<string>): void {
+  if (!statuses || documented) return;
+  const listed = [...statuses.keys()].join(', ');
+  violations.push({
+    path: 'status',
+    rule: 'status',
+    message: `${what}, a status the spec does not document for it (it documents ${listed})`,
+    expected: [...statuses.keys()].join(' or '),
+    actual: String(response.status),
+  });
+}
+
+/** The headers documented for the status: there (the required ones, or all of them), and each as its schema says. */
+function checkHeaders<Id extends string>(check: Check<Id>): void {
+  const { documented, response, what, violations, everyDocumentedHeader } = check;
+  let sent: Record<string, string> | undefined;
+  for (const header of documented?.headers ?? []) {
+    const value = response.header(header.name);
+    if (value !== undefined) {
+      sent ??= {};
+      sent[header.name] = value;
+    } else if (header.required || everyDocumentedHeader)
+      violations.push({
+        path: `headers/${header.name}`,
+        rule: 'header',
+        message: `${what} without the header ${header.name} that the spec documents for it`,
+      });
+  }
+  if (sent !== undefined) checkHeaderValues(check, sent);
+}
+
+/** A documented header is held to its schema too: `Deprecation: yes-please` is no RFC 9745 date. */
+function checkHeaderValues<Id extends string>({ schemas, operationId, response, what, violations }: Check<Id>, sent: Readonly<Record<string, string>>): void {
+  if (operationId === undefined) return;
+  for (const problem of schemas.headerViolations(operationId, response.status, sent) ?? []) {
+    const name = problem.instancePath.slice(1);
+    violations.push({
+      path: `headers/${name}`,
+      rule: 'header',
+      message: `${what} with the header ${name}: ${excerpt(sent[name] ?? '')}, which breaks its schema in the spec: ${problem.message}`,
+      actual: sent[name] ?? '',
+      schemaPath: problem.schemaPath,
+    });
+  }
+}
+
+/** Whether a body is due: where the document gives one, on every error, and on a status it does not document. */
+function bodyDue({ response, documented, statuses }: Check<string>): boolean {
+  const { status } = response;
+  return status !== 204 && (documented?.json === true || status >= 400 || (statuses !== undefined && documented === undefined));
+}
+
+/** A body that is there, sent as JSON, parses, and keeps its schema; an error's `status` is the HTTP status. */
+function checkBody<Id extends string>(check: Check<Id>): void {
+  const { response, what, violations } = check;
+  if (response.body.trim() === '') {
+    violations.push({ path: 'body', rule: 'body-empty', message: `${what} with an empty body`, expected: 'a JSON body', actual: 'no body' });
+    return;
+  }
+  checkMediaType(check);
+  let json: JsonValue;
+  try {
+    json = parseJson(response.body);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    violations.push({ path: 'body', rule: 'body-json', message: `${what} with a body that is not JSON (${reason}): ${excerpt(response.body)}` });
+    return;
+  }
+  checkBodySchema(check, json);
+  checkErrorStatus(check, json);
+}
+
+function checkMediaType({ response, what, violations }: Check<string>): void {
+  const contentType = response.header('content-type');
+  const mediaTypeProblem = jsonMediaTypeProblem(contentType);
+  if (mediaTypeProblem === undefined) return;
+  violations.push({
+    path: 'headers/content-type',
+    rule: 'media-type',
+    message: `${what} with Content-Type ${contentType ?? '(none)'}: ${mediaTypeProblem}`,
+    expected: 'application/json',
+    actual: contentType ?? '(none)',
+  });
+}
+
+/** The body under the schema documented for the status; outside the operations, an error's under the Error schema. */
+function checkBodySchema<Id extends string>({ schemas, operationId, response, what, violations }: Check<Id>, json: JsonValue): void {
+  const { status } = response;
+  const problems = operationId === undefined ? (status >= 400 ? schemas.errorViolations?.(json) : undefined) : schemas.violations(operationId, status, json);
+  for (const problem of problems ?? []) {
+    violations.push({
+      path: `body${problem.instancePath}`,
+      rule: 'schema',
+      message: `${what} with a body that breaks its schema in the spec: ${problem.instancePath || '(the body)'} ${problem.message}`,
+      schemaPath: problem.schemaPath,
+    });
+  }
+}
+
+function checkErrorStatus({ response, what, violations }: Check<string>, json: JsonValue): void {
+  const { status } = response;
+  if (status < 400 || typeof json !== 'object' || json === null || Array.isArray(json) || !('status' in json) || Number(json.status) === status) return;
+  violations.push({
+    path: 'body/status',
+    rule: 'error-status',
+    message: `${what} with an Error whose status is ${String(json.status)}`,
+    expected: `status ${status}`,
+    actual: `status ${String(json.status)}`,
+  });
+}
+
 /**
  * The conformance of responses to `doc`: a status the operation documents, the headers documented
  * for it, a JSON body (right media type, parseable, valid by the documented schema) and, for an
@@ -151,95 +274,23 @@ function excerpt(text: string): string {
  * // [{ path: 'status', rule: 'status', message: 'getPet answered 418, a status the spec does not document for it (it documents 200, ...)' }, ...]
  */
 export function createConformance<Id extends string>(doc: OpenApiDocument, schemas: ResponseSchemas<Id>, options: ConformanceOptions = {}): Conformance<Id> {
-  const documented = documentedResponses(doc);
+  const byOperation = documentedResponses(doc);
   const { everyDocumentedHeader = false } = options;
-
-  return (operationId, answer) => {
-    const { status, body } = answer;
-    const what = `${operationId ?? 'the server'} answered ${status}`;
-    const violations: Violation[] = [];
-    const statuses = operationId === undefined ? undefined : documented.get(operationId);
-    const response = statuses?.get(status);
-    if (statuses && !response) {
-      const listed = [...statuses.keys()].join(', ');
-      violations.push({
-        path: 'status',
-        rule: 'status',
-        message: `${what}, a status the spec does not document for it (it documents ${listed})`,
-        expected: [...statuses.keys()].join(' or '),
-        actual: String(status),
-      });
-    }
-    let sent: Record<string, string> | undefined;
-    for (const header of response?.headers ?? []) {
-      const value = answer.header(header.name);
-      if (value !== undefined) {
-        sent ??= {};
-        sent[header.name] = value;
-      } else if (header.required || everyDocumentedHeader)
-        violations.push({
-          path: `headers/${header.name}`,
-          rule: 'header',
-          message: `${what} without the header ${header.name} that the spec documents for it`,
-        });
-    }
-    // A documented header is held to its schema too: `Deprecation: yes-please` is no RFC 9745 date.
-    if (sent !== undefined && operationId !== undefined) {
-      for (const problem of schemas.headerViolations(operationId, status, sent) ?? []) {
-        const name = problem.instancePath.slice(1);
-        violations.push({
-          path: `headers/${name}`,
-          rule: 'header',
-          message: `${what} with the header ${name}: ${excerpt(sent[name] ?? '')}, which breaks its schema in the spec: ${problem.message}`,
-          actual: sent[name] ?? '',
-          schemaPath: problem.schemaPath,
-        });
-      }
-    }
-    // A body is due where the document gives one, on every error, and on a status it does not document.
-    const bodyDue = status !== 204 && (response?.json === true || status >= 400 || (statuses !== undefined && response === undefined));
-    if (!bodyDue) return violations;
-    if (body.trim() === '') {
-      violations.push({ path: 'body', rule: 'body-empty', message: `${what} with an empty body`, expected: 'a JSON body', actual: 'no body' });
-      return violations;
-    }
-    const contentType = answer.header('content-type');
-    const mediaTypeProblem = jsonMediaTypeProblem(contentType);
-    if (mediaTypeProblem !== undefined) {
-      violations.push({
-        path: 'headers/content-type',
-        rule: 'media-type',
-        message: `${what} with Content-Type ${contentType ?? '(none)'}: ${mediaTypeProblem}`,
-        expected: 'application/json',
-        actual: contentType ?? '(none)',
-      });
-    }
-    let json: JsonValue;
-    try {
-      json = parseJson(body);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      violations.push({ path: 'body', rule: 'body-json', message: `${what} with a body that is not JSON (${reason}): ${excerpt(body)}` });
-      return violations;
-    }
-    const problems = operationId === undefined ? (status >= 400 ? schemas.errorViolations?.(json) : undefined) : schemas.violations(operationId, status, json);
-    for (const problem of problems ?? []) {
-      violations.push({
-        path: `body${problem.instancePath}`,
-        rule: 'schema',
-        message: `${what} with a body that breaks its schema in the spec: ${problem.instancePath || '(the body)'} ${problem.message}`,
-        schemaPath: problem.schemaPath,
-      });
-    }
-    if (status >= 400 && typeof json === 'object' && json !== null && !Array.isArray(json) && 'status' in json && Number(json.status) !== status) {
-      violations.push({
-        path: 'body/status',
-        rule: 'error-status',
-        message: `${what} with an Error whose status is ${String(json.status)}`,
-        expected: `status ${status}`,
-        actual: `status ${String(json.status)}`,
-      });
-    }
-    return violations;
+  return (operationId, response) => {
+    const statuses = operationId === undefined ? undefined : byOperation.get(operationId);
+    const check: Check<Id> = {
+      schemas,
+      everyDocumentedHeader,
+      operationId,
+      response,
+      statuses,
+      documented: statuses?.get(response.status),
+      what: `${operationId ?? 'the server'} answered ${response.status}`,
+      violations: [],
+    };
+    checkStatus(check);
+    checkHeaders(check);
+    if (bodyDue(check)) checkBody(check);
+    return check.violations;
   };
 }

@@ -17,9 +17,16 @@ export interface MediaType {
   readonly schema?: JsonSchema;
 }
 
+/** A header a response documents. */
+export interface Header {
+  readonly description?: string;
+  readonly required?: boolean;
+  readonly schema?: JsonSchema;
+}
+
 export interface Response {
   readonly description: string;
-  readonly headers?: Readonly<Record<string, unknown>>;
+  readonly headers?: Readonly<Record<string, Header | Reference>>;
   readonly content?: Readonly<Record<string, MediaType>>;
 }
 
@@ -80,9 +87,11 @@ export function resolve<T>(doc: OpenApiDocument, value: T | Reference): T {
         if (typeof node !== 'object' || node === null || !(key in node)) {
           throw new SpecError(`unresolvable reference ${ref}`);
         }
-        return (node as Record<string, unknown>)[key];
+        return Reflect.get(node, key);
       }, doc);
   }
+  // Unchecked: a `$ref` names an object of the kind its place asks for (a response, a parameter, a
+  // header), which is the `T` the caller asks for; that a document keeps to this is a linter's check.
   return current as T;
 }
 
@@ -110,7 +119,7 @@ export function parametersOf(doc: OpenApiDocument, operation: Operation): Parame
   return (operation.parameters ?? []).map((parameter) => resolve(doc, parameter));
 }
 
-/** The path every server URL carries before the paths of the document: `/v1`. */
+/** The path every server URL has before the paths of the document: `/v1`. */
 export function basePathOf(doc: OpenApiDocument): string {
   const url = doc.servers?.[0]?.url ?? '/';
   const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');

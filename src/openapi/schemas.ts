@@ -1,4 +1,4 @@
-import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, resolve } from './document.js';
+import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, type Response, resolve } from './document.js';
 
 /** The base URI under which the document's schemas are registered with ajv. */
 export const SCHEMA_BASE = 'https://petstore-mock.invalid/';
@@ -11,34 +11,36 @@ export function hasFilledDefault(schema: object): boolean {
   return 'default' in schema || SERVER_DEFAULT in schema;
 }
 
-function toValidatorSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(toValidatorSchema);
-  if (typeof schema !== 'object' || schema === null) return schema;
+/** A schema as ajv takes it: `x-` extensions left out (`x-server-default` as `default`), local `$ref`s under `SCHEMA_BASE`. */
+function toValidatorSchema(schema: object): JsonSchema {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     // The value the service stores for an omitted field. The spec keeps it out of `default`, which
     // generators turn into a required request property; ajv's useDefaults fills it in as one.
     if (key === SERVER_DEFAULT) out.default = value;
     if (key.startsWith('x-')) continue;
-    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? SCHEMA_BASE + value.slice(2) : toValidatorSchema(value);
+    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? SCHEMA_BASE + value.slice(2) : toValidatorValue(value);
   }
   return out;
 }
 
-function withId(name: string, schema: unknown): JsonSchema {
-  return { $id: `${SCHEMA_BASE}validators/${name}`, ...(toValidatorSchema(schema) as JsonSchema) };
+function toValidatorValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toValidatorValue);
+  return typeof value === 'object' && value !== null ? toValidatorSchema(value) : value;
+}
+
+function withId(name: string, schema: JsonSchema): JsonSchema {
+  return { $id: `${SCHEMA_BASE}validators/${name}`, ...toValidatorSchema(schema) };
 }
 
 /**
  * One object schema over the headers a response documents, by lower-case name, so that the values a
  * response sends are checked in one call; whether a header must be there is conformance's question.
  */
-function headerSchema(doc: OpenApiDocument, headers: Readonly<Record<string, unknown>>): JsonSchema {
+function headerSchema(doc: OpenApiDocument, headers: NonNullable<Response['headers']>): JsonSchema {
   return {
     type: 'object',
-    properties: Object.fromEntries(
-      Object.entries(headers).map(([name, header]) => [name.toLowerCase(), resolve<{ readonly schema?: JsonSchema }>(doc, header as never).schema ?? {}]),
-    ),
+    properties: Object.fromEntries(Object.entries(headers).map(([name, header]) => [name.toLowerCase(), resolve(doc, header).schema ?? {}])),
   };
 }
 
@@ -88,6 +90,6 @@ export function validatorSchemas(doc: OpenApiDocument): Record<string, JsonSchem
 export function componentSchemas(doc: OpenApiDocument): JsonSchema[] {
   return Object.entries(doc.components?.schemas ?? {}).map(([name, schema]) => ({
     $id: `${SCHEMA_BASE}components/schemas/${name}`,
-    ...(toValidatorSchema(schema) as JsonSchema),
+    ...toValidatorSchema(schema),
   }));
 }

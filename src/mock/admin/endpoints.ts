@@ -58,14 +58,29 @@ export const ADMIN_ENDPOINTS = [
 
 type EndpointKey<E> = E extends { readonly method: infer M extends string; readonly path: infer P extends string } ? `${M} ${P}` : never;
 
+/** What the admin endpoints act on: one mock's sessions and coverage, how it saves a change, its profile. */
+interface AdminContext {
+  readonly sessions: SessionRegistry;
+  readonly coverage: CoverageKeeper;
+  /** Makes a change of the default session's pets, saved where the mock keeps its state. */
+  readonly saveChange: SaveChange;
+  readonly profile: Profile;
+}
+
 /** An endpoint's action; `name` is the session of the path, or of `X-Mock-Session`. */
-type Action = (request: MockRequest, name: string) => Pending<MockResponse>;
+type Action = (admin: AdminContext, request: MockRequest, name: string) => Pending<MockResponse>;
+
+/** An admin endpoint with its action. */
+interface Served {
+  readonly endpoint: AdminEndpoint;
+  readonly action: Action;
+}
 
 /** The admin endpoints of one path, with a pattern that matches it. */
 interface AdminPath {
   readonly path: string;
   readonly pattern: RegExp;
-  readonly endpoints: ReadonlyMap<string, { readonly endpoint: AdminEndpoint; readonly action: Action }>;
+  readonly endpoints: ReadonlyMap<string, Served>;
   /** The `Allow` header of the path. */
   readonly allow: string;
 }
@@ -73,12 +88,12 @@ interface AdminPath {
 const CORS_HEADER = /^access-control-/;
 
 /**
- * The answer without CORS headers: the admin answers only scripts and pages of the mock's own origin,
- * so no page on another origin may read what it says.
+ * The response without CORS headers: the admin responds only to scripts and pages of the mock's own
+ * origin, so no page on another origin may read what it says.
  */
 export function withoutCors(response: MockResponse): MockResponse {
   const headers: Record<string, string> = {};
-  for (const name in response.headers) if (!CORS_HEADER.test(name)) headers[name] = response.headers[name] as string;
+  for (const [name, value] of Object.entries(response.headers)) if (!CORS_HEADER.test(name)) headers[name] = value;
   return { ...response, headers };
 }
 
@@ -87,7 +102,7 @@ function ok(body: unknown): MockResponse {
 }
 
 /**
- * The answer to a request that would open a session beyond the cap, from the API or the admin.
+ * The response to a request that would open a session beyond the cap, from the API or the admin.
  * @example
  * const session = sessions.open(name);
  * if (!session) return tooManySessions(sessions);
@@ -99,13 +114,129 @@ export function tooManySessions(sessions: SessionRegistry): MockResponse {
   );
 }
 
+/** `GET /__mock/health`: the session's pet count. */
+async function health({ sessions }: AdminContext, _request: MockRequest, name: string): Promise<MockResponse> {
+  return ok({ status: 'ok', session: name, pets: await sessions.size(name) });
+}
+
+/** `POST /__mock/reset`: the session of `X-Mock-Session` back to the seed; without it, the default session, every named one dropped. */
+async function resetAll(admin: AdminContext, request: MockRequest, name: string): Promise<MockResponse> {
+  const { sessions } = admin;
+  if (request.header(SESSION_HEADER) !== undefined) return resetSession(admin, request, name);
+  await sessions.resetAll();
+  return ok({ status: 'ok', session: DEFAULT_SESSION, pets: await sessions.size(DEFAULT_SESSION), sessions: 0 });
+}
+
+/** `GET /__mock/sessions`: the open named sessions, the cap and the idle TTL. */
+async function listSessions({ sessions }: AdminContext): Promise<MockResponse> {
+  return ok({ max: sessions.max, ttlMs: sessions.ttl, sessions: await sessions.list() });
+}
+
+/** `POST /__mock/sessions/{name}/reset`: one session back to the seed. */
+async function resetSession({ sessions }: AdminContext, _request: MockRequest, name: string): Promise<MockResponse> {
+  await sessions.reset(name);
+  return ok({ status: 'ok', session: name, pets: await sessions.size(name) });
+}
+
+/** `DELETE /__mock/sessions/{name}`: drops a named session; the default one cannot be dropped. */
+function dropSession({ sessions }: AdminContext, _request: MockRequest, name: string): Pending<MockResponse> {
+  if (name === DEFAULT_SESSION)
+    return errorResponse('bad_request', `The default session cannot be dropped; reset it with POST /__mock/sessions/${DEFAULT_SESSION}/reset.`);
+  return andThen(sessions.drop(name), (dropped) => ok({ status: 'ok', session: name, dropped }));
+}
+
+/** `GET /__mock/clock`: the session's clock, or the base clock of a session not open yet. */
+async function getClock({ sessions }: AdminContext, _request: MockRequest, name: string): Promise<MockResponse> {
+  const clock = (await sessions.find(name))?.clock;
+  return ok({ session: name, now: new Date(clock ? clock.now() : sessions.base()).toISOString() });
+}
+
+/** `POST /__mock/clock`: sets the session's clock from `{"now": "2031-01-01T00:00:00Z"}`, or back to the real one with `{"now": null}`. */
+async function setClock(admin: AdminContext, request: MockRequest, name: string): Promise<MockResponse> {
+  const text = await request.text(MAX_ADMIN_BODY_BYTES);
+  if (text === undefined) return errorResponse('payload_too_large', `The body of POST /__mock/clock is at most ${MAX_ADMIN_BODY_BYTES} bytes.`);
+  const parsed = readClockBody(text);
+  if ('error' in parsed) return errorResponse('bad_request', parsed.error);
+  if (!(await admin.sessions.setClock(name, parsed.time))) return tooManySessions(admin.sessions);
+  return getClock(admin, request, name);
+}
+
+/** `GET /__mock/coverage`: what clients have exercised. */
+function getCoverage({ coverage }: AdminContext): Pending<MockResponse> {
+  return andThen(coverage.report(), ok);
+}
+
+/** `DELETE /__mock/coverage`: forgets the coverage. */
+async function clearCoverage({ coverage }: AdminContext): Promise<MockResponse> {
+  await coverage.clear();
+  return ok(await coverage.report());
+}
+
+/** `GET /__mock/profile`: the profile in force. */
+function getProfile({ profile }: AdminContext): MockResponse {
+  return ok(profile);
+}
+
+/** The action of each endpoint; its type demands one for every endpoint of `ADMIN_ENDPOINTS`. */
+const ACTIONS: { readonly [K in EndpointKey<(typeof ADMIN_ENDPOINTS)[number]>]: Action } = {
+  'GET /__mock/health': health,
+  'POST /__mock/reset': resetAll,
+  'GET /__mock/sessions': listSessions,
+  'POST /__mock/sessions/{name}/reset': resetSession,
+  'DELETE /__mock/sessions/{name}': dropSession,
+  'GET /__mock/clock': getClock,
+  'POST /__mock/clock': setClock,
+  'GET /__mock/coverage': getCoverage,
+  'DELETE /__mock/coverage': clearCoverage,
+  'GET /__mock/profile': getProfile,
+};
+
+/** The endpoints grouped by path, each path with its pattern and `Allow` header. */
+function adminPaths(): readonly AdminPath[] {
+  const actionByKey: ReadonlyMap<string, Action> = new Map(Object.entries(ACTIONS));
+  const byPath = new Map<string, Map<string, Served>>();
+  for (const endpoint of ADMIN_ENDPOINTS) {
+    const action = actionByKey.get(`${endpoint.method} ${endpoint.path}`);
+    // The type of `ACTIONS` already demands one per endpoint; this says so if that is ever bypassed.
+    if (action === undefined) throw new Error(`bug in petstore-mock: no action for ${endpoint.method} ${endpoint.path}`);
+    const methods = byPath.get(endpoint.path) ?? new Map<string, Served>();
+    byPath.set(endpoint.path, methods.set(endpoint.method, { endpoint, action }));
+  }
+  return [...byPath].map(([path, endpoints]) => ({
+    path,
+    pattern: new RegExp(`^${path.replace('{name}', '([^/]*)')}$`),
+    endpoints,
+    allow: [...endpoints.keys()].join(', '),
+  }));
+}
+
+const ADMIN_PATHS = adminPaths();
+const LISTING = ADMIN_ENDPOINTS.map(({ method, path }) => `${method} ${path}`).join(', ');
+
+/** The endpoint at `path` for `method`, acting on the session it names; a change of the default session's saved state is saved. */
+async function respondAdmin(admin: AdminContext, request: MockRequest, method: string, path: string): Promise<MockResponse> {
+  for (const { path: template, pattern, endpoints, allow } of ADMIN_PATHS) {
+    const match = pattern.exec(path);
+    if (!match) continue;
+    const served = endpoints.get(method);
+    if (!served) return errorResponse('method_not_allowed', `${template} answers ${allow} only.`, { allow });
+    const raw = match[1] ?? request.header(SESSION_HEADER);
+    const name = sessionName(raw);
+    if (name === undefined) return errorResponse('bad_request', describeSessionName(raw ?? ''));
+    if (!(served.endpoint.changesSavedState && name === DEFAULT_SESSION)) return served.action(admin, request, name);
+    const saved = await admin.saveChange(() => served.action(admin, request, name));
+    return 'error' in saved ? saved.error : saved.value;
+  }
+  return errorResponse('not_found', `No admin endpoint at ${path}; there are ${LISTING}.`);
+}
+
 /**
  * The admin endpoints over one mock's sessions and coverage: a function from a request under
- * `/__mock/` to its answer, which carries no CORS headers. A change of the default session's pets is
+ * `/__mock/` to its response, which has no CORS headers. A change of the default session's pets is
  * made through `saveChange`; a named session's never is.
  * @example
- * const answerAdmin = createAdmin(sessions, coverage, unsavedChange);
- * await answerAdmin(request, 'GET', '/__mock/health'); // { status: 'ok', session: 'default', pets: 50 }
+ * const respondAdmin = createAdmin(sessions, coverage, unsavedChange);
+ * await respondAdmin(request, 'GET', '/__mock/health'); // { status: 'ok', session: 'default', pets: 50 }
  */
 export function createAdmin(
   sessions: SessionRegistry,
@@ -113,79 +244,6 @@ export function createAdmin(
   saveChange: SaveChange,
   profile: Profile = UNKNOWN_PROFILE,
 ): (request: MockRequest, method: string, path: string) => Promise<MockResponse> {
-  async function resetOne(name: string): Promise<MockResponse> {
-    await sessions.reset(name);
-    return ok({ status: 'ok', session: name, pets: await sessions.size(name) });
-  }
-
-  async function clockOf(name: string): Promise<MockResponse> {
-    const clock = (await sessions.find(name))?.clock;
-    return ok({ session: name, now: new Date(clock ? clock.now() : sessions.base()).toISOString() });
-  }
-
-  async function setClock(request: MockRequest, name: string): Promise<MockResponse> {
-    const text = await request.text(MAX_ADMIN_BODY_BYTES);
-    if (text === undefined) return errorResponse('payload_too_large', `The body of POST /__mock/clock is at most ${MAX_ADMIN_BODY_BYTES} bytes.`);
-    const read = readClockBody(text);
-    if ('error' in read) return errorResponse('bad_request', read.error);
-    if (!(await sessions.setClock(name, read.time))) return tooManySessions(sessions);
-    return clockOf(name);
-  }
-
-  const actions: { readonly [K in EndpointKey<(typeof ADMIN_ENDPOINTS)[number]>]: Action } = {
-    'GET /__mock/health': async (_, name) => ok({ status: 'ok', session: name, pets: await sessions.size(name) }),
-    'POST /__mock/reset': async (request, name) => {
-      if (request.header(SESSION_HEADER) !== undefined) return resetOne(name);
-      await sessions.resetAll();
-      return ok({ status: 'ok', session: DEFAULT_SESSION, pets: await sessions.size(DEFAULT_SESSION), sessions: 0 });
-    },
-    'GET /__mock/sessions': async () => ok({ max: sessions.max, ttlMs: sessions.ttl, sessions: await sessions.list() }),
-    'POST /__mock/sessions/{name}/reset': (_, name) => resetOne(name),
-    'DELETE /__mock/sessions/{name}': (_, name) =>
-      name === DEFAULT_SESSION
-        ? errorResponse('bad_request', `The default session cannot be dropped; reset it with POST /__mock/sessions/${DEFAULT_SESSION}/reset.`)
-        : andThen(sessions.drop(name), (dropped) => ok({ status: 'ok', session: name, dropped })),
-    'GET /__mock/clock': (_, name) => clockOf(name),
-    'POST /__mock/clock': setClock,
-    'GET /__mock/coverage': () => andThen(coverage.report(), ok),
-    'DELETE /__mock/coverage': async () => {
-      await coverage.clear();
-      return ok(await coverage.report());
-    },
-    'GET /__mock/profile': () => ok(profile),
-  };
-
-  const actionByKey: ReadonlyMap<string, Action> = new Map(Object.entries(actions));
-  const byPath = new Map<string, Map<string, { readonly endpoint: AdminEndpoint; readonly action: Action }>>();
-  for (const endpoint of ADMIN_ENDPOINTS) {
-    const action = actionByKey.get(`${endpoint.method} ${endpoint.path}`);
-    // The type of `actions` already demands one per endpoint; this says so if that is ever bypassed.
-    if (action === undefined) throw new Error(`bug in petstore-mock: no action for ${endpoint.method} ${endpoint.path}`);
-    const methods = byPath.get(endpoint.path) ?? new Map();
-    byPath.set(endpoint.path, methods.set(endpoint.method, { endpoint, action }));
-  }
-  const paths: readonly AdminPath[] = [...byPath].map(([path, endpoints]) => ({
-    path,
-    pattern: new RegExp(`^${path.replace('{name}', '([^/]*)')}$`),
-    endpoints,
-    allow: [...endpoints.keys()].join(', '),
-  }));
-  const listing = ADMIN_ENDPOINTS.map(({ method, path }) => `${method} ${path}`).join(', ');
-
-  const answer = async (request: MockRequest, method: string, path: string): Promise<MockResponse> => {
-    for (const { path: template, pattern, endpoints, allow } of paths) {
-      const match = pattern.exec(path);
-      if (!match) continue;
-      const found = endpoints.get(method);
-      if (!found) return errorResponse('method_not_allowed', `${template} answers ${allow} only.`, { allow });
-      const raw = match[1] ?? request.header(SESSION_HEADER);
-      const name = sessionName(raw);
-      if (name === undefined) return errorResponse('bad_request', describeSessionName(raw ?? ''));
-      if (!(found.endpoint.changesSavedState && name === DEFAULT_SESSION)) return found.action(request, name);
-      const saved = await saveChange(() => found.action(request, name));
-      return 'error' in saved ? saved.error : saved.value;
-    }
-    return errorResponse('not_found', `No admin endpoint at ${path}; there are ${listing}.`);
-  };
-  return async (request, method, path) => withoutCors(await answer(request, method, path));
+  const admin: AdminContext = { sessions, coverage, saveChange, profile };
+  return async (request, method, path) => withoutCors(await respondAdmin(admin, request, method, path));
 }

@@ -1,5 +1,5 @@
 /**
- * `POST /pets`: reads a NewPet from the JSON body (at most `x-max-body-bytes`); answers 201 with the
+ * `POST /pets`: parses a NewPet from the JSON body (at most `x-max-body-bytes`); responds 201 with the
  * new Pet and its `Location`, once the pet is saved where the mock keeps its state. A body that is not
  * JSON is 415 (wrong media type) or 400 (malformed); one that breaks NewPet is 400; one too large 413.
  */
@@ -14,56 +14,68 @@ import type { PetDraft } from '../state/store.js';
 import { checkInput, exactInteger } from './inputs.js';
 import type { MockOperation, OperationEnv, Reading } from './operation.js';
 
-export function createPet(env: OperationEnv): MockOperation {
-  const { defaultStatus, categories } = env.profile;
-  const knownCategories = typeof categories === 'object' ? new Set(categories.known) : undefined;
-  async function readBody(request: MockRequest): Promise<Reading> {
-    const contentType = request.header('content-type');
-    const mediaTypeProblem = jsonMediaTypeProblem(contentType);
-    if (mediaTypeProblem !== undefined) {
-      const got = contentType === undefined ? 'no Content-Type' : `Content-Type ${contentType}`;
-      return refuse('unsupported_media_type', `The request body must be sent as ${JSON_CONTENT_TYPE}; got ${got} (${mediaTypeProblem}).`);
-    }
-    const text = await request.text(MAX_BODY_BYTES);
-    if (text === undefined) return refuse('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`);
-    if (text.trim() === '') return refuse('bad_request', 'The request body is required: send a NewPet such as {"name": "Rex", "categoryId": 1}.');
-    let body: JsonValue;
-    try {
-      body = parseJson(text);
-    } catch (error) {
-      return refuse('malformed_json', `The request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`);
-    }
-    // Coverage counts the body as sent, before the defaults fill it in.
-    env.coverage.recordBody('createPet', body);
-    // Read before the validator fills in the spec's default.
-    const statusSent = typeof body === 'object' && body !== null && !Array.isArray(body) && body.status !== undefined;
-    const input = checkInput(createPetBody, body, 'The request body');
-    if ('refusal' in input) return input;
-    const { name, categoryId, status } = input.value;
-    const sent = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
-    const exactCategory = exactInteger(sent.categoryId, categoryId);
-    if (knownCategories && !knownCategories.has(String(exactCategory)))
-      return refuse(
-        'bad_request',
-        `The request body: categoryId ${exactCategory} is no known category; the known ones are ${[...knownCategories].join(', ')}.`,
-      );
-    // The spec's default fills a status left out; a profile may name another, or none.
-    const assigned = statusSent || !known(defaultStatus) ? status : defaultStatus === 'omitted' ? undefined : defaultStatus;
-    const draft: PetDraft = { name, categoryId: exactCategory, status: assigned };
-    return { answer: (_request, session) => create(draft, session) };
-  }
-
-  async function create(draft: PetDraft, session: Session): Promise<MockResponse> {
-    const saved = await env.change(session, () => session.store.create(draft));
-    if ('error' in saved) return saved.error;
-    const pet = saved.value;
-    return jsonResponse(201, stringifyJson(pet), { location: `${env.basePath}/pets/${pet.id}` });
-  }
-
-  const reading: Reading = { readBody };
-  return { id: 'createPet', read: () => reading };
+/** What createPet's steps read: the mock around it, and the profile's categories as a set. */
+interface CreatePetContext {
+  readonly env: OperationEnv;
+  /** The categories a profile knows, when it names them: a create of another is a 400. */
+  readonly knownCategories: ReadonlySet<string> | undefined;
 }
 
-function refuse(code: ErrorCode, message: string): Reading {
+export function createPet(env: OperationEnv): MockOperation {
+  const { categories } = env.profile;
+  const context: CreatePetContext = { env, knownCategories: typeof categories === 'object' ? new Set(categories.known) : undefined };
+  // createPet documents no path or query parameters: every request-target leads to the same body, still to parse.
+  const bodyToParse: Reading = { readBody: (request) => parseBody(context, request) };
+  return { id: 'createPet', parse: () => bodyToParse };
+}
+
+/** The body as JSON: its media type, its size and its syntax checked. */
+async function parseBody(context: CreatePetContext, request: MockRequest): Promise<Reading> {
+  const contentType = request.header('content-type');
+  const mediaTypeProblem = jsonMediaTypeProblem(contentType);
+  if (mediaTypeProblem !== undefined) {
+    const got = contentType === undefined ? 'no Content-Type' : `Content-Type ${contentType}`;
+    return reject('unsupported_media_type', `The request body must be sent as ${JSON_CONTENT_TYPE}; got ${got} (${mediaTypeProblem}).`);
+  }
+  const text = await request.text(MAX_BODY_BYTES);
+  if (text === undefined) return reject('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`);
+  if (text.trim() === '') return reject('bad_request', 'The request body is required: send a NewPet such as {"name": "Rex", "categoryId": 1}.');
+  let body: JsonValue;
+  try {
+    body = parseJson(text);
+  } catch (error) {
+    return reject('malformed_json', `The request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  // Coverage counts the body as sent, before the defaults fill it in.
+  context.env.coverage.recordBody('createPet', body);
+  return parseNewPet(context, body);
+}
+
+/** The JSON body as a NewPet, with the profile's known categories and default status. */
+function parseNewPet({ env, knownCategories }: CreatePetContext, body: JsonValue): Reading {
+  const sent = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
+  // Read before the validator fills in the spec's default.
+  const statusSent = sent.status !== undefined;
+  const input = checkInput(createPetBody, body, 'The request body');
+  if ('refusal' in input) return input;
+  const { name, categoryId, status } = input.value;
+  const exactCategory = exactInteger(sent.categoryId, categoryId);
+  if (knownCategories && !knownCategories.has(String(exactCategory)))
+    return reject('bad_request', `The request body: categoryId ${exactCategory} is no known category; the known ones are ${[...knownCategories].join(', ')}.`);
+  // The spec's default fills a status left out; a profile may name another, or none.
+  const { defaultStatus } = env.profile;
+  const assigned = statusSent || !known(defaultStatus) ? status : defaultStatus === 'omitted' ? undefined : defaultStatus;
+  const draft: PetDraft = { name, categoryId: exactCategory, status: assigned };
+  return { respond: (_request, session) => create(env, draft, session) };
+}
+
+async function create(env: OperationEnv, draft: PetDraft, session: Session): Promise<MockResponse> {
+  const saved = await env.change(session, () => session.store.create(draft));
+  if ('error' in saved) return saved.error;
+  const pet = saved.value;
+  return jsonResponse(201, stringifyJson(pet), { location: `${env.basePath}/pets/${pet.id}` });
+}
+
+function reject(code: ErrorCode, message: string): Reading {
   return { refusal: errorResponse(code, message) };
 }

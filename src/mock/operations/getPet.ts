@@ -1,8 +1,8 @@
 /**
- * `GET /pets/{petId}`, deprecated: reads `petId` (an int64) from the path; answers 200 with the pet,
+ * `GET /pets/{petId}`, deprecated: parses `petId` (an int64) from the path; responds 200 with the pet,
  * 404 when the session has none with that id, and 410 once the session's clock passes the sunset
- * (`removal`, which the pipeline answers before the inputs). Until then every answer of the
- * operation, whatever made it, carries its deprecation (RFC 9745), its sunset (RFC 8594) and a link
+ * (`removal`, which the pipeline responds with before the inputs). Until then every response of the
+ * operation, whatever made it, has its deprecation (RFC 9745), its sunset (RFC 8594) and a link
  * to its replacement; from then on, and on a 410, only the sunset, as the spec documents.
  */
 import { serializeItem } from 'structured-headers';
@@ -13,7 +13,7 @@ import { ANSWER_HEADERS, errorResponse, type MockResponse, prepared, preparedRes
 import { andThen } from '../core/pending.js';
 import { checkInput, exactInteger, parametersIn } from './inputs.js';
 import type { MockOperation, OperationEnv } from './operation.js';
-import { readParameters } from './parameters.js';
+import { parseParameters } from './parameters.js';
 
 const PATH = parametersIn('getPet', 'path');
 const SUNSET_MS = GET_PET_SUNSET.getTime();
@@ -37,7 +37,7 @@ export function deprecationHeaders(basePath: string, form: Profile['deprecation'
 export function getPet(env: OperationEnv): MockOperation {
   const notice = prepareHeaders(deprecationHeaders(env.basePath, env.profile.deprecation));
   const removed = prepareHeaders({ sunset: SUNSET });
-  // A profile may answer a petId that is not an integer as an absent pet (404) rather than a bad request.
+  // A profile may respond to a petId that is not an integer as to an absent pet (404) rather than as to a bad request.
   const notAnInteger = env.profile.nonIntegerPetId === 404 ? prepared(errorResponse('not_found', 'No pet has that id: a pet id is an integer.')) : undefined;
   const gone = prepared(
     errorResponse(
@@ -47,16 +47,16 @@ export function getPet(env: OperationEnv): MockOperation {
   );
   return {
     id: 'getPet',
-    read(params) {
-      const values = readParameters(PATH, (name) => params[name]);
+    parse(params) {
+      const values = parseParameters(PATH, (name) => params[name]);
       const input = checkInput(getPetPath, values, 'The path');
       if ('refusal' in input) return notAnInteger && typeof values.petId === 'string' ? { refusal: notAnInteger } : input;
       const petId = exactInteger(values.petId, input.value.petId);
       const found = (json: string | undefined): MockResponse =>
         json === undefined ? errorResponse('not_found', `No pet has id ${petId}.`) : preparedResponse(200, ANSWER_HEADERS, json);
-      return { answer: (_request, session) => andThen(session.store.petJson(petId), found) };
+      return { respond: (_request, session) => andThen(session.store.petJson(petId), found) };
     },
-    removal: { at: SUNSET_MS, answer: gone },
-    carries: (status, isRemoved) => (isRemoved || status === 410 ? removed : notice),
+    removal: { at: SUNSET_MS, response: gone },
+    responseHeaders: (status, isRemoved) => (isRemoved || status === 410 ? removed : notice),
   };
 }

@@ -1,7 +1,7 @@
 /**
- * `GET /pets`: reads `limit` (1 to 100, default 20) and `status` from the query; answers 200 with the
+ * `GET /pets`: parses `limit` (1 to 100, default 20) and `status` from the query; responds 200 with the
  * session's first `limit` pets in the store's order (id order by default), only those of `status`
- * when given. A profile may clamp a `limit` out of range instead of refusing it, and answer an
+ * when given. A profile may clamp a `limit` out of range instead of rejecting it, and respond to an
  * unknown `status` with an empty page.
  */
 import { listPetsQuery } from '../../generated/validators.js';
@@ -10,15 +10,15 @@ import { ANSWER_HEADERS, type MockResponse, preparedResponse } from '../core/mes
 import { andThen } from '../core/pending.js';
 import { checkInput, parametersIn } from './inputs.js';
 import type { MockOperation, OperationEnv, Reading } from './operation.js';
-import { readParameters } from './parameters.js';
+import { parseParameters } from './parameters.js';
 
 const QUERY = parametersIn('listPets', 'query');
 const LIMIT = QUERY.find((parameter) => parameter.name === 'limit')?.schema;
 const EMPTY: MockResponse = preparedResponse(200, ANSWER_HEADERS, '[]');
-const EMPTY_PAGE: Reading = { answer: () => EMPTY };
+const EMPTY_PAGE: Reading = { respond: () => EMPTY };
 
 /**
- * A `limit` as a profile reads it: an integer out of range clamped to the nearest bound (`clamp`), a
+ * A `limit` as a profile parses it: an integer out of range clamped to the nearest bound (`clamp`), a
  * value that is not an integer taken as absent (`ignore`); what the profile does not relax, as sent.
  */
 function relaxedLimit(raw: string, clamp: boolean, ignore: boolean): string | null {
@@ -42,12 +42,12 @@ export function listPets(env: Pick<OperationEnv, 'profile'>): MockOperation {
   const emptyForUnknownStatus = env.profile.unknownStatus === 'empty';
   return {
     id: 'listPets',
-    read(_, query) {
+    parse(_, query) {
       const search = new URLSearchParams(query);
       const unknownStatus = emptyForUnknownStatus && !knownStatus(search.get('status'));
       const input = checkInput(
         listPetsQuery,
-        readParameters(QUERY, (name) => {
+        parseParameters(QUERY, (name) => {
           const raw = search.get(name);
           if (raw === null) return raw;
           if (name === 'limit') return relaxedLimit(raw, clamp, ignore);
@@ -58,7 +58,7 @@ export function listPets(env: Pick<OperationEnv, 'profile'>): MockOperation {
       if ('refusal' in input) return input;
       if (unknownStatus) return EMPTY_PAGE;
       const { limit, status } = input.value;
-      return { answer: (_request, session) => andThen(session.store.listJson(limit, status), page) };
+      return { respond: (_request, session) => andThen(session.store.listJson(limit, status), page) };
     },
   };
 }

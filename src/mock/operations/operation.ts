@@ -1,7 +1,7 @@
 /**
- * What an operation of the mock is: what it reads from a request-target, what it answers, and the
- * headers every one of its answers carries. The pipeline (src/mock/pipeline/pipeline.ts) walks every request
- * through the same steps and calls these at theirs.
+ * What an operation of the mock is: how it parses a request-target, how it makes its response, and
+ * the headers every one of its responses has. The pipeline (src/mock/pipeline/pipeline.ts) walks every
+ * request through the same steps and calls these at theirs.
  */
 import type { operations } from '../../generated/types.js';
 import type { Profile } from '../../profile/profile.js';
@@ -14,38 +14,39 @@ import type { Session } from '../state/sessions.js';
 /** The operations of spec/openapi.yaml, by the id the spec gives them. */
 export type OperationId = keyof operations;
 
-/** An operation's own answer to one request, in the request's session. */
-export type Answer = (request: MockRequest, session: Session) => Pending<MockResponse>;
+/** An operation's own response to one request, in the request's session. */
+export type Responder = (request: MockRequest, session: Session) => Pending<MockResponse>;
 
 /**
- * What a request gives an operation: its checked inputs bound into an answer; the refusal of them (a
- * 400, 413, 415); or, for an operation with a body, the reading of that body, still to come.
+ * What parsing a request gives an operation: its checked inputs bound into a responder; the
+ * rejection of them (a 400, 413, 415), under `refusal`; or, for an operation with a body, the parsing
+ * of that body, still to come, under `readBody`.
  */
-export type Reading = { readonly refusal: MockResponse } | { readonly answer: Answer } | { readonly readBody: (request: MockRequest) => Promise<Reading> };
+export type Reading = { readonly refusal: MockResponse } | { readonly respond: Responder } | { readonly readBody: (request: MockRequest) => Promise<Reading> };
 
 /**
  * One operation of the mock.
  * @example
- * const reading = listPets(env).read({}, 'limit=0'); // { refusal: 400 'The query: limit must be >= 1.' }
+ * const parsed = listPets(env).parse({}, 'limit=0'); // { refusal: 400 'The query: limit must be >= 1.' }
  */
 export interface MockOperation {
   readonly id: OperationId;
   /**
-   * Reads the operation's path parameters and query and checks them against the spec. The router
+   * Parses the operation's path parameters and query and checks them against the spec. The router
    * runs it once per distinct request-target and keeps the result, so it decides from the text alone.
    */
-  read(params: Readonly<Record<string, string>>, query: string): Reading;
+  parse(params: Readonly<Record<string, string>>, query: string): Reading;
   /**
-   * When the operation is removed (its `x-sunset`, epoch milliseconds) and its one answer from then
+   * When the operation is removed (its `x-sunset`, epoch milliseconds) and its one response from then
    * on (a 410). The pipeline reads the request's session clock for it before the inputs, so a removed
-   * operation neither reads its inputs nor answers what a request forces.
+   * operation neither parses its inputs nor gives the response a request forces.
    */
-  readonly removal?: { readonly at: number; readonly answer: MockResponse };
+  readonly removal?: { readonly at: number; readonly response: MockResponse };
   /**
-   * The headers every answer of the operation carries, whatever made it (the operation, a forced
-   * `code=`, a refusal, the 401), by status and by whether the operation is removed for the request's session.
+   * The headers every response of the operation has, whatever made it (the operation, a forced
+   * `code=`, a rejection, the 401), by status and by whether the operation is removed for the request's session.
    */
-  carries?(status: number, removed: boolean): PreparedHeaders | undefined;
+  responseHeaders?(status: number, removed: boolean): PreparedHeaders | undefined;
 }
 
 /** What the operations need from the mock around them. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as validators from '../../generated/validators.js';
 import { validationView } from '../../json/lossless.js';
-import { coerceParameter, describeErrors, readParameters } from './parameters.js';
+import { coerceParameter, describeErrors, parseParameters } from './parameters.js';
 
 function problems(body: unknown): string {
   const view = validationView(body as never);
@@ -47,7 +47,7 @@ describe('describeErrors for parameters', () => {
   const limit = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 100 } } as const;
 
   function queryProblems(raw: string): string {
-    const values = readParameters([limit], () => raw);
+    const values = parseParameters([limit], () => raw);
     expect(validators.listPetsQuery(validationView(values as never))).toBe(false);
     return describeErrors(validators.listPetsQuery.errors ?? [], values, 'The query');
   }

@@ -15,7 +15,7 @@ export function coerceParameter(raw: string, schema: JsonSchema): string | numbe
   return Number.isSafeInteger(n) ? n : BigInt(raw);
 }
 
-/** An integer's documented range, by field, for the values `readParameters` made: `limit` is `from 1 to 100`. */
+/** An integer's documented range, by field, for the values `parseParameters` made: `limit` is `from 1 to 100`. */
 const integerRanges = new WeakMap<object, ReadonlyMap<string, string>>();
 
 function rangeOf(schema: JsonSchema): string | undefined {
@@ -26,7 +26,7 @@ function rangeOf(schema: JsonSchema): string | undefined {
 }
 
 /** The values of one location's parameters, coerced, by name; absent ones are left out. */
-export function readParameters(
+export function parseParameters(
   parameters: readonly Parameter[],
   lookup: (name: string) => string | null | undefined,
 ): Record<string, string | number | bigint> {
@@ -39,7 +39,7 @@ export function readParameters(
     const range = rangeOf(parameter.schema);
     if (range !== undefined) ranges.set(parameter.name, range);
   }
-  // An integer out of range is described by the range the spec documents, whatever check refused it.
+  // An integer out of range is described by the range the spec documents, whatever check rejected it.
   if (ranges.size > 0) integerRanges.set(values, ranges);
   return values;
 }
@@ -60,7 +60,7 @@ function valueAt(data: unknown, pointer: string): unknown {
   let node = data;
   for (const segment of pointer.split('/').slice(1)) {
     if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as Record<string, unknown>)[segment.replaceAll('~1', '/').replaceAll('~0', '~')];
+    node = Reflect.get(node, segment.replaceAll('~1', '/').replaceAll('~0', '~'));
   }
   return node;
 }
@@ -84,8 +84,11 @@ function phrase(error: ErrorObject, data: unknown, field: string): string {
       const types = String(error.params.type).split(',');
       return `must be ${types.map((type) => TYPE_PHRASES[type] ?? type).join(' or ')}`;
     }
-    case 'enum':
-      return `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    case 'enum': {
+      // ajv's `EnumParams`: the schema's `enum`, an array.
+      const allowed: readonly unknown[] = error.params.allowedValues;
+      return `must be one of ${allowed.join(', ')}`;
+    }
     case 'minimum':
       return `must be at least ${error.params.limit}`;
     case 'maximum':

@@ -25,7 +25,7 @@ const BEARER = 'bearer';
 /**
  * Where the token of `Bearer <token>` lies in `header` (the scheme in any case; spaces or tabs
  * around the token), as `[start, end]`; `undefined` when the header is not of that form. The format
- * is `/^bearer(?:[ \t]+(\S*))?[ \t]*$/i`, read by hand (auth.test.ts holds the two to the same answers).
+ * is `/^bearer(?:[ \t]+(\S*))?[ \t]*$/i`, parsed by hand (auth.test.ts holds the two to the same results).
  */
 function tokenBounds(header: string): [start: number, end: number] | undefined {
   if (header.length < BEARER.length) return undefined;
@@ -40,8 +40,8 @@ function tokenBounds(header: string): [start: number, end: number] | undefined {
   return [start, end];
 }
 
-/** What is wrong with a header that carries no accepted key. */
-function refusal(authorization: string): AuthProblem {
+/** Why a header that holds no accepted key is rejected. */
+function rejection(authorization: string): AuthProblem {
   let blank = true;
   for (let i = 0; i < authorization.length && blank; i++) blank = isWhitespace(authorization.charCodeAt(i));
   if (blank) return 'missing';
@@ -70,11 +70,11 @@ export function apiKeyProblem(key: string): string | undefined {
 
 /**
  * The check of `Authorization` headers against `acceptedKeys` (none of them empty or with whitespace:
- * see `apiKeyProblem`): the index of the key a header carries, or what is wrong with it.
+ * see `apiKeyProblem`): the index of the key a header holds, or what is wrong with it.
  *
  * Every key is compared in full whatever the token, so the time taken tells neither which key matched
- * nor how much of one did. A header that carries a key is read once, in place, allocating nothing:
- * this runs on every request. One that does not is read again, to say why.
+ * nor how much of one did. A header that holds a key is parsed once, in place, allocating nothing:
+ * this runs on every request. One that does not is parsed again, to say why.
  * @example
  * const check = bearerCheck(['alpha', 'beta']);
  * check('Bearer beta'); // 1
@@ -91,7 +91,7 @@ export function bearerCheck(acceptedKeys: readonly string[]): (authorization: st
     const length = authorization.length;
     let scheme = length > BEARER.length;
     for (let i = 0; i < BEARER.length && scheme; i++) scheme = (authorization.charCodeAt(i) | 0x20) === BEARER.charCodeAt(i);
-    if (!scheme || !isSpaceOrTab(authorization.charCodeAt(BEARER.length))) return refusal(authorization);
+    if (!scheme || !isSpaceOrTab(authorization.charCodeAt(BEARER.length))) return rejection(authorization);
     let start = BEARER.length + 1;
     while (start < length && isSpaceOrTab(authorization.charCodeAt(start))) start++;
     let end = length;
@@ -99,12 +99,14 @@ export function bearerCheck(acceptedKeys: readonly string[]): (authorization: st
     // A token equal to a key has no whitespace, as no key has: matching it needs no other look at the token.
     let matched = -1;
     for (let k = 0; k < keys.length; k++) {
+      // Both indexes stay below their array's length, so neither element is undefined: the casts say
+      // so without a check in this loop, which runs over every key on every request.
       const key = keys[k] as Uint16Array;
       let difference = (end - start) ^ key.length;
       for (let i = 0; i < key.length; i++) difference |= (key[i] as number) ^ (authorization.charCodeAt(start + i) | 0);
       if (difference === 0) matched = k;
     }
-    return matched === -1 ? refusal(authorization) : matched;
+    return matched === -1 ? rejection(authorization) : matched;
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * What the Node server refuses before the handler sees a request, because a web page could have
+ * What the Node server rejects before the handler sees a request, because a web page could have
  * sent it: a `Host` the mock does not serve (DNS rebinding: a page on evil.example whose name now
  * points at 127.0.0.1), and admin requests a page on another origin could make. MSW needs none of
  * this: it runs inside the page or the process that uses it, and no other origin reaches it.
@@ -16,8 +16,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /** The host name of a `Host` header or of an origin's authority, lower-case, without port or IPv6 brackets. */
 export function hostName(authority: string): string {
-  const bracketed = /^\[([^\]]*)\](?::\d*)?$/.exec(authority);
-  if (bracketed) return (bracketed[1] as string).toLowerCase();
+  const bracketed = /^\[([^\]]*)\](?::\d*)?$/.exec(authority)?.[1];
+  if (bracketed !== undefined) return bracketed.toLowerCase();
   const colon = authority.indexOf(':');
   return (colon === -1 ? authority : authority.slice(0, colon)).toLowerCase();
 }
@@ -41,11 +41,15 @@ export function hostCheck(allowedHosts: readonly string[]): (host: string) => bo
 /** Each value a header was sent with: Node keeps only the first `Host` or `Authorization` in `headers`. */
 export function headerValues(rawHeaders: readonly string[], name: string): string[] {
   const values: string[] = [];
-  for (let i = 0; i < rawHeaders.length; i += 2) if ((rawHeaders[i] as string).toLowerCase() === name) values.push(rawHeaders[i + 1] as string);
+  // Names and values alternate: `['Host', 'a', 'host', 'b']`.
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const value = rawHeaders[i + 1];
+    if (rawHeaders[i]?.toLowerCase() === name && value !== undefined) values.push(value);
+  }
   return values;
 }
 
-/** The refusal of a request whose `Host` the mock does not serve. */
+/** The rejection of a request whose `Host` the mock does not serve. */
 export function foreignHost(host: string): MockResponse {
   return errorResponse(
     'forbidden',
@@ -53,7 +57,7 @@ export function foreignHost(host: string): MockResponse {
   );
 }
 
-/** The refusal of an HTTP/1.1 request without `Host`, as HTTP/1.1 requires one. */
+/** The rejection of an HTTP/1.1 request without `Host`, as HTTP/1.1 requires one. */
 export const MISSING_HOST = prepared(errorResponse('bad_request', 'An HTTP/1.1 request must carry a Host header.'));
 
 /** True for paths of the admin endpoints. */
@@ -61,30 +65,30 @@ export function isAdminTarget(target: string): boolean {
   return target.startsWith(ADMIN_PREFIX);
 }
 
-function adminRefusal(message: string): MockResponse {
+function adminRejection(message: string): MockResponse {
   return withoutCors(errorResponse('forbidden', message));
 }
 
 /**
- * Why an admin request must be refused, or `undefined` when it may go on. A page on another origin
+ * The rejection of an admin request, or `undefined` when it may go on. A page on another origin
  * can send a "simple" POST (form or `text/plain` body, no custom header) without asking first; these
- * rules leave it nothing: its `Origin` is refused, its preflight is refused, and a state-changing
- * request without a JSON body or the `X-Mock-Admin` header is refused.
+ * rules leave it nothing: its `Origin` is rejected, its preflight is rejected, and a state-changing
+ * request without a JSON body or the `X-Mock-Admin` header is rejected.
  */
 export function adminProblem(request: MockRequest, host: string | undefined): MockResponse | undefined {
   if (request.method === 'OPTIONS') {
-    return adminRefusal("The admin endpoints answer no CORS preflight: only scripts and pages of the mock's own origin may call them.");
+    return adminRejection("The admin endpoints answer no CORS preflight: only scripts and pages of the mock's own origin may call them.");
   }
   const origin = request.header('origin');
   if (origin !== undefined && origin.toLowerCase() !== `http://${host?.toLowerCase()}`) {
-    return adminRefusal(
+    return adminRejection(
       `The admin endpoints refuse requests from pages on other origins (Origin: ${origin}); call them from a script or the mock's own origin.`,
     );
   }
   if (SAFE_METHODS.has(request.method)) return undefined;
   const contentType = request.header('content-type');
   if (request.header(ADMIN_HEADER) !== undefined || (contentType !== undefined && JSON_MEDIA_TYPE.test(contentType))) return undefined;
-  return adminRefusal(
+  return adminRejection(
     `${request.method} ${ADMIN_PREFIX}... changes the mock: send it with Content-Type: application/json or the header X-Mock-Admin: 1, which a web page on another origin cannot send unasked.`,
   );
 }

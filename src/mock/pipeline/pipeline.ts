@@ -1,10 +1,15 @@
 /**
- * The one path every request walks, in the same order:
- *   route -> auth -> session name -> preferences -> (delay) -> removed (410) -> inputs (400) -> forced answer
- *   -> the body's inputs (400, 413, 415) -> open session -> operation -> headers the operation
- *   always carries -> the profile's form -> self-check
- * Each step answers or passes on. Nothing here knows an operation's rules: those live in
- * src/mock/operations/, what a target decides in the router, and the answer's conformance in src/openapi/conformance.ts.
+ * The one path every request walks, in the order docs/architecture.md guarantees:
+ *   1 route -> 2 auth -> (route, continued) -> 3 session name -> 4 preferences -> delay -> removed (410)
+ *   -> 5 inputs (400) -> 6 forced response -> 7 the body's inputs (400, 413, 415) -> 8 open session
+ *   -> 9 operation -> 10 the operation's response headers -> the profile's form -> 11 self-check
+ * Each step responds or passes on; the functions below are in that order, `finish` (10 and 11) last.
+ * Nothing here knows an operation's rules: those live in src/mock/operations/, what a target decides in
+ * the router, and conformance in src/openapi/conformance.ts.
+ *
+ * This is the hot path. The steps are module functions over one `RequestContext`, the request's one
+ * allocation, called one after the other: no closure is made and nothing is awaited unless a step
+ * must wait (a clock or a session kept in Redis, a delay, a body), and then only from that step on.
  */
 
 import { tooManySessions, withoutCors } from '../admin/endpoints.js';
@@ -19,13 +24,13 @@ import {
   prepared,
   preparedResponse,
 } from '../core/messages.js';
-import { andThen, type Pending } from '../core/pending.js';
-import type { OperationId, Reading } from '../operations/operation.js';
+import type { Pending } from '../core/pending.js';
+import type { OperationId, Reading, Responder } from '../operations/operation.js';
 import type { CoverageKeeper } from '../state/coverage.js';
 import { unavailableAnswer } from '../state/redis/shared-state.js';
-import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type SessionRegistry, sessionName } from '../state/sessions.js';
+import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
 import { AUTH_MESSAGES, type AuthProblem, UNAUTHORIZED_HEADERS } from './auth.js';
-import { appliedPreferences, forcedResponse, type Preferences, readPreferences } from './prefer.js';
+import { appliedPreferences, forcedResponse, type Preferences, parsePreferences } from './prefer.js';
 import type { Reached, Router, Target } from './router.js';
 import type { Route } from './routes.js';
 
@@ -35,30 +40,44 @@ export interface PipelineParts {
   readonly router: Router;
   readonly sessions: SessionRegistry;
   readonly coverage: CoverageKeeper;
-  /** The key a bearer header carries (its index in `apiKeys`), or why it carries none. */
+  /** The key a bearer header holds (its index in `apiKeys`), or why it holds none. */
   readonly authorize: (authorization: string | undefined) => AuthProblem | number;
   readonly keyLabels: ReadonlyMap<number, string>;
   readonly adminKeyRequired: boolean;
-  readonly answerAdmin: (request: MockRequest, method: string, path: string) => Promise<MockResponse>;
+  readonly respondAdmin: (request: MockRequest, method: string, path: string) => Promise<MockResponse>;
   /** Whether to honour `Prefer` and its query twins. */
   readonly prefer: boolean;
-  /** Milliseconds before every API answer, unless the request prefers another delay. */
+  /** Milliseconds before every API response, unless the request prefers another delay. */
   readonly delay: number;
-  /** Gives every answer the form a profile chooses (Error codes, charset); `undefined` keeps the mock's own. */
+  /** Gives every response the form a profile chooses (Error codes, charset); `undefined` keeps the mock's own. */
   readonly form: ((response: MockResponse) => MockResponse) | undefined;
   readonly selfCheck: ((operationId: OperationId | undefined, response: MockResponse, removed: boolean) => MockResponse) | undefined;
 }
 
-/** What the pipeline learns of a request on the way, for the steps after the operation and for the log. */
-interface Trace {
+/** The parts, and what the pipeline works out from them once. */
+interface Pipeline extends PipelineParts {
+  /** Every operation as `GET /v1/pets`, for the 404 of a path none serves. */
+  readonly operationsList: string;
+}
+
+/**
+ * One request on its way: what the steps read, and what each learns for the steps after it and for
+ * `finish`. Every field is set when the context is made, so that each request's has the same shape.
+ */
+interface RequestContext {
+  readonly pipeline: Pipeline;
+  readonly request: MockRequest;
+  /** The operation the target and method reach, from step 1; `undefined` for a path or method none serves. */
   reached: Reached | undefined;
-  preferences: Preferences | undefined;
-  /** Whether the operation is removed (past its sunset) by the clock of the request's session: it then answers its 410, and carries its headers of then. */
+  /** Whether the operation is removed (past its sunset) by the clock of the request's session: it then responds with its 410, and has its headers of then. */
   removed: boolean;
-  /** Whether the answer is the one the preferences forced (`code=`, `auth=expired`), not one the request's inputs or the operation made. */
-  forced: boolean;
+  /** The label of the key the request holds, for the log. */
   keyLabel: string | undefined;
-  session: string | undefined;
+  /** The session's name, once step 3 has checked it. */
+  sessionName: string | undefined;
+  preferences: Preferences | undefined;
+  /** Whether the response is the one the preferences forced (`code=`, `auth=expired`), not one the inputs or the operation made. */
+  forced: boolean;
 }
 
 const unauthorized = (problem: AuthProblem): PreparedAnswer => prepared(errorResponse('unauthorized', AUTH_MESSAGES[problem], UNAUTHORIZED_HEADERS));
@@ -74,13 +93,20 @@ const PREFLIGHT_HEADERS = {
   'access-control-max-age': '600',
 };
 
-/** `response` with `extra` headers over its own; two prepared sets merge once, and the merge is kept. */
-function withHeaders(response: MockResponse, extra: PreparedHeaders): MockResponse {
-  if (response.prepared !== undefined) return preparedResponse(response.status, mergePrepared(response.prepared, extra), response.body);
-  return { status: response.status, headers: { ...response.headers, ...extra.record }, body: response.body };
+/**
+ * `next(context, arg, value)`: at once when `value` is here, once it comes otherwise. Unlike
+ * `andThen`, it makes no closure for a value already here, and hands `arg` on to the next step.
+ */
+function whenReady<T, A>(
+  value: Pending<T>,
+  context: RequestContext,
+  arg: A,
+  next: (context: RequestContext, arg: A, value: T) => Pending<MockResponse>,
+): Pending<MockResponse> {
+  return value instanceof Promise ? value.then((ready) => next(context, arg, ready)) : next(context, arg, value);
 }
 
-/** A thrown error as an answer: a 503 when the shared store is away (the client may retry), else a 500 for a bug. */
+/** A thrown error as a response: a 503 when the shared store is away (the client may retry), else a 500 for a bug. */
 function failure(error: unknown): MockResponse {
   const unavailable = unavailableAnswer(error);
   if (unavailable) return unavailable;
@@ -88,122 +114,204 @@ function failure(error: unknown): MockResponse {
   return errorResponse('internal_error', `The mock failed to answer: ${reason}. This is a bug in petstore-mock; please report it.`);
 }
 
-function later<T>(ms: number, next: () => Pending<T>): Promise<T> {
-  return new Promise<void>((resolve) => setTimeout(resolve, ms)).then(next);
+function notServed(pipeline: Pipeline, path: string, why: string): MockResponse {
+  return errorResponse('not_found', `No operation is served at ${path}${why}. The operations are ${pipeline.operationsList}.`);
 }
 
-/** The mock's answer to any request: never throws, a fault of the mock itself becomes a 500 Error. */
+function preflight(route: Route | undefined): MockResponse {
+  const allow = route?.allow ?? 'OPTIONS';
+  return jsonResponse(204, '', { allow, 'access-control-allow-methods': allow, ...PREFLIGHT_HEADERS });
+}
+
+// --- 1 and 2: which operation, and whether the client may call it -------------------------------
+
+/** 1. route: the admin's shorter way, a path outside the API, a preflight, or the operation the method reaches. */
+function respondTo(context: RequestContext): Pending<MockResponse> {
+  const { pipeline, request } = context;
+  const target = pipeline.router.target(request.target);
+  if (target.area === 'admin') return respondToAdmin(context, target);
+  if (target.area === 'elsewhere') return notServed(pipeline, target.path, `: the API lives under ${pipeline.basePath}`);
+  if (request.method === 'OPTIONS') return preflight(target.route);
+  context.reached = target.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
+  // Decided now, before any step responds, so that every response (the 401 too) has the headers of
+  // the same moment; the session is named as sent, and not opened.
+  if (!context.reached?.operation.removal) return authenticate(context, target);
+  return whenReady(pipeline.sessions.now(sessionName(request.header(SESSION_HEADER)) ?? DEFAULT_SESSION), context, target, removalKnown);
+}
+
+function removalKnown(context: RequestContext, target: Target, now: number): Pending<MockResponse> {
+  const removal = context.reached?.operation.removal;
+  context.removed = removal !== undefined && now >= removal.at;
+  return authenticate(context, target);
+}
+
+/** 2. auth, then the route's 404 or 405: a client without a key learns nothing of the paths. */
+function authenticate(context: RequestContext, target: Target): Pending<MockResponse> {
+  const { pipeline, request, reached } = context;
+  const key = pipeline.authorize(request.header('authorization'));
+  if (typeof key === 'string') return UNAUTHORIZED[key];
+  context.keyLabel = pipeline.keyLabels.get(key);
+  const { route } = target;
+  if (!route) return notServed(pipeline, target.path, '');
+  const { allow } = route;
+  if (!reached)
+    return errorResponse('method_not_allowed', `${request.method} is not allowed on ${pipeline.basePath}${route.template}; allowed: ${allow}.`, { allow });
+  return operationSteps(context, target, reached);
+}
+
+/** The admin's way: auth only when the mock requires a key there, then the admin endpoints; none of its responses has CORS headers. */
+function respondToAdmin(context: RequestContext, target: Target): Pending<MockResponse> {
+  const { pipeline, request } = context;
+  const key = pipeline.adminKeyRequired ? pipeline.authorize(request.header('authorization')) : 0;
+  if (typeof key === 'string') return withoutCors(UNAUTHORIZED[key]);
+  return pipeline.respondAdmin(request, request.method, target.path).catch(adminFailure);
+}
+
+/** Its 503 while Redis is away included. */
+function adminFailure(error: unknown): MockResponse {
+  return withoutCors(failure(error));
+}
+
+// --- 3 to 9: the operation's steps. Each returns its response, or `undefined` to pass on. ----------
+
+/** 3 and 4, then the delay and the steps after it. */
+function operationSteps(context: RequestContext, target: Target, reached: Reached): Pending<MockResponse> {
+  return checkSessionName(context) ?? checkPreferences(context, target, reached) ?? wait(context, reached);
+}
+
+/** 3. session name: 400 for an `X-Mock-Session` that names none. */
+function checkSessionName(context: RequestContext): MockResponse | undefined {
+  const header = context.request.header(SESSION_HEADER);
+  const name = sessionName(header);
+  if (name === undefined) return errorResponse('bad_request', describeSessionName(header ?? ''));
+  context.sessionName = name;
+  return undefined;
+}
+
+/** 4. preferences: 400 for a `Prefer`, or a `__name` query twin, that the mock cannot honour. */
+function checkPreferences(context: RequestContext, target: Target, reached: Reached): MockResponse | undefined {
+  if (!context.pipeline.prefer) return undefined;
+  const preferences = parsePreferences(context.request.header('prefer'), target.query, reached.operation.id);
+  if (preferences && 'error' in preferences) return preferences.error;
+  context.preferences = preferences;
+  return undefined;
+}
+
+/** delay: the request's `delay=`, else `--delay`; then the steps after it. */
+function wait(context: RequestContext, reached: Reached): Pending<MockResponse> {
+  const delay = context.preferences?.delay ?? context.pipeline.delay;
+  return delay > 0 ? new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() => afterDelay(context, reached)) : afterDelay(context, reached);
+}
+
+/** removed, 5 and 6, then 7 and the steps after it. */
+function afterDelay(context: RequestContext, reached: Reached): Pending<MockResponse> {
+  return respondIfRemoved(context, reached) ?? rejectInputs(reached) ?? respondIfForced(context, reached) ?? parseBody(context, reached.reading);
+}
+
+/** removed: the operation's 410 past its sunset, decided at step 1; before the inputs, so a removed operation parses none. */
+function respondIfRemoved(context: RequestContext, reached: Reached): MockResponse | undefined {
+  const { removal } = reached.operation;
+  return context.removed && removal ? removal.response : undefined;
+}
+
+/** 5. inputs: the 400 of the path and query parameters, parsed once per request-target by the router. */
+function rejectInputs(reached: Reached): MockResponse | undefined {
+  return 'refusal' in reached.reading ? reached.reading.refusal : undefined;
+}
+
+/** 6. forced response: what `code=` or `auth=expired` asks for, made without opening a session or touching state. */
+function respondIfForced(context: RequestContext, reached: Reached): MockResponse | undefined {
+  const forced = context.preferences && forcedResponse(context.preferences, reached.operation.id);
+  if (!forced) return undefined;
+  context.forced = true;
+  return forced;
+}
+
+/** 7. the body's inputs: 415, 413 or 400 for the body of an operation that has one; then the session, for the parsed inputs. */
+function parseBody(context: RequestContext, inputs: Reading): Pending<MockResponse> {
+  if ('refusal' in inputs) return inputs.refusal;
+  if ('readBody' in inputs) return inputs.readBody(context.request).then((parsed) => parseBody(context, parsed));
+  // Step 3 checked the name.
+  return whenReady(context.pipeline.sessions.open(context.sessionName ?? DEFAULT_SESSION), context, inputs.respond, operate);
+}
+
+/** 8. open session: 429 past `--max-sessions`, opened only now so that a request its inputs reject never opens one; 9. the operation's own response. */
+function operate(context: RequestContext, respond: Responder, session: Session | undefined): Pending<MockResponse> {
+  return session ? respond(context.request, session) : tooManySessions(context.pipeline.sessions);
+}
+
+// --- 10 and 11: what every response gets ---------------------------------------------------------
+
+/** `response` with `extra` headers over its own; two prepared sets merge once, and the merge is kept. */
+function withHeaders(response: MockResponse, extra: PreparedHeaders): MockResponse {
+  if (response.prepared !== undefined) return preparedResponse(response.status, mergePrepared(response.prepared, extra), response.body);
+  return { status: response.status, headers: { ...response.headers, ...extra.record }, body: response.body };
+}
+
+/** 10. the headers every response of the operation has, whatever made it. */
+function withOperationHeaders(context: RequestContext, response: MockResponse): MockResponse {
+  const headers = context.reached?.operation.responseHeaders?.(response.status, context.removed);
+  return headers ? withHeaders(response, headers) : response;
+}
+
+/** `Preference-Applied`, naming only what was applied: a code= or auth=expired that the inputs' 400 pre-empted was not. */
+function withPreferenceApplied(context: RequestContext, response: MockResponse): MockResponse {
+  const { preferences } = context;
+  if (!preferences) return response;
+  const { delay } = preferences;
+  const applied = appliedPreferences(context.forced ? preferences : delay === undefined ? {} : { delay });
+  if (applied === '') return response;
+  return { status: response.status, headers: { ...response.headers, 'preference-applied': applied }, body: response.body };
+}
+
+/** The key's label and the session's name, for the request log. */
+function withLogDetail(context: RequestContext, response: MockResponse): MockResponse {
+  const { keyLabel } = context;
+  const session = context.sessionName === DEFAULT_SESSION ? undefined : context.sessionName;
+  if (keyLabel === undefined && session === undefined) return response;
+  return {
+    ...response,
+    logDetail: [keyLabel === undefined ? '' : `key=${keyLabel}`, session === undefined ? '' : `session=${session}`].filter(Boolean).join(' '),
+  };
+}
+
+/** What follows every response, whichever step made it: 10, `Preference-Applied`, the profile's form, 11 self-check, coverage, the log. */
+function finish(context: RequestContext, made: MockResponse): MockResponse {
+  const { pipeline, reached } = context;
+  let response = withPreferenceApplied(context, withOperationHeaders(context, made));
+  if (pipeline.form) response = pipeline.form(response);
+  if (pipeline.selfCheck) response = pipeline.selfCheck(reached?.operation.id, response, context.removed);
+  if (reached) pipeline.coverage.record(reached.operation.id, response.status, reached.enumValues);
+  return withLogDetail(context, response);
+}
+
+/** The mock's response to any request: never throws, a fault of the mock itself becomes a 500 Error. */
 export function createPipeline(parts: PipelineParts): (request: MockRequest) => Pending<MockResponse> {
-  const { basePath, router, sessions, coverage, authorize, keyLabels, form, selfCheck } = parts;
+  const { basePath, router } = parts;
   const operationsList = router.routes.flatMap((route) => [...route.operations.keys()].map((method) => `${method} ${basePath}${route.template}`)).join(', ');
-  const notServed = (path: string, why: string) => errorResponse('not_found', `No operation is served at ${path}${why}. The operations are ${operationsList}.`);
-
-  function preflight(route: Route | undefined): MockResponse {
-    const allow = route?.allow ?? 'OPTIONS';
-    return jsonResponse(204, '', { allow, 'access-control-allow-methods': allow, ...PREFLIGHT_HEADERS });
-  }
-
-  function answerApi(request: MockRequest, target: Target, trace: Trace): Pending<MockResponse> {
-    const { method } = request;
-    if (method === 'OPTIONS') return preflight(target.route);
-    const reached = target.operations.get(method === 'HEAD' ? 'GET' : method);
-    trace.reached = reached;
-    // Decided once, before any step answers, so that every answer (the 401 too) carries the headers of the same moment; no session is opened for it.
-    const removal = reached?.operation.removal;
-    if (!removal) return admitted(request, target, reached, trace);
-    return andThen(sessions.now(sessionName(request.header(SESSION_HEADER)) ?? DEFAULT_SESSION), (now) => {
-      trace.removed = now >= removal.at;
-      return admitted(request, target, reached, trace);
-    });
-  }
-
-  /** Auth, the route and method, the session's name and the preferences, then the operation (after any delay). */
-  function admitted(request: MockRequest, target: Target, reached: Reached | undefined, trace: Trace): Pending<MockResponse> {
-    const { method } = request;
-    const key = authorize(request.header('authorization'));
-    if (typeof key === 'string') return UNAUTHORIZED[key];
-    trace.keyLabel = keyLabels.get(key);
-    if (!target.route) return notServed(target.path, '');
-    if (!reached)
-      return errorResponse('method_not_allowed', `${method} is not allowed on ${basePath}${target.route.template}; allowed: ${target.route.allow}.`, {
-        allow: target.route.allow,
-      });
-    const header = request.header(SESSION_HEADER);
-    const name = sessionName(header);
-    if (name === undefined) return errorResponse('bad_request', describeSessionName(header ?? ''));
-    if (name !== DEFAULT_SESSION) trace.session = name;
-    const preferences = parts.prefer ? readPreferences(request.header('prefer'), target.query, reached.operation.id) : undefined;
-    if (preferences && 'error' in preferences) return preferences.error;
-    trace.preferences = preferences;
-    const delay = preferences?.delay ?? parts.delay;
-    return delay > 0 ? later(delay, () => operate(request, reached, name, trace)) : operate(request, reached, name, trace);
-  }
-
-  /**
-   * A removed operation's 410 first, then the inputs, so that a request they refuse never opens a
-   * session; a forced answer neither opens one nor touches state.
-   */
-  function operate(request: MockRequest, reached: Reached, name: string, trace: Trace): Pending<MockResponse> {
-    const { reading, operation } = reached;
-    if (trace.removed && operation.removal) return operation.removal.answer;
-    if ('refusal' in reading) return reading.refusal;
-    const forced = trace.preferences && forcedResponse(trace.preferences, reached.operation.id);
-    if (!forced) return proceed(request, reading, name);
-    trace.forced = true;
-    return forced;
-  }
-
-  /** The body's inputs, when the operation has a body, then the session, then the operation. */
-  function proceed(request: MockRequest, reading: Reading, name: string): Pending<MockResponse> {
-    if ('refusal' in reading) return reading.refusal;
-    if ('readBody' in reading) return reading.readBody(request).then((read) => proceed(request, read, name));
-    return andThen(sessions.open(name), (session) => (session ? reading.answer(request, session) : tooManySessions(sessions)));
-  }
-
-  function route(request: MockRequest, trace: Trace): Pending<MockResponse> {
-    const target = router.target(request.target);
-    if (target.area === 'api') return answerApi(request, target, trace);
-    if (target.area === 'elsewhere') return notServed(target.path, `: the API lives under ${basePath}`);
-    const key = parts.adminKeyRequired ? authorize(request.header('authorization')) : 0;
-    // The admin's answers carry no CORS: its 401, and its 503 while Redis is away, included.
-    if (typeof key === 'string') return withoutCors(UNAUTHORIZED[key]);
-    return parts.answerAdmin(request, request.method, target.path).catch((error: unknown) => withoutCors(failure(error)));
-  }
-
-  /** The steps after the answer is made: the headers its operation always carries, the self-check, coverage, the log's detail. */
-  function conclude(trace: Trace, made: MockResponse): MockResponse {
-    const { reached, preferences } = trace;
-    const carried = reached?.operation.carries?.(made.status, trace.removed);
-    let response = carried ? withHeaders(made, carried) : made;
-    // Only what was applied: a code= or auth=expired that the inputs' 400 pre-empted was not.
-    const { delay } = preferences ?? {};
-    const applied = preferences ? appliedPreferences(trace.forced ? preferences : delay === undefined ? {} : { delay }) : '';
-    if (applied !== '') response = { status: response.status, headers: { ...response.headers, 'preference-applied': applied }, body: response.body };
-    if (form) response = form(response);
-    if (selfCheck) response = selfCheck(reached?.operation.id, response, trace.removed);
-    if (reached) coverage.record(reached.operation.id, response.status, reached.enumValues);
-    if (trace.keyLabel === undefined && trace.session === undefined) return response;
-    return {
-      ...response,
-      logDetail: [trace.keyLabel === undefined ? '' : `key=${trace.keyLabel}`, trace.session === undefined ? '' : `session=${trace.session}`]
-        .filter(Boolean)
-        .join(' '),
-    };
-  }
-
+  const pipeline: Pipeline = { ...parts, operationsList };
   return (request) => {
-    const trace: Trace = { reached: undefined, removed: false, preferences: undefined, forced: false, keyLabel: undefined, session: undefined };
+    const context: RequestContext = {
+      pipeline,
+      request,
+      reached: undefined,
+      removed: false,
+      keyLabel: undefined,
+      sessionName: undefined,
+      preferences: undefined,
+      forced: false,
+    };
     let made: Pending<MockResponse>;
     try {
-      made = route(request, trace);
+      made = respondTo(context);
     } catch (error) {
       made = failure(error);
     }
     return made instanceof Promise
       ? made.then(
-          (response) => conclude(trace, response),
-          (error: unknown) => conclude(trace, failure(error)),
+          (response) => finish(context, response),
+          (error: unknown) => finish(context, failure(error)),
         )
-      : conclude(trace, made);
+      : finish(context, made);
   };
 }

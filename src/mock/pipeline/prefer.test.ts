@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { appliedPreferences, forcedResponse, readPreferences } from './prefer.js';
+import { appliedPreferences, forcedResponse, parsePreferences } from './prefer.js';
 
-describe('readPreferences', () => {
+describe('parsePreferences', () => {
   it('is undefined when a request prefers nothing the mock knows', () => {
-    expect(readPreferences(undefined, 'limit=5', 'listPets')).toBeUndefined();
-    expect(readPreferences('return=minimal, respond-async', '', 'listPets')).toBeUndefined();
-    expect(readPreferences(undefined, '__example=cat', 'listPets')).toBeUndefined();
+    expect(parsePreferences(undefined, 'limit=5', 'listPets')).toBeUndefined();
+    expect(parsePreferences('return=minimal, respond-async', '', 'listPets')).toBeUndefined();
+    expect(parsePreferences(undefined, '__example=cat', 'listPets')).toBeUndefined();
   });
 
   it('reads code, delay and auth from the header and the query, names in any case, the first of each counting', () => {
-    expect(readPreferences('Code=404; DELAY = "20"', '', 'getPet')).toEqual({ code: 404, delay: 20 });
-    expect(readPreferences('code=404', '__code=500&__delay=5&__auth=EXPIRED', 'getPet')).toEqual({ code: 404, delay: 5, auth: 'expired' });
-    expect(readPreferences('code=404, code=410', '', 'getPet')).toEqual({ code: 404 });
+    expect(parsePreferences('Code=404; DELAY = "20"', '', 'getPet')).toEqual({ code: 404, delay: 20 });
+    expect(parsePreferences('code=404', '__code=500&__delay=5&__auth=EXPIRED', 'getPet')).toEqual({ code: 404, delay: 5, auth: 'expired' });
+    expect(parsePreferences('code=404, code=410', '', 'getPet')).toEqual({ code: 404 });
   });
 
   it('answers a 400 naming the preference as the request said it', () => {
-    const error = readPreferences(undefined, '__code=418', 'getPet');
+    const error = parsePreferences(undefined, '__code=418', 'getPet');
     expect(error && 'error' in error && JSON.parse(error.error.body)).toMatchObject({
       status: 400,
       message: expect.stringMatching(/^__code=418: getPet does not document 418/),

@@ -1,7 +1,7 @@
 /**
  * Per-request control of the mock, by the `Prefer` header (RFC 7240) or its `__name` query twins for
- * tools that cannot set headers: `code=404` answers that status with a well-formed Error and leaves
- * the state alone, `delay=300` waits before answering, `auth=expired` answers 401 as an expired token.
+ * tools that cannot set headers: `code=404` responds with that status and a well-formed Error and
+ * leaves the state alone, `delay=300` waits before responding, `auth=expired` responds 401 as to an expired token.
  */
 
 import { SpecError } from '../../errors.js';
@@ -62,9 +62,10 @@ function tokensOf(prefer: string | undefined, query: string): Token[] {
   return tokens;
 }
 
-type Read<T> = { readonly value: T } | { readonly problem: string };
+/** A preference's value, or what is wrong with it. */
+type Parsed<T> = { readonly value: T } | { readonly problem: string };
 
-function readCode(token: Token, operationId: string): Read<number> {
+function parseCode(token: Token, operationId: string): Parsed<number> {
   const forcible = FORCIBLE.get(operationId) ?? [];
   const choices = `${operationId} can be made to answer ${forcible.join(', ')}`;
   if (!/^\d{3}$/.test(token.value)) return { problem: `${token.said}: code must be an HTTP status such as 404; ${choices}.` };
@@ -77,29 +78,29 @@ function readCode(token: Token, operationId: string): Read<number> {
   return { value: status };
 }
 
-function readDelay(token: Token): Read<number> {
+function parseDelay(token: Token): Parsed<number> {
   const delay = Number(token.value);
   return /^\d+$/.test(token.value) && delay <= MAX_PREFERRED_DELAY
     ? { value: delay }
     : { problem: `${token.said}: delay must be a whole number of milliseconds from 0 to ${MAX_PREFERRED_DELAY}.` };
 }
 
-function readAuth(token: Token): Read<'expired'> {
+function parseAuth(token: Token): Parsed<'expired'> {
   return token.value.toLowerCase() === 'expired'
     ? { value: 'expired' }
     : { problem: `${token.said}: the one auth preference is auth=expired (a 401 as for an expired token).` };
 }
 
-const READERS: { readonly [N in keyof Chosen]-?: (token: Token, operationId: string) => Read<NonNullable<Chosen[N]>> } = {
-  code: readCode,
-  delay: readDelay,
-  auth: readAuth,
+const PARSERS: { readonly [N in keyof Chosen]-?: (token: Token, operationId: string) => Parsed<NonNullable<Chosen[N]>> } = {
+  code: parseCode,
+  delay: parseDelay,
+  auth: parseAuth,
 };
 
 type Chosen = { -readonly [N in keyof Preferences]: Preferences[N] };
 
 function isKnown(name: string): name is keyof Chosen {
-  return Object.hasOwn(READERS, name);
+  return Object.hasOwn(PARSERS, name);
 }
 
 /**
@@ -107,18 +108,18 @@ function isKnown(name: string): name is keyof Chosen {
  * preferences are ignored, as RFC 7240 asks), the preferences, or a 400 saying what is wrong with
  * one. When a preference comes twice, the first counts (RFC 7240): the header before the query.
  * @example
- * readPreferences('code=404, delay=300', '', 'getPet'); // { code: 404, delay: 300 }
- * readPreferences(undefined, '__code=503', 'listPets'); // { code: 503 }
+ * parsePreferences('code=404, delay=300', '', 'getPet'); // { code: 404, delay: 300 }
+ * parsePreferences(undefined, '__code=503', 'listPets'); // { code: 503 }
  */
-export function readPreferences(prefer: string | undefined, query: string, operationId: string): Preferences | { readonly error: MockResponse } | undefined {
+export function parsePreferences(prefer: string | undefined, query: string, operationId: string): Preferences | { readonly error: MockResponse } | undefined {
   if (prefer === undefined && !query.includes('__')) return undefined;
   const chosen: Chosen = {};
   let any = false;
   for (const token of tokensOf(prefer, query)) {
     if (!isKnown(token.name) || chosen[token.name] !== undefined) continue;
-    const read = READERS[token.name](token, operationId);
-    if ('problem' in read) return { error: errorResponse('bad_request', read.problem) };
-    Object.assign(chosen, { [token.name]: read.value });
+    const parsed = PARSERS[token.name](token, operationId);
+    if ('problem' in parsed) return { error: errorResponse('bad_request', parsed.problem) };
+    Object.assign(chosen, { [token.name]: parsed.value });
     any = true;
   }
   return any ? chosen : undefined;
@@ -137,7 +138,7 @@ export function appliedPreferences(preferences: Preferences): string {
 }
 
 /**
- * The answer a request forces, if it forces one: `auth=expired` before `code=`. It is made without
+ * The response a request forces, if it forces one: `auth=expired` before `code=`. It is made without
  * reading or changing any state.
  * @example
  * forcedResponse({ code: 503 }, 'listPets'); // 503 { code: 'service_unavailable', ... }
@@ -155,7 +156,7 @@ export function forcedResponse(preferences: Preferences, operationId: string): M
   return errorResponse(
     code,
     `${operationId} answered ${status} because the request asked for it (code=${status}); the mock's state was neither read nor changed.`,
-    // The headers an operation always carries (getPet's deprecation) are added by the pipeline, as to every answer.
+    // The headers every response of an operation has (getPet's deprecation) are added by the pipeline, as to every response.
     status === 401 ? UNAUTHORIZED_HEADERS : undefined,
   );
 }

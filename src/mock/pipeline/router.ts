@@ -1,6 +1,6 @@
 /**
  * Where a request-target leads, compiled once per distinct target: its area (the API, the admin, or
- * elsewhere), its route, and for each operation of the route the reading of the target's parameters
+ * elsewhere), its route, and for each operation of the route its parameters parsed from the target
  * (checked inputs, or the 400). This is the mock's one memo: a client repeating a request pays once
  * for everything its target's text decides.
  */
@@ -16,8 +16,9 @@ import { matchRoute, type Route, routesOf } from './routes.js';
 /** An operation as one request-target reaches it. */
 export interface Reached {
   readonly operation: MockOperation;
+  /** The target's parameters as the operation parsed them. */
   readonly reading: Reading;
-  /** The documented enum values the target's query carries, as coverage counts them. */
+  /** The documented enum values in the target's query, as coverage counts them. */
   readonly enumValues: EnumValues;
 }
 
@@ -44,7 +45,7 @@ export interface Router {
   readonly routes: readonly Route[];
   /** What a request-target (`/v1/pets?limit=5`) leads to. */
   target(text: string): Target;
-  /** Whether a request to this path is the mock's to answer: under the base path, or an admin endpoint. */
+  /** Whether a request to this path is the mock's to respond to: under the base path, or an admin endpoint. */
   serves(path: string): boolean;
 }
 
@@ -77,7 +78,7 @@ export function createRouter(basePath: string, operations: readonly MockOperatio
     const match = matchRoute(ROUTES, path.slice(basePath.length));
     if (match === undefined) return { path, query, area: 'api', route: undefined, operations: reached };
     for (const [method, operation] of served.get(match.route) ?? []) {
-      reached.set(method, { operation, reading: operation.read(match.params, query), enumValues: coverage.enumValuesOf(operation.id, query) });
+      reached.set(method, { operation, reading: operation.parse(match.params, query), enumValues: coverage.enumValuesOf(operation.id, query) });
     }
     return { path, query, area: 'api', route: match.route, operations: reached };
   });

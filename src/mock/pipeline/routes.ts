@@ -39,15 +39,16 @@ function isParameter(segment: string): boolean {
 
 /**
  * The route whose template matches `path` (relative to the base path), with its path parameters
- * percent-decoded. A segment that cannot be decoded is kept as sent; its schema then refuses it.
+ * percent-decoded. A segment that cannot be decoded is kept as sent; its schema then rejects it.
  */
 export function matchRoute(routes: readonly Route[], path: string): RouteMatch | undefined {
   const segments = path.split('/').slice(1);
   for (const route of routes) {
     if (route.segments.length !== segments.length) continue;
     const params: Record<string, string> = {};
+    // The lengths are equal, so `segments[i]` is always there; `?? ''` only tells the type so.
     const matches = route.segments.every((expected, i) => {
-      const actual = segments[i] as string;
+      const actual = segments[i] ?? '';
       if (!isParameter(expected)) return expected === actual;
       if (actual === '') return false;
       params[expected.slice(1, -1)] = safeDecode(actual);

@@ -1,7 +1,7 @@
 /**
- * The mock checking its own answers against spec/openapi.yaml with the project's one conformance rule
+ * The mock checking its own responses against spec/openapi.yaml with the project's one conformance rule
  * (src/openapi/conformance.ts), held to every header it documents. A mismatch is a bug of the mock, so it
- * is never quiet: the answer becomes a 500 naming it.
+ * is never quiet: the response becomes a 500 naming it.
  */
 import { openapi } from '../../generated/openapi.js';
 import type { operations } from '../../generated/types.js';
@@ -12,7 +12,7 @@ import { errorResponse, type MockResponse } from '../core/messages.js';
 
 type OperationId = keyof operations;
 
-/** Where the mock's conformance finds its schemas: the generated validators; the proxy holds a deployment's answers to them too. */
+/** Where the mock's conformance finds its schemas: the generated validators; the proxy holds a deployment's responses to them too. */
 export const RESPONSE_SCHEMAS: ResponseSchemas<OperationId> = {
   violations(operationId, status, body) {
     const validator = responseValidators.get(operationId)?.get(status);
@@ -37,7 +37,7 @@ const afterSunset = createConformance(openapi, RESPONSE_SCHEMAS);
 
 /**
  * What is wrong with a response, or `undefined` when it keeps the spec. `operationId` is the operation
- * that answered, or `undefined` for answers outside the operations (an unknown path, an admin route);
+ * that responded, or `undefined` for responses outside the operations (an unknown path, an admin route);
  * `removed`, whether that operation is past its sunset for the request's session.
  * @example
  * findMismatch('getPet', { status: 418, headers: {}, body: '' }); // 'getPet answered 418, a status the spec does not document for it (...)'
@@ -52,11 +52,11 @@ export function findMismatch(operationId: OperationId | undefined, response: Moc
 }
 
 /**
- * A check to run over every answer: it returns the answer as it is, or, on a mismatch, reports it and
- * returns a 500 `internal_error` naming it. The answer is the same when `report` throws.
+ * A check to run over every response: it returns the response as it is, or, on a mismatch, reports it
+ * and returns a 500 `internal_error` naming it. The response is the same when `report` throws.
  * @example
  * const check = createSelfCheck((mismatch) => console.error(mismatch));
- * const answer = check('listPets', response);
+ * const checked = check('listPets', response);
  */
 export function createSelfCheck(
   report: (mismatch: string) => void,
