@@ -8,7 +8,7 @@ export { DEFAULT_API_KEY, MOCK_DEFAULTS } from './mock/core/defaults.js';
 export { createMockApi, type MockApi, type MockOptions } from './mock/create-mock-api.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './mock/hosts/node-server.js';
 export type { LabelledApiKey } from './mock/pipeline/auth.js';
-export type { ComparedAnswer, Drift, DriftAspect } from './mock/profile/drift.js';
+export type { ComparedResponse, Drift, DriftAspect } from './mock/profile/drift.js';
 export { type ContractViolation, type DriftReport, type ProxyOptions, type ProxyServer, startProxyServer } from './mock/proxy/proxy-server.js';
 export type { CoverageReport, OperationCoverage } from './mock/state/coverage.js';
 export type { PetDraft, PetStore, StoredPet } from './mock/state/store.js';

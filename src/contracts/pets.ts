@@ -240,17 +240,17 @@ export async function expectReread(context: CheckContext, created: PetJson, what
 }
 
 /** The pet created for the checks that need one when the listing is empty: one per run. */
-const createdForReading = new WeakMap<RunState, Promise<PetJson>>();
+const createdToRead = new WeakMap<RunState, Promise<PetJson>>();
 
 /** A pet that exists: the first listed, or, when the listing is empty, one created for all the checks that need one. */
 export async function existingPet(context: CheckContext): Promise<PetJson> {
   const listed = context.state.listing[0];
   if (listed) return listed;
   if (context.state.readOnly) context.skip('the listing is empty and --read-only forbids creating a pet');
-  let created = createdForReading.get(context.state);
+  let created = createdToRead.get(context.state);
   if (!created) {
     created = createPet(context, 'existing').then(({ pet }) => pet);
-    createdForReading.set(context.state, created);
+    createdToRead.set(context.state, created);
   }
   return created;
 }

@@ -7,7 +7,7 @@
 import { type Profile, UNKNOWN_PROFILE } from '../../profile/profile.js';
 import { errorResponse, jsonResponse, type MockRequest, type MockResponse } from '../core/messages.js';
 import { andThen, type Pending } from '../core/pending.js';
-import { readClockBody } from '../state/clock.js';
+import { parseClockBody } from '../state/clock.js';
 import type { CoverageKeeper } from '../state/coverage.js';
 import type { SaveChange } from '../state/saved-changes.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type SessionRegistry, sessionName } from '../state/sessions.js';
@@ -155,7 +155,7 @@ async function getClock({ sessions }: AdminContext, _request: MockRequest, name:
 async function setClock(admin: AdminContext, request: MockRequest, name: string): Promise<MockResponse> {
   const text = await request.text(MAX_ADMIN_BODY_BYTES);
   if (text === undefined) return errorResponse('payload_too_large', `The body of POST /__mock/clock is at most ${MAX_ADMIN_BODY_BYTES} bytes.`);
-  const parsed = readClockBody(text);
+  const parsed = parseClockBody(text);
   if ('error' in parsed) return errorResponse('bad_request', parsed.error);
   if (!(await admin.sessions.setClock(name, parsed.time))) return tooManySessions(admin.sessions);
   return getClock(admin, request, name);

@@ -60,7 +60,7 @@ const mergedHeaders = new WeakMap<PreparedHeaders, WeakMap<PreparedHeaders, Prep
 /**
  * `base` with `extra` over it, prepared once for the pair and kept as long as both live (both are made once, as the mock starts).
  * @example
- * mergePrepared(ANSWER_HEADERS, NOTICE).record.deprecation; // '@1748736000'
+ * mergePrepared(JSON_RESPONSE_HEADERS, NOTICE).record.deprecation; // '@1748736000'
  */
 export function mergePrepared(base: PreparedHeaders, extra: PreparedHeaders): PreparedHeaders {
   let byExtra = mergedHeaders.get(base);
@@ -85,25 +85,27 @@ const CORS_HEADERS = {
 };
 
 /** The headers every answer carries, prepared for those that carry no others. */
-export const ANSWER_HEADERS: PreparedHeaders = prepareHeaders({ 'content-type': JSON_CONTENT_TYPE, ...CORS_HEADERS });
+export const JSON_RESPONSE_HEADERS: PreparedHeaders = prepareHeaders({ 'content-type': JSON_CONTENT_TYPE, ...CORS_HEADERS });
 
 /**
  * An answer made once and given to many requests, whole: its status, its prepared headers and its body.
  * @example
- * const UNAUTHORIZED: PreparedAnswer = prepared(errorResponse('unauthorized', 'Missing credential.'));
+ * const UNAUTHORIZED: PreparedResponse = prepared(errorResponse('unauthorized', 'Missing credential.'));
  */
-export interface PreparedAnswer extends MockResponse {
+export interface PreparedResponse extends MockResponse {
   readonly prepared: PreparedHeaders;
 }
 
 /** `response` as an answer made once for many requests, its headers prepared. */
-export function prepared(response: MockResponse): PreparedAnswer {
+export function prepared(response: MockResponse): PreparedResponse {
   return Object.freeze(preparedResponse(response.status, prepareHeaders(response.headers), response.body));
 }
 
 /** A response with a JSON body, and with `headers` beside those every answer carries. */
 export function jsonResponse(status: number, body: string, headers?: Readonly<Record<string, string>>): MockResponse {
-  return headers === undefined ? preparedResponse(status, ANSWER_HEADERS, body) : { status, headers: { ...ANSWER_HEADERS.record, ...headers }, body };
+  return headers === undefined
+    ? preparedResponse(status, JSON_RESPONSE_HEADERS, body)
+    : { status, headers: { ...JSON_RESPONSE_HEADERS.record, ...headers }, body };
 }
 
 /**

@@ -12,7 +12,7 @@ import { errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type 
 import type { Session } from '../state/sessions.js';
 import type { PetDraft } from '../state/store.js';
 import { checkInput, exactInteger } from './inputs.js';
-import type { MockOperation, OperationEnv, Reading } from './operation.js';
+import type { MockOperation, OperationEnv, ParsedInputs } from './operation.js';
 
 /** What createPet's steps read: the mock around it, and the profile's categories as a set. */
 interface CreatePetContext {
@@ -25,12 +25,12 @@ export function createPet(env: OperationEnv): MockOperation {
   const { categories } = env.profile;
   const context: CreatePetContext = { env, knownCategories: typeof categories === 'object' ? new Set(categories.known) : undefined };
   // createPet documents no path or query parameters: every request-target leads to the same body, still to parse.
-  const bodyToParse: Reading = { readBody: (request) => parseBody(context, request) };
+  const bodyToParse: ParsedInputs = { parseBody: (request) => parseBody(context, request) };
   return { id: 'createPet', parse: () => bodyToParse };
 }
 
 /** The body as JSON: its media type, its size and its syntax checked. */
-async function parseBody(context: CreatePetContext, request: MockRequest): Promise<Reading> {
+async function parseBody(context: CreatePetContext, request: MockRequest): Promise<ParsedInputs> {
   const contentType = request.header('content-type');
   const mediaTypeProblem = jsonMediaTypeProblem(contentType);
   if (mediaTypeProblem !== undefined) {
@@ -52,12 +52,12 @@ async function parseBody(context: CreatePetContext, request: MockRequest): Promi
 }
 
 /** The JSON body as a NewPet, with the profile's known categories and default status. */
-function parseNewPet({ env, knownCategories }: CreatePetContext, body: JsonValue): Reading {
+function parseNewPet({ env, knownCategories }: CreatePetContext, body: JsonValue): ParsedInputs {
   const sent = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
   // Read before the validator fills in the spec's default.
   const statusSent = sent.status !== undefined;
   const input = checkInput(createPetBody, body, 'The request body');
-  if ('refusal' in input) return input;
+  if ('rejection' in input) return input;
   const { name, categoryId, status } = input.value;
   const exactCategory = exactInteger(sent.categoryId, categoryId);
   if (knownCategories && !knownCategories.has(String(exactCategory)))
@@ -76,6 +76,6 @@ async function create(env: OperationEnv, draft: PetDraft, session: Session): Pro
   return jsonResponse(201, stringifyJson(pet), { location: `${env.basePath}/pets/${pet.id}` });
 }
 
-function reject(code: ErrorCode, message: string): Reading {
-  return { refusal: errorResponse(code, message) };
+function reject(code: ErrorCode, message: string): ParsedInputs {
+  return { rejection: errorResponse(code, message) };
 }

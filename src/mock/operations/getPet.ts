@@ -9,7 +9,7 @@ import { serializeItem } from 'structured-headers';
 import { getPetPath } from '../../generated/validators.js';
 import { GET_PET_DEPRECATED_AT, GET_PET_REPLACEMENT, GET_PET_SUNSET } from '../../openapi/facts.js';
 import type { Profile } from '../../profile/profile.js';
-import { ANSWER_HEADERS, errorResponse, type MockResponse, prepared, preparedResponse, prepareHeaders } from '../core/messages.js';
+import { errorResponse, JSON_RESPONSE_HEADERS, type MockResponse, prepared, preparedResponse, prepareHeaders } from '../core/messages.js';
 import { andThen } from '../core/pending.js';
 import { checkInput, exactInteger, parametersIn } from './inputs.js';
 import type { MockOperation, OperationEnv } from './operation.js';
@@ -50,10 +50,10 @@ export function getPet(env: OperationEnv): MockOperation {
     parse(params) {
       const values = parseParameters(PATH, (name) => params[name]);
       const input = checkInput(getPetPath, values, 'The path');
-      if ('refusal' in input) return notAnInteger && typeof values.petId === 'string' ? { refusal: notAnInteger } : input;
+      if ('rejection' in input) return notAnInteger && typeof values.petId === 'string' ? { rejection: notAnInteger } : input;
       const petId = exactInteger(values.petId, input.value.petId);
       const found = (json: string | undefined): MockResponse =>
-        json === undefined ? errorResponse('not_found', `No pet has id ${petId}.`) : preparedResponse(200, ANSWER_HEADERS, json);
+        json === undefined ? errorResponse('not_found', `No pet has id ${petId}.`) : preparedResponse(200, JSON_RESPONSE_HEADERS, json);
       return { respond: (_request, session) => andThen(session.store.petJson(petId), found) };
     },
     removal: { at: SUNSET_MS, response: gone },

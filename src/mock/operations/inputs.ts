@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { openapi } from '../../generated/openapi.js';
 import { type JsonValue, validationView } from '../../json/lossless.js';
 import { operationById, type Parameter, parametersOf } from '../../openapi/document.js';
-import { errorResponse, type PreparedAnswer, prepared } from '../core/messages.js';
+import { errorResponse, type PreparedResponse, prepared } from '../core/messages.js';
 import type { OperationId } from './operation.js';
 import { describeErrors } from './parameters.js';
 
@@ -17,10 +17,14 @@ export function parametersIn(operationId: OperationId, location: Parameter['in']
  * @example
  * checkInput(validators.listPetsQuery, { limit: 5 }, 'The query'); // { value: { limit: 5 } }
  */
-export function checkInput<T>(validator: ValidateFunction<T>, data: JsonValue, whole: string): { readonly value: T } | { readonly refusal: PreparedAnswer } {
+export function checkInput<T>(
+  validator: ValidateFunction<T>,
+  data: JsonValue,
+  whole: string,
+): { readonly value: T } | { readonly rejection: PreparedResponse } {
   const view = validationView(data);
   if (validator(view)) return { value: view };
-  return { refusal: prepared(errorResponse('bad_request', `${describeErrors(validator.errors ?? [], data, whole)}.`)) };
+  return { rejection: prepared(errorResponse('bad_request', `${describeErrors(validator.errors ?? [], data, whole)}.`)) };
 }
 
 /**

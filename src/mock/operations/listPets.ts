@@ -6,16 +6,16 @@
  */
 import { listPetsQuery } from '../../generated/validators.js';
 import { PET_STATUSES } from '../../openapi/facts.js';
-import { ANSWER_HEADERS, type MockResponse, preparedResponse } from '../core/messages.js';
+import { JSON_RESPONSE_HEADERS, type MockResponse, preparedResponse } from '../core/messages.js';
 import { andThen } from '../core/pending.js';
 import { checkInput, parametersIn } from './inputs.js';
-import type { MockOperation, OperationEnv, Reading } from './operation.js';
+import type { MockOperation, OperationEnv, ParsedInputs } from './operation.js';
 import { parseParameters } from './parameters.js';
 
 const QUERY = parametersIn('listPets', 'query');
 const LIMIT = QUERY.find((parameter) => parameter.name === 'limit')?.schema;
-const EMPTY: MockResponse = preparedResponse(200, ANSWER_HEADERS, '[]');
-const EMPTY_PAGE: Reading = { respond: () => EMPTY };
+const EMPTY: MockResponse = preparedResponse(200, JSON_RESPONSE_HEADERS, '[]');
+const EMPTY_PAGE: ParsedInputs = { respond: () => EMPTY };
 
 /**
  * A `limit` as a profile parses it: an integer out of range clamped to the nearest bound (`clamp`), a
@@ -31,7 +31,7 @@ function knownStatus(raw: string | null): boolean {
 }
 
 function page(body: string): MockResponse {
-  return preparedResponse(200, ANSWER_HEADERS, body);
+  return preparedResponse(200, JSON_RESPONSE_HEADERS, body);
 }
 
 export function listPets(env: Pick<OperationEnv, 'profile'>): MockOperation {
@@ -55,7 +55,7 @@ export function listPets(env: Pick<OperationEnv, 'profile'>): MockOperation {
         }),
         'The query',
       );
-      if ('refusal' in input) return input;
+      if ('rejection' in input) return input;
       if (unknownStatus) return EMPTY_PAGE;
       const { limit, status } = input.value;
       return { respond: (_request, session) => andThen(session.store.listJson(limit, status), page) };

@@ -19,15 +19,18 @@ export type Responder = (request: MockRequest, session: Session) => Pending<Mock
 
 /**
  * What parsing a request gives an operation: its checked inputs bound into a responder; the
- * rejection of them (a 400, 413, 415), under `refusal`; or, for an operation with a body, the parsing
- * of that body, still to come, under `readBody`.
+ * rejection of them (a 400, 413, 415), under `rejection`; or, for an operation with a body, the parsing
+ * of that body, still to come, under `parseBody`.
  */
-export type Reading = { readonly refusal: MockResponse } | { readonly respond: Responder } | { readonly readBody: (request: MockRequest) => Promise<Reading> };
+export type ParsedInputs =
+  | { readonly rejection: MockResponse }
+  | { readonly respond: Responder }
+  | { readonly parseBody: (request: MockRequest) => Promise<ParsedInputs> };
 
 /**
  * One operation of the mock.
  * @example
- * const parsed = listPets(env).parse({}, 'limit=0'); // { refusal: 400 'The query: limit must be >= 1.' }
+ * const parsed = listPets(env).parse({}, 'limit=0'); // { rejection: 400 'The query: limit must be >= 1.' }
  */
 export interface MockOperation {
   readonly id: OperationId;
@@ -35,7 +38,7 @@ export interface MockOperation {
    * Parses the operation's path parameters and query and checks them against the spec. The router
    * runs it once per distinct request-target and keeps the result, so it decides from the text alone.
    */
-  parse(params: Readonly<Record<string, string>>, query: string): Reading;
+  parse(params: Readonly<Record<string, string>>, query: string): ParsedInputs;
   /**
    * When the operation is removed (its `x-sunset`, epoch milliseconds) and its one response from then
    * on (a 410). The pipeline reads the request's session clock for it before the inputs, so a removed

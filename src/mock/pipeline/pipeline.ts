@@ -19,15 +19,15 @@ import {
   type MockRequest,
   type MockResponse,
   mergePrepared,
-  type PreparedAnswer,
   type PreparedHeaders,
+  type PreparedResponse,
   prepared,
   preparedResponse,
 } from '../core/messages.js';
 import type { Pending } from '../core/pending.js';
-import type { OperationId, Reading, Responder } from '../operations/operation.js';
+import type { OperationId, ParsedInputs, Responder } from '../operations/operation.js';
 import type { CoverageKeeper } from '../state/coverage.js';
-import { unavailableAnswer } from '../state/redis/shared-state.js';
+import { unavailableResponse } from '../state/redis/shared-state.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
 import { AUTH_MESSAGES, type AuthProblem, UNAUTHORIZED_HEADERS } from './auth.js';
 import { appliedPreferences, forcedResponse, type Preferences, parsePreferences } from './prefer.js';
@@ -80,9 +80,9 @@ interface RequestContext {
   forced: boolean;
 }
 
-const unauthorized = (problem: AuthProblem): PreparedAnswer => prepared(errorResponse('unauthorized', AUTH_MESSAGES[problem], UNAUTHORIZED_HEADERS));
+const unauthorized = (problem: AuthProblem): PreparedResponse => prepared(errorResponse('unauthorized', AUTH_MESSAGES[problem], UNAUTHORIZED_HEADERS));
 /** The 401 of each way a credential can be wrong, made once. */
-const UNAUTHORIZED: { readonly [P in AuthProblem]: PreparedAnswer } = {
+const UNAUTHORIZED: { readonly [P in AuthProblem]: PreparedResponse } = {
   missing: unauthorized('missing'),
   scheme: unauthorized('scheme'),
   empty: unauthorized('empty'),
@@ -108,7 +108,7 @@ function whenReady<T, A>(
 
 /** A thrown error as a response: a 503 when the shared store is away (the client may retry), else a 500 for a bug. */
 function failure(error: unknown): MockResponse {
-  const unavailable = unavailableAnswer(error);
+  const unavailable = unavailableResponse(error);
   if (unavailable) return unavailable;
   const reason = error instanceof Error ? error.message : String(error);
   return errorResponse('internal_error', `The mock failed to answer: ${reason}. This is a bug in petstore-mock; please report it.`);
@@ -205,7 +205,7 @@ function wait(context: RequestContext, reached: Reached): Pending<MockResponse> 
 
 /** removed, 5 and 6, then 7 and the steps after it. */
 function afterDelay(context: RequestContext, reached: Reached): Pending<MockResponse> {
-  return respondIfRemoved(context, reached) ?? rejectInputs(reached) ?? respondIfForced(context, reached) ?? parseBody(context, reached.reading);
+  return respondIfRemoved(context, reached) ?? rejectInputs(reached) ?? respondIfForced(context, reached) ?? parseBody(context, reached.parsed);
 }
 
 /** removed: the operation's 410 past its sunset, decided at step 1; before the inputs, so a removed operation parses none. */
@@ -216,7 +216,7 @@ function respondIfRemoved(context: RequestContext, reached: Reached): MockRespon
 
 /** 5. inputs: the 400 of the path and query parameters, parsed once per request-target by the router. */
 function rejectInputs(reached: Reached): MockResponse | undefined {
-  return 'refusal' in reached.reading ? reached.reading.refusal : undefined;
+  return 'rejection' in reached.parsed ? reached.parsed.rejection : undefined;
 }
 
 /** 6. forced response: what `code=` or `auth=expired` asks for, made without opening a session or touching state. */
@@ -228,9 +228,9 @@ function respondIfForced(context: RequestContext, reached: Reached): MockRespons
 }
 
 /** 7. the body's inputs: 415, 413 or 400 for the body of an operation that has one; then the session, for the parsed inputs. */
-function parseBody(context: RequestContext, inputs: Reading): Pending<MockResponse> {
-  if ('refusal' in inputs) return inputs.refusal;
-  if ('readBody' in inputs) return inputs.readBody(context.request).then((parsed) => parseBody(context, parsed));
+function parseBody(context: RequestContext, inputs: ParsedInputs): Pending<MockResponse> {
+  if ('rejection' in inputs) return inputs.rejection;
+  if ('parseBody' in inputs) return inputs.parseBody(context.request).then((parsed) => parseBody(context, parsed));
   // Step 3 checked the name.
   return whenReady(context.pipeline.sessions.open(context.sessionName ?? DEFAULT_SESSION), context, inputs.respond, operate);
 }

@@ -9,7 +9,7 @@ import { SpecError } from '../../errors.js';
 import { openapi } from '../../generated/openapi.js';
 import { ADMIN_PREFIX } from '../admin/endpoints.js';
 import { memoize } from '../core/memo.js';
-import type { MockOperation, Reading } from '../operations/operation.js';
+import type { MockOperation, ParsedInputs } from '../operations/operation.js';
 import type { CoverageKeeper, EnumValues } from '../state/coverage.js';
 import { matchRoute, type Route, routesOf } from './routes.js';
 
@@ -17,7 +17,7 @@ import { matchRoute, type Route, routesOf } from './routes.js';
 export interface Reached {
   readonly operation: MockOperation;
   /** The target's parameters as the operation parsed them. */
-  readonly reading: Reading;
+  readonly parsed: ParsedInputs;
   /** The documented enum values in the target's query, as coverage counts them. */
   readonly enumValues: EnumValues;
 }
@@ -78,7 +78,7 @@ export function createRouter(basePath: string, operations: readonly MockOperatio
     const match = matchRoute(ROUTES, path.slice(basePath.length));
     if (match === undefined) return { path, query, area: 'api', route: undefined, operations: reached };
     for (const [method, operation] of served.get(match.route) ?? []) {
-      reached.set(method, { operation, reading: operation.parse(match.params, query), enumValues: coverage.enumValuesOf(operation.id, query) });
+      reached.set(method, { operation, parsed: operation.parse(match.params, query), enumValues: coverage.enumValuesOf(operation.id, query) });
     }
     return { path, query, area: 'api', route: match.route, operations: reached };
   });

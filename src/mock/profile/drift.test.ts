@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../json/lossless.js';
-import { type ComparedAnswer, compareResponses } from './drift.js';
+import { type ComparedResponse, compareResponses } from './drift.js';
 
-function response(status: number, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }): ComparedAnswer {
+function response(status: number, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }): ComparedResponse {
   return { status, header: (name) => headers[name], json: parseJson(body) };
 }
 

@@ -25,7 +25,7 @@ export interface Drift {
 }
 
 /** A response as drift reads it. */
-export interface ComparedAnswer {
+export interface ComparedResponse {
   readonly status: number;
   /** A header by lower-case name. */
   header(name: string): string | undefined;
@@ -66,8 +66,8 @@ export function compareResponses(
   operationId: OperationId | undefined,
   request: string,
   query: URLSearchParams,
-  upstream: ComparedAnswer,
-  mock: ComparedAnswer,
+  upstream: ComparedResponse,
+  mock: ComparedResponse,
   order: ListOrder,
 ): Drift[] {
   const drifts: Drift[] = [];
@@ -84,7 +84,7 @@ export function compareResponses(
   if (upstream.status >= 400 && isJsonObject(theirs) && isJsonObject(ours) && theirs.code !== ours.code)
     drift('code', `code ${String(theirs.code)}`, `code ${String(ours.code)}`, 'Error code');
 
-  const charset = (response: ComparedAnswer) => (/;\s*charset=/i.test(response.header('content-type') ?? '') ? 'with a charset' : 'without a charset');
+  const charset = (response: ComparedResponse) => (/;\s*charset=/i.test(response.header('content-type') ?? '') ? 'with a charset' : 'without a charset');
   if (theirs !== undefined && charset(upstream) !== charset(mock)) drift('header', charset(upstream), charset(mock), 'Content-Type');
   const [theirNotice, ourNotice] = [deprecationForm(upstream.header('deprecation')), deprecationForm(mock.header('deprecation'))];
   if (theirNotice !== undefined && theirNotice !== ourNotice) drift('header', theirNotice, ourNotice ?? 'none', 'Deprecation');

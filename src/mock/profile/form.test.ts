@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UNKNOWN_PROFILE } from '../../profile/profile.js';
-import { ANSWER_HEADERS, errorResponse, jsonResponse, preparedResponse } from '../core/messages.js';
+import { errorResponse, JSON_RESPONSE_HEADERS, jsonResponse, preparedResponse } from '../core/messages.js';
 import { profileForm } from './form.js';
 
 describe('profileForm', () => {
@@ -18,8 +18,8 @@ describe('profileForm', () => {
 
   it('adds the charset to JSON answers, and gives shared headers one twin that is kept', () => {
     const form = profileForm({ ...UNKNOWN_PROFILE, charset: 'utf-8' });
-    const first = form?.(preparedResponse(200, ANSWER_HEADERS, '[]'));
-    const second = form?.(preparedResponse(200, ANSWER_HEADERS, '[]'));
+    const first = form?.(preparedResponse(200, JSON_RESPONSE_HEADERS, '[]'));
+    const second = form?.(preparedResponse(200, JSON_RESPONSE_HEADERS, '[]'));
     expect(first?.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(first?.prepared?.record).toBe(first?.headers);
     expect(first?.prepared).toBe(second?.prepared);

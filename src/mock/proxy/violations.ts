@@ -33,10 +33,10 @@ async function requestProblems(inputChecks: Router, { method, target, body, head
   const reached = inputChecks.target(target).operations.get(method);
   if (reached === undefined) return [];
   // The target's parameters are checked already; a request with a body has that checked too.
-  const checked = reached.reading;
+  const checked = reached.parsed;
   const inputs =
-    'readBody' in checked ? await checked.readBody(textRequest(method, target, body, contentType ? { 'content-type': contentType } : {})) : checked;
-  return 'refusal' in inputs ? [messageOf(parsedBody(inputs.refusal.body))] : [];
+    'parseBody' in checked ? await checked.parseBody(textRequest(method, target, body, contentType ? { 'content-type': contentType } : {})) : checked;
+  return 'rejection' in inputs ? [messageOf(parsedBody(inputs.rejection.body))] : [];
 }
 
 /** Every violation of the exchange, request side first, each recorded in the drift log. */

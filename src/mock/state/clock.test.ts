@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MockClock, readClockBody } from './clock.js';
+import { MockClock, parseClockBody } from './clock.js';
 
 describe('MockClock', () => {
   it('keeps ticking from the time it was set to, and goes back to its base clock on reset', () => {
@@ -20,15 +20,15 @@ describe('MockClock', () => {
   });
 });
 
-describe('readClockBody', () => {
+describe('parseClockBody', () => {
   it('reads an ISO date, or null for the base clock', () => {
-    expect(readClockBody('{"now":"2031-01-01T00:00:00Z"}')).toEqual({ time: Date.UTC(2031, 0, 1) });
-    expect(readClockBody('{"now":null}')).toEqual({ time: null });
+    expect(parseClockBody('{"now":"2031-01-01T00:00:00Z"}')).toEqual({ time: Date.UTC(2031, 0, 1) });
+    expect(parseClockBody('{"now":null}')).toEqual({ time: null });
   });
 
   it('says what is wrong otherwise', () => {
-    expect(readClockBody('')).toEqual({ error: expect.stringMatching(/not valid JSON/) });
-    expect(readClockBody('"2031"')).toEqual({ error: expect.stringMatching(/JSON object with `now`/) });
-    expect(readClockBody('{"now":1}')).toEqual({ error: expect.stringMatching(/ISO 8601 date .* got 1/) });
+    expect(parseClockBody('')).toEqual({ error: expect.stringMatching(/not valid JSON/) });
+    expect(parseClockBody('"2031"')).toEqual({ error: expect.stringMatching(/JSON object with `now`/) });
+    expect(parseClockBody('{"now":1}')).toEqual({ error: expect.stringMatching(/ISO 8601 date .* got 1/) });
   });
 });

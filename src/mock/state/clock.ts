@@ -43,9 +43,9 @@ const EXAMPLE = '{"now": "2031-01-01T00:00:00Z"}';
  * milliseconds, `{"now": null}` gives `null` (back to the base clock), anything else a message
  * saying what is wrong.
  * @example
- * readClockBody('{"now":"2031-01-01T00:00:00Z"}'); // { time: 1924992000000 }
+ * parseClockBody('{"now":"2031-01-01T00:00:00Z"}'); // { time: 1924992000000 }
  */
-export function readClockBody(text: string): { readonly time: number | null } | { readonly error: string } {
+export function parseClockBody(text: string): { readonly time: number | null } | { readonly error: string } {
   let body: JsonValue;
   try {
     body = parseJson(text);

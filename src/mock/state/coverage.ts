@@ -1,7 +1,7 @@
 /**
  * What a client has exercised of the interface, derived from spec/openapi.yaml: per operation, the
  * statuses it documents and the values of its enum-typed inputs (query parameters and top-level body
- * fields), each with how often the mock answered or received it. A front-end team reads off the
+ * fields), each with how often the mock sent or received it. A front-end team reads off the
  * paths its code never met: the 404 it never handled, the status it never filtered by.
  */
 import { openapi } from '../../generated/openapi.js';
@@ -21,7 +21,7 @@ export interface OperationCoverage {
   readonly operationId: string;
   readonly method: string;
   readonly path: string;
-  /** Every documented status (and any other the mock answered), with how many answers had it. */
+  /** Every documented status (and any other the mock responded with), with how many responses had it. */
   readonly statuses: Readonly<Record<string, number>>;
   /** Each enum-typed input (`query.status`, `body.status`), with how many requests sent each value. */
   readonly enums: Readonly<Record<string, Readonly<Record<string, number>>>>;
@@ -81,7 +81,7 @@ export interface CoverageKeeper {
 }
 
 /** A count for every HTTP status (100 to 599), each 0. */
-const noAnswers = (): number[] => new Array<number>(600).fill(0);
+const noResponses = (): number[] => new Array<number>(600).fill(0);
 
 function enumValues(schema: JsonSchema | Reference | undefined): readonly string[] | undefined {
   if (schema === undefined) return undefined;
@@ -150,7 +150,7 @@ export class Coverage implements CoverageKeeper {
           path: basePath + path,
           documented: Object.keys(operation.responses),
           inputs,
-          statuses: noAnswers(),
+          statuses: noResponses(),
           values: noValues(inputs),
         };
         return [operationId, tally];
@@ -223,7 +223,7 @@ export class Coverage implements CoverageKeeper {
   /** Forgets everything recorded. */
   clear(): void {
     for (const tally of this.#tallies.values()) {
-      tally.statuses = noAnswers();
+      tally.statuses = noResponses();
       tally.values = noValues(tally.inputs);
     }
   }
@@ -234,8 +234,8 @@ export class Coverage implements CoverageKeeper {
     const operations = [...this.#tallies.values()].map((tally): OperationCoverage => {
       const missed: string[] = [];
       const statuses: Record<string, number> = {};
-      const answered = tally.statuses.flatMap((times, status) => (times > 0 ? [String(status)] : []));
-      for (const status of new Set([...tally.documented, ...answered])) {
+      const responded = tally.statuses.flatMap((times, status) => (times > 0 ? [String(status)] : []));
+      for (const status of new Set([...tally.documented, ...responded])) {
         const times = tally.statuses[Number(status)] ?? 0;
         statuses[status] = times;
         if (!tally.documented.includes(status)) continue;

@@ -19,7 +19,7 @@ interface SavedState {
   readonly created: readonly StoredPet[];
 }
 
-function refuse(path: string, why: string): never {
+function rejectStateFile(path: string, why: string): never {
   throw new StateFileError(`${path} is not a usable petstore-mock state file: ${why}. It was left untouched: fix it, or move it away to start afresh.`);
 }
 
@@ -40,21 +40,21 @@ async function readStateFile(path: string, seed: number, count: number, idOffset
   try {
     state = parseJson(text);
   } catch (error) {
-    refuse(path, `it is not JSON (${messageOf(error)})`);
+    rejectStateFile(path, `it is not JSON (${messageOf(error)})`);
   }
-  if (!isJsonObject(state) || state.format !== FORMAT) refuse(path, `it has no "format": "${FORMAT}"`);
-  if (state.version !== VERSION) refuse(path, `its version ${String(state.version)} is not ${VERSION}`);
+  if (!isJsonObject(state) || state.format !== FORMAT) rejectStateFile(path, `it has no "format": "${FORMAT}"`);
+  if (state.version !== VERSION) rejectStateFile(path, `its version ${String(state.version)} is not ${VERSION}`);
   if (state.seed !== seed || state.count !== count) {
     throw new StateFileError(
       `${path} was written with --seed ${String(state.seed)} --count ${String(state.count)}; start with those, or move the file away to start afresh with --seed ${seed} --count ${count}.`,
     );
   }
   const created = state.created;
-  if (!Array.isArray(created)) refuse(path, '"created" is not a list of pets');
+  if (!Array.isArray(created)) rejectStateFile(path, '"created" is not a list of pets');
   return created.map((pet, index) => {
-    if (!isJsonObject(pet) || !validators.Pet(validationView(pet)) || pet.status === undefined) refuse(path, `created[${index}] is not a valid Pet`);
+    if (!isJsonObject(pet) || !validators.Pet(validationView(pet)) || pet.status === undefined) rejectStateFile(path, `created[${index}] is not a valid Pet`);
     const expected = String((idOffset ?? 0n) + BigInt(count + index + 1));
-    if (String(pet.id) !== expected) refuse(path, `created[${index}] has id ${String(pet.id)}, not ${expected}`);
+    if (String(pet.id) !== expected) rejectStateFile(path, `created[${index}] has id ${String(pet.id)}, not ${expected}`);
     // The Pet schema held, with exact int64 ids: this is a stored pet, which the parser cannot type.
     return pet as unknown as StoredPet;
   });

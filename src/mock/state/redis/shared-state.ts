@@ -49,8 +49,8 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
  * The answer to a request that failed because Redis is away: a 503 Error naming the cause, which a
  * client may retry; `undefined` for any other failure (a bug, answered 500).
  * @example
- * unavailableAnswer(error) ?? failure(error);
+ * unavailableResponse(error) ?? failure(error);
  */
-export function unavailableAnswer(error: unknown): MockResponse | undefined {
+export function unavailableResponse(error: unknown): MockResponse | undefined {
   return error instanceof StoreUnavailableError ? errorResponse('service_unavailable', error.message, { 'retry-after': '1' }) : undefined;
 }
