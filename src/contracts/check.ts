@@ -78,7 +78,7 @@ export interface CallOptions {
 const EXCERPT = 300;
 
 /** The start of a body, for a report. */
-export function excerpt(text: string): string {
+function excerpt(text: string): string {
   return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
 }
 

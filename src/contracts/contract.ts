@@ -8,7 +8,7 @@ import { loadSpecFile } from '../openapi/load.js';
 import { validatorSchemas } from '../openapi/schemas.js';
 
 /** spec/openapi.yaml as shipped with the package. */
-export const BUNDLED_SPEC = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+const BUNDLED_SPEC = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
 
 /** What the verifier knows of one operation, from the spec. */
 export interface ContractOperation {
@@ -26,14 +26,14 @@ export interface ContractOperation {
 }
 
 /** An integer query parameter's bounds and default, as the spec states them. */
-export interface IntegerBounds {
+interface IntegerBounds {
   readonly minimum: number;
   readonly maximum: number;
   readonly default: number;
 }
 
 /** The body schema's shape: what a valid request body needs. */
-export interface BodyShape {
+interface BodyShape {
   readonly required: readonly string[];
   /** Each property's JSON type (`string`, `integer`, ...), format (`int64`) and enum, if any. */
   readonly properties: Readonly<
@@ -41,7 +41,7 @@ export interface BodyShape {
   >;
 }
 
-export interface SchemaViolation {
+interface SchemaViolation {
   /** Where in the body: `/0/id`, or `` for the body itself. */
   readonly instancePath: string;
   /** Which rule of the schema: `#/items/allOf/1/required`. */

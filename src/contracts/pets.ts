@@ -11,7 +11,7 @@ export function exact(value: JsonValue | undefined): string {
 }
 
 /** Deep equality of two JSON values, exact for big integers. */
-export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   const numeric = (value: unknown) => typeof value === 'number' || typeof value === 'bigint';
   if (numeric(a) || numeric(b)) return numeric(a) && numeric(b) && String(a) === String(b);
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
@@ -69,7 +69,7 @@ export function acceptedCategoryId(state: RunState): string | undefined {
  * A category the deployment accepts, as exact digits: the one a create was accepted with, else the
  * first the listing shows, else 1.
  */
-export function knownCategoryId(state: RunState): string {
+function knownCategoryId(state: RunState): string {
   return settledCategory.get(state) ?? categoryCandidates(state)[0] ?? '1';
 }
 
@@ -220,7 +220,7 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
  * The fields of the spec's Pet on which two responses about one pet differ, a field shown on one side
  * and absent on the other included: a re-read must give back what was created.
  */
-export function differingFields(context: CheckContext, a: PetJson, b: PetJson): string[] {
+function differingFields(context: CheckContext, a: PetJson, b: PetJson): string[] {
   return context.contract.fields('Pet').filter((field) => field in a !== field in b || (field in a && !sameJson(a[field], b[field])));
 }
 

@@ -42,7 +42,7 @@ export interface VerifyOptions {
   readonly onResult?: (result: CheckResult) => void;
 }
 
-export interface Counts {
+interface Counts {
   readonly passed: number;
   readonly failed: number;
   readonly skipped: number;

@@ -8,14 +8,14 @@ import { type JsonValue, parseJson } from '../json/lossless.js';
 import { type OpenApiDocument, operationsOf, resolve } from './document.js';
 
 /** The rule a response broke. */
-export type ConformanceRule = 'status' | 'header' | 'media-type' | 'body-empty' | 'body-json' | 'schema' | 'error-status';
+type ConformanceRule = 'status' | 'header' | 'media-type' | 'body-empty' | 'body-json' | 'schema' | 'error-status';
 
 /**
  * One way a response breaks the document.
  * @example
  * const violation: Violation = { path: 'headers/content-type', rule: 'media-type', message: 'getPet answered 200 with Content-Type text/plain: not a JSON media type ...' };
  */
-export interface Violation {
+interface Violation {
   /** Where in the response: `status`, `headers/sunset`, `body`, `body/0/name`. */
   readonly path: string;
   readonly rule: ConformanceRule;
@@ -28,7 +28,7 @@ export interface Violation {
 }
 
 /** A response as conformance reads it: whichever host or client it came from. */
-export interface ResponseToCheck {
+interface ResponseToCheck {
   readonly status: number;
   /** A header by lower-case name. */
   header(name: string): string | undefined;

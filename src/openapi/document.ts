@@ -13,12 +13,12 @@ export interface Parameter {
   readonly schema: JsonSchema;
 }
 
-export interface MediaType {
+interface MediaType {
   readonly schema?: JsonSchema;
 }
 
 /** A header a response documents. */
-export interface Header {
+interface Header {
   readonly description?: string;
   readonly required?: boolean;
   readonly schema?: JsonSchema;
@@ -44,7 +44,7 @@ export interface Operation {
   readonly [extension: `x-${string}`]: unknown;
 }
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export interface OpenApiDocument {

@@ -24,7 +24,7 @@ const RANDOM_STEP = 2n ** 56n;
  * The 201's `Location` names the new pet: `/v1/pets/{id}` (the spec), absolute or relative, behind
  * any gateway prefix. Undefined when it does, else what is wrong.
  */
-export function locationProblem(location: string, id: string): string | undefined {
+function locationProblem(location: string, id: string): string | undefined {
   let path: string;
   try {
     path = new URL(location.trim(), 'http://petstore-verify.invalid').pathname;

@@ -50,7 +50,7 @@ export interface MockServerOptions extends MockOptions {
 }
 
 /** Limits on slow clients, in milliseconds. */
-export interface ServerTimeouts {
+interface ServerTimeouts {
   /** To receive a request's headers. Default 10 000. */
   readonly headersMs?: number;
   /** To receive a whole request. Default 30 000. */

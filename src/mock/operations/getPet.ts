@@ -25,7 +25,7 @@ const SUNSET = GET_PET_SUNSET.toUTCString();
  * @example
  * deprecationHeaders('/v1'); // { deprecation: '@1748736000', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', link: '</v1/pets>; rel="successor-version"' }
  */
-export function deprecationHeaders(basePath: string, form: Profile['deprecation'] = 'rfc9745'): Readonly<Record<string, string>> {
+function deprecationHeaders(basePath: string, form: Profile['deprecation'] = 'rfc9745'): Readonly<Record<string, string>> {
   return {
     // The legacy `true` only for a profile of a deployment that predates RFC 9745.
     deprecation: form === 'legacy' ? 'true' : serializeItem(GET_PET_DEPRECATED_AT),

@@ -9,7 +9,7 @@ import { ADMIN_PREFIX, withoutCors } from '../admin/endpoints.js';
 import { errorResponse, type MockRequest, type MockResponse, prepared } from '../core/messages.js';
 
 /** The header a script sends to show an admin request is meant; a page on another origin cannot send it without a preflight. */
-export const ADMIN_HEADER = 'x-mock-admin';
+const ADMIN_HEADER = 'x-mock-admin';
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
