@@ -17,7 +17,7 @@ const specPath = fileURLToPath(new URL('spec/openapi.yaml', root));
 const HEADER = '// Generated from spec/openapi.yaml by `npm run generate`. Do not edit.\n';
 
 async function documentModule(doc: OpenApiDocument): Promise<string> {
-  return `${HEADER}import type { OpenApiDocument } from '../spec/document.js';
+  return `${HEADER}import type { OpenApiDocument } from '../openapi/document.js';
 
 const document = ${JSON.stringify(doc, null, 2)} as const;
 
