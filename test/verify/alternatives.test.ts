@@ -128,7 +128,8 @@ const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; pact: bo
   },
 ];
 
-describe('petstore-verify raises no false alarm on a correct deployment that chooses differently', () => {
+// Every test runs the CLI against a deployment or mock of its own, so they run at once: each run mostly waits.
+describe.concurrent('petstore-verify raises no false alarm on a correct deployment that chooses differently', () => {
   for (const { name, choices, pact, observed } of ALTERNATIVES) {
     it(`passes (${pact ? 'spec and Pact suites' : 'spec suite'}): ${name}`, async () => {
       const deployment: CorrectDeployment = await correctDeployment(choices);
@@ -144,7 +145,7 @@ describe('petstore-verify raises no false alarm on a correct deployment that cho
       } finally {
         await deployment.close();
       }
-    }, 60_000);
+    });
   }
 
   it('creates with the category given by --category-id, in both suites, when nothing else can be learned', async () => {
@@ -159,7 +160,7 @@ describe('petstore-verify raises no false alarm on a correct deployment that cho
     } finally {
       await deployment.close();
     }
-  }, 60_000);
+  });
 
   it('honours 429 Too Many Requests: sends again after waiting its Retry-After, in both suites, and raises no false alarm', async () => {
     const deployment = await correctDeployment({ limitEvery: 7 });
@@ -210,7 +211,7 @@ describe('petstore-verify raises no false alarm on a correct deployment that cho
     } finally {
       await deployment.close();
     }
-  }, 60_000);
+  });
 
   it('sends no POST under --read-only', async () => {
     const deployment = await correctDeployment({ categories: [7n, 9n] });
@@ -220,10 +221,10 @@ describe('petstore-verify raises no false alarm on a correct deployment that cho
     } finally {
       await deployment.close();
     }
-  }, 60_000);
+  });
 });
 
-describe("petstore-verify raises no false alarm on the project's own mock, in every mode", () => {
+describe.concurrent("petstore-verify raises no false alarm on the project's own mock, in every mode", () => {
   let folder: string;
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'petstore-verify-modes-'));
@@ -250,6 +251,6 @@ describe("petstore-verify raises no false alarm on the project's own mock, in ev
       } finally {
         await mock.stop();
       }
-    }, 60_000);
+    });
   }
 });
