@@ -64,7 +64,7 @@ describe.each(KEYS)('the key is never printed: %s', (_, key) => {
     expect(consoleRun.code).toBe(1);
     expect(jsonRun.code).toBe(1);
     outputs = [consoleRun.stdout, consoleRun.stderr, readFileSync(junit, 'utf8'), jsonRun.stdout, jsonRun.stderr];
-  }, 90_000);
+  });
   afterAll(() => deployment.close());
 
   it('the echoes reached the reports, redacted', () => {
