@@ -9,17 +9,30 @@ export interface PacerOptions {
   readonly deadline?: AbortSignal | undefined;
 }
 
+/**
+ * How the verifier's waits (the pacer's, and those for a Retry-After) are timed: `schedule` calls
+ * `done` after `ms` and returns what cancels it. Real timers here; a test of the CLI swaps
+ * `schedule` from a preloaded module (test/support/instant-waits.ts), so that a run through real
+ * Retry-Afters takes no real time and the waits asked for can still be checked.
+ */
+export const waits = {
+  schedule(ms: number, done: () => void): () => void {
+    const timer = setTimeout(done, ms);
+    return () => clearTimeout(timer);
+  },
+};
+
 /** Waits `ms`, or rejects with a DeadlineError as soon as `deadline` aborts. */
 export function sleepUnlessAborted(ms: number, deadline: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const onAbort = () => {
-      clearTimeout(timer);
+      cancel();
       reject(new DeadlineError());
     };
-    const timer = setTimeout(() => {
+    const cancel = waits.schedule(ms, () => {
       deadline?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    });
     deadline?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -38,7 +38,7 @@ describe.skipIf(skipWithoutChromium(TEST))('a page on another origin against the
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteUrl = `http://localhost:${(site.address() as AddressInfo).port}/`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${REBOUND} 127.0.0.1`] });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -101,7 +101,7 @@ describe.skipIf(skipWithoutChromium(TEST))('a page on another origin against the
     expect(mock.mock.store.size).toBe(51);
     expect((await fetch(`${mock.url}/pets/1`, { headers: AUTH })).status).toBe(200);
     expect(await readFile(stateFile, 'utf8')).toContain('"Keep me"');
-  }, 60_000);
+  });
 
   it('refuses a host name rebound to 127.0.0.1, on the API and on the admin', async () => {
     const page = await browser.newPage();
@@ -114,5 +114,5 @@ describe.skipIf(skipWithoutChromium(TEST))('a page on another origin against the
     ]);
     expect(statuses).toEqual([403, 403]);
     expect(mock.mock.store.size).toBe(51);
-  }, 60_000);
+  });
 });

@@ -77,5 +77,5 @@ describe.skipIf(skip)('the browser example, with setupWorker(...handlers) in Chr
     expect(await items.count()).toBe(0);
     await page.screenshot({ path: join(screenshots, 'wrong-key-401.png'), fullPage: true });
     expect(failures).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -83,7 +83,7 @@ describe('docs/profiles.md, command by command', () => {
     }
     expect(proxy.stderr()).toMatch(/petstore-mock: proxy summary: 5 request\(s\), \d+ contract violation\(s\), 0 drift\(s\) from the mock/);
     expect(proxy.stderr()).not.toContain(KEY);
-  }, 60_000);
+  });
 
   it('reports drift in the proxy summary when the mock runs without the profile', async () => {
     const proxy = await startMockCli(['--proxy', deployment.url, '--port', '0', '--quiet']);

@@ -154,7 +154,7 @@ describe('a mock with the profile learned from a deployment answers as the deplo
         profile = profileOfRun(report.results);
         mimic = await startMockServer({ profile, selfCheck: (mismatch) => mismatches.push(mismatch) });
         plain = await startMockServer();
-      }, 60_000);
+      });
       afterAll(async () => {
         await Promise.all([deployment?.close(), mimic?.close(), plain?.close()]);
       });

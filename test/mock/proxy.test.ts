@@ -92,7 +92,7 @@ describe('petstore-mock --proxy over a correct deployment that chooses otherwise
       beforeAll(async () => {
         deployment = await correctDeployment(choices);
         profile = profileOfRun((await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' })).results);
-      }, 60_000);
+      });
       afterAll(() => deployment.close());
 
       it('without a profile, reports exactly its choices as drift, and no violation of its answers', async () => {

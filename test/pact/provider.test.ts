@@ -26,7 +26,7 @@ describe('petstore-verify --suite pact', () => {
     expect(pact.length).toBe(11);
     expect(pact.filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.reason, result.findings])).toEqual([]);
     expect(report.exitCode).toBe(0);
-  }, 60_000);
+  });
 
   it('skips and reports, under --read-only, the interactions that would write', async () => {
     const methods: string[] = [];
@@ -54,7 +54,7 @@ describe('petstore-verify --suite pact', () => {
     } finally {
       await recorder.close();
     }
-  }, 60_000);
+  });
 
   it('matches pact paths when the base URL carries a path before /v1', async () => {
     const prefixed = await serve((request) => {
@@ -70,7 +70,7 @@ describe('petstore-verify --suite pact', () => {
     } finally {
       await prefixed.close();
     }
-  }, 60_000);
+  });
 
   it('adds the pacts given with --pact, of other consumers', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'other-pact-'));
@@ -93,7 +93,7 @@ describe('petstore-verify --suite pact', () => {
     const report = await verify({ baseUrl: mock.url, apiKey: KEY, suite: 'pact', pacts: [file] });
     const other = outcomes(report, 'pact').filter((result) => result.id.startsWith('pact.admin-ui.'));
     expect(other.map((result) => [result.id, result.outcome])).toEqual([['pact.admin-ui.a-request-for-one-sold-pet', 'pass']]);
-  }, 60_000);
+  });
 
   it('runs the spec and pact suites together with --suite all, reported together with one exit code', async () => {
     const report = await verify({ baseUrl: mock.url, apiKey: KEY });
@@ -101,7 +101,7 @@ describe('petstore-verify --suite pact', () => {
     expect(outcomes(report, 'pact').length).toBe(11);
     expect(report.exitCode).toBe(0);
     expect(junitReport(report)).toMatch(/<testsuite name="spec"[\s\S]*<testsuite name="pact"/);
-  }, 60_000);
+  });
 
   it('exits 2 with a clear message when a --pact file cannot be read', async () => {
     const report = await verify({ baseUrl: mock.url, apiKey: KEY, suite: 'pact', pacts: ['/nonexistent/pact.json'] });
@@ -119,10 +119,11 @@ describe('petstore-verify --suite pact against a correct deployment with other a
     } finally {
       await deployment.close();
     }
-  }, 60_000);
+  });
 });
 
-describe('petstore-verify --suite pact against deployments that break the contract', () => {
+// Each fault has a deployment of its own, so they are verified at once: a Pact run mostly waits on its worker.
+describe.concurrent('petstore-verify --suite pact against deployments that break the contract', () => {
   const caught: [string, string][] = [
     ['createPet answers 200 instead of 201', 'pact.petstore-web.a-request-to-create-a-pet'],
     ['no credential required', 'pact.petstore-web.a-request-to-list-pets-without-a-key'],
@@ -145,6 +146,6 @@ describe('petstore-verify --suite pact against deployments that break the contra
       } finally {
         await deployment?.close();
       }
-    }, 60_000);
+    });
   }
 });

@@ -568,8 +568,12 @@ export interface Choices {
   readonly errorCodes: 'snake' | 'numeric' | 'upper';
   /** How many pets exist at the start. */
   readonly count: number;
-  /** Requests served per second at most (a token bucket); past it, 429 with `Retry-After: 1`, as the spec allows on every operation. */
-  readonly rateLimit?: number;
+  /**
+   * Every `limitEvery`-th request (1: every one) is answered 429 with `Retry-After: 1`, as the spec
+   * allows on every operation. Counted rather than timed, so that a run whose waits take no real
+   * time (test/support/instant-waits.ts) meets the same 429s as one that sits through them.
+   */
+  readonly limitEvery?: number;
   /** No `Location` on a 201: the spec describes one, the interface does not ask for it. */
   readonly omitLocation?: boolean;
 }
@@ -659,17 +663,8 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
   }
   const base = choices.basePath;
   const served = { gzipped: 0, refusedCategories: 0, posts: 0, limited: 0 };
-  const bucket = { tokens: choices.rateLimit ?? 0, at: Date.now() };
-  /** True when the request is past the rate limit: the token bucket refills `rateLimit` tokens a second. */
-  const overLimit = (): boolean => {
-    if (choices.rateLimit === undefined) return false;
-    const now = Date.now();
-    bucket.tokens = Math.min(choices.rateLimit, bucket.tokens + ((now - bucket.at) * choices.rateLimit) / 1000);
-    bucket.at = now;
-    if (bucket.tokens < 1) return true;
-    bucket.tokens -= 1;
-    return false;
-  };
+  let received = 0;
+  const overLimit = (): boolean => choices.limitEvery !== undefined && ++received % choices.limitEvery === 0;
 
   const reply = (request: Request, status: number, body: unknown, headers: Record<string, string> = {}): Response => {
     const mediaType = choices.mediaTypeCase === 'upper' ? 'Application/JSON' : 'application/json';

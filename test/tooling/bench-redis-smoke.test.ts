@@ -23,5 +23,5 @@ describe('npm run bench -- --only redis (smoke: tiny durations)', () => {
     const page = withRedisSection('# Benchmark results\n\nother parts\n', section);
     expect(withRedisSection(page, section)).toBe(page);
     expect(page).toContain('other parts');
-  }, 120_000);
+  });
 });

@@ -47,7 +47,7 @@ describe('Prism validation proxy in front of the mock', () => {
   beforeAll(async () => {
     mock = await startMockServer({ port: 0 });
     prism = await startPrism('proxy', mock.url);
-  }, 60_000);
+  });
   afterAll(async () => {
     await prism?.close();
     await mock?.close();

@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeObservations, type Observations } from '../../src/contracts/checks/observations.js';
+import { RATE_LIMIT_RETRIES } from '../../src/contracts/http.js';
 import { runCli, startMockCli } from '../support/cli.js';
 import { type Choices, type CorrectDeployment, correctDeployment } from '../support/deployments.js';
+import { instantWaitsEnv, waitsIn } from '../support/instant-waits.js';
 
 const KEY = 'petstore-dev-key';
 
@@ -21,8 +23,8 @@ interface JsonReport {
 }
 
 /** Runs the CLI with the JSON reporter and returns its report. */
-async function verifyCli(baseUrl: string, suite: 'spec' | 'all', extra: readonly string[] = []): Promise<JsonReport> {
-  const result = await runCli('petstore-verify', ['--base-url', baseUrl, '--api-key', KEY, '--suite', suite, '--reporter', 'json', ...extra]);
+async function verifyCli(baseUrl: string, suite: 'spec' | 'all', extra: readonly string[] = [], env?: Record<string, string>): Promise<JsonReport> {
+  const result = await runCli('petstore-verify', ['--base-url', baseUrl, '--api-key', KEY, '--suite', suite, '--reporter', 'json', ...extra], env);
   const report = JSON.parse(result.stdout) as JsonReport;
   expect(result.code, result.stderr).toBe(report.exitCode);
   return report;
@@ -126,7 +128,8 @@ const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; pact: bo
   },
 ];
 
-describe('petstore-verify raises no false alarm on a correct deployment that chooses differently', () => {
+// Every test runs the CLI against a deployment or mock of its own, so they run at once: each run mostly waits.
+describe.concurrent('petstore-verify raises no false alarm on a correct deployment that chooses differently', () => {
   for (const { name, choices, pact, observed } of ALTERNATIVES) {
     it(`passes (${pact ? 'spec and Pact suites' : 'spec suite'}): ${name}`, async () => {
       const deployment: CorrectDeployment = await correctDeployment(choices);
@@ -142,7 +145,7 @@ describe('petstore-verify raises no false alarm on a correct deployment that cho
       } finally {
         await deployment.close();
       }
-    }, 60_000);
+    });
   }
 
   it('creates with the category given by --category-id, in both suites, when nothing else can be learned', async () => {
@@ -157,31 +160,46 @@ describe('petstore-verify raises no false alarm on a correct deployment that cho
     } finally {
       await deployment.close();
     }
-  }, 60_000);
+  });
 
-  it('honours 429 Too Many Requests: sends again after Retry-After, in both suites, and raises no false alarm', async () => {
-    const deployment = await correctDeployment({ rateLimit: 10 });
+  it('honours 429 Too Many Requests: sends again after waiting its Retry-After, in both suites, and raises no false alarm', async () => {
+    const deployment = await correctDeployment({ limitEvery: 7 });
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-verify-429-'));
+    const log = join(folder, 'waits.jsonl');
     try {
-      const report = await verifyCli(deployment.url, 'all');
+      const report = await verifyCli(deployment.url, 'all', [], instantWaitsEnv(log));
       expectPass(report);
       expect(deployment.served.limited).toBeGreaterThan(0);
+      // Each 429 was sent again after one wait of its Retry-After: 1 s, and up to 1 s more so that requests limited together are not all sent again together.
+      const waits = await waitsIn(log);
+      expect(waits).toHaveLength(deployment.served.limited);
+      for (const { ms } of waits) expect(ms >= 1_000 && ms < 2_000, `waited ${ms} ms`).toBe(true);
+      // The spec suite waits in petstore-verify itself, the Pact suite in its worker.
+      expect(new Set(waits.map((wait) => wait.script))).toEqual(new Set(['petstore-verify.js', 'worker.js']));
     } finally {
       await deployment.close();
+      await rm(folder, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 
   it('a deployment that keeps answering 429 is a run-level problem (exit 2, lower --rps), not a contract failure', async () => {
-    const deployment = await correctDeployment({ rateLimit: 0.01 });
+    const deployment = await correctDeployment({ limitEvery: 1 });
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-verify-429-'));
+    const log = join(folder, 'waits.jsonl');
     try {
-      const report = await verifyCli(deployment.url, 'spec', ['--deadline', '8000']);
+      const report = await verifyCli(deployment.url, 'spec', ['--deadline', '8000'], instantWaitsEnv(log));
       expect(failures(report)).toEqual([]);
       expect(report.exitCode).toBe(2);
       // The first request (the listing, before any check) is already limited: the run says so, and what to do.
       expect(report.fatal).toMatch(/rate limited: still answered 429 .*lower --rps/);
+      // It gave up after its retries, each sent after the Retry-After.
+      const waits = await waitsIn(log);
+      expect(waits.map((wait) => wait.ms >= 1_000)).toEqual(Array(RATE_LIMIT_RETRIES).fill(true));
     } finally {
       await deployment.close();
+      await rm(folder, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 
   it('under --read-only against an empty listing, still checks that getPet refuses a missing key (no pet needs to exist for that)', async () => {
     const deployment = await correctDeployment({ count: 0 });
@@ -193,7 +211,7 @@ describe('petstore-verify raises no false alarm on a correct deployment that cho
     } finally {
       await deployment.close();
     }
-  }, 60_000);
+  });
 
   it('sends no POST under --read-only', async () => {
     const deployment = await correctDeployment({ categories: [7n, 9n] });
@@ -203,10 +221,10 @@ describe('petstore-verify raises no false alarm on a correct deployment that cho
     } finally {
       await deployment.close();
     }
-  }, 60_000);
+  });
 });
 
-describe("petstore-verify raises no false alarm on the project's own mock, in every mode", () => {
+describe.concurrent("petstore-verify raises no false alarm on the project's own mock, in every mode", () => {
   let folder: string;
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'petstore-verify-modes-'));
@@ -233,6 +251,6 @@ describe("petstore-verify raises no false alarm on the project's own mock, in ev
       } finally {
         await mock.stop();
       }
-    }, 60_000);
+    });
   }
 });

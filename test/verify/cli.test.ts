@@ -122,7 +122,7 @@ describe("petstore-verify against Prism's stateless mock of the same spec", () =
     } finally {
       await prism.close();
     }
-  }, 60_000);
+  });
 });
 
 describe('petstore-verify CLI', () => {

@@ -64,7 +64,7 @@ describe.each(KEYS)('the key is never printed: %s', (_, key) => {
     expect(consoleRun.code).toBe(1);
     expect(jsonRun.code).toBe(1);
     outputs = [consoleRun.stdout, consoleRun.stderr, readFileSync(junit, 'utf8'), jsonRun.stdout, jsonRun.stderr];
-  }, 90_000);
+  });
   afterAll(() => deployment.close());
 
   it('the echoes reached the reports, redacted', () => {
@@ -84,7 +84,8 @@ describe.each(KEYS)('the key is never printed: %s', (_, key) => {
   });
 });
 
-describe('a usage error never echoes the key', () => {
+// Usage errors end before any request: the runs share nothing, so they go at once.
+describe.concurrent('a usage error never echoes the key', () => {
   const secret = 'sk_live_typo_9fQ2xZ7pLm4R8';
   it.each([
     [['--base-url', 'http://127.0.0.1:9/v1', `--api-kye=${secret}`]],
@@ -99,7 +100,7 @@ describe('a usage error never echoes the key', () => {
   });
 });
 
-describe('a key or a base URL that cannot be used is a usage error (exit 2), said without the secret', () => {
+describe.concurrent('a key or a base URL that cannot be used is a usage error (exit 2), said without the secret', () => {
   it.each([
     ['an empty key', ['--api-key', ''], /--api-key is required/],
     ['a key with a line break', ['--api-key', 'sk-line\nbreak-4242'], /the key cannot be sent in an HTTP header/],

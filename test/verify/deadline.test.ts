@@ -1,0 +1,86 @@
+/**
+ * petstore-verify ends within --deadline against servers that attack every answer, and while --rps
+ * waits, with the verifier's memory bounded (every process of the run under 500 MB) and the right
+ * exit code; the Pact suite goes through the same bounds and counts. Run through the real CLI, as
+ * CI would, with its peak memory read from /proc.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMockApi } from '../../src/mock/create-mock-api.js';
+import { bySuite, MAX_RSS, reportOf, STARTUP_SLACK_MS } from '../support/bounds.js';
+import { runCli } from '../support/cli.js';
+import { type Deployment, serve } from '../support/deployments.js';
+import { type Hostility, hostileDeployment } from '../support/hostile-servers.js';
+import { runCliMeasured } from '../support/peak-rss.js';
+
+const KEY = 'petstore-dev-key';
+
+let deployment: Deployment | undefined;
+afterEach(async () => {
+  await deployment?.close();
+  deployment = undefined;
+});
+
+describe('petstore-verify against a deployment hostile on every answer', () => {
+  it.each<[Hostility]>([['slow-drip'], ['endless-headers'], ['gzip-bomb'], ['endless-body']])(
+    '%s: ends within --deadline 5000 with exit 2 or 1, in bounded memory',
+    async (hostility) => {
+      deployment = await hostileDeployment(hostility);
+      const run = await runCliMeasured('petstore-verify', ['--base-url', deployment.url, '--timeout', '60000', '--deadline', '5000'], {
+        PETSTORE_API_KEY: KEY,
+      });
+      expect(run.ms).toBeLessThan(5_000 + STARTUP_SLACK_MS);
+      expect(run.peakRssBytes).toBeLessThan(MAX_RSS);
+      // A listing that never ends is a broken contract (1); one that never comes cannot be verified (2).
+      expect(run.code).toBe(hostility === 'gzip-bomb' || hostility === 'endless-body' ? 1 : 2);
+      console.info(`${hostility} everywhere: peak RSS ${(run.peakRssBytes / 1024 / 1024).toFixed(0)} MB, ${(run.ms / 1000).toFixed(1)} s, exit ${run.code}`);
+    },
+  );
+});
+
+describe('petstore-verify keeps --deadline while --rps waits', () => {
+  it('--rps 1 --deadline 5000 ends in about 5 s, with exit 2 and the deadline named', async () => {
+    deployment = await serve((request) => createMockApi().fetch(request));
+    const started = performance.now();
+    const run = await runCli('petstore-verify', ['--base-url', deployment.url, '--rps', '1', '--deadline', '5000'], { PETSTORE_API_KEY: KEY });
+    const ms = performance.now() - started;
+    expect(run.code).toBe(2);
+    expect(ms).toBeGreaterThan(4_500);
+    expect(ms).toBeLessThan(5_000 + STARTUP_SLACK_MS);
+    expect(run.stdout).toMatch(/deadline/);
+  });
+});
+
+describe('the Pact suite goes through the same bounds and counts as the spec suite', () => {
+  it('reports every request and POST the deployment received, from both suites', async () => {
+    const mock = createMockApi();
+    const received = { requests: 0, posts: 0 };
+    deployment = await serve((request) => {
+      received.requests++;
+      if (request.method === 'POST') received.posts++;
+      return mock.fetch(request);
+    });
+    const run = await runCli('petstore-verify', ['--base-url', deployment.url, '--reporter', 'json'], { PETSTORE_API_KEY: KEY });
+    const report = reportOf(run.stdout);
+    expect(run.code).toBe(0);
+    expect(bySuite(report, 'pact').length).toBeGreaterThan(5);
+    expect({ requests: report.requests, posts: report.posts }).toEqual(received);
+    expect(run.stderr).toContain(`${received.requests} requests · ${received.posts} POSTs`);
+  });
+
+  it('--suite pact keeps to --rps', async () => {
+    const mock = createMockApi();
+    const starts: number[] = [];
+    deployment = await serve((request) => {
+      starts.push(performance.now());
+      return mock.fetch(request);
+    });
+    const rps = 8;
+    const run = await runCli('petstore-verify', ['--base-url', deployment.url, '--suite', 'pact', '--rps', String(rps)], { PETSTORE_API_KEY: KEY });
+    expect(run.code).toBe(0);
+    // The first request is the preflight's; every later one is the Pact suite's, through its proxy.
+    const pact = starts.slice(1);
+    expect(pact.length).toBeGreaterThan(8);
+    const span = (pact.at(-1) ?? 0) - (pact[0] ?? 0);
+    expect(span).toBeGreaterThanOrEqual(((pact.length - 1) * 1000) / rps - 50);
+  });
+});
