@@ -14,6 +14,7 @@ export interface PacerOptions {
  * `done` after `ms` and returns what cancels it. Real timers here; a test of the CLI swaps
  * `schedule` from a preloaded module (test/support/instant-waits.ts), so that a run through real
  * Retry-Afters takes no real time and the waits asked for can still be checked.
+ * @public (imported by that preload from dist/, which knip cannot see)
  */
 export const waits = {
   schedule(ms: number, done: () => void): () => void {

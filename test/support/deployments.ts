@@ -579,7 +579,7 @@ export interface Choices {
 }
 
 /** The mock's own choices, where the interface leaves room. */
-export const MOCK_LIKE: Choices = {
+const MOCK_LIKE: Choices = {
   ids: 'sequential',
   order: 'id-asc',
   defaultStatus: 'available',

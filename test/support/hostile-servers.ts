@@ -13,7 +13,7 @@ export type Hostility = 'gzip-bomb' | 'endless-body' | 'slow-drip' | 'endless-he
 /** Which requests get the hostile answer: by default every one. */
 export type Target = (method: string, path: string) => boolean;
 
-export const everyRequest: Target = () => true;
+const everyRequest: Target = () => true;
 /** `GET /v1/pets/{petId}`: the listing still answers, so the checks and the Pact interactions run. */
 export const getPetOnly: Target = (method, path) => method === 'GET' && /^\/v1\/pets\/[^/?]+/.test(path);
 

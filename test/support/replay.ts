@@ -92,7 +92,7 @@ export async function send(baseUrl: string, key: string, probe: Probe): Promise<
 const ORDERS: readonly ListOrder[] = ['id-asc', 'id-desc', 'name', 'status'];
 
 /** The orders a page follows (a page of one follows them all). */
-export function ordersOf(pets: readonly Ordered[]): ListOrder[] {
+function ordersOf(pets: readonly Ordered[]): ListOrder[] {
   return ORDERS.filter((order) => inOrder(order, pets));
 }
 
