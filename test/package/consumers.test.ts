@@ -3,8 +3,9 @@
  * project per setup, installed from the registry beside the tarball, on a Node that the peers support.
  * npm must raise no peer or engine warning; the package's MSW handlers answer through the installed msw,
  * and a Pact consumer run writes a pact that petstore-verify replays with the installed Pact.
- * The newest majors run on Node 24 (fetched once by scripts/with-node.sh), the previous ones on the Node
- * running this suite. Needs the dist/ that `npm test` builds, and the npm registry (or npm's cache).
+ * The newest majors run on Node 24, the newest LTS; the previous ones on Node 22.13, the oldest that `engines`
+ * names (each fetched once by scripts/with-node.sh). Needs the dist/ that `npm test` builds, and the npm
+ * registry (or npm's cache).
  */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -20,8 +21,8 @@ const TIMEOUT = 240_000;
 
 interface Setup {
   readonly name: string;
-  /** The Node to install and run on: a version for scripts/with-node.sh, or undefined for the one running this suite. */
-  readonly node: string | undefined;
+  /** The Node that npm installs with and the scripts run on (a version for scripts/with-node.sh), whichever Node runs this suite. */
+  readonly node: string;
   readonly peers: readonly string[];
   /** How this msw major names the option that makes a request no handler claims an error. */
   readonly unhandled: 'onUnhandledFrame' | 'onUnhandledRequest';
@@ -29,7 +30,7 @@ interface Setup {
 
 const SETUPS: readonly Setup[] = [
   { name: 'msw 3 and Pact 17 on Node 24', node: '24', peers: ['msw@3', '@pact-foundation/pact@17'], unhandled: 'onUnhandledFrame' },
-  { name: 'msw 2 and Pact 16 on this Node', node: undefined, peers: ['msw@2', '@pact-foundation/pact@16'], unhandled: 'onUnhandledRequest' },
+  { name: 'msw 2 and Pact 16 on Node 22.13', node: '22.13.0', peers: ['msw@2', '@pact-foundation/pact@16'], unhandled: 'onUnhandledRequest' },
 ];
 
 interface Run {
@@ -61,9 +62,35 @@ async function sizeOf(dir: string): Promise<number> {
   return bytes;
 }
 
+interface Manifest {
+  readonly dependencies?: Record<string, string>;
+  readonly optionalDependencies?: Record<string, string>;
+}
+
+/**
+ * The package and every package it depends on (not its peers), as installed: an engine warning about one of
+ * them is the package's to fix, while a peer's own dependencies answer to that peer.
+ */
+async function ownPackages(project: string): Promise<Set<string>> {
+  const own = new Set<string>();
+  const queue = ['petstore-mock'];
+  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+    if (own.has(name)) continue;
+    own.add(name);
+    // npm hoists every dependency to the top: no two versions of one package are needed today.
+    const manifest: Manifest = JSON.parse(await readFile(join(project, 'node_modules', name, 'package.json'), 'utf8').catch(() => '{}'));
+    queue.push(...Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies }));
+  }
+  return own;
+}
+
+/** The packages npm warned about an unsupported engine: the `package: 'name@version'` line of each warning. */
+function engineWarned(warnings: readonly string[]): string[] {
+  return warnings.flatMap((line) => /EBADENGINE\s+package: '(@?[^@']+)@/.exec(line)?.slice(1) ?? []);
+}
+
 /** The folder holding the `node` a setup runs on, fetched into the cache the first time. */
 async function nodeBinOf(setup: Setup): Promise<string> {
-  if (setup.node === undefined) return dirname(process.execPath);
   const found = await run(join(root, 'scripts/with-node.sh'), [setup.node, '--', 'node', '-p', 'process.execPath'], root, dirname(process.execPath));
   if (found.code !== 0) throw new Error(`scripts/with-node.sh ${setup.node} failed:\n${found.output}`);
   return dirname(found.output.trim());
@@ -118,10 +145,13 @@ describe('the packed package with each major of msw and Pact', () => {
   describe.each(SETUPS)('$name', (setup) => {
     const setupOf = () => installed.get(setup.name) ?? Promise.reject(new Error(`${setup.name} was not installed`));
 
-    it('installs with no warning about peers or engines', async () => {
-      const { install, warnings } = await setupOf();
+    it('installs with no warning about peers, and none about the engines of the package or its dependencies', async () => {
+      const { install, warnings, project } = await setupOf();
       expect(install.code, install.output).toBe(0);
-      expect(warnings.filter((line) => /peer|ERESOLVE|EBADENGINE|engine/i.test(line))).toEqual([]);
+      expect(warnings.filter((line) => /peer|ERESOLVE/i.test(line))).toEqual([]);
+      const own = await ownPackages(project);
+      expect(own.has('@faker-js/faker')).toBe(true);
+      expect(engineWarned(warnings).filter((name) => own.has(name))).toEqual([]);
     });
 
     it(
