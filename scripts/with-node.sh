@@ -39,12 +39,14 @@ if [ ! -x "$dir/bin/node" ] || [ "${PETSTORE_NODE_REFRESH:-}" = 1 ]; then
   work=$(mktemp -d "$cache/.fetch-XXXXXX")
   trap 'rm -rf "$work"' EXIT
   # npm pack resolves the range to its newest release and checks the tarball's integrity against the registry.
-  # The npm_* settings of an enclosing `npm run` (a prefix, a workspace) must not steer it.
-  tarball=$(cd "$work" && env -u npm_config_prefix npm pack --silent "node-$os-$arch@$version")
+  if ! tarball=$(cd "$work" && npm pack --silent "node-$os-$arch@$version"); then
+    echo "$0: npm could not fetch node-$os-$arch@$version from the registry" >&2
+    exit 1
+  fi
   # The package holds bin/node and the C headers (for native addons built from source, which no dependency needs).
   tar -xzf "$work/$tarball" -C "$work" package/bin/node package/package.json
   "$work/package/bin/node" --version >/dev/null
-  [ "${PETSTORE_NODE_REFRESH:-}" = 1 ] && rm -rf "$dir"
+  if [ "${PETSTORE_NODE_REFRESH:-}" = 1 ]; then rm -rf "$dir"; fi
   # Another run may have fetched the same version meanwhile: the first rename wins, the others drop their copy.
   [ -e "$dir" ] || mv "$work/package" "$dir"
   rm -rf "$work" "$dir/package"
