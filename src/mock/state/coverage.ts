@@ -96,6 +96,7 @@ function enumInputs(operation: Operation): EnumInput[] {
     if (parameter.in === 'query' && values) inputs.push({ key: `query.${parameter.name}`, location: 'query', name: parameter.name, values });
   }
   const body = operation.requestBody?.content['application/json']?.schema;
+  // `properties` of a schema is a map of schemas (the spec's linters hold it to that); JsonSchema types every keyword `unknown`.
   const properties = (body ? resolve<JsonSchema>(openapi, body).properties : undefined) as Record<string, JsonSchema> | undefined;
   for (const [name, schema] of Object.entries(properties ?? {})) {
     const values = enumValues(schema);
