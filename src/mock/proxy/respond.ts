@@ -20,9 +20,9 @@ export async function respond(context: ProxyContext, incoming: Incoming): Promis
   if (path.startsWith('/__mock/')) return adminResponse(context, incoming, path);
   if (path !== basePath && !path.startsWith(`${basePath}/`))
     return errorResponse('not_found', `The proxy forwards only ${basePath}/*; ${path} is not under it.`);
-  const url = upstreamUrl(context.upstream, basePath, incoming.target);
-  if (url === undefined) return errorResponse('bad_request', 'The request-target would leave the deployment the proxy forwards to.');
-  const forwarded = await forward(context, incoming, url);
+  const there = upstreamUrl(context.upstream, basePath, incoming.target);
+  if ('rejection' in there) return errorResponse('bad_request', there.rejection);
+  const forwarded = await forward(context, incoming, there.url);
   if ('failure' in forwarded) return forwarded.failure;
   const exchange = exchangeOf(context, incoming, forwarded.upstream, forwarded.text);
   const violations = await recordViolations(context, exchange);
