@@ -2,8 +2,9 @@
  * `petstore-mock --proxy URL --upstream-key KEY` holds staging's key, so it keeps every promise the
  * plain mock keeps (issue 23), attacked from outside over raw sockets in front of a recording deployment:
  * a path that climbs above the deployment's base path is a 400; a request without the mock's own key is
- * the mock's 401; a foreign Host is a 403 (DNS rebinding); a page on another origin gets nothing
- * forwarded and cannot drive the admin; and the CLI rejects `--host 0.0.0.0` with the public default key.
+ * the mock's 401; a foreign Host is a 403 (DNS rebinding); a page elsewhere than this machine is a 403
+ * even with the key (the default one is public); no page drives the admin; and the CLI rejects
+ * `--host 0.0.0.0` with the public default key.
  * In every case the deployment sees nothing.
  */
 import { once } from 'node:events';
@@ -173,28 +174,51 @@ describe('the host guard: a Host the proxy does not serve is 403 (DNS rebinding)
 });
 
 describe('a page on another origin gets nothing forwarded', () => {
-  const page = 'Origin: http://localhost:5173\r\nSec-Fetch-Site: cross-site';
+  /** A front end's dev server on this machine: another origin, and cross-site to 127.0.0.1, but a page of here. */
+  const devServer = 'Origin: http://localhost:5173\r\nSec-Fetch-Site: cross-site';
+
+  for (const origin of ['https://evil.example', 'null', 'http://127.0.0.1.nip.io:5173', 'http://localhost.evil.example', 'http://203.0.113.7']) {
+    it(`rejects a page of ${origin} with a 403 without CORS, even holding the mock key, its preflight too`, async () => {
+      const page = `Host: ${host}\r\nOrigin: ${origin}\r\nSec-Fetch-Site: cross-site`;
+      const pet = JSON.stringify({ name: 'Rex', categoryId: 1 });
+      for (const received of [
+        await attack(proxy.port, `GET /v1/pets HTTP/1.1\r\n${page}\r\nAuthorization: Bearer ${MOCK_KEY}`),
+        await attack(proxy.port, `POST /v1/pets HTTP/1.1\r\n${page}\r\nContent-Type: application/json\r\nAuthorization: Bearer ${MOCK_KEY}`, pet),
+        await attack(proxy.port, `OPTIONS /v1/pets HTTP/1.1\r\n${page}\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: authorization`),
+      ]) {
+        expectError(received, 403, /pages of this machine/);
+        expect(received.headers['access-control-allow-origin']).toBeUndefined();
+      }
+      expect(seen).toEqual([]);
+    });
+  }
 
   it('a no-cors text/plain POST (all a page can send unasked) is 401, forwarding nothing', async () => {
     const body = JSON.stringify({ name: 'Rex', categoryId: 1 });
-    const received = await attack(proxy.port, `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\n${page}\r\nSec-Fetch-Mode: no-cors\r\nContent-Type: text/plain;charset=UTF-8`, body);
+    const received = await attack(proxy.port, `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\n${devServer}\r\nSec-Fetch-Mode: no-cors\r\nContent-Type: text/plain;charset=UTF-8`, body);
     expectError(received, 401);
     expect(seen).toEqual([]);
   });
 
   it('a cross-site read without the key is 401, forwarding nothing', async () => {
-    expectError(await attack(proxy.port, `GET /v1/pets HTTP/1.1\r\nHost: ${host}\r\n${page}\r\nSec-Fetch-Mode: cors`), 401);
+    expectError(await attack(proxy.port, `GET /v1/pets HTTP/1.1\r\nHost: ${host}\r\n${devServer}\r\nSec-Fetch-Mode: cors`), 401);
     expect(seen).toEqual([]);
   });
 
   it('a CORS preflight is the mock’s own 204, forwarding nothing', async () => {
     const received = await attack(
       proxy.port,
-      `OPTIONS /v1/pets HTTP/1.1\r\nHost: ${host}\r\n${page}\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: authorization, content-type`,
+      `OPTIONS /v1/pets HTTP/1.1\r\nHost: ${host}\r\n${devServer}\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: authorization, content-type`,
     );
     expect(received.status).toBe(204);
     expect(received.headers['access-control-allow-headers']).toMatch(/Authorization/);
     expect(seen).toEqual([]);
+  });
+
+  it('serves the front end of this machine holding the mock key', async () => {
+    const received = await attack(proxy.port, `GET /v1/pets HTTP/1.1\r\nHost: ${host}\r\n${devServer}\r\nAuthorization: Bearer ${MOCK_KEY}`);
+    expect(received.status).toBe(200);
+    expect(seen).toEqual([`GET /v1/pets Bearer ${UPSTREAM_KEY}`]);
   });
 });
 

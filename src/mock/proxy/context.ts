@@ -11,7 +11,7 @@ import { MOCK_DEFAULTS } from '../core/defaults.js';
 import type { OperationId } from '../operations/operation.js';
 import { normalizeMockOptions } from '../options.js';
 import { type AuthProblem, bearerCheck, type LabelledApiKey } from '../pipeline/auth.js';
-import { hostCheck } from '../pipeline/host-guard.js';
+import { hostCheck, hostName } from '../pipeline/host-guard.js';
 import type { Router } from '../pipeline/router.js';
 import { RESPONSE_SCHEMAS } from '../pipeline/self-check.js';
 import { DriftLog } from './drift-report.js';
@@ -59,6 +59,8 @@ export interface ProxyContext {
   readonly host: string;
   /** Whether a `Host` header names this proxy, by the mock's own check. */
   readonly hostAllowed: (host: string) => boolean;
+  /** The names, besides loopback ones, whose pages may use the upstream key: the bound one and `allowedHosts`, lower-case. */
+  readonly pageHosts: ReadonlySet<string>;
   /** The mock's bearer check over its keys: the index of the key a header holds, or why it holds none. */
   readonly authorize: (authorization: string | undefined) => AuthProblem | number;
   /** Whether `/__mock/*` needs one of the keys too: when the proxy is reachable beyond this machine, as the mock. */
@@ -105,12 +107,14 @@ export function createProxyContext(options: ProxyOptions): ProxyContext {
   const host = options.host ?? MOCK_DEFAULTS.host;
   // The mock's own defaults for its keys and its admin: the default key, and the key at /__mock/* beyond loopback.
   const { apiKeys, adminKeyRequired } = normalizeMockOptions(options.apiKeys === undefined ? {} : { apiKeys: options.apiKeys }, { host });
+  // The name the proxy was bound by is one its clients use.
+  const served = [...(options.allowedHosts ?? []), host];
   return {
     upstream,
     upstreamKey: options.upstreamKey,
     host,
-    // The name the proxy was bound by is one its clients use.
-    hostAllowed: hostCheck([...(options.allowedHosts ?? []), host]),
+    hostAllowed: hostCheck(served),
+    pageHosts: new Set(served.map((name) => hostName(name))),
     authorize: bearerCheck(apiKeys),
     adminKeyRequired,
     timeoutMs: options.timeoutMs ?? 10_000,

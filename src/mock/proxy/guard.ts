@@ -3,12 +3,13 @@
  * than copies of them: the host guard and the admin guard every Node host passes through
  * (src/mock/pipeline/host-guard.ts), and the bearer check with the mock's 401 (src/mock/pipeline/auth.ts).
  * So the proxy is no open relay: the upstream key goes only with a request that holds one of the
- * mock's keys, from a page of an origin the mock would serve.
+ * mock's keys, from a script or a page of this machine.
  */
 import { withoutCors } from '../admin/endpoints.js';
-import type { MockRequest, MockResponse } from '../core/messages.js';
+import { errorResponse, type MockRequest, type MockResponse } from '../core/messages.js';
+import { isLoopback } from '../options.js';
 import { UNAUTHORIZED } from '../pipeline/auth.js';
-import { guardResponse, isAdminTarget, type RawRequest } from '../pipeline/host-guard.js';
+import { guardResponse, hostName, isAdminTarget, type RawRequest } from '../pipeline/host-guard.js';
 import type { ProxyContext } from './context.js';
 
 /**
@@ -30,7 +31,31 @@ function credentialRejection(context: ProxyContext, request: MockRequest): MockR
   return isAdminTarget(request.target) ? withoutCors(UNAUTHORIZED[key]) : UNAUTHORIZED[key];
 }
 
-/** The proxy's response to a request it must not serve (403 for a foreign Host or a forged admin request, 400 without Host, 401), or `undefined`. */
+/** Whether `origin` is a page of this machine (a dev server on `localhost:5173`) or of a name the proxy serves; `null` is neither. */
+function pageOfHere(context: ProxyContext, origin: string): boolean {
+  if (!URL.canParse(origin)) return false;
+  const name = hostName(new URL(origin).host);
+  return isLoopback(name) || context.pageHosts.has(name);
+}
+
+/**
+ * The rejection of an API request, its preflight included, from a page elsewhere while the proxy holds
+ * the upstream key. The mock's own API lets every origin in, as it lends no credential; the proxy
+ * lends the deployment's, and the mock's default key is public, so any web page the developer visits
+ * could otherwise drive the deployment through it. Scripts send no `Origin` and pass.
+ */
+function originRejection(context: ProxyContext, request: MockRequest): MockResponse | undefined {
+  const origin = request.header('origin');
+  if (context.upstreamKey === undefined || isAdminTarget(request.target) || origin === undefined || pageOfHere(context, origin)) return undefined;
+  return withoutCors(
+    errorResponse(
+      'forbidden',
+      `The proxy sends the deployment's key (--upstream-key), so it serves only scripts and pages of this machine, not a page of ${JSON.stringify(origin)}. Serve the page from localhost, or name its host with --allowed-host.`,
+    ),
+  );
+}
+
+/** The proxy's response to a request it must not serve (403 for a foreign Host, a forged admin request or a page elsewhere; 400 without Host; 401), or `undefined`. */
 export function guardRejection(context: ProxyContext, request: MockRequest, raw: RawRequest): MockResponse | undefined {
-  return guardResponse(context.hostAllowed, request, raw) ?? credentialRejection(context, request);
+  return guardResponse(context.hostAllowed, request, raw) ?? originRejection(context, request) ?? credentialRejection(context, request);
 }

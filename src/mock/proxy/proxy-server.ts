@@ -6,7 +6,7 @@
  * with its profile, to the same request in the same state (shadow.ts): the drift report, `GET /__mock/drift`.
  *
  * Every request first passes the mock's own guards (guard.ts): Host, the admin's origin rules, and,
- * when the proxy holds an upstream key, the mock's key. The key (`upstreamKey`, or the client's own
+ * when the proxy holds an upstream key, the mock's key from a script or a page of this machine. The key (`upstreamKey`, or the client's own
  * Authorization) goes only to the deployment's origin and under its base path (upstream-url.ts,
  * forward.ts), and never into what the proxy logs, keeps or relays (redact.ts).
  */
