@@ -184,7 +184,10 @@ describe('a page on another origin gets nothing forwarded', () => {
       for (const received of [
         await attack(proxy.port, `GET /v1/pets HTTP/1.1\r\n${page}\r\nAuthorization: Bearer ${MOCK_KEY}`),
         await attack(proxy.port, `POST /v1/pets HTTP/1.1\r\n${page}\r\nContent-Type: application/json\r\nAuthorization: Bearer ${MOCK_KEY}`, pet),
-        await attack(proxy.port, `OPTIONS /v1/pets HTTP/1.1\r\n${page}\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: authorization`),
+        await attack(
+          proxy.port,
+          `OPTIONS /v1/pets HTTP/1.1\r\n${page}\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: authorization`,
+        ),
       ]) {
         expectError(received, 403, /pages of this machine/);
         expect(received.headers['access-control-allow-origin']).toBeUndefined();
@@ -195,7 +198,11 @@ describe('a page on another origin gets nothing forwarded', () => {
 
   it('a no-cors text/plain POST (all a page can send unasked) is 401, forwarding nothing', async () => {
     const body = JSON.stringify({ name: 'Rex', categoryId: 1 });
-    const received = await attack(proxy.port, `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\n${devServer}\r\nSec-Fetch-Mode: no-cors\r\nContent-Type: text/plain;charset=UTF-8`, body);
+    const received = await attack(
+      proxy.port,
+      `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\n${devServer}\r\nSec-Fetch-Mode: no-cors\r\nContent-Type: text/plain;charset=UTF-8`,
+      body,
+    );
     expectError(received, 401);
     expect(seen).toEqual([]);
   });
@@ -224,7 +231,11 @@ describe('a page on another origin gets nothing forwarded', () => {
 
 describe('the admin guard: /__mock/* only for scripts and the proxy’s own origin', () => {
   it('rejects POST /__mock/reset from a foreign Origin with a 403 without CORS', async () => {
-    const received = await attack(proxy.port, `POST /__mock/reset HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://evil.example\r\nContent-Type: application/json`, '{}');
+    const received = await attack(
+      proxy.port,
+      `POST /__mock/reset HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://evil.example\r\nContent-Type: application/json`,
+      '{}',
+    );
     expectError(received, 403, /other origins/);
     expect(Object.keys(received.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
   });
@@ -257,7 +268,9 @@ describe('petstore-mock --proxy keeps the key-at-start checks', () => {
   it('exits 2 with a sentence for --host 0.0.0.0 without a key of its own, never printing the upstream key', async () => {
     const result = await runCli('petstore-mock', ['--proxy', deployment.url, '--upstream-key', UPSTREAM_KEY, '--host', '0.0.0.0', '--port', '0']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--host 0\.0\.0\.0 lets other machines reach the mock, and its default key petstore-dev-key is public: give your own with --api-key/);
+    expect(result.stderr).toMatch(
+      /--host 0\.0\.0\.0 lets other machines reach the mock, and its default key petstore-dev-key is public: give your own with --api-key/,
+    );
     expect(result.stdout + result.stderr).not.toContain(UPSTREAM_KEY);
     expect(seen).toEqual([]);
   });

@@ -13,15 +13,7 @@
  */
 
 import { tooManySessions, withoutCors } from '../admin/endpoints.js';
-import {
-  errorResponse,
-  jsonResponse,
-  type MockRequest,
-  type MockResponse,
-  mergePrepared,
-  type PreparedHeaders,
-  preparedResponse,
-} from '../core/messages.js';
+import { errorResponse, jsonResponse, type MockRequest, type MockResponse, mergePrepared, type PreparedHeaders, preparedResponse } from '../core/messages.js';
 import type { Pending } from '../core/pending.js';
 import type { OperationId, ParsedInputs, Responder } from '../operations/operation.js';
 import type { CoverageKeeper } from '../state/coverage.js';
