@@ -74,8 +74,9 @@ describe('docs/profiles.md, command by command', () => {
 
     const proxy = await startMockCli([...inFolder(watch.slice(1)), '--port', '0']);
     try {
+      // The proxy holds the upstream key: a client sends the mock's own, here the default.
       for (const target of ['/pets?limit=500', '/pets?limit=3', '/pets/abc', '/pets/999999'])
-        expect((await fetch(`${proxy.url}${target}`)).status, target).toBeLessThan(500);
+        expect((await fetch(`${proxy.url}${target}`, { headers: { authorization: `Bearer ${KEY}` } })).status, target).toBeLessThan(500);
       const drift = (await (await fetch(`${proxy.url.replace(/\/v1$/, '')}/__mock/drift`)).json()) as { drift: { count: number; kept: unknown[] } };
       expect(drift.drift.kept).toEqual([]);
     } finally {

@@ -14,6 +14,8 @@ import { type Choices, type CorrectDeployment, correctDeployment, type Deploymen
 import { type ChoiceName, corpus, send } from '../support/replay.js';
 
 const KEY = 'petstore-dev-key';
+/** The mock's own default key: what a client of a proxy holding an upstream key sends. */
+const AUTH = { authorization: `Bearer ${KEY}` };
 
 /** The open choice a drift shows: the Error code, the charset, the new pet's status, the order, or, for a status, the choice of the probe that drifted. */
 function choiceOf(drift: { aspect: string; message: string }, probe: ChoiceName): ChoiceName | undefined {
@@ -112,8 +114,9 @@ describe('petstore-mock --proxy over a correct deployment that chooses otherwise
         try {
           await replayThrough(proxy, typeof profile.categories === 'object' ? profile.categories.known[0] : '1');
           // A pet the deployment listed, then read through the proxy: mirrored, so the mock has it too.
-          const listed = (await (await fetch(`${proxy.url}/pets?limit=1`)).json()) as { id: number }[];
-          expect((await fetch(`${proxy.url}/pets/${listed[0]?.id}`)).status).toBe(200);
+          // The proxy holds the upstream key, so a client sends the mock's own (here the same default key).
+          const listed = (await (await fetch(`${proxy.url}/pets?limit=1`, { headers: AUTH })).json()) as { id: number }[];
+          expect((await fetch(`${proxy.url}/pets/${listed[0]?.id}`, { headers: AUTH })).status).toBe(200);
           expect(proxy.report().drift.kept.map((drift) => drift.message)).toEqual([]);
           expect(proxy.report().requests).toBeGreaterThan(corpus('1').length);
         } finally {
@@ -156,12 +159,13 @@ describe('petstore-mock --proxy and the key', () => {
       onRequest: (line) => lines.push(line),
     });
     try {
-      const answered = await fetch(`${proxy.url}/pets`, { redirect: 'manual' });
+      // The client holds the mock's key, so each request below passes the proxy's guard and only the deployment's origin stops it.
+      const answered = await fetch(`${proxy.url}/pets`, { redirect: 'manual', headers: AUTH });
       expect(answered.status).toBe(307);
       expect(answered.headers.get('x-contract-violation')).toMatch(/307/);
       const origin = proxy.url.replace(/\/v1$/, '');
       for (const target of [`//${elsewhere.url.slice(7)}/v1/pets`, `/v1/..//${elsewhere.url.slice(7)}/pets`, '/v1/@evil.example/pets']) {
-        await fetch(`${origin}${target}`, { redirect: 'manual' }).catch(() => undefined);
+        await fetch(`${origin}${target}`, { redirect: 'manual', headers: AUTH }).catch(() => undefined);
       }
       expect(received.every((value) => value === `Bearer ${secret}`)).toBe(true);
       expect(elsewhere.seen).toEqual([]);
@@ -185,7 +189,7 @@ describe('petstore-mock --proxy and the key', () => {
     const withKey = await startProxyServer({ upstream: echoing.url, upstreamKey: secret, onProblem: (line) => lines.push(line) });
     const withClientKey = await startProxyServer({ upstream: echoing.url, onProblem: (line) => lines.push(line) });
     try {
-      const relayed = await fetch(`${withKey.url}/pets`);
+      const relayed = await fetch(`${withKey.url}/pets`, { headers: AUTH });
       const seenByClient = `${await relayed.text()} ${JSON.stringify([...relayed.headers])}`;
       expect(seenByClient).toContain('you sent');
       expect(relayed.headers.get('x-contract-violation')).toBeTruthy();

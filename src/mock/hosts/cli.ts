@@ -58,6 +58,11 @@ function checkFlags(flags: MockFlags, command: Command): void {
       { code: 'commander.conflictingOption', exitCode: EXIT.usage },
     );
   }
+  checkKeyBeyondLoopback(flags, command);
+}
+
+/** Rejects the public default key on an interface other machines reach (exit 2): in every mode, the proxy's too. */
+function checkKeyBeyondLoopback(flags: MockFlags, command: Command): void {
   if (!isLoopback(flags.host) && !flags.apiKey && !flags.allowDefaultKey) {
     command.error(
       `--host ${flags.host} lets other machines reach the mock, and its default key ${MOCK_DEFAULTS.apiKey} is public: give your own with --api-key (or PETSTORE_API_KEY), or pass --allow-default-key if the default is meant.`,
@@ -79,7 +84,10 @@ function workersStore(flags: MockFlags, command: Command): string {
 
 /** Runs the parsed flags: the proxy, the primary of the workers, or one server (a worker is one). */
 async function runFlags(flags: MockFlags, command: Command): Promise<void> {
-  if (flags.proxy !== undefined) return startProxyMode(flags, flags.proxy);
+  if (flags.proxy !== undefined) {
+    checkKeyBeyondLoopback(flags, command);
+    return startProxyMode(flags, flags.proxy);
+  }
   checkFlags(flags, command);
   if (flags.workers !== undefined) {
     const store = workersStore(flags, command);
@@ -106,6 +114,8 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
     upstream,
     port: flags.port,
     host: flags.host,
+    ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
+    ...(flags.apiKey ? { apiKeys: flags.apiKey } : {}),
     ...(flags.upstreamKey ? { upstreamKey: flags.upstreamKey } : {}),
     ...(flags.profile === undefined ? {} : { profile: flags.profile }),
     onProblem: logLine,
@@ -122,6 +132,7 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
       process.exit(0);
     });
   });
+  warnIfReachable(flags.host);
   const key = flags.upstreamKey ? 'the key from --upstream-key' : "each client's own Authorization";
   process.stdout.write(
     `petstore-mock proxying ${proxy.url} to ${upstream} (${key}${flags.profile === undefined ? '' : ', compared with the profile'}); drift at GET /__mock/drift\n`,

@@ -6,7 +6,7 @@ import { idOffsetOf, MOCK_DEFAULTS } from '../core/defaults.js';
 import type { MockRequest, MockResponse } from '../core/messages.js';
 import { type MockApi, type MockOptions, mockApiOf } from '../create-mock-api.js';
 import { normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
-import { adminProblem, foreignHost, headerValues, hostCheck, isAdminTarget, MISSING_HOST } from '../pipeline/host-guard.js';
+import { guardResponse, hostCheck, joinedHeader } from '../pipeline/host-guard.js';
 import { openSharedState, type SharedState } from '../state/redis/shared-state.js';
 import { type OpenStateFile, openStateFile } from '../state/state-file.js';
 import { parserErrorResponse, rawResponse } from './parser-errors.js';
@@ -121,10 +121,7 @@ class NodeRequest implements MockRequest {
   header(name: string): string | undefined {
     // Node keeps only the first of several Authorization headers; fetch joins them, and so does this,
     // so that an ambiguous credential is rejected on every host.
-    if (name === 'authorization') {
-      const values = headerValues(this.#request.rawHeaders, name);
-      return values.length === 0 ? undefined : values.join(', ');
-    }
+    if (name === 'authorization') return joinedHeader(this.#request.rawHeaders, name);
     const value = this.#headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
   }
@@ -247,15 +244,6 @@ async function createMock(settings: ResolvedMockOptions, held: HeldState): Promi
   }
 }
 
-/** The response the server gives itself, before the handler: a Host it does not serve, or an admin request a page could have forged. */
-function rejection(context: ServerContext, request: IncomingMessage, received: NodeRequest): MockResponse | undefined {
-  const hosts = headerValues(request.rawHeaders, 'host');
-  if (hosts.length === 0 && request.httpVersion === '1.1') return MISSING_HOST;
-  const foreign = hosts.find((host) => !context.hostAllowed(host));
-  if (foreign !== undefined) return foreignHost(foreign);
-  return isAdminTarget(received.target) ? adminProblem(received, hosts[0]) : undefined;
-}
-
 /** Writes the response, closes the connection when the body was left unread, and logs the request. */
 function sendResponse(context: ServerContext, request: IncomingMessage, received: NodeRequest, outgoing: ServerResponse, response: MockResponse): void {
   writeResponse(outgoing, response, context.closing);
@@ -271,7 +259,8 @@ function sendResponse(context: ServerContext, request: IncomingMessage, received
 /** Responds to one request: with the server's own rejection, or with the mock's response once it is made. */
 function handleRequest(context: ServerContext, request: IncomingMessage, outgoing: ServerResponse): void {
   const received = new NodeRequest(request, context.onRequest ? performance.now() : 0);
-  const rejected = rejection(context, request, received);
+  // Before the handler: a Host the server does not serve, or an admin request a page could have forged.
+  const rejected = guardResponse(context.hostAllowed, received, request);
   if (rejected) {
     sendResponse(context, request, received, outgoing, rejected);
     return;

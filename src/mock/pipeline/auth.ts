@@ -1,3 +1,5 @@
+import { errorResponse, type PreparedResponse, prepared } from '../core/messages.js';
+
 export type AuthProblem = 'missing' | 'scheme' | 'empty' | 'key';
 
 /** JavaScript's `\s` (and `String.prototype.trim`'s) whitespace, by code unit. */
@@ -147,4 +149,14 @@ export const AUTH_MESSAGES: Readonly<Record<AuthProblem, string>> = {
   empty: 'The bearer token is empty: send `Authorization: Bearer <API_KEY>`.',
   scheme: 'The Authorization header must use the Bearer scheme: `Authorization: Bearer <API_KEY>`.',
   key: 'The bearer token is not an accepted API key. Send a key the mock was started with (--api-key or PETSTORE_API_KEY).',
+};
+
+const unauthorized = (problem: AuthProblem): PreparedResponse => prepared(errorResponse('unauthorized', AUTH_MESSAGES[problem], UNAUTHORIZED_HEADERS));
+
+/** The 401 of each way a credential can be wrong, made once: the pipeline and the proxy respond with these. */
+export const UNAUTHORIZED: { readonly [P in AuthProblem]: PreparedResponse } = {
+  missing: unauthorized('missing'),
+  scheme: unauthorized('scheme'),
+  empty: unauthorized('empty'),
+  key: unauthorized('key'),
 };

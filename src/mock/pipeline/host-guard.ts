@@ -49,8 +49,14 @@ export function headerValues(rawHeaders: readonly string[], name: string): strin
   return values;
 }
 
+/** A header's values joined as fetch joins them, so that a header sent twice reads the same on every host. */
+export function joinedHeader(rawHeaders: readonly string[], name: string): string | undefined {
+  const values = headerValues(rawHeaders, name);
+  return values.length === 0 ? undefined : values.join(', ');
+}
+
 /** The rejection of a request whose `Host` the mock does not serve. */
-export function foreignHost(host: string): MockResponse {
+function foreignHost(host: string): MockResponse {
   return errorResponse(
     'forbidden',
     `This mock does not serve the host ${JSON.stringify(host)}: it answers localhost, IP addresses and the names given with --allowed-host (allowedHosts). Start it with --allowed-host ${JSON.stringify(hostName(host))} if that name is meant.`,
@@ -58,7 +64,7 @@ export function foreignHost(host: string): MockResponse {
 }
 
 /** The rejection of an HTTP/1.1 request without `Host`, as HTTP/1.1 requires one. */
-export const MISSING_HOST = prepared(errorResponse('bad_request', 'An HTTP/1.1 request must carry a Host header.'));
+const MISSING_HOST = prepared(errorResponse('bad_request', 'An HTTP/1.1 request must carry a Host header.'));
 
 /** True for paths of the admin endpoints. */
 export function isAdminTarget(target: string): boolean {
@@ -91,4 +97,23 @@ export function adminProblem(request: MockRequest, host: string | undefined): Mo
   return adminRejection(
     `${request.method} ${ADMIN_PREFIX}... changes the mock: send it with Content-Type: application/json or the header X-Mock-Admin: 1, which a web page on another origin cannot send unasked.`,
   );
+}
+
+/** What a Node server knows of a request beyond a `MockRequest`: each header as sent, and the HTTP version. */
+export interface RawRequest {
+  readonly rawHeaders: readonly string[];
+  readonly httpVersion: string;
+}
+
+/**
+ * The response a Node host gives before anything else sees the request: a `Host` it does not serve,
+ * an HTTP/1.1 request without one, or an admin request a page could have forged; `undefined` when
+ * the request may go on. The mock's server and the proxy both pass every request through here.
+ */
+export function guardResponse(hostAllowed: (host: string) => boolean, request: MockRequest, raw: RawRequest): MockResponse | undefined {
+  const hosts = headerValues(raw.rawHeaders, 'host');
+  if (hosts.length === 0 && raw.httpVersion === '1.1') return MISSING_HOST;
+  const foreign = hosts.find((host) => !hostAllowed(host));
+  if (foreign !== undefined) return foreignHost(foreign);
+  return isAdminTarget(request.target) ? adminProblem(request, hosts[0]) : undefined;
 }

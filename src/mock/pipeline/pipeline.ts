@@ -13,23 +13,13 @@
  */
 
 import { tooManySessions, withoutCors } from '../admin/endpoints.js';
-import {
-  errorResponse,
-  jsonResponse,
-  type MockRequest,
-  type MockResponse,
-  mergePrepared,
-  type PreparedHeaders,
-  type PreparedResponse,
-  prepared,
-  preparedResponse,
-} from '../core/messages.js';
+import { errorResponse, jsonResponse, type MockRequest, type MockResponse, mergePrepared, type PreparedHeaders, preparedResponse } from '../core/messages.js';
 import type { Pending } from '../core/pending.js';
 import type { OperationId, ParsedInputs, Responder } from '../operations/operation.js';
 import type { CoverageKeeper } from '../state/coverage.js';
 import { unavailableResponse } from '../state/redis/shared-state.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
-import { AUTH_MESSAGES, type AuthProblem, UNAUTHORIZED_HEADERS } from './auth.js';
+import { type AuthProblem, UNAUTHORIZED } from './auth.js';
 import { appliedPreferences, forcedResponse, type Preferences, parsePreferences } from './prefer.js';
 import type { Reached, Router, Target } from './router.js';
 import type { Route } from './routes.js';
@@ -80,14 +70,6 @@ interface RequestContext {
   forced: boolean;
 }
 
-const unauthorized = (problem: AuthProblem): PreparedResponse => prepared(errorResponse('unauthorized', AUTH_MESSAGES[problem], UNAUTHORIZED_HEADERS));
-/** The 401 of each way a credential can be wrong, made once. */
-const UNAUTHORIZED: { readonly [P in AuthProblem]: PreparedResponse } = {
-  missing: unauthorized('missing'),
-  scheme: unauthorized('scheme'),
-  empty: unauthorized('empty'),
-  key: unauthorized('key'),
-};
 const PREFLIGHT_HEADERS = {
   'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Mock-Session',
   'access-control-max-age': '600',

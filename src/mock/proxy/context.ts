@@ -9,6 +9,9 @@ import { type Conformance, createConformance } from '../../openapi/conformance.j
 import type { ProfileDocument } from '../../profile/profile.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import type { OperationId } from '../operations/operation.js';
+import { normalizeMockOptions } from '../options.js';
+import { type AuthProblem, bearerCheck, type LabelledApiKey } from '../pipeline/auth.js';
+import { hostCheck, hostName } from '../pipeline/host-guard.js';
 import type { Router } from '../pipeline/router.js';
 import { RESPONSE_SCHEMAS } from '../pipeline/self-check.js';
 import { DriftLog } from './drift-report.js';
@@ -24,8 +27,15 @@ import { createInputChecks } from './violations.js';
 export interface ProxyOptions {
   /** The deployment's base URL, with its version prefix: `https://staging.example.com/v1`. */
   readonly upstream: string;
-  /** The key sent to the deployment; without it, the client's own Authorization is forwarded. Never printed. */
+  /**
+   * The key sent to the deployment; without it, the client's own Authorization is forwarded. Never
+   * printed. With it, a client must hold one of `apiKeys`, as for the mock: the proxy responds 401 itself.
+   */
   readonly upstreamKey?: string;
+  /** The mock's own keys: what clients send when `upstreamKey` is given, and to `/__mock/*` beyond loopback. Default: `petstore-dev-key`. */
+  readonly apiKeys?: readonly (string | LabelledApiKey)[];
+  /** Host names, besides `localhost`, IP addresses and `host`, that `Host` may name; any other is rejected with 403, as by the mock. */
+  readonly allowedHosts?: readonly string[];
   /** The choices the mock compares with (`petstore-verify --write-profile`). Default: the mock's own. */
   readonly profile?: ProfileDocument;
   readonly port?: number;
@@ -45,6 +55,16 @@ export interface ProxyContext {
   readonly upstream: URL;
   /** The key sent to the deployment, if given; every text the proxy logs or relays is redacted of it. */
   readonly upstreamKey: string | undefined;
+  /** The interface the proxy binds. */
+  readonly host: string;
+  /** Whether a `Host` header names this proxy, by the mock's own check. */
+  readonly hostAllowed: (host: string) => boolean;
+  /** The names, besides loopback ones, whose pages may use the upstream key: the bound one and `allowedHosts`, lower-case. */
+  readonly pageHosts: ReadonlySet<string>;
+  /** The mock's bearer check over its keys: the index of the key a header holds, or why it holds none. */
+  readonly authorize: (authorization: string | undefined) => AuthProblem | number;
+  /** Whether `/__mock/*` needs one of the keys too: when the proxy is reachable beyond this machine, as the mock. */
+  readonly adminKeyRequired: boolean;
   readonly timeoutMs: number;
   /** The API's base path here, `/v1`: what the proxy forwards, replaced by the upstream's base URL. */
   readonly basePath: string;
@@ -80,13 +100,23 @@ export interface Exchange extends Incoming {
   clean(text: string): string;
 }
 
-/** The context of a proxy with these options; throws a TypeError for an upstream that is not an http(s) base URL. */
+/** The context of a proxy with these options; throws a TypeError for an upstream that is not an http(s) base URL, or a key that cannot be one. */
 export function createProxyContext(options: ProxyOptions): ProxyContext {
   const upstream = parseUpstream(options.upstream);
   const basePath = MOCK_DEFAULTS.basePath;
+  const host = options.host ?? MOCK_DEFAULTS.host;
+  // The mock's own defaults for its keys and its admin: the default key, and the key at /__mock/* beyond loopback.
+  const { apiKeys, adminKeyRequired } = normalizeMockOptions(options.apiKeys === undefined ? {} : { apiKeys: options.apiKeys }, { host });
+  // The name the proxy was bound by is one its clients use.
+  const served = [...(options.allowedHosts ?? []), host];
   return {
     upstream,
     upstreamKey: options.upstreamKey,
+    host,
+    hostAllowed: hostCheck(served),
+    pageHosts: new Set(served.map((name) => hostName(name))),
+    authorize: bearerCheck(apiKeys),
+    adminKeyRequired,
     timeoutMs: options.timeoutMs ?? 10_000,
     basePath,
     shadow: createShadow(options.profile),

@@ -5,16 +5,19 @@
  * response as `X-Contract-Violation` and kept; and the response is compared with the mock's response,
  * with its profile, to the same request in the same state (shadow.ts): the drift report, `GET /__mock/drift`.
  *
- * The key (`upstreamKey`, or the client's own Authorization) goes only to the deployment's origin
- * (upstream-url.ts, forward.ts), and never into what the proxy logs, keeps or relays (redact.ts).
+ * Every request first passes the mock's own guards (guard.ts): Host, the admin's origin rules, and,
+ * when the proxy holds an upstream key, the mock's key from a script or a page of this machine. The key (`upstreamKey`, or the client's own
+ * Authorization) goes only to the deployment's origin and under its base path (upstream-url.ts,
+ * forward.ts), and never into what the proxy logs, keeps or relays (redact.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readLimited } from '../../http/read-limited.js';
 import { MAX_BODY_BYTES } from '../../openapi/facts.js';
-import { MOCK_DEFAULTS } from '../core/defaults.js';
-import { errorResponse, type MockResponse } from '../core/messages.js';
+import { errorResponse, type MockRequest, type MockResponse } from '../core/messages.js';
+import { joinedHeader } from '../pipeline/host-guard.js';
 import { createProxyContext, type ProxyContext, type ProxyOptions } from './context.js';
 import type { DriftReport } from './drift-report.js';
+import { guardRejection } from './guard.js';
 import { respond } from './respond.js';
 
 export type { ProxyOptions } from './context.js';
@@ -43,12 +46,28 @@ function readRequestBody(request: IncomingMessage, maxBytes: number): Promise<st
   );
 }
 
-/** The response to a request, whatever happens: a fault of the proxy itself is a 500 Error response. */
+/** A client's request as the mock's guards read it: each header as sent, two of them joined as fetch joins them. */
+function receivedRequest(request: IncomingMessage): MockRequest {
+  return {
+    method: request.method ?? 'GET',
+    target: request.url ?? '/',
+    header: (name) => joinedHeader(request.rawHeaders, name),
+    text: (maxBytes) => readRequestBody(request, maxBytes),
+  };
+}
+
+/**
+ * The response to a request, whatever happens: the guards' rejection, before a byte of the body is
+ * read; else the forwarded exchange's. A fault of the proxy itself is a 500 Error response.
+ */
 async function responseTo(context: ProxyContext, request: IncomingMessage): Promise<MockResponse> {
-  const body = await readRequestBody(request, MAX_BODY_BYTES);
+  const received = receivedRequest(request);
+  const rejected = guardRejection(context, received, request);
+  if (rejected !== undefined) return rejected;
+  const body = await received.text(MAX_BODY_BYTES);
   if (body === undefined)
     return errorResponse('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB); the proxy does not forward it.`);
-  const incoming = { method: request.method ?? 'GET', target: request.url ?? '/', headers: request.headers, body };
+  const incoming = { method: received.method, target: received.target, headers: request.headers, body };
   return respond(context, incoming).catch((error: unknown) =>
     errorResponse(
       'internal_error',
@@ -92,8 +111,9 @@ function portOf(server: Server): number {
  */
 export async function startProxyServer(options: ProxyOptions): Promise<ProxyServer> {
   const context = createProxyContext(options);
-  const server = createServer((request, response) => handle(context, options, request, response));
-  const host = options.host ?? MOCK_DEFAULTS.host;
+  // A request without Host gets the guard's Error response, as from the mock, not Node's own 400.
+  const server = createServer({ requireHostHeader: false }, (request, response) => handle(context, options, request, response));
+  const { host } = context;
   await listen(server, options.port ?? 0, host);
   const port = portOf(server);
   return {

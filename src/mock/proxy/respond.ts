@@ -1,7 +1,8 @@
 /**
- * The proxy's response to one request. The admin endpoints stay local: `GET /__mock/drift` is the
- * drift report, the rest are the shadow's. An API request is forwarded to the deployment, held to the
- * spec, sent to the shadow too, and the deployment's response relayed with its violations.
+ * The proxy's response to one request its guards let pass (guard.ts). The admin endpoints stay local:
+ * `GET /__mock/drift` is the drift report, the rest are the shadow's. An API request is forwarded to
+ * the deployment, held to the spec, sent to the shadow too, and the deployment's response relayed with
+ * its violations; a CORS preflight is the shadow's, as the mock's own.
  */
 import { errorResponse, type MockResponse } from '../core/messages.js';
 import { compareResponses } from '../profile/drift.js';
@@ -20,9 +21,11 @@ export async function respond(context: ProxyContext, incoming: Incoming): Promis
   if (path.startsWith('/__mock/')) return adminResponse(context, incoming, path);
   if (path !== basePath && !path.startsWith(`${basePath}/`))
     return errorResponse('not_found', `The proxy forwards only ${basePath}/*; ${path} is not under it.`);
-  const url = upstreamUrl(context.upstream, basePath, incoming.target);
-  if (url === undefined) return errorResponse('bad_request', 'The request-target would leave the deployment the proxy forwards to.');
-  const forwarded = await forward(context, incoming, url);
+  // A preflight is the mock's, as the guard lets it pass without a key: nothing goes to the deployment.
+  if (incoming.method === 'OPTIONS') return context.shadow.mock.respond(textRequest('OPTIONS', incoming.target, '', {}));
+  const there = upstreamUrl(context.upstream, basePath, incoming.target);
+  if ('rejection' in there) return errorResponse('bad_request', there.rejection);
+  const forwarded = await forward(context, incoming, there.url);
   if ('failure' in forwarded) return forwarded.failure;
   const exchange = exchangeOf(context, incoming, forwarded.upstream, forwarded.text);
   const violations = await recordViolations(context, exchange);

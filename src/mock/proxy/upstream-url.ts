@@ -1,6 +1,7 @@
 /**
  * The deployment the proxy forwards to, and the one URL each request goes to there. The key goes with
- * every forwarded request, so no request-target may lead it to another origin.
+ * every forwarded request, so no request-target may lead it to another origin, nor above the base URL's
+ * path: `/v1/../../internal/secret` would otherwise reach the deployment as `/internal/secret`.
  */
 
 /** The `--proxy` base URL, parsed and checked: http or https, with no query, fragment or credentials. */
@@ -16,12 +17,57 @@ export function parseUpstream(value: string): URL {
   return url;
 }
 
+/** A percent-escape; decoded byte by byte, a `.`, `/` or `\` shows whatever the bytes around it are. */
+const ESCAPE = /%([0-9a-f]{2})/gi;
+
+/** A segment as the least careful server may read it: percent-decoded until nothing changes (`%252e` is `.` too). */
+function decodedSegment(segment: string): string {
+  let form = segment;
+  let next = form.replace(ESCAPE, decodeByte);
+  // Each round takes two characters per escape away, so the loop ends.
+  while (next !== form) {
+    form = next;
+    next = form.replace(ESCAPE, decodeByte);
+  }
+  return form;
+}
+
+/** One escape decoded to the byte it stands for, as a character. */
+function decodeByte(_escape: string, hex: string): string {
+  return String.fromCharCode(Number.parseInt(hex, 16));
+}
+
+/**
+ * Whether a path could climb out of the folder it names, here or at the deployment: a dot segment
+ * (`.`, `..`, or any percent-encoded form), or a slash or backslash hidden in a segment (`%2f`, `%5c`),
+ * which a server may decode before it resolves the path. URLs read `\` as `/`, so it splits segments too.
+ */
+function climbs(path: string): boolean {
+  return path.split(/[/\\]/).some((segment) => {
+    const form = decodedSegment(segment);
+    return form === '.' || form === '..' || /[/\\]/.test(form);
+  });
+}
+
+/** The deployment's URL for a request-target, or the message of the 400 when it would not stay under the base URL. */
+type UpstreamUrl = { readonly url: URL } | { readonly rejection: string };
+
 /**
  * The deployment's URL for an API request-target: the base URL followed by the part of `target` under
- * `basePath`. `undefined` when that URL leaves the base URL's origin: with a base URL at the root,
- * `/v1@other.example/` would make the deployment's host a user name and send the key to other.example.
+ * `basePath`. Rejected when that part has a dot segment or a hidden slash, and when the URL leaves the
+ * base URL's origin (with a base URL at the root, `/v1@other.example/` would make the deployment's host
+ * a user name and send the key to other.example) or its path.
  */
-export function upstreamUrl(upstream: URL, basePath: string, target: string): URL | undefined {
-  const url = new URL(`${upstream.href.replace(/\/+$/, '')}${target.slice(basePath.length)}`);
-  return url.origin === upstream.origin ? url : undefined;
+export function upstreamUrl(upstream: URL, basePath: string, target: string): UpstreamUrl {
+  const below = target.slice(basePath.length);
+  const path = below.split('?')[0] ?? '';
+  if (climbs(path))
+    return {
+      rejection: `The request path has a dot segment (".", "..", or a percent-encoded form) or an encoded slash, which could lead it out of ${basePath}: the proxy forwards only paths under ${basePath}, never above the deployment's base URL.`,
+    };
+  const base = upstream.href.replace(/\/+$/, '');
+  const url = new URL(`${base}${below}`);
+  const basePathThere = upstream.pathname.replace(/\/+$/, '');
+  const under = url.pathname === basePathThere || url.pathname.startsWith(`${basePathThere}/`);
+  return url.origin === upstream.origin && under ? { url } : { rejection: 'The request-target would leave the deployment the proxy forwards to.' };
 }
