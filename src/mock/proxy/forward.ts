@@ -9,7 +9,7 @@ import { readLimited } from '../../http/read-limited.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
 import type { Incoming, ProxyContext } from './context.js';
 import type { ContractViolation } from './drift-report.js';
-import { redactor } from './redact.js';
+import { redactor } from './hide-credentials.js';
 
 /** Headers a client sends that the deployment needs; the rest (cookies, X-Mock-Session, Prefer) stay here. */
 const FORWARDED = ['accept', 'accept-language', 'content-type', 'user-agent'];
