@@ -1,0 +1,23 @@
+describe('the pet store, through the mock', () => {
+  it('adds a pet that only this spec sees', () => {
+    cy.petstore('/pets', { method: 'POST', body: { name: 'Rex', categoryId: 1 } }).then((response) => {
+      expect(response.status).to.eq(201);
+      expect(response.body.id).to.eq(51); // the first pet added to a fresh session
+    });
+    cy.petstore('/pets?limit=100').then((response) => {
+      expect(response.body.filter((pet) => pet.id > 50).map((pet) => pet.name)).to.deep.eq(['Rex']);
+    });
+  });
+
+  it('starts from the seeded pets again', () => {
+    cy.petstore('/pets?limit=100').then((response) => {
+      expect(response.body).to.have.length(50);
+    });
+  });
+
+  it('gets the 404 the spec documents, without failing the test, when asked not to', () => {
+    cy.petstore('/pets/51', { failOnStatusCode: false }).then((response) => {
+      expect(response.status).to.eq(404);
+    });
+  });
+});

@@ -1,0 +1,8 @@
+import { startMockServer } from 'petstore-mock';
+
+/** Starts the mock once for the whole run; the test workers read its URL from PETSTORE_URL (it ends in /v1). */
+export default async function globalSetup() {
+  // globalSetup and globalTeardown share globalThis: the teardown closes this server.
+  globalThis.petstoreMock = await startMockServer({ port: 0 });
+  process.env.PETSTORE_URL = globalThis.petstoreMock.url;
+}
