@@ -7,17 +7,15 @@
  * names (each fetched once by scripts/with-node.sh). Needs the dist/ that `npm test` builds, and the npm
  * registry (or npm's cache).
  */
-import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeBinOf, pack, type Run, root, run, TIMEOUT } from './projects.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const here = fileURLToPath(new URL('downstream/', import.meta.url));
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
-const TIMEOUT = 240_000;
 
 interface Setup {
   readonly name: string;
@@ -32,27 +30,6 @@ const SETUPS: readonly Setup[] = [
   { name: 'msw 3 and Pact 17 on Node 24', node: '24', peers: ['msw@3', '@pact-foundation/pact@17'], unhandled: 'onUnhandledFrame' },
   { name: 'msw 2 and Pact 16 on Node 22.13', node: '22.13.0', peers: ['msw@2', '@pact-foundation/pact@16'], unhandled: 'onUnhandledRequest' },
 ];
-
-interface Run {
-  readonly code: number | null;
-  readonly output: string;
-}
-
-// npm run test passes its own npm_* settings down, and a developer's shell may hold a key: the new projects inherit neither.
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_') && name !== 'PETSTORE_API_KEY' && name !== 'PETSTORE_BASE_URL'),
-);
-
-/** Runs `command` with `nodeBin` first on PATH, so `npm` and the scripts run on that Node. */
-function run(command: string, args: readonly string[], cwd: string, nodeBin: string): Promise<Run> {
-  const path = `${nodeBin}${delimiter}${env.PATH ?? ''}`;
-  const options = { cwd, timeout: TIMEOUT, maxBuffer: 16 * 1024 * 1024, env: { ...env, PATH: path, NO_COLOR: '1', PACT_DO_NOT_TRACK: 'true' } };
-  return new Promise((resolve) => {
-    execFile(command, args, options, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, output: stdout + stderr }),
-    );
-  });
-}
 
 async function sizeOf(dir: string): Promise<number> {
   let bytes = 0;
@@ -89,13 +66,6 @@ function engineWarned(warnings: readonly string[]): string[] {
   return warnings.flatMap((line) => /EBADENGINE\s+package: '(@?[^@']+)@/.exec(line)?.slice(1) ?? []);
 }
 
-/** The folder holding the `node` a setup runs on, fetched into the cache the first time. */
-async function nodeBinOf(setup: Setup): Promise<string> {
-  const found = await run(join(root, 'scripts/with-node.sh'), [setup.node, '--', 'node', '-p', 'process.execPath'], root, dirname(process.execPath));
-  if (found.code !== 0) throw new Error(`scripts/with-node.sh ${setup.node} failed:\n${found.output}`);
-  return dirname(found.output.trim());
-}
-
 interface Installed {
   readonly project: string;
   readonly nodeBin: string;
@@ -104,7 +74,7 @@ interface Installed {
 }
 
 async function install(setup: Setup, tarball: string): Promise<Installed> {
-  const nodeBin = await nodeBinOf(setup);
+  const nodeBin = await nodeBinOf(setup.node);
   const project = await mkdtemp(join(tmpdir(), 'petstore-consumer-'));
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...setup.peers], project, nodeBin);
@@ -123,16 +93,10 @@ describe('the packed package with each major of msw and Pact', () => {
   const installed = new Map<string, Promise<Installed>>();
 
   beforeAll(async () => {
-    await readFile(join(root, 'dist/index.js')).catch(() => {
-      throw new Error('dist/ is missing: run `npm run build` (npm test does) before this suite.');
-    });
     packDir = await mkdtemp(join(tmpdir(), 'petstore-consumers-'));
-    // --ignore-scripts: npm test has just built dist/, and a rebuild would empty it under the suites running beside this one.
-    const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], root, dirname(process.execPath));
-    expect(pack.code, pack.output).toBe(0);
-    const [{ filename }] = JSON.parse(pack.output) as [{ filename: string }];
+    const tarball = await pack(packDir);
     // The setups install side by side: most of the time goes to waiting on the registry.
-    for (const setup of SETUPS) installed.set(setup.name, install(setup, join(packDir, filename)));
+    for (const setup of SETUPS) installed.set(setup.name, install(setup, tarball));
     await Promise.allSettled(installed.values());
   }, TIMEOUT);
 
