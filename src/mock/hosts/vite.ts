@@ -1,0 +1,153 @@
+/**
+ * `petstore-mock/vite`: the pet store API beside the app in `vite` (dev). The plugin starts the mock
+ * with the dev server and stops it when the dev server closes, or points at a mock already running,
+ * and proxies the API (`/v1`) and the admin endpoints (`/__mock/`) to it, so that the app calls its
+ * own origin. Only types come from 'vite': nothing here loads vite, which stays an optional peer.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Plugin, ProxyOptions, ResolvedConfig } from 'vite';
+import { ADMIN_PREFIX } from '../admin/endpoints.js';
+import { MOCK_DEFAULTS } from '../core/defaults.js';
+import { hostCheck } from '../pipeline/host-guard.js';
+import { type MockServerOptions, startMockServer } from './node-server.js';
+
+/**
+ * A mock already running, which the dev server proxies to instead of starting its own.
+ * @example
+ * petstoreMock({ target: 'http://127.0.0.1:4010' }); // `npx petstore-mock` in another terminal
+ */
+export interface PetstoreMockTarget {
+  /** The mock's origin, `http://127.0.0.1:4010` (its API under `/v1`), or its API's URL, as `startMockServer` gives it. */
+  readonly target: string;
+}
+
+/**
+ * What `petstoreMock` proxies to: a mock it starts, with the options of `startMockServer` (`seed`,
+ * `count`, `apiKey`, `profile`, `port`: a free one unless given...), or a running one (`target`).
+ */
+export type PetstoreMockPluginOptions = MockServerOptions | PetstoreMockTarget;
+
+/** The mock behind the proxy: its origin, the path its API lives under, and how to let it go. */
+interface Upstream {
+  readonly origin: string;
+  readonly basePath: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The mock this module started on each port it was given. A dev server restarts (after an edit of
+ * vite.config.ts) by reading the config again, which starts the new mock, before it closes the old
+ * server: the new mock takes the port over, and the old server's close finds the old mock stopped.
+ */
+const onGivenPort = new Map<number, Upstream>();
+
+/** A mock started now, on the port of `options` (a free one unless given), stopped at most once. */
+async function startUpstream(options: MockServerOptions): Promise<Upstream> {
+  const port = options.port ?? 0;
+  await onGivenPort.get(port)?.stop();
+  const server = await startMockServer(options);
+  const url = new URL(server.url);
+  let stopped: Promise<void> | undefined;
+  const upstream: Upstream = {
+    origin: url.origin,
+    basePath: url.pathname,
+    stop: () => {
+      if (onGivenPort.get(port) === upstream) onGivenPort.delete(port);
+      stopped ??= server.close();
+      return stopped;
+    },
+  };
+  if (port !== 0) onGivenPort.set(port, upstream);
+  return upstream;
+}
+
+/** The mock the dev server proxies to: the running one `target` names, or one started now. */
+function upstreamOf(options: PetstoreMockPluginOptions): Promise<Upstream> {
+  if (!('target' in options)) return startUpstream(options);
+  const url = new URL(options.target);
+  const path = url.pathname.replace(/\/+$/, '');
+  // Not ours to stop: it was running before the dev server and runs after it.
+  return Promise.resolve({ origin: url.origin, basePath: path === '' ? MOCK_DEFAULTS.basePath : path, stop: async () => {} });
+}
+
+/**
+ * True when a request's `Origin` is the dev server's own: the scheme and `Host` the request reached
+ * the dev server by, so the page that sent it is one the dev server served, the app's. `hostServed`
+ * says whether that `Host` is a name the dev server may be reached by (DNS rebinding: a page on
+ * evil.example whose name now points at this machine has that Origin and that Host too).
+ */
+function fromAppPage(request: IncomingMessage, hostServed: (host: string) => boolean): boolean {
+  const { origin, host } = request.headers;
+  if (origin === undefined || host === undefined || !hostServed(host)) return false;
+  const scheme = 'encrypted' in request.socket && request.socket.encrypted === true ? 'https' : 'http';
+  return origin.toLowerCase() === `${scheme}://${host.toLowerCase()}`;
+}
+
+/**
+ * The proxy of the admin endpoints. The mock's guard takes an admin request with an `Origin` only
+ * from its own origin, `http://` and the `Host` it is sent; behind the proxy the app's page has the
+ * dev server's origin instead, and would be rejected with 403. So the proxy sends the mock its own
+ * address as `Host` (`changeOrigin`) and, for a request of the app's page only, its own origin as
+ * `Origin`. That is safe because the dev server is the app's origin: the page it served may change
+ * the mock as a page of the mock's own origin may. A page on any other origin keeps its `Origin`, and
+ * the guard rejects it as before; a request without one (a script) goes as it came, and meets the
+ * guard's rule for state-changing requests (a JSON body or `X-Mock-Admin`).
+ */
+function adminProxy(origin: string, fromApp: (request: IncomingMessage) => boolean): ProxyOptions {
+  const mockOrigin = `http://${new URL(origin).host}`;
+  return {
+    target: origin,
+    changeOrigin: true,
+    configure: (proxy) => {
+      proxy.on('proxyReq', (proxyRequest, request) => {
+        if (fromApp(request)) proxyRequest.setHeader('origin', mockOrigin);
+      });
+    },
+  };
+}
+
+/**
+ * True when Vite itself rejects a `Host` it does not serve before the proxy sees the request
+ * (`server.allowedHosts`, its defence against DNS rebinding), as it does unless told `true`; over
+ * HTTPS a rebound name fails the certificate instead, and Vite checks nothing.
+ */
+function viteChecksHosts(config: ResolvedConfig): boolean {
+  return config.server.allowedHosts !== true || Boolean(config.server.https);
+}
+
+/**
+ * The Vite plugin: in `vite` (dev) the app's `/v1` and `/__mock/` requests reach the pet store mock.
+ * It starts the mock (or uses `target`'s) when Vite reads its config, and stops the mock it started
+ * when the dev server closes. It does nothing in a build, `vite preview`, or under vitest, which reads
+ * vite.config.ts too (mode `test`, or the `VITEST` variable): `vitest run` neither starts nor waits for a mock.
+ * @example
+ * // vite.config.ts
+ * export default defineConfig({ plugins: [petstoreMock({ seed: 7, count: 50 })] });
+ * // the app: fetch('/v1/pets', { headers: { authorization: 'Bearer petstore-dev-key' } })
+ * //          fetch('/__mock/reset', { method: 'POST', headers: { 'x-mock-admin': '1' } })
+ */
+export function petstoreMock(options: PetstoreMockPluginOptions = {}): Plugin {
+  let upstream: Upstream | undefined;
+  // Until Vite's config says it checks `Host` itself, the names are those the mock serves.
+  let hostServed = hostCheck('target' in options ? [] : (options.allowedHosts ?? []));
+  const fromApp = (request: IncomingMessage) => fromAppPage(request, hostServed);
+  return {
+    name: 'petstore-mock',
+    apply: (_config, env) => env.command === 'serve' && env.isPreview !== true && env.mode !== 'test' && !process.env.VITEST,
+    async config() {
+      upstream = await upstreamOf(options);
+      // The API needs the shorthand only: it sends the mock its own address as `Host`, a name the mock serves.
+      return { server: { proxy: { [upstream.basePath]: upstream.origin, [ADMIN_PREFIX]: adminProxy(upstream.origin, fromApp) } } };
+    },
+    configResolved(config) {
+      if (viteChecksHosts(config)) hostServed = () => true;
+    },
+    // The dev server's close() ends with closeBundle (once per environment), with or without an HTTP
+    // server of its own (middleware mode).
+    async closeBundle() {
+      const running = upstream;
+      upstream = undefined;
+      await running?.stop();
+    },
+  };
+}
