@@ -69,8 +69,7 @@ function lenientPattern(value: string, prefixToo: boolean): string {
  */
 function patternOf(values: readonly string[], short: boolean): RegExp | undefined {
   const forms = new Map<string, boolean>();
-  for (const value of values)
-    for (const form of echoForms(value, !short)) if (form !== '') forms.set(form, forms.get(form) === true || form === value);
+  for (const value of values) for (const form of echoForms(value, !short)) if (form !== '') forms.set(form, forms.get(form) === true || form === value);
   const alternatives = [...forms]
     .sort(([a], [b]) => b.length - a.length)
     .map(([form, isValue]) => {

@@ -16,7 +16,8 @@ import { runCliMeasured } from '../support/peak-rss.js';
 const KEY = 'petstore-dev-key';
 const DEADLINE_MS = 60_000;
 const CREATE = 'pact.petstore-web.a-request-to-create-a-pet';
-const REDIRECTED = /the deployment redirected POST http:\/\/127\.0\.0\.1:\d+\/v1\/pets \(307\) to http:\/\/127\.0\.0\.1:\d+\/v1\/pets; petstore-verify never follows a redirect/;
+const REDIRECTED =
+  /the deployment redirected POST http:\/\/127\.0\.0\.1:\d+\/v1\/pets \(307\) to http:\/\/127\.0\.0\.1:\d+\/v1\/pets; petstore-verify never follows a redirect/;
 
 const opened: Deployment[] = [];
 afterEach(async () => {
@@ -36,9 +37,8 @@ async function redirectingDeployment(location: string): Promise<Deployment> {
 }
 
 async function verifyPactSuite(deployment: Deployment) {
-  const run = await runCliMeasured('petstore-verify', ['--base-url', deployment.url, '--suite', 'pact', '--reporter', 'json', '--deadline', String(DEADLINE_MS)], {
-    PETSTORE_API_KEY: KEY,
-  });
+  const args = ['--base-url', deployment.url, '--suite', 'pact', '--reporter', 'json', '--deadline', String(DEADLINE_MS)];
+  const run = await runCliMeasured('petstore-verify', args, { PETSTORE_API_KEY: KEY });
   return { run, results: bySuite(reportOf(run.stdout), 'pact') };
 }
 
