@@ -27,11 +27,11 @@ export interface ApiRequest {
 
 /**
  * A near miss of the real credential (the key with its case changed, a prefix of it...). It would
- * reveal the key, so reports show `shown` instead, and an echo of `secret` in a body is replaced too.
+ * reveal the key, so reports show `shown` instead; the client's redactor knows its secret, so an
+ * echo of it, in any form, is replaced too.
  */
 export interface DerivedCredential {
   readonly value: string;
-  readonly secret: string;
   readonly shown: string;
 }
 
@@ -181,10 +181,13 @@ export class HttpClient {
    */
   derive(shown: string, change: (key: string) => { value: string; secret: string }): DerivedCredential | undefined {
     const made = change(this.#options.apiKey);
-    return made.value === `Bearer ${this.#options.apiKey}` ? undefined : { ...made, shown };
+    if (made.value === `Bearer ${this.#options.apiKey}`) return undefined;
+    // Known before it is sent: the deployment may echo it in any response from then on, in any form.
+    this.#redactor.know(made.secret);
+    return { value: made.value, shown };
   }
 
-  /** Replaces the key in a text the deployment sent back (a header value, a message), in each form it may be echoed in. */
+  /** Replaces the key, and each near miss of it sent so far, in a text the deployment sent back (a header value, a message), in each form it may be echoed in. */
   redact(text: string): string {
     return this.#redactor.text(text);
   }
@@ -210,7 +213,7 @@ export class HttpClient {
     let limited = 0;
     for (let attempt = 1; ; attempt++) {
       try {
-        const exchange = await this.#once(url, request, headers, recorded, attempt, derived);
+        const exchange = await this.#once(url, request, headers, recorded, attempt);
         // A 429 is the deployment rejecting the request for now (RFC 6585): any method may be sent again once its Retry-After has passed.
         if (exchange.status === 429) {
           if (limited++ >= RATE_LIMIT_RETRIES) throw new TransportError('rate-limited', recorded, rateLimitedMessage(RATE_LIMIT_RETRIES));
@@ -232,14 +235,7 @@ export class HttpClient {
     }
   }
 
-  async #once(
-    url: string,
-    request: ApiRequest,
-    headers: Record<string, string>,
-    recorded: RecordedRequest,
-    attempt: number,
-    derived: DerivedCredential | undefined,
-  ): Promise<Exchange> {
+  async #once(url: string, request: ApiRequest, headers: Record<string, string>, recorded: RecordedRequest, attempt: number): Promise<Exchange> {
     try {
       return await this.#pacer.run(async () => {
         this.sent++;
@@ -259,9 +255,8 @@ export class HttpClient {
             jsonError = messageOf(error);
           }
         }
-        const redacted = this.#redactor.body(raw, json !== undefined);
-        // A near miss of the key, echoed back, would reveal the key as surely as the key itself.
-        const text = derived && derived.secret !== '' ? redacted.replaceAll(derived.secret, derived.shown) : redacted;
+        // The key and every near miss of it sent so far, echoed back in any form, are replaced.
+        const text = this.#redactor.body(raw, json !== undefined);
         // Parsed again only when the deployment echoed the key, so that `json` holds no more than `text`.
         if (json !== undefined && text !== raw) json = parseJson(text);
         return {

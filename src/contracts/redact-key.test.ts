@@ -46,3 +46,59 @@ describe('Redactor', () => {
     expect(text).not.toMatch(/%61%62%63/i);
   });
 });
+
+describe('Redactor: hex, halves and the near misses the verifier sent', () => {
+  const key = 'sk_live_9fQ2xZ7pLm4R8tVwq3';
+  const hex = (text: string) => Buffer.from(text).toString('hex');
+  const base64 = (text: string) => Buffer.from(text).toString('base64');
+
+  it.each([
+    ['as hex', hex(key)],
+    ['as hex in upper case', hex(key).toUpperCase()],
+    ['its first half', key.slice(0, 13)],
+    ['its second half', key.slice(13)],
+  ])('replaces a long key echoed %s', (_, form) => {
+    expect(new Redactor(key).text(`echo: ${form}.`)).toBe(`echo: ${KEY_PLACEHOLDER}.`);
+  });
+
+  it('replaces both halves of an odd-length key, cut on either side of its middle', () => {
+    const odd = `${key}Q`;
+    const redactor = new Redactor(odd);
+    for (const cut of [13, 14]) expect(redactor.text(`${odd.slice(0, cut)} / ${odd.slice(cut)}`)).toBe(`${KEY_PLACEHOLDER} / ${KEY_PLACEHOLDER}`);
+  });
+
+  it('leaves halves that ordinary text holds by chance: a word, a number', () => {
+    expect(new Redactor('petstore-dev-key').text('petstore-mock: -dev-key')).toBe('petstore-mock: -dev-key');
+    expect(new Redactor('1234567812345678').text('id 12345678')).toBe('id 12345678');
+  });
+
+  it('knows no near miss until the verifier builds it, then replaces it in every form', () => {
+    const redactor = new Redactor(key);
+    const suffixed = `${key}x`;
+    const forms = [base64(suffixed), Buffer.from(suffixed).toString('base64url'), hex(suffixed), hex(suffixed).toUpperCase(), suffixed.slice(14)];
+    expect(redactor.text(base64(suffixed))).not.toBe(KEY_PLACEHOLDER);
+    redactor.know(suffixed);
+    for (const form of forms) expect(redactor.text(`[${form}]`)).toBe(`[${KEY_PLACEHOLDER}]`);
+  });
+
+  it('replaces a near miss that shares nothing with the key as written (Basic, base64), in every form', () => {
+    const redactor = new Redactor(key);
+    const basic = base64(`${key}:`);
+    redactor.know(basic);
+    for (const form of [basic, base64(basic), hex(basic), encodeURIComponent(basic)]) expect(redactor.text(`<${form}>`)).toBe(`<${KEY_PLACEHOLDER}>`);
+  });
+
+  it('keeps the token rule for a short key and its near misses, and gives them no hex', () => {
+    const redactor = new Redactor('a');
+    redactor.know('A');
+    redactor.know('ax');
+    expect(redactor.text('A cat, ax; Ax; max 61')).toBe(`${KEY_PLACEHOLDER} cat, ${KEY_PLACEHOLDER}; Ax; max 61`);
+  });
+
+  it('keeps a JSON body parseable when a near miss is echoed in a string', () => {
+    const redactor = new Redactor(key);
+    redactor.know(base64(`${key}:`));
+    const body = redactor.body(JSON.stringify({ message: `refused: Basic ${base64(`${key}:`)}`, status: 403 }), true);
+    expect(JSON.parse(body)).toEqual({ message: `refused: Basic ${KEY_PLACEHOLDER}`, status: 403 });
+  });
+});

@@ -1,9 +1,9 @@
 /**
  * The forwarding proxy between the Pact Verifier and the deployment. The Pact Verifier reads
- * whatever it is sent, with no limit on size, decompression or time; every request of the Pact
- * suite goes through here instead, so both suites are bounded alike: the same body cap
- * (`MAX_RESPONSE_BYTES`, after decompression), the same --timeout, --rps and --concurrency, and each
- * request counted in the report's totals.
+ * whatever it is sent, with no limit on size, decompression or time, and follows redirects; every
+ * request of the Pact suite goes through here instead, so both suites are bounded alike: the same
+ * body cap (`MAX_RESPONSE_BYTES`, after decompression), no redirect followed, the same --timeout,
+ * --rps and --concurrency, and each request counted in the report's totals.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
@@ -25,10 +25,18 @@ import { listenOnLoopback, requestChunks } from './loopback.js';
 
 /** Something the proxy stopped or could not get, reported as the interaction's failure. */
 export interface ProxyProblem {
-  /** `too-large` is the deployment breaking the contract; the others mean it could not be asked. */
-  readonly problem: TransportProblem;
+  /** `too-large` and `redirect` are the deployment breaking the contract (see `breaksContract`); the others mean it could not be asked. */
+  readonly problem: TransportProblem | 'redirect';
   readonly request: RecordedRequest;
   readonly message: string;
+}
+
+/**
+ * Whether the deployment responded, but with what petstore-verify never hands on (a body past the
+ * cap, a redirect): the interaction fails. Any other problem means it could not be asked: an error.
+ */
+export function breaksContract(problem: ProxyProblem): boolean {
+  return problem.problem === 'too-large' || problem.problem === 'redirect';
 }
 
 export interface BoundedProxyOptions {
@@ -206,7 +214,7 @@ async function outgoingRequest(context: BoundedProxyContext, incoming: IncomingM
 
 /** Why the proxy sends the Verifier a 502 instead of the deployment's response. */
 interface Rejection {
-  readonly problem: TransportProblem;
+  readonly problem: ProxyProblem['problem'];
   readonly message: string;
 }
 
@@ -254,6 +262,21 @@ function responseHeaders(response: Response, bytes: Buffer): string[] {
   return headers.flat();
 }
 
+/**
+ * A redirect is never handed to the Verifier: its HTTP client would follow the Location itself,
+ * straight to wherever it points, past this proxy and so past every bound (a 307 sends the POST body
+ * along, and the new host's response would be judged as the deployment's). Any 3xx with a Location
+ * is one; a 3xx without it (304) leads nowhere and goes through.
+ */
+function redirection(request: OutgoingRequest, response: Response): Rejection | undefined {
+  const location = response.headers.get('location');
+  if (response.status < 300 || response.status > 399 || location === null) return undefined;
+  return {
+    problem: 'redirect',
+    message: `the deployment redirected ${request.method} ${request.url} (${response.status}) to ${location}; petstore-verify never follows a redirect, so the request went no further`,
+  };
+}
+
 /** Records the rejection as the interaction's problem and tells the Verifier with a 502. */
 function reject(context: BoundedProxyContext, outgoing: ServerResponse, request: OutgoingRequest, { problem, message }: Rejection): void {
   context.problems.push({ problem, request: request.recorded, message });
@@ -277,6 +300,8 @@ async function forward(context: BoundedProxyContext, incoming: IncomingMessage, 
     if ('problem' in sent) return reject(context, outgoing, request, sent);
     if (sent.bytes === undefined)
       return reject(context, outgoing, request, { problem: 'too-large', message: `${method} ${url} answered with ${bodyCapMessage(context.maxBodyBytes)}` });
+    const redirected = redirection(request, sent.response);
+    if (redirected) return reject(context, outgoing, request, redirected);
     outgoing.writeHead(sent.response.status, responseHeaders(sent.response, sent.bytes));
     outgoing.end(sent.bytes);
   } catch (error) {

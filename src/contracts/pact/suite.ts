@@ -10,6 +10,7 @@ import { KEY_PLACEHOLDER, type RecordedRequest } from '../http.js';
 import { acceptedCategoryId } from '../pets.js';
 import { isObject } from './guards.js';
 import { type LoadedPact, type PactDocument, type PactInteraction, statesOf } from './pacts.js';
+import { breaksContract } from './proxy.js';
 import { type StateSetup, stateSetups } from './states.js';
 import type { InteractionOutcome, PactJob, PactOutcome, WorkerMessage } from './worker.js';
 
@@ -154,9 +155,9 @@ function redacted(finding: Finding, redact: (text: string) => string): Finding {
 
 /** One interaction's result, from the Verifier's report and what the proxy and the states saw. */
 function judge(interaction: PactInteraction, outcome: InteractionOutcome, request: RecordedRequest, redact: (text: string) => string) {
-  // What the proxy capped or could not get is the failure: the Verifier only saw the proxy's 502.
+  // What the proxy capped, stopped or could not get is the failure: the Verifier only saw the proxy's 502.
   const stopped: Finding[] = outcome.problems.map((problem) => ({ message: redact(problem.message), request: problem.request }));
-  const unasked = outcome.problems.find((problem) => problem.problem !== 'too-large');
+  const unasked = outcome.problems.find((problem) => !breaksContract(problem));
   if (unasked) return { outcome: 'error' as const, ms: 0, findings: stopped, reason: `could not verify: ${redact(unasked.message)}` };
   // A state is set up through the API, so a state that cannot be is the deployment's response failing.
   if (outcome.stateFailures.length > 0)

@@ -37,7 +37,7 @@ export interface InteractionOutcome {
   readonly error?: string;
   /** The interaction's requests as the deployment got them (real ids, the key as a placeholder). */
   readonly requests: readonly RecordedRequest[];
-  /** What the proxy capped or could not get while this interaction ran. */
+  /** What the proxy capped, stopped (a redirect) or could not get while this interaction ran. */
   readonly problems: readonly ProxyProblem[];
   /** Provider states that could not be set up for it. */
   readonly stateFailures: readonly string[];
