@@ -60,6 +60,14 @@ const pets: readonly mock.Pet[] = fixtures.seededPets(1, 3);
 export const entries = { mock, fixtures, client, msw, options, pets };
 `;
 
+/** The entry points a page in a browser imports: no Node types, and msw only for `petstore-mock/msw`. */
+const BROWSER = `import * as fixtures from 'petstore-mock/fixtures';
+import * as client from 'petstore-mock/client';
+import * as msw from 'petstore-mock/msw';
+
+export const entries = { fixtures, client, msw, pet: fixtures.buildPet({ status: 'sold' }) };
+`;
+
 /** A compiler diagnostic: `file(line,col): error TSnnnn: message`, or a global one without a file. */
 interface Diagnostic {
   readonly file: string;
@@ -76,10 +84,37 @@ function isMissingMsw({ file, code, message }: Diagnostic): boolean {
   return file.endsWith('node_modules/petstore-mock/dist/mock/hosts/msw.d.ts') && code === 'TS2307' && /'msw(\/[^']*)?'/.test(message);
 }
 
+/** Every diagnostic of a compilation but msw's absence; a failed run that printed none is a crash, and counts. */
+function unexpected(compiled: Run): (Diagnostic | string)[] {
+  const found = diagnostics(compiled.output).filter((diagnostic) => !isMissingMsw(diagnostic));
+  return compiled.code !== 0 && diagnostics(compiled.output).length === 0 ? [compiled.output] : found;
+}
+
 describe('the packed package, as a TypeScript project without the optional peers gets it', () => {
   let packDir: string;
   let project: string;
   let tarball: string;
+
+  /** Compiles `source` as `<name>.mts` in the project, strictly, with skipLibCheck false and these options besides. */
+  async function compile(
+    name: string,
+    source: string,
+    options: { readonly lib: readonly string[]; readonly types: readonly string[]; readonly listFiles?: boolean },
+  ): Promise<Run> {
+    await writeFile(join(project, `${name}.mts`), source);
+    const compilerOptions = {
+      ...options,
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      skipLibCheck: false,
+      noEmit: true,
+    };
+    await writeFile(join(project, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions, files: [`${name}.mts`] }));
+    return run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], project);
+  }
 
   beforeAll(async () => {
     if (!existsSync(join(root, 'dist/index.d.ts'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
@@ -107,27 +142,22 @@ describe('the packed package, as a TypeScript project without the optional peers
   it(
     'compiles every entry point strictly with skipLibCheck false: no ioredis or Pact type is named, and only petstore-mock/msw needs msw',
     async () => {
-      await writeFile(join(project, 'consumer.mts'), CONSUMER);
-      const compilerOptions = {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        lib: ['ES2023'],
-        types: ['node'],
-        strict: true,
-        exactOptionalPropertyTypes: true,
-        skipLibCheck: false,
-        noEmit: true,
-      };
-      await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.mts'] }));
-      const compiled = await run(process.execPath, [tsc, '-p', '.'], project);
+      const compiled = await compile('consumer', CONSUMER, { lib: ['ES2023'], types: ['node'] });
       expect(compiled.output).not.toMatch(/ioredis|@pact-foundation/);
-      expect(
-        diagnostics(compiled.output).filter((diagnostic) => !isMissingMsw(diagnostic)),
-        compiled.output,
-      ).toEqual([]);
-      // Whatever else it printed is a diagnostic too (a bad option, a crash): none may pass unseen.
-      expect(compiled.code === 0 || diagnostics(compiled.output).length > 0, compiled.output).toBe(true);
+      expect(unexpected(compiled), compiled.output).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'compiles the entry points a browser uses (fixtures, client, msw) without @types/node',
+    async () => {
+      // listFiles: a declaration that references the Node types (`/// <reference types="node" />`) would
+      // bring in the project's @types/node and compile here, where a browser project has none.
+      const compiled = await compile('browser', BROWSER, { lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], listFiles: true });
+      expect(unexpected(compiled), compiled.output).toEqual([]);
+      expect(compiled.output).toContain('node_modules/petstore-mock/dist/client/index.d.ts');
+      expect(compiled.output).not.toMatch(/node_modules\/@types\/node\//);
     },
     TIMEOUT,
   );
