@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { access, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT, UsageError } from '../errors.js';
@@ -136,6 +137,12 @@ Examples:
   $ petstore-verify --read-only --reporter junit --output petstore-verify.xml   # production-safe, for CI
   $ petstore-verify --write-profile petstore-profile.json                        # learn staging's choices for petstore-mock --profile`;
 
+/** The version of the installed package: the package resolves its own name from any of its files, in src/ or dist/. */
+function packageVersion(): string {
+  const manifest: { readonly version?: unknown } = createRequire(import.meta.url)('petstore-mock/package.json');
+  return String(manifest.version);
+}
+
 /** The `petstore-verify` command, ready for `parseAsync`. */
 export function verifyCommand(): Command {
   return new Command('petstore-verify')
@@ -173,6 +180,7 @@ export function verifyCommand(): Command {
         .default(120_000)
         .argParser(positiveInteger('milliseconds', 3_600_000)),
     )
+    .version(packageVersion(), '-v, --version', 'print the version and exit')
     .addHelpText('after', HELP_AFTER);
 }
 

@@ -4,6 +4,7 @@
  * the CLI with exit 2 before anything starts.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire as requireFrom } from 'node:module';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { codeOf, messageOf } from '../../errors.js';
 import { type ProfileDocument, readProfile } from '../../profile/profile.js';
@@ -188,9 +189,19 @@ POST and DELETE need Content-Type: application/json or X-Mock-Admin: 1, and page
   $ curl -X POST -H 'X-Mock-Admin: 1' http://127.0.0.1:4010/__mock/reset`;
 }
 
+/**
+ * The version of the installed package, from its package.json. The package resolves its own name from
+ * any of its files, so this holds from src/, dist/ and the dist/bin bundle, each at another depth.
+ * (`requireFrom`: the bundle's banner declares a `createRequire` of its own.)
+ */
+function packageVersion(): string {
+  const manifest: { readonly version?: unknown } = requireFrom(import.meta.url)('petstore-mock/package.json');
+  return String(manifest.version);
+}
+
 /** The `petstore-mock` command with every flag and its help, but no action yet: `mockCommand` adds it. */
 export function mockFlagsCommand(): Command {
   const command = new Command('petstore-mock').description('Serve a stateful mock of the pet store API (spec/openapi.yaml) over seeded, realistic data.');
   for (const option of [...listenOptions(), ...behaviourOptions(), ...stateOptions(), ...deploymentOptions()]) command.addOption(option);
-  return command.addHelpText('after', helpAfterFlags());
+  return command.version(packageVersion(), '-v, --version', 'print the version and exit').addHelpText('after', helpAfterFlags());
 }

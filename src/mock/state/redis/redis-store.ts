@@ -4,9 +4,9 @@
  * coverage counts. The seeded pets are written once per namespace and never change, so each replica
  * also keeps them in memory and serves a page the seed fills without asking Redis for pets.
  *
- * ioredis is an optional peer dependency, loaded only when a Redis store is asked for.
+ * ioredis is an optional peer dependency, loaded only when a Redis store is asked for; the store's
+ * signatures name its own `RedisClient` (client.ts), so that the published types need no ioredis.
  */
-import type { Redis } from 'ioredis';
 import { codeOf, messageOf, StoreUnavailableError, UsageError } from '../../../errors.js';
 import { BIG_ID_OFFSET, seededPets } from '../../../fixtures/seed.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../../json/lossless.js';
@@ -14,6 +14,7 @@ import { PET_STATUSES } from '../../../openapi/facts.js';
 import type { PetStatus } from '../../../types.js';
 import { DEFAULT_SESSION } from '../sessions.js';
 import type { PetDraft, StoredPet } from '../store.js';
+import type { RedisClient } from './client.js';
 import { CREATED_SCRIPT, SCRIPTS } from './scripts.js';
 
 /** The namespace of a Redis store unless told otherwise. */
@@ -127,7 +128,7 @@ export class RedisStore {
   readonly url: string;
   readonly namespace: string;
   readonly recipe: SeedRecipe;
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #prefix: string;
   readonly #registry: string;
   readonly #options: RedisStoreOptions;
@@ -136,7 +137,7 @@ export class RedisStore {
   /** The last connection error, for the 503's message. */
   #lastError = '';
 
-  constructor(redis: Redis, options: RedisStoreOptions, recipe: SeedRecipe, seed: readonly SeedEntry[]) {
+  constructor(redis: RedisClient, options: RedisStoreOptions, recipe: SeedRecipe, seed: readonly SeedEntry[]) {
     this.#redis = redis;
     this.#options = options;
     this.url = displayUrl(options.url);
@@ -237,7 +238,7 @@ export class RedisStore {
   }
 
   /** @internal */
-  get redis(): Redis {
+  get redis(): RedisClient {
     return this.#redis;
   }
 
@@ -390,7 +391,7 @@ async function loadClient(): Promise<typeof import('ioredis').Redis> {
  * (SET NX) writes it and then the recipe; the others wait for the recipe. A replica that dies while
  * seeding lets its lock expire, and another one starts over.
  */
-async function seedOnce(redis: Redis, prefix: string, options: RedisStoreOptions, deadline: number): Promise<SeedRecipe> {
+async function seedOnce(redis: RedisClient, prefix: string, options: RedisStoreOptions, deadline: number): Promise<SeedRecipe> {
   const recipeKey = `${prefix}seed:recipe`;
   const lockKey = `${prefix}seed:lock`;
   // The lock names its holder, for whoever looks at Redis while a seeding hangs.
@@ -425,7 +426,7 @@ async function seedOnce(redis: Redis, prefix: string, options: RedisStoreOptions
 }
 
 /** The namespace's seeded pets, read in batches. */
-async function readSeed(redis: Redis, prefix: string, recipe: SeedRecipe): Promise<SeedEntry[]> {
+async function readSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe): Promise<SeedEntry[]> {
   const entries: SeedEntry[] = [];
   for (let from = 1; from <= recipe.count; from += SEED_BATCH) {
     const numbers = Array.from({ length: Math.min(SEED_BATCH, recipe.count - from + 1) }, (_, i) => String(from + i));

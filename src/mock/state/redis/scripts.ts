@@ -11,8 +11,9 @@
  *   clock        the session clock's offset from the base clock, in milliseconds
  * and `<prefix>sessions`, a sorted set of the named sessions by the Redis time of their last use.
  */
-import type { Result } from 'ioredis';
+import type { ClientContext, Result } from 'ioredis';
 import { PET_STATUSES } from '../../../openapi/facts.js';
+import type { ScriptCommands } from './client.js';
 
 /** Redis's clock in milliseconds: one clock for every replica, so a session's idle time means the same to all. */
 const NOW_MS = `local function now_ms() local t = redis.call('TIME') return t[1] * 1000 + math.floor(t[2] / 1000) end`;
@@ -131,15 +132,12 @@ export const SCRIPTS = {
 /** `CREATED` takes two or three keys, so it is defined with the key count given on each call. */
 export const CREATED_SCRIPT = { lua: CREATED } as const;
 
-// ioredis adds a method per `defineCommand`; this tells TypeScript about them.
+/** The scripts as ioredis types a command: the reply in a promise from a client, queued in a pipeline. */
+type ScriptCommanders<Context extends ClientContext> = {
+  [Name in keyof ScriptCommands]: (...args: ScriptCommands[Name]['args']) => Result<ScriptCommands[Name]['reply'], Context>;
+};
+
+// ioredis adds a method per `defineCommand`; this tells TypeScript about them, as client.ts names them.
 declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    petstoreOpen(registry: string, prefix: string, name: string, ttlMs: number, max: number): Result<[0] | [1, string], Context>;
-    petstoreCreate(n: string, pets: string, statusList: string, registry: string, json: string, name: string): Result<number, Context>;
-    petstoreCreated(keyCount: 2 | 3, ...keysThenNeed: (string | number)[]): Result<(number | string)[], Context>;
-    petstoreDrop(registry: string, prefix: string, name: string): Result<number, Context>;
-    petstoreResetAll(registry: string, prefix: string): Result<number, Context>;
-    petstoreSessions(registry: string, prefix: string, ttlMs: number): Result<(number | string)[], Context>;
-    petstoreSetClock(registry: string, prefix: string, offset: string, name: string, ttlMs: number, max: number): Result<number, Context>;
-  }
+  interface RedisCommander<Context> extends ScriptCommanders<Context> {}
 }

@@ -1,0 +1,57 @@
+/**
+ * The part of an ioredis client the Redis store uses, as the store's own interface. ioredis is an
+ * optional peer dependency: the published types of the package must not name one of its types, or a
+ * TypeScript project without it fails to compile them (TS2307 with `skipLibCheck: false`). ioredis's
+ * `Redis` satisfies this interface: redis-store.ts hands one over where a `RedisClient` is expected,
+ * so the compiler checks that it does, with the scripts typed by scripts.ts.
+ */
+
+/** The Lua scripts of scripts.ts by command name: the keys and arguments each takes, and its reply. */
+export interface ScriptCommands {
+  readonly petstoreOpen: {
+    readonly args: [registry: string, prefix: string, name: string, ttlMs: number, max: number];
+    readonly reply: [0] | [1, string];
+  };
+  readonly petstoreCreate: {
+    readonly args: [n: string, pets: string, statusList: string, registry: string, json: string, name: string];
+    readonly reply: number;
+  };
+  readonly petstoreCreated: { readonly args: [keyCount: 2 | 3, ...keysThenNeed: (string | number)[]]; readonly reply: (number | string)[] };
+  readonly petstoreDrop: { readonly args: [registry: string, prefix: string, name: string]; readonly reply: number };
+  readonly petstoreResetAll: { readonly args: [registry: string, prefix: string]; readonly reply: number };
+  readonly petstoreSessions: { readonly args: [registry: string, prefix: string, ttlMs: number]; readonly reply: (number | string)[] };
+  readonly petstoreSetClock: {
+    readonly args: [registry: string, prefix: string, offset: string, name: string, ttlMs: number, max: number];
+    readonly reply: number;
+  };
+}
+
+/** The scripts as methods of a connected client: each reply in a promise. */
+type ScriptMethods = {
+  readonly [Name in keyof ScriptCommands]: (...args: ScriptCommands[Name]['args']) => Promise<ScriptCommands[Name]['reply']>;
+};
+
+/** A MULTI transaction: the commands queued, then sent as one by `exec`. */
+interface RedisTransaction {
+  hincrby(key: string, field: string, increment: number): RedisTransaction;
+  hset(key: string, ...fieldsAndValues: string[]): RedisTransaction;
+  pexpire(key: string, milliseconds: number): RedisTransaction;
+  set(key: string, value: string): RedisTransaction;
+  del(...keys: string[]): RedisTransaction;
+  exec(): Promise<unknown>;
+}
+
+/** A connection to Redis: the commands the store sends, the scripts it defined, and the events it follows. */
+export interface RedisClient extends ScriptMethods {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, px: 'PX', milliseconds: number, nx: 'NX'): Promise<'OK' | null>;
+  del(...keys: string[]): Promise<number>;
+  hget(key: string, field: string): Promise<string | null>;
+  hmget(key: string, ...fields: string[]): Promise<(string | null)[]>;
+  hgetall(key: string): Promise<Record<string, string>>;
+  multi(): RedisTransaction;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+}

@@ -1,0 +1,194 @@
+/**
+ * The published types as a TypeScript project gets them: the packed package installed into a new project
+ * without its optional peers (ioredis, msw, Pact), with @types/node for the oldest Node that `engines`
+ * names, and compiled strictly with `skipLibCheck: false`, so that every .d.ts an entry point reaches is
+ * checked: a type import of a peer the project lacks fails there (TS2307). Only `petstore-mock/msw` may
+ * need msw, the peer its users install. Then publint and @arethetypeswrong/cli (installed into that
+ * project from the registry, not a devDependency) judge the tarball, and the installed commands print
+ * the version. Needs the dist/ that `npm test` builds, and the npm registry (or npm's cache).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const tsc = join(root, 'node_modules/typescript/bin/tsc');
+const publint = join(root, 'node_modules/publint/src/cli.js');
+const TIMEOUT = 240_000;
+
+/**
+ * attw's profile for an ESM-only package: it leaves out the CommonJS resolutions (node10, and node16 from
+ * a CommonJS file), which an ESM-only package cannot serve. With a CommonJS build beside the ESM one, the
+ * profile becomes `node16` (or the default, `strict`, once node10 is served too).
+ */
+const ATTW_PROFILE = 'esm-only';
+
+/** The @types/node of the oldest Node the package supports (`engines`: >=22.13). */
+const NODE_TYPES = '@types/node@22';
+
+interface Run {
+  readonly code: number | null;
+  readonly output: string;
+}
+
+// npm run test passes its own npm_* settings down, and a developer's shell may hold a key: the new project inherits neither.
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_') && name !== 'PETSTORE_API_KEY' && name !== 'PETSTORE_BASE_URL'),
+);
+
+function run(command: string, args: readonly string[], cwd: string): Promise<Run> {
+  const options = { cwd, timeout: TIMEOUT, maxBuffer: 16 * 1024 * 1024, env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0' } };
+  return new Promise((resolve) => {
+    execFile(command, args, options, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, output: stdout + stderr }),
+    );
+  });
+}
+
+/** A file that imports every entry point with code, so that the compiler loads every declaration they reach. */
+const CONSUMER = `import * as mock from 'petstore-mock';
+import * as fixtures from 'petstore-mock/fixtures';
+import * as client from 'petstore-mock/client';
+import * as msw from 'petstore-mock/msw';
+
+const options: mock.MockServerOptions = { port: 0, store: 'redis://127.0.0.1:6379', namespace: 'types' };
+const pets: readonly mock.Pet[] = fixtures.seededPets(1, 3);
+export const entries = { mock, fixtures, client, msw, options, pets };
+`;
+
+/** The entry points a page in a browser imports: no Node types, and msw only for `petstore-mock/msw`. */
+const BROWSER = `import * as fixtures from 'petstore-mock/fixtures';
+import * as client from 'petstore-mock/client';
+import * as msw from 'petstore-mock/msw';
+
+export const entries = { fixtures, client, msw, pet: fixtures.buildPet({ status: 'sold' }) };
+`;
+
+/** A compiler diagnostic: `file(line,col): error TSnnnn: message`, or a global one without a file. */
+interface Diagnostic {
+  readonly file: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+function diagnostics(output: string): Diagnostic[] {
+  return [...output.matchAll(/^(?:(.+?)\(\d+,\d+\): )?error (TS\d+): (.*)$/gm)].map(([, file = '', code = '', message = '']) => ({ file, code, message }));
+}
+
+/** msw's own absence, where the msw entry point imports it: the one error a project without msw may see. */
+function isMissingMsw({ file, code, message }: Diagnostic): boolean {
+  return file.endsWith('node_modules/petstore-mock/dist/mock/hosts/msw.d.ts') && code === 'TS2307' && /'msw(\/[^']*)?'/.test(message);
+}
+
+/** Every diagnostic of a compilation but msw's absence; a failed run that printed none is a crash, and counts. */
+function unexpected(compiled: Run): (Diagnostic | string)[] {
+  const found = diagnostics(compiled.output).filter((diagnostic) => !isMissingMsw(diagnostic));
+  return compiled.code !== 0 && diagnostics(compiled.output).length === 0 ? [compiled.output] : found;
+}
+
+describe('the packed package, as a TypeScript project without the optional peers gets it', () => {
+  let packDir: string;
+  let project: string;
+  let tarball: string;
+
+  /** Compiles `source` as `<name>.mts` in the project, strictly, with skipLibCheck false and these options besides. */
+  async function compile(
+    name: string,
+    source: string,
+    options: { readonly lib: readonly string[]; readonly types: readonly string[]; readonly listFiles?: boolean },
+  ): Promise<Run> {
+    await writeFile(join(project, `${name}.mts`), source);
+    const compilerOptions = {
+      ...options,
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      skipLibCheck: false,
+      noEmit: true,
+    };
+    await writeFile(join(project, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions, files: [`${name}.mts`] }));
+    return run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], project);
+  }
+
+  beforeAll(async () => {
+    if (!existsSync(join(root, 'dist/index.d.ts'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+    packDir = await mkdtemp(join(tmpdir(), 'petstore-types-'));
+    // --ignore-scripts: dist/ is built already, and a rebuild would empty it under the suites running beside this one.
+    const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], root);
+    expect(pack.code, pack.output).toBe(0);
+    const [{ filename }] = JSON.parse(pack.output.slice(pack.output.indexOf('['))) as [{ filename: string }];
+    tarball = join(packDir, filename);
+    project = join(packDir, 'consumer');
+    await mkdir(project);
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'typed-consumer', private: true, type: 'module' }));
+    const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, NODE_TYPES, '@arethetypeswrong/cli'], project);
+    expect(install.code, install.output).toBe(0);
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    if (packDir) await rm(packDir, { recursive: true, force: true });
+  });
+
+  it('installs none of ioredis, msw and Pact', () => {
+    for (const peer of ['ioredis', 'msw', '@pact-foundation/pact']) expect(existsSync(join(project, 'node_modules', peer)), peer).toBe(false);
+  });
+
+  it(
+    'compiles every entry point strictly with skipLibCheck false: no ioredis or Pact type is named, and only petstore-mock/msw needs msw',
+    async () => {
+      const compiled = await compile('consumer', CONSUMER, { lib: ['ES2023'], types: ['node'] });
+      expect(compiled.output).not.toMatch(/ioredis|@pact-foundation/);
+      expect(unexpected(compiled), compiled.output).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'compiles the entry points a browser uses (fixtures, client, msw) without @types/node',
+    async () => {
+      // listFiles: a declaration that references the Node types (`/// <reference types="node" />`) would
+      // bring in the project's @types/node and compile here, where a browser project has none.
+      const compiled = await compile('browser', BROWSER, { lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], listFiles: true });
+      expect(unexpected(compiled), compiled.output).toEqual([]);
+      expect(compiled.output).toContain('node_modules/petstore-mock/dist/client/index.d.ts');
+      expect(compiled.output).not.toMatch(/node_modules\/@types\/node\//);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'passes publint',
+    async () => {
+      const linted = await run(process.execPath, [publint, tarball], project);
+      expect(linted.code, linted.output).toBe(0);
+      console.info(linted.output.trim());
+    },
+    TIMEOUT,
+  );
+
+  it(
+    `passes @arethetypeswrong/cli --profile ${ATTW_PROFILE}`,
+    async () => {
+      const attw = join(project, 'node_modules/.bin/attw');
+      // The spec is a YAML file for `import.meta.resolve` and a reader, not a module: no types can resolve to it.
+      const options = ['--profile', ATTW_PROFILE, '--format', 'ascii', '--no-color', '--exclude-entrypoints', './spec/openapi.yaml'];
+      const checked = await run(attw, [tarball, ...options], project);
+      expect(checked.code, checked.output).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it('prints the package version from both installed commands', async () => {
+    const { version }: { version: string } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+    for (const command of ['petstore-mock', 'petstore-verify']) {
+      const printed = await run(join(project, 'node_modules/.bin', command), ['--version'], project);
+      expect(printed, command).toEqual({ code: 0, output: `${version}\n` });
+    }
+  });
+});
