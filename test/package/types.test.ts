@@ -54,10 +54,11 @@ const CONSUMER = `import * as mock from 'petstore-mock';
 import * as fixtures from 'petstore-mock/fixtures';
 import * as client from 'petstore-mock/client';
 import * as msw from 'petstore-mock/msw';
+import * as vite from 'petstore-mock/vite';
 
 const options: mock.MockServerOptions = { port: 0, store: 'redis://127.0.0.1:6379', namespace: 'types' };
 const pets: readonly mock.Pet[] = fixtures.seededPets(1, 3);
-export const entries = { mock, fixtures, client, msw, options, pets };
+export const entries = { mock, fixtures, client, msw, vite, options, pets };
 `;
 
 /** The entry points a page in a browser imports: no Node types, and msw only for `petstore-mock/msw`. */
@@ -79,14 +80,20 @@ function diagnostics(output: string): Diagnostic[] {
   return [...output.matchAll(/^(?:(.+?)\(\d+,\d+\): )?error (TS\d+): (.*)$/gm)].map(([, file = '', code = '', message = '']) => ({ file, code, message }));
 }
 
-/** msw's own absence, where the msw entry point imports it: the one error a project without msw may see. */
-function isMissingMsw({ file, code, message }: Diagnostic): boolean {
-  return file.endsWith('node_modules/petstore-mock/dist/mock/hosts/msw.d.ts') && code === 'TS2307' && /'msw(\/[^']*)?'/.test(message);
+/** The peer an entry point is for, where that entry imports it: msw for `/msw`, vite for `/vite`, whose users install it. */
+const ENTRY_PEERS: Readonly<Record<string, string>> = { 'msw.d.ts': 'msw', 'vite.d.ts': 'vite' };
+
+/** The absence of an entry point's own peer: the one error a project without that peer may see. */
+function isMissingPeer({ file, code, message }: Diagnostic): boolean {
+  const peer = ENTRY_PEERS[file.split('/').pop() ?? ''];
+  return (
+    peer !== undefined && file.includes('node_modules/petstore-mock/dist/mock/hosts/') && code === 'TS2307' && new RegExp(`'${peer}(/[^']*)?'`).test(message)
+  );
 }
 
-/** Every diagnostic of a compilation but msw's absence; a failed run that printed none is a crash, and counts. */
+/** Every diagnostic of a compilation but an entry's own peer's absence; a failed run that printed none is a crash, and counts. */
 function unexpected(compiled: Run): (Diagnostic | string)[] {
-  const found = diagnostics(compiled.output).filter((diagnostic) => !isMissingMsw(diagnostic));
+  const found = diagnostics(compiled.output).filter((diagnostic) => !isMissingPeer(diagnostic));
   return compiled.code !== 0 && diagnostics(compiled.output).length === 0 ? [compiled.output] : found;
 }
 
