@@ -1,13 +1,14 @@
 /**
  * The package in a CommonJS project: `npm pack`, then a project with no `type` and no configuration
  * at all (no jest key, no babel config, no transformIgnorePatterns) that installs the tarball, Jest 30
- * and msw 2 from the registry. Its Jest test and a plain `node` script require() the four entries and
- * use each (downstream/commonjs-checks.cjs), and TypeScript in that project takes the entries' types
- * from the CommonJS declarations. Everything passes on Node 22.13, the oldest that `engines` names, and
- * on Node 24 (each fetched once by scripts/with-node.sh), but for one limit of Jest: in its CommonJS
- * mode it cannot load msw at all (msw imports an ES module), unless it runs on Node 24.9 or later with
- * --experimental-vm-modules; petstore-mock/msw then fails with an error that says so. Needs the dist/
- * that `npm test` builds, and the npm registry (or npm's cache).
+ * and msw 2 from the registry. Its Jest tests and a plain `node` script require() the four entries and
+ * use each (downstream/commonjs-checks.cjs); Jest also runs the example of docs/mock-in-code.md; and
+ * TypeScript in that project takes the entries' types from the CommonJS declarations. Everything passes
+ * on Node 22.13, the oldest that `engines` names, and on Node 24 (each fetched once by
+ * scripts/with-node.sh), but for one limit of Jest: in its CommonJS mode it cannot load msw at all (msw
+ * imports an ES module) unless it runs on Node 24.9 or later with --experimental-vm-modules, and
+ * petstore-mock/msw then fails with an error that says so. Needs the dist/ that `npm test` builds, and
+ * the npm registry (or npm's cache).
  */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -104,6 +105,11 @@ describe('the packed package in a CommonJS project with Jest 30 and no configura
     await copyFile(checks, join(project, 'commonjs-checks.cjs'));
     await writeFile(join(project, 'petstore.test.js'), JEST_TEST);
     await writeFile(join(project, 'typed.ts'), TYPED);
+    // The page's example runs as one more test file, so that it stays true.
+    const page = await readFile(join(root, 'docs/mock-in-code.md'), 'utf8');
+    const example = /```js\n(\/\/ pets\.test\.js[\s\S]*?)```/.exec(page)?.[1];
+    if (example === undefined) throw new Error('docs/mock-in-code.md has no `// pets.test.js` example under "CommonJS and Jest"');
+    await writeFile(join(project, 'pets.test.js'), example);
   }, TIMEOUT);
 
   afterAll(async () => {
@@ -111,12 +117,12 @@ describe('the packed package in a CommonJS project with Jest 30 and no configura
   });
 
   it.each(NODES)(
-    '`npx jest` with no flags passes the tests of petstore-mock, /fixtures and /client; /msw fails saying why (Node %s)',
+    '`npx jest` with no flags passes the tests of petstore-mock, /fixtures, /client and the docs example; /msw fails saying why (Node %s)',
     async (version) => {
       const jest = await run('npx', ['jest'], project, nodeBins.get(version) ?? '');
-      expect(jest.output).toMatch(/Tests:\s+1 failed, 3 passed, 4 total/);
+      expect(jest.output).toMatch(/Tests:\s+1 failed, 4 passed, 5 total/);
       // msw itself (2.12 and later) imports the ES module rettime, which Jest's CommonJS mode cannot require.
-      expect(jest.output).toContain('✕ petstore-mock/msw');
+      expect(jest.output).toContain('● petstore-mock/msw: the handlers respond');
       expect(jest.output).toContain("petstore-mock/msw: require('msw') failed: msw is, or imports, ES modules");
       expect(jest.output).toContain('NODE_OPTIONS=--experimental-vm-modules');
     },
@@ -124,11 +130,11 @@ describe('the packed package in a CommonJS project with Jest 30 and no configura
   );
 
   it(
-    '`npx jest` under NODE_OPTIONS=--experimental-vm-modules on Node 24 passes the tests of all four entries',
+    '`npx jest` under NODE_OPTIONS=--experimental-vm-modules on Node 24 passes the tests of all four entries and the docs example',
     async () => {
       const jest = await run('npx', ['jest'], project, nodeBins.get('24') ?? '', { NODE_OPTIONS: '--experimental-vm-modules' });
       expect(jest.code, jest.output).toBe(0);
-      expect(jest.output).toMatch(/Tests:\s+4 passed, 4 total/);
+      expect(jest.output).toMatch(/Tests:\s+5 passed, 5 total/);
     },
     TIMEOUT,
   );
