@@ -60,7 +60,6 @@ await buildCommonJs();
 async function buildCommonJs() {
   const entries = requireEntries();
   const modules = await modulesReachedFrom(entries);
-  mkdirSync('dist/cjs', { recursive: true });
   await build({
     entryPoints: modules,
     outbase: 'dist',
@@ -103,7 +102,7 @@ function requireEntries() {
 async function modulesReachedFrom(entries) {
   const { metafile } = await build({
     entryPoints: entries,
-    outdir: 'dist/unwritten',
+    outdir: 'dist/unwritten', // esbuild wants one for several entries; write: false keeps it unwritten
     bundle: true,
     write: false,
     metafile: true,
