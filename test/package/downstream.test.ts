@@ -43,7 +43,7 @@ const PUBLISHED = [
   /^CHANGELOG\.md$/,
   /^examples\/pact\/[\w.-]+\.ts$/,
   /^bin\/[\w-]+\.js$/,
-  /^dist\/[\w/-]+\.(?:js|d\.ts)$/,
+  /^dist\/[\w/-]+\.(?:c?js|d\.c?ts)$/, // .cjs and .d.cts: the CommonJS build under dist/cjs/
   /^fixtures\/[\w-]+\.json$/,
   /^schemas\/[\w.-]+\.json$/,
   /^spec\/openapi\.yaml$/,

@@ -376,12 +376,22 @@ export class RedisPetStore {
   }
 }
 
+/**
+ * Whether loading ioredis failed because it is not installed. import() says ERR_MODULE_NOT_FOUND; the
+ * CommonJS build (dist/cjs/) loads it with require(), which says MODULE_NOT_FOUND, also when a module
+ * that ioredis itself requires is missing: only the one naming ioredis counts.
+ */
+function isIoredisMissing(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === 'ERR_MODULE_NOT_FOUND' || (code === 'MODULE_NOT_FOUND' && messageOf(error).startsWith("Cannot find module 'ioredis'"));
+}
+
 /** Loads ioredis, which the package lists as an optional peer dependency. */
 async function loadClient(): Promise<typeof import('ioredis').Redis> {
   try {
     return (await import('ioredis')).Redis;
   } catch (error) {
-    if (codeOf(error) !== 'ERR_MODULE_NOT_FOUND') throw error;
+    if (!isIoredisMissing(error)) throw error;
     throw new UsageError('--store redis:// needs the ioredis package: run npm install ioredis');
   }
 }

@@ -1,0 +1,167 @@
+/**
+ * The package in a CommonJS project: `npm pack`, then a project with no `type` and no configuration
+ * at all (no jest key, no babel config, no transformIgnorePatterns) that installs the tarball, Jest 30
+ * and msw 2 from the registry. Its Jest tests and a plain `node` script require() the four entries and
+ * use each (downstream/commonjs-checks.cjs); Jest also runs the example of docs/mock-in-code.md; and
+ * TypeScript in that project takes the entries' types from the CommonJS declarations. Everything passes
+ * on Node 22.13, the oldest that `engines` names, and on Node 24 (each fetched once by
+ * scripts/with-node.sh), but for one limit of Jest: in its CommonJS mode it cannot load msw at all (msw
+ * imports an ES module) unless it runs on Node 24.9 or later with --experimental-vm-modules, and
+ * petstore-mock/msw then fails with an error that says so. Needs the dist/ that `npm test` builds, and
+ * the npm registry (or npm's cache).
+ */
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const checks = fileURLToPath(new URL('downstream/commonjs-checks.cjs', import.meta.url));
+const tsc = join(root, 'node_modules/typescript/bin/tsc');
+const TIMEOUT = 240_000;
+/** The Node that installs the project, then the ones Jest and the script run on. */
+const NODES = ['22.13.0', '24'] as const;
+
+interface Run {
+  readonly code: number | null;
+  readonly output: string;
+}
+
+// npm run test passes its own npm_* settings down, and a developer's shell may hold a key: the new project inherits neither.
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_') && name !== 'PETSTORE_API_KEY' && name !== 'PETSTORE_BASE_URL'),
+);
+
+/** Runs `command` with `nodeBin` first on PATH, so `npm`, `npx` and the scripts run on that Node. */
+function run(command: string, args: readonly string[], cwd: string, nodeBin: string, extra: Record<string, string> = {}): Promise<Run> {
+  const path = `${nodeBin}${delimiter}${env.PATH ?? ''}`;
+  // CI=true: Jest neither watches nor asks. The suite's own NODE_OPTIONS are not the project's.
+  const options = { cwd, timeout: TIMEOUT, maxBuffer: 16 * 1024 * 1024, env: { ...env, PATH: path, NO_COLOR: '1', CI: 'true', NODE_OPTIONS: '', ...extra } };
+  return new Promise((resolve) => {
+    execFile(command, args, options, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, output: stdout + stderr }),
+    );
+  });
+}
+
+/** The folder holding the `node` of `version`, fetched into the cache the first time. */
+async function nodeBinOf(version: string): Promise<string> {
+  const found = await run(join(root, 'scripts/with-node.sh'), [version, '--', 'node', '-p', 'process.execPath'], root, dirname(process.execPath));
+  if (found.code !== 0) throw new Error(`scripts/with-node.sh ${version} failed:\n${found.output}`);
+  return dirname(found.output.trim());
+}
+
+// The Jest test of the project: the checks, one test each, in Jest's default CommonJS mode.
+const JEST_TEST = `const { checks } = require('./commonjs-checks.cjs');
+
+for (const [name, check] of Object.entries(checks)) test(name, check);
+`;
+
+// TypeScript in a CommonJS project: each import compiles to a require(), so the types come from the
+// \`require\` condition of each entry.
+const TYPED = `import { type MockServer, startMockServer } from 'petstore-mock';
+import { createClient, type Pet } from 'petstore-mock/client';
+import { buildNewPet, pets } from 'petstore-mock/fixtures';
+import { createHandlers, type MockHandlers } from 'petstore-mock/msw';
+
+export async function typed(): Promise<Pet[]> {
+  const server: MockServer = await startMockServer({ port: 0 });
+  const handlers: MockHandlers = createHandlers({ baseUrl: server.url });
+  handlers.reset();
+  const client = createClient({ baseUrl: server.url, apiKey: 'petstore-dev-key' });
+  await client.createPet(buildNewPet({ name: 'Rex' }));
+  // @ts-expect-error the status is one of the spec's
+  await client.listPets({ status: 'lost' });
+  await server.close();
+  return [...pets];
+}
+`;
+
+describe('the packed package in a CommonJS project with Jest 30 and no configuration', () => {
+  let workDir: string;
+  let project: string;
+  const nodeBins = new Map<string, string>();
+
+  beforeAll(async () => {
+    await readFile(join(root, 'dist/cjs/index.cjs')).catch(() => {
+      throw new Error('dist/cjs/ is missing: run `npm run build` (npm test does) before this suite.');
+    });
+    workDir = await mkdtemp(join(tmpdir(), 'petstore-jest-'));
+    project = join(workDir, 'project');
+    const [pack] = await Promise.all([
+      // --ignore-scripts: npm test has just built dist/, and a rebuild would empty it under the suites running beside this one.
+      run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', workDir], root, dirname(process.execPath)),
+      ...NODES.map(async (version) => nodeBins.set(version, await nodeBinOf(version))),
+    ]);
+    expect(pack.code, pack.output).toBe(0);
+    const [{ filename }] = JSON.parse(pack.output) as [{ filename: string }];
+    await mkdir(project);
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'commonjs-consumer', private: true }));
+    const nodeBin = nodeBins.get(NODES[0]) ?? '';
+    const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(workDir, filename), 'jest@30', 'msw@2'], project, nodeBin);
+    expect(install.code, install.output).toBe(0);
+    await copyFile(checks, join(project, 'commonjs-checks.cjs'));
+    await writeFile(join(project, 'petstore.test.js'), JEST_TEST);
+    await writeFile(join(project, 'typed.ts'), TYPED);
+    // The page's example runs as one more test file, so that it stays true.
+    const page = await readFile(join(root, 'docs/mock-in-code.md'), 'utf8');
+    const example = /```js\n(\/\/ pets\.test\.js[\s\S]*?)```/.exec(page)?.[1];
+    if (example === undefined) throw new Error('docs/mock-in-code.md has no `// pets.test.js` example under "CommonJS and Jest"');
+    await writeFile(join(project, 'pets.test.js'), example);
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  it.each(NODES)(
+    '`npx jest` with no flags passes the tests of petstore-mock, /fixtures, /client and the docs example; /msw fails saying why (Node %s)',
+    async (version) => {
+      const jest = await run('npx', ['jest'], project, nodeBins.get(version) ?? '');
+      expect(jest.output).toMatch(/Tests:\s+1 failed, 4 passed, 5 total/);
+      // msw itself (2.12 and later) imports the ES module rettime, which Jest's CommonJS mode cannot require.
+      expect(jest.output).toContain('● petstore-mock/msw: the handlers respond');
+      expect(jest.output).toContain("petstore-mock/msw: require('msw') failed: msw is, or imports, ES modules");
+      expect(jest.output).toContain('NODE_OPTIONS=--experimental-vm-modules');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    '`npx jest` under NODE_OPTIONS=--experimental-vm-modules on Node 24 passes the tests of all four entries and the docs example',
+    async () => {
+      const jest = await run('npx', ['jest'], project, nodeBins.get('24') ?? '', { NODE_OPTIONS: '--experimental-vm-modules' });
+      expect(jest.code, jest.output).toBe(0);
+      expect(jest.output).toMatch(/Tests:\s+5 passed, 5 total/);
+    },
+    TIMEOUT,
+  );
+
+  it.each(NODES)(
+    '`node commonjs-checks.cjs` requires and uses the four entries (Node %s)',
+    async (version) => {
+      const script = await run('node', ['commonjs-checks.cjs'], project, nodeBins.get(version) ?? '');
+      expect(script.code, script.output).toBe(0);
+      expect(script.output.match(/^ok: /gm)).toHaveLength(4);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'type-checks a CommonJS TypeScript file against the CommonJS declarations',
+    async () => {
+      const compilerOptions = { target: 'ES2022', module: 'NodeNext', lib: ['ES2023', 'DOM'], types: [], strict: true, noEmit: true, skipLibCheck: true };
+      await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['typed.ts'] }));
+      const checked = await run('node', [tsc, '-p', '.', '--listFiles'], project, nodeBins.get(NODES[0]) ?? '');
+      expect(checked.code, checked.output).toBe(0);
+      const ours = checked.output.split('\n').filter((line) => line.includes('node_modules/petstore-mock/'));
+      expect(ours.filter((file) => file.endsWith('.d.ts')).map((file) => file.slice(file.indexOf('petstore-mock/')))).toEqual([]);
+      for (const entry of ['index', 'client/index', 'fixtures/index', 'mock/hosts/msw']) {
+        expect(ours.some((file) => file.endsWith(`petstore-mock/dist/cjs/${entry}.d.cts`))).toBe(true);
+      }
+    },
+    TIMEOUT,
+  );
+});
