@@ -21,11 +21,11 @@ const publint = join(root, 'node_modules/publint/src/cli.js');
 const TIMEOUT = 240_000;
 
 /**
- * attw's profile for an ESM-only package: it leaves out the CommonJS resolutions (node10, and node16 from
- * a CommonJS file), which an ESM-only package cannot serve. With a CommonJS build beside the ESM one, the
- * profile becomes `node16` (or the default, `strict`, once node10 is served too).
+ * attw's profile: `node16` checks both the ESM and the CommonJS resolutions (the package serves a
+ * CommonJS build beside the ESM one) and leaves out node10 (`moduleResolution: node`), which cannot read
+ * `exports` and so cannot reach the subpath entries.
  */
-const ATTW_PROFILE = 'esm-only';
+const ATTW_PROFILE = 'node16';
 
 /** The @types/node of the oldest Node the package supports (`engines`: >=22.13). */
 const NODE_TYPES = '@types/node@22';
