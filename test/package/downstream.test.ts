@@ -41,6 +41,7 @@ const PUBLISHED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^CHANGELOG\.md$/,
+  /^docs\/[\w.-]+\.md$/, // the docs pages README links to
   /^examples\/pact\/[\w.-]+\.ts$/,
   /^bin\/[\w-]+\.js$/,
   /^dist\/[\w/-]+\.(?:c?js|d\.c?ts)$/, // .cjs and .d.cts: the CommonJS build under dist/cjs/
