@@ -335,6 +335,18 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
         }
       });
 
+      it('tells a client when to retry a forced 429 or 503 (Retry-After, which a page may read), and not a forced 500', async () => {
+        for (const [path, wait] of [
+          ['/pets/7?__code=429', '1'],
+          ['/pets/7?__code=503', '1'],
+          ['/pets/7?__code=500', null],
+        ] as const) {
+          const { response } = await call(path, { headers: AUTH });
+          expect(response.headers.get('retry-after'), path).toBe(wait);
+          expect(response.headers.get('access-control-expose-headers'), path).toContain('Retry-After');
+        }
+      });
+
       it('gives a forced 404 exactly the headers of a real one, but for Preference-Applied', async () => {
         // What the transport adds (date, length, keep-alive) is no part of the answer.
         const answerHeaders = (response: Response) =>

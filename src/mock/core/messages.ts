@@ -81,7 +81,7 @@ export const JSON_CONTENT_TYPE = 'application/json';
 /** What lets a browser page on another origin read every answer, and the headers it needs. */
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied',
+  'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied, Retry-After',
 };
 
 /** The headers every answer carries, prepared for those that carry no others. */
@@ -109,10 +109,17 @@ export function jsonResponse(status: number, body: string, headers?: Readonly<Re
 }
 
 /**
+ * What the spec's 429 and 503 tell a client: send the request again after a second (`Retry-After`).
+ * Every one the mock makes has it, forced or real, so that a client's retry is tested against the mock.
+ */
+const RETRY_AFTER: Readonly<Record<string, string>> = { 'retry-after': '1' };
+
+/**
  * An Error response of the spec: `{ code, message, status }`, the status read from the spec's
- * catalogue of codes so that the body and the HTTP status always agree.
+ * catalogue of codes so that the body and the HTTP status always agree; a 429 or 503 says when to retry.
  */
 export function errorResponse(code: ErrorCode, message: string, headers?: Readonly<Record<string, string>>): MockResponse {
   const status = ERROR_CODES[code].status;
-  return jsonResponse(status, JSON.stringify({ code, message, status }), headers);
+  const retry = status === 429 || status === 503;
+  return jsonResponse(status, JSON.stringify({ code, message, status }), retry ? { ...RETRY_AFTER, ...headers } : headers);
 }
