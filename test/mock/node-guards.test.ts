@@ -273,6 +273,22 @@ describe('what Node would respond to on its own: Expect and CONNECT', () => {
   });
 });
 
+describe('a JSON body is UTF-8 (RFC 8259)', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await startMockServer({ port: 0 });
+  });
+  afterAll(() => server.close());
+
+  it('rejects a body whose bytes are not UTF-8 with a 400 naming the body, and creates no pet', async () => {
+    const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":1}')]);
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    const pets = await server.mock.store.size;
+    expectError(await raw(server.port, Buffer.concat([Buffer.from(head), body])), 400, /^The request body is not UTF-8/);
+    expect(await server.mock.store.size).toBe(pets);
+  });
+});
+
 describe('duplicate Authorization headers', () => {
   let server: MockServer;
   beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { NotUtf8Error } from '../../http/read-limited.js';
 import { ERROR_CODES, type ErrorCode } from '../../openapi/facts.js';
 
 /**
@@ -11,7 +12,10 @@ export interface MockRequest {
   readonly target: string;
   /** A header by lower-case name. */
   header(name: string): string | undefined;
-  /** The body as UTF-8 text, or `undefined` once it grows past `maxBytes` (the host stops reading then). */
+  /**
+   * The body as UTF-8 text, or `undefined` once it grows past `maxBytes` (the host stops reading then).
+   * Bytes that are not UTF-8 reject with `NotUtf8Error` (src/http/read-limited.ts), on every host.
+   */
   text(maxBytes: number): Promise<string | undefined>;
 }
 
@@ -122,4 +126,24 @@ export function errorResponse(code: ErrorCode, message: string, headers?: Readon
   const status = ERROR_CODES[code].status;
   const retry = status === 429 || status === 503;
   return jsonResponse(status, JSON.stringify({ code, message, status }), retry ? { ...RETRY_AFTER, ...headers } : headers);
+}
+
+/**
+ * A request's body as text (`undefined` once past `maxBytes`), or the 400 rejecting a body whose bytes
+ * are not UTF-8, which JSON must be (RFC 8259). `whole` names the body in the message.
+ * @example
+ * const body = await bodyText(request, MAX_BODY_BYTES, 'The request body');
+ * if ('rejection' in body) return body.rejection;
+ */
+export async function bodyText(
+  request: MockRequest,
+  maxBytes: number,
+  whole: string,
+): Promise<{ readonly text: string | undefined } | { readonly rejection: MockResponse }> {
+  try {
+    return { text: await request.text(maxBytes) };
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    return { rejection: errorResponse('bad_request', `${whole} is not UTF-8, which JSON requires (RFC 8259): send its text encoded as UTF-8.`) };
+  }
 }

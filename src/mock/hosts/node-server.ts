@@ -1,6 +1,8 @@
+import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { NotUtf8Error } from '../../http/read-limited.js';
 import { coarseClock } from '../core/coarse-clock.js';
 import { idOffsetOf, MOCK_DEFAULTS } from '../core/defaults.js';
 import { errorResponse, type MockRequest, type MockResponse, prepared } from '../core/messages.js';
@@ -78,7 +80,10 @@ export interface MockServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Reads the body up to `maxBytes`; past that it stops reading and reports the body as too large. */
+/**
+ * Reads the body up to `maxBytes`; past that it stops reading and reports the body as too large.
+ * A body whose bytes are not UTF-8 rejects with `NotUtf8Error`.
+ */
 function readBody(request: IncomingMessage, maxBytes: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -93,7 +98,11 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<string | 
       }
       chunks.push(chunk);
     };
-    const onEnd = () => resolve(Buffer.concat(chunks, size).toString('utf8'));
+    const onEnd = () => {
+      const body = Buffer.concat(chunks, size);
+      if (isUtf8(body)) resolve(body.toString('utf8'));
+      else reject(new NotUtf8Error());
+    };
     request.on('data', onData).on('end', onEnd).on('error', reject);
   });
 }
