@@ -294,6 +294,11 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
         expectError(await post(body), 413);
       });
 
+      it('rejects a body whose bytes are not UTF-8 with a 400 naming the body (RFC 8259)', async () => {
+        const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":1}')]);
+        expectError(await call('/pets', { method: 'POST', headers: JSON_HEADERS, body }), 400, /^The request body is not UTF-8/);
+      });
+
       it('neither pollutes prototypes nor echoes __proto__ or constructor keys', async () => {
         const result = await post('{"name":"Rex","categoryId":1,"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
         expect(result.response.status).toBe(201);
