@@ -377,6 +377,14 @@ const document = {
           "type": "string",
           "pattern": "^<[^<>]*>"
         }
+      },
+      "Retry-After": {
+        "description": "How many seconds to wait before sending the request again (RFC 9110), `1`. The mock sends it\non every 429 and 503, the ones a client forces with `Prefer: code=` too.\n",
+        "schema": {
+          "type": "string",
+          "pattern": "^[0-9]{1,10}$"
+        },
+        "example": "1"
       }
     },
     "responses": {
@@ -420,6 +428,11 @@ const document = {
       },
       "TooManyRequests": {
         "description": "Too many requests. The mock answers it when a request would open a session (`X-Mock-Session`)\nbeyond its cap, or when a client asks for it with `Prefer: code=429`.\n",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {
@@ -450,6 +463,11 @@ const document = {
       },
       "ServiceUnavailable": {
         "description": "The service is unavailable for a while. The mock answers it when a client asks for it with\n`Prefer: code=503`, and, with its state in Redis (`--store`), while Redis does not answer.\n",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {
@@ -532,6 +550,9 @@ const document = {
           },
           "Link": {
             "$ref": "#/components/headers/Link"
+          },
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
           }
         },
         "content": {
@@ -584,6 +605,9 @@ const document = {
           },
           "Link": {
             "$ref": "#/components/headers/Link"
+          },
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
           }
         },
         "content": {
@@ -724,6 +748,10 @@ const document = {
           "unsupported_media_type": {
             "status": 415,
             "description": "The request body is not `application/json`."
+          },
+          "expectation_failed": {
+            "status": 417,
+            "description": "The request's `Expect` names an expectation other than `100-continue`."
           },
           "request_header_fields_too_large": {
             "status": 431,

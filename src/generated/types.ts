@@ -133,6 +133,7 @@ export type components = {
          */
         TooManyRequests: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
@@ -171,6 +172,7 @@ export type components = {
          */
         ServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
@@ -230,6 +232,7 @@ export type components = {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link"];
+                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
@@ -268,6 +271,7 @@ export type components = {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link"];
+                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
@@ -295,6 +299,12 @@ export type components = {
         Sunset: string;
         /** @description Points to the replacement operation, with `rel="successor-version"` (RFC 8288). */
         Link: string;
+        /**
+         * @description How many seconds to wait before sending the request again (RFC 9110), `1`. The mock sends it
+         *     on every 429 and 503, the ones a client forces with `Prefer: code=` too.
+         * @example 1
+         */
+        "Retry-After": string;
     };
     pathItems: never;
 };

@@ -16,8 +16,10 @@ export declare const listPets400: ValidateFunction<operations["listPets"]['respo
 export declare const listPets401: ValidateFunction<operations["listPets"]['responses'][401]['content']['application/json']>;
 export declare const listPets401Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const listPets429: ValidateFunction<operations["listPets"]['responses'][429]['content']['application/json']>;
+export declare const listPets429Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const listPets500: ValidateFunction<operations["listPets"]['responses'][500]['content']['application/json']>;
 export declare const listPets503: ValidateFunction<operations["listPets"]['responses'][503]['content']['application/json']>;
+export declare const listPets503Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const createPetBody: ValidateFunction<Defaulted<NonNullable<operations["createPet"]['requestBody']>['content']['application/json'], "status">>;
 export declare const createPet201: ValidateFunction<operations["createPet"]['responses'][201]['content']['application/json']>;
 export declare const createPet201Headers: ValidateFunction<Readonly<Record<string, string>>>;
@@ -27,8 +29,10 @@ export declare const createPet401Headers: ValidateFunction<Readonly<Record<strin
 export declare const createPet413: ValidateFunction<operations["createPet"]['responses'][413]['content']['application/json']>;
 export declare const createPet415: ValidateFunction<operations["createPet"]['responses'][415]['content']['application/json']>;
 export declare const createPet429: ValidateFunction<operations["createPet"]['responses'][429]['content']['application/json']>;
+export declare const createPet429Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const createPet500: ValidateFunction<operations["createPet"]['responses'][500]['content']['application/json']>;
 export declare const createPet503: ValidateFunction<operations["createPet"]['responses'][503]['content']['application/json']>;
+export declare const createPet503Headers: ValidateFunction<Readonly<Record<string, string>>>;
 export declare const getPetPath: ValidateFunction<NonNullable<operations["getPet"]['parameters']["path"]>>;
 export declare const getPet200: ValidateFunction<operations["getPet"]['responses'][200]['content']['application/json']>;
 export declare const getPet200Headers: ValidateFunction<Readonly<Record<string, string>>>;

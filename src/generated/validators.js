@@ -1039,11 +1039,12 @@ return errors === 0;
 }
 validate38.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPets500 = validate39;
-const schema51 = {"$id":"https://petstore-mock.invalid/validators/listPets-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const listPets429Headers = validate39;
+const schema51 = {"$id":"https://petstore-mock.invalid/validators/listPets-429-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+const pattern4 = new RegExp("^[0-9]{1,10}$", "u");
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/listPets-500" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/listPets-429-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate39.evaluated;
@@ -1054,8 +1055,11 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data["retry-after"] !== undefined){
+let data0 = data["retry-after"];
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1064,8 +1068,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+else {
+const err1 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1074,8 +1079,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1084,64 +1091,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
 validate39.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":{"retry-after":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPets503 = validate40;
-const schema53 = {"$id":"https://petstore-mock.invalid/validators/listPets-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const listPets500 = validate40;
+const schema52 = {"$id":"https://petstore-mock.invalid/validators/listPets-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/listPets-503" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/listPets-500" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate40.evaluated;
@@ -1235,14 +1194,168 @@ return errors === 0;
 }
 validate40.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPetBody = validate41;
-const schema55 = {"$id":"https://petstore-mock.invalid/validators/createPet-body","$ref":"https://petstore-mock.invalid/components/schemas/NewPet"};
+export const listPets503 = validate41;
+const schema54 = {"$id":"https://petstore-mock.invalid/validators/listPets-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-body" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/listPets-503" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const listPets503Headers = validate42;
+const schema56 = {"$id":"https://petstore-mock.invalid/validators/listPets-503-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/listPets-503-headers" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["retry-after"] !== undefined){
+let data0 = data["retry-after"];
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"props":{"retry-after":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createPetBody = validate43;
+const schema57 = {"$id":"https://petstore-mock.invalid/validators/createPet-body","$ref":"https://petstore-mock.invalid/components/schemas/NewPet"};
+
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-body" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1253,19 +1366,19 @@ if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynam
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
-validate41.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":{"name":true,"categoryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"props":{"name":true,"categoryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet201 = validate43;
-const schema56 = {"$id":"https://petstore-mock.invalid/validators/createPet-201","$ref":"https://petstore-mock.invalid/components/schemas/Pet"};
+export const createPet201 = validate45;
+const schema58 = {"$id":"https://petstore-mock.invalid/validators/createPet-201","$ref":"https://petstore-mock.invalid/components/schemas/Pet"};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/createPet-201" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1276,19 +1389,19 @@ if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynam
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
-validate43.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":{"id":true,"name":true,"categoryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":{"id":true,"name":true,"categoryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet201Headers = validate45;
-const schema57 = {"$id":"https://petstore-mock.invalid/validators/createPet-201-headers","type":"object","properties":{"location":{"type":"string"}}};
+export const createPet201Headers = validate47;
+const schema59 = {"$id":"https://petstore-mock.invalid/validators/createPet-201-headers","type":"object","properties":{"location":{"type":"string"}}};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/createPet-201-headers" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1319,212 +1432,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate45.errors = vErrors;
-return errors === 0;
-}
-validate45.evaluated = {"props":{"location":true},"dynamicProps":false,"dynamicItems":false};
-
-export const createPet400 = validate46;
-const schema58 = {"$id":"https://petstore-mock.invalid/validators/createPet-400","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
-
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-400" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate46.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate46.errors = vErrors;
-return errors === 0;
-}
-validate46.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
-
-export const createPet401 = validate47;
-const schema60 = {"$id":"https://petstore-mock.invalid/validators/createPet-401","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
-
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-401" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
 validate47.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":{"location":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet401Headers = validate48;
-const schema62 = {"$id":"https://petstore-mock.invalid/validators/createPet-401-headers","type":"object","properties":{"www-authenticate":{"type":"string"}}};
+export const createPet400 = validate48;
+const schema60 = {"$id":"https://petstore-mock.invalid/validators/createPet-400","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-401-headers" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-400" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate48.evaluated;
@@ -1535,9 +1452,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["www-authenticate"] !== undefined){
-if(typeof data["www-authenticate"] !== "string"){
-const err0 = {instancePath:instancePath+"/www-authenticate",schemaPath:"#/properties/www-authenticate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1546,10 +1462,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1558,16 +1472,74 @@ vErrors.push(err1);
 }
 errors++;
 }
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
 validate48.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":{"www-authenticate":true},"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet413 = validate49;
-const schema63 = {"$id":"https://petstore-mock.invalid/validators/createPet-413","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const createPet401 = validate49;
+const schema62 = {"$id":"https://petstore-mock.invalid/validators/createPet-401","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-413" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-401" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate49.evaluated;
@@ -1661,11 +1633,11 @@ return errors === 0;
 }
 validate49.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet415 = validate50;
-const schema65 = {"$id":"https://petstore-mock.invalid/validators/createPet-415","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const createPet401Headers = validate50;
+const schema64 = {"$id":"https://petstore-mock.invalid/validators/createPet-401-headers","type":"object","properties":{"www-authenticate":{"type":"string"}}};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-415" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-401-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate50.evaluated;
@@ -1676,8 +1648,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data["www-authenticate"] !== undefined){
+if(typeof data["www-authenticate"] !== "string"){
+const err0 = {instancePath:instancePath+"/www-authenticate",schemaPath:"#/properties/www-authenticate/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1686,8 +1659,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1696,74 +1671,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
 validate50.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"props":{"www-authenticate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet429 = validate51;
-const schema67 = {"$id":"https://petstore-mock.invalid/validators/createPet-429","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const createPet413 = validate51;
+const schema65 = {"$id":"https://petstore-mock.invalid/validators/createPet-413","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-429" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-413" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate51.evaluated;
@@ -1857,11 +1774,11 @@ return errors === 0;
 }
 validate51.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet500 = validate52;
-const schema69 = {"$id":"https://petstore-mock.invalid/validators/createPet-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const createPet415 = validate52;
+const schema67 = {"$id":"https://petstore-mock.invalid/validators/createPet-415","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-500" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-415" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate52.evaluated;
@@ -1955,11 +1872,11 @@ return errors === 0;
 }
 validate52.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPet503 = validate53;
-const schema71 = {"$id":"https://petstore-mock.invalid/validators/createPet-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const createPet429 = validate53;
+const schema69 = {"$id":"https://petstore-mock.invalid/validators/createPet-429","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/createPet-503" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-429" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate53.evaluated;
@@ -2053,14 +1970,322 @@ return errors === 0;
 }
 validate53.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPetPath = validate54;
-const schema73 = {"$id":"https://petstore-mock.invalid/validators/getPet-path","type":"object","properties":{"petId":{"type":"integer","format":"int64"}},"required":["petId"]};
+export const createPet429Headers = validate54;
+const schema71 = {"$id":"https://petstore-mock.invalid/validators/createPet-429-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-path" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-429-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate54.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["retry-after"] !== undefined){
+let data0 = data["retry-after"];
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+validate54.evaluated = {"props":{"retry-after":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createPet500 = validate55;
+const schema72 = {"$id":"https://petstore-mock.invalid/validators/createPet-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-500" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate55.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+validate55.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createPet503 = validate56;
+const schema74 = {"$id":"https://petstore-mock.invalid/validators/createPet-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-503" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate56.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+validate56.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createPet503Headers = validate57;
+const schema76 = {"$id":"https://petstore-mock.invalid/validators/createPet-503-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/createPet-503-headers" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate57.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["retry-after"] !== undefined){
+let data0 = data["retry-after"];
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"props":{"retry-after":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPetPath = validate58;
+const schema77 = {"$id":"https://petstore-mock.invalid/validators/getPet-path","type":"object","properties":{"petId":{"type":"integer","format":"int64"}},"required":["petId"]};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-path" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2114,19 +2339,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":{"petId":true},"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":{"petId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet200 = validate55;
-const schema74 = {"$id":"https://petstore-mock.invalid/validators/getPet-200","$ref":"https://petstore-mock.invalid/components/schemas/Pet"};
+export const getPet200 = validate59;
+const schema78 = {"$id":"https://petstore-mock.invalid/validators/getPet-200","$ref":"https://petstore-mock.invalid/components/schemas/Pet"};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/getPet-200" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate59.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2137,427 +2362,19 @@ if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynam
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
-validate55.errors = vErrors;
-return errors === 0;
-}
-validate55.evaluated = {"props":{"id":true,"name":true,"categoryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getPet200Headers = validate57;
-const schema75 = {"$id":"https://petstore-mock.invalid/validators/getPet-200-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
-const pattern4 = new RegExp("^(@-?[0-9]{1,15}|true)$", "u");
-const pattern5 = new RegExp("^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$", "u");
-const pattern6 = new RegExp("^<[^<>]*>", "u");
-
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-200-headers" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate57.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.deprecation !== undefined){
-let data0 = data.deprecation;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.sunset !== undefined){
-let data1 = data.sunset;
-if(typeof data1 === "string"){
-if(!pattern5.test(data1)){
-const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.link !== undefined){
-let data2 = data.link;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate57.errors = vErrors;
-return errors === 0;
-}
-validate57.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getPet400 = validate58;
-const schema76 = {"$id":"https://petstore-mock.invalid/validators/getPet-400","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-400" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate58.errors = vErrors;
-return errors === 0;
-}
-validate58.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getPet400Headers = validate59;
-const schema78 = {"$id":"https://petstore-mock.invalid/validators/getPet-400-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
-
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-400-headers" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate59.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.deprecation !== undefined){
-let data0 = data.deprecation;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.sunset !== undefined){
-let data1 = data.sunset;
-if(typeof data1 === "string"){
-if(!pattern5.test(data1)){
-const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.link !== undefined){
-let data2 = data.link;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
 validate59.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":{"id":true,"name":true,"categoryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet401 = validate60;
-const schema79 = {"$id":"https://petstore-mock.invalid/validators/getPet-401","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
-
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-401" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate60.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate60.errors = vErrors;
-return errors === 0;
-}
-validate60.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getPet401Headers = validate61;
-const schema81 = {"$id":"https://petstore-mock.invalid/validators/getPet-401-headers","type":"object","properties":{"www-authenticate":{"type":"string"},"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+export const getPet200Headers = validate61;
+const schema79 = {"$id":"https://petstore-mock.invalid/validators/getPet-200-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+const pattern8 = new RegExp("^(@-?[0-9]{1,15}|true)$", "u");
+const pattern9 = new RegExp("^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$", "u");
+const pattern10 = new RegExp("^<[^<>]*>", "u");
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-401-headers" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-200-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate61.evaluated;
@@ -2568,9 +2385,11 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["www-authenticate"] !== undefined){
-if(typeof data["www-authenticate"] !== "string"){
-const err0 = {instancePath:instancePath+"/www-authenticate",schemaPath:"#/properties/www-authenticate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
+if(typeof data0 === "string"){
+if(!pattern8.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2580,11 +2399,8 @@ vErrors.push(err0);
 errors++;
 }
 }
-if(data.deprecation !== undefined){
-let data1 = data.deprecation;
-if(typeof data1 === "string"){
-if(!pattern4.test(data1)){
-const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+else {
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2594,8 +2410,11 @@ vErrors.push(err1);
 errors++;
 }
 }
-else {
-const err2 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern9.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2605,11 +2424,8 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.sunset !== undefined){
-let data2 = data.sunset;
-if(typeof data2 === "string"){
-if(!pattern5.test(data2)){
-const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2619,8 +2435,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-else {
-const err4 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern10.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2630,11 +2449,8 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.link !== undefined){
-let data3 = data.link;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2644,8 +2460,9 @@ vErrors.push(err5);
 errors++;
 }
 }
+}
 else {
-const err6 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2654,28 +2471,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"www-authenticate":true,"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet404 = validate62;
-const schema82 = {"$id":"https://petstore-mock.invalid/validators/getPet-404","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet400 = validate62;
+const schema80 = {"$id":"https://petstore-mock.invalid/validators/getPet-400","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-404" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-400" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate62.evaluated;
@@ -2769,11 +2574,11 @@ return errors === 0;
 }
 validate62.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet404Headers = validate63;
-const schema84 = {"$id":"https://petstore-mock.invalid/validators/getPet-404-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+export const getPet400Headers = validate63;
+const schema82 = {"$id":"https://petstore-mock.invalid/validators/getPet-400-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-404-headers" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-400-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate63.evaluated;
@@ -2787,7 +2592,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deprecation !== undefined){
 let data0 = data.deprecation;
 if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
+if(!pattern8.test(data0)){
 const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -2812,7 +2617,7 @@ errors++;
 if(data.sunset !== undefined){
 let data1 = data.sunset;
 if(typeof data1 === "string"){
-if(!pattern5.test(data1)){
+if(!pattern9.test(data1)){
 const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -2837,7 +2642,7 @@ errors++;
 if(data.link !== undefined){
 let data2 = data.link;
 if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
+if(!pattern10.test(data2)){
 const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -2875,11 +2680,11 @@ return errors === 0;
 }
 validate63.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet410 = validate64;
-const schema85 = {"$id":"https://petstore-mock.invalid/validators/getPet-410","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet401 = validate64;
+const schema83 = {"$id":"https://petstore-mock.invalid/validators/getPet-401","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-410" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-401" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate64.evaluated;
@@ -2973,11 +2778,11 @@ return errors === 0;
 }
 validate64.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet410Headers = validate65;
-const schema87 = {"$id":"https://petstore-mock.invalid/validators/getPet-410-headers","type":"object","properties":{"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"}}};
+export const getPet401Headers = validate65;
+const schema85 = {"$id":"https://petstore-mock.invalid/validators/getPet-401-headers","type":"object","properties":{"www-authenticate":{"type":"string"},"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-410-headers" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-401-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate65.evaluated;
@@ -2988,11 +2793,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.sunset !== undefined){
-let data0 = data.sunset;
-if(typeof data0 === "string"){
-if(!pattern5.test(data0)){
-const err0 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(data["www-authenticate"] !== undefined){
+if(typeof data["www-authenticate"] !== "string"){
+const err0 = {instancePath:instancePath+"/www-authenticate",schemaPath:"#/properties/www-authenticate/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3002,8 +2805,11 @@ vErrors.push(err0);
 errors++;
 }
 }
-else {
-const err1 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.deprecation !== undefined){
+let data1 = data.deprecation;
+if(typeof data1 === "string"){
+if(!pattern8.test(data1)){
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3013,9 +2819,8 @@ vErrors.push(err1);
 errors++;
 }
 }
-}
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err2 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3024,16 +2829,78 @@ vErrors.push(err2);
 }
 errors++;
 }
+}
+if(data.sunset !== undefined){
+let data2 = data.sunset;
+if(typeof data2 === "string"){
+if(!pattern9.test(data2)){
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.link !== undefined){
+let data3 = data.link;
+if(typeof data3 === "string"){
+if(!pattern10.test(data3)){
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
 validate65.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":{"sunset":true},"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"props":{"www-authenticate":true,"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet429 = validate66;
-const schema88 = {"$id":"https://petstore-mock.invalid/validators/getPet-429","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet404 = validate66;
+const schema86 = {"$id":"https://petstore-mock.invalid/validators/getPet-404","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-429" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-404" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate66.evaluated;
@@ -3127,11 +2994,11 @@ return errors === 0;
 }
 validate66.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet429Headers = validate67;
-const schema90 = {"$id":"https://petstore-mock.invalid/validators/getPet-429-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+export const getPet404Headers = validate67;
+const schema88 = {"$id":"https://petstore-mock.invalid/validators/getPet-404-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-429-headers" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-404-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate67.evaluated;
@@ -3145,7 +3012,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deprecation !== undefined){
 let data0 = data.deprecation;
 if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
+if(!pattern8.test(data0)){
 const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -3170,7 +3037,7 @@ errors++;
 if(data.sunset !== undefined){
 let data1 = data.sunset;
 if(typeof data1 === "string"){
-if(!pattern5.test(data1)){
+if(!pattern9.test(data1)){
 const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -3195,7 +3062,7 @@ errors++;
 if(data.link !== undefined){
 let data2 = data.link;
 if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
+if(!pattern10.test(data2)){
 const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -3233,11 +3100,11 @@ return errors === 0;
 }
 validate67.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet500 = validate68;
-const schema91 = {"$id":"https://petstore-mock.invalid/validators/getPet-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet410 = validate68;
+const schema89 = {"$id":"https://petstore-mock.invalid/validators/getPet-410","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-500" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-410" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate68.evaluated;
@@ -3331,11 +3198,11 @@ return errors === 0;
 }
 validate68.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet500Headers = validate69;
-const schema93 = {"$id":"https://petstore-mock.invalid/validators/getPet-500-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+export const getPet410Headers = validate69;
+const schema91 = {"$id":"https://petstore-mock.invalid/validators/getPet-410-headers","type":"object","properties":{"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"}}};
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-500-headers" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-410-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate69.evaluated;
@@ -3346,11 +3213,11 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.deprecation !== undefined){
-let data0 = data.deprecation;
+if(data.sunset !== undefined){
+let data0 = data.sunset;
 if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(!pattern9.test(data0)){
+const err0 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3361,7 +3228,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err1 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3371,11 +3238,9 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.sunset !== undefined){
-let data1 = data.sunset;
-if(typeof data1 === "string"){
-if(!pattern5.test(data1)){
-const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3384,64 +3249,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.link !== undefined){
-let data2 = data.link;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
 validate69.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+validate69.evaluated = {"props":{"sunset":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet503 = validate70;
-const schema94 = {"$id":"https://petstore-mock.invalid/validators/getPet-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+export const getPet429 = validate70;
+const schema92 = {"$id":"https://petstore-mock.invalid/validators/getPet-429","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-503" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-429" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate70.evaluated;
@@ -3535,11 +3352,11 @@ return errors === 0;
 }
 validate70.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPet503Headers = validate71;
-const schema96 = {"$id":"https://petstore-mock.invalid/validators/getPet-503-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+export const getPet429Headers = validate71;
+const schema94 = {"$id":"https://petstore-mock.invalid/validators/getPet-429-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"},"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://petstore-mock.invalid/validators/getPet-503-headers" */;
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-429-headers" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate71.evaluated;
@@ -3553,7 +3370,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deprecation !== undefined){
 let data0 = data.deprecation;
 if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
+if(!pattern8.test(data0)){
 const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -3578,7 +3395,7 @@ errors++;
 if(data.sunset !== undefined){
 let data1 = data.sunset;
 if(typeof data1 === "string"){
-if(!pattern5.test(data1)){
+if(!pattern9.test(data1)){
 const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -3603,7 +3420,236 @@ errors++;
 if(data.link !== undefined){
 let data2 = data.link;
 if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
+if(!pattern10.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data["retry-after"] !== undefined){
+let data3 = data["retry-after"];
+if(typeof data3 === "string"){
+if(!pattern4.test(data3)){
+const err6 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate71.errors = vErrors;
+return errors === 0;
+}
+validate71.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true,"retry-after":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet500 = validate72;
+const schema95 = {"$id":"https://petstore-mock.invalid/validators/getPet-500","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-500" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate72.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate72.errors = vErrors;
+return errors === 0;
+}
+validate72.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet500Headers = validate73;
+const schema97 = {"$id":"https://petstore-mock.invalid/validators/getPet-500-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-500-headers" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate73.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
+if(typeof data0 === "string"){
+if(!pattern8.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern9.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern10.test(data2)){
 const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -3636,10 +3682,239 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate71.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+validate73.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet503 = validate74;
+const schema98 = {"$id":"https://petstore-mock.invalid/validators/getPet-503","$ref":"https://petstore-mock.invalid/components/schemas/Error"};
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-503" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate74.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"https://petstore-mock.invalid/components/schemas/Error/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"https://petstore-mock.invalid/components/schemas/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate74.errors = vErrors;
+return errors === 0;
+}
+validate74.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPet503Headers = validate75;
+const schema100 = {"$id":"https://petstore-mock.invalid/validators/getPet-503-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"},"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://petstore-mock.invalid/validators/getPet-503-headers" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate75.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.deprecation !== undefined){
+let data0 = data.deprecation;
+if(typeof data0 === "string"){
+if(!pattern8.test(data0)){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern9.test(data1)){
+const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern10.test(data2)){
+const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data["retry-after"] !== undefined){
+let data3 = data["retry-after"];
+if(typeof data3 === "string"){
+if(!pattern4.test(data3)){
+const err6 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate75.errors = vErrors;
+return errors === 0;
+}
+validate75.evaluated = {"props":{"deprecation":true,"sunset":true,"link":true,"retry-after":true},"dynamicProps":false,"dynamicItems":false};
 
 export const responseValidators = new Map([
   ["listPets", new Map([[200, listPets200], [400, listPets400], [401, listPets401], [429, listPets429], [500, listPets500], [503, listPets503]])],
@@ -3647,7 +3922,7 @@ export const responseValidators = new Map([
   ["getPet", new Map([[200, getPet200], [400, getPet400], [401, getPet401], [404, getPet404], [410, getPet410], [429, getPet429], [500, getPet500], [503, getPet503]])],
 ]);
 export const headerValidators = new Map([
-  ["listPets", new Map([[401, listPets401Headers]])],
-  ["createPet", new Map([[201, createPet201Headers], [401, createPet401Headers]])],
+  ["listPets", new Map([[401, listPets401Headers], [429, listPets429Headers], [503, listPets503Headers]])],
+  ["createPet", new Map([[201, createPet201Headers], [401, createPet401Headers], [429, createPet429Headers], [503, createPet503Headers]])],
   ["getPet", new Map([[200, getPet200Headers], [400, getPet400Headers], [401, getPet401Headers], [404, getPet404Headers], [410, getPet410Headers], [429, getPet429Headers], [500, getPet500Headers], [503, getPet503Headers]])],
 ]);

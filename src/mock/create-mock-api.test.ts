@@ -20,3 +20,33 @@ describe('createMockApi with a profile and a shared (Redis) store', () => {
     expect(((await response.json()) as { id: number }[]).map((pet) => pet.id)).toEqual([3, 2, 1]);
   });
 });
+
+describe('createMockApi().fetch parses JSON bodies as UTF-8 only (RFC 8259)', () => {
+  const headers = { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' };
+  const post = (body: BodyInit) => {
+    // A streamed body needs `duplex`, which Node's fetch knows and the DOM's RequestInit type does not yet.
+    const init: RequestInit & { readonly duplex: 'half' } = { method: 'POST', headers, body, duplex: 'half' };
+    return createMockApi().fetch(new Request('http://mock.test/v1/pets', init));
+  };
+  const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+
+  it('rejects bytes that are not UTF-8 with a 400 naming the body, never a name with U+FFFD', async () => {
+    const response = await post(bytes('{"name":"', [0xff, 0xfe], '","categoryId":1}'));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'bad_request', message: expect.stringMatching(/^The request body is not UTF-8/) });
+  });
+
+  it('keeps a UTF-8 character split between two chunks of the body', async () => {
+    const [head, tail] = [bytes('{"name":"Ren', [0xc3]), bytes([0xa9], '","categoryId":1}')];
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(head);
+        controller.enqueue(tail);
+        controller.close();
+      },
+    });
+    const response = await post(stream);
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ name: 'René' });
+  });
+});

@@ -66,10 +66,12 @@ describe('createConformance', () => {
       body: `{"code":"x","message":"y","status":${status}}`,
     });
     for (const status of [400, 404, 429, 500, 503]) {
+      // A 429 or 503 also documents when to retry.
+      const retry = status === 429 || status === 503 ? ['headers/retry-after'] : [];
       expect(
         strict('getPet', error(status)).map((violation) => violation.path),
         String(status),
-      ).toEqual(['headers/deprecation', 'headers/sunset', 'headers/link']);
+      ).toEqual(['headers/deprecation', 'headers/sunset', 'headers/link', ...retry]);
     }
     expect(strict('getPet', error(401)).map((violation) => violation.path)).toEqual([
       'headers/www-authenticate',

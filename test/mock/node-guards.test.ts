@@ -242,6 +242,53 @@ describe("requests Node's HTTP parser refuses", () => {
   });
 });
 
+describe('what Node would respond to on its own: Expect and CONNECT', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await startMockServer({ port: 0 });
+  });
+  afterAll(() => server.close());
+  const post = (host: string, expectation: string) =>
+    `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nExpect: ${expectation}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`;
+
+  it("responds to an expectation other than 100-continue with a 417 Error and the API's CORS, after the host guard", async () => {
+    const answer = await raw(server.port, post('127.0.0.1', 'foo'));
+    expectError(answer, 417, /Expect: 100-continue/);
+    expect(answer.body).toMatchObject({ code: 'expectation_failed' });
+    expect(answer.headers['access-control-allow-origin']).toBe('*');
+    expectError(await raw(server.port, post('attacker.example', 'foo')), 403, /does not serve the host/);
+  });
+
+  it('still serves a POST that sends Expect: 100-continue', async () => {
+    const answer = await send(server.port, 'POST', '/v1/pets', { ...JSON_HEADERS, expect: '100-continue' }, '{"name":"Rex","categoryId":1}');
+    expect(answer.status).toBe(201);
+  });
+
+  it('responds to CONNECT with a 400 Error and closes, after the host guard', async () => {
+    const tunnel = (host: string) => `CONNECT ${host} HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+    const answer = await raw(server.port, tunnel('127.0.0.1:443'));
+    expectError(answer, 400, /CONNECT/);
+    expect(answer.headers.connection).toBe('close');
+    expectError(await raw(server.port, tunnel('attacker.example:443')), 403, /does not serve the host/);
+  });
+});
+
+describe('a JSON body is UTF-8 (RFC 8259)', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await startMockServer({ port: 0 });
+  });
+  afterAll(() => server.close());
+
+  it('rejects a body whose bytes are not UTF-8 with a 400 naming the body, and creates no pet', async () => {
+    const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":1}')]);
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    const pets = await server.mock.store.size;
+    expectError(await raw(server.port, Buffer.concat([Buffer.from(head), body])), 400, /^The request body is not UTF-8/);
+    expect(await server.mock.store.size).toBe(pets);
+  });
+});
+
 describe('duplicate Authorization headers', () => {
   let server: MockServer;
   beforeAll(async () => {

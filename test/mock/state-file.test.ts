@@ -2,10 +2,12 @@
  * `--state` loses nothing: one process owns the file, a create is saved or not made at all, a path
  * that cannot work is refused at start, and what killed processes leave behind is cleaned up.
  */
+import { spawn } from 'node:child_process';
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
 import { ADMIN, AUTH, JSON_HEADERS } from '../support/http-facts.js';
@@ -41,6 +43,24 @@ describe('one owner per state file', () => {
     running.push(second);
     expect(performance.now() - started).toBeLessThan(5_000);
     expect((await fetch(`${second.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body: REX })).status).toBe(201);
+  });
+
+  it.runIf(process.platform === 'linux')('takes over the lock of a process that was killed and not yet reaped (a zombie)', async () => {
+    const path = join(await folder(), 'pets.json');
+    // sh starts the mock in the background, then becomes `sleep`, which never reaps it: killed, the mock stays a zombie.
+    const script = `"${process.execPath}" bin/petstore-mock.js --port 0 --quiet --state "${path}" & echo "$!"; exec sleep 60`;
+    const parent = spawn('sh', ['-c', script], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(Number.parseInt(String(chunk), 10))));
+      await vi.waitFor(async () => expect(await readFile(`${path}.lock.pid`, 'utf8')).toBe(`${pid}\n`), { timeout: 10_000, interval: 50 });
+      process.kill(pid, 'SIGKILL');
+      await vi.waitFor(async () => expect(await readFile(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /), { timeout: 5_000, interval: 20 });
+      const second = await startMockCli(['--port', '0', '--quiet', '--state', path]);
+      running.push(second);
+      expect((await fetch(`${second.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body: REX })).status).toBe(201);
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 
   it('lets the file go on a graceful stop, for the next mock', async () => {

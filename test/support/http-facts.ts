@@ -294,6 +294,11 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
         expectError(await post(body), 413);
       });
 
+      it('rejects a body whose bytes are not UTF-8 with a 400 naming the body (RFC 8259)', async () => {
+        const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":1}')]);
+        expectError(await call('/pets', { method: 'POST', headers: JSON_HEADERS, body }), 400, /^The request body is not UTF-8/);
+      });
+
       it('neither pollutes prototypes nor echoes __proto__ or constructor keys', async () => {
         const result = await post('{"name":"Rex","categoryId":1,"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
         expect(result.response.status).toBe(201);
@@ -332,6 +337,18 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
           expect(deprecatedAt, `Deprecation of ${what}: ${response.headers.get('deprecation')}`).toEqual(new Date('2025-06-01T00:00:00Z'));
           expect(response.headers.get('sunset'), what).toBe(SUNSET);
           expect(response.headers.get('link'), what).toMatch(/<\/v1\/pets>; rel="successor-version"/);
+        }
+      });
+
+      it('tells a client when to retry a forced 429 or 503 (Retry-After, which a page may read), and not a forced 500', async () => {
+        for (const [path, wait] of [
+          ['/pets/7?__code=429', '1'],
+          ['/pets/7?__code=503', '1'],
+          ['/pets/7?__code=500', null],
+        ] as const) {
+          const { response } = await call(path, { headers: AUTH });
+          expect(response.headers.get('retry-after'), path).toBe(wait);
+          expect(response.headers.get('access-control-expose-headers'), path).toContain('Retry-After');
         }
       });
 

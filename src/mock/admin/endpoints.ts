@@ -5,7 +5,7 @@
  */
 
 import { type Profile, UNKNOWN_PROFILE } from '../../profile/profile.js';
-import { errorResponse, jsonResponse, type MockRequest, type MockResponse } from '../core/messages.js';
+import { bodyText, errorResponse, jsonResponse, type MockRequest, type MockResponse } from '../core/messages.js';
 import { andThen, type Pending } from '../core/pending.js';
 import { parseClockBody } from '../state/clock.js';
 import type { CoverageKeeper } from '../state/coverage.js';
@@ -153,7 +153,9 @@ async function getClock({ sessions }: AdminContext, _request: MockRequest, name:
 
 /** `POST /__mock/clock`: sets the session's clock from `{"now": "2031-01-01T00:00:00Z"}`, or back to the real one with `{"now": null}`. */
 async function setClock(admin: AdminContext, request: MockRequest, name: string): Promise<MockResponse> {
-  const text = await request.text(MAX_ADMIN_BODY_BYTES);
+  const body = await bodyText(request, MAX_ADMIN_BODY_BYTES, 'The body of POST /__mock/clock');
+  if ('rejection' in body) return body.rejection;
+  const { text } = body;
   if (text === undefined) return errorResponse('payload_too_large', `The body of POST /__mock/clock is at most ${MAX_ADMIN_BODY_BYTES} bytes.`);
   const parsed = parseClockBody(text);
   if ('error' in parsed) return errorResponse('bad_request', parsed.error);

@@ -11,7 +11,7 @@ function fromRequest(request: Request): MockRequest {
     method: request.method.toUpperCase(),
     target: url.pathname + url.search,
     header: (name) => request.headers.get(name) ?? undefined,
-    text: (maxBytes) => readLimited(request.body, maxBytes),
+    text: (maxBytes) => readLimited(request.body, maxBytes, true),
   };
 }
 

@@ -1,3 +1,4 @@
+import { NotUtf8Error } from '../../http/read-limited.js';
 import { ERROR_CODES, type ErrorCode } from '../../openapi/facts.js';
 
 /**
@@ -11,7 +12,10 @@ export interface MockRequest {
   readonly target: string;
   /** A header by lower-case name. */
   header(name: string): string | undefined;
-  /** The body as UTF-8 text, or `undefined` once it grows past `maxBytes` (the host stops reading then). */
+  /**
+   * The body as UTF-8 text, or `undefined` once it grows past `maxBytes` (the host stops reading then).
+   * Bytes that are not UTF-8 reject with `NotUtf8Error` (src/http/read-limited.ts), on every host.
+   */
   text(maxBytes: number): Promise<string | undefined>;
 }
 
@@ -81,7 +85,7 @@ export const JSON_CONTENT_TYPE = 'application/json';
 /** What lets a browser page on another origin read every answer, and the headers it needs. */
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied',
+  'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied, Retry-After',
 };
 
 /** The headers every answer carries, prepared for those that carry no others. */
@@ -109,10 +113,37 @@ export function jsonResponse(status: number, body: string, headers?: Readonly<Re
 }
 
 /**
+ * What the spec's 429 and 503 tell a client: send the request again after a second (`Retry-After`).
+ * Every one the mock makes has it, forced or real, so that a client's retry is tested against the mock.
+ */
+const RETRY_AFTER: Readonly<Record<string, string>> = { 'retry-after': '1' };
+
+/**
  * An Error response of the spec: `{ code, message, status }`, the status read from the spec's
- * catalogue of codes so that the body and the HTTP status always agree.
+ * catalogue of codes so that the body and the HTTP status always agree; a 429 or 503 says when to retry.
  */
 export function errorResponse(code: ErrorCode, message: string, headers?: Readonly<Record<string, string>>): MockResponse {
   const status = ERROR_CODES[code].status;
-  return jsonResponse(status, JSON.stringify({ code, message, status }), headers);
+  const retry = status === 429 || status === 503;
+  return jsonResponse(status, JSON.stringify({ code, message, status }), retry ? { ...RETRY_AFTER, ...headers } : headers);
+}
+
+/**
+ * A request's body as text (`undefined` once past `maxBytes`), or the 400 rejecting a body whose bytes
+ * are not UTF-8, which JSON must be (RFC 8259). `whole` names the body in the message.
+ * @example
+ * const body = await bodyText(request, MAX_BODY_BYTES, 'The request body');
+ * if ('rejection' in body) return body.rejection;
+ */
+export async function bodyText(
+  request: MockRequest,
+  maxBytes: number,
+  whole: string,
+): Promise<{ readonly text: string | undefined } | { readonly rejection: MockResponse }> {
+  try {
+    return { text: await request.text(maxBytes) };
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    return { rejection: errorResponse('bad_request', `${whole} is not UTF-8, which JSON requires (RFC 8259): send its text encoded as UTF-8.`) };
+  }
 }

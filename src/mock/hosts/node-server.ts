@@ -1,9 +1,11 @@
+import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { NotUtf8Error } from '../../http/read-limited.js';
 import { coarseClock } from '../core/coarse-clock.js';
 import { idOffsetOf, MOCK_DEFAULTS } from '../core/defaults.js';
-import type { MockRequest, MockResponse } from '../core/messages.js';
+import { errorResponse, type MockRequest, type MockResponse, prepared } from '../core/messages.js';
 import { type MockApi, type MockOptions, mockApiOf } from '../create-mock-api.js';
 import { normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
 import { guardResponse, hostCheck, joinedHeader } from '../pipeline/host-guard.js';
@@ -78,7 +80,10 @@ export interface MockServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Reads the body up to `maxBytes`; past that it stops reading and reports the body as too large. */
+/**
+ * Reads the body up to `maxBytes`; past that it stops reading and reports the body as too large.
+ * A body whose bytes are not UTF-8 rejects with `NotUtf8Error`.
+ */
 function readBody(request: IncomingMessage, maxBytes: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -93,7 +98,11 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<string | 
       }
       chunks.push(chunk);
     };
-    const onEnd = () => resolve(Buffer.concat(chunks, size).toString('utf8'));
+    const onEnd = () => {
+      const body = Buffer.concat(chunks, size);
+      if (isUtf8(body)) resolve(body.toString('utf8'));
+      else reject(new NotUtf8Error());
+    };
     request.on('data', onData).on('end', onEnd).on('error', reject);
   });
 }
@@ -256,11 +265,25 @@ function sendResponse(context: ServerContext, request: IncomingMessage, received
   }
 }
 
-/** Responds to one request: with the server's own rejection, or with the mock's response once it is made. */
-function handleRequest(context: ServerContext, request: IncomingMessage, outgoing: ServerResponse): void {
+/**
+ * The response to a request whose `Expect` names anything but `100-continue` (which Node handles):
+ * Node alone would send a bare 417, without the Error body.
+ */
+const UNMET_EXPECTATION = prepared(
+  errorResponse('expectation_failed', 'The request\'s Expect header names an expectation this mock cannot meet; the one it knows is "Expect: 100-continue".'),
+);
+
+/** The response to CONNECT: the mock is an origin server, not a proxy that opens tunnels. */
+const NO_TUNNEL = prepared(errorResponse('bad_request', 'CONNECT is not served: this mock is not a proxy, send the request to it directly.'));
+
+/**
+ * Responds to one request: with the server's own rejection, or else with `rejection` when one is
+ * given (a request the mock cannot serve), or else with the mock's response once it is made.
+ */
+function handleRequest(context: ServerContext, request: IncomingMessage, outgoing: ServerResponse, rejection?: MockResponse): void {
   const received = new NodeRequest(request, context.onRequest ? performance.now() : 0);
   // Before the handler: a Host the server does not serve, or an admin request a page could have forged.
-  const rejected = guardResponse(context.hostAllowed, received, request);
+  const rejected = guardResponse(context.hostAllowed, received, request) ?? rejection;
   if (rejected) {
     sendResponse(context, request, received, outgoing, rejected);
     return;
@@ -270,7 +293,7 @@ function handleRequest(context: ServerContext, request: IncomingMessage, outgoin
   else sendResponse(context, request, received, outgoing, response);
 }
 
-/** The Node server over `context`, with its limits on slow clients; it responds to requests its parser rejects too. */
+/** The Node server over `context`, with its limits on slow clients; it responds to requests its parser rejects, to unmet expectations and to CONNECT too. */
 function createNodeServer(context: ServerContext, timeouts: ServerTimeouts): Server {
   const server = createServer(
     {
@@ -284,7 +307,17 @@ function createNodeServer(context: ServerContext, timeouts: ServerTimeouts): Ser
     },
     (request, outgoing) => handleRequest(context, request, outgoing),
   );
-  return server.on('clientError', respondToParserError);
+  return server
+    .on('clientError', respondToParserError)
+    .on('checkExpectation', (request: IncomingMessage, outgoing: ServerResponse) => handleRequest(context, request, outgoing, UNMET_EXPECTATION))
+    .on('connect', (request: IncomingMessage, socket: Duplex) => rejectTunnel(context, request, socket));
+}
+
+/** Responds to CONNECT, which Node would leave unanswered, with an Error (the host guard first), and closes. */
+function rejectTunnel(context: ServerContext, request: IncomingMessage, socket: Duplex): void {
+  const received = new NodeRequest(request, 0);
+  socket.on('error', () => socket.destroy());
+  socket.end(rawResponse(guardResponse(context.hostAllowed, received, request) ?? NO_TUNNEL));
 }
 
 /** Listens on `port` and `host`, and resolves to the port listened on (a free one for 0). */

@@ -1,14 +1,14 @@
 /**
  * `POST /pets`: parses a NewPet from the JSON body (at most `x-max-body-bytes`); responds 201 with the
  * new Pet and its `Location`, once the pet is saved where the mock keeps its state. A body that is not
- * JSON is 415 (wrong media type) or 400 (malformed); one that breaks NewPet is 400; one too large 413.
+ * JSON is 415 (wrong media type) or 400 (malformed, or not UTF-8); one that breaks NewPet is 400; one too large 413.
  */
 import { createPetBody } from '../../generated/validators.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
 import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
 import { type ErrorCode, MAX_BODY_BYTES } from '../../openapi/facts.js';
 import { known } from '../../profile/profile.js';
-import { errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse } from '../core/messages.js';
+import { bodyText, errorResponse, JSON_CONTENT_TYPE, jsonResponse, type MockRequest, type MockResponse } from '../core/messages.js';
 import type { Session } from '../state/sessions.js';
 import type { PetDraft } from '../state/store.js';
 import { checkInput, exactInteger } from './inputs.js';
@@ -37,7 +37,9 @@ async function parseBody(context: CreatePetContext, request: MockRequest): Promi
     const got = contentType === undefined ? 'no Content-Type' : `Content-Type ${contentType}`;
     return reject('unsupported_media_type', `The request body must be sent as ${JSON_CONTENT_TYPE}; got ${got} (${mediaTypeProblem}).`);
   }
-  const text = await request.text(MAX_BODY_BYTES);
+  const read = await bodyText(request, MAX_BODY_BYTES, 'The request body');
+  if ('rejection' in read) return read;
+  const { text } = read;
   if (text === undefined) return reject('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`);
   if (text.trim() === '') return reject('bad_request', 'The request body is required: send a NewPet such as {"name": "Rex", "categoryId": 1}.');
   let body: JsonValue;

@@ -52,4 +52,10 @@ describe('forcedResponse', () => {
       503: 'service_unavailable',
     });
   });
+
+  it('tells a client when to retry a forced 429 or 503, as the spec declares (Retry-After), and no other status', () => {
+    expect(forcedResponse({ code: 429 }, 'listPets')?.headers['retry-after']).toBe('1');
+    expect(forcedResponse({ code: 503 }, 'getPet')?.headers['retry-after']).toBe('1');
+    expect(forcedResponse({ code: 500 }, 'listPets')?.headers['retry-after']).toBeUndefined();
+  });
 });

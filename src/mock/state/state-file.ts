@@ -179,13 +179,24 @@ async function checkWritable(path: string, target: string): Promise<void> {
 /** Where the process holding a state file's lock writes its pid, beside the lock folder proper-lockfile makes. */
 const pidFileOf = (target: string) => `${target}.lock.pid`;
 
-function isAlive(pid: number): boolean {
+/**
+ * Whether `pid` still runs. A process that was killed but not yet reaped by its parent (a zombie)
+ * still exists for `kill(pid, 0)`, yet holds nothing: where /proc shows its state (Linux), a `Z` there
+ * says it is gone.
+ */
+async function isAlive(pid: number): Promise<boolean> {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return codeOf(error) === 'EPERM';
+    if (codeOf(error) !== 'EPERM') return false;
   }
+  return !(await isZombie(pid));
+}
+
+async function isZombie(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  // The state is the field after the command name, which stands in parentheses and may itself hold ") ".
+  return stat !== undefined && stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
 }
 
 async function holderOf(target: string): Promise<number | undefined> {
@@ -210,7 +221,7 @@ async function lockStateFile(path: string, target: string, writer: StateFileWrit
   } catch (error) {
     if (codeOf(error) !== 'ELOCKED') throw new StateFileError(`--state ${path}: cannot lock ${target}: ${messageOf(error)}.`);
     const holder = await holderOf(target);
-    if (holder === undefined || isAlive(holder)) {
+    if (holder === undefined || (await isAlive(holder))) {
       throw new StateFileError(
         `--state ${path}: ${target} is in use by another petstore-mock (${holder === undefined ? 'pid not known yet' : `pid ${holder}`}). Stop that one, or give this one another --state file.`,
       );

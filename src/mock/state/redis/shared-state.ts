@@ -46,11 +46,11 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
 }
 
 /**
- * The answer to a request that failed because Redis is away: a 503 Error naming the cause, which a
- * client may retry; `undefined` for any other failure (a bug, answered 500).
+ * The response to a request that failed because Redis is away: a 503 Error naming the cause, which a
+ * client may retry (its `Retry-After`, as on every 503); `undefined` for any other failure (a bug, answered 500).
  * @example
  * unavailableResponse(error) ?? failure(error);
  */
 export function unavailableResponse(error: unknown): MockResponse | undefined {
-  return error instanceof StoreUnavailableError ? errorResponse('service_unavailable', error.message, { 'retry-after': '1' }) : undefined;
+  return error instanceof StoreUnavailableError ? errorResponse('service_unavailable', error.message) : undefined;
 }
