@@ -308,4 +308,30 @@ describe('the request log never holds a key', () => {
       'GET /v1/pets/***',
     ]);
   });
+
+  // Issue 23: the key inside a segment, in an absolute-form target's userinfo, and as a session name.
+  it('hides a key inside a path segment, in the userinfo of an absolute-form target, and as X-Mock-Session', async () => {
+    const key = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg=';
+    const lines: string[] = [];
+    const server = await startMockServer({ port: 0, apiKeys: [key], onRequest: (line) => lines.push(line) });
+    const host = `127.0.0.1:${server.port}`;
+    const authorization = `Bearer ${key}`;
+    try {
+      for (const path of [`/v1/pets/${key}.json`, `/v1/pets/1;k=${key}`, `/v1/pets/Bearer%20${encodeURIComponent(key)}`, `http://u:${key}@${host}/v1/pets`])
+        await send(server.port, 'GET', path, { host, authorization });
+      await send(server.port, 'GET', '/v1/pets?limit=1', { host, authorization, 'x-mock-session': key.slice(0, -1) });
+    } finally {
+      await server.close();
+    }
+    const logged = lines.join('\n');
+    expect(logged).not.toContain(key.slice(0, -1));
+    expect(logged).not.toContain(encodeURIComponent(key).slice(0, -3));
+    expect(lines.map((line) => line.replace(/ [\d.]+ms/, ''))).toEqual([
+      'GET /v1/pets/***=.json 400',
+      'GET /v1/pets/1;k=***= 400',
+      'GET /v1/pets/*** 400',
+      `GET http://***@${host}/v1/pets 404`,
+      'GET /v1/pets?limit=1 200 session=***',
+    ]);
+  });
 });

@@ -10,7 +10,7 @@ import { guardResponse, hostCheck, joinedHeader } from '../pipeline/host-guard.j
 import { openSharedState, type SharedState } from '../state/redis/shared-state.js';
 import { type OpenStateFile, openStateFile } from '../state/state-file.js';
 import { parserErrorResponse, rawResponse } from './parser-errors.js';
-import { targetRedactor } from './request-log.js';
+import { detailRedactor, targetRedactor } from './request-log.js';
 
 /**
  * Options of `startMockServer`: those of the mock (`apiKey`, `seed`, `count`, `delay`...), and where to listen.
@@ -200,6 +200,8 @@ interface ServerContext {
   readonly onRequest: ((line: string) => void) | undefined;
   /** The request-target as the log shows it, without keys. */
   readonly redact: (target: string) => string;
+  /** The log's detail (`key=ci session=NAME`) without keys. */
+  readonly redactDetail: (detail: string) => string;
   /** Set once `close` begins: every response after that asks the client to close its connection. */
   closing: boolean;
 }
@@ -251,7 +253,7 @@ function sendResponse(context: ServerContext, request: IncomingMessage, received
   const { onRequest } = context;
   if (onRequest) {
     onRequest(
-      `${request.method} ${context.redact(received.target)} ${response.status} ${(performance.now() - received.started).toFixed(1)}ms${response.logDetail ? ` ${response.logDetail}` : ''}`,
+      `${request.method} ${context.redact(received.target)} ${response.status} ${(performance.now() - received.started).toFixed(1)}ms${response.logDetail ? ` ${context.redactDetail(response.logDetail)}` : ''}`,
     );
   }
 }
@@ -338,6 +340,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     hostAllowed: hostCheck([...(options.allowedHosts ?? []), host]),
     onRequest: options.onRequest,
     redact: targetRedactor(mock.options.apiKeys, mock.options.basePath),
+    redactDetail: detailRedactor(mock.options.apiKeys),
     closing: false,
   };
   const server = createNodeServer(context, options.timeouts ?? {});
