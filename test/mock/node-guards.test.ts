@@ -143,13 +143,34 @@ describe('the admin refuses what a page on another origin could send', () => {
     expect(await petCount()).toBe(51);
   });
 
-  it('refuses a state-changing request that is neither JSON nor marked X-Mock-Admin, even without Origin', async () => {
+  // Issue 23, by design: a write without Origin was refused unless JSON or marked X-Mock-Admin; a
+  // browser sends Origin with every write a page makes, so now only Sec-Fetch-Site from another site
+  // is refused without it, and a write of the mock's own origin still needs JSON or X-Mock-Admin.
+  it('refuses a write marked as sent from another site, and an unmarked one of its own origin', async () => {
+    for (const site of ['cross-site', 'same-site']) {
+      for (const headers of [{}, { 'content-type': 'text/plain' }, { ...ADMIN }]) {
+        expectError(await send(server.port, 'POST', '/__mock/reset', { host: host(), 'sec-fetch-site': site, ...headers }), 403, /Sec-Fetch-Site/);
+      }
+    }
     for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'multipart/form-data; boundary=x' }]) {
       expectError(
-        await send(server.port, 'POST', '/__mock/reset', { host: host(), ...headers }),
+        await send(server.port, 'POST', '/__mock/reset', { host: host(), origin: `http://${host()}`, ...headers }),
         403,
         /Content-Type: application\/json or the header X-Mock-Admin: 1/,
       );
+    }
+    expect(await petCount()).toBe(51);
+  });
+
+  it('serves a plain script write with no Origin and no header, as curl -X POST sends it', async () => {
+    for (const [method, path, headers] of [
+      ['POST', '/__mock/reset', {}],
+      ['POST', '/__mock/reset', { 'content-type': 'text/plain', 'sec-fetch-site': 'none' }],
+      ['DELETE', '/__mock/coverage', {}],
+    ] as const) {
+      const answer = await send(server.port, method, path, { host: host(), ...headers });
+      expect(answer.status, `${method} ${path}`).toBe(200);
+      expect(answer.headers['access-control-allow-origin']).toBeUndefined();
     }
   });
 

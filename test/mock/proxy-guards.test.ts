@@ -240,13 +240,17 @@ describe('the admin guard: /__mock/* only for scripts and the proxy’s own orig
     expect(Object.keys(received.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
   });
 
-  it('rejects a text/plain POST /__mock/reset and every admin preflight', async () => {
-    expectError(await attack(proxy.port, `POST /__mock/reset HTTP/1.1\r\nHost: ${host}\r\nContent-Type: text/plain`, '{}'), 403, /X-Mock-Admin/);
+  // Issue 23, by design: a text/plain POST without Origin is a script's; one a page on another site sent says so in Sec-Fetch-Site.
+  it('rejects a text/plain POST /__mock/reset a page sent, and every admin preflight', async () => {
+    const textPlain = `POST /__mock/reset HTTP/1.1\r\nHost: ${host}\r\nContent-Type: text/plain`;
+    expectError(await attack(proxy.port, `${textPlain}\r\nSec-Fetch-Site: cross-site`, '{}'), 403, /Sec-Fetch-Site/);
+    expectError(await attack(proxy.port, `${textPlain}\r\nOrigin: http://${host}`, '{}'), 403, /X-Mock-Admin/);
     expectError(await attack(proxy.port, `OPTIONS /__mock/reset HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://evil.example`), 403);
   });
 
-  it('serves a script: POST /__mock/reset with X-Mock-Admin, GET /__mock/drift', async () => {
+  it('serves a script: POST /__mock/reset with X-Mock-Admin or none, GET /__mock/drift', async () => {
     expect((await attack(proxy.port, `POST /__mock/reset HTTP/1.1\r\nHost: ${host}\r\nX-Mock-Admin: 1`)).status).toBeLessThan(300);
+    expect((await attack(proxy.port, `POST /__mock/reset HTTP/1.1\r\nHost: ${host}`)).status).toBeLessThan(300);
     expect((await attack(proxy.port, `GET /__mock/drift HTTP/1.1\r\nHost: ${host}`)).status).toBe(200);
   });
 

@@ -187,8 +187,8 @@ Examples:
 
 Admin endpoints (no key needed on 127.0.0.1, the key beyond it; X-Mock-Session picks the session):
 ${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.padEnd(38)} ${summary}`).join('\n')}
-POST and DELETE need Content-Type: application/json or X-Mock-Admin: 1, and pages on other origins are refused:
-  $ curl -X POST -H 'X-Mock-Admin: 1' http://127.0.0.1:4010/__mock/reset`;
+Scripts call them as they are; pages on other origins are refused (and pages of its own origin send X-Mock-Admin: 1):
+  $ curl -X POST http://127.0.0.1:4010/__mock/reset`;
 }
 
 /** The `petstore-mock` command with every flag and its help, but no action yet: `mockCommand` adds it. */
