@@ -292,3 +292,22 @@ describe('petstore-mock --proxy keeps the key-at-start checks', () => {
     }
   });
 });
+
+// Issue 23: the proxy's request log is held to the mock's rule, for its keys and the upstream key.
+describe("the proxy's request log holds no key", () => {
+  it('hides the mock key and the upstream key inside a path segment, a query and the userinfo of an absolute-form target', async () => {
+    const lines: string[] = [];
+    const logging = await startProxyServer({ upstream: deployment.url, upstreamKey: UPSTREAM_KEY, apiKeys: [MOCK_KEY], onRequest: (line) => lines.push(line) });
+    const at = `127.0.0.1:${logging.port}`;
+    try {
+      for (const target of [`/v1/pets/${MOCK_KEY}.json`, `/v1/pets?t=${encodeURIComponent(UPSTREAM_KEY)}`, `http://u:${MOCK_KEY}@${at}/v1/pets`])
+        await attack(logging.port, `GET ${target} HTTP/1.1\r\nHost: ${at}\r\nAuthorization: Bearer ${MOCK_KEY}`);
+    } finally {
+      await logging.close();
+    }
+    expect(lines).toHaveLength(3);
+    expect(lines.join('\n')).not.toContain(MOCK_KEY);
+    expect(lines.join('\n')).not.toContain(UPSTREAM_KEY);
+    expect(lines.map((line) => line.replace(/ \d+ [\d.]+ms$/, ''))).toEqual(['GET /v1/pets/***', 'GET /v1/pets?t=***', `GET http://***@${at}/v1/pets`]);
+  });
+});

@@ -9,7 +9,7 @@
  */
 import { openapi } from '../../generated/openapi.js';
 import { ADMIN_PREFIX } from '../admin/endpoints.js';
-import { matchRoute, routesOf } from '../pipeline/routes.js';
+import { matchRoute, routesOf } from './routes.js';
 
 const utf8 = new TextDecoder();
 
@@ -32,8 +32,9 @@ function decoded(value: string, plus: boolean): string {
 /** Every form of each key a client could have written it in: as it is, without its padding, in base64 and base64url. */
 function keyForms(keys: readonly string[]): string[] {
   const forms = keys.flatMap((key) => {
-    const bytes = Buffer.from(key);
-    return [key, key.replace(/=+$/, ''), bytes.toString('base64').replace(/=+$/, ''), bytes.toString('base64url')];
+    // btoa takes one character per byte: the key's UTF-8 bytes, so that a non-ASCII key has a base64 form too.
+    const base64 = btoa(Array.from(new TextEncoder().encode(key), (byte) => String.fromCharCode(byte)).join('')).replace(/=+$/, '');
+    return [key, key.replace(/=+$/, ''), base64, base64.replaceAll('+', '-').replaceAll('/', '_')];
   });
   return [...new Set(forms)].filter((form) => form !== '');
 }
