@@ -74,7 +74,7 @@ function hiddenPieces(pieces: Pieces, holds: (text: string) => boolean, widest: 
       const to = from + width - 1;
       if (!holds(joined(pieces, from, to))) continue;
       if (width > 1 && (holds(joined(pieces, from + 1, to)) || holds(joined(pieces, from, to - 1)))) continue;
-      for (let i = from; i <= to; i++) hidden[i] = hidden[i] === true || pieces.kept[i] !== true;
+      for (let i = from; i <= to; i++) if (pieces.kept[i] !== true) hidden[i] = true;
     }
   }
   return hidden;
