@@ -143,13 +143,34 @@ describe('the admin refuses what a page on another origin could send', () => {
     expect(await petCount()).toBe(51);
   });
 
-  it('refuses a state-changing request that is neither JSON nor marked X-Mock-Admin, even without Origin', async () => {
+  // Issue 23, by design: a write without Origin was refused unless JSON or marked X-Mock-Admin; a
+  // browser sends Origin with every write a page makes, so now only Sec-Fetch-Site from another site
+  // is refused without it, and a write of the mock's own origin still needs JSON or X-Mock-Admin.
+  it('refuses a write marked as sent from another site, and an unmarked one of its own origin', async () => {
+    for (const site of ['cross-site', 'same-site']) {
+      for (const headers of [{}, { 'content-type': 'text/plain' }, { ...ADMIN }]) {
+        expectError(await send(server.port, 'POST', '/__mock/reset', { host: host(), 'sec-fetch-site': site, ...headers }), 403, /Sec-Fetch-Site/);
+      }
+    }
     for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'multipart/form-data; boundary=x' }]) {
       expectError(
-        await send(server.port, 'POST', '/__mock/reset', { host: host(), ...headers }),
+        await send(server.port, 'POST', '/__mock/reset', { host: host(), origin: `http://${host()}`, ...headers }),
         403,
         /Content-Type: application\/json or the header X-Mock-Admin: 1/,
       );
+    }
+    expect(await petCount()).toBe(51);
+  });
+
+  it('serves a plain script write with no Origin and no header, as curl -X POST sends it', async () => {
+    for (const [method, path, headers] of [
+      ['POST', '/__mock/reset', {}],
+      ['POST', '/__mock/reset', { 'content-type': 'text/plain', 'sec-fetch-site': 'none' }],
+      ['DELETE', '/__mock/coverage', {}],
+    ] as const) {
+      const answer = await send(server.port, method, path, { host: host(), ...headers });
+      expect(answer.status, `${method} ${path}`).toBe(200);
+      expect(answer.headers['access-control-allow-origin']).toBeUndefined();
     }
   });
 
@@ -353,6 +374,32 @@ describe('the request log never holds a key', () => {
       'GET /__mock/health',
       'GET /v1/unknown/pets',
       'GET /v1/pets/***',
+    ]);
+  });
+
+  // Issue 23: the key inside a segment, in an absolute-form target's userinfo, and as a session name.
+  it('hides a key inside a path segment, in the userinfo of an absolute-form target, and as X-Mock-Session', async () => {
+    const key = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg=';
+    const lines: string[] = [];
+    const server = await startMockServer({ port: 0, apiKeys: [key], onRequest: (line) => lines.push(line) });
+    const host = `127.0.0.1:${server.port}`;
+    const authorization = `Bearer ${key}`;
+    try {
+      for (const path of [`/v1/pets/${key}.json`, `/v1/pets/1;k=${key}`, `/v1/pets/Bearer%20${encodeURIComponent(key)}`, `http://u:${key}@${host}/v1/pets`])
+        await send(server.port, 'GET', path, { host, authorization });
+      await send(server.port, 'GET', '/v1/pets?limit=1', { host, authorization, 'x-mock-session': key.slice(0, -1) });
+    } finally {
+      await server.close();
+    }
+    const logged = lines.join('\n');
+    expect(logged).not.toContain(key.slice(0, -1));
+    expect(logged).not.toContain(encodeURIComponent(key).slice(0, -3));
+    expect(lines.map((line) => line.replace(/ [\d.]+ms/, ''))).toEqual([
+      'GET /v1/pets/***=.json 400',
+      'GET /v1/pets/1;k=***= 400',
+      'GET /v1/pets/*** 400',
+      `GET http://***@${host}/v1/pets 404`,
+      'GET /v1/pets?limit=1 200 session=***',
     ]);
   });
 });

@@ -240,13 +240,17 @@ describe('the admin guard: /__mock/* only for scripts and the proxy’s own orig
     expect(Object.keys(received.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
   });
 
-  it('rejects a text/plain POST /__mock/reset and every admin preflight', async () => {
-    expectError(await attack(proxy.port, `POST /__mock/reset HTTP/1.1\r\nHost: ${host}\r\nContent-Type: text/plain`, '{}'), 403, /X-Mock-Admin/);
+  // Issue 23, by design: a text/plain POST without Origin is a script's; one a page on another site sent says so in Sec-Fetch-Site.
+  it('rejects a text/plain POST /__mock/reset a page sent, and every admin preflight', async () => {
+    const textPlain = `POST /__mock/reset HTTP/1.1\r\nHost: ${host}\r\nContent-Type: text/plain`;
+    expectError(await attack(proxy.port, `${textPlain}\r\nSec-Fetch-Site: cross-site`, '{}'), 403, /Sec-Fetch-Site/);
+    expectError(await attack(proxy.port, `${textPlain}\r\nOrigin: http://${host}`, '{}'), 403, /X-Mock-Admin/);
     expectError(await attack(proxy.port, `OPTIONS /__mock/reset HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://evil.example`), 403);
   });
 
-  it('serves a script: POST /__mock/reset with X-Mock-Admin, GET /__mock/drift', async () => {
+  it('serves a script: POST /__mock/reset with X-Mock-Admin or none, GET /__mock/drift', async () => {
     expect((await attack(proxy.port, `POST /__mock/reset HTTP/1.1\r\nHost: ${host}\r\nX-Mock-Admin: 1`)).status).toBeLessThan(300);
+    expect((await attack(proxy.port, `POST /__mock/reset HTTP/1.1\r\nHost: ${host}`)).status).toBeLessThan(300);
     expect((await attack(proxy.port, `GET /__mock/drift HTTP/1.1\r\nHost: ${host}`)).status).toBe(200);
   });
 
@@ -286,5 +290,24 @@ describe('petstore-mock --proxy keeps the key-at-start checks', () => {
     } finally {
       await cli.stop();
     }
+  });
+});
+
+// Issue 23: the proxy's request log is held to the mock's rule, for its keys and the upstream key.
+describe("the proxy's request log holds no key", () => {
+  it('hides the mock key and the upstream key inside a path segment, a query and the userinfo of an absolute-form target', async () => {
+    const lines: string[] = [];
+    const logging = await startProxyServer({ upstream: deployment.url, upstreamKey: UPSTREAM_KEY, apiKeys: [MOCK_KEY], onRequest: (line) => lines.push(line) });
+    const at = `127.0.0.1:${logging.port}`;
+    try {
+      for (const target of [`/v1/pets/${MOCK_KEY}.json`, `/v1/pets?t=${encodeURIComponent(UPSTREAM_KEY)}`, `http://u:${MOCK_KEY}@${at}/v1/pets`])
+        await attack(logging.port, `GET ${target} HTTP/1.1\r\nHost: ${at}\r\nAuthorization: Bearer ${MOCK_KEY}`);
+    } finally {
+      await logging.close();
+    }
+    expect(lines).toHaveLength(3);
+    expect(lines.join('\n')).not.toContain(MOCK_KEY);
+    expect(lines.join('\n')).not.toContain(UPSTREAM_KEY);
+    expect(lines.map((line) => line.replace(/ \d+ [\d.]+ms$/, ''))).toEqual(['GET /v1/pets/***', 'GET /v1/pets?t=***', `GET http://***@${at}/v1/pets`]);
   });
 });

@@ -57,7 +57,8 @@ describe('a mock with its state in Redis', () => {
     const forged = await send(server.port, 'POST', '/__mock/reset', { host: host(), origin: 'https://evil.example', ...ADMIN });
     expect(forged.status).toBe(403);
     expect(forged.headers['access-control-allow-origin']).toBeUndefined();
-    const unmarked = await send(server.port, 'POST', '/__mock/reset', { host: host(), 'content-type': 'text/plain' });
+    // Issue 23, by design: without Origin, only a write Sec-Fetch-Site marks as another site's is a page's.
+    const unmarked = await send(server.port, 'POST', '/__mock/reset', { host: host(), 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site' });
     expect(unmarked.status).toBe(403);
     const script = await send(server.port, 'POST', '/__mock/reset', { host: host(), ...ADMIN });
     expect(script.status).toBe(200);

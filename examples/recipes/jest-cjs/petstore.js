@@ -7,7 +7,7 @@ function petstore(path, { method = 'GET', body } = {}) {
   return fetch(`${process.env.PETSTORE_URL}${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
 }
 
-// Every test starts from the seeded pets; other workers' sessions are untouched. X-Mock-Admin: an admin request from a script.
+// Every test starts from the seeded pets; other workers' sessions are untouched. X-Mock-Admin is optional from a script.
 beforeEach(async () => {
   const reset = await fetch(new URL(`/__mock/sessions/${session}/reset`, process.env.PETSTORE_URL), { method: 'POST', headers: { 'x-mock-admin': '1' } });
   if (!reset.ok) throw new Error(`the mock did not reset session ${session}: ${reset.status} ${await reset.text()}`);

@@ -17,7 +17,7 @@ export const test = base.extend({
   extraHTTPHeaders: async ({ mockSession }, use) => use({ authorization: 'Bearer petstore-dev-key', 'x-mock-session': mockSession }),
   resetSession: [
     async ({ request, mockSession }, use) => {
-      // X-Mock-Admin: the mock takes admin requests from scripts that say so, never from a web page of another origin.
+      // X-Mock-Admin is optional from a script; the mock refuses admin requests from web pages of other origins.
       const reset = await request.post(`/__mock/sessions/${mockSession}/reset`, { headers: { 'x-mock-admin': '1' } });
       if (!reset.ok()) throw new Error(`the mock did not reset session ${mockSession}: ${reset.status()} ${await reset.text()}`);
       await use();

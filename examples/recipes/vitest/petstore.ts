@@ -11,7 +11,7 @@ export function petstore(path: string, init: { method?: string; body?: unknown }
 }
 
 // Every test starts from the seeded pets, whatever the tests before it in this worker did; other workers' sessions are untouched.
-// X-Mock-Admin: the mock takes admin requests from scripts that say so (or send JSON), never from a web page of another origin.
+// X-Mock-Admin is optional from a script; the mock refuses admin requests from web pages of other origins.
 beforeEach(async () => {
   const reset = await fetch(new URL(`/__mock/sessions/${session}/reset`, process.env.PETSTORE_URL), { method: 'POST', headers: { 'x-mock-admin': '1' } });
   if (!reset.ok) throw new Error(`the mock did not reset session ${session}: ${reset.status} ${await reset.text()}`);

@@ -10,7 +10,7 @@ import { codeOf, messageOf } from '../../errors.js';
 import { type ProfileDocument, readProfile } from '../../profile/profile.js';
 import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
-import { apiKeyProblem, KEY_LABEL, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
+import { apiKeyProblem, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
 import { displayUrl, namespaceProblem } from '../state/redis/redis-store.js';
 
 /** The flags as commander parses them: one field per option, named as commander names it. */
@@ -75,12 +75,12 @@ function collectHost(value: string, previous: string[] | undefined): string[] {
 }
 
 function collectApiKey(value: string, previous: (string | LabelledApiKey)[] | undefined): (string | LabelledApiKey)[] {
-  // `--api-key ci=$CI_KEY` with the variable unset: a label and nothing after it is no key at all.
-  const label = /^([^=]+)=$/.exec(value)?.[1];
-  if (label !== undefined && KEY_LABEL.test(label)) {
-    throw new InvalidArgumentError(`The key after the label ${label}= is empty: is the variable that should hold it set? Give a key, as ${label}=<key>.`);
-  }
   const parsed = parseApiKey(value);
+  // `--api-key ci:$CI_KEY` with the variable unset: a label and nothing after it is no key at all.
+  // The message names neither the label nor the value: what looks like a label may be a key.
+  if (typeof parsed !== 'string' && parsed.key === '') {
+    throw new InvalidArgumentError('It is a label with no key after it: is the variable that should hold the key set? Give a key, as label:<key>.');
+  }
   const problem = apiKeyProblem(typeof parsed === 'string' ? parsed : parsed.key);
   if (problem !== undefined) throw new InvalidArgumentError(`${problem[0]?.toUpperCase()}${problem.slice(1)}.`);
   return [...(previous ?? []), parsed];
@@ -121,7 +121,10 @@ function behaviourOptions(): Option[] {
       .default(MOCK_DEFAULTS.seed)
       .argParser(integerIn(0, 2 ** 32 - 1, 'a whole number')),
     new Option('--count <n>', 'how many pets to start with').default(MOCK_DEFAULTS.count).argParser(integerIn(0, 10_000_000, 'a whole number')),
-    new Option('-k, --api-key <key>', `accepted bearer key, or label=key to log it as key=label; repeat for several (default: ${MOCK_DEFAULTS.apiKey})`)
+    new Option(
+      '-k, --api-key <key>',
+      `accepted bearer key, or label:key (or label=key) to log it as key=label; repeat for several (default: ${MOCK_DEFAULTS.apiKey})`,
+    )
       .env('PETSTORE_API_KEY')
       .argParser(collectApiKey),
     new Option('--delay <ms>', 'latency added to every API answer').default(MOCK_DEFAULTS.delay).argParser(integerIn(0, 600_000, 'milliseconds')),
@@ -174,7 +177,7 @@ Examples:
   $ petstore-mock --port 0 --seed 7 --count 200    # a free port, other pets
   $ petstore-mock --api-key alpha --api-key beta   # accept two keys
   $ petstore-mock --now 2031-01-01T00:00:00Z       # rehearse the removal of GET /pets/{petId}
-  $ petstore-mock --api-key ci=$CI_KEY --coverage  # the log says key=ci; coverage printed on exit
+  $ petstore-mock --api-key ci:$CI_KEY --coverage  # the log says key=ci; coverage printed on exit
   $ petstore-mock --big-ids --self-check           # ids beyond 2^53; every answer checked against the spec
   $ petstore-mock --state .petstore-state.json     # created pets survive a restart
   $ petstore-mock --profile petstore-profile.json  # answer as the deployment it was learned from does
@@ -185,8 +188,8 @@ Examples:
 
 Admin endpoints (no key needed on 127.0.0.1, the key beyond it; X-Mock-Session picks the session):
 ${ADMIN_ENDPOINTS.map(({ method, path, summary }) => `  ${`${method} ${path}`.padEnd(38)} ${summary}`).join('\n')}
-POST and DELETE need Content-Type: application/json or X-Mock-Admin: 1, and pages on other origins are refused:
-  $ curl -X POST -H 'X-Mock-Admin: 1' http://127.0.0.1:4010/__mock/reset`;
+Scripts call them as they are; pages on other origins are refused (and pages of its own origin send X-Mock-Admin: 1):
+  $ curl -X POST http://127.0.0.1:4010/__mock/reset`;
 }
 
 /**

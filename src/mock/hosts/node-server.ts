@@ -9,10 +9,10 @@ import { errorResponse, type MockRequest, type MockResponse, prepared } from '..
 import { type MockApi, type MockOptions, mockApiOf } from '../create-mock-api.js';
 import { normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
 import { guardResponse, hostCheck, joinedHeader } from '../pipeline/host-guard.js';
+import { detailRedactor, targetRedactor } from '../pipeline/request-log.js';
 import { openSharedState, type SharedState } from '../state/redis/shared-state.js';
 import { type OpenStateFile, openStateFile } from '../state/state-file.js';
 import { parserErrorResponse, rawResponse } from './parser-errors.js';
-import { targetRedactor } from './request-log.js';
 
 /**
  * Options of `startMockServer`: those of the mock (`apiKey`, `seed`, `count`, `delay`...), and where to listen.
@@ -209,6 +209,8 @@ interface ServerContext {
   readonly onRequest: ((line: string) => void) | undefined;
   /** The request-target as the log shows it, without keys. */
   readonly redact: (target: string) => string;
+  /** The log's detail (`key=ci session=NAME`) without keys. */
+  readonly redactDetail: (detail: string) => string;
   /** Set once `close` begins: every response after that asks the client to close its connection. */
   closing: boolean;
 }
@@ -260,7 +262,7 @@ function sendResponse(context: ServerContext, request: IncomingMessage, received
   const { onRequest } = context;
   if (onRequest) {
     onRequest(
-      `${request.method} ${context.redact(received.target)} ${response.status} ${(performance.now() - received.started).toFixed(1)}ms${response.logDetail ? ` ${response.logDetail}` : ''}`,
+      `${request.method} ${context.redact(received.target)} ${response.status} ${(performance.now() - received.started).toFixed(1)}ms${response.logDetail ? ` ${context.redactDetail(response.logDetail)}` : ''}`,
     );
   }
 }
@@ -371,6 +373,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     hostAllowed: hostCheck([...(options.allowedHosts ?? []), host]),
     onRequest: options.onRequest,
     redact: targetRedactor(mock.options.apiKeys, mock.options.basePath),
+    redactDetail: detailRedactor(mock.options.apiKeys),
     closing: false,
   };
   const server = createNodeServer(context, options.timeouts ?? {});

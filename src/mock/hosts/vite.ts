@@ -90,8 +90,8 @@ function fromAppPage(request: IncomingMessage, hostServed: (host: string) => boo
  * address as `Host` (`changeOrigin`) and, for a request of the app's page only, its own origin as
  * `Origin`. That is safe because the dev server is the app's origin: the page it served may change
  * the mock as a page of the mock's own origin may. A page on any other origin keeps its `Origin`, and
- * the guard rejects it as before; a request without one (a script) goes as it came, and meets the
- * guard's rule for state-changing requests (a JSON body or `X-Mock-Admin`).
+ * the guard rejects it as before; a request without one (a script) goes as it came, and the guard
+ * serves it unless `Sec-Fetch-Site` says a page on another site sent it.
  */
 function adminProxy(origin: string, fromApp: (request: IncomingMessage) => boolean): ProxyOptions {
   const mockOrigin = `http://${new URL(origin).host}`;

@@ -122,6 +122,16 @@ describe('parseApiKey', () => {
     expect(parseApiKey('qa-team.eu=a=b')).toEqual({ label: 'qa-team.eu', key: 'a=b' });
   });
 
+  it('reads label:key, and a label with nothing after it as an empty key', () => {
+    expect(parseApiKey('ci:s3cr=t')).toEqual({ label: 'ci', key: 's3cr=t' });
+    expect(parseApiKey('ci:')).toEqual({ label: 'ci', key: '' });
+    expect(parseApiKey('ci=')).toEqual({ label: 'ci', key: '' });
+  });
+
+  it('keeps a padded base64 key whole, even one whose head reads as a label (issue 23)', () => {
+    for (const value of ['Zm9vYmFyYmF6cXV4MTIzNDU2Nzg=', 'qa-team=', 'ab_c-d==']) expect(parseApiKey(value)).toBe(value);
+  });
+
   it('keeps every other value whole, base64 padding included', () => {
     for (const value of ['petstore-dev-key', 'dGVzdA==', 'abc=', '=abc', '1ci=key', 'two words=key', `${'x'.repeat(33)}=key`])
       expect(parseApiKey(value)).toBe(value);

@@ -123,22 +123,37 @@ export interface LabelledApiKey {
   readonly key: string;
 }
 
-/** What a label may be: a short word, so that `label=key` reads unambiguously on a command line. */
+/** What a label may be: a short word, so that `label:key` reads unambiguously on a command line. */
 export const KEY_LABEL = /^[A-Za-z][\w.-]{0,31}$/;
 
+/** Padded base64 or base64url: `=` only at its end, and a length that is a multiple of 4. */
+const PADDED_BASE64 = /^[A-Za-z0-9+/_-]+={1,2}$/;
+
+/** `value` split at its first `separator` when what comes before is a label; the key may be empty. */
+function labelledBy(value: string, separator: ':' | '='): LabelledApiKey | undefined {
+  const at = value.indexOf(separator);
+  const label = value.slice(0, at);
+  return at > 0 && KEY_LABEL.test(label) ? { label, key: value.slice(at + 1) } : undefined;
+}
+
 /**
- * A `--api-key` value: `label=key` when the part before the first `=` is a label and a key follows
- * that does not start with `=`; otherwise the whole value is the key, so base64 keys ending in `=`
- * stay whole. A key that itself reads `word=rest` is given a label: `ci=word=rest`.
+ * A `--api-key` value: `label:key` when the part before the first `:` is a label (no base64, base64url
+ * or hex key has a `:`). The older `label=key` is kept where a base64 key cannot read that way: a key
+ * must follow the `=` and not start with `=`, since a base64 key's `=` only pads its end. A value that
+ * is padded base64 is always the key as it is. A label with nothing after it (`ci:`, or `ci=`, which no
+ * base64 key is) comes back with an empty key: the variable meant to hold the key was unset.
  * @example
+ * parseApiKey('ci:s3cret')   // { label: 'ci', key: 's3cret' }
  * parseApiKey('ci=s3cret')   // { label: 'ci', key: 's3cret' }
- * parseApiKey('dGVzdA==')    // 'dGVzdA=='
+ * parseApiKey('Zm9vYmE=')    // 'Zm9vYmE='
+ * parseApiKey('ci:')         // { label: 'ci', key: '' }
  */
 export function parseApiKey(value: string): string | LabelledApiKey {
-  const split = value.indexOf('=');
-  const label = value.slice(0, split);
-  const key = value.slice(split + 1);
-  return split > 0 && KEY_LABEL.test(label) && key !== '' && !key.startsWith('=') ? { label, key } : value;
+  const colon = labelledBy(value, ':');
+  if (colon !== undefined) return colon;
+  if (value.length % 4 === 0 && PADDED_BASE64.test(value)) return value;
+  const equals = labelledBy(value, '=');
+  return equals !== undefined && !equals.key.startsWith('=') ? equals : value;
 }
 
 /** The headers of every 401: the scheme the client must use. */

@@ -46,13 +46,24 @@ describe('adminProblem', () => {
     expect(adminProblem(request('DELETE', { origin: 'http://LOCALHOST:4010', 'x-mock-admin': '1' }), 'localhost:4010')).toBeUndefined();
   });
 
+  // Issue 23, by design: a request without Origin and without Sec-Fetch-Site naming another site is no page's.
+  it('passes writes with no Origin from scripts, as curl, Playwright and Cypress send them', () => {
+    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'sec-fetch-site': 'none' }, { 'sec-fetch-site': 'same-origin' }])
+      expect(adminProblem(request('POST', headers), '127.0.0.1:4010')).toBeUndefined();
+    expect(adminProblem(request('DELETE', {}), '127.0.0.1:4010')).toBeUndefined();
+  });
+
   it('refuses other origins, preflights and unmarked writes, with 403 and no CORS', () => {
     const refused = [
       adminProblem(request('GET', { origin: 'http://localhost:5173' }), 'localhost:4010'),
       adminProblem(request('POST', { origin: 'https://127.0.0.1:4010', 'x-mock-admin': '1' }), '127.0.0.1:4010'),
       adminProblem(request('OPTIONS', {}), '127.0.0.1:4010'),
-      adminProblem(request('POST', { 'content-type': 'text/plain' }), '127.0.0.1:4010'),
-      adminProblem(request('POST', { 'content-type': 'text/json' }), '127.0.0.1:4010'),
+      // Issue 23: without Origin, a write is refused only when Sec-Fetch-Site says another site sent it.
+      adminProblem(request('POST', { 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site' }), '127.0.0.1:4010'),
+      adminProblem(request('POST', { 'x-mock-admin': '1', 'sec-fetch-site': 'Same-Site' }), '127.0.0.1:4010'),
+      adminProblem(request('POST', { origin: 'null', 'x-mock-admin': '1' }), '127.0.0.1:4010'),
+      adminProblem(request('POST', { origin: 'http://127.0.0.1:4010', 'content-type': 'text/plain' }), '127.0.0.1:4010'),
+      adminProblem(request('POST', { origin: 'http://127.0.0.1:4010', 'content-type': 'text/json' }), '127.0.0.1:4010'),
     ];
     for (const answer of refused) {
       expect(answer?.status).toBe(403);

@@ -8,7 +8,7 @@ import { isIP } from 'node:net';
 import { ADMIN_PREFIX, withoutCors } from '../admin/endpoints.js';
 import { errorResponse, type MockRequest, type MockResponse, prepared } from '../core/messages.js';
 
-/** The header a script sends to show an admin request is meant; a page on another origin cannot send it without a preflight. */
+/** The header a page of the mock's own origin sends to show an admin write is meant; a page on another origin cannot send it without a preflight. */
 const ADMIN_HEADER = 'x-mock-admin';
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -75,11 +75,18 @@ function adminRejection(message: string): MockResponse {
   return withoutCors(errorResponse('forbidden', message));
 }
 
+/** What `Sec-Fetch-Site` says of a request a page on another origin made: it was sent from another site, or from another origin of this one. */
+const FOREIGN_SITES = new Set(['cross-site', 'same-site']);
+
 /**
  * The rejection of an admin request, or `undefined` when it may go on. A page on another origin
- * can send a "simple" POST (form or `text/plain` body, no custom header) without asking first; these
- * rules leave it nothing: its `Origin` is rejected, its preflight is rejected, and a state-changing
- * request without a JSON body or the `X-Mock-Admin` header is rejected.
+ * can send a "simple" POST (form or `text/plain` body, no custom header, `sendBeacon`) without asking
+ * first, but a browser always sends `Origin` with a POST or DELETE a page makes (`Origin: null` after
+ * a redirect or from a sandbox), and `Sec-Fetch-Site: cross-site` or `same-site` when the page is
+ * elsewhere. So a request with neither is a script's (curl, Playwright's `request`, Cypress's
+ * `cy.request`) and goes on; a foreign `Origin`, a preflight, or a write marked as coming from
+ * another site is rejected. A write from the mock's own origin still needs a JSON body or
+ * `X-Mock-Admin`, as it did.
  */
 export function adminProblem(request: MockRequest, host: string | undefined): MockResponse | undefined {
   if (request.method === 'OPTIONS') {
@@ -92,6 +99,13 @@ export function adminProblem(request: MockRequest, host: string | undefined): Mo
     );
   }
   if (SAFE_METHODS.has(request.method)) return undefined;
+  const site = request.header('sec-fetch-site')?.toLowerCase();
+  if (site !== undefined && FOREIGN_SITES.has(site)) {
+    return adminRejection(
+      `The admin endpoints refuse requests from pages on other origins (Sec-Fetch-Site: ${site}); call them from a script or the mock's own origin.`,
+    );
+  }
+  if (origin === undefined) return undefined;
   const contentType = request.header('content-type');
   if (request.header(ADMIN_HEADER) !== undefined || (contentType !== undefined && JSON_MEDIA_TYPE.test(contentType))) return undefined;
   return adminRejection(

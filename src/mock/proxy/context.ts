@@ -12,6 +12,7 @@ import type { OperationId } from '../operations/operation.js';
 import { normalizeMockOptions } from '../options.js';
 import { type AuthProblem, bearerCheck, type LabelledApiKey } from '../pipeline/auth.js';
 import { hostCheck, hostName } from '../pipeline/host-guard.js';
+import { targetRedactor } from '../pipeline/request-log.js';
 import type { Router } from '../pipeline/router.js';
 import { RESPONSE_SCHEMAS } from '../pipeline/self-check.js';
 import { DriftLog } from './drift-report.js';
@@ -74,6 +75,8 @@ export interface ProxyContext {
   readonly conformance: Conformance<OperationId>;
   readonly shadow: Shadow;
   readonly log: DriftLog;
+  /** The request-target as the request log shows it: without the mock's keys or the upstream key, as the mock's log. */
+  readonly logTarget: (target: string) => string;
 }
 
 /** A client's request to the proxy, its body read. */
@@ -123,5 +126,6 @@ export function createProxyContext(options: ProxyOptions): ProxyContext {
     inputChecks: createInputChecks(basePath),
     conformance: createConformance<OperationId>(openapi, RESPONSE_SCHEMAS),
     log: new DriftLog(upstream.href, options.onProblem ?? (() => {})),
+    logTarget: targetRedactor(options.upstreamKey === undefined ? apiKeys : [...apiKeys, options.upstreamKey], basePath),
   };
 }

@@ -82,7 +82,7 @@ async function handle(context: ProxyContext, options: ProxyOptions, request: Inc
   const made = await responseTo(context, request);
   response.writeHead(made.status, { ...made.headers, 'content-length': Buffer.byteLength(made.body) });
   response.end(made.body);
-  options.onRequest?.(`${request.method} ${request.url} ${made.status} ${(performance.now() - started).toFixed(1)}ms`);
+  options.onRequest?.(`${request.method} ${context.logTarget(request.url ?? '')} ${made.status} ${(performance.now() - started).toFixed(1)}ms`);
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -3,7 +3,7 @@
 const session = () => `cypress-${Cypress.spec.name.replace(/[^\w.~-]/g, '-')}`.slice(0, 64);
 
 beforeEach(() => {
-  // X-Mock-Admin: the mock takes admin requests from scripts that say so, never from a web page of another origin.
+  // X-Mock-Admin is optional from a script; the mock refuses admin requests from web pages of other origins.
   cy.request({ method: 'POST', url: new URL(`/__mock/sessions/${session()}/reset`, Cypress.env('PETSTORE_URL')).href, headers: { 'x-mock-admin': '1' } });
 });
 
