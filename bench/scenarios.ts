@@ -43,7 +43,7 @@ const pets = seededPets(DEFAULT_SEED, DEFAULT_COUNT);
 // What every answer of the mock carries, and getPet's deprecation notice.
 const JSON_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied',
+  'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied, Retry-After',
   'content-type': 'application/json',
 };
 const DEPRECATION_HEADERS = { deprecation: '@1748736000', link: `<${BASE_PATH}/pets>; rel="successor-version"`, sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' };
