@@ -11,6 +11,7 @@
  */
 import { once } from 'node:events';
 import { connect } from 'node:net';
+import { setTimeout } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as validators from '../../src/generated/validators.js';
 import { startMockCli } from './cli.js';
@@ -122,18 +123,20 @@ async function petIds(mock: StartedMock, session: string) {
   return listed.json.map((pet) => pet.id);
 }
 
-/** Resolves once the request log holds a line starting with `start`, and with the whole log. */
+/**
+ * Resolves with the whole log once it holds a line starting with `start`, or after 5 s. A loop, not
+ * `expect.poll`: that needs to know its test, which it cannot while the modes run side by side.
+ */
 async function logged(mock: StartedMock, start: string): Promise<string> {
-  await expect
-    .poll(
-      () =>
-        mock
-          .log()
-          .split('\n')
-          .some((line) => line.startsWith(start)),
-      { timeout: 5_000 },
-    )
-    .toBe(true);
+  const until = Date.now() + 5_000;
+  while (
+    !mock
+      .log()
+      .split('\n')
+      .some((line) => line.startsWith(start)) &&
+    Date.now() < until
+  )
+    await setTimeout(20);
   return mock.log();
 }
 
@@ -211,6 +214,23 @@ const expectationIsError: Guarantee = {
   },
 };
 
+const bodyIsUtf8: Guarantee = {
+  name: 'a JSON body that is not UTF-8 is a 400 Error naming the body, and creates nothing',
+  async check(mock) {
+    const session = unique('latin1');
+    const before = await petIds(mock, session);
+    // RFC 8259 requires UTF-8: 0xFF 0xFE is no UTF-8 at all, and must not become U+FFFD in a stored name.
+    const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":1}')]);
+    const refused = await call(mock, '/pets', {
+      method: 'POST',
+      headers: { ...bearer(mock), 'content-type': 'application/json', 'x-mock-session': session },
+      body: new Uint8Array(body),
+    });
+    expectError(refused, 400, /body/i);
+    expect(await petIds(mock, session)).toEqual(before);
+  },
+};
+
 const logHidesQueryKey: Guarantee = {
   name: 'the request log holds no key sent in the query',
   async check(mock) {
@@ -273,6 +293,7 @@ export const GUARANTEES = {
   adminForScripts,
   everyResponseIsError,
   expectationIsError,
+  bodyIsUtf8,
   logHidesQueryKey,
   logHidesKeyElsewhere,
   createsAreKept,
