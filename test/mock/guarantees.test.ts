@@ -59,6 +59,7 @@ const KNOWN_GAPS: readonly KnownGap[] = [
     reason: 'the proxy leaves a malformed request line to Node: a 400 with no body',
   },
   { guarantee: GUARANTEES.expectationIsError, modes: EVERY_MODE, reason: '`Expect: foo` gets Node’s own 417, with no body' },
+  { guarantee: GUARANTEES.bodyIsUtf8, modes: EVERY_MODE, reason: 'a body that is not UTF-8 is stored with U+FFFD in its place (201)' },
   { guarantee: GUARANTEES.logHidesQueryKey, modes: ['--proxy'], reason: 'the proxy logs the target as sent' },
   {
     guarantee: GUARANTEES.logHidesKeyElsewhere,
