@@ -1,0 +1,351 @@
+/**
+ * The guarantees of docs/guarantees.md as one suite, run against every mode of `petstore-mock` (the plain
+ * mock, `--state`, `--store`, `--workers`, `--proxy`, `--profile`; test/mock/guarantees.test.ts), as the
+ * HTTP facts run against every host. Each guarantee is a small named function that attacks a started
+ * mock from outside, as a web page, an attacker or a careless user would, over HTTP and raw sockets.
+ *
+ * A mode that does not keep a promise yet is named in a list of known gaps, with the reason: its test
+ * runs as `it.fails`, so that the suite stays green while the gap is known, and turns red the day the
+ * gap is closed, until the list says so too. A mode added tomorrow starts with no gap listed: it fails
+ * the suite until it keeps every promise.
+ */
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { setTimeout } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as validators from '../../src/generated/validators.js';
+import { startMockCli } from './cli.js';
+import { answer, expectError } from './http-facts.js';
+
+/** A mode of the CLI, started as a real process: where it listens, the key it takes, and its log. */
+export interface StartedMock {
+  /** The API's base URL, ending in `/v1`. */
+  readonly baseUrl: string;
+  /** The key the mock accepts (`--api-key`). */
+  readonly key: string;
+  /** The flags that start this mode, without `--port` and `--api-key`: to start it again with others. */
+  readonly flags: readonly string[];
+  /** What the mock wrote to stderr so far: the request log and warnings. */
+  log(): string;
+  stop(): Promise<unknown>;
+}
+
+/** One promise of docs/guarantees.md, checked from outside against a started mock. */
+export interface Guarantee {
+  /** A row of the table in docs/guarantees.md, and the name of its test. */
+  readonly name: string;
+  check(mock: StartedMock): Promise<void>;
+}
+
+/** A promise some modes do not keep yet: their tests run as `it.fails` until it is kept. */
+export interface KnownGap {
+  readonly guarantee: Guarantee;
+  readonly modes: readonly string[];
+  /** Why, in a few words: the table in docs/guarantees.md shows it. */
+  readonly reason: string;
+}
+
+/** The origin of the mock, where `/__mock/*` lives. */
+function originOf(mock: StartedMock): string {
+  return new URL(mock.baseUrl).origin;
+}
+
+/** `baseUrl + path`, or the origin's `/__mock/...`. */
+function urlOf(mock: StartedMock, path: string): string {
+  return path.startsWith('/__mock') ? originOf(mock) + path : mock.baseUrl + path;
+}
+
+function bearer(mock: StartedMock): Record<string, string> {
+  return { authorization: `Bearer ${mock.key}` };
+}
+
+/** A request over fetch, its response read and checked as every response must be (JSON; CORS on the API only). */
+async function call(mock: StartedMock, path: string, init: RequestInit = {}) {
+  return answer(await fetch(urlOf(mock, path), init), { admin: path.startsWith('/__mock') });
+}
+
+/**
+ * Sends `head` (a request line and header lines joined by CRLF) byte for byte, as a hand-made client or
+ * a page with a forged `Host` would (fetch sets its own `Host` and `Origin`), and parses the response the
+ * mock gives before it closes the connection, as a `Response`.
+ */
+async function rawExchange(port: number, head: string, body = ''): Promise<Response> {
+  const socket = connect(port, '127.0.0.1');
+  socket.setTimeout(5_000, () => socket.destroy());
+  await once(socket, 'connect');
+  socket.write(`${head}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(Buffer.from(chunk));
+  const bytes = Buffer.concat(chunks);
+  const end = bytes.indexOf('\r\n\r\n');
+  const [statusLine = '', ...fields] = bytes.subarray(0, Math.max(end, 0)).toString('latin1').split('\r\n');
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
+  if (end === -1 || Number.isNaN(status))
+    throw new Error(`no HTTP response to ${JSON.stringify(head.split('\r\n')[0])}, only ${JSON.stringify(bytes.toString())}`);
+  const headers = new Headers();
+  for (const field of fields) headers.append(field.slice(0, field.indexOf(':')), field.slice(field.indexOf(':') + 1).trim());
+  // The body as bytes: a Response made from a string would claim a text/plain the mock never sent.
+  return new Response(new Uint8Array(bytes.subarray(end + 4)), { status, headers });
+}
+
+function portOf(mock: StartedMock): number {
+  return Number(new URL(mock.baseUrl).port);
+}
+
+/** A path under the base path, as the request line names it. */
+function target(mock: StartedMock, path: string): string {
+  return new URL(mock.baseUrl).pathname + path;
+}
+
+let names = 0;
+/** A name no other test uses, for a pet or a session. */
+function unique(what: string): string {
+  return `${what}-${process.pid}-${++names}`;
+}
+
+/** Creates a pet with the key and resolves with it, as the 201 acknowledged it: a Pet of the spec. */
+async function createPet(mock: StartedMock, name = unique('pet')) {
+  const created = await call(mock, '/pets', {
+    method: 'POST',
+    headers: { ...bearer(mock), 'content-type': 'application/json' },
+    body: JSON.stringify({ name, categoryId: 1 }),
+  });
+  expect(created.response.status, created.text).toBe(201);
+  if (!validators.Pet(created.json)) throw new Error(`the 201 holds no Pet: ${created.text}`);
+  return created.json;
+}
+
+/** The ids of the pets of a session, as the API lists them. */
+async function petIds(mock: StartedMock, session: string) {
+  const listed = await call(mock, '/pets?limit=100', { headers: { ...bearer(mock), 'x-mock-session': session } });
+  expect(listed.response.status, listed.text).toBe(200);
+  if (!validators.Pets(listed.json)) throw new Error(`the 200 holds no Pets: ${listed.text}`);
+  return listed.json.map((pet) => pet.id);
+}
+
+/**
+ * Resolves with the whole log once it holds a line starting with `start`, or after 5 s. A loop, not
+ * `expect.poll`: that needs to know its test, which it cannot while the modes run side by side.
+ */
+async function logged(mock: StartedMock, start: string): Promise<string> {
+  const until = Date.now() + 5_000;
+  while (
+    !mock
+      .log()
+      .split('\n')
+      .some((line) => line.startsWith(start)) &&
+    Date.now() < until
+  )
+    await setTimeout(20);
+  return mock.log();
+}
+
+const foreignHost: Guarantee = {
+  name: 'a foreign `Host` is a 403 Error (DNS rebinding), on the API and the admin',
+  async check(mock) {
+    for (const path of [target(mock, '/pets'), '/__mock/health']) {
+      const response = await rawExchange(portOf(mock), `GET ${path} HTTP/1.1\r\nHost: evil.example\r\nAuthorization: Bearer ${mock.key}`);
+      // The host guard answers before it tells the API from the admin: its rejection has the API's CORS everywhere.
+      expectError(await answer(response), 403);
+    }
+  },
+};
+
+const keyRequired: Guarantee = {
+  name: 'no key or a wrong key is a 401 Error with `WWW-Authenticate: Bearer`, and creates nothing',
+  async check(mock) {
+    const session = unique('no-key');
+    const before = await petIds(mock, session);
+    for (const credential of [{}, { authorization: 'Bearer not-the-key' }, { authorization: mock.key }]) {
+      const refused = await call(mock, '/pets', {
+        method: 'POST',
+        headers: { ...credential, 'content-type': 'application/json', 'x-mock-session': session },
+        body: JSON.stringify({ name: unique('intruder'), categoryId: 1 }),
+      });
+      expectError(refused, 401);
+      expect(refused.response.headers.get('www-authenticate')).toBe('Bearer');
+    }
+    expect(await petIds(mock, session)).toEqual(before);
+  },
+};
+
+const adminRejectsPages: Guarantee = {
+  name: 'the admin rejects what a page elsewhere sends: a foreign `Origin`, `Origin: null`, `Sec-Fetch-Site: cross-site` (403, nothing reset)',
+  async check(mock) {
+    const pet = await createPet(mock);
+    const host = `Host: 127.0.0.1:${portOf(mock)}`;
+    // What a page may send unasked: a simple POST with a text/plain body, and what the browser adds.
+    for (const page of ['Origin: http://evil.example', 'Origin: null', 'Sec-Fetch-Site: cross-site']) {
+      const response = await rawExchange(portOf(mock), `POST /__mock/reset HTTP/1.1\r\n${host}\r\n${page}\r\nContent-Type: text/plain`, '{}');
+      expectError(await answer(response, { admin: true }), 403);
+    }
+    const kept = await call(mock, `/pets/${pet.id}`, { headers: bearer(mock) });
+    expect(kept.response.status, kept.text).toBe(200);
+  },
+};
+
+const adminForScripts: Guarantee = {
+  name: 'a script’s `POST /__mock/reset` as README writes it (no header, no body) is accepted',
+  async check(mock) {
+    const reset = await call(mock, '/__mock/reset', { method: 'POST' });
+    expect(reset.response.status, reset.text).toBeLessThan(300);
+  },
+};
+
+const everyResponseIsError: Guarantee = {
+  name: 'an unknown path, a method the path lacks (405) and a malformed request line are the spec’s Error JSON',
+  async check(mock) {
+    expectError(await call(mock, '/no-such-path', { headers: bearer(mock) }), 404);
+    expectError(await call(mock, '/pets', { method: 'DELETE', headers: bearer(mock) }), 405);
+    // A method in lower case: Node's parser rejects it before the mock sees the request.
+    const malformed = await rawExchange(portOf(mock), `get ${target(mock, '/pets')} HTTP/1.1\r\nHost: 127.0.0.1`);
+    expectError(await answer(malformed), 400);
+  },
+};
+
+const expectationIsError: Guarantee = {
+  name: 'an `Expect` the mock cannot meet is the spec’s Error JSON',
+  async check(mock) {
+    const response = await rawExchange(
+      portOf(mock),
+      `GET ${target(mock, '/pets')} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: foo\r\nAuthorization: Bearer ${mock.key}`,
+    );
+    expectError(await answer(response), 417);
+  },
+};
+
+const bodyIsUtf8: Guarantee = {
+  name: 'a JSON body that is not UTF-8 is a 400 Error naming the body, and creates nothing',
+  async check(mock) {
+    const session = unique('latin1');
+    const before = await petIds(mock, session);
+    // RFC 8259 requires UTF-8: 0xFF 0xFE is no UTF-8 at all, and must not become U+FFFD in a stored name.
+    const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":1}')]);
+    const refused = await call(mock, '/pets', {
+      method: 'POST',
+      headers: { ...bearer(mock), 'content-type': 'application/json', 'x-mock-session': session },
+      body: new Uint8Array(body),
+    });
+    expectError(refused, 400, /body/i);
+    expect(await petIds(mock, session)).toEqual(before);
+  },
+};
+
+const logHidesQueryKey: Guarantee = {
+  name: 'the request log holds no key sent in the query',
+  async check(mock) {
+    const marker = unique('q');
+    await call(mock, `/pets?limit=1&${marker}=${encodeURIComponent(mock.key)}`, { headers: bearer(mock) });
+    expect(await logged(mock, `GET ${target(mock, '/pets')}?limit=1&${marker}=`)).not.toContain(mock.key);
+  },
+};
+
+const logHidesKeyElsewhere: Guarantee = {
+  name: 'the request log holds no key inside a path segment or as a session name',
+  async check(mock) {
+    for (const path of [`/pets/${mock.key}.json`, `/pets/1;k=${mock.key}`]) await call(mock, path, { headers: bearer(mock) });
+    await call(mock, '/pets?limit=2', { headers: { ...bearer(mock), 'x-mock-session': mock.key } });
+    expect(await logged(mock, `GET ${target(mock, '/pets')}?limit=2`)).not.toContain(mock.key);
+  },
+};
+
+const createsAreKept: Guarantee = {
+  name: 'an acknowledged create is readable afterwards (201, then 200 with the same pet)',
+  async check(mock) {
+    // Several at once, so that with workers they land on different processes.
+    const pets = await Promise.all(Array.from({ length: 6 }, () => createPet(mock)));
+    for (const pet of pets) {
+      const read = await call(mock, `/pets/${pet.id}`, { headers: bearer(mock) });
+      expect(read.response.status, read.text).toBe(200);
+      expect(read.json).toEqual(pet);
+    }
+  },
+};
+
+const defaultKeyBeyondLoopback: Guarantee = {
+  name: '`--host 0.0.0.0` with the public default key exits 2 before it listens',
+  async check(mock) {
+    const outcome = await startMockCli([...mock.flags, '--host', '0.0.0.0', '--port', '0']).then(
+      async (started) => {
+        await started.stop();
+        return 'it listened';
+      },
+      (error: unknown) => String(error),
+    );
+    expect(outcome).toMatch(/exited with 2 before listening: .*--api-key/s);
+  },
+};
+
+const forced429RetryAfter: Guarantee = {
+  name: 'a forced 429 (`Prefer: code=429`) carries `Retry-After`',
+  async check(mock) {
+    const limited = await call(mock, '/pets', { headers: { ...bearer(mock), prefer: 'code=429' } });
+    expectError(limited, 429);
+    expect(limited.response.headers.get('retry-after')).toMatch(/^\d+$/);
+  },
+};
+
+/** Every guarantee by a short name, in the order of the table in docs/guarantees.md. */
+export const GUARANTEES = {
+  foreignHost,
+  keyRequired,
+  adminRejectsPages,
+  adminForScripts,
+  everyResponseIsError,
+  expectationIsError,
+  bodyIsUtf8,
+  logHidesQueryKey,
+  logHidesKeyElsewhere,
+  createsAreKept,
+  defaultKeyBeyondLoopback,
+  forced429RetryAfter,
+} satisfies Record<string, Guarantee>;
+
+const ALL: readonly Guarantee[] = Object.values(GUARANTEES);
+
+/** The gap of `gaps` that says `mode` does not keep `guarantee` yet, if one does. */
+function gapOf(gaps: readonly KnownGap[], guarantee: Guarantee, mode: string): KnownGap | undefined {
+  return gaps.find((gap) => gap.guarantee === guarantee && gap.modes.includes(mode));
+}
+
+/**
+ * Runs every guarantee against `mode`, started once by `start` for all of them; those `gaps` lists run
+ * as `it.fails`. Modes run side by side (each suite is concurrent with the other modes'), and the
+ * guarantees of one mode one after another, as some count its pets.
+ */
+export function runGuarantees(mode: string, start: () => Promise<StartedMock>, gaps: readonly KnownGap[]): void {
+  describe(`guarantees: ${mode}`, { concurrent: true }, () => {
+    let mock: StartedMock;
+    beforeAll(async () => {
+      mock = await start();
+    });
+    afterAll(() => mock?.stop());
+    describe('one at a time', { concurrent: false }, () => {
+      for (const guarantee of ALL) {
+        const gap = gapOf(gaps, guarantee, mode);
+        if (gap === undefined) it(guarantee.name, () => guarantee.check(mock));
+        else it.fails(`${guarantee.name} (known gap: ${gap.reason})`, () => guarantee.check(mock));
+      }
+    });
+  });
+}
+
+/**
+ * The table "guarantee × mode" of docs/guarantees.md as the suite runs it: ✓ tested and kept, ✗ a known
+ * gap, numbered; then the gaps by number, each with its reason and modes.
+ */
+export function guaranteeTable(modes: readonly string[], gaps: readonly KnownGap[]): string {
+  const rows = ALL.map((guarantee) => {
+    const cells = modes.map((mode) => {
+      const gap = gapOf(gaps, guarantee, mode);
+      return gap === undefined ? '✓' : `✗ ${gaps.indexOf(gap) + 1}`;
+    });
+    return `| ${guarantee.name} | ${cells.join(' | ')} |`;
+  });
+  const listed = gaps.map(({ reason, modes: where }, index) => {
+    const named = where.length === modes.length ? 'Every mode' : where.map((mode) => `\`${mode}\``).join(', ');
+    return `${index + 1}. ${named}: ${reason}.`;
+  });
+  const header = [`| Guarantee | ${modes.map((mode) => `\`${mode}\``).join(' | ')} |`, `|---|${modes.map(() => '---').join('|')}|`];
+  return [...header, ...rows, '', 'Known gaps (✗), each tested as `it.fails` until it is closed:', '', ...listed].join('\n');
+}
