@@ -49,24 +49,17 @@ const EVERY_MODE = MODES.map((mode) => mode.name);
  */
 const KNOWN_GAPS: readonly KnownGap[] = [
   {
-    guarantee: GUARANTEES.adminForScripts,
-    modes: EVERY_MODE,
-    reason: 'a script’s admin request needs `X-Mock-Admin: 1` or a JSON body (403)',
-  },
-  {
     guarantee: GUARANTEES.everyResponseIsError,
     modes: ['--proxy'],
     reason: 'the proxy leaves a malformed request line to Node: a 400 with no body',
   },
-  { guarantee: GUARANTEES.expectationIsError, modes: EVERY_MODE, reason: '`Expect: foo` gets Node’s own 417, with no body' },
-  { guarantee: GUARANTEES.bodyIsUtf8, modes: EVERY_MODE, reason: 'a body that is not UTF-8 is stored with U+FFFD in its place (201)' },
-  { guarantee: GUARANTEES.logHidesQueryKey, modes: ['--proxy'], reason: 'the proxy logs the target as sent' },
+  { guarantee: GUARANTEES.expectationIsError, modes: ['--proxy'], reason: 'the proxy leaves `Expect: foo` to Node: its own 417, with no body' },
   {
-    guarantee: GUARANTEES.logHidesKeyElsewhere,
-    modes: EVERY_MODE,
-    reason: 'a key inside a path segment (`/v1/pets/KEY.json`) or a session name (`session=KEY`) is logged as sent',
+    guarantee: GUARANTEES.bodyIsUtf8,
+    modes: ['--proxy'],
+    reason: 'the proxy reads the body loosely and forwards it with U+FFFD in its place',
   },
-  { guarantee: GUARANTEES.forced429RetryAfter, modes: EVERY_MODE, reason: 'a forced 429 has no `Retry-After`' },
+  { guarantee: GUARANTEES.forced429RetryAfter, modes: ['--proxy'], reason: 'the proxy does not relay the `Retry-After` of the upstream’s 429' },
 ];
 
 let surroundings: Promise<Surroundings> | undefined;
