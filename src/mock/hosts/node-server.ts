@@ -47,6 +47,8 @@ export interface MockServerOptions extends MockOptions {
   readonly store?: string;
   /** The key prefix in Redis, so that several mocks share one Redis. Default: `petstore`. */
   readonly namespace?: string;
+  /** Milliseconds a Redis command may take before the request that needs it is answered 503. Default: 3 000. */
+  readonly storeTimeout?: number;
 }
 
 /** Limits on slow clients, in milliseconds. */
@@ -218,7 +220,12 @@ async function openState(options: MockServerOptions, settings: ResolvedMockOptio
   const shared =
     store === undefined
       ? undefined
-      : await openSharedState({ ...settings, url: store, ...(options.namespace === undefined ? {} : { namespace: options.namespace }) });
+      : await openSharedState({
+          ...settings,
+          url: store,
+          ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+          ...(options.storeTimeout === undefined ? {} : { commandTimeoutMs: options.storeTimeout }),
+        });
   return {
     state,
     shared,
