@@ -84,6 +84,15 @@ describe('a password in the --store URL', () => {
     expect(result.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1\/0/);
     expect(result.stderr + result.stdout).not.toContain(SECRET);
   });
+
+  it('is not printed when the --store URL is rejected (exit 2)', async () => {
+    for (const url of [`http://:${SECRET}@127.0.0.1:6379`, `redis://:${SECRET}@127.0.0.1:99999`]) {
+      const result = await runCli('petstore-mock', ['--store', url]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/--store <url>/);
+      expect(result.stderr + result.stdout).not.toContain(SECRET);
+    }
+  });
 });
 
 describe('a Redis whose maxmemory-policy may evict keys', () => {

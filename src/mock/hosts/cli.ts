@@ -243,15 +243,19 @@ async function startServerMode(flags: MockFlags): Promise<void> {
 
 /**
  * Commander's message on one line, without its `error:` prefix, and without the value of a rejected
- * `--api-key` or `PETSTORE_API_KEY`: a key is never printed, even one that is rejected.
+ * `--api-key`, `PETSTORE_API_KEY` or `--store`: a key or password is never printed, even one that is rejected.
  */
 function oneLine(text: string): string {
-  return text
-    .replace(/^(error: option '-k, --api-key <key>' argument ')[\s\S]+(' is invalid\.)/, '$1***$2')
-    .replace(/^(error: option '-k, --api-key <key>' value ')[\s\S]+(' from env 'PETSTORE_API_KEY' is invalid\.)/, '$1***$2')
-    .replace(/^error: /, '')
-    .trim()
-    .replace(/\s*\n\s*/g, ' ');
+  return (
+    text
+      .replace(/^(error: option '-k, --api-key <key>' argument ')[\s\S]+(' is invalid\.)/, '$1***$2')
+      .replace(/^(error: option '-k, --api-key <key>' value ')[\s\S]+(' from env 'PETSTORE_API_KEY' is invalid\.)/, '$1***$2')
+      // A --store URL that is rejected may still hold a password, in its userinfo or its query.
+      .replace(/^(error: option '--store <url>' argument ')[\s\S]+(' is invalid\.)/, '$1***$2')
+      .replace(/^error: /, '')
+      .trim()
+      .replace(/\s*\n\s*/g, ' ')
+  );
 }
 
 /** Runs the CLI; resolves to the exit code for failures before the server runs. */
