@@ -42,7 +42,8 @@ export interface MockServerOptions extends MockOptions {
   /**
    * `redis://[user:password@]host:port[/db]`: keep every piece of state in Redis, shared with every
    * other mock on the same Redis and namespace (docs/redis.md). Needs the `ioredis` package. A Redis
-   * that does not respond at start rejects with a `StoreUnavailableError`. Default: state in this process.
+   * that does not respond at start rejects with a `StoreUnavailableError`, and so does one whose
+   * `maxmemory-policy` may evict keys (its `exitCode` is 2: a setting to change). Default: state in this process.
    */
   readonly store?: string;
   /** The key prefix in Redis, so that several mocks share one Redis. Default: `petstore`. */

@@ -433,9 +433,9 @@ export class RedisPetStore {
 }
 
 /** The recipe Redis holds, or `undefined` for a namespace nobody seeded (yet). */
-async function recordedRecipe(redis: Redis, recipeKey: string): Promise<{ readonly recipe: SeedRecipe; readonly text: string } | undefined> {
-  const text = await redis.get(recipeKey);
-  return text === null ? undefined : { recipe: recipeFrom(text, recipeKey.slice(0, -'seed:recipe'.length)), text };
+async function recordedRecipe(redis: Redis, prefix: string): Promise<{ readonly recipe: SeedRecipe; readonly text: string } | undefined> {
+  const text = await redis.get(`${prefix}seed:recipe`);
+  return text === null ? undefined : { recipe: recipeFrom(text, prefix), text };
 }
 
 /** Writes `recipe`'s pets and then the recipe itself, with a new generation id, freeing the lock in the same step. */
@@ -461,17 +461,16 @@ async function writeSeed(redis: Redis, prefix: string, recipe: SeedRecipe): Prom
  * seeding lets its lock expire, and another one starts over.
  */
 async function seedOnce(redis: Redis, prefix: string, wanted: SeedRecipe, deadline: number): Promise<{ readonly recipe: SeedRecipe; readonly text: string }> {
-  const recipeKey = `${prefix}seed:recipe`;
   const lockKey = `${prefix}seed:lock`;
   // The lock names its holder, for whoever looks at Redis while a seeding hangs.
   const holder = `pid ${process.pid}`;
   for (;;) {
-    const recorded = await recordedRecipe(redis, recipeKey);
+    const recorded = await recordedRecipe(redis, prefix);
     if (recorded !== undefined) return recorded;
     if ((await redis.set(lockKey, holder, 'PX', SEED_LOCK_MS, 'NX')) === 'OK') {
       // The seeder before may have finished between the read above and the lock: it sets the recipe
       // and frees the lock in one step, so with the lock held the recipe is there or never was.
-      const done = await recordedRecipe(redis, recipeKey);
+      const done = await recordedRecipe(redis, prefix);
       if (done !== undefined) {
         await redis.del(lockKey);
         return done;
