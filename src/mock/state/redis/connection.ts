@@ -30,6 +30,19 @@ export function displayUrl(url: string): string {
   return parsed.href.replace(/\/$/, '');
 }
 
+/**
+ * `reply`, or a rejection once `ms` have passed without it. ioredis's own time-out starts only when a
+ * command is sent, and with auto-pipelining a command waits for the pipeline before it: a request
+ * would wait twice the time-out. This bounds the wait from the moment the request asks.
+ */
+export function withDeadline<T>(reply: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no response within ${ms} ms`)), ms);
+  });
+  return Promise.race([reply, late]).finally(() => clearTimeout(timer));
+}
+
 /** Loads ioredis, which the package lists as an optional peer dependency. */
 async function loadClient(): Promise<typeof import('ioredis').Redis> {
   try {

@@ -15,7 +15,7 @@ import { PET_STATUSES } from '../../../openapi/facts.js';
 import type { PetStatus } from '../../../types.js';
 import { DEFAULT_SESSION } from '../sessions.js';
 import type { PetDraft, StoredPet } from '../store.js';
-import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, evictionProblem } from './connection.js';
+import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, evictionProblem, withDeadline } from './connection.js';
 import { CREATED_SCRIPT, SCRIPTS } from './scripts.js';
 
 export { displayUrl } from './connection.js';
@@ -289,7 +289,7 @@ export class RedisStore {
   async run<T>(command: () => Promise<T>): Promise<T> {
     if (this.#rejection !== undefined) throw new StoreUnavailableError(this.#rejection);
     try {
-      return await command();
+      return await withDeadline(command(), this.#options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
     } catch (error) {
       const cause = this.#lastError || messageOf(error);
       throw new StoreUnavailableError(
