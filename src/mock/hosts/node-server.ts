@@ -48,7 +48,7 @@ export interface MockServerOptions extends MockOptions {
   readonly store?: string;
   /** The key prefix in Redis, so that several mocks share one Redis. Default: `petstore`. */
   readonly namespace?: string;
-  /** Milliseconds a Redis command may take before the request that needs it is answered 503. Default: 3 000. */
+  /** Milliseconds a Redis command may take before the request that needs it gets a 503. Default: 3 000. */
   readonly storeTimeout?: number;
 }
 

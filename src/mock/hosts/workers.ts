@@ -17,7 +17,7 @@ export function isWorkerProcess(): boolean {
 
 /**
  * Starts a worker's server, trying again every second while `start` rejects with an error
- * `retryable` accepts (Redis does not answer): a worker forked to replace a dead one while Redis is
+ * `retryable` accepts (Redis does not respond): a worker forked to replace a dead one while Redis is
  * down waits for Redis, as the running workers do, instead of leaving the cluster a worker short.
  * `onWait` hears of the first failure only.
  */

@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis';
 import { codeOf, EXIT, messageOf, StoreUnavailableError, UsageError } from '../../../errors.js';
 
-/** Milliseconds a Redis command may take before the request that needs it is answered 503. */
+/** Milliseconds a Redis command may take before the request that needs it gets a 503. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 3_000;
 
 /**

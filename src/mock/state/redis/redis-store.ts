@@ -44,7 +44,7 @@ export interface RedisStoreOptions {
   readonly maxSessions: number;
   /** Milliseconds to wait for Redis at start. Default: 5 000. */
   readonly connectTimeoutMs?: number;
-  /** Milliseconds each Redis command may take before the request that needs it is answered 503. Default: 3 000. */
+  /** Milliseconds each Redis command may take before the request that needs it gets a 503. Default: 3 000. */
   readonly commandTimeoutMs?: number;
 }
 
@@ -137,7 +137,7 @@ export class RedisStore {
   #seedByStatus: ReadonlyMap<PetStatus, readonly SeedEntry[]>;
   /** The last connection error, for the 503's message. */
   #lastError = '';
-  /** Why Redis may not be used now (an evicting policy set while the mock runs): every request is answered 503 with it. */
+  /** Why Redis may not be used now (an evicting policy set while the mock runs): every request gets a 503 with it. */
   #rejection: string | undefined;
   /** The move to the namespace's new generation, while one is under way: requests wait for it. */
   #following: Promise<void> | undefined;
@@ -301,7 +301,7 @@ export class RedisStore {
     }
   }
 
-  /** Asks Redis for its eviction policy; a Redis that does not answer is the next command's to report. */
+  /** Asks Redis for its eviction policy; a Redis that does not respond is the next command's to report. */
   #checkPolicy(): void {
     evictionProblem(this.#redis, this.#options.url).then(
       (problem) => {
