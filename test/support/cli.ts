@@ -31,6 +31,8 @@ export function runCli(name: string, args: readonly string[], env?: Record<strin
 export interface RunningMock {
   readonly url: string;
   readonly child: ChildProcess;
+  /** What the mock wrote to stdout so far (its banner). */
+  stdout(): string;
   /** What the mock wrote to stderr so far. */
   stderr(): string;
   /** Sends `signal` and resolves with the exit code. */
@@ -52,6 +54,7 @@ export function startMockCli(args: readonly string[], env?: Record<string, strin
         resolve({
           url,
           child,
+          stdout: () => stdout,
           stderr: () => stderr,
           stop: (signal = 'SIGTERM') => {
             child.kill(signal);

@@ -24,6 +24,8 @@ export interface RedisServerOptions {
    * a write Redis acknowledged survives a kill -9. Default: false, nothing on disk.
    */
   readonly appendonly?: boolean;
+  /** More redis-server flags, such as `--requirepass secret`. */
+  readonly args?: readonly string[];
 }
 
 /**
@@ -42,6 +44,10 @@ export interface TestRedis {
   kill(): Promise<void>;
   /** Starts the server again on the same port and directory (after `kill`). */
   restart(): Promise<void>;
+  /** Stops the server in its tracks (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void;
   /** Stops the server and removes its directory. */
   stop(): Promise<void>;
 }
@@ -59,9 +65,10 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts redis-server and resolves once it accepts connections; rejects with its output if it exits first. */
-async function launch(port: number, dir: string, appendonly: boolean): Promise<ChildProcess> {
+async function launch(port: number, dir: string, options: RedisServerOptions): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no', '--loglevel', 'notice'];
-  if (appendonly) args.push(...DURABLE_REDIS_ARGS);
+  if (options.appendonly) args.push(...DURABLE_REDIS_ARGS);
+  args.push(...(options.args ?? []));
   const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -102,16 +109,17 @@ async function end(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
  */
 export async function startRedis(options: RedisServerOptions = {}): Promise<TestRedis> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-redis-'));
-  const appendonly = options.appendonly ?? false;
   const port = await freePort();
-  let child = await launch(port, dir, appendonly);
+  let child = await launch(port, dir, options);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     kill: () => end(child, 'SIGKILL'),
     restart: async () => {
-      child = await launch(port, dir, appendonly);
+      child = await launch(port, dir, options);
     },
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
     stop: async () => {
       await end(child, 'SIGTERM');
       await rm(dir, { recursive: true, force: true });

@@ -36,6 +36,7 @@ export interface MockFlags {
   upstreamKey?: string;
   store?: string;
   namespace?: string;
+  storeTimeout?: number;
   workers?: number;
   quiet?: boolean;
 }
@@ -164,6 +165,9 @@ function deploymentOptions(): Option[] {
     ),
     new Option('--store <url>', 'keep all state in Redis (redis://host:port[/db]), shared by every mock on it; needs the ioredis package').argParser(redisUrl),
     new Option('--namespace <name>', 'key prefix in Redis, so that several mocks share one Redis (default: petstore)').argParser(namespace),
+    new Option('--store-timeout <ms>', 'how long a Redis command may take before the mock responds 503 (default: 3000)').argParser(
+      integerIn(1, 600_000, 'milliseconds'),
+    ),
     new Option('--workers <n>', 'serve from n processes sharing the port, one per core (needs --store)').argParser(integerIn(1, 256, 'a number of processes')),
     new Option('-q, --quiet', 'no request log'),
   ];

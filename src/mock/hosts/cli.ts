@@ -13,7 +13,7 @@ import type { SeedRecipe } from '../state/redis/redis-store.js';
 import { openSharedState } from '../state/redis/shared-state.js';
 import { type MockFlags, mockFlagsCommand } from './cli-flags.js';
 import { isLoopback, type MockServer, type MockServerOptions, serverUrl, startMockServer } from './node-server.js';
-import { forkWorkers, isWorkerProcess } from './workers.js';
+import { forkWorkers, isWorkerProcess, leaveCluster, startWorker } from './workers.js';
 
 /** Writes a line of the log, or a warning, to stderr. */
 function logLine(line: string): void {
@@ -144,6 +144,7 @@ async function seedSharedState(flags: MockFlags, store: string): Promise<{ reado
   const check = await openSharedState({
     url: store,
     ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
+    ...(flags.storeTimeout === undefined ? {} : { commandTimeoutMs: flags.storeTimeout }),
     seed: flags.seed,
     count: flags.count,
     bigIds: flags.bigIds === true,
@@ -189,6 +190,7 @@ function serverOptions(flags: MockFlags): MockServerOptions {
     ...(flags.profile === undefined ? {} : { profile: flags.profile }),
     ...(flags.store === undefined ? {} : { store: flags.store }),
     ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
+    ...(flags.storeTimeout === undefined ? {} : { storeTimeout: flags.storeTimeout }),
     ...(flags.quiet ? {} : { onRequest: logLine }),
   };
 }
@@ -217,7 +219,11 @@ async function serverBanner(server: MockServer, flags: MockFlags): Promise<strin
 
 /** One server, until SIGINT or SIGTERM; then the coverage, when asked for. */
 async function startServerMode(flags: MockFlags): Promise<void> {
-  const server = await startMockServer(serverOptions(flags)).catch((error: unknown) => {
+  const start = () => startMockServer(serverOptions(flags));
+  const unreachable = (error: unknown) => error instanceof StoreUnavailableError && error.exitCode === EXIT.failed;
+  const onWait = (error: unknown) => logLine(`petstore-mock: worker ${process.pid}: ${messageOf(error)} Trying again every second.`);
+  const server = await (isWorkerProcess() ? startWorker(start, unreachable, onWait) : start()).catch((error: unknown) => {
+    leaveCluster();
     throw startProblem(error, flags);
   });
   onStopSignal(() => {
@@ -237,15 +243,19 @@ async function startServerMode(flags: MockFlags): Promise<void> {
 
 /**
  * Commander's message on one line, without its `error:` prefix, and without the value of a rejected
- * `--api-key` or `PETSTORE_API_KEY`: a key is never printed, even one that is rejected.
+ * `--api-key`, `PETSTORE_API_KEY` or `--store`: a key or password is never printed, even one that is rejected.
  */
 function oneLine(text: string): string {
-  return text
-    .replace(/^(error: option '-k, --api-key <key>' argument ')[\s\S]+(' is invalid\.)/, '$1***$2')
-    .replace(/^(error: option '-k, --api-key <key>' value ')[\s\S]+(' from env 'PETSTORE_API_KEY' is invalid\.)/, '$1***$2')
-    .replace(/^error: /, '')
-    .trim()
-    .replace(/\s*\n\s*/g, ' ');
+  return (
+    text
+      .replace(/^(error: option '-k, --api-key <key>' argument ')[\s\S]+(' is invalid\.)/, '$1***$2')
+      .replace(/^(error: option '-k, --api-key <key>' value ')[\s\S]+(' from env 'PETSTORE_API_KEY' is invalid\.)/, '$1***$2')
+      // A --store URL that is rejected may still hold a password, in its userinfo or its query.
+      .replace(/^(error: option '--store <url>' argument ')[\s\S]+(' is invalid\.)/, '$1***$2')
+      .replace(/^error: /, '')
+      .trim()
+      .replace(/\s*\n\s*/g, ' ')
+  );
 }
 
 /** Runs the CLI; resolves to the exit code for failures before the server runs. */

@@ -44,11 +44,14 @@ export interface MockServerOptions extends MockOptions {
   /**
    * `redis://[user:password@]host:port[/db]`: keep every piece of state in Redis, shared with every
    * other mock on the same Redis and namespace (docs/redis.md). Needs the `ioredis` package. A Redis
-   * that does not respond at start rejects with a `StoreUnavailableError`. Default: state in this process.
+   * that does not respond at start rejects with a `StoreUnavailableError`, and so does one whose
+   * `maxmemory-policy` may evict keys (its `exitCode` is 2: a setting to change). Default: state in this process.
    */
   readonly store?: string;
   /** The key prefix in Redis, so that several mocks share one Redis. Default: `petstore`. */
   readonly namespace?: string;
+  /** Milliseconds a Redis command may take before the request that needs it gets a 503. Default: 3 000. */
+  readonly storeTimeout?: number;
 }
 
 /** Limits on slow clients, in milliseconds. */
@@ -229,7 +232,12 @@ async function openState(options: MockServerOptions, settings: ResolvedMockOptio
   const shared =
     store === undefined
       ? undefined
-      : await openSharedState({ ...settings, url: store, ...(options.namespace === undefined ? {} : { namespace: options.namespace }) });
+      : await openSharedState({
+          ...settings,
+          url: store,
+          ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+          ...(options.storeTimeout === undefined ? {} : { commandTimeoutMs: options.storeTimeout }),
+        });
   return {
     state,
     shared,

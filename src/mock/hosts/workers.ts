@@ -5,9 +5,40 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 
+/** How long to wait before trying again: a worker for Redis at start, the primary before replacing a worker that never listened. */
+const RETRY_MS = 1_000;
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** Whether this process is one of the workers `forkWorkers` started. */
 export function isWorkerProcess(): boolean {
   return cluster.isWorker;
+}
+
+/**
+ * Starts a worker's server, trying again every second while `start` rejects with an error
+ * `retryable` accepts (Redis does not respond): a worker forked to replace a dead one while Redis is
+ * down waits for Redis, as the running workers do, instead of leaving the cluster a worker short.
+ * `onWait` hears of the first failure only.
+ */
+export async function startWorker<T>(start: () => Promise<T>, retryable: (error: unknown) => boolean, onWait: (error: unknown) => void): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (!retryable(error)) throw error;
+      if (attempt === 0) onWait(error);
+      await wait(RETRY_MS);
+    }
+  }
+}
+
+/**
+ * Lets a worker that failed to start exit: the channel to the primary would otherwise keep it alive,
+ * a process that neither serves nor is replaced. Does nothing outside a worker.
+ */
+export function leaveCluster(): void {
+  if (cluster.isWorker) cluster.worker?.disconnect();
 }
 
 /**
@@ -39,12 +70,21 @@ export function forkWorkers(count: number, onEvent: (line: string) => void): Pro
 
   function fork(): Worker {
     const worker = cluster.fork();
+    let listened = false;
     live.add(worker);
+    worker.once('listening', () => {
+      listened = true;
+    });
     worker.once('exit', (code, signal) => {
       live.delete(worker);
       if (stopping || !ports.size) return;
       onEvent(`petstore-mock: worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another.\n`);
-      fork();
+      // One that could not start is replaced after a pause, not in a loop as fast as processes fork.
+      if (listened) fork();
+      else
+        void wait(RETRY_MS).then(() => {
+          if (!stopping) fork();
+        });
     });
     return worker;
   }

@@ -50,8 +50,16 @@ export interface RedisClient extends ScriptMethods {
   hmget(key: string, ...fields: string[]): Promise<(string | null)[]>;
   hgetall(key: string): Promise<Record<string, string>>;
   multi(): RedisTransaction;
+  /** `CONFIG GET parameter`: `[parameter, value]`, or an error where CONFIG is disabled. */
+  config(subcommand: 'GET', parameter: string): Promise<unknown>;
+  info(section: string): Promise<string>;
   on(event: 'error', listener: (error: Error) => void): unknown;
   on(event: 'ready', listener: () => void): unknown;
   quit(): Promise<unknown>;
   disconnect(): void;
+}
+
+/** What adds the Lua scripts to a client before its first command: ioredis's `defineCommand`. */
+export interface ScriptHost {
+  defineCommand(name: string, definition: { readonly numberOfKeys?: number; readonly lua: string }): void;
 }

@@ -7,7 +7,8 @@
  * ioredis is an optional peer dependency, loaded only when a Redis store is asked for; the store's
  * signatures name its own `RedisClient` (client.ts), so that the published types need no ioredis.
  */
-import { codeOf, messageOf, StoreUnavailableError, UsageError } from '../../../errors.js';
+import { randomUUID } from 'node:crypto';
+import { messageOf, StoreUnavailableError } from '../../../errors.js';
 import { BIG_ID_OFFSET, seededPets } from '../../../fixtures/seed.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../../json/lossless.js';
 import { PET_STATUSES } from '../../../openapi/facts.js';
@@ -15,7 +16,10 @@ import type { PetStatus } from '../../../types.js';
 import { DEFAULT_SESSION } from '../sessions.js';
 import type { PetDraft, StoredPet } from '../store.js';
 import type { RedisClient } from './client.js';
+import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, evictionProblem, withDeadline } from './connection.js';
 import { CREATED_SCRIPT, SCRIPTS } from './scripts.js';
+
+export { displayUrl } from './connection.js';
 
 /** The namespace of a Redis store unless told otherwise. */
 const DEFAULT_NAMESPACE = 'petstore';
@@ -41,6 +45,8 @@ export interface RedisStoreOptions {
   readonly maxSessions: number;
   /** Milliseconds to wait for Redis at start. Default: 5 000. */
   readonly connectTimeoutMs?: number;
+  /** Milliseconds each Redis command may take before the request that needs it gets a 503. Default: 3 000. */
+  readonly commandTimeoutMs?: number;
 }
 
 /** What a namespace was seeded with: the first replica's `--seed`, `--count` and `--big-ids`. */
@@ -53,22 +59,6 @@ export interface SeedRecipe {
 /** Why `name` cannot be a namespace, or `undefined` when it can. */
 export function namespaceProblem(name: string): string | undefined {
   return NAMESPACE.test(name) ? undefined : `A namespace is 1 to 64 letters, digits, '.', '_' or '-'; got ${JSON.stringify(name.slice(0, 80))}.`;
-}
-
-/** The URL as it may be shown: without user name or password. */
-export function displayUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new TypeError('The store must be a URL such as redis://127.0.0.1:6379 or redis://host:6379/2; got something that is not a URL.');
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new TypeError(`The store must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379; got a ${parsed.protocol}// URL.`);
-  }
-  parsed.username = '';
-  parsed.password = '';
-  return parsed.href.replace(/\/$/, '');
 }
 
 interface SeedEntry {
@@ -99,6 +89,17 @@ function tailOf(draft: PetDraft): string {
   return stringifyJson({ name: draft.name, categoryId: draft.categoryId, status: draft.status }).slice(1);
 }
 
+/**
+ * One generation of a namespace: its recipe exactly as Redis holds it, and its seeded pets. Each
+ * seeding writes a recipe with a new generation id, so a namespace emptied (FLUSHALL, a restart
+ * without persistence) and seeded again never reads as the one before, even with the same seed.
+ */
+interface World {
+  readonly recipe: SeedRecipe;
+  readonly text: string;
+  readonly seed: readonly SeedEntry[];
+}
+
 /** The recipe a namespace records; anything else there is not ours. */
 function recipeFrom(text: string, prefix: string): SeedRecipe {
   const value = parseJson(text);
@@ -115,6 +116,8 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
 const SEED_BATCH = 5_000;
 /** How long the replica that seeds may hold the seeding lock without showing progress. */
 const SEED_LOCK_MS = 30_000;
+/** How often each replica asks Redis for its eviction policy again, which may change while the mock runs. */
+const POLICY_CHECK_MS = 2_000;
 
 /**
  * The mock's state in one Redis namespace. One per replica; `connectRedisStore` makes it.
@@ -127,32 +130,44 @@ export class RedisStore {
   /** Where the state lives, without a password. */
   readonly url: string;
   readonly namespace: string;
-  readonly recipe: SeedRecipe;
   readonly #redis: RedisClient;
   readonly #prefix: string;
   readonly #registry: string;
   readonly #options: RedisStoreOptions;
-  readonly #seed: readonly SeedEntry[];
-  readonly #seedByStatus: ReadonlyMap<PetStatus, readonly SeedEntry[]>;
+  #world: World;
+  #seedByStatus: ReadonlyMap<PetStatus, readonly SeedEntry[]>;
   /** The last connection error, for the 503's message. */
   #lastError = '';
+  /** Why Redis may not be used now (an evicting policy set while the mock runs): every request gets a 503 with it. */
+  #rejection: string | undefined;
+  /** The move to the namespace's new generation, while one is under way: requests wait for it. */
+  #following: Promise<void> | undefined;
+  readonly #policyTimer: NodeJS.Timeout;
 
-  constructor(redis: RedisClient, options: RedisStoreOptions, recipe: SeedRecipe, seed: readonly SeedEntry[]) {
+  constructor(redis: RedisClient, options: RedisStoreOptions, world: World) {
     this.#redis = redis;
     this.#options = options;
     this.url = displayUrl(options.url);
     this.namespace = options.namespace ?? DEFAULT_NAMESPACE;
     this.#prefix = `${this.namespace}:`;
     this.#registry = `${this.#prefix}sessions`;
-    this.recipe = recipe;
-    this.#seed = seed;
-    this.#seedByStatus = new Map(PET_STATUSES.map((status) => [status, seed.filter((entry) => entry.pet.status === status)]));
+    this.#world = world;
+    this.#seedByStatus = seedByStatus(world.seed);
     redis.on('error', (error: Error) => {
       this.#lastError = error.message;
     });
     redis.on('ready', () => {
       this.#lastError = '';
     });
+    // The policy may change while the mock runs, or the mock may reconnect to another server.
+    const check = () => this.#checkPolicy();
+    redis.on('ready', check);
+    this.#policyTimer = setInterval(check, POLICY_CHECK_MS).unref();
+  }
+
+  /** What the namespace was seeded with (by whichever replica seeded it). */
+  get recipe(): SeedRecipe {
+    return this.#world.recipe;
   }
 
   /** Ids follow on from the namespace's seed: `--big-ids` offsets them by 2^53. */
@@ -171,19 +186,23 @@ export class RedisStore {
    */
   async open(name: string): Promise<number | undefined> {
     if (name === DEFAULT_SESSION) return this.clockOffset(name);
-    const opened = await this.run(this.#redis.petstoreOpen(this.#registry, this.#prefix, name, this.#options.sessionTtl, this.#options.maxSessions));
+    const { sessionTtl, maxSessions } = this.#options;
+    const [opened] = await this.run(() =>
+      Promise.all([this.#redis.petstoreOpen(this.#registry, this.#prefix, name, sessionTtl, maxSessions), this.#sameWorld()]),
+    );
     return opened[0] === 0 ? undefined : Number(opened[1] || 0);
   }
 
   /** A session's clock offset in milliseconds, without opening it. */
   async clockOffset(name: string): Promise<number> {
-    return Number((await this.run(this.#redis.get(this.key(name, 'clock')))) ?? 0);
+    const [offset] = await this.run(() => Promise.all([this.#redis.get(this.key(name, 'clock')), this.#sameWorld()]));
+    return Number(offset ?? 0);
   }
 
   /** Sets a session's clock offset (`null`: back to the base clock), opening it; false when the cap refuses it. */
   async setClock(name: string, offset: number | null): Promise<boolean> {
     const { sessionTtl, maxSessions } = this.#options;
-    const set = await this.run(
+    const set = await this.run(() =>
       this.#redis.petstoreSetClock(this.#registry, this.#prefix, offset === null ? '' : String(offset), name, sessionTtl, maxSessions),
     );
     return set === 1;
@@ -191,17 +210,17 @@ export class RedisStore {
 
   /** Drops a named session on every replica; whether it was open. */
   async drop(name: string): Promise<boolean> {
-    return (await this.run(this.#redis.petstoreDrop(this.#registry, this.#prefix, name))) === 1;
+    return (await this.run(() => this.#redis.petstoreDrop(this.#registry, this.#prefix, name))) === 1;
   }
 
   /** The default session back to the seed, every named one dropped. */
   async resetAll(): Promise<void> {
-    await this.run(this.#redis.petstoreResetAll(this.#registry, this.#prefix));
+    await this.run(() => this.#redis.petstoreResetAll(this.#registry, this.#prefix));
   }
 
   /** The open named sessions, least recently used first. */
   async sessions(): Promise<{ readonly name: string; readonly pets: number; readonly idleMs: number }[]> {
-    const reply = await this.run(this.#redis.petstoreSessions(this.#registry, this.#prefix, this.#options.sessionTtl));
+    const reply = await this.run(() => this.#redis.petstoreSessions(this.#registry, this.#prefix, this.#options.sessionTtl));
     const now = Number(reply[0]);
     const list: { name: string; pets: number; idleMs: number }[] = [];
     for (let i = 1; i + 2 < reply.length; i += 3) {
@@ -214,21 +233,22 @@ export class RedisStore {
   async addCounts(counts: Readonly<Record<string, number>>): Promise<void> {
     const pipeline = this.#redis.multi();
     for (const [field, times] of Object.entries(counts)) pipeline.hincrby(`${this.#prefix}coverage`, field, times);
-    await this.run(pipeline.exec());
+    await this.run(() => pipeline.exec());
   }
 
   /** Every counter, as every replica counted. */
   async counts(): Promise<Readonly<Record<string, number>>> {
-    const all = await this.run(this.#redis.hgetall(`${this.#prefix}coverage`));
+    const all = await this.run(() => this.#redis.hgetall(`${this.#prefix}coverage`));
     return Object.fromEntries(Object.entries(all).map(([field, value]) => [field, Number(value)]));
   }
 
   async clearCounts(): Promise<void> {
-    await this.run(this.#redis.del(`${this.#prefix}coverage`));
+    await this.run(() => this.#redis.del(`${this.#prefix}coverage`));
   }
 
   /** Closes the connection. */
   async close(): Promise<void> {
+    clearInterval(this.#policyTimer);
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
 
@@ -249,7 +269,7 @@ export class RedisStore {
 
   /** @internal The seeded pets, or those with one status. */
   seedPets(status?: PetStatus): readonly SeedEntry[] {
-    return status === undefined ? this.#seed : (this.#seedByStatus.get(status) ?? []);
+    return status === undefined ? this.#world.seed : (this.#seedByStatus.get(status) ?? []);
   }
 
   /** @internal The id of the session's pet number n (the seed's first, then those created). */
@@ -263,10 +283,14 @@ export class RedisStore {
     return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
   }
 
-  /** @internal A Redis reply, or the `StoreUnavailableError` that names why there is none. */
-  async run<T>(reply: Promise<T>): Promise<T> {
+  /**
+   * @internal The reply to a Redis command, or the `StoreUnavailableError` that names why there is
+   * none; the command is not sent while Redis may not be used.
+   */
+  async run<T>(command: () => Promise<T>): Promise<T> {
+    if (this.#rejection !== undefined) throw new StoreUnavailableError(this.#rejection);
     try {
-      return await reply;
+      return await withDeadline(command(), this.#options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
     } catch (error) {
       const cause = this.#lastError || messageOf(error);
       throw new StoreUnavailableError(
@@ -277,6 +301,39 @@ export class RedisStore {
       );
     }
   }
+
+  /** Asks Redis for its eviction policy; a Redis that does not respond is the next command's to report. */
+  #checkPolicy(): void {
+    evictionProblem(this.#redis, this.#options.url).then(
+      (problem) => {
+        this.#rejection = problem;
+      },
+      () => undefined,
+    );
+  }
+
+  /**
+   * Resolves once this replica serves the generation Redis holds. A namespace emptied under it
+   * (FLUSHALL, a restart without persistence) is seeded again with the recipe it had, unless another
+   * replica seeded it first: then this one follows that one's recipe. Either way every replica serves
+   * one world, never the seed it remembers beside another one's.
+   */
+  async #sameWorld(): Promise<void> {
+    if ((await this.#redis.get(`${this.#prefix}seed:recipe`)) === this.#world.text) return;
+    this.#following ??= loadWorld(this.#redis, this.#prefix, this.#world.recipe, Date.now() + 2 * SEED_LOCK_MS)
+      .then((world) => {
+        this.#world = world;
+        this.#seedByStatus = seedByStatus(world.seed);
+      })
+      .finally(() => {
+        this.#following = undefined;
+      });
+    await this.#following;
+  }
+}
+
+function seedByStatus(seed: readonly SeedEntry[]): ReadonlyMap<PetStatus, readonly SeedEntry[]> {
+  return new Map(PET_STATUSES.map((status) => [status, seed.filter((entry) => entry.pet.status === status)]));
 }
 
 /**
@@ -300,7 +357,7 @@ export class RedisPetStore {
   async create(draft: PetDraft): Promise<StoredPet> {
     const { redis, registry, recipe } = this.#state;
     const name = this.#name === DEFAULT_SESSION ? '' : this.#name;
-    const k = await this.#state.run(
+    const k = await this.#state.run(() =>
       redis.petstoreCreate(this.#n, this.#pets, this.#state.key(this.#name, `st:${draft.status}`), registry, tailOf(draft), name),
     );
     return { id: this.#state.idOf(recipe.count + k), name: draft.name, categoryId: draft.categoryId, status: draft.status };
@@ -318,7 +375,7 @@ export class RedisPetStore {
     if (n === undefined) return undefined;
     const { count } = this.#state.recipe;
     if (n <= count) return this.#state.seedPets()[n - 1]?.json;
-    const tail = await this.#state.run(this.#state.redis.hget(this.#pets, String(n - count)));
+    const tail = await this.#state.run(() => this.#state.redis.hget(this.#pets, String(n - count)));
     return tail === null ? undefined : this.#jsonOf(n - count, tail);
   }
 
@@ -341,15 +398,15 @@ export class RedisPetStore {
   async reset(): Promise<void> {
     const { redis } = this.#state;
     const keys = [this.#n, this.#pets, this.#state.key(this.#name, 'clock'), ...PET_STATUSES.map((status) => this.#state.key(this.#name, `st:${status}`))];
-    await this.#state.run(redis.del(...keys));
+    await this.#state.run(() => redis.del(...keys));
   }
 
   /** How many pets the session has. */
   get size(): Promise<number> {
-    return this.#state.run(this.#state.redis.get(this.#n)).then((created) => this.#state.recipe.count + Number(created ?? 0));
+    return this.#state.run(() => this.#state.redis.get(this.#n)).then((created) => this.#state.recipe.count + Number(created ?? 0));
   }
 
-  /** The JSON of each pet of a page. The seed comes first in id order: Redis is asked only for what the seed leaves of it. */
+  /** The JSON of each pet of a page. The seed comes first in id order: RedisClient is asked only for what the seed leaves of it. */
   async #page(limit: number, status: PetStatus | undefined): Promise<string[]> {
     const parts = this.#state
       .seedPets(status)
@@ -362,7 +419,7 @@ export class RedisPetStore {
   async #created(need: number, status?: PetStatus): Promise<[number, string][]> {
     const { redis } = this.#state;
     const keys = status === undefined ? [this.#n, this.#pets] : [this.#n, this.#pets, this.#state.key(this.#name, `st:${status}`)];
-    const reply = await this.#state.run(redis.petstoreCreated(status === undefined ? 2 : 3, ...keys, need));
+    const reply = await this.#state.run(() => redis.petstoreCreated(status === undefined ? 2 : 3, ...keys, need));
     const pets: [number, string][] = [];
     for (let i = 0; i + 1 < reply.length; i += 2) {
       const k = Number(reply[i]);
@@ -376,24 +433,27 @@ export class RedisPetStore {
   }
 }
 
-/**
- * Whether loading ioredis failed because it is not installed. import() says ERR_MODULE_NOT_FOUND; the
- * CommonJS build (dist/cjs/) loads it with require(), which says MODULE_NOT_FOUND, also when a module
- * that ioredis itself requires is missing: only the one naming ioredis counts.
- */
-function isIoredisMissing(error: unknown): boolean {
-  const code = codeOf(error);
-  return code === 'ERR_MODULE_NOT_FOUND' || (code === 'MODULE_NOT_FOUND' && messageOf(error).startsWith("Cannot find module 'ioredis'"));
+/** The recipe Redis holds, or `undefined` for a namespace nobody seeded (yet). */
+async function recordedRecipe(redis: RedisClient, prefix: string): Promise<{ readonly recipe: SeedRecipe; readonly text: string } | undefined> {
+  const text = await redis.get(`${prefix}seed:recipe`);
+  return text === null ? undefined : { recipe: recipeFrom(text, prefix), text };
 }
 
-/** Loads ioredis, which the package lists as an optional peer dependency. */
-async function loadClient(): Promise<typeof import('ioredis').Redis> {
-  try {
-    return (await import('ioredis')).Redis;
-  } catch (error) {
-    if (!isIoredisMissing(error)) throw error;
-    throw new UsageError('--store redis:// needs the ioredis package: run npm install ioredis');
+/** Writes `recipe`'s pets and then the recipe itself, with a new generation id, freeing the lock in the same step. */
+async function writeSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe): Promise<string> {
+  const lockKey = `${prefix}seed:lock`;
+  const pets = seededPets(recipe.seed, recipe.count);
+  for (let from = 0; from < pets.length; from += SEED_BATCH) {
+    const batch = pets.slice(from, from + SEED_BATCH).flatMap((pet) => [String(pet.id), tailOf(pet)]);
+    await redis
+      .multi()
+      .hset(`${prefix}seed:pets`, ...batch)
+      .pexpire(lockKey, SEED_LOCK_MS)
+      .exec();
   }
+  const text = JSON.stringify({ ...recipe, generation: randomUUID() });
+  await redis.multi().set(`${prefix}seed:recipe`, text).del(lockKey).exec();
+  return text;
 }
 
 /**
@@ -401,38 +461,37 @@ async function loadClient(): Promise<typeof import('ioredis').Redis> {
  * (SET NX) writes it and then the recipe; the others wait for the recipe. A replica that dies while
  * seeding lets its lock expire, and another one starts over.
  */
-async function seedOnce(redis: RedisClient, prefix: string, options: RedisStoreOptions, deadline: number): Promise<SeedRecipe> {
-  const recipeKey = `${prefix}seed:recipe`;
+async function seedOnce(
+  redis: RedisClient,
+  prefix: string,
+  wanted: SeedRecipe,
+  deadline: number,
+): Promise<{ readonly recipe: SeedRecipe; readonly text: string }> {
   const lockKey = `${prefix}seed:lock`;
   // The lock names its holder, for whoever looks at Redis while a seeding hangs.
   const holder = `pid ${process.pid}`;
   for (;;) {
-    const recorded = await redis.get(recipeKey);
-    if (recorded !== null) return recipeFrom(recorded, prefix);
+    const recorded = await recordedRecipe(redis, prefix);
+    if (recorded !== undefined) return recorded;
     if ((await redis.set(lockKey, holder, 'PX', SEED_LOCK_MS, 'NX')) === 'OK') {
       // The seeder before may have finished between the read above and the lock: it sets the recipe
       // and frees the lock in one step, so with the lock held the recipe is there or never was.
-      const done = await redis.get(recipeKey);
-      if (done !== null) {
+      const done = await recordedRecipe(redis, prefix);
+      if (done !== undefined) {
         await redis.del(lockKey);
-        return recipeFrom(done, prefix);
+        return done;
       }
-      const recipe: SeedRecipe = { seed: options.seed, count: options.count, bigIds: options.bigIds };
-      const pets = seededPets(recipe.seed, recipe.count);
-      for (let from = 0; from < pets.length; from += SEED_BATCH) {
-        const batch = pets.slice(from, from + SEED_BATCH).flatMap((pet) => [String(pet.id), tailOf(pet)]);
-        await redis
-          .multi()
-          .hset(`${prefix}seed:pets`, ...batch)
-          .pexpire(lockKey, SEED_LOCK_MS)
-          .exec();
-      }
-      await redis.multi().set(recipeKey, JSON.stringify(recipe)).del(lockKey).exec();
-      return recipe;
+      return { recipe: wanted, text: await writeSeed(redis, prefix, wanted) };
     }
     if (Date.now() > deadline) throw new Error(`another replica has been seeding namespace ${prefix.slice(0, -1)} for too long; try again, or clear its keys.`);
     await wait(50);
   }
+}
+
+/** The namespace's generation as Redis holds it, seeded with `wanted` if nobody seeded it. */
+async function loadWorld(redis: RedisClient, prefix: string, wanted: SeedRecipe, deadline: number): Promise<World> {
+  const { recipe, text } = await seedOnce(redis, prefix, wanted, deadline);
+  return { recipe, text, seed: await readSeed(redis, prefix, recipe) };
 }
 
 /** The namespace's seeded pets, read in batches. */
@@ -459,56 +518,20 @@ async function readSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe):
  * await state.close();
  */
 export async function connectRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
-  const url = displayUrl(options.url);
+  displayUrl(options.url);
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   const problem = namespaceProblem(namespace);
   if (problem !== undefined) throw new TypeError(problem);
-  const Client = await loadClient();
-  const timeout = options.connectTimeoutMs ?? 5_000;
-  let connected = false;
-  const redis = new Client(options.url, {
-    lazyConnect: true,
-    // While Redis is away a command fails at once (the request gets its 503) instead of waiting in a queue.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    // Reconnect for as long as the mock runs: it recovers by itself when Redis is back.
-    // At start a refused connection is final (the mock exits naming the URL); once connected,
-    // reconnect for as long as the mock runs, so that it recovers by itself when Redis is back.
-    retryStrategy: (times) => (connected ? Math.min(times * 50, 500) : null),
-    enableAutoPipelining: true,
-    connectTimeout: timeout,
+  const timeouts = { connectMs: options.connectTimeoutMs ?? 5_000, commandMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS };
+  const redis = await connectClient(options.url, timeouts, (client) => {
+    for (const [name, script] of Object.entries(SCRIPTS)) client.defineCommand(name, script);
+    client.defineCommand('petstoreCreated', CREATED_SCRIPT);
   });
-  for (const [name, script] of Object.entries(SCRIPTS)) redis.defineCommand(name, script);
-  redis.defineCommand('petstoreCreated', CREATED_SCRIPT);
-  let lastError = '';
-  const onError = (error: Error) => {
-    lastError = error.message;
-  };
-  redis.on('error', onError);
   try {
-    await new Promise<void>((resolve, reject) => {
-      // Cleared once settled: a timer left behind would keep a failed CLI waiting to exit.
-      const timer = setTimeout(() => reject(new Error(`no answer within ${timeout} ms`)), timeout);
-      redis
-        .connect()
-        .then(resolve, reject)
-        .finally(() => clearTimeout(timer));
-    });
-  } catch (error) {
-    // A refused connection has already ended the client; disconnecting it again would leave ioredis
-    // a timer that keeps the process alive for seconds.
-    if (redis.status !== 'end') redis.disconnect();
-    throw new StoreUnavailableError(`cannot reach Redis at ${url}: ${lastError || messageOf(error)}. Start Redis there, or pass the right --store URL.`, {
-      cause: error,
-    });
-  }
-  connected = true;
-  try {
-    const prefix = `${namespace}:`;
-    const recipe = await seedOnce(redis, prefix, options, Date.now() + 2 * SEED_LOCK_MS);
-    const seed = await readSeed(redis, prefix, recipe);
-    redis.off('error', onError);
-    return new RedisStore(redis, options, recipe, seed);
+    const evicting = await evictionProblem(redis, options.url);
+    if (evicting !== undefined) throw evictionError(evicting);
+    const wanted: SeedRecipe = { seed: options.seed, count: options.count, bigIds: options.bigIds };
+    return new RedisStore(redis, options, await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS));
   } catch (error) {
     redis.disconnect();
     throw error;
