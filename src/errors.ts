@@ -47,8 +47,9 @@ export class StateFileError extends PetstoreError {
 }
 
 /**
- * Redis cannot be reached: at start, or while the mock runs. The message names the URL (never its
- * password) and the cause; the mock answers 503 with it until Redis is back.
+ * Redis cannot be reached, or may not keep the mock's state (a policy that evicts keys): at start
+ * (exit 1, or 2 for a setting to change), or while the mock runs, when the mock responds 503 with the
+ * message until Redis is back. The message names the URL, never its password, and the cause.
  */
 export class StoreUnavailableError extends PetstoreError {
   override readonly name = 'StoreUnavailableError';
