@@ -148,6 +148,7 @@ describe('the packed package with each major of msw and Pact', () => {
       async () => {
         const { project, nodeBin } = await setupOf();
         await copyFile(join(here, 'pact-consumer.mjs'), join(project, 'pact-consumer.mjs'));
+        await copyFile(join(here, 'installed-mock.mjs'), join(project, 'installed-mock.mjs'));
         const ran = await run('node', ['pact-consumer.mjs'], project, nodeBin);
         expect(ran.code, ran.output).toBe(0);
         expect(ran.output).toContain('pact: the consumer wrote a pact and petstore-verify replayed it');

@@ -138,6 +138,7 @@ describe('the packed package, installed in a new project', () => {
     async () => {
       await run('npm', ['install', '@pact-foundation/pact@16', ...INSTALL], project);
       await copyFile(join(here, 'bins-and-client.mjs'), join(project, 'bins-and-client.mjs'));
+      await copyFile(join(here, 'installed-mock.mjs'), join(project, 'installed-mock.mjs'));
       expect(await run(process.execPath, ['bins-and-client.mjs'], project)).toMatch(/the commands and the client verified/);
     },
     TIMEOUT,

@@ -1,21 +1,13 @@
 // A downstream project using the package's two commands and its typed client, as installed.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { ApiError, createClient } from 'petstore-mock/client';
+import { startInstalledMock } from './installed-mock.mjs';
 
 function check(condition, what) {
   if (!condition) throw new Error(`downstream check failed: ${what}`);
 }
 
-const mock = spawn(process.execPath, ['node_modules/.bin/petstore-mock', '--port', '0', '--quiet']);
-const url = await new Promise((resolve, reject) => {
-  let out = '';
-  mock.stdout.on('data', (chunk) => {
-    out += chunk;
-    const found = /(http:\/\/\S+\/v1)/.exec(out);
-    if (found) resolve(found[1]);
-  });
-  mock.on('exit', (code) => reject(new Error(`petstore-mock exited with ${code}`)));
-});
+const { mock, url } = await startInstalledMock();
 try {
   const client = createClient({ baseUrl: url, apiKey: 'petstore-dev-key' });
   const rex = await client.createPet({ name: 'Rex', categoryId: 3 });

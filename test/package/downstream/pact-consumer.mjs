@@ -1,12 +1,13 @@
 // A downstream project's Pact run, for whichever Pact major it installed: the consumer side writes a pact
 // with PactV4 and the package's typed client (as examples/pact/admin-ui.pact.test.ts does), then the
 // provider side replays it with the package's petstore-verify against the package's petstore-mock.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MatchersV3, PactV4 } from '@pact-foundation/pact';
 import { createClient } from 'petstore-mock/client';
+import { startInstalledMock } from './installed-mock.mjs';
 
 const KEY = 'petstore-dev-key';
 const { eachLike, integer, string } = MatchersV3;
@@ -31,17 +32,8 @@ try {
   const file = join(dir, 'downstream-ui-petstore-api.json');
   check(JSON.parse(readFileSync(file, 'utf8')).interactions.length === 1, 'the pact holds the one interaction');
 
-  const mock = spawn(process.execPath, ['node_modules/.bin/petstore-mock', '--port', '0', '--quiet']);
+  const { mock, url } = await startInstalledMock();
   try {
-    const url = await new Promise((resolve, reject) => {
-      let out = '';
-      mock.stdout.on('data', (chunk) => {
-        out += chunk;
-        const found = /(http:\/\/\S+\/v1)/.exec(out);
-        if (found) resolve(found[1]);
-      });
-      mock.on('exit', (code) => reject(new Error(`petstore-mock exited with ${code}`)));
-    });
     const verified = spawnSync(
       process.execPath,
       ['node_modules/.bin/petstore-verify', '--suite', 'pact', '--pact', file, '--base-url', url, '--api-key', KEY, '--reporter', 'json'],
