@@ -59,7 +59,11 @@ const KNOWN_GAPS: readonly KnownGap[] = [
     modes: ['--proxy'],
     reason: 'the proxy reads the body loosely and forwards it with U+FFFD in its place',
   },
-  { guarantee: GUARANTEES.forced429RetryAfter, modes: ['--proxy'], reason: 'the proxy does not relay the `Retry-After` of the upstream’s 429' },
+  {
+    guarantee: GUARANTEES.forced429RetryAfter,
+    modes: ['--proxy'],
+    reason: 'the proxy forwards no `Prefer` to the deployment, which decides its own status (200 here), so no 429 is forced',
+  },
 ];
 
 let surroundings: Promise<Surroundings> | undefined;
