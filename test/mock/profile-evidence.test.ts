@@ -9,7 +9,7 @@ import { profileOfRun } from '../../src/contracts/learn-profile.js';
 import { verify } from '../../src/contracts/runner.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import type { Profile } from '../../src/profile/profile.js';
-import { type Choices, correctDeployment, type Deployment, serve } from '../support/deployments.js';
+import { type Choices, correctDeployment, type Deployment, OTHER_CHOICES, serve } from '../support/deployments.js';
 import { type ChoiceName, corpus, disagreements, send } from '../support/replay.js';
 
 const KEY = 'petstore-dev-key';
@@ -24,17 +24,7 @@ const ALTERNATIVES: readonly {
 }[] = [
   {
     name: 'newest first, no default status, categories 1..10, limit clamped, empty page for an unknown status, 404 for a non-integer id, charset, numeric codes',
-    choices: {
-      order: 'newest-first',
-      defaultStatus: 'omitted',
-      categories: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n],
-      limitOutOfRange: 'clamp',
-      unknownStatus: 'empty',
-      nonIntegerPetId: 404,
-      charset: true,
-      extraFields: true,
-      errorCodes: 'numeric',
-    },
+    choices: OTHER_CHOICES,
     learned: {
       listOrder: 'id-desc',
       defaultStatus: 'omitted',

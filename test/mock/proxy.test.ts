@@ -10,7 +10,16 @@ import { profileOfRun } from '../../src/contracts/learn-profile.js';
 import { verify } from '../../src/contracts/runner.js';
 import { type ProxyServer, startProxyServer } from '../../src/mock/proxy/proxy-server.js';
 import type { Profile } from '../../src/profile/profile.js';
-import { type Choices, type CorrectDeployment, correctDeployment, type Deployment, FAULTS, faultyDeployment, serve } from '../support/deployments.js';
+import {
+  type Choices,
+  type CorrectDeployment,
+  correctDeployment,
+  type Deployment,
+  FAULTS,
+  faultyDeployment,
+  OTHER_CHOICES,
+  serve,
+} from '../support/deployments.js';
 import { type ChoiceName, corpus, send } from '../support/replay.js';
 
 const KEY = 'petstore-dev-key';
@@ -69,16 +78,7 @@ describe('petstore-mock --proxy over a correct deployment that chooses otherwise
   const cases: readonly { name: string; choices: Partial<Choices>; differs: readonly ChoiceName[] }[] = [
     {
       name: 'newest first, no default status, categories 1..10, clamp, empty page, 404, charset, numeric codes',
-      choices: {
-        order: 'newest-first',
-        defaultStatus: 'omitted',
-        categories: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n],
-        limitOutOfRange: 'clamp',
-        unknownStatus: 'empty',
-        nonIntegerPetId: 404,
-        charset: true,
-        errorCodes: 'numeric',
-      },
+      choices: { ...OTHER_CHOICES, extraFields: false },
       differs: ['limitOutOfRange', 'limitNotInteger', 'unknownStatus', 'listOrder', 'nonIntegerPetId', 'defaultStatus', 'categories', 'errorCodes', 'charset'],
     },
     {

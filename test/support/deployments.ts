@@ -765,6 +765,24 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
 }
 
 /**
+ * The other side of most open choices at once: newest first, status left out when not sent, categories
+ * 1..10 only, limit clamped, an empty page for an unknown status, 404 for a non-integer id, charset,
+ * extra fields, numeric error codes. The verifier, the profile learner and the proxy are each tested
+ * against a deployment that makes them.
+ */
+export const OTHER_CHOICES: Partial<Choices> = {
+  order: 'newest-first',
+  defaultStatus: 'omitted',
+  categories: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n],
+  limitOutOfRange: 'clamp',
+  unknownStatus: 'empty',
+  nonIntegerPetId: 404,
+  charset: true,
+  extraFields: true,
+  errorCodes: 'numeric',
+};
+
+/**
  * The correct deployment that `verify.test.ts` and `test/pact/provider.test.ts` check: newest first,
  * ids from 2^31, no status for a pet added without one, categories limited to 1..10 (others refused
  * with 400), an out-of-range limit clamped, an unknown status answered with an empty page, 404 for
@@ -773,16 +791,5 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
  * `verify-alternatives.test.ts`.
  */
 export function alternativeDeployment(): Promise<CorrectDeployment> {
-  return correctDeployment({
-    ids: 'from-2^31',
-    order: 'newest-first',
-    defaultStatus: 'omitted',
-    categories: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n],
-    limitOutOfRange: 'clamp',
-    unknownStatus: 'empty',
-    nonIntegerPetId: 404,
-    charset: true,
-    extraFields: true,
-    errorCodes: 'numeric',
-  });
+  return correctDeployment({ ids: 'from-2^31', ...OTHER_CHOICES });
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeObservations, type Observations } from '../../src/contracts/checks/observations.js';
 import { RATE_LIMIT_RETRIES } from '../../src/contracts/http.js';
 import { runCli, startMockCli } from '../support/cli.js';
-import { type Choices, type CorrectDeployment, correctDeployment } from '../support/deployments.js';
+import { type Choices, type CorrectDeployment, correctDeployment, OTHER_CHOICES } from '../support/deployments.js';
 import { instantWaitsEnv, waitsIn } from '../support/instant-waits.js';
 
 const KEY = 'petstore-dev-key';
@@ -49,17 +49,7 @@ function expectPass(report: JsonReport): void {
 const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; pact: boolean; observed: Observations }[] = [
   {
     name: 'sequential ids, newest first, status left out when not sent, categories 1..10 only, limit clamped, empty page for an unknown status, 404 for a non-integer id, charset=utf-8, extra fields, numeric error codes',
-    choices: {
-      order: 'newest-first',
-      defaultStatus: 'omitted',
-      categories: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n],
-      limitOutOfRange: 'clamp',
-      unknownStatus: 'empty',
-      nonIntegerPetId: 404,
-      charset: true,
-      extraFields: true,
-      errorCodes: 'numeric',
-    },
+    choices: OTHER_CHOICES,
     pact: true,
     observed: {
       listOrder: 'id-desc',
