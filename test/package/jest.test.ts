@@ -10,47 +10,21 @@
  * petstore-mock/msw then fails with an error that says so. Needs the dist/ that `npm test` builds, and
  * the npm registry (or npm's cache).
  */
-import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeBinOf, pack, type Run, root, run as runIn, TIMEOUT } from './projects.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const checks = fileURLToPath(new URL('downstream/commonjs-checks.cjs', import.meta.url));
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
-const TIMEOUT = 240_000;
 /** The Node that installs the project, then the ones Jest and the script run on. */
 const NODES = ['22.13.0', '24'] as const;
 
-interface Run {
-  readonly code: number | null;
-  readonly output: string;
-}
-
-// npm run test passes its own npm_* settings down, and a developer's shell may hold a key: the new project inherits neither.
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_') && name !== 'PETSTORE_API_KEY' && name !== 'PETSTORE_BASE_URL'),
-);
-
-/** Runs `command` with `nodeBin` first on PATH, so `npm`, `npx` and the scripts run on that Node. */
+/** Runs as in projects.ts, with CI=true (Jest neither watches nor asks) and without the suite's own NODE_OPTIONS. */
 function run(command: string, args: readonly string[], cwd: string, nodeBin: string, extra: Record<string, string> = {}): Promise<Run> {
-  const path = `${nodeBin}${delimiter}${env.PATH ?? ''}`;
-  // CI=true: Jest neither watches nor asks. The suite's own NODE_OPTIONS are not the project's.
-  const options = { cwd, timeout: TIMEOUT, maxBuffer: 16 * 1024 * 1024, env: { ...env, PATH: path, NO_COLOR: '1', CI: 'true', NODE_OPTIONS: '', ...extra } };
-  return new Promise((resolve) => {
-    execFile(command, args, options, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, output: stdout + stderr }),
-    );
-  });
-}
-
-/** The folder holding the `node` of `version`, fetched into the cache the first time. */
-async function nodeBinOf(version: string): Promise<string> {
-  const found = await run(join(root, 'scripts/with-node.sh'), [version, '--', 'node', '-p', 'process.execPath'], root, dirname(process.execPath));
-  if (found.code !== 0) throw new Error(`scripts/with-node.sh ${version} failed:\n${found.output}`);
-  return dirname(found.output.trim());
+  return runIn(command, args, cwd, nodeBin, { CI: 'true', NODE_OPTIONS: '', ...extra });
 }
 
 // The Jest test of the project: the checks, one test each, in Jest's default CommonJS mode.
@@ -90,17 +64,11 @@ describe('the packed package in a CommonJS project with Jest 30 and no configura
     });
     workDir = await mkdtemp(join(tmpdir(), 'petstore-jest-'));
     project = join(workDir, 'project');
-    const [pack] = await Promise.all([
-      // --ignore-scripts: npm test has just built dist/, and a rebuild would empty it under the suites running beside this one.
-      run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', workDir], root, dirname(process.execPath)),
-      ...NODES.map(async (version) => nodeBins.set(version, await nodeBinOf(version))),
-    ]);
-    expect(pack.code, pack.output).toBe(0);
-    const [{ filename }] = JSON.parse(pack.output) as [{ filename: string }];
+    const [tarball] = await Promise.all([pack(workDir), ...NODES.map(async (version) => nodeBins.set(version, await nodeBinOf(version)))]);
     await mkdir(project);
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'commonjs-consumer', private: true }));
     const nodeBin = nodeBins.get(NODES[0]) ?? '';
-    const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(workDir, filename), 'jest@30', 'msw@2'], project, nodeBin);
+    const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'jest@30', 'msw@2'], project, nodeBin);
     expect(install.code, install.output).toBe(0);
     await copyFile(checks, join(project, 'commonjs-checks.cjs'));
     await writeFile(join(project, 'petstore.test.js'), JEST_TEST);
