@@ -7,6 +7,7 @@ import { seededPets } from '../fixtures/seed.js';
 import { known, type Profile } from '../profile/profile.js';
 import { createAdmin } from './admin/endpoints.js';
 import { idOffsetOf } from './core/defaults.js';
+import { faultDraw } from './core/faults.js';
 import { fetchAdapter } from './core/fetch-adapter.js';
 import type { MockRequest, MockResponse } from './core/messages.js';
 import type { Pending } from './core/pending.js';
@@ -169,6 +170,7 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     form: profileForm(profile),
     prefer: settings.prefer,
     delay: settings.delay,
+    drawFault: faultDraw(settings.faults, settings.faultSeed),
     selfCheck: settings.selfCheck && createSelfCheck(settings.selfCheck),
   });
   return {

@@ -4,6 +4,7 @@
 
 import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from '../profile/profile.js';
 import { MOCK_DEFAULTS } from './core/defaults.js';
+import { checkFaultRates, type FaultRates } from './core/faults.js';
 import { apiKeyProblem, KEY_LABEL, type LabelledApiKey } from './pipeline/auth.js';
 import type { SharedState } from './state/redis/shared-state.js';
 import type { PetDraft, StoredPet } from './state/store.js';
@@ -36,8 +37,15 @@ export interface MockOptions {
   readonly basePath?: string;
   /** Ids beyond 2^53 (`BIG_ID_OFFSET` + n), exact in the JSON: a canary for clients that read ids into numbers. Default: false, ids from 1. */
   readonly bigIds?: boolean;
-  /** Honour `Prefer: code=, delay=, auth=expired` and their `__code`-style query twins. Default: true. */
+  /** Honour `Prefer: code=, delay=, auth=expired, fault=` and their `__code`-style query twins. Default: true. */
   readonly prefer?: boolean;
+  /**
+   * The share of API requests that get each network fault, drawn per request (docs/mock-faults.md):
+   * `{ reset: 0.02, slow: 0.1 }`. Default: none.
+   */
+  readonly faults?: FaultRates;
+  /** Seed of the draws of `faults`: the same seed fails the same requests, in the order a process serves them. Default: `seed`. */
+  readonly faultSeed?: number;
   /** Milliseconds a named session (`X-Mock-Session`) may stay idle before it is dropped. Default: 30 minutes. */
   readonly sessionTtl?: number;
   /** How many named sessions may be open at once; one more gets a 429. Default: 100. */
@@ -134,7 +142,8 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
   if (!(delay >= 0)) throw new RangeError(`delay must be 0 or more milliseconds; got ${delay}`);
   // The all-or-nothing saves of `persist` undo a failed change by rewriting the store: never Redis's, which keeps its own state.
   if (options.persist && options.shared) throw new TypeError('persist and shared cannot go together: with shared state, Redis keeps the pets.');
-  const { selfCheck = false } = options;
+  const { selfCheck = false, faults = {} } = options;
+  checkFaultRates(faults);
   const profile = options.profile === undefined ? UNKNOWN_PROFILE : readProfile(options.profile);
   return {
     profile,
@@ -148,6 +157,8 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
     // A profile of a deployment whose ids pass 2^53 asks for big ids, unless told otherwise.
     bigIds: options.bigIds ?? (profile.idsBeyondDouble === true || MOCK_DEFAULTS.bigIds),
     prefer: options.prefer ?? MOCK_DEFAULTS.prefer,
+    faults,
+    faultSeed: options.faultSeed ?? options.seed ?? MOCK_DEFAULTS.seed,
     sessionTtl: wholeNumber('sessionTtl', options.sessionTtl ?? MOCK_DEFAULTS.sessionTtl, 1),
     maxSessions: wholeNumber('maxSessions', options.maxSessions ?? MOCK_DEFAULTS.maxSessions, 0),
     selfCheck: selfCheck === true ? () => {} : selfCheck === false ? undefined : selfCheck,

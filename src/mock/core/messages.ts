@@ -1,5 +1,6 @@
 import { NotUtf8Error } from '../../http/read-limited.js';
 import { ERROR_CODES, type ErrorCode } from '../../openapi/facts.js';
+import type { NetworkFault } from './faults.js';
 
 /**
  * A request as the handler sees it, independent of the host: Node's `http`, MSW, or a `fetch`
@@ -31,6 +32,11 @@ export interface MockResponse {
    * is then `headers`, and a host may write `prepared.list` as it is, deriving nothing per answer.
    */
   readonly prepared?: PreparedHeaders;
+  /**
+   * A network fault the host makes instead of writing the response plainly (`Prefer: fault=reset`, `--faults`):
+   * the connection reset or closed, garbage, the body cut short or trickled. See src/mock/core/faults.ts.
+   */
+  readonly fault?: NetworkFault;
 }
 
 /**

@@ -10,6 +10,7 @@ import { codeOf, messageOf } from '../../errors.js';
 import { type ProfileDocument, readProfile } from '../../profile/profile.js';
 import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
+import { type FaultRates, parseFaultRates } from '../core/faults.js';
 import { apiKeyProblem, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
 import { displayUrl, namespaceProblem } from '../state/redis/redis-store.js';
 
@@ -26,6 +27,7 @@ export interface MockFlags {
   now?: number;
   bigIds?: boolean;
   prefer: boolean;
+  faults?: FaultRates;
   sessionTtl: number;
   maxSessions: number;
   coverage?: boolean;
@@ -103,6 +105,14 @@ function parseProfileFile(path: string): ProfileDocument {
   }
 }
 
+function faultRates(value: string): FaultRates {
+  try {
+    return parseFaultRates(value);
+  } catch (error) {
+    throw new InvalidArgumentError(messageOf(error));
+  }
+}
+
 /** Where the mock listens, and who may reach it. */
 function listenOptions(): Option[] {
   return [
@@ -131,7 +141,11 @@ function behaviourOptions(): Option[] {
     new Option('--delay <ms>', 'latency added to every API answer').default(MOCK_DEFAULTS.delay).argParser(integerIn(0, 600_000, 'milliseconds')),
     new Option('--now <date>', "start the mock's clock at this ISO date (after 2030-12-05, getPet answers 410)").argParser(isoDate),
     new Option('--big-ids', 'ids beyond 2^53, exact in the JSON: shows clients that read ids into JavaScript numbers'),
-    new Option('--no-prefer', 'ignore Prefer: code=, delay=, auth=expired and the __code-style query parameters'),
+    new Option('--no-prefer', 'ignore Prefer: code=, delay=, auth=expired, fault= and the __code-style query parameters'),
+    new Option(
+      '--faults <kind:rate,...>',
+      'break this share of API requests at the network: reset, close, garbage, truncate, slow (reset:0.02,slow:0.1); drawn from --seed, so a run repeats',
+    ).argParser(faultRates),
   ];
 }
 
@@ -184,6 +198,7 @@ Examples:
   $ petstore-mock --api-key ci:$CI_KEY --coverage  # the log says key=ci; coverage printed on exit
   $ petstore-mock --big-ids --self-check           # ids beyond 2^53; every answer checked against the spec
   $ petstore-mock --state .petstore-state.json     # created pets survive a restart
+  $ petstore-mock --faults reset:0.02,slow:0.1     # 2% of requests reset, 10% trickled, the same ones each run
   $ petstore-mock --profile petstore-profile.json  # answer as the deployment it was learned from does
   $ petstore-mock --proxy https://staging.example.com/v1 --profile petstore-profile.json   # watch staging for violations and drift
   $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' http://127.0.0.1:4010/v1/pets?limit=2

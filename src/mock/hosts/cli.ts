@@ -13,7 +13,7 @@ import type { SeedRecipe } from '../state/redis/redis-store.js';
 import { openSharedState } from '../state/redis/shared-state.js';
 import { type MockFlags, mockFlagsCommand } from './cli-flags.js';
 import { isLoopback, type MockServer, type MockServerOptions, serverUrl, startMockServer } from './node-server.js';
-import { forkWorkers, isWorkerProcess, leaveCluster, startWorker } from './workers.js';
+import { forkWorkers, isWorkerProcess, leaveCluster, processFaultSeed, startWorker } from './workers.js';
 
 /** Writes a line of the log, or a warning, to stderr. */
 function logLine(line: string): void {
@@ -181,6 +181,7 @@ function serverOptions(flags: MockFlags): MockServerOptions {
     delay: flags.delay,
     bigIds: flags.bigIds === true,
     prefer: flags.prefer,
+    ...(flags.faults === undefined ? {} : { faults: flags.faults, faultSeed: processFaultSeed(flags.seed) }),
     sessionTtl: flags.sessionTtl * 1000,
     maxSessions: flags.maxSessions,
     ...(flags.selfCheck ? { selfCheck: (mismatch: string) => logLine(`petstore-mock: self-check: ${mismatch}`) } : {}),

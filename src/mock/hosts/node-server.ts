@@ -12,6 +12,7 @@ import { guardResponse, hostCheck, joinedHeader } from '../pipeline/host-guard.j
 import { detailRedactor, targetRedactor } from '../pipeline/request-log.js';
 import { openSharedState, type SharedState } from '../state/redis/shared-state.js';
 import { type OpenStateFile, openStateFile } from '../state/state-file.js';
+import { writeFault } from './node-faults.js';
 import { parserErrorResponse, rawResponse } from './parser-errors.js';
 
 /**
@@ -168,8 +169,11 @@ function writeResponse(outgoing: ServerResponse, response: MockResponse, closeCo
   const headers = headerList(response, closeConnection);
   // writeHead copies the list into the head it writes before it returns: a shared list is free again at once.
   headers[1] = Buffer.byteLength(response.body);
-  outgoing.writeHead(response.status, headers);
-  outgoing.end(response.body);
+  if (response.fault) writeFault(outgoing, response.fault, response.status, [...headers], response.body);
+  else {
+    outgoing.writeHead(response.status, headers);
+    outgoing.end(response.body);
+  }
 }
 
 /** How long the rest of an oversized body is discarded before the connection is closed. */
@@ -270,7 +274,7 @@ function sendResponse(context: ServerContext, request: IncomingMessage, received
   const { onRequest } = context;
   if (onRequest) {
     onRequest(
-      `${request.method} ${context.redact(received.target)} ${response.status} ${(performance.now() - received.started).toFixed(1)}ms${response.logDetail ? ` ${context.redactDetail(response.logDetail)}` : ''}`,
+      `${request.method} ${context.redact(received.target)} ${response.status}${response.fault ? ` fault=${response.fault.kind}` : ''} ${(performance.now() - received.started).toFixed(1)}ms${response.logDetail ? ` ${context.redactDetail(response.logDetail)}` : ''}`,
     );
   }
 }

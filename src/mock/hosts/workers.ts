@@ -16,6 +16,14 @@ export function isWorkerProcess(): boolean {
 }
 
 /**
+ * The seed of this process's fault draws (`--faults`): each worker draws its own sequence, so that the
+ * workers do not fail the same requests in step.
+ */
+export function processFaultSeed(seed: number): number {
+  return seed + (cluster.worker?.id ?? 0);
+}
+
+/**
  * Starts a worker's server, trying again every second while `start` rejects with an error
  * `retryable` accepts (Redis does not respond): a worker forked to replace a dead one while Redis is
  * down waits for Redis, as the running workers do, instead of leaving the cluster a worker short.

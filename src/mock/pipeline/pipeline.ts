@@ -13,6 +13,7 @@
  */
 
 import { tooManySessions, withoutCors } from '../admin/endpoints.js';
+import { breaksBeforeResponse, DEFAULT_TRICKLE_MS, type FaultKind } from '../core/faults.js';
 import { errorResponse, jsonResponse, type MockRequest, type MockResponse, mergePrepared, type PreparedHeaders, preparedResponse } from '../core/messages.js';
 import type { Pending } from '../core/pending.js';
 import type { OperationId, ParsedInputs, Responder } from '../operations/operation.js';
@@ -20,7 +21,7 @@ import type { CoverageKeeper } from '../state/coverage.js';
 import { unavailableResponse } from '../state/redis/shared-state.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
 import { type AuthProblem, UNAUTHORIZED } from './auth.js';
-import { appliedPreferences, forcedResponse, type Preferences, parsePreferences } from './prefer.js';
+import { appliedPreferences, brokenConnection, forcedResponse, type Preferences, parsePreferences } from './prefer.js';
 import type { Reached, Router, Target } from './router.js';
 import type { Route } from './routes.js';
 
@@ -39,6 +40,8 @@ export interface PipelineParts {
   readonly prefer: boolean;
   /** Milliseconds before every API response, unless the request prefers another delay. */
   readonly delay: number;
+  /** Picks a network fault for a request, or none (`--faults`); `undefined` when no fault has a rate. */
+  readonly drawFault: (() => FaultKind | undefined) | undefined;
   /** Gives every response the form a profile chooses (Error codes, charset); `undefined` keeps the mock's own. */
   readonly form: ((response: MockResponse) => MockResponse) | undefined;
   readonly selfCheck: ((operationId: OperationId | undefined, response: MockResponse, removed: boolean) => MockResponse) | undefined;
@@ -68,6 +71,8 @@ interface RequestContext {
   preferences: Preferences | undefined;
   /** Whether the response is the one the preferences forced (`code=`, `auth=expired`), not one the inputs or the operation made. */
   forced: boolean;
+  /** The network fault the response gets, from step 6: asked for (`fault=`) or drawn (`--faults`). */
+  fault: FaultKind | undefined;
 }
 
 const PREFLIGHT_HEADERS = {
@@ -201,12 +206,20 @@ function rejectInputs(reached: Reached): MockResponse | undefined {
   return 'rejection' in reached.parsed ? reached.parsed.rejection : undefined;
 }
 
-/** 6. forced response: what `code=` or `auth=expired` asks for, made without opening a session or touching state. */
+/**
+ * 6. forced response: what `code=`, `auth=expired` or a fault that breaks the connection asks for, made
+ * without opening a session or touching state; a fault drawn by `--faults` counts as asked for.
+ */
 function respondIfForced(context: RequestContext, reached: Reached): MockResponse | undefined {
-  const forced = context.preferences && forcedResponse(context.preferences, reached.operation.id);
-  if (!forced) return undefined;
-  context.forced = true;
-  return forced;
+  const { preferences, pipeline } = context;
+  const fault = preferences?.fault ?? pipeline.drawFault?.();
+  context.fault = fault;
+  const forced = preferences ? forcedResponse(preferences, reached.operation.id) : undefined;
+  if (forced) {
+    context.forced = true;
+    return forced;
+  }
+  return fault !== undefined && breaksBeforeResponse(fault) ? brokenConnection(fault, reached.operation.id) : undefined;
 }
 
 /** 7. the body's inputs: 415, 413 or 400 for the body of an operation that has one; then the session, for the parsed inputs. */
@@ -240,8 +253,10 @@ function withOperationHeaders(context: RequestContext, response: MockResponse): 
 function withPreferenceApplied(context: RequestContext, response: MockResponse): MockResponse {
   const { preferences } = context;
   if (!preferences) return response;
-  const { delay } = preferences;
-  const applied = appliedPreferences(context.forced ? preferences : delay === undefined ? {} : { delay });
+  const { delay, fault, trickle } = preferences;
+  const applied = appliedPreferences(
+    context.forced ? preferences : { ...(delay === undefined ? {} : { delay }), ...(fault === undefined ? {} : { fault, trickle }) },
+  );
   if (applied === '') return response;
   return { status: response.status, headers: { ...response.headers, 'preference-applied': applied }, body: response.body };
 }
@@ -263,8 +278,11 @@ function finish(context: RequestContext, made: MockResponse): MockResponse {
   let response = withPreferenceApplied(context, withOperationHeaders(context, made));
   if (pipeline.form) response = pipeline.form(response);
   if (pipeline.selfCheck) response = pipeline.selfCheck(reached?.operation.id, response, context.removed);
-  if (reached) pipeline.coverage.record(reached.operation.id, response.status, reached.enumValues);
-  return withLogDetail(context, response);
+  const { fault } = context;
+  // A response the connection breaks before was never given: it covers nothing.
+  if (reached && !(fault !== undefined && breaksBeforeResponse(fault))) pipeline.coverage.record(reached.operation.id, response.status, reached.enumValues);
+  response = withLogDetail(context, response);
+  return fault === undefined ? response : { ...response, fault: { kind: fault, trickleMs: context.preferences?.trickle ?? DEFAULT_TRICKLE_MS } };
 }
 
 /** The mock's response to any request: never throws, a fault of the mock itself becomes a 500 Error. */
@@ -282,6 +300,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
       sessionName: undefined,
       preferences: undefined,
       forced: false,
+      fault: undefined,
     };
     let made: Pending<MockResponse>;
     try {

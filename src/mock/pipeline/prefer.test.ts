@@ -14,6 +14,19 @@ describe('parsePreferences', () => {
     expect(parsePreferences('code=404, code=410', '', 'getPet')).toEqual({ code: 404 });
   });
 
+  it('reads a network fault and how slowly to trickle, and rejects a fault it does not know', () => {
+    expect(parsePreferences('fault=RESET', '', 'listPets')).toEqual({ fault: 'reset' });
+    expect(parsePreferences(undefined, '__fault=slow&__trickle=500', 'getPet')).toEqual({ fault: 'slow', trickle: 500 });
+    const unknown = parsePreferences('fault=explode', '', 'listPets');
+    expect(unknown && 'error' in unknown && JSON.parse(unknown.error.body).message).toMatch(
+      /^Prefer: fault=explode: the network faults are reset, close, garbage, truncate, slow/,
+    );
+    const tooSlow = parsePreferences('fault=slow, trickle=60001', '', 'listPets');
+    expect(tooSlow && 'error' in tooSlow && JSON.parse(tooSlow.error.body).message).toBe(
+      'Prefer: trickle=60001: trickle must be a whole number of milliseconds from 0 to 60000.',
+    );
+  });
+
   it('answers a 400 naming the preference as the request said it', () => {
     const error = parsePreferences(undefined, '__code=418', 'getPet');
     expect(error && 'error' in error && JSON.parse(error.error.body)).toMatchObject({
@@ -28,12 +41,22 @@ describe('appliedPreferences', () => {
     expect(appliedPreferences({ code: 404, delay: 10 })).toBe('code=404, delay=10');
     expect(appliedPreferences({ code: 404, auth: 'expired' })).toBe('auth=expired');
     expect(appliedPreferences({ delay: 0 })).toBe('delay=0');
+    expect(appliedPreferences({ fault: 'slow', trickle: 300 })).toBe('fault=slow, trickle=300');
+    expect(appliedPreferences({ fault: 'truncate', trickle: 300 })).toBe('fault=truncate');
   });
 });
 
 describe('forcedResponse', () => {
-  it('forces nothing for a delay alone', () => {
+  it('forces nothing for a delay alone, or for a fault that breaks only the response', () => {
     expect(forcedResponse({ delay: 10 }, 'listPets')).toBeUndefined();
+    expect(forcedResponse({ fault: 'slow' }, 'listPets')).toBeUndefined();
+    expect(forcedResponse({ fault: 'truncate', code: 404 }, 'getPet')?.status).toBe(404);
+  });
+
+  it('stands a 503 for a response the connection breaks before, in place of any forced code', () => {
+    const broken = forcedResponse({ fault: 'reset', code: 404 }, 'getPet');
+    expect(broken?.status).toBe(503);
+    expect(JSON.parse(broken?.body ?? '{}').message).toMatch(/asked for a network fault \(fault=reset\)/);
   });
 
   it('gives each forced status the code the catalogue names for it', () => {

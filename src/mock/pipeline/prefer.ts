@@ -1,13 +1,16 @@
 /**
  * Per-request control of the mock, by the `Prefer` header (RFC 7240) or its `__name` query twins for
  * tools that cannot set headers: `code=404` responds with that status and a well-formed Error and
- * leaves the state alone, `delay=300` waits before responding, `auth=expired` responds 401 as to an expired token.
+ * leaves the state alone, `delay=300` waits before responding, `auth=expired` responds 401 as to an
+ * expired token, `fault=reset` breaks the connection (src/mock/core/faults.ts), `trickle=5000` says
+ * how slowly `fault=slow` sends the body.
  */
 
 import { SpecError } from '../../errors.js';
 import { openapi } from '../../generated/openapi.js';
 import { operationsOf } from '../../openapi/document.js';
 import { ERROR_CODE_BY_STATUS } from '../../openapi/facts.js';
+import { breaksBeforeResponse, FAULT_KINDS, type FaultKind, isFaultKind, MAX_TRICKLE_MS } from '../core/faults.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
 import { UNAUTHORIZED_HEADERS } from './auth.js';
 
@@ -19,6 +22,9 @@ export interface Preferences {
   readonly code?: number;
   readonly delay?: number;
   readonly auth?: 'expired';
+  readonly fault?: FaultKind;
+  /** For `fault=slow`: milliseconds to trickle the body over. */
+  readonly trickle?: number;
 }
 
 interface Token {
@@ -78,11 +84,18 @@ function parseCode(token: Token, operationId: string): Parsed<number> {
   return { value: status };
 }
 
-function parseDelay(token: Token): Parsed<number> {
-  const delay = Number(token.value);
-  return /^\d+$/.test(token.value) && delay <= MAX_PREFERRED_DELAY
-    ? { value: delay }
-    : { problem: `${token.said}: delay must be a whole number of milliseconds from 0 to ${MAX_PREFERRED_DELAY}.` };
+function parseMilliseconds(token: Token, max: number): Parsed<number> {
+  const ms = Number(token.value);
+  return /^\d+$/.test(token.value) && ms <= max
+    ? { value: ms }
+    : { problem: `${token.said}: ${token.name} must be a whole number of milliseconds from 0 to ${max}.` };
+}
+
+function parseFault(token: Token): Parsed<FaultKind> {
+  const kind = token.value.toLowerCase();
+  return isFaultKind(kind)
+    ? { value: kind }
+    : { problem: `${token.said}: the network faults are ${FAULT_KINDS.join(', ')} (docs/mock-faults.md says what a client sees of each).` };
 }
 
 function parseAuth(token: Token): Parsed<'expired'> {
@@ -93,8 +106,10 @@ function parseAuth(token: Token): Parsed<'expired'> {
 
 const PARSERS: { readonly [N in keyof Chosen]-?: (token: Token, operationId: string) => Parsed<NonNullable<Chosen[N]>> } = {
   code: parseCode,
-  delay: parseDelay,
+  delay: (token) => parseMilliseconds(token, MAX_PREFERRED_DELAY),
   auth: parseAuth,
+  fault: parseFault,
+  trickle: (token) => parseMilliseconds(token, MAX_TRICKLE_MS),
 };
 
 type Chosen = { -readonly [N in keyof Preferences]: Preferences[N] };
@@ -131,9 +146,11 @@ export function parsePreferences(prefer: string | undefined, query: string, oper
  * appliedPreferences({ code: 404, delay: 300 }); // 'code=404, delay=300'
  */
 export function appliedPreferences(preferences: Preferences): string {
-  const { auth, code, delay } = preferences;
+  const { auth, code, delay, fault, trickle } = preferences;
   const applied = auth === undefined ? [code === undefined ? '' : `code=${code}`] : [`auth=${auth}`];
   if (delay !== undefined) applied.push(`delay=${delay}`);
+  if (fault !== undefined) applied.push(`fault=${fault}`);
+  if (fault === 'slow' && trickle !== undefined) applied.push(`trickle=${trickle}`);
   return applied.filter(Boolean).join(', ');
 }
 
@@ -144,6 +161,7 @@ export function appliedPreferences(preferences: Preferences): string {
  * forcedResponse({ code: 503 }, 'listPets'); // 503 { code: 'service_unavailable', ... }
  */
 export function forcedResponse(preferences: Preferences, operationId: string): MockResponse | undefined {
+  if (preferences.fault !== undefined && breaksBeforeResponse(preferences.fault)) return brokenConnection(preferences.fault, operationId);
   if (preferences.auth === 'expired') {
     return errorResponse('unauthorized', 'The bearer token has expired (Prefer: auth=expired): get a new one and retry.', {
       'www-authenticate': 'Bearer error="invalid_token", error_description="The access token expired"',
@@ -158,5 +176,16 @@ export function forcedResponse(preferences: Preferences, operationId: string): M
     `${operationId} answered ${status} because the request asked for it (code=${status}); the mock's state was neither read nor changed.`,
     // The headers every response of an operation has (getPet's deprecation) are added by the pipeline, as to every response.
     status === 401 ? UNAUTHORIZED_HEADERS : undefined,
+  );
+}
+
+/**
+ * What stands for a response the connection breaks before: hosts never write it (they reset or close
+ * the connection), but a caller of `respond` in process sees it, with its `fault`, as a 503.
+ */
+export function brokenConnection(kind: FaultKind, operationId: string): MockResponse {
+  return errorResponse(
+    'service_unavailable',
+    `${operationId} was not served: the request asked for a network fault (fault=${kind}), which this host cannot make, so it responds 503; the mock's state was neither read nor changed.`,
   );
 }

@@ -1,0 +1,315 @@
+/**
+ * Network faults, seen as a client sees them: Node's HTTP client and raw sockets against the server
+ * (in process and as every mode of the CLI), fetch under MSW, and a page in a real Chromium, which
+ * reports each fault as the network error docs/mock-faults.md names.
+ */
+
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setupServer } from 'msw/node';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHandlers } from '../../src/mock/hosts/msw.js';
+import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, skipWithoutChromium } from '../support/chromium.js';
+import { type RunningMock, startMockCli } from '../support/cli.js';
+import { AUTH, JSON_HEADERS, KEY } from '../support/http-facts.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { type StaticServer, serveStatic } from '../support/static-server.js';
+
+/** What Node's HTTP client saw of one request on a connection of its own. */
+interface Seen {
+  /** The status, when a response head arrived. */
+  readonly status?: number | undefined;
+  readonly declaredLength?: number;
+  /** Bytes of the body that arrived. */
+  readonly bodyBytes: number;
+  /** The error code the request or the response ended with, if any. */
+  readonly error?: string;
+  /** Milliseconds from the response's head to its last byte. */
+  readonly bodyMs: number;
+}
+
+function send(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Seen> {
+  return new Promise((resolve) => {
+    const request = httpRequest(url, { method: init.method ?? 'GET', headers: { ...AUTH, ...init.headers }, agent: false }, (response) => {
+      const headAt = performance.now();
+      let bodyBytes = 0;
+      const seen = () => ({
+        status: response.statusCode,
+        declaredLength: Number(response.headers['content-length']),
+        bodyBytes,
+        bodyMs: performance.now() - headAt,
+      });
+      response.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
+      response.on('end', () => resolve(seen()));
+      response.on('error', (error: NodeJS.ErrnoException) => resolve({ ...seen(), error: error.code ?? error.message }));
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => resolve({ bodyBytes: 0, bodyMs: 0, error: error.code ?? error.message }));
+    request.end(init.body);
+  });
+}
+
+/** The raw bytes a socket receives for `GET path` until the server ends it, and how it ended. */
+function rawBytes(url: string, path: string): Promise<{ readonly bytes: Buffer; readonly ended: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('end', () => resolve({ bytes: Buffer.concat(chunks), ended: 'end' }));
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve({ bytes: Buffer.concat(chunks), ended: error.code ?? 'error' }));
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${KEY}\r\n\r\n`);
+  });
+}
+
+async function petCount(baseUrl: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/pets?limit=100`, { headers: AUTH });
+  return ((await response.json()) as unknown[]).length;
+}
+
+describe('network faults on the Node server', () => {
+  let mock: MockServer;
+  const log: string[] = [];
+  beforeAll(async () => {
+    mock = await startMockServer({ port: 0, count: 3, onRequest: (line) => log.push(line) });
+  });
+  afterAll(() => mock?.close());
+
+  it('reset: the connection is reset before any byte', async () => {
+    const seen = await send(`${mock.url}/pets`, { headers: { prefer: 'fault=reset' } });
+    expect([seen.error, seen.status]).toEqual(['ECONNRESET', undefined]);
+    const raw = await rawBytes(mock.url, '/v1/pets?__fault=reset');
+    expect(raw).toEqual({ bytes: Buffer.alloc(0), ended: 'ECONNRESET' });
+  });
+
+  it('close: the connection ends with no byte at all, an empty response', async () => {
+    expect(await rawBytes(mock.url, '/v1/pets?__fault=close')).toEqual({ bytes: Buffer.alloc(0), ended: 'end' });
+    expect((await send(`${mock.url}/pets`, { headers: { prefer: 'fault=close' } })).error).toBe('ECONNRESET'); // Node's "socket hang up"
+  });
+
+  it('garbage: bytes that are not an HTTP response, which a client cannot parse', async () => {
+    const raw = await rawBytes(mock.url, '/v1/pets?__fault=garbage');
+    expect(raw.bytes.length).toBeGreaterThan(0);
+    expect(raw.bytes.subarray(0, 5).toString('latin1')).not.toBe('HTTP/');
+    expect((await send(`${mock.url}/pets`, { headers: { prefer: 'fault=garbage' } })).error).toMatch(/^HPE_/);
+  });
+
+  it('truncate: the head with the true Content-Length, then half the body and a closed connection', async () => {
+    const seen = await send(`${mock.url}/pets`, { headers: { prefer: 'fault=truncate' } });
+    expect(seen.status).toBe(200);
+    expect(seen.error).toBe('ECONNRESET'); // Node's "aborted"
+    expect(seen.bodyBytes).toBeGreaterThan(0);
+    expect(seen.bodyBytes).toBeLessThan(seen.declaredLength ?? 0);
+  });
+
+  it('slow: the whole body, trickled over the time asked for', async () => {
+    const seen = await send(`${mock.url}/pets`, { headers: { prefer: 'fault=slow, trickle=600' } });
+    expect([seen.status, seen.error]).toEqual([200, undefined]);
+    expect(seen.bodyBytes).toBe(seen.declaredLength);
+    expect(seen.bodyMs).toBeGreaterThan(450);
+  });
+
+  it('a fault that breaks the connection before the response serves nothing: no pet is created', async () => {
+    const before = await petCount(mock.url);
+    for (const kind of ['reset', 'close', 'garbage'])
+      await send(`${mock.url}/pets`, { method: 'POST', headers: { ...JSON_HEADERS, prefer: `fault=${kind}` }, body: '{"name":"Lost","categoryId":1}' });
+    expect(await petCount(mock.url)).toBe(before);
+  });
+
+  it('a fault that breaks the response serves the request: the pet of a truncated 201 exists', async () => {
+    const before = await petCount(mock.url);
+    const seen = await send(`${mock.url}/pets`, {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, prefer: 'fault=truncate' },
+      body: '{"name":"Kept","categoryId":1}',
+    });
+    expect(seen.status).toBe(201);
+    expect(await petCount(mock.url)).toBe(before + 1);
+  });
+
+  it('the key first: without it, the 401 and no fault', async () => {
+    expect(await send(`${mock.url}/pets`, { headers: { authorization: 'Bearer wrong', prefer: 'fault=reset' } })).toMatchObject({ status: 401 });
+  });
+
+  it('an unknown fault is a 400 naming the faults there are', async () => {
+    const response = await fetch(`${mock.url}/pets?__fault=explode`, { headers: AUTH });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toMatch(/the network faults are reset, close, garbage, truncate, slow/);
+  });
+
+  it('the request log names the fault', () => {
+    expect(log).toContainEqual(expect.stringMatching(/^GET \/v1\/pets\?__fault=reset 503 fault=reset /));
+  });
+});
+
+/** The outcome of each of `requests` GETs, each on a connection of its own, one after another. */
+async function outcomes(baseUrl: string, requests: number): Promise<string[]> {
+  const seen: string[] = [];
+  for (let i = 0; i < requests; i++) {
+    const one = await send(`${baseUrl}/pets?limit=1`);
+    seen.push(one.error ?? String(one.status));
+  }
+  return seen;
+}
+
+describe('--faults: a share of requests, drawn from the seed', () => {
+  it('fails about the share asked for, the same requests in every run with the same seed', async () => {
+    const run = async (seed: string) => {
+      const mock = await startMockCli(['--port', '0', '--quiet', '--seed', seed, '--faults', 'reset:0.4,close:0.2']);
+      try {
+        return await outcomes(mock.url, 40);
+      } finally {
+        await mock.stop();
+      }
+    };
+    const [first, again, other] = await Promise.all([run('3'), run('3'), run('4')]);
+    expect(first).toEqual(again);
+    expect(first).not.toEqual(other);
+    const failed = first.filter((outcome) => outcome !== '200').length;
+    expect(failed).toBeGreaterThan(12);
+    expect(failed).toBeLessThan(36);
+    expect(new Set(first)).toEqual(new Set(['200', 'ECONNRESET']));
+  });
+
+  it('refuses a rate it cannot use, with exit 2 and what to write instead', async () => {
+    const started = await startMockCli(['--port', '0', '--faults', 'reset:0.7,close:0.7']).then(
+      (mock) => mock.stop().then(() => 'started'),
+      (error: unknown) => String(error),
+    );
+    expect(started).toMatch(/exited with 2 before listening: .*--faults.*add up to 1\.4/s);
+  });
+});
+
+describe('network faults in every mode of the CLI', () => {
+  let redis: TestRedis;
+  let folder: string;
+  const modes: Record<string, (around: { redis: TestRedis; folder: string }) => string[]> = {
+    plain: () => [],
+    '--state': ({ folder }) => ['--state', join(folder, 'pets.json')],
+    '--store redis': ({ redis }) => ['--store', redis.url, '--namespace', 'faults-store'],
+    '--workers 2': ({ redis }) => ['--store', redis.url, '--namespace', 'faults-workers', '--workers', '2'],
+  };
+  const running = new Map<string, RunningMock>();
+  beforeAll(async () => {
+    [redis, folder] = await Promise.all([startRedis(), mkdtemp(join(tmpdir(), 'petstore-faults-'))]);
+    await Promise.all(
+      Object.entries(modes).map(async ([name, flags]) =>
+        running.set(name, await startMockCli([...flags({ redis, folder }), '--port', '0', '--quiet', '--count', '3'])),
+      ),
+    );
+  });
+  afterAll(async () => {
+    await Promise.all([...running.values()].map((mock) => mock.stop()));
+    await redis?.stop();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it.each(Object.keys(modes))('%s: reset creates nothing, truncate cuts a 201 whose pet exists, slow trickles', async (mode) => {
+    const url = running.get(mode)?.url ?? '';
+    const before = await petCount(url);
+    const body = '{"name":"Faulty","categoryId":1}';
+    expect((await send(`${url}/pets`, { method: 'POST', headers: { ...JSON_HEADERS, prefer: 'fault=reset' }, body })).error).toBe('ECONNRESET');
+    expect(await petCount(url)).toBe(before);
+    const cut = await send(`${url}/pets`, { method: 'POST', headers: { ...JSON_HEADERS, prefer: 'fault=truncate' }, body });
+    expect(cut.status).toBe(201);
+    expect(cut.bodyBytes).toBeLessThan(cut.declaredLength ?? 0);
+    expect(await petCount(url)).toBe(before + 1);
+    const slow = await send(`${url}/pets`, { headers: { prefer: 'fault=slow, trickle=400' } });
+    expect([slow.status, slow.error]).toEqual([200, undefined]);
+    expect(slow.bodyMs).toBeGreaterThan(300);
+  });
+});
+
+describe('network faults under MSW', () => {
+  const api = createHandlers({ baseUrl: 'https://api.faults.test/v1', count: 3 });
+  const server = setupServer(...api);
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => server.close());
+  const get = (fault: string) => fetch(`https://api.faults.test/v1/pets?__fault=${fault}&__trickle=300`, { headers: AUTH });
+
+  it.each(['reset', 'close', 'garbage'])('%s: fetch rejects with a TypeError, as for a network error', async (fault) => {
+    await expect(get(fault)).rejects.toThrow(TypeError);
+  });
+
+  it('truncate: the head arrives, reading the body rejects', async () => {
+    const response = await get('truncate');
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow(/fault=truncate/);
+  });
+
+  it('slow: the body arrives whole, after the time asked for', async () => {
+    const started = performance.now();
+    const response = await get('slow');
+    expect(((await response.json()) as unknown[]).length).toBe(3);
+    expect(performance.now() - started).toBeGreaterThan(250);
+  });
+});
+
+const TEST = 'test/mock/faults.test.ts';
+
+describe.skipIf(skipWithoutChromium(TEST))('network faults as a browser sees them, in Chromium', () => {
+  let mock: MockServer;
+  let site: StaticServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    if (CHROMIUM === undefined) throw new Error(`CI=${process.env.CI}: ${chromiumMissing(TEST)}`);
+    mock = await startMockServer({ port: 0, count: 3 });
+    const pageDir = await mkdtemp(join(tmpdir(), 'petstore-faults-page-'));
+    await writeFile(join(pageDir, 'index.html'), '<!doctype html><title>an app on another origin</title>');
+    site = await serveStatic(pageDir);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+    await mock?.close();
+  });
+
+  it('reports each fault as the network error docs/mock-faults.md names, and a slow body arrives whole', async () => {
+    const page = await browser.newPage();
+    const failures: string[] = [];
+    page.on('requestfailed', (request) => failures.push(`${new URL(request.url()).searchParams.get('__fault')} ${request.failure()?.errorText}`));
+    await page.goto(`${site.url}/`);
+    const seen = await page.evaluate(
+      async ({ base, key }) => {
+        const outcome = async (fault: string) => {
+          try {
+            const response = await fetch(`${base}/pets?__fault=${fault}&__trickle=300`, { headers: { authorization: `Bearer ${key}` } });
+            try {
+              return `${response.status} ${(await response.json()).length} pets`;
+            } catch (error) {
+              return `${response.status}, then the body: ${(error as Error).name}`;
+            }
+          } catch (error) {
+            return `${(error as Error).name}: ${(error as Error).message}`;
+          }
+        };
+        const results: Record<string, string> = {};
+        for (const fault of ['reset', 'close', 'garbage', 'truncate', 'slow']) results[fault] = await outcome(fault);
+        return results;
+      },
+      { base: mock.url, key: KEY },
+    );
+    expect(seen).toEqual({
+      reset: 'TypeError: Failed to fetch',
+      close: 'TypeError: Failed to fetch',
+      garbage: 'TypeError: Failed to fetch',
+      truncate: '200, then the body: TypeError',
+      slow: '200 3 pets',
+    });
+    // The table of docs/mock-faults.md says what a browser sees: the test holds the page to it.
+    const documented = (await readFile(new URL('../../docs/mock-faults.md', import.meta.url), 'utf8')).split('\n').flatMap((line) => {
+      const [fault, , , , netError] = line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim().replace(/^`|`$/g, ''));
+      return fault && /^[a-z]+$/.test(fault) && netError?.startsWith('net::') ? [`${fault} ${netError}`] : [];
+    });
+    expect(documented).toHaveLength(4);
+    expect(failures.sort()).toEqual(documented.sort());
+  });
+});
