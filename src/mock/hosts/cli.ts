@@ -165,7 +165,7 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
   warnIfReachable(flags.host);
   const key = flags.upstreamKey ? 'the key from --upstream-key' : "each client's own Authorization";
   process.stdout.write(
-    `petstore-mock proxying ${proxy.url} to ${upstream} (${key}${flags.profile === undefined ? '' : ', compared with the profile'}); drift at GET /__mock/drift\n`,
+    `petstore-mock proxying ${proxy.url} to ${upstream} (${key}${flags.profile === undefined ? '' : ', compared with the profile'}${flags.record === undefined ? '' : `, recording to ${flags.record}`}); drift at GET /__mock/drift\n`,
   );
 }
 
