@@ -136,7 +136,11 @@ describe('POST /__mock/pets', () => {
     expect((await fetch(`${served.url}/pets/${MAX}`, { headers: AUTH })).status).toBe(404);
     expect(await (await fetch(`${served.url}/pets/3`, { headers: AUTH })).json()).not.toMatchObject({ name: 'Rex', status: 'pending' });
     // A create follows the largest id below 2^62 the session has: 50, the seed's.
-    const created = await fetch(`${served.url}/pets`, { method: 'POST', headers: { ...JSON_HEADERS, 'x-mock-session': 'exact' }, body: '{"name":"Gus","categoryId":1}' });
+    const created = await fetch(`${served.url}/pets`, {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, 'x-mock-session': 'exact' },
+      body: '{"name":"Gus","categoryId":1}',
+    });
     expect(await created.json()).toMatchObject({ id: 51 });
     // The session's reset puts the seed back.
     await fetch(adminUrl(served.url, '/__mock/reset'), { method: 'POST', headers: { ...ADMIN, 'x-mock-session': 'exact' } });
@@ -146,7 +150,12 @@ describe('POST /__mock/pets', () => {
     expect(bad.status).toBe(400);
     const error = (await bad.json()) as { code: string; message: string; status: number };
     expect(error).toMatchObject({ code: 'bad_request', status: 400 });
-    for (const fault of ['pets[0].status must be one of available, pending, sold', 'pets[1].name must be a string', 'pets[1].categoryId is required', 'pets[1].id 1 is the id of pets[0] too'])
+    for (const fault of [
+      'pets[0].status must be one of available, pending, sold',
+      'pets[1].name must be a string',
+      'pets[1].categoryId is required',
+      'pets[1].id 1 is the id of pets[0] too',
+    ])
       expect(error.message).toContain(fault);
     expect(await (await put('{"id": 1,')).json()).toMatchObject({ code: 'malformed_json', status: 400 });
   });
@@ -182,7 +191,14 @@ describe('--data with --state', () => {
     await again.stop('SIGTERM');
     running.splice(0);
 
-    const other = await runCli('petstore-mock', ['--port', '0', '--data', await file('other.json', '[{"id": 5, "name": "Rex", "categoryId": 1}]'), '--state', state]);
+    const other = await runCli('petstore-mock', [
+      '--port',
+      '0',
+      '--data',
+      await file('other.json', '[{"id": 5, "name": "Rex", "categoryId": 1}]'),
+      '--state',
+      state,
+    ]);
     expect(other.code).toBe(1);
     expect(other.stderr).toContain(`${state} was written with --data (the pets of hash ${saved.data})`);
     const seeded = await runCli('petstore-mock', ['--port', '0', '--state', state]);
@@ -205,7 +221,9 @@ describe('--data with --store redis://', () => {
     expect(await created.text()).toContain(`"id":${BigInt(BEYOND) + 1n},"name":"Gus"`);
     expect(await (await fetch(`${b.url}/pets/${BigInt(BEYOND) + 1n}`, { headers: AUTH })).json()).toMatchObject({ name: 'Gus' });
     // The same id order as in memory: the created pet before the int64 maximum.
-    expect(await (await fetch(`${b.url}/pets`, { headers: AUTH })).text()).toMatch(new RegExp(`"id":7,.*"id":${BEYOND},.*"id":${BigInt(BEYOND) + 1n},.*"id":${MAX},`));
+    expect(await (await fetch(`${b.url}/pets`, { headers: AUTH })).text()).toMatch(
+      new RegExp(`"id":7,.*"id":${BEYOND},.*"id":${BigInt(BEYOND) + 1n},.*"id":${MAX},`),
+    );
     expect(await (await fetch(`${b.url}/pets/${MAX}`, { headers: AUTH })).text()).toContain(`"id":${MAX},"name":"Max","categoryId":${BEYOND}`);
     expect(await (await fetch(`${b.url}/pets?limit=3`, { headers: AUTH })).text()).toContain(`{"id":7,"name":"Seven"`);
 

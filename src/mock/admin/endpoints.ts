@@ -214,7 +214,10 @@ async function putPets({ sessions }: AdminContext, request: MockRequest, name: s
   if (session === undefined) return tooManySessions(sessions);
   const { store } = session;
   if (store.put === undefined)
-    return errorResponse('method_not_allowed', 'POST /__mock/pets is not served with --store (Redis) yet: start the mock with --data for your pets, or without --store.');
+    return errorResponse(
+      'method_not_allowed',
+      'POST /__mock/pets is not served with --store (Redis) yet: start the mock with --data for your pets, or without --store.',
+    );
   await store.put(data.pets);
   return jsonResponse(200, stringifyJson({ session: name, stored: data.pets, pets: await store.size }));
 }

@@ -24,7 +24,7 @@ const BEYOND_DOUBLE = 2n ** 53n;
  * @example
  * profilePathOf('staging.json'); // 'staging.profile.json'
  */
-export function profilePathOf(file: string): string {
+function profilePathOf(file: string): string {
   return join(dirname(file), `${basename(file).replace(/\.(json|ya?ml)$/i, '')}.profile.json`);
 }
 
@@ -124,7 +124,9 @@ export class Recorder {
   /** Writes the empty recording, so that a path that cannot be written stops the proxy at start. */
   async start(): Promise<void> {
     await this.#write().catch((error: unknown) => {
-      throw new UsageError(`--record ${this.#file}: cannot write it (${error instanceof Error ? error.message : String(error)}); choose a path in a writable folder.`);
+      throw new UsageError(
+        `--record ${this.#file}: cannot write it (${error instanceof Error ? error.message : String(error)}); choose a path in a writable folder.`,
+      );
     });
   }
 

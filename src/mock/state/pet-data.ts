@@ -36,7 +36,7 @@ export interface PetData {
 const MAX_NAMED_FAULTS = 10;
 
 /** A refusal of a data set, one fault per entry, ready to be joined into one message. */
-export class PetDataError extends TypeError {
+class PetDataError extends TypeError {
   override readonly name = 'PetDataError';
   constructor(readonly faults: readonly string[]) {
     const shown = faults.slice(0, MAX_NAMED_FAULTS);
@@ -136,4 +136,3 @@ export function readPetData(text: string, path: string): PetData {
   }
   return checkPets(value);
 }
-

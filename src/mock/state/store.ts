@@ -11,7 +11,7 @@ import { numberOfRandomId, randomIdOf } from './random-ids.js';
  * @example
  * idsAfter([{ id: 41 }, { id: 2n ** 63n - 1n }]); // 41n: the first pet created gets 42
  */
-export const CREATED_IDS_BELOW = 2n ** 62n;
+const CREATED_IDS_BELOW = 2n ** 62n;
 
 /** The id created pets are numbered after: the largest below `CREATED_IDS_BELOW`, 0 when there is none. */
 export function idsAfter(pets: readonly { readonly id: number | bigint }[]): bigint {
