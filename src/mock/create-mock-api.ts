@@ -78,19 +78,21 @@ interface MockState {
  * scheme, when it has them), the restored pets, coverage.
  */
 function inMemory(settings: ResolvedMockOptions): MockState {
-  const { profile } = settings;
+  const { profile, data } = settings;
   const order = known(profile.listOrder) ? profile.listOrder : undefined;
   const randomIds = profile.idScheme === 'random';
-  const seeded = inKnownCategories(seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }), profile);
+  const seeded = data === undefined ? inKnownCategories(seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }), profile) : [];
+  const givenIds = data !== undefined;
   const sessions = new Sessions({
-    seed: randomIds ? seeded.map((pet, index) => ({ ...pet, id: randomIdOf(index + 1) })) : seeded,
-    idOffset: idOffsetOf(settings.bigIds),
-    // Only a profile asks for a store other than the default one.
-    ...(order === undefined && !randomIds
+    // Your own data keeps its ids and categories: it is the world you asked for.
+    seed: data?.pets ?? (randomIds ? seeded.map((pet, index) => ({ ...pet, id: randomIdOf(index + 1) })) : seeded),
+    idOffset: givenIds ? undefined : idOffsetOf(settings.bigIds),
+    // Only a profile, or your own data, asks for a store other than the default one.
+    ...(order === undefined && !randomIds && !givenIds
       ? {}
       : {
           newStore: (seed, idOffset) =>
-            new MemoryPetStore(seed, { ...(idOffset === undefined ? {} : { idOffset }), ...(order === undefined ? {} : { order }), randomIds }),
+            new MemoryPetStore(seed, { ...(idOffset === undefined ? {} : { idOffset }), ...(order === undefined ? {} : { order }), randomIds, givenIds }),
         }),
     now: settings.now,
     ttl: settings.sessionTtl,

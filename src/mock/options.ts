@@ -6,6 +6,7 @@ import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from
 import { MOCK_DEFAULTS } from './core/defaults.js';
 import { checkFaultRates, type FaultRates } from './core/faults.js';
 import { apiKeyProblem, KEY_LABEL, type LabelledApiKey } from './pipeline/auth.js';
+import { checkPets, type DataPet, type PetData } from './state/pet-data.js';
 import type { SharedState } from './state/redis/shared-state.js';
 import type { PetDraft, StoredPet } from './state/store.js';
 
@@ -35,6 +36,13 @@ export interface MockOptions {
   readonly now?: () => number;
   /** The path every operation is served under. Default: the spec's `/v1`. */
   readonly basePath?: string;
+  /**
+   * Your own pets, in place of the seeded ones (`--data FILE`): each a `Pet` of the spec with an id of its
+   * own (a `bigint` beyond 2^53), the ids unique; pets created later are numbered after the largest id.
+   * Not with `seed`, `count` or `bigIds`, which describe the seeded pets it replaces. A list the spec
+   * refuses throws a `TypeError` naming every fault by index and field. Default: none, seeded pets.
+   */
+  readonly data?: readonly DataPet[];
   /** Ids beyond 2^53 (`BIG_ID_OFFSET` + n), exact in the JSON: a canary for clients that read ids into numbers. Default: false, ids from 1. */
   readonly bigIds?: boolean;
   /** Honour `Prefer: code=, delay=, auth=expired, fault=` and their `__code`-style query twins. Default: true. */
@@ -94,7 +102,9 @@ export function isLoopback(host: string): boolean {
 }
 
 /** The options with every default filled in; `apiKey` is folded into `apiKeys`, labels into `keyLabels`. */
-export interface ResolvedMockOptions extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist' | 'profile' | 'shared'>> {
+export interface ResolvedMockOptions extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist' | 'profile' | 'shared' | 'data'>> {
+  /** Your own pets (`data`), checked and in id order, with their hash; `undefined` for seeded pets. */
+  readonly data: PetData | undefined;
   /** The profile in force, every choice it leaves out `unknown`. */
   readonly profile: Profile;
   readonly apiKeys: readonly string[];
@@ -129,6 +139,15 @@ function resolveApiKeys(options: MockOptions): Pick<ResolvedMockOptions, 'apiKey
   return { apiKeys, keyLabels };
 }
 
+/** Your own pets, checked, refused beside the options of the seeded pets they replace. */
+function resolveData(options: MockOptions): PetData | undefined {
+  if (options.data === undefined) return undefined;
+  const seeding = (['seed', 'count', 'bigIds'] as const).filter((name) => options[name] !== undefined);
+  if (seeding.length > 0)
+    throw new TypeError(`data replaces the seeded pets, so ${seeding.join(', ')} cannot go with it: pass your pets, or a seed, not both.`);
+  return checkPets(options.data, 'data');
+}
+
 /**
  * The options with every default filled in, as a new object; the caller's object is never changed.
  * @example
@@ -149,6 +168,7 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
     profile,
     apiKeys,
     keyLabels,
+    data: resolveData(options),
     seed: options.seed ?? MOCK_DEFAULTS.seed,
     count,
     delay,

@@ -4,11 +4,14 @@
  * the path under `/__mock/sessions/<name>`.
  */
 
+import { parseJson, stringifyJson } from '../../json/lossless.js';
+import { MAX_BODY_BYTES } from '../../openapi/facts.js';
 import { type Profile, UNKNOWN_PROFILE } from '../../profile/profile.js';
 import { bodyText, errorResponse, jsonResponse, type MockRequest, type MockResponse } from '../core/messages.js';
 import { andThen, type Pending } from '../core/pending.js';
 import { parseClockBody } from '../state/clock.js';
 import type { CoverageKeeper } from '../state/coverage.js';
+import { checkPets, type PetData } from '../state/pet-data.js';
 import type { SaveChange } from '../state/saved-changes.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type SessionRegistry, sessionName } from '../state/sessions.js';
 
@@ -54,6 +57,12 @@ export const ADMIN_ENDPOINTS = [
   { method: 'GET', path: '/__mock/coverage', summary: 'what clients have exercised', changesSavedState: false },
   { method: 'DELETE', path: '/__mock/coverage', summary: 'forgets the coverage', changesSavedState: false },
   { method: 'GET', path: '/__mock/profile', summary: 'the profile in force (--profile), every choice it leaves out unknown', changesSavedState: false },
+  {
+    method: 'POST',
+    path: '/__mock/pets',
+    summary: "adds a pet (or a list of pets) to the session with its own id, replacing the pet of that id; until the session's reset",
+    changesSavedState: false,
+  },
 ] as const satisfies readonly AdminEndpoint[];
 
 type EndpointKey<E> = E extends { readonly method: infer M extends string; readonly path: infer P extends string } ? `${M} ${P}` : never;
@@ -179,6 +188,40 @@ function getProfile({ profile }: AdminContext): MockResponse {
   return ok(profile);
 }
 
+/** The pets of a `POST /__mock/pets` body (a pet, or a list of them), or the 400 that names every fault. */
+function petsOfBody(text: string): PetData | MockResponse {
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch (error) {
+    return errorResponse('malformed_json', `The body of POST /__mock/pets is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  try {
+    return checkPets(Array.isArray(value) ? value : [value]);
+  } catch (error) {
+    return errorResponse('bad_request', `The body of POST /__mock/pets is a Pet or a list of Pets of spec/openapi.yaml: ${(error as Error).message}.`);
+  }
+}
+
+/** `POST /__mock/pets`: puts pets with their own ids into the session, opening it; answers with the pets stored. */
+async function putPets({ sessions }: AdminContext, request: MockRequest, name: string): Promise<MockResponse> {
+  const body = await bodyText(request, MAX_BODY_BYTES, 'The body of POST /__mock/pets');
+  if ('rejection' in body) return body.rejection;
+  if (body.text === undefined) return errorResponse('payload_too_large', `The body of POST /__mock/pets is at most ${MAX_BODY_BYTES} bytes.`);
+  const data = petsOfBody(body.text);
+  if (!('pets' in data)) return data;
+  const session = await sessions.open(name);
+  if (session === undefined) return tooManySessions(sessions);
+  const { store } = session;
+  if (store.put === undefined)
+    return errorResponse(
+      'method_not_allowed',
+      'POST /__mock/pets is not served with --store (Redis) yet: start the mock with --data for your pets, or without --store.',
+    );
+  await store.put(data.pets);
+  return jsonResponse(200, stringifyJson({ session: name, stored: data.pets, pets: await store.size }));
+}
+
 /** The action of each endpoint; its type demands one for every endpoint of `ADMIN_ENDPOINTS`. */
 const ACTIONS: { readonly [K in EndpointKey<(typeof ADMIN_ENDPOINTS)[number]>]: Action } = {
   'GET /__mock/health': health,
@@ -191,6 +234,7 @@ const ACTIONS: { readonly [K in EndpointKey<(typeof ADMIN_ENDPOINTS)[number]>]: 
   'GET /__mock/coverage': getCoverage,
   'DELETE /__mock/coverage': clearCoverage,
   'GET /__mock/profile': getProfile,
+  'POST /__mock/pets': putPets,
 };
 
 /** The endpoints grouped by path, each path with its pattern and `Allow` header. */

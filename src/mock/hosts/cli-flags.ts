@@ -12,6 +12,7 @@ import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { type FaultRates, parseFaultRates } from '../core/faults.js';
 import { apiKeyProblem, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
+import { type PetData, readPetData } from '../state/pet-data.js';
 import { displayUrl, namespaceProblem } from '../state/redis/redis-store.js';
 
 /** The flags as commander parses them: one field per option, named as commander names it. */
@@ -22,6 +23,7 @@ export interface MockFlags {
   allowDefaultKey?: boolean;
   seed: number;
   count: number;
+  data?: PetData;
   apiKey?: (string | LabelledApiKey)[];
   delay: number;
   now?: number;
@@ -36,6 +38,7 @@ export interface MockFlags {
   profile?: ProfileDocument;
   proxy?: string;
   upstreamKey?: string;
+  record?: string;
   store?: string;
   namespace?: string;
   storeTimeout?: number;
@@ -113,6 +116,21 @@ function faultRates(value: string): FaultRates {
   }
 }
 
+/** A data file's pets, read and checked while the flags are: every fault stops the CLI (exit 2), named by index and field. */
+function parseDataFile(path: string): PetData {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new InvalidArgumentError(`Cannot read it (${codeOf(error) ?? String(error)}); give a JSON or YAML file holding a list of pets.`);
+  }
+  try {
+    return readPetData(text, path);
+  } catch (error) {
+    throw new InvalidArgumentError(`${messageOf(error)}. Fix the file: each pet is a Pet of spec/openapi.yaml (id, name, categoryId, status).`);
+  }
+}
+
 /** Where the mock listens, and who may reach it. */
 function listenOptions(): Option[] {
   return [
@@ -140,6 +158,9 @@ function behaviourOptions(): Option[] {
       .argParser(collectApiKey),
     new Option('--delay <ms>', 'latency added to every API answer').default(MOCK_DEFAULTS.delay).argParser(integerIn(0, 600_000, 'milliseconds')),
     new Option('--now <date>', "start the mock's clock at this ISO date (after 2030-12-05, getPet answers 410)").argParser(isoDate),
+    new Option('--data <file>', 'serve these pets (a JSON or YAML list of Pets) instead of seeded ones; not with --seed, --count, --big-ids').argParser(
+      parseDataFile,
+    ),
     new Option('--big-ids', 'ids beyond 2^53, exact in the JSON: shows clients that read ids into JavaScript numbers'),
     new Option('--no-prefer', 'ignore Prefer: code=, delay=, auth=expired, fault= and the __code-style query parameters'),
     new Option(
@@ -177,6 +198,7 @@ function deploymentOptions(): Option[] {
     new Option('--upstream-key <key>', "the key sent to the --proxy deployment (never printed); without it, the client's Authorization is forwarded").env(
       'PETSTORE_UPSTREAM_KEY',
     ),
+    new Option('--record <file>', "with --proxy, write the deployment's pets to this file (for --data) and the profile seen beside it (for --profile)"),
     new Option('--store <url>', 'keep all state in Redis (redis://host:port[/db]), shared by every mock on it; needs the ioredis package').argParser(redisUrl),
     new Option('--namespace <name>', 'key prefix in Redis, so that several mocks share one Redis (default: petstore)').argParser(namespace),
     new Option('--store-timeout <ms>', 'how long a Redis command may take before the mock responds 503 (default: 3000)').argParser(
@@ -199,6 +221,7 @@ Examples:
   $ petstore-mock --big-ids --self-check           # ids beyond 2^53; every answer checked against the spec
   $ petstore-mock --state .petstore-state.json     # created pets survive a restart
   $ petstore-mock --faults reset:0.02,slow:0.1     # 2% of requests reset, 10% trickled, the same ones each run
+  $ petstore-mock --data pets.yaml                 # serve your own pets
   $ petstore-mock --profile petstore-profile.json  # answer as the deployment it was learned from does
   $ petstore-mock --proxy https://staging.example.com/v1 --profile petstore-profile.json   # watch staging for violations and drift
   $ curl -H 'Authorization: Bearer ${MOCK_DEFAULTS.apiKey}' http://127.0.0.1:4010/v1/pets?limit=2

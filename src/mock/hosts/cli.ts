@@ -35,8 +35,21 @@ function describeKeys(keys: MockFlags['apiKey']): string {
 
 /** Where the state lives, and whether the namespace's seed overrode this mock's own flags. */
 function describeStore(url: string, namespace: string, flags: MockFlags, seeded: SeedRecipe): string {
-  const differs = seeded.seed !== flags.seed || seeded.count !== flags.count || seeded.bigIds !== (flags.bigIds === true);
+  const wanted = recipeOf(flags);
+  const differs = seeded.seed !== wanted.seed || seeded.count !== wanted.count || seeded.bigIds !== wanted.bigIds;
   return `state in Redis at ${url}, namespace ${namespace}${differs ? ': seeded earlier by another mock, its --seed, --count and --big-ids win' : ''}`;
+}
+
+/** What the pets are: a seed's, or your own data's. */
+function describePets(recipe: SeedRecipe): string {
+  if (recipe.data !== undefined) return `${recipe.count} pets from --data, ${recipe.data.slice(0, 19)}`;
+  return `${recipe.count} pets, seed ${recipe.seed}${recipe.bigIds ? ', big ids' : ''}`;
+}
+
+/** What the flags ask to seed: your own data, or a seed. */
+function recipeOf(flags: MockFlags): SeedRecipe {
+  if (flags.data !== undefined) return { seed: flags.seed, count: flags.data.pets.length, bigIds: false, data: flags.data.hash };
+  return { seed: flags.seed, count: flags.count, bigIds: flags.bigIds === true };
 }
 
 /** Says so when the mock is bound beyond loopback. */
@@ -58,7 +71,22 @@ function checkFlags(flags: MockFlags, command: Command): void {
       { code: 'commander.conflictingOption', exitCode: EXIT.usage },
     );
   }
+  checkDataFlags(flags, command);
   checkKeyBeyondLoopback(flags, command);
+}
+
+/** Rejects --data beside the flags of the seeded pets it replaces, and --record without --proxy (exit 2). */
+function checkDataFlags(flags: MockFlags, command: Command): void {
+  const seeding = ['seed', 'count', 'bigIds'].filter((name) => command.getOptionValueSource(name) === 'cli');
+  if (flags.data !== undefined && seeding.length > 0) {
+    const names = seeding.map((name) => (name === 'bigIds' ? '--big-ids' : `--${name}`)).join(', ');
+    command.error(`--data replaces the seeded pets, so ${names} cannot go with it: pass your pets with --data, or seed them with ${names}, not both.`, {
+      code: 'commander.conflictingOption',
+      exitCode: EXIT.usage,
+    });
+  }
+  if (flags.record !== undefined)
+    command.error('--record needs --proxy <base url>: it writes what the deployment the proxy forwards to answered.', { exitCode: EXIT.usage });
 }
 
 /** Rejects the public default key on an interface other machines reach (exit 2): in every mode, the proxy's too. */
@@ -118,11 +146,13 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
     ...(flags.apiKey ? { apiKeys: flags.apiKey } : {}),
     ...(flags.upstreamKey ? { upstreamKey: flags.upstreamKey } : {}),
     ...(flags.profile === undefined ? {} : { profile: flags.profile }),
+    ...(flags.record === undefined ? {} : { record: flags.record }),
     onProblem: logLine,
     ...(flags.quiet ? {} : { onRequest: logLine }),
   }).catch((error: unknown) => {
     // The proxy rejects a base URL it cannot forward to with a TypeError: the flag's value is wrong.
     if (error instanceof TypeError) throw new UsageError(`--proxy: ${error.message}`);
+    if (error instanceof UsageError) throw error;
     if (codeOf(error) === 'EADDRINUSE') throw new Error(`port ${flags.port} on ${flags.host} is already in use: pass --port 0 for a free port.`);
     throw new Error(messageOf(error));
   });
@@ -135,7 +165,7 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
   warnIfReachable(flags.host);
   const key = flags.upstreamKey ? 'the key from --upstream-key' : "each client's own Authorization";
   process.stdout.write(
-    `petstore-mock proxying ${proxy.url} to ${upstream} (${key}${flags.profile === undefined ? '' : ', compared with the profile'}); drift at GET /__mock/drift\n`,
+    `petstore-mock proxying ${proxy.url} to ${upstream} (${key}${flags.profile === undefined ? '' : ', compared with the profile'}${flags.record === undefined ? '' : `, recording to ${flags.record}`}); drift at GET /__mock/drift\n`,
   );
 }
 
@@ -148,6 +178,7 @@ async function seedSharedState(flags: MockFlags, store: string): Promise<{ reado
     seed: flags.seed,
     count: flags.count,
     bigIds: flags.bigIds === true,
+    ...(flags.data === undefined ? {} : { data: flags.data }),
     sessionTtl: flags.sessionTtl * 1000,
     maxSessions: flags.maxSessions,
     basePath: BASE_PATH,
@@ -165,7 +196,7 @@ async function startWorkersMode(flags: MockFlags, count: number, store: string):
   warnIfReachable(flags.host);
   onStopSignal(() => void workers.stop().finally(() => process.exit(0)));
   process.stdout.write(
-    `petstore-mock listening on ${serverUrl(flags.host, workers.port, BASE_PATH)} (${count} workers, ${recipe.count} pets, seed ${recipe.seed}${recipe.bigIds ? ', big ids' : ''}, ${describeKeys(flags.apiKey)}, ${describeStore(url, namespace, flags, recipe)})\n`,
+    `petstore-mock listening on ${serverUrl(flags.host, workers.port, BASE_PATH)} (${count} workers, ${describePets(recipe)}, ${describeKeys(flags.apiKey)}, ${describeStore(url, namespace, flags, recipe)})\n`,
   );
 }
 
@@ -176,10 +207,8 @@ function serverOptions(flags: MockFlags): MockServerOptions {
     port: flags.port,
     host: flags.host,
     ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
-    seed: flags.seed,
-    count: flags.count,
+    ...(flags.data === undefined ? { seed: flags.seed, count: flags.count, bigIds: flags.bigIds === true } : { data: flags.data.pets }),
     delay: flags.delay,
-    bigIds: flags.bigIds === true,
     prefer: flags.prefer,
     ...(flags.faults === undefined ? {} : { faults: flags.faults, faultSeed: processFaultSeed(flags.seed) }),
     sessionTtl: flags.sessionTtl * 1000,
@@ -210,12 +239,11 @@ function startProblem(error: unknown, flags: MockFlags): Error {
 /** The line that says where the mock listens and what it serves. */
 async function serverBanner(server: MockServer, flags: MockFlags): Promise<string> {
   const { shared } = server.mock.options;
-  const seeded = shared?.store.recipe ?? { seed: flags.seed, count: flags.count, bigIds: flags.bigIds === true };
-  const ids = seeded.bigIds ? ', big ids' : '';
+  const seeded = shared?.store.recipe ?? recipeOf(flags);
   const mimics = flags.profile === undefined ? '' : ', with a profile (GET /__mock/profile)';
-  const saved = flags.state === undefined ? '' : `, state in ${flags.state}: ${(await server.mock.store.size) - flags.count} created pet(s) restored`;
+  const saved = flags.state === undefined ? '' : `, state in ${flags.state}: ${(await server.mock.store.size) - seeded.count} created pet(s) restored`;
   const where = shared ? `, ${describeStore(shared.store.url, shared.store.namespace, flags, seeded)}` : '';
-  return `petstore-mock listening on ${server.url} (${seeded.count} pets, seed ${seeded.seed}${ids}, ${describeKeys(flags.apiKey)}${saved}${where}${mimics})\n`;
+  return `petstore-mock listening on ${server.url} (${describePets(seeded)}, ${describeKeys(flags.apiKey)}${saved}${where}${mimics})\n`;
 }
 
 /** One server, until SIGINT or SIGTERM; then the coverage, when asked for. */

@@ -232,7 +232,10 @@ interface HeldState {
 /** At most one of the two: a locked state file, or the state in Redis (which has no file to save). */
 async function openState(options: MockServerOptions, settings: ResolvedMockOptions): Promise<HeldState> {
   const { stateFile, store } = options;
-  const state = stateFile === undefined ? undefined : await openStateFile(stateFile, settings.seed, settings.count, idOffsetOf(settings.bigIds));
+  const state =
+    stateFile === undefined
+      ? undefined
+      : await openStateFile(stateFile, { seed: settings.seed, count: settings.count, idOffset: idOffsetOf(settings.bigIds), data: settings.data });
   const shared =
     store === undefined
       ? undefined

@@ -16,6 +16,7 @@ import { targetRedactor } from '../pipeline/request-log.js';
 import type { Router } from '../pipeline/router.js';
 import { RESPONSE_SCHEMAS } from '../pipeline/self-check.js';
 import { DriftLog } from './drift-report.js';
+import { Recorder } from './record.js';
 import { createShadow, type Shadow } from './shadow.js';
 import { parseUpstream } from './upstream-url.js';
 import { createInputChecks } from './violations.js';
@@ -44,6 +45,8 @@ export interface ProxyOptions {
   readonly host?: string;
   /** Milliseconds to wait for the deployment. Default 10 000. */
   readonly timeoutMs?: number;
+  /** Write the deployment's pets to this file (a list `--data` reads) and the profile it showed beside it (`.profile.json`). Default: none. */
+  readonly record?: string;
   /** Called with one line per violation and per drift, as they happen. */
   readonly onProblem?: (line: string) => void;
   /** Called with one line per request: method, target, status, ms, counts. */
@@ -75,6 +78,8 @@ export interface ProxyContext {
   readonly conformance: Conformance<OperationId>;
   readonly shadow: Shadow;
   readonly log: DriftLog;
+  /** What the deployment showed, written for a later mock (`record`). */
+  readonly recorder: Recorder | undefined;
   /** The request-target as the request log shows it: without the mock's keys or the upstream key, as the mock's log. */
   readonly logTarget: (target: string) => string;
 }
@@ -125,6 +130,7 @@ export function createProxyContext(options: ProxyOptions): ProxyContext {
     shadow: createShadow(options.profile),
     inputChecks: createInputChecks(basePath),
     conformance: createConformance<OperationId>(openapi, RESPONSE_SCHEMAS),
+    recorder: options.record === undefined ? undefined : new Recorder(options.record, options.profile, options.upstreamKey),
     log: new DriftLog(upstream.href, options.onProblem ?? (() => {})),
     logTarget: targetRedactor(options.upstreamKey === undefined ? apiKeys : [...apiKeys, options.upstreamKey], basePath),
   };

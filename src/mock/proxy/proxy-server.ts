@@ -111,6 +111,7 @@ function portOf(server: Server): number {
  */
 export async function startProxyServer(options: ProxyOptions): Promise<ProxyServer> {
   const context = createProxyContext(options);
+  await context.recorder?.start();
   // A request without Host gets the guard's Error response, as from the mock, not Node's own 400.
   const server = createServer({ requireHostHeader: false }, (request, response) => handle(context, options, request, response));
   const { host } = context;

@@ -30,6 +30,7 @@ export async function respond(context: ProxyContext, incoming: Incoming): Promis
   const exchange = exchangeOf(context, incoming, forwarded.upstream, forwarded.text);
   const violations = await recordViolations(context, exchange);
   recordDrifts(context, exchange, await shadowResponse(context.shadow, exchange));
+  await context.recorder?.observe(exchange);
   return relayedResponse(context.upstreamKey, forwarded.upstream, forwarded.text, violations);
 }
 

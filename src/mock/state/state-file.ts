@@ -5,18 +5,47 @@ import { lock } from 'proper-lockfile';
 import { codeOf, EXIT, messageOf, StateFileError } from '../../errors.js';
 import * as validators from '../../generated/validators.js';
 import { isJsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
-import type { StoredPet } from './store.js';
+import type { PetData } from './pet-data.js';
+import { idsAfter, type StoredPet } from './store.js';
 
 const FORMAT = 'petstore-mock-state';
 const VERSION = 1;
 
-/** What a state file holds: the seed the pets came from and the pets created since. */
+/** What a state file holds: the seed the pets came from (or the hash of your data, `--data`) and the pets created since. */
 interface SavedState {
   readonly format: typeof FORMAT;
   readonly version: typeof VERSION;
-  readonly seed: number;
+  readonly seed?: number;
+  readonly data?: string;
   readonly count: number;
   readonly created: readonly StoredPet[];
+}
+
+/**
+ * What the pets of a state file were created over: a seed and count, or your own data. A state saved
+ * over other pets would restore pets numbered after pets this mock does not have.
+ */
+export interface StateOrigin {
+  readonly seed: number;
+  readonly count: number;
+  readonly idOffset: bigint | undefined;
+  readonly data?: PetData | undefined;
+}
+
+/** The origin as the state file writes it. */
+function originFields(origin: StateOrigin): Pick<SavedState, 'seed' | 'data' | 'count'> {
+  return origin.data === undefined ? { seed: origin.seed, count: origin.count } : { data: origin.data.hash, count: origin.data.pets.length };
+}
+
+/** How the command line names an origin, for a refusal. */
+function describeOrigin(fields: { readonly seed?: unknown; readonly data?: unknown; readonly count?: unknown }): string {
+  return fields.data === undefined ? `--seed ${String(fields.seed)} --count ${String(fields.count)}` : `--data (the pets of hash ${String(fields.data)})`;
+}
+
+/** The id the state file's created pet at `index` must have: pet numbers after the seed, or ids after the data's largest. */
+function expectedId(origin: StateOrigin, index: number): string {
+  if (origin.data === undefined) return String((origin.idOffset ?? 0n) + BigInt(origin.count + index + 1));
+  return String(idsAfter(origin.data.pets) + BigInt(index + 1));
 }
 
 function rejectStateFile(path: string, why: string): never {
@@ -28,7 +57,7 @@ function rejectStateFile(path: string, why: string): never {
  * that is not a state file, or was written for another seed or count, is refused with a
  * `StateFileError` that says why.
  */
-async function readStateFile(path: string, seed: number, count: number, idOffset: bigint | undefined): Promise<StoredPet[]> {
+async function readStateFile(path: string, origin: StateOrigin): Promise<StoredPet[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -44,16 +73,17 @@ async function readStateFile(path: string, seed: number, count: number, idOffset
   }
   if (!isJsonObject(state) || state.format !== FORMAT) rejectStateFile(path, `it has no "format": "${FORMAT}"`);
   if (state.version !== VERSION) rejectStateFile(path, `its version ${String(state.version)} is not ${VERSION}`);
-  if (state.seed !== seed || state.count !== count) {
+  const wanted = originFields(origin);
+  if (state.seed !== wanted.seed || state.data !== wanted.data || state.count !== wanted.count) {
     throw new StateFileError(
-      `${path} was written with --seed ${String(state.seed)} --count ${String(state.count)}; start with those, or move the file away to start afresh with --seed ${seed} --count ${count}.`,
+      `${path} was written with ${describeOrigin(state)}; start with those, or move the file away to start afresh with ${describeOrigin(wanted)}.`,
     );
   }
   const created = state.created;
   if (!Array.isArray(created)) rejectStateFile(path, '"created" is not a list of pets');
   return created.map((pet, index) => {
     if (!isJsonObject(pet) || !validators.Pet(validationView(pet)) || pet.status === undefined) rejectStateFile(path, `created[${index}] is not a valid Pet`);
-    const expected = String((idOffset ?? 0n) + BigInt(count + index + 1));
+    const expected = expectedId(origin, index);
     if (String(pet.id) !== expected) rejectStateFile(path, `created[${index}] has id ${String(pet.id)}, not ${expected}`);
     // The Pet schema held, with exact int64 ids: this is a stored pet, which the parser cannot type.
     return pet as unknown as StoredPet;
@@ -75,8 +105,7 @@ class StateFileWriter {
 
   constructor(
     readonly path: string,
-    readonly seed: number,
-    readonly count: number,
+    readonly origin: StateOrigin,
   ) {}
 
   /** Resolves once `created` (or a later state) is on disk. */
@@ -99,7 +128,7 @@ class StateFileWriter {
 
   async #write(): Promise<void> {
     if (this.lost) throw this.lost;
-    const state: SavedState = { format: FORMAT, version: VERSION, seed: this.seed, count: this.count, created: this.#latest };
+    const state: SavedState = { format: FORMAT, version: VERSION, ...originFields(this.origin), created: this.#latest };
     const temporary = temporaryPath(this.path, process.pid);
     const file = await open(temporary, 'w');
     try {
@@ -265,14 +294,14 @@ export interface OpenStateFile {
  * leftovers of killed saves, and reads the pets created in earlier runs. A symbolic link is written through
  * to its target. Every refusal is a `StateFileError` that says what to do.
  */
-export async function openStateFile(path: string, seed: number, count: number, idOffset: bigint | undefined): Promise<OpenStateFile> {
+export async function openStateFile(path: string, origin: StateOrigin): Promise<OpenStateFile> {
   const target = await targetOf(path);
   await checkWritable(path, target);
-  const writer = new StateFileWriter(target, seed, count);
+  const writer = new StateFileWriter(target, origin);
   const release = await lockStateFile(path, target, writer);
   try {
     await removeLeftovers(target);
-    const created = await readStateFile(target, seed, count, idOffset);
+    const created = await readStateFile(target, origin);
     return { created, writer, close: release };
   } catch (error) {
     await release();

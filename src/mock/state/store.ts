@@ -5,6 +5,26 @@ import type { PetStatus } from '../../types.js';
 import type { Pending } from '../core/pending.js';
 import { numberOfRandomId, randomIdOf } from './random-ids.js';
 
+/**
+ * Pets created over pets with ids of their own are numbered after the largest id below this one: ids
+ * from here to the int64 maximum are far beyond any count of creates, so they are left to your data.
+ * @example
+ * idsAfter([{ id: 41 }, { id: 2n ** 63n - 1n }]); // 41n: the first pet created gets 42
+ */
+const CREATED_IDS_BELOW = 2n ** 62n;
+
+/** The id created pets are numbered after: the largest below `CREATED_IDS_BELOW`, 0 when there is none. */
+export function idsAfter(pets: readonly { readonly id: number | bigint }[]): bigint {
+  let largest = 0n;
+  for (const { id } of pets) if (BigInt(id) > largest && BigInt(id) < CREATED_IDS_BELOW) largest = BigInt(id);
+  return largest;
+}
+
+/** An id as a map of pets keys it: a number while it is exact as one, a bigint beyond (Map compares bigints by value). */
+function keyOf(id: number | bigint): number | bigint {
+  return typeof id === 'bigint' && id <= BigInt(Number.MAX_SAFE_INTEGER) && id >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(id) : id;
+}
+
 /** A pet as the store keeps it: `categoryId` beyond 2^53 stays exact as a `bigint`, and so does the `id` of a store with an id offset. */
 export interface StoredPet {
   readonly id: number | bigint;
@@ -53,6 +73,8 @@ export interface PetStoreOptions {
   readonly order?: ListOrder;
   /** Ids that look drawn at random (`randomIdOf`), for a profile's `idScheme: random`; `idOffset` is then unused. Default: false. */
   readonly randomIds?: boolean;
+  /** The seed's pets keep the ids they have (your own data, `--data`), in any order; pets created later are numbered after the largest. Default: false. */
+  readonly givenIds?: boolean;
 }
 
 /** How two pets compare under each order but id order: ties go by id, so the order is total. */
@@ -88,6 +110,8 @@ export interface PetStore {
   created(): Pending<StoredPet[]>;
   /** Back to the seeded pets. */
   reset(): Pending<void>;
+  /** Adds these pets with the ids they have, each replacing the pet of its id if there is one (`POST /__mock/pets`); a store in Redis has none yet. */
+  put?(pets: readonly StoredPet[]): Pending<void>;
 }
 
 /**
@@ -111,12 +135,21 @@ export class MemoryPetStore implements PetStore {
   #sorted = new Map<PetStatus | 'all', Entry[]>();
   /** Pages already serialized, by `pageKey`: every change of the pets must clear it. */
   #pages = new Map<number, string>();
+  readonly #givenIds: boolean;
+  /** Each pet by its id once ids are not pet numbers (`givenIds`, or after a `put`); `undefined` while pet n sits at index n - 1. */
+  #byId: Map<number | bigint, Entry> | undefined;
+  /** The pets created since the seed, once ids are not pet numbers. */
+  #created: Entry[] = [];
+  /** The largest id so far below `CREATED_IDS_BELOW`, once ids are not pet numbers: a created pet gets the next one. */
+  #largest = 0n;
 
   constructor(seed: readonly StoredPet[] = [], options: PetStoreOptions = {}) {
     this.#idOffset = options.idOffset;
     this.#randomIds = options.randomIds === true;
     this.#order = options.order ?? 'id-asc';
+    this.#givenIds = options.givenIds === true;
     this.#seed = seed.map((pet, index) => {
+      if (this.#givenIds) return { pet, json: undefined };
       if (pet.id !== this.#idOf(index + 1)) throw new RangeError(`seed pets need ids in order from ${this.#idOf(1)}; pet at index ${index} has id ${pet.id}`);
       return { pet, json: undefined };
     });
@@ -130,12 +163,14 @@ export class MemoryPetStore implements PetStore {
 
   /** Adds a pet and returns it with its new id. */
   create(draft: PetDraft): StoredPet {
-    const id = this.#idOf(this.#all.length + 1);
+    const id = this.#byId === undefined ? this.#idOf(this.#all.length + 1) : this.#nextId();
     const pet: StoredPet =
       draft.status === undefined
         ? { id, name: draft.name, categoryId: draft.categoryId }
         : { id, name: draft.name, categoryId: draft.categoryId, status: draft.status };
-    this.#add({ pet, json: undefined });
+    const entry: Entry = { pet, json: undefined };
+    if (this.#byId === undefined) this.#add(entry);
+    else this.#addById(entry);
     this.#pages.clear();
     this.#sorted.clear();
     return pet;
@@ -170,6 +205,7 @@ export class MemoryPetStore implements PetStore {
 
   /** The pets created since the seed, in id order. */
   created(): StoredPet[] {
+    if (this.#byId !== undefined) return this.#created.map((entry) => entry.pet);
     return this.#all.slice(this.#seed.length).map((entry) => entry.pet);
   }
 
@@ -180,6 +216,62 @@ export class MemoryPetStore implements PetStore {
     this.#pages.clear();
     this.#sorted.clear();
     for (const entry of this.#seed) this.#add(entry);
+    this.#byId = undefined;
+    if (this.#givenIds) this.#keyById([...this.#seed].sort(COMPARE['id-asc']), []);
+  }
+
+  /** Adds these pets with their own ids, each replacing the pet of its id; from then on pets are found by id. */
+  put(pets: readonly StoredPet[]): void {
+    if (this.#byId === undefined) this.#keyById(this.#all, this.#all.slice(this.#seed.length));
+    const byId = this.#byId ?? new Map<number | bigint, Entry>();
+    for (const pet of pets) {
+      const entry: Entry = { pet, json: undefined };
+      const old = byId.get(keyOf(pet.id));
+      byId.set(keyOf(pet.id), entry);
+      if (old === undefined) this.#all.push(entry);
+      else {
+        this.#all[this.#all.indexOf(old)] = entry;
+        const created = this.#created.indexOf(old);
+        if (created >= 0) this.#created[created] = entry;
+      }
+    }
+    this.#keyById(this.#all.sort(COMPARE['id-asc']), this.#created);
+  }
+
+  /** A created pet, once pets are found by id: appended while its id is the largest, else the pets are put in order again. */
+  #addById(entry: Entry): void {
+    this.#created.push(entry);
+    this.#byId?.set(keyOf(entry.pet.id), entry);
+    const id = BigInt(entry.pet.id);
+    if (id > this.#largest && id < CREATED_IDS_BELOW) this.#largest = id;
+    const last = this.#all.at(-1);
+    if (last === undefined || id > BigInt(last.pet.id)) {
+      this.#add(entry);
+      return;
+    }
+    this.#all.push(entry);
+    this.#keyById(this.#all.sort(COMPARE['id-asc']), this.#created);
+  }
+
+  /** From now on, pets are found by id: `all` (in id order) indexed, `created` kept apart for a state file. */
+  #keyById(all: Entry[], created: Entry[]): void {
+    this.#all = [];
+    this.#byStatus = new Map(PET_STATUSES.map((status) => [status, []]));
+    for (const entry of all) this.#add(entry);
+    this.#byId = new Map(all.map((entry) => [keyOf(entry.pet.id), entry]));
+    this.#created = created;
+    this.#largest = idsAfter(all.map((entry) => entry.pet));
+    this.#pages.clear();
+    this.#sorted.clear();
+  }
+
+  /** The id of a pet created once pets are found by id: the next of a random-looking scheme when free, else the one after the largest below `CREATED_IDS_BELOW`. */
+  #nextId(): number | bigint {
+    if (this.#randomIds) {
+      const id = randomIdOf(this.#all.length + 1);
+      if (!this.#byId?.has(keyOf(id))) return id;
+    }
+    return keyOf(this.#largest + 1n);
   }
 
   #idOf(n: number): number | bigint {
@@ -188,6 +280,7 @@ export class MemoryPetStore implements PetStore {
   }
 
   #entry(id: number | bigint): Entry | undefined {
+    if (this.#byId !== undefined) return this.#byId.get(keyOf(id));
     const offset = this.#idOffset;
     const n = this.#randomIds ? numberOfRandomId(id) : offset === undefined ? Number(id) : typeof id === 'bigint' ? Number(id - offset) : id - Number(offset);
     const index = n - 1;
@@ -197,8 +290,9 @@ export class MemoryPetStore implements PetStore {
   #page(limit: number, status: PetStatus | undefined): Entry[] {
     const from = status === undefined ? this.#all : (this.#byStatus.get(status) ?? []);
     // Numbered in a row, the pets are already in id order; random-looking ids, or another order, are sorted once per change.
-    if (!this.#randomIds && this.#order === 'id-asc') return from.slice(0, limit);
-    if (!this.#randomIds && this.#order === 'id-desc') return from.slice(Math.max(0, from.length - limit)).reverse();
+    const inIdOrder = !this.#randomIds || this.#byId !== undefined;
+    if (inIdOrder && this.#order === 'id-asc') return from.slice(0, limit);
+    if (inIdOrder && this.#order === 'id-desc') return from.slice(Math.max(0, from.length - limit)).reverse();
     const key = status ?? 'all';
     let sorted = this.#sorted.get(key);
     if (sorted === undefined) {

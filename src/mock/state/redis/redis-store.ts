@@ -8,13 +8,14 @@
  * signatures name its own `RedisClient` (client.ts), so that the published types need no ioredis.
  */
 import { randomUUID } from 'node:crypto';
-import { messageOf, StoreUnavailableError } from '../../../errors.js';
+import { EXIT, messageOf, StoreUnavailableError } from '../../../errors.js';
 import { BIG_ID_OFFSET, seededPets } from '../../../fixtures/seed.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../../json/lossless.js';
 import { PET_STATUSES } from '../../../openapi/facts.js';
 import type { PetStatus } from '../../../types.js';
+import type { PetData } from '../pet-data.js';
 import { DEFAULT_SESSION } from '../sessions.js';
-import type { PetDraft, StoredPet } from '../store.js';
+import { idsAfter, type PetDraft, type StoredPet } from '../store.js';
 import type { RedisClient } from './client.js';
 import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, evictionProblem, withDeadline } from './connection.js';
 import { CREATED_SCRIPT, SCRIPTS } from './scripts.js';
@@ -39,6 +40,8 @@ export interface RedisStoreOptions {
   readonly seed: number;
   readonly count: number;
   readonly bigIds: boolean;
+  /** Your own pets (`--data`) in place of seeded ones: the namespace records their hash, and a replica with other data is refused. */
+  readonly data?: PetData | undefined;
   /** Milliseconds a named session may stay idle before it is dropped. */
   readonly sessionTtl: number;
   /** How many named sessions may be open at once across every replica. */
@@ -54,6 +57,8 @@ export interface SeedRecipe {
   readonly seed: number;
   readonly count: number;
   readonly bigIds: boolean;
+  /** The hash of your own pets (`--data`), when they replace the seeded ones. */
+  readonly data?: string;
 }
 
 /** Why `name` cannot be a namespace, or `undefined` when it can. */
@@ -80,6 +85,8 @@ function petFrom(json: string): StoredPet {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const { id, name, categoryId, status } = value;
     if (isInteger(id) && typeof name === 'string' && isInteger(categoryId) && isPetStatus(status)) return { id, name, categoryId, status };
+    // Your own data may leave a pet without a status, as the Pet schema allows.
+    if (isInteger(id) && typeof name === 'string' && isInteger(categoryId) && status === undefined) return { id, name, categoryId };
   }
   throw new Error(`Redis holds a pet that is not one: ${json.slice(0, 200)}; clear the namespace (DEL its keys) and restart.`);
 }
@@ -98,14 +105,17 @@ interface World {
   readonly recipe: SeedRecipe;
   readonly text: string;
   readonly seed: readonly SeedEntry[];
+  /** With your own data: the pet number of each seeded id, and the id created pets are numbered after (`idsAfter`). */
+  readonly given?: { readonly numbers: ReadonlyMap<string, number>; readonly largest: bigint };
 }
 
 /** The recipe a namespace records; anything else there is not ours. */
 function recipeFrom(text: string, prefix: string): SeedRecipe {
   const value = parseJson(text);
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const { seed, count, bigIds } = value;
-    if (typeof seed === 'number' && typeof count === 'number' && typeof bigIds === 'boolean') return { seed, count, bigIds };
+    const { seed, count, bigIds, data } = value;
+    if (typeof seed === 'number' && typeof count === 'number' && typeof bigIds === 'boolean')
+      return typeof data === 'string' ? { seed, count, bigIds, data } : { seed, count, bigIds };
   }
   throw new Error(`${prefix}seed:recipe in Redis is not a petstore-mock seed recipe; pick another --namespace, or delete the key.`);
 }
@@ -272,13 +282,25 @@ export class RedisStore {
     return status === undefined ? this.#world.seed : (this.#seedByStatus.get(status) ?? []);
   }
 
+  /** @internal With your own data, the id created pets are numbered after; `undefined` for seeded pets. */
+  get createdAfter(): bigint | undefined {
+    return this.#world.given?.largest;
+  }
+
   /** @internal The id of the session's pet number n (the seed's first, then those created). */
   idOf(n: number): number | bigint {
+    const { given } = this.#world;
+    if (given !== undefined) return n <= this.recipe.count ? (this.#world.seed[n - 1]?.pet.id ?? 0) : exactId(given.largest + BigInt(n - this.recipe.count));
     return this.recipe.bigIds ? BIG_ID_OFFSET + BigInt(n) : n;
   }
 
   /** @internal The pet number of an id, or undefined for an id no pet can have. */
   numberOf(id: number | bigint): number | undefined {
+    const { given } = this.#world;
+    if (given !== undefined) {
+      const after = BigInt(id) - given.largest;
+      return given.numbers.get(String(id)) ?? (after > 0n && after <= BigInt(Number.MAX_SAFE_INTEGER) ? this.recipe.count + Number(after) : undefined);
+    }
     const n = this.recipe.bigIds ? (typeof id === 'bigint' ? Number(id - BIG_ID_OFFSET) : id - Number(BIG_ID_OFFSET)) : Number(id);
     return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
   }
@@ -320,7 +342,7 @@ export class RedisStore {
    */
   async #sameWorld(): Promise<void> {
     if ((await this.#redis.get(`${this.#prefix}seed:recipe`)) === this.#world.text) return;
-    this.#following ??= loadWorld(this.#redis, this.#prefix, this.#world.recipe, Date.now() + 2 * SEED_LOCK_MS)
+    this.#following ??= loadWorld(this.#redis, this.#prefix, this.#world.recipe, Date.now() + 2 * SEED_LOCK_MS, this.#options.data)
       .then((world) => {
         this.#world = world;
         this.#seedByStatus = seedByStatus(world.seed);
@@ -408,11 +430,14 @@ export class RedisPetStore {
 
   /** The JSON of each pet of a page. The seed comes first in id order: RedisClient is asked only for what the seed leaves of it. */
   async #page(limit: number, status: PetStatus | undefined): Promise<string[]> {
-    const parts = this.#state
-      .seedPets(status)
-      .slice(0, limit)
-      .map((entry) => entry.json);
+    const seed = this.#state.seedPets(status);
+    // Your own data may hold ids beyond those created pets get (`idsAfter`): those come after the created ones.
+    const after = this.#state.createdAfter;
+    const split = after === undefined ? seed.length : seed.findIndex((entry) => BigInt(entry.pet.id) > after);
+    const below = split < 0 ? seed.length : split;
+    const parts = seed.slice(0, Math.min(below, limit)).map((entry) => entry.json);
     if (parts.length < limit) for (const [, json] of await this.#created(limit - parts.length, status)) parts.push(json);
+    if (parts.length < limit) for (const entry of seed.slice(below, below + limit - parts.length)) parts.push(entry.json);
     return parts;
   }
 
@@ -440,11 +465,14 @@ async function recordedRecipe(redis: RedisClient, prefix: string): Promise<{ rea
 }
 
 /** Writes `recipe`'s pets and then the recipe itself, with a new generation id, freeing the lock in the same step. */
-async function writeSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe): Promise<string> {
+async function writeSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe, data: PetData | undefined): Promise<string> {
   const lockKey = `${prefix}seed:lock`;
-  const pets = seededPets(recipe.seed, recipe.count);
+  // Your own pets are kept whole, by pet number in id order: their ids do not follow from their numbers.
+  const pets = data?.pets ?? seededPets(recipe.seed, recipe.count);
   for (let from = 0; from < pets.length; from += SEED_BATCH) {
-    const batch = pets.slice(from, from + SEED_BATCH).flatMap((pet) => [String(pet.id), tailOf(pet)]);
+    const batch = pets
+      .slice(from, from + SEED_BATCH)
+      .flatMap((pet, i) => (data === undefined ? [String(pet.id), tailOf(pet)] : [String(from + i + 1), stringifyJson(pet)]));
     await redis
       .multi()
       .hset(`${prefix}seed:pets`, ...batch)
@@ -466,6 +494,7 @@ async function seedOnce(
   prefix: string,
   wanted: SeedRecipe,
   deadline: number,
+  data: PetData | undefined,
 ): Promise<{ readonly recipe: SeedRecipe; readonly text: string }> {
   const lockKey = `${prefix}seed:lock`;
   // The lock names its holder, for whoever looks at Redis while a seeding hangs.
@@ -481,7 +510,7 @@ async function seedOnce(
         await redis.del(lockKey);
         return done;
       }
-      return { recipe: wanted, text: await writeSeed(redis, prefix, wanted) };
+      return { recipe: wanted, text: await writeSeed(redis, prefix, wanted, data) };
     }
     if (Date.now() > deadline) throw new Error(`another replica has been seeding namespace ${prefix.slice(0, -1)} for too long; try again, or clear its keys.`);
     await wait(50);
@@ -489,9 +518,30 @@ async function seedOnce(
 }
 
 /** The namespace's generation as Redis holds it, seeded with `wanted` if nobody seeded it. */
-async function loadWorld(redis: RedisClient, prefix: string, wanted: SeedRecipe, deadline: number): Promise<World> {
-  const { recipe, text } = await seedOnce(redis, prefix, wanted, deadline);
-  return { recipe, text, seed: await readSeed(redis, prefix, recipe) };
+async function loadWorld(redis: RedisClient, prefix: string, wanted: SeedRecipe, deadline: number, data: PetData | undefined): Promise<World> {
+  const { recipe, text } = await seedOnce(redis, prefix, wanted, deadline, data);
+  const seed = await readSeed(redis, prefix, recipe);
+  if (recipe.data === undefined) return { recipe, text, seed };
+  const numbers = new Map(seed.map((entry, index) => [String(entry.pet.id), index + 1]));
+  return { recipe, text, seed, given: { numbers, largest: idsAfter(seed.map((entry) => entry.pet)) } };
+}
+
+/** An id as the store keeps it: a number while exact as one. */
+function exactId(id: bigint): number | bigint {
+  return id <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : id;
+}
+
+/**
+ * Refuses a replica whose pets are not the namespace's: with your own data on either side, two
+ * replicas would serve two worlds (a replica of another seed follows the first one's, as before).
+ */
+function checkSameData(world: World, wanted: SeedRecipe, namespace: string): void {
+  if (world.recipe.data === wanted.data) return;
+  const what = (recipe: SeedRecipe) => (recipe.data === undefined ? `--seed ${recipe.seed} --count ${recipe.count}` : `--data of hash ${recipe.data}`);
+  throw new StoreUnavailableError(
+    `namespace ${namespace} in Redis holds the pets of ${what(world.recipe)}, not those of this mock's ${what(wanted)}: start every replica with the same pets, or give this one another --namespace.`,
+    { exitCode: EXIT.usage },
+  );
 }
 
 /** The namespace's seeded pets, read in batches. */
@@ -503,7 +553,7 @@ async function readSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe):
     tails.forEach((tail, i) => {
       if (tail === null) throw new Error(`namespace ${prefix.slice(0, -1)} lacks seeded pet ${from + i}; clear its keys and restart.`);
       const n = from + i;
-      const json = `{"id":${recipe.bigIds ? BIG_ID_OFFSET + BigInt(n) : n},${tail}`;
+      const json = recipe.data === undefined ? `{"id":${recipe.bigIds ? BIG_ID_OFFSET + BigInt(n) : n},${tail}` : tail;
       entries.push({ pet: petFrom(json), json });
     });
   }
@@ -530,8 +580,14 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   try {
     const evicting = await evictionProblem(redis, options.url);
     if (evicting !== undefined) throw evictionError(evicting);
-    const wanted: SeedRecipe = { seed: options.seed, count: options.count, bigIds: options.bigIds };
-    return new RedisStore(redis, options, await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS));
+    const { data } = options;
+    const wanted: SeedRecipe =
+      data === undefined
+        ? { seed: options.seed, count: options.count, bigIds: options.bigIds }
+        : { seed: options.seed, count: data.pets.length, bigIds: false, data: data.hash };
+    const world = await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS, data);
+    checkSameData(world, wanted, namespace);
+    return new RedisStore(redis, options, world);
   } catch (error) {
     redis.disconnect();
     throw error;

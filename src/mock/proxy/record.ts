@@ -1,0 +1,150 @@
+/**
+ * `--proxy URL --record FILE`: what the deployment showed, written so that a later mock serves it
+ * offline. FILE holds its pets (every pet a list, a read or a create answered, the latest version of
+ * each), a list `--data` reads; beside it, `<name>.profile.json` holds the profile: the one the proxy
+ * was given, with what the responses showed of the deployment's choices (list order, ids beyond 2^53,
+ * charset, the status of a pet added without one). Only the fields of the spec are kept, and any text
+ * holding the upstream key or the client's token, in any encoding, has it replaced by `***`.
+ */
+import { open, rename } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { isJsonObject, type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
+import { inOrder, type ListOrder, type ProfileDocument } from '../../profile/profile.js';
+import { checkPets } from '../state/pet-data.js';
+import type { StoredPet } from '../state/store.js';
+import type { Exchange } from './context.js';
+import { bearerToken, redactor } from './hide-credentials.js';
+
+const ORDERS: readonly ListOrder[] = ['id-asc', 'id-desc', 'name', 'status'];
+const BEYOND_DOUBLE = 2n ** 53n;
+
+/**
+ * Where the profile of a recording goes: beside the pets, `.profile.json` in place of the extension.
+ * @example
+ * profilePathOf('staging.json'); // 'staging.profile.json'
+ */
+function profilePathOf(file: string): string {
+  return join(dirname(file), `${basename(file).replace(/\.(json|ya?ml)$/i, '')}.profile.json`);
+}
+
+/** Writes `text` to `path` whole or not at all: a temporary file beside it, then a rename. */
+async function writeWhole(path: string, text: string): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const file = await open(temporary, 'w');
+  try {
+    await file.writeFile(text);
+  } finally {
+    await file.close();
+  }
+  await rename(temporary, path);
+}
+
+/** The pets a response shows: a page's, or the one pet of a read or a create. */
+function shownPets(exchange: Exchange): JsonValue[] {
+  const { operationId, upstream, upstreamJson } = exchange;
+  if (operationId === 'listPets' && upstream.status === 200 && Array.isArray(upstreamJson)) return upstreamJson;
+  if ((operationId === 'getPet' && upstream.status === 200) || (operationId === 'createPet' && upstream.status === 201)) return [upstreamJson ?? null];
+  return [];
+}
+
+/** A pet the spec accepts, its texts redacted; `undefined` for anything else (a contract violation, reported elsewhere). */
+function recordedPet(value: JsonValue, redact: (text: string) => string): StoredPet | undefined {
+  try {
+    const [pet] = checkPets([value]).pets;
+    return pet === undefined ? undefined : { ...pet, name: redact(pet.name) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the responses showed of the deployment's choices, gathered as they come. */
+class SeenChoices {
+  /** The orders every page of two pets or more fits. */
+  #orders: ListOrder[] = [...ORDERS];
+  #pages = 0;
+  #beyondDouble = false;
+  #charset: 'none' | 'utf-8' | undefined;
+  #defaultStatus: string | undefined;
+
+  see(exchange: Exchange, pets: readonly StoredPet[]): void {
+    if (pets.some((pet) => BigInt(pet.id) > BEYOND_DOUBLE)) this.#beyondDouble = true;
+    const type = exchange.upstreamHeader('content-type');
+    if (type?.startsWith('application/json')) this.#charset = /charset=utf-8/i.test(type) ? 'utf-8' : 'none';
+    if (exchange.operationId === 'listPets' && pets.length >= 2) {
+      this.#pages++;
+      const ordered = pets.map((pet) => ({ id: String(pet.id), name: pet.name, status: pet.status }));
+      this.#orders = this.#orders.filter((order) => inOrder(order, ordered));
+    }
+    if (exchange.operationId === 'createPet' && pets[0] !== undefined) {
+      const sent = parseJsonOrUndefined(exchange.body);
+      if (isJsonObject(sent) && sent.status === undefined) this.#defaultStatus = pets[0].status ?? 'omitted';
+    }
+  }
+
+  /** The profile given, with what was seen; a list order only when the pages fit exactly one. */
+  profile(given: ProfileDocument | undefined): ProfileDocument {
+    const [order] = this.#orders;
+    return {
+      ...(given ?? { version: 1 }),
+      ...(this.#pages > 0 && this.#orders.length === 1 && order !== undefined ? { listOrder: order } : {}),
+      ...(this.#beyondDouble ? { idsBeyondDouble: true } : {}),
+      ...(this.#charset === undefined ? {} : { charset: this.#charset }),
+      ...(this.#defaultStatus === undefined ? {} : { defaultStatus: this.#defaultStatus as ProfileDocument['defaultStatus'] & string }),
+    };
+  }
+}
+
+function parseJsonOrUndefined(text: string): JsonValue | undefined {
+  try {
+    return parseJson(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The recording of one proxy: `observe` each exchange; each one that shows a pet rewrites the files,
+ * and resolves once they are on disk, so a response relayed means it is recorded.
+ */
+export class Recorder {
+  readonly #file: string;
+  readonly #profile: ProfileDocument | undefined;
+  readonly #redact: (text: string) => string;
+  readonly #pets = new Map<string, StoredPet>();
+  readonly #seen = new SeenChoices();
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(file: string, profile: ProfileDocument | undefined, upstreamKey: string | undefined) {
+    this.#file = file;
+    this.#profile = profile;
+    this.#redact = redactor([upstreamKey]);
+  }
+
+  /** Writes the empty recording, so that a path that cannot be written stops the proxy at start. */
+  async start(): Promise<void> {
+    await this.#write().catch((error: unknown) => {
+      throw new UsageError(
+        `--record ${this.#file}: cannot write it (${error instanceof Error ? error.message : String(error)}); choose a path in a writable folder.`,
+      );
+    });
+  }
+
+  /** Keeps the pets and choices an exchange shows, and writes them. */
+  observe(exchange: Exchange): Promise<void> {
+    const redact = (text: string) => redactor([bearerToken(exchange.headers.authorization)])(this.#redact(text));
+    const pets = shownPets(exchange).flatMap((value) => recordedPet(value, redact) ?? []);
+    if (pets.length === 0) return this.#writing;
+    for (const pet of pets) this.#pets.set(String(pet.id), pet);
+    this.#seen.see(exchange, pets);
+    this.#writing = this.#writing.catch(() => {}).then(() => this.#write());
+    return this.#writing;
+  }
+
+  async #write(): Promise<void> {
+    const pets = [...this.#pets.values()].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+    const list = pets.length === 0 ? '[]\n' : `[\n  ${pets.map((pet) => stringifyJson(pet)).join(',\n  ')}\n]\n`;
+    await writeWhole(this.#file, list);
+    await writeWhole(profilePathOf(this.#file), `${JSON.stringify(this.#seen.profile(this.#profile), null, 2)}\n`);
+  }
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { checkPets, readPetData } from './pet-data.js';
+import { MemoryPetStore } from './store.js';
+
+const MAX = 2n ** 63n - 1n;
+
+describe('checkPets and readPetData', () => {
+  it('reads JSON and YAML to the same pets, in id order, with the same hash', () => {
+    const json = readPetData(`[{"id": ${MAX}, "name": "Max", "categoryId": 1}, {"id": 2, "name": "Rex", "categoryId": 1, "status": "sold"}]`, 'a.json');
+    const yaml = readPetData(`- {id: 2, name: Rex, categoryId: 1, status: sold}\n- {id: ${MAX}, name: Max, categoryId: 1}\n`, 'a.yaml');
+    expect(json.pets).toEqual([
+      { id: 2, name: 'Rex', categoryId: 1, status: 'sold' },
+      { id: MAX, name: 'Max', categoryId: 1 },
+    ]);
+    expect(yaml).toEqual(json);
+  });
+
+  it('names every fault, and drops fields the spec does not name', () => {
+    expect(() => checkPets([{ id: 1, name: 'Rex', categoryId: 1, status: 'lost' }, { id: 1 }])).toThrow(
+      'pets[0].status must be one of available, pending, sold; pets[1].name is required; pets[1].categoryId is required; pets[1].id 1 is the id of pets[0] too: ids are unique',
+    );
+    expect(checkPets([{ id: 1, name: 'Rex', categoryId: 1, owner: 'x' }]).pets).toEqual([{ id: 1, name: 'Rex', categoryId: 1 }]);
+  });
+});
+
+describe('MemoryPetStore with ids of their own', () => {
+  it('lists by id and by status after puts that replace and add, and numbers creates after the largest id below 2^62', () => {
+    const store = new MemoryPetStore(
+      checkPets([
+        { id: MAX, name: 'Max', categoryId: 1, status: 'sold' },
+        { id: 5, name: 'Rex', categoryId: 1, status: 'sold' },
+      ]).pets,
+      {
+        givenIds: true,
+      },
+    );
+    store.put([
+      { id: 5, name: 'Rex', categoryId: 1, status: 'pending' },
+      { id: 3, name: 'Gus', categoryId: 2, status: 'sold' },
+    ]);
+    expect(store.list(10).map((pet) => pet.id)).toEqual([3, 5, MAX]);
+    expect(store.list(10, 'sold').map((pet) => pet.id)).toEqual([3, MAX]);
+    expect(store.list(10, 'pending').map((pet) => pet.name)).toEqual(['Rex']);
+    expect(store.create({ name: 'New', categoryId: 1, status: 'sold' }).id).toBe(6);
+    expect(store.listJson(10, 'sold')).toBe(
+      `[{"id":3,"name":"Gus","categoryId":2,"status":"sold"},{"id":6,"name":"New","categoryId":1,"status":"sold"},{"id":${MAX},"name":"Max","categoryId":1,"status":"sold"}]`,
+    );
+    expect(store.created().map((pet) => pet.id)).toEqual([6]);
+    store.reset();
+    expect(store.list(10).map((pet) => pet.id)).toEqual([5, MAX]);
+  });
+
+  it('switches a seeded store to ids of their own on a put, and back on reset', () => {
+    const store = new MemoryPetStore([{ id: 1, name: 'Rex', categoryId: 1, status: 'sold' }]);
+    store.put([{ id: 10, name: 'Ten', categoryId: 1, status: 'sold' }]);
+    expect(store.get(10)?.name).toBe('Ten');
+    expect(store.create({ name: 'Next', categoryId: 1, status: 'sold' }).id).toBe(11);
+    store.reset();
+    expect([store.get(10), store.create({ name: 'Again', categoryId: 1, status: 'sold' }).id]).toEqual([undefined, 2]);
+  });
+});

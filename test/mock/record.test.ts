@@ -1,0 +1,68 @@
+/**
+ * `--proxy URL --record FILE`, then `--data FILE --profile ...`: the proxy in front of a mock seeded
+ * with --seed 7 writes what it was shown, and a new mock started from the recording serves the same
+ * pets offline. The upstream key never lands in either file, in any encoding.
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
+import { AUTH, JSON_HEADERS } from '../support/http-facts.js';
+
+const UPSTREAM_KEY = 'staging-s3cret/key+42';
+const UPSTREAM_AUTH = { authorization: `Bearer ${UPSTREAM_KEY}` };
+const ENCODINGS = [UPSTREAM_KEY, Buffer.from(UPSTREAM_KEY).toString('base64'), encodeURIComponent(UPSTREAM_KEY), 'staging-s3cret'];
+
+const running: (RunningMock | MockServer)[] = [];
+afterEach(async () => {
+  for (const started of running.splice(0)) await ('stop' in started ? started.stop('SIGKILL') : started.close());
+});
+
+describe('petstore-mock --proxy URL --record FILE', () => {
+  it('records the pets and the profile the deployment showed; --data and --profile serve them again offline', async () => {
+    const upstream = await startMockServer({ port: 0, seed: 7, apiKey: UPSTREAM_KEY });
+    running.push(upstream);
+    const file = join(await mkdtemp(join(tmpdir(), 'petstore-record-')), 'staging.json');
+    const proxy = await startMockCli(['--port', '0', '--quiet', '--proxy', upstream.url, '--upstream-key', UPSTREAM_KEY, '--record', file]);
+    running.push(proxy);
+    // A pet whose name echoes the key, as sent and in base64: recorded without it.
+    const name = `owner ${UPSTREAM_KEY} ${Buffer.from(UPSTREAM_KEY).toString('base64')}`;
+    const created = await fetch(`${proxy.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, categoryId: 2 }) });
+    expect(created.status).toBe(201);
+    expect((await fetch(`${proxy.url}/pets?limit=100`, { headers: AUTH })).status).toBe(200);
+    expect((await fetch(`${proxy.url}/pets/3`, { headers: AUTH })).status).toBe(200);
+    const recorded = await readFile(file, 'utf8');
+    const profileFile = join(file, '..', 'staging.profile.json');
+    const profile = await readFile(profileFile, 'utf8');
+    for (const form of ENCODINGS) {
+      expect(recorded).not.toContain(form);
+      expect(profile).not.toContain(form);
+    }
+    expect(recorded).toContain('"name":"owner *** ***"');
+    expect(JSON.parse(profile)).toMatchObject({ version: 1, listOrder: 'id-asc', defaultStatus: 'available' });
+
+    const replay = await startMockCli(['--port', '0', '--quiet', '--data', file, '--profile', profileFile]);
+    running.push(replay);
+    const there = await (await fetch(`${upstream.url}/pets?limit=100`, { headers: UPSTREAM_AUTH })).text();
+    const here = await (await fetch(`${replay.url}/pets?limit=100`, { headers: AUTH })).text();
+    expect(here).toBe(there.replace(JSON.stringify(name).slice(1, -1), 'owner *** ***'));
+    expect(JSON.parse(here)).toHaveLength(51);
+  });
+
+  it('writes the file as pets are shown, and refuses a path it cannot write (exit 2), and --record without --proxy', async () => {
+    const upstream = await startMockServer({ port: 0, seed: 7 });
+    running.push(upstream);
+    const file = join(await mkdtemp(join(tmpdir(), 'petstore-record-')), 'pets.json');
+    const proxy = await startMockCli(['--port', '0', '--quiet', '--proxy', upstream.url, '--record', file]);
+    running.push(proxy);
+    expect(await readFile(file, 'utf8')).toBe('[]\n');
+    await fetch(`${proxy.url}/pets/2`, { headers: AUTH });
+    await vi.waitFor(async () => expect(JSON.parse(await readFile(file, 'utf8'))).toHaveLength(1), { timeout: 10_000 });
+    const nowhere = await runCli('petstore-mock', ['--port', '0', '--proxy', upstream.url, '--record', '/nonexistent-folder/pets.json']);
+    expect([nowhere.code, nowhere.stderr]).toEqual([2, expect.stringContaining('--record /nonexistent-folder/pets.json: cannot write it')]);
+    const alone = await runCli('petstore-mock', ['--port', '0', '--record', file]);
+    expect([alone.code, alone.stderr]).toEqual([2, expect.stringContaining('--record needs --proxy <base url>')]);
+  });
+});
