@@ -79,7 +79,7 @@ describe('markdownSummary', () => {
   it('gives the verdict, each failure with its curl line, and a row per documented status, parameter and enum value', async () => {
     const markdown = markdownSummary(await report());
     expect(markdown).toContain('**The deployment breaks the contract\\: 1 check failed\\.**');
-    expect(markdown).toContain('curl -sS -i \'https://staging.example.com/v1/pets/1\' -H "authorization: Bearer ${PETSTORE_API_KEY}"');
+    expect(markdown).toContain(`curl -sS -i 'https://staging.example.com/v1/pets/1' -H "authorization: Bearer $\{PETSTORE_API_KEY}"`);
     expect(markdown).not.toContain('<img');
     expect(markdown).toContain('&lt;img src=x onerror=alert\\(1\\)&gt;');
     for (const row of [
