@@ -37,6 +37,12 @@ function failureLines(report: VerificationReport): string[] {
     lines.push(`- **${markdownText(result.id)}**: ${markdownText(result.title)}`);
     for (const finding of result.findings) {
       lines.push(`  - ${markdownText(finding.message)}`);
+      for (const [name, value] of [
+        ['expected', finding.expected],
+        ['actual', finding.actual],
+        ['body', finding.excerpt],
+      ])
+        if (value) lines.push(`    - ${name}: ${markdownText(value)}`);
       if (finding.request)
         lines.push(
           '',
