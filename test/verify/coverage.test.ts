@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { verifyCommand } from '../../src/contracts/cli.js';
-import type { Coverage } from '../../src/contracts/reporters/coverage.js';
+import { type Coverage, totalsText } from '../../src/contracts/reporters/coverage.js';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { CHROMIUM, CHROMIUM_ARGS, skipWithoutChromium } from '../support/chromium.js';
@@ -110,6 +110,11 @@ describe('the coverage report of a run against the project mock, as the example 
     const requests = Number(/(\d+) requests/.exec(stdout)?.[1]);
     expect(coverage.operations.reduce((sum, op) => sum + op.requests, coverage.unmatched.requests)).toBe(requests);
     expect(stdout).toMatch(/✓ pact\./);
+  });
+
+  it("gives the totals docs/verifier.md shows for a run of both suites against the project's mock", () => {
+    const page = readFileSync(new URL('docs/verifier.md', root), 'utf8');
+    expect(page).toContain(`\n\`${totalsText(JSON.parse(read('--coverage')) as Coverage)}\`\n`);
   });
 
   it('the step summary is appended to what earlier steps wrote, with the verdict and a row per documented status', () => {

@@ -10,9 +10,9 @@ import type { Contract } from '../contract.js';
 import type { ObservedExchange } from '../http.js';
 
 /** How many responses had each status, by status. */
-export type Answered = Readonly<Record<string, number>>;
+type Answered = Readonly<Record<string, number>>;
 
-export interface ValueCoverage {
+interface ValueCoverage {
   readonly value: string;
   readonly exercised: boolean;
   /** Requests that sent this value. */
@@ -21,7 +21,7 @@ export interface ValueCoverage {
 }
 
 /** A parameter of the operation, or (`in: 'body'`) a field of its JSON request body. */
-export interface ParameterCoverage {
+interface ParameterCoverage {
   readonly name: string;
   readonly in: 'path' | 'query' | 'header' | 'cookie' | 'body';
   readonly required: boolean;
@@ -35,7 +35,7 @@ export interface ParameterCoverage {
   readonly outsideEnum?: number;
 }
 
-export interface StatusCoverage {
+interface StatusCoverage {
   readonly status: number;
   /** False for a status the deployment answered that the spec does not document for the operation. */
   readonly documented: boolean;
@@ -55,7 +55,7 @@ export interface OperationCoverage {
 }
 
 /** Of what the spec documents, how much the run exercised. */
-export interface Tally {
+interface Tally {
   readonly documented: number;
   readonly exercised: number;
 }
@@ -120,7 +120,7 @@ function patternOf(path: string): { pattern: RegExp; pathNames: string[] } {
 }
 
 /** The operations of the spec, their documented statuses, parameters and body fields. */
-export function specOperations(contract: Contract): SpecOperation[] {
+function specOperations(contract: Contract): SpecOperation[] {
   const { doc } = contract;
   return operationsOf(doc).map(({ operationId, method, path, operation }) => {
     const parameters: Input[] = parametersOf(doc, operation).map((p) => ({
@@ -275,7 +275,7 @@ export class CoverageRecorder {
 }
 
 /** What the deployment answered, as a report's cell shows it: `200 ×3, 400`. */
-export function answeredText(answered: Answered): string {
+function answeredText(answered: Answered): string {
   const parts = Object.entries(answered).map(([status, n]) => (n === 1 ? status : `${status} ×${n}`));
   return parts.length === 0 ? '—' : parts.join(', ');
 }
