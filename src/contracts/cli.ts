@@ -1,17 +1,21 @@
 import { constants } from 'node:fs';
-import { access, stat, writeFile } from 'node:fs/promises';
+import { access, appendFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { EXIT, UsageError } from '../errors.js';
+import { EXIT, messageOf, UsageError } from '../errors.js';
+import type { ObservedExchange } from './http.js';
 import { profileOfRun } from './learn-profile.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
 import { Redactor } from './redact-key.js';
 import { painter, resultLine, summary } from './reporters/console.js';
+import { harOf } from './reporters/har.js';
+import { htmlReport } from './reporters/html.js';
 import { junitReport } from './reporters/junit.js';
+import { markdownSummary } from './reporters/markdown.js';
 import { MAX_WRITES, type Suite, type VerificationReport, verify } from './runner.js';
 
-type Reporter = 'console' | 'json' | 'junit';
+type Reporter = 'console' | 'json' | 'junit' | 'html';
 
 interface Flags {
   baseUrl?: string;
@@ -27,6 +31,8 @@ interface Flags {
   pact: string[];
   writeProfile?: string;
   categoryId?: string;
+  har?: string;
+  coverage?: string;
 }
 
 function positiveInteger(what: string, max: number) {
@@ -64,17 +70,17 @@ function baseUrlOf(flags: Flags): string {
   return value.replace(/\/+$/, '');
 }
 
-/** Why the report could not be written to `file`, checked before the first request so a whole run is not lost. */
-async function outputProblem(file: string): Promise<string | undefined> {
+/** Why the report could not be written to `file` (given with `flag`), checked before the first request so a whole run is not lost. */
+async function outputProblem(file: string, flag = '--output', example = 'petstore-verify.xml'): Promise<string | undefined> {
   const folder = dirname(resolve(file));
   const info = await stat(folder).catch(() => undefined);
-  if (!info?.isDirectory()) return `--output ${file}: the folder ${folder} does not exist; create it, or write the report elsewhere`;
+  if (!info?.isDirectory()) return `${flag} ${file}: the folder ${folder} does not exist; create it, or write the report elsewhere`;
   const existing = await stat(file).catch(() => undefined);
-  if (existing?.isDirectory()) return `--output ${file} is a folder; give a file name in it, like ${file.replace(/\/+$/, '')}/petstore-verify.xml`;
+  if (existing?.isDirectory()) return `${flag} ${file} is a folder; give a file name in it, like ${file.replace(/\/+$/, '')}/${example}`;
   try {
     await access(existing ? file : folder, constants.W_OK);
   } catch {
-    return `--output ${file}: petstore-verify may not write ${existing ? 'this file' : `into the folder ${folder}`}; choose a writable place`;
+    return `${flag} ${file}: petstore-verify may not write ${existing ? 'this file' : `into the folder ${folder}`}; choose a writable place`;
   }
   return undefined;
 }
@@ -101,6 +107,7 @@ function redactUsage(text: string, argv: readonly string[]): string {
 
 function render(report: VerificationReport, reporter: Reporter): string {
   if (reporter === 'junit') return junitReport(report);
+  if (reporter === 'html') return htmlReport(report);
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
@@ -166,8 +173,14 @@ export function verifyCommand(): Command {
         'a category the deployment accepts for new pets, tried before any guess (for a deployment that refuses categories it does not know)',
       ).argParser(int64Digits),
     )
-    .addOption(new Option('--reporter <name>', 'console, json or junit').choices(['console', 'json', 'junit']).default('console'))
-    .option('-o, --output <file>', 'write the json or junit report to this file (the console shows progress)')
+    .addOption(
+      new Option('--reporter <name>', 'console, json, junit or html (one self-contained page)')
+        .choices(['console', 'json', 'junit', 'html'])
+        .default('console'),
+    )
+    .option('-o, --output <file>', 'write the json, junit or html report to this file (the console shows progress)')
+    .option('--har <file>', 'write every request and response of the run as a HAR 1.2 file, the key redacted, to open in a browser network panel')
+    .option('--coverage <file>', 'write the spec coverage of the run as JSON: each operation, status, parameter and enum value, exercised or not')
     .option(
       '--write-profile <file>',
       "write the deployment's choices where the interface leaves room, as a profile for petstore-mock --profile (read-only runs leave some unknown)",
@@ -230,16 +243,22 @@ function apiKeyOf(flags: Flags): string {
 async function planOf(flags: Flags): Promise<Plan> {
   const baseUrl = baseUrlOf(flags);
   const apiKey = apiKeyOf(flags);
-  if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json or junit');
+  if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json, junit or html');
   const suite = flags.suite ?? defaultSuite();
   if (suite !== 'spec' && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
   const unwritable = flags.output === undefined ? undefined : await outputProblem(flags.output);
   if (unwritable) throw new UsageError(unwritable);
+  const files = [
+    flags.har && outputProblem(flags.har, '--har', 'petstore-verify.har'),
+    flags.coverage && outputProblem(flags.coverage, '--coverage', 'coverage.json'),
+  ];
+  const unwritableFile = (await Promise.all(files)).find((problem) => typeof problem === 'string');
+  if (unwritableFile) throw new UsageError(unwritableFile);
   return { baseUrl, apiKey, suite };
 }
 
 /** Runs the verification, writing a line per check and the summary to `progress`. */
-async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteStream): Promise<VerificationReport> {
+async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteStream, exchanges: ObservedExchange[]): Promise<VerificationReport> {
   const paint = painter(progress);
   const report = await verify({
     ...plan,
@@ -253,6 +272,8 @@ async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteS
     ...(flags.rps === undefined ? {} : { rps: flags.rps }),
     pacts: flags.pact,
     onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
+    // Only a HAR needs every response kept whole.
+    ...(flags.har === undefined ? {} : { observe: (exchange: ObservedExchange) => exchanges.push(exchange) }),
   });
   progress.write(summary(report, paint));
   return report;
@@ -270,6 +291,25 @@ async function writeReports(flags: Flags, report: VerificationReport, progress: 
   else process.stdout.write(document);
 }
 
+/**
+ * Writes the HAR (--har), the coverage (--coverage) and, in a GitHub Actions job, the step summary
+ * (`$GITHUB_STEP_SUMMARY`). A summary that cannot be written is said on stderr: it does not change the verdict.
+ */
+async function writeRunFiles(flags: Flags, report: VerificationReport, exchanges: readonly ObservedExchange[], progress: NodeJS.WriteStream): Promise<void> {
+  if (flags.har) {
+    const har = harOf(exchanges, { version: packageVersion(), runId: report.runId, baseUrl: report.baseUrl, startedAt: report.startedAt });
+    await writeFile(flags.har, `${JSON.stringify(har, null, 2)}\n`);
+    progress.write(`HAR of the run's ${exchanges.length} responses written to ${flags.har}; open it in a browser's network panel (Import HAR).\n`);
+  }
+  if (flags.coverage) await writeFile(flags.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
+  const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+  if (stepSummary) {
+    await appendFile(stepSummary, markdownSummary(report)).catch((error: unknown) =>
+      process.stderr.write(`petstore-verify: could not add the run to the step summary ${stepSummary}: ${messageOf(error)}\n`),
+    );
+  }
+}
+
 /** Runs the CLI and resolves to its exit code. */
 export async function runVerifyCli(argv: readonly string[]): Promise<number> {
   const parsed = await parseFlags(argv);
@@ -279,8 +319,10 @@ export async function runVerifyCli(argv: readonly string[]): Promise<number> {
     const plan = await planOf(flags);
     // The document goes to stdout unless it goes to a file; progress goes wherever it does not.
     const progress = flags.reporter !== 'console' && !flags.output ? process.stderr : process.stdout;
-    const report = await runWithProgress(flags, plan, progress);
+    const exchanges: ObservedExchange[] = [];
+    const report = await runWithProgress(flags, plan, progress, exchanges);
     await writeReports(flags, report, progress);
+    await writeRunFiles(flags, report, exchanges, progress);
     return report.exitCode;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

@@ -58,6 +58,25 @@ export interface Exchange {
   readonly attempts: number;
 }
 
+/**
+ * A response as an observer of the run hears it (the coverage report, the HAR file): the request as
+ * recorded, the response redacted as every report shows it. Plain data, so that the Pact suite's
+ * worker can send it over IPC.
+ */
+export interface ObservedExchange {
+  readonly request: RecordedRequest;
+  readonly status: number;
+  /** The response's headers in order, values redacted. */
+  readonly headers: readonly (readonly [string, string])[];
+  readonly text: string;
+  /** When the request left, by `Date.now()`. */
+  readonly startedAt: number;
+  readonly ms: number;
+}
+
+/** Hears each response the deployment sends, retries included, as it arrives. */
+export type ExchangeObserver = (exchange: ObservedExchange) => void;
+
 export type TransportProblem = 'timeout' | 'deadline' | 'refused' | 'dns' | 'tls' | 'too-large' | 'network' | 'rate-limited';
 
 /** How many times one request is sent again after a 429 before the run says it is rate limited. */
@@ -117,6 +136,8 @@ export interface HttpClientOptions {
   readonly deadline?: AbortSignal;
   /** Retries of a GET after a network error or a 502, 503 or 504. Default 2. */
   readonly retries?: number;
+  /** Hears each response, for the reports made of the whole run (coverage, HAR). */
+  readonly observe?: ExchangeObserver;
 }
 
 /** Gateway responses that say the deployment is briefly unavailable; a read may be retried after them. */
@@ -151,7 +172,7 @@ export function describeFailure(error: unknown, deadline: AbortSignal | undefine
  * records every request with the key redacted.
  */
 export class HttpClient {
-  readonly #options: Required<Omit<HttpClientOptions, 'deadline' | 'rps'>> & Pick<HttpClientOptions, 'deadline'>;
+  readonly #options: Required<Omit<HttpClientOptions, 'deadline' | 'rps' | 'observe'>> & Pick<HttpClientOptions, 'deadline' | 'observe'>;
   readonly #base: string;
   readonly #pacer: Pacer;
   readonly #redactor: Redactor;
@@ -190,6 +211,18 @@ export class HttpClient {
   /** Replaces the key, and each near miss of it sent so far, in a text the deployment sent back (a header value, a message), in each form it may be echoed in. */
   redact(text: string): string {
     return this.#redactor.text(text);
+  }
+
+  /** A response the client did not receive itself (the Pact suite's, through its proxy), redacted as the client's own are. */
+  redactExchange(exchange: ObservedExchange): ObservedExchange {
+    let isJson = exchange.text.trim() !== '';
+    try {
+      if (isJson) parseJson(exchange.text);
+    } catch {
+      isJson = false;
+    }
+    const headers = exchange.headers.map(([name, value]): [string, string] => [name, this.#redactor.text(value)]);
+    return { ...exchange, headers, text: this.#redactor.body(exchange.text, isJson) };
   }
 
   async send(request: ApiRequest): Promise<Exchange> {
@@ -243,6 +276,7 @@ export class HttpClient {
         this.sent++;
         if (request.method === 'POST') this.posts++;
         const started = performance.now();
+        const startedAt = Date.now();
         const timeout = AbortSignal.timeout(this.#options.timeoutMs);
         const signal = this.#options.deadline ? AbortSignal.any([timeout, this.#options.deadline]) : timeout;
         const response = await fetch(url, { method: request.method, headers, body: request.body ?? null, redirect: 'manual', signal });
@@ -261,7 +295,7 @@ export class HttpClient {
         const text = this.#redactor.body(raw, json !== undefined);
         // Parsed again only when the deployment echoed the key, so that `json` holds no more than `text`.
         if (json !== undefined && text !== raw) json = parseJson(text);
-        return {
+        const exchange: Exchange = {
           request: recorded,
           status: response.status,
           headers: this.#redactor.headers(response.headers),
@@ -271,6 +305,8 @@ export class HttpClient {
           ms: performance.now() - started,
           attempts: attempt,
         };
+        this.#options.observe?.({ request: recorded, status: exchange.status, headers: [...exchange.headers], text, startedAt, ms: exchange.ms });
+        return exchange;
       });
     } catch (error) {
       if (error instanceof TransportError) throw error;

@@ -8,9 +8,10 @@ import { createChecks } from './checks/create.js';
 import { getChecks } from './checks/get.js';
 import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
-import { type Exchange, HttpClient, RETRYABLE_STATUSES, TransportError } from './http.js';
+import { type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, TransportError } from './http.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { verifyPacts } from './pact/suite.js';
+import { type Coverage, CoverageRecorder } from './reporters/coverage.js';
 
 export type Suite = 'spec' | 'pact' | 'all';
 
@@ -40,6 +41,8 @@ export interface VerifyOptions {
   readonly pacts?: readonly string[];
   /** Called as each check finishes, for live output. */
   readonly onResult?: (result: CheckResult) => void;
+  /** Hears each response of both suites as it arrives, redacted (the HAR file's recorder). */
+  readonly observe?: ExchangeObserver;
 }
 
 interface Counts {
@@ -72,6 +75,8 @@ export interface VerificationReport {
   readonly fatal?: string;
   /** 0: every check passed; 1: the deployment breaks the contract; 2: it could not be verified. */
   readonly exitCode: ExitCode;
+  /** What of the spec the run exercised, and what the deployment answered. */
+  readonly coverage?: Coverage;
 }
 
 /** The checks of the spec suite, for this contract. */
@@ -179,6 +184,9 @@ interface Run {
   readonly deadlineAt: number;
   /** Requests and POSTs of the pact suite, sent by its workers' own clients and counted here. */
   readonly pactTotals: { requests: number; posts: number };
+  readonly coverage: CoverageRecorder;
+  /** Hears each response of both suites: the coverage, then the caller's observer. */
+  readonly observe: ExchangeObserver;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -190,6 +198,11 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
   const contract = await loadContract();
   const deadlineMs = options.deadlineMs ?? 120_000;
   const deadlineAt = Date.now() + deadlineMs;
+  const coverage = new CoverageRecorder(contract, options.baseUrl);
+  const observe: ExchangeObserver = (exchange) => {
+    coverage.observe(exchange);
+    options.observe?.(exchange);
+  };
   const client = new HttpClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -197,6 +210,7 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     deadline: AbortSignal.timeout(deadlineMs),
     ...(options.rps === undefined ? {} : { rps: options.rps }),
+    observe,
   });
   return {
     options,
@@ -209,6 +223,8 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     startedAt,
     deadlineAt,
     pactTotals: { requests: 0, posts: 0 },
+    coverage,
+    observe,
   };
 }
 
@@ -260,6 +276,7 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
     rps: options.rps,
     deadlineAt: run.deadlineAt,
     onResult: options.onResult,
+    onExchange: run.observe,
   });
   run.pactTotals.requests = pactRun.requests;
   run.pactTotals.posts = pactRun.posts;
@@ -289,6 +306,7 @@ function reportOf(run: Run, results: readonly CheckResult[], state: RunState | u
       warnings: results.reduce((n, r) => n + r.warnings.length, 0),
     },
     ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal, exitCode: EXIT.usage }),
+    coverage: run.coverage.coverage(),
   };
 }
 

@@ -65,6 +65,7 @@ describe('README.md and docs/', () => {
     expect([...new Set(shown.map(([, path]) => path))].sort()).toEqual([
       'examples/big-ids/client.test.ts',
       'examples/browser/mocks.ts',
+      'examples/ci/petstore-verify.yml',
       'examples/client/client.test.ts',
       'examples/dev-server/vite.config.ts',
       'examples/fixtures/fixtures.test.ts',

@@ -12,6 +12,7 @@ import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
 import {
   bodyCapMessage,
   describeFailure,
+  type ExchangeObserver,
   KEY_PLACEHOLDER,
   RATE_LIMIT_RETRIES,
   type RecordedRequest,
@@ -55,6 +56,8 @@ export interface BoundedProxyOptions {
   readonly onSend: (method: string) => void;
   /** True while a provider state is set up, so that its requests are not taken for the interaction's. */
   readonly settingUp: () => boolean;
+  /** Hears each response read whole, as the deployment sent it (not yet redacted): the run's coverage and HAR. */
+  readonly onExchange?: ExchangeObserver;
 }
 
 export interface BoundedProxy {
@@ -229,10 +232,21 @@ function sendOnce(context: BoundedProxyContext, request: OutgoingRequest): Promi
   const { options } = context;
   return options.pacer.run(async () => {
     options.onSend(request.method);
+    const [startedAt, started] = [Date.now(), performance.now()];
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.deadline ? AbortSignal.any([timeout, options.deadline]) : timeout;
     const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body ?? null, redirect: 'manual', signal });
-    return { response, bytes: await readBytesLimited(response.body, context.maxBodyBytes) };
+    const bytes = await readBytesLimited(response.body, context.maxBodyBytes);
+    if (bytes !== undefined)
+      options.onExchange?.({
+        request: request.recorded,
+        status: response.status,
+        headers: [...response.headers],
+        text: bytes.toString('utf8'),
+        startedAt,
+        ms: performance.now() - started,
+      });
+    return { response, bytes };
   });
 }
 

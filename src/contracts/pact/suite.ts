@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseJson, stringifyJson } from '../../json/lossless.js';
 import { basePathOf } from '../../openapi/document.js';
 import type { CheckResult, Finding, RunState } from '../check.js';
-import { KEY_PLACEHOLDER, type RecordedRequest } from '../http.js';
+import { type ExchangeObserver, KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { acceptedCategoryId } from '../pets.js';
 import { isObject } from './guards.js';
 import { type LoadedPact, type PactDocument, type PactInteraction, statesOf } from './pacts.js';
@@ -45,8 +45,8 @@ const WORKER = fileURLToPath(new URL(fromSources ? './worker.ts' : './worker.js'
 /** At the deadline the worker stops itself and reports; if it has not within this time, it is killed. */
 const KILL_GRACE_MS = 1_000;
 
-/** Runs the worker; `onSent` hears of each request it sends, as it sends it. */
-function runWorker(job: PactJob, apiKey: string, onSent: (method: string) => void): Promise<PactOutcome> {
+/** Runs the worker; `onSent` hears of each request it sends, as it sends it, and `onExchange` of each response. */
+function runWorker(job: PactJob, apiKey: string, onSent: (method: string) => void, onExchange: ExchangeObserver): Promise<PactOutcome> {
   return new Promise((resolve) => {
     if (job.deadlineAt <= Date.now()) {
       resolve({ error: "the run's deadline passed before the pact could be verified" });
@@ -63,6 +63,7 @@ function runWorker(job: PactJob, apiKey: string, onSent: (method: string) => voi
     child.stderr?.on('data', (chunk) => (stderr += chunk));
     child.on('message', (message: WorkerMessage) => {
       if ('sent' in message) onSent(message.sent);
+      else if ('exchange' in message) onExchange(message.exchange);
       else outcome = message.outcome;
     });
     const killer = setTimeout(
@@ -134,6 +135,8 @@ export interface PactRunOptions {
   /** When the run's deadline falls, as `Date.now()` counts: the Pact suite stops then too. */
   readonly deadlineAt: number;
   readonly onResult?: ((result: CheckResult) => void) | undefined;
+  /** Hears each response the deployment sent the suite, redacted as the spec suite's are. */
+  readonly onExchange?: ExchangeObserver | undefined;
 }
 
 /** The Pact suite's results, and the requests it sent, for the report's totals. */
@@ -204,6 +207,11 @@ interface PactSuiteContext {
 function emit(context: PactSuiteContext, result: CheckResult): void {
   context.results.push(result);
   context.options.onResult?.(result);
+}
+
+/** A response of the worker's proxy, redacted here with every near miss of the key the run sent, for the run's observer. */
+function hear(context: PactSuiteContext, exchange: ObservedExchange): void {
+  context.options.onExchange?.(context.state.client.redactExchange(exchange));
 }
 
 function countSent(context: PactSuiteContext, method: string): void {
@@ -304,7 +312,12 @@ async function verifyPact(context: PactSuiteContext, index: number, loaded: Load
   if (interactions.length === 0) return;
   const files = await writePactFiles(context, index, loaded.pact, interactions);
   const started = performance.now();
-  const outcome = await runWorker(workerJob(context, files), context.options.apiKey, (method) => countSent(context, method));
+  const outcome = await runWorker(
+    workerJob(context, files),
+    context.options.apiKey,
+    (method) => countSent(context, method),
+    (exchange) => hear(context, exchange),
+  );
   emitOutcomes(context, loaded, interactions, outcome, started);
 }
 

@@ -7,7 +7,7 @@
 
 import { DeadlineError } from '../../errors.js';
 import { loadContract } from '../contract.js';
-import { HttpClient, type RecordedRequest } from '../http.js';
+import { HttpClient, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { Pacer } from '../pace.js';
 import { loadPactVerifier, PACT_INSTALL_HINT } from './pact-module.js';
 import { type ProxyProblem, startBoundedProxy } from './proxy.js';
@@ -51,7 +51,7 @@ export type PactOutcome = { readonly interactions: readonly InteractionOutcome[]
  * What the worker tells its parent: each request as it is sent (so the report counts it even if
  * the worker is stopped at the deadline), then the outcome.
  */
-export type WorkerMessage = { readonly sent: string } | { readonly outcome: PactOutcome };
+export type WorkerMessage = { readonly sent: string } | { readonly exchange: ObservedExchange } | { readonly outcome: PactOutcome };
 
 function tell(message: WorkerMessage, then: () => void = () => {}): void {
   process.send?.(message, then);
@@ -105,6 +105,7 @@ async function run(job: PactJob): Promise<PactOutcome> {
     deadline,
     exactValues: () => exactValues(),
     onSend: (method) => tell({ sent: method }),
+    onExchange: (exchange) => tell({ exchange }),
     settingUp: () => settingUp(),
   });
   // The states set themselves up through the proxy too: their requests are bounded and counted alike.

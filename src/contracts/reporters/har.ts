@@ -1,0 +1,133 @@
+/**
+ * The run as an HTTP Archive (HAR 1.2, http://www.softwareishard.com/blog/har-12-spec/): every
+ * request the verifier sent and the deployment's response, to open in a browser's network panel
+ * (Chromium and Firefox import it) or to replay. The key is never in it: requests are recorded with
+ * `$PETSTORE_API_KEY` where it went (or a near miss's description), responses redacted as the
+ * console's are, before they reach the recorder.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { ObservedExchange } from '../http.js';
+
+interface HarHeader {
+  readonly name: string;
+  readonly value: string;
+}
+
+interface HarEntry {
+  readonly pageref: string;
+  readonly startedDateTime: string;
+  readonly time: number;
+  readonly request: {
+    readonly method: string;
+    readonly url: string;
+    readonly httpVersion: string;
+    readonly cookies: readonly never[];
+    readonly headers: readonly HarHeader[];
+    readonly queryString: readonly HarHeader[];
+    readonly postData?: { readonly mimeType: string; readonly text: string; readonly params: readonly never[] };
+    readonly headersSize: -1;
+    readonly bodySize: number;
+  };
+  readonly response: {
+    readonly status: number;
+    readonly statusText: string;
+    readonly httpVersion: string;
+    readonly cookies: readonly never[];
+    readonly headers: readonly HarHeader[];
+    readonly content: { readonly size: number; readonly mimeType: string; readonly text: string };
+    readonly redirectURL: string;
+    readonly headersSize: -1;
+    readonly bodySize: -1;
+  };
+  readonly cache: Record<string, never>;
+  readonly timings: {
+    readonly blocked: -1;
+    readonly dns: -1;
+    readonly connect: -1;
+    readonly ssl: -1;
+    readonly send: 0;
+    readonly wait: number;
+    readonly receive: 0;
+  };
+  /** How Chromium's network panel files the request: with the Fetch/XHR ones. */
+  readonly _resourceType: 'fetch';
+}
+
+export interface Har {
+  readonly log: {
+    readonly version: '1.2';
+    readonly creator: { readonly name: string; readonly version: string };
+    readonly pages: readonly { readonly startedDateTime: string; readonly id: string; readonly title: string; readonly pageTimings: Record<string, never> }[];
+    readonly entries: readonly HarEntry[];
+  };
+}
+
+/** What the HAR says of the run: who wrote it, which run. */
+export interface HarRun {
+  readonly version: string;
+  readonly runId: string;
+  readonly baseUrl: string;
+  readonly startedAt: string;
+}
+
+const PAGE_ID = 'petstore-verify';
+
+function header(name: string, value: string): HarHeader {
+  return { name, value };
+}
+
+/** The HTTP version is not known to fetch; HTTP/1.1 is what the verifier speaks to every deployment so far. */
+const HTTP_VERSION = 'HTTP/1.1';
+
+function entryOf(exchange: ObservedExchange): HarEntry {
+  const { request } = exchange;
+  const responseHeader = (name: string) => exchange.headers.find(([candidate]) => candidate === name)?.[1];
+  // Milliseconds with a fraction are allowed; three decimals are enough and keep the file readable.
+  const ms = Math.round(exchange.ms * 1000) / 1000;
+  return {
+    pageref: PAGE_ID,
+    startedDateTime: new Date(exchange.startedAt).toISOString(),
+    time: ms,
+    request: {
+      method: request.method,
+      url: request.url,
+      httpVersion: HTTP_VERSION,
+      cookies: [],
+      headers: Object.entries(request.headers).map(([name, value]) => header(name, value)),
+      queryString: [...new URL(request.url).searchParams].map(([name, value]) => header(name, value)),
+      ...(request.body === undefined ? {} : { postData: { mimeType: request.headers['content-type'] ?? 'application/json', text: request.body, params: [] } }),
+      headersSize: -1,
+      bodySize: request.body === undefined ? 0 : Buffer.byteLength(request.body),
+    },
+    response: {
+      status: exchange.status,
+      // The standard phrase, never the deployment's own: a reason phrase is free text it may echo anything into.
+      statusText: STATUS_CODES[exchange.status] ?? '',
+      httpVersion: HTTP_VERSION,
+      cookies: [],
+      headers: exchange.headers.map(([name, value]) => header(name, value)),
+      content: { size: Buffer.byteLength(exchange.text), mimeType: responseHeader('content-type') ?? 'x-unknown', text: exchange.text },
+      // The Location of a redirect; the Location of a 201 names what was made, not where to go.
+      redirectURL: exchange.status >= 300 && exchange.status < 400 ? (responseHeader('location') ?? '') : '',
+      headersSize: -1,
+      bodySize: -1,
+    },
+    cache: {},
+    // fetch tells only the whole wait: it is `wait`, and `time` is the sum of the timings, as the spec asks.
+    timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: ms, receive: 0 },
+    _resourceType: 'fetch',
+  };
+}
+
+/** The HAR document of the exchanges, oldest first, as the spec orders entries. */
+export function harOf(exchanges: readonly ObservedExchange[], run: HarRun): Har {
+  const entries = [...exchanges].sort((a, b) => a.startedAt - b.startedAt).map(entryOf);
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'petstore-verify', version: run.version },
+      pages: [{ startedDateTime: run.startedAt, id: PAGE_ID, title: `petstore-verify run ${run.runId} against ${run.baseUrl}`, pageTimings: {} }],
+      entries,
+    },
+  };
+}

@@ -1,0 +1,153 @@
+/** The Markdown summary, the HTML page and the HAR made of one run, with what a hostile deployment sent in it. */
+import { describe, expect, it } from 'vitest';
+import type { CheckResult } from '../check.js';
+import { loadContract } from '../contract.js';
+import { KEY_PLACEHOLDER, type ObservedExchange } from '../http.js';
+import type { VerificationReport } from '../runner.js';
+import { CoverageRecorder } from './coverage.js';
+import { harOf } from './har.js';
+import { escapeHtml, htmlReport } from './html.js';
+import { fenced, markdownSummary, markdownText } from './markdown.js';
+
+const BASE = 'https://staging.example.com/v1';
+const HOSTILE = '<img src=x onerror=alert(1)>';
+
+function exchange(pathAndQuery: string, status: number, overrides: Partial<ObservedExchange> = {}): ObservedExchange {
+  return {
+    request: { method: 'GET', url: `${BASE}${pathAndQuery}`, headers: { authorization: `Bearer ${KEY_PLACEHOLDER}` } },
+    status,
+    headers: [['content-type', 'application/json']],
+    text: '[]',
+    startedAt: Date.parse('2026-01-01T00:00:00Z'),
+    ms: 12.5,
+    ...overrides,
+  };
+}
+
+const failed: CheckResult = {
+  id: 'getPet.known',
+  suite: 'spec',
+  title: 'a listed pet is read by its id | and `quoted`',
+  operationId: 'getPet',
+  outcome: 'fail',
+  ms: 3,
+  warnings: [`a warning naming ${HOSTILE}`],
+  findings: [
+    {
+      message: `getPet answered a body that breaks the schema: /name ${HOSTILE}`,
+      status: 200,
+      excerpt: `{"id":"1","name":"${HOSTILE}"}`,
+      request: { method: 'GET', url: `${BASE}/pets/1`, headers: { authorization: `Bearer ${KEY_PLACEHOLDER}` } },
+    },
+  ],
+};
+
+async function report(): Promise<VerificationReport> {
+  const recorder = new CoverageRecorder(await loadContract(), BASE);
+  recorder.observe(exchange('/pets?status=sold', 200));
+  recorder.observe(exchange('/pets/1', 200));
+  return {
+    baseUrl: BASE,
+    suite: 'spec',
+    runId: 'abcd1234',
+    readOnly: false,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    ms: 1500,
+    requests: 2,
+    posts: 0,
+    writes: 0,
+    retried: [],
+    results: [failed, { ...failed, id: 'listPets.default', outcome: 'pass', findings: [], warnings: [] }],
+    counts: { passed: 1, failed: 1, skipped: 0, errors: 0, warnings: 1 },
+    exitCode: 1,
+    coverage: recorder.coverage(),
+  };
+}
+
+describe('markdownSummary', () => {
+  it('shows text as text: no tag, no table cell ended early, no link', () => {
+    expect(markdownText(`${HOSTILE} | [x](https://evil.example) *b*\nnext`)).toBe(
+      '&lt;img src=x onerror=alert\\(1\\)&gt; \\| \\[x\\]\\(https\\://evil\\.example\\) \\*b\\* next',
+    );
+  });
+
+  it('fences a curl line with more backticks than it holds', () => {
+    expect(fenced("curl 'a```b'")).toBe("````sh\ncurl 'a```b'\n````");
+    expect(fenced('curl x')).toBe('```sh\ncurl x\n```');
+  });
+
+  it('gives the verdict, each failure with its curl line, and a row per documented status, parameter and enum value', async () => {
+    const markdown = markdownSummary(await report());
+    expect(markdown).toContain('**The deployment breaks the contract\\: 1 check failed\\.**');
+    expect(markdown).toContain(`curl -sS -i 'https://staging.example.com/v1/pets/1' -H "authorization: Bearer $\{PETSTORE_API_KEY}"`);
+    expect(markdown).not.toContain('<img');
+    expect(markdown).toContain('&lt;img src=x onerror=alert\\(1\\)&gt;');
+    for (const row of [
+      '| ✓ | status 200 |',
+      '| · | status 429 |',
+      '| ✓ | query status = sold | 200 |',
+      '| · | query status = pending | — |',
+      '| · | status 410 |',
+    ])
+      expect(markdown).toContain(row);
+  });
+
+  it('says when the run could not verify', async () => {
+    const markdown = markdownSummary({ ...(await report()), fatal: 'cannot reach the deployment: <b>refused</b>', exitCode: 2, results: [] });
+    expect(markdown).toContain('**petstore\\-verify could not verify the deployment\\: cannot reach the deployment\\: &lt;b&gt;refused&lt;/b&gt;**');
+  });
+});
+
+describe('htmlReport', () => {
+  it('escapes text and attribute values', () => {
+    expect(escapeHtml(`"'<>&\u0007`)).toBe('&quot;&#39;&lt;&gt;&amp;');
+  });
+
+  it('is one page with no script and no external asset, and what the deployment sent shown as text', async () => {
+    const html = htmlReport(await report());
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
+    expect(html).not.toMatch(/<img|<script|<link|src=["']?http/i);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('curl -sS -i &#39;https://staging.example.com/v1/pets/1&#39;');
+    expect(html).toContain('<td>query status = sold</td>');
+    expect(html).toContain('<tr class="unexercised"><td>·</td><td>status 503</td>');
+  });
+});
+
+describe('harOf', () => {
+  const har = harOf(
+    [
+      exchange('/pets?limit=5&status=sold', 201, {
+        startedAt: Date.parse('2026-01-01T00:00:01Z'),
+        headers: [
+          ['content-type', 'application/json'],
+          ['location', '/v1/pets/9'],
+        ],
+      }),
+      exchange('/pets/1', 302, { headers: [['location', 'https://elsewhere.example/']] }),
+    ],
+    { version: '1.2.3', runId: 'abcd1234', baseUrl: BASE, startedAt: '2026-01-01T00:00:00.000Z' },
+  );
+  const [first, second] = har.log.entries;
+
+  it('orders the entries by when they started, as HAR 1.2 asks, each on the run page', () => {
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.creator).toEqual({ name: 'petstore-verify', version: '1.2.3' });
+    expect(har.log.entries.map((entry) => entry.request.url)).toEqual([`${BASE}/pets/1`, `${BASE}/pets?limit=5&status=sold`]);
+    expect(har.log.entries.every((entry) => entry.pageref === har.log.pages[0]?.id)).toBe(true);
+  });
+
+  it('gives the time as the sum of the known timings, the query as pairs, and the redirect target only for a redirect', () => {
+    expect(first?.time).toBe(12.5);
+    const { send, wait, receive } = first?.timings ?? { send: 0, wait: 0, receive: 0 };
+    expect(send + wait + receive).toBe(12.5);
+    expect(first?.response).toMatchObject({ status: 302, statusText: 'Found', redirectURL: 'https://elsewhere.example/' });
+    expect(second?.request.queryString).toEqual([
+      { name: 'limit', value: '5' },
+      { name: 'status', value: 'sold' },
+    ]);
+    expect(second?.response).toMatchObject({ status: 201, statusText: 'Created', redirectURL: '' });
+    expect(second?.request.headers).toEqual([{ name: 'authorization', value: 'Bearer $PETSTORE_API_KEY' }]);
+  });
+});
