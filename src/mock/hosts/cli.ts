@@ -118,6 +118,7 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
     ...(flags.apiKey ? { apiKeys: flags.apiKey } : {}),
     ...(flags.upstreamKey ? { upstreamKey: flags.upstreamKey } : {}),
     ...(flags.profile === undefined ? {} : { profile: flags.profile }),
+    prefer: flags.prefer,
     onProblem: logLine,
     ...(flags.quiet ? {} : { onRequest: logLine }),
   }).catch((error: unknown) => {
