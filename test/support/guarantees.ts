@@ -37,7 +37,7 @@ export interface StartedMock {
 }
 
 /** One promise of docs/guarantees.md, checked from outside against a started mock. */
-export interface Guarantee {
+interface Guarantee {
   /** A row of the table in docs/guarantees.md, and the name of its test. */
   readonly name: string;
   check(mock: StartedMock): Promise<void>;
@@ -304,11 +304,16 @@ const defaultKeyBeyondLoopback: Guarantee = {
 };
 
 const forced429RetryAfter: Guarantee = {
-  name: 'a forced 429 (`Prefer: code=429`) carries `Retry-After`',
+  name: 'a forced 429 or 503 (`Prefer: code=`, `__code=`) carries `Retry-After`',
   async check(mock) {
-    const limited = await call(mock, '/pets', { headers: { ...bearer(mock), prefer: 'code=429' } });
-    expectError(limited, 429);
-    expect(limited.response.headers.get('retry-after')).toMatch(/^\d+$/);
+    for (const [path, prefer] of [
+      ['/pets', 'code=429'],
+      ['/pets?__code=503', undefined],
+    ] as const) {
+      const limited = await call(mock, path, { headers: { ...bearer(mock), ...(prefer === undefined ? {} : { prefer }) } });
+      expectError(limited, prefer === undefined ? 503 : 429);
+      expect(limited.response.headers.get('retry-after')).toMatch(/^\d+$/);
+    }
   },
 };
 
@@ -410,7 +415,7 @@ const paddedKey: Guarantee = {
 };
 
 /** Every guarantee by a short name, in the order of the table in docs/guarantees.md. */
-export const GUARANTEES = {
+const GUARANTEES = {
   foreignHost,
   keyRequired,
   adminRejectsPages,
