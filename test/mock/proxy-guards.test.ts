@@ -31,11 +31,11 @@ interface Received {
  * Sends `head` (a request line and header lines, joined by CRLF) byte for byte, as curl --path-as-is
  * or a hand-made client would, and parses the one response before the proxy closes the connection.
  */
-async function attack(port: number, head: string, body = ''): Promise<Received> {
+async function attack(port: number, head: string, body: string | Buffer = ''): Promise<Received> {
   const socket = connect(port, '127.0.0.1');
   socket.setTimeout(5_000, () => socket.destroy());
   await once(socket, 'connect');
-  socket.write(`${head}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.write(Buffer.concat([Buffer.from(`${head}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`), Buffer.from(body)]));
   const chunks: Buffer[] = [];
   for await (const chunk of socket) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
@@ -309,5 +309,41 @@ describe("the proxy's request log holds no key", () => {
     expect(lines.join('\n')).not.toContain(MOCK_KEY);
     expect(lines.join('\n')).not.toContain(UPSTREAM_KEY);
     expect(lines.map((line) => line.replace(/ \d+ [\d.]+ms$/, ''))).toEqual(['GET /v1/pets/***', 'GET /v1/pets?t=***', `GET http://***@${at}/v1/pets`]);
+  });
+});
+
+describe('what the mock answers itself, the proxy answers itself, forwarding nothing', () => {
+  const withKey = () => `Host: ${host}\r\nAuthorization: Bearer ${MOCK_KEY}`;
+
+  it('a forced status (Prefer: code=, auth=expired, __code=) is the mock’s own answer, Retry-After on 429 and 503', async () => {
+    const limited = await attack(proxy.port, `GET /v1/pets HTTP/1.1\r\n${withKey()}\r\nPrefer: code=429`);
+    expectError(limited, 429, /asked for it/);
+    expect(limited.headers['retry-after']).toBe('1');
+    expect(limited.headers['preference-applied']).toBe('code=429');
+    const outage = await attack(proxy.port, `GET /v1/pets?__code=503 HTTP/1.1\r\n${withKey()}`);
+    expectError(outage, 503);
+    expect(outage.headers['retry-after']).toBe('1');
+    expectError(await attack(proxy.port, `GET /v1/pets/1 HTTP/1.1\r\n${withKey()}\r\nPrefer: auth=expired`), 401, /expired/);
+    // A forced 500 on a create: staging would have created the pet had it been sent.
+    const body = JSON.stringify({ name: 'never-sent', categoryId: 1 });
+    expectError(await attack(proxy.port, `POST /v1/pets HTTP/1.1\r\n${withKey()}\r\nContent-Type: application/json\r\nPrefer: code=500`, body), 500);
+    expect(seen).toEqual([]);
+  });
+
+  it('a Prefer the mock refuses is its 400; one it ignores, and delay=, go on to the deployment', async () => {
+    expectError(await attack(proxy.port, `GET /v1/pets HTTP/1.1\r\n${withKey()}\r\nPrefer: code=201`), 400, /only an error status/);
+    expect(seen).toEqual([]);
+    const delayed = await attack(proxy.port, `GET /v1/pets HTTP/1.1\r\n${withKey()}\r\nPrefer: delay=10, return=minimal`);
+    expect(delayed.status).toBe(200);
+    expect(delayed.headers['preference-applied']).toBe('delay=10');
+    expect(seen).toEqual([`GET /v1/pets Bearer ${UPSTREAM_KEY}`]);
+  });
+
+  it('a body that is not UTF-8, one over 1 MiB and an unmet Expect are Errors, forwarding nothing', async () => {
+    const latin1 = Buffer.from('{"name":"caf\xe9","categoryId":1}', 'latin1');
+    expectError(await attack(proxy.port, `POST /v1/pets HTTP/1.1\r\n${withKey()}\r\nContent-Type: application/json`, latin1), 400, /not UTF-8/);
+    expectError(await attack(proxy.port, `POST /v1/pets HTTP/1.1\r\n${withKey()}\r\nContent-Type: application/json`, 'x'.repeat(1024 * 1024 + 1)), 413);
+    expectError(await attack(proxy.port, `GET /v1/pets HTTP/1.1\r\n${withKey()}\r\nExpect: foo`), 417);
+    expect(seen).toEqual([]);
   });
 });

@@ -147,6 +147,7 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
     ...(flags.upstreamKey ? { upstreamKey: flags.upstreamKey } : {}),
     ...(flags.profile === undefined ? {} : { profile: flags.profile }),
     ...(flags.record === undefined ? {} : { record: flags.record }),
+    prefer: flags.prefer,
     onProblem: logLine,
     ...(flags.quiet ? {} : { onRequest: logLine }),
   }).catch((error: unknown) => {

@@ -1,19 +1,16 @@
-import { isUtf8 } from 'node:buffer';
-import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { NotUtf8Error } from '../../http/read-limited.js';
 import { coarseClock } from '../core/coarse-clock.js';
 import { idOffsetOf, MOCK_DEFAULTS } from '../core/defaults.js';
-import { errorResponse, type MockRequest, type MockResponse, prepared } from '../core/messages.js';
+import type { MockRequest, MockResponse } from '../core/messages.js';
 import { type MockApi, type MockOptions, mockApiOf } from '../create-mock-api.js';
 import { normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
 import { guardResponse, hostCheck, joinedHeader } from '../pipeline/host-guard.js';
+import { createHostServer, lingerThenClose, readBody, type ServerTimeouts } from '../pipeline/http-server.js';
 import { detailRedactor, targetRedactor } from '../pipeline/request-log.js';
 import { openSharedState, type SharedState } from '../state/redis/shared-state.js';
 import { type OpenStateFile, openStateFile } from '../state/state-file.js';
 import { writeFault } from './node-faults.js';
-import { parserErrorResponse, rawResponse } from './parser-errors.js';
 
 /**
  * Options of `startMockServer`: those of the mock (`apiKey`, `seed`, `count`, `delay`...), and where to listen.
@@ -55,16 +52,6 @@ export interface MockServerOptions extends MockOptions {
   readonly storeTimeout?: number;
 }
 
-/** Limits on slow clients, in milliseconds. */
-interface ServerTimeouts {
-  /** To receive a request's headers. Default 10 000. */
-  readonly headersMs?: number;
-  /** To receive a whole request. Default 30 000. */
-  readonly requestMs?: number;
-  /** An idle keep-alive connection stays open. Default 5 000. */
-  readonly keepAliveMs?: number;
-}
-
 export { isLoopback } from '../options.js';
 
 /**
@@ -82,33 +69,6 @@ export interface MockServer {
   readonly mock: MockApi;
   /** Stops accepting connections, lets requests in flight finish (at most `graceMs`), then closes. */
   close(graceMs?: number): Promise<void>;
-}
-
-/**
- * Reads the body up to `maxBytes`; past that it stops reading and reports the body as too large.
- * A body whose bytes are not UTF-8 rejects with `NotUtf8Error`.
- */
-function readBody(request: IncomingMessage, maxBytes: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        request.off('data', onData).off('end', onEnd);
-        request.pause();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      const body = Buffer.concat(chunks, size);
-      if (isUtf8(body)) resolve(body.toString('utf8'));
-      else reject(new NotUtf8Error());
-    };
-    request.on('data', onData).on('end', onEnd).on('error', reject);
-  });
 }
 
 /** A Node request as the handler's `MockRequest`: one object per request, its methods shared. */
@@ -140,9 +100,7 @@ class NodeRequest implements MockRequest {
   }
 
   async text(maxBytes: number): Promise<string | undefined> {
-    // A declared length past the limit is rejected before a byte of the body is read.
-    const declared = Number(this.#headers['content-length']);
-    const text = declared > maxBytes ? undefined : await readBody(this.#request, maxBytes);
+    const text = await readBody(this.#request, maxBytes);
     if (text === undefined) this.bodyLeftUnread = true;
     return text;
   }
@@ -174,32 +132,6 @@ function writeResponse(outgoing: ServerResponse, response: MockResponse, closeCo
     outgoing.writeHead(response.status, headers);
     outgoing.end(response.body);
   }
-}
-
-/** How long the rest of an oversized body is discarded before the connection is closed. */
-const LINGER_MS = 1_000;
-
-/**
- * After responding to a body that was too large, discards (never buffers) what the client is still
- * sending for a moment, then closes. Closing at once would reset the connection while the client
- * is still writing, and a reset can destroy the 413 before the client reads it.
- */
-function lingerThenClose(request: IncomingMessage, outgoing: ServerResponse): void {
-  request.resume();
-  outgoing.once('finish', () => setTimeout(() => request.socket.destroy(), LINGER_MS).unref());
-}
-
-/**
- * Responds to a request Node's parser rejected with the spec's Error body, unless a response to it
- * has begun (then only closing is left) or the client is gone.
- */
-function respondToParserError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  const responding: unknown = Reflect.get(socket, '_httpMessage');
-  if (!socket.writable || (responding instanceof ServerResponse && responding.headersSent)) {
-    socket.destroy();
-    return;
-  }
-  socket.end(rawResponse(parserErrorResponse(error)));
 }
 
 /** The URL clients reach a server bound to `host` by: a wildcard address is reached on loopback. */
@@ -283,17 +215,6 @@ function sendResponse(context: ServerContext, request: IncomingMessage, received
 }
 
 /**
- * The response to a request whose `Expect` names anything but `100-continue` (which Node handles):
- * Node alone would send a bare 417, without the Error body.
- */
-const UNMET_EXPECTATION = prepared(
-  errorResponse('expectation_failed', 'The request\'s Expect header names an expectation this mock cannot meet; the one it knows is "Expect: 100-continue".'),
-);
-
-/** The response to CONNECT: the mock is an origin server, not a proxy that opens tunnels. */
-const NO_TUNNEL = prepared(errorResponse('bad_request', 'CONNECT is not served: this mock is not a proxy, send the request to it directly.'));
-
-/**
  * Responds to one request: with the server's own rejection, or else with `rejection` when one is
  * given (a request the mock cannot serve), or else with the mock's response once it is made.
  */
@@ -308,33 +229,6 @@ function handleRequest(context: ServerContext, request: IncomingMessage, outgoin
   const response = context.mock.respond(received);
   if (response instanceof Promise) void response.then((made) => sendResponse(context, request, received, outgoing, made));
   else sendResponse(context, request, received, outgoing, response);
-}
-
-/** The Node server over `context`, with its limits on slow clients; it responds to requests its parser rejects, to unmet expectations and to CONNECT too. */
-function createNodeServer(context: ServerContext, timeouts: ServerTimeouts): Server {
-  const server = createServer(
-    {
-      headersTimeout: timeouts.headersMs ?? 10_000,
-      requestTimeout: timeouts.requestMs ?? 30_000,
-      keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
-      // Node looks for expired requests every 30 s by default; a slow client would hold on that long.
-      connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs ?? 1_000),
-      // A request without Host gets the response of `rejection`, with an Error body.
-      requireHostHeader: false,
-    },
-    (request, outgoing) => handleRequest(context, request, outgoing),
-  );
-  return server
-    .on('clientError', respondToParserError)
-    .on('checkExpectation', (request: IncomingMessage, outgoing: ServerResponse) => handleRequest(context, request, outgoing, UNMET_EXPECTATION))
-    .on('connect', (request: IncomingMessage, socket: Duplex) => rejectTunnel(context, request, socket));
-}
-
-/** Responds to CONNECT, which Node would leave unanswered, with an Error (the host guard first), and closes. */
-function rejectTunnel(context: ServerContext, request: IncomingMessage, socket: Duplex): void {
-  const received = new NodeRequest(request, 0);
-  socket.on('error', () => socket.destroy());
-  socket.end(rawResponse(guardResponse(context.hostAllowed, received, request) ?? NO_TUNNEL));
 }
 
 /** Listens on `port` and `host`, and resolves to the port listened on (a free one for 0). */
@@ -391,7 +285,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     redactDetail: detailRedactor(mock.options.apiKeys),
     closing: false,
   };
-  const server = createNodeServer(context, options.timeouts ?? {});
+  const server = createHostServer(
+    options.timeouts ?? {},
+    (request) => guardResponse(context.hostAllowed, new NodeRequest(request, 0), request),
+    (request, outgoing, rejection) => handleRequest(context, request, outgoing, rejection),
+  );
   const port = await listen(server, options.port ?? 0, host).catch(async (error: unknown) => {
     await held.release();
     throw error;

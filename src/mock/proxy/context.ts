@@ -8,15 +8,18 @@ import type { JsonValue } from '../../json/lossless.js';
 import { type Conformance, createConformance } from '../../openapi/conformance.js';
 import type { ProfileDocument } from '../../profile/profile.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
+import type { MockApi } from '../create-mock-api.js';
 import type { OperationId } from '../operations/operation.js';
 import { normalizeMockOptions } from '../options.js';
 import { type AuthProblem, bearerCheck, type LabelledApiKey } from '../pipeline/auth.js';
 import { hostCheck, hostName } from '../pipeline/host-guard.js';
+import type { ServerTimeouts } from '../pipeline/http-server.js';
 import { targetRedactor } from '../pipeline/request-log.js';
 import type { Router } from '../pipeline/router.js';
 import { RESPONSE_SCHEMAS } from '../pipeline/self-check.js';
 import { DriftLog } from './drift-report.js';
 import { Recorder } from './record.js';
+import { createForcer } from './prefer.js';
 import { createShadow, type Shadow } from './shadow.js';
 import { parseUpstream } from './upstream-url.js';
 import { createInputChecks } from './violations.js';
@@ -47,6 +50,10 @@ export interface ProxyOptions {
   readonly timeoutMs?: number;
   /** Write the deployment's pets to this file (a list `--data` reads) and the profile it showed beside it (`.profile.json`). Default: none. */
   readonly record?: string;
+  /** Whether the proxy answers `Prefer: code=` (and `auth=expired`, `delay=`) itself, as the mock does (docs/mock-prefer.md). Default true. */
+  readonly prefer?: boolean;
+  /** How long a slow client may hold a connection; defaults as the mock's (docs/guarantees.md). */
+  readonly timeouts?: ServerTimeouts;
   /** Called with one line per violation and per drift, as they happen. */
   readonly onProblem?: (line: string) => void;
   /** Called with one line per request: method, target, status, ms, counts. */
@@ -77,6 +84,8 @@ export interface ProxyContext {
   /** The deployment's responses held to spec/openapi.yaml. */
   readonly conformance: Conformance<OperationId>;
   readonly shadow: Shadow;
+  /** The mock that answers a request forcing its response (`Prefer: code=`); `undefined` with `prefer: false`. */
+  readonly forcer: MockApi | undefined;
   readonly log: DriftLog;
   /** What the deployment showed, written for a later mock (`record`). */
   readonly recorder: Recorder | undefined;
@@ -128,6 +137,7 @@ export function createProxyContext(options: ProxyOptions): ProxyContext {
     timeoutMs: options.timeoutMs ?? 10_000,
     basePath,
     shadow: createShadow(options.profile),
+    forcer: options.prefer === false ? undefined : createForcer(options.profile),
     inputChecks: createInputChecks(basePath),
     conformance: createConformance<OperationId>(openapi, RESPONSE_SCHEMAS),
     recorder: options.record === undefined ? undefined : new Recorder(options.record, options.profile, options.upstreamKey),

@@ -10,11 +10,11 @@
  * Authorization) goes only to the deployment's origin and under its base path (upstream-url.ts,
  * forward.ts), and never into what the proxy logs, keeps or relays (redact.ts).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readLimited } from '../../http/read-limited.js';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MAX_BODY_BYTES } from '../../openapi/facts.js';
-import { errorResponse, type MockRequest, type MockResponse } from '../core/messages.js';
+import { bodyText, errorResponse, type MockRequest, type MockResponse } from '../core/messages.js';
 import { joinedHeader } from '../pipeline/host-guard.js';
+import { createHostServer, lingerThenClose, readBody } from '../pipeline/http-server.js';
 import { createProxyContext, type ProxyContext, type ProxyOptions } from './context.js';
 import type { DriftReport } from './drift-report.js';
 import { guardRejection } from './guard.js';
@@ -31,55 +31,56 @@ export interface ProxyServer {
   close(): Promise<void>;
 }
 
-/** The body of a client's request, `undefined` when it is larger than `maxBytes`. */
-function readRequestBody(request: IncomingMessage, maxBytes: number): Promise<string | undefined> {
-  return readLimited(
-    new ReadableStream<Uint8Array>({
-      start(controller) {
-        request.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
-        request.on('end', () => controller.close());
-        request.on('error', (error) => controller.error(error));
-      },
-      cancel: () => void request.resume(),
-    }),
-    maxBytes,
-  );
-}
-
 /** A client's request as the mock's guards read it: each header as sent, two of them joined as fetch joins them. */
 function receivedRequest(request: IncomingMessage): MockRequest {
   return {
     method: request.method ?? 'GET',
     target: request.url ?? '/',
     header: (name) => joinedHeader(request.rawHeaders, name),
-    text: (maxBytes) => readRequestBody(request, maxBytes),
+    text: (maxBytes) => readBody(request, maxBytes),
   };
 }
 
 /**
- * The response to a request, whatever happens: the guards' rejection, before a byte of the body is
- * read; else the forwarded exchange's. A fault of the proxy itself is a 500 Error response.
+ * The response to a request: the guards' rejection, before a byte of the body is read; else
+ * `rejection` (an unmet `Expect`) when given; else the forwarded exchange's. A body that is not UTF-8
+ * is the mock's 400, forwarded nowhere. Rejects when the client goes away while it sends its body.
  */
-async function responseTo(context: ProxyContext, request: IncomingMessage): Promise<MockResponse> {
+async function responseTo(context: ProxyContext, request: IncomingMessage, outgoing: ServerResponse, rejection?: MockResponse): Promise<MockResponse> {
   const received = receivedRequest(request);
-  const rejected = guardRejection(context, received, request);
+  const rejected = guardRejection(context, received, request) ?? rejection;
   if (rejected !== undefined) return rejected;
-  const body = await received.text(MAX_BODY_BYTES);
-  if (body === undefined)
+  const read = await bodyText(received, MAX_BODY_BYTES, 'The request body');
+  if ('rejection' in read) return read.rejection;
+  const body = read.text;
+  if (body === undefined) {
+    // The rest of a body too large to read is discarded, and the connection closed, as by the mock.
+    lingerThenClose(request, outgoing);
     return errorResponse('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB); the proxy does not forward it.`);
-  const incoming = { method: received.method, target: received.target, headers: request.headers, body };
-  return respond(context, incoming).catch((error: unknown) =>
-    errorResponse(
-      'internal_error',
-      `The proxy failed: ${error instanceof Error ? error.message : String(error)}. This is a bug in petstore-mock; please report it.`,
-    ),
+  }
+  return respond(context, { method: received.method, target: received.target, headers: request.headers, body });
+}
+
+/** A fault of the proxy itself, as a 500 Error response. */
+function proxyFailure(error: unknown): MockResponse {
+  return errorResponse(
+    'internal_error',
+    `The proxy failed: ${error instanceof Error ? error.message : String(error)}. This is a bug in petstore-mock; please report it.`,
   );
 }
 
-async function handle(context: ProxyContext, options: ProxyOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(
+  context: ProxyContext,
+  options: ProxyOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  rejection?: MockResponse,
+): Promise<void> {
   const started = performance.now();
   context.log.countRequest();
-  const made = await responseTo(context, request);
+  const made = await responseTo(context, request, response, rejection).catch(proxyFailure);
+  // A client that went away while it sent its body (a reset, or cut off as too slow) is owed nothing.
+  if (request.socket.destroyed) return;
   response.writeHead(made.status, { ...made.headers, 'content-length': Buffer.byteLength(made.body) });
   response.end(made.body);
   options.onRequest?.(`${request.method} ${context.logTarget(request.url ?? '')} ${made.status} ${(performance.now() - started).toFixed(1)}ms`);
@@ -112,8 +113,12 @@ function portOf(server: Server): number {
 export async function startProxyServer(options: ProxyOptions): Promise<ProxyServer> {
   const context = createProxyContext(options);
   await context.recorder?.start();
-  // A request without Host gets the guard's Error response, as from the mock, not Node's own 400.
-  const server = createServer({ requireHostHeader: false }, (request, response) => handle(context, options, request, response));
+  // The mock's own server: its limits on slow clients, and its Error JSON for what Node would answer.
+  const server = createHostServer(
+    options.timeouts ?? {},
+    (request) => guardRejection(context, receivedRequest(request), request),
+    (request, response, rejection) => void handle(context, options, request, response, rejection),
+  );
   const { host } = context;
   await listen(server, options.port ?? 0, host);
   const port = portOf(server);

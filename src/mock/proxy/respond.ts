@@ -2,14 +2,18 @@
  * The proxy's response to one request its guards let pass (guard.ts). The admin endpoints stay local:
  * `GET /__mock/drift` is the drift report, the rest are the shadow's. An API request is forwarded to
  * the deployment, held to the spec, sent to the shadow too, and the deployment's response relayed with
- * its violations; a CORS preflight is the shadow's, as the mock's own.
+ * its violations; a CORS preflight is the shadow's, as the mock's own; a request that forces its
+ * response with `Prefer` is answered here, as by the mock (prefer.ts).
  */
+import { setTimeout } from 'node:timers/promises';
 import { errorResponse, type MockResponse } from '../core/messages.js';
+import { appliedPreferences } from '../pipeline/prefer.js';
 import { compareResponses } from '../profile/drift.js';
 import type { Exchange, Incoming, ProxyContext } from './context.js';
 import { forward, relayedResponse } from './forward.js';
 import { bearerToken, oneLine, redactor } from './hide-credentials.js';
 import { parsedBody } from './json-body.js';
+import { preferred } from './prefer.js';
 import { type ShadowResponse, shadowResponse, textRequest } from './shadow.js';
 import { upstreamUrl } from './upstream-url.js';
 import { recordViolations } from './violations.js';
@@ -25,13 +29,17 @@ export async function respond(context: ProxyContext, incoming: Incoming): Promis
   if (incoming.method === 'OPTIONS') return context.shadow.mock.respond(textRequest('OPTIONS', incoming.target, '', {}));
   const there = upstreamUrl(context.upstream, basePath, incoming.target);
   if ('rejection' in there) return errorResponse('bad_request', there.rejection);
+  const prefers = preferred(context.forcer, context.inputChecks, incoming);
+  if (prefers !== undefined && 'forced' in prefers) return prefers.forced;
+  if (prefers !== undefined) await setTimeout(prefers.delay);
   const forwarded = await forward(context, incoming, there.url);
   if ('failure' in forwarded) return forwarded.failure;
   const exchange = exchangeOf(context, incoming, forwarded.upstream, forwarded.text);
   const violations = await recordViolations(context, exchange);
   recordDrifts(context, exchange, await shadowResponse(context.shadow, exchange));
   await context.recorder?.observe(exchange);
-  return relayedResponse(context.upstreamKey, forwarded.upstream, forwarded.text, violations);
+  const relayed = relayedResponse(context.upstreamKey, forwarded.upstream, forwarded.text, violations);
+  return prefers === undefined ? relayed : { ...relayed, headers: { ...relayed.headers, 'preference-applied': appliedPreferences(prefers) } };
 }
 
 /** `GET /__mock/drift` is the proxy's own; every other admin endpoint is the shadow's. */

@@ -1,0 +1,141 @@
+/**
+ * The Node HTTP server under every mode that listens (the mock's server, each of its workers, and
+ * `--proxy`), and what it answers before a mode's handler sees a request. A guarantee kept here is
+ * kept by every mode: the limits on slow clients, the body read within 1 MiB and strictly as UTF-8,
+ * and the spec's Error JSON for what Node would otherwise answer on its own (a request its parser
+ * rejects, an unmet `Expect`, `CONNECT`), each after the mode's own guard (the host guard first).
+ */
+import { isUtf8 } from 'node:buffer';
+import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { NotUtf8Error } from '../../http/read-limited.js';
+import { errorResponse, type MockResponse, prepared } from '../core/messages.js';
+import { parserErrorResponse, rawResponse } from './parser-errors.js';
+
+/** Limits on slow clients, in milliseconds. */
+export interface ServerTimeouts {
+  /** To receive a request's headers. Default 10 000. */
+  readonly headersMs?: number;
+  /** To receive a whole request. Default 30 000. */
+  readonly requestMs?: number;
+  /** An idle keep-alive connection stays open. Default 5 000. */
+  readonly keepAliveMs?: number;
+}
+
+/**
+ * The limits a server gets for those its options leave out: what docs/guarantees.md promises. A test
+ * that cannot wait 10 s per mode lowers them for a whole process, preloaded with NODE_OPTIONS
+ * (test/mock/guarantees.test.ts), as the verifier's waits are made instant. They are kept under a
+ * registered symbol, as the CLI is bundled with a copy of this module of its own.
+ */
+const CLIENT_LIMITS: { headersMs: number; requestMs: number; keepAliveMs: number } = Reflect.get(globalThis, Symbol.for('petstore-mock.client-limits')) ?? {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+};
+
+/**
+ * Responds to one request. `rejection`, when given, is the response to a request Node would answer
+ * itself (an unmet `Expect`): the mode sends it once the request passes its guards.
+ */
+export type RequestHandler = (request: IncomingMessage, outgoing: ServerResponse, rejection?: MockResponse) => void;
+
+/** The rejection of a request a mode's guards do not let pass (a foreign Host first), or `undefined`. */
+export type Guard = (request: IncomingMessage) => MockResponse | undefined;
+
+/**
+ * The response to a request whose `Expect` names anything but `100-continue` (which Node handles):
+ * Node alone would send a bare 417, without the Error body.
+ */
+const UNMET_EXPECTATION = prepared(
+  errorResponse('expectation_failed', 'The request\'s Expect header names an expectation this mock cannot meet; the one it knows is "Expect: 100-continue".'),
+);
+
+/** The response to CONNECT: the mock opens no tunnels, not even as `--proxy`, which forwards requests, not connections. */
+const NO_TUNNEL = prepared(errorResponse('bad_request', 'CONNECT is not served: this mock opens no tunnels; send the request to it directly.'));
+
+/**
+ * Reads the body up to `maxBytes`; past that it stops reading and resolves `undefined`, as it does at
+ * once for a declared `Content-Length` past it, before a byte is read. A body whose bytes are not
+ * UTF-8 rejects with `NotUtf8Error`: JSON must be UTF-8 (RFC 8259), never read with U+FFFD in place.
+ */
+export function readBody(request: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  if (Number(request.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        request.off('data', onData).off('end', onEnd);
+        request.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      const body = Buffer.concat(chunks, size);
+      if (isUtf8(body)) resolve(body.toString('utf8'));
+      else reject(new NotUtf8Error());
+    };
+    request.on('data', onData).on('end', onEnd).on('error', reject);
+  });
+}
+
+/** How long the rest of an oversized body is discarded before the connection is closed. */
+const LINGER_MS = 1_000;
+
+/**
+ * After responding to a body that was too large, discards (never buffers) what the client is still
+ * sending for a moment, then closes. Closing at once would reset the connection while the client
+ * is still writing, and a reset can destroy the 413 before the client reads it.
+ */
+export function lingerThenClose(request: IncomingMessage, outgoing: ServerResponse): void {
+  request.resume();
+  outgoing.once('finish', () => setTimeout(() => request.socket.destroy(), LINGER_MS).unref());
+}
+
+/**
+ * Responds to a request Node's parser rejected with the spec's Error body, unless a response to it
+ * has begun (then only closing is left) or the client is gone.
+ */
+function respondToParserError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const responding: unknown = Reflect.get(socket, '_httpMessage');
+  if (!socket.writable || (responding instanceof ServerResponse && responding.headersSent)) {
+    socket.destroy();
+    return;
+  }
+  socket.end(rawResponse(parserErrorResponse(error)));
+}
+
+/** Responds to CONNECT, which Node would leave unanswered, with an Error (the guard's first), and closes. */
+function rejectTunnel(guard: Guard, request: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  socket.end(rawResponse(guard(request) ?? NO_TUNNEL));
+}
+
+/**
+ * A Node server that hands `handle` each request, with the limits on slow clients (`timeouts`, else
+ * `CLIENT_LIMITS`), and responds itself, with the spec's Error, to requests its parser rejects, to
+ * unmet expectations (through `handle`, so the mode's guards come first) and to CONNECT (after `guard`).
+ */
+export function createHostServer(timeouts: ServerTimeouts, guard: Guard, handle: RequestHandler): Server {
+  const headersMs = timeouts.headersMs ?? CLIENT_LIMITS.headersMs;
+  const server = createServer(
+    {
+      headersTimeout: headersMs,
+      requestTimeout: timeouts.requestMs ?? CLIENT_LIMITS.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs ?? CLIENT_LIMITS.keepAliveMs,
+      // Node looks for expired requests every 30 s by default; a slow client would hold on that long.
+      connectionsCheckingInterval: Math.min(1_000, headersMs),
+      // A request without Host gets the guard's response, with an Error body, not Node's bare 400.
+      requireHostHeader: false,
+    },
+    handle,
+  );
+  return server
+    .on('clientError', respondToParserError)
+    .on('checkExpectation', (request: IncomingMessage, outgoing: ServerResponse) => handle(request, outgoing, UNMET_EXPECTATION))
+    .on('connect', (request: IncomingMessage, socket: Duplex) => rejectTunnel(guard, request, socket));
+}

@@ -1,0 +1,53 @@
+/**
+ * `Prefer` through the proxy (docs/mock-prefer.md), which a deployment does not know. A request that
+ * forces its answer (`code=`, `auth=expired`, or their `__name` query twins) is answered by the proxy
+ * itself, by the mock's own pipeline, exactly as the plain mock answers it (`Retry-After` on a 429 or
+ * 503, `Preference-Applied`, a `delay=` beside it), and never reaches the deployment: a forced 500 on
+ * `POST /v1/pets` adds no pet there. A `Prefer` the mock would reject is rejected the same way. A
+ * `delay=` alone delays the forwarded request.
+ */
+
+import type { ProfileDocument } from '../../profile/profile.js';
+import type { MockResponse } from '../core/messages.js';
+import type { Pending } from '../core/pending.js';
+import { createMockApi, type MockApi } from '../create-mock-api.js';
+import { parsePreferences } from '../pipeline/prefer.js';
+import type { Router } from '../pipeline/router.js';
+import type { Incoming } from './context.js';
+import { textRequest } from './shadow.js';
+
+/** The forcing mock's own key: it never leaves the process. */
+const FORCER_KEY = 'petstore-proxy-forcer-key';
+
+/**
+ * The mock that makes forced responses: no pets, as a forced response reads no state, and the profile's
+ * form of responses, so that a forced answer looks like the deployment's own.
+ */
+export function createForcer(profile: ProfileDocument | undefined): MockApi {
+  return createMockApi({ count: 0, apiKey: FORCER_KEY, ...(profile === undefined ? {} : { profile }) });
+}
+
+/** What a request prefers, as the proxy honours it: a response it forces, made here; or a delay before it is forwarded. */
+type Preferred = { readonly forced: Pending<MockResponse> } | { readonly delay: number } | undefined;
+
+/** What `incoming` prefers, by the mock's own parsing; `undefined` without `forcer` (`--no-prefer`) or when it prefers nothing the mock knows. */
+export function preferred(forcer: MockApi | undefined, inputChecks: Router, incoming: Incoming): Preferred {
+  if (forcer === undefined) return undefined;
+  const { method, target, headers, body } = incoming;
+  const reached = inputChecks.target(target);
+  const operationId = reached.operations.get(method)?.operation.id;
+  const prefer = Array.isArray(headers.prefer) ? headers.prefer.join(', ') : headers.prefer;
+  if (operationId === undefined) return undefined;
+  const preferences = parsePreferences(prefer, reached.query, operationId);
+  if (preferences === undefined) return undefined;
+  if ('error' in preferences || preferences.code !== undefined || preferences.auth !== undefined) {
+    const contentType = headers['content-type'];
+    const sent = {
+      authorization: `Bearer ${FORCER_KEY}`,
+      ...(prefer === undefined ? {} : { prefer }),
+      ...(contentType ? { 'content-type': contentType } : {}),
+    };
+    return { forced: forcer.respond(textRequest(method, target, body, sent)) };
+  }
+  return preferences.delay === undefined ? undefined : { delay: preferences.delay };
+}
