@@ -163,7 +163,7 @@ export function verifyCommand(): Command {
     .addOption(
       new Option(
         '--suite <suite>',
-        'which checks: spec (derived from the OpenAPI spec), pact (consumer contracts, replayed with the Pact Verifier), all (default: all when @pact-foundation/pact is installed, spec otherwise), or fuzz (generated sequences of calls alone; see --fuzz-runs)',
+        'which checks: spec (derived from the OpenAPI spec), pact (consumer contracts, replayed with the Pact Verifier), fuzz (generated sequences of calls alone, see --fuzz-runs), or all (default: all when @pact-foundation/pact is installed, spec otherwise)',
       ).choices(['spec', 'pact', 'all', 'fuzz']),
     )
     .option(
@@ -173,11 +173,14 @@ export function verifyCommand(): Command {
     .addOption(
       new Option(
         '--fuzz-runs <n>',
-        `run the fuzz suite after the others: n generated sequences of calls held to a model of the deployment, each failure shrunk to its shortest (default ${DEFAULT_FUZZ_RUNS} with --suite fuzz; at most ${MAX_FUZZ_WRITES} POSTs of its own besides the spec suite's)`,
+        `run the fuzz suite after the others: n generated sequences of calls held to a model of the deployment, each failure shrunk to its shortest, with at most ${MAX_FUZZ_WRITES} POSTs of its own besides the spec suite's (default: ${DEFAULT_FUZZ_RUNS} with --suite fuzz, none otherwise)`,
       ).argParser(positiveInteger('a count', 10_000)),
     )
     .addOption(
-      new Option('--seed <n>', "the fuzz suite's seed, printed by every run that fuzzes: the same seed generates the same sequences").argParser(seedOf),
+      new Option(
+        '--seed <n>',
+        "the fuzz suite's seed, printed by every run that fuzzes: the same seed generates the same sequences (default: a random one)",
+      ).argParser(seedOf),
     )
     .addOption(new Option('--pact <file or url>', 'another consumer pact to verify besides the bundled ones; repeatable').default([]).argParser(appended))
     .addOption(

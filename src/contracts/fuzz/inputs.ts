@@ -29,9 +29,13 @@ export interface ListInput {
   readonly status: { readonly kind: ValueKind; readonly value?: string };
 }
 
-/** One id for getPet: an index into the pets known to exist, an id no pet is likely to have, or a text no int64 is. */
+/**
+ * One id for getPet: an index into the pets known to exist (those the sequence created, when
+ * `created` and it created some, else those listed at the start), an id no pet is likely to have,
+ * or a text no int64 is.
+ */
 export type ReadInput =
-  | { readonly kind: 'known'; readonly index: number }
+  | { readonly kind: 'known'; readonly created: boolean; readonly index: number }
   | { readonly kind: 'absent'; readonly edge: 'beyond' | 'zero' | 'negative' | 'max' | 'min'; readonly offset: bigint }
   | { readonly kind: 'malformed'; readonly form: MalformedForm; readonly index: number };
 
@@ -188,7 +192,12 @@ export function listInputs(contract: Contract): Arbitrary<ListInput> {
 /** Ids for getPet: mostly pets known to exist, then absent ones and texts that are no int64. */
 export function readInputs(): Arbitrary<ReadInput> {
   return fc.oneof(
-    { arbitrary: fc.nat().map((index) => ({ kind: 'known' as const, index })), weight: 3 },
+    {
+      arbitrary: fc
+        .record({ created: fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, fc.constant(false)), index: fc.nat() })
+        .map(({ created, index }) => ({ kind: 'known' as const, created, index })),
+      weight: 3,
+    },
     {
       arbitrary: fc
         .record({

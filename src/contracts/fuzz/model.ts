@@ -174,7 +174,9 @@ export function idToRead(model: FuzzModel, input: ReadInput): string | undefined
     const beyond = () => BigInt(absentIdBeyond(known.map(idOf))) + offset;
     return String({ beyond, zero: () => 0n, negative: () => -1n - offset, max: () => 2n ** 63n - 1n - offset, min: () => -(2n ** 63n) + offset }[input.edge]());
   }
-  const pet = known[input.index % Math.max(1, known.length)];
+  // Half the time a pet of this sequence, when it created one: a fault of state shows on what the sequence did.
+  const among = input.kind === 'known' && input.created && model.created.length > 0 ? model.created : known;
+  const pet = among[input.index % Math.max(1, among.length)];
   if (!pet) return input.kind === 'malformed' ? malformedId(input.form, '1') : undefined;
   return input.kind === 'known' ? idOf(pet) : malformedId(input.form, idOf(pet));
 }

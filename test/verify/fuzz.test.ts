@@ -1,0 +1,125 @@
+/**
+ * The fuzz suite (`--suite fuzz`, `--fuzz-runs`): quiet on correct deployments that make every choice
+ * the interface leaves open, with several seeds; failing the stateful faults, each with a shrunk
+ * sequence of calls printed as curl lines that reproduces it.
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_FUZZ_WRITES } from '../../src/contracts/fuzz/budget.js';
+import { MAX_WRITES, type VerificationReport, verify } from '../../src/contracts/runner.js';
+import { startMockServer } from '../../src/mock/hosts/node-server.js';
+import { runCli } from '../support/cli.js';
+import { alternativeDeployment, correctDeployment, type Deployment, FAULTS, type Fault, faultyDeployment } from '../support/deployments.js';
+import { limitIgnoredOnceGrown, soldLost } from './fuzz-faults.js';
+
+const KEY = 'petstore-dev-key';
+const SEEDS = [1, 2, 3];
+
+function fuzzResult(report: VerificationReport) {
+  const result = report.results.find((candidate) => candidate.id === 'fuzz.model');
+  if (!result) throw new Error(`no fuzz.model in ${JSON.stringify(report)}`);
+  return result;
+}
+
+async function fuzzing(deployment: Deployment, seed: number, suite: 'fuzz' | 'spec' = 'fuzz'): Promise<VerificationReport> {
+  try {
+    return await verify({ baseUrl: deployment.url, apiKey: KEY, suite, fuzz: { seed, runs: 40 } });
+  } finally {
+    await deployment.close();
+  }
+}
+
+describe('the fuzz suite on correct deployments', () => {
+  it.each(SEEDS)('passes the mock, seed %i, within its budget of POSTs', async (seed) => {
+    const mock = await startMockServer({ port: 0 });
+    const report = await fuzzing({ url: mock.url, close: () => mock.close() }, seed);
+    expect(fuzzResult(report).findings).toEqual([]);
+    expect(report.exitCode).toBe(0);
+    expect(report.posts).toBeLessThanOrEqual(MAX_FUZZ_WRITES);
+    expect(report.requests).toBeGreaterThan(100);
+  });
+
+  it.each(SEEDS)('passes a deployment that makes the other choice where the interface leaves one, seed %i', async (seed) => {
+    const report = await fuzzing(await alternativeDeployment(), seed);
+    expect(fuzzResult(report).findings).toEqual([]);
+    expect(report.exitCode).toBe(0);
+  });
+
+  it.each([
+    { ids: 'random', order: 'name', defaultStatus: 'sold', count: 3 },
+    { ids: 'beyond-2^53', order: 'status', limitOutOfRange: 'clamp', unknownStatus: 'empty', count: 0 },
+    { ids: 'time-ordered', order: 'newest-first', nonIntegerPetId: 404, categories: [2n, 5n], count: 120 },
+  ] as const)('passes a correct deployment with %o', async (choices) => {
+    for (const seed of SEEDS) {
+      const report = await fuzzing(await correctDeployment(choices), seed);
+      expect(fuzzResult(report).findings, `seed ${seed}`).toEqual([]);
+    }
+  });
+
+  it('lists and reads only, under --read-only', async () => {
+    const deployment = await correctDeployment();
+    const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'fuzz', readOnly: true, fuzz: { seed: 1, runs: 20 } }).finally(() =>
+      deployment.close(),
+    );
+    expect(report.exitCode).toBe(0);
+    expect(report.posts).toBe(0);
+  });
+});
+
+describe('the fuzz suite on faulty deployments', () => {
+  it.each([
+    ['a create that is not kept', FAULTS['nothing stored'], /id \d+ of a pet created in this sequence|404 for the pet \d+ created in this sequence/],
+    ['every create given the same id', FAULTS['every created pet gets id 1'], /gave a new pet the id 1 of a pet listed at the start/],
+    ['a 500 on some bodies', FAULTS['500 on malformed JSON'], /createPet answered 500/],
+    ['a list that ignores its limit once the table grows', limitIgnoredOnceGrown(), /listPets answered \d+ pets for limit=\d+/],
+  ] as const)('fails %s', async (_, fault, message) => {
+    const report = await fuzzing(await faultyDeployment(fault as Fault), 1);
+    const result = fuzzResult(report);
+    expect(report.exitCode).toBe(1);
+    expect(result.outcome).toBe('fail');
+    expect(result.findings[0]?.message).toMatch(message);
+    expect(result.findings[0]?.message).toMatch(/seed 1: re-run with --seed 1/);
+    expect(result.findings[0]?.replay?.length).toBeGreaterThan(0);
+  });
+
+  it('runs after the spec suite with --suite spec and --fuzz-runs, each within its own budget of POSTs', async () => {
+    const report = await fuzzing(await faultyDeployment(FAULTS['every created pet gets id 1'] as Fault), 1, 'spec');
+    expect(report.results.filter((result) => result.suite === 'spec').length).toBeGreaterThan(20);
+    expect(fuzzResult(report).outcome).toBe('fail');
+    expect(report.posts).toBeLessThanOrEqual(MAX_WRITES + MAX_FUZZ_WRITES);
+  });
+});
+
+describe('petstore-verify --suite fuzz (the CLI)', () => {
+  /** The console's replay lines of the one failure. */
+  const replayOf = (stdout: string) => stdout.split('\n').filter((line) => /^ {7}\d+\. curl /.test(line));
+
+  it('prints the seed, then a seeded fault shrunk to at most 3 calls as curl lines with the key as a variable; the same seed finds it again', async () => {
+    const runs: { stdout: string; lines: string[] }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const deployment = await faultyDeployment(soldLost());
+      const result = await runCli('petstore-verify', ['--suite', 'fuzz', '--seed', '7', '--fuzz-runs', '60'], {
+        PETSTORE_BASE_URL: deployment.url,
+        PETSTORE_API_KEY: KEY,
+      }).finally(() => deployment.close());
+      expect(result.code, result.stdout + result.stderr).toBe(1);
+      expect(result.stdout.split('\n')[0]).toBe('Fuzz suite: 60 sequences from seed 7 (run again with --seed 7 to replay them)');
+      expect(result.stdout).toMatch(
+        /getPet answered 404 for the pet \d+ created in this sequence: found by a generated sequence of calls, shrunk to the 2 calls below \(seed 7/,
+      );
+      const lines = replayOf(result.stdout);
+      expect(lines.length).toBeGreaterThanOrEqual(2);
+      expect(lines.length).toBeLessThanOrEqual(3);
+      expect(lines[0]).toMatch(/-X POST .*"status":"sold"/);
+      expect(lines.at(-1)).toMatch(/curl -sS -i 'http:\/\/127\.0\.0\.1:\d+\/v1\/pets\/\d+' -H "authorization: Bearer \$\{PETSTORE_API_KEY\}"$/);
+      expect(result.stdout + result.stderr).not.toContain(KEY);
+      runs.push({ stdout: result.stdout, lines: lines.map((line) => line.replace(/127\.0\.0\.1:\d+/, 'HOST').replace(/petstore-verify [0-9a-f]{8}/, 'RUN')) });
+    }
+    expect(runs[1]?.lines).toEqual(runs[0]?.lines);
+  });
+
+  it('refuses --seed without the fuzz suite, naming the flag to add', async () => {
+    const result = await runCli('petstore-verify', ['--suite', 'spec', '--seed', '7'], { PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1', PETSTORE_API_KEY: KEY });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("petstore-verify: --seed is the fuzz suite's: add --fuzz-runs N (or --suite fuzz) to run it\n");
+  });
+});
