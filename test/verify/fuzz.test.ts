@@ -3,6 +3,7 @@
  * the interface leaves open, with several seeds; failing the stateful faults, each with a shrunk
  * sequence of calls printed as curl lines that reproduces it.
  */
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { MAX_FUZZ_WRITES } from '../../src/contracts/fuzz/budget.js';
 import { MAX_WRITES, type VerificationReport, verify } from '../../src/contracts/runner.js';
@@ -81,6 +82,22 @@ describe('the fuzz suite on faulty deployments', () => {
     expect(result.findings[0]?.replay?.length).toBeGreaterThan(0);
   });
 
+  it('ends with "could not verify" (exit 2), never a shrunk failure, when the deployment stops answering', async () => {
+    let answered = 0;
+    const stalling: Fault = (request, mock) => (++answered > 30 ? new Promise<Response>(() => {}) : mock(request));
+    const deployment = await faultyDeployment(stalling);
+    const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'fuzz', timeoutMs: 300, fuzz: { seed: 1, runs: 40 } }).finally(() =>
+      deployment.close(),
+    );
+    const result = fuzzResult(report);
+    expect(result.outcome).toBe('error');
+    expect(result.reason).toMatch(/could not verify: GET .* no complete answer within 300 ms|could not verify: POST .* no complete answer within 300 ms/);
+    expect(result.findings).toEqual([]);
+    expect(report.exitCode).toBe(2);
+    // One request timed out, then no sequence ran: nothing was shrunk against a deployment that does not answer.
+    expect(report.requests).toBeLessThanOrEqual(32);
+  });
+
   it('runs after the spec suite with --suite spec and --fuzz-runs, each within its own budget of POSTs', async () => {
     const report = await fuzzing(await faultyDeployment(FAULTS['every created pet gets id 1'] as Fault), 1, 'spec');
     expect(report.results.filter((result) => result.suite === 'spec').length).toBeGreaterThan(20);
@@ -121,5 +138,30 @@ describe('petstore-verify --suite fuzz (the CLI)', () => {
     const result = await runCli('petstore-verify', ['--suite', 'spec', '--seed', '7'], { PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1', PETSTORE_API_KEY: KEY });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe("petstore-verify: --seed is the fuzz suite's: add --fuzz-runs N (or --suite fuzz) to run it\n");
+  });
+});
+
+describe("docs/verifier.md's Fuzzing section", () => {
+  /** What differs from one run to the next: the port, the run id, the time taken, the ids the deployment assigned. */
+  const normal = (line: string) =>
+    line
+      .replace(/127\.0\.0\.1:\d+/g, 'HOST')
+      .replace(/petstore-verify [0-9a-f]{8}/g, 'petstore-verify RUN')
+      .replace(/\d+ ms\b/g, 'N ms')
+      .replace(/(the pet |\/pets\/)\d+/g, '$1ID');
+
+  it('shows what its command prints for a deployment that loses the pets created with status sold', async () => {
+    const page = await readFile(new URL('../../docs/verifier.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## Fuzzing'), page.indexOf('\n## ', page.indexOf('## Fuzzing') + 1));
+    const command = /```sh\npetstore-verify (.+)\n```/.exec(section)?.[1];
+    const shown = /```\n(Fuzz suite:[\s\S]*?)```/.exec(section)?.[1];
+    expect(command).toBeDefined();
+    expect(shown).toBeDefined();
+    const deployment = await faultyDeployment(soldLost());
+    const result = await runCli('petstore-verify', (command ?? '').split(' '), { PETSTORE_BASE_URL: deployment.url, PETSTORE_API_KEY: KEY }).finally(() =>
+      deployment.close(),
+    );
+    const printed = result.stdout.split('\n').map(normal);
+    for (const line of (shown ?? '').trimEnd().split('\n')) expect(printed, result.stdout).toContain(normal(line));
   });
 });

@@ -20,7 +20,7 @@ export interface BodyInput {
 }
 
 /** Whether a parameter's value is one the spec allows, one out of its range or enum, or not of its type. */
-export type ValueKind = 'absent' | 'valid' | 'outside' | 'mistyped';
+type ValueKind = 'absent' | 'valid' | 'outside' | 'mistyped';
 
 /** One query for listPets. */
 export interface ListInput {
@@ -40,7 +40,7 @@ export type ReadInput =
   | { readonly kind: 'malformed'; readonly form: MalformedForm; readonly index: number };
 
 /** Texts that start like an id and are not an int64: what a lenient parser (`parseInt`, `Number`) reads as that id. */
-export const MALFORMED_FORMS = ['trailing text', 'fraction', 'exponent', 'plus sign', 'space before', 'no digits'] as const;
+const MALFORMED_FORMS = ['trailing text', 'fraction', 'exponent', 'plus sign', 'space before', 'no digits'] as const;
 export type MalformedForm = (typeof MALFORMED_FORMS)[number];
 
 /** The malformed id of a form, made from a known id. */
@@ -92,7 +92,7 @@ function validFields(shape: BodyShape, known: (field: string) => readonly string
 }
 
 /** A JSON object's text from its fields' exact texts, in order. */
-export function objectText(fields: Readonly<Record<string, string>>): string {
+function objectText(fields: Readonly<Record<string, string>>): string {
   return `{${Object.entries(fields)
     .map(([name, value]) => `${JSON.stringify(name)}:${value}`)
     .join(',')}}`;

@@ -38,7 +38,7 @@ export function emptyModel(petFields: readonly string[], listed: readonly PetJso
 }
 
 /** Every pet known to exist: those this sequence created, then those listed at the start. */
-export function knownPets(model: FuzzModel): PetJson[] {
+function knownPets(model: FuzzModel): PetJson[] {
   const created = new Set(model.created.map(idOf));
   return [...model.created, ...model.listed.filter((pet) => !created.has(idOf(pet)))];
 }
