@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT, UsageError } from '../errors.js';
 import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES } from './fuzz/budget.js';
+import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { profileOfRun } from './learn-profile.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
 import { Redactor } from './redact-key.js';
@@ -256,8 +257,9 @@ async function planOf(flags: Flags): Promise<Plan> {
   if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json or junit');
   const suite = flags.suite ?? defaultSuite();
   if ((suite === 'pact' || suite === 'all') && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
-  if (flags.seed !== undefined && suite !== 'fuzz' && flags.fuzzRuns === undefined)
-    throw new UsageError("--seed is the fuzz suite's: add --fuzz-runs N (or --suite fuzz) to run it");
+  const fuzzes = suite === 'fuzz' || flags.fuzzRuns !== undefined;
+  if (flags.seed !== undefined && !fuzzes) throw new UsageError("--seed is the fuzz suite's: add --fuzz-runs N (or --suite fuzz) to run it");
+  if (fuzzes && !fastCheckInstalled()) throw new UsageError(FAST_CHECK_INSTALL_HINT);
   const unwritable = flags.output === undefined ? undefined : await outputProblem(flags.output);
   if (unwritable) throw new UsageError(unwritable);
   return { baseUrl, apiKey, suite };

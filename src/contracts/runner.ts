@@ -9,6 +9,7 @@ import { getChecks } from './checks/get.js';
 import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
 import { DEFAULT_FUZZ_RUNS } from './fuzz/budget.js';
+import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { type Exchange, HttpClient, RETRYABLE_STATUSES, TransportError } from './http.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { verifyPacts } from './pact/suite.js';
@@ -273,13 +274,24 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
   return pactRun.results;
 }
 
-/** The fuzz suite, after the others, when asked for: loaded only then, so that other runs do not load fast-check. */
+/** The fuzz suite, after the others, when asked for: loaded only then, so that other runs do not load fast-check (an optional peer). */
 async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
   const asked = run.options.fuzz;
   if (run.suite !== 'fuzz' && asked === undefined) return [];
-  const { fuzzCheck } = await import('./fuzz/suite.js');
-  const check = fuzzCheck({ seed: asked?.seed ?? randomInt(2 ** 31), runs: asked?.runs ?? DEFAULT_FUZZ_RUNS, deadlineAt: run.deadlineAt });
-  const result = await runCheck(check, state, 'fuzz');
+  const options = { seed: asked?.seed ?? randomInt(2 ** 31), runs: asked?.runs ?? DEFAULT_FUZZ_RUNS, deadlineAt: run.deadlineAt };
+  const result = fastCheckInstalled()
+    ? await runCheck((await import('./fuzz/suite.js')).fuzzCheck(options), state, 'fuzz')
+    : {
+        id: 'fuzz.model',
+        suite: 'fuzz' as const,
+        title: 'the fuzz suite',
+        operationId: undefined,
+        outcome: 'error' as const,
+        ms: 0,
+        findings: [],
+        warnings: [],
+        reason: FAST_CHECK_INSTALL_HINT,
+      };
   run.options.onResult?.(result);
   return [result];
 }
