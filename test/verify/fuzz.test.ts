@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { MAX_FUZZ_WRITES } from '../../src/contracts/fuzz/budget.js';
+import { junitReport } from '../../src/contracts/reporters/junit.js';
 import { MAX_WRITES, type VerificationReport, verify } from '../../src/contracts/runner.js';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
 import { runCli } from '../support/cli.js';
@@ -96,6 +97,17 @@ describe('the fuzz suite on faulty deployments', () => {
     expect(report.exitCode).toBe(2);
     // One request timed out, then no sequence ran: nothing was shrunk against a deployment that does not answer.
     expect(report.requests).toBeLessThanOrEqual(32);
+  });
+
+  it('gives the shrunk calls in the JSON report (findings[].replay, the key as its template) and in the JUnit report', async () => {
+    const report = await fuzzing(await faultyDeployment(soldLost()), 1);
+    const replay = fuzzResult(report).findings[0]?.replay ?? [];
+    expect(replay.map((request) => request.method)).toEqual(['POST', 'GET']);
+    expect(replay[0]?.headers.authorization).toBe('Bearer $PETSTORE_API_KEY');
+    expect(JSON.stringify(report)).not.toContain(KEY);
+    const junit = junitReport(report);
+    expect(junit).toMatch(/replay 1: curl -sS -i -X POST /);
+    expect(junit).toMatch(/replay 2: curl -sS -i &#39;http:\/\/127\.0\.0\.1:\d+\/v1\/pets\/\d+&#39;/);
   });
 
   it('runs after the spec suite with --suite spec and --fuzz-runs, each within its own budget of POSTs', async () => {
