@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { MAX_FUZZ_WRITES } from '../../src/contracts/fuzz/budget.js';
+import { waits } from '../../src/contracts/pace.js';
 import { junitReport } from '../../src/contracts/reporters/junit.js';
 import { MAX_WRITES, type VerificationReport, verify } from '../../src/contracts/runner.js';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
@@ -57,6 +58,32 @@ describe('the fuzz suite on correct deployments', () => {
     }
   });
 
+  it('paces its requests by --rps, through the same client as the spec suite', async () => {
+    // The pacer's waits are asked of waits.schedule: recorded and ended at once, so no real time is waited out.
+    const asked: number[] = [];
+    const schedule = waits.schedule;
+    waits.schedule = (ms, done) => {
+      asked.push(ms);
+      const immediate = setImmediate(done);
+      return () => clearImmediate(immediate);
+    };
+    try {
+      const deployment = await correctDeployment();
+      const started = performance.now();
+      const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'fuzz', rps: 5, fuzz: { seed: 1, runs: 10 } }).finally(() =>
+        deployment.close(),
+      );
+      const elapsed = performance.now() - started;
+      expect(report.exitCode).toBe(0);
+      expect(report.requests).toBeGreaterThan(10);
+      // At 5 requests a second the last request starts 200 ms after each one before it: the pacer asked to wait
+      // for what the real time of the run did not already cover.
+      expect(Math.max(...asked) + elapsed).toBeGreaterThanOrEqual((report.requests - 1) * 200);
+    } finally {
+      waits.schedule = schedule;
+    }
+  });
+
   it('lists and reads only, under --read-only', async () => {
     const deployment = await correctDeployment();
     const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'fuzz', readOnly: true, fuzz: { seed: 1, runs: 20 } }).finally(() =>
@@ -81,6 +108,8 @@ describe('the fuzz suite on faulty deployments', () => {
     expect(result.findings[0]?.message).toMatch(message);
     expect(result.findings[0]?.message).toMatch(/seed 1: re-run with --seed 1/);
     expect(result.findings[0]?.replay?.length).toBeGreaterThan(0);
+    // Shrinking replays sequences too, within the same budget.
+    expect(report.posts).toBeLessThanOrEqual(MAX_FUZZ_WRITES);
   });
 
   it('ends with "could not verify" (exit 2), never a shrunk failure, when the deployment stops answering', async () => {
