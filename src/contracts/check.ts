@@ -19,11 +19,13 @@ export interface Finding {
   readonly status?: number;
   /** The start of the response body. */
   readonly excerpt?: string;
+  /** The requests, in order, that show the fault together (the fuzz suite's shrunk sequence); the last is the one answered wrong. */
+  readonly replay?: readonly RecordedRequest[];
 }
 
 export interface CheckResult {
   readonly id: string;
-  readonly suite: 'spec' | 'pact';
+  readonly suite: 'spec' | 'pact' | 'fuzz';
   readonly title: string;
   readonly operationId: string | undefined;
   readonly outcome: Outcome;

@@ -1,9 +1,12 @@
+import { randomInt } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, appendFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT, messageOf, UsageError } from '../errors.js';
+import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES } from './fuzz/budget.js';
+import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import type { ObservedExchange } from './http.js';
 import { profileOfRun } from './learn-profile.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
@@ -33,6 +36,8 @@ interface Flags {
   categoryId?: string;
   har?: string;
   coverage?: string;
+  seed?: number;
+  fuzzRuns?: number;
 }
 
 function positiveInteger(what: string, max: number) {
@@ -125,6 +130,12 @@ function int64Digits(value: string): string {
   return value.replace(/^(-?)0+(?=\d)/, '$1');
 }
 
+/** `--seed`: fast-check's seed, an integer from 0 to 2^31 - 1. */
+function seedOf(value: string): number {
+  if (!/^\d{1,10}$/.test(value) || Number(value) > 2 ** 31 - 1) throw new InvalidArgumentError(`Expected an integer from 0 to ${2 ** 31 - 1}.`);
+  return Number(value);
+}
+
 /** `--pact`, repeatable: each value is added to those before it. */
 function appended(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -142,7 +153,8 @@ Examples:
   $ petstore-verify --base-url https://staging.example.com/v1 --api-key "$PETSTORE_API_KEY"
   $ PETSTORE_BASE_URL=http://127.0.0.1:4010/v1 PETSTORE_API_KEY=petstore-dev-key petstore-verify
   $ petstore-verify --read-only --reporter junit --output petstore-verify.xml   # production-safe, for CI
-  $ petstore-verify --write-profile petstore-profile.json                        # learn staging's choices for petstore-mock --profile`;
+  $ petstore-verify --write-profile petstore-profile.json                        # learn staging's choices for petstore-mock --profile
+  $ petstore-verify --suite spec --fuzz-runs 100 --seed 42                       # the spec suite, then 100 generated sequences of calls`;
 
 /** The version of the installed package: the package resolves its own name from any of its files, in src/ or dist/. */
 function packageVersion(): string {
@@ -159,12 +171,24 @@ export function verifyCommand(): Command {
     .addOption(
       new Option(
         '--suite <suite>',
-        'which checks: spec (derived from the OpenAPI spec), pact (consumer contracts, replayed with the Pact Verifier), or all (default: all when @pact-foundation/pact is installed, spec otherwise)',
-      ).choices(['spec', 'pact', 'all']),
+        'which checks: spec (derived from the OpenAPI spec), pact (consumer contracts, replayed with the Pact Verifier), fuzz (generated sequences of calls alone, see --fuzz-runs), or all (default: all when @pact-foundation/pact is installed, spec otherwise)',
+      ).choices(['spec', 'pact', 'all', 'fuzz']),
     )
     .option(
       '--read-only',
       `send no POST: checks that create pets are skipped (otherwise at most ${MAX_WRITES} POSTs are sent by the spec suite, named "petstore-verify <run id> ...")`,
+    )
+    .addOption(
+      new Option(
+        '--fuzz-runs <n>',
+        `run the fuzz suite after the others: n generated sequences of calls held to a model of the deployment, each failure shrunk to its shortest, with at most ${MAX_FUZZ_WRITES} POSTs of its own besides the spec suite's (default: ${DEFAULT_FUZZ_RUNS} with --suite fuzz, none otherwise)`,
+      ).argParser(positiveInteger('a count', 10_000)),
+    )
+    .addOption(
+      new Option(
+        '--seed <n>',
+        "the fuzz suite's seed, printed by every run that fuzzes: the same seed generates the same sequences (default: a random one)",
+      ).argParser(seedOf),
     )
     .addOption(new Option('--pact <file or url>', 'another consumer pact to verify besides the bundled ones; repeatable').default([]).argParser(appended))
     .addOption(
@@ -245,7 +269,10 @@ async function planOf(flags: Flags): Promise<Plan> {
   const apiKey = apiKeyOf(flags);
   if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json, junit or html');
   const suite = flags.suite ?? defaultSuite();
-  if (suite !== 'spec' && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
+  if ((suite === 'pact' || suite === 'all') && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
+  const fuzzes = suite === 'fuzz' || flags.fuzzRuns !== undefined;
+  if (flags.seed !== undefined && !fuzzes) throw new UsageError("--seed is the fuzz suite's: add --fuzz-runs N (or --suite fuzz) to run it");
+  if (fuzzes && !fastCheckInstalled()) throw new UsageError(FAST_CHECK_INSTALL_HINT);
   const unwritable = flags.output === undefined ? undefined : await outputProblem(flags.output);
   if (unwritable) throw new UsageError(unwritable);
   const files = [
@@ -257,9 +284,17 @@ async function planOf(flags: Flags): Promise<Plan> {
   return { baseUrl, apiKey, suite };
 }
 
+/** The fuzz suite's seed and runs when the run fuzzes: the seed is chosen here when not given, so that it is printed before the first request. */
+function fuzzPlan(flags: Flags, plan: Plan): { seed: number; runs: number } | undefined {
+  if (plan.suite !== 'fuzz' && flags.fuzzRuns === undefined) return undefined;
+  return { seed: flags.seed ?? randomInt(2 ** 31), runs: flags.fuzzRuns ?? DEFAULT_FUZZ_RUNS };
+}
+
 /** Runs the verification, writing a line per check and the summary to `progress`. */
 async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteStream, exchanges: ObservedExchange[]): Promise<VerificationReport> {
   const paint = painter(progress);
+  const fuzz = fuzzPlan(flags, plan);
+  if (fuzz) progress.write(`Fuzz suite: ${fuzz.runs} sequences from seed ${fuzz.seed} (run again with --seed ${fuzz.seed} to replay them)\n`);
   const report = await verify({
     ...plan,
     readOnly: flags.readOnly === true,
@@ -271,6 +306,7 @@ async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteS
     deadlineMs: Math.max(1, Math.round(flags.deadline - performance.now())),
     ...(flags.rps === undefined ? {} : { rps: flags.rps }),
     pacts: flags.pact,
+    ...(fuzz ? { fuzz } : {}),
     onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
     // Only a HAR needs every response kept whole.
     ...(flags.har === undefined ? {} : { observe: (exchange: ObservedExchange) => exchanges.push(exchange) }),

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { EXIT, type ExitCode, messageOf } from '../errors.js';
 import type { JsonValue } from '../json/lossless.js';
 import { basePathOf } from '../openapi/document.js';
@@ -8,12 +8,15 @@ import { createChecks } from './checks/create.js';
 import { getChecks } from './checks/get.js';
 import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
+import { DEFAULT_FUZZ_RUNS } from './fuzz/budget.js';
+import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, TransportError } from './http.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { verifyPacts } from './pact/suite.js';
 import { type Coverage, CoverageRecorder } from './reporters/coverage.js';
 
-export type Suite = 'spec' | 'pact' | 'all';
+/** `fuzz` runs the fuzz suite alone; with another suite it runs when `VerifyOptions.fuzz` asks for it. */
+export type Suite = 'spec' | 'pact' | 'all' | 'fuzz';
 
 /** The most POSTs the spec suite sends: 20 to fill an empty listing to the default page, the rest for its checks (most rejected by design). */
 export const MAX_WRITES = 80;
@@ -39,6 +42,11 @@ export interface VerifyOptions {
   readonly now?: Date;
   /** More pacts to verify besides the bundled ones: files or URLs. */
   readonly pacts?: readonly string[];
+  /**
+   * Runs the fuzz suite (src/contracts/fuzz) after the others: `runs` generated sequences of calls
+   * from `seed`. Always run with the suite `fuzz`; default 40 sequences from a random seed.
+   */
+  readonly fuzz?: { readonly runs?: number; readonly seed?: number };
   /** Called as each check finishes, for live output. */
   readonly onResult?: (result: CheckResult) => void;
   /** Hears each response of both suites as it arrives, redacted (the HAR file's recorder). */
@@ -230,7 +238,7 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
 
 /** The pacts the run replays (none for the spec suite alone), or why they cannot be. */
 async function pactsToVerify(run: Run): Promise<{ pacts: LoadedPact[] } | { fatal: string }> {
-  if (run.suite === 'spec') return { pacts: [] };
+  if (run.suite === 'spec' || run.suite === 'fuzz') return { pacts: [] };
   let pacts: LoadedPact[];
   try {
     pacts = await loadPacts(run.options.pacts);
@@ -256,7 +264,7 @@ function runStateOf(run: Run, listing: readonly Record<string, JsonValue>[]): Ru
 
 /** The spec suite's checks, all started at once: the client's pacer bounds what is in flight. */
 async function runSpecSuite(run: Run, state: RunState): Promise<CheckResult[]> {
-  const checks = run.suite === 'pact' ? [] : specChecks(run.contract);
+  const checks = run.suite === 'pact' || run.suite === 'fuzz' ? [] : specChecks(run.contract);
   return Promise.all(
     checks.map(async (check) => {
       const result = await runCheck(check, state, 'spec');
@@ -267,7 +275,7 @@ async function runSpecSuite(run: Run, state: RunState): Promise<CheckResult[]> {
 }
 
 async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPact[]): Promise<CheckResult[]> {
-  if (run.suite === 'spec') return [];
+  if (run.suite === 'spec' || run.suite === 'fuzz') return [];
   const { options } = run;
   const pactRun = await verifyPacts(state, pacts, {
     apiKey: options.apiKey,
@@ -281,6 +289,28 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
   run.pactTotals.requests = pactRun.requests;
   run.pactTotals.posts = pactRun.posts;
   return pactRun.results;
+}
+
+/** The fuzz suite, after the others, when asked for: loaded only then, so that other runs do not load fast-check (an optional peer). */
+async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
+  const asked = run.options.fuzz;
+  if (run.suite !== 'fuzz' && asked === undefined) return [];
+  const options = { seed: asked?.seed ?? randomInt(2 ** 31), runs: asked?.runs ?? DEFAULT_FUZZ_RUNS, deadlineAt: run.deadlineAt };
+  const result = fastCheckInstalled()
+    ? await runCheck((await import('./fuzz/suite.js')).fuzzCheck(options), state, 'fuzz')
+    : {
+        id: 'fuzz.model',
+        suite: 'fuzz' as const,
+        title: 'the fuzz suite',
+        operationId: undefined,
+        outcome: 'error' as const,
+        ms: 0,
+        findings: [],
+        warnings: [],
+        reason: FAST_CHECK_INSTALL_HINT,
+      };
+  run.options.onResult?.(result);
+  return [result];
 }
 
 /** The report of the run so far: its results, or why it could not verify at all (`fatal`). */
@@ -329,5 +359,6 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
   const state = runStateOf(run, seen.listing);
   const results = await runSpecSuite(run, state);
   results.push(...(await runPactSuite(run, state, pacts.pacts)));
+  results.push(...(await runFuzzSuite(run, state)));
   return reportOf(run, results, state);
 }

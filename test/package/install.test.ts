@@ -131,6 +131,18 @@ describe('the packed package, installed without dev dependencies', () => {
     expect(result.stderr).not.toContain(KEY);
   });
 
+  it.each([[['--suite', 'fuzz']], [['--suite', 'spec', '--fuzz-runs', '5']]])(
+    'answers %j with the one-line hint to install fast-check, exit 2',
+    async (args) => {
+      const result = await run(bin('petstore-verify'), [...args, '--base-url', mock.url, '--api-key', KEY], project, 60_000);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        'petstore-verify: the fuzz suite (--suite fuzz, --fuzz-runs) needs fast-check: run `npm install --save-dev fast-check`, or verify without it.\n',
+      );
+    },
+  );
+
   it('runs `petstore-mock`', async () => {
     const result = await run(bin('petstore-mock'), ['--help'], project, 30_000);
     expect(result.code, result.stderr).toBe(0);

@@ -36,6 +36,7 @@ function findingLines(finding: Finding): string[] {
   if (finding.status !== undefined) lines.push(`     status:   ${finding.status}`);
   if (finding.excerpt) lines.push(`     body:     ${finding.excerpt.replace(/\s*\n\s*/g, ' ')}`);
   if (finding.request) lines.push(`     request:  ${toCurl(finding.request)}`);
+  if (finding.replay) lines.push('     replay:', ...finding.replay.map((request, i) => `       ${i + 1}. ${toCurl(request)}`));
   return lines;
 }
 

@@ -16,6 +16,7 @@ function describeFinding(finding: Finding): string {
     finding.schemaPath !== undefined ? `schema: ${finding.schemaPath}` : '',
     finding.excerpt ? `body: ${finding.excerpt}` : '',
     finding.request ? `request: ${toCurl(finding.request)}` : '',
+    ...(finding.replay ?? []).map((request, i) => `replay ${i + 1}: ${toCurl(request)}`),
   ]
     .filter(Boolean)
     .join('\n');

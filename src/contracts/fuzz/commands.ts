@@ -1,0 +1,123 @@
+/**
+ * The calls a generated sequence is made of, as fast-check commands: each sends one request through
+ * the run's `CheckContext` (so through its HttpClient, paced by --rps, --concurrency and --deadline,
+ * and held to the conformance rule every response of the verifier is held to), then asks the model
+ * whether the response is one the deployment may give, and updates the model.
+ */
+import fc, { type AsyncCommand } from 'fast-check';
+import type { CallOptions, CheckContext, Finding } from '../check.js';
+import type { Exchange, RecordedRequest } from '../http.js';
+import { TransportError } from '../http.js';
+import type { BodyInput, ListInput, ReadInput } from './inputs.js';
+import { type FuzzModel, idToRead, judgeCreate, judgeList, judgeRead, type Violation } from './model.js';
+
+/** A response the model does not allow, or one that breaks the spec's conformance rule. */
+export class ModelViolation extends Error {
+  override readonly name = 'ModelViolation' as const;
+  constructor(
+    readonly violation: Violation,
+    readonly exchange: Exchange | undefined,
+  ) {
+    super(violation.message);
+  }
+}
+
+/** What the whole fuzz run shares across its sequences. */
+export interface FuzzRun {
+  /** POSTs the fuzz suite may still send, and whether the run is read-only. */
+  canWrite(): boolean;
+  /** The problem that stopped the run from reaching the deployment (a deadline, a timeout): no sequence runs after it. */
+  stopped?: TransportError;
+  readonly bounds: { readonly default: number; readonly maximum: number };
+}
+
+/** The system under test, for one sequence: the context its calls go through, and the requests sent, in order. */
+export interface Real {
+  readonly context: CheckContext;
+  readonly sent: RecordedRequest[];
+  readonly run: FuzzRun;
+}
+
+function violationOf(finding: Finding): Violation {
+  return {
+    message: finding.message,
+    ...(finding.expected === undefined ? {} : { expected: finding.expected }),
+    ...(finding.actual === undefined ? {} : { actual: finding.actual }),
+  };
+}
+
+/**
+ * Sends one call and throws a `ModelViolation` for anything the conformance rule finds in its
+ * response. A request that got no response stops the run: it tells nothing of the model, so the
+ * sequence is dropped (`fc.pre`), never shrunk as if it had found a fault.
+ */
+async function send(real: Real, operationId: string, options: CallOptions): Promise<Exchange> {
+  const before = real.context.findings.length;
+  let exchange: Exchange;
+  try {
+    exchange = await real.context.call(operationId, options);
+  } catch (error) {
+    const found = real.context.findings[before];
+    if (error instanceof TransportError) real.sent.push(error.request);
+    if (found) throw new ModelViolation(violationOf(found), undefined);
+    if (!(error instanceof TransportError)) throw error;
+    real.run.stopped ??= error;
+    fc.pre(false);
+    throw error;
+  }
+  real.sent.push(exchange.request);
+  const found = real.context.findings[before];
+  if (found) throw new ModelViolation(violationOf(found), exchange);
+  return exchange;
+}
+
+function expect(violation: Violation | undefined, exchange: Exchange): void {
+  if (violation) throw new ModelViolation(violation, exchange);
+}
+
+export class CreateCommand implements AsyncCommand<FuzzModel, Real> {
+  constructor(
+    readonly body: BodyInput,
+    readonly fuzz: FuzzRun,
+  ) {}
+  check(): boolean {
+    return this.fuzz.canWrite();
+  }
+  async run(model: FuzzModel, real: Real): Promise<void> {
+    const exchange = await send(real, 'createPet', { body: this.body.text });
+    expect(judgeCreate(model, this.body, exchange.status, exchange.json), exchange);
+  }
+  toString(): string {
+    return `createPet ${this.body.text}`;
+  }
+}
+
+export class ListCommand implements AsyncCommand<FuzzModel, Real> {
+  constructor(readonly input: ListInput) {}
+  check(): boolean {
+    return true;
+  }
+  async run(model: FuzzModel, real: Real): Promise<void> {
+    const exchange = await send(real, 'listPets', this.input.query === '' ? {} : { query: this.input.query });
+    expect(judgeList(model, this.input, exchange.status, exchange.json, real.run.bounds), exchange);
+  }
+  toString(): string {
+    return `listPets ${this.input.query}`;
+  }
+}
+
+export class ReadCommand implements AsyncCommand<FuzzModel, Real> {
+  constructor(readonly input: ReadInput) {}
+  check(model: Readonly<FuzzModel>): boolean {
+    return idToRead(model, this.input) !== undefined;
+  }
+  async run(model: FuzzModel, real: Real): Promise<void> {
+    const id = idToRead(model, this.input);
+    if (id === undefined) return;
+    const exchange = await send(real, 'getPet', { params: { petId: id } });
+    expect(judgeRead(model, this.input, id, exchange.status, exchange.json), exchange);
+  }
+  toString(): string {
+    return `getPet ${JSON.stringify(this.input, (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value))}`;
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * What a deployment must hold while a sequence of calls runs, as the fuzz suite's model: pets listed
+ * at the start and pets the sequence created exist, are readable as they were created, are listed on
+ * every page that is not full, and no create reuses their ids; pages keep to their limit and filter;
+ * what the spec rejects is rejected. Where the interface leaves a choice (the order of the list, 400
+ * or 404 for an id that is no int64, what an out-of-range limit or an unknown status gets, the status
+ * of a pet created without one, a category the deployment does not know) every legal answer passes.
+ *
+ * Each judgment takes what was sent and the response, and says what is wrong, or nothing. The model
+ * holds only what this sequence did (and the listing at the start), so that the calls it prints
+ * reproduce the failure.
+ */
+import type { JsonValue } from '../../json/lossless.js';
+import { absentIdBeyond, differingFields, exact, idOf, isPet, type PetJson } from '../pets.js';
+import { type BodyInput, type ListInput, malformedId, type ReadInput } from './inputs.js';
+
+/** A response the model does not allow: what was wrong, with what it expected. */
+export interface Violation {
+  readonly message: string;
+  readonly expected?: string;
+  readonly actual?: string;
+}
+
+/** What the model knows of the deployment while one sequence runs. */
+export interface FuzzModel {
+  /** The fields of the spec's Pet. */
+  readonly petFields: readonly string[];
+  /** The first page of the listing when the run started: those pets exist throughout. */
+  readonly listed: readonly PetJson[];
+  /** The pets this sequence created, as their 201 showed them. */
+  readonly created: PetJson[];
+  /** Integer fields (`categoryId=3`) a create of this sequence was accepted with: a deployment that took one does not then refuse it. */
+  readonly accepted: Set<string>;
+}
+
+export function emptyModel(petFields: readonly string[], listed: readonly PetJson[]): FuzzModel {
+  return { petFields, listed, created: [], accepted: new Set() };
+}
+
+/** Every pet known to exist: those this sequence created, then those listed at the start. */
+function knownPets(model: FuzzModel): PetJson[] {
+  const created = new Set(model.created.map(idOf));
+  return [...model.created, ...model.listed.filter((pet) => !created.has(idOf(pet)))];
+}
+
+function where(model: FuzzModel, pet: PetJson): string {
+  return model.created.some((made) => idOf(made) === idOf(pet)) ? 'created in this sequence' : 'listed at the start';
+}
+
+/** The integer fields of a body (`categoryId=3`): what a deployment may refuse when it does not know the value. */
+function integerFields(body: BodyInput): string[] {
+  return Object.entries(body.fields)
+    .filter(([, text]) => /^-?\d+$/.test(text))
+    .map(([field, text]) => `${field}=${text}`);
+}
+
+function createdPet(model: FuzzModel, body: BodyInput, pet: JsonValue | undefined): Violation | undefined {
+  if (!isPet(pet)) return { message: 'createPet answered 201 without a pet', expected: 'a Pet with its id' };
+  for (const [field, sent] of Object.entries(body.fields)) {
+    if (exact(pet[field]) !== sent)
+      return { message: `createPet changed ${field}`, expected: sent, actual: pet[field] === undefined ? '(missing)' : exact(pet[field]) };
+  }
+  const taken = knownPets(model).find((known) => idOf(known) === idOf(pet));
+  if (taken)
+    return { message: `createPet gave a new pet the id ${idOf(pet)} of a pet ${where(model, taken)}`, expected: 'an id no pet has', actual: idOf(pet) };
+  model.created.push(pet);
+  for (const field of integerFields(body)) model.accepted.add(field);
+  return undefined;
+}
+
+/** createPet: 201 with the pet as sent and a new id for a valid body (or 400 for a value it does not know), 400 for an invalid one. */
+export function judgeCreate(model: FuzzModel, body: BodyInput, status: number, json: JsonValue | undefined): Violation | undefined {
+  if (!body.valid)
+    return status === 400 ? undefined : { message: `createPet answered ${status} to a body with ${body.what}`, expected: '400', actual: String(status) };
+  if (status === 201) return createdPet(model, body, json);
+  if (status !== 400)
+    return { message: `createPet answered ${status} to a valid body`, expected: '201, or 400 for a category it does not know', actual: String(status) };
+  const fields = integerFields(body);
+  if (fields.length > 0 && fields.every((field) => model.accepted.has(field)))
+    return {
+      message: `createPet refused (400) a valid body with ${fields.join(', ')}, which it accepted earlier in this sequence`,
+      expected: '201',
+      actual: '400',
+    };
+  return undefined;
+}
+
+/** The page size a query asks for, when it asks for one the spec allows (absent: the spec's default). */
+function askedLimit(input: ListInput, bounds: { default: number }): number | undefined {
+  if (input.limit.kind === 'absent') return bounds.default;
+  return input.limit.kind === 'valid' ? input.limit.value : undefined;
+}
+
+function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[], bounds: { default: number; maximum: number }): Violation | undefined {
+  const limit = askedLimit(input, bounds);
+  const most = limit ?? bounds.maximum;
+  if (pets.length > most)
+    return {
+      message: `listPets answered ${pets.length} pets for ${input.query === '' ? 'no query' : input.query}`,
+      expected: `at most ${most}`,
+      actual: String(pets.length),
+    };
+  const filter = input.status.kind === 'valid' ? input.status.value : undefined;
+  const stray = filter === undefined ? undefined : pets.find((pet) => pet.status !== filter);
+  if (stray)
+    return {
+      message: `listPets filtered by status=${filter} answered the pet ${idOf(stray)} with status ${exact(stray.status)}`,
+      expected: `status ${filter}`,
+      actual: exact(stray.status),
+    };
+  for (const pet of pets) {
+    const known = knownPets(model).find((candidate) => idOf(candidate) === idOf(pet));
+    // A listing may show fewer fields than a create or a read: only those both show are compared.
+    const differ = known
+      ? differingFields(
+          model.petFields.filter((field) => field in known && field in pet),
+          known,
+          pet,
+        )
+      : [];
+    if (known && differ.length > 0)
+      return {
+        message: `listPets shows the pet ${idOf(pet)} ${where(model, known)} with other ${differ.join(', ')}`,
+        expected: differ.map((f) => `${f}: ${exact(known[f])}`).join(', '),
+        actual: differ.map((f) => `${f}: ${exact(pet[f])}`).join(', '),
+      };
+  }
+  // A page shorter than its limit is the whole listing (in any order): every pet known to exist that matches is on it.
+  if (limit === undefined || pets.length >= limit) return undefined;
+  const shown = new Set(pets.map(idOf));
+  const missing = knownPets(model).find((pet) => (filter === undefined || pet.status === filter) && !shown.has(idOf(pet)));
+  if (missing)
+    return {
+      message: `listPets (${input.query === '' ? 'no query' : input.query}) answered a page of ${pets.length}, fewer than its limit ${limit}, without the pet ${idOf(missing)} ${where(model, missing)}`,
+      expected: `the pet ${idOf(missing)} listed`,
+      actual: `${pets.length} other pets`,
+    };
+  return undefined;
+}
+
+/** listPets: a page within its limit, of pets matching its filter, with every known pet when not full; 400 or a lenient page only for what the spec rejects. */
+export function judgeList(
+  model: FuzzModel,
+  input: ListInput,
+  status: number,
+  json: JsonValue | undefined,
+  bounds: { default: number; maximum: number },
+): Violation | undefined {
+  const rejectable = input.limit.kind === 'outside' || input.limit.kind === 'mistyped' || input.status.kind === 'outside';
+  if (status === 400)
+    return rejectable
+      ? undefined
+      : { message: `listPets answered 400 to a valid query (${input.query === '' ? 'none' : input.query})`, expected: '200', actual: '400' };
+  if (status !== 200) return { message: `listPets answered ${status}`, expected: rejectable ? '200 or 400' : '200', actual: String(status) };
+  // A body that is not an array breaks the schema: conformance says so.
+  if (!Array.isArray(json)) return undefined;
+  // No pet has a status outside the enum: the page is empty, whatever its limit.
+  if (input.status.kind === 'outside')
+    return json.length === 0
+      ? undefined
+      : {
+          message: `listPets answered ${json.length} pets for status=${input.status.value}, outside the enum`,
+          expected: '400, or an empty page',
+          actual: `${json.length} pets`,
+        };
+  return pageProblem(model, input, json.filter(isPet), bounds);
+}
+
+/** The id a read asks for, from the pets known to exist; undefined for a known pet when none is known. */
+export function idToRead(model: FuzzModel, input: ReadInput): string | undefined {
+  const known = knownPets(model);
+  if (input.kind === 'absent') {
+    const { offset } = input;
+    const beyond = () => BigInt(absentIdBeyond(known.map(idOf))) + offset;
+    return String({ beyond, zero: () => 0n, negative: () => -1n - offset, max: () => 2n ** 63n - 1n - offset, min: () => -(2n ** 63n) + offset }[input.edge]());
+  }
+  // Half the time a pet of this sequence, when it created one: a fault of state shows on what the sequence did.
+  const among = input.kind === 'known' && input.created && model.created.length > 0 ? model.created : known;
+  const pet = among[input.index % Math.max(1, among.length)];
+  if (!pet) return input.kind === 'malformed' ? malformedId(input.form, '1') : undefined;
+  return input.kind === 'known' ? idOf(pet) : malformedId(input.form, idOf(pet));
+}
+
+function readKnown(model: FuzzModel, pet: PetJson, status: number, json: JsonValue | undefined): Violation | undefined {
+  if (status !== 200) return { message: `getPet answered ${status} for the pet ${idOf(pet)} ${where(model, pet)}`, expected: '200', actual: String(status) };
+  if (!isPet(json)) return undefined;
+  const mine = model.created.includes(pet);
+  // A re-read gives back what was created, field for field; a listed pet may show more fields when read.
+  const fields = mine ? model.petFields : model.petFields.filter((field) => field in pet && field in json);
+  const differ = idOf(json) === idOf(pet) ? differingFields(fields, pet, json) : ['id'];
+  if (differ.length === 0) return undefined;
+  return {
+    message: `getPet answered the pet ${idOf(pet)} ${where(model, pet)} with other ${differ.join(', ')}`,
+    expected: differ.map((f) => `${f}: ${f in pet ? exact(pet[f]) : '(absent)'}`).join(', '),
+    actual: differ.map((f) => `${f}: ${f in json ? exact(json[f]) : '(absent)'}`).join(', '),
+  };
+}
+
+/** getPet: 200 with the pet for one known to exist; 404 for an absent id (400 too at the int64 edges); 400 or 404 for a text no int64 is. */
+export function judgeRead(model: FuzzModel, input: ReadInput, id: string, status: number, json: JsonValue | undefined): Violation | undefined {
+  if (input.kind === 'known') {
+    const pet = knownPets(model).find((candidate) => idOf(candidate) === id);
+    return pet && readKnown(model, pet, status, json);
+  }
+  // An id that some pet beyond the model's knowledge has is served as that pet.
+  if (status === 200 && input.kind === 'absent' && isPet(json) && idOf(json) === id) return undefined;
+  const allowed = input.kind === 'malformed' || input.edge !== 'beyond' ? [400, 404] : [404];
+  if (allowed.includes(status)) return undefined;
+  const what = input.kind === 'malformed' ? `${JSON.stringify(id)}, which is no int64 (${input.form})` : `${id}, which no pet is known to have`;
+  const served = status === 200 && isPet(json) ? `, the pet ${idOf(json)}` : '';
+  return { message: `getPet answered ${status}${served} for the id ${what}`, expected: allowed.join(' or '), actual: String(status) };
+}
