@@ -9,7 +9,7 @@ import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
 import { Redactor } from './redact-key.js';
 import { painter, resultLine, summary } from './reporters/console.js';
 import { junitReport } from './reporters/junit.js';
-import { MAX_WRITES, type Suite, type VerificationReport, verify } from './runner.js';
+import { MAX_WRITES, type Suite, type VerificationReport, verify, type WarningLevel } from './runner.js';
 
 type Reporter = 'console' | 'json' | 'junit';
 
@@ -27,6 +27,8 @@ interface Flags {
   pact: string[];
   writeProfile?: string;
   categoryId?: string;
+  strict?: boolean;
+  warnings?: WarningLevel;
 }
 
 function positiveInteger(what: string, max: number) {
@@ -166,6 +168,16 @@ export function verifyCommand(): Command {
         'a category the deployment accepts for new pets, tried before any guess (for a deployment that refuses categories it does not know)',
       ).argParser(int64Digits),
     )
+    .option(
+      '--strict',
+      'report advice too: where the deployment differs from what the spec describes but the interface does not ask for (same as --warnings all)',
+    )
+    .addOption(
+      new Option(
+        '--warnings <level>',
+        'which warnings to report: off, notices (what may matter and could not be judged), or all (advice too); a correct deployment is quiet by default',
+      ).choices(['off', 'notices', 'all']),
+    )
     .addOption(new Option('--reporter <name>', 'console, json or junit').choices(['console', 'json', 'junit']).default('console'))
     .option('-o, --output <file>', 'write the json or junit report to this file (the console shows progress)')
     .option(
@@ -231,6 +243,8 @@ async function planOf(flags: Flags): Promise<Plan> {
   const baseUrl = baseUrlOf(flags);
   const apiKey = apiKeyOf(flags);
   if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json or junit');
+  if (flags.strict && flags.warnings !== undefined && flags.warnings !== 'all')
+    throw new UsageError(`--strict reports every warning, --warnings ${flags.warnings} fewer: give one of them`);
   const suite = flags.suite ?? defaultSuite();
   if (suite !== 'spec' && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
   const unwritable = flags.output === undefined ? undefined : await outputProblem(flags.output);
@@ -252,6 +266,7 @@ async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteS
     deadlineMs: Math.max(1, Math.round(flags.deadline - performance.now())),
     ...(flags.rps === undefined ? {} : { rps: flags.rps }),
     pacts: flags.pact,
+    warnings: flags.strict ? 'all' : (flags.warnings ?? 'notices'),
     onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
   });
   progress.write(summary(report, paint));
