@@ -146,22 +146,31 @@ function stateFailureFinding(failure: string, request: RecordedRequest, fault: F
   return { message: failure, request, ...(shared === undefined ? {} : { fault: shared }) };
 }
 
+function hasReport(outcome: InteractionOutcome): outcome is InteractionOutcome & { report: string } {
+  return outcome.report !== undefined;
+}
+
+/** The Verifier's output as plain text: its colours dropped. */
+function plain(line: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape of a terminal colour is the point
+  return line.replace(/\u001b\[[0-9;]*m/g, '').trim();
+}
+
 /**
  * Why an interaction the Verifier did not pass has no mismatch to show: what its report says of it
- * anywhere (its errors, its output), else the requests it got to send. Never a bare "Error".
+ * (its errors, else its output), and whether the deployment got its request at all. Never a bare "Error".
  */
 function whyNotVerified(report: VerifierReport, interaction: PactInteraction, outcome: InteractionOutcome, verdict: InteractionReport): string {
-  const about = (line: string) => line.includes(interaction.description);
-  const said = [
-    ...(report.errors ?? [])
-      .filter((error) => about(error.interaction))
-      .map((error) => error.mismatch?.message ?? error.mismatch?.type ?? text(error.mismatch)),
-    ...(report.output ?? []).filter(about),
-  ].filter((line) => line !== undefined && line.trim() !== '');
+  const errors = errorsAbout(report, interaction).map((error) => error.mismatch?.message ?? error.mismatch?.type ?? text(error.mismatch));
+  const said = errors.length > 0 ? errors : (report.output ?? []).map(plain).filter((line) => /fail|error/i.test(line));
   const result = typeof verdict.result === 'string' ? verdict.result : text(verdict.result);
-  if (said.length > 0) return `the Pact verifier reports ${result}: ${[...new Set(said)].join('; ')}`;
+  const why = said.length > 0 ? `: ${[...new Set(said)].join('; ')}` : ' and says no more';
   const sent = outcome.requests.map((request) => `${request.method} ${request.url}`);
-  return `the Pact verifier reports ${result} and says no more; ${sent.length > 0 ? `the requests it sent: ${sent.join(', ')}` : 'it sent no request to the deployment (the interaction never ran)'}`;
+  return `the Pact verifier reports ${result}${why}; ${
+    sent.length > 0
+      ? `the deployment got ${sent.join(', ')}`
+      : "the deployment got no request of it: the Verifier could not send it (check the pact's request: its body, headers and path)"
+  }`;
 }
 
 function skipReason(interaction: PactInteraction, state: RunState, setups: Readonly<Record<string, StateSetup>>): string | undefined {
@@ -214,23 +223,34 @@ function judge(interaction: PactInteraction, outcome: InteractionOutcome, reques
   // A state the deployment legitimately cannot serve (it knows none of the categories tried) leaves the interaction unverifiable.
   if (outcome.stateUnavailable.length > 0)
     return { outcome: 'skip' as const, ms: 0, findings: [], reason: redact([...new Set(outcome.stateUnavailable)].join('; ')) };
-  if (outcome.report === undefined)
+  if (!hasReport(outcome))
     return {
       outcome: 'error' as const,
       ms: 0,
       findings: stopped,
       reason: `could not verify: ${redact(outcome.error ?? 'the Pact verifier gave no report and no reason')}`,
     };
+  return judgeReport(interaction, outcome, request, redact, fault, stopped);
+}
+
+/** One interaction's result from the Verifier's JSON report (given what the proxy stopped). */
+function judgeReport(
+  interaction: PactInteraction,
+  outcome: InteractionOutcome & { report: string },
+  request: RecordedRequest,
+  redact: (text: string) => string,
+  fault: FaultOf,
+  stopped: Finding[],
+) {
   // The Pact Verifier's own JSON report, in the shape it writes; the fields it may leave out are optional in VerifierReport.
   const report = parseJson(outcome.report) as VerifierReport;
   const verdict = report.interactionResults?.find((candidate) => candidate.description === interaction.description);
-  // The report names an error's interaction "Verifying a pact between ... - <description>".
-  const errors = (report.errors ?? []).filter(
-    (error) => error.interaction === interaction.description || error.interaction.endsWith(` - ${interaction.description}`),
-  );
+  // The report names an error's interaction "Verifying a pact between ... - <description>". An error of the
+  // Verifier's own (type `error`: it could not send the request) is no mismatch: the interaction did not run.
+  const mismatched = errorsAbout(report, interaction).filter((error) => error.mismatch?.type !== 'error');
   const ms = Number.parseFloat(verdict?.duration ?? '0') * (verdict?.duration?.endsWith('ms') ? 1 : 1000);
-  const findings = stopped.length > 0 ? stopped : errors.flatMap((error) => findingsOf(error, request, fault)).map((finding) => redacted(finding, redact));
-  if (!verdict) return { outcome: 'error' as const, ms, findings, reason: 'the Pact verifier did not report this interaction' };
+  const findings = stopped.length > 0 ? stopped : mismatched.flatMap((error) => findingsOf(error, request, fault)).map((finding) => redacted(finding, redact));
+  if (!verdict) return { outcome: 'error' as const, ms, findings, reason: 'could not verify: the Pact verifier did not report this interaction' };
   if (verdict.result === 'OK' && findings.length === 0) return { outcome: 'pass' as const, ms, findings };
   if (interaction.pending) {
     const what = findings.map((finding) => finding.message).join('; ') || text(verdict.result);
@@ -240,6 +260,10 @@ function judge(interaction: PactInteraction, outcome: InteractionOutcome, reques
   if (findings.length === 0)
     return { outcome: 'error' as const, ms, findings, reason: `could not verify: ${redact(whyNotVerified(report, interaction, outcome, verdict))}` };
   return { outcome: 'fail' as const, ms, findings };
+}
+
+function errorsAbout(report: VerifierReport, interaction: PactInteraction): NonNullable<VerifierReport['errors']> {
+  return (report.errors ?? []).filter((error) => error.interaction === interaction.description || error.interaction.endsWith(` - ${interaction.description}`));
 }
 
 /** What the suite shares while it verifies the pacts: the run, where the pact files go, and what it reports. */
