@@ -36,10 +36,14 @@ interface VerifierReport {
   readonly interactionResults?: readonly InteractionReport[];
   /** What the Verifier printed while it ran: where it says why an interaction could not run. */
   readonly output?: readonly string[];
-  readonly errors?: readonly {
-    readonly interaction: string;
-    readonly mismatch?: { readonly type?: string; readonly message?: string; readonly mismatches?: readonly MismatchReport[] };
-  }[];
+  readonly errors?: readonly VerifierError[];
+  /** The same, for pending interactions: what they did not meet, which fails nothing. */
+  readonly pendingErrors?: readonly VerifierError[];
+}
+
+interface VerifierError {
+  readonly interaction: string;
+  readonly mismatch?: { readonly type?: string; readonly message?: string; readonly mismatches?: readonly MismatchReport[] };
 }
 
 // From sources the worker is TypeScript and needs tsx to run; from dist it is plain JavaScript.
@@ -112,7 +116,7 @@ function recordedRequest(interaction: PactInteraction, baseUrl: string, basePath
   };
 }
 
-function findingsOf(error: NonNullable<VerifierReport['errors']>[number], request: RecordedRequest, fault: FaultOf): Finding[] {
+function findingsOf(error: VerifierError, request: RecordedRequest, fault: FaultOf): Finding[] {
   const mismatches = error.mismatch?.mismatches ?? [];
   if (mismatches.length === 0) return [{ message: error.mismatch?.message ?? `the interaction failed (${error.mismatch?.type ?? 'unknown'})`, request }];
   return mismatches.map((mismatch) => {
@@ -254,7 +258,8 @@ function judgeReport(
   if (verdict.result === 'OK' && findings.length === 0) return { outcome: 'pass' as const, ms, findings };
   if (interaction.pending) {
     const what = findings.map((finding) => finding.message).join('; ') || text(verdict.result);
-    return { outcome: 'pass' as const, ms, findings: [], warnings: [`pending interaction not met (does not fail the run): ${what}`] };
+    // A pending interaction is a consumer's hope, not the interface: advice, said under --strict.
+    return { outcome: 'pass' as const, ms, findings: [], advice: `${interaction.description}: pending interaction not met (does not fail the run): ${what}` };
   }
   // Not passed, and not one mismatch to show: the interaction could not run, which says nothing of the contract.
   if (findings.length === 0)
@@ -262,8 +267,10 @@ function judgeReport(
   return { outcome: 'fail' as const, ms, findings };
 }
 
-function errorsAbout(report: VerifierReport, interaction: PactInteraction): NonNullable<VerifierReport['errors']> {
-  return (report.errors ?? []).filter((error) => error.interaction === interaction.description || error.interaction.endsWith(` - ${interaction.description}`));
+function errorsAbout(report: VerifierReport, interaction: PactInteraction): VerifierError[] {
+  return [...(report.errors ?? []), ...(report.pendingErrors ?? [])].filter(
+    (error) => error.interaction === interaction.description || error.interaction.endsWith(` - ${interaction.description}`),
+  );
 }
 
 /** What the suite shares while it verifies the pacts: the run, where the pact files go, and what it reports. */
@@ -376,7 +383,11 @@ function emitOutcomes(
         findings: [],
         reason: "the run's deadline passed before this interaction was verified",
       });
-    else emit(context, { ...resultBase(consumer, interaction), ...judge(interaction, found, request, context.redact, faultOf(context.state.contract)) });
+    else {
+      const { advice, ...judged } = { advice: undefined, ...judge(interaction, found, request, context.redact, faultOf(context.state.contract)) };
+      if (advice !== undefined) context.state.advice.add(`${consumer}: ${advice}`);
+      emit(context, { ...resultBase(consumer, interaction), ...judged });
+    }
   });
 }
 
