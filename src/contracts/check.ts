@@ -1,4 +1,5 @@
 import { stringField } from '../errors.js';
+import { isInt64 } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type Conformance, createConformance } from '../openapi/conformance.js';
 import { stillCompressed } from './checks/encoding.js';
@@ -21,6 +22,11 @@ export interface Finding {
   readonly excerpt?: string;
   /** The requests, in order, that show the fault together (the fuzz suite's shrunk sequence); the last is the one answered wrong. */
   readonly replay?: readonly RecordedRequest[];
+  /**
+   * The fault, named apart from the check that met it (`status:createPet:200`): findings of several
+   * checks with the same fault are one failure, reported once (see causes.ts).
+   */
+  readonly fault?: string;
 }
 
 export interface CheckResult {
@@ -36,6 +42,10 @@ export interface CheckResult {
   readonly reason?: string;
   /** What the check saw the deployment choose where the interface leaves room. */
   readonly observations?: Observations;
+  /** For a failure that follows from another check's: that check's id. Its fault is counted and shown there, once. */
+  readonly follows?: string;
+  /** For a failure that others follow from: their ids. */
+  readonly followers?: readonly string[];
 }
 
 /** What the checks share: the deployment as first seen, and the run's settings. */
@@ -51,8 +61,28 @@ export interface RunState {
   readonly listing: readonly Record<string, JsonValue>[];
   /** The clock, for deprecation warnings. */
   readonly now: Date;
-  /** Writes left in this run's budget; shared by all checks. */
-  writesLeft: number;
+  /** POSTs left in this run's budget, retries counted; shared by all checks (the client keeps it). */
+  readonly writesLeft: number;
+  /** What the run advises where the interface leaves room: each said once, whichever checks met it. */
+  readonly advice: Advice;
+}
+
+/**
+ * Advice: what a deployment does that the spec describes but the interface does not ask for (a
+ * `Location`, a `Sunset`, the form of `Deprecation`). Never a failure, and said once per run
+ * however many responses showed it; shown only when asked (`--strict`).
+ */
+export class Advice {
+  readonly #byKey = new Map<string, string>();
+
+  /** Records `message` unless something was already said under `key`. */
+  add(message: string, key = message): void {
+    if (!this.#byKey.has(key)) this.#byKey.set(key, message);
+  }
+
+  get messages(): string[] {
+    return [...this.#byKey.values()];
+  }
 }
 
 export interface Check {
@@ -79,6 +109,13 @@ export interface CallOptions {
 
 const EXCERPT = 300;
 
+const BUDGET_SPENT = 'the run has used its budget of writes';
+
+/** The fault of an operation that answered a status where a valid request needs another: shared by every check that met it. */
+export function statusFault(operationId: string, status: number): string {
+  return `status:${operationId}:${status}`;
+}
+
 /** The start of a body, for a report. */
 function excerpt(text: string): string {
   return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
@@ -93,6 +130,8 @@ export class CheckContext {
   readonly findings: Finding[] = [];
   readonly warnings: string[] = [];
   observations: Observations = {};
+  /** The responses whose status their operation does not document, with that fault. */
+  readonly #undocumented = new WeakMap<Exchange, string>();
 
   constructor(readonly state: RunState) {}
 
@@ -126,10 +165,7 @@ export class CheckContext {
       }
       throw error;
     }
-    if (exchange.attempts > 1)
-      this.warn(
-        `${exchange.request.method} ${exchange.request.url} was retried ${exchange.attempts - 1} time(s) after gateway errors, a dropped connection or 429 Too Many Requests`,
-      );
+    // A retry is said once for the run, in the report's line about retries: not here, once per request.
     this.#inspect(operation, exchange);
     // Every page lists each pet once, whatever check asked for it (a page listed after creates included).
     if (operation.method === 'GET' && exchange.status === 200 && Array.isArray(exchange.json)) {
@@ -137,16 +173,18 @@ export class CheckContext {
         .map((pet) => (pet !== null && typeof pet === 'object' && !Array.isArray(pet) && 'id' in pet ? String(pet.id) : undefined))
         .filter((id) => id !== undefined);
       const repeated = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
-      if (repeated.length > 0) this.fail(`${operation.operationId} lists the ids ${repeated.join(', ')} more than once in one page`, exchange);
+      if (repeated.length > 0)
+        this.fail(`${operation.operationId} lists the ids ${repeated.join(', ')} more than once in one page`, exchange, {
+          fault: `unique:${operation.operationId}:page`,
+        });
     }
     return exchange;
   }
 
-  /** Takes one POST from the run's budget; skips the check when none is left. */
+  /** Before a POST: skips the check when the run's budget has none left (the client takes it from the budget as it sends it). */
   reserveWrite(): void {
     if (this.state.readOnly) throw new Error('bug in petstore-verify: a check not marked `writes` sent POST in a read-only run');
-    if (this.state.writesLeft <= 0) this.skip('the run has used its budget of writes');
-    this.state.writesLeft--;
+    if (this.state.writesLeft <= 0) this.skip(BUDGET_SPENT);
   }
 
   /** Records what the deployment chose where the interface leaves room. */
@@ -154,16 +192,28 @@ export class CheckContext {
     this.observations = mergeObservations([this.observations, seen]);
   }
 
-  fail(message: string, exchange?: Exchange, details: Pick<Finding, 'expected' | 'actual' | 'schemaPath'> = {}): void {
+  /**
+   * Records a finding. Its fault is `details.fault`, else, when the response came with a status its
+   * operation does not document, that status: whatever else the check saw wrong follows from it.
+   */
+  fail(message: string, exchange?: Exchange, details: Pick<Finding, 'expected' | 'actual' | 'schemaPath' | 'fault'> = {}): void {
+    const fault = details.fault ?? (exchange && this.#undocumented.get(exchange));
     this.findings.push({
       message,
       ...details,
       ...(exchange ? { request: exchange.request, status: exchange.status, excerpt: excerpt(exchange.text) } : {}),
+      ...(fault === undefined ? {} : { fault }),
     });
   }
 
+  /** A warning shown by default: something the run could not judge that may matter (a server error on a path the spec does not name). */
   warn(message: string): void {
     this.warnings.push(message);
+  }
+
+  /** Advice, said once per run under `key`: see `Advice`. */
+  advise(message: string, key?: string): void {
+    this.state.advice.add(message, key);
   }
 
   skip(reason: string): never {
@@ -196,14 +246,50 @@ export class CheckContext {
     }
     this.#observeForm(operation, exchange);
     const response = { status, body: exchange.text, header: (name: string) => exchange.headers.get(name) ?? undefined };
-    for (const { message, expected, actual, schemaPath } of conformanceOf(this.contract)(operation.operationId, response)) {
-      this.fail(message, exchange, {
+    for (const violation of conformanceOf(this.contract)(operation.operationId, response)) {
+      const { message, expected, actual, schemaPath, rule, path } = violation;
+      // The interface names no response header: the spec's description of one is advice, said once per header.
+      if (rule === 'header') {
+        this.advise(headerAdvice(operation.operationId, message), `header:${path}`);
+        continue;
+      }
+      const fault =
+        rule === 'status' ? statusFault(operation.operationId, status) : `${rule}:${operation.operationId}:${status}:${path.replace(/\/\d+(?=\/|$)/g, '/*')}`;
+      if (rule === 'status') this.#undocumented.set(exchange, fault);
+      this.fail(int64Message(message, exchange, path) ?? message, exchange, {
         ...(expected === undefined ? {} : { expected }),
         ...(actual === undefined ? {} : { actual }),
         ...(schemaPath === undefined ? {} : { schemaPath }),
+        fault,
       });
     }
   }
+}
+
+/** A header's advice, from conformance's sentence: what the deployment sent, and that the interface leaves it open. */
+function headerAdvice(operationId: string, message: string): string {
+  return `${message.replace(/^\S+ answered \d+ /, `${operationId}'s responses come `)} (the interface does not state this header, so this is no failure)`;
+}
+
+/** The value at a body path of conformance (`body/categoryId`, `body/0/id`), if the body has one there. */
+function valueAt(json: JsonValue | undefined, path: string): JsonValue | undefined {
+  let value = json;
+  for (const step of path.split('/').slice(1)) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = Array.isArray(value) ? value[Number(step)] : value[step];
+  }
+  return value;
+}
+
+/**
+ * An integer beyond int64 breaks its schema's `format: int64`, but ajv sees it only as a stand-in that
+ * is no integer at all (src/json/lossless.ts): say what it is, not "must be integer".
+ */
+function int64Message(message: string, exchange: Exchange, path: string): string | undefined {
+  if (!path.startsWith('body/')) return undefined;
+  const value = valueAt(exchange.json, path.slice('body'.length));
+  if (typeof value !== 'bigint' || isInt64(value)) return undefined;
+  return message.replace(/: \/\S* .*$/, `: ${path.slice('body'.length)} is ${value}, beyond int64 (an int64 is from -2^63 to 2^63-1)`);
 }
 
 /** The form of the deployment's responses, where the interface leaves it open: error codes, charset, the Deprecation header. */
@@ -218,7 +304,11 @@ function observationsOf(operation: ContractOperation, exchange: Exchange): Obser
   if (json !== undefined && contentType !== null) seen.charset = /;\s*charset=/i.test(contentType) ? 'utf-8' : 'none';
   if (operation.operationId === 'getPet' && (status === 200 || status === 404)) {
     const deprecation = exchange.headers.get('deprecation');
-    seen.deprecation = deprecation === null ? 'none' : deprecation.trim() === 'true' ? 'legacy' : 'rfc9745';
+    const form = deprecation?.trim();
+    // Another form (an HTTP-date, as before RFC 9745) is no choice the profile knows: it is left unseen.
+    if (form === undefined) seen.deprecation = 'none';
+    else if (form === 'true') seen.deprecation = 'legacy';
+    else if (form.startsWith('@')) seen.deprecation = 'rfc9745';
   }
   return seen;
 }
@@ -257,6 +347,7 @@ export async function runCheck(check: Check, state: RunState, suite: CheckResult
     await check.run(context);
   } catch (error) {
     if (error instanceof Skip) return result(context.findings.length > 0 ? 'fail' : 'skip', error.message);
+    if (error instanceof TransportError && error.problem === 'budget') return result(context.findings.length > 0 ? 'fail' : 'skip', BUDGET_SPENT);
     if (error instanceof TransportError) return result(context.findings.length > 0 ? 'fail' : 'error', `could not verify: ${error.message}`);
     return result('error', `bug in petstore-verify, please report it: ${stringField(error, 'stack') ?? error}`);
   }

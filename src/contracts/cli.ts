@@ -16,7 +16,7 @@ import { harOf } from './reporters/har.js';
 import { htmlReport } from './reporters/html.js';
 import { junitReport } from './reporters/junit.js';
 import { markdownSummary } from './reporters/markdown.js';
-import { MAX_WRITES, type Suite, type VerificationReport, verify } from './runner.js';
+import { MAX_WRITES, type Suite, type VerificationReport, verify, type WarningLevel } from './runner.js';
 
 type Reporter = 'console' | 'json' | 'junit' | 'html';
 
@@ -38,6 +38,8 @@ interface Flags {
   coverage?: string;
   seed?: number;
   fuzzRuns?: number;
+  strict?: boolean;
+  warnings?: WarningLevel;
 }
 
 function positiveInteger(what: string, max: number) {
@@ -197,6 +199,16 @@ export function verifyCommand(): Command {
         'a category the deployment accepts for new pets, tried before any guess (for a deployment that refuses categories it does not know)',
       ).argParser(int64Digits),
     )
+    .option(
+      '--strict',
+      'report advice too: where the deployment differs from what the spec describes but the interface does not ask for (same as --warnings all)',
+    )
+    .addOption(
+      new Option(
+        '--warnings <level>',
+        'which warnings to report: off, notices (what may matter and could not be judged), or all (advice too); a correct deployment is quiet by default',
+      ).choices(['off', 'notices', 'all']),
+    )
     .addOption(
       new Option('--reporter <name>', 'console, json, junit or html (one self-contained page)')
         .choices(['console', 'json', 'junit', 'html'])
@@ -268,6 +280,8 @@ async function planOf(flags: Flags): Promise<Plan> {
   const baseUrl = baseUrlOf(flags);
   const apiKey = apiKeyOf(flags);
   if (flags.output && flags.reporter === 'console') throw new UsageError('--output needs --reporter json, junit or html');
+  if (flags.strict && flags.warnings !== undefined && flags.warnings !== 'all')
+    throw new UsageError(`--strict reports every warning, --warnings ${flags.warnings} fewer: give one of them`);
   const suite = flags.suite ?? defaultSuite();
   if ((suite === 'pact' || suite === 'all') && !pactInstalled()) throw new UsageError(PACT_INSTALL_HINT);
   const fuzzes = suite === 'fuzz' || flags.fuzzRuns !== undefined;
@@ -307,6 +321,7 @@ async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteS
     ...(flags.rps === undefined ? {} : { rps: flags.rps }),
     pacts: flags.pact,
     ...(fuzz ? { fuzz } : {}),
+    warnings: flags.strict ? 'all' : (flags.warnings ?? 'notices'),
     onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
     // Only a HAR needs every response kept whole.
     ...(flags.har === undefined ? {} : { observe: (exchange: ObservedExchange) => exchanges.push(exchange) }),

@@ -4,6 +4,7 @@ import { readLimited } from '../http/read-limited.js';
 import { type JsonValue, parseJson } from '../json/lossless.js';
 import { Pacer, sleepUnlessAborted } from './pace.js';
 import { KEY_PLACEHOLDER, Redactor } from './redact-key.js';
+import { send as sendOverHttp } from './transport.js';
 
 export { KEY_PLACEHOLDER };
 
@@ -77,7 +78,7 @@ export interface ObservedExchange {
 /** Hears each response the deployment sends, retries included, as it arrives. */
 export type ExchangeObserver = (exchange: ObservedExchange) => void;
 
-export type TransportProblem = 'timeout' | 'deadline' | 'refused' | 'dns' | 'tls' | 'too-large' | 'network' | 'rate-limited';
+export type TransportProblem = 'timeout' | 'deadline' | 'refused' | 'dns' | 'tls' | 'too-large' | 'network' | 'rate-limited' | 'budget';
 
 /** How many times one request is sent again after a 429 before the run says it is rate limited. */
 export const RATE_LIMIT_RETRIES = 8;
@@ -138,6 +139,24 @@ export interface HttpClientOptions {
   readonly retries?: number;
   /** Hears each response, for the reports made of the whole run (coverage, HAR). */
   readonly observe?: ExchangeObserver;
+  /**
+   * The most POSTs sent, each sent again after a 429 counted: past it a POST is not sent and
+   * `send` throws a `TransportError` of problem `budget`. Default unlimited.
+   */
+  readonly maxPosts?: number;
+}
+
+/** Why a request was sent again, counted for the run's one line about retries. */
+export type RetryCause = '429' | '502' | '503' | '504' | 'network';
+
+/** The requests sent again, and why, as one line of the report says it. */
+export interface Retries {
+  /** Each request sent again: `GET <url> after 503`. */
+  readonly lines: readonly string[];
+  /** How many retries by cause. */
+  readonly byCause: Readonly<Partial<Record<RetryCause, number>>>;
+  /** How long the run waited for Retry-After in all, in milliseconds. */
+  readonly waitedMs: number;
 }
 
 /** Gateway responses that say the deployment is briefly unavailable; a read may be retried after them. */
@@ -151,8 +170,8 @@ export function bodyCapMessage(maxBytes: number): string {
 
 /** Why a request got no complete response, in words for the report. */
 export function describeFailure(error: unknown, deadline: AbortSignal | undefined, timeoutMs: number): { problem: TransportProblem; detail: string } {
-  // fetch puts the network's own error (with its `code`, like ECONNREFUSED) in `cause`.
-  const cause: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, 'cause') : undefined;
+  // Node's HTTP client gives the network's own error (with its `code`, like ECONNREFUSED); fetch would put it in `cause`.
+  const cause: unknown = typeof error === 'object' && error !== null ? (Reflect.get(error, 'cause') ?? error) : undefined;
   const code = stringField(cause, 'code') ?? '';
   const causeMessage = stringField(cause, 'message');
   const name = stringField(error, 'name');
@@ -160,8 +179,6 @@ export function describeFailure(error: unknown, deadline: AbortSignal | undefine
   if (name === 'TimeoutError' || name === 'AbortError') return { problem: 'timeout', detail: `no complete answer within ${timeoutMs} ms (--timeout)` };
   if (code === 'ECONNREFUSED') return { problem: 'refused', detail: 'connection refused: is the deployment running at this address?' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { problem: 'dns', detail: 'the host name does not resolve' };
-  if (causeMessage === 'bad port')
-    return { problem: 'network', detail: 'fetch refuses to connect to this port (one of the ports blocked for safety); serve the deployment on another port' };
   if (/CERT|SSL|TLS/i.test(code) || /certificate|ssl|tls/i.test(causeMessage ?? '')) return { problem: 'tls', detail: `TLS failed: ${causeMessage ?? code}` };
   return { problem: 'network', detail: causeMessage ?? messageOf(error) };
 }
@@ -180,15 +197,42 @@ export class HttpClient {
   sent = 0;
   /** How many of them were POSTs. */
   posts = 0;
-  /** The reads that were retried, as `GET <url> after 503`. */
+  /** POSTs taken from the budget: counted before they wait for the pacer, so that requests waiting together cannot pass it. */
+  #postsTaken = 0;
+  /** The requests that were sent again, as `GET <url> after 503`. */
   readonly retried: string[] = [];
+  readonly #retryCauses: Partial<Record<RetryCause, number>> = {};
+  #waitedMs = 0;
 
   constructor(options: HttpClientOptions) {
     const { rps, ...rest } = options;
-    this.#options = { maxBodyBytes: MAX_RESPONSE_BYTES, retries: 2, ...rest };
+    this.#options = { maxBodyBytes: MAX_RESPONSE_BYTES, retries: 2, maxPosts: Number.POSITIVE_INFINITY, ...rest };
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#pacer = new Pacer({ concurrency: options.concurrency, rps, deadline: options.deadline });
     this.#redactor = new Redactor(options.apiKey);
+  }
+
+  /** POSTs the budget still allows, retries counted. */
+  get postsLeft(): number {
+    return this.#options.maxPosts - this.#postsTaken;
+  }
+
+  /** The requests sent again, by cause, and the time spent waiting for Retry-After. */
+  get retries(): Retries {
+    return { lines: this.retried, byCause: { ...this.#retryCauses }, waitedMs: this.#waitedMs };
+  }
+
+  #retriedAfter(request: RecordedRequest, cause: RetryCause, detail: string): void {
+    this.retried.push(`${request.method} ${request.url} after ${detail}`);
+    this.#retryCauses[cause] = (this.#retryCauses[cause] ?? 0) + 1;
+  }
+
+  /** Takes a POST from the budget, or says none is left. */
+  #takePost(request: RecordedRequest): void {
+    if (request.method !== 'POST') return;
+    if (this.postsLeft <= 0)
+      throw new TransportError('budget', request, `not sent: the run has sent its ${this.#options.maxPosts} POSTs, retries after 429 counted`);
+    this.#postsTaken++;
   }
 
   /** The base URL requests go to, without a trailing slash. */
@@ -246,28 +290,36 @@ export class HttpClient {
     let limited = 0;
     for (let attempt = 1; ; attempt++) {
       try {
+        this.#takePost(recorded);
         const exchange = await this.#once(url, request, headers, recorded, attempt);
         // A 429 is the deployment rejecting the request for now (RFC 6585): any method may be sent again once its Retry-After has passed.
         if (exchange.status === 429) {
           if (limited++ >= RATE_LIMIT_RETRIES) throw new TransportError('rate-limited', recorded, rateLimitedMessage(RATE_LIMIT_RETRIES));
-          this.retried.push(`${request.method} ${recorded.url} after 429`);
-          try {
-            await waitWithin(retryAfterMs(exchange.headers.get('retry-after')), this.#options.deadline);
-          } catch {
-            throw new TransportError('rate-limited', recorded, `${rateLimitedMessage(limited - 1)}; the run's deadline fell before its Retry-After passed`);
-          }
+          await this.#waitRetryAfter(exchange, recorded, limited);
+          this.#retriedAfter(recorded, '429', '429');
           continue;
         }
         if (!idempotent || attempt - limited > this.#options.retries || !RETRYABLE_STATUSES.has(exchange.status)) return exchange;
-        this.retried.push(`${request.method} ${recorded.url} after ${exchange.status}`);
+        this.#retriedAfter(recorded, String(exchange.status) as RetryCause, String(exchange.status));
       } catch (error) {
         if (!idempotent || attempt - limited > this.#options.retries || !(error instanceof TransportError) || error.problem !== 'network') throw error;
-        this.retried.push(`${request.method} ${recorded.url} after ${error.message}`);
+        this.#retriedAfter(recorded, 'network', error.message);
       }
       // Through the verifier's one timer (pace.ts `waits`), so that a test can run the backoff without waiting it; the
       // deadline is left to the next attempt, which reports it as every request does.
       await sleepUnlessAborted(RETRY_BACKOFF_MS * attempt, undefined);
     }
+  }
+
+  /** Waits out a 429's Retry-After; a deadline that falls first ends the request as rate limited. */
+  async #waitRetryAfter(exchange: Exchange, recorded: RecordedRequest, limited: number): Promise<void> {
+    const ms = retryAfterMs(exchange.headers.get('retry-after'));
+    try {
+      await waitWithin(ms, this.#options.deadline);
+    } catch {
+      throw new TransportError('rate-limited', recorded, `${rateLimitedMessage(limited - 1)}; the run's deadline fell before its Retry-After passed`);
+    }
+    this.#waitedMs += ms;
   }
 
   async #once(url: string, request: ApiRequest, headers: Record<string, string>, recorded: RecordedRequest, attempt: number): Promise<Exchange> {
@@ -279,7 +331,7 @@ export class HttpClient {
         const startedAt = Date.now();
         const timeout = AbortSignal.timeout(this.#options.timeoutMs);
         const signal = this.#options.deadline ? AbortSignal.any([timeout, this.#options.deadline]) : timeout;
-        const response = await fetch(url, { method: request.method, headers, body: request.body ?? null, redirect: 'manual', signal });
+        const response = await sendOverHttp(url, { method: request.method, headers, body: request.body, signal });
         const raw = await readLimited(response.body, this.#options.maxBodyBytes);
         if (raw === undefined) throw new TransportError('too-large', recorded, bodyCapMessage(this.#options.maxBodyBytes));
         let json: JsonValue | undefined;

@@ -23,18 +23,48 @@ export const waits = {
   },
 };
 
+/** What to call when a signal aborts, by signal: each signal gets one listener, however many waits are on it. */
+const onAbort = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `then` when `signal` aborts; returns what forgets it. Every wait of a run is on the run's one
+ * deadline, and a rate-limited run has dozens at once: one listener each would pass Node's limit of
+ * ten and print a MaxListenersExceededWarning.
+ */
+function whenAborted(signal: AbortSignal, then: () => void): () => void {
+  let waiting = onAbort.get(signal);
+  if (waiting === undefined) {
+    const all = new Set<() => void>();
+    waiting = all;
+    onAbort.set(signal, all);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const call of all) call();
+        all.clear();
+      },
+      { once: true },
+    );
+  }
+  const set = waiting;
+  set.add(then);
+  return () => set.delete(then);
+}
+
 /** Waits `ms`, or rejects with a DeadlineError as soon as `deadline` aborts. */
 export function sleepUnlessAborted(ms: number, deadline: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      cancel();
-      reject(new DeadlineError());
-    };
+    if (deadline?.aborted) return reject(new DeadlineError());
+    let forget = () => {};
     const cancel = waits.schedule(ms, () => {
-      deadline?.removeEventListener('abort', onAbort);
+      forget();
       resolve();
     });
-    deadline?.addEventListener('abort', onAbort, { once: true });
+    if (deadline)
+      forget = whenAborted(deadline, () => {
+        cancel();
+        reject(new DeadlineError());
+      });
   });
 }
 

@@ -1,6 +1,6 @@
 import { INT64_MAX } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
-import type { CheckContext, RunState } from './check.js';
+import { type CheckContext, type RunState, statusFault } from './check.js';
 import type { Exchange } from './http.js';
 
 export type PetJson = Record<string, JsonValue>;
@@ -192,21 +192,22 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
       context.fail(
         `createPet refused (400) a valid NewPet (name ${JSON.stringify(name)}, the accepted categoryId ${categoryId}${fields.status === undefined ? '' : `, status ${fields.status}`})`,
         exchange,
-        { expected: '201', actual: '400' },
+        { expected: '201', actual: '400', fault: statusFault('createPet', 400) },
       );
     if (rejectedAll)
       context.fail(
         `createPet refused (400) a valid NewPet with every category tried, the listing's own among them (${categoryCandidates(context.state).join(', ')})`,
         exchange,
-        {
-          expected: '201',
-          actual: '400',
-        },
+        { expected: '201', actual: '400', fault: statusFault('createPet', 400) },
       );
     context.skip(`the deployment refused to create a pet with categoryId ${categoryId} (400), so this cannot be checked`);
   }
   if (exchange.status !== 201) {
-    context.fail(`createPet answered ${exchange.status} to a valid NewPet`, exchange, { expected: '201', actual: String(exchange.status) });
+    context.fail(`createPet answered ${exchange.status} to a valid NewPet`, exchange, {
+      expected: '201',
+      actual: String(exchange.status),
+      fault: statusFault('createPet', exchange.status),
+    });
   }
   if (!isPet(exchange.json)) context.skip('createPet gave no pet to check further');
   return {
@@ -228,7 +229,11 @@ export function differingFields(fields: readonly string[], a: PetJson, b: PetJso
 export async function expectReread(context: CheckContext, created: PetJson, what: string): Promise<void> {
   const read = await context.call('getPet', { params: { petId: idOf(created) } });
   if (read.status !== 200) {
-    context.fail(`getPet answered ${read.status} for the pet ${idOf(created)} just created ${what}`, read, { expected: '200', actual: String(read.status) });
+    context.fail(`getPet answered ${read.status} for the pet ${idOf(created)} just created ${what}`, read, {
+      expected: '200',
+      actual: String(read.status),
+      fault: `reread:getPet:${read.status}`,
+    });
     return;
   }
   const differ = isPet(read.json) ? differingFields(context.contract.fields('Pet'), created, read.json) : ['id'];
@@ -236,21 +241,28 @@ export async function expectReread(context: CheckContext, created: PetJson, what
     context.fail(`getPet answered the pet ${idOf(created)} created ${what} with other ${differ.join(', ')}`, read, {
       expected: differ.map((field) => `${field}: ${field in created ? exact(created[field]) : '(absent)'}`).join(', '),
       actual: differ.map((field) => `${field}: ${isPet(read.json) && field in read.json ? exact(read.json[field]) : '(absent)'}`).join(', '),
+      fault: `reread:getPet:${differ.join(',')}`,
     });
 }
 
-/** The pet created for the checks that need one when the listing is empty: one per run. */
-const createdToRead = new WeakMap<RunState, Promise<PetJson>>();
-
-/** A pet that exists: the first listed, or, when the listing is empty, one created for all the checks that need one. */
+/**
+ * A pet that exists: the first listed, or, when the listing is empty, one this check creates for
+ * itself. Each check has its own, so that a create that fails fails only the check that sent it
+ * (and the report lists the others that fail the same way under it).
+ */
 export async function existingPet(context: CheckContext): Promise<PetJson> {
   const listed = context.state.listing[0];
   if (listed) return listed;
   if (context.state.readOnly) context.skip('the listing is empty and --read-only forbids creating a pet');
-  let created = createdToRead.get(context.state);
-  if (!created) {
-    created = createPet(context, 'existing').then(({ pet }) => pet);
-    createdToRead.set(context.state, created);
-  }
-  return created;
+  return (await createPet(context, 'existing')).pet;
+}
+
+/** Fails the check when a pet just created is not on a page of the listing that has room for it. */
+export function expectListed(context: CheckContext, pet: PetJson, page: { exchange: Exchange; pets: PetJson[] }, where: string): void {
+  if (page.pets.some((listed) => idOf(listed) === idOf(pet))) return;
+  context.fail(`the pet ${idOf(pet)} just created is missing from ${where}`, page.exchange, {
+    expected: `id ${idOf(pet)} listed`,
+    actual: `${page.pets.length} other pets`,
+    fault: 'listed:listPets:created',
+  });
 }

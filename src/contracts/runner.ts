@@ -2,7 +2,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { EXIT, type ExitCode, messageOf } from '../errors.js';
 import type { JsonValue } from '../json/lossless.js';
 import { basePathOf } from '../openapi/document.js';
-import { type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
+import { groupByCause } from './causes.js';
+import { Advice, type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
 import { authChecks } from './checks/auth.js';
 import { createChecks } from './checks/create.js';
 import { getChecks } from './checks/get.js';
@@ -10,13 +11,22 @@ import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
 import { DEFAULT_FUZZ_RUNS } from './fuzz/budget.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
-import { type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, TransportError } from './http.js';
+import { type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { verifyPacts } from './pact/suite.js';
 import { type Coverage, CoverageRecorder } from './reporters/coverage.js';
 
 /** `fuzz` runs the fuzz suite alone; with another suite it runs when `VerifyOptions.fuzz` asks for it. */
 export type Suite = 'spec' | 'pact' | 'all' | 'fuzz';
+
+/**
+ * Which warnings a run reports: `off`, none; `notices` (the default), only what may matter and could
+ * not be judged (a pending pact interaction not met, a server error on a path the spec does not name);
+ * `all` (`--strict`), advice too, where the deployment differs from what the spec describes but the
+ * interface does not ask for (a `Location`, a `Sunset`, the form of `Deprecation`). A correct
+ * deployment's run is quiet by default.
+ */
+export type WarningLevel = 'off' | 'notices' | 'all';
 
 /** The most POSTs the spec suite sends: 20 to fill an empty listing to the default page, the rest for its checks (most rejected by design). */
 export const MAX_WRITES = 80;
@@ -51,11 +61,16 @@ export interface VerifyOptions {
   readonly onResult?: (result: CheckResult) => void;
   /** Hears each response of both suites as it arrives, redacted (the HAR file's recorder). */
   readonly observe?: ExchangeObserver;
+  /** Which warnings to report. Default `notices`. */
+  readonly warnings?: WarningLevel;
 }
 
 interface Counts {
   readonly passed: number;
+  /** Failures with a fault of their own: one per fault. */
   readonly failed: number;
+  /** Failed checks that follow from one of those (`CheckResult.follows`), not counted in `failed`. */
+  readonly following: number;
   readonly skipped: number;
   readonly errors: number;
   readonly warnings: number;
@@ -75,8 +90,12 @@ export interface VerificationReport {
   readonly posts: number;
   /** Of the spec suite's budget of writes (`MAX_WRITES`), how much was spent. */
   readonly writes: number;
-  /** Reads retried after a gateway error or a dropped connection: `GET <url> after 503`. */
+  /** Requests sent again after a 429, a gateway error or a dropped connection: `GET <url> after 503`. */
   readonly retried: readonly string[];
+  /** The same, counted by cause, with the time spent waiting for Retry-After: what the report's one line says. */
+  readonly retries: Omit<Retries, 'lines'>;
+  /** Advice (`--strict`), each said once: see `Advice`. Empty unless the warning level is `all`. */
+  readonly advice: readonly string[];
   readonly results: readonly CheckResult[];
   readonly counts: Counts;
   /** Why the run could not verify at all (unreachable, key rejected); then `results` is empty. */
@@ -94,12 +113,12 @@ export function specChecks(contract: Contract): Check[] {
 }
 
 function count(results: readonly CheckResult[], outcome: Outcome): number {
-  return results.filter((result) => result.outcome === outcome).length;
+  return results.filter((result) => result.outcome === outcome && result.follows === undefined).length;
 }
 
 /** A failed check means the deployment breaks the contract (1); a check that could not verify, that the run is incomplete (2). */
 function exitCodeOfResults(results: readonly CheckResult[]): ExitCode {
-  if (count(results, 'fail') > 0) return EXIT.failed;
+  if (results.some((result) => result.outcome === 'fail')) return EXIT.failed;
   return count(results, 'error') > 0 ? EXIT.usage : EXIT.ok;
 }
 
@@ -212,6 +231,7 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     options.observe?.(exchange);
   };
   const client = new HttpClient({
+    maxPosts: MAX_WRITES,
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -257,9 +277,17 @@ function runStateOf(run: Run, listing: readonly Record<string, JsonValue>[]): Ru
     readOnly: run.readOnly,
     listing,
     now: run.options.now ?? new Date(),
-    writesLeft: MAX_WRITES,
+    get writesLeft() {
+      return run.client.postsLeft;
+    },
+    advice: new Advice(),
     ...(run.options.categoryId === undefined ? {} : { categoryId: run.options.categoryId }),
   };
+}
+
+/** A result as the run's warning level shows it: without its warnings under `off`. */
+function shown(run: Run, result: CheckResult): CheckResult {
+  return run.options.warnings === 'off' && result.warnings.length > 0 ? { ...result, warnings: [] } : result;
 }
 
 /** The spec suite's checks, all started at once: the client's pacer bounds what is in flight. */
@@ -267,7 +295,7 @@ async function runSpecSuite(run: Run, state: RunState): Promise<CheckResult[]> {
   const checks = run.suite === 'pact' || run.suite === 'fuzz' ? [] : specChecks(run.contract);
   return Promise.all(
     checks.map(async (check) => {
-      const result = await runCheck(check, state, 'spec');
+      const result = shown(run, await runCheck(check, state, 'spec'));
       run.options.onResult?.(result);
       return result;
     }),
@@ -283,12 +311,12 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     rps: options.rps,
     deadlineAt: run.deadlineAt,
-    onResult: options.onResult,
+    onResult: options.onResult && ((result) => options.onResult?.(shown(run, result))),
     onExchange: run.observe,
   });
   run.pactTotals.requests = pactRun.requests;
   run.pactTotals.posts = pactRun.posts;
-  return pactRun.results;
+  return pactRun.results.map((result) => shown(run, result));
 }
 
 /** The fuzz suite, after the others, when asked for: loaded only then, so that other runs do not load fast-check (an optional peer). */
@@ -314,8 +342,11 @@ async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
 }
 
 /** The report of the run so far: its results, or why it could not verify at all (`fatal`). */
-function reportOf(run: Run, results: readonly CheckResult[], state: RunState | undefined, fatal?: string): VerificationReport {
+function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | undefined, fatal?: string): VerificationReport {
   const { client, pactTotals } = run;
+  const results = groupByCause(checked);
+  const advice = run.options.warnings === 'all' && state ? state.advice.messages : [];
+  const { byCause, waitedMs } = client.retries;
   return {
     baseUrl: run.options.baseUrl,
     suite: run.suite,
@@ -325,15 +356,18 @@ function reportOf(run: Run, results: readonly CheckResult[], state: RunState | u
     ms: performance.now() - run.started,
     requests: client.sent + pactTotals.requests,
     posts: client.posts + pactTotals.posts,
-    writes: state ? MAX_WRITES - state.writesLeft : 0,
+    writes: MAX_WRITES - client.postsLeft,
     retried: client.retried,
+    retries: { byCause, waitedMs },
+    advice,
     results,
     counts: {
       passed: count(results, 'pass'),
       failed: count(results, 'fail'),
+      following: results.filter((result) => result.follows !== undefined).length,
       skipped: count(results, 'skip'),
       errors: count(results, 'error'),
-      warnings: results.reduce((n, r) => n + r.warnings.length, 0),
+      warnings: results.reduce((n, r) => n + r.warnings.length, advice.length),
     },
     ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal, exitCode: EXIT.usage }),
     coverage: run.coverage.coverage(),

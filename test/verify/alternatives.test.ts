@@ -1,7 +1,7 @@
 /**
  * No false alarm: the real `petstore-verify` CLI against correct deployments that choose
  * differently wherever the interface leaves room, and against the project's own mock in each mode.
- * Each must pass: exit 0, no failed check.
+ * Each must pass quietly: exit 0, no failed check, and, by default, no warning line.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,8 @@ interface JsonReport {
   readonly exitCode: number;
   readonly fatal?: string;
   readonly writes: number;
+  readonly counts: { readonly warnings: number };
+  readonly advice: readonly string[];
   readonly results: readonly { id: string; outcome: string; reason?: string; findings: readonly { message: string }[]; observations?: Observations }[];
 }
 
@@ -27,6 +29,8 @@ async function verifyCli(baseUrl: string, suite: 'spec' | 'all', extra: readonly
   const result = await runCli('petstore-verify', ['--base-url', baseUrl, '--api-key', KEY, '--suite', suite, '--reporter', 'json', ...extra], env);
   const report = JSON.parse(result.stdout) as JsonReport;
   expect(result.code, result.stderr).toBe(report.exitCode);
+  // Quiet by default: the live lines (on stderr beside the JSON) carry no warning.
+  if (!extra.includes('--strict')) expect(result.stderr.split('\n').filter((line) => line.includes('⚠'))).toEqual([]);
   return report;
 }
 
@@ -40,6 +44,8 @@ function expectPass(report: JsonReport): void {
   expect(failures(report)).toEqual([]);
   expect(report.results.filter((result) => result.outcome === 'error').map((result) => [result.id, result.reason])).toEqual([]);
   expect(report.exitCode).toBe(0);
+  expect(report.counts.warnings).toBe(0);
+  expect(report.advice).toEqual([]);
 }
 
 /**

@@ -124,7 +124,8 @@ async function expectInvalidRejected(context: CheckContext, operationId: string,
   const invalid = await context.call(operationId, { ...invalidRequest(operationId, valid), authorization: null });
   // Both a 401 and a 400 fit a request that lacks the key and breaks the input: the interface
   // does not order the two checks, and typed frameworks often judge the input first.
-  if (invalid.status === 400) context.warn(`${operationId} answered 400 to an invalid request without a credential: it judges the input before the credential`);
+  if (invalid.status === 400)
+    context.advise(`${operationId} answered 400 to an invalid request without a credential: it judges the input before the credential`);
   else if (invalid.status !== 401)
     context.fail(`${operationId} answered ${invalid.status} to an invalid request without a credential`, invalid, {
       expected: '401 (or 400)',

@@ -8,6 +8,8 @@ interface Boundary {
   readonly fields: Readonly<Record<string, string>>;
   /** True when no correct deployment may accept it. */
   readonly mustReject?: boolean;
+  /** Why it must be rejected, in the spec's words, when that is not plain from `what`. */
+  readonly because?: string;
 }
 
 const LONG = 10_000;
@@ -53,18 +55,26 @@ function boundaries(context: CheckContext, categoryId: string): Boundary[] {
     }
     if (allowed !== undefined) {
       const values = allowed.filter((value): value is string => typeof value === 'string');
-      const first = values[0];
-      const last = values[values.length - 1];
-      if (first !== undefined) {
-        const capitalized = `${first.charAt(0).toUpperCase()}${first.slice(1)}`;
-        if (capitalized !== first)
-          cases.push({ what: `${field} "${capitalized}"`, fields: { ...valid(`${field} case`), [field]: JSON.stringify(capitalized) } });
-      }
-      if (last !== undefined && last.toUpperCase() !== last)
-        cases.push({ what: `${field} "${last.toUpperCase()}"`, fields: { ...valid(`${field} upper`), [field]: JSON.stringify(last.toUpperCase()) } });
+      // An enum is matched exactly (JSON Schema): a value in another case is outside it, whatever it resembles.
+      const because = `the spec's enum for ${field} is ${values.map((value) => JSON.stringify(value)).join(', ')}, matched exactly`;
+      for (const other of enumInOtherCase(values))
+        cases.push({
+          what: `${field} ${JSON.stringify(other)}`,
+          fields: { ...valid(`${field} case`), [field]: JSON.stringify(other) },
+          mustReject: true,
+          because,
+        });
     }
   }
   return cases;
+}
+
+/** The first value of an enum capitalized and the last in upper case, where that changes them. */
+function enumInOtherCase(values: readonly string[]): string[] {
+  const first = values[0];
+  const last = values.at(-1);
+  const others = [first === undefined ? undefined : `${first.charAt(0).toUpperCase()}${first.slice(1)}`, last === undefined ? undefined : last.toUpperCase()];
+  return [...new Set(others.filter((other): other is string => other !== undefined && !values.includes(other)))];
 }
 
 /** The `id` a client sends: a pet's that exists, so that honouring it would also break uniqueness. */
@@ -88,7 +98,7 @@ export const bodyChecks: Check[] = [
         ...boundaries(context, categoryId),
         { what: `an id of its own (${idSent})`, fields: { name: JSON.stringify(petName(context.state, 'client id')), categoryId, id: idSent } },
       ];
-      for (const { what, fields, mustReject } of cases) {
+      for (const { what, fields, mustReject, because } of cases) {
         const exchange = await context.call('createPet', { body: bodyOf(fields) });
         if (exchange.status === 400) continue;
         if (exchange.status !== 201) {
@@ -99,7 +109,7 @@ export const bodyChecks: Check[] = [
           continue;
         }
         if (mustReject) {
-          context.fail(`createPet accepted a body with ${what}`, exchange, { expected: '400', actual: '201' });
+          context.fail(`createPet accepted a body with ${what}${because ? `: ${because}` : ''}`, exchange, { expected: '400', actual: '201' });
           continue;
         }
         if (!isPet(exchange.json)) continue;

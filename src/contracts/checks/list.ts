@@ -1,6 +1,6 @@
 import { SpecError } from '../../errors.js';
 import type { Check, CheckContext } from '../check.js';
-import { createPet, idOf, listPage, maxLimit, type PetJson, petsOf } from '../pets.js';
+import { createPet, expectListed, idOf, listPage, maxLimit, type PetJson, petsOf } from '../pets.js';
 import type { Observations } from './observations.js';
 
 const NOT_INTEGER_LIMITS = ['abc', '1.5'];
@@ -182,14 +182,9 @@ export const listChecks: Check[] = [
       const status = statuses.at(-1);
       if (status === undefined) throw new SpecError('the spec gives the status parameter of listPets no enum');
       const { pet } = await createPet(context, `status ${status}`, { status });
-      const { exchange, pets } = await listPage(context, `status=${status}&limit=${max}`);
-      if (pets.length >= max) context.skip(`the page of status ${status} is full (${max}), so a new pet need not be on it`);
-      if (!pets.some((listed) => idOf(listed) === idOf(pet))) {
-        context.fail(`the pet ${idOf(pet)} created with status ${status} is missing from listPets?status=${status}`, exchange, {
-          expected: `id ${idOf(pet)} listed`,
-          actual: `${pets.length} other pets`,
-        });
-      }
+      const page = await listPage(context, `status=${status}&limit=${max}`);
+      if (page.pets.length >= max) context.skip(`the page of status ${status} is full (${max}), so a new pet need not be on it`);
+      expectListed(context, pet, page, `listPets?status=${status}`);
     },
   },
   {

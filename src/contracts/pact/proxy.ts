@@ -22,6 +22,7 @@ import {
   waitWithin,
 } from '../http.js';
 import type { Pacer } from '../pace.js';
+import { send, type TransportResponse } from '../transport.js';
 import { listenOnLoopback, requestChunks } from './loopback.js';
 
 /** Something the proxy stopped or could not get, reported as the interaction's failure. */
@@ -223,7 +224,7 @@ interface Rejection {
 
 /** The deployment's response, its body read up to the cap (`undefined` past it). */
 interface BoundedResponse {
-  readonly response: Response;
+  readonly response: TransportResponse;
   readonly bytes: Buffer | undefined;
 }
 
@@ -235,7 +236,7 @@ function sendOnce(context: BoundedProxyContext, request: OutgoingRequest): Promi
     const [startedAt, started] = [Date.now(), performance.now()];
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.deadline ? AbortSignal.any([timeout, options.deadline]) : timeout;
-    const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body ?? null, redirect: 'manual', signal });
+    const response = await send(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
     const bytes = await readBytesLimited(response.body, context.maxBodyBytes);
     if (bytes !== undefined)
       options.onExchange?.({
@@ -267,7 +268,7 @@ async function sendPastRateLimits(context: BoundedProxyContext, request: Outgoin
 }
 
 /** The deployment's response headers as handed to the Verifier: hop-by-hop ones dropped, JSON's Content-Type canonical. */
-function responseHeaders(response: Response, bytes: Buffer): string[] {
+function responseHeaders(response: TransportResponse, bytes: Buffer): string[] {
   const headers = [...response.headers]
     .filter(([name]) => !NOT_FORWARDED.has(name) && name !== 'set-cookie')
     .map(([name, value]): [string, string] => [name, name === 'content-type' ? canonicalJsonContentType(value) : value]);
@@ -282,7 +283,7 @@ function responseHeaders(response: Response, bytes: Buffer): string[] {
  * along, and the new host's response would be judged as the deployment's). Any 3xx with a Location
  * is one; a 3xx without it (304) leads nowhere and goes through.
  */
-function redirection(request: OutgoingRequest, response: Response): Rejection | undefined {
+function redirection(request: OutgoingRequest, response: TransportResponse): Rejection | undefined {
   const location = response.headers.get('location');
   if (response.status < 300 || response.status > 399 || location === null) return undefined;
   return {

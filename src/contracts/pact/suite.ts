@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseJson, stringifyJson } from '../../json/lossless.js';
 import { basePathOf } from '../../openapi/document.js';
-import type { CheckResult, Finding, RunState } from '../check.js';
+import { operationAt } from '../causes.js';
+import { type CheckResult, type Finding, type RunState, statusFault } from '../check.js';
+import type { Contract } from '../contract.js';
 import { type ExchangeObserver, KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { acceptedCategoryId } from '../pets.js';
 import { isObject } from './guards.js';
@@ -18,7 +20,7 @@ import type { InteractionOutcome, PactJob, PactOutcome, WorkerMessage } from './
 interface InteractionReport {
   readonly description: string;
   readonly duration?: string;
-  readonly result?: string;
+  readonly result?: unknown;
 }
 
 interface MismatchReport {
@@ -32,10 +34,16 @@ interface MismatchReport {
 
 interface VerifierReport {
   readonly interactionResults?: readonly InteractionReport[];
-  readonly errors?: readonly {
-    readonly interaction: string;
-    readonly mismatch?: { readonly type?: string; readonly message?: string; readonly mismatches?: readonly MismatchReport[] };
-  }[];
+  /** What the Verifier printed while it ran: where it says why an interaction could not run. */
+  readonly output?: readonly string[];
+  readonly errors?: readonly VerifierError[];
+  /** The same, for pending interactions: what they did not meet, which fails nothing. */
+  readonly pendingErrors?: readonly VerifierError[];
+}
+
+interface VerifierError {
+  readonly interaction: string;
+  readonly mismatch?: { readonly type?: string; readonly message?: string; readonly mismatches?: readonly MismatchReport[] };
 }
 
 // From sources the worker is TypeScript and needs tsx to run; from dist it is plain JavaScript.
@@ -109,15 +117,65 @@ function recordedRequest(interaction: PactInteraction, baseUrl: string, basePath
   };
 }
 
-function findingsOf(error: NonNullable<VerifierReport['errors']>[number], request: RecordedRequest): Finding[] {
+function findingsOf(error: VerifierError, request: RecordedRequest, fault: FaultOf): Finding[] {
   const mismatches = error.mismatch?.mismatches ?? [];
   if (mismatches.length === 0) return [{ message: error.mismatch?.message ?? `the interaction failed (${error.mismatch?.type ?? 'unknown'})`, request }];
-  return mismatches.map((mismatch) => ({
-    message: `${mismatch.type ?? 'Mismatch'}${mismatch.path ? ` at ${mismatch.path}` : mismatch.key ? ` of ${mismatch.key}` : ''}: ${mismatch.mismatch ?? 'differs'}`,
-    ...(mismatch.expected === undefined ? {} : { expected: text(mismatch.expected) }),
-    ...(mismatch.actual === undefined ? {} : { actual: text(mismatch.actual) }),
-    request,
-  }));
+  return mismatches.map((mismatch) => {
+    // A status other than the pact's is the fault the spec suite names by that status too: one fault, one failure.
+    const status = mismatch.type === 'StatusMismatch' ? Number(mismatch.actual) : Number.NaN;
+    const shared = Number.isInteger(status) ? fault(request.method, request.url, status) : undefined;
+    return {
+      message: `${mismatch.type ?? 'Mismatch'}${mismatch.path ? ` at ${mismatch.path}` : mismatch.key ? ` of ${mismatch.key}` : ''}: ${mismatch.mismatch ?? 'differs'}`,
+      ...(mismatch.expected === undefined ? {} : { expected: text(mismatch.expected) }),
+      ...(mismatch.actual === undefined ? {} : { actual: text(mismatch.actual) }),
+      request,
+      ...(shared === undefined ? {} : { fault: shared }),
+    };
+  });
+}
+
+/** The fault of a request's operation answering `status`, as the spec suite names it; undefined for a request of no operation. */
+type FaultOf = (method: string, url: string, status: number) => string | undefined;
+
+function faultOf(contract: Contract): FaultOf {
+  return (method, url, status) => {
+    const operationId = operationAt(contract, method, url);
+    return operationId === undefined ? undefined : statusFault(operationId, status);
+  };
+}
+
+/** A provider state that could not be set up because a request of it was answered a status: `... POST /pets answered 200`. */
+function stateFailureFinding(failure: string, request: RecordedRequest, fault: FaultOf): Finding {
+  const answered = /\b([A-Z]+) (\S+) answered (\d{3})\b/.exec(failure);
+  const shared = answered ? fault(answered[1] as string, answered[2] as string, Number(answered[3])) : undefined;
+  return { message: failure, request, ...(shared === undefined ? {} : { fault: shared }) };
+}
+
+function hasReport(outcome: InteractionOutcome): outcome is InteractionOutcome & { report: string } {
+  return outcome.report !== undefined;
+}
+
+/** The Verifier's output as plain text: its colours dropped. */
+function plain(line: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape of a terminal colour is the point
+  return line.replace(/\u001b\[[0-9;]*m/g, '').trim();
+}
+
+/**
+ * Why an interaction the Verifier did not pass has no mismatch to show: what its report says of it
+ * (its errors, else its output), and whether the deployment got its request at all. Never a bare "Error".
+ */
+function whyNotVerified(report: VerifierReport, interaction: PactInteraction, outcome: InteractionOutcome, verdict: InteractionReport): string {
+  const errors = errorsAbout(report, interaction).map((error) => error.mismatch?.message ?? error.mismatch?.type ?? text(error.mismatch));
+  const said = errors.length > 0 ? errors : (report.output ?? []).map(plain).filter((line) => /fail|error/i.test(line));
+  const result = typeof verdict.result === 'string' ? verdict.result : text(verdict.result);
+  const why = said.length > 0 ? `: ${[...new Set(said)].join('; ')}` : ' and says no more';
+  const sent = outcome.requests.map((request) => `${request.method} ${request.url}`);
+  return `the Pact verifier reports ${result}${why}; ${
+    sent.length > 0
+      ? `the deployment got ${sent.join(', ')}`
+      : "the deployment got no request of it: the Verifier could not send it (check the pact's request: its body, headers and path)"
+  }`;
 }
 
 function skipReason(interaction: PactInteraction, state: RunState, setups: Readonly<Record<string, StateSetup>>): string | undefined {
@@ -157,34 +215,65 @@ function redacted(finding: Finding, redact: (text: string) => string): Finding {
 }
 
 /** One interaction's result, from the Verifier's report and what the proxy and the states saw. */
-function judge(interaction: PactInteraction, outcome: InteractionOutcome, request: RecordedRequest, redact: (text: string) => string) {
+function judge(interaction: PactInteraction, outcome: InteractionOutcome, request: RecordedRequest, redact: (text: string) => string, fault: FaultOf) {
   // What the proxy capped, stopped or could not get is the failure: the Verifier only saw the proxy's 502.
   const stopped: Finding[] = outcome.problems.map((problem) => ({ message: redact(problem.message), request: problem.request }));
   const unasked = outcome.problems.find((problem) => !breaksContract(problem));
   if (unasked) return { outcome: 'error' as const, ms: 0, findings: stopped, reason: `could not verify: ${redact(unasked.message)}` };
   // A state is set up through the API, so a state that cannot be is the deployment's response failing.
   if (outcome.stateFailures.length > 0)
-    return { outcome: 'fail' as const, ms: 0, findings: [...stopped, ...outcome.stateFailures.map((failure) => ({ message: redact(failure), request }))] };
+    return {
+      outcome: 'fail' as const,
+      ms: 0,
+      findings: [...stopped, ...outcome.stateFailures.map((failure) => stateFailureFinding(redact(failure), request, fault))],
+    };
   // A state the deployment legitimately cannot serve (it knows none of the categories tried) leaves the interaction unverifiable.
   if (outcome.stateUnavailable.length > 0)
     return { outcome: 'skip' as const, ms: 0, findings: [], reason: redact([...new Set(outcome.stateUnavailable)].join('; ')) };
-  if (outcome.report === undefined) return { outcome: 'error' as const, ms: 0, findings: stopped, reason: redact(outcome.error ?? 'no report') };
+  if (!hasReport(outcome))
+    return {
+      outcome: 'error' as const,
+      ms: 0,
+      findings: stopped,
+      reason: `could not verify: ${redact(outcome.error ?? 'the Pact verifier gave no report and no reason')}`,
+    };
+  return judgeReport(interaction, outcome, request, redact, fault, stopped);
+}
+
+/** One interaction's result from the Verifier's JSON report (given what the proxy stopped). */
+function judgeReport(
+  interaction: PactInteraction,
+  outcome: InteractionOutcome & { report: string },
+  request: RecordedRequest,
+  redact: (text: string) => string,
+  fault: FaultOf,
+  stopped: Finding[],
+) {
   // The Pact Verifier's own JSON report, in the shape it writes; the fields it may leave out are optional in VerifierReport.
   const report = parseJson(outcome.report) as VerifierReport;
   const verdict = report.interactionResults?.find((candidate) => candidate.description === interaction.description);
-  // The report names an error's interaction "Verifying a pact between ... - <description>".
-  const errors = (report.errors ?? []).filter(
-    (error) => error.interaction === interaction.description || error.interaction.endsWith(` - ${interaction.description}`),
-  );
+  // The report names an error's interaction "Verifying a pact between ... - <description>". An error of the
+  // Verifier's own (type `error`: it could not send the request) is no mismatch: the interaction did not run.
+  const mismatched = errorsAbout(report, interaction).filter((error) => error.mismatch?.type !== 'error');
   const ms = Number.parseFloat(verdict?.duration ?? '0') * (verdict?.duration?.endsWith('ms') ? 1 : 1000);
-  const findings = stopped.length > 0 ? stopped : errors.flatMap((error) => findingsOf(error, request)).map((finding) => redacted(finding, redact));
-  if (!verdict) return { outcome: 'error' as const, ms, findings, reason: 'the Pact verifier did not report this interaction' };
+  const findings = stopped.length > 0 ? stopped : mismatched.flatMap((error) => findingsOf(error, request, fault)).map((finding) => redacted(finding, redact));
+  if (!verdict) return { outcome: 'error' as const, ms, findings, reason: 'could not verify: the Pact verifier did not report this interaction' };
   if (verdict.result === 'OK' && findings.length === 0) return { outcome: 'pass' as const, ms, findings };
   if (interaction.pending) {
-    const what = findings.map((finding) => finding.message).join('; ') || verdict.result;
-    return { outcome: 'pass' as const, ms, findings: [], warnings: [`pending interaction not met (does not fail the run): ${what}`] };
+    const what = findings.map((finding) => finding.message).join('; ') || text(verdict.result);
+    // A pending interaction is a consumer's hope, not the interface: advice, said under --strict.
+    return { outcome: 'pass' as const, ms, findings: [], advice: `${interaction.description}: pending interaction not met (does not fail the run): ${what}` };
   }
-  return { outcome: 'fail' as const, ms, findings: findings.length > 0 ? findings : [{ message: `the Pact verifier reports ${verdict.result}`, request }] };
+  // Not passed, and not one mismatch to show: the interaction could not run, which says nothing of the contract.
+  if (findings.length === 0)
+    return { outcome: 'error' as const, ms, findings, reason: `could not verify: ${redact(whyNotVerified(report, interaction, outcome, verdict))}` };
+  return { outcome: 'fail' as const, ms, findings };
+}
+
+function errorsAbout(report: VerifierReport, interaction: PactInteraction): VerifierError[] {
+  return [...(report.errors ?? []), ...(report.pendingErrors ?? [])].filter(
+    (error) => error.interaction === interaction.description || error.interaction.endsWith(` - ${interaction.description}`),
+  );
 }
 
 /** What the suite shares while it verifies the pacts: the run, where the pact files go, and what it reports. */
@@ -302,7 +391,11 @@ function emitOutcomes(
         findings: [],
         reason: "the run's deadline passed before this interaction was verified",
       });
-    else emit(context, { ...resultBase(consumer, interaction), ...judge(interaction, found, request, context.redact) });
+    else {
+      const { advice, ...judged } = { advice: undefined, ...judge(interaction, found, request, context.redact, faultOf(context.state.contract)) };
+      if (advice !== undefined) context.state.advice.add(`${consumer}: ${advice}`);
+      emit(context, { ...resultBase(consumer, interaction), ...judged });
+    }
   });
 }
 

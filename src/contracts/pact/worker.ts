@@ -5,7 +5,7 @@
  * JSON report of each interaction back, with what the bounded proxy stopped and counted.
  */
 
-import { DeadlineError } from '../../errors.js';
+import { DeadlineError, messageOf } from '../../errors.js';
 import { loadContract } from '../contract.js';
 import { HttpClient, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { Pacer } from '../pace.js';
@@ -80,9 +80,10 @@ async function verifyOne(
     return { report: await verifier.verifyProvider() };
   } catch (error) {
     // Pact rejects with an Error whose message is the JSON report. Its native core may also reject with a bare
-    // string: `.message` is then undefined, and the whole job fails with the TypeError, as it always has.
-    const message = (error as Error).message;
-    return message.trimStart().startsWith('{') ? { report: message } : { error: message };
+    // string, or with nothing to say: the interaction could not run, and the report says what there is of why.
+    const message = typeof error === 'string' ? error : messageOf(error);
+    if (message.trimStart().startsWith('{')) return { report: message };
+    return { error: message.trim() === '' ? 'the Pact verifier stopped without a report or a reason' : `the Pact verifier stopped: ${message}` };
   }
 }
 

@@ -2,6 +2,7 @@ import { styleText } from 'node:util';
 import type { CheckResult, Finding } from '../check.js';
 import { toCurl } from '../http.js';
 import type { VerificationReport } from '../runner.js';
+import { countsText, failuresOf, followersOf } from './verdict.js';
 
 type Style = Parameters<typeof styleText>[0];
 export type Paint = (style: Style, text: string) => string;
@@ -44,39 +45,65 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** The end of a console run: every failure with its evidence, then the totals and the verdict. */
+/** A failure, and under it the checks that failed only from its fault. */
+function failureLines(result: CheckResult, index: number, report: VerificationReport): string[] {
+  const lines = [`${index + 1}) ${result.id}: ${result.title}`];
+  for (const finding of result.findings) lines.push(...findingLines(finding));
+  const followers = followersOf(report, result);
+  if (followers.length > 0) {
+    lines.push(`   ${plural(followers.length, 'other check')} failed from this fault alone:`);
+    for (const follower of followers) lines.push(`     - ${follower.id}: ${follower.findings[0]?.message ?? follower.title}`);
+  }
+  return lines;
+}
+
+const RETRY_CAUSES: Readonly<Record<string, string>> = {
+  '429': '429 Too Many Requests',
+  '502': '502',
+  '503': '503',
+  '504': '504',
+  network: 'a dropped connection',
+};
+
+/** The run's one line about retries: how many, after what, and how long Retry-After made it wait. */
+function retryLine(report: VerificationReport): string | undefined {
+  const total = report.retried.length;
+  if (total === 0) return undefined;
+  const causes = Object.entries(report.retries.byCause).map(([cause, n]) => `${n} after ${RETRY_CAUSES[cause] ?? cause}`);
+  const waited = report.retries.waitedMs > 0 ? `, waiting ${(report.retries.waitedMs / 1000).toFixed(1)} s in all as Retry-After asked` : '';
+  return `Retried ${plural(total, 'request')}: ${causes.join(', ')}${waited} (each listed in the JSON report's "retried").`;
+}
+
+/** The end of a console run: every fault with its evidence and the checks that follow from it, then the totals and the verdict. */
 export function summary(report: VerificationReport, paint: Paint): string {
   if (report.fatal) return `${paint('magenta', 'petstore-verify could not verify the deployment:')} ${report.fatal}\n`;
   const lines: string[] = [];
-  const failed = report.results.filter((result) => result.outcome === 'fail');
+  const failed = failuresOf(report);
   if (failed.length > 0) {
     lines.push('', paint('bold', 'Failures'));
     failed.forEach((result, i) => {
-      lines.push(`${i + 1}) ${result.id}: ${result.title}`);
-      for (const finding of result.findings) lines.push(...findingLines(finding));
+      lines.push(...failureLines(result, i, report));
     });
   }
-  const { passed, failed: nFailed, skipped, errors, warnings } = report.counts;
+  if (report.advice.length > 0) {
+    lines.push('', paint('bold', 'Advice (the spec describes it, the interface does not ask for it: no failure)'));
+    for (const advice of report.advice) lines.push(`  ${paint('yellow', '⚠')} ${advice}`);
+  }
   lines.push(
     '',
-    `${plural(passed, 'check')} passed, ${nFailed} failed, ${skipped} skipped, ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${(report.ms / 1000).toFixed(1)} s`,
+    countsText(report),
     paint(
       'dim',
       `${report.baseUrl} · run ${report.runId} · ${plural(report.requests, 'request')} · ${plural(report.posts, 'POST')}${report.readOnly ? ' · read-only' : ''}`,
     ),
   );
-  if (report.retried.length > 0)
-    lines.push(
-      paint(
-        'yellow',
-        `Retried (gateway errors, dropped connections, 429 Too Many Requests): ${report.retried.length > 10 ? `${report.retried.slice(0, 10).join('; ')}; and ${report.retried.length - 10} more` : report.retried.join('; ')}`,
-      ),
-    );
+  const retried = retryLine(report);
+  if (retried) lines.push(paint('yellow', retried));
   const verdict =
     report.exitCode === 0
       ? paint('green', 'The deployment keeps the contract.')
       : report.exitCode === 1
-        ? paint('red', `The deployment breaks the contract: ${plural(nFailed, 'check')} failed.`)
+        ? paint('red', `The deployment breaks the contract: ${plural(report.counts.failed, 'fault')} found.`)
         : paint('magenta', 'Some checks could not verify the deployment (see ! above).');
   lines.push(verdict);
   return `${lines.join('\n')}\n`;

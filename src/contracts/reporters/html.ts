@@ -8,7 +8,7 @@ import type { CheckResult, Finding } from '../check.js';
 import { toCurl } from '../http.js';
 import type { VerificationReport } from '../runner.js';
 import { type Coverage, coverageRows, totalsText } from './coverage.js';
-import { countsText, failuresOf, verdictText } from './verdict.js';
+import { countsText, failuresOf, followersOf, verdictText } from './verdict.js';
 
 const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -46,9 +46,13 @@ function findingHtml(finding: Finding): string {
 function failuresHtml(report: VerificationReport): string {
   const failed = failuresOf(report);
   if (failed.length === 0) return '';
-  const items = failed.map(
-    (result) => `<h3 class="fail">${escapeHtml(result.id)}: ${escapeHtml(result.title)}</h3><ul>${result.findings.map(findingHtml).join('')}</ul>`,
-  );
+  const items = failed.map((result) => {
+    const followers = followersOf(report, result).map(
+      (follower) => `<li>${escapeHtml(`${follower.id}: ${follower.findings[0]?.message ?? follower.title}`)}</li>`,
+    );
+    const following = followers.length > 0 ? `<p>Failed from this fault alone:</p><ul class="followers">${followers.join('')}</ul>` : '';
+    return `<h3 class="fail">${escapeHtml(result.id)}: ${escapeHtml(result.title)}</h3><ul>${result.findings.map(findingHtml).join('')}</ul>${following}`;
+  });
   return `<h2>Failures</h2>${items.join('')}`;
 }
 

@@ -25,9 +25,13 @@ function describeFinding(finding: Finding): string {
 function testcase(result: CheckResult): string {
   const attributes = `classname="petstore-verify.${result.suite}.${escapeXml(result.operationId ?? 'deployment')}" name="${escapeXml(`${result.id}: ${result.title}`)}" time="${(result.ms / 1000).toFixed(3)}"`;
   const inner: string[] = [];
-  if (result.outcome === 'fail') {
+  // One fault, one failed test: a check that failed only from another's fault points to it.
+  if (result.follows !== undefined)
+    inner.push(`<skipped message="${escapeXml(`fails only from the fault reported by ${result.follows}: ${result.findings[0]?.message ?? ''}`)}"/>`);
+  else if (result.outcome === 'fail') {
+    const followers = result.followers?.length ? `\n\nThese checks failed from this fault alone: ${result.followers.join(', ')}` : '';
     inner.push(
-      `<failure message="${escapeXml(result.findings[0]?.message ?? 'failed')}" type="ContractViolation">${escapeXml(result.findings.map(describeFinding).join('\n\n'))}</failure>`,
+      `<failure message="${escapeXml(result.findings[0]?.message ?? 'failed')}" type="ContractViolation">${escapeXml(result.findings.map(describeFinding).join('\n\n') + followers)}</failure>`,
     );
   }
   if (result.outcome === 'skip') inner.push(`<skipped message="${escapeXml(result.reason ?? '')}"/>`);
@@ -44,11 +48,12 @@ export function junitReport(report: VerificationReport): string {
       ]
     : [...new Set(report.results.map((result) => result.suite))].map((suite) => {
         const results = report.results.filter((result) => result.suite === suite);
-        const n = (outcome: CheckResult['outcome']) => results.filter((result) => result.outcome === outcome).length;
+        const n = (outcome: CheckResult['outcome']) =>
+          results.filter((result) => (result.follows === undefined ? result.outcome === outcome : outcome === 'skip')).length;
         const time = results.reduce((sum, result) => sum + result.ms, 0) / 1000;
         return `  <testsuite name="${suite}" tests="${results.length}" failures="${n('fail')}" errors="${n('error')}" skipped="${n('skip')}" time="${time.toFixed(3)}">\n${results.map(testcase).join('\n')}\n  </testsuite>`;
       });
-  const { failed, errors, skipped } = report.counts;
+  const { failed, errors, skipped, following } = report.counts;
   const tests = report.fatal ? 1 : report.results.length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="petstore-verify" tests="${tests}" failures="${failed}" errors="${report.fatal ? 1 : errors}" skipped="${skipped}" time="${(report.ms / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="petstore-verify" tests="${tests}" failures="${failed}" errors="${report.fatal ? 1 : errors}" skipped="${skipped + following}" time="${(report.ms / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

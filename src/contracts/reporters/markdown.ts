@@ -7,7 +7,7 @@
 import { toCurl } from '../http.js';
 import type { VerificationReport } from '../runner.js';
 import { coverageRows, totalsText } from './coverage.js';
-import { countsText, failuresOf, verdictText } from './verdict.js';
+import { countsText, failuresOf, followersOf, verdictText } from './verdict.js';
 
 /** The most failures the summary shows: a summary page is for the first look; the other reports hold them all. */
 const MAX_FAILURES = 20;
@@ -52,6 +52,8 @@ function failureLines(report: VerificationReport): string[] {
           '',
         );
     }
+    const followers = followersOf(report, result);
+    if (followers.length > 0) lines.push(`  - failed from this fault alone: ${followers.map((follower) => markdownText(follower.id)).join(', ')}`);
   }
   if (failed.length > MAX_FAILURES) lines.push('', `…and ${failed.length - MAX_FAILURES} more failures: see the json, junit or html report.`);
   return lines;

@@ -57,8 +57,10 @@ async function report(): Promise<VerificationReport> {
     posts: 0,
     writes: 0,
     retried: [],
+    retries: { byCause: {}, waitedMs: 0 },
+    advice: [],
     results: [failed, { ...failed, id: 'listPets.default', outcome: 'pass', findings: [], warnings: [] }],
-    counts: { passed: 1, failed: 1, skipped: 0, errors: 0, warnings: 1 },
+    counts: { passed: 1, failed: 1, following: 0, skipped: 0, errors: 0, warnings: 1 },
     exitCode: 1,
     coverage: recorder.coverage(),
   };
@@ -78,7 +80,7 @@ describe('markdownSummary', () => {
 
   it('gives the verdict, each failure with its curl line, and a row per documented status, parameter and enum value', async () => {
     const markdown = markdownSummary(await report());
-    expect(markdown).toContain('**The deployment breaks the contract\\: 1 check failed\\.**');
+    expect(markdown).toContain('**The deployment breaks the contract\\: 1 fault found\\.**');
     expect(markdown).toContain(`curl -sS -i 'https://staging.example.com/v1/pets/1' -H "authorization: Bearer $\{PETSTORE_API_KEY}"`);
     expect(markdown).not.toContain('<img');
     expect(markdown).toContain('&lt;img src=x onerror=alert\\(1\\)&gt;');

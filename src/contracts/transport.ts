@@ -1,0 +1,111 @@
+/**
+ * How the verifier's requests travel: Node's own HTTP client rather than WHATWG fetch, which refuses
+ * outright the ports on its "bad ports" list (5060, 5061, 6000, 6665 to 6669...), for a browser's
+ * safety against cross-protocol attacks. A command-line tool asked to check the deployment on such a
+ * port must reach it. Like fetch: the body is decoded per its Content-Encoding (and the client says
+ * which it accepts), a redirect is never followed, and the signal aborts the request and its body.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
+export interface TransportRequest {
+  readonly method: string;
+  readonly headers: Headers | Readonly<Record<string, string>>;
+  readonly body?: string | Uint8Array | null | undefined;
+  readonly signal: AbortSignal;
+}
+
+/** The part of a fetch `Response` the verifier reads. */
+export interface TransportResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The body, decoded per its Content-Encoding. */
+  readonly body: ReadableStream<Uint8Array>;
+}
+
+/** The codings fetch decodes, and what decodes each. */
+const DECODERS: Readonly<Record<string, () => NodeJS.ReadWriteStream>> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/** What the client accepts, as fetch says it. */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+function headersOf(response: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = response.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i] as string, raw[i + 1] as string);
+    } catch {
+      // A header name or value fetch would not hold either: left out, as fetch leaves it out.
+    }
+  }
+  return headers;
+}
+
+/** The body undone from each coding it lists, last applied first; a coding fetch does not know leaves it as sent. */
+function decoded(response: IncomingMessage, headers: Headers): Readable {
+  const codings = (headers.get('content-encoding') ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  const known = codings.every((coding) => DECODERS[coding] !== undefined);
+  let stream: Readable = response;
+  for (const coding of known ? codings.reverse() : []) {
+    const decoder = (DECODERS[coding] as () => NodeJS.ReadWriteStream)() as unknown as Readable;
+    stream.on('error', (error) => decoder.destroy(error));
+    stream = stream.pipe(decoder as unknown as NodeJS.WritableStream) as unknown as Readable;
+  }
+  // A body given up on (past the cap) closes the connection, as fetch does, rather than leave it half read.
+  stream.once('close', () => {
+    if (!response.complete) response.destroy();
+  });
+  return stream;
+}
+
+/** Sends one request and resolves once the response's headers are in; its body is read from the stream. */
+export function send(url: string, init: TransportRequest): Promise<TransportResponse> {
+  const target = new URL(url);
+  const headers = new Headers(init.headers);
+  if (!headers.has('accept-encoding')) headers.set('accept-encoding', ACCEPT_ENCODING);
+  const body = typeof init.body === 'string' ? Buffer.from(init.body) : (init.body ?? undefined);
+  if (body !== undefined) headers.set('content-length', String(body.byteLength));
+  const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method: init.method, headers: Object.fromEntries(headers) });
+  return new Promise((resolve, reject) => {
+    let response: IncomingMessage | undefined;
+    const abort = () => {
+      // The signal's own reason (a TimeoutError, the deadline's), so that the caller tells a timeout from a dropped connection.
+      const reason: unknown = init.signal.reason;
+      const error = reason instanceof Error ? reason : new Error(String(reason));
+      response?.destroy(error);
+      request.destroy(error);
+    };
+    if (init.signal.aborted) {
+      abort();
+      return;
+    }
+    init.signal.addEventListener('abort', abort, { once: true });
+    // Every failure comes here, an abort's too (the request is destroyed with the signal's reason).
+    request.once('error', (error) => {
+      init.signal.removeEventListener('abort', abort);
+      reject(error);
+    });
+    request.once('response', (incoming) => {
+      response = incoming;
+      incoming.once('close', () => init.signal.removeEventListener('abort', abort));
+      const responseHeaders = headersOf(incoming);
+      resolve({
+        status: incoming.statusCode ?? 0,
+        headers: responseHeaders,
+        body: Readable.toWeb(decoded(incoming, responseHeaders)) as ReadableStream<Uint8Array>,
+      });
+    });
+    request.end(body);
+  });
+}
