@@ -6,6 +6,7 @@ import { type Check, type CheckResult, type Outcome, type RunState, runCheck } f
 import { authChecks } from './checks/auth.js';
 import { createChecks } from './checks/create.js';
 import { getChecks } from './checks/get.js';
+import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
 import { type Exchange, HttpClient, RETRYABLE_STATUSES, TransportError } from './http.js';
@@ -77,7 +78,7 @@ export interface VerificationReport {
 /** The checks of the spec suite, for this contract. */
 export function specChecks(contract: Contract): Check[] {
   const operations = ['listPets', 'createPet', 'getPet'].map((id) => contract.operation(id));
-  return [...authChecks(operations), ...listChecks, ...createChecks, ...getChecks];
+  return [...authChecks(operations), ...listChecks, ...createChecks, ...getChecks, ...inputChecks(contract.doc)];
 }
 
 function count(results: readonly CheckResult[], outcome: Outcome): number {
