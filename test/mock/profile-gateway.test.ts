@@ -4,6 +4,7 @@
  * collation does): petstore-verify learns both, the mock adopts
  * them, and the proxy stops calling the clamp a drift once it holds the profile learned.
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileOfRun } from '../../src/contracts/learn-profile.js';
 import { verify } from '../../src/contracts/runner.js';
@@ -82,5 +83,20 @@ describe('a gateway that clamps limit above the maximum only and orders by name'
       without.join('\n'),
     ).toBe(true);
     expect(await drifts(true)).toEqual([]);
+  });
+
+  it('is the version-2 example of docs/profiles.md, which the mock runs: 100 pets for limit=500, 400 for limit=0', async () => {
+    const examples = [...(await readFile(new URL('../../docs/profiles.md', import.meta.url), 'utf8')).matchAll(/```json\n([\s\S]*?)```/g)];
+    const written: unknown = JSON.parse(examples[1]?.[1] ?? '');
+    // The choices the example names are the ones learned from the gateway.
+    expect(profile).toMatchObject(written as object);
+    const example = readProfile(written);
+    const mock = await startMockServer({ profile: example, count: 150, selfCheck: (mismatch) => expect.fail(mismatch) });
+    try {
+      expect((await page(mock.url, '/pets?limit=500')).pets).toHaveLength(100);
+      expect((await page(mock.url, '/pets?limit=0')).status).toBe(400);
+    } finally {
+      await mock.close();
+    }
   });
 });
