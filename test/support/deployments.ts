@@ -644,6 +644,8 @@ export interface Choices {
    * trailing or doubled slash, an encoded slash decoded), as many routers do.
    */
   readonly routing?: 'exact' | 'lenient';
+  /** How a petId is read: plain digits, or as a JSON number is (`1e1` is the pet 10, `7.0` the pet 7), as JSON Schema counts integers. */
+  readonly idSpelling?: 'digits' | 'json-number';
   /** An integer in the body written with a zero fraction (`7.0`): accepted as the integer (JSON Schema's reading), or refused. */
   readonly zeroFraction?: 'accept' | 'refuse';
   readonly unknownStatus: 'empty' | 'refuse';
@@ -871,7 +873,9 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
     }
     const match = /^\/pets\/([^/]+)$/.exec(path);
     if (match && request.method === 'GET') {
-      const raw = decodeURIComponent(match[1] as string);
+      const sent = decodeURIComponent(match[1] as string);
+      const number = Number(sent);
+      const raw = choices.idSpelling === 'json-number' && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(sent) && Number.isSafeInteger(number) ? String(number) : sent;
       if (!/^-?\d+$/.test(raw)) return error(request, choices.nonIntegerPetId, choices.nonIntegerPetId === 400 ? 'bad_request' : 'not_found', 'no such pet');
       const pet = pets.find((candidate) => candidate.id === BigInt(raw));
       return pet ? reply(request, 200, show(pet)) : error(request, 404, 'not_found', 'no such pet');
