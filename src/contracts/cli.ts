@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT, messageOf, UsageError } from '../errors.js';
+import { profileDocument } from '../profile/profile.js';
 import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES } from './fuzz/budget.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import type { ObservedExchange } from './http.js';
@@ -333,7 +334,7 @@ async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteS
 /** Writes the profile (--write-profile) and the json or junit document (to --output, else stdout). */
 async function writeReports(flags: Flags, report: VerificationReport, progress: NodeJS.WriteStream): Promise<void> {
   if (flags.writeProfile && report.fatal === undefined) {
-    await writeFile(flags.writeProfile, `${JSON.stringify(profileOfRun(report.results), null, 2)}\n`);
+    await writeFile(flags.writeProfile, `${JSON.stringify(profileDocument(profileOfRun(report.results)), null, 2)}\n`);
     progress.write(`Profile of the deployment written to ${flags.writeProfile}; run petstore-mock --profile ${flags.writeProfile} to mimic it.\n`);
   }
   if (flags.reporter === 'console') return;

@@ -24,6 +24,8 @@ export interface ApiRequest {
   readonly body?: string;
   /** Sent with a body; default `application/json`. */
   readonly contentType?: string;
+  /** True when `path` starts at the origin rather than below the base URL: another spelling of the base path itself (`/V1/pets`). */
+  readonly fromOrigin?: boolean;
 }
 
 /**
@@ -270,7 +272,7 @@ export class HttpClient {
   }
 
   async send(request: ApiRequest): Promise<Exchange> {
-    const url = `${this.#base}${request.path}${request.query ? `?${request.query}` : ''}`;
+    const url = `${request.fromOrigin ? new URL(this.#base).origin : this.#base}${request.path}${request.query ? `?${request.query}` : ''}`;
     const headers: Record<string, string> = { accept: 'application/json' };
     const given = request.authorization;
     const derived = typeof given === 'object' && given !== null ? given : undefined;

@@ -31,4 +31,14 @@ describe('learnProfile', () => {
     expect(profile).toMatchObject({ idScheme: 'random', idsBeyondDouble: true });
     expect(Object.keys(profile)).not.toContain('errorCodesByStatus');
   });
+
+  it('learns each side of the limit range on its own when the deployment treats them apart (a gateway clamping above the maximum), in a version-2 profile', () => {
+    const profile = learnProfile({ limitOutOfRange: 'mixed', limitAboveMaximum: 'clamp', limitBelowMinimum: 'refuse' });
+    expect(profile).toMatchObject({ version: 2, limitOutOfRange: 'unknown', limitAboveMaximum: 'clamp', limitBelowMinimum: 'refuse' });
+  });
+
+  it('learns one choice for both sides when they agree, in a version-1 profile', () => {
+    const profile = learnProfile({ limitOutOfRange: 'clamp', limitAboveMaximum: 'clamp', limitBelowMinimum: 'clamp' });
+    expect(profile).toMatchObject({ version: 1, limitOutOfRange: 'clamp', limitAboveMaximum: 'unknown', limitBelowMinimum: 'unknown' });
+  });
 });

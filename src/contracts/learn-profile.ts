@@ -5,7 +5,7 @@
  */
 
 import { ERROR_CODES, type ErrorCode, PET_STATUSES } from '../openapi/facts.js';
-import { type Profile, readProfile, UNKNOWN, UNKNOWN_PROFILE } from '../profile/profile.js';
+import { type Profile, readProfile, UNKNOWN, UNKNOWN_PROFILE, versionFor } from '../profile/profile.js';
 import type { CheckResult } from './check.js';
 import { mergeObservations, type Observations } from './checks/observations.js';
 
@@ -48,14 +48,28 @@ function categoriesOf(seen: Observations): Choice<'categories'> {
 }
 
 /**
+ * An out-of-range limit: one choice for both sides when they agree; each side on its own when they
+ * differ (a gateway that clamps above the maximum and refuses below the minimum).
+ */
+function limitRangeOf(seen: Observations): Pick<Profile, 'limitOutOfRange' | 'limitAboveMaximum' | 'limitBelowMinimum'> {
+  const both = oneOf(seen.limitOutOfRange, ['refuse', 'clamp']);
+  if (both !== UNKNOWN) return { limitOutOfRange: both, limitAboveMaximum: UNKNOWN, limitBelowMinimum: UNKNOWN };
+  return {
+    limitOutOfRange: UNKNOWN,
+    limitAboveMaximum: oneOf(seen.limitAboveMaximum, ['refuse', 'clamp']),
+    limitBelowMinimum: oneOf(seen.limitBelowMinimum, ['refuse', 'clamp']),
+  };
+}
+
+/**
  * The profile a run's observations show.
  * @example
  * learnProfile({ listOrder: 'id-desc', limitOutOfRange: 'clamp' }); // { ...UNKNOWN_PROFILE, listOrder: 'id-desc', limitOutOfRange: 'clamp' }
  */
 export function learnProfile(seen: Observations): Profile {
-  return readProfile({
+  const learned: Omit<Profile, 'version'> = {
     ...UNKNOWN_PROFILE,
-    limitOutOfRange: oneOf(seen.limitOutOfRange, ['refuse', 'clamp']),
+    ...limitRangeOf(seen),
     limitNotInteger: oneOf(seen.limitNotInteger, ['refuse', 'ignore']),
     unknownStatus: oneOf(seen.unknownStatus, ['refuse', 'empty']),
     defaultStatus: oneOf(seen.defaultStatus, [...PET_STATUSES, 'omitted']),
@@ -67,7 +81,8 @@ export function learnProfile(seen: Observations): Profile {
     errorCodes: errorCodesOf(seen.errorCodesByStatus),
     charset: oneOf(seen.charset, ['none', 'utf-8']),
     deprecation: oneOf(seen.deprecation, ['rfc9745', 'legacy']),
-  });
+  };
+  return readProfile({ ...learned, version: versionFor(learned) });
 }
 
 /** The profile a run's results show: their observations joined, then learned. */

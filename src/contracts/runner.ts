@@ -7,6 +7,7 @@ import { Advice, type Check, type CheckResult, type Outcome, type RunState, runC
 import { authChecks } from './checks/auth.js';
 import { createChecks } from './checks/create.js';
 import { getChecks } from './checks/get.js';
+import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
 import { DEFAULT_FUZZ_RUNS } from './fuzz/budget.js';
@@ -109,7 +110,7 @@ export interface VerificationReport {
 /** The checks of the spec suite, for this contract. */
 export function specChecks(contract: Contract): Check[] {
   const operations = ['listPets', 'createPet', 'getPet'].map((id) => contract.operation(id));
-  return [...authChecks(operations), ...listChecks, ...createChecks, ...getChecks];
+  return [...authChecks(operations), ...listChecks, ...createChecks, ...getChecks, ...inputChecks(contract.doc)];
 }
 
 function count(results: readonly CheckResult[], outcome: Outcome): number {

@@ -71,9 +71,14 @@ export function inOrder(order: ListOrder, pets: readonly Ordered[]): boolean {
  * const profile: Profile = { ...UNKNOWN_PROFILE, limitOutOfRange: 'clamp', listOrder: 'id-desc' };
  */
 export interface Profile {
-  readonly version: 1;
+  /** 1, or 2 when the document uses a field version 2 added (`limitAboveMaximum`, `limitBelowMinimum`). */
+  readonly version: ProfileVersion;
   /** `listPets` with an integer `limit` outside 1..100: refused with 400, or clamped into range. */
   readonly limitOutOfRange: 'refuse' | 'clamp' | Unknown;
+  /** Version 2: `listPets` with an integer `limit` above 100 only, when the deployment treats the two sides apart (a gateway's `min(limit, 100)`); known, it wins over `limitOutOfRange` on that side. */
+  readonly limitAboveMaximum: 'refuse' | 'clamp' | Unknown;
+  /** Version 2: `listPets` with an integer `limit` below 1 only; known, it wins over `limitOutOfRange` on that side. */
+  readonly limitBelowMinimum: 'refuse' | 'clamp' | Unknown;
   /** `listPets` with a `limit` that is not an integer: refused with 400, or ignored (the default 20). Unknown: as `limitOutOfRange` says (clamp ignores it). */
   readonly limitNotInteger: 'refuse' | 'ignore' | Unknown;
   /** `listPets` with a `status` outside the enum: refused with 400, or answered with an empty page. */
@@ -97,10 +102,23 @@ export interface Profile {
   readonly deprecation: 'rfc9745' | 'legacy' | Unknown;
 }
 
+/** The versions of the document format: 2 added the two sides of the limit's range. */
+export type ProfileVersion = 1 | 2;
+
+/** The fields version 2 added: a document that uses one says version 2, so that a mock that knows only version 1 refuses it by its version. */
+const VERSION_2_FIELDS = ['limitAboveMaximum', 'limitBelowMinimum'] as const;
+
+/** The version a profile's document needs: 2 when it knows a field version 2 added, else 1 (which every mock reads). */
+export function versionFor(profile: Omit<Profile, 'version'>): ProfileVersion {
+  return VERSION_2_FIELDS.some((field) => profile[field] !== UNKNOWN) ? 2 : 1;
+}
+
 /** The profile that knows nothing: the mock as it is without one. */
 export const UNKNOWN_PROFILE: Profile = Object.freeze({
   version: 1,
   limitOutOfRange: UNKNOWN,
+  limitAboveMaximum: UNKNOWN,
+  limitBelowMinimum: UNKNOWN,
   limitNotInteger: UNKNOWN,
   unknownStatus: UNKNOWN,
   defaultStatus: UNKNOWN,
@@ -125,9 +143,21 @@ export const PROFILE_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['version'],
+  // The fields version 2 added need version 2: a document a version-1 mock would misread says so.
+  if: { properties: { version: { const: 1 } } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, a plain object never awaited
+  then: { properties: Object.fromEntries(VERSION_2_FIELDS.map((field) => [field, { const: UNKNOWN }])) },
   properties: {
-    version: { const: 1, description: 'The version of this document format.' },
+    version: { enum: [1, 2], description: 'The version of this document format: 2 when it uses limitAboveMaximum or limitBelowMinimum.' },
     limitOutOfRange: oneOf(['refuse', 'clamp'], 'listPets with an integer limit outside 1..100: 400, or clamped into range.'),
+    limitAboveMaximum: oneOf(
+      ['refuse', 'clamp'],
+      'Version 2. listPets with an integer limit above 100 only: 400, or clamped to 100. Known, it wins over limitOutOfRange on that side.',
+    ),
+    limitBelowMinimum: oneOf(
+      ['refuse', 'clamp'],
+      'Version 2. listPets with an integer limit below 1 only: 400, or clamped to 1. Known, it wins over limitOutOfRange on that side.',
+    ),
     limitNotInteger: oneOf(
       ['refuse', 'ignore'],
       'listPets with a limit that is not an integer: 400, or ignored (the default 20). Unknown: as limitOutOfRange says.',
@@ -166,7 +196,7 @@ export const PROFILE_SCHEMA = {
  * @example
  * const document: ProfileDocument = { version: 1, limitOutOfRange: 'clamp' };
  */
-export type ProfileDocument = Partial<Profile> & { readonly version: 1 };
+export type ProfileDocument = Partial<Profile> & { readonly version: ProfileVersion };
 
 let validator: ValidateFunction<ProfileDocument> | undefined;
 
@@ -182,11 +212,28 @@ export function readProfile(value: unknown): Profile {
   if (!validator(value)) {
     const error = validator.errors?.[0];
     const field = `profile${(error?.instancePath ?? '').replace(/\//g, '.')}`;
+    if (error?.keyword === 'const' && error.instancePath !== '/version')
+      throw new TypeError(`${field} needs "version": 2 (version 1 has no such field); write "version": 2, which petstore-mock reads from this release on`);
     const allowed = error?.params && 'allowedValues' in error.params ? ` one of ${[error.params.allowedValues].flat().join(', ')}` : '';
     const extra = error?.params && 'additionalProperty' in error.params ? ` (no field ${String(error.params.additionalProperty)})` : '';
     throw new TypeError(`${field} ${allowed ? `must be${allowed}` : (error?.message ?? 'is invalid')}${extra}`);
   }
   return { ...UNKNOWN_PROFILE, ...value, errorCodes: { ...(value.errorCodes ?? {}) } };
+}
+
+/**
+ * A profile as a document to write: version 1, without the fields version 2 added, unless it knows
+ * one of them, so that a mock of an earlier release reads what it can.
+ * @example
+ * profileDocument({ ...UNKNOWN_PROFILE, listOrder: 'name' }); // { version: 1, ..., listOrder: 'name' } (no limitAboveMaximum)
+ */
+export function profileDocument(profile: Profile): ProfileDocument {
+  const version = versionFor(profile);
+  if (version === 2) return { ...profile, version };
+  const document: Partial<Record<keyof Profile, unknown>> = { ...profile, version };
+  for (const field of VERSION_2_FIELDS) delete document[field];
+  // Safe: a copy of a Profile, less fields a ProfileDocument may leave out.
+  return document as ProfileDocument;
 }
 
 /** Whether `value` is a known choice, not `unknown`. */

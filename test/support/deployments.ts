@@ -274,6 +274,30 @@ function racyIds(): Fault {
   };
 }
 
+/** Reads getPet's id with `read` (parseInt, a float parse) before the mock sees it: a lenient parse of the path. */
+const readsIdAs =
+  (read: (raw: string) => number): Fault =>
+  (request, mock) => {
+    const url = new URL(request.url);
+    const match = /^\/v1\/pets\/([^/]+)$/.exec(url.pathname);
+    if (!isGet(request) || !match) return mock(request);
+    const id = read(decodeURIComponent(match[1] as string));
+    if (!Number.isFinite(id)) return mock(request);
+    url.pathname = `/v1/pets/${id}`;
+    return mock(new Request(url, request));
+  };
+
+/** Reads listPets' `limit` with `read` before the mock sees it: a lenient parse of the query. */
+const readsLimitAs =
+  (read: (raw: string) => string): Fault =>
+  (request, mock) => {
+    const url = new URL(request.url);
+    const limit = url.searchParams.get('limit');
+    if (!isList(request) || limit === null) return mock(request);
+    url.searchParams.set('limit', read(limit));
+    return mock(new Request(url, request));
+  };
+
 /** A fault that only the deeper probes catch, and the check that must name it (with a finding matching `message`, if given). */
 export interface ProbeFault {
   readonly fault: Fault;
@@ -517,6 +541,75 @@ export const PROBE_FAULTS: Readonly<Record<string, ProbeFault>> = {
     caughtBy: 'createPet.echo',
     message: /refused \(400\) a valid NewPet/,
   },
+  'petId read with parseInt (1000abc is the pet 1000)': {
+    fault: readsIdAs((raw) => Number.parseInt(raw, 10)),
+    caughtBy: 'getPet.petId-spellings',
+    message: /answered the pet \d+ for petId "\d+abc".*accept digits only/,
+  },
+  'petId read as a float and truncated (1000.5 is the pet 1000)': {
+    fault: readsIdAs((raw) => Math.trunc(Number(raw))),
+    caughtBy: 'getPet.petId-spellings',
+    message: /answered the pet \d+ for petId "\d+\.5", a fraction/,
+  },
+  'the base path matched ignoring case, after an exact-prefix auth rule (/V1/pets)': {
+    fault: servesVariant(
+      (path) => /^\/v1\//i.test(path) && !path.startsWith('/v1/'),
+      (path) => `/v1/${path.slice(4)}`,
+    ),
+    caughtBy: 'auth.listPets.path-variants',
+    message: /GET \/V1\/pets without a credential answered 200 as the API.*require the key on every path/,
+  },
+  'an encoded slash (%2F) decoded after an exact-path auth rule': {
+    fault: servesVariant(
+      (path) => /%2f/i.test(path),
+      (path) => path.replace(/%2f/gi, '/'),
+    ),
+    caughtBy: 'auth.getPet.path-variants',
+    message: /\/v1\/pets%2F\d+ without a credential answered 200/,
+  },
+  'the status filter matched ignoring case': {
+    fault: (request, mock) => {
+      const url = new URL(request.url);
+      const status = url.searchParams.get('status');
+      if (!isList(request) || status === null) return mock(request);
+      url.searchParams.set('status', status.toLowerCase());
+      return mock(new Request(url, request));
+    },
+    caughtBy: 'listPets.status-case',
+    message: /status=[A-Z][a-zA-Z]* answered 200 with \d+ pets of status [a-z]+: it matches status ignoring case/,
+  },
+  'categoryId true read as 1 (a bool is an int in Python)': {
+    fault: rewriteCreate((body) => (typeof body.categoryId === 'boolean' ? { ...body, categoryId: Number(body.categoryId) } : body)),
+    caughtBy: 'createPet.types',
+    message: /accepted categoryId true, a boolean .*, and stored categoryId 1: categoryId is an integer/,
+  },
+  'categoryId "7" read as 7': {
+    fault: rewriteCreate((body) =>
+      typeof body.categoryId === 'string' && /^\d+$/.test(body.categoryId) ? { ...body, categoryId: BigInt(body.categoryId) } : body,
+    ),
+    caughtBy: 'createPet.types',
+    message: /accepted categoryId "\d+", a string of digits/,
+  },
+  'name 42 read as "42"': {
+    fault: rewriteCreate((body) => (typeof body.name === 'number' || typeof body.name === 'bigint' ? { ...body, name: String(body.name) } : body)),
+    caughtBy: 'createPet.types',
+    message: /accepted name 42, a number, and stored name "42": name is a string/,
+  },
+  'limit "3" read as 3': {
+    fault: readsLimitAs((raw) => /^"(\d+)"$/.exec(raw)?.[1] ?? raw),
+    caughtBy: 'listPets.limit-lenient',
+    message: /limit="3", a quoted number .*, answered 3 pets/,
+  },
+  'limit true read as 1': {
+    fault: readsLimitAs((raw) => (raw === 'true' ? '1' : raw)),
+    caughtBy: 'listPets.limit-lenient',
+    message: /limit=true, a boolean .*, answered 1 pets/,
+  },
+  'limit read with parseInt (3abc is 3)': {
+    fault: readsLimitAs((raw) => (Number.isNaN(Number.parseInt(raw, 10)) ? raw : String(Number.parseInt(raw, 10)))),
+    caughtBy: 'listPets.limit-lenient',
+    message: /limit=3abc, a number and text .*, answered 3 pets/,
+  },
   'every create refused with 400': {
     fault: (request, mock) =>
       isCreate(request) ? Promise.resolve(json(400, { code: 'bad_request', message: 'categoryId: no such category', status: 400 })) : mock(request),
@@ -545,8 +638,18 @@ export interface Choices {
   readonly defaultStatus: 'available' | 'pending' | 'sold' | 'omitted';
   /** The path before `/pets`: `/v1`, or a gateway prefix before it. */
   readonly basePath: string;
-  readonly limitOutOfRange: 'clamp' | 'refuse';
+  /** An integer limit out of range: clamped, refused, or clamped above the maximum and refused below the minimum (a gateway's `min(limit, 100)`). */
+  readonly limitOutOfRange: 'clamp' | 'refuse' | 'clamp-above';
   readonly nonIntegerPetId: 400 | 404;
+  /**
+   * How paths are matched, behind the key either way: exactly, or leniently (in any case, with a
+   * trailing or doubled slash, an encoded slash decoded), as many routers do.
+   */
+  readonly routing?: 'exact' | 'lenient';
+  /** How a petId is read: plain digits, or as a JSON number is (`1e1` is the pet 10, `7.0` the pet 7), as JSON Schema counts integers. */
+  readonly idSpelling?: 'digits' | 'json-number';
+  /** An integer in the body written with a zero fraction (`7.0`): accepted as the integer (JSON Schema's reading), or refused. */
+  readonly zeroFraction?: 'accept' | 'refuse';
   readonly unknownStatus: 'empty' | 'refuse';
   /** Categories accepted on create: any int64, or only these (others refused with 400). */
   readonly categories: 'any' | readonly bigint[];
@@ -570,6 +673,8 @@ export interface Choices {
   readonly errorCodes: 'snake' | 'numeric' | 'upper';
   /** How many pets exist at the start. */
   readonly count: number;
+  /** Names at the start in both cases (`Pet Z0`, `pet y1`), so that an order by code units (`name`, binary) and a language's collation differ. */
+  readonly mixedCaseNames?: boolean;
   /**
    * Every `limitEvery`-th request (1: every one) is answered 429 with `Retry-After: 1`, as the spec
    * allows on every operation. Counted rather than timed, so that a run whose waits take no real
@@ -641,6 +746,15 @@ function errorCode(style: Choices['errorCodes'], status: number, name: string): 
   return style === 'numeric' ? `E${status}` : style === 'upper' ? name.toUpperCase() : name;
 }
 
+/** A path as a lenient router matches it: an encoded slash decoded, slashes collapsed, no trailing slash, in lower case. */
+function leniently(path: string): string {
+  return path
+    .replace(/%2f/gi, '/')
+    .replace(/\/{2,}/g, '/')
+    .replace(/(.)\/$/, '$1')
+    .toLowerCase();
+}
+
 function isInteger(value: JsonValue | undefined): value is number | bigint {
   return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value));
 }
@@ -657,7 +771,7 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
   for (let i = 0; i < choices.count; i++) {
     pets.push({
       id: nextId(),
-      name: `Pet ${String.fromCharCode(90 - (i % 26))}${i}`,
+      name: `${choices.mixedCaseNames && i % 2 === 1 ? 'pet' : 'Pet'} ${String.fromCharCode(90 - (i % 26))}${i}`,
       categoryId: knownCategories[i % knownCategories.length] ?? 1n,
       status: STATUSES[i % 3] as string,
       createdAt: new Date(0).toISOString(),
@@ -698,6 +812,7 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
   const deployment = await serve(async (request) => {
     const url = new URL(request.url);
     if (request.method === 'POST') served.postsReceived++;
+    if (choices.routing === 'lenient') url.pathname = leniently(url.pathname);
     if (overLimit()) {
       served.limited++;
       return reply(request, 429, { code: errorCode(choices.errorCodes, 429, 'too_many_requests'), message: 'slow down', status: 429 }, { 'retry-after': '1' });
@@ -709,7 +824,8 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
       const rawLimit = url.searchParams.get('limit') ?? '20';
       let limit = /^-?\d+$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
       if (!(limit >= 1 && limit <= 100)) {
-        if (choices.limitOutOfRange === 'refuse') return error(request, 400, 'bad_request', 'limit must be an integer from 1 to 100');
+        if (choices.limitOutOfRange === 'refuse' || (choices.limitOutOfRange === 'clamp-above' && !(limit > 100)))
+          return error(request, 400, 'bad_request', 'limit must be an integer from 1 to 100');
         limit = Number.isNaN(limit) ? 20 : Math.min(100, Math.max(1, limit));
       }
       const status = url.searchParams.get('status');
@@ -728,8 +844,11 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
     if (path === '/pets' && request.method === 'POST') {
       served.posts++;
       let body: JsonValue;
+      const text = await request.text();
+      if (choices.zeroFraction === 'refuse' && /"categoryId"\s*:\s*-?\d+[.eE]/.test(text))
+        return error(request, 400, 'bad_request', 'categoryId must be an integer');
       try {
-        body = parseJson(await request.text());
+        body = parseJson(text);
       } catch {
         return error(request, 400, 'malformed_json', 'the body is not JSON');
       }
@@ -757,7 +876,9 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
     }
     const match = /^\/pets\/([^/]+)$/.exec(path);
     if (match && request.method === 'GET') {
-      const raw = decodeURIComponent(match[1] as string);
+      const sent = decodeURIComponent(match[1] as string);
+      const number = Number(sent);
+      const raw = choices.idSpelling === 'json-number' && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(sent) && Number.isSafeInteger(number) ? String(number) : sent;
       if (!/^-?\d+$/.test(raw)) return error(request, choices.nonIntegerPetId, choices.nonIntegerPetId === 400 ? 'bad_request' : 'not_found', 'no such pet');
       const pet = pets.find((candidate) => candidate.id === BigInt(raw));
       return pet ? reply(request, 200, show(pet)) : error(request, 404, 'not_found', 'no such pet');

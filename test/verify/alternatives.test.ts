@@ -115,6 +115,18 @@ const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; pact: bo
     pact: true,
     observed: { listOrder: 'id-asc' },
   },
+  {
+    name: 'paths matched leniently, behind the key (/V1/pets, a trailing or doubled slash, an encoded slash are the API and answer 401 without it), an integer written 7.0 in a body refused, a petId read as a JSON number (1e1 is the pet 10)',
+    choices: { routing: 'lenient', zeroFraction: 'refuse', idSpelling: 'json-number' },
+    pact: true,
+    observed: { listOrder: 'id-asc', nonIntegerPetId: 400, unknownStatus: 'refuse' },
+  },
+  {
+    name: 'a gateway: limit clamped above the maximum and refused below the minimum, ordered by name, 404 for an id that is not an integer, an empty page for a status outside the enum (in another case too)',
+    choices: { limitOutOfRange: 'clamp-above', order: 'name', nonIntegerPetId: 404, unknownStatus: 'empty' },
+    pact: true,
+    observed: { limitAboveMaximum: 'clamp', limitBelowMinimum: 'refuse', listOrder: 'name', nonIntegerPetId: 404, unknownStatus: 'empty' },
+  },
   { name: 'no pet at the start', choices: { count: 0 }, pact: true, observed: { idScheme: 'increasing', defaultStatus: 'available' } },
   {
     name: 'no pet at the start and only category 42 known: nothing to learn a category from, so creates and the provider states that need a pet are skipped, not failed',

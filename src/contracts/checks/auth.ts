@@ -1,5 +1,5 @@
 import type { Check, CheckContext } from '../check.js';
-import { type DerivedCredential, KEY_PLACEHOLDER } from '../http.js';
+import { type DerivedCredential, type Exchange, KEY_PLACEHOLDER } from '../http.js';
 import { bodyCategoryId, existingPet, idOf, isPet, listPage, newPetBody } from '../pets.js';
 
 /** Below this length a prefix of the key would reveal almost all of it, even in a report. */
@@ -91,17 +91,43 @@ function invalidRequest(operationId: string, valid: RequestParts): RequestParts 
   }
 }
 
+/** A spelling of an API path: below the base URL (`/pets/`), or from the origin, the base path spelled too (`/V1/pets`). */
+interface Spelling {
+  readonly path: string;
+  readonly fromOrigin: boolean;
+}
+
+function upperCase(path: string): string {
+  return path.replace(/[a-z]/g, (letter) => letter.toUpperCase());
+}
+
 /** The same path spelled so that a router may still match it while an exact-path auth rule does not. */
-function pathVariants(path: string): string[] {
+function pathVariants(path: string): Spelling[] {
   const variants = [`${path}/`, `/${path}`];
   // Paths are case-sensitive and percent-encoding an unreserved letter names the same path (RFC 3986 §6.2.2.2): a router may normalize either.
-  const upper = path.replace(/[a-z]/g, (letter) => letter.toUpperCase());
+  const upper = upperCase(path);
   if (upper !== path) variants.push(upper);
   const letter = path.search(/[a-z]/);
   if (letter >= 0) variants.push(`${path.slice(0, letter)}%${path.charCodeAt(letter).toString(16)}${path.slice(letter + 1)}`);
   const lastSlash = path.lastIndexOf('/');
-  if (lastSlash > 0) variants.push(`${path.slice(0, lastSlash)}/${path.slice(lastSlash)}`);
-  return variants;
+  if (lastSlash > 0) {
+    variants.push(`${path.slice(0, lastSlash)}/${path.slice(lastSlash)}`);
+    // An encoded slash is no separator (RFC 3986 §2.2), but a router that decodes before it matches reads one.
+    variants.push(`${path.slice(0, lastSlash)}%2F${path.slice(lastSlash + 1)}`);
+  }
+  return variants.map((variant) => ({ path: variant, fromOrigin: false }));
+}
+
+/**
+ * The base path spelled otherwise before the operation's path: in upper case (`/V1/pets`), after a
+ * doubled slash, joined by an encoded slash (`/v1%2Fpets`), or left out (`/pets`, the API mounted at
+ * the root as well). A gateway that authenticates on the exact prefix and routes leniently serves these.
+ */
+function basePathVariants(basePath: string, path: string): Spelling[] {
+  if (basePath === '') return [];
+  const variants = [`/${basePath}${path}`, `${basePath}%2F${path.slice(1)}`, path];
+  if (upperCase(basePath) !== basePath) variants.unshift(`${upperCase(basePath)}${path}`);
+  return variants.map((variant) => ({ path: variant, fromOrigin: true }));
 }
 
 /**
@@ -162,27 +188,42 @@ async function expectAccepted(context: CheckContext, operation: Operation): Prom
     context.fail(`${operationId} answered ${exchange.status} to a valid request`, exchange, { expected: '2xx', actual: String(exchange.status) });
 }
 
+/** True when an answer is the API's: JSON with a success status, or pets. A web page (a single-page app's fallback) is not. */
+function answersAsTheApi(exchange: Exchange): boolean {
+  const data = isPet(exchange.json) || (Array.isArray(exchange.json) && exchange.json.length > 0);
+  return data || (exchange.status >= 200 && exchange.status < 300 && exchange.json !== undefined);
+}
+
 async function expectNoDataOnPathVariants(context: CheckContext, operation: Operation): Promise<void> {
   const { params, body } = await validRequest(context, operation.operationId);
   const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''));
-  const variants = pathVariants(path);
+  const basePath = new URL(context.state.client.baseUrl).pathname.replace(/\/+$/, '');
+  const variants = [...pathVariants(path), ...basePathVariants(basePath, path)];
   let crashed = 0;
   for (const variant of variants) {
     if (operation.method === 'POST') context.reserveWrite();
+    const shown = variant.fromOrigin ? variant.path : `${basePath}${variant.path}`;
     // Sent around `call`: the spec documents no response for these paths, only that they serve nothing.
-    const exchange = await context.state.client.send({ method: operation.method, path: variant, authorization: null, ...(body === undefined ? {} : { body }) });
+    const exchange = await context.state.client.send({
+      method: operation.method,
+      path: variant.path,
+      fromOrigin: variant.fromOrigin,
+      authorization: null,
+      ...(body === undefined ? {} : { body }),
+    });
     // The interface says nothing of these paths, so a server error on one is no contract failure; but it tells nothing either.
     if (exchange.status >= 500) {
       crashed++;
-      context.warn(`${operation.method} ${variant} without a credential answered ${exchange.status}`);
+      context.warn(`${operation.method} ${shown} without a credential answered ${exchange.status}`);
       continue;
     }
-    const data = isPet(exchange.json) || (Array.isArray(exchange.json) && exchange.json.length > 0);
-    if ((exchange.status >= 200 && exchange.status < 300) || data)
-      context.fail(`${operation.method} ${variant} without a credential answered ${exchange.status}${data ? ' with data' : ''}`, exchange, {
-        expected: 'no data: 401, 404 or another refusal',
-        actual: String(exchange.status),
-      });
+    // Any refusal is right (401, 404, a redirect), and so is a web page: only the API answering without the key is wrong.
+    if (answersAsTheApi(exchange))
+      context.fail(
+        `${operation.method} ${shown} without a credential answered ${exchange.status}${exchange.status < 300 ? ' as the API' : ' with data'}: this spelling of ${basePath}${path} reaches ${operation.operationId} but skips the key; require the key on every path the API answers (authenticate after the router normalizes the path), or answer 404 to this spelling`,
+        exchange,
+        { expected: 'no data: 401, 404 or another refusal', actual: String(exchange.status) },
+      );
   }
   if (crashed === variants.length) context.skip('every variant of the path answered a server error, so whether one serves data cannot be told');
 }
@@ -204,7 +245,8 @@ const AUTH_CHECKS: readonly AuthCheck[] = [
   { name: 'accepted', title: (operationId) => `${operationId} accepts the valid key`, run: expectAccepted },
   {
     name: 'path-variants',
-    title: (operationId) => `${operationId} serves no data without a credential on variants of its path (a trailing slash, a doubled slash)`,
+    title: (operationId) =>
+      `${operationId} serves no data without a credential on other spellings of its path (a trailing slash, a doubled slash, upper case, an encoded letter or slash, the base path in upper case or left out)`,
     run: expectNoDataOnPathVariants,
   },
 ];

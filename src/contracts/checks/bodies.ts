@@ -16,7 +16,8 @@ const LONG = 10_000;
 /** Astral-plane characters (UTF-16 surrogate pairs), a ZWJ sequence and a flag: what utf8mb3 columns and naive truncation break. */
 const ASTRAL = '𝒳𝓎 🦄 👩‍👩‍👧 🇳🇴 𓀀';
 
-function bodyOf(fields: Readonly<Record<string, string>>): string {
+/** A JSON object from each field's exact JSON text. */
+export function bodyOf(fields: Readonly<Record<string, string>>): string {
   return `{${Object.entries(fields)
     .map(([name, value]) => `${JSON.stringify(name)}:${value}`)
     .join(',')}}`;

@@ -1,6 +1,7 @@
 import type { Check, CheckContext } from '../check.js';
 import { createPet, exact, expectListed, expectReread, idOf, listPage, newPetBody, type PetJson } from '../pets.js';
 import { bodyChecks } from './bodies.js';
+import { typeChecks } from './types.js';
 
 /** 2^53 + 1: the smallest integer a double cannot hold. */
 const BEYOND_DOUBLE = '9007199254740993';
@@ -61,7 +62,7 @@ function observeIds(context: CheckContext, first: PetJson, second: PetJson): voi
 
 /**
  * Bodies the spec's NewPet schema rejects, derived from it: each required field missing or null,
- * each field of the wrong type, an integer with a fraction, a value outside an enum, and bodies
+ * a value outside an enum, and bodies
  * that are not JSON objects. Each is a complete, otherwise valid body.
  */
 function invalidBodies(context: CheckContext): [string, string][] {
@@ -74,15 +75,11 @@ function invalidBodies(context: CheckContext): [string, string][] {
     bodies.push([`${field} missing`, JSON.stringify(without(field))]);
     bodies.push([`${field} null`, JSON.stringify({ ...valid, [field]: null })]);
   }
-  for (const [field, { type, enum: allowed }] of Object.entries(shape.properties)) {
+  for (const [field, { enum: allowed }] of Object.entries(shape.properties)) {
     if (allowed) bodies.push([`${field} outside its enum`, JSON.stringify({ ...valid, [field]: 'petstore-verify-unknown' })]);
     // An optional field may be left out, but not sent as null: the schema does not allow null for it.
     if (!shape.required.includes(field) && !allowed?.includes(null)) bodies.push([`${field} null`, JSON.stringify({ ...valid, [field]: null })]);
-    if (type === 'string') bodies.push([`${field} a number`, JSON.stringify({ ...valid, [field]: 42 })]);
-    if (type === 'integer') {
-      bodies.push([`${field} a string`, JSON.stringify({ ...valid, [field]: '1' })]);
-      bodies.push([`${field} fractional`, JSON.stringify({ ...valid, [field]: 1.5 })]);
-    }
+    // A field of another JSON type has its own check, with a value the deployment would otherwise accept: createPet.types (types.ts).
   }
   bodies.push(['malformed JSON', '{"name": "petstore-verify",']);
   // A lenient parser that stops at the end of the first value would accept this; JSON does not (RFC 8259 §2).
@@ -174,7 +171,7 @@ export const createChecks: Check[] = [
   },
   {
     id: 'createPet.invalid',
-    title: 'createPet answers 400 to each invalid body (missing, null and mistyped fields, a status outside the enum, malformed JSON)',
+    title: 'createPet answers 400 to each invalid body (missing and null fields, a status outside the enum, malformed JSON)',
     operationId: 'createPet',
     writes: true,
     async run(context) {
@@ -186,4 +183,5 @@ export const createChecks: Check[] = [
     },
   },
   ...bodyChecks,
+  ...typeChecks,
 ];

@@ -1,4 +1,5 @@
 import { SpecError } from '../../errors.js';
+import { inOrder, type ListOrder } from '../../profile/profile.js';
 import type { Check, CheckContext } from '../check.js';
 import { createPet, expectListed, idOf, listPage, maxLimit, type PetJson, petsOf } from '../pets.js';
 import type { Observations } from './observations.js';
@@ -9,29 +10,18 @@ const FILL_STEP = 5;
 /** A limit below what one status usually has, so that the filter and the limit must work together. */
 const SMALL_LIMIT = 2;
 
-function sortedBy<T>(items: readonly T[], compare: (a: T, b: T) => number): boolean {
-  let previous: { readonly item: T } | undefined;
-  for (const item of items) {
-    if (previous && compare(previous.item, item) > 0) return false;
-    previous = { item };
-  }
-  return true;
-}
+/** The orders a page may show, the id orders first: a page sorted by id is not said to be sorted by name by chance. */
+const ORDERS: readonly ListOrder[] = ['id-asc', 'id-desc', 'name', 'status'];
 
-/** The order a page of pets shows, or undefined when a page this short shows none. */
+/**
+ * The order a page of pets shows, or undefined when a page this short shows none. Names may be sorted
+ * by code units (a binary collation) or by a language's collation: both are `name` (see `inOrder`).
+ */
 function orderOf(pets: readonly PetJson[]): Observations['listOrder'] {
   if (pets.length < 3) return undefined;
-  const ids = pets.map(idOf);
-  if (ids.every((id) => /^-?\d+$/.test(id))) {
-    const numeric = ids.map(BigInt);
-    const byId = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
-    if (sortedBy(numeric, byId)) return 'id-asc';
-    if (sortedBy(numeric, (a, b) => byId(b, a))) return 'id-desc';
-  }
-  const text = (field: string) => pets.map((pet) => String(pet[field] ?? ''));
-  if (sortedBy(text('name'), (a, b) => a.localeCompare(b))) return 'name';
-  if (sortedBy(text('status'), (a, b) => a.localeCompare(b))) return 'status';
-  return 'other';
+  const numeric = pets.every((pet) => /^-?\d+$/.test(idOf(pet)));
+  const ordered = pets.map((pet) => ({ id: idOf(pet), name: String(pet.name ?? ''), status: typeof pet.status === 'string' ? pet.status : undefined }));
+  return ORDERS.find((order) => (numeric || !order.startsWith('id')) && inOrder(order, ordered)) ?? 'other';
 }
 
 function pageSize(context: CheckContext) {
@@ -42,6 +32,13 @@ function pageSize(context: CheckContext) {
 function outOfRangeLimits(context: CheckContext): string[] {
   const { minimum, maximum } = pageSize(context);
   return [String(minimum - 1), String(minimum - 2), String(maximum + 1), String(maximum * 10), ...NOT_INTEGER_LIMITS];
+}
+
+/** What answering `limit` with a page (`answered`) or a 400 shows of the deployment's choice: each side of the range on its own, as a gateway may clamp above the maximum and refuse below the minimum. */
+function limitChoice(limit: string, answered: boolean, maximum: number): Observations {
+  if (NOT_INTEGER_LIMITS.includes(limit)) return { limitNotInteger: answered ? 'ignore' : 'refuse' };
+  const choice = answered ? 'clamp' : 'refuse';
+  return Number(limit) > maximum ? { limitOutOfRange: choice, limitAboveMaximum: choice } : { limitOutOfRange: choice, limitBelowMinimum: choice };
 }
 
 export const listChecks: Check[] = [
@@ -113,15 +110,11 @@ export const listChecks: Check[] = [
     writes: false,
     async run(context) {
       const max = maxLimit(context);
+      const { maximum } = pageSize(context);
       for (const limit of outOfRangeLimits(context)) {
         const exchange = await context.call('listPets', { query: `limit=${encodeURIComponent(limit)}` });
         const count = petsOf(exchange).length;
-        if (exchange.status === 200 || exchange.status === 400)
-          context.observe(
-            NOT_INTEGER_LIMITS.includes(limit)
-              ? { limitNotInteger: exchange.status === 200 ? 'ignore' : 'refuse' }
-              : { limitOutOfRange: exchange.status === 200 ? 'clamp' : 'refuse' },
-          );
+        if (exchange.status === 200 || exchange.status === 400) context.observe(limitChoice(limit, exchange.status === 200, maximum));
         if (exchange.status === 200 && count > max) {
           context.fail(`listPets with limit=${limit} answered ${count} pets`, exchange, { expected: `400, or at most ${max} pets`, actual: `${count} pets` });
         } else if (exchange.status !== 200 && exchange.status !== 400) {

@@ -13,8 +13,12 @@ export interface Observations {
   readonly idScheme?: 'increasing' | 'unordered' | 'mixed' | undefined;
   /** True when some id is beyond 2^53, so a client that parses ids as doubles loses them. */
   readonly idsBeyondDouble?: boolean | undefined;
-  /** What `listPets` does with an integer limit out of range. */
+  /** What `listPets` does with an integer limit out of range (`mixed` when it treats the two sides apart). */
   readonly limitOutOfRange?: 'clamp' | 'refuse' | 'mixed' | undefined;
+  /** The same, for a limit above the maximum only. */
+  readonly limitAboveMaximum?: 'clamp' | 'refuse' | 'mixed' | undefined;
+  /** The same, for a limit below the minimum only. */
+  readonly limitBelowMinimum?: 'clamp' | 'refuse' | 'mixed' | undefined;
   /** What `listPets` does with a limit that is not an integer: a page as if it were absent or parsed leniently, or 400. */
   readonly limitNotInteger?: 'ignore' | 'refuse' | 'mixed' | undefined;
   /** What `listPets` does with a status outside the enum. */
@@ -63,6 +67,8 @@ function join(a: Observations, b: Observations): Observations {
     idScheme: either(a.idScheme, b.idScheme, 'mixed'),
     idsBeyondDouble: a.idsBeyondDouble === undefined && b.idsBeyondDouble === undefined ? undefined : a.idsBeyondDouble === true || b.idsBeyondDouble === true,
     limitOutOfRange: either(a.limitOutOfRange, b.limitOutOfRange, 'mixed'),
+    limitAboveMaximum: either(a.limitAboveMaximum, b.limitAboveMaximum, 'mixed'),
+    limitBelowMinimum: either(a.limitBelowMinimum, b.limitBelowMinimum, 'mixed'),
     limitNotInteger: either(a.limitNotInteger, b.limitNotInteger, 'mixed'),
     unknownStatus: either(a.unknownStatus, b.unknownStatus, 'mixed'),
     defaultStatus: either(a.defaultStatus, b.defaultStatus, 'mixed'),

@@ -1,0 +1,174 @@
+/**
+ * How a deployment reads its path and query parameters, probed from the spec's own parameters: an
+ * integer path parameter spelled as a numeric prefix and more (what `parseInt` reads), an integer
+ * query parameter sent as a boolean, a quoted number, a fraction or a number and text, and an enum
+ * query parameter in another case. Each probe names a reading no correct deployment makes; a reading
+ * JSON Schema or a typed language's integer parser makes (`+7`, `07`, `7.0`, `7e0`) is left alone.
+ */
+import { type JsonSchema, type OpenApiDocument, operationsOf, type Parameter, parametersOf, resolve } from '../../openapi/document.js';
+import type { Check, CheckContext } from '../check.js';
+import type { Exchange } from '../http.js';
+import { existingPet, idOf, isPet, listPage, petsOf } from '../pets.js';
+
+/** A parameter of an operation, its schema resolved. */
+interface Input {
+  readonly operationId: string;
+  readonly name: string;
+  readonly schema: JsonSchema;
+}
+
+/** The parameters at `location` whose schema `where` picks, of every GET operation of the spec. */
+function inputsOf(doc: OpenApiDocument, location: Parameter['in'], where: (schema: JsonSchema) => boolean): Input[] {
+  return operationsOf(doc)
+    .filter((entry) => entry.method === 'get')
+    .flatMap((entry) =>
+      parametersOf(doc, entry.operation)
+        .filter((parameter) => parameter.in === location)
+        .map((parameter) => ({ operationId: entry.operationId, name: parameter.name, schema: resolve(doc, parameter.schema) }))
+        .filter((input) => where(input.schema)),
+    );
+}
+
+const isInteger = (schema: JsonSchema) => schema.type === 'integer';
+
+/** A spelling of an id, what it is, and the pet a reader may rightly serve for it (the integer a JSON number reading makes of it). */
+type Spelling = readonly [spelling: string, what: string, legal?: string];
+
+/** Spellings of the integer `id` that are not that integer under any reading, but that a lenient parse reads as it. */
+function notTheInteger(id: string): Spelling[] {
+  return [
+    [`${id}abc`, 'a numeric prefix and text (read as its prefix by parseInt)'],
+    [`${id}.5`, 'a fraction (read as its integer part by parseInt or a truncating float parse)'],
+    // 10 times the id as a JSON number, which a deployment may serve: only a reader that stops at the `e` finds the id in it.
+    [`${id}e1`, 'an exponent (read as its digits before the e by parseInt)', String(BigInt(id) * 10n)],
+  ];
+}
+
+/** Each integer path parameter spelled as the id of an existing pet and more: 400 or 404, never that pet. */
+async function expectIdSpellingsRefused(context: CheckContext, input: Input): Promise<void> {
+  const id = idOf(await existingPet(context));
+  if (!/^\d+$/.test(id)) context.skip(`the pet's id ${id} is not plain digits, so no spelling of it can be derived`);
+  for (const [spelling, what, legal] of notTheInteger(id)) {
+    const exchange = await context.call(input.operationId, { params: { [input.name]: spelling } });
+    if (exchange.status === 400 || exchange.status === 404) continue;
+    const served = exchange.status === 200 && isPet(exchange.json) ? idOf(exchange.json) : undefined;
+    if (served !== undefined && served === legal) continue;
+    context.fail(
+      served === undefined
+        ? `${input.operationId} answered ${exchange.status} for ${input.name} ${JSON.stringify(spelling)}, ${what}`
+        : `${input.operationId} answered the pet ${served} for ${input.name} ${JSON.stringify(spelling)}, ${what}: ${input.name} is an int64, so this is no id; accept digits only (/^-?[0-9]+$/) before converting, and answer 400 (or 404)`,
+      exchange,
+      { expected: '400 or 404', actual: served === undefined ? String(exchange.status) : `200 with the pet ${served}` },
+    );
+  }
+}
+
+/** Values of an integer query parameter that are not integers, with the integer a lenient reader makes of each: a boolean, a quoted number, a fraction, a number and text. */
+const LENIENT_READINGS: readonly (readonly [string, readonly number[], string])[] = [
+  ['true', [1], 'a boolean (read as 1, as Python reads True)'],
+  ['"3"', [3], 'a quoted number (a JSON string)'],
+  ['3.5', [3, 4], 'a fraction (truncated or rounded)'],
+  ['3abc', [3], 'a number and text (read as its prefix by parseInt)'],
+];
+
+/** Fewer pets than this, and a page read leniently cannot be told from the default page. */
+const LEAST_PETS = 5;
+
+/**
+ * An integer query parameter that sizes a page, sent as something that is no integer: a 400, or the
+ * page as if it were absent (as the deployment answers plain text), never the page its lenient reading asks for.
+ */
+async function expectNoLenientReading(context: CheckContext, input: Input): Promise<void> {
+  const seen = (await listPage(context)).pets.length;
+  if (seen < LEAST_PETS) context.skip(`fewer than ${LEAST_PETS} pets exist, so a page read leniently cannot be told from another`);
+  const count = (exchange: Exchange) => (exchange.status === 200 ? petsOf(exchange).length : undefined);
+  // What the deployment does with a value no reader takes for a number: its answer to a non-integer.
+  const plain = count(await context.call(input.operationId, { query: `${input.name}=petstore-verify` }));
+  for (const [value, readings, what] of LENIENT_READINGS) {
+    const exchange = await context.call(input.operationId, { query: `${input.name}=${encodeURIComponent(value)}` });
+    const answered = count(exchange);
+    if (answered === undefined || answered === plain || !readings.includes(answered)) continue;
+    context.fail(
+      `${input.operationId} with ${input.name}=${value}, ${what}, answered ${answered} pets: it takes a value that is no integer as one; ${input.name} is an integer, so answer 400 naming ${input.name} (or the page as if it were absent, as for ${input.name}=petstore-verify)`,
+      exchange,
+      { expected: `400, or ${plain === undefined ? 'a 400 as' : `${plain} pets as`} for ${input.name}=petstore-verify`, actual: `200 with ${answered} pets` },
+    );
+  }
+}
+
+/** The value of an enum the listing shows most, so that matching another spelling of it would show pets. */
+function mostListed(context: CheckContext, name: string, values: readonly string[]): string | undefined {
+  const count = (value: string) => context.state.listing.filter((pet) => pet[name] === value).length;
+  return [...values].sort((a, b) => count(b) - count(a))[0];
+}
+
+/** Another case of an enum value: upper case, and the first letter capitalized. */
+function otherCases(value: string): string[] {
+  return [...new Set([value.toUpperCase(), `${value.charAt(0).toUpperCase()}${value.slice(1)}`])].filter((spelling) => spelling !== value);
+}
+
+/** An enum query parameter spelled in another case is outside the enum: 400, or an empty page, never the pets of the value it spells. */
+async function expectEnumCaseRefused(context: CheckContext, input: Input): Promise<void> {
+  const values = Array.isArray(input.schema.enum) ? input.schema.enum.filter((value): value is string => typeof value === 'string') : [];
+  const value = mostListed(context, input.name, values);
+  if (value === undefined) context.skip(`the spec gives ${input.name} no string values`);
+  for (const spelling of otherCases(value)) {
+    const exchange = await context.call(input.operationId, { query: `${input.name}=${encodeURIComponent(spelling)}` });
+    const pets = petsOf(exchange);
+    if (exchange.status === 400 || (exchange.status === 200 && pets.length === 0)) continue;
+    const same = pets.length > 0 && pets.every((pet) => pet[input.name] === value);
+    context.fail(
+      `${input.operationId} with ${input.name}=${spelling} answered ${exchange.status} with ${pets.length} pets${same ? ` of ${input.name} ${value}: it matches ${input.name} ignoring case` : ''}; ${spelling} is not one of ${values.join(', ')} (an enum is exact), so answer 400 naming ${input.name} (or an empty page), and compare the value as sent`,
+      exchange,
+      { expected: '400, or 200 with no pets', actual: `${exchange.status}, ${pets.length} pets` },
+    );
+  }
+}
+
+/** A check per parameter: `id` and `title` name the probe, `run` probes one parameter. */
+function probeChecks(
+  inputs: readonly Input[],
+  id: string,
+  title: (input: Input) => string,
+  run: (context: CheckContext, input: Input) => Promise<void>,
+): Check[] {
+  return inputs.map((input) => ({
+    id: `${input.operationId}.${input.name}-${id}`,
+    title: title(input),
+    operationId: input.operationId,
+    writes: false,
+    run: (context) => run(context, input),
+  }));
+}
+
+const isEnum = (schema: JsonSchema) => Array.isArray(schema.enum);
+/** An integer query parameter with a maximum: a page's size. */
+const isPageSize = (schema: JsonSchema) => isInteger(schema) && typeof schema.maximum === 'number';
+
+/**
+ * The parameter probes, derived from the spec: each integer path parameter, each integer query
+ * parameter with a maximum (a page's size), each enum query parameter.
+ */
+export function inputChecks(doc: OpenApiDocument): Check[] {
+  return [
+    ...probeChecks(
+      inputsOf(doc, 'path', isInteger),
+      'spellings',
+      ({ operationId, name }) => `${operationId} answers 400 or 404, never the pet, for ${name} spelled as an id and more (1000abc, 1000.5, 1000e1)`,
+      expectIdSpellingsRefused,
+    ),
+    ...probeChecks(
+      inputsOf(doc, 'query', isPageSize),
+      'lenient',
+      ({ operationId, name }) =>
+        `${operationId} takes no value of ${name} that is not an integer (true, "3", 3.5, 3abc) as one: 400, or the page as if it were absent`,
+      expectNoLenientReading,
+    ),
+    ...probeChecks(
+      inputsOf(doc, 'query', isEnum),
+      'case',
+      ({ operationId, name }) => `${operationId} matches ${name} exactly: a value of its enum in another case is 400 or an empty page`,
+      expectEnumCaseRefused,
+    ),
+  ];
+}

@@ -1,0 +1,107 @@
+/**
+ * JSON types in a request body, probed from the spec's body schema: each field sent as a value of
+ * another JSON type that a lenient reader converts (a boolean or a quoted number for an integer, a
+ * fraction for an integer, a number or a boolean for a string). JSON Schema rejects each, so a
+ * correct deployment answers 400. An integer written with a zero fraction (`7.0`) is an integer to
+ * JSON Schema: accepting it is a choice, so it only has to be kept as that integer.
+ */
+import type { Check, CheckContext } from '../check.js';
+import { bodyCategoryId, exact, isPet, petName } from '../pets.js';
+import { bodyOf } from './bodies.js';
+
+/** A field sent as a value of another type: what it is, and why a reader takes it. */
+interface Mistyped {
+  readonly value: string;
+  readonly what: string;
+}
+
+/** The values of another JSON type a lenient reader takes for a value of `type`, `valid` being a value the deployment accepts. */
+function mistyped(type: string | undefined, valid: string): Mistyped[] {
+  switch (type) {
+    case 'integer':
+      return [
+        { value: 'true', what: 'a boolean (Python reads True as 1)' },
+        { value: JSON.stringify(valid), what: 'a string of digits' },
+        { value: `${valid}.5`, what: 'a number with a fraction' },
+      ];
+    case 'string':
+      return [
+        { value: '42', what: 'a number' },
+        { value: 'true', what: 'a boolean' },
+      ];
+    default:
+      return [];
+  }
+}
+
+/** A valid NewPet named for `purpose`, with `field` written as the JSON text `value`. */
+function bodyWith(context: CheckContext, purpose: string, categoryId: string, field: string, value: string): string {
+  return bodyOf({ name: JSON.stringify(petName(context.state, purpose)), categoryId, [field]: value });
+}
+
+/** The value to replace for each field: the accepted category for an integer, so that a conversion lands on a value the deployment takes. */
+function validValue(field: string, type: string | undefined, categoryId: string): string {
+  return type === 'integer' ? (field === 'categoryId' ? categoryId : '1') : 'petstore-verify';
+}
+
+async function expectMistypedRefused(context: CheckContext): Promise<void> {
+  const categoryId = await bodyCategoryId(context.state);
+  const { properties } = context.contract.body('createPet');
+  for (const [field, { type }] of Object.entries(properties)) {
+    for (const { value, what } of mistyped(type, validValue(field, type, categoryId))) {
+      const body = bodyWith(context, `${field} mistyped`, categoryId, field, value);
+      const exchange = await context.call('createPet', { body });
+      if (exchange.status === 400) continue;
+      const stored = exchange.status === 201 && isPet(exchange.json) ? exact(exchange.json[field]) : undefined;
+      context.fail(
+        exchange.status === 201
+          ? `createPet accepted ${field} ${value}, ${what}, and stored ${field} ${stored}: ${field} is ${type === 'integer' ? 'an integer' : `a ${type}`} in the schema, so check the JSON type before converting and answer 400 naming ${field}`
+          : `createPet answered ${exchange.status} to ${field} ${value}, ${what}`,
+        exchange,
+        { expected: `400 naming ${field}`, actual: String(exchange.status) },
+      );
+    }
+  }
+}
+
+/** Each integer field written with a zero fraction: refused, or kept as the integer it is. */
+async function expectZeroFractionKept(context: CheckContext): Promise<void> {
+  const categoryId = await bodyCategoryId(context.state);
+  const { properties } = context.contract.body('createPet');
+  for (const [field, { type }] of Object.entries(properties)) {
+    if (type !== 'integer') continue;
+    const valid = validValue(field, type, categoryId);
+    const body = bodyWith(context, `${field} zero fraction`, categoryId, field, `${valid}.0`);
+    const exchange = await context.call('createPet', { body });
+    if (exchange.status === 400) continue;
+    if (exchange.status === 201) {
+      const stored = isPet(exchange.json) ? exact(exchange.json[field]) : undefined;
+      if (stored !== valid)
+        context.fail(`createPet accepted ${field} ${valid}.0 but stored ${field} ${stored}`, exchange, {
+          expected: `${field} ${valid}`,
+          actual: `${field} ${stored}`,
+        });
+    } else
+      context.fail(`createPet answered ${exchange.status} to ${field} ${valid}.0 (an integer to JSON Schema)`, exchange, {
+        expected: `400, or 201 with ${field} ${valid}`,
+        actual: String(exchange.status),
+      });
+  }
+}
+
+export const typeChecks: Check[] = [
+  {
+    id: 'createPet.types',
+    title: 'createPet answers 400 to each field of another JSON type: a boolean, a string or a fraction for an integer, a number or a boolean for a string',
+    operationId: 'createPet',
+    writes: true,
+    run: expectMistypedRefused,
+  },
+  {
+    id: 'createPet.zero-fraction',
+    title: 'createPet refuses an integer written with a zero fraction (7.0), or keeps it as that integer',
+    operationId: 'createPet',
+    writes: true,
+    run: expectZeroFractionKept,
+  },
+];
