@@ -546,6 +546,11 @@ export const PROBE_FAULTS: Readonly<Record<string, ProbeFault>> = {
     caughtBy: 'getPet.petId-spellings',
     message: /answered the pet \d+ for petId "\d+abc".*accept digits only/,
   },
+  'petId read with Number() (+1000, 01000, " 1000" and 1000e0 are the pet 1000)': {
+    fault: readsIdAs((raw) => (Number.isInteger(Number(raw)) ? Number(raw) : Number.NaN)),
+    caughtBy: 'getPet.petId-spellings',
+    message: /answered the pet \d+ for petId "(\+\d+|0\d+| \d+|\d+e0)"/,
+  },
   'petId read as a float and truncated (1000.5 is the pet 1000)': {
     fault: readsIdAs((raw) => Math.trunc(Number(raw))),
     caughtBy: 'getPet.petId-spellings',
@@ -646,8 +651,6 @@ export interface Choices {
    * trailing or doubled slash, an encoded slash decoded), as many routers do.
    */
   readonly routing?: 'exact' | 'lenient';
-  /** How a petId is read: plain digits, or as a JSON number is (`1e1` is the pet 10, `7.0` the pet 7), as JSON Schema counts integers. */
-  readonly idSpelling?: 'digits' | 'json-number';
   /** An integer in the body written with a zero fraction (`7.0`): accepted as the integer (JSON Schema's reading), or refused. */
   readonly zeroFraction?: 'accept' | 'refuse';
   readonly unknownStatus: 'empty' | 'refuse';
@@ -876,10 +879,9 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
     }
     const match = /^\/pets\/([^/]+)$/.exec(path);
     if (match && request.method === 'GET') {
-      const sent = decodeURIComponent(match[1] as string);
-      const number = Number(sent);
-      const raw = choices.idSpelling === 'json-number' && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(sent) && Number.isSafeInteger(number) ? String(number) : sent;
-      if (!/^-?\d+$/.test(raw)) return error(request, choices.nonIntegerPetId, choices.nonIntegerPetId === 400 ? 'bad_request' : 'not_found', 'no such pet');
+      const raw = decodeURIComponent(match[1] as string);
+      if (!/^-?(0|[1-9]\d*)$/.test(raw))
+        return error(request, choices.nonIntegerPetId, choices.nonIntegerPetId === 400 ? 'bad_request' : 'not_found', 'no such pet');
       const pet = pets.find((candidate) => candidate.id === BigInt(raw));
       return pet ? reply(request, 200, show(pet)) : error(request, 404, 'not_found', 'no such pet');
     }

@@ -87,7 +87,7 @@ export async function plainDeployment(fault?: PlainFault): Promise<Deployment> {
     send(response, 201, pet, { location: `/v1/pets/${pet.id}` });
   };
   const read = (response: ServerResponse, raw: string) => {
-    const id = fault === 'parseInt-id' ? Number.parseInt(raw, 10) : /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+    const id = fault === 'parseInt-id' ? Number.parseInt(raw, 10) : /^(0|[1-9]\d*)$/.test(raw) ? Number(raw) : Number.NaN;
     if (Number.isNaN(id)) return sendError(response, 400, 'bad_request', 'petId must be an integer');
     const pet = pets.find((candidate) => candidate.id === id);
     if (pet === undefined) return sendError(response, 404, 'not_found', `no pet has the id ${raw}`);

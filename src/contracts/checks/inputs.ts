@@ -34,11 +34,18 @@ const isInteger = (schema: JsonSchema) => schema.type === 'integer';
 /** A spelling of an id, what it is, and the pet a reader may rightly serve for it (the integer a JSON number reading makes of it). */
 type Spelling = readonly [spelling: string, what: string, legal?: string];
 
-/** Spellings of the integer `id` that are not that integer under any reading, but that a lenient parse reads as it. */
+/**
+ * Spellings of the integer `id` that are not the int64 the interface names (one spelling, plain digits),
+ * but that a lenient parse reads as it: parseInt, Number(), Python's int(), a schema coercion.
+ */
 function notTheInteger(id: string): Spelling[] {
   return [
     [`${id}abc`, 'a numeric prefix and text (read as its prefix by parseInt)'],
     [`${id}.5`, 'a fraction (read as its integer part by parseInt or a truncating float parse)'],
+    [`+${id}`, 'a plus sign (read as the number by Number(), int() or a schema coercion)'],
+    [`0${id}`, 'a leading zero (read as the number by Number(), int() or a schema coercion)'],
+    [` ${id}`, 'a space before it (read as the number by Number() or int(), which trim spaces)'],
+    [`${id}e0`, 'an exponent (read as the number by Number() or a float parse)'],
     // 10 times the id as a JSON number, which a deployment may serve: only a reader that stops at the `e` finds the id in it.
     [`${id}e1`, 'an exponent (read as its digits before the e by parseInt)', String(BigInt(id) * 10n)],
   ];
@@ -56,7 +63,7 @@ async function expectIdSpellingsRefused(context: CheckContext, input: Input): Pr
     context.fail(
       served === undefined
         ? `${input.operationId} answered ${exchange.status} for ${input.name} ${JSON.stringify(spelling)}, ${what}`
-        : `${input.operationId} answered the pet ${served} for ${input.name} ${JSON.stringify(spelling)}, ${what}: ${input.name} is an int64, so this is no id; accept digits only (/^-?[0-9]+$/) before converting, and answer 400 (or 404)`,
+        : `${input.operationId} answered the pet ${served} for ${input.name} ${JSON.stringify(spelling)}, ${what}: ${input.name} is an int64, so this is no id; accept digits only (/^-?(0|[1-9][0-9]*)$/, no sign, leading zero or space) before converting, and answer 400 (or 404)`,
       exchange,
       { expected: '400 or 404', actual: served === undefined ? String(exchange.status) : `200 with the pet ${served}` },
     );

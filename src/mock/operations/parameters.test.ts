@@ -19,7 +19,8 @@ describe('coerceParameter', () => {
   });
 
   it('leaves anything else a string, for the schema to refuse', () => {
-    for (const raw of ['1.5', '1e2', '', ' 5', '0x10', 'abc']) expect(coerceParameter(raw, integer)).toBe(raw);
+    for (const raw of ['1.5', '1e2', '', ' 5', '5 ', '+5', '05', '-05', '00', '0x10', 'abc']) expect(coerceParameter(raw, integer)).toBe(raw);
+    expect(coerceParameter('0', integer)).toBe(0);
     expect(coerceParameter('20', { type: 'string' })).toBe('20');
   });
 });
@@ -53,8 +54,13 @@ describe('describeErrors for parameters', () => {
   }
 
   it('names the documented range of an integer parameter, whichever check refused it', () => {
-    for (const raw of ['0', '101', '99999999999999999999', '-9223372036854775809', '5.5']) {
+    for (const raw of ['0', '101', '99999999999999999999', '-9223372036854775809']) {
       expect(queryProblems(raw), raw).toBe('limit must be an integer from 1 to 100');
     }
+    // A number in another spelling is told how an integer is written.
+    for (const raw of ['5.5', '05', '+5', ' 5', '5e0'])
+      expect(queryProblems(raw), raw).toBe(
+        'limit must be an integer from 1 to 100, written in plain digits (no sign but -, no leading zero, space, fraction or exponent)',
+      );
   });
 });

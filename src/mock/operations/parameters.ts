@@ -2,12 +2,14 @@ import type { ErrorObject } from 'ajv';
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
 import type { JsonSchema, Parameter } from '../../openapi/document.js';
 
-const INTEGER_LITERAL = /^-?\d+$/;
+/** An integer as JSON writes it: no sign but `-`, no leading zero, no space, no fraction or exponent. */
+const INTEGER_LITERAL = /^-?(0|[1-9]\d*)$/;
 
 /**
- * A query or path value as its schema types it: an integer parameter takes only plain digits
- * (so `1.5`, `1e2` and the empty string stay strings and fail `type: integer`); an integer beyond
- * 2^53 stays exact as a `bigint`. Everything else stays the string it was.
+ * A query or path value as its schema types it: an integer parameter takes only an integer as JSON
+ * writes it (so `1.5`, `1e2`, `+1`, `01`, ` 1` and the empty string stay strings and fail
+ * `type: integer`: an id is one spelling of one number, never a number a lenient parse finds in the
+ * text); an integer beyond 2^53 stays exact as a `bigint`. Everything else stays the string it was.
  */
 export function coerceParameter(raw: string, schema: JsonSchema): string | number | bigint {
   if (schema.type !== 'integer' || !INTEGER_LITERAL.test(raw)) return raw;
@@ -73,9 +75,16 @@ function fieldName(error: ErrorObject, whole: string): string {
 
 const RANGE_KEYWORDS = new Set(['type', 'format', 'minimum', 'maximum']);
 
+/** What to add for a parameter sent as a number in another spelling (`01`, `+1`, ` 1`, `1e0`): how an integer is written. */
+function spellingHint(value: unknown): string {
+  return typeof value === 'string' && /^[\s+-]*\.?\d/.test(value)
+    ? ', written in plain digits (no sign but -, no leading zero, space, fraction or exponent)'
+    : '';
+}
+
 function phrase(error: ErrorObject, data: unknown, field: string): string {
   const range = typeof data === 'object' && data !== null ? integerRanges.get(data)?.get(field) : undefined;
-  if (range !== undefined && RANGE_KEYWORDS.has(error.keyword)) return `must be an integer ${range}`;
+  if (range !== undefined && RANGE_KEYWORDS.has(error.keyword)) return `must be an integer ${range}${spellingHint(valueAt(data, error.instancePath))}`;
   switch (error.keyword) {
     case 'required':
       return 'is required';
