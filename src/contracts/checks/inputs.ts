@@ -32,6 +32,11 @@ function inputsOf(doc: OpenApiDocument, location: Parameter['in'], where: (schem
 const isInteger = (schema: JsonSchema) => schema.type === 'integer';
 
 /** A spelling of an id, what it is, and the pet a reader may rightly serve for it (the integer a JSON number reading makes of it). */
+/** The fault of an operation that reads an integer parameter leniently (parseInt, Number()): met by every check that sends one a lenient reader takes. */
+export function lenientIntegerFault(operationId: string, parameter: string): string {
+  return `lenient-integer:${operationId}:${parameter}`;
+}
+
 type Spelling = readonly [spelling: string, what: string, legal?: string];
 
 /**
@@ -65,7 +70,11 @@ async function expectIdSpellingsRefused(context: CheckContext, input: Input): Pr
         ? `${input.operationId} answered ${exchange.status} for ${input.name} ${JSON.stringify(spelling)}, ${what}`
         : `${input.operationId} answered the pet ${served} for ${input.name} ${JSON.stringify(spelling)}, ${what}: ${input.name} is an int64, so this is no id; accept digits only (/^-?(0|[1-9][0-9]*)$/, no sign, leading zero or space) before converting, and answer 400 (or 404)`,
       exchange,
-      { expected: '400 or 404', actual: served === undefined ? String(exchange.status) : `200 with the pet ${served}` },
+      {
+        expected: '400 or 404',
+        actual: served === undefined ? String(exchange.status) : `200 with the pet ${served}`,
+        ...(served === undefined ? {} : { fault: lenientIntegerFault(input.operationId, input.name) }),
+      },
     );
   }
 }
