@@ -165,73 +165,76 @@ function packageVersion(): string {
   return String(manifest.version);
 }
 
-/** The `petstore-verify` command, ready for `parseAsync`. */
-export function verifyCommand(): Command {
-  return new Command('petstore-verify')
-    .description('Verify a live deployment of the pet store API against spec/openapi.yaml, and say precisely what is wrong.')
-    .addOption(new Option('-u, --base-url <url>', 'the deployment, with its version prefix: https://staging.example.com/v1').env('PETSTORE_BASE_URL'))
-    .addOption(new Option('-k, --api-key <key>', 'the bearer key the deployment accepts (never printed)').env('PETSTORE_API_KEY'))
-    .addOption(
-      new Option(
-        '--suite <suite>',
-        'which checks: spec (derived from the OpenAPI spec), pact (consumer contracts, replayed with the Pact Verifier), fuzz (generated sequences of calls alone, see --fuzz-runs), or all (default: all when @pact-foundation/pact is installed, spec otherwise)',
-      ).choices(['spec', 'pact', 'all', 'fuzz']),
-    )
-    .option(
+/** What to verify: the deployment, its key, which suites, and what they may send. */
+function targetOptions(): Option[] {
+  return [
+    new Option('-u, --base-url <url>', 'the deployment, with its version prefix: https://staging.example.com/v1').env('PETSTORE_BASE_URL'),
+    new Option('-k, --api-key <key>', 'the bearer key the deployment accepts (never printed)').env('PETSTORE_API_KEY'),
+    new Option(
+      '--suite <suite>',
+      'which checks: spec (derived from the OpenAPI spec), pact (consumer contracts, replayed with the Pact Verifier), fuzz (generated sequences of calls alone, see --fuzz-runs), or all (default: all when @pact-foundation/pact is installed, spec otherwise)',
+    ).choices(['spec', 'pact', 'all', 'fuzz']),
+    new Option(
       '--read-only',
       `send no POST: checks that create pets are skipped (otherwise at most ${MAX_WRITES} POSTs are sent by the spec suite, named "petstore-verify <run id> ...")`,
-    )
-    .addOption(
-      new Option(
-        '--fuzz-runs <n>',
-        `run the fuzz suite after the others: n generated sequences of calls held to a model of the deployment, each failure shrunk to its shortest, with at most ${MAX_FUZZ_WRITES} POSTs of its own besides the spec suite's (default: ${DEFAULT_FUZZ_RUNS} with --suite fuzz, none otherwise)`,
-      ).argParser(positiveInteger('a count', 10_000)),
-    )
-    .addOption(
-      new Option(
-        '--seed <n>',
-        "the fuzz suite's seed, printed by every run that fuzzes: the same seed generates the same sequences (default: a random one)",
-      ).argParser(seedOf),
-    )
-    .addOption(new Option('--pact <file or url>', 'another consumer pact to verify besides the bundled ones; repeatable').default([]).argParser(appended))
-    .addOption(
-      new Option(
-        '--category-id <id>',
-        'a category the deployment accepts for new pets, tried before any guess (for a deployment that refuses categories it does not know)',
-      ).argParser(int64Digits),
-    )
-    .option(
+    ),
+    new Option(
+      '--fuzz-runs <n>',
+      `run the fuzz suite after the others: n generated sequences of calls held to a model of the deployment, each failure shrunk to its shortest, with at most ${MAX_FUZZ_WRITES} POSTs of its own besides the spec suite's (default: ${DEFAULT_FUZZ_RUNS} with --suite fuzz, none otherwise)`,
+    ).argParser(positiveInteger('a count', 10_000)),
+    new Option(
+      '--seed <n>',
+      "the fuzz suite's seed, printed by every run that fuzzes: the same seed generates the same sequences (default: a random one)",
+    ).argParser(seedOf),
+    new Option('--pact <file or url>', 'another consumer pact to verify besides the bundled ones; repeatable').default([]).argParser(appended),
+    new Option(
+      '--category-id <id>',
+      'a category the deployment accepts for new pets, tried before any guess (for a deployment that refuses categories it does not know)',
+    ).argParser(int64Digits),
+  ];
+}
+
+/** What the run reports, and where. */
+function reportOptions(): Option[] {
+  return [
+    new Option(
       '--strict',
       'report advice too: where the deployment differs from what the spec describes but the interface does not ask for (same as --warnings all)',
-    )
-    .addOption(
-      new Option(
-        '--warnings <level>',
-        'which warnings to report: off, notices (what may matter and could not be judged), or all (advice too); a correct deployment is quiet by default',
-      ).choices(['off', 'notices', 'all']),
-    )
-    .addOption(
-      new Option('--reporter <name>', 'console, json, junit or html (one self-contained page)')
-        .choices(['console', 'json', 'junit', 'html'])
-        .default('console'),
-    )
-    .option('-o, --output <file>', 'write the json, junit or html report to this file (the console shows progress)')
-    .option('--har <file>', 'write every request and response of the run as a HAR 1.2 file, the key redacted, to open in a browser network panel')
-    .option('--coverage <file>', 'write the spec coverage of the run as JSON: each operation, status, parameter and enum value, exercised or not')
-    .option(
+    ),
+    new Option(
+      '--warnings <level>',
+      'which warnings to report: off, notices (what may matter and could not be judged), or all (advice too); a correct deployment is quiet by default',
+    ).choices(['off', 'notices', 'all']),
+    new Option('--reporter <name>', 'console, json, junit or html (one self-contained page)').choices(['console', 'json', 'junit', 'html']).default('console'),
+    new Option('-o, --output <file>', 'write the json, junit or html report to this file (the console shows progress)'),
+    new Option('--har <file>', 'write every request and response of the run as a HAR 1.2 file, the key redacted, to open in a browser network panel'),
+    new Option('--coverage <file>', 'write the spec coverage of the run as JSON: each operation, status, parameter and enum value, exercised or not'),
+    new Option(
       '--write-profile <file>',
       "write the deployment's choices where the interface leaves room, as a profile for petstore-mock --profile (read-only runs leave some unknown)",
-    )
-    .addOption(new Option('--timeout <ms>', 'per request').default(10_000).argParser(positiveInteger('milliseconds', 600_000)))
-    .addOption(new Option('--concurrency <n>', 'requests in flight at once').default(4).argParser(positiveInteger('a count', 64)))
-    .addOption(new Option('--rps <n>', 'requests started per second at most, so a shared staging is not flooded').argParser(positiveInteger('a rate', 10_000)))
-    .addOption(
-      new Option('--deadline <ms>', 'the whole run; checks still running then cannot verify (exit 2)')
-        .default(120_000)
-        .argParser(positiveInteger('milliseconds', 3_600_000)),
-    )
-    .version(packageVersion(), '-v, --version', 'print the version and exit')
-    .addHelpText('after', HELP_AFTER);
+    ),
+  ];
+}
+
+/** How hard and how long the run may press the deployment. */
+function paceOptions(): Option[] {
+  return [
+    new Option('--timeout <ms>', 'per request').default(10_000).argParser(positiveInteger('milliseconds', 600_000)),
+    new Option('--concurrency <n>', 'requests in flight at once').default(4).argParser(positiveInteger('a count', 64)),
+    new Option('--rps <n>', 'requests started per second at most, so a shared staging is not flooded').argParser(positiveInteger('a rate', 10_000)),
+    new Option('--deadline <ms>', 'the whole run; checks still running then cannot verify (exit 2)')
+      .default(120_000)
+      .argParser(positiveInteger('milliseconds', 3_600_000)),
+  ];
+}
+
+/** The `petstore-verify` command, ready for `parseAsync`. */
+export function verifyCommand(): Command {
+  const command = new Command('petstore-verify').description(
+    'Verify a live deployment of the pet store API against spec/openapi.yaml, and say precisely what is wrong.',
+  );
+  for (const option of [...targetOptions(), ...reportOptions(), ...paceOptions()]) command.addOption(option);
+  return command.version(packageVersion(), '-v, --version', 'print the version and exit').addHelpText('after', HELP_AFTER);
 }
 
 /** Commander's own usage error as one line, without any key in it. */

@@ -65,6 +65,8 @@ function headingIds(text: string): Set<string> {
     seen.set(id, times + 1);
     ids.add(times === 0 ? id : `${id}-${times}`);
   }
+  // An anchor written out (`<a id="name"></a>`), as GitHub renders it too.
+  for (const [, id] of withoutCodeBlocks(text).matchAll(/<a id="([^"]+)"><\/a>/g)) ids.add(id ?? '');
   return ids;
 }
 

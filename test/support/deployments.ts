@@ -546,10 +546,10 @@ export const PROBE_FAULTS: Readonly<Record<string, ProbeFault>> = {
     caughtBy: 'getPet.petId-spellings',
     message: /answered the pet \d+ for petId "\d+abc".*accept digits only/,
   },
-  'petId read with Number() (+1000, 01000, " 1000" and 1000e0 are the pet 1000)': {
+  'petId read with Number() (+1000, " 1000" and 1000e0 are the pet 1000)': {
     fault: readsIdAs((raw) => (Number.isInteger(Number(raw)) ? Number(raw) : Number.NaN)),
     caughtBy: 'getPet.petId-spellings',
-    message: /answered the pet \d+ for petId "(\+\d+|0\d+| \d+|\d+e0)"/,
+    message: /answered the pet \d+ for petId "(\+\d+| \d+|\d+e0)"/,
   },
   'petId read as a float and truncated (1000.5 is the pet 1000)': {
     fault: readsIdAs((raw) => Math.trunc(Number(raw))),
