@@ -17,9 +17,11 @@ import { errorResponse, jsonResponse, type MockRequest, type MockResponse, merge
 import type { Pending } from '../core/pending.js';
 import type { OperationId, ParsedInputs, Responder } from '../operations/operation.js';
 import type { CoverageKeeper } from '../state/coverage.js';
+import type { JournalRule } from '../state/journal.js';
 import { unavailableResponse } from '../state/redis/shared-state.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
 import { type AuthProblem, UNAUTHORIZED } from './auth.js';
+import { keptBody, type PipelineJournal, recordingBody } from './journal.js';
 import { appliedPreferences, forcedResponse, type Preferences, parsePreferences } from './prefer.js';
 import type { Reached, Router, Target } from './router.js';
 import type { Route } from './routes.js';
@@ -42,6 +44,8 @@ export interface PipelineParts {
   /** Gives every response the form a profile chooses (Error codes, charset); `undefined` keeps the mock's own. */
   readonly form: ((response: MockResponse) => MockResponse) | undefined;
   readonly selfCheck: ((operationId: OperationId | undefined, response: MockResponse, removed: boolean) => MockResponse) | undefined;
+  /** Where each API request is journalled (src/mock/state/journal.ts); `undefined` when the journal is off. */
+  readonly journal: PipelineJournal | undefined;
 }
 
 /** The parts, and what the pipeline works out from them once. */
@@ -68,6 +72,12 @@ interface RequestContext {
   preferences: Preferences | undefined;
   /** Whether the response is the one the preferences forced (`code=`, `auth=expired`), not one the inputs or the operation made. */
   forced: boolean;
+  /** The rule that decided the response, for the journal: set by the step that responds; `undefined` for the admin's, which is not journalled. */
+  rule: JournalRule | undefined;
+  /** When the request reached the pipeline (`performance.now()`), for the journal; 0 when it is off. */
+  readonly started: number;
+  /** The body as the operation read it, for the journal. */
+  body: string | undefined;
 }
 
 const PREFLIGHT_HEADERS = {
@@ -86,6 +96,12 @@ function whenReady<T, A>(
   next: (context: RequestContext, arg: A, value: T) => Pending<MockResponse>,
 ): Pending<MockResponse> {
   return value instanceof Promise ? value.then((ready) => next(context, arg, ready)) : next(context, arg, value);
+}
+
+/** `response`, noting for the journal the rule that decided it. */
+function decided(context: RequestContext, rule: JournalRule, response: MockResponse): MockResponse {
+  context.rule = rule;
+  return response;
 }
 
 /** A thrown error as a response: a 503 when the shared store is away (the client may retry), else a 500 for a bug. */
@@ -112,8 +128,8 @@ function respondTo(context: RequestContext): Pending<MockResponse> {
   const { pipeline, request } = context;
   const target = pipeline.router.target(request.target);
   if (target.area === 'admin') return respondToAdmin(context, target);
-  if (target.area === 'elsewhere') return notServed(pipeline, target.path, `: the API lives under ${pipeline.basePath}`);
-  if (request.method === 'OPTIONS') return preflight(target.route);
+  if (target.area === 'elsewhere') return decided(context, 'route', notServed(pipeline, target.path, `: the API lives under ${pipeline.basePath}`));
+  if (request.method === 'OPTIONS') return decided(context, 'route', preflight(target.route));
   context.reached = target.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
   // Decided now, before any step responds, so that every response (the 401 too) has the headers of
   // the same moment; the session is named as sent, and not opened.
@@ -131,19 +147,22 @@ function removalKnown(context: RequestContext, target: Target, now: number): Pen
 function authenticate(context: RequestContext, target: Target): Pending<MockResponse> {
   const { pipeline, request, reached } = context;
   const key = pipeline.authorize(request.header('authorization'));
-  if (typeof key === 'string') return UNAUTHORIZED[key];
+  if (typeof key === 'string') return decided(context, 'auth', UNAUTHORIZED[key]);
   context.keyLabel = pipeline.keyLabels.get(key);
   const { route } = target;
-  if (!route) return notServed(pipeline, target.path, '');
+  if (!route) return decided(context, 'route', notServed(pipeline, target.path, ''));
   const { allow } = route;
-  if (!reached)
-    return errorResponse('method_not_allowed', `${request.method} is not allowed on ${pipeline.basePath}${route.template}; allowed: ${allow}.`, { allow });
+  if (!reached) {
+    const message = `${request.method} is not allowed on ${pipeline.basePath}${route.template}; allowed: ${allow}.`;
+    return decided(context, 'route', errorResponse('method_not_allowed', message, { allow }));
+  }
   return operationSteps(context, target, reached);
 }
 
 /** The admin's way: auth only when the mock requires a key there, then the admin endpoints; none of its responses has CORS headers. */
 function respondToAdmin(context: RequestContext, target: Target): Pending<MockResponse> {
   const { pipeline, request } = context;
+  context.rule = undefined;
   const key = pipeline.adminKeyRequired ? pipeline.authorize(request.header('authorization')) : 0;
   if (typeof key === 'string') return withoutCors(UNAUTHORIZED[key]);
   return pipeline.respondAdmin(request, request.method, target.path).catch(adminFailure);
@@ -165,7 +184,7 @@ function operationSteps(context: RequestContext, target: Target, reached: Reache
 function checkSessionName(context: RequestContext): MockResponse | undefined {
   const header = context.request.header(SESSION_HEADER);
   const name = sessionName(header);
-  if (name === undefined) return errorResponse('bad_request', describeSessionName(header ?? ''));
+  if (name === undefined) return decided(context, 'session', errorResponse('bad_request', describeSessionName(header ?? '')));
   context.sessionName = name;
   return undefined;
 }
@@ -174,7 +193,7 @@ function checkSessionName(context: RequestContext): MockResponse | undefined {
 function checkPreferences(context: RequestContext, target: Target, reached: Reached): MockResponse | undefined {
   if (!context.pipeline.prefer) return undefined;
   const preferences = parsePreferences(context.request.header('prefer'), target.query, reached.operation.id);
-  if (preferences && 'error' in preferences) return preferences.error;
+  if (preferences && 'error' in preferences) return decided(context, 'prefer', preferences.error);
   context.preferences = preferences;
   return undefined;
 }
@@ -187,18 +206,18 @@ function wait(context: RequestContext, reached: Reached): Pending<MockResponse> 
 
 /** removed, 5 and 6, then 7 and the steps after it. */
 function afterDelay(context: RequestContext, reached: Reached): Pending<MockResponse> {
-  return respondIfRemoved(context, reached) ?? rejectInputs(reached) ?? respondIfForced(context, reached) ?? parseBody(context, reached.parsed);
+  return respondIfRemoved(context, reached) ?? rejectInputs(context, reached) ?? respondIfForced(context, reached) ?? parseBody(context, reached.parsed);
 }
 
 /** removed: the operation's 410 past its sunset, decided at step 1; before the inputs, so a removed operation parses none. */
 function respondIfRemoved(context: RequestContext, reached: Reached): MockResponse | undefined {
   const { removal } = reached.operation;
-  return context.removed && removal ? removal.response : undefined;
+  return context.removed && removal ? decided(context, 'removed', removal.response) : undefined;
 }
 
 /** 5. inputs: the 400 of the path and query parameters, parsed once per request-target by the router. */
-function rejectInputs(reached: Reached): MockResponse | undefined {
-  return 'rejection' in reached.parsed ? reached.parsed.rejection : undefined;
+function rejectInputs(context: RequestContext, reached: Reached): MockResponse | undefined {
+  return 'rejection' in reached.parsed ? decided(context, 'validation', reached.parsed.rejection) : undefined;
 }
 
 /** 6. forced response: what `code=` or `auth=expired` asks for, made without opening a session or touching state. */
@@ -206,20 +225,28 @@ function respondIfForced(context: RequestContext, reached: Reached): MockRespons
   const forced = context.preferences && forcedResponse(context.preferences, reached.operation.id);
   if (!forced) return undefined;
   context.forced = true;
-  return forced;
+  return decided(context, 'prefer', forced);
 }
 
 /** 7. the body's inputs: 415, 413 or 400 for the body of an operation that has one; then the session, for the parsed inputs. */
 function parseBody(context: RequestContext, inputs: ParsedInputs): Pending<MockResponse> {
-  if ('rejection' in inputs) return inputs.rejection;
-  if ('parseBody' in inputs) return inputs.parseBody(context.request).then((parsed) => parseBody(context, parsed));
+  if ('rejection' in inputs) return decided(context, 'validation', inputs.rejection);
+  if ('parseBody' in inputs) return inputs.parseBody(bodyReader(context)).then((parsed) => parseBody(context, parsed));
   // Step 3 checked the name.
   return whenReady(context.pipeline.sessions.open(context.sessionName ?? DEFAULT_SESSION), context, inputs.respond, operate);
 }
 
 /** 8. open session: 429 past `--max-sessions`, opened only now so that a request its inputs reject never opens one; 9. the operation's own response. */
 function operate(context: RequestContext, respond: Responder, session: Session | undefined): Pending<MockResponse> {
-  return session ? respond(context.request, session) : tooManySessions(context.pipeline.sessions);
+  return session ? respond(context.request, session) : decided(context, 'session-cap', tooManySessions(context.pipeline.sessions));
+}
+
+/** The request whose body an operation reads: one that keeps what it read for the journal, when there is one. */
+function bodyReader(context: RequestContext): MockRequest {
+  if (!context.pipeline.journal) return context.request;
+  return recordingBody(context.request, (text) => {
+    context.body = text;
+  });
 }
 
 // --- 10 and 11: what every response gets ---------------------------------------------------------
@@ -262,9 +289,46 @@ function finish(context: RequestContext, made: MockResponse): MockResponse {
   const { pipeline, reached } = context;
   let response = withPreferenceApplied(context, withOperationHeaders(context, made));
   if (pipeline.form) response = pipeline.form(response);
-  if (pipeline.selfCheck) response = pipeline.selfCheck(reached?.operation.id, response, context.removed);
+  if (pipeline.selfCheck) {
+    const checked = pipeline.selfCheck(reached?.operation.id, response, context.removed);
+    if (checked !== response) context.rule = 'self-check';
+    response = checked;
+  }
   if (reached) pipeline.coverage.record(reached.operation.id, response.status, reached.enumValues);
+  if (pipeline.journal && context.rule !== undefined) journal(pipeline.journal, context, context.rule, response.status);
   return withLogDetail(context, response);
+}
+
+/** Keeps the request in the journal: references and numbers only, formatted when someone reads them. */
+function journal(journal: PipelineJournal, context: RequestContext, rule: JournalRule, status: number): void {
+  const { request } = context;
+  const { body, truncated } = keptBody(journal, context.body);
+  const sessionHeader = request.header(SESSION_HEADER);
+  journal.keeper.record({
+    time: Date.now(),
+    session: context.sessionName ?? sessionName(sessionHeader) ?? DEFAULT_SESSION,
+    method: request.method,
+    target: request.target,
+    contentType: request.header('content-type'),
+    accept: request.header('accept'),
+    prefer: request.header('prefer'),
+    sessionHeader,
+    authorization: request.header('authorization'),
+    body,
+    bodyTruncated: truncated,
+    status,
+    operation: context.reached?.operation.id,
+    rule,
+    latencyMs: performance.now() - context.started,
+    keyLabel: context.keyLabel,
+  });
+}
+
+/** A thrown error as a response, noting for the journal whether Redis was away or the mock failed. */
+function failed(context: RequestContext, error: unknown): MockResponse {
+  const response = failure(error);
+  context.rule = context.rule === undefined ? undefined : response.status === 503 ? 'store' : 'error';
+  return response;
 }
 
 /** The mock's response to any request: never throws, a fault of the mock itself becomes a 500 Error. */
@@ -282,17 +346,20 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
       sessionName: undefined,
       preferences: undefined,
       forced: false,
+      rule: 'operation',
+      started: pipeline.journal ? performance.now() : 0,
+      body: undefined,
     };
     let made: Pending<MockResponse>;
     try {
       made = respondTo(context);
     } catch (error) {
-      made = failure(error);
+      made = failed(context, error);
     }
     return made instanceof Promise
       ? made.then(
           (response) => finish(context, response),
-          (error: unknown) => finish(context, failure(error)),
+          (error: unknown) => finish(context, failed(context, error)),
         )
       : finish(context, made);
   };
