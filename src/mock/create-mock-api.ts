@@ -139,8 +139,8 @@ function journalOf(settings: ResolvedMockOptions): PipelineJournal | undefined {
   const format = journalFormat(settings.apiKeys, settings.basePath);
   const keeper: JournalKeeper = shared
     ? new SharedJournal(shared.store, { size, ttlMs: settings.sessionTtl, format })
-    : // The default session's ring and one per named session the cap lets open.
-      new MemoryJournal({ size, maxRings: settings.maxSessions + 1, format });
+    : // One ring per named session the cap lets open (one at least, for a 429's), and the default session's.
+      new MemoryJournal({ size, maxRings: Math.max(1, settings.maxSessions), format });
   return { keeper, bodyLimit: settings.journalBodyLimit, redactBody: textRedactor(settings.apiKeys) };
 }
 

@@ -203,10 +203,10 @@ interface Numbered {
 
 /**
  * The journal of a mock that keeps its state in this process: a ring of `size` records per session.
- * At most `maxRings` sessions have one; a new one then takes the place of the session written least
- * recently, so that requests naming ever new sessions cannot grow the memory.
+ * The default session and at most `maxRings` named ones have one; a new one then takes the place of
+ * the named session written least recently, so that requests naming ever new sessions cannot grow the memory.
  * @example
- * const journal = new MemoryJournal({ size: 500, maxRings: 101, format });
+ * const journal = new MemoryJournal({ size: 500, maxRings: 100, format });
  * journal.record(record);
  * journal.list({ method: 'POST' }).entries; // formatted now, not when recorded
  */
@@ -249,6 +249,15 @@ export class MemoryJournal implements JournalKeeper {
     this.#lastSession = undefined;
   }
 
+  /** Drops the ring of the named session written least recently; the default session's stays. */
+  #dropOldestNamed(): void {
+    for (const name of this.#rings.keys()) {
+      if (name === 'default') continue;
+      this.#rings.delete(name);
+      return;
+    }
+  }
+
   /** The session's ring, made (and moved last) when it is not the one written last: most requests name the same session as the one before. */
   #ringOf(session: string): Ring<Numbered> {
     if (session === this.#lastSession && this.#lastRing) return this.#lastRing;
@@ -256,7 +265,8 @@ export class MemoryJournal implements JournalKeeper {
     if (ring) this.#rings.delete(session);
     else {
       ring = new Ring(this.#size);
-      if (this.#rings.size >= this.#maxRings) this.#rings.delete(this.#rings.keys().next().value as string);
+      const named = this.#rings.size - (this.#rings.has('default') ? 1 : 0);
+      if (session !== 'default' && named >= this.#maxRings) this.#dropOldestNamed();
     }
     this.#rings.set(session, ring);
     this.#lastSession = session;
