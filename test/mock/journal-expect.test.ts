@@ -96,7 +96,7 @@ describe('expectRequests against a running server, by its URL', () => {
   });
 
   it('keeps reading for `within` ms until the journal holds the request', async () => {
-    // The first read finds nothing; the request is sent while the expectation keeps reading.
+    // The expectation starts reading before the request is sent, and reads until it has come.
     const seen = Promise.resolve(expectRequests(server.url, { apiKey: key, within: 10_000 }).toInclude({ path: '/v1/pets/9' }));
     await fetch(`${server.url}/pets/9`, { headers: { authorization: `Bearer ${key}` } });
     expect(await seen).toHaveLength(1);
