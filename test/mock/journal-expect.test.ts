@@ -3,6 +3,7 @@
  * running server by its URL, passing when the app sent what it should and otherwise throwing an Error
  * that names what was expected and the nearest requests the mock received, ranked.
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
@@ -101,4 +102,23 @@ describe('expectRequests against a running server, by its URL', () => {
     await fetch(`${server.url}/pets/9`, { headers: { authorization: `Bearer ${key}` } });
     expect(await seen).toHaveLength(1);
   });
+});
+
+it("says on a miss what docs/mock-journal.md shows it says, for the example's second test", async () => {
+  const page = await readFile(new URL('../../docs/mock-journal.md', import.meta.url), 'utf8');
+  const shown = /The message of the second test's miss reads:\n\n```text\n([\s\S]*?)\n```/.exec(page)?.[1];
+  const mock = createMockApi();
+  const addPet = (name: string) =>
+    mock.fetch(new Request('http://mock.test/v1/pets', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, categoryId: 3 }) }));
+  // The example's first test, then its reset, then its second.
+  await addPet('Rex');
+  await mock.reset();
+  await addPet('Rexy');
+  expect(
+    await missOf(
+      expectRequests(mock)
+        .toInclude({ method: 'POST', path: '/v1/pets', body: { name: 'Rex' } })
+        .times(1),
+    ),
+  ).toBe(shown);
 });
