@@ -28,12 +28,11 @@ function cut(body: string, limit: number): string {
 }
 
 /**
- * The body a record keeps: as it is (formatted when read) up to the limit; beyond it, keys hidden and
- * cut now, marked by `truncated`.
+ * The body a record keeps of one longer than the limit (`isLong`): its keys hidden and cut now. A body
+ * within the limit is kept as it is, and formatted when read.
  */
-export function keptBody(journal: PipelineJournal, body: string | undefined): { readonly body: string | undefined; readonly truncated: boolean } {
-  if (body === undefined || body.length <= journal.bodyLimit) return { body, truncated: false };
-  return { body: cut(journal.redactBody(body), journal.bodyLimit), truncated: true };
+export function longBody(journal: PipelineJournal, body: string): string {
+  return cut(journal.redactBody(body), journal.bodyLimit);
 }
 
 /**

@@ -21,7 +21,7 @@ import type { JournalRule } from '../state/journal.js';
 import { unavailableResponse } from '../state/redis/shared-state.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
 import { type AuthProblem, UNAUTHORIZED } from './auth.js';
-import { keptBody, type PipelineJournal, recordingBody } from './journal.js';
+import { longBody, type PipelineJournal, recordingBody } from './journal.js';
 import { appliedPreferences, forcedResponse, type Preferences, parsePreferences } from './prefer.js';
 import type { Reached, Router, Target } from './router.js';
 import type { Route } from './routes.js';
@@ -78,6 +78,8 @@ interface RequestContext {
   readonly started: number;
   /** The body as the operation read it, for the journal. */
   body: string | undefined;
+  /** The `Authorization` header as step 2 read it, for the journal; `null` until it has. */
+  authorization: string | undefined | null;
 }
 
 const PREFLIGHT_HEADERS = {
@@ -146,7 +148,9 @@ function removalKnown(context: RequestContext, target: Target, now: number): Pen
 /** 2. auth, then the route's 404 or 405: a client without a key learns nothing of the paths. */
 function authenticate(context: RequestContext, target: Target): Pending<MockResponse> {
   const { pipeline, request, reached } = context;
-  const key = pipeline.authorize(request.header('authorization'));
+  const authorization = request.header('authorization');
+  context.authorization = authorization;
+  const key = pipeline.authorize(authorization);
   if (typeof key === 'string') return decided(context, 'auth', UNAUTHORIZED[key]);
   context.keyLabel = pipeline.keyLabels.get(key);
   const { route } = target;
@@ -301,8 +305,8 @@ function finish(context: RequestContext, made: MockResponse): MockResponse {
 
 /** Keeps the request in the journal: references and numbers only, formatted when someone reads them. */
 function journal(journal: PipelineJournal, context: RequestContext, rule: JournalRule, status: number): void {
-  const { request } = context;
-  const { body, truncated } = keptBody(journal, context.body);
+  const { request, body } = context;
+  const long = body !== undefined && body.length > journal.bodyLimit;
   const sessionHeader = request.header(SESSION_HEADER);
   journal.keeper.record({
     time: Date.now(),
@@ -313,9 +317,10 @@ function journal(journal: PipelineJournal, context: RequestContext, rule: Journa
     accept: request.header('accept'),
     prefer: request.header('prefer'),
     sessionHeader,
-    authorization: request.header('authorization'),
-    body,
-    bodyTruncated: truncated,
+    // Read once: a Node host joins the raw headers to read it.
+    authorization: context.authorization === null ? request.header('authorization') : context.authorization,
+    body: long ? longBody(journal, body) : body,
+    bodyTruncated: long,
     status,
     operation: context.reached?.operation.id,
     rule,
@@ -349,6 +354,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
       rule: 'operation',
       started: pipeline.journal ? performance.now() : 0,
       body: undefined,
+      authorization: null,
     };
     let made: Pending<MockResponse>;
     try {
