@@ -35,7 +35,7 @@ if (values.only === 'journal') {
   const figures = await journal(FULL, problems);
   for (const { scenario, on, off } of figures)
     process.stdout.write(
-      `${scenario.title}: journal on ${Math.round(on.rps)} req/s, off ${Math.round(off.rps)} req/s, on ÷ off ${pairedRatio(on, off).toFixed(3)}\n`,
+      `${scenario.title}: journal on ${Math.round(on.rps)} req/s, off ${Math.round(off.rps)} req/s, on ÷ off ${pairedRatio(on, off).toFixed(3)}; CPU µs per answer on ${on.cpuPerRequest?.toFixed(1)}, off ${off.cpuPerRequest?.toFixed(1)}\n`,
     );
   for (const problem of problems) process.stdout.write(`wrong answer: ${problem}\n`);
   process.exit(problems.length > 0 ? 1 : 0);

@@ -25,7 +25,7 @@ export interface ExpectedRequest {
 }
 
 /** `value` shown in a message: JSON, cut at 120 characters. */
-export function shown(value: unknown): string {
+function shown(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
