@@ -39,8 +39,12 @@ describe('Ring', () => {
   it('keeps the last `size` items, oldest first', () => {
     const ring = new Ring<number>(3);
     expect(ring.items()).toEqual([]);
-    for (let i = 1; i <= 5; i++) ring.push(i);
-    expect(ring.items()).toEqual([3, 4, 5]);
+    for (let i = 1; i <= 5; i++) ring.push(i * 10, i);
+    expect(ring.items()).toEqual([
+      { id: 3, item: 30 },
+      { id: 4, item: 40 },
+      { id: 5, item: 50 },
+    ]);
   });
 });
 

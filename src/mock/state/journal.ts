@@ -48,7 +48,7 @@ export interface JournalEntry {
   /** The operation the method and path reach (`createPet`), `null` for none. */
   readonly operation: string | null;
   readonly rule: JournalRule;
-  /** Milliseconds from the request reaching the mock to its response being made (a delay included). */
+  /** Milliseconds from the request reaching the mock to its response being made (a delay included); 0 for one made at once, without waiting for a body, a delay or Redis. */
   readonly latencyMs: number;
   /** The label of the key the request held, when that key has one (`--api-key ci:...`). */
   readonly key?: string;
@@ -168,37 +168,35 @@ export function parseJournalFilter(query: URLSearchParams): JournalFilter | { re
 }
 
 /**
- * A ring of at most `size` items: `push` overwrites the oldest once full, allocating nothing more.
+ * A ring of at most `size` items, each with its id: `push` overwrites the oldest once full, allocating
+ * nothing (the ids sit in an array of numbers beside the items, not in an object per item).
  * @example
- * const ring = new Ring<number>(2); ring.push(1); ring.push(2); ring.push(3); ring.items(); // [2, 3]
+ * const ring = new Ring<string>(2); ring.push('a', 1); ring.push('b', 2); ring.push('c', 3); ring.items(); // [{ id: 2, item: 'b' }, { id: 3, item: 'c' }]
  */
 export class Ring<T> {
   readonly #slots: (T | undefined)[];
+  readonly #ids: Float64Array;
   #next = 0;
   #count = 0;
 
   constructor(size: number) {
     this.#slots = new Array<T | undefined>(size).fill(undefined);
+    this.#ids = new Float64Array(size);
   }
 
-  push(item: T): void {
+  push(item: T, id: number): void {
     this.#slots[this.#next] = item;
+    this.#ids[this.#next] = id;
     this.#next = (this.#next + 1) % this.#slots.length;
     if (this.#count < this.#slots.length) this.#count++;
   }
 
-  /** The items, oldest first. */
-  items(): T[] {
+  /** The items with their ids, oldest first. */
+  items(): { readonly id: number; readonly item: T }[] {
     const size = this.#slots.length;
     const start = (this.#next - this.#count + size) % size;
-    return Array.from({ length: this.#count }, (_, i) => this.#slots[(start + i) % size] as T);
+    return Array.from({ length: this.#count }, (_, i) => ({ id: this.#ids[(start + i) % size] as number, item: this.#slots[(start + i) % size] as T }));
   }
-}
-
-/** A record with the id it was given. */
-interface Numbered {
-  readonly id: number;
-  readonly record: JournalRecord;
 }
 
 /**
@@ -211,12 +209,12 @@ interface Numbered {
  * journal.list({ method: 'POST' }).entries; // formatted now, not when recorded
  */
 export class MemoryJournal implements JournalKeeper {
-  readonly #rings = new Map<string, Ring<Numbered>>();
+  readonly #rings = new Map<string, Ring<JournalRecord>>();
   readonly #size: number;
   readonly #maxRings: number;
   readonly #format: FormatRecord;
   #last = 0;
-  #lastRing: Ring<Numbered> | undefined;
+  #lastRing: Ring<JournalRecord> | undefined;
   #lastSession: string | undefined;
 
   constructor(options: { readonly size: number; readonly maxRings: number; readonly format: FormatRecord }) {
@@ -226,7 +224,7 @@ export class MemoryJournal implements JournalKeeper {
   }
 
   record(record: JournalRecord): void {
-    this.#ringOf(record.session).push({ id: ++this.#last, record });
+    this.#ringOf(record.session).push(record, ++this.#last);
   }
 
   list(filter: JournalFilter): JournalPage {
@@ -237,7 +235,7 @@ export class MemoryJournal implements JournalKeeper {
     const fresh = filter.since === undefined ? numbered : numbered.filter(({ id }) => id > (filter.since as number));
     return {
       session,
-      entries: fresh.map(({ id, record }) => this.#format(record, id)).filter(matches),
+      entries: fresh.map(({ id, item }) => this.#format(item, id)).filter(matches),
       last: this.#last,
     };
   }
@@ -259,7 +257,7 @@ export class MemoryJournal implements JournalKeeper {
   }
 
   /** The session's ring, made (and moved last) when it is not the one written last: most requests name the same session as the one before. */
-  #ringOf(session: string): Ring<Numbered> {
+  #ringOf(session: string): Ring<JournalRecord> {
     if (session === this.#lastSession && this.#lastRing) return this.#lastRing;
     let ring = this.#rings.get(session);
     if (ring) this.#rings.delete(session);
