@@ -6,13 +6,12 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer } from '../../src/mock/hosts/node-server.js';
 import type { JournalEntry, JournalPage } from '../../src/mock/state/journal.js';
 import { expectRequests } from '../../src/testing/index.js';
 import { type RunningMock, startMockCli } from '../support/cli.js';
-import { AUTH, JSON_HEADERS, type StartTarget, urlFor } from '../support/http-facts.js';
+import { AUTH, JSON_HEADERS } from '../support/http-facts.js';
 import { runJournalFacts } from '../support/journal-facts.js';
-import { startRedis, type TestRedis } from '../support/redis.js';
+import { redisHost, startRedis, type TestRedis } from '../support/redis.js';
 
 let redis: TestRedis;
 let namespaces = 0;
@@ -22,19 +21,10 @@ beforeAll(async () => {
 });
 afterAll(() => redis.stop());
 
-/** The Node server on the test's Redis, in a namespace of its own. */
-const redisHost: StartTarget = async (options) => {
-  const server = await startMockServer({ ...options, port: 0, store: redis.url, namespace: `journal${++namespaces}` });
-  return {
-    baseUrl: server.url,
-    mock: server.mock,
-    request: (path, init) => fetch(urlFor(server.url, path), init),
-    reset: async () => server.mock.reset(),
-    close: () => server.close(),
-  };
-};
-
-runJournalFacts('Node server on Redis', redisHost);
+runJournalFacts(
+  'Node server on Redis',
+  redisHost(() => redis),
+);
 
 async function journal(mock: RunningMock, query = ''): Promise<JournalPage> {
   const response = await fetch(new URL(`/__mock/requests${query}`, mock.url));

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MockOptions } from '../../src/mock/create-mock-api.js';
 import type { JournalEntry, JournalPage } from '../../src/mock/state/journal.js';
-import { ADMIN, AUTH, JSON_HEADERS, type MockTarget, type StartTarget } from './http-facts.js';
+import { ADMIN, AUTH, JSON_HEADERS, type MockTarget, type StartTarget, selfChecked, withStarted } from './http-facts.js';
 
 const SECRET = 's3cr+t/k=y';
 const SECRET_AUTH = { authorization: `Bearer ${SECRET}` };
@@ -21,15 +21,10 @@ async function page(target: MockTarget, query = '', session?: string): Promise<J
   return (await response.json()) as JournalPage;
 }
 
-export function runJournalFacts(host: string, start: StartTarget): void {
-  async function withTarget(options: MockOptions, body: (target: MockTarget) => Promise<void>): Promise<void> {
-    const target = await start(options);
-    try {
-      await body(target);
-    } finally {
-      await target.close();
-    }
-  }
+export function runJournalFacts(host: string, startHost: StartTarget): void {
+  // The self-check on throughout: every response here is checked against spec/openapi.yaml too.
+  const start = selfChecked(startHost);
+  const withTarget = (options: MockOptions, body: (target: MockTarget) => Promise<void>) => withStarted(start, options, body);
 
   describe(`${host}: the request journal`, () => {
     it('journals each API request, oldest first: method, path, query, headers, body, status, operation, rule, latency', () =>
