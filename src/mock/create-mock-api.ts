@@ -141,7 +141,7 @@ function journalOf(settings: ResolvedMockOptions): PipelineJournal | undefined {
     ? new SharedJournal(shared.store, { size, ttlMs: settings.sessionTtl, format })
     : // One ring per named session the cap lets open (one at least, for a 429's), and the default session's.
       new MemoryJournal({ size, maxRings: Math.max(1, settings.maxSessions), format });
-  return { keeper, bodyLimit: settings.journalBodyLimit, redactBody: textRedactor(settings.apiKeys) };
+  return { keeper, bodyLimit: settings.journalBodyLimit, redactBody: textRedactor(settings.apiKeys), now: settings.now };
 }
 
 /** The journal's keeper, or the `TypeError` that says it is off. */

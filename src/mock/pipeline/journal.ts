@@ -14,6 +14,8 @@ export interface PipelineJournal {
   readonly bodyLimit: number;
   /** Hides keys in a body: one too long is cut as it is recorded, its keys hidden first (a key cut in two would show its half). */
   readonly redactBody: (body: string) => string;
+  /** The mock's clock (`now`), for when a request arrived: the Node server's reads the real clock at most once a millisecond. */
+  readonly now: () => number;
 }
 
 const utf8Encoder = new TextEncoder();
@@ -50,6 +52,16 @@ export function recordingBody(request: MockRequest, keep: (text: string | undefi
         return text;
       }),
   };
+}
+
+const BEARER_SHOWN = 'Bearer ***';
+
+/**
+ * The `Authorization` header a record keeps: the one string `Bearer ***` for the usual form, so that
+ * the ring holds neither the key nor a string per request; any other form as it is, hidden when read.
+ */
+export function keptAuthorization(authorization: string | undefined): string | undefined {
+  return authorization?.startsWith('Bearer ') ? BEARER_SHOWN : authorization;
 }
 
 /** `Bearer ***`: the scheme shown (unless it holds a key), never the credential. */

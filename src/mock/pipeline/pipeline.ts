@@ -21,7 +21,7 @@ import type { JournalRule } from '../state/journal.js';
 import { unavailableResponse } from '../state/redis/shared-state.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
 import { type AuthProblem, UNAUTHORIZED } from './auth.js';
-import { longBody, type PipelineJournal, recordingBody } from './journal.js';
+import { keptAuthorization, longBody, type PipelineJournal, recordingBody } from './journal.js';
 import { appliedPreferences, forcedResponse, type Preferences, parsePreferences } from './prefer.js';
 import type { Reached, Router, Target } from './router.js';
 import type { Route } from './routes.js';
@@ -74,10 +74,13 @@ interface RequestContext {
   forced: boolean;
   /** The rule that decided the response, for the journal: set by the step that responds; `undefined` for the admin's, which is not journalled. */
   rule: JournalRule | undefined;
-  /** When the request reached the pipeline (`performance.now()`), for the journal; 0 when it is off. */
-  readonly started: number;
-  /** Whether a step waited (a body, a delay, Redis): only then has the response taken a time worth the clock's reading. */
-  waited: boolean;
+  /** When the request reached the pipeline by the mock's clock, for the journal; 0 when it is off. */
+  readonly arrived: number;
+  /**
+   * When the first step that waits (a body, a delay, Redis) began (`performance.now()`); 0 when none
+   * did: a response made at once takes well under the 0.1 ms the journal shows, and is not timed.
+   */
+  waitedSince: number;
   /** The body as the operation read it, for the journal. */
   body: string | undefined;
   /** The `Authorization` header as step 2 read it, for the journal; `null` until it has. */
@@ -85,8 +88,8 @@ interface RequestContext {
 }
 
 /**
- * The clock of the journal's times, read once: Node defines the global `performance` as a getter that
- * costs more than the `now()` it is read for.
+ * The clock of the journal's latencies, read once: Node defines the global `performance` as a getter
+ * that costs more than the `now()` it is read for.
  */
 const clock = performance;
 
@@ -317,7 +320,7 @@ function journal(journal: PipelineJournal, context: RequestContext, rule: Journa
   const long = body !== undefined && body.length > journal.bodyLimit;
   const sessionHeader = request.header(SESSION_HEADER);
   journal.keeper.record({
-    time: clock.timeOrigin + context.started,
+    time: context.arrived,
     session: context.sessionName ?? sessionName(sessionHeader) ?? DEFAULT_SESSION,
     method: request.method,
     target: request.target,
@@ -325,15 +328,13 @@ function journal(journal: PipelineJournal, context: RequestContext, rule: Journa
     accept: request.header('accept'),
     prefer: request.header('prefer'),
     sessionHeader,
-    // Read once: a Node host joins the raw headers to read it.
-    authorization: context.authorization === null ? request.header('authorization') : context.authorization,
+    authorization: keptAuthorization(context.authorization === null ? request.header('authorization') : context.authorization),
     body: long ? longBody(journal, body) : body,
     bodyTruncated: long,
     status,
     operation: context.reached?.operation.id,
     rule,
-    // A response made at once took well under the 0.1 ms the journal shows.
-    latencyMs: context.waited ? clock.now() - context.started : 0,
+    latencyMs: context.waitedSince === 0 ? 0 : clock.now() - context.waitedSince,
     keyLabel: context.keyLabel,
   });
 }
@@ -361,10 +362,10 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
       preferences: undefined,
       forced: false,
       rule: 'operation',
-      started: pipeline.journal ? clock.now() : 0,
+      arrived: pipeline.journal ? pipeline.journal.now() : 0,
       body: undefined,
       authorization: null,
-      waited: false,
+      waitedSince: 0,
     };
     let made: Pending<MockResponse>;
     try {
@@ -373,7 +374,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
       made = failed(context, error);
     }
     if (!(made instanceof Promise)) return finish(context, made);
-    context.waited = true;
+    if (pipeline.journal) context.waitedSince = clock.now();
     return made.then(
       (response) => finish(context, response),
       (error: unknown) => finish(context, failed(context, error)),

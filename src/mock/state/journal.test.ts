@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { entryFilter, type JournalEntry, type JournalRecord, MemoryJournal, parseJournalFilter, Ring } from './journal.js';
+import { entryFilter, type JournalEntry, type JournalRecord, MemoryJournal, parseJournalFilter } from './journal.js';
+import { RecordRing } from './journal-ring.js';
 
 const entry = (fields: Partial<JournalEntry>): JournalEntry => ({
   id: 1,
@@ -35,16 +36,27 @@ const record = (session: string, target: string): JournalRecord => ({
   keyLabel: undefined,
 });
 
-describe('Ring', () => {
-  it('keeps the last `size` items, oldest first', () => {
-    const ring = new Ring<number>(3);
-    expect(ring.items()).toEqual([]);
-    for (let i = 1; i <= 5; i++) ring.push(i * 10, i);
-    expect(ring.items()).toEqual([
-      { id: 3, item: 30 },
-      { id: 4, item: 40 },
-      { id: 5, item: 50 },
-    ]);
+describe('RecordRing', () => {
+  it('keeps the last `size` records with their ids, oldest first, each field as it was given', () => {
+    const ring = new RecordRing('a', 3);
+    expect(ring.records()).toEqual([]);
+    expect(ring.last).toBe(0);
+    const kept = (i: number): JournalRecord => ({
+      ...record('a', `/v1/pets/${i}`),
+      time: 1000.5 + i,
+      accept: 'text/plain',
+      body: `body ${i}`,
+      bodyTruncated: i % 2 === 0,
+      rule: i % 2 === 0 ? 'session-cap' : 'error',
+      status: 400 + i,
+      latencyMs: i / 10,
+      keyLabel: 'ci',
+      operation: undefined,
+    });
+    for (let i = 1; i <= 5; i++) ring.push(kept(i), i * 10);
+    expect(ring.records()).toEqual([3, 4, 5].map((i) => ({ id: i * 10, record: kept(i) })));
+    expect(ring.records(40).map(({ id }) => id)).toEqual([50]);
+    expect(ring.last).toBe(50);
   });
 });
 

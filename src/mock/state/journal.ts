@@ -6,6 +6,7 @@
  * every replica writes, is in redis/journal.ts.
  */
 import type { Pending } from '../core/pending.js';
+import { RecordRing } from './journal-ring.js';
 
 /**
  * Which rule decided the response: `route` (404, 405, a preflight), `auth` (401), `session` (400 of
@@ -29,7 +30,7 @@ export type JournalRule = 'route' | 'auth' | 'session' | 'prefer' | 'removed' | 
 export interface JournalEntry {
   /** Increasing across the mock (across every replica with Redis): poll with `since=<the last id seen>`. */
   readonly id: number;
-  /** When the request reached the mock, ISO 8601 by the real clock (not the session's). */
+  /** When the request reached the mock, ISO 8601 by the mock's clock (the real one unless `--now` or `now` moved it), not a session's. */
   readonly time: string;
   /** The session it named (`X-Mock-Session`), `default` without one. */
   readonly session: string;
@@ -48,7 +49,7 @@ export interface JournalEntry {
   /** The operation the method and path reach (`createPet`), `null` for none. */
   readonly operation: string | null;
   readonly rule: JournalRule;
-  /** Milliseconds from the request reaching the mock to its response being made (a delay included); 0 for one made at once, without waiting for a body, a delay or Redis. */
+  /** Milliseconds the mock took to make the response, a delay included; 0 for one made at once, without waiting for a body, a delay or Redis. */
   readonly latencyMs: number;
   /** The label of the key the request held, when that key has one (`--api-key ci:...`). */
   readonly key?: string;
@@ -168,38 +169,6 @@ export function parseJournalFilter(query: URLSearchParams): JournalFilter | { re
 }
 
 /**
- * A ring of at most `size` items, each with its id: `push` overwrites the oldest once full, allocating
- * nothing (the ids sit in an array of numbers beside the items, not in an object per item).
- * @example
- * const ring = new Ring<string>(2); ring.push('a', 1); ring.push('b', 2); ring.push('c', 3); ring.items(); // [{ id: 2, item: 'b' }, { id: 3, item: 'c' }]
- */
-export class Ring<T> {
-  readonly #slots: (T | undefined)[];
-  readonly #ids: Float64Array;
-  #next = 0;
-  #count = 0;
-
-  constructor(size: number) {
-    this.#slots = new Array<T | undefined>(size).fill(undefined);
-    this.#ids = new Float64Array(size);
-  }
-
-  push(item: T, id: number): void {
-    this.#slots[this.#next] = item;
-    this.#ids[this.#next] = id;
-    this.#next = (this.#next + 1) % this.#slots.length;
-    if (this.#count < this.#slots.length) this.#count++;
-  }
-
-  /** The items with their ids, oldest first. */
-  items(): { readonly id: number; readonly item: T }[] {
-    const size = this.#slots.length;
-    const start = (this.#next - this.#count + size) % size;
-    return Array.from({ length: this.#count }, (_, i) => ({ id: this.#ids[(start + i) % size] as number, item: this.#slots[(start + i) % size] as T }));
-  }
-}
-
-/**
  * The journal of a mock that keeps its state in this process: a ring of `size` records per session.
  * The default session and at most `maxRings` named ones have one; a new one then takes the place of
  * the named session written least recently, so that requests naming ever new sessions cannot grow the memory.
@@ -209,12 +178,12 @@ export class Ring<T> {
  * journal.list({ method: 'POST' }).entries; // formatted now, not when recorded
  */
 export class MemoryJournal implements JournalKeeper {
-  readonly #rings = new Map<string, Ring<JournalRecord>>();
+  readonly #rings = new Map<string, RecordRing>();
   readonly #size: number;
   readonly #maxRings: number;
   readonly #format: FormatRecord;
   #last = 0;
-  #lastRing: Ring<JournalRecord> | undefined;
+  #lastRing: RecordRing | undefined;
   #lastSession: string | undefined;
 
   constructor(options: { readonly size: number; readonly maxRings: number; readonly format: FormatRecord }) {
@@ -229,13 +198,12 @@ export class MemoryJournal implements JournalKeeper {
 
   list(filter: JournalFilter): JournalPage {
     const session = filter.session ?? 'default';
-    const numbered = this.#rings.get(session)?.items() ?? [];
-    const matches = entryFilter(filter);
     // Records before `since` are never formatted: a poller pays for the new ones only.
-    const fresh = filter.since === undefined ? numbered : numbered.filter(({ id }) => id > (filter.since as number));
+    const fresh = this.#rings.get(session)?.records(filter.since) ?? [];
+    const matches = entryFilter(filter);
     return {
       session,
-      entries: fresh.map(({ id, item }) => this.#format(item, id)).filter(matches),
+      entries: fresh.map(({ id, record }) => this.#format(record, id)).filter(matches),
       last: this.#last,
     };
   }
@@ -257,12 +225,12 @@ export class MemoryJournal implements JournalKeeper {
   }
 
   /** The session's ring, made (and moved last) when it is not the one written last: most requests name the same session as the one before. */
-  #ringOf(session: string): Ring<JournalRecord> {
+  #ringOf(session: string): RecordRing {
     if (session === this.#lastSession && this.#lastRing) return this.#lastRing;
     let ring = this.#rings.get(session);
     if (ring) this.#rings.delete(session);
     else {
-      ring = new Ring(this.#size);
+      ring = new RecordRing(session, this.#size);
       const named = this.#rings.size - (this.#rings.has('default') ? 1 : 0);
       if (session !== 'default' && named >= this.#maxRings) this.#dropOldestNamed();
     }
