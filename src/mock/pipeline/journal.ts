@@ -38,20 +38,33 @@ export function longBody(journal: PipelineJournal, body: string): string {
 }
 
 /**
- * `request`, its body kept by `keep` once read: the journal shows what the operation read, and reading
- * the body again is not possible.
+ * `request`, its body kept in `holder.body` once read: the journal shows what the operation read, and
+ * reading the body again is not possible. Its methods are the class's: no closure per request.
+ * @example
+ * await operation.parseBody(new RecordingRequest(request, context)); // context.body: the text it read
  */
-export function recordingBody(request: MockRequest, keep: (text: string | undefined) => void): MockRequest {
-  return {
-    method: request.method,
-    target: request.target,
-    header: (name) => request.header(name),
-    text: (maxBytes) =>
-      request.text(maxBytes).then((text) => {
-        keep(text);
-        return text;
-      }),
-  };
+export class RecordingRequest implements MockRequest {
+  readonly method: string;
+  readonly target: string;
+  readonly #request: MockRequest;
+  readonly #holder: { body: string | undefined };
+
+  constructor(request: MockRequest, holder: { body: string | undefined }) {
+    this.method = request.method;
+    this.target = request.target;
+    this.#request = request;
+    this.#holder = holder;
+  }
+
+  header(name: string): string | undefined {
+    return this.#request.header(name);
+  }
+
+  async text(maxBytes: number): Promise<string | undefined> {
+    const text = await this.#request.text(maxBytes);
+    this.#holder.body = text;
+    return text;
+  }
 }
 
 const BEARER_SHOWN = 'Bearer ***';

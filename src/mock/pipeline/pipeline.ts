@@ -21,7 +21,7 @@ import type { JournalRule } from '../state/journal.js';
 import { unavailableResponse } from '../state/redis/shared-state.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
 import { type AuthProblem, UNAUTHORIZED } from './auth.js';
-import { keptAuthorization, longBody, type PipelineJournal, recordingBody } from './journal.js';
+import { keptAuthorization, longBody, type PipelineJournal, RecordingRequest } from './journal.js';
 import { appliedPreferences, forcedResponse, type Preferences, parsePreferences } from './prefer.js';
 import type { Reached, Router, Target } from './router.js';
 import type { Route } from './routes.js';
@@ -258,10 +258,7 @@ function operate(context: RequestContext, respond: Responder, session: Session |
 
 /** The request whose body an operation reads: one that keeps what it read for the journal, when there is one. */
 function bodyReader(context: RequestContext): MockRequest {
-  if (!context.pipeline.journal) return context.request;
-  return recordingBody(context.request, (text) => {
-    context.body = text;
-  });
+  return context.pipeline.journal ? new RecordingRequest(context.request, context) : context.request;
 }
 
 // --- 10 and 11: what every response gets ---------------------------------------------------------
