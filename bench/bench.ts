@@ -42,6 +42,13 @@ interface ScenarioFigures {
   readonly prism?: Figures;
 }
 
+/** One scenario with the journal on and off. */
+interface JournalFigures {
+  readonly scenario: Scenario;
+  readonly on: Figures;
+  readonly off: Figures;
+}
+
 export interface BenchReport {
   readonly throughput: readonly ScenarioFigures[];
   /** Medians of spawn to first 200: the mock, the bare baseline (Node's own start-up here), Prism. */
@@ -63,11 +70,31 @@ export interface BenchReport {
   };
   readonly verify: { readonly ms: number; readonly exitCodes: readonly (number | null)[] };
   readonly msw: { readonly msw: number; readonly fetch: number; readonly handle: number };
+  /** The mock with its request journal (the default) and without (`--no-journal`), measured in the same trials. */
+  readonly journal: readonly JournalFigures[];
   /** Everything that was answered wrong: a benchmark of wrong answers measures nothing. */
   readonly problems: readonly string[];
 }
 
 const LIST = SCENARIOS[0] as Scenario;
+const CREATE = SCENARIOS.find((scenario) => scenario.id === 'create') as Scenario;
+
+/** What the journal costs: the same mock with it on (the default) and off, back to back, on GET list and POST. */
+export async function journal(options: BenchOptions, problems: string[]): Promise<JournalFigures[]> {
+  const results: JournalFigures[] = [];
+  for (const scenario of [LIST, CREATE]) {
+    const status = scenario.answer.status;
+    const check = answersAs(scenario);
+    const { figures, problems: found } = await compare([scenario.request], {
+      'journal on': { start: () => startMock([], 'mock, journal on'), check, runs: options.runs, status },
+      'journal off': { start: () => startMock(['--no-journal'], 'mock, journal off'), check, runs: options.runs, status },
+    });
+    problems.push(...found.map((problem) => `${scenario.title}, journal on and off: ${problem}`));
+    const [on, off] = figures as [Figures, Figures];
+    results.push({ scenario, on, off });
+  }
+  return results;
+}
 
 async function throughput(options: BenchOptions, problems: string[]): Promise<ScenarioFigures[]> {
   const results: ScenarioFigures[] = [];
@@ -203,6 +230,8 @@ export async function runBench(options: BenchOptions, onPart: (part: string) => 
   const problems: string[] = [];
   onPart('throughput');
   const throughputs = await throughput(options, problems);
+  onPart('the journal, on and off');
+  const journalled = await journal(options, problems);
   onPart('start-up');
   const started = await startup(options);
   onPart(`--count ${options.bigCount}`);
@@ -213,5 +242,5 @@ export async function runBench(options: BenchOptions, onPart: (part: string) => 
   const verified = await verify(options, problems);
   onPart('MSW in Node');
   const mswed = await msw(options, problems);
-  return { throughput: throughputs, startup: started, scale: scaled, leak: leaked, verify: verified, msw: mswed, problems };
+  return { throughput: throughputs, startup: started, scale: scaled, leak: leaked, verify: verified, msw: mswed, journal: journalled, problems };
 }

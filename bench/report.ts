@@ -64,6 +64,15 @@ export function verdicts(report: BenchReport): Verdict[] {
       });
     }
   }
+  for (const { scenario, on, off } of report.journal) {
+    const cost = pairedRatio(on, off);
+    found.push({
+      measure: `${scenario.title}: journal on ÷ off (\`--no-journal\`)`,
+      measured: `${share(cost)} (${rps(on)} ÷ ${rps(off)} req/s)`,
+      target: '≥ 0.95',
+      met: cost >= 0.95,
+    });
+  }
   const { startup, scale, leak, verify, msw } = report;
   found.push({
     measure: 'spawn of `petstore-mock` to its first 200 (median)',
@@ -145,11 +154,10 @@ export function verdictTable(report: BenchReport): string {
 /** bench/RESULTS.md. */
 export function resultsMarkdown(report: BenchReport, options: BenchOptions, machine: Machine): string {
   const { runs, prism } = options;
-  const rounds = report.throughput.map(({ scenario, mock, bare, prism: other }) =>
-    [mock, bare, ...(other ? [other] : [])]
-      .map((figures) => `${scenario.title}, ${figures.name}: ${figures.rounds.map((round) => Math.round(round.rps)).join(', ')}`)
-      .join('\n'),
-  );
+  const rounds = [
+    ...report.throughput.map(({ scenario, mock, bare, prism: other }) => [scenario.title, [mock, bare, ...(other ? [other] : [])]] as const),
+    ...report.journal.map(({ scenario, on, off }) => [scenario.title, [on, off]] as const),
+  ].map(([title, all]) => all.map((figures) => `${title}, ${figures.name}: ${figures.rounds.map((round) => Math.round(round.rps)).join(', ')}`).join('\n'));
   return `# Benchmark results
 
 Written by \`npm run bench\` on ${machine.date} UTC: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGib} GiB, Node ${machine.node}, ${machine.os}.

@@ -8,9 +8,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { type BenchOptions, runBench } from './bench.js';
+import { type BenchOptions, journal, runBench } from './bench.js';
 import { redisSection, runRedisBench, withRedisSection } from './redis.js';
 import { resultsMarkdown, thisMachine, throughputTable, verdictTable } from './report.js';
+import { pairedRatio } from './throughput.js';
 
 const FULL: BenchOptions = {
   runs: { warmupMs: 1500, durationMs: 1000, rounds: 5, connections: 32, trials: 3 },
@@ -24,9 +25,20 @@ const FULL: BenchOptions = {
 };
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-if (values.only !== undefined && values.only !== 'redis') {
-  process.stderr.write(`bench: --only takes redis (the one part that runs alone); got ${JSON.stringify(values.only)}.\n`);
+if (values.only !== undefined && values.only !== 'redis' && values.only !== 'journal') {
+  process.stderr.write(`bench: --only takes redis or journal (the parts that run alone); got ${JSON.stringify(values.only)}.\n`);
   process.exit(2);
+}
+if (values.only === 'journal') {
+  // The journal's cost alone, printed, not written: bench/RESULTS.md keeps the figures of whole runs.
+  const problems: string[] = [];
+  const figures = await journal(FULL, problems);
+  for (const { scenario, on, off } of figures)
+    process.stdout.write(
+      `${scenario.title}: journal on ${Math.round(on.rps)} req/s, off ${Math.round(off.rps)} req/s, on ÷ off ${pairedRatio(on, off).toFixed(3)}; CPU µs per answer on ${on.cpuPerRequest?.toFixed(1)}, off ${off.cpuPerRequest?.toFixed(1)}\n`,
+    );
+  for (const problem of problems) process.stdout.write(`wrong answer: ${problem}\n`);
+  process.exit(problems.length > 0 ? 1 : 0);
 }
 
 const startLoad = loadavg()[0] as number;

@@ -11,6 +11,7 @@ export type { LabelledApiKey } from './mock/pipeline/auth.js';
 export type { ComparedResponse, Drift, DriftAspect } from './mock/profile/drift.js';
 export { type ContractViolation, type DriftReport, type ProxyOptions, type ProxyServer, startProxyServer } from './mock/proxy/proxy-server.js';
 export type { CoverageReport, OperationCoverage } from './mock/state/coverage.js';
+export type { JournalEntry, JournalFilter, JournalPage, JournalRule } from './mock/state/journal.js';
 export type { DataPet } from './mock/state/pet-data.js';
 export type { PetDraft, PetStore, StoredPet } from './mock/state/store.js';
 export { type ListOrder, PROFILE_SCHEMA, type Profile, type ProfileDocument, readProfile, UNKNOWN, UNKNOWN_PROFILE } from './profile/profile.js';

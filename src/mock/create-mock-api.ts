@@ -10,19 +10,23 @@ import { idOffsetOf } from './core/defaults.js';
 import { faultDraw } from './core/faults.js';
 import { fetchAdapter } from './core/fetch-adapter.js';
 import type { MockRequest, MockResponse } from './core/messages.js';
-import type { Pending } from './core/pending.js';
+import { andThen, type Pending } from './core/pending.js';
 import { createPet } from './operations/createPet.js';
 import { getPet } from './operations/getPet.js';
 import { listPets } from './operations/listPets.js';
 import type { OperationEnv } from './operations/operation.js';
 import { type MockOptions, normalizeMockOptions, type ResolvedMockOptions } from './options.js';
 import { bearerCheck } from './pipeline/auth.js';
+import { journalFormat, type PipelineJournal } from './pipeline/journal.js';
 import { createPipeline } from './pipeline/pipeline.js';
+import { textRedactor } from './pipeline/request-log.js';
 import { createRouter } from './pipeline/router.js';
 import { createSelfCheck } from './pipeline/self-check.js';
 import { profileForm } from './profile/form.js';
 import { Coverage, type CoverageKeeper, type CoverageReport } from './state/coverage.js';
+import { type JournalEntry, type JournalFilter, type JournalKeeper, MemoryJournal } from './state/journal.js';
 import { randomIdOf } from './state/random-ids.js';
+import { SharedJournal } from './state/redis/journal.js';
 import { savedChanges, unsavedChange } from './state/saved-changes.js';
 import { DEFAULT_SESSION, type SessionRegistry, Sessions } from './state/sessions.js';
 import { MemoryPetStore, type PetStore, type StoredPet } from './state/store.js';
@@ -52,7 +56,7 @@ export interface MockApi {
   respond(request: MockRequest): Pending<MockResponse>;
   /** `respond` for a web-standard `Request`. */
   fetch(request: Request): Promise<Response>;
-  /** Puts the mock back as it started: the default session's pets and clock seeded again, every named session dropped. Coverage is kept. */
+  /** Puts the mock back as it started: the default session's pets and clock seeded again, every named session dropped, the journal emptied. Coverage is kept. */
   reset(): Pending<void>;
   /** What clients have exercised so far (`GET /__mock/coverage`); in a promise when it is shared through Redis. */
   coverage(): Pending<CoverageReport>;
@@ -61,6 +65,14 @@ export interface MockApi {
    * and the admin endpoints. Hosts that share the network with other services (MSW) claim only these.
    */
   serves(path: string): boolean;
+  /**
+   * The requests the journal kept (`GET /__mock/requests`), oldest first: those of `filter.session`
+   * (default: the default session) that the filter matches; in a promise when the journal is in Redis.
+   * A `TypeError` when the journal is off (`journalSize: 0`). See docs/mock-journal.md.
+   */
+  requests(filter?: JournalFilter): Pending<readonly JournalEntry[]>;
+  /** Forgets the journal: one session's, or every session's. `reset()` does too. */
+  clearRequests(session?: string): Pending<void>;
   /** The default session's store: that of requests without `X-Mock-Session`. */
   readonly store: PetStore;
   readonly options: ResolvedMockOptions;
@@ -123,6 +135,24 @@ function stateOf(settings: ResolvedMockOptions): MockState {
   return { sessions: shared.sessions, defaultStore: shared.store.store(DEFAULT_SESSION), coverage: shared.coverage };
 }
 
+/** The journal of a mock, in Redis when its state is, `undefined` when it is off (`journalSize: 0`). */
+function journalOf(settings: ResolvedMockOptions): PipelineJournal | undefined {
+  const { journalSize: size, shared } = settings;
+  if (size === 0) return undefined;
+  const format = journalFormat(settings.apiKeys, settings.basePath);
+  const keeper: JournalKeeper = shared
+    ? new SharedJournal(shared.store, { size, ttlMs: settings.sessionTtl, format })
+    : // One ring per named session the cap lets open (one at least, for a 429's), and the default session's.
+      new MemoryJournal({ size, maxRings: Math.max(1, settings.maxSessions), format });
+  return { keeper, bodyLimit: settings.journalBodyLimit, redactBody: textRedactor(settings.apiKeys), now: settings.now };
+}
+
+/** The journal's keeper, or the `TypeError` that says it is off. */
+function journalOn(journal: PipelineJournal | undefined): JournalKeeper {
+  if (!journal) throw new TypeError('The request journal is off (journalSize: 0, --no-journal): turn it on to read the requests the mock received.');
+  return journal.keeper;
+}
+
 /** The label of each accepted key that has one, by the key's index in `apiKeys` (what `bearerCheck` gives). */
 function keyLabelsByIndex(settings: ResolvedMockOptions): ReadonlyMap<number, string> {
   return new Map(
@@ -160,6 +190,7 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     change: (session, change) => (session.name === DEFAULT_SESSION ? saveDefault(change) : unsavedChange(change)),
   };
   const router = createRouter(basePath, [listPets(env), createPet(env), getPet(env)], coverage);
+  const journal = journalOf(settings);
   const respond = createPipeline({
     basePath,
     router,
@@ -168,17 +199,20 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     authorize: bearerCheck(settings.apiKeys),
     keyLabels: keyLabelsByIndex(settings),
     adminKeyRequired: settings.adminKeyRequired,
-    respondAdmin: createAdmin(sessions, coverage, saveDefault, profile),
+    respondAdmin: createAdmin(sessions, coverage, saveDefault, profile, journal?.keeper),
     form: profileForm(profile),
     prefer: settings.prefer,
     delay: settings.delay,
     drawFault: faultDraw(settings.faults, settings.faultSeed),
     selfCheck: settings.selfCheck && createSelfCheck(settings.selfCheck),
+    journal,
   });
   return {
     respond,
     fetch: fetchAdapter(respond),
-    reset: () => sessions.resetAll(),
+    reset: () => andThen(sessions.resetAll(), () => journal?.keeper.clear()),
+    requests: (filter = {}) => andThen(journalOn(journal).list(filter), (page) => page.entries),
+    clearRequests: (session) => journalOn(journal).clear(session),
     coverage: () => coverage.report(),
     serves: router.serves,
     store: defaultStore,

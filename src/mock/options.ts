@@ -88,6 +88,10 @@ export interface MockOptions {
    * its sessions and coverage replace the in-memory ones. Default: none, state in this process.
    */
   readonly shared?: SharedState;
+  /** Requests the journal keeps per session (`mock.requests()`, `GET /__mock/requests`); 0 turns it off. Default: 500. */
+  readonly journalSize?: number;
+  /** Characters of a request body a journal entry shows; the rest is cut. Default: 4096. */
+  readonly journalBodyLimit?: number;
 }
 
 /** Where a mock is served from, as far as its defaults depend on it. */
@@ -186,5 +190,7 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
     persist: options.persist,
     shared: options.shared,
     adminKeyRequired: options.adminKeyRequired ?? (place.host !== undefined && !isLoopback(place.host)),
+    journalSize: wholeNumber('journalSize', options.journalSize ?? MOCK_DEFAULTS.journalSize, 0),
+    journalBodyLimit: wholeNumber('journalBodyLimit', options.journalBodyLimit ?? MOCK_DEFAULTS.journalBodyLimit, 0),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The package in a CommonJS project: `npm pack`, then a project with no `type` and no configuration
  * at all (no jest key, no babel config, no transformIgnorePatterns) that installs the tarball, Jest 30
- * and msw 2 from the registry. Its Jest tests and a plain `node` script require() the four entries and
+ * and msw 2 from the registry. Its Jest tests and a plain `node` script require() the five entries and
  * use each (downstream/commonjs-checks.cjs); Jest also runs the example of docs/mock-in-code.md; and
  * TypeScript in that project takes the entries' types from the CommonJS declarations. Everything passes
  * on Node 22.13, the oldest that `engines` names, and on Node 24 (each fetched once by
@@ -39,6 +39,7 @@ const TYPED = `import { type MockServer, startMockServer } from 'petstore-mock';
 import { createClient, type Pet } from 'petstore-mock/client';
 import { buildNewPet, pets } from 'petstore-mock/fixtures';
 import { createHandlers, type MockHandlers } from 'petstore-mock/msw';
+import { expectRequests, type JournalEntry } from 'petstore-mock/testing';
 
 export async function typed(): Promise<Pet[]> {
   const server: MockServer = await startMockServer({ port: 0 });
@@ -48,8 +49,9 @@ export async function typed(): Promise<Pet[]> {
   await client.createPet(buildNewPet({ name: 'Rex' }));
   // @ts-expect-error the status is one of the spec's
   await client.listPets({ status: 'lost' });
+  const sent: readonly JournalEntry[] = await expectRequests(server).toInclude({ method: 'POST', body: { name: 'Rex' } }).times(1);
   await server.close();
-  return [...pets];
+  return sent.length > 0 ? [...pets] : [];
 }
 `;
 
@@ -85,10 +87,10 @@ describe('the packed package in a CommonJS project with Jest 30 and no configura
   });
 
   it.each(NODES)(
-    '`npx jest` with no flags passes the tests of petstore-mock, /fixtures, /client and the docs example; /msw fails saying why (Node %s)',
+    '`npx jest` with no flags passes the tests of petstore-mock, /fixtures, /client, /testing and the docs example; /msw fails saying why (Node %s)',
     async (version) => {
       const jest = await run('npx', ['jest'], project, nodeBins.get(version) ?? '');
-      expect(jest.output).toMatch(/Tests:\s+1 failed, 4 passed, 5 total/);
+      expect(jest.output).toMatch(/Tests:\s+1 failed, 5 passed, 6 total/);
       // msw itself (2.12 and later) imports the ES module rettime, which Jest's CommonJS mode cannot require.
       expect(jest.output).toContain('● petstore-mock/msw: the handlers respond');
       expect(jest.output).toContain("petstore-mock/msw: require('msw') failed: msw is, or imports, ES modules");
@@ -98,21 +100,21 @@ describe('the packed package in a CommonJS project with Jest 30 and no configura
   );
 
   it(
-    '`npx jest` under NODE_OPTIONS=--experimental-vm-modules on Node 24 passes the tests of all four entries and the docs example',
+    '`npx jest` under NODE_OPTIONS=--experimental-vm-modules on Node 24 passes the tests of all five entries and the docs example',
     async () => {
       const jest = await run('npx', ['jest'], project, nodeBins.get('24') ?? '', { NODE_OPTIONS: '--experimental-vm-modules' });
       expect(jest.code, jest.output).toBe(0);
-      expect(jest.output).toMatch(/Tests:\s+5 passed, 5 total/);
+      expect(jest.output).toMatch(/Tests:\s+6 passed, 6 total/);
     },
     TIMEOUT,
   );
 
   it.each(NODES)(
-    '`node commonjs-checks.cjs` requires and uses the four entries (Node %s)',
+    '`node commonjs-checks.cjs` requires and uses the five entries (Node %s)',
     async (version) => {
       const script = await run('node', ['commonjs-checks.cjs'], project, nodeBins.get(version) ?? '');
       expect(script.code, script.output).toBe(0);
-      expect(script.output.match(/^ok: /gm)).toHaveLength(4);
+      expect(script.output.match(/^ok: /gm)).toHaveLength(5);
     },
     TIMEOUT,
   );
@@ -126,7 +128,7 @@ describe('the packed package in a CommonJS project with Jest 30 and no configura
       expect(checked.code, checked.output).toBe(0);
       const ours = checked.output.split('\n').filter((line) => line.includes('node_modules/petstore-mock/'));
       expect(ours.filter((file) => file.endsWith('.d.ts')).map((file) => file.slice(file.indexOf('petstore-mock/')))).toEqual([]);
-      for (const entry of ['index', 'client/index', 'fixtures/index', 'mock/hosts/msw']) {
+      for (const entry of ['index', 'client/index', 'fixtures/index', 'mock/hosts/msw', 'testing/index']) {
         expect(ours.some((file) => file.endsWith(`petstore-mock/dist/cjs/${entry}.d.cts`))).toBe(true);
       }
     },

@@ -54,19 +54,22 @@ const CONSUMER = `import * as mock from 'petstore-mock';
 import * as fixtures from 'petstore-mock/fixtures';
 import * as client from 'petstore-mock/client';
 import * as msw from 'petstore-mock/msw';
+import * as testing from 'petstore-mock/testing';
 import * as vite from 'petstore-mock/vite';
 
 const options: mock.MockServerOptions = { port: 0, store: 'redis://127.0.0.1:6379', namespace: 'types' };
 const pets: readonly mock.Pet[] = fixtures.seededPets(1, 3);
-export const entries = { mock, fixtures, client, msw, vite, options, pets };
+const entry: mock.JournalEntry | undefined = undefined;
+export const entries = { mock, fixtures, client, msw, testing, vite, options, pets, entry };
 `;
 
 /** The entry points a page in a browser imports: no Node types, and msw only for `petstore-mock/msw`. */
 const BROWSER = `import * as fixtures from 'petstore-mock/fixtures';
 import * as client from 'petstore-mock/client';
 import * as msw from 'petstore-mock/msw';
+import * as testing from 'petstore-mock/testing';
 
-export const entries = { fixtures, client, msw, pet: fixtures.buildPet({ status: 'sold' }) };
+export const entries = { fixtures, client, msw, testing, pet: fixtures.buildPet({ status: 'sold' }) };
 `;
 
 /** A compiler diagnostic: `file(line,col): error TSnnnn: message`, or a global one without a file. */

@@ -81,6 +81,16 @@ export function selfChecked(start: StartTarget): StartTarget {
   return (options) => start({ selfCheck: (mismatch) => mismatches.push(mismatch), ...options });
 }
 
+/** Runs `body` against a target `start` starts with `options`, closing it after, whatever `body` does. */
+export async function withStarted(start: StartTarget, options: MockOptions, body: (target: MockTarget) => Promise<void>): Promise<void> {
+  const target = await start(options);
+  try {
+    await body(target);
+  } finally {
+    await target.close();
+  }
+}
+
 export function runHttpFacts(host: string, startHost: StartTarget): void {
   const start = selfChecked(startHost);
   describe(`HTTP facts: ${host}`, () => {

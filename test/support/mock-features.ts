@@ -11,7 +11,7 @@ import { parseJson } from '../../src/json/lossless.js';
 import type { MockOptions } from '../../src/mock/create-mock-api.js';
 import type { CoverageReport } from '../../src/mock/state/coverage.js';
 import { operationsOf } from '../../src/openapi/document.js';
-import { ADMIN, AUTH, answer, expectError, expectValid, JSON_HEADERS, type MockTarget, type StartTarget, selfChecked } from './http-facts.js';
+import { ADMIN, AUTH, answer, expectError, expectValid, JSON_HEADERS, type MockTarget, type StartTarget, selfChecked, withStarted } from './http-facts.js';
 
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 const FIRST_BIG_ID = 2n ** 53n + 1n;
@@ -35,14 +35,7 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
   const start = selfChecked(startHost);
 
   /** Runs `body` against a target started with `options`, closing it after. */
-  async function withTarget(options: MockOptions, body: (target: MockTarget) => Promise<void>): Promise<void> {
-    const target = await start(options);
-    try {
-      await body(target);
-    } finally {
-      await target.close();
-    }
-  }
+  const withTarget = (options: MockOptions, body: (target: MockTarget) => Promise<void>) => withStarted(start, options, body);
 
   describe(`mock features: ${host}`, () => {
     let target: MockTarget;

@@ -47,8 +47,14 @@ describe('npm run bench (smoke: tiny durations, no Prism)', () => {
     expect(report.msw.msw).toBeGreaterThan(0);
   });
 
+  it('measures the journal on and off on GET list and POST, in the same trials', () => {
+    expect(report.journal.map(({ scenario }) => scenario.id)).toEqual(['list', 'create']);
+    for (const { on, off } of report.journal) for (const figures of [on, off]) expect(figures.rounds).toHaveLength(2);
+  });
+
   it('reports a verdict for every target and writes the results page', () => {
-    expect(verdicts(report).length).toBe(SCENARIOS.length + 7);
+    // The 2 more: the journal on ÷ off, for GET list and for POST.
+    expect(verdicts(report).length).toBe(SCENARIOS.length + 7 + 2);
     const page = resultsMarkdown(report, SMOKE, thisMachine(0));
     for (const scenario of SCENARIOS) expect(page).toContain(scenario.title);
     expect(page).toContain(`Node ${process.version}`);

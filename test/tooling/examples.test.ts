@@ -70,6 +70,7 @@ describe('README.md and docs/', () => {
       'examples/dev-server/vite.config.ts',
       'examples/fixtures/fixtures.test.ts',
       'examples/global-setup/global-setup.ts',
+      'examples/journal/journal.test.ts',
       'examples/pact/admin-ui.pact.test.ts',
       'examples/redis/docker-compose.yml',
       'examples/redis/nginx.conf',

@@ -41,6 +41,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'src/mock/options.ts': [...SHARED, ...MOCK_PIPELINE],
   'src/mock/proxy': [...SHARED, ...MOCK_WIRING],
   'src/mock/hosts': [...SHARED, ...MOCK_WIRING, 'src/mock/proxy'],
+  'src/testing': [...SHARED, ...MOCK_STATE],
   'src/contracts': [...SHARED],
   'src/index.ts': ['src'],
 };

@@ -11,6 +11,7 @@ import { bodyText, errorResponse, jsonResponse, type MockRequest, type MockRespo
 import { andThen, type Pending } from '../core/pending.js';
 import { parseClockBody } from '../state/clock.js';
 import type { CoverageKeeper } from '../state/coverage.js';
+import { type JournalKeeper, parseJournalFilter } from '../state/journal.js';
 import { checkPets, type PetData } from '../state/pet-data.js';
 import type { SaveChange } from '../state/saved-changes.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type SessionRegistry, sessionName } from '../state/sessions.js';
@@ -63,6 +64,13 @@ export const ADMIN_ENDPOINTS = [
     summary: "adds a pet (or a list of pets) to the session with its own id, replacing the pet of that id; until the session's reset",
     changesSavedState: false,
   },
+  {
+    method: 'GET',
+    path: '/__mock/requests',
+    summary: "the session's request journal, oldest first; filters: method, path (* for any run), status (404, 4xx), operation, since (an id)",
+    changesSavedState: false,
+  },
+  { method: 'DELETE', path: '/__mock/requests', summary: "forgets the journal of X-Mock-Session; without it, every session's", changesSavedState: false },
 ] as const satisfies readonly AdminEndpoint[];
 
 type EndpointKey<E> = E extends { readonly method: infer M extends string; readonly path: infer P extends string } ? `${M} ${P}` : never;
@@ -74,6 +82,8 @@ interface AdminContext {
   /** Makes a change of the default session's pets, saved where the mock keeps its state. */
   readonly saveChange: SaveChange;
   readonly profile: Profile;
+  /** The request journal; `undefined` when it is off. */
+  readonly journal: JournalKeeper | undefined;
 }
 
 /** An endpoint's action; `name` is the session of the path, or of `X-Mock-Session`. */
@@ -133,6 +143,7 @@ async function resetAll(admin: AdminContext, request: MockRequest, name: string)
   const { sessions } = admin;
   if (request.header(SESSION_HEADER) !== undefined) return resetSession(admin, request, name);
   await sessions.resetAll();
+  await admin.journal?.clear();
   return ok({ status: 'ok', session: DEFAULT_SESSION, pets: await sessions.size(DEFAULT_SESSION), sessions: 0 });
 }
 
@@ -142,8 +153,9 @@ async function listSessions({ sessions }: AdminContext): Promise<MockResponse> {
 }
 
 /** `POST /__mock/sessions/{name}/reset`: one session back to the seed. */
-async function resetSession({ sessions }: AdminContext, _request: MockRequest, name: string): Promise<MockResponse> {
+async function resetSession({ sessions, journal }: AdminContext, _request: MockRequest, name: string): Promise<MockResponse> {
   await sessions.reset(name);
+  await journal?.clear(name);
   return ok({ status: 'ok', session: name, pets: await sessions.size(name) });
 }
 
@@ -222,6 +234,27 @@ async function putPets({ sessions }: AdminContext, request: MockRequest, name: s
   return jsonResponse(200, stringifyJson({ session: name, stored: data.pets, pets: await store.size }));
 }
 
+/** The 404 of the journal's endpoints while it is off. */
+const JOURNAL_OFF = (): MockResponse =>
+  errorResponse('not_found', 'The request journal is off (--no-journal, or --journal-size 0): start the mock without it to read the requests it received.');
+
+/** `GET /__mock/requests`: the session's journal, filtered by the query (docs/mock-journal.md). */
+function getRequests({ journal }: AdminContext, request: MockRequest, name: string): Pending<MockResponse> {
+  if (!journal) return JOURNAL_OFF();
+  const mark = request.target.indexOf('?');
+  const filter = parseJournalFilter(new URLSearchParams(mark === -1 ? '' : request.target.slice(mark + 1)));
+  if ('error' in filter) return errorResponse('bad_request', filter.error);
+  return andThen(journal.list({ ...filter, session: name }), ok);
+}
+
+/** `DELETE /__mock/requests`: forgets the journal of `X-Mock-Session`, or, without it, of every session. */
+async function clearRequests({ journal }: AdminContext, request: MockRequest, name: string): Promise<MockResponse> {
+  if (!journal) return JOURNAL_OFF();
+  const every = request.header(SESSION_HEADER) === undefined;
+  await journal.clear(every ? undefined : name);
+  return ok({ status: 'ok', session: every ? null : name });
+}
+
 /** The action of each endpoint; its type demands one for every endpoint of `ADMIN_ENDPOINTS`. */
 const ACTIONS: { readonly [K in EndpointKey<(typeof ADMIN_ENDPOINTS)[number]>]: Action } = {
   'GET /__mock/health': health,
@@ -235,6 +268,8 @@ const ACTIONS: { readonly [K in EndpointKey<(typeof ADMIN_ENDPOINTS)[number]>]: 
   'DELETE /__mock/coverage': clearCoverage,
   'GET /__mock/profile': getProfile,
   'POST /__mock/pets': putPets,
+  'GET /__mock/requests': getRequests,
+  'DELETE /__mock/requests': clearRequests,
 };
 
 /** The endpoints grouped by path, each path with its pattern and `Allow` header. */
@@ -289,7 +324,8 @@ export function createAdmin(
   coverage: CoverageKeeper,
   saveChange: SaveChange,
   profile: Profile = UNKNOWN_PROFILE,
+  journal?: JournalKeeper,
 ): (request: MockRequest, method: string, path: string) => Promise<MockResponse> {
-  const admin: AdminContext = { sessions, coverage, saveChange, profile };
+  const admin: AdminContext = { sessions, coverage, saveChange, profile, journal };
   return async (request, method, path) => withoutCors(await respondAdmin(admin, request, method, path));
 }

@@ -40,6 +40,10 @@ export const MOCK_DEFAULTS = Object.freeze({
   port: 4010,
   /** The interface the server binds: only this machine can reach the mock. */
   host: '127.0.0.1',
+  /** Requests the journal keeps per session (`GET /__mock/requests`); 0 turns it off. */
+  journalSize: 500,
+  /** Characters of a request body a journal entry shows. */
+  journalBodyLimit: 4096,
 });
 
 /**

@@ -44,6 +44,9 @@ export interface MockFlags {
   storeTimeout?: number;
   workers?: number;
   quiet?: boolean;
+  journal: boolean;
+  journalSize: number;
+  journalBody: number;
 }
 
 function integerIn(min: number, max: number, what: string) {
@@ -185,6 +188,13 @@ function stateOptions(): Option[] {
     new Option('--profile <file>', "mimic a deployment's choices where the interface leaves room (learned by petstore-verify --write-profile)").argParser(
       parseProfileFile,
     ),
+    new Option('--journal-size <n>', 'requests the journal keeps per session (GET /__mock/requests); 0 turns it off')
+      .default(MOCK_DEFAULTS.journalSize)
+      .argParser(integerIn(0, 1_000_000, 'a whole number')),
+    new Option('--journal-body <chars>', 'characters of a request body a journal entry shows')
+      .default(MOCK_DEFAULTS.journalBodyLimit)
+      .argParser(integerIn(0, 1_048_576, 'a whole number')),
+    new Option('--no-journal', 'keep no request journal (GET /__mock/requests answers 404)'),
   ];
 }
 

@@ -223,6 +223,8 @@ function serverOptions(flags: MockFlags): MockServerOptions {
     ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
     ...(flags.storeTimeout === undefined ? {} : { storeTimeout: flags.storeTimeout }),
     ...(flags.quiet ? {} : { onRequest: logLine }),
+    journalSize: flags.journal ? flags.journalSize : 0,
+    journalBodyLimit: flags.journalBody,
   };
 }
 

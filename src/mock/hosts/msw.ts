@@ -38,6 +38,8 @@ export interface MockHandlers extends ReadonlyArray<HttpHandler> {
   reset(): Pending<void>;
   /** The mock behind the handlers: its store and resolved options. */
   readonly mock: MockApi;
+  /** The requests the handlers answered, oldest first (`mock.requests`, docs/mock-journal.md). */
+  readonly requests: MockApi['requests'];
 }
 
 function locate(baseUrl: string): { readonly origin?: string; readonly basePath: string } {
@@ -73,7 +75,7 @@ export function createHandlers(options: MockHandlersOptions = {}): MockHandlers 
     },
     ({ request }) => mock.fetch(request),
   );
-  return Object.freeze(Object.assign([handler], { reset: () => mock.reset(), mock }));
+  return Object.freeze(Object.assign([handler], { reset: () => mock.reset(), mock, requests: mock.requests }));
 }
 
 /**

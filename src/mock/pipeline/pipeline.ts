@@ -18,9 +18,11 @@ import { errorResponse, jsonResponse, type MockRequest, type MockResponse, merge
 import type { Pending } from '../core/pending.js';
 import type { OperationId, ParsedInputs, Responder } from '../operations/operation.js';
 import type { CoverageKeeper } from '../state/coverage.js';
+import type { JournalRule } from '../state/journal.js';
 import { unavailableResponse } from '../state/redis/shared-state.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
 import { type AuthProblem, UNAUTHORIZED } from './auth.js';
+import { keptAuthorization, longBody, type PipelineJournal, RecordingRequest } from './journal.js';
 import { appliedPreferences, brokenConnection, forcedResponse, type Preferences, parsePreferences } from './prefer.js';
 import type { Reached, Router, Target } from './router.js';
 import type { Route } from './routes.js';
@@ -45,6 +47,8 @@ export interface PipelineParts {
   /** Gives every response the form a profile chooses (Error codes, charset); `undefined` keeps the mock's own. */
   readonly form: ((response: MockResponse) => MockResponse) | undefined;
   readonly selfCheck: ((operationId: OperationId | undefined, response: MockResponse, removed: boolean) => MockResponse) | undefined;
+  /** Where each API request is journalled (src/mock/state/journal.ts); `undefined` when the journal is off. */
+  readonly journal: PipelineJournal | undefined;
 }
 
 /** The parts, and what the pipeline works out from them once. */
@@ -73,7 +77,26 @@ interface RequestContext {
   forced: boolean;
   /** The network fault the response gets, from step 6: asked for (`fault=`) or drawn (`--faults`). */
   fault: FaultKind | undefined;
+  /** The rule that decided the response, for the journal: set by the step that responds; `undefined` for the admin's, which is not journalled. */
+  rule: JournalRule | undefined;
+  /** When the request reached the pipeline by the mock's clock, for the journal; 0 when it is off. */
+  readonly arrived: number;
+  /**
+   * When the first step that waits (a body, a delay, Redis) began (`performance.now()`); 0 when none
+   * did: a response made at once takes well under the 0.1 ms the journal shows, and is not timed.
+   */
+  waitedSince: number;
+  /** The body as the operation read it, for the journal. */
+  body: string | undefined;
+  /** The `Authorization` header as step 2 read it, for the journal; `null` until it has. */
+  authorization: string | undefined | null;
 }
+
+/**
+ * The clock of the journal's latencies, read once: Node defines the global `performance` as a getter
+ * that costs more than the `now()` it is read for.
+ */
+const clock = performance;
 
 const PREFLIGHT_HEADERS = {
   'access-control-allow-headers': 'Authorization, Content-Type, Prefer, X-Mock-Session',
@@ -91,6 +114,12 @@ function whenReady<T, A>(
   next: (context: RequestContext, arg: A, value: T) => Pending<MockResponse>,
 ): Pending<MockResponse> {
   return value instanceof Promise ? value.then((ready) => next(context, arg, ready)) : next(context, arg, value);
+}
+
+/** `response`, noting for the journal the rule that decided it. */
+function decided(context: RequestContext, rule: JournalRule, response: MockResponse): MockResponse {
+  context.rule = rule;
+  return response;
 }
 
 /** A thrown error as a response: a 503 when the shared store is away (the client may retry), else a 500 for a bug. */
@@ -117,8 +146,8 @@ function respondTo(context: RequestContext): Pending<MockResponse> {
   const { pipeline, request } = context;
   const target = pipeline.router.target(request.target);
   if (target.area === 'admin') return respondToAdmin(context, target);
-  if (target.area === 'elsewhere') return notServed(pipeline, target.path, `: the API lives under ${pipeline.basePath}`);
-  if (request.method === 'OPTIONS') return preflight(target.route);
+  if (target.area === 'elsewhere') return decided(context, 'route', notServed(pipeline, target.path, `: the API lives under ${pipeline.basePath}`));
+  if (request.method === 'OPTIONS') return decided(context, 'route', preflight(target.route));
   context.reached = target.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
   // Decided now, before any step responds, so that every response (the 401 too) has the headers of
   // the same moment; the session is named as sent, and not opened.
@@ -135,20 +164,25 @@ function removalKnown(context: RequestContext, target: Target, now: number): Pen
 /** 2. auth, then the route's 404 or 405: a client without a key learns nothing of the paths. */
 function authenticate(context: RequestContext, target: Target): Pending<MockResponse> {
   const { pipeline, request, reached } = context;
-  const key = pipeline.authorize(request.header('authorization'));
-  if (typeof key === 'string') return UNAUTHORIZED[key];
+  const authorization = request.header('authorization');
+  context.authorization = authorization;
+  const key = pipeline.authorize(authorization);
+  if (typeof key === 'string') return decided(context, 'auth', UNAUTHORIZED[key]);
   context.keyLabel = pipeline.keyLabels.get(key);
   const { route } = target;
-  if (!route) return notServed(pipeline, target.path, '');
+  if (!route) return decided(context, 'route', notServed(pipeline, target.path, ''));
   const { allow } = route;
-  if (!reached)
-    return errorResponse('method_not_allowed', `${request.method} is not allowed on ${pipeline.basePath}${route.template}; allowed: ${allow}.`, { allow });
+  if (!reached) {
+    const message = `${request.method} is not allowed on ${pipeline.basePath}${route.template}; allowed: ${allow}.`;
+    return decided(context, 'route', errorResponse('method_not_allowed', message, { allow }));
+  }
   return operationSteps(context, target, reached);
 }
 
 /** The admin's way: auth only when the mock requires a key there, then the admin endpoints; none of its responses has CORS headers. */
 function respondToAdmin(context: RequestContext, target: Target): Pending<MockResponse> {
   const { pipeline, request } = context;
+  context.rule = undefined;
   const key = pipeline.adminKeyRequired ? pipeline.authorize(request.header('authorization')) : 0;
   if (typeof key === 'string') return withoutCors(UNAUTHORIZED[key]);
   return pipeline.respondAdmin(request, request.method, target.path).catch(adminFailure);
@@ -170,7 +204,7 @@ function operationSteps(context: RequestContext, target: Target, reached: Reache
 function checkSessionName(context: RequestContext): MockResponse | undefined {
   const header = context.request.header(SESSION_HEADER);
   const name = sessionName(header);
-  if (name === undefined) return errorResponse('bad_request', describeSessionName(header ?? ''));
+  if (name === undefined) return decided(context, 'session', errorResponse('bad_request', describeSessionName(header ?? '')));
   context.sessionName = name;
   return undefined;
 }
@@ -179,7 +213,7 @@ function checkSessionName(context: RequestContext): MockResponse | undefined {
 function checkPreferences(context: RequestContext, target: Target, reached: Reached): MockResponse | undefined {
   if (!context.pipeline.prefer) return undefined;
   const preferences = parsePreferences(context.request.header('prefer'), target.query, reached.operation.id);
-  if (preferences && 'error' in preferences) return preferences.error;
+  if (preferences && 'error' in preferences) return decided(context, 'prefer', preferences.error);
   context.preferences = preferences;
   return undefined;
 }
@@ -192,18 +226,18 @@ function wait(context: RequestContext, reached: Reached): Pending<MockResponse> 
 
 /** removed, 5 and 6, then 7 and the steps after it. */
 function afterDelay(context: RequestContext, reached: Reached): Pending<MockResponse> {
-  return respondIfRemoved(context, reached) ?? rejectInputs(reached) ?? respondIfForced(context, reached) ?? parseBody(context, reached.parsed);
+  return respondIfRemoved(context, reached) ?? rejectInputs(context, reached) ?? respondIfForced(context, reached) ?? parseBody(context, reached.parsed);
 }
 
 /** removed: the operation's 410 past its sunset, decided at step 1; before the inputs, so a removed operation parses none. */
 function respondIfRemoved(context: RequestContext, reached: Reached): MockResponse | undefined {
   const { removal } = reached.operation;
-  return context.removed && removal ? removal.response : undefined;
+  return context.removed && removal ? decided(context, 'removed', removal.response) : undefined;
 }
 
 /** 5. inputs: the 400 of the path and query parameters, parsed once per request-target by the router. */
-function rejectInputs(reached: Reached): MockResponse | undefined {
-  return 'rejection' in reached.parsed ? reached.parsed.rejection : undefined;
+function rejectInputs(context: RequestContext, reached: Reached): MockResponse | undefined {
+  return 'rejection' in reached.parsed ? decided(context, 'validation', reached.parsed.rejection) : undefined;
 }
 
 /**
@@ -217,22 +251,27 @@ function respondIfForced(context: RequestContext, reached: Reached): MockRespons
   const forced = preferences ? forcedResponse(preferences, reached.operation.id) : undefined;
   if (forced) {
     context.forced = true;
-    return forced;
+    return decided(context, 'prefer', forced);
   }
-  return fault !== undefined && breaksBeforeResponse(fault) ? brokenConnection(fault, reached.operation.id) : undefined;
+  return fault !== undefined && breaksBeforeResponse(fault) ? decided(context, 'fault', brokenConnection(fault, reached.operation.id)) : undefined;
 }
 
 /** 7. the body's inputs: 415, 413 or 400 for the body of an operation that has one; then the session, for the parsed inputs. */
 function parseBody(context: RequestContext, inputs: ParsedInputs): Pending<MockResponse> {
-  if ('rejection' in inputs) return inputs.rejection;
-  if ('parseBody' in inputs) return inputs.parseBody(context.request).then((parsed) => parseBody(context, parsed));
+  if ('rejection' in inputs) return decided(context, 'validation', inputs.rejection);
+  if ('parseBody' in inputs) return inputs.parseBody(bodyReader(context)).then((parsed) => parseBody(context, parsed));
   // Step 3 checked the name.
   return whenReady(context.pipeline.sessions.open(context.sessionName ?? DEFAULT_SESSION), context, inputs.respond, operate);
 }
 
 /** 8. open session: 429 past `--max-sessions`, opened only now so that a request its inputs reject never opens one; 9. the operation's own response. */
 function operate(context: RequestContext, respond: Responder, session: Session | undefined): Pending<MockResponse> {
-  return session ? respond(context.request, session) : tooManySessions(context.pipeline.sessions);
+  return session ? respond(context.request, session) : decided(context, 'session-cap', tooManySessions(context.pipeline.sessions));
+}
+
+/** The request whose body an operation reads: one that keeps what it read for the journal, when there is one. */
+function bodyReader(context: RequestContext): MockRequest {
+  return context.pipeline.journal ? new RecordingRequest(context.request, context) : context.request;
 }
 
 // --- 10 and 11: what every response gets ---------------------------------------------------------
@@ -277,12 +316,51 @@ function finish(context: RequestContext, made: MockResponse): MockResponse {
   const { pipeline, reached } = context;
   let response = withPreferenceApplied(context, withOperationHeaders(context, made));
   if (pipeline.form) response = pipeline.form(response);
-  if (pipeline.selfCheck) response = pipeline.selfCheck(reached?.operation.id, response, context.removed);
+  if (pipeline.selfCheck) {
+    const checked = pipeline.selfCheck(reached?.operation.id, response, context.removed);
+    if (checked !== response) context.rule = 'self-check';
+    response = checked;
+  }
   const { fault } = context;
   // A response the connection breaks before was never given: it covers nothing.
   if (reached && !(fault !== undefined && breaksBeforeResponse(fault))) pipeline.coverage.record(reached.operation.id, response.status, reached.enumValues);
+  // A fault decides how the response arrives, if it does: the journal names it.
+  const rule = fault !== undefined && context.rule !== undefined ? 'fault' : context.rule;
+  if (pipeline.journal && rule !== undefined) journal(pipeline.journal, context, rule, response.status);
   response = withLogDetail(context, response);
   return fault === undefined ? response : { ...response, fault: { kind: fault, trickleMs: context.preferences?.trickle ?? DEFAULT_TRICKLE_MS } };
+}
+
+/** Keeps the request in the journal: references and numbers only, formatted when someone reads them. */
+function journal(journal: PipelineJournal, context: RequestContext, rule: JournalRule, status: number): void {
+  const { request, body } = context;
+  const long = body !== undefined && body.length > journal.bodyLimit;
+  const sessionHeader = request.header(SESSION_HEADER);
+  journal.keeper.record({
+    time: context.arrived,
+    session: context.sessionName ?? sessionName(sessionHeader) ?? DEFAULT_SESSION,
+    method: request.method,
+    target: request.target,
+    contentType: request.header('content-type'),
+    accept: request.header('accept'),
+    prefer: request.header('prefer'),
+    sessionHeader,
+    authorization: keptAuthorization(context.authorization === null ? request.header('authorization') : context.authorization),
+    body: long ? longBody(journal, body) : body,
+    bodyTruncated: long,
+    status,
+    operation: context.reached?.operation.id,
+    rule,
+    latencyMs: context.waitedSince === 0 ? 0 : clock.now() - context.waitedSince,
+    keyLabel: context.keyLabel,
+  });
+}
+
+/** A thrown error as a response, noting for the journal whether Redis was away or the mock failed. */
+function failed(context: RequestContext, error: unknown): MockResponse {
+  const response = failure(error);
+  context.rule = context.rule === undefined ? undefined : response.status === 503 ? 'store' : 'error';
+  return response;
 }
 
 /** The mock's response to any request: never throws, a fault of the mock itself becomes a 500 Error. */
@@ -301,18 +379,23 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
       preferences: undefined,
       forced: false,
       fault: undefined,
+      rule: 'operation',
+      arrived: pipeline.journal ? pipeline.journal.now() : 0,
+      body: undefined,
+      authorization: null,
+      waitedSince: 0,
     };
     let made: Pending<MockResponse>;
     try {
       made = respondTo(context);
     } catch (error) {
-      made = failure(error);
+      made = failed(context, error);
     }
-    return made instanceof Promise
-      ? made.then(
-          (response) => finish(context, response),
-          (error: unknown) => finish(context, failure(error)),
-        )
-      : finish(context, made);
+    if (!(made instanceof Promise)) return finish(context, made);
+    if (pipeline.journal) context.waitedSince = clock.now();
+    return made.then(
+      (response) => finish(context, response),
+      (error: unknown) => finish(context, failed(context, error)),
+    );
   };
 }

@@ -167,3 +167,21 @@ export function detailRedactor(keys: readonly string[]): (detail: string) => str
       })
       .join(' ');
 }
+
+/**
+ * The function the journal passes header values and bodies through: each key, in any form
+ * `targetRedactor` knows (JSON-escaped too), becomes `***`; a text that still holds one in an encoding
+ * (percent-encoded in a form body) is hidden whole.
+ * @example
+ * textRedactor(['s3cret'])('{"token":"s3cret"}'); // '{"token":"***"}'
+ */
+export function textRedactor(keys: readonly string[]): (text: string) => string {
+  const plain = keyForms(keys);
+  const forms = [...new Set([...plain, ...plain.map((form) => JSON.stringify(form).slice(1, -1))])].sort((a, b) => b.length - a.length);
+  const holds = holderOf(plain);
+  return (text) => {
+    let shown = text;
+    for (const form of forms) if (shown.includes(form)) shown = shown.replaceAll(form, '***');
+    return holds(shown) ? '***' : shown;
+  };
+}

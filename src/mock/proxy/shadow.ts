@@ -30,7 +30,8 @@ export interface ShadowResponse {
 }
 
 export function createShadow(profile: ProfileDocument | undefined): Shadow {
-  const mock = createMockApi({ count: 0, apiKey: SHADOW_KEY, prefer: false, ...(profile === undefined ? {} : { profile }) });
+  // No journal: the shadow's requests are the proxy's rewrites, and what a client sent is not among them.
+  const mock = createMockApi({ count: 0, apiKey: SHADOW_KEY, prefer: false, journalSize: 0, ...(profile === undefined ? {} : { profile }) });
   const { listOrder } = mock.options.profile;
   return { mock, ids: new Map(), listOrder: known(listOrder) ? listOrder : 'id-asc' };
 }

@@ -46,6 +46,22 @@ const checks = {
     }
   },
 
+  'petstore-mock/testing: expectRequests reads the journal, and a miss names what the mock received': async () => {
+    const { expectRequests } = require('petstore-mock/testing');
+    const api = createMockApi();
+    const body = JSON.stringify(buildNewPet({ name: 'Rex' }));
+    await api.fetch(new Request('http://localhost/v1/pets', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body }));
+    await expectRequests(api)
+      .toInclude({ method: 'POST', path: '/v1/pets', body: { name: 'Rex' } })
+      .times(1);
+    await assert.rejects(
+      expectRequests(api)
+        .toInclude({ method: 'POST', body: { name: 'Rexy' } })
+        .times(1),
+      (error) => error instanceof Error && error.message.includes('body.name is "Rex", not "Rexy"'),
+    );
+  },
+
   'petstore-mock/msw: the handlers respond through setupServer from msw/node': async () => {
     const { createHandlers } = require('petstore-mock/msw');
     const { setupServer } = require('msw/node');

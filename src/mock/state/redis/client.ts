@@ -49,6 +49,10 @@ export interface RedisClient extends ScriptMethods {
   hget(key: string, field: string): Promise<string | null>;
   hmget(key: string, ...fields: string[]): Promise<(string | null)[]>;
   hgetall(key: string): Promise<Record<string, string>>;
+  lrange(key: string, start: number, stop: number): Promise<string[]>;
+  smembers(key: string): Promise<string[]>;
+  /** `EVAL`: a script sent with each call, for one that no replica needs defined ahead (the journal's). */
+  eval(script: string, numberOfKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
   multi(): RedisTransaction;
   /** `CONFIG GET parameter`: `[parameter, value]`, or an error where CONFIG is disabled. */
   config(subcommand: 'GET', parameter: string): Promise<unknown>;

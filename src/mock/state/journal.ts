@@ -1,0 +1,255 @@
+/**
+ * The request journal: what the mock received and how it answered, a bounded ring of entries per
+ * session. The pipeline records each request as it is answered, cheaply: references and small values
+ * (`JournalRecord`); a record becomes the published `JournalEntry` (key hidden, body capped) only when
+ * someone reads the journal, through the `format` the mock gives. The shared (Redis) journal, which
+ * every replica writes, is in redis/journal.ts.
+ */
+import type { Pending } from '../core/pending.js';
+import { RecordRing } from './journal-ring.js';
+
+/**
+ * Which rule decided the response: `route` (404, 405, a preflight), `auth` (401), `session` (400 of
+ * `X-Mock-Session`), `prefer` (400 of a `Prefer`, or a response it forced), `removed` (410 past the
+ * sunset), `validation` (400, 413, 415 of the path, query or body), `session-cap` (429 past
+ * `--max-sessions`), `operation` (the operation's own response), `self-check` (500 of `--self-check`),
+ * `store` (503: Redis away), `error` (500: a fault of the mock), `fault` (a network fault, asked for
+ * with `Prefer: fault=` or drawn by `--faults`: the connection broken, or the response cut or trickled).
+ */
+export type JournalRule =
+  | 'route'
+  | 'auth'
+  | 'session'
+  | 'prefer'
+  | 'removed'
+  | 'validation'
+  | 'session-cap'
+  | 'operation'
+  | 'self-check'
+  | 'store'
+  | 'error'
+  | 'fault';
+
+/**
+ * One request as the journal shows it, the JSON of `GET /__mock/requests`. Stable: fields are only
+ * ever added. A key never appears in it, in any encoding the request log knows.
+ * @example
+ * const entry: JournalEntry = {
+ *   id: 12, time: '2026-11-25T10:00:00.000Z', session: 'default', method: 'POST', path: '/v1/pets', query: '',
+ *   headers: { authorization: 'Bearer ***', 'content-type': 'application/json' }, body: '{"name":"Rex"}',
+ *   status: 201, operation: 'createPet', rule: 'operation', latencyMs: 0.4,
+ * };
+ */
+export interface JournalEntry {
+  /** Increasing across the mock (across every replica with Redis): poll with `since=<the last id seen>`. */
+  readonly id: number;
+  /** When the request reached the mock, ISO 8601 by the mock's clock (the real one unless `--now` or `now` moved it), not a session's. */
+  readonly time: string;
+  /** The session it named (`X-Mock-Session`), `default` without one. */
+  readonly session: string;
+  readonly method: string;
+  /** The path as sent (still percent-encoded), a key in it shown as `***`. */
+  readonly path: string;
+  /** The query as sent, without `?` (`''` for none), a key in it shown as `***`. */
+  readonly query: string;
+  /** The headers that decide a response, by lower-case name, those sent only: `authorization` as `<scheme> ***`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as the mock read it (only operations with a body read one), first `bodyLimit` characters, a key in it shown as `***`. */
+  readonly body?: string;
+  /** Present, and true, when `body` was cut at the limit. */
+  readonly bodyTruncated?: true;
+  readonly status: number;
+  /** The operation the method and path reach (`createPet`), `null` for none. */
+  readonly operation: string | null;
+  readonly rule: JournalRule;
+  /** Milliseconds the mock took to make the response, a delay included; 0 for one made at once, without waiting for a body, a delay or Redis. */
+  readonly latencyMs: number;
+  /** The label of the key the request held, when that key has one (`--api-key ci:...`). */
+  readonly key?: string;
+}
+
+/** What the pipeline keeps of one request: references and numbers, formatted into a `JournalEntry` when read. */
+export interface JournalRecord {
+  /** Epoch milliseconds when it arrived. */
+  readonly time: number;
+  readonly session: string;
+  readonly method: string;
+  /** The request-target as sent. */
+  readonly target: string;
+  readonly contentType: string | undefined;
+  readonly accept: string | undefined;
+  readonly prefer: string | undefined;
+  readonly sessionHeader: string | undefined;
+  readonly authorization: string | undefined;
+  readonly body: string | undefined;
+  /** Whether `body` was cut at the limit (its keys hidden as it was). */
+  readonly bodyTruncated: boolean;
+  readonly status: number;
+  readonly operation: string | undefined;
+  readonly rule: JournalRule;
+  readonly latencyMs: number;
+  readonly keyLabel: string | undefined;
+}
+
+/** A record as its published entry, with its id: the key hidden, the body capped. */
+export type FormatRecord = (record: JournalRecord, id: number) => JournalEntry;
+
+/**
+ * Which entries to list: every field optional, all given must hold.
+ * @example
+ * const filter: JournalFilter = { method: 'POST', path: '/v1/pets*', status: '2xx', since: 12 };
+ */
+export interface JournalFilter {
+  /** The session's journal; default: `default`. */
+  readonly session?: string;
+  readonly method?: string;
+  /** The path, `*` matching any run of characters: `/v1/pets/*`. */
+  readonly path?: string;
+  /** A status (`404`, `'404'`) or a class of them (`'4xx'`). */
+  readonly status?: number | string;
+  /** An operation id: `getPet`. */
+  readonly operation?: string;
+  /** Only entries with a greater id. */
+  readonly since?: number;
+}
+
+/** One session's journal as listed: its entries oldest first, and the greatest id the mock has given so far (0 for none): the next poll's `since`. */
+export interface JournalPage {
+  readonly session: string;
+  readonly entries: readonly JournalEntry[];
+  readonly last: number;
+}
+
+/** Where the journal lives: this process's memory, or Redis. */
+export interface JournalKeeper {
+  /** Keeps a request; never waits, never throws. */
+  record(record: JournalRecord): void;
+  /** The entries of `filter.session` (default: `default`) that `filter` matches, oldest first. */
+  list(filter: JournalFilter): Pending<JournalPage>;
+  /** Forgets one session's entries, or every session's. */
+  clear(session?: string): Pending<void>;
+}
+
+/** `*` as any run of characters, everything else as itself. */
+function pathPattern(path: string): RegExp {
+  return new RegExp(
+    `^${path
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
+}
+
+/** Whether `status` is the filter's status, or in its class (`4xx`). */
+function statusMatches(wanted: number | string, status: number): boolean {
+  const text = String(wanted).toLowerCase();
+  return /^[1-5]xx$/.test(text) ? Math.floor(status / 100) === Number(text[0]) : Number(text) === status;
+}
+
+/**
+ * A test of entries against `filter` (its session aside).
+ * @example
+ * entryFilter({ method: 'post' })(entry); // true for a POST
+ */
+export function entryFilter(filter: JournalFilter): (entry: JournalEntry) => boolean {
+  const method = filter.method?.toUpperCase();
+  const path = filter.path === undefined ? undefined : pathPattern(filter.path);
+  const { status, operation, since } = filter;
+  return (entry) =>
+    (method === undefined || entry.method === method) &&
+    (path === undefined || path.test(entry.path)) &&
+    (status === undefined || statusMatches(status, entry.status)) &&
+    (operation === undefined || entry.operation === operation) &&
+    (since === undefined || entry.id > since);
+}
+
+/** What is wrong with a filter read from a query (`?method=POST&status=4xx&since=3`), or the filter. */
+export function parseJournalFilter(query: URLSearchParams): JournalFilter | { readonly error: string } {
+  const known = new Set(['method', 'path', 'status', 'operation', 'since']);
+  const unknown = [...query.keys()].find((name) => !known.has(name));
+  if (unknown !== undefined) return { error: `${unknown} is not a filter of /__mock/requests; the filters are ${[...known].join(', ')}.` };
+  const status = query.get('status');
+  if (status !== null && !/^([1-5]\d\d|[1-5]xx)$/i.test(status)) return { error: 'status must be a status such as 404, or a class such as 4xx.' };
+  const since = query.get('since');
+  if (since !== null && !/^\d{1,15}$/.test(since)) return { error: 'since must be the id of an entry: a whole number, 0 or more.' };
+  const filter: Record<string, string | number> = {};
+  for (const name of ['method', 'path', 'operation', 'status'] as const) {
+    const value = query.get(name);
+    if (value !== null) filter[name] = value;
+  }
+  if (since !== null) filter.since = Number(since);
+  return filter;
+}
+
+/**
+ * The journal of a mock that keeps its state in this process: a ring of `size` records per session.
+ * The default session and at most `maxRings` named ones have one; a new one then takes the place of
+ * the named session written least recently, so that requests naming ever new sessions cannot grow the memory.
+ * @example
+ * const journal = new MemoryJournal({ size: 500, maxRings: 100, format });
+ * journal.record(record);
+ * journal.list({ method: 'POST' }).entries; // formatted now, not when recorded
+ */
+export class MemoryJournal implements JournalKeeper {
+  readonly #rings = new Map<string, RecordRing>();
+  readonly #size: number;
+  readonly #maxRings: number;
+  readonly #format: FormatRecord;
+  #last = 0;
+  #lastRing: RecordRing | undefined;
+  #lastSession: string | undefined;
+
+  constructor(options: { readonly size: number; readonly maxRings: number; readonly format: FormatRecord }) {
+    this.#size = options.size;
+    this.#maxRings = Math.max(1, options.maxRings);
+    this.#format = options.format;
+  }
+
+  record(record: JournalRecord): void {
+    this.#ringOf(record.session).push(record, ++this.#last);
+  }
+
+  list(filter: JournalFilter): JournalPage {
+    const session = filter.session ?? 'default';
+    // Records before `since` are never formatted: a poller pays for the new ones only.
+    const fresh = this.#rings.get(session)?.records(filter.since) ?? [];
+    const matches = entryFilter(filter);
+    return {
+      session,
+      entries: fresh.map(({ id, record }) => this.#format(record, id)).filter(matches),
+      last: this.#last,
+    };
+  }
+
+  clear(session?: string): void {
+    if (session === undefined) this.#rings.clear();
+    else this.#rings.delete(session);
+    this.#lastRing = undefined;
+    this.#lastSession = undefined;
+  }
+
+  /** Drops the ring of the named session written least recently; the default session's stays. */
+  #dropOldestNamed(): void {
+    for (const name of this.#rings.keys()) {
+      if (name === 'default') continue;
+      this.#rings.delete(name);
+      return;
+    }
+  }
+
+  /** The session's ring, made (and moved last) when it is not the one written last: most requests name the same session as the one before. */
+  #ringOf(session: string): RecordRing {
+    if (session === this.#lastSession && this.#lastRing) return this.#lastRing;
+    let ring = this.#rings.get(session);
+    if (ring) this.#rings.delete(session);
+    else {
+      ring = new RecordRing(session, this.#size);
+      const named = this.#rings.size - (this.#rings.has('default') ? 1 : 0);
+      if (session !== 'default' && named >= this.#maxRings) this.#dropOldestNamed();
+    }
+    this.#rings.set(session, ring);
+    this.#lastSession = session;
+    this.#lastRing = ring;
+    return ring;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * `petstore-mock/testing`: "did my app send what I think it sent?", asked of the mock's request
+ * journal from any test runner (vitest, Jest, node:test, mocha). A miss throws an `Error` whose
+ * message names the request expected and the nearest requests the mock did receive, and how each differs.
+ */
+import type { JournalEntry, JournalFilter } from '../mock/state/journal.js';
+import { describeEntry, describeExpected, differences, type ExpectedRequest } from './match.js';
+
+export type { JournalEntry, JournalFilter, JournalRule } from '../mock/state/journal.js';
+export type { ExpectedRequest } from './match.js';
+
+/** Anything with a journal: `createMockApi()`, `createHandlers()` (MSW). */
+interface HasRequests {
+  requests(filter?: JournalFilter): readonly JournalEntry[] | Promise<readonly JournalEntry[]>;
+}
+
+/**
+ * Where the journal is read: a mock in this process (`createMockApi()`, the MSW handlers, a
+ * `startMockServer()` server), or the URL of a running one (`http://127.0.0.1:4010/v1`; its
+ * `GET /__mock/requests` is read).
+ */
+export type JournalSource = HasRequests | { readonly mock: HasRequests } | string | URL;
+
+/** How `expectRequests` reads the journal. */
+export interface ExpectRequestsOptions {
+  /** The session whose journal is read (`X-Mock-Session`). Default: the default session. */
+  readonly session?: string;
+  /** For a URL: the key `/__mock/*` needs when the mock is reachable beyond its machine. */
+  readonly apiKey?: string;
+  /**
+   * Milliseconds to keep reading the journal until it holds what is expected: with `--workers`, a
+   * worker's requests reach the shared journal a moment after its response. Default: 0, read once.
+   */
+  readonly within?: number;
+}
+
+/** The expectation of one kind of request: await it (at least once), or ask for an exact count. */
+export interface RequestExpectation extends PromiseLike<readonly JournalEntry[]> {
+  /** Resolves to the matching requests when there are exactly `count` (0: never sent); rejects naming the nearest otherwise. */
+  times(count: number): Promise<readonly JournalEntry[]>;
+}
+
+/** What can be expected of a journal. */
+export interface RequestExpectations {
+  /** The mock received a request like `expected`: `await` it for at least one, or `.times(n)` for exactly n. */
+  toInclude(expected: ExpectedRequest): RequestExpectation;
+}
+
+/** How many of the nearest requests a miss shows. */
+const NEAREST = 3;
+
+async function readUrl(source: string | URL, options: ExpectRequestsOptions): Promise<readonly JournalEntry[]> {
+  const url = new URL('/__mock/requests', source);
+  const headers: Record<string, string> = {};
+  if (options.session !== undefined) headers['x-mock-session'] = options.session;
+  if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
+  const response = await fetch(url, { headers });
+  if (!response.ok) throw new Error(`expectRequests: GET ${url.href} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+  return ((await response.json()) as { entries: JournalEntry[] }).entries;
+}
+
+function reader(source: JournalSource, options: ExpectRequestsOptions): () => Promise<readonly JournalEntry[]> {
+  if (typeof source === 'string' || source instanceof URL) return () => readUrl(source, options);
+  const mock = 'requests' in source ? source : source.mock;
+  const filter: JournalFilter = options.session === undefined ? {} : { session: options.session };
+  return async () => mock.requests(filter);
+}
+
+/** The message of a miss: what was expected, how many matched, and the nearest received. */
+function missMessage(expected: ExpectedRequest, count: number | undefined, entries: readonly JournalEntry[], matched: readonly JournalEntry[]): string {
+  const wanted = count === undefined ? 'at least 1 request' : `exactly ${count} request${count === 1 ? '' : 's'}`;
+  const head = `expected the mock to have received ${wanted} like ${describeExpected(expected)}, but it received ${matched.length} (of ${entries.length} in its journal).`;
+  if (matched.length > 0) return `${head} The matching ones:\n${matched.map((entry) => `  ${describeEntry(entry)}`).join('\n')}`;
+  if (entries.length === 0) return `${head} The journal is empty: did the request reach this mock (its URL, its session)?`;
+  const ranked = entries
+    .map((entry) => ({ entry, found: differences(expected, entry) }))
+    // The fewest differences first; among equals, the latest.
+    .sort((a, b) => a.found.length - b.found.length || b.entry.id - a.entry.id)
+    .slice(0, NEAREST);
+  return `${head} The nearest:\n${ranked.map(({ entry, found }) => `  ${describeEntry(entry)}\n    ${found.join('; ')}`).join('\n')}`;
+}
+
+/** Reads the journal until `count` requests (at least one when `undefined`) match, or `within` has passed; then resolves to them or throws. */
+async function check(
+  read: () => Promise<readonly JournalEntry[]>,
+  expected: ExpectedRequest,
+  count: number | undefined,
+  within: number,
+): Promise<readonly JournalEntry[]> {
+  const deadline = Date.now() + within;
+  for (;;) {
+    const entries = await read();
+    const matched = entries.filter((entry) => differences(expected, entry).length === 0);
+    if (count === undefined ? matched.length > 0 : matched.length === count) return matched;
+    if (Date.now() >= deadline) throw new Error(missMessage(expected, count, entries, matched));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Expectations on the requests a mock received, for any test runner.
+ * @example
+ * import { expectRequests } from 'petstore-mock/testing';
+ *
+ * await expectRequests(api).toInclude({ method: 'POST', path: '/v1/pets', body: { name: 'Rex' } }).times(1);
+ * await expectRequests('http://127.0.0.1:4010/v1').toInclude({ path: '/v1/pets/*', status: 404 });
+ */
+export function expectRequests(source: JournalSource, options: ExpectRequestsOptions = {}): RequestExpectations {
+  const read = reader(source, options);
+  const within = options.within ?? 0;
+  return {
+    toInclude: (expected) => ({
+      times: (count) => {
+        if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`times(count): count must be a whole number, 0 or more; got ${count}`);
+        return check(read, expected, count, within);
+      },
+      // biome-ignore lint/suspicious/noThenProperty: the expectation is awaited, as a promise is.
+      then: (onFulfilled, onRejected) => check(read, expected, undefined, within).then(onFulfilled, onRejected),
+    }),
+  };
+}

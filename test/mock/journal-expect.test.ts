@@ -1,0 +1,124 @@
+/**
+ * `expectRequests` (petstore-mock/testing) as a test uses it: against a mock in process and against a
+ * running server by its URL, passing when the app sent what it should and otherwise throwing an Error
+ * that names what was expected and the nearest requests the mock received, ranked.
+ */
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockApi } from '../../src/mock/create-mock-api.js';
+import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { expectRequests } from '../../src/testing/index.js';
+import { AUTH, JSON_HEADERS } from '../support/http-facts.js';
+
+/** What a miss threw, as text. */
+async function missOf(check: PromiseLike<unknown>): Promise<string> {
+  try {
+    await check;
+  } catch (error) {
+    expect(error).toBeInstanceOf(Error);
+    return (error as Error).message;
+  }
+  throw new Error('expected the expectation to fail');
+}
+
+describe('expectRequests against a mock in process', () => {
+  const mock = createMockApi();
+  const send = (path: string, init: RequestInit = {}) => mock.fetch(new Request(`http://mock.test/v1${path}`, { headers: AUTH, ...init }));
+
+  beforeAll(async () => {
+    await send('/pets?limit=5&status=sold');
+    await send('/pets', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name: 'Rexy', categoryId: 1, tags: ['a'] }) });
+    await send('/pets/3', { headers: { ...AUTH, prefer: 'code=404' } });
+    await send('/pets/4', { headers: {} });
+  });
+
+  it('passes when a request matches: method, path (exact, * or RegExp), query, headers, body (JSON subset or text), status, operation', async () => {
+    await expectRequests(mock).toInclude({ method: 'post', path: '/v1/pets', body: { name: 'Rexy', tags: ['a'] }, status: 201 });
+    await expectRequests(mock)
+      .toInclude({ path: '/v1/pets/*', headers: { Prefer: 'code=404' }, operation: 'getPet' })
+      .times(1);
+    await expectRequests(mock)
+      .toInclude({ path: /^\/v1\/pets\/\d+$/ })
+      .times(2);
+    await expectRequests(mock).toInclude({ query: { status: 'sold' } });
+    await expectRequests(mock).toInclude({ body: '{"name":"Rexy","categoryId":1,"tags":["a"]}' });
+    await expectRequests(mock).toInclude({ method: 'DELETE' }).times(0);
+    const [entry] = await expectRequests(mock).toInclude({ status: 401 });
+    expect(entry).toMatchObject({ path: '/v1/pets/4', rule: 'auth' });
+  });
+
+  it('on a miss names the request expected and the nearest received, fewest differences first, each with how it differs', async () => {
+    const message = await missOf(
+      expectRequests(mock)
+        .toInclude({ method: 'POST', path: '/v1/pets', body: { name: 'Rex' } })
+        .times(1),
+    );
+    expect(message).toMatch(/^expected the mock to have received exactly 1 request like POST \/v1\/pets, body \{"name":"Rex"\}, but it received 0 \(of 4/);
+    const lines = message.split('\n');
+    expect(lines[1]).toMatch(/^ {2}#\d+ POST \/v1\/pets -> 201 \(createPet\), body \{"name":"Rexy"/);
+    expect(lines[2]).toBe('    body.name is "Rexy", not "Rex"');
+    expect(lines).toHaveLength(7); // the three nearest, two lines each
+    expect(message).toContain('method is GET, not POST');
+  });
+
+  it('on a wrong count lists the matching requests', async () => {
+    const message = await missOf(expectRequests(mock).toInclude({ method: 'GET' }).times(1));
+    expect(message).toMatch(
+      /exactly 1 request like GET any path, but it received 3 .* The matching ones:\n {2}#\d+ GET \/v1\/pets\?limit=5&status=sold -> 200 \(listPets\)/,
+    );
+  });
+
+  it('says so when the journal is empty, and rejects a count that is no count', async () => {
+    expect(await missOf(expectRequests(createMockApi()).toInclude({ method: 'GET' }))).toMatch(/The journal is empty: did the request reach this mock/);
+    expect(() => expectRequests(mock).toInclude({}).times(-1)).toThrow(RangeError);
+  });
+
+  it('reads a named session', async () => {
+    await send('/pets', { headers: { ...AUTH, 'x-mock-session': 'w1' } });
+    await expectRequests(mock, { session: 'w1' }).toInclude({ path: '/v1/pets' }).times(1);
+    await expectRequests(mock, { session: 'w2' }).toInclude({ path: '/v1/pets' }).times(0);
+  });
+});
+
+describe('expectRequests against a running server, by its URL', () => {
+  let server: MockServer;
+  const key = 'beyond-loopback-key';
+  beforeAll(async () => {
+    // Bound beyond loopback: /__mock/* needs the key.
+    server = await startMockServer({ host: '0.0.0.0', apiKey: key });
+  });
+  afterAll(() => server.close());
+
+  it('reads GET /__mock/requests with the key it needs, and says what the mock answered when it cannot', async () => {
+    await fetch(`${server.url}/pets/2`, { headers: { authorization: `Bearer ${key}` } });
+    await expectRequests(server.url, { apiKey: key }).toInclude({ path: '/v1/pets/2', status: 200 }).times(1);
+    await expectRequests(server).toInclude({ path: '/v1/pets/2' });
+    expect(await missOf(expectRequests(server.url).toInclude({ path: '/v1/pets/2' }))).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/__mock\/requests answered 401/);
+  });
+
+  it('keeps reading for `within` ms until the journal holds the request', async () => {
+    // The expectation starts reading before the request is sent, and reads until it has come.
+    const seen = Promise.resolve(expectRequests(server.url, { apiKey: key, within: 10_000 }).toInclude({ path: '/v1/pets/9' }));
+    await fetch(`${server.url}/pets/9`, { headers: { authorization: `Bearer ${key}` } });
+    expect(await seen).toHaveLength(1);
+  });
+});
+
+it("says on a miss what docs/mock-journal.md shows it says, for the example's second test", async () => {
+  const page = await readFile(new URL('../../docs/mock-journal.md', import.meta.url), 'utf8');
+  const shown = /The message of the second test's miss reads:\n\n```text\n([\s\S]*?)\n```/.exec(page)?.[1];
+  const mock = createMockApi();
+  const addPet = (name: string) =>
+    mock.fetch(new Request('http://mock.test/v1/pets', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, categoryId: 3 }) }));
+  // The example's first test, then its reset, then its second.
+  await addPet('Rex');
+  await mock.reset();
+  await addPet('Rexy');
+  expect(
+    await missOf(
+      expectRequests(mock)
+        .toInclude({ method: 'POST', path: '/v1/pets', body: { name: 'Rex' } })
+        .times(1),
+    ),
+  ).toBe(shown);
+});
