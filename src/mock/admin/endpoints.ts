@@ -15,6 +15,7 @@ import { type JournalKeeper, parseJournalFilter } from '../state/journal.js';
 import { checkPets, type PetData } from '../state/pet-data.js';
 import type { SaveChange } from '../state/saved-changes.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type SessionRegistry, sessionName } from '../state/sessions.js';
+import { inspectorFile } from './inspector/page.js';
 
 /** The prefix of every admin path. */
 export const ADMIN_PREFIX = '/__mock/';
@@ -38,6 +39,7 @@ export interface AdminEndpoint {
 
 /** Every admin endpoint, in one place: the admin serves these, and the CLI's help and the docs list them. */
 export const ADMIN_ENDPOINTS = [
+  { method: 'GET', path: '/__mock/', summary: 'the inspector, for a browser: live requests, sessions, coverage, profile, drift', changesSavedState: false },
   { method: 'GET', path: '/__mock/health', summary: "status and the session's pet count", changesSavedState: false },
   {
     method: 'POST',
@@ -257,6 +259,7 @@ async function clearRequests({ journal }: AdminContext, request: MockRequest, na
 
 /** The action of each endpoint; its type demands one for every endpoint of `ADMIN_ENDPOINTS`. */
 const ACTIONS: { readonly [K in EndpointKey<(typeof ADMIN_ENDPOINTS)[number]>]: Action } = {
+  'GET /__mock/': () => inspectorResponse('/__mock/'),
   'GET /__mock/health': health,
   'POST /__mock/reset': resetAll,
   'GET /__mock/sessions': listSessions,
@@ -294,8 +297,24 @@ function adminPaths(): readonly AdminPath[] {
 const ADMIN_PATHS = adminPaths();
 const LISTING = ADMIN_ENDPOINTS.map(({ method, path }) => `${method} ${path}`).join(', ');
 
+/** A file of the inspector page, as it is: HTML, CSS or JavaScript, never JSON. */
+function inspectorResponse(path: string): MockResponse {
+  const found = inspectorFile(path);
+  if (found === undefined) throw new Error(`bug in petstore-mock: the inspector has no file ${path}`);
+  return { status: 200, headers: found.headers, body: found.body };
+}
+
+/**
+ * Whether `GET path` is a file of the inspector page: static, holding no data, so served without a
+ * key even where `/__mock/*` needs one (the page asks for the key, for the endpoints it reads).
+ */
+export function isInspectorFile(method: string, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && inspectorFile(path) !== undefined;
+}
+
 /** The endpoint at `path` for `method`, acting on the session it names; a change of the default session's saved state is saved. */
 async function respondAdmin(admin: AdminContext, request: MockRequest, method: string, path: string): Promise<MockResponse> {
+  if (isInspectorFile(method, path)) return inspectorResponse(path);
   for (const { path: template, pattern, endpoints, allow } of ADMIN_PATHS) {
     const match = pattern.exec(path);
     if (!match) continue;

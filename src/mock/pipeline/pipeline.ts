@@ -12,7 +12,7 @@
  * must wait (a clock or a session kept in Redis, a delay, a body), and then only from that step on.
  */
 
-import { tooManySessions, withoutCors } from '../admin/endpoints.js';
+import { isInspectorFile, tooManySessions, withoutCors } from '../admin/endpoints.js';
 import { breaksBeforeResponse, DEFAULT_TRICKLE_MS, type FaultKind } from '../core/faults.js';
 import { errorResponse, jsonResponse, type MockRequest, type MockResponse, mergePrepared, type PreparedHeaders, preparedResponse } from '../core/messages.js';
 import type { Pending } from '../core/pending.js';
@@ -183,7 +183,7 @@ function authenticate(context: RequestContext, target: Target): Pending<MockResp
 function respondToAdmin(context: RequestContext, target: Target): Pending<MockResponse> {
   const { pipeline, request } = context;
   context.rule = undefined;
-  const key = pipeline.adminKeyRequired ? pipeline.authorize(request.header('authorization')) : 0;
+  const key = pipeline.adminKeyRequired && !isInspectorFile(request.method, target.path) ? pipeline.authorize(request.header('authorization')) : 0;
   if (typeof key === 'string') return withoutCors(UNAUTHORIZED[key]);
   return pipeline.respondAdmin(request, request.method, target.path).catch(adminFailure);
 }
