@@ -32,7 +32,7 @@ const GET_CREATED: Scenario = {
 const TARGETS: Readonly<Record<string, number>> = { list: 0.9, get: 0.9, create: 0.75 };
 
 /** One scenario on the three deployments. */
-export interface RedisBenchRow {
+interface RedisBenchRow {
   readonly scenario: Scenario;
   readonly memory: Figures;
   readonly redis: Figures;

@@ -15,7 +15,7 @@ import type { RedisClient, RedisTransaction, SubscriberClient } from './client.j
 /** How often a replica pings Redis on its subscription. */
 const HEARTBEAT_MS = 50;
 /** How long a pong lets a replica trust what it keeps, from the moment it sent the ping; how long a writer waits after a change. */
-export const LEASE_MS = 250;
+const LEASE_MS = 250;
 
 /** The channel of a namespace's changes is `<prefix>changes` (the Lua scripts publish on it too). */
 export const CHANGES = 'changes';
