@@ -93,7 +93,8 @@ function rowOf({ scenario, memory, redis, workers }: RedisBenchRow): string {
   const ofMemory = pairedRatio(redis, memory);
   const met = target === undefined ? '' : ofMemory >= target ? 'yes' : '**no**';
   const figures = (f: Figures) => `${rps(f)} (${f.p50} / ${f.p99})`;
-  return `| ${scenario.title} | ${figures(memory)} | ${figures(redis)} | ${figures(workers)} | ${ratio(ofMemory)} | ${ratio(pairedRatio(workers, memory))} | ${target === undefined ? 'reported' : `≥ ${target}`} | ${met} |`;
+  const cpu = (f: Figures) => (f.cpuPerRequest === undefined ? '?' : Math.round(f.cpuPerRequest));
+  return `| ${scenario.title} | ${figures(memory)} | ${figures(redis)} | ${figures(workers)} | ${ratio(ofMemory)} | ${ratio(pairedRatio(workers, memory))} | ${target === undefined ? 'reported' : `≥ ${target}`} | ${met} | ${cpu(memory)} / ${cpu(redis)} |`;
 }
 
 /** The section of bench/RESULTS.md, between markers so that `--only redis` can replace it alone. */
@@ -106,10 +107,11 @@ Measured ${date} UTC on ${report.cores} cores, with a redis-server of the benchm
 (no persistence) and the load generator on the same machine: ${runs.trials} trial(s) of ${runs.rounds} rounds of
 ${runs.durationMs / 1000} s over ${runs.connections} connections per comparison, the three deployments
 measured back to back in each round. Figures are req/s (p50 / p99 ms); a ratio is the median of the
-rounds' ratios to the in-memory mock's.
+rounds' ratios to the in-memory mock's. The last column is the mock process's CPU time per answer
+(µs), in memory and on Redis, which a busy machine moves less than req/s.
 
-| scenario | memory | Redis | 2 workers on Redis | Redis ÷ memory | 2 workers ÷ memory | target (Redis) | met |
-| --- | --- | --- | --- | --- | --- | --- | --- |
+| scenario | memory | Redis | 2 workers on Redis | Redis ÷ memory | 2 workers ÷ memory | target (Redis) | met | CPU µs per answer |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${report.stores.map(rowOf).join('\n')}
 
 On ${report.cores} cores the two workers share them with Redis and the load generator, so their
