@@ -192,7 +192,7 @@ describe('Redis commands per request', () => {
       try {
         await requests();
         await command('ECHO', sentinel);
-        await vi.waitFor(() => expect(lines).toContain(`"echo" "${sentinel}"`), { timeout: 10_000 });
+        await vi.waitFor(() => expect(lines.toLowerCase()).toContain(`"echo" "${sentinel}"`), { timeout: 10_000 });
       } finally {
         socket.destroy();
       }
