@@ -111,6 +111,8 @@ describe('a namespace emptied (FLUSHALL) and seeded again by a replica told anot
     await command('FLUSHALL');
     // The replicas still serve what they keep: nothing else exists yet, so there is one world.
     expect(await text(`${a.url}/pets/3`)).toBe(JSON.stringify(JSON.parse(before)[2]));
+    // Emptied again, in case that read seeded it again: the next replica finds it empty.
+    await command('FLUSHALL');
     const c = await startMockCli(['--port', '0', '--quiet', '--store', redis.url, '--namespace', `cache${namespaces}`, '--seed', '2']);
     running.push(c);
     const after = await text(`${c.url}/pets?limit=20`);
