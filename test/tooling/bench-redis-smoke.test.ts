@@ -7,18 +7,18 @@ import { describe, expect, it } from 'vitest';
 import { redisSection, runRedisBench, withRedisSection } from '../../bench/redis.js';
 
 describe('npm run bench -- --only redis (smoke: tiny durations)', () => {
-  it('measures the Redis store against memory and one worker against two, every answer right', async () => {
+  it('measures memory, the Redis store and two workers on it in each scenario, every answer right', async () => {
     const runs = { warmupMs: 100, durationMs: 200, rounds: 1, connections: 4, trials: 1 };
     const report = await runRedisBench(runs);
     expect(report.problems).toEqual([]);
-    expect(report.stores.map(({ scenario }) => scenario.id)).toEqual(['list', 'sold', 'create', 'get']);
-    for (const { redis, memory } of report.stores) {
+    expect(report.stores.map(({ scenario }) => scenario.id)).toEqual(['list', 'sold', 'create', 'get', 'get-created']);
+    for (const { redis, memory, workers } of report.stores) {
       expect(redis.rounds[0]?.requests).toBeGreaterThan(0);
       expect(memory.rounds[0]?.requests).toBeGreaterThan(0);
+      expect(workers.rounds[0]?.requests).toBeGreaterThan(0);
     }
-    expect(report.workers.two.rounds[0]?.requests).toBeGreaterThan(0);
     const section = redisSection(report, runs, '2026-01-01 00:00');
-    expect(section).toMatch(/GET \/v1\/pets\?limit=20 \| [\d,]+ \|/);
+    expect(section).toMatch(/GET \/v1\/pets\?limit=20 \| [\d,]+ \(/);
     expect(section).toContain(`on ${report.cores} cores`);
     const page = withRedisSection('# Benchmark results\n\nother parts\n', section);
     expect(withRedisSection(page, section)).toBe(page);

@@ -13,10 +13,13 @@ export interface ScriptCommands {
     readonly reply: [0] | [1, string];
   };
   readonly petstoreCreate: {
-    readonly args: [n: string, pets: string, statusList: string, registry: string, json: string, name: string];
+    readonly args: [recipe: string, n: string, pets: string, statusList: string, registry: string, text: string, json: string, name: string];
     readonly reply: number;
   };
-  readonly petstoreCreated: { readonly args: [keyCount: 2 | 3, ...keysThenNeed: (string | number)[]]; readonly reply: (number | string)[] };
+  readonly petstoreCreated: { readonly args: [keyCount: 3 | 4, ...keysThenArgs: (string | number)[]]; readonly reply: (number | string)[] | -1 };
+  readonly petstorePet: { readonly args: [recipe: string, pets: string, text: string, k: number]; readonly reply: string | 0 | -1 };
+  readonly petstoreCount: { readonly args: [recipe: string, n: string, text: string]; readonly reply: number };
+  readonly petstoreReset: { readonly args: [prefix: string, name: string]; readonly reply: number };
   readonly petstoreDrop: { readonly args: [registry: string, prefix: string, name: string]; readonly reply: number };
   readonly petstoreResetAll: { readonly args: [registry: string, prefix: string]; readonly reply: number };
   readonly petstoreSessions: { readonly args: [registry: string, prefix: string, ttlMs: number]; readonly reply: (number | string)[] };
@@ -32,7 +35,8 @@ type ScriptMethods = {
 };
 
 /** A MULTI transaction: the commands queued, then sent as one by `exec`. */
-interface RedisTransaction {
+export interface RedisTransaction {
+  publish(channel: string, message: string): RedisTransaction;
   hincrby(key: string, field: string, increment: number): RedisTransaction;
   hset(key: string, ...fieldsAndValues: string[]): RedisTransaction;
   pexpire(key: string, milliseconds: number): RedisTransaction;
@@ -59,6 +63,20 @@ export interface RedisClient extends ScriptMethods {
   info(section: string): Promise<string>;
   on(event: 'error', listener: (error: Error) => void): unknown;
   on(event: 'ready', listener: () => void): unknown;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+  /** A new connection with the same options, for a subscription. */
+  duplicate(override: { readonly connectionName: string }): SubscriberClient;
+}
+
+/** A connection that listens to a channel (change-feed.ts). */
+export interface SubscriberClient {
+  connect(): Promise<void>;
+  subscribe(channel: string): Promise<unknown>;
+  ping(): Promise<unknown>;
+  on(event: 'message', listener: (channel: string, message: string) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
   quit(): Promise<unknown>;
   disconnect(): void;
 }

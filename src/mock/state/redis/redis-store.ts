@@ -1,26 +1,27 @@
 /**
  * The mock's state in Redis, so that any number of replicas answer every request the same way: each
  * session's pets and clock, the registry of named sessions with its idle time-out and cap, and the
- * coverage counts. The seeded pets are written once per namespace and never change, so each replica
- * also keeps them in memory and serves a page the seed fills without asking Redis for pets.
+ * coverage counts. What every request needs and rarely changes (the namespace's generation with its
+ * seeded pets, and the default session's clock) each replica keeps in memory, and trusts only while
+ * its change feed says Redis holds the same (change-feed.ts, docs/redis.md): a request the seed answers
+ * then needs no Redis command at all; one that needs a created pet, or makes one, needs one.
  *
  * ioredis is an optional peer dependency, loaded only when a Redis store is asked for; the store's
  * signatures name its own `RedisClient` (client.ts), so that the published types need no ioredis.
  */
-import { randomUUID } from 'node:crypto';
-import { EXIT, messageOf, StoreUnavailableError } from '../../../errors.js';
-import { BIG_ID_OFFSET, seededPets } from '../../../fixtures/seed.js';
-import { type JsonValue, parseJson, stringifyJson } from '../../../json/lossless.js';
-import { PET_STATUSES } from '../../../openapi/facts.js';
-import type { PetStatus } from '../../../types.js';
-import type { PetData } from '../pet-data.js';
+import { messageOf, StoreUnavailableError } from '../../../errors.js';
+import { BIG_ID_OFFSET } from '../../../fixtures/seed.js';
+import type { Pending } from '../../core/pending.js';
 import { DEFAULT_SESSION } from '../sessions.js';
-import { idsAfter, type PetDraft, type StoredPet } from '../store.js';
+import { ChangeFeed, type FeedMark, settle } from './change-feed.js';
 import type { RedisClient } from './client.js';
 import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, evictionProblem, withDeadline } from './connection.js';
+import { RedisPetStore } from './pet-store.js';
 import { CREATED_SCRIPT, SCRIPTS } from './scripts.js';
+import { loadWorld, SEED_LOCK_MS, type SeedRecipe, type World } from './world.js';
 
 export { displayUrl } from './connection.js';
+export type { SeedRecipe } from './world.js';
 
 /** The namespace of a Redis store unless told otherwise. */
 const DEFAULT_NAMESPACE = 'petstore';
@@ -40,8 +41,6 @@ export interface RedisStoreOptions {
   readonly seed: number;
   readonly count: number;
   readonly bigIds: boolean;
-  /** Your own pets (`--data`) in place of seeded ones: the namespace records their hash, and a replica with other data is refused. */
-  readonly data?: PetData | undefined;
   /** Milliseconds a named session may stay idle before it is dropped. */
   readonly sessionTtl: number;
   /** How many named sessions may be open at once across every replica. */
@@ -52,82 +51,27 @@ export interface RedisStoreOptions {
   readonly commandTimeoutMs?: number;
 }
 
-/** What a namespace was seeded with: the first replica's `--seed`, `--count` and `--big-ids`. */
-export interface SeedRecipe {
-  readonly seed: number;
-  readonly count: number;
-  readonly bigIds: boolean;
-  /** The hash of your own pets (`--data`), when they replace the seeded ones. */
-  readonly data?: string;
-}
-
 /** Why `name` cannot be a namespace, or `undefined` when it can. */
 export function namespaceProblem(name: string): string | undefined {
   return NAMESPACE.test(name) ? undefined : `A namespace is 1 to 64 letters, digits, '.', '_' or '-'; got ${JSON.stringify(name.slice(0, 80))}.`;
 }
 
-interface SeedEntry {
-  readonly pet: StoredPet;
-  readonly json: string;
-}
-
-function isPetStatus(value: JsonValue | undefined): value is PetStatus {
-  return typeof value === 'string' && PET_STATUSES.some((status) => status === value);
-}
-
-function isInteger(value: JsonValue | undefined): value is number | bigint {
-  return typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value));
-}
-
-/** A pet read back from its JSON; Redis holds nothing else, so anything else is a corrupted namespace. */
-function petFrom(json: string): StoredPet {
-  const value = parseJson(json);
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const { id, name, categoryId, status } = value;
-    if (isInteger(id) && typeof name === 'string' && isInteger(categoryId) && isPetStatus(status)) return { id, name, categoryId, status };
-    // Your own data may leave a pet without a status, as the Pet schema allows.
-    if (isInteger(id) && typeof name === 'string' && isInteger(categoryId) && status === undefined) return { id, name, categoryId };
-  }
-  throw new Error(`Redis holds a pet that is not one: ${json.slice(0, 200)}; clear the namespace (DEL its keys) and restart.`);
-}
-
-/** A pet's JSON without its id: what Redis keeps, since the id follows from the pet's number. */
-function tailOf(draft: PetDraft): string {
-  return stringifyJson({ name: draft.name, categoryId: draft.categoryId, status: draft.status }).slice(1);
-}
-
 /**
- * One generation of a namespace: its recipe exactly as Redis holds it, and its seeded pets. Each
- * seeding writes a recipe with a new generation id, so a namespace emptied (FLUSHALL, a restart
- * without persistence) and seeded again never reads as the one before, even with the same seed.
+ * What a replica serves without asking Redis: the generation and the default session's clock offset,
+ * as read from Redis after `mark`; kept while the change feed trusts the mark.
  */
-interface World {
-  readonly recipe: SeedRecipe;
-  readonly text: string;
-  readonly seed: readonly SeedEntry[];
-  /** With your own data: the pet number of each seeded id, and the id created pets are numbered after (`idsAfter`). */
-  readonly given?: { readonly numbers: ReadonlyMap<string, number>; readonly largest: bigint };
+export interface View {
+  readonly world: World;
+  readonly clockOffset: number;
+  readonly mark: FeedMark | undefined;
 }
 
-/** The recipe a namespace records; anything else there is not ours. */
-function recipeFrom(text: string, prefix: string): SeedRecipe {
-  const value = parseJson(text);
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const { seed, count, bigIds, data } = value;
-    if (typeof seed === 'number' && typeof count === 'number' && typeof bigIds === 'boolean')
-      return typeof data === 'string' ? { seed, count, bigIds, data } : { seed, count, bigIds };
-  }
-  throw new Error(`${prefix}seed:recipe in Redis is not a petstore-mock seed recipe; pick another --namespace, or delete the key.`);
-}
-
-const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Seed pets per command when writing or reading a namespace's seed. */
-const SEED_BATCH = 5_000;
-/** How long the replica that seeds may hold the seeding lock without showing progress. */
-const SEED_LOCK_MS = 30_000;
 /** How often each replica asks Redis for its eviction policy again, which may change while the mock runs. */
 const POLICY_CHECK_MS = 2_000;
+/** How many times a request follows a namespace seeded again under it before it gives up with a 503. */
+const FOLLOW_TRIES = 3;
+
+const worldOf = (view: View) => view.world;
 
 /**
  * The mock's state in one Redis namespace. One per replica; `connectRedisStore` makes it.
@@ -141,11 +85,14 @@ export class RedisStore {
   readonly url: string;
   readonly namespace: string;
   readonly #redis: RedisClient;
+  readonly #feed: ChangeFeed;
   readonly #prefix: string;
   readonly #registry: string;
   readonly #options: RedisStoreOptions;
+  /** The generation this replica last loaded. */
   #world: World;
-  #seedByStatus: ReadonlyMap<PetStatus, readonly SeedEntry[]>;
+  /** What it serves without asking Redis, while the feed trusts it. */
+  #view: View | undefined;
   /** The last connection error, for the 503's message. */
   #lastError = '';
   /** Why Redis may not be used now (an evicting policy set while the mock runs): every request gets a 503 with it. */
@@ -154,15 +101,15 @@ export class RedisStore {
   #following: Promise<void> | undefined;
   readonly #policyTimer: NodeJS.Timeout;
 
-  constructor(redis: RedisClient, options: RedisStoreOptions, world: World) {
+  constructor(redis: RedisClient, feed: ChangeFeed, options: RedisStoreOptions, world: World) {
     this.#redis = redis;
+    this.#feed = feed;
     this.#options = options;
     this.url = displayUrl(options.url);
     this.namespace = options.namespace ?? DEFAULT_NAMESPACE;
     this.#prefix = `${this.namespace}:`;
     this.#registry = `${this.#prefix}sessions`;
     this.#world = world;
-    this.#seedByStatus = seedByStatus(world.seed);
     redis.on('error', (error: Error) => {
       this.#lastError = error.message;
     });
@@ -185,9 +132,22 @@ export class RedisStore {
     return this.recipe.bigIds ? BIG_ID_OFFSET : undefined;
   }
 
-  /** The store of one session's pets. Cheap: it holds only the session's name. */
+  /** The store of one session's pets. Cheap: it holds only the session's name and its keys. */
   store(name: string): RedisPetStore {
     return new RedisPetStore(this, name);
+  }
+
+  /** What this replica may serve now: the one it keeps while the change feed trusts it, else one read from Redis (one round trip). */
+  view(): Pending<View> {
+    const view = this.#view;
+    if (view?.mark !== undefined && this.#rejection === undefined && this.#feed.trusts(view.mark)) return view;
+    return this.#refresh(0);
+  }
+
+  /** The generation this replica may serve now (see `view`). */
+  world(): Pending<World> {
+    const view = this.view();
+    return view instanceof Promise ? view.then(worldOf) : view.world;
   }
 
   /**
@@ -195,17 +155,16 @@ export class RedisStore {
    * Returns its clock offset in milliseconds, or `undefined` when opening it would pass the cap.
    */
   async open(name: string): Promise<number | undefined> {
-    if (name === DEFAULT_SESSION) return this.clockOffset(name);
+    if (name === DEFAULT_SESSION) return (await this.view()).clockOffset;
     const { sessionTtl, maxSessions } = this.#options;
-    const [opened] = await this.run(() =>
-      Promise.all([this.#redis.petstoreOpen(this.#registry, this.#prefix, name, sessionTtl, maxSessions), this.#sameWorld()]),
-    );
+    const [opened] = await this.run(() => Promise.all([this.#redis.petstoreOpen(this.#registry, this.#prefix, name, sessionTtl, maxSessions), this.world()]));
     return opened[0] === 0 ? undefined : Number(opened[1] || 0);
   }
 
-  /** A session's clock offset in milliseconds, without opening it. */
+  /** A named session's clock offset in milliseconds, without opening it. */
   async clockOffset(name: string): Promise<number> {
-    const [offset] = await this.run(() => Promise.all([this.#redis.get(this.key(name, 'clock')), this.#sameWorld()]));
+    if (name === DEFAULT_SESSION) return (await this.view()).clockOffset;
+    const [offset] = await this.run(() => Promise.all([this.#redis.get(this.key(name, 'clock')), this.world()]));
     return Number(offset ?? 0);
   }
 
@@ -215,6 +174,8 @@ export class RedisStore {
     const set = await this.run(() =>
       this.#redis.petstoreSetClock(this.#registry, this.#prefix, offset === null ? '' : String(offset), name, sessionTtl, maxSessions),
     );
+    // Every replica keeps the default session's clock: answered once none can still read the one before.
+    if (set === 1 && name === DEFAULT_SESSION) await settle();
     return set === 1;
   }
 
@@ -225,7 +186,12 @@ export class RedisStore {
 
   /** The default session back to the seed, every named one dropped. */
   async resetAll(): Promise<void> {
-    await this.run(() => this.#redis.petstoreResetAll(this.#registry, this.#prefix));
+    if ((await this.run(() => this.#redis.petstoreResetAll(this.#registry, this.#prefix))) === 2) await settle();
+  }
+
+  /** One session back to the seeded pets and the base clock, on every replica. */
+  async reset(name: string): Promise<void> {
+    if ((await this.run(() => this.#redis.petstoreReset(this.#prefix, name))) === 1) await settle();
   }
 
   /** The open named sessions, least recently used first. */
@@ -256,9 +222,10 @@ export class RedisStore {
     await this.run(() => this.#redis.del(`${this.#prefix}coverage`));
   }
 
-  /** Closes the connection. */
+  /** Closes the connections. */
   async close(): Promise<void> {
     clearInterval(this.#policyTimer);
+    await this.#feed.close();
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
 
@@ -277,32 +244,28 @@ export class RedisStore {
     return this.#registry;
   }
 
-  /** @internal The seeded pets, or those with one status. */
-  seedPets(status?: PetStatus): readonly SeedEntry[] {
-    return status === undefined ? this.#world.seed : (this.#seedByStatus.get(status) ?? []);
+  /** @internal The key of the namespace's recipe, which the scripts compare with the generation a replica serves. */
+  get recipeKey(): string {
+    return `${this.#prefix}seed:recipe`;
   }
 
-  /** @internal With your own data, the id created pets are numbered after; `undefined` for seeded pets. */
-  get createdAfter(): bigint | undefined {
-    return this.#world.given?.largest;
+  /** @internal */
+  get prefix(): string {
+    return this.#prefix;
   }
 
-  /** @internal The id of the session's pet number n (the seed's first, then those created). */
-  idOf(n: number): number | bigint {
-    const { given } = this.#world;
-    if (given !== undefined) return n <= this.recipe.count ? (this.#world.seed[n - 1]?.pet.id ?? 0) : exactId(given.largest + BigInt(n - this.recipe.count));
-    return this.recipe.bigIds ? BIG_ID_OFFSET + BigInt(n) : n;
-  }
-
-  /** @internal The pet number of an id, or undefined for an id no pet can have. */
-  numberOf(id: number | bigint): number | undefined {
-    const { given } = this.#world;
-    if (given !== undefined) {
-      const after = BigInt(id) - given.largest;
-      return given.numbers.get(String(id)) ?? (after > 0n && after <= BigInt(Number.MAX_SAFE_INTEGER) ? this.recipe.count + Number(after) : undefined);
+  /**
+   * @internal What `attempt` answers in the generation this replica serves. A script answers -1, and
+   * does nothing, when Redis holds another generation: the replica then follows it, and tries again.
+   */
+  async inWorld<R>(attempt: (world: World) => Pending<R>): Promise<Exclude<R, -1>> {
+    for (let tries = 1; ; tries++) {
+      const world = await this.world();
+      const result = await this.run(() => Promise.resolve(attempt(world)));
+      if (result !== -1) return result as Exclude<R, -1>;
+      if (tries === FOLLOW_TRIES) throw this.#unsettled();
+      await this.run(() => this.#follow(world));
     }
-    const n = this.recipe.bigIds ? (typeof id === 'bigint' ? Number(id - BIG_ID_OFFSET) : id - Number(BIG_ID_OFFSET)) : Number(id);
-    return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
   }
 
   /**
@@ -314,6 +277,7 @@ export class RedisStore {
     try {
       return await withDeadline(command(), this.#options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
     } catch (error) {
+      if (error instanceof StoreUnavailableError) throw error;
       const cause = this.#lastError || messageOf(error);
       throw new StoreUnavailableError(
         `The mock's state is in Redis at ${this.url}, which does not answer (${cause}); the mock answers again once Redis is back.`,
@@ -322,6 +286,46 @@ export class RedisStore {
         },
       );
     }
+  }
+
+  /** Reads the generation and the default session's clock from Redis (one round trip), following a new generation; kept when nothing changed meanwhile. */
+  async #refresh(tries: number): Promise<View> {
+    const mark = this.#feed.mark();
+    const world = this.#world;
+    const [text, offset] = await this.run(() => Promise.all([this.#redis.get(this.recipeKey), this.#redis.get(this.key(DEFAULT_SESSION, 'clock'))]));
+    if (text !== world.text) {
+      if (tries + 1 === FOLLOW_TRIES) throw this.#unsettled();
+      await this.run(() => this.#follow(world));
+      return this.#refresh(tries + 1);
+    }
+    const view: View = { world, clockOffset: Number(offset ?? 0), mark };
+    if (mark !== undefined && this.#feed.unchanged(mark)) this.#view = view;
+    return view;
+  }
+
+  /**
+   * Resolves once this replica serves the generation Redis holds, in place of `stale`. A namespace
+   * emptied under it (FLUSHALL, a restart without persistence) is seeded again with the recipe it had,
+   * unless another replica seeded it first: then this one follows that one's recipe. Either way every
+   * replica serves one world, never the seed it remembers beside another one's.
+   */
+  #follow(stale: World): Promise<void> {
+    if (this.#world !== stale) return Promise.resolve();
+    this.#following ??= loadWorld(this.#redis, this.#prefix, stale.recipe, Date.now() + 2 * SEED_LOCK_MS)
+      .then((world) => {
+        this.#world = world;
+        this.#view = undefined;
+      })
+      .finally(() => {
+        this.#following = undefined;
+      });
+    return this.#following;
+  }
+
+  #unsettled(): StoreUnavailableError {
+    return new StoreUnavailableError(
+      `The namespace ${this.namespace} in Redis at ${this.url} was emptied or seeded again ${FOLLOW_TRIES} times during one request; the mock answers again once it holds still.`,
+    );
   }
 
   /** Asks Redis for its eviction policy; a Redis that does not respond is the next command's to report. */
@@ -333,236 +337,12 @@ export class RedisStore {
       () => undefined,
     );
   }
-
-  /**
-   * Resolves once this replica serves the generation Redis holds. A namespace emptied under it
-   * (FLUSHALL, a restart without persistence) is seeded again with the recipe it had, unless another
-   * replica seeded it first: then this one follows that one's recipe. Either way every replica serves
-   * one world, never the seed it remembers beside another one's.
-   */
-  async #sameWorld(): Promise<void> {
-    if ((await this.#redis.get(`${this.#prefix}seed:recipe`)) === this.#world.text) return;
-    this.#following ??= loadWorld(this.#redis, this.#prefix, this.#world.recipe, Date.now() + 2 * SEED_LOCK_MS, this.#options.data)
-      .then((world) => {
-        this.#world = world;
-        this.#seedByStatus = seedByStatus(world.seed);
-      })
-      .finally(() => {
-        this.#following = undefined;
-      });
-    await this.#following;
-  }
-}
-
-function seedByStatus(seed: readonly SeedEntry[]): ReadonlyMap<PetStatus, readonly SeedEntry[]> {
-  return new Map(PET_STATUSES.map((status) => [status, seed.filter((entry) => entry.pet.status === status)]));
 }
 
 /**
- * One session's pets in Redis, with the method names of the in-memory `PetStore`; every method
- * answers in a promise.
- */
-export class RedisPetStore {
-  readonly #state: RedisStore;
-  readonly #name: string;
-  readonly #n: string;
-  readonly #pets: string;
-
-  constructor(state: RedisStore, name: string) {
-    this.#state = state;
-    this.#name = name;
-    this.#n = state.key(name, 'n');
-    this.#pets = state.key(name, 'pets');
-  }
-
-  /** Adds a pet: its number, the pet and its place in the status index in one step. */
-  async create(draft: PetDraft): Promise<StoredPet> {
-    const { redis, registry, recipe } = this.#state;
-    const name = this.#name === DEFAULT_SESSION ? '' : this.#name;
-    const k = await this.#state.run(() =>
-      redis.petstoreCreate(this.#n, this.#pets, this.#state.key(this.#name, `st:${draft.status}`), registry, tailOf(draft), name),
-    );
-    return { id: this.#state.idOf(recipe.count + k), name: draft.name, categoryId: draft.categoryId, status: draft.status };
-  }
-
-  /** The pet with this id, if there is one. */
-  async get(id: number | bigint): Promise<StoredPet | undefined> {
-    const json = await this.petJson(id);
-    return json === undefined ? undefined : petFrom(json);
-  }
-
-  /** One pet's JSON. */
-  async petJson(id: number | bigint): Promise<string | undefined> {
-    const n = this.#state.numberOf(id);
-    if (n === undefined) return undefined;
-    const { count } = this.#state.recipe;
-    if (n <= count) return this.#state.seedPets()[n - 1]?.json;
-    const tail = await this.#state.run(() => this.#state.redis.hget(this.#pets, String(n - count)));
-    return tail === null ? undefined : this.#jsonOf(n - count, tail);
-  }
-
-  /** The first `limit` pets in id order, only those with `status` when given. */
-  async list(limit: number, status?: PetStatus): Promise<StoredPet[]> {
-    return (await this.#page(limit, status)).map((json) => petFrom(json));
-  }
-
-  /** `list` as a JSON array. */
-  async listJson(limit: number, status?: PetStatus): Promise<string> {
-    return `[${(await this.#page(limit, status)).join(',')}]`;
-  }
-
-  /** The pets created since the seed, in id order. */
-  async created(): Promise<StoredPet[]> {
-    return (await this.#created(Number.MAX_SAFE_INTEGER)).map(([, json]) => petFrom(json));
-  }
-
-  /** Back to the seeded pets and the base clock, on every replica. */
-  async reset(): Promise<void> {
-    const { redis } = this.#state;
-    const keys = [this.#n, this.#pets, this.#state.key(this.#name, 'clock'), ...PET_STATUSES.map((status) => this.#state.key(this.#name, `st:${status}`))];
-    await this.#state.run(() => redis.del(...keys));
-  }
-
-  /** How many pets the session has. */
-  get size(): Promise<number> {
-    return this.#state.run(() => this.#state.redis.get(this.#n)).then((created) => this.#state.recipe.count + Number(created ?? 0));
-  }
-
-  /** The JSON of each pet of a page. The seed comes first in id order: RedisClient is asked only for what the seed leaves of it. */
-  async #page(limit: number, status: PetStatus | undefined): Promise<string[]> {
-    const seed = this.#state.seedPets(status);
-    // Your own data may hold ids beyond those created pets get (`idsAfter`): those come after the created ones.
-    const after = this.#state.createdAfter;
-    const split = after === undefined ? seed.length : seed.findIndex((entry) => BigInt(entry.pet.id) > after);
-    const below = split < 0 ? seed.length : split;
-    const parts = seed.slice(0, Math.min(below, limit)).map((entry) => entry.json);
-    if (parts.length < limit) for (const [, json] of await this.#created(limit - parts.length, status)) parts.push(json);
-    if (parts.length < limit) for (const entry of seed.slice(below, below + limit - parts.length)) parts.push(entry.json);
-    return parts;
-  }
-
-  async #created(need: number, status?: PetStatus): Promise<[number, string][]> {
-    const { redis } = this.#state;
-    const keys = status === undefined ? [this.#n, this.#pets] : [this.#n, this.#pets, this.#state.key(this.#name, `st:${status}`)];
-    const reply = await this.#state.run(() => redis.petstoreCreated(status === undefined ? 2 : 3, ...keys, need));
-    const pets: [number, string][] = [];
-    for (let i = 0; i + 1 < reply.length; i += 2) {
-      const k = Number(reply[i]);
-      pets.push([k, this.#jsonOf(k, String(reply[i + 1]))]);
-    }
-    return pets;
-  }
-
-  #jsonOf(k: number, tail: string): string {
-    return `{"id":${this.#state.idOf(this.#state.recipe.count + k)},${tail}`;
-  }
-}
-
-/** The recipe Redis holds, or `undefined` for a namespace nobody seeded (yet). */
-async function recordedRecipe(redis: RedisClient, prefix: string): Promise<{ readonly recipe: SeedRecipe; readonly text: string } | undefined> {
-  const text = await redis.get(`${prefix}seed:recipe`);
-  return text === null ? undefined : { recipe: recipeFrom(text, prefix), text };
-}
-
-/** Writes `recipe`'s pets and then the recipe itself, with a new generation id, freeing the lock in the same step. */
-async function writeSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe, data: PetData | undefined): Promise<string> {
-  const lockKey = `${prefix}seed:lock`;
-  // Your own pets are kept whole, by pet number in id order: their ids do not follow from their numbers.
-  const pets = data?.pets ?? seededPets(recipe.seed, recipe.count);
-  for (let from = 0; from < pets.length; from += SEED_BATCH) {
-    const batch = pets
-      .slice(from, from + SEED_BATCH)
-      .flatMap((pet, i) => (data === undefined ? [String(pet.id), tailOf(pet)] : [String(from + i + 1), stringifyJson(pet)]));
-    await redis
-      .multi()
-      .hset(`${prefix}seed:pets`, ...batch)
-      .pexpire(lockKey, SEED_LOCK_MS)
-      .exec();
-  }
-  const text = JSON.stringify({ ...recipe, generation: randomUUID() });
-  await redis.multi().set(`${prefix}seed:recipe`, text).del(lockKey).exec();
-  return text;
-}
-
-/**
- * Writes the seed into an empty namespace, exactly once: the replica that takes the seeding lock
- * (SET NX) writes it and then the recipe; the others wait for the recipe. A replica that dies while
- * seeding lets its lock expire, and another one starts over.
- */
-async function seedOnce(
-  redis: RedisClient,
-  prefix: string,
-  wanted: SeedRecipe,
-  deadline: number,
-  data: PetData | undefined,
-): Promise<{ readonly recipe: SeedRecipe; readonly text: string }> {
-  const lockKey = `${prefix}seed:lock`;
-  // The lock names its holder, for whoever looks at Redis while a seeding hangs.
-  const holder = `pid ${process.pid}`;
-  for (;;) {
-    const recorded = await recordedRecipe(redis, prefix);
-    if (recorded !== undefined) return recorded;
-    if ((await redis.set(lockKey, holder, 'PX', SEED_LOCK_MS, 'NX')) === 'OK') {
-      // The seeder before may have finished between the read above and the lock: it sets the recipe
-      // and frees the lock in one step, so with the lock held the recipe is there or never was.
-      const done = await recordedRecipe(redis, prefix);
-      if (done !== undefined) {
-        await redis.del(lockKey);
-        return done;
-      }
-      return { recipe: wanted, text: await writeSeed(redis, prefix, wanted, data) };
-    }
-    if (Date.now() > deadline) throw new Error(`another replica has been seeding namespace ${prefix.slice(0, -1)} for too long; try again, or clear its keys.`);
-    await wait(50);
-  }
-}
-
-/** The namespace's generation as Redis holds it, seeded with `wanted` if nobody seeded it. */
-async function loadWorld(redis: RedisClient, prefix: string, wanted: SeedRecipe, deadline: number, data: PetData | undefined): Promise<World> {
-  const { recipe, text } = await seedOnce(redis, prefix, wanted, deadline, data);
-  const seed = await readSeed(redis, prefix, recipe);
-  if (recipe.data === undefined) return { recipe, text, seed };
-  const numbers = new Map(seed.map((entry, index) => [String(entry.pet.id), index + 1]));
-  return { recipe, text, seed, given: { numbers, largest: idsAfter(seed.map((entry) => entry.pet)) } };
-}
-
-/** An id as the store keeps it: a number while exact as one. */
-function exactId(id: bigint): number | bigint {
-  return id <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : id;
-}
-
-/**
- * Refuses a replica whose pets are not the namespace's: with your own data on either side, two
- * replicas would serve two worlds (a replica of another seed follows the first one's, as before).
- */
-function checkSameData(world: World, wanted: SeedRecipe, namespace: string): void {
-  if (world.recipe.data === wanted.data) return;
-  const what = (recipe: SeedRecipe) => (recipe.data === undefined ? `--seed ${recipe.seed} --count ${recipe.count}` : `--data of hash ${recipe.data}`);
-  throw new StoreUnavailableError(
-    `namespace ${namespace} in Redis holds the pets of ${what(world.recipe)}, not those of this mock's ${what(wanted)}: start every replica with the same pets, or give this one another --namespace.`,
-    { exitCode: EXIT.usage },
-  );
-}
-
-/** The namespace's seeded pets, read in batches. */
-async function readSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe): Promise<SeedEntry[]> {
-  const entries: SeedEntry[] = [];
-  for (let from = 1; from <= recipe.count; from += SEED_BATCH) {
-    const numbers = Array.from({ length: Math.min(SEED_BATCH, recipe.count - from + 1) }, (_, i) => String(from + i));
-    const tails = await redis.hmget(`${prefix}seed:pets`, ...numbers);
-    tails.forEach((tail, i) => {
-      if (tail === null) throw new Error(`namespace ${prefix.slice(0, -1)} lacks seeded pet ${from + i}; clear its keys and restart.`);
-      const n = from + i;
-      const json = recipe.data === undefined ? `{"id":${recipe.bigIds ? BIG_ID_OFFSET + BigInt(n) : n},${tail}` : tail;
-      entries.push({ pet: petFrom(json), json });
-    });
-  }
-  return entries;
-}
-
-/**
- * Connects to Redis, seeds the namespace if no replica has, and loads its seed. Rejects with a
- * `StoreUnavailableError` naming the URL when Redis does not answer within `connectTimeoutMs`.
+ * Connects to Redis, subscribes to the namespace's changes, seeds the namespace if no replica has, and
+ * loads its seed. Rejects with a `StoreUnavailableError` naming the URL when Redis does not answer
+ * within `connectTimeoutMs`.
  * @example
  * const state = await connectRedisStore({ url: 'redis://127.0.0.1:6379', seed: 1, count: 50, bigIds: false, sessionTtl: 1_800_000, maxSessions: 100 });
  * await state.close();
@@ -577,18 +357,15 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     for (const [name, script] of Object.entries(SCRIPTS)) client.defineCommand(name, script);
     client.defineCommand('petstoreCreated', CREATED_SCRIPT);
   });
+  let feed: ChangeFeed | undefined;
   try {
     const evicting = await evictionProblem(redis, options.url);
     if (evicting !== undefined) throw evictionError(evicting);
-    const { data } = options;
-    const wanted: SeedRecipe =
-      data === undefined
-        ? { seed: options.seed, count: options.count, bigIds: options.bigIds }
-        : { seed: options.seed, count: data.pets.length, bigIds: false, data: data.hash };
-    const world = await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS, data);
-    checkSameData(world, wanted, namespace);
-    return new RedisStore(redis, options, world);
+    feed = await ChangeFeed.open(redis, `${namespace}:`);
+    const wanted: SeedRecipe = { seed: options.seed, count: options.count, bigIds: options.bigIds };
+    return new RedisStore(redis, feed, options, await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS));
   } catch (error) {
+    await feed?.close();
     redis.disconnect();
     throw error;
   }

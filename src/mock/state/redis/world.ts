@@ -1,0 +1,221 @@
+/**
+ * One generation of a namespace: the recipe its seeder wrote (the seed's parameters and a generation
+ * id) and its seeded pets, which never change, so each replica keeps them in memory, with the pages
+ * the seed alone fills already serialized. Seeding writes the pets, then the recipe; a namespace
+ * emptied (FLUSHALL, a restart without persistence) and seeded again never reads as the one before,
+ * even with the same seed, because each seeding draws a new generation id.
+ */
+import { randomUUID } from 'node:crypto';
+import { BIG_ID_OFFSET, seededPets } from '../../../fixtures/seed.js';
+import { type JsonValue, parseJson, stringifyJson } from '../../../json/lossless.js';
+import { PET_STATUSES } from '../../../openapi/facts.js';
+import type { PetStatus } from '../../../types.js';
+import type { PetDraft, StoredPet } from '../store.js';
+import { announceChange, settle } from './change-feed.js';
+import type { RedisClient } from './client.js';
+
+/** What a namespace was seeded with: the first replica's `--seed`, `--count` and `--big-ids`. */
+export interface SeedRecipe {
+  readonly seed: number;
+  readonly count: number;
+  readonly bigIds: boolean;
+  /** The hash of your own pets (`--data`), when they replace the seeded ones. */
+  readonly data?: string;
+}
+
+interface SeedEntry {
+  readonly pet: StoredPet;
+  readonly json: string;
+}
+
+function isPetStatus(value: JsonValue | undefined): value is PetStatus {
+  return typeof value === 'string' && PET_STATUSES.some((status) => status === value);
+}
+
+function isInteger(value: JsonValue | undefined): value is number | bigint {
+  return typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+/** A pet read back from its JSON; Redis holds nothing else, so anything else is a corrupted namespace. */
+export function petFrom(json: string): StoredPet {
+  const value = parseJson(json);
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const { id, name, categoryId, status } = value;
+    if (isInteger(id) && typeof name === 'string' && isInteger(categoryId) && isPetStatus(status)) return { id, name, categoryId, status };
+  }
+  throw new Error(`Redis holds a pet that is not one: ${json.slice(0, 200)}; clear the namespace (DEL its keys) and restart.`);
+}
+
+/** A pet's JSON without its id: what Redis keeps, since the id follows from the pet's number. */
+export function tailOf(draft: PetDraft): string {
+  return stringifyJson({ name: draft.name, categoryId: draft.categoryId, status: draft.status }).slice(1);
+}
+
+/** The recipe a namespace records; anything else there is not ours. */
+function recipeFrom(text: string, prefix: string): SeedRecipe {
+  const value = parseJson(text);
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const { seed, count, bigIds } = value;
+    if (typeof seed === 'number' && typeof count === 'number' && typeof bigIds === 'boolean') return { seed, count, bigIds };
+  }
+  throw new Error(`${prefix}seed:recipe in Redis is not a petstore-mock seed recipe; pick another --namespace, or delete the key.`);
+}
+
+/** A page's status and limit as one small integer, as the memory store keys its pages. */
+function pageKey(limit: number, status: PetStatus | undefined): number {
+  return limit * (PET_STATUSES.length + 1) + (status === undefined ? 0 : PET_STATUSES.indexOf(status) + 1);
+}
+
+/** A namespace's generation as this replica holds it. */
+export class World {
+  /** The recipe exactly as Redis holds it, generation id included: what a script compares. */
+  readonly text: string;
+  readonly recipe: SeedRecipe;
+  readonly seed: readonly SeedEntry[];
+  readonly #byStatus: ReadonlyMap<PetStatus, readonly SeedEntry[]>;
+  /** The pages the seed alone fills, serialized once each. */
+  readonly #pages = new Map<number, string>();
+
+  constructor(text: string, recipe: SeedRecipe, seed: readonly SeedEntry[]) {
+    this.text = text;
+    this.recipe = recipe;
+    this.seed = seed;
+    this.#byStatus = new Map(PET_STATUSES.map((status) => [status, seed.filter((entry) => entry.pet.status === status)]));
+  }
+
+  /** The seeded pets, or those with one status. */
+  seedPets(status?: PetStatus): readonly SeedEntry[] {
+    return status === undefined ? this.seed : (this.#byStatus.get(status) ?? []);
+  }
+
+  /** The JSON of a page when the seed fills it: pets created in a session come after every seeded one. */
+  seedPage(limit: number, status: PetStatus | undefined): string | undefined {
+    const key = pageKey(limit, status);
+    let json = this.#pages.get(key);
+    if (json !== undefined) return json;
+    const pets = this.seedPets(status);
+    if (pets.length < limit) return undefined;
+    // Joined, not concatenated: a flat string is copied out to each response in one piece.
+    json = [
+      '[',
+      pets
+        .slice(0, limit)
+        .map((entry) => entry.json)
+        .join(','),
+      ']',
+    ].join('');
+    this.#pages.set(key, json);
+    return json;
+  }
+
+  /** The id of a session's pet number n (the seed's first, then those created). */
+  idOf(n: number): number | bigint {
+    return this.recipe.bigIds ? BIG_ID_OFFSET + BigInt(n) : n;
+  }
+
+  /** The pet number of an id, or undefined for an id no pet can have. */
+  numberOf(id: number | bigint): number | undefined {
+    const n = this.recipe.bigIds ? (typeof id === 'bigint' ? Number(id - BIG_ID_OFFSET) : id - Number(BIG_ID_OFFSET)) : Number(id);
+    return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
+  }
+
+  /** The JSON of the session's created pet number k, from the tail Redis keeps. */
+  createdJson(k: number, tail: string): string {
+    return `{"id":${this.idOf(this.recipe.count + k)},${tail}`;
+  }
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Seed pets per command when writing or reading a namespace's seed. */
+const SEED_BATCH = 5_000;
+/** How long the replica that seeds may hold the seeding lock without showing progress. */
+export const SEED_LOCK_MS = 30_000;
+
+/** The recipe Redis holds, or `undefined` for a namespace nobody seeded (yet). */
+async function recordedRecipe(redis: RedisClient, prefix: string): Promise<{ readonly recipe: SeedRecipe; readonly text: string } | undefined> {
+  const text = await redis.get(`${prefix}seed:recipe`);
+  return text === null ? undefined : { recipe: recipeFrom(text, prefix), text };
+}
+
+/**
+ * Writes `recipe`'s pets and then the recipe itself, with a new generation id, freeing the lock and
+ * telling every replica in the same step; then waits until no replica can still trust the world before.
+ */
+async function writeSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe): Promise<string> {
+  const lockKey = `${prefix}seed:lock`;
+  const pets = seededPets(recipe.seed, recipe.count);
+  for (let from = 0; from < pets.length; from += SEED_BATCH) {
+    const batch = pets.slice(from, from + SEED_BATCH).flatMap((pet) => [String(pet.id), tailOf(pet)]);
+    await redis
+      .multi()
+      .hset(`${prefix}seed:pets`, ...batch)
+      .pexpire(lockKey, SEED_LOCK_MS)
+      .exec();
+  }
+  const text = JSON.stringify({ ...recipe, generation: randomUUID() });
+  await announceChange(redis.multi().set(`${prefix}seed:recipe`, text).del(lockKey), prefix, 'world').exec();
+  await settle();
+  return text;
+}
+
+/**
+ * Writes the seed into an empty namespace, exactly once: the replica that takes the seeding lock
+ * (SET NX) writes it and then the recipe; the others wait for the recipe. A replica that dies while
+ * seeding lets its lock expire, and another one starts over.
+ */
+async function seedOnce(
+  redis: RedisClient,
+  prefix: string,
+  wanted: SeedRecipe,
+  deadline: number,
+): Promise<{ readonly recipe: SeedRecipe; readonly text: string }> {
+  const lockKey = `${prefix}seed:lock`;
+  // The lock names its holder, for whoever looks at Redis while a seeding hangs.
+  const holder = `pid ${process.pid}`;
+  for (;;) {
+    const recorded = await recordedRecipe(redis, prefix);
+    if (recorded !== undefined) return recorded;
+    if ((await redis.set(lockKey, holder, 'PX', SEED_LOCK_MS, 'NX')) === 'OK') {
+      // The seeder before may have finished between the read above and the lock: it sets the recipe
+      // and frees the lock in one step, so with the lock held the recipe is there or never was.
+      const done = await recordedRecipe(redis, prefix);
+      if (done !== undefined) {
+        await redis.del(lockKey);
+        return done;
+      }
+      return { recipe: wanted, text: await writeSeed(redis, prefix, wanted) };
+    }
+    if (Date.now() > deadline) throw new Error(`another replica has been seeding namespace ${prefix.slice(0, -1)} for too long; try again, or clear its keys.`);
+    await wait(50);
+  }
+}
+
+/** The namespace's seeded pets, read in batches. */
+async function readSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe): Promise<SeedEntry[]> {
+  const entries: SeedEntry[] = [];
+  for (let from = 1; from <= recipe.count; from += SEED_BATCH) {
+    const numbers = Array.from({ length: Math.min(SEED_BATCH, recipe.count - from + 1) }, (_, i) => String(from + i));
+    const tails = await redis.hmget(`${prefix}seed:pets`, ...numbers);
+    tails.forEach((tail, i) => {
+      if (tail === null) throw new Error(`namespace ${prefix.slice(0, -1)} lacks seeded pet ${from + i}; clear its keys and restart.`);
+      const n = from + i;
+      const json = `{"id":${recipe.bigIds ? BIG_ID_OFFSET + BigInt(n) : n},${tail}`;
+      entries.push({ pet: petFrom(json), json });
+    });
+  }
+  return entries;
+}
+
+/**
+ * The namespace's generation as Redis holds it, seeded with `wanted` if nobody seeded it. The recipe
+ * is read again after the pets: a namespace reseeded meanwhile is read again, never half of each.
+ */
+export async function loadWorld(redis: RedisClient, prefix: string, wanted: SeedRecipe, deadline: number): Promise<World> {
+  for (;;) {
+    const { recipe, text } = await seedOnce(redis, prefix, wanted, deadline);
+    const seed = await readSeed(redis, prefix, recipe);
+    if ((await redis.get(`${prefix}seed:recipe`)) === text) return new World(text, recipe, seed);
+    if (Date.now() > deadline) throw new Error(`namespace ${prefix.slice(0, -1)} keeps being seeded again; stop what empties it.`);
+  }
+}

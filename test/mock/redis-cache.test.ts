@@ -1,0 +1,248 @@
+/**
+ * What each replica keeps of Redis in memory (the namespace's generation with its seed, the default
+ * session's clock) and the ways it learns that Redis changed (docs/redis.md, "What each replica keeps").
+ * Each way has a test that fails without it: a change published by another replica, a namespace
+ * seeded again by a replica with another seed, a subscription broken while Redis changed, and a Redis
+ * that stops answering. The Redis commands each kind of request costs are counted with MONITOR.
+ * Real replicas (the CLI, so `dist/` must be built) on a real redis-server.
+ */
+
+import { connect } from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type RunningMock, startMockCli } from '../support/cli.js';
+import { ADMIN, AUTH, JSON_HEADERS } from '../support/http-facts.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+
+let redis: TestRedis;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(() => redis.stop());
+
+let running: RunningMock[] = [];
+afterEach(async () => {
+  await Promise.all(running.map((mock) => mock.stop()));
+  running = [];
+});
+
+let namespaces = 0;
+
+/** Replicas on one fresh namespace of the test's Redis, each told `args`. */
+async function replicas(count: number, args: readonly string[] = []): Promise<RunningMock[]> {
+  const namespace = `cache${++namespaces}`;
+  const started = await Promise.all(
+    Array.from({ length: count }, () => startMockCli(['--port', '0', '--quiet', '--store', redis.url, '--namespace', namespace, ...args])),
+  );
+  running.push(...started);
+  return started;
+}
+
+const origin = (mock: RunningMock) => new URL(mock.url).origin;
+
+async function status(url: string): Promise<number> {
+  const response = await fetch(url, { headers: AUTH });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+async function text(url: string): Promise<string> {
+  return (await fetch(url, { headers: AUTH })).text();
+}
+
+async function create(mock: RunningMock, name: string): Promise<number> {
+  const response = await fetch(`${mock.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, categoryId: 1, status: 'pending' }) });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: number }).id;
+}
+
+async function moveClock(mock: RunningMock, now: string | null): Promise<void> {
+  const response = await fetch(`${origin(mock)}/__mock/clock`, { method: 'POST', headers: ADMIN, body: JSON.stringify({ now }) });
+  expect(response.status).toBe(200);
+}
+
+/** Runs one command on the test's Redis from a client of the test's own. */
+async function command(...args: (string | number)[]): Promise<unknown> {
+  const client = new Redis(redis.url);
+  try {
+    return await client.call(args[0] as string, ...args.slice(1));
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** Past getPet's sunset (2030-12-05): getPet answers 410 on a session whose clock reads this. */
+const AFTER_SUNSET = '2031-01-01T00:00:00Z';
+
+describe('a change made through one replica', () => {
+  it('is read by the other at once: a created pet, by id and in every page past the seed', async () => {
+    const [a, b] = (await replicas(2)) as [RunningMock, RunningMock];
+    for (let i = 0; i < 20; i++) {
+      const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];
+      const id = await create(writer, `Rex${i}`);
+      expect(JSON.parse(await text(`${reader.url}/pets/${id}`))).toMatchObject({ id, name: `Rex${i}` });
+      expect(await text(`${reader.url}/pets?limit=100`)).toContain(`"id":${id},"name":"Rex${i}"`);
+      expect(await text(`${reader.url}/pets?status=pending&limit=100`)).toContain(`"id":${id},"name":"Rex${i}"`);
+    }
+  });
+
+  it("is read by the other at once: the default session's clock, moved, put back and reset", async () => {
+    const [a, b] = (await replicas(2)) as [RunningMock, RunningMock];
+    for (let i = 0; i < 3; i++) {
+      const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];
+      expect(await status(`${reader.url}/pets/1`)).toBe(200);
+      await moveClock(writer, AFTER_SUNSET);
+      expect(await status(`${reader.url}/pets/1`)).toBe(410);
+      await moveClock(writer, null);
+      expect(await status(`${reader.url}/pets/1`)).toBe(200);
+      await moveClock(writer, AFTER_SUNSET);
+      expect(await status(`${reader.url}/pets/1`)).toBe(410);
+      expect((await fetch(`${origin(writer)}/__mock/reset`, { method: 'POST', headers: ADMIN })).status).toBe(200);
+      expect(await status(`${reader.url}/pets/1`)).toBe(200);
+    }
+  });
+});
+
+describe('a namespace emptied (FLUSHALL) and seeded again by a replica told another seed', () => {
+  it('is served by every running replica from the moment that replica listens, never the seed before', async () => {
+    const [a, b] = (await replicas(2, ['--seed', '1'])) as [RunningMock, RunningMock];
+    const before = await text(`${a.url}/pets?limit=20`);
+    expect(await text(`${b.url}/pets?limit=20`)).toBe(before);
+    await command('FLUSHALL');
+    // The replicas still serve what they keep: nothing else exists yet, so there is one world.
+    expect(await text(`${a.url}/pets/3`)).toBe(JSON.stringify(JSON.parse(before)[2]));
+    // Emptied again, in case that read seeded it again: the next replica finds it empty.
+    await command('FLUSHALL');
+    const c = await startMockCli(['--port', '0', '--quiet', '--store', redis.url, '--namespace', `cache${namespaces}`, '--seed', '2']);
+    running.push(c);
+    const after = await text(`${c.url}/pets?limit=20`);
+    expect(after).not.toBe(before);
+    // No polling: the reseeding replica answered nothing before every other one had to follow it.
+    expect(await text(`${a.url}/pets?limit=20`)).toBe(after);
+    expect(await text(`${b.url}/pets/3`)).toBe(JSON.stringify(JSON.parse(after)[2]));
+  });
+});
+
+describe('a subscription broken while Redis changed', () => {
+  it('makes the replica read Redis again once it is subscribed again, not serve what it kept', async () => {
+    const [a] = (await replicas(1)) as [RunningMock];
+    expect(await status(`${a.url}/pets/1`)).toBe(200);
+    // Its subscription cut, and the clock moved in the same step, with no message: only a replica
+    // that reads Redis again after subscribing again can learn of it.
+    const client = new Redis(redis.url);
+    try {
+      await client
+        .multi()
+        .call('CLIENT', 'KILL', 'TYPE', 'pubsub')
+        .set(`cache${namespaces}:s:default:clock`, String(Date.parse(AFTER_SUNSET) - Date.now()))
+        .exec();
+    } finally {
+      client.disconnect();
+    }
+    // Asked only once it listens again: the lapse of its trust meanwhile must not be what saves it.
+    const listening = async () => /name=petstore-mock-\d+-changes .*sub=1/.test(String(await command('CLIENT', 'LIST')));
+    await expect.poll(listening, { timeout: 10_000, interval: 20 }).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await status(`${a.url}/pets/1`)).toBe(410);
+  });
+});
+
+describe('a Redis that stops answering (SIGSTOP)', () => {
+  it('stops a replica serving the seed from memory within the lease, then 503 until Redis answers again', async () => {
+    const [a] = (await replicas(1, ['--store-timeout', '500'])) as [RunningMock];
+    expect(await status(`${a.url}/pets/1`)).toBe(200);
+    redis.pause();
+    const paused = performance.now();
+    let first503: number | undefined;
+    try {
+      while (first503 === undefined && performance.now() - paused < 10_000) {
+        const asked = performance.now();
+        const answered = await status(`${a.url}/pets/1`);
+        // No request waits much longer than --store-timeout.
+        expect(performance.now() - asked).toBeLessThan(1_500);
+        if (answered === 503) first503 = performance.now() - paused;
+        else expect(answered).toBe(200);
+      }
+    } finally {
+      redis.resume();
+    }
+    // The lease (250 ms) plus the time-out (500 ms), and slack for a loaded machine.
+    expect(first503).toBeLessThan(2_000);
+    await expect.poll(() => status(`${a.url}/pets/1`), { timeout: 10_000 }).toBe(200);
+  });
+});
+
+describe('Redis commands per request', () => {
+  /**
+   * The commands the replicas sent for the namespace's keys while `requests` ran, the least of three
+   * tries (a loaded machine may let a lease lapse). MONITOR on a plain socket: each line is one command
+   * as Redis ran it, in order, those a Lua script ran marked `[0 lua]`.
+   */
+  async function commandsFor(namespace: string, requests: () => Promise<void>): Promise<number> {
+    const counts: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const socket = connect(redis.port, '127.0.0.1');
+      let lines = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        lines += chunk;
+      });
+      socket.write('MONITOR\r\n');
+      await vi.waitFor(() => expect(lines).toMatch(/^\+OK\r\n/), { timeout: 5_000 });
+      // Once MONITOR lists the test's own ECHO, sent after the last answer, it has listed every command the requests cost.
+      const sentinel = `end-of-attempt-${attempt}`;
+      try {
+        await requests();
+        await command('ECHO', sentinel);
+        await vi.waitFor(() => expect(lines.toLowerCase()).toContain(`"echo" "${sentinel}"`), { timeout: 10_000 });
+      } finally {
+        socket.destroy();
+      }
+      const keys = new RegExp(`^\\+[\\d.]+ \\[\\d+ (?!lua\\]).*"${namespace}:(s|seed):`);
+      counts.push(lines.split('\r\n').filter((line) => keys.test(line)).length);
+    }
+    return Math.min(...counts);
+  }
+
+  it('are none for a seeded pet or a page the seed fills, one for a created pet, a page past the seed or a create', async () => {
+    const [a] = (await replicas(1)) as [RunningMock];
+    const namespace = `cache${namespaces}`;
+    const created = await create(a, 'Seen');
+    const times = 20;
+    const each = (request: () => Promise<unknown>) => async () => {
+      for (let i = 0; i < times; i++) await request();
+    };
+    // Once to let the replica read what it keeps.
+    await status(`${a.url}/pets/1`);
+    expect(
+      await commandsFor(
+        namespace,
+        each(() => status(`${a.url}/pets/7`)),
+      ),
+    ).toBe(0);
+    expect(
+      await commandsFor(
+        namespace,
+        each(() => status(`${a.url}/pets?limit=20`)),
+      ),
+    ).toBe(0);
+    expect(
+      await commandsFor(
+        namespace,
+        each(() => status(`${a.url}/pets/${created}`)),
+      ),
+    ).toBe(times);
+    expect(
+      await commandsFor(
+        namespace,
+        each(() => status(`${a.url}/pets?limit=100`)),
+      ),
+    ).toBe(times);
+    expect(
+      await commandsFor(
+        namespace,
+        each(() => create(a, 'More')),
+      ),
+    ).toBe(times);
+  });
+});
