@@ -3,7 +3,7 @@
  * independently of the mock, which makes other choices where the interface leaves room.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
@@ -24,6 +24,20 @@ export interface CorrectDeployment extends Deployment {
   readonly served: { gzipped: number; refusedCategories: number; posts: number; limited: number; postsReceived: number };
 }
 
+/** `server` listening on a free loopback port, as a deployment under `basePath`; closing it drops its connections. */
+export async function listenOnLoopback(server: Server, basePath = '/v1'): Promise<Deployment> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${basePath}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /** Serves a web-standard handler on a free loopback port. */
 export async function serve(handler: WebHandler, basePath = '/v1'): Promise<Deployment> {
   const server = createServer(async (incoming, outgoing) => {
@@ -41,16 +55,7 @@ export async function serve(handler: WebHandler, basePath = '/v1'): Promise<Depl
     if (response.body) for await (const chunk of response.body) outgoing.write(chunk);
     outgoing.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}${basePath}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server, basePath);
 }
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>

@@ -3,10 +3,9 @@
  * node:http server that answers like the project's mock except where it is told to attack.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
-import type { Deployment } from './deployments.js';
+import { type Deployment, listenOnLoopback } from './deployments.js';
 
 export type Hostility = 'gzip-bomb' | 'endless-body' | 'slow-drip' | 'endless-headers';
 
@@ -94,14 +93,5 @@ export async function hostileDeployment(hostility: Hostility, target: Target = e
     outgoing.writeHead(response.status, Object.fromEntries(response.headers));
     outgoing.end(Buffer.from(await response.arrayBuffer()));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }

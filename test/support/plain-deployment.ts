@@ -5,8 +5,7 @@
  * one realistic way such a server breaks the contract.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Deployment } from './deployments.js';
+import { type Deployment, listenOnLoopback } from './deployments.js';
 
 export type PlainFault =
   /** `parseInt` on the id: `/pets/7abc` and `/pets/7.5` are the pet 7. */
@@ -107,14 +106,5 @@ export async function plainDeployment(fault?: PlainFault): Promise<Deployment> {
     if (match && request.method === 'GET') return read(response, decodeURIComponent(match[1] as string));
     sendError(response, 404, 'not_found', 'no such path');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }

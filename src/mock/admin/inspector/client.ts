@@ -9,21 +9,8 @@
  * `<img src=x onerror=alert(1)>` is shown as those characters.
  */
 
-/** One entry of `GET /__mock/requests` as the page reads it (docs/mock-journal.md). */
-interface SeenRequest {
-  readonly id: number;
-  readonly time: string;
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body?: string;
-  readonly bodyTruncated?: true;
-  readonly status: number;
-  readonly operation: string | null;
-  readonly rule: string;
-  readonly latencyMs: number;
-}
+// A type only, the entries of `GET /__mock/requests`: gone from the served script.
+import type { JournalEntry } from '../../state/journal.js';
 
 /** What the page knows between polls. */
 interface PageState {
@@ -89,7 +76,7 @@ function shellQuoted(text: string): string {
 }
 
 /** The request as a curl command; the key is never in it, only `$PETSTORE_API_KEY`. */
-function curlOf(entry: SeenRequest): string {
+function curlOf(entry: JournalEntry): string {
   const parts = [`curl -i -X ${entry.method} ${shellQuoted(`${location.origin}${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`)}`];
   for (const [name, value] of Object.entries(entry.headers)) {
     if (name === 'authorization') parts.push(`-H "Authorization: ${value.split(' ')[0] ?? 'Bearer'} $PETSTORE_API_KEY"`);
@@ -100,7 +87,7 @@ function curlOf(entry: SeenRequest): string {
 }
 
 /** One request: a line that opens to its headers, its body and its curl command. */
-function entryView(entry: SeenRequest): HTMLElement {
+function entryView(entry: JournalEntry): HTMLElement {
   const statusClass = entry.status >= 500 ? 'bad' : entry.status >= 400 ? 'warn' : 'good';
   const summary = el(
     'summary',
@@ -125,7 +112,7 @@ function entryView(entry: SeenRequest): HTMLElement {
 
 /** The requests the session's journal holds beyond those shown, newest first; at most 500 are kept on the page. */
 async function pollRequests(state: PageState): Promise<void> {
-  const page = await adminJson<{ entries: SeenRequest[]; last: number }>(state, `/__mock/requests?since=${state.since}`);
+  const page = await adminJson<{ entries: JournalEntry[]; last: number }>(state, `/__mock/requests?since=${state.since}`);
   if (page === undefined) return;
   const list = byId('requests');
   for (const entry of page.entries) list.prepend(entryView(entry));
