@@ -108,16 +108,18 @@ export class RedisPetStore implements PetStore {
       .then((tail) => (tail === -1 ? -1 : tail === 0 ? undefined : world.createdJson(n - count, tail)));
   }
 
-  /** The JSON of each pet of a page: the seed's first, then Redis is asked only for what the seed leaves of it. */
+  /**
+   * The JSON of each pet of a page, in id order: the seed's first, then Redis is asked only for what
+   * the seed leaves of it; your own data's ids beyond 2^62 come after the created pets.
+   */
   #page(world: World, limit: number, status: PetStatus | undefined): string[] | Promise<string[] | -1> {
-    const parts = world
-      .seedPets(status)
-      .slice(0, limit)
-      .map((entry) => entry.json);
+    const { below, above } = world.seedPets(status);
+    const parts = below.slice(0, limit).map((entry) => entry.json);
     if (parts.length >= limit) return parts;
     return this.#created(world, limit - parts.length, status).then((created) => {
       if (created === -1) return -1;
       for (const [, json] of created) parts.push(json);
+      for (const entry of above.slice(0, limit - parts.length)) parts.push(entry.json);
       return parts;
     });
   }

@@ -9,9 +9,10 @@
  * ioredis is an optional peer dependency, loaded only when a Redis store is asked for; the store's
  * signatures name its own `RedisClient` (client.ts), so that the published types need no ioredis.
  */
-import { messageOf, StoreUnavailableError } from '../../../errors.js';
+import { EXIT, messageOf, StoreUnavailableError } from '../../../errors.js';
 import { BIG_ID_OFFSET } from '../../../fixtures/seed.js';
 import type { Pending } from '../../core/pending.js';
+import type { PetData } from '../pet-data.js';
 import { DEFAULT_SESSION } from '../sessions.js';
 import { ChangeFeed, type FeedMark, settle } from './change-feed.js';
 import type { RedisClient } from './client.js';
@@ -41,6 +42,8 @@ export interface RedisStoreOptions {
   readonly seed: number;
   readonly count: number;
   readonly bigIds: boolean;
+  /** Your own pets (`--data`) in place of seeded ones: the namespace records their hash, and a replica with other data is refused. */
+  readonly data?: PetData | undefined;
   /** Milliseconds a named session may stay idle before it is dropped. */
   readonly sessionTtl: number;
   /** How many named sessions may be open at once across every replica. */
@@ -311,7 +314,9 @@ export class RedisStore {
    */
   #follow(stale: World): Promise<void> {
     if (this.#world !== stale) return Promise.resolve();
-    this.#following ??= loadWorld(this.#redis, this.#prefix, stale.recipe, Date.now() + 2 * SEED_LOCK_MS)
+    // Your own data is seeded again from the pets this replica keeps of it.
+    const data = stale.recipe.data === undefined ? undefined : stale.seed.map((entry) => entry.pet);
+    this.#following ??= loadWorld(this.#redis, this.#prefix, stale.recipe, Date.now() + 2 * SEED_LOCK_MS, data)
       .then((world) => {
         this.#world = world;
         this.#view = undefined;
@@ -340,6 +345,19 @@ export class RedisStore {
 }
 
 /**
+ * Refuses a replica whose pets are not the namespace's: with your own data on either side, two
+ * replicas would serve two worlds (a replica of another seed follows the first one's, as before).
+ */
+function checkSameData(recorded: SeedRecipe, wanted: SeedRecipe, namespace: string): void {
+  if (recorded.data === wanted.data) return;
+  const what = (recipe: SeedRecipe) => (recipe.data === undefined ? `--seed ${recipe.seed} --count ${recipe.count}` : `--data of hash ${recipe.data}`);
+  throw new StoreUnavailableError(
+    `namespace ${namespace} in Redis holds the pets of ${what(recorded)}, not those of this mock's ${what(wanted)}: start every replica with the same pets, or give this one another --namespace.`,
+    { exitCode: EXIT.usage },
+  );
+}
+
+/**
  * Connects to Redis, subscribes to the namespace's changes, seeds the namespace if no replica has, and
  * loads its seed. Rejects with a `StoreUnavailableError` naming the URL when Redis does not answer
  * within `connectTimeoutMs`.
@@ -362,8 +380,14 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     const evicting = await evictionProblem(redis, options.url);
     if (evicting !== undefined) throw evictionError(evicting);
     feed = await ChangeFeed.open(redis, `${namespace}:`);
-    const wanted: SeedRecipe = { seed: options.seed, count: options.count, bigIds: options.bigIds };
-    return new RedisStore(redis, feed, options, await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS));
+    const { data } = options;
+    const wanted: SeedRecipe =
+      data === undefined
+        ? { seed: options.seed, count: options.count, bigIds: options.bigIds }
+        : { seed: options.seed, count: data.pets.length, bigIds: false, data: data.hash };
+    const world = await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS, data?.pets);
+    checkSameData(world.recipe, wanted, namespace);
+    return new RedisStore(redis, feed, options, world);
   } catch (error) {
     await feed?.close();
     redis.disconnect();
