@@ -60,13 +60,21 @@ export function namespaceProblem(name: string): string | undefined {
 }
 
 /**
- * What a replica serves without asking Redis: the generation and the default session's clock offset,
- * as read from Redis after `mark`; kept while the change feed trusts the mark.
+ * What a replica serves without asking Redis: the generation, the default session's clock offset, and
+ * whether pets were put into the default session (then its seeded pets are read from Redis too), as
+ * read from Redis after `mark`; kept while the change feed trusts the mark.
  */
 export interface View {
   readonly world: World;
   readonly clockOffset: number;
+  readonly puts: boolean;
   readonly mark: FeedMark | undefined;
+}
+
+/** A named session as a request opens it: its clock offset, and whether pets were put into it. */
+export interface OpenedSession {
+  readonly clockOffset: number;
+  readonly puts: boolean;
 }
 
 /** How often each replica asks Redis for its eviction policy again, which may change while the mock runs. */
@@ -135,9 +143,12 @@ export class RedisStore {
     return this.recipe.bigIds ? BIG_ID_OFFSET : undefined;
   }
 
-  /** The store of one session's pets. Cheap: it holds only the session's name and its keys. */
-  store(name: string): RedisPetStore {
-    return new RedisPetStore(this, name);
+  /**
+   * The store of one session's pets. Cheap: it holds only the session's name and its keys, and, for a
+   * named session, whether pets were put into it when the request opened it (unknown: as if they were).
+   */
+  store(name: string, puts?: boolean): RedisPetStore {
+    return new RedisPetStore(this, name, puts ?? true);
   }
 
   /** What this replica may serve now: the one it keeps while the change feed trusts it, else one read from Redis (one round trip). */
@@ -155,13 +166,14 @@ export class RedisStore {
 
   /**
    * Opens a named session, or marks it used, across every replica; the default one is always open.
-   * Returns its clock offset in milliseconds, or `undefined` when opening it would pass the cap.
+   * Returns its clock offset in milliseconds and whether pets were put into it, or `undefined` when
+   * opening it would pass the cap.
    */
-  async open(name: string): Promise<number | undefined> {
-    if (name === DEFAULT_SESSION) return (await this.view()).clockOffset;
+  async open(name: string): Promise<OpenedSession | undefined> {
+    if (name === DEFAULT_SESSION) return this.view();
     const { sessionTtl, maxSessions } = this.#options;
     const [opened] = await this.run(() => Promise.all([this.#redis.petstoreOpen(this.#registry, this.#prefix, name, sessionTtl, maxSessions), this.world()]));
-    return opened[0] === 0 ? undefined : Number(opened[1] || 0);
+    return opened[0] === 0 ? undefined : { clockOffset: Number(opened[1] || 0), puts: opened[2] === 1 };
   }
 
   /** A named session's clock offset in milliseconds, without opening it. */
@@ -258,13 +270,14 @@ export class RedisStore {
   }
 
   /**
-   * @internal What `attempt` answers in the generation this replica serves. A script answers -1, and
+   * @internal What `attempt` answers in the generation this replica serves (told whether pets were put
+   * into the default session, as the replica's view says). A script answers -1, and
    * does nothing, when Redis holds another generation: the replica then follows it, and tries again.
    */
-  async inWorld<R>(attempt: (world: World) => Pending<R>): Promise<Exclude<R, -1>> {
+  async inWorld<R>(attempt: (world: World, defaultPuts: boolean) => Pending<R>): Promise<Exclude<R, -1>> {
     for (let tries = 1; ; tries++) {
-      const world = await this.world();
-      const result = await this.run(() => Promise.resolve(attempt(world)));
+      const { world, puts } = await this.view();
+      const result = await this.run(() => Promise.resolve(attempt(world, puts)));
       if (result !== -1) return result as Exclude<R, -1>;
       if (tries === FOLLOW_TRIES) throw this.#unsettled();
       await this.run(() => this.#follow(world));
@@ -295,13 +308,13 @@ export class RedisStore {
   async #refresh(tries: number): Promise<View> {
     const mark = this.#feed.mark();
     const world = this.#world;
-    const [text, offset] = await this.run(() => Promise.all([this.#redis.get(this.recipeKey), this.#redis.get(this.key(DEFAULT_SESSION, 'clock'))]));
+    const [text, offset, top] = await this.run(() => this.#redis.mget(this.recipeKey, this.key(DEFAULT_SESSION, 'clock'), this.key(DEFAULT_SESSION, 'top')));
     if (text !== world.text) {
       if (tries + 1 === FOLLOW_TRIES) throw this.#unsettled();
       await this.run(() => this.#follow(world));
       return this.#refresh(tries + 1);
     }
-    const view: View = { world, clockOffset: Number(offset ?? 0), mark };
+    const view: View = { world, clockOffset: Number(offset ?? 0), puts: typeof top === 'string', mark };
     if (mark !== undefined && this.#feed.unchanged(mark)) this.#view = view;
     return view;
   }
