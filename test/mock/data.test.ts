@@ -6,6 +6,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
@@ -232,6 +233,26 @@ describe('--data with --store redis://', () => {
     expect(other.stderr).toMatch(/namespace data1 in Redis holds the pets of --data of hash sha256:\w+, not those of this mock's --data of hash/);
     const seeded = await runCli('petstore-mock', ['--port', '0', ...store]);
     expect([seeded.code, seeded.stderr]).toEqual([2, expect.stringContaining("not those of this mock's --seed 1 --count 50")]);
+  });
+
+  it('seeds a namespace emptied under it (FLUSHALL) with the same data again, never a seed', async () => {
+    const data = await file('pets.json', PETS_JSON);
+    const store = ['--store', redis.url, '--namespace', 'data5'];
+    const a = await mock([...store, '--data', data]);
+    expect(await (await fetch(`${a.url}/pets/${MAX}`, { headers: AUTH })).json()).toMatchObject({ name: 'Max' });
+    const client = new Redis(redis.url);
+    try {
+      await client.flushall();
+    } finally {
+      client.disconnect();
+    }
+    const created = await fetch(`${a.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body: '{"name":"Gus","categoryId":1}' });
+    expect(await created.text()).toContain(`"id":${BigInt(BEYOND) + 1n},"name":"Gus"`);
+    expect(await (await fetch(`${a.url}/pets/${MAX}`, { headers: AUTH })).json()).toMatchObject({ name: 'Max' });
+    // Seeded again with the data: a replica with the same data joins it, one without is refused.
+    const b = await mock([...store, '--data', data]);
+    expect(await (await fetch(`${b.url}/pets/${BigInt(BEYOND) + 1n}`, { headers: AUTH })).json()).toMatchObject({ name: 'Gus' });
+    expect((await runCli('petstore-mock', ['--port', '0', ...store])).code).toBe(2);
   });
 
   it('with --workers: every worker serves the data', async () => {
