@@ -171,7 +171,7 @@ export class RedisPetStore implements PetStore {
       if (n === undefined) return undefined;
       if (n <= world.recipe.count) return world.seed[n - 1]?.json;
     }
-    return this.#state.inWorld((current, puts) => this.#petJson(current, this.#hasPuts(puts), id));
+    return this.#state.inWorld((current, puts) => this.#petJson(current, this.#hasPuts(puts), id), view);
   }
 
   /** The first `limit` pets in id order, only those with `status` when given. */
@@ -187,7 +187,7 @@ export class RedisPetStore implements PetStore {
     return this.#state.inWorld((current, puts) => {
       const parts = this.#page(current, this.#hasPuts(puts), limit, status);
       return Array.isArray(parts) ? `[${parts.join(',')}]` : parts.then((found) => (found === -1 ? -1 : `[${found.join(',')}]`));
-    });
+    }, view);
   }
 
   /** The pets created since the seed, in id order: each replaced by the pet put with its id, if one was. */

@@ -166,10 +166,14 @@ export class RedisStore {
 
   /**
    * Opens a named session, or marks it used, across every replica; the default one is always open.
-   * Returns its clock offset in milliseconds and whether pets were put into it, or `undefined` when
-   * opening it would pass the cap.
+   * Returns its clock offset in milliseconds, or `undefined` when opening it would pass the cap.
    */
-  async open(name: string): Promise<OpenedSession | undefined> {
+  async open(name: string): Promise<number | undefined> {
+    return (await this.openSession(name))?.clockOffset;
+  }
+
+  /** `open`, which also says whether pets were put into the session (`POST /__mock/pets`). */
+  async openSession(name: string): Promise<OpenedSession | undefined> {
     if (name === DEFAULT_SESSION) return this.view();
     const { sessionTtl, maxSessions } = this.#options;
     const [opened] = await this.run(() => Promise.all([this.#redis.petstoreOpen(this.#registry, this.#prefix, name, sessionTtl, maxSessions), this.world()]));
@@ -271,12 +275,13 @@ export class RedisStore {
 
   /**
    * @internal What `attempt` answers in the generation this replica serves (told whether pets were put
-   * into the default session, as the replica's view says). A script answers -1, and
+   * into the default session, as the replica's view says; `first`, the view the caller already asked
+   * for, so that one untrusted view costs one refresh and its failure is this promise's). A script answers -1, and
    * does nothing, when Redis holds another generation: the replica then follows it, and tries again.
    */
-  async inWorld<R>(attempt: (world: World, defaultPuts: boolean) => Pending<R>): Promise<Exclude<R, -1>> {
+  async inWorld<R>(attempt: (world: World, defaultPuts: boolean) => Pending<R>, first: Pending<View> = this.view()): Promise<Exclude<R, -1>> {
     for (let tries = 1; ; tries++) {
-      const { world, puts } = await this.view();
+      const { world, puts } = await (tries === 1 ? first : this.view());
       const result = await this.run(() => Promise.resolve(attempt(world, puts)));
       if (result !== -1) return result as Exclude<R, -1>;
       if (tries === FOLLOW_TRIES) throw this.#unsettled();

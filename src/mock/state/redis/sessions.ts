@@ -58,7 +58,7 @@ export class RedisSessions implements SessionRegistry {
   /** The session with this name, opened (or marked used) on every replica; `undefined` when that would pass the cap. */
   open(name: string): Pending<RedisSession | undefined> {
     if (name === DEFAULT_SESSION) return this.#defaultSession();
-    return this.#state.open(name).then((opened) => (opened === undefined ? undefined : this.#session(name, opened.clockOffset, opened.puts)));
+    return this.#state.openSession(name).then((opened) => (opened === undefined ? undefined : this.#session(name, opened.clockOffset, opened.puts)));
   }
 
   /** The session with this name as it stands, without opening it: one never opened reads as seeded, on the base clock. */
