@@ -6,6 +6,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
@@ -234,6 +235,26 @@ describe('--data with --store redis://', () => {
     expect([seeded.code, seeded.stderr]).toEqual([2, expect.stringContaining("not those of this mock's --seed 1 --count 50")]);
   });
 
+  it('seeds a namespace emptied under it (FLUSHALL) with the same data again, never a seed', async () => {
+    const data = await file('pets.json', PETS_JSON);
+    const store = ['--store', redis.url, '--namespace', 'data5'];
+    const a = await mock([...store, '--data', data]);
+    expect(await (await fetch(`${a.url}/pets/${MAX}`, { headers: AUTH })).json()).toMatchObject({ name: 'Max' });
+    const client = new Redis(redis.url);
+    try {
+      await client.flushall();
+    } finally {
+      client.disconnect();
+    }
+    const created = await fetch(`${a.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body: '{"name":"Gus","categoryId":1}' });
+    expect(await created.text()).toContain(`"id":${BigInt(BEYOND) + 1n},"name":"Gus"`);
+    expect(await (await fetch(`${a.url}/pets/${MAX}`, { headers: AUTH })).json()).toMatchObject({ name: 'Max' });
+    // Seeded again with the data: a replica with the same data joins it, one without is refused.
+    const b = await mock([...store, '--data', data]);
+    expect(await (await fetch(`${b.url}/pets/${BigInt(BEYOND) + 1n}`, { headers: AUTH })).json()).toMatchObject({ name: 'Gus' });
+    expect((await runCli('petstore-mock', ['--port', '0', ...store])).code).toBe(2);
+  });
+
   it('with --workers: every worker serves the data', async () => {
     const data = await file('pets.yaml', PETS_YAML);
     const cluster = await mock(['--store', redis.url, '--namespace', 'data2', '--workers', '2', '--data', data]);
@@ -241,11 +262,90 @@ describe('--data with --store redis://', () => {
     for (let i = 0; i < 4; i++) expect(await (await fetch(`${cluster.url}/pets/${BEYOND}`, { headers: AUTH })).text()).toContain('"name":"Big"');
   });
 
-  it('POST /__mock/pets says it is not served with a Redis store yet', async () => {
-    const served = await mock(['--store', redis.url, '--namespace', 'data3']);
-    const put = await fetch(adminUrl(served.url, '/__mock/pets'), { method: 'POST', headers: ADMIN, body: '{"id": 1, "name": "Rex", "categoryId": 1}' });
-    expect(put.status).toBe(405);
-    expect(await put.json()).toMatchObject({ code: 'method_not_allowed', message: expect.stringContaining('not served with --store (Redis) yet') });
+  /**
+   * The same steps against one mock in memory and against two replicas on one Redis (each step through
+   * either replica): every answer must be the memory one. Puts go into the default session, which each
+   * replica serves from memory while it may, and into a named one.
+   */
+  it('POST /__mock/pets: every replica serves what was put at once, as the mock in memory does, per session', async () => {
+    const memory = await mock([]);
+    const [a, b] = [await mock(['--store', redis.url, '--namespace', 'data3']), await mock(['--store', redis.url, '--namespace', 'data3'])];
+    const put = async (url: string, body: string, session?: string) => {
+      const response = await fetch(adminUrl(url, '/__mock/pets'), {
+        method: 'POST',
+        headers: { ...ADMIN, ...(session ? { 'x-mock-session': session } : {}) },
+        body,
+      });
+      return `${response.status} ${await response.text()}`;
+    };
+    const create = async (url: string, session?: string) => {
+      const headers = { ...JSON_HEADERS, ...(session ? { 'x-mock-session': session } : {}) };
+      const response = await fetch(`${url}/pets`, { method: 'POST', headers, body: '{"name":"Gus","categoryId":2,"status":"sold"}' });
+      return `${response.status} ${await response.text()}`;
+    };
+    const read = async (url: string, session?: string) => {
+      const headers = { ...AUTH, ...(session ? { 'x-mock-session': session } : {}) };
+      const answers: string[] = [];
+      for (const path of [
+        '/pets/3',
+        `/pets/${MAX}`,
+        '/pets/52',
+        '/pets/4242',
+        '/pets?limit=100',
+        '/pets?limit=5',
+        '/pets?status=pending&limit=100',
+        '/pets?status=sold&limit=100',
+      ])
+        answers.push(`${path} ${await (await fetch(`${url}${path}`, { headers })).text()}`);
+      return answers;
+    };
+    const reset = async (url: string, session?: string) =>
+      (await fetch(adminUrl(url, '/__mock/reset'), { method: 'POST', headers: { ...ADMIN, ...(session ? { 'x-mock-session': session } : {}) } })).status;
+    // Each replica reads the seed first, so that it serves it from memory when the put comes.
+    expect(await read(b.url)).toEqual(await read(memory.url));
+    expect(await read(a.url)).toEqual(await read(memory.url));
+    const steps: [string, (url: string) => Promise<unknown>][] = [
+      ['create before', (url) => create(url)],
+      ['put a seeded id', (url) => put(url, '{"id": 3, "name": "Rex", "categoryId": 1, "status": "pending"}')],
+      [
+        'put beyond 2^62, and a new id',
+        (url) => put(url, `[{"id": ${MAX}, "name": "Max", "categoryId": ${BEYOND}, "status": "sold"}, {"id": 4242, "name": "New", "categoryId": 7}]`),
+      ],
+      ['put the created id', (url) => put(url, '{"id": 51, "name": "Put over created", "categoryId": 1, "status": "available"}')],
+      ['create after the put', (url) => create(url)],
+      ['put into a named session', (url) => put(url, '{"id": 3, "name": "Only here", "categoryId": 1, "status": "sold"}', 'exact')],
+      ['create in the named session', (url) => create(url, 'exact')],
+    ];
+    for (const [i, [what, step]] of steps.entries()) {
+      const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];
+      const expected = await step(memory.url);
+      expect(await step(writer.url), what).toEqual(expected);
+      expect(await read(reader.url), what).toEqual(await read(memory.url));
+      expect(await read(reader.url, 'exact'), what).toEqual(await read(memory.url, 'exact'));
+      expect(await read(writer.url, 'other'), what).toEqual(await read(memory.url, 'other'));
+    }
+    expect(await read(b.url)).toContainEqual(expect.stringContaining('/pets/3 {"id":3,"name":"Rex"'));
+    // Each session's reset puts the seed back, on every replica at once.
+    for (const session of [undefined, 'exact']) {
+      expect([await reset(a.url, session), await reset(memory.url, session)]).toEqual([200, 200]);
+      expect(await read(b.url, session)).toEqual(await read(memory.url, session));
+    }
+    expect(await read(b.url)).toContainEqual(expect.stringMatching(/^\/pets\/3 \{"id":3,"name":"(?!Rex)/));
+  });
+
+  it('POST /__mock/pets with --workers: whichever worker answers serves the pets put', async () => {
+    const cluster = await mock(['--store', redis.url, '--namespace', 'data4', '--workers', '2']);
+    for (let i = 0; i < 4; i++) expect(await (await fetch(`${cluster.url}/pets/3`, { headers: AUTH })).json()).not.toMatchObject({ name: 'Rex' });
+    const put = await fetch(adminUrl(cluster.url, '/__mock/pets'), {
+      method: 'POST',
+      headers: ADMIN,
+      body: `[{"id": 3, "name": "Rex", "categoryId": 1}, {"id": ${MAX}, "name": "Max", "categoryId": 1}]`,
+    });
+    expect(await put.text()).toBe(`{"session":"default","stored":[{"id":3,"name":"Rex","categoryId":1},{"id":${MAX},"name":"Max","categoryId":1}],"pets":51}`);
+    for (let i = 0; i < 4; i++) {
+      expect(await (await fetch(`${cluster.url}/pets/3`, { headers: AUTH })).text()).toBe('{"id":3,"name":"Rex","categoryId":1}');
+      expect(await (await fetch(`${cluster.url}/pets/${MAX}`, { headers: AUTH })).text()).toBe(`{"id":${MAX},"name":"Max","categoryId":1}`);
+    }
   });
 });
 

@@ -7,7 +7,10 @@
  * Real replicas (the CLI, so `dist/` must be built) on a real redis-server.
  */
 
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningMock, startMockCli } from '../support/cli.js';
@@ -244,5 +247,89 @@ describe('Redis commands per request', () => {
         each(() => create(a, 'More')),
       ),
     ).toBe(times);
+  });
+
+  it('are none for a pet or a page of your own data (--data), ids beyond 2^53 included; one for a created pet or a create', async () => {
+    // Ids out of order and beyond 2^53, one beyond 2^62 (created pets come before it in id order).
+    const pets = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `{"id": ${i === 29 ? '9223372036854775807' : i === 28 ? '9007199254740993' : 1000 - i * 7}, "name": "Own${i}", "categoryId": 1, "status": "sold"}`,
+    );
+    const file = join(await mkdtemp(join(tmpdir(), 'petstore-cache-')), 'pets.json');
+    await writeFile(file, `[${pets.join(',')}]`);
+    const [a] = (await replicas(1, ['--data', file])) as [RunningMock];
+    const namespace = `cache${namespaces}`;
+    const created = await create(a, 'Seen');
+    expect(created).toBe(9007199254740994);
+    const times = 20;
+    const each = (request: () => Promise<unknown>) => async () => {
+      for (let i = 0; i < times; i++) await request();
+    };
+    await status(`${a.url}/pets/1000`);
+    for (const path of ['/pets/1000', '/pets/797', '/pets/9007199254740993', '/pets/9223372036854775807', '/pets?limit=20', '/pets?status=sold&limit=29'])
+      expect(
+        await commandsFor(
+          namespace,
+          each(() => status(`${a.url}${path}`)),
+        ),
+        path,
+      ).toBe(0);
+    // The pet beyond 2^62 comes after the created ones: that page needs Redis.
+    expect(await text(`${a.url}/pets?limit=31`)).toMatch(/"id":9007199254740994,.*"id":9223372036854775807,/);
+    expect(
+      await commandsFor(
+        namespace,
+        each(() => status(`${a.url}/pets/9007199254740994`)),
+      ),
+    ).toBe(times);
+    expect(
+      await commandsFor(
+        namespace,
+        each(() => create(a, 'More')),
+      ),
+    ).toBe(times);
+  });
+
+  it('are one for a seeded pet of the default session while pets put into it may replace one, none again once it is reset', async () => {
+    const [a] = (await replicas(1)) as [RunningMock];
+    const namespace = `cache${namespaces}`;
+    const times = 20;
+    const each = (request: () => Promise<unknown>) => async () => {
+      for (let i = 0; i < times; i++) await request();
+    };
+    const put = await fetch(`${origin(a)}/__mock/pets`, {
+      method: 'POST',
+      headers: ADMIN,
+      body: '{"id": 7, "name": "Put", "categoryId": 1, "status": "sold"}',
+    });
+    expect(put.status).toBe(200);
+    expect(JSON.parse(await text(`${a.url}/pets/7`))).toMatchObject({ name: 'Put' });
+    expect(
+      await commandsFor(
+        namespace,
+        each(() => status(`${a.url}/pets/8`)),
+      ),
+    ).toBe(times);
+    expect(
+      await commandsFor(
+        namespace,
+        each(() => status(`${a.url}/pets?limit=20`)),
+      ),
+    ).toBe(times);
+    expect((await fetch(`${origin(a)}/__mock/reset`, { method: 'POST', headers: ADMIN })).status).toBe(200);
+    expect(JSON.parse(await text(`${a.url}/pets/7`))).not.toMatchObject({ name: 'Put' });
+    expect(
+      await commandsFor(
+        namespace,
+        each(() => status(`${a.url}/pets/8`)),
+      ),
+    ).toBe(0);
+    expect(
+      await commandsFor(
+        namespace,
+        each(() => status(`${a.url}/pets?limit=20`)),
+      ),
+    ).toBe(0);
   });
 });

@@ -227,11 +227,6 @@ async function putPets({ sessions }: AdminContext, request: MockRequest, name: s
   const session = await sessions.open(name);
   if (session === undefined) return tooManySessions(sessions);
   const { store } = session;
-  if (store.put === undefined)
-    return errorResponse(
-      'method_not_allowed',
-      'POST /__mock/pets is not served with --store (Redis) yet: start the mock with --data for your pets, or without --store.',
-    );
   await store.put(data.pets);
   return jsonResponse(200, stringifyJson({ session: name, stored: data.pets, pets: await store.size }));
 }

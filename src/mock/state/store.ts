@@ -110,8 +110,8 @@ export interface PetStore {
   created(): Pending<StoredPet[]>;
   /** Back to the seeded pets. */
   reset(): Pending<void>;
-  /** Adds these pets with the ids they have, each replacing the pet of its id if there is one (`POST /__mock/pets`); a store in Redis has none yet. */
-  put?(pets: readonly StoredPet[]): Pending<void>;
+  /** Adds these pets with the ids they have, each replacing the pet of its id if there is one (`POST /__mock/pets`). */
+  put(pets: readonly StoredPet[]): Pending<void>;
 }
 
 /**

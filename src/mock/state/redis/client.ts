@@ -10,15 +10,49 @@
 export interface ScriptCommands {
   readonly petstoreOpen: {
     readonly args: [registry: string, prefix: string, name: string, ttlMs: number, max: number];
-    readonly reply: [0] | [1, string];
+    readonly reply: [0] | [1, string, 0 | 1];
   };
   readonly petstoreCreate: {
-    readonly args: [recipe: string, n: string, pets: string, statusList: string, registry: string, text: string, json: string, name: string];
+    readonly args: [
+      recipe: string,
+      n: string,
+      pets: string,
+      statusList: string,
+      registry: string,
+      top: string,
+      put: string,
+      added: string,
+      made: string,
+      text: string,
+      json: string,
+      name: string,
+    ];
+    readonly reply: number | string;
+  };
+  readonly petstorePut: {
+    readonly args: [
+      recipe: string,
+      n: string,
+      put: string,
+      top: string,
+      added: string,
+      registry: string,
+      text: string,
+      name: string,
+      largest: string,
+      base: string,
+      highest: string,
+      prefix: string,
+      ...idJsonWhere: string[],
+    ];
     readonly reply: number;
   };
-  readonly petstoreCreated: { readonly args: [keyCount: 3 | 4, ...keysThenArgs: (string | number)[]]; readonly reply: (number | string)[] | -1 };
-  readonly petstorePet: { readonly args: [recipe: string, pets: string, text: string, k: number]; readonly reply: string | 0 | -1 };
-  readonly petstoreCount: { readonly args: [recipe: string, n: string, text: string]; readonly reply: number };
+  readonly petstoreCreated: {
+    readonly args: [keyCount: 5 | 6, ...keysThenArgs: (string | number)[]];
+    readonly reply: [created: (number | string)[], put: string[], made: string[]] | -1;
+  };
+  readonly petstorePet: { readonly args: [recipe: string, pets: string, put: string, text: string, k: number, id: string]; readonly reply: string | 0 | -1 };
+  readonly petstoreCount: { readonly args: [recipe: string, n: string, added: string, text: string]; readonly reply: number };
   readonly petstoreReset: { readonly args: [prefix: string, name: string]; readonly reply: number };
   readonly petstoreDrop: { readonly args: [registry: string, prefix: string, name: string]; readonly reply: number };
   readonly petstoreResetAll: { readonly args: [registry: string, prefix: string]; readonly reply: number };
@@ -48,6 +82,7 @@ export interface RedisTransaction {
 /** A connection to Redis: the commands the store sends, the scripts it defined, and the events it follows. */
 export interface RedisClient extends ScriptMethods {
   get(key: string): Promise<string | null>;
+  mget(...keys: string[]): Promise<(string | null)[]>;
   set(key: string, value: string, px: 'PX', milliseconds: number, nx: 'NX'): Promise<'OK' | null>;
   del(...keys: string[]): Promise<number>;
   hget(key: string, field: string): Promise<string | null>;

@@ -2,17 +2,74 @@
  * One session's pets in Redis, with the method names of the in-memory `PetStore`. The seeded pets come
  * first in id order, and the replica keeps them: a pet or a page the seed answers is served from
  * memory, at once; a created pet, a page past the seed and a create each cost one script, which checks
- * in the same step that Redis still holds the generation the replica serves.
+ * in the same step that Redis still holds the generation the replica serves. Pets put into a session
+ * by id (`POST /__mock/pets`) may replace seeded ones: in such a session every read asks Redis.
  */
+import { stringifyJson } from '../../../json/lossless.js';
 import type { PetStatus } from '../../../types.js';
 import type { Pending } from '../../core/pending.js';
 import { DEFAULT_SESSION } from '../sessions.js';
-import type { PetDraft, PetStore, StoredPet } from '../store.js';
+import { idsAfter, type PetDraft, type PetStore, type StoredPet } from '../store.js';
+import { settle } from './change-feed.js';
 import type { RedisStore } from './redis-store.js';
-import { petFrom, tailOf, type World } from './world.js';
+import { exactId, petFrom, type SeedEntry, tailOf, type World } from './world.js';
 
-/** Pets a session created, each as its number and JSON, or -1 when Redis holds another generation. */
-type Created = [number, string][] | -1;
+/** A session's pets in Redis beyond the seed: those created by number, each as its number and JSON, and those put by id. */
+interface Beyond {
+  readonly created: readonly (readonly [number, string])[];
+  /** Each pet put into the session (or created since a put), its JSON by its id's digits. */
+  readonly put: ReadonlyMap<string, string>;
+  /** The ids of the pets created since the first put, in creation order. */
+  readonly made: readonly string[];
+}
+
+/** A pet of a page as it is merged with those put by id. */
+interface Ranked {
+  readonly id: bigint;
+  readonly json: string;
+}
+
+const byId = (a: Ranked, b: Ranked) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * A page of a session with pets put by id: each seeded or created pet not replaced by one, and those
+ * put with `status`, in id order. At most `limit` seeded pets can make the page, so no more are read.
+ */
+function mergedPage(world: World, beyond: Beyond, limit: number, status: PetStatus | undefined): string[] {
+  const { put } = beyond;
+  const pets: Ranked[] = [];
+  const { below, above } = world.seedPets(status);
+  for (const entries of [below, above]) {
+    let taken = 0;
+    for (const entry of entries) {
+      if (taken === limit) break;
+      if (put.has(String(entry.pet.id))) continue;
+      pets.push({ id: BigInt(entry.pet.id), json: entry.json });
+      taken++;
+    }
+  }
+  for (const [k, json] of beyond.created) {
+    const id = world.idOf(world.recipe.count + k);
+    if (!put.has(String(id))) pets.push({ id: BigInt(id), json });
+  }
+  for (const json of put.values()) {
+    const pet = petFrom(json);
+    if (status === undefined || pet.status === status) pets.push({ id: BigInt(pet.id), json });
+  }
+  return pets
+    .sort(byId)
+    .slice(0, limit)
+    .map((pet) => pet.json);
+}
+
+/** How the script that puts pets names each: its id, its JSON, and whether the id is a seeded one ('s'), a created number, or neither ('0'). */
+function putArguments(world: World, pets: readonly StoredPet[]): string[] {
+  return pets.flatMap((pet) => {
+    const n = world.numberOf(pet.id);
+    const where = n === undefined ? '0' : n <= world.recipe.count ? 's' : String(n - world.recipe.count);
+    return [String(pet.id), stringifyJson(pet), where];
+  });
+}
 
 /**
  * One session's pets in Redis.
@@ -26,26 +83,77 @@ export class RedisPetStore implements PetStore {
   readonly #name: string;
   readonly #n: string;
   readonly #pets: string;
+  readonly #put: string;
+  /** Whether a named session had pets put into it when the request opened it; the default session's is in the replica's view. */
+  readonly #puts: boolean;
 
-  constructor(state: RedisStore, name: string) {
+  constructor(state: RedisStore, name: string, puts: boolean) {
     this.#state = state;
     this.#name = name;
     this.#n = state.key(name, 'n');
     this.#pets = state.key(name, 'pets');
+    this.#put = state.key(name, 'put');
+    this.#puts = puts;
   }
 
   /** Adds a pet: its number, the pet and its place in the status index in one step. */
   create(draft: PetDraft): Promise<StoredPet> {
     const { redis, registry, recipeKey } = this.#state;
     const name = this.#name === DEFAULT_SESSION ? '' : this.#name;
-    const statusList = this.#state.key(this.#name, `st:${draft.status}`);
+    const key = (part: string) => this.#state.key(this.#name, part);
     return this.#state.inWorld((world) =>
       redis
-        .petstoreCreate(recipeKey, this.#n, this.#pets, statusList, registry, world.text, tailOf(draft), name)
-        .then((k): StoredPet | -1 =>
-          k === -1 ? -1 : { id: world.idOf(world.recipe.count + k), name: draft.name, categoryId: draft.categoryId, status: draft.status },
-        ),
+        .petstoreCreate(
+          recipeKey,
+          this.#n,
+          this.#pets,
+          key(`st:${draft.status}`),
+          registry,
+          key('top'),
+          this.#put,
+          key('added'),
+          key('made'),
+          world.text,
+          tailOf(draft),
+          name,
+        )
+        .then((k): StoredPet | -1 => {
+          if (k === -1) return -1;
+          // A number k, or, in a session with pets put into it, the id itself.
+          const id = typeof k === 'string' ? exactId(BigInt(k)) : world.idOf(world.recipe.count + k);
+          return { id, name: draft.name, categoryId: draft.categoryId, status: draft.status };
+        }),
     );
+  }
+
+  /**
+   * Adds these pets with the ids they have, each replacing the pet of its id, on every replica at once:
+   * the default session's once no replica can still serve its seeded pets from memory.
+   */
+  async put(pets: readonly StoredPet[]): Promise<void> {
+    const { redis, registry, recipeKey, prefix } = this.#state;
+    const name = this.#name === DEFAULT_SESSION ? '' : this.#name;
+    const [top, added] = [this.#state.key(this.#name, 'top'), this.#state.key(this.#name, 'added')];
+    const highest = idsAfter(pets);
+    const told = await this.#state.inWorld((world) =>
+      redis.petstorePut(
+        recipeKey,
+        this.#n,
+        this.#put,
+        top,
+        added,
+        registry,
+        world.text,
+        name,
+        String(world.largest),
+        String(world.base),
+        highest === 0n ? '' : String(highest),
+        prefix,
+        ...putArguments(world, pets),
+      ),
+    );
+    // Every replica serves the default session's seeded pets from memory: answered once none still may.
+    if (told === 1) await settle();
   }
 
   /** The pet with this id, if there is one. */
@@ -54,36 +162,45 @@ export class RedisPetStore implements PetStore {
     return json === undefined ? undefined : petFrom(json);
   }
 
-  /** One pet's JSON: a seeded one at once, a created one from Redis. */
+  /** One pet's JSON: a seeded one at once, a created one (or any, once pets were put into the session) from Redis. */
   petJson(id: number | bigint): Pending<string | undefined> {
-    const world = this.#state.world();
-    if (!(world instanceof Promise)) {
+    const view = this.#state.view();
+    if (!(view instanceof Promise) && !this.#hasPuts(view.puts)) {
+      const { world } = view;
       const n = world.numberOf(id);
       if (n === undefined) return undefined;
       if (n <= world.recipe.count) return world.seed[n - 1]?.json;
     }
-    return this.#state.inWorld((current) => this.#petJson(current, id));
+    return this.#state.inWorld((current, puts) => this.#petJson(current, this.#hasPuts(puts), id), view);
   }
 
   /** The first `limit` pets in id order, only those with `status` when given. */
   async list(limit: number, status?: PetStatus): Promise<StoredPet[]> {
-    return (await this.#state.inWorld((world) => this.#page(world, limit, status))).map((json) => petFrom(json));
+    return (await this.#state.inWorld((world, puts) => this.#page(world, this.#hasPuts(puts), limit, status))).map((json) => petFrom(json));
   }
 
   /** `list` as a JSON array: a page the seed fills at once, one past it from Redis. */
   listJson(limit: number, status?: PetStatus): Pending<string> {
-    const world = this.#state.world();
-    const page = world instanceof Promise ? undefined : world.seedPage(limit, status);
+    const view = this.#state.view();
+    const page = view instanceof Promise || this.#hasPuts(view.puts) ? undefined : view.world.seedPage(limit, status);
     if (page !== undefined) return page;
-    return this.#state.inWorld((current) => {
-      const parts = this.#page(current, limit, status);
+    return this.#state.inWorld((current, puts) => {
+      const parts = this.#page(current, this.#hasPuts(puts), limit, status);
       return Array.isArray(parts) ? `[${parts.join(',')}]` : parts.then((found) => (found === -1 ? -1 : `[${found.join(',')}]`));
-    });
+    }, view);
   }
 
-  /** The pets created since the seed, in id order. */
+  /** The pets created since the seed, in id order: each replaced by the pet put with its id, if one was. */
   async created(): Promise<StoredPet[]> {
-    return (await this.#state.inWorld((world) => this.#created(world, Number.MAX_SAFE_INTEGER))).map(([, json]) => petFrom(json));
+    const jsons = await this.#state.inWorld((world) =>
+      this.#beyond(world, Number.MAX_SAFE_INTEGER, undefined, true).then((beyond) => {
+        if (beyond === -1) return -1;
+        const { put } = beyond;
+        const numbered = beyond.created.map(([k, json]) => put.get(String(world.idOf(world.recipe.count + k))) ?? json);
+        return [...numbered, ...beyond.made.flatMap((id) => put.get(id) ?? [])];
+      }),
+    );
+    return jsons.map((json) => petFrom(json));
   }
 
   /** Back to the seeded pets and the base clock, on every replica. */
@@ -94,44 +211,62 @@ export class RedisPetStore implements PetStore {
   /** How many pets the session has. */
   get size(): Promise<number> {
     const { redis, recipeKey } = this.#state;
-    return this.#state.inWorld((world) => redis.petstoreCount(recipeKey, this.#n, world.text).then((n) => (n === -1 ? -1 : world.recipe.count + n)));
+    const added = this.#state.key(this.#name, 'added');
+    return this.#state.inWorld((world) => redis.petstoreCount(recipeKey, this.#n, added, world.text).then((n) => (n === -1 ? -1 : world.recipe.count + n)));
   }
 
-  #petJson(world: World, id: number | bigint): Pending<string | undefined | -1> {
+  /** Whether pets may have been put into this session: the default session's as the view says. */
+  #hasPuts(defaultPuts: boolean): boolean {
+    return this.#name === DEFAULT_SESSION ? defaultPuts : this.#puts;
+  }
+
+  /** One pet's JSON, Redis asked only when the seed does not answer for it. */
+  #petJson(world: World, puts: boolean, id: number | bigint): Pending<string | undefined | -1> {
     const n = world.numberOf(id);
-    if (n === undefined) return undefined;
     const { count } = world.recipe;
-    if (n <= count) return world.seed[n - 1]?.json;
+    const seeded: SeedEntry | undefined = n !== undefined && n <= count ? world.seed[n - 1] : undefined;
+    if (!puts && (n === undefined || seeded !== undefined)) return seeded?.json;
+    const k = n !== undefined && n > count ? n - count : 0;
     const { redis, recipeKey } = this.#state;
-    return redis
-      .petstorePet(recipeKey, this.#pets, world.text, n - count)
-      .then((tail) => (tail === -1 ? -1 : tail === 0 ? undefined : world.createdJson(n - count, tail)));
+    return redis.petstorePet(recipeKey, this.#pets, this.#put, world.text, k, String(id)).then((found) => {
+      if (found === -1) return -1;
+      if (found === 0) return seeded?.json;
+      return found.startsWith('{') ? found : world.createdJson(k, found);
+    });
   }
 
-  /** The JSON of each pet of a page: the seed's first, then Redis is asked only for what the seed leaves of it. */
-  #page(world: World, limit: number, status: PetStatus | undefined): string[] | Promise<string[] | -1> {
-    const parts = world
-      .seedPets(status)
-      .slice(0, limit)
-      .map((entry) => entry.json);
-    if (parts.length >= limit) return parts;
-    return this.#created(world, limit - parts.length, status).then((created) => {
-      if (created === -1) return -1;
-      for (const [, json] of created) parts.push(json);
+  /**
+   * The JSON of each pet of a page, in id order: the seed's first, then Redis is asked only for what
+   * the seed leaves of it; your own data's ids beyond 2^62 come after the created pets.
+   */
+  #page(world: World, puts: boolean, limit: number, status: PetStatus | undefined): string[] | Promise<string[] | -1> {
+    const { below, above } = world.seedPets(status);
+    const parts = below.slice(0, limit).map((entry) => entry.json);
+    if (parts.length >= limit && !puts) return parts;
+    return this.#beyond(world, limit - parts.length, status, false).then((beyond) => {
+      if (beyond === -1) return -1;
+      if (beyond.put.size > 0) return mergedPage(world, beyond, limit, status);
+      for (const [, json] of beyond.created) parts.push(json);
+      for (const entry of above.slice(0, limit - parts.length)) parts.push(entry.json);
       return parts;
     });
   }
 
-  async #created(world: World, need: number, status?: PetStatus): Promise<Created> {
+  /** What the session holds beyond the seed: the first `need` pets created by number (with `status`), and every pet put. */
+  async #beyond(world: World, need: number, status: PetStatus | undefined, made: boolean): Promise<Beyond | -1> {
     const { redis, recipeKey } = this.#state;
-    const keys = status === undefined ? [recipeKey, this.#n, this.#pets] : [recipeKey, this.#n, this.#pets, this.#state.key(this.#name, `st:${status}`)];
-    const reply = await redis.petstoreCreated(status === undefined ? 3 : 4, ...keys, world.text, need);
+    const keys = [recipeKey, this.#n, this.#pets, this.#put, this.#state.key(this.#name, 'made')];
+    if (status !== undefined) keys.push(this.#state.key(this.#name, `st:${status}`));
+    const reply = await redis.petstoreCreated(status === undefined ? 5 : 6, ...keys, world.text, need, made ? '1' : '0');
     if (reply === -1) return -1;
-    const pets: [number, string][] = [];
-    for (let i = 0; i + 1 < reply.length; i += 2) {
-      const k = Number(reply[i]);
-      pets.push([k, world.createdJson(k, String(reply[i + 1]))]);
+    const [numbered, put, madeIds] = reply;
+    const created: [number, string][] = [];
+    for (let i = 0; i + 1 < numbered.length; i += 2) {
+      const k = Number(numbered[i]);
+      created.push([k, world.createdJson(k, String(numbered[i + 1]))]);
     }
-    return pets;
+    const byIdJson = new Map<string, string>();
+    for (let i = 0; i + 1 < put.length; i += 2) byIdJson.set(String(put[i]), String(put[i + 1]));
+    return { created, put: byIdJson, made: madeIds };
   }
 }

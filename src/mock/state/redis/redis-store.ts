@@ -9,9 +9,10 @@
  * ioredis is an optional peer dependency, loaded only when a Redis store is asked for; the store's
  * signatures name its own `RedisClient` (client.ts), so that the published types need no ioredis.
  */
-import { messageOf, StoreUnavailableError } from '../../../errors.js';
+import { EXIT, messageOf, StoreUnavailableError } from '../../../errors.js';
 import { BIG_ID_OFFSET } from '../../../fixtures/seed.js';
 import type { Pending } from '../../core/pending.js';
+import type { PetData } from '../pet-data.js';
 import { DEFAULT_SESSION } from '../sessions.js';
 import { ChangeFeed, type FeedMark, settle } from './change-feed.js';
 import type { RedisClient } from './client.js';
@@ -41,6 +42,8 @@ export interface RedisStoreOptions {
   readonly seed: number;
   readonly count: number;
   readonly bigIds: boolean;
+  /** Your own pets (`--data`) in place of seeded ones: the namespace records their hash, and a replica with other data is refused. */
+  readonly data?: PetData | undefined;
   /** Milliseconds a named session may stay idle before it is dropped. */
   readonly sessionTtl: number;
   /** How many named sessions may be open at once across every replica. */
@@ -57,13 +60,21 @@ export function namespaceProblem(name: string): string | undefined {
 }
 
 /**
- * What a replica serves without asking Redis: the generation and the default session's clock offset,
- * as read from Redis after `mark`; kept while the change feed trusts the mark.
+ * What a replica serves without asking Redis: the generation, the default session's clock offset, and
+ * whether pets were put into the default session (then its seeded pets are read from Redis too), as
+ * read from Redis after `mark`; kept while the change feed trusts the mark.
  */
 export interface View {
   readonly world: World;
   readonly clockOffset: number;
+  readonly puts: boolean;
   readonly mark: FeedMark | undefined;
+}
+
+/** A named session as a request opens it: its clock offset, and whether pets were put into it. */
+export interface OpenedSession {
+  readonly clockOffset: number;
+  readonly puts: boolean;
 }
 
 /** How often each replica asks Redis for its eviction policy again, which may change while the mock runs. */
@@ -132,9 +143,12 @@ export class RedisStore {
     return this.recipe.bigIds ? BIG_ID_OFFSET : undefined;
   }
 
-  /** The store of one session's pets. Cheap: it holds only the session's name and its keys. */
-  store(name: string): RedisPetStore {
-    return new RedisPetStore(this, name);
+  /**
+   * The store of one session's pets. Cheap: it holds only the session's name and its keys, and, for a
+   * named session, whether pets were put into it when the request opened it (unknown: as if they were).
+   */
+  store(name: string, puts?: boolean): RedisPetStore {
+    return new RedisPetStore(this, name, puts ?? true);
   }
 
   /** What this replica may serve now: the one it keeps while the change feed trusts it, else one read from Redis (one round trip). */
@@ -155,10 +169,15 @@ export class RedisStore {
    * Returns its clock offset in milliseconds, or `undefined` when opening it would pass the cap.
    */
   async open(name: string): Promise<number | undefined> {
-    if (name === DEFAULT_SESSION) return (await this.view()).clockOffset;
+    return (await this.openSession(name))?.clockOffset;
+  }
+
+  /** `open`, which also says whether pets were put into the session (`POST /__mock/pets`). */
+  async openSession(name: string): Promise<OpenedSession | undefined> {
+    if (name === DEFAULT_SESSION) return this.view();
     const { sessionTtl, maxSessions } = this.#options;
     const [opened] = await this.run(() => Promise.all([this.#redis.petstoreOpen(this.#registry, this.#prefix, name, sessionTtl, maxSessions), this.world()]));
-    return opened[0] === 0 ? undefined : Number(opened[1] || 0);
+    return opened[0] === 0 ? undefined : { clockOffset: Number(opened[1] || 0), puts: opened[2] === 1 };
   }
 
   /** A named session's clock offset in milliseconds, without opening it. */
@@ -255,13 +274,15 @@ export class RedisStore {
   }
 
   /**
-   * @internal What `attempt` answers in the generation this replica serves. A script answers -1, and
+   * @internal What `attempt` answers in the generation this replica serves (told whether pets were put
+   * into the default session, as the replica's view says; `first`, the view the caller already asked
+   * for, so that one untrusted view costs one refresh and its failure is this promise's). A script answers -1, and
    * does nothing, when Redis holds another generation: the replica then follows it, and tries again.
    */
-  async inWorld<R>(attempt: (world: World) => Pending<R>): Promise<Exclude<R, -1>> {
+  async inWorld<R>(attempt: (world: World, defaultPuts: boolean) => Pending<R>, first: Pending<View> = this.view()): Promise<Exclude<R, -1>> {
     for (let tries = 1; ; tries++) {
-      const world = await this.world();
-      const result = await this.run(() => Promise.resolve(attempt(world)));
+      const { world, puts } = await (tries === 1 ? first : this.view());
+      const result = await this.run(() => Promise.resolve(attempt(world, puts)));
       if (result !== -1) return result as Exclude<R, -1>;
       if (tries === FOLLOW_TRIES) throw this.#unsettled();
       await this.run(() => this.#follow(world));
@@ -292,13 +313,13 @@ export class RedisStore {
   async #refresh(tries: number): Promise<View> {
     const mark = this.#feed.mark();
     const world = this.#world;
-    const [text, offset] = await this.run(() => Promise.all([this.#redis.get(this.recipeKey), this.#redis.get(this.key(DEFAULT_SESSION, 'clock'))]));
+    const [text, offset, top] = await this.run(() => this.#redis.mget(this.recipeKey, this.key(DEFAULT_SESSION, 'clock'), this.key(DEFAULT_SESSION, 'top')));
     if (text !== world.text) {
       if (tries + 1 === FOLLOW_TRIES) throw this.#unsettled();
       await this.run(() => this.#follow(world));
       return this.#refresh(tries + 1);
     }
-    const view: View = { world, clockOffset: Number(offset ?? 0), mark };
+    const view: View = { world, clockOffset: Number(offset ?? 0), puts: typeof top === 'string', mark };
     if (mark !== undefined && this.#feed.unchanged(mark)) this.#view = view;
     return view;
   }
@@ -311,7 +332,9 @@ export class RedisStore {
    */
   #follow(stale: World): Promise<void> {
     if (this.#world !== stale) return Promise.resolve();
-    this.#following ??= loadWorld(this.#redis, this.#prefix, stale.recipe, Date.now() + 2 * SEED_LOCK_MS)
+    // Your own data is seeded again from the pets this replica keeps of it.
+    const data = stale.recipe.data === undefined ? undefined : stale.seed.map((entry) => entry.pet);
+    this.#following ??= loadWorld(this.#redis, this.#prefix, stale.recipe, Date.now() + 2 * SEED_LOCK_MS, data)
       .then((world) => {
         this.#world = world;
         this.#view = undefined;
@@ -340,6 +363,19 @@ export class RedisStore {
 }
 
 /**
+ * Refuses a replica whose pets are not the namespace's: with your own data on either side, two
+ * replicas would serve two worlds (a replica of another seed follows the first one's, as before).
+ */
+function checkSameData(recorded: SeedRecipe, wanted: SeedRecipe, namespace: string): void {
+  if (recorded.data === wanted.data) return;
+  const what = (recipe: SeedRecipe) => (recipe.data === undefined ? `--seed ${recipe.seed} --count ${recipe.count}` : `--data of hash ${recipe.data}`);
+  throw new StoreUnavailableError(
+    `namespace ${namespace} in Redis holds the pets of ${what(recorded)}, not those of this mock's ${what(wanted)}: start every replica with the same pets, or give this one another --namespace.`,
+    { exitCode: EXIT.usage },
+  );
+}
+
+/**
  * Connects to Redis, subscribes to the namespace's changes, seeds the namespace if no replica has, and
  * loads its seed. Rejects with a `StoreUnavailableError` naming the URL when Redis does not answer
  * within `connectTimeoutMs`.
@@ -362,8 +398,14 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     const evicting = await evictionProblem(redis, options.url);
     if (evicting !== undefined) throw evictionError(evicting);
     feed = await ChangeFeed.open(redis, `${namespace}:`);
-    const wanted: SeedRecipe = { seed: options.seed, count: options.count, bigIds: options.bigIds };
-    return new RedisStore(redis, feed, options, await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS));
+    const { data } = options;
+    const wanted: SeedRecipe =
+      data === undefined
+        ? { seed: options.seed, count: options.count, bigIds: options.bigIds }
+        : { seed: options.seed, count: data.pets.length, bigIds: false, data: data.hash };
+    const world = await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS, data?.pets);
+    checkSameData(world.recipe, wanted, namespace);
+    return new RedisStore(redis, feed, options, world);
   } catch (error) {
     await feed?.close();
     redis.disconnect();

@@ -9,6 +9,13 @@
  *   pets         hash k -> the pet's JSON without its id (`"name":...,"status":"sold"}`)
  *   st:<status>  list of the k of the session's pets with that status, in creation order
  *   clock        the session clock's offset from the base clock, in milliseconds
+ * and, once pets were put into the session by id (`POST /__mock/pets`):
+ *   put          hash id -> the pet's JSON: each pet put, replacing a seeded or created pet of its id,
+ *                and each pet created since (its id no longer follows from its number)
+ *   top          the largest id below 2^62 the session holds: a pet created gets the next (INCR, exact
+ *                to 2^63); that it exists says the session has pets put into it
+ *   added        how many pets of `put` have an id no seeded or numbered created pet has
+ *   made         list of the ids of the pets created since the first put, in creation order
  * and `<prefix>sessions`, a sorted set of the named sessions by the Redis time of their last use. A
  * script that reads or writes pets first checks `<prefix>seed:recipe` against the generation the
  * replica serves; one that moves the default session's clock publishes on `<prefix>changes`.
@@ -24,7 +31,7 @@ const NOW_MS = `local function now_ms() local t = redis.call('TIME') return t[1]
 /** Deletes every key of one session. */
 const DROP_KEYS = `local function drop_keys(prefix, name)
   local base = prefix .. 's:' .. name .. ':'
-  redis.call('DEL', base .. 'n', base .. 'pets', base .. 'clock'${PET_STATUSES.map((status) => `, base .. 'st:${status}'`).join('')})
+  redis.call('DEL', base .. 'n', base .. 'pets', base .. 'clock', base .. 'put', base .. 'top', base .. 'added', base .. 'made'${PET_STATUSES.map((status) => `, base .. 'st:${status}'`).join('')})
 end`;
 
 /** Drops the named sessions idle for `ttl` ms or more; returns the time now. */
@@ -41,13 +48,14 @@ const HELPERS = [NOW_MS, DROP_KEYS, EXPIRE].join('\n');
 
 /**
  * Opens or touches a named session. KEYS: registry. ARGV: prefix, name, ttl ms, cap.
- * Returns `{1, clock offset or ''}`, or `{0}` when opening it would pass the cap.
+ * Returns `{1, clock offset or '', 1 when pets were put into it else 0}`, or `{0}` when opening it would pass the cap.
  */
 const OPEN = `${HELPERS}
 local now = expire(KEYS[1], ARGV[1], tonumber(ARGV[3]))
 if not redis.call('ZSCORE', KEYS[1], ARGV[2]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return {0} end
 redis.call('ZADD', KEYS[1], now, ARGV[2])
-return {1, redis.call('GET', ARGV[1] .. 's:' .. ARGV[2] .. ':clock') or ''}`;
+local base = ARGV[1] .. 's:' .. ARGV[2] .. ':'
+return {1, redis.call('GET', base .. 'clock') or '', redis.call('EXISTS', base .. 'top')}`;
 
 /**
  * The first lines of a script that reads or writes a generation's pets: -1, and nothing done, when
@@ -56,59 +64,116 @@ return {1, redis.call('GET', ARGV[1] .. 's:' .. ARGV[2] .. ':clock') or ''}`;
  */
 const SAME_WORLD = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end`;
 
+/** Registers a named session (ARGV name, '' for the default one) dropped since the request opened it, rather than leave keys nobody lists. */
+const REGISTER = `local function register(registry, name)
+  if name ~= '' and not redis.call('ZSCORE', registry, name) then redis.call('ZADD', registry, now_ms(), name) end
+end`;
+
 /**
- * Adds a pet. KEYS: recipe, n, pets, st:<status>, registry. ARGV: recipe, the pet's JSON without its
- * id, the session name ('' for the default session). The number, the pet and its place in the status
- * index are written in one step, so no reader ever sees a pet half made. A named session dropped since
- * the request opened it is registered again rather than left with keys nobody lists.
+ * Adds a pet. KEYS: recipe, n, pets, st:<status>, registry, top, put, added, made. ARGV: recipe, the
+ * pet's JSON without its id, the session name ('' for the default session). The number, the pet and
+ * its place in the status index are written in one step, so no reader ever sees a pet half made.
+ * Returns its number k; in a session with pets put into it, its id (a string: exact beyond 2^53),
+ * the one after the largest below 2^62.
  */
 const CREATE = `${NOW_MS}
+${REGISTER}
 ${SAME_WORLD}
+register(KEYS[5], ARGV[3])
+if redis.call('EXISTS', KEYS[6]) == 1 then
+  redis.call('INCR', KEYS[6])
+  local id = redis.call('GET', KEYS[6])
+  redis.call('HSET', KEYS[7], id, '{"id":' .. id .. ',' .. ARGV[2])
+  redis.call('INCR', KEYS[8])
+  redis.call('RPUSH', KEYS[9], id)
+  return id
+end
 local k = redis.call('INCR', KEYS[2])
 redis.call('HSET', KEYS[3], k, ARGV[2])
 redis.call('RPUSH', KEYS[4], k)
-if ARGV[3] ~= '' and not redis.call('ZSCORE', KEYS[5], ARGV[3]) then redis.call('ZADD', KEYS[5], now_ms(), ARGV[3]) end
 return k`;
 
 /**
- * The first `need` pets a session created, with `status` when a status list is given.
- * KEYS: recipe, n, pets[, st:<status>]. ARGV: recipe, need. Returns `{k1, json1, k2, json2, ...}`.
+ * Puts pets into a session by id, each replacing the pet of its id, and tells every replica when it
+ * is the default session (they serve its seeded pets from memory). KEYS: recipe, n, put, top, added,
+ * registry. ARGV: recipe, session name ('' for the default one), the largest seeded id below 2^62,
+ * the id created pet 0 would have, the largest id put below 2^62 (or ''), prefix, then per pet its
+ * id, its JSON, and 's' for a seeded id, its created number k when it would be one, else '0'.
+ * Ids are decimal strings compared as such: Lua's numbers are doubles, inexact beyond 2^53.
+ * Returns 1 when every replica is told, else 0.
+ */
+const PUT = `${NOW_MS}
+${REGISTER}
+${SAME_WORLD}
+local function greater(a, b) if #a ~= #b then return #a > #b end return a > b end
+local n = tonumber(redis.call('GET', KEYS[2]) or '0')
+if redis.call('EXISTS', KEYS[4]) == 0 then
+  if n > 0 then redis.call('SET', KEYS[4], ARGV[4]) redis.call('INCRBY', KEYS[4], n) else redis.call('SET', KEYS[4], ARGV[3]) end
+end
+if ARGV[5] ~= '' and greater(ARGV[5], redis.call('GET', KEYS[4])) then redis.call('SET', KEYS[4], ARGV[5]) end
+for i = 7, #ARGV, 3 do
+  local id, where = ARGV[i], ARGV[i + 2]
+  local known = where == 's' or (where ~= '0' and tonumber(where) <= n) or redis.call('HEXISTS', KEYS[3], id) == 1
+  if not known then redis.call('INCR', KEYS[5]) end
+  redis.call('HSET', KEYS[3], id, ARGV[i + 1])
+end
+register(KEYS[6], ARGV[2])
+if ARGV[2] == '' then redis.call('PUBLISH', ARGV[6] .. '${CHANGES}', 'pets') return 1 end
+return 0`;
+
+/**
+ * The first `need` pets a session created by number, with `status` when a status list is given, and
+ * every pet put into it: a pet put may replace as many numbered ones, so as many more are read.
+ * KEYS: recipe, n, pets, put, made[, st:<status>]. ARGV: recipe, need, '1' to read `made` too.
+ * Returns `{{k1, json1, k2, json2, ...}, {id1, json1, ...}, {made ids}}`.
  */
 const CREATED = `${SAME_WORLD}
-local need = tonumber(ARGV[2])
+local need = tonumber(ARGV[2]) + redis.call('HLEN', KEYS[4])
 local ks = {}
-if KEYS[4] then
-  ks = redis.call('LRANGE', KEYS[4], 0, need - 1)
+if KEYS[6] then
+  ks = redis.call('LRANGE', KEYS[6], 0, need - 1)
 else
   local n = tonumber(redis.call('GET', KEYS[2]) or '0')
   for i = 1, math.min(n, need) do ks[i] = i end
 end
-if #ks == 0 then return {} end
 local out = {}
 for i, k in ipairs(ks) do
   out[2 * i - 1] = tonumber(k)
   out[2 * i] = redis.call('HGET', KEYS[3], k)
 end
-return out`;
+local made = {}
+if ARGV[3] == '1' then made = redis.call('LRANGE', KEYS[5], 0, -1) end
+return {out, redis.call('HGETALL', KEYS[4]), made}`;
 
-/** One created pet. KEYS: recipe, pets. ARGV: recipe, k. Returns its JSON without its id, or 0 when there is none. */
+/**
+ * One pet: put into the session, or created (number k, 0 for none). KEYS: recipe, pets, put. ARGV:
+ * recipe, k, id. Returns the JSON of a pet put (it starts with '{'), that of a created one without
+ * its id, or 0 when there is neither.
+ */
 const PET = `${SAME_WORLD}
+local put = redis.call('HGET', KEYS[3], ARGV[3])
+if put then return put end
+if ARGV[2] == '0' then return 0 end
 return redis.call('HGET', KEYS[2], ARGV[2]) or 0`;
 
-/** How many pets a session created. KEYS: recipe, n. ARGV: recipe. */
+/** How many pets a session holds beyond the seed. KEYS: recipe, n, added. ARGV: recipe. */
 const COUNT = `${SAME_WORLD}
-return tonumber(redis.call('GET', KEYS[2]) or '0')`;
+return tonumber(redis.call('GET', KEYS[2]) or '0') + tonumber(redis.call('GET', KEYS[3]) or '0')`;
 
 /** Tells every replica that the default session's clock changed (change-feed.ts): they keep it in memory. */
 const ANNOUNCE_CLOCK = `local function announce_clock(prefix) redis.call('PUBLISH', prefix .. '${CHANGES}', 'clock') end`;
 
+/** Whether the default session holds what every replica keeps of it: a clock moved, or pets put. */
+const DEFAULT_MOVED = `local function default_moved(prefix) return redis.call('EXISTS', prefix .. 's:default:clock', prefix .. 's:default:top') > 0 end`;
+
 /**
  * One session back to the seed. ARGV: prefix, name. Returns 1 when the default session's clock was
- * moved and every replica is told, else 0.
+ * moved or pets put into it, and every replica is told, else 0.
  */
 const RESET = `${DROP_KEYS}
 ${ANNOUNCE_CLOCK}
-local moved = ARGV[2] == 'default' and redis.call('EXISTS', ARGV[1] .. 's:default:clock') == 1
+${DEFAULT_MOVED}
+local moved = ARGV[2] == 'default' and default_moved(ARGV[1])
 drop_keys(ARGV[1], ARGV[2])
 if moved then announce_clock(ARGV[1]) return 1 end
 return 0`;
@@ -121,13 +186,14 @@ return removed`;
 
 /**
  * Drops every named session and puts the default one back to the seed. KEYS: registry. ARGV: prefix.
- * Returns 2 when the default session's clock was moved and every replica is told, else 1.
+ * Returns 2 when the default session's clock was moved or pets put into it, and every replica is told, else 1.
  */
 const RESET_ALL = `${DROP_KEYS}
 ${ANNOUNCE_CLOCK}
+${DEFAULT_MOVED}
 for _, name in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do drop_keys(ARGV[1], name) end
 redis.call('DEL', KEYS[1])
-local moved = redis.call('EXISTS', ARGV[1] .. 's:default:clock') == 1
+local moved = default_moved(ARGV[1])
 drop_keys(ARGV[1], 'default')
 if moved then announce_clock(ARGV[1]) return 2 end
 return 1`;
@@ -143,7 +209,8 @@ local open = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 for i = 1, #open, 2 do
   out[#out + 1] = open[i]
   out[#out + 1] = tonumber(open[i + 1])
-  out[#out + 1] = tonumber(redis.call('GET', ARGV[1] .. 's:' .. open[i] .. ':n') or '0')
+  local base = ARGV[1] .. 's:' .. open[i] .. ':'
+  out[#out + 1] = tonumber(redis.call('GET', base .. 'n') or '0') + tonumber(redis.call('GET', base .. 'added') or '0')
 end
 return out`;
 
@@ -168,9 +235,10 @@ return 1`;
 /** The scripts by command name, for `defineCommand`. */
 export const SCRIPTS = {
   petstoreOpen: { numberOfKeys: 1, lua: OPEN },
-  petstoreCreate: { numberOfKeys: 5, lua: CREATE },
-  petstorePet: { numberOfKeys: 2, lua: PET },
-  petstoreCount: { numberOfKeys: 2, lua: COUNT },
+  petstoreCreate: { numberOfKeys: 9, lua: CREATE },
+  petstorePut: { numberOfKeys: 6, lua: PUT },
+  petstorePet: { numberOfKeys: 3, lua: PET },
+  petstoreCount: { numberOfKeys: 3, lua: COUNT },
   petstoreReset: { numberOfKeys: 0, lua: RESET },
   petstoreDrop: { numberOfKeys: 1, lua: DROP },
   petstoreResetAll: { numberOfKeys: 1, lua: RESET_ALL },
@@ -178,7 +246,7 @@ export const SCRIPTS = {
   petstoreSetClock: { numberOfKeys: 1, lua: SET_CLOCK },
 } as const;
 
-/** `CREATED` takes three or four keys, so it is defined with the key count given on each call. */
+/** `CREATED` takes five or six keys, so it is defined with the key count given on each call. */
 export const CREATED_SCRIPT = { lua: CREATED } as const;
 
 /** The scripts as ioredis types a command: the reply in a promise from a client, queued in a pipeline. */

@@ -58,13 +58,13 @@ export class RedisSessions implements SessionRegistry {
   /** The session with this name, opened (or marked used) on every replica; `undefined` when that would pass the cap. */
   open(name: string): Pending<RedisSession | undefined> {
     if (name === DEFAULT_SESSION) return this.#defaultSession();
-    return this.#state.open(name).then((offset) => (offset === undefined ? undefined : this.#session(name, offset)));
+    return this.#state.openSession(name).then((opened) => (opened === undefined ? undefined : this.#session(name, opened.clockOffset, opened.puts)));
   }
 
   /** The session with this name as it stands, without opening it: one never opened reads as seeded, on the base clock. */
   find(name: string): Pending<RedisSession> {
     if (name === DEFAULT_SESSION) return this.#defaultSession();
-    return this.#state.clockOffset(name).then((offset) => this.#session(name, offset));
+    return this.#state.clockOffset(name).then((offset) => this.#session(name, offset, undefined));
   }
 
   /** What the clock of the session with this name reads, without opening it. */
@@ -112,7 +112,8 @@ export class RedisSessions implements SessionRegistry {
     return this.#default.session;
   }
 
-  #session(name: string, offset: number): RedisSession {
-    return { name, store: this.#state.store(name), clock: new MockClock(this.#base, offset) };
+  /** `puts`: whether pets were put into the session when it was opened; unknown, as if they were. */
+  #session(name: string, offset: number, puts: boolean | undefined): RedisSession {
+    return { name, store: this.#state.store(name, puts), clock: new MockClock(this.#base, offset) };
   }
 }

@@ -10,11 +10,11 @@ import { BIG_ID_OFFSET, seededPets } from '../../../fixtures/seed.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../../json/lossless.js';
 import { PET_STATUSES } from '../../../openapi/facts.js';
 import type { PetStatus } from '../../../types.js';
-import type { PetDraft, StoredPet } from '../store.js';
+import { idsAfter, type PetDraft, type StoredPet } from '../store.js';
 import { announceChange, settle } from './change-feed.js';
 import type { RedisClient } from './client.js';
 
-/** What a namespace was seeded with: the first replica's `--seed`, `--count` and `--big-ids`. */
+/** What a namespace was seeded with: the first replica's `--seed`, `--count` and `--big-ids`, or the hash of its `--data`. */
 export interface SeedRecipe {
   readonly seed: number;
   readonly count: number;
@@ -23,7 +23,7 @@ export interface SeedRecipe {
   readonly data?: string;
 }
 
-interface SeedEntry {
+export interface SeedEntry {
   readonly pet: StoredPet;
   readonly json: string;
 }
@@ -42,6 +42,8 @@ export function petFrom(json: string): StoredPet {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const { id, name, categoryId, status } = value;
     if (isInteger(id) && typeof name === 'string' && isInteger(categoryId) && isPetStatus(status)) return { id, name, categoryId, status };
+    // Your own data may leave a pet without a status, as the Pet schema allows.
+    if (isInteger(id) && typeof name === 'string' && isInteger(categoryId) && status === undefined) return { id, name, categoryId };
   }
   throw new Error(`Redis holds a pet that is not one: ${json.slice(0, 200)}; clear the namespace (DEL its keys) and restart.`);
 }
@@ -55,8 +57,9 @@ export function tailOf(draft: PetDraft): string {
 function recipeFrom(text: string, prefix: string): SeedRecipe {
   const value = parseJson(text);
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const { seed, count, bigIds } = value;
-    if (typeof seed === 'number' && typeof count === 'number' && typeof bigIds === 'boolean') return { seed, count, bigIds };
+    const { seed, count, bigIds, data } = value;
+    if (typeof seed === 'number' && typeof count === 'number' && typeof bigIds === 'boolean')
+      return typeof data === 'string' ? { seed, count, bigIds, data } : { seed, count, bigIds };
   }
   throw new Error(`${prefix}seed:recipe in Redis is not a petstore-mock seed recipe; pick another --namespace, or delete the key.`);
 }
@@ -66,13 +69,41 @@ function pageKey(limit: number, status: PetStatus | undefined): number {
   return limit * (PET_STATUSES.length + 1) + (status === undefined ? 0 : PET_STATUSES.indexOf(status) + 1);
 }
 
-/** A namespace's generation as this replica holds it. */
+/** An id as the store keeps it: a number while exact as one, a bigint beyond. */
+export function exactId(id: bigint): number | bigint {
+  return id <= BigInt(Number.MAX_SAFE_INTEGER) && id >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(id) : id;
+}
+
+/** The seeded pets of each status (`all` for every one), split where created pets come in id order. */
+interface SeedLists {
+  /** Ids up to `World.base`: every seeded pet, but those of your own data beyond 2^62 (`idsAfter`). */
+  readonly below: readonly SeedEntry[];
+  /** Ids beyond the created ones: only your own data has these. */
+  readonly above: readonly SeedEntry[];
+}
+
+function splitAt(entries: readonly SeedEntry[], base: bigint): SeedLists {
+  const split = entries.findIndex((entry) => BigInt(entry.pet.id) > base);
+  return split < 0 ? { below: entries, above: [] } : { below: entries.slice(0, split), above: entries.slice(split) };
+}
+
+/**
+ * A namespace's generation as this replica holds it. Created pet k of a session has id `base + k`:
+ * after the seed's last id, or, with your own data (`--data`), after its largest id below 2^62.
+ */
 export class World {
   /** The recipe exactly as Redis holds it, generation id included: what a script compares. */
   readonly text: string;
   readonly recipe: SeedRecipe;
+  /** The seeded pets in id order. */
   readonly seed: readonly SeedEntry[];
-  readonly #byStatus: ReadonlyMap<PetStatus, readonly SeedEntry[]>;
+  /** Created pet k has id `base + k`. */
+  readonly base: bigint;
+  /** The largest seeded id below 2^62 (0 when none): a session's pets put by id are numbered on from the largest. */
+  readonly largest: bigint;
+  /** With your own data, the pet number of each seeded id (its ids do not follow from numbers). */
+  readonly #numbers: ReadonlyMap<string, number> | undefined;
+  readonly #lists: ReadonlyMap<PetStatus | 'all', SeedLists>;
   /** The pages the seed alone fills, serialized once each. */
   readonly #pages = new Map<number, string>();
 
@@ -80,20 +111,33 @@ export class World {
     this.text = text;
     this.recipe = recipe;
     this.seed = seed;
-    this.#byStatus = new Map(PET_STATUSES.map((status) => [status, seed.filter((entry) => entry.pet.status === status)]));
+    const given = recipe.data !== undefined;
+    this.largest = given ? idsAfter(seed.map((entry) => entry.pet)) : BigInt(recipe.count === 0 ? 0 : this.idOf(recipe.count));
+    this.base = given ? this.largest : BigInt(this.idOf(recipe.count));
+    this.#numbers = given ? new Map(seed.map((entry, index) => [String(entry.pet.id), index + 1])) : undefined;
+    const lists = new Map<PetStatus | 'all', SeedLists>([['all', splitAt(seed, this.base)]]);
+    for (const status of PET_STATUSES)
+      lists.set(
+        status,
+        splitAt(
+          seed.filter((entry) => entry.pet.status === status),
+          this.base,
+        ),
+      );
+    this.#lists = lists;
   }
 
-  /** The seeded pets, or those with one status. */
-  seedPets(status?: PetStatus): readonly SeedEntry[] {
-    return status === undefined ? this.seed : (this.#byStatus.get(status) ?? []);
+  /** The seeded pets (or those with one status) that come before every created pet in id order, and those after. */
+  seedPets(status?: PetStatus): SeedLists {
+    return this.#lists.get(status ?? 'all') ?? { below: [], above: [] };
   }
 
-  /** The JSON of a page when the seed fills it: pets created in a session come after every seeded one. */
+  /** The JSON of a page when the seed fills it: pets created in a session come after every seeded one it holds. */
   seedPage(limit: number, status: PetStatus | undefined): string | undefined {
     const key = pageKey(limit, status);
     let json = this.#pages.get(key);
     if (json !== undefined) return json;
-    const pets = this.seedPets(status);
+    const pets = this.seedPets(status).below;
     if (pets.length < limit) return undefined;
     // Joined, not concatenated: a flat string is copied out to each response in one piece.
     json = [
@@ -110,11 +154,16 @@ export class World {
 
   /** The id of a session's pet number n (the seed's first, then those created). */
   idOf(n: number): number | bigint {
+    if (this.#numbers !== undefined) return n <= this.recipe.count ? (this.seed[n - 1]?.pet.id ?? 0) : exactId(this.base + BigInt(n - this.recipe.count));
     return this.recipe.bigIds ? BIG_ID_OFFSET + BigInt(n) : n;
   }
 
   /** The pet number of an id, or undefined for an id no pet can have. */
   numberOf(id: number | bigint): number | undefined {
+    if (this.#numbers !== undefined) {
+      const after = BigInt(id) - this.base;
+      return this.#numbers.get(String(id)) ?? (after > 0n && after <= BigInt(Number.MAX_SAFE_INTEGER) ? this.recipe.count + Number(after) : undefined);
+    }
     const n = this.recipe.bigIds ? (typeof id === 'bigint' ? Number(id - BIG_ID_OFFSET) : id - Number(BIG_ID_OFFSET)) : Number(id);
     return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
   }
@@ -142,11 +191,14 @@ async function recordedRecipe(redis: RedisClient, prefix: string): Promise<{ rea
  * Writes `recipe`'s pets and then the recipe itself, with a new generation id, freeing the lock and
  * telling every replica in the same step; then waits until no replica can still trust the world before.
  */
-async function writeSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe): Promise<string> {
+async function writeSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe, data: readonly StoredPet[] | undefined): Promise<string> {
   const lockKey = `${prefix}seed:lock`;
-  const pets = seededPets(recipe.seed, recipe.count);
+  // Your own pets are kept whole, by pet number in id order: their ids do not follow from their numbers.
+  const pets = data ?? seededPets(recipe.seed, recipe.count);
   for (let from = 0; from < pets.length; from += SEED_BATCH) {
-    const batch = pets.slice(from, from + SEED_BATCH).flatMap((pet) => [String(pet.id), tailOf(pet)]);
+    const batch = pets
+      .slice(from, from + SEED_BATCH)
+      .flatMap((pet, i) => (data === undefined ? [String(pet.id), tailOf(pet)] : [String(from + i + 1), stringifyJson(pet)]));
     await redis
       .multi()
       .hset(`${prefix}seed:pets`, ...batch)
@@ -162,13 +214,14 @@ async function writeSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe)
 /**
  * Writes the seed into an empty namespace, exactly once: the replica that takes the seeding lock
  * (SET NX) writes it and then the recipe; the others wait for the recipe. A replica that dies while
- * seeding lets its lock expire, and another one starts over.
+ * seeding lets its lock expire, and another one starts over. `data`: the pets of `wanted.data`.
  */
 async function seedOnce(
   redis: RedisClient,
   prefix: string,
   wanted: SeedRecipe,
   deadline: number,
+  data: readonly StoredPet[] | undefined,
 ): Promise<{ readonly recipe: SeedRecipe; readonly text: string }> {
   const lockKey = `${prefix}seed:lock`;
   // The lock names its holder, for whoever looks at Redis while a seeding hangs.
@@ -184,7 +237,7 @@ async function seedOnce(
         await redis.del(lockKey);
         return done;
       }
-      return { recipe: wanted, text: await writeSeed(redis, prefix, wanted) };
+      return { recipe: wanted, text: await writeSeed(redis, prefix, wanted, data) };
     }
     if (Date.now() > deadline) throw new Error(`another replica has been seeding namespace ${prefix.slice(0, -1)} for too long; try again, or clear its keys.`);
     await wait(50);
@@ -200,7 +253,7 @@ async function readSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe):
     tails.forEach((tail, i) => {
       if (tail === null) throw new Error(`namespace ${prefix.slice(0, -1)} lacks seeded pet ${from + i}; clear its keys and restart.`);
       const n = from + i;
-      const json = `{"id":${recipe.bigIds ? BIG_ID_OFFSET + BigInt(n) : n},${tail}`;
+      const json = recipe.data === undefined ? `{"id":${recipe.bigIds ? BIG_ID_OFFSET + BigInt(n) : n},${tail}` : tail;
       entries.push({ pet: petFrom(json), json });
     });
   }
@@ -208,12 +261,13 @@ async function readSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe):
 }
 
 /**
- * The namespace's generation as Redis holds it, seeded with `wanted` if nobody seeded it. The recipe
- * is read again after the pets: a namespace reseeded meanwhile is read again, never half of each.
+ * The namespace's generation as Redis holds it, seeded with `wanted` if nobody seeded it (`data`: the
+ * pets of `wanted.data`, your own). The recipe is read again after the pets: a namespace reseeded
+ * meanwhile is read again, never half of each.
  */
-export async function loadWorld(redis: RedisClient, prefix: string, wanted: SeedRecipe, deadline: number): Promise<World> {
+export async function loadWorld(redis: RedisClient, prefix: string, wanted: SeedRecipe, deadline: number, data?: readonly StoredPet[]): Promise<World> {
   for (;;) {
-    const { recipe, text } = await seedOnce(redis, prefix, wanted, deadline);
+    const { recipe, text } = await seedOnce(redis, prefix, wanted, deadline, data);
     const seed = await readSeed(redis, prefix, recipe);
     if ((await redis.get(`${prefix}seed:recipe`)) === text) return new World(text, recipe, seed);
     if (Date.now() > deadline) throw new Error(`namespace ${prefix.slice(0, -1)} keeps being seeded again; stop what empties it.`);
