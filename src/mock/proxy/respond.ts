@@ -1,10 +1,10 @@
 /**
  * The proxy's response to one request its guards let pass (guard.ts). The admin endpoints stay local:
  * `GET /__mock/drift` is the drift report, `/__mock/requests` the proxy's journal (journal.ts), the
- * rest are the shadow's. An API request is forwarded to
- * the deployment, held to the spec, sent to the shadow too, and the deployment's response relayed with
- * its violations; a CORS preflight is the shadow's, as the mock's own; a request that forces its
- * response with `Prefer` is answered here, as by the mock (prefer.ts).
+ * rest are the shadow's. An API request is forwarded to the deployment, held to the spec, sent to the
+ * shadow too, and the deployment's response relayed with its violations; a CORS preflight is the
+ * shadow's, as the mock's own; a request that forces its response with `Prefer` is answered here, as
+ * by the mock (prefer.ts).
  */
 import { setTimeout } from 'node:timers/promises';
 import { journalEndpoint } from '../admin/endpoints.js';
