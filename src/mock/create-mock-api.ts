@@ -135,16 +135,19 @@ function stateOf(settings: ResolvedMockOptions): MockState {
   return { sessions: shared.sessions, defaultStore: shared.store.store(DEFAULT_SESSION), coverage: shared.coverage };
 }
 
-/** The journal of a mock, in Redis when its state is, `undefined` when it is off (`journalSize: 0`). */
-function journalOf(settings: ResolvedMockOptions): PipelineJournal | undefined {
+/**
+ * The journal of a mock, in Redis when its state is, `undefined` when it is off (`journalSize: 0`).
+ * Its entries hide `keys`: the mock's own, and for the proxy's journal the upstream key too.
+ */
+export function journalOf(settings: ResolvedMockOptions, keys: readonly string[] = settings.apiKeys): PipelineJournal | undefined {
   const { journalSize: size, shared } = settings;
   if (size === 0) return undefined;
-  const format = journalFormat(settings.apiKeys, settings.basePath);
+  const format = journalFormat(keys, settings.basePath);
   const keeper: JournalKeeper = shared
     ? new SharedJournal(shared.store, { size, ttlMs: settings.sessionTtl, format })
     : // One ring per named session the cap lets open (one at least, for a 429's), and the default session's.
       new MemoryJournal({ size, maxRings: Math.max(1, settings.maxSessions), format });
-  return { keeper, bodyLimit: settings.journalBodyLimit, redactBody: textRedactor(settings.apiKeys), now: settings.now };
+  return { keeper, bodyLimit: settings.journalBodyLimit, redactBody: textRedactor(keys), now: settings.now };
 }
 
 /** The journal's keeper, or the `TypeError` that says it is off. */

@@ -236,7 +236,7 @@ const JOURNAL_OFF = (): MockResponse =>
   errorResponse('not_found', 'The request journal is off (--no-journal, or --journal-size 0): start the mock without it to read the requests it received.');
 
 /** `GET /__mock/requests`: the session's journal, filtered by the query (docs/mock-journal.md). */
-function getRequests({ journal }: AdminContext, request: MockRequest, name: string): Pending<MockResponse> {
+function getRequests({ journal }: Pick<AdminContext, 'journal'>, request: MockRequest, name: string): Pending<MockResponse> {
   if (!journal) return JOURNAL_OFF();
   const mark = request.target.indexOf('?');
   const filter = parseJournalFilter(new URLSearchParams(mark === -1 ? '' : request.target.slice(mark + 1)));
@@ -245,11 +245,25 @@ function getRequests({ journal }: AdminContext, request: MockRequest, name: stri
 }
 
 /** `DELETE /__mock/requests`: forgets the journal of `X-Mock-Session`, or, without it, of every session. */
-async function clearRequests({ journal }: AdminContext, request: MockRequest, name: string): Promise<MockResponse> {
+async function clearRequests({ journal }: Pick<AdminContext, 'journal'>, request: MockRequest, name: string): Promise<MockResponse> {
   if (!journal) return JOURNAL_OFF();
   const every = request.header(SESSION_HEADER) === undefined;
   await journal.clear(every ? undefined : name);
   return ok({ status: 'ok', session: every ? null : name });
+}
+
+/**
+ * `GET` or `DELETE /__mock/requests` over `journal`, for a host that keeps a journal beside the mock's
+ * admin (the proxy, which journals what it forwards): the same filters, sessions and errors.
+ * @example
+ * if (path === '/__mock/requests' && (method === 'GET' || method === 'DELETE')) return journalEndpoint(journal, request);
+ */
+export async function journalEndpoint(journal: JournalKeeper, request: MockRequest): Promise<MockResponse> {
+  const raw = request.header(SESSION_HEADER);
+  const name = sessionName(raw);
+  if (name === undefined) return withoutCors(errorResponse('bad_request', describeSessionName(raw ?? '')));
+  const action = request.method === 'DELETE' ? clearRequests : getRequests;
+  return withoutCors(await action({ journal }, request, name));
 }
 
 /** The action of each endpoint; its type demands one for every endpoint of `ADMIN_ENDPOINTS`. */

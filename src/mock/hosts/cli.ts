@@ -148,6 +148,8 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
     ...(flags.profile === undefined ? {} : { profile: flags.profile }),
     ...(flags.record === undefined ? {} : { record: flags.record }),
     prefer: flags.prefer,
+    journalSize: flags.journal ? flags.journalSize : 0,
+    journalBodyLimit: flags.journalBody,
     onProblem: logLine,
     ...(flags.quiet ? {} : { onRequest: logLine }),
   }).catch((error: unknown) => {

@@ -8,12 +8,13 @@ import type { JsonValue } from '../../json/lossless.js';
 import { type Conformance, createConformance } from '../../openapi/conformance.js';
 import type { ProfileDocument } from '../../profile/profile.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
-import type { MockApi } from '../create-mock-api.js';
+import { journalOf, type MockApi } from '../create-mock-api.js';
 import type { OperationId } from '../operations/operation.js';
 import { normalizeMockOptions } from '../options.js';
 import { type AuthProblem, bearerCheck, type LabelledApiKey } from '../pipeline/auth.js';
 import { hostCheck, hostName } from '../pipeline/host-guard.js';
 import type { ServerTimeouts } from '../pipeline/http-server.js';
+import type { PipelineJournal } from '../pipeline/journal.js';
 import { targetRedactor } from '../pipeline/request-log.js';
 import type { Router } from '../pipeline/router.js';
 import { RESPONSE_SCHEMAS } from '../pipeline/self-check.js';
@@ -54,6 +55,10 @@ export interface ProxyOptions {
   readonly prefer?: boolean;
   /** How long a slow client may hold a connection; defaults as the mock's (docs/guarantees.md). */
   readonly timeouts?: ServerTimeouts;
+  /** Requests the journal keeps per session (`GET /__mock/requests`): what the proxy forwarded and what it answered itself; 0 turns it off. Default: 500, as the mock's. */
+  readonly journalSize?: number;
+  /** Characters of a request body a journal entry shows. Default: 4096, as the mock's. */
+  readonly journalBodyLimit?: number;
   /** Called with one line per violation and per drift, as they happen. */
   readonly onProblem?: (line: string) => void;
   /** Called with one line per request: method, target, status, ms, counts. */
@@ -91,6 +96,10 @@ export interface ProxyContext {
   readonly recorder: Recorder | undefined;
   /** The request-target as the request log shows it: without the mock's keys or the upstream key, as the mock's log. */
   readonly logTarget: (target: string) => string;
+  /** The request journal (journal.ts), its entries without the mock's keys or the upstream key; `undefined` when it is off. */
+  readonly journal: PipelineJournal | undefined;
+  /** The label of the mock's key an Authorization holds, when the proxy checks keys (`upstreamKey`) and that key has one. */
+  readonly keyLabelOf: (authorization: string | undefined) => string | undefined;
 }
 
 /** A client's request to the proxy, its body read. */
@@ -117,22 +126,45 @@ export interface Exchange extends Incoming {
   clean(text: string): string;
 }
 
+/** The label of the key an Authorization holds, by `authorize` over `apiKeys`; none without `authorize` (the keys are not checked) or labels. */
+function keyLabels(
+  authorize: ProxyContext['authorize'] | undefined,
+  apiKeys: readonly string[],
+  labels: ReadonlyMap<string, string>,
+): ProxyContext['keyLabelOf'] {
+  if (authorize === undefined || labels.size === 0) return () => undefined;
+  return (authorization) => {
+    const index = authorize(authorization);
+    return typeof index === 'number' ? labels.get(apiKeys[index] ?? '') : undefined;
+  };
+}
+
 /** The context of a proxy with these options; throws a TypeError for an upstream that is not an http(s) base URL, or a key that cannot be one. */
 export function createProxyContext(options: ProxyOptions): ProxyContext {
   const upstream = parseUpstream(options.upstream);
   const basePath = MOCK_DEFAULTS.basePath;
   const host = options.host ?? MOCK_DEFAULTS.host;
   // The mock's own defaults for its keys and its admin: the default key, and the key at /__mock/* beyond loopback.
-  const { apiKeys, adminKeyRequired } = normalizeMockOptions(options.apiKeys === undefined ? {} : { apiKeys: options.apiKeys }, { host });
+  const settings = normalizeMockOptions(
+    {
+      ...(options.apiKeys === undefined ? {} : { apiKeys: options.apiKeys }),
+      ...(options.journalSize === undefined ? {} : { journalSize: options.journalSize }),
+      ...(options.journalBodyLimit === undefined ? {} : { journalBodyLimit: options.journalBodyLimit }),
+    },
+    { host },
+  );
+  const { apiKeys, adminKeyRequired } = settings;
+  const hidden = options.upstreamKey === undefined ? apiKeys : [...apiKeys, options.upstreamKey];
   // The name the proxy was bound by is one its clients use.
   const served = [...(options.allowedHosts ?? []), host];
+  const authorize = bearerCheck(apiKeys);
   return {
     upstream,
     upstreamKey: options.upstreamKey,
     host,
     hostAllowed: hostCheck(served),
     pageHosts: new Set(served.map((name) => hostName(name))),
-    authorize: bearerCheck(apiKeys),
+    authorize,
     adminKeyRequired,
     timeoutMs: options.timeoutMs ?? 10_000,
     basePath,
@@ -142,6 +174,8 @@ export function createProxyContext(options: ProxyOptions): ProxyContext {
     conformance: createConformance<OperationId>(openapi, RESPONSE_SCHEMAS),
     recorder: options.record === undefined ? undefined : new Recorder(options.record, options.profile, options.upstreamKey),
     log: new DriftLog(upstream.href, options.onProblem ?? (() => {})),
-    logTarget: targetRedactor(options.upstreamKey === undefined ? apiKeys : [...apiKeys, options.upstreamKey], basePath),
+    logTarget: targetRedactor(hidden, basePath),
+    journal: journalOf(settings, hidden),
+    keyLabelOf: keyLabels(options.upstreamKey === undefined ? undefined : authorize, apiKeys, settings.keyLabels),
   };
 }

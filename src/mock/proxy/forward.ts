@@ -16,8 +16,14 @@ const FORWARDED = ['accept', 'accept-language', 'content-type', 'user-agent'];
 /** Headers of the deployment's response that belong to its connection, not to the response. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'upgrade', 'proxy-authenticate', 'trailer']);
 
+/** The deployment's response and its body, read. */
+export interface Relayable {
+  readonly upstream: Response;
+  readonly text: string;
+}
+
 /** The deployment's response and its body; or, when there is none to relay, the proxy's own 503. */
-type Forwarded = { readonly upstream: Response; readonly text: string } | { readonly failure: MockResponse };
+type Forwarded = Relayable | { readonly failure: MockResponse };
 
 /** The client's headers the deployment needs, and the upstream key as a Bearer token, else the client's own Authorization. */
 function forwardedHeaders(incoming: IncomingHttpHeaders, upstreamKey: string | undefined): Headers {

@@ -55,7 +55,12 @@ function originRejection(context: ProxyContext, request: MockRequest): MockRespo
   );
 }
 
+/** The proxy's own rejection of a request its Host guard lets pass: a page elsewhere (403), or no key of the mock's (401); or `undefined`. */
+export function keyRejection(context: ProxyContext, request: MockRequest): MockResponse | undefined {
+  return originRejection(context, request) ?? credentialRejection(context, request);
+}
+
 /** The proxy's response to a request it must not serve (403 for a foreign Host, a forged admin request or a page elsewhere; 400 without Host; 401), or `undefined`. */
 export function guardRejection(context: ProxyContext, request: MockRequest, raw: RawRequest): MockResponse | undefined {
-  return guardResponse(context.hostAllowed, request, raw) ?? originRejection(context, request) ?? credentialRejection(context, request);
+  return guardResponse(context.hostAllowed, request, raw) ?? keyRejection(context, request);
 }

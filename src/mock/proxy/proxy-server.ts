@@ -13,11 +13,12 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MAX_BODY_BYTES } from '../../openapi/facts.js';
 import { bodyText, errorResponse, type MockRequest, type MockResponse } from '../core/messages.js';
-import { joinedHeader } from '../pipeline/host-guard.js';
+import { guardResponse, isAdminTarget, joinedHeader } from '../pipeline/host-guard.js';
 import { createHostServer, lingerThenClose, readBody } from '../pipeline/http-server.js';
 import { createProxyContext, type ProxyContext, type ProxyOptions } from './context.js';
 import type { DriftReport } from './drift-report.js';
-import { guardRejection } from './guard.js';
+import { guardRejection, keyRejection } from './guard.js';
+import { journalAnswered, type Noted, operationReached } from './journal.js';
 import { respond } from './respond.js';
 
 export type { ProxyOptions } from './context.js';
@@ -45,11 +46,28 @@ function receivedRequest(request: IncomingMessage): MockRequest {
  * The response to a request: the guards' rejection, before a byte of the body is read; else
  * `rejection` (an unmet `Expect`) when given; else the forwarded exchange's. A body that is not UTF-8
  * is the mock's 400, forwarded nowhere. Rejects when the client goes away while it sends its body.
+ * What the journal keeps of it goes in `noted`: an API request is journalled by the rule of the step
+ * that responds, each setting it before it may; the Host guard's rejection and the admin's requests are
+ * not, as by the mock.
  */
-async function responseTo(context: ProxyContext, request: IncomingMessage, outgoing: ServerResponse, rejection?: MockResponse): Promise<MockResponse> {
+async function responseTo(
+  context: ProxyContext,
+  request: IncomingMessage,
+  outgoing: ServerResponse,
+  noted: Noted,
+  rejection?: MockResponse,
+): Promise<MockResponse> {
   const received = receivedRequest(request);
-  const rejected = guardRejection(context, received, request) ?? rejection;
+  const refused = guardResponse(context.hostAllowed, received, request) ?? rejection;
+  if (refused !== undefined) return refused;
+  const { method, target } = received;
+  if (!isAdminTarget(target)) {
+    noted.operation = operationReached(context, method, target);
+    noted.rule = 'auth';
+  }
+  const rejected = keyRejection(context, received);
   if (rejected !== undefined) return rejected;
+  if (noted.rule !== undefined) noted.rule = 'validation';
   const read = await bodyText(received, MAX_BODY_BYTES, 'The request body');
   if ('rejection' in read) return read.rejection;
   const body = read.text;
@@ -58,7 +76,9 @@ async function responseTo(context: ProxyContext, request: IncomingMessage, outgo
     lingerThenClose(request, outgoing);
     return errorResponse('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB); the proxy does not forward it.`);
   }
-  return respond(context, { method: received.method, target: received.target, headers: request.headers, body });
+  // The body it forwards or answers: none for a GET or a HEAD, which forward none.
+  if (body !== '' && method !== 'GET' && method !== 'HEAD') noted.body = body;
+  return respond(context, { method, target, headers: request.headers, body }, noted);
 }
 
 /** A fault of the proxy itself, as a 500 Error response. */
@@ -77,13 +97,22 @@ async function handle(
   rejection?: MockResponse,
 ): Promise<void> {
   const started = performance.now();
+  const arrived = context.journal === undefined ? 0 : Date.now();
   context.log.countRequest();
-  const made = await responseTo(context, request, response, rejection).catch(proxyFailure);
+  const noted: Noted = { rule: undefined, operation: undefined, body: undefined };
+  const made = await responseTo(context, request, response, noted, rejection).catch((error: unknown) => {
+    if (noted.rule !== undefined) noted.rule = 'error';
+    return proxyFailure(error);
+  });
+  // The deployment's time is the proxy's: a forwarded request's latency is the client's wait.
+  const latencyMs = performance.now() - started;
   // A client that went away while it sent its body (a reset, or cut off as too slow) is owed nothing.
   if (request.socket.destroyed) return;
   response.writeHead(made.status, { ...made.headers, 'content-length': Buffer.byteLength(made.body) });
   response.end(made.body);
-  options.onRequest?.(`${request.method} ${context.logTarget(request.url ?? '')} ${made.status} ${(performance.now() - started).toFixed(1)}ms`);
+  const { method = 'GET', url = '/', headers } = request;
+  journalAnswered(context, { method, target: url, headers, arrived, latencyMs, response: made }, noted);
+  options.onRequest?.(`${method} ${context.logTarget(url)} ${made.status} ${latencyMs.toFixed(1)}ms`);
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

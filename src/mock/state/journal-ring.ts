@@ -21,6 +21,7 @@ const RULES: readonly JournalRule[] = [
   'store',
   'error',
   'fault',
+  'forwarded',
 ];
 const RULE_NUMBERS: ReadonlyMap<JournalRule, number> = new Map(RULES.map((rule, i) => [rule, i]));
 

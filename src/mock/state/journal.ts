@@ -14,7 +14,8 @@ import { RecordRing } from './journal-ring.js';
  * sunset), `validation` (400, 413, 415 of the path, query or body), `session-cap` (429 past
  * `--max-sessions`), `operation` (the operation's own response), `self-check` (500 of `--self-check`),
  * `store` (503: Redis away), `error` (500: a fault of the mock), `fault` (a network fault, asked for
- * with `Prefer: fault=` or drawn by `--faults`: the connection broken, or the response cut or trickled).
+ * with `Prefer: fault=` or drawn by `--faults`: the connection broken, or the response cut or trickled),
+ * `forwarded` (under `--proxy`: the deployment's response, or the proxy's 503 when it gave none).
  */
 export type JournalRule =
   | 'route'
@@ -28,7 +29,8 @@ export type JournalRule =
   | 'self-check'
   | 'store'
   | 'error'
-  | 'fault';
+  | 'fault'
+  | 'forwarded';
 
 /**
  * One request as the journal shows it, the JSON of `GET /__mock/requests`. Stable: fields are only
