@@ -87,7 +87,7 @@ describe('petstore-mock --proxy: the request journal', () => {
       expect(list.latencyMs).toBeGreaterThanOrEqual(30);
       expect(last).toBe(entries.at(-1)?.id);
       // What the proxy answered itself never reached the deployment.
-      expect(deployment.mock.requests().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+      expect((await deployment.mock.requests()).map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
         'GET /v1/pets 200',
         'GET /v1/pets/999999 404',
         'POST /v1/pets 201',
