@@ -134,6 +134,7 @@ describe.skipIf(skipWithoutChromium(TEST))('the inspector page, in Chromium', ()
   it('shows a request the test made within a second', async () => {
     await fetch(`${mock.url}/pets?limit=2&status=available`, { headers: AUTH });
     await page.locator('.entry .path', { hasText: '/v1/pets?limit=2&status=available' }).waitFor({ timeout: 1_000 });
+    // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, whose textContent would run the parts together
     const line = await page.locator('.entry', { hasText: 'limit=2&status=available' }).locator('summary').innerText();
     expect(line).toMatch(/200\s+GET\s+\/v1\/pets\?limit=2&status=available\s+listPets\s+operation/);
   });
@@ -144,9 +145,9 @@ describe.skipIf(skipWithoutChromium(TEST))('the inspector page, in Chromium', ()
     const entry = page.locator('.entry', { hasText: 'createPet' }).first();
     await entry.waitFor({ timeout: 1_000 });
     await entry.locator('summary').click();
-    expect(await entry.locator('pre.body').innerText()).toContain(HOSTILE);
+    expect(await entry.locator('pre.body').textContent()).toContain(HOSTILE);
     expect(await page.locator('img').count()).toBe(0);
-    const curl = await entry.locator('pre.curl').innerText();
+    const curl = await entry.locator('pre.curl').textContent();
     expect(curl).toContain('-H "Authorization: Bearer $PETSTORE_API_KEY"');
     expect(curl).toContain(`--data-raw '{"name":"${HOSTILE}","categoryId":1}'`);
     expect(await page.content()).not.toContain(KEY);
@@ -164,8 +165,8 @@ describe.skipIf(skipWithoutChromium(TEST))('the inspector page, in Chromium', ()
 
   it('shows the coverage and the profile in force, and hides the drift a mock without --proxy has not', async () => {
     await page.locator('#coverage th', { hasText: 'createPet' }).waitFor({ timeout: 3_000 });
-    expect(await page.locator('#coverage-total').innerText()).toMatch(/^\d+ of \d+$/);
-    expect(JSON.parse(await page.locator('#profile').innerText())).toHaveProperty('listOrder');
+    expect(await page.locator('#coverage-total').textContent()).toMatch(/^\d+ of \d+$/);
+    expect(JSON.parse((await page.locator('#profile').textContent()) ?? '')).toHaveProperty('listOrder');
     expect(await page.locator('#drift').isVisible()).toBe(false);
   });
 
