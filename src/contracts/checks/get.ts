@@ -1,3 +1,4 @@
+import { ABSENT_SERVED } from '../causes.js';
 import type { Check } from '../check.js';
 import { absentIdBeyond, existingPet, idOf, isPet, samePet } from '../pets.js';
 import { lenientIntegerFault } from './inputs.js';
@@ -28,7 +29,11 @@ export const getChecks: Check[] = [
       const id = absentIdBeyond(context.state.listing.map(idOf));
       const exchange = await context.call('getPet', { params: { petId: id } });
       if (exchange.status !== 404)
-        context.fail(`getPet answered ${exchange.status} for the absent id ${id}`, exchange, { expected: '404', actual: String(exchange.status) });
+        context.fail(`getPet answered ${exchange.status} for the absent id ${id}`, exchange, {
+          expected: '404',
+          actual: String(exchange.status),
+          ...(exchange.status === 200 ? { fault: ABSENT_SERVED } : {}),
+        });
     },
   },
   {
@@ -63,7 +68,11 @@ export const getChecks: Check[] = [
         // An id no pet has is 404; an id the deployment never assigns may be rejected as invalid. 200 only for a pet with that id.
         const served = exchange.status === 200 && isPet(exchange.json) && idOf(exchange.json) === id;
         if (exchange.status !== 404 && exchange.status !== 400 && !served)
-          context.fail(`getPet answered ${exchange.status} for the id ${id}`, exchange, { expected: '404 or 400', actual: String(exchange.status) });
+          context.fail(`getPet answered ${exchange.status} for the id ${id}`, exchange, {
+            expected: '404 or 400',
+            actual: String(exchange.status),
+            ...(exchange.status === 200 && !isPet(exchange.json) ? { fault: ABSENT_SERVED } : {}),
+          });
       }
     },
   },
