@@ -26,12 +26,7 @@ export const ABSENT_SERVED = 'status:getPet:200';
 /** A page shorter than its `limit` (or the default) while more pets match: one fault of listPets' paging. */
 export const FEWER_THAN_LIMIT = 'limit:listPets:fewer-than-asked';
 
-/** A value of an enum matched in another case: one fault of the filter, whichever check or suite sent it. */
-export function enumCaseFault(operationId: string, name: string): string {
-  return `case:${operationId}:${name}`;
-}
-
-/** The fault of a filter that serves pets for a value outside its enum, whichever check sent one. */
+/** The fault of a filter that serves pets for a value outside its enum (unknown, or one of it in another case), whichever check or suite sent one. */
 export function unknownValueFault(operationId: string, name: string): string {
   return `unknown-value:${operationId}:${name}`;
 }

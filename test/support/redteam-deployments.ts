@@ -25,8 +25,10 @@ const INT64_MIN = -(2n ** 63n);
 export interface Style {
   /** The path before `/pets`. */
   readonly basePath: string;
-  readonly ids: 'sequential' | 'random-int64' | 'beyond-2^53' | 'from-1000';
-  readonly order: 'id-asc' | 'id-desc' | 'name' | 'name-desc';
+  /** Ids: 1, 2, 3...; random positive int64; from 2^53 + 1; from 1000; from 0 (0 is an int64 too); random int64 of either sign. */
+  readonly ids: 'sequential' | 'random-int64' | 'beyond-2^53' | 'from-1000' | 'from-0' | 'random-signed';
+  /** The order of a page; `shuffled` is a hash map's, new at every request. */
+  readonly order: 'id-asc' | 'id-desc' | 'name' | 'name-desc' | 'shuffled';
   /** The status of a pet added without one: a value, or left out. */
   readonly defaultStatus: 'available' | 'pending' | 'sold' | 'omit';
   /** `limit` out of range: refused, clamped into 1..100, or (a gateway) clamped above 100 and refused below 1. */
@@ -67,11 +69,19 @@ export interface Style {
   /** Other methods on the API's paths: 405 with `Allow`, or 404. */
   readonly otherMethods: 405 | 404;
   /** Every `every`-th request answered 429, with `Retry-After` in seconds or as an HTTP-date. */
-  readonly rateLimit?: { readonly every: number; readonly retryAfter: 'seconds' | 'date' };
+  readonly rateLimit?: { readonly every: number; readonly retryAfter: 'seconds' | 'date' | 'none' };
   /** Pets at the start. */
   readonly count: number;
   /** A name may be refused when empty (400) or kept. */
   readonly emptyName: 'accept' | 'refuse';
+  /** The 201's Location: relative to the origin, absolute on the public host name the deployment knows itself by, or none. */
+  readonly location?: 'relative' | 'absolute-public' | 'none';
+  /** A name already taken refused with 400 (a unique index on the name). */
+  readonly uniqueNames?: boolean;
+  /** JSON written indented, as a framework's debug mode does. */
+  readonly pretty?: boolean;
+  /** The auth scheme compared without case (`bearer`, as RFC 9110 §11.1 allows), and spaces around the token trimmed. */
+  readonly lenientScheme?: boolean;
 }
 
 /** One fault, each a way a real implementation breaks the contract. */
@@ -104,7 +114,9 @@ export type RedteamFault =
   | 'limit-parseint'
   | 'auth-skipped-on-redirect-target'
   | 'unknown-status-all-pets'
-  | 'deprecated-410';
+  | 'deprecated-410'
+  | 'id-overflow-500'
+  | 'limit-zero-unlimited';
 
 export const CORRECT_STYLE: Style = {
   basePath: '/v1',
@@ -149,19 +161,27 @@ function readJson(text: string, lossy: boolean): unknown {
 }
 
 const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
-function writeJson(value: unknown, bigintAsString = false): string {
-  return JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? (bigintAsString ? item.toString() : rawJson(item.toString())) : item));
+function writeJson(value: unknown, bigintAsString = false, pretty = false): string {
+  return JSON.stringify(
+    value,
+    (_key, item) => (typeof item === 'bigint' ? (bigintAsString ? item.toString() : rawJson(item.toString())) : item),
+    pretty ? 2 : undefined,
+  );
 }
 
 function idGenerator(scheme: Style['ids']): () => bigint {
-  let next = { sequential: 1n, 'random-int64': 0n, 'beyond-2^53': 2n ** 53n + 1n, 'from-1000': 1000n }[scheme];
-  return () => (scheme === 'random-int64' ? BigInt.asUintN(63, BigInt(`0x${randomBytes(8).toString('hex')}`)) || 1n : next++);
+  let next = { sequential: 1n, 'random-int64': 0n, 'beyond-2^53': 2n ** 53n + 1n, 'from-1000': 1000n, 'from-0': 0n, 'random-signed': 0n }[scheme];
+  const random = () => BigInt(`0x${randomBytes(8).toString('hex')}`);
+  if (scheme === 'random-int64') return () => BigInt.asUintN(63, random()) || 1n;
+  if (scheme === 'random-signed') return () => BigInt.asIntN(64, random());
+  return () => next++;
 }
 
 function compare(order: Style['order']): (a: Pet, b: Pet) => number {
   const byId = (a: Pet, b: Pet) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   if (order === 'id-asc') return byId;
   if (order === 'id-desc') return (a, b) => byId(b, a);
+  if (order === 'shuffled') return () => 0;
   const byName = (a: Pet, b: Pet) => (a.name < b.name ? -1 : a.name > b.name ? 1 : byId(a, b));
   return order === 'name' ? byName : (a, b) => byName(b, a);
 }
@@ -222,6 +242,7 @@ export async function redteamDeployment(name: string, overrides: Partial<Style> 
     const header = request.headers.authorization ?? '';
     if (fault === 'key-prefix-compare') return header.startsWith(`Bearer ${KEY}`);
     if (fault === 'key-case-insensitive') return header.toLowerCase() === `bearer ${KEY}`.toLowerCase();
+    if (style.lenientScheme) return /^bearer +/i.test(header) && header.replace(/^bearer +/i, '').trim() === KEY;
     return header === `Bearer ${KEY}`;
   };
 
@@ -241,6 +262,8 @@ export async function redteamDeployment(name: string, overrides: Partial<Style> 
     if (limit === undefined || Number.isNaN(limit)) return style.limitNotInteger === 'ignore' ? 20 : badRequest('limit must be an integer from 1 to 100');
     const most = fault === 'max-limit-50' ? 50 : 100;
     if (limit > 100) return style.limitOutOfRange === 'refuse' ? badRequest('limit must be at most 100') : most;
+    // `limit=0` read as "no limit", as many ORMs do.
+    if (limit === 0 && fault === 'limit-zero-unlimited') return pets.length;
     if (limit < 1) return style.limitOutOfRange === 'clamp' ? 1 : badRequest('limit must be at least 1');
     return Math.min(limit, most);
   };
@@ -259,6 +282,11 @@ export async function redteamDeployment(name: string, overrides: Partial<Style> 
     }
     if (fault === 'status-filter-ignored') match = () => true;
     const sorted = [...pets].sort(compare(style.order));
+    if (style.order === 'shuffled')
+      for (let i = sorted.length - 1; i > 0; i--) {
+        const j = randomBytes(4).readUInt32BE() % (i + 1);
+        [sorted[i], sorted[j]] = [sorted[j] as Pet, sorted[i] as Pet];
+      }
     const size = fault === 'limit-off-by-one' && query.has('limit') ? limit + 1 : limit;
     const page = fault === 'filter-after-limit' ? sorted.slice(0, size).filter(match) : sorted.filter(match).slice(0, size);
     return { status: 200, body: page.map(view) };
@@ -283,6 +311,7 @@ export async function redteamDeployment(name: string, overrides: Partial<Style> 
     if (fault === 'fastify-body-coercion' && (typeof name === 'number' || typeof name === 'boolean')) name = String(name);
     if (typeof name !== 'string') return badRequest('name is required and must be a string');
     if (name === '' && style.emptyName === 'refuse') return badRequest('name must not be empty');
+    if (style.uniqueNames && pets.some((pet) => pet.name === name)) return badRequest(`a pet is already named ${name}`);
     const categoryId = integerField(fields.categoryId);
     if (categoryId === undefined) return badRequest('categoryId is required and must be an integer');
     if (categoryId > INT64_MAX || categoryId < INT64_MIN) return badRequest('categoryId must be an int64');
@@ -321,10 +350,15 @@ export async function redteamDeployment(name: string, overrides: Partial<Style> 
       ...(status !== undefined ? { status } : {}),
     };
     if (fault !== 'create-not-persisted') pets.push(pet);
-    const location = fault === 'location-wrong' ? `${base}/pets` : `${base}/pets/${pet.id}`;
+    const location =
+      fault === 'location-wrong'
+        ? `${base}/pets`
+        : style.location === 'absolute-public'
+          ? `https://api.petstore.example${base}/pets/${pet.id}`
+          : `${base}/pets/${pet.id}`;
     const shown = view(pet);
     if (fault === 'created-without-id') delete shown.id;
-    return { status: fault === 'create-200' ? 200 : 201, body: shown, headers: { location } };
+    return { status: fault === 'create-200' ? 200 : 201, body: shown, headers: style.location === 'none' ? {} : { location } };
   };
 
   const deprecationHeaders = (): Record<string, string> => {
@@ -346,6 +380,8 @@ export async function redteamDeployment(name: string, overrides: Partial<Style> 
       const number = Number(raw);
       id = Number.isInteger(number) ? BigInt(number) : undefined;
     } else id = /^-?(0|[1-9]\d*)$/.test(raw) ? BigInt(raw) : undefined;
+    // The database's bigint overflows on an id past int64: an error the service does not catch.
+    if (fault === 'id-overflow-500' && id !== undefined && (id > INT64_MAX || id < INT64_MIN)) throw new RangeError('value out of range for type bigint');
     if (id === undefined || id > INT64_MAX || id < INT64_MIN) {
       const answer = style.badId === 404 ? error(404, 'not_found', `no pet has the id ${raw}`) : badRequest('petId must be an int64');
       return { ...answer, headers: { ...answer.headers, ...deprecationHeaders() } };
@@ -384,7 +420,10 @@ export async function redteamDeployment(name: string, overrides: Partial<Style> 
     if (style.rateLimit && ++requests % style.rateLimit.every === 0)
       return {
         ...error(429, 'too_many_requests', 'slow down'),
-        headers: { 'retry-after': style.rateLimit.retryAfter === 'seconds' ? '1' : new Date(Date.now() + 1000).toUTCString() },
+        headers:
+          style.rateLimit.retryAfter === 'none'
+            ? {}
+            : { 'retry-after': style.rateLimit.retryAfter === 'seconds' ? '1' : new Date(Date.now() + 1000).toUTCString() },
       };
     const target = route(rawPath);
     if (target?.kind === 'redirect') {
@@ -403,7 +442,7 @@ export async function redteamDeployment(name: string, overrides: Partial<Style> 
 
   const respond = (request: IncomingMessage, response: ServerResponse, answer: Answer): void => {
     const headers: Record<string, string> = { 'content-type': 'application/json', ...answer.headers };
-    let payload = Buffer.from(answer.text !== undefined ? answer.text.value : writeJson(answer.body, fault === 'bigint-as-string'), 'utf8');
+    let payload = Buffer.from(answer.text !== undefined ? answer.text.value : writeJson(answer.body, fault === 'bigint-as-string', style.pretty), 'utf8');
     if (answer.text !== undefined) headers['content-type'] = answer.text.type;
     if (style.extraHeaders)
       Object.assign(headers, {
@@ -500,6 +539,22 @@ export const CORRECT: readonly { name: string; style: Partial<Style> }[] = [
     name: 'auth on matched routes only (unknown paths 404 without the key), limit clamped, ajv limit, newest first',
     style: { authFirst: false, limitOutOfRange: 'clamp', limitParse: 'ajv', order: 'id-desc', limitNotInteger: 'ignore' },
   },
+  {
+    name: 'ids of either sign drawn from all of int64, Location absolute on the public host, indented JSON, bearer scheme in any case',
+    style: { ids: 'random-signed', location: 'absolute-public', pretty: true, lenientScheme: true },
+  },
+  {
+    name: 'ids from 0, no Location, unknown fields refused, ordered by name, 400 for bad ids, limit not an integer ignored',
+    style: { ids: 'from-0', location: 'none', unknownFields: 'refuse', order: 'name', limitNotInteger: 'ignore' },
+  },
+  {
+    name: 'a hash map: every page in another order, rate limited every 9th request with no Retry-After',
+    style: { order: 'shuffled', rateLimit: { every: 9, retryAfter: 'none' } },
+  },
+  {
+    name: 'names unique (a name taken refused with 400)',
+    style: { uniqueNames: true },
+  },
 ];
 
 /**
@@ -540,4 +595,6 @@ export const FAULTY: readonly { fault: RedteamFault; style: Partial<Style>; name
   { fault: 'auth-skipped-on-redirect-target', style: { routing: 'fastapi' }, names: /pets\/|credential/ },
   { fault: 'unknown-status-all-pets', style: {}, names: /status/ },
   { fault: 'deprecated-410', style: {}, names: /410/ },
+  { fault: 'id-overflow-500', style: {}, names: /500/ },
+  { fault: 'limit-zero-unlimited', style: { limitOutOfRange: 'clamp' }, names: /limit=0/ },
 ];

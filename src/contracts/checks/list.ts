@@ -62,11 +62,15 @@ export const listChecks: Check[] = [
       const { exchange, pets } = await listPage(context, '');
       const least = Math.min(size, existing);
       if (pets.length < least || pets.length > size) {
-        context.fail(`listPets without limit answered ${pets.length} pets while at least ${existing} exist: limit defaults to ${size}, so a request without it gets up to ${size} pets`, exchange, {
-          expected: existing >= size ? `${size} pets (the default limit)` : `${least} to ${size} pets`,
-          actual: `${pets.length} pets`,
-          fault: pets.length < least ? FEWER_THAN_LIMIT : MORE_THAN_LIMIT,
-        });
+        context.fail(
+          `listPets without limit answered ${pets.length} pets while at least ${existing} exist: limit defaults to ${size}, so a request without it gets up to ${size} pets`,
+          exchange,
+          {
+            expected: existing >= size ? `${size} pets (the default limit)` : `${least} to ${size} pets`,
+            actual: `${pets.length} pets`,
+            fault: pets.length < least ? FEWER_THAN_LIMIT : MORE_THAN_LIMIT,
+          },
+        );
       }
     },
   },
@@ -115,13 +119,20 @@ export const listChecks: Check[] = [
     writes: false,
     async run(context) {
       const max = maxLimit(context);
-      const { maximum } = pageSize(context);
+      const { minimum, maximum, default: size } = pageSize(context);
       for (const limit of outOfRangeLimits(context)) {
         const exchange = await context.call('listPets', { query: `limit=${encodeURIComponent(limit)}` });
         const count = petsOf(exchange).length;
         if (exchange.status === 200 || exchange.status === 400) context.observe(limitChoice(limit, exchange.status === 200, maximum));
-        if (exchange.status === 200 && count > max) {
-          context.fail(`listPets with limit=${limit} answered ${count} pets`, exchange, { expected: `400, or at most ${max} pets`, actual: `${count} pets` });
+        // Clamped, a limit above the range gives at most the maximum; below it, or no integer, at most the
+        // minimum; ignored, the default page. More is a limit read another way (0 as "no limit").
+        const most = Number(limit) > maximum ? max : size;
+        if (exchange.status === 200 && count > most) {
+          context.fail(
+            `listPets with limit=${limit} answered ${count} pets: a limit outside ${minimum} to ${maximum} is refused with 400, clamped into the range, or ignored (the default page of ${size}), never read as more`,
+            exchange,
+            { expected: `400, or at most ${most} pets`, actual: `${count} pets` },
+          );
         } else if (exchange.status !== 200 && exchange.status !== 400) {
           context.fail(`listPets with limit=${limit} answered ${exchange.status}`, exchange, { expected: '400 or 200', actual: String(exchange.status) });
         }
