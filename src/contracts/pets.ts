@@ -23,13 +23,13 @@ function jsonType(value: JsonValue | undefined): string {
  * whichever check sent the integer; else a change of the field's value.
  */
 export function changedFieldFault(field: string, sent: string, got: JsonValue | undefined): string {
-  let sentValue: unknown;
+  let sentValue: JsonValue;
   try {
     sentValue = JSON.parse(sent);
   } catch {
     return `changed:createPet:${field}`;
   }
-  if (jsonType(sentValue as JsonValue) !== jsonType(got)) return formFault('schema', 201, `body/${field}`);
+  if (jsonType(sentValue) !== jsonType(got)) return formFault('schema', 201, `body/${field}`);
   // An integer kept as a double: equal to what was sent once both are doubles, other digits.
   if ((typeof got === 'bigint' || typeof got === 'number') && Number(got) === Number(sent)) return `rounded:createPet:${field}`;
   // Any other change of the field (a name trimmed, a status replaced) is one fault of the field, whichever body showed it.

@@ -118,7 +118,7 @@ export type RedteamFault =
   | 'id-overflow-500'
   | 'limit-zero-unlimited';
 
-export const CORRECT_STYLE: Style = {
+const CORRECT_STYLE: Style = {
   basePath: '/v1',
   ids: 'sequential',
   order: 'id-asc',

@@ -11,7 +11,7 @@ import { waits } from '../../src/contracts/pace.js';
 import { MAX_WRITES, type VerificationReport, verify } from '../../src/contracts/runner.js';
 import { runCli } from '../support/cli.js';
 import { instantWaitsEnv } from '../support/instant-waits.js';
-import { ADVISED, CORRECT, FAULTY, type RedteamFault, redteamDeployment } from '../support/redteam-deployments.js';
+import { ADVISED, CORRECT, FAULTY, type RedteamDeployment, type RedteamFault, redteamDeployment } from '../support/redteam-deployments.js';
 
 const KEY = 'petstore-dev-key';
 
@@ -26,6 +26,16 @@ beforeAll(() => {
 afterAll(() => {
   waits.schedule = schedule;
 });
+
+/** Runs `test` against a deployment started for it, and closes the deployment whatever happens. */
+async function against(args: Parameters<typeof redteamDeployment>, test: (deployment: RedteamDeployment) => Promise<void>): Promise<void> {
+  const deployment = await redteamDeployment(...args);
+  try {
+    await test(deployment);
+  } finally {
+    await deployment.close();
+  }
+}
 
 const failed = (report: VerificationReport): CheckResult[] => report.results.filter((result) => result.outcome === 'fail');
 
@@ -51,8 +61,7 @@ const TWO_FAILURES: readonly RedteamFault[] = [
 describe.concurrent('an outsider’s correct deployments pass quietly (spec suite, in process)', () => {
   for (const { name, style } of CORRECT) {
     it(name, async () => {
-      const deployment = await redteamDeployment(name, style);
-      try {
+      await against([name, style], async (deployment) => {
         const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' });
         expect(failed(report), explained(report)).toEqual([]);
         expect(report.results.filter((result) => result.outcome === 'error').map((result) => [result.id, result.reason])).toEqual([]);
@@ -60,36 +69,29 @@ describe.concurrent('an outsider’s correct deployments pass quietly (spec suit
         expect(report.counts.warnings).toBe(0);
         expect(report.advice).toEqual([]);
         expect(report.writes).toBeLessThanOrEqual(MAX_WRITES);
-      } finally {
-        await deployment.close();
-      }
+      });
     });
   }
 });
 
 describe.concurrent('what HTTP asks and the interface does not is advice, shown under --strict only', () => {
-  for (const { fault, style, names } of ADVISED) {
-    it(fault, async () => {
-      const deployment = await redteamDeployment(fault, style, fault);
-      try {
-        const quiet = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' });
-        expect(quiet.exitCode, explained(quiet)).toBe(0);
-        expect(quiet.advice).toEqual([]);
-        const strict = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec', warnings: 'all' });
-        expect(strict.exitCode).toBe(0);
-        expect(strict.advice.filter((advice) => names.test(advice))).toHaveLength(1);
-      } finally {
-        await deployment.close();
-      }
-    });
-  }
+  it.each(ADVISED)('$fault', ({ fault, style, names }) =>
+    against([fault, style, fault], async ({ url }) => {
+      const [quiet, strict] = await Promise.all([
+        verify({ baseUrl: url, apiKey: KEY, suite: 'spec' }),
+        verify({ baseUrl: url, apiKey: KEY, suite: 'spec', warnings: 'all' }),
+      ]);
+      expect([quiet.exitCode, strict.exitCode], explained(quiet)).toEqual([0, 0]);
+      expect(quiet.advice).toEqual([]);
+      expect(strict.advice.filter((advice) => names.test(advice))).toHaveLength(1);
+    }),
+  );
 });
 
 describe.concurrent('an outsider’s faulty deployments fail, one failure per fault (spec suite, in process)', () => {
   for (const { fault, style, names } of FAULTY) {
     it(fault, async () => {
-      const deployment = await redteamDeployment(fault, style, fault);
-      try {
+      await against([fault, style, fault], async (deployment) => {
         const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' });
         expect(report.exitCode, explained(report)).toBe(1);
         const causes = failed(report).filter((result) => result.follows === undefined);
@@ -99,9 +101,7 @@ describe.concurrent('an outsider’s faulty deployments fail, one failure per fa
           messages.some((message) => names.test(message)),
           messages.join('\n'),
         ).toBe(true);
-      } finally {
-        await deployment.close();
-      }
+      });
     });
   }
 });
@@ -116,23 +116,19 @@ describe.concurrent('the CLI against an outsider’s deployments, with the Pact 
   for (const index of [0, 4, 6]) {
     const { name, style } = CORRECT[index] as (typeof CORRECT)[number];
     it(`passes ${name.split(':')[0]} quietly with both suites and 40 fuzzed sequences`, async () => {
-      const deployment = await redteamDeployment(name, style);
-      try {
+      await against([name, style], async (deployment) => {
         const { code, stderr, report } = await run(deployment.url, '--suite', 'all', '--fuzz-runs', '40', '--seed', '1', '--reporter', 'json');
         expect(failed(report), explained(report)).toEqual([]);
         expect(code, stderr).toBe(0);
         expect(stderr.split('\n').filter((line) => line.includes('⚠'))).toEqual([]);
-      } finally {
-        await deployment.close();
-      }
+      });
     });
   }
 
   for (const fault of ['gateway-401-text', 'bigint-as-string', 'fastapi-422'] as const) {
     it(`reports ${fault} once, the Pact and fuzz suites' findings following it`, async () => {
       const { style, names } = FAULTY.find((faulty) => faulty.fault === fault) as (typeof FAULTY)[number];
-      const deployment = await redteamDeployment(fault, style, fault);
-      try {
+      await against([fault, style, fault], async (deployment) => {
         const { code, report } = await run(deployment.url, '--suite', 'all', '--fuzz-runs', '40', '--seed', '1', '--reporter', 'json');
         expect(code).toBe(1);
         const causes = failed(report).filter((result) => result.follows === undefined);
@@ -141,9 +137,7 @@ describe.concurrent('the CLI against an outsider’s deployments, with the Pact 
           explained(report),
         ).toHaveLength(1);
         expect((causes[0] as CheckResult).findings.some((finding) => names.test(finding.message))).toBe(true);
-      } finally {
-        await deployment.close();
-      }
+      });
     });
   }
 });
