@@ -10,6 +10,27 @@ import { operationsOf } from '../openapi/document.js';
 import type { CheckResult } from './check.js';
 import type { Contract } from './contract.js';
 
+/** A page longer than its `limit`, whatever the filter beside it: one fault of listPets' paging. */
+export const MORE_THAN_LIMIT = 'limit:listPets:more-than-asked';
+
+/** Pets of another value on the page filtered by `name`: one fault of the filter, whatever the limit beside it, whichever suite met it. */
+export function otherValueFault(name: string): string {
+  return `filter:*:other-${name}`;
+}
+
+export const OTHER_STATUS = otherValueFault('status');
+
+/** getPet answering 200 for an id no pet has, where 404 is due: one fault, whichever id or suite showed it. */
+export const ABSENT_SERVED = 'status:getPet:200';
+
+/** A page shorter than its `limit` (or the default) while more pets match: one fault of listPets' paging. */
+export const FEWER_THAN_LIMIT = 'limit:listPets:fewer-than-asked';
+
+/** The fault of a filter that serves pets for a value outside its enum (unknown, or one of it in another case), whichever check or suite sent one. */
+export function unknownValueFault(operationId: string, name: string): string {
+  return `unknown-value:${operationId}:${name}`;
+}
+
 /** The operation a fault is about: `status:createPet:200` is createPet's. */
 function operationOfFault(fault: string): string | undefined {
   return fault.split(':')[1];
@@ -35,7 +56,9 @@ function causeOrder(results: readonly CheckResult[]): CheckResult[] {
   const rank = (result: CheckResult): number[] => {
     const { faults, onlyShared } = faultsOf(result);
     const operation = operationOfFault([...faults][0] ?? '');
-    return [onlyShared ? 1 : 0, -faults.size, operation !== undefined && result.id.startsWith(`${operation}.`) ? 0 : 1, results.indexOf(result)];
+    // A fault of every operation's answers (`*`) is best named by a check of the API's behaviour, not of its auth.
+    const own = operation === '*' ? !result.id.startsWith('auth.') : operation !== undefined && result.id.startsWith(`${operation}.`);
+    return [onlyShared ? 1 : 0, -faults.size, own ? 0 : 1, results.indexOf(result)];
   };
   const ranks = new Map(results.map((result) => [result, rank(result)]));
   return [...results].sort((a, b) => {

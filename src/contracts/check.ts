@@ -132,6 +132,8 @@ export class CheckContext {
   observations: Observations = {};
   /** The responses whose status their operation does not document, with that fault. */
   readonly #undocumented = new WeakMap<Exchange, string>();
+  /** The operation each response answered, for the fault of a finding about its status. */
+  readonly #operations = new WeakMap<Exchange, string>();
 
   constructor(readonly state: RunState) {}
 
@@ -166,6 +168,7 @@ export class CheckContext {
       throw error;
     }
     // A retry is said once for the run, in the report's line about retries: not here, once per request.
+    this.#operations.set(exchange, operation.operationId);
     this.#inspect(operation, exchange);
     // Every page lists each pet once, whatever check asked for it (a page listed after creates included).
     if (operation.method === 'GET' && exchange.status === 200 && Array.isArray(exchange.json)) {
@@ -197,13 +200,25 @@ export class CheckContext {
    * operation does not document, that status: whatever else the check saw wrong follows from it.
    */
   fail(message: string, exchange?: Exchange, details: Pick<Finding, 'expected' | 'actual' | 'schemaPath' | 'fault'> = {}): void {
-    const fault = details.fault ?? (exchange && this.#undocumented.get(exchange));
+    const fault = details.fault ?? (exchange && (this.#undocumented.get(exchange) ?? this.#errorStatusFault(exchange, details.actual)));
     this.findings.push({
       message,
       ...details,
       ...(exchange ? { request: exchange.request, status: exchange.status, excerpt: excerpt(exchange.text) } : {}),
       ...(fault === undefined ? {} : { fault }),
     });
+  }
+
+  /**
+   * A finding that an operation answered an error status where the check expected another is the
+   * fault of that operation answering that status (getPet answering 410 before its sunset, 404 for
+   * a pet that exists), whichever check met it. A success where an error was due stays the check's
+   * own: what it served depends on the input.
+   */
+  #errorStatusFault(exchange: Exchange, actual: string | undefined): string | undefined {
+    const operationId = this.#operations.get(exchange);
+    if (operationId === undefined || exchange.status < 400 || actual !== String(exchange.status)) return undefined;
+    return statusFault(operationId, exchange.status);
   }
 
   /** A warning shown by default: something the run could not judge that may matter (a server error on a path the spec does not name). */
@@ -253,8 +268,7 @@ export class CheckContext {
         this.advise(headerAdvice(operation.operationId, message), `header:${path}`);
         continue;
       }
-      const fault =
-        rule === 'status' ? statusFault(operation.operationId, status) : `${rule}:${operation.operationId}:${status}:${path.replace(/\/\d+(?=\/|$)/g, '/*')}`;
+      const fault = rule === 'status' ? undocumentedStatusFault(operation.operationId, status) : formFault(rule, status, path);
       if (rule === 'status') this.#undocumented.set(exchange, fault);
       this.fail(int64Message(message, exchange, path) ?? message, exchange, {
         ...(expected === undefined ? {} : { expected }),
@@ -264,6 +278,26 @@ export class CheckContext {
       });
     }
   }
+}
+
+/**
+ * The fault of an answer's form (its media type, a field of its body): one serializer or error
+ * handler writes every operation's answers, so a field written wrong is one fault wherever it shows,
+ * in a page, a created pet or a read one; an error's form likewise, whatever its status (a 401 comes
+ * from the auth layer in front of every operation).
+ */
+export function formFault(rule: string, status: number, path: string): string {
+  const field = path.replace(/\/(\d+|\*)(?=\/|$)/g, '');
+  return `${rule}:*:${status >= 400 ? 'error' : 'success'}:${field}`;
+}
+
+/**
+ * An error status the spec documents for no operation's answer here (a framework's 422 for invalid
+ * input) comes from one handler in front of every operation: one fault, whichever operation met it.
+ * A success status undocumented (createPet answering 200) is the operation's own.
+ */
+export function undocumentedStatusFault(operationId: string, status: number): string {
+  return status >= 400 && status < 500 ? `status:*:${status}` : statusFault(operationId, status);
 }
 
 /** A header's advice, from conformance's sentence: what the deployment sent, and that the interface leaves it open. */

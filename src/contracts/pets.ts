@@ -1,6 +1,6 @@
 import { INT64_MAX } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
-import { type CheckContext, type RunState, statusFault } from './check.js';
+import { type CheckContext, formFault, type RunState, statusFault } from './check.js';
 import type { Exchange } from './http.js';
 
 export type PetJson = Record<string, JsonValue>;
@@ -8,6 +8,32 @@ export type PetJson = Record<string, JsonValue>;
 /** A JSON value's exact text: integers beyond 2^53 compare by their digits. */
 export function exact(value: JsonValue | undefined): string {
   return typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
+}
+
+function jsonType(value: JsonValue | undefined): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'bigint' ? 'number' : typeof value;
+}
+
+/**
+ * The fault of a created pet's `field` that came back missing or of another JSON type than was sent
+ * (`"1"` for `1`): the answer's form, which its schema already failed, one fault with every other
+ * answer that writes the field so; or an integer rounded through a double, one fault of the field
+ * whichever check sent the integer; else a change of the field's value.
+ */
+export function changedFieldFault(field: string, sent: string, got: JsonValue | undefined): string {
+  let sentValue: JsonValue;
+  try {
+    sentValue = JSON.parse(sent);
+  } catch {
+    return `changed:createPet:${field}`;
+  }
+  if (jsonType(sentValue) !== jsonType(got)) return formFault('schema', 201, `body/${field}`);
+  // An integer kept as a double: equal to what was sent once both are doubles, other digits.
+  if ((typeof got === 'bigint' || typeof got === 'number') && Number(got) === Number(sent)) return `rounded:createPet:${field}`;
+  // Any other change of the field (a name trimmed, a status replaced) is one fault of the field, whichever body showed it.
+  return `changed:createPet:${field}`;
 }
 
 /** Deep equality of two JSON values, exact for big integers. */
@@ -232,7 +258,8 @@ export async function expectReread(context: CheckContext, created: PetJson, what
     context.fail(`getPet answered ${read.status} for the pet ${idOf(created)} just created ${what}`, read, {
       expected: '200',
       actual: String(read.status),
-      fault: `reread:getPet:${read.status}`,
+      // A pet that exists answered with another status is one fault of getPet, whichever check met it.
+      fault: read.status >= 400 ? statusFault('getPet', read.status) : `reread:getPet:${read.status}`,
     });
     return;
   }

@@ -69,7 +69,8 @@ function bigIdDeployment(): Promise<Deployment> {
     }
     const id = /^\/v1\/pets\/([^/]+)$/.exec(url.pathname)?.[1];
     if (id !== undefined && request.method === 'GET') {
-      const pet = /^\d+$/.test(id) ? pets.find((candidate) => candidate.id === BigInt(id)) : undefined;
+      // An int64 is one spelling: digits without a leading zero (`09007199254740993` is no id, issue 26).
+      const pet = /^(0|[1-9]\d*)$/.test(id) ? pets.find((candidate) => candidate.id === BigInt(id)) : undefined;
       return pet ? reply(200, pet) : error(404, 'not_found', `no pet has the id ${id}`);
     }
     return error(404, 'not_found', 'no such operation');

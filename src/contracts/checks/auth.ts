@@ -139,11 +139,33 @@ async function expectRejected(context: CheckContext, operation: Operation): Prom
   const request = await validRequest(context, operationId, 'auth refused');
   for (const [what, authorization] of rejectedCredentials(context)) {
     const exchange = await context.call(operationId, { ...request, authorization });
+    // One auth layer guards every operation: a credential it lets through is one fault, whichever operation showed it.
     if (exchange.status !== 401)
-      context.fail(`${operationId} answered ${exchange.status} to ${what}`, exchange, { expected: '401', actual: String(exchange.status) });
+      context.fail(`${operationId} answered ${exchange.status} to ${what}`, exchange, {
+        expected: '401',
+        actual: String(exchange.status),
+        fault: `auth:accepts:${what}`,
+      });
+    // HTTP asks every 401 for a challenge (RFC 9110 §11.6.1; RFC 6750 §3 for bearer); the interface does not: advice.
+    else if (!bearerChallenge(exchange))
+      context.advise(
+        `the deployment answers 401 without a WWW-Authenticate: Bearer challenge (${challengeOf(exchange)} on ${operationId}): HTTP asks every 401 for one (RFC 9110 §11.6.1, RFC 6750 §3 for the bearer scheme), and clients use it to tell a missing key from a refused one; send WWW-Authenticate: Bearer`,
+        'header:www-authenticate',
+      );
   }
   await expectInvalidRejected(context, operationId, request);
   if (operation.method === 'POST' && request.body !== undefined) await expectNothingCreated(context, request.body);
+}
+
+/** True when a 401 challenges for the bearer scheme: `WWW-Authenticate: Bearer`, alone or among other challenges, any parameters. */
+function bearerChallenge(exchange: Exchange): boolean {
+  return /(^|,)\s*bearer(\s|,|$)/i.test(exchange.headers.get('www-authenticate') ?? '');
+}
+
+/** The challenge a 401 carried, for a report. */
+function challengeOf(exchange: Exchange): string {
+  const value = exchange.headers.get('www-authenticate');
+  return value === null ? 'no WWW-Authenticate' : `WWW-Authenticate: ${value}`;
 }
 
 async function expectInvalidRejected(context: CheckContext, operationId: string, valid: RequestParts): Promise<void> {

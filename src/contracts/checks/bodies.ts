@@ -1,6 +1,6 @@
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
 import type { Check, CheckContext } from '../check.js';
-import { bodyCategoryId, createPet, exact, expectReread, idOf, isPet, petName } from '../pets.js';
+import { bodyCategoryId, changedFieldFault, createPet, exact, expectReread, idOf, isPet, petName } from '../pets.js';
 
 /** A body at a boundary of the NewPet schema, each field as the exact JSON text sent. */
 interface Boundary {
@@ -124,6 +124,7 @@ export const bodyChecks: Check[] = [
             context.fail(`createPet accepted a body with ${what} but changed ${field}`, exchange, {
               expected: sent.length > 200 ? `${sent.slice(0, 200)}… (${sent.length} characters)` : sent,
               actual: got.length > 200 ? `${got.slice(0, 200)}… (${got.length} characters)` : got,
+              fault: changedFieldFault(field, sent, pet[field]),
             });
           }
         }

@@ -1,5 +1,5 @@
 import type { Check, CheckContext } from '../check.js';
-import { createPet, exact, expectListed, expectReread, idOf, listPage, newPetBody, type PetJson } from '../pets.js';
+import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, newPetBody, type PetJson } from '../pets.js';
 import { bodyChecks } from './bodies.js';
 import { typeChecks } from './types.js';
 
@@ -11,7 +11,11 @@ function expectEcho(context: CheckContext, created: Awaited<ReturnType<typeof cr
   for (const [field, sent] of Object.entries(created.sent)) {
     const got = created.pet[field];
     if (exact(got) !== sent)
-      context.fail(`createPet changed ${field}`, created.exchange, { expected: sent, actual: got === undefined ? '(missing)' : exact(got) });
+      context.fail(`createPet changed ${field}`, created.exchange, {
+        expected: sent,
+        actual: got === undefined ? '(missing)' : exact(got),
+        fault: changedFieldFault(field, sent, got),
+      });
   }
 }
 

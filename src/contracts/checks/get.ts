@@ -1,8 +1,19 @@
+import { ABSENT_SERVED } from '../causes.js';
 import type { Check } from '../check.js';
 import { absentIdBeyond, existingPet, idOf, isPet, samePet } from '../pets.js';
 import { lenientIntegerFault } from './inputs.js';
 
 const DAY_MS = 86_400_000;
+
+/** Ids at the edges of int64, and one past each (no int64: a store's bigint must not overflow on them into a 500). */
+const BOUNDARY_IDS: readonly [string, string][] = [
+  ['0', 'zero'],
+  ['-1', 'a negative id'],
+  ['9223372036854775807', 'the int64 maximum'],
+  ['-9223372036854775808', 'the int64 minimum'],
+  ['9223372036854775808', 'one past the int64 maximum'],
+  ['-9223372036854775809', 'one past the int64 minimum'],
+];
 
 export const getChecks: Check[] = [
   {
@@ -28,7 +39,11 @@ export const getChecks: Check[] = [
       const id = absentIdBeyond(context.state.listing.map(idOf));
       const exchange = await context.call('getPet', { params: { petId: id } });
       if (exchange.status !== 404)
-        context.fail(`getPet answered ${exchange.status} for the absent id ${id}`, exchange, { expected: '404', actual: String(exchange.status) });
+        context.fail(`getPet answered ${exchange.status} for the absent id ${id}`, exchange, {
+          expected: '404',
+          actual: String(exchange.status),
+          ...(exchange.status === 200 ? { fault: ABSENT_SERVED } : {}),
+        });
     },
   },
   {
@@ -52,18 +67,26 @@ export const getChecks: Check[] = [
   },
   {
     id: 'getPet.boundary-ids',
-    title: 'getPet answers 404 (or 400) for the int64 ids at the edges: 0, -1, the int64 maximum and minimum',
+    title: 'getPet answers 404 (or 400) for the int64 ids at the edges: 0, -1, the int64 maximum and minimum, and one past each',
     operationId: 'getPet',
     writes: false,
     async run(context) {
       const listed = new Set(context.state.listing.map(idOf));
-      for (const id of ['0', '-1', '9223372036854775807', '-9223372036854775808']) {
+      for (const [id, what] of BOUNDARY_IDS) {
         if (listed.has(id)) continue;
         const exchange = await context.call('getPet', { params: { petId: id } });
         // An id no pet has is 404; an id the deployment never assigns may be rejected as invalid. 200 only for a pet with that id.
         const served = exchange.status === 200 && isPet(exchange.json) && idOf(exchange.json) === id;
         if (exchange.status !== 404 && exchange.status !== 400 && !served)
-          context.fail(`getPet answered ${exchange.status} for the id ${id}`, exchange, { expected: '404 or 400', actual: String(exchange.status) });
+          context.fail(
+            `getPet answered ${exchange.status} for the id ${id}, ${what}${exchange.status >= 500 ? ': compare petId with the int64 range before the store reads it, and answer 400 (or 404)' : ''}`,
+            exchange,
+            {
+              expected: '404 or 400',
+              actual: String(exchange.status),
+              ...(exchange.status === 200 && !isPet(exchange.json) ? { fault: ABSENT_SERVED } : {}),
+            },
+          );
       }
     },
   },

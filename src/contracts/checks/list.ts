@@ -1,5 +1,6 @@
 import { SpecError } from '../../errors.js';
 import { inOrder, type ListOrder } from '../../profile/profile.js';
+import { FEWER_THAN_LIMIT, MORE_THAN_LIMIT, OTHER_STATUS, unknownValueFault } from '../causes.js';
 import type { Check, CheckContext } from '../check.js';
 import { createPet, expectListed, idOf, listPage, maxLimit, type PetJson, petsOf } from '../pets.js';
 import type { Observations } from './observations.js';
@@ -61,10 +62,15 @@ export const listChecks: Check[] = [
       const { exchange, pets } = await listPage(context, '');
       const least = Math.min(size, existing);
       if (pets.length < least || pets.length > size) {
-        context.fail(`listPets without limit answered ${pets.length} pets while at least ${existing} exist`, exchange, {
-          expected: existing >= size ? `${size} pets (the default limit)` : `${least} to ${size} pets`,
-          actual: `${pets.length} pets`,
-        });
+        context.fail(
+          `listPets without limit answered ${pets.length} pets while at least ${existing} exist: limit defaults to ${size}, so a request without it gets up to ${size} pets`,
+          exchange,
+          {
+            expected: existing >= size ? `${size} pets (the default limit)` : `${least} to ${size} pets`,
+            actual: `${pets.length} pets`,
+            fault: pets.length < least ? FEWER_THAN_LIMIT : MORE_THAN_LIMIT,
+          },
+        );
       }
     },
   },
@@ -76,12 +82,13 @@ export const listChecks: Check[] = [
     async run(context) {
       const max = maxLimit(context);
       // Pets are only ever added while the run lasts, so a count seen earlier is a lower bound:
-      // the pages of each status are disjoint, so together they show at least that many pets.
+      // together the pages of each status show at least their distinct pets of that status (counted
+      // by id and status, so that a filter that is ignored is the filter's fault, not the limit's).
       let seen = (await listPage(context, '')).pets.length;
-      let byStatus = 0;
+      const byStatus = new Set<string>();
       for (const status of context.contract.enumParameter('listPets', 'status'))
-        byStatus += (await listPage(context, `status=${status}&limit=${max}`)).pets.length;
-      seen = Math.min(max, Math.max(seen, byStatus));
+        for (const pet of (await listPage(context, `status=${status}&limit=${max}`)).pets) if (pet.status === status) byStatus.add(idOf(pet));
+      seen = Math.min(max, Math.max(seen, byStatus.size));
       const { exchange: full, pets: all } = await listPage(context);
       if (all.length > max)
         context.fail(`listPets with limit=${max} answered ${all.length} pets`, full, { expected: `at most ${max}`, actual: String(all.length) });
@@ -89,6 +96,7 @@ export const listChecks: Check[] = [
         context.fail(`listPets with limit=${max} answered fewer pets than exist`, full, {
           expected: `at least ${seen} (seen without a limit and by status)`,
           actual: String(all.length),
+          fault: FEWER_THAN_LIMIT,
         });
       }
       for (const limit of [1, 5]) {
@@ -98,6 +106,7 @@ export const listChecks: Check[] = [
           context.fail(`listPets with limit=${limit} answered ${pets.length} pets`, exchange, {
             expected: least === limit ? `${limit} pets` : `${least} to ${limit} pets`,
             actual: `${pets.length} pets`,
+            fault: pets.length > limit ? MORE_THAN_LIMIT : FEWER_THAN_LIMIT,
           });
         }
       }
@@ -110,13 +119,20 @@ export const listChecks: Check[] = [
     writes: false,
     async run(context) {
       const max = maxLimit(context);
-      const { maximum } = pageSize(context);
+      const { minimum, maximum, default: size } = pageSize(context);
       for (const limit of outOfRangeLimits(context)) {
         const exchange = await context.call('listPets', { query: `limit=${encodeURIComponent(limit)}` });
         const count = petsOf(exchange).length;
         if (exchange.status === 200 || exchange.status === 400) context.observe(limitChoice(limit, exchange.status === 200, maximum));
-        if (exchange.status === 200 && count > max) {
-          context.fail(`listPets with limit=${limit} answered ${count} pets`, exchange, { expected: `400, or at most ${max} pets`, actual: `${count} pets` });
+        // Clamped, a limit above the range gives at most the maximum; below it, or no integer, at most the
+        // minimum; ignored, the default page. More is a limit read another way (0 as "no limit").
+        const most = Number(limit) > maximum ? max : size;
+        if (exchange.status === 200 && count > most) {
+          context.fail(
+            `listPets with limit=${limit} answered ${count} pets: a limit outside ${minimum} to ${maximum} is refused with 400, clamped into the range, or ignored (the default page of ${size}), never read as more`,
+            exchange,
+            { expected: `400, or at most ${most} pets`, actual: `${count} pets` },
+          );
         } else if (exchange.status !== 200 && exchange.status !== 400) {
           context.fail(`listPets with limit=${limit} answered ${exchange.status}`, exchange, { expected: '400 or 200', actual: String(exchange.status) });
         }
@@ -159,6 +175,7 @@ export const listChecks: Check[] = [
           context.fail(`listPets with status=${status} answered ${others.length} pet(s) of another status`, exchange, {
             expected: `only status ${status}`,
             actual: `ids ${others.map(idOf).slice(0, 5).join(', ')} with status ${[...new Set(others.map((pet) => String(pet.status)))].join(', ')}`,
+            fault: OTHER_STATUS,
           });
         }
       }
@@ -197,6 +214,7 @@ export const listChecks: Check[] = [
           context.fail(`listPets with status=${status}&limit=${SMALL_LIMIT} answered ${pets.length} pets, ${others.length} of another status`, exchange, {
             expected: `${least === SMALL_LIMIT ? SMALL_LIMIT : `${least} to ${SMALL_LIMIT}`} pets of status ${status} (${all.length} listed with limit=${max})`,
             actual: `${pets.length} pets${others.length > 0 ? `, ids ${others.map(idOf).join(', ')} of another status` : ''}`,
+            fault: others.length > 0 ? OTHER_STATUS : pets.length > SMALL_LIMIT ? MORE_THAN_LIMIT : FEWER_THAN_LIMIT,
           });
         }
       }
@@ -215,6 +233,7 @@ export const listChecks: Check[] = [
         context.fail(`listPets with an unknown status answered ${exchange.status} with ${count} pets`, exchange, {
           expected: '400, or 200 with no pets',
           actual: `${exchange.status}, ${count} pets`,
+          ...(count > 0 ? { fault: unknownValueFault('listPets', 'status') } : {}),
         });
       }
     },

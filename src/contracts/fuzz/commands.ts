@@ -43,6 +43,7 @@ function violationOf(finding: Finding): Violation {
     message: finding.message,
     ...(finding.expected === undefined ? {} : { expected: finding.expected }),
     ...(finding.actual === undefined ? {} : { actual: finding.actual }),
+    ...(finding.fault === undefined ? {} : { fault: finding.fault }),
   };
 }
 

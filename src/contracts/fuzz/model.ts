@@ -11,7 +11,10 @@
  * reproduce the failure.
  */
 import type { JsonValue } from '../../json/lossless.js';
-import { absentIdBeyond, differingFields, exact, idOf, isPet, type PetJson } from '../pets.js';
+import { ABSENT_SERVED, FEWER_THAN_LIMIT, MORE_THAN_LIMIT, OTHER_STATUS, unknownValueFault } from '../causes.js';
+import { statusFault } from '../check.js';
+import { lenientIntegerFault } from '../checks/inputs.js';
+import { absentIdBeyond, changedFieldFault, differingFields, exact, idOf, isPet, type PetJson } from '../pets.js';
 import { type BodyInput, type ListInput, malformedId, type ReadInput } from './inputs.js';
 
 /** A response the model does not allow: what was wrong, with what it expected. */
@@ -19,6 +22,8 @@ export interface Violation {
   readonly message: string;
   readonly expected?: string;
   readonly actual?: string;
+  /** The fault, named as the spec suite's checks name it, so that a fault both find is reported once (causes.ts). */
+  readonly fault?: string;
 }
 
 /** What the model knows of the deployment while one sequence runs. */
@@ -58,7 +63,12 @@ function createdPet(model: FuzzModel, body: BodyInput, pet: JsonValue | undefine
   if (!isPet(pet)) return { message: 'createPet answered 201 without a pet', expected: 'a Pet with its id' };
   for (const [field, sent] of Object.entries(body.fields)) {
     if (exact(pet[field]) !== sent)
-      return { message: `createPet changed ${field}`, expected: sent, actual: pet[field] === undefined ? '(missing)' : exact(pet[field]) };
+      return {
+        message: `createPet changed ${field}`,
+        expected: sent,
+        actual: pet[field] === undefined ? '(missing)' : exact(pet[field]),
+        fault: changedFieldFault(field, sent, pet[field]),
+      };
   }
   const taken = knownPets(model).find((known) => idOf(known) === idOf(pet));
   if (taken)
@@ -74,7 +84,12 @@ export function judgeCreate(model: FuzzModel, body: BodyInput, status: number, j
     return status === 400 ? undefined : { message: `createPet answered ${status} to a body with ${body.what}`, expected: '400', actual: String(status) };
   if (status === 201) return createdPet(model, body, json);
   if (status !== 400)
-    return { message: `createPet answered ${status} to a valid body`, expected: '201, or 400 for a category it does not know', actual: String(status) };
+    return {
+      message: `createPet answered ${status} to a valid body`,
+      expected: '201, or 400 for a category it does not know',
+      actual: String(status),
+      fault: statusFault('createPet', status),
+    };
   const fields = integerFields(body);
   if (fields.length > 0 && fields.every((field) => model.accepted.has(field)))
     return {
@@ -99,6 +114,7 @@ function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[
       message: `listPets answered ${pets.length} pets for ${input.query === '' ? 'no query' : input.query}`,
       expected: `at most ${most}`,
       actual: String(pets.length),
+      ...(limit === undefined ? {} : { fault: MORE_THAN_LIMIT }),
     };
   const filter = input.status.kind === 'valid' ? input.status.value : undefined;
   const stray = filter === undefined ? undefined : pets.find((pet) => pet.status !== filter);
@@ -107,6 +123,7 @@ function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[
       message: `listPets filtered by status=${filter} answered the pet ${idOf(stray)} with status ${exact(stray.status)}`,
       expected: `status ${filter}`,
       actual: exact(stray.status),
+      fault: OTHER_STATUS,
     };
   for (const pet of pets) {
     const known = knownPets(model).find((candidate) => idOf(candidate) === idOf(pet));
@@ -134,6 +151,7 @@ function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[
       message: `listPets (${input.query === '' ? 'no query' : input.query}) answered a page of ${pets.length}, fewer than its limit ${limit}, without the pet ${idOf(missing)} ${where(model, missing)}`,
       expected: `the pet ${idOf(missing)} listed`,
       actual: `${pets.length} other pets`,
+      fault: FEWER_THAN_LIMIT,
     };
   return undefined;
 }
@@ -162,6 +180,7 @@ export function judgeList(
           message: `listPets answered ${json.length} pets for status=${input.status.value}, outside the enum`,
           expected: '400, or an empty page',
           actual: `${json.length} pets`,
+          fault: unknownValueFault('listPets', 'status'),
         };
   return pageProblem(model, input, json.filter(isPet), bounds);
 }
@@ -182,7 +201,13 @@ export function idToRead(model: FuzzModel, input: ReadInput): string | undefined
 }
 
 function readKnown(model: FuzzModel, pet: PetJson, status: number, json: JsonValue | undefined): Violation | undefined {
-  if (status !== 200) return { message: `getPet answered ${status} for the pet ${idOf(pet)} ${where(model, pet)}`, expected: '200', actual: String(status) };
+  if (status !== 200)
+    return {
+      message: `getPet answered ${status} for the pet ${idOf(pet)} ${where(model, pet)}`,
+      expected: '200',
+      actual: String(status),
+      ...(status >= 400 ? { fault: statusFault('getPet', status) } : {}),
+    };
   if (!isPet(json)) return undefined;
   const mine = model.created.includes(pet);
   // A re-read gives back what was created, field for field; a listed pet may show more fields when read.
@@ -194,6 +219,15 @@ function readKnown(model: FuzzModel, pet: PetJson, status: number, json: JsonVal
     expected: differ.map((f) => `${f}: ${f in pet ? exact(pet[f]) : '(absent)'}`).join(', '),
     actual: differ.map((f) => `${f}: ${f in json ? exact(json[f]) : '(absent)'}`).join(', '),
   };
+}
+
+/** The fault of a read answered wrong, as the spec suite's checks name it. */
+function readFault(input: ReadInput, status: number, json: JsonValue | undefined): { fault?: string } {
+  if (status >= 400) return { fault: statusFault('getPet', status) };
+  if (status !== 200) return {};
+  // A pet for a text no int64 is: the lenient reading getPet.petId-spellings finds.
+  if (input.kind === 'malformed') return isPet(json) ? { fault: lenientIntegerFault('getPet', 'petId') } : {};
+  return { fault: ABSENT_SERVED };
 }
 
 /** getPet: 200 with the pet for one known to exist; 404 for an absent id (400 too at the int64 edges); 400 or 404 for a text no int64 is. */
@@ -208,5 +242,10 @@ export function judgeRead(model: FuzzModel, input: ReadInput, id: string, status
   if (allowed.includes(status)) return undefined;
   const what = input.kind === 'malformed' ? `${JSON.stringify(id)}, which is no int64 (${input.form})` : `${id}, which no pet is known to have`;
   const served = status === 200 && isPet(json) ? `, the pet ${idOf(json)}` : '';
-  return { message: `getPet answered ${status}${served} for the id ${what}`, expected: allowed.join(' or '), actual: String(status) };
+  return {
+    message: `getPet answered ${status}${served} for the id ${what}`,
+    expected: allowed.join(' or '),
+    actual: String(status),
+    ...readFault(input, status, json),
+  };
 }

@@ -53,6 +53,7 @@ function findingOf(failure: Failure, seed: number): Finding {
     message: `${violation.message}: found by a generated sequence of calls, shrunk to the ${calls === 1 ? 'one call' : `${calls} calls`} below (seed ${seed}: re-run with --seed ${seed})`,
     ...(violation.expected === undefined ? {} : { expected: violation.expected }),
     ...(violation.actual === undefined ? {} : { actual: violation.actual }),
+    ...(violation.fault === undefined ? {} : { fault: violation.fault }),
     ...(exchange ? { status: exchange.status, excerpt: exchange.text.slice(0, 300) } : {}),
     replay: failure.sent,
   };

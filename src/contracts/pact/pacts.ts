@@ -21,6 +21,8 @@ export interface PactInteraction {
     readonly headers?: Record<string, string | string[]>;
     readonly body?: unknown;
   };
+  /** What the consumer expects back; its status tells an error's form from a success's. */
+  readonly response?: { readonly status?: number };
   readonly type?: string;
   /** V4: a pending interaction's failure is reported, but does not fail the provider. */
   readonly pending?: boolean;

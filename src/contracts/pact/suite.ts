@@ -6,10 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { parseJson, stringifyJson } from '../../json/lossless.js';
 import { basePathOf } from '../../openapi/document.js';
 import { operationAt } from '../causes.js';
-import { type CheckResult, type Finding, type RunState, statusFault } from '../check.js';
+import { type CheckResult, type Finding, type RunState, statusFault, undocumentedStatusFault } from '../check.js';
 import type { Contract } from '../contract.js';
 import { type ExchangeObserver, KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { acceptedCategoryId } from '../pets.js';
+import { type Mismatch, mismatchFault } from './faults.js';
 import { isObject } from './guards.js';
 import { type LoadedPact, type PactDocument, type PactInteraction, statesOf } from './pacts.js';
 import { breaksContract } from './proxy.js';
@@ -23,13 +24,9 @@ interface InteractionReport {
   readonly result?: unknown;
 }
 
-interface MismatchReport {
-  readonly type?: string;
-  readonly mismatch?: string;
+interface MismatchReport extends Mismatch {
   readonly expected?: unknown;
   readonly actual?: unknown;
-  readonly path?: string;
-  readonly key?: string;
 }
 
 interface VerifierReport {
@@ -117,13 +114,15 @@ function recordedRequest(interaction: PactInteraction, baseUrl: string, basePath
   };
 }
 
-function findingsOf(error: VerifierError, request: RecordedRequest, fault: FaultOf): Finding[] {
+function findingsOf(error: VerifierError, request: RecordedRequest, fault: FaultOf, expectedStatus: number): Finding[] {
   const mismatches = error.mismatch?.mismatches ?? [];
   if (mismatches.length === 0) return [{ message: error.mismatch?.message ?? `the interaction failed (${error.mismatch?.type ?? 'unknown'})`, request }];
+  // A status other than the pact's is the fault the spec suite names by that status too: one fault, one
+  // failure; the body of another status differs from the pact's because of it.
+  const statusMismatch = mismatches.find((mismatch) => mismatch.type === 'StatusMismatch' && Number.isInteger(Number(mismatch.actual)));
+  const byStatus = statusMismatch && fault(request.method, request.url, Number(statusMismatch.actual));
   return mismatches.map((mismatch) => {
-    // A status other than the pact's is the fault the spec suite names by that status too: one fault, one failure.
-    const status = mismatch.type === 'StatusMismatch' ? Number(mismatch.actual) : Number.NaN;
-    const shared = Number.isInteger(status) ? fault(request.method, request.url, status) : undefined;
+    const shared = byStatus ?? mismatchFault(mismatch, expectedStatus, request.url);
     return {
       message: `${mismatch.type ?? 'Mismatch'}${mismatch.path ? ` at ${mismatch.path}` : mismatch.key ? ` of ${mismatch.key}` : ''}: ${mismatch.mismatch ?? 'differs'}`,
       ...(mismatch.expected === undefined ? {} : { expected: text(mismatch.expected) }),
@@ -140,7 +139,8 @@ type FaultOf = (method: string, url: string, status: number) => string | undefin
 function faultOf(contract: Contract): FaultOf {
   return (method, url, status) => {
     const operationId = operationAt(contract, method, url);
-    return operationId === undefined ? undefined : statusFault(operationId, status);
+    if (operationId === undefined) return undefined;
+    return contract.operation(operationId).statuses.has(status) ? statusFault(operationId, status) : undocumentedStatusFault(operationId, status);
   };
 }
 
@@ -256,7 +256,10 @@ function judgeReport(
   // Verifier's own (type `error`: it could not send the request) is no mismatch: the interaction did not run.
   const mismatched = errorsAbout(report, interaction).filter((error) => error.mismatch?.type !== 'error');
   const ms = Number.parseFloat(verdict?.duration ?? '0') * (verdict?.duration?.endsWith('ms') ? 1 : 1000);
-  const findings = stopped.length > 0 ? stopped : mismatched.flatMap((error) => findingsOf(error, request, fault)).map((finding) => redacted(finding, redact));
+  const findings =
+    stopped.length > 0
+      ? stopped
+      : mismatched.flatMap((error) => findingsOf(error, request, fault, interaction.response?.status ?? 200)).map((finding) => redacted(finding, redact));
   if (!verdict) return { outcome: 'error' as const, ms, findings, reason: 'could not verify: the Pact verifier did not report this interaction' };
   if (verdict.result === 'OK' && findings.length === 0) return { outcome: 'pass' as const, ms, findings };
   if (interaction.pending) {
