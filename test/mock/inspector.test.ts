@@ -4,9 +4,11 @@
  * neither frame nor read it, and beyond loopback it asks for the key. UPDATE_SCREENSHOT=1 writes
  * docs/inspector.png from the same page.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
@@ -151,6 +153,23 @@ describe.skipIf(skipWithoutChromium(TEST))('the inspector page, in Chromium', ()
     expect(curl).toContain('-H "Authorization: Bearer $PETSTORE_API_KEY"');
     expect(curl).toContain(`--data-raw '{"name":"${HOSTILE}","categoryId":1}'`);
     expect(await page.content()).not.toContain(KEY);
+  });
+
+  it('copies curl that a shell runs as the request, never as commands a client planted in it', async () => {
+    // Any client (a page elsewhere too: the API answers CORS) chooses the scheme of its Authorization,
+    // which the journal keeps; pasted into a shell, the copied command must run nothing of it.
+    const marker = join(await mkdtemp(join(tmpdir(), 'petstore-inspector-')), 'planted');
+    const planted = `$(touch\${IFS}${marker})\`touch\${IFS}${marker}\`;touch\${IFS}${marker}`;
+    await fetch(`${mock.url}/pets?planted=1`, { headers: { authorization: `${planted} x`, 'x-mock-session': `a'b` } });
+    const entry = page.locator('.entry', { hasText: 'planted=1' }).first();
+    await entry.waitFor({ timeout: 2_000 });
+    await entry.locator('summary').click();
+    const curl = await entry.locator('pre.curl').innerText();
+    const shell = spawnSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }\n${curl}`], { env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEY: 'the-key' } });
+    const ran = existsSync(marker);
+    await rm(dirname(marker), { recursive: true, force: true });
+    expect(ran).toBe(false);
+    expect(shell.stdout.toString()).toContain(`Authorization: ${planted} the-key`);
   });
 
   it('lists the sessions with their pet counts, and its reset button resets the mock', async () => {

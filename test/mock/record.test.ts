@@ -51,6 +51,28 @@ describe('petstore-mock --proxy URL --record FILE', () => {
     expect(JSON.parse(here)).toHaveLength(51);
   });
 
+  it('records no form of the upstream key the request log would hide: unpadded, base64 unpadded or url, encoded twice', async () => {
+    const key = 'staging/K3y+0=';
+    const base64 = Buffer.from(key).toString('base64');
+    const forms = [key.slice(0, -1), base64.replace(/=+$/, ''), Buffer.from(key).toString('base64url'), encodeURIComponent(encodeURIComponent(key))];
+    const upstream = await startMockServer({ port: 0, seed: 7, apiKey: key });
+    running.push(upstream);
+    const file = join(await mkdtemp(join(tmpdir(), 'petstore-record-')), 'staging.json');
+    const proxy = await startMockCli(['--port', '0', '--quiet', '--proxy', upstream.url, '--upstream-key', key, '--record', file]);
+    running.push(proxy);
+    for (const form of forms) {
+      const created = await fetch(`${proxy.url}/pets`, {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ name: `owner ${form}`, categoryId: 2 }),
+      });
+      expect(created.status).toBe(201);
+    }
+    const recorded = await readFile(file, 'utf8');
+    for (const form of forms) expect(recorded).not.toContain(form);
+    expect(recorded.match(/"name":"owner \*\*\*"/g)).toHaveLength(forms.length);
+  });
+
   it('writes the file as pets are shown, and refuses a path it cannot write (exit 2), and --record without --proxy', async () => {
     const upstream = await startMockServer({ port: 0, seed: 7 });
     running.push(upstream);

@@ -15,6 +15,7 @@ describe('parseFaultRates', () => {
     ['reset:-0.1', /a rate is a share/],
     ['reset:0.1:3', /a rate is a share/],
     ['reset:0.6,close:0.6', /add up to 1\.2, more than every request/],
+    ['reset:0.1,reset:0.9', /"reset:0\.9": reset is given twice; give each fault once, with its rate/],
   ])('rejects %s, saying what to change', (text, message) => {
     expect(() => parseFaultRates(text)).toThrow(message);
   });

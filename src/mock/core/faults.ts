@@ -57,6 +57,8 @@ export function parseFaultRates(text: string): FaultRates {
     const share = Number(rate);
     if (rest.length > 0 || !/^(0|1|0?\.\d+|1\.0*)$/.test(rate) || share > 1)
       throw new RangeError(`"${part.trim()}": a rate is a share of requests from 0 to 1, such as ${name}:0.05 for one request in twenty.`);
+    // A kind given twice is a typo or a merge of two lists: the user meant one of the rates, not their sum.
+    if (rates[name] !== undefined) throw new RangeError(`"${part.trim()}": ${name} is given twice; give each fault once, with its rate.`);
     rates[name] = share;
   }
   checkFaultRates(rates);

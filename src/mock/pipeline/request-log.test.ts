@@ -47,6 +47,12 @@ describe('targetRedactor', () => {
     expect(redact(`http://${KEY.slice(0, -1)}.example/v1/pets`)).toBe('http://***/v1/pets');
     expect(redact('http://127.0.0.1:4010/v1/pets/pets')).toBe('http://127.0.0.1:4010/v1/pets/pets');
   });
+
+  it('hides userinfo that holds a raw / (as Node passes it on), so a key with a / in it shows on neither side', () => {
+    expect(redact('http://u:k/+ey@127.0.0.1:4010/v1/pets?limit=1')).toBe('http://***@127.0.0.1:4010/v1/pets?limit=1');
+    expect(redact('http://k/+ey@127.0.0.1/v1/pets')).toBe('http://***@127.0.0.1/v1/pets');
+    expect(redact('http://127.0.0.1/v1/pets?a=b@c')).toBe('http://127.0.0.1/v1/pets?a=b@c');
+  });
 });
 
 describe('detailRedactor', () => {

@@ -111,7 +111,9 @@ function piecesOf(target: string, isWord: (index: number) => boolean): Pieces {
  * Userinfo is a credential whatever it holds: always hidden; so is an authority that holds a key.
  */
 function splitOrigin(target: string, holds: (text: string) => boolean): [origin: string, rest: string] {
-  const origin = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target)?.[0];
+  // Userinfo ends at the last `@` before the query, not at the first `/`: Node passes on a target whose
+  // userinfo holds a raw `/` (`http://u:k/ey@host/`), and the key must not hide on both sides of it.
+  const origin = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^?#]*@)?[^/?#]*/.exec(target)?.[0];
   if (origin === undefined) return ['', target];
   const authority = origin.indexOf('//') + 2;
   const at = origin.lastIndexOf('@');

@@ -132,14 +132,29 @@ export interface JournalKeeper {
   clear(session?: string): Pending<void>;
 }
 
-/** `*` as any run of characters, everything else as itself. */
-function pathPattern(path: string): RegExp {
-  return new RegExp(
-    `^${path
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
+/**
+ * A test of a path against a pattern where `*` is any run of characters, everything else itself. Not a
+ * RegExp: `*` runs as `.*` backtrack, and `?path=****...x` from any client would hold the process for
+ * minutes. Each literal between stars is found leftmost in turn (which is enough when `*` is the only
+ * wildcard), so a test takes one pass over the path per literal.
+ */
+function pathPattern(pattern: string): (path: string) => boolean {
+  const parts = pattern.split('*');
+  const first = parts[0] ?? '';
+  if (parts.length === 1) return (path) => path === first;
+  const last = parts[parts.length - 1] ?? '';
+  const middle = parts.slice(1, -1).filter((part) => part !== '');
+  return (path) => {
+    if (path.length < first.length + last.length || !path.startsWith(first) || !path.endsWith(last)) return false;
+    let at = first.length;
+    const end = path.length - last.length;
+    for (const part of middle) {
+      const found = path.indexOf(part, at);
+      if (found === -1 || found + part.length > end) return false;
+      at = found + part.length;
+    }
+    return true;
+  };
 }
 
 /** Whether `status` is the filter's status, or in its class (`4xx`). */
@@ -159,7 +174,7 @@ export function entryFilter(filter: JournalFilter): (entry: JournalEntry) => boo
   const { status, operation, since } = filter;
   return (entry) =>
     (method === undefined || entry.method === method) &&
-    (path === undefined || path.test(entry.path)) &&
+    (path === undefined || path(entry.path)) &&
     (status === undefined || statusMatches(status, entry.status)) &&
     (operation === undefined || entry.operation === operation) &&
     (since === undefined || entry.id > since);

@@ -79,8 +79,13 @@ function shellQuoted(text: string): string {
 function curlOf(entry: JournalEntry): string {
   const parts = [`curl -i -X ${entry.method} ${shellQuoted(`${location.origin}${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`)}`];
   for (const [name, value] of Object.entries(entry.headers)) {
-    if (name === 'authorization') parts.push(`-H "Authorization: ${value.split(' ')[0] ?? 'Bearer'} $PETSTORE_API_KEY"`);
-    else parts.push(`-H ${shellQuoted(`${name}: ${value}`)}`);
+    if (name === 'authorization') {
+      // The scheme is whatever the client sent (`$(…)` too): in single quotes unless it is a plain word,
+      // so that a pasted command expands only $PETSTORE_API_KEY.
+      const scheme = value.split(' ')[0] ?? 'Bearer';
+      const quoted = /^[\w.~+-]+$/.test(scheme) ? `"Authorization: ${scheme} ` : `${shellQuoted(`Authorization: ${scheme} `)}"`;
+      parts.push(`-H ${quoted}$PETSTORE_API_KEY"`);
+    } else parts.push(`-H ${shellQuoted(`${name}: ${value}`)}`);
   }
   if (entry.body !== undefined) parts.push(`--data-raw ${shellQuoted(entry.body)}`);
   return parts.join(' \\\n  ');

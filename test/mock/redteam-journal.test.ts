@@ -1,0 +1,57 @@
+/**
+ * The journal and the request log against an attacker with a socket and a careless user, on the real
+ * `petstore-mock` command (needs `dist/`): a key with a `/` in the userinfo of an absolute-form
+ * target is hidden in both, and a hostile path filter (`****…x`) is answered at once, the mock serving
+ * on.
+ */
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JournalPage } from '../../src/mock/state/journal.js';
+import { type RunningMock, startMockCli } from '../support/cli.js';
+
+const KEY = 'Zk3y+/Sec/ret==';
+
+/** Sends `text` on a socket of its own and resolves with all the mock answered. */
+function raw(url: string, text: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(text));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('petstore-mock: the journal and the log against hostile requests', () => {
+  let mock: RunningMock;
+  beforeAll(async () => {
+    mock = await startMockCli(['--port', '0', '--api-key', KEY]);
+  });
+  afterAll(() => mock?.stop());
+
+  it('hides a key with a / in the userinfo of an absolute-form target, in the journal and in the log', async () => {
+    const { host } = new URL(mock.url);
+    const answer = await raw(
+      mock.url,
+      `GET http://u:${KEY}@${host}/v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 404/);
+    const journal = await (await fetch(new URL('/__mock/requests', mock.url))).text();
+    expect((JSON.parse(journal) as JournalPage).entries.map((entry) => entry.path)).toContain(`http://***@${host}/v1/pets`);
+    for (const part of [KEY, 'Zk3y', 'Sec/ret']) {
+      expect(journal).not.toContain(part);
+      expect(mock.stdout()).not.toContain(part);
+    }
+  });
+
+  it('answers a hostile path filter at once, and serves on', async () => {
+    await fetch(`${mock.url}/${'a'.repeat(2000)}`, { headers: { authorization: `Bearer ${KEY}` } });
+    const started = performance.now();
+    const filtered = await fetch(new URL(`/__mock/requests?path=${'*'.repeat(5000)}x`, mock.url), { signal: AbortSignal.timeout(10_000) });
+    expect(filtered.status).toBe(200);
+    expect(((await filtered.json()) as JournalPage).entries).toEqual([]);
+    expect((await fetch(new URL('/__mock/health', mock.url))).status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
