@@ -104,12 +104,13 @@ describe.skipIf(skipWithoutChromium(TEST))('the inspector page, in Chromium', ()
   let browser: Browser;
   let page: Page;
   let elsewhere: StaticServer;
+  let dir: string;
   const problems: string[] = [];
 
   beforeAll(async () => {
     if (CHROMIUM === undefined) throw new Error(`CI=${process.env.CI}: ${chromiumMissing(TEST)}`);
     mock = await startMockServer({ port: 0, count: 5 });
-    const dir = await mkdtemp(join(tmpdir(), 'petstore-inspector-elsewhere-'));
+    dir = await mkdtemp(join(tmpdir(), 'petstore-inspector-elsewhere-'));
     await writeFile(join(dir, 'index.html'), '<!doctype html><title>a page elsewhere</title>');
     elsewhere = await serveStatic(dir);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -131,6 +132,7 @@ describe.skipIf(skipWithoutChromium(TEST))('the inspector page, in Chromium', ()
     await browser?.close();
     await elsewhere?.close();
     await mock?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('shows a request the test made within a second', async () => {

@@ -158,7 +158,7 @@ describe('petstore-mock --store and --workers on the command line', () => {
     expect(workers.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
   });
 
-  it('refuses --state with --store, and --workers without a shared store, with a sentence (exit 2)', async () => {
+  it('refuses --state with --store, and --workers, --store-timeout or --namespace without a shared store, with a sentence (exit 2)', async () => {
     const both = await runCli('petstore-mock', ['--store', redis.url, '--state', 'x.json']);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--state .*--store/);
@@ -167,6 +167,12 @@ describe('petstore-mock --store and --workers on the command line', () => {
     expect(alone.stderr).toMatch(/--workers needs --store/);
     const zero = await runCli('petstore-mock', ['--workers', '0', '--store', redis.url]);
     expect(zero.code).toBe(2);
+    // The settings of the state in Redis, given without it, would be ignored: they are refused.
+    for (const flag of [['--store-timeout', '500'], ['--namespace', 'mine']]) {
+      const ignored = await runCli('petstore-mock', ['--port', '0', ...flag]);
+      expect(ignored.code).toBe(2);
+      expect(ignored.stderr).toMatch(new RegExp(`${flag[0]} needs --store redis://`));
+    }
   });
 
   it('--workers 2 serves one state from two processes on one port', async () => {

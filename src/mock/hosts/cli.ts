@@ -71,6 +71,15 @@ function checkFlags(flags: MockFlags, command: Command): void {
       { code: 'commander.conflictingOption', exitCode: EXIT.usage },
     );
   }
+  for (const [field, flag] of [
+    ['namespace', '--namespace'],
+    ['storeTimeout', '--store-timeout'],
+  ] as const)
+    if (flags[field] !== undefined && flags.store === undefined)
+      command.error(`${flag} needs --store redis://host:port: it is a setting of the state kept in Redis, and this mock keeps its state in its own process.`, {
+        code: 'commander.missingMandatoryOptionValue',
+        exitCode: EXIT.usage,
+      });
   checkDataFlags(flags, command);
   checkKeyBeyondLoopback(flags, command);
 }
