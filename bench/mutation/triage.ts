@@ -36,17 +36,30 @@ const OUTSIDE =
 const CACHE = 'A cache or a performance detail: the answers are the same, only how (or how often) they are computed changes.';
 const PLUMBING =
   'Mock-only plumbing: persistence to a state file, the self-check, coverage counting, key labels in the request log, admin routes, the MSW `serves` filter; none is part of an answer a deployment gives the verifier.';
+const PROFILE =
+  'Reached only under a profile (`--profile`) that knows a choice; the trials run the mock without one, where every choice is `unknown` and this code is not reached or decides nothing.';
+const CHOICE =
+  'The default mock then makes another choice the interface leaves open (listPets documents only 200 and 401, so an out-of-range or unparsable `limit` may be clamped or ignored, an unknown `status` may give an empty page; a non-integer petId may be a 404; `Deprecation` may be the legacy `true`): a correct deployment may make either, as the profiles of real deployments show, so no verifier of the interface may fail it.';
+const PROFILE_CHOICE = `Under the default profile (every choice \`unknown\`) this either decides nothing, or, where the mutant forces a choice, makes the mock take another choice the interface leaves open. ${CHOICE}`;
+const DATA =
+  "Reached only with your own data (`--data`), pets put through `POST /__mock/pets`, a profile's random ids (`idScheme: random`) or list order (`listOrder`); the trials use none (the default and the `--big-ids` mock number pets densely in id order), so no trial reaches it.";
+const JOURNAL =
+  'Mock-only feature: the request journal (`GET /__mock/requests`, `mock.requests()`) and the rule it names for each answer; nothing in an answer to the API changes.';
+const FAULT =
+  'Mock-only feature: network faults (`Prefer: fault=`, `--faults`) break or slow the connection on request; the trials ask for none and run without `--faults`.';
+const CRASH =
+  "A request to a path or a method the spec does not document (`GET /v1/nope`, `DELETE /v1/pets`, a path variant such as `/v1/pets/`) gets a 500 instead of a 4xx. The interface does not define those answers, but a server error is never a correct one, and any client can cause it. The verifier's auth.*.path-variants sends such requests but only warns on a 5xx. Check to add (like Schemathesis's not_a_server_error): with the valid key, an undocumented path and an undocumented method under the base path answer 4xx with an Error body.";
 const SUNSET_ONLY = "Reached only after getPet's sunset (5 December 2030): the mock's clock is the real one, so before then no deployment can show it.";
 
 export const TRIAGE: readonly TriageRule[] = [
   // --- missed: contract-visible changes the verifier does not catch today -------------------------
   {
     file: 'src/mock/operations/getPet.ts',
-    scope: 'carries',
-    code: /status === 410/,
-    replacement: /^false$/,
+    scope: 'responseHeaders',
+    code: /^isRemoved \|\| status === 410$|^status === 410$/,
+    replacement: /^false$|^isRemoved && status === 410$/,
     verdict: 'equivalent',
-    reason: `Every answer then carries the deprecation notice, 410 included. ${SUNSET_ONLY}`,
+    reason: `A 410 then carries the deprecation notice instead of the Sunset alone; the mock answers 410 only past the sunset or when \`Prefer: code=410\` forces it. ${SUNSET_ONLY}`,
   },
   {
     file: 'src/mock/operations/getPet.ts',
@@ -64,7 +77,7 @@ export const TRIAGE: readonly TriageRule[] = [
   },
   {
     file: 'src/mock/operations/getPet.ts',
-    scope: 'carries',
+    scope: 'responseHeaders',
     verdict: 'missed',
     reason:
       "getPet's 200 and 404 lose `Deprecation` and `Link` (or all three headers). Same check as above: fail when a documented deprecation header is absent from any getPet answer, errors included.",
@@ -93,20 +106,6 @@ export const TRIAGE: readonly TriageRule[] = [
   },
   {
     file: 'src/mock/operations/createPet.ts',
-    code: /^text\.trim\(\) === ''$/,
-    replacement: /^true$|!==/,
-    verdict: 'missed',
-    reason:
-      'Every NewPet is refused with 400. The verifier then skips its create checks ("the deployment refused the NewPet") and passes. Check to change (verify/probes, positive data acceptance): a deployment that refuses the spec\'s own example NewPet fails createPet instead of skipping.',
-  },
-  {
-    file: 'src/mock/operations/createPet.ts',
-    code: /body = parseJson\(text\)/,
-    verdict: 'missed',
-    reason: 'Every NewPet is refused with 400, which the verifier skips instead of failing: see the rule above (positive data acceptance).',
-  },
-  {
-    file: 'src/mock/operations/createPet.ts',
     code: /^'unsupported_media_type'$|^'payload_too_large'$/,
     verdict: 'missed',
     reason:
@@ -114,6 +113,22 @@ export const TRIAGE: readonly TriageRule[] = [
   },
   {
     file: 'src/mock/operations/createPet.ts',
+    scope: 'parseBody',
+    code: /^'rejection' in read$|^'rejection'$/,
+    verdict: 'missed',
+    reason:
+      'A body that is not UTF-8 gets a 413 (payload too large) instead of the 400 the interface gives for a body with invalid values. Check to add (bodies): POST a NewPet whose bytes are not UTF-8 (a lone 0xFF in `name`) and expect 400 with an Error body.',
+  },
+  {
+    file: 'src/mock/operations/createPet.ts',
+    scope: 'parseNewPet',
+    code: /^'bad_request'$/,
+    verdict: 'equivalent',
+    reason: `${PROFILE} (The \`code\` of the 400 for a category a profile does not know.)`,
+  },
+  {
+    file: 'src/mock/operations/createPet.ts',
+    scope: 'parseBody',
     code: /^'bad_request'$/,
     verdict: 'missed',
     reason:
@@ -142,82 +157,189 @@ export const TRIAGE: readonly TriageRule[] = [
     reason:
       'Two different pages share one cache key (for example `?limit=1&status=sold` and `?limit=2&status=available`), so one is answered with the other. Check to add (probes, combinations): list with several limit and status pairs in one run and check each page against its own filter and size.',
   },
-  {
-    file: 'src/mock/state/store.ts',
-    scope: 'MemoryPetStore.#entry',
-    code: /^typeof id === 'bigint'$/,
-    verdict: 'missed',
-    reason:
-      'With ids beyond 2^53, `GET /pets/1` (a small id the deployment never gave) gets a 500 instead of a 404. Check to add (verify/probes, checks/get.ts): getPet of an id unlike any the deployment gives (1, and 2^63-1) answers 404, never 5xx.',
-  },
 
+  // A 5xx for a request outside the documented operations.
   ...[
-    { file: 'src/mock/pipeline/pipeline.ts', scope: 'answerApi', code: /^!target\.route$|^!reached$/ },
-    { file: 'src/mock/pipeline/pipeline.ts', scope: 'notServed', replacement: /=> undefined/ },
+    { file: 'src/mock/pipeline/pipeline.ts', scope: 'respondTo', code: /^context\.reached\?\.operation$/, replacement: /^context\.reached\.operation$/ },
+    { file: 'src/mock/pipeline/pipeline.ts', scope: 'authenticate', code: /^!route$|^!reached$/, replacement: /^false$/ },
+    { file: 'src/mock/pipeline/pipeline.ts', scope: 'authenticate', code: /is not allowed on/, replacement: /^\{\}$/ },
     { file: 'src/mock/pipeline/router.ts', code: /^match === undefined$/ },
-  ].map(
-    (where): TriageRule => ({
-      ...where,
-      verdict: 'missed',
-      reason:
-        "An authenticated request to a path or a method the spec does not document (`GET /v1/nope`, `DELETE /v1/pets`) gets a 5xx instead of a 4xx. The interface does not define those answers, but a server error is never a correct one. Check to add (probes, like Schemathesis's not_a_server_error): with the valid key, an undocumented path and an undocumented method answer 4xx with an Error body.",
-    }),
-  ),
+    { file: 'src/mock/pipeline/router.ts', scope: 'target', code: /^\{ path, query, area: /, replacement: /^\{\}$/ },
+  ].map((where): TriageRule => ({ ...where, verdict: 'missed', reason: CRASH })),
 
   // --- equivalent: no answer a deployment gives the verifier changes -------------------------------
-  { file: 'src/mock/pipeline/prefer.ts', verdict: 'equivalent', reason: PREFER },
-  { file: 'src/mock/pipeline/pipeline.ts', scope: 'operate', code: /forced/, verdict: 'equivalent', reason: PREFER },
-  { file: 'src/mock/pipeline/pipeline.ts', scope: 'conclude', code: /forced|applied|delay/, verdict: 'equivalent', reason: PREFER },
-  { file: 'src/mock/pipeline/pipeline.ts', scope: 'answerApi', code: /prefer|delay|preferences|^'error'$/, verdict: 'equivalent', reason: PREFER },
-  { file: 'src/mock/pipeline/pipeline.ts', scope: 'operate', code: /forcedResponse|preferences/, verdict: 'equivalent', reason: PREFER },
+  {
+    file: 'src/mock/pipeline/prefer.ts',
+    verdict: 'equivalent',
+    reason: `${PREFER} (The whole module parses \`Prefer\` and its \`__\` query twins, and makes the answers and the broken connections they ask for.)`,
+  },
+  { file: 'src/mock/state/sessions.ts', verdict: 'equivalent', reason: `${SESSIONS} (The whole module keeps the named sessions, their names and clocks.)` },
+  // pipeline.ts, step by step
+  { file: 'src/mock/pipeline/pipeline.ts', scope: 'respondTo', code: /^target\.area === 'admin'$|^'admin'$/, verdict: 'equivalent', reason: PLUMBING },
   {
     file: 'src/mock/pipeline/pipeline.ts',
-    scope: 'operate',
-    code: /refusal/,
+    scope: 'respondTo',
+    code: /^target\.area === 'elsewhere'$|^'elsewhere'$|OPTIONS|HEAD|^'GET'$/,
     verdict: 'equivalent',
-    reason: `Refused inputs are refused again one step later (\`proceed\`); only a forced answer would now win over the 400. ${PREFER}`,
+    reason: `${OUTSIDE} (Paths outside the base path then get the API's 401 or 404; OPTIONS and HEAD a 405.)`,
   },
-  { file: 'src/mock/pipeline/pipeline.ts', scope: 'conclude', code: /^preferences$|preference-applied/, verdict: 'equivalent', reason: PREFER },
-  { file: 'src/mock/pipeline/pipeline.ts', scope: 'later', verdict: 'equivalent', reason: PREFER },
-  { file: 'src/mock/state/sessions.ts', verdict: 'equivalent', reason: SESSIONS },
-  { file: 'src/mock/pipeline/pipeline.ts', scope: 'answerApi', code: /name|session|header|^'bad_request'$/i, verdict: 'equivalent', reason: SESSIONS },
-  { file: 'src/mock/pipeline/pipeline.ts', code: /^!session$/, verdict: 'equivalent', reason: `${SESSIONS} (The 429 past the cap on sessions.)` },
+  { file: 'src/mock/pipeline/pipeline.ts', scope: 'respondTo', code: /the API lives under/, verdict: 'equivalent', reason: MESSAGE },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    code: /^'(route|auth|validation|prefer|fault|session|session-cap|removed|operation|self-check|error|store)'$/,
+    verdict: 'equivalent',
+    reason: `${JOURNAL} (The name of the rule that decided the answer.)`,
+  },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'respondTo',
+    code: /removal|SESSION_HEADER/,
+    verdict: 'equivalent',
+    reason: `Whether, and by which session's clock, the mock asks if getPet is past its sunset. ${SUNSET_ONLY}`,
+  },
+  { file: 'src/mock/pipeline/pipeline.ts', scope: 'removalKnown', verdict: 'equivalent', reason: SUNSET_ONLY },
+  { file: 'src/mock/pipeline/pipeline.ts', scope: 'respondIfRemoved', verdict: 'equivalent', reason: SUNSET_ONLY },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'authenticate',
+    code: /is not allowed on|^\{ allow \}$|^'method_not_allowed'$|^''$/,
+    verdict: 'equivalent',
+    reason: `${OUTSIDE} (The text, \`code\` and \`Allow\` of the 404 or 405 for an undocumented path or method: still a 4xx with an Error body.)`,
+  },
+  { file: 'src/mock/pipeline/pipeline.ts', scope: 'respondToAdmin', verdict: 'equivalent', reason: PLUMBING },
+  { file: 'src/mock/pipeline/pipeline.ts', scope: 'adminFailure', verdict: 'equivalent', reason: PLUMBING },
+  { file: 'src/mock/pipeline/pipeline.ts', scope: 'checkSessionName', verdict: 'equivalent', reason: SESSIONS },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'operationSteps',
+    code: /checkSessionName\(context\) \?\? checkPreferences/,
+    verdict: 'equivalent',
+    reason: `With a valid session name the preferences are then not read; with an invalid one the 400 is still given. ${PREFER}`,
+  },
+  { file: 'src/mock/pipeline/pipeline.ts', scope: 'checkPreferences', verdict: 'equivalent', reason: PREFER },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'wait',
+    verdict: 'equivalent',
+    reason: `${PREFER} (The delay of \`Prefer: delay=\` and of \`--delay\`, which the trials do not set; a 0 ms timer changes only when the same answer is sent.)`,
+  },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'afterDelay',
+    verdict: 'equivalent',
+    reason: `The 400 of the inputs is then given one step later, by \`parseBody\`, which refuses the same \`rejection\`; only a forced answer (\`Prefer: code=\`) would now win over it. ${PREFER}`,
+  },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'rejectInputs',
+    verdict: 'equivalent',
+    reason: `The 400 of the inputs is then given one step later, by \`parseBody\`, which refuses the same \`rejection\`; only a forced answer (\`Prefer: code=\`) would now win over it. ${PREFER}`,
+  },
+  { file: 'src/mock/pipeline/pipeline.ts', scope: 'respondIfForced', code: /fault|drawFault/, verdict: 'equivalent', reason: FAULT },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'respondIfForced',
+    verdict: 'equivalent',
+    reason: `${PREFER} (With no preference, \`forced\` is undefined: forcing the branch returns that undefined, and the steps after it run as before.)`,
+  },
+  { file: 'src/mock/pipeline/pipeline.ts', scope: 'parseBody', code: /sessionName \?\? DEFAULT_SESSION/, verdict: 'equivalent', reason: SESSIONS },
+  { file: 'src/mock/pipeline/pipeline.ts', scope: 'withPreferenceApplied', verdict: 'equivalent', reason: PREFER },
+  { file: 'src/mock/pipeline/pipeline.ts', scope: 'withLogDetail', verdict: 'equivalent', reason: PLUMBING },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'finish',
+    code: /^pipeline\.form$/,
+    verdict: 'equivalent',
+    reason: `${PROFILE} (A profile's form of Error codes and charset.)`,
+  },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'finish',
+    code: /selfCheck|checked|self-check|^reached\?\.operation$/,
+    verdict: 'equivalent',
+    reason: PLUMBING,
+  },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'finish',
+    code: /breaksBeforeResponse|^fault !== undefined$|^reached && /,
+    verdict: 'equivalent',
+    reason: `${FAULT} (Whether coverage counts the answer.) ${PLUMBING}`,
+  },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'finish',
+    code: /context\.rule|pipeline\.journal|^rule !== undefined$|^'fault'$/,
+    verdict: 'equivalent',
+    reason: JOURNAL,
+  },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'finish',
+    code: /trickle|^fault === undefined$|^\{ \.\.\.response, fault/,
+    verdict: 'equivalent',
+    reason: FAULT,
+  },
+  { file: 'src/mock/pipeline/pipeline.ts', scope: 'journal', verdict: 'equivalent', reason: JOURNAL },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'failed',
+    verdict: 'equivalent',
+    reason: `${JOURNAL} (Reached only when a step throws, which none does for a request of the interface.)`,
+  },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'createPipeline',
+    code: /made = failed\(context, error\)|finish\(context, failed\(context, error\)\)/,
+    verdict: 'equivalent',
+    reason: "Reached only when a step throws or an operation's promise rejects; neither happens with the in-memory store for a request of the interface.",
+  },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'createPipeline',
+    code: /^pipeline\.journal$/,
+    verdict: 'equivalent',
+    reason: `${JOURNAL} (When the journal starts timing a request.)`,
+  },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'createPipeline',
+    code: /^!\(made instanceof Promise\)$/,
+    replacement: /^true$/,
+    verdict: 'equivalent',
+    reason:
+      "`finish` then runs on the promise, not on the response it brings. With the in-memory store only createPet answers in a promise (it reads a body), and createPet has no headers of its own, so the host sends the same answer; what is skipped is coverage, the journal, the self-check (mock-only) and a profile's form (no profile in the trials).",
+  },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'context',
+    code: /^false$/,
+    verdict: 'equivalent',
+    reason:
+      "The context's first `removed` or `forced`: only getPet has a removal, and step 1 sets `removed` from the clock for it (other operations never read it); `forced` is read only with preferences. The answers are the same.",
+  },
+  {
+    file: 'src/mock/pipeline/pipeline.ts',
+    scope: 'whenReady',
+    verdict: 'equivalent',
+    reason:
+      'The way on once a value comes in a promise: the in-memory sessions, clock and store answer at once, so with them no request takes it (a store in Redis does; the trials use none).',
+  },
   { file: 'src/mock/pipeline/pipeline.ts', scope: 'preflight', verdict: 'equivalent', reason: OUTSIDE },
   { file: 'src/mock/pipeline/pipeline.ts', scope: 'PREFLIGHT_HEADERS', verdict: 'equivalent', reason: OUTSIDE },
-  { file: 'src/mock/pipeline/pipeline.ts', scope: 'answerApi', code: /OPTIONS|HEAD|^!target\.route$|^!reached$/, verdict: 'equivalent', reason: OUTSIDE },
-  { file: 'src/mock/pipeline/pipeline.ts', scope: 'reached', verdict: 'equivalent', reason: OUTSIDE },
-  {
-    file: 'src/mock/pipeline/pipeline.ts',
-    scope: 'route',
-    verdict: 'equivalent',
-    reason: `${OUTSIDE} (Paths outside the base path, and the admin endpoints.)`,
-  },
-  { file: 'src/mock/pipeline/pipeline.ts', scope: 'answerApi', code: /not allowed|allow|^''$/, verdict: 'equivalent', reason: OUTSIDE },
-  {
-    file: 'src/mock/pipeline/pipeline.ts',
-    code: /made = failure\(error\)/,
-    verdict: 'equivalent',
-    reason: 'Reached only when a step throws, which none does for a request of the interface; the answers are the same.',
-  },
   { file: 'src/mock/pipeline/pipeline.ts', scope: 'withHeaders', verdict: 'equivalent', reason: CACHE },
   { file: 'src/mock/pipeline/pipeline.ts', scope: 'operationsList', verdict: 'equivalent', reason: MESSAGE },
   { file: 'src/mock/pipeline/pipeline.ts', scope: 'notServed', verdict: 'equivalent', reason: `${OUTSIDE} (The 404 for a path no operation serves.)` },
   { file: 'src/mock/pipeline/pipeline.ts', scope: 'failure', verdict: 'equivalent', reason: MESSAGE },
-  { file: 'src/mock/pipeline/pipeline.ts', scope: 'logDetail', verdict: 'equivalent', reason: PLUMBING },
-  { file: 'src/mock/pipeline/pipeline.ts', scope: 'conclude', code: /selfCheck|reached|keyLabel|session/, verdict: 'equivalent', reason: PLUMBING },
+  { file: 'src/mock/pipeline/router.ts', code: /operation === undefined|which the mock does not implement/, verdict: 'equivalent', reason: STARTUP },
+  { file: 'src/mock/pipeline/router.ts', scope: 'target', code: /^'admin'$/, verdict: 'equivalent', reason: PLUMBING },
   {
-    file: 'src/mock/pipeline/pipeline.ts',
-    scope: 'trace',
+    file: 'src/mock/pipeline/router.ts',
+    scope: 'target',
+    code: /^\[\]$/,
     verdict: 'equivalent',
-    reason: 'The trace starts with every field undefined either way: an empty object reads the same.',
+    reason: 'Every route has its operations (a documented operation without one fails at start), so the fallback is never read.',
   },
-  {
-    file: 'src/mock/pipeline/pipeline.ts',
-    code: /conclude\(trace, failure\(error\)\)/,
-    verdict: 'equivalent',
-    reason: 'Handles an operation whose promise rejects; the in-memory store never rejects, so no request reaches it.',
-  },
-  { file: 'src/mock/pipeline/router.ts', code: /operation === undefined/, verdict: 'equivalent', reason: STARTUP },
   { file: 'src/mock/pipeline/router.ts', scope: 'isAdminPath', verdict: 'equivalent', reason: PLUMBING },
   { file: 'src/mock/pipeline/router.ts', scope: 'serves', verdict: 'equivalent', reason: PLUMBING },
   {
@@ -228,12 +350,68 @@ export const TRIAGE: readonly TriageRule[] = [
     reason:
       'The query of a target without `?` becomes the path itself or a made-up string; neither carries `limit` or `status`, so the defaults apply as before.',
   },
-  { file: 'src/mock/pipeline/router.ts', verdict: 'equivalent', reason: `${OUTSIDE} (Which paths count as under the base path.)` },
-  { file: 'src/mock/create-mock-api.ts', verdict: 'equivalent', reason: PLUMBING },
+  {
+    file: 'src/mock/pipeline/router.ts',
+    scope: 'isApiPath',
+    verdict: 'equivalent',
+    reason: `${OUTSIDE} (Which paths count as under the base path: the others then get the API's 401 or 404.)`,
+  },
+  {
+    file: 'src/mock/pipeline/router.ts',
+    code: /^`\$\{basePath\}\/`$/,
+    verdict: 'equivalent',
+    reason: `${OUTSIDE} (Which paths count as under the base path: the others then get the API's 401 or 404.)`,
+  },
+  {
+    file: 'src/mock/pipeline/router.ts',
+    scope: 'target',
+    code: /^!isApiPath\(path\)$|^'elsewhere'$|^'api'$/,
+    verdict: 'equivalent',
+    reason: `${OUTSIDE} (A path outside the base path then gets the API's 401 or 404; an area named otherwise is neither \`admin\` nor \`elsewhere\`, which is what the pipeline asks.)`,
+  },
+  { file: 'src/mock/create-mock-api.ts', scope: 'inKnownCategories', verdict: 'equivalent', reason: `${PROFILE} (A profile's known categories.)` },
+  { file: 'src/mock/create-mock-api.ts', scope: 'storeChoices', verdict: 'equivalent', reason: `${STARTUP} (The profile choices a Redis store cannot adopt.)` },
+  {
+    file: 'src/mock/create-mock-api.ts',
+    scope: 'stateOf',
+    verdict: 'equivalent',
+    reason: 'Chooses a Redis store when `--store` gives one; the trials keep their state in memory.',
+  },
+  { file: 'src/mock/create-mock-api.ts', scope: 'journalOf', verdict: 'equivalent', reason: JOURNAL },
+  { file: 'src/mock/create-mock-api.ts', scope: 'journalOn', verdict: 'equivalent', reason: JOURNAL },
+  { file: 'src/mock/create-mock-api.ts', scope: 'keyLabelsByIndex', verdict: 'equivalent', reason: PLUMBING },
+  {
+    file: 'src/mock/create-mock-api.ts',
+    scope: 'createMockApi',
+    verdict: 'equivalent',
+    reason: 'The entry point of the library and MSW hosts; the Node server the trials start calls `mockApiOf` directly.',
+  },
+  {
+    file: 'src/mock/create-mock-api.ts',
+    scope: 'inMemory',
+    code: /randomIds|idScheme|'random'|randomIdOf|^index \+ 1$/,
+    verdict: 'equivalent',
+    reason: `${CHOICE.replace('(listPets', '(ids drawn at random, as `idScheme: random` makes them, are ids as good as counted ones; listPets')} ${DATA}`,
+  },
+  {
+    file: 'src/mock/create-mock-api.ts',
+    scope: 'inMemory',
+    code: /data|givenIds|order === undefined|newStore|new MemoryPetStore|idOffset|^\{ order \}$|^\[\]$/,
+    verdict: 'equivalent',
+    reason:
+      "Which store the seed goes into: a store keyed by id (`givenIds`) or made by `newStore` holds the same dense ids in id order, so it answers the same; or a start with no seeded pets, which the interface allows (it fixes no initial data, and the verifier reads only pets it created). Otherwise reached only with `--data` or a profile's order or ids.",
+  },
+  {
+    file: 'src/mock/create-mock-api.ts',
+    scope: 'mockApiOf',
+    code: /saveDefault|DEFAULT_SESSION|selfCheck|journal|sessions\.resetAll|coverage\.report|requests|clearRequests|journalOn|page\.entries/,
+    verdict: 'equivalent',
+    reason: `${PLUMBING} (Saving the default session's changes to a state file, the self-check, the journal, and the library's reset, requests and coverage methods.)`,
+  },
   { file: 'src/mock/pipeline/auth.ts', scope: 'AUTH_MESSAGES', verdict: 'equivalent', reason: MESSAGE },
   {
     file: 'src/mock/pipeline/auth.ts',
-    scope: 'refusal',
+    scope: 'rejection',
     verdict: 'equivalent',
     reason: `Chooses which of the four 401 messages to send (missing, scheme, empty, key); each is the same 401 \`unauthorized\` with \`WWW-Authenticate\`. ${MESSAGE}`,
   },
@@ -252,13 +430,19 @@ export const TRIAGE: readonly TriageRule[] = [
     verdict: 'equivalent',
     reason: `${STARTUP} (It reads \`--api-key label=key\` on the command line.)`,
   },
-  { file: 'src/mock/pipeline/auth.ts', code: /^\/\^\[A-Za-z\]/, verdict: 'equivalent', reason: `${STARTUP} (The pattern of a key's label.)` },
   {
     file: 'src/mock/pipeline/auth.ts',
-    code: /^'petstore-dev-key'$/,
+    scope: 'labelledBy',
     verdict: 'equivalent',
-    reason: 'The default key, used only when none is given; the trials give the key.',
+    reason: `${STARTUP} (It splits \`--api-key label:key\` on the command line.)`,
   },
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    code: /^\/\^\[A-Za-z0-9\+\/_-\]/,
+    verdict: 'equivalent',
+    reason: `${STARTUP} (Which \`--api-key\` values are a padded base64 key rather than \`label=key\`.)`,
+  },
+  { file: 'src/mock/pipeline/auth.ts', code: /^\/\^\[A-Za-z\]/, verdict: 'equivalent', reason: `${STARTUP} (The pattern of a key's label.)` },
   { file: 'src/mock/pipeline/auth.ts', scope: 'keys', verdict: 'equivalent', reason: STARTUP },
   {
     file: 'src/mock/pipeline/auth.ts',
@@ -287,7 +471,14 @@ export const TRIAGE: readonly TriageRule[] = [
     verdict: 'equivalent',
     reason: 'Digits given for `status` become a number instead of a string; either way they are not a PetStatus and the answer is the same 400.',
   },
-  { file: 'src/mock/operations/parameters.ts', scope: 'readParameters', code: /range/i, verdict: 'equivalent', reason: MESSAGE },
+  {
+    file: 'src/mock/operations/parameters.ts',
+    scope: 'parseParameters',
+    code: /range/i,
+    verdict: 'equivalent',
+    reason: `${MESSAGE} (The documented range, kept to describe an integer out of it.)`,
+  },
+  { file: 'src/mock/operations/parameters.ts', scope: 'spellingHint', verdict: 'equivalent', reason: MESSAGE },
   { file: 'src/mock/operations/parameters.ts', scope: 'rangeOf', verdict: 'equivalent', reason: MESSAGE },
   {
     file: 'src/mock/operations/parameters.ts',
@@ -297,14 +488,117 @@ export const TRIAGE: readonly TriageRule[] = [
   },
   {
     file: 'src/mock/operations/parameters.ts',
-    scope: 'readParameters',
+    scope: 'parseParameters',
+    code: /^raw === undefined$/,
     verdict: 'equivalent',
     reason: 'An absent parameter is kept as `undefined` instead of left out; the validator fills in the default for both alike.',
+  },
+  // createPet and getPet under a profile
+  {
+    file: 'src/mock/operations/createPet.ts',
+    scope: 'context',
+    code: /categories|'object'/,
+    verdict: 'equivalent',
+    reason: `${PROFILE} (A profile's known categories.)`,
+  },
+  {
+    file: 'src/mock/operations/createPet.ts',
+    scope: 'parseNewPet',
+    code: /knownCategories|statusSent|sent\.status|defaultStatus|'omitted'|^', '$/,
+    verdict: 'equivalent',
+    reason: `${PROFILE} (A profile's known categories, and its default status for a pet sent without one: without a profile the spec's default fills it, whether the client sent one or not.)`,
+  },
+  {
+    file: 'src/mock/operations/getPet.ts',
+    scope: 'deprecationHeaders',
+    code: /^form === 'legacy'$/,
+    replacement: /^true$|!==/,
+    verdict: 'equivalent',
+    reason: CHOICE,
+  },
+  {
+    file: 'src/mock/operations/getPet.ts',
+    scope: 'deprecationHeaders',
+    code: /legacy|^'true'$|^'rfc9745'$/,
+    verdict: 'equivalent',
+    reason: `${PROFILE} (The legacy \`Deprecation: true\`; \`rfc9745\` is the default of a parameter getPet always passes.)`,
+  },
+  { file: 'src/mock/operations/getPet.ts', scope: 'getPet', code: /nonIntegerPetId === 404/, replacement: /^true$|!==/, verdict: 'equivalent', reason: CHOICE },
+  {
+    file: 'src/mock/operations/getPet.ts',
+    scope: 'getPet',
+    code: /nonIntegerPetId|^'not_found'$|No pet has that id|notAnInteger|typeof values\.petId|^'string'$/,
+    verdict: 'equivalent',
+    reason: `${PROFILE} (The 404 a profile gives a petId that is not an integer.)`,
+  },
+  // listPets under a profile
+  { file: 'src/mock/operations/listPets.ts', scope: 'relaxedLimit', code: /&& relaxed\.clamp/, replacement: /\|\|/, verdict: 'equivalent', reason: CHOICE },
+  {
+    file: 'src/mock/operations/listPets.ts',
+    scope: 'relaxedLimit',
+    verdict: 'equivalent',
+    reason: `${PROFILE} (How a profile clamps or ignores \`limit\`: with every choice \`unknown\` the value passes as sent.)`,
+  },
+  { file: 'src/mock/operations/listPets.ts', scope: 'limitRelaxed', verdict: 'equivalent', reason: PROFILE_CHOICE },
+  { file: 'src/mock/operations/listPets.ts', scope: 'knownStatus', verdict: 'equivalent', reason: `${PROFILE} (The empty page for an unknown \`status\`.)` },
+  {
+    file: 'src/mock/operations/listPets.ts',
+    scope: 'listPets',
+    code: /unknownStatus|emptyForUnknownStatus|^'empty'$|knownStatus\(search\.get|^'status'$/,
+    verdict: 'equivalent',
+    reason: PROFILE_CHOICE,
+  },
+  {
+    file: 'src/mock/operations/listPets.ts',
+    scope: 'input',
+    code: /^raw === null$|^name === '(limit|status)'|^'(limit|status)'$/,
+    verdict: 'equivalent',
+    reason: `${PROFILE} (Which query values go through a profile's relaxing: with every choice \`unknown\` each passes as sent.)`,
+  },
+  {
+    file: 'src/mock/operations/listPets.ts',
+    code: /QUERY\.find|parameter\.name === 'limit'|^'limit'$/,
+    verdict: 'equivalent',
+    reason: `${PROFILE} (\`limit\`'s documented bounds, which only a profile's clamping reads.)`,
+  },
+  { file: 'src/mock/operations/listPets.ts', scope: 'EMPTY', verdict: 'equivalent', reason: `${PROFILE} (The empty page for an unknown \`status\`.)` },
+  { file: 'src/mock/operations/listPets.ts', scope: 'EMPTY_PAGE', verdict: 'equivalent', reason: `${PROFILE} (The empty page for an unknown \`status\`.)` },
+  // the store: what only --data, POST /__mock/pets, random ids and list orders reach
+  ...['idsAfter', 'keyOf', 'MemoryPetStore.put', 'MemoryPetStore.#addById', 'MemoryPetStore.#keyById', 'MemoryPetStore.#nextId'].map(
+    (scope): TriageRule => ({ file: 'src/mock/state/store.ts', scope, verdict: 'equivalent', reason: DATA }),
+  ),
+  {
+    file: 'src/mock/state/store.ts',
+    scope: 'COMPARE',
+    verdict: 'equivalent',
+    reason: `${DATA} (The comparisons of a profile's list orders, and of pets sorted by id once they are kept by id.)`,
+  },
+  { file: 'src/mock/state/store.ts', scope: 'MemoryPetStore.#idOf', code: /randomIds/, verdict: 'equivalent', reason: DATA },
+  {
+    file: 'src/mock/state/store.ts',
+    scope: 'MemoryPetStore.reset',
+    code: /givenIds|COMPARE|'id-asc'|\[\.\.\.this\.#seed\]/,
+    verdict: 'equivalent',
+    reason: `${DATA} Forced on, the seed is kept by id: the default mock's ids are dense and in order, so the same pets are found, listed and numbered.`,
+  },
+  {
+    file: 'src/mock/state/store.ts',
+    scope: 'MemoryPetStore.create',
+    code: /#byId === undefined|^draft\.status === undefined$|^\{ id, name: draft\.name, categoryId: draft\.categoryId \}$/,
+    verdict: 'equivalent',
+    reason: `${DATA} Forced either way in a default mock, the new pet gets the same next id and is appended in id order just the same; and \`draft.status\` is always set there (the spec's default fills it).`,
+  },
+  {
+    file: 'src/mock/state/store.ts',
+    scope: 'MemoryPetStore.#page',
+    code: /randomIds|#byId|inIdOrder|#order === 'id-(asc|desc)'|^'id-(asc|desc)'$|Math\.max|reverse|from\.length|status \?\? 'all'|^'all'$|sorted|\[\.\.\.from\]/,
+    verdict: 'equivalent',
+    reason: `${DATA} Forced in a default mock, the page is sorted by id instead of sliced in id order: the same pets in the same order (the sorted copy is dropped on every change).`,
   },
   { file: 'src/mock/operations/getPet.ts', code: /was removed on|answer|SUNSET_MS/, verdict: 'equivalent', reason: SUNSET_ONLY },
   { file: 'src/mock/operations/getPet.ts', code: /No pet has id|The path/, verdict: 'equivalent', reason: MESSAGE },
   { file: 'src/mock/operations/listPets.ts', code: /The query/, verdict: 'equivalent', reason: MESSAGE },
-  { file: 'src/mock/operations/inputs.ts', scope: 'refusal', verdict: 'equivalent', reason: MESSAGE },
+  { file: 'src/mock/operations/inputs.ts', scope: 'rejection', code: /describeErrors|errors \?\? \[\]|^\[\]$/, verdict: 'equivalent', reason: MESSAGE },
   {
     file: 'src/mock/operations/inputs.ts',
     scope: 'parametersIn',
