@@ -45,6 +45,8 @@ await build({
   format: 'esm',
   target: 'node20',
   logLevel: 'warning',
+  // An optional peer: loaded from the user's node_modules by --store, as docs/redis.md says to install it.
+  external: ['ioredis'],
   // commander is CommonJS: its require() of Node's modules needs a require in an ES module.
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
 });
