@@ -201,6 +201,8 @@ export class HttpClient {
   posts = 0;
   /** POSTs taken from the budget: counted before they wait for the pacer, so that requests waiting together cannot pass it. */
   #postsTaken = 0;
+  /** POSTs added to the budget for a suite with one of its own (`grantPosts`). */
+  #postsGranted = 0;
   /** The requests that were sent again, as `GET <url> after 503`. */
   readonly retried: string[] = [];
   readonly #retryCauses: Partial<Record<RetryCause, number>> = {};
@@ -216,7 +218,17 @@ export class HttpClient {
 
   /** POSTs the budget still allows, retries counted. */
   get postsLeft(): number {
-    return this.#options.maxPosts - this.#postsTaken;
+    return this.#options.maxPosts + this.#postsGranted - this.#postsTaken;
+  }
+
+  /** POSTs sent so far, retries counted. */
+  get postsSent(): number {
+    return this.#postsTaken;
+  }
+
+  /** Adds to the budget the POSTs of a suite that has a budget of its own besides the run's (the fuzz suite's). */
+  grantPosts(count: number): void {
+    this.#postsGranted += count;
   }
 
   /** The requests sent again, by cause, and the time spent waiting for Retry-After. */
@@ -233,7 +245,7 @@ export class HttpClient {
   #takePost(request: RecordedRequest): void {
     if (request.method !== 'POST') return;
     if (this.postsLeft <= 0)
-      throw new TransportError('budget', request, `not sent: the run has sent its ${this.#options.maxPosts} POSTs, retries after 429 counted`);
+      throw new TransportError('budget', request, `not sent: the run has sent its ${this.#postsTaken} POSTs, its budget, retries after 429 counted`);
     this.#postsTaken++;
   }
 

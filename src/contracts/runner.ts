@@ -10,7 +10,7 @@ import { getChecks } from './checks/get.js';
 import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
-import { DEFAULT_FUZZ_RUNS } from './fuzz/budget.js';
+import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES } from './fuzz/budget.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
@@ -89,7 +89,7 @@ export interface VerificationReport {
   readonly requests: number;
   /** How many of them were POSTs. */
   readonly posts: number;
-  /** Of the spec suite's budget of writes (`MAX_WRITES`), how much was spent. */
+  /** POSTs sent, retries counted: at most `MAX_WRITES` by the spec suite, and `MAX_FUZZ_WRITES` more by the fuzz suite. */
   readonly writes: number;
   /** Requests sent again after a 429, a gateway error or a dropped connection: `GET <url> after 503`. */
   readonly retried: readonly string[];
@@ -325,6 +325,8 @@ async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
   const asked = run.options.fuzz;
   if (run.suite !== 'fuzz' && asked === undefined) return [];
   const options = { seed: asked?.seed ?? randomInt(2 ** 31), runs: asked?.runs ?? DEFAULT_FUZZ_RUNS, deadlineAt: run.deadlineAt };
+  // Its own POSTs, besides what the spec suite left of the run's budget.
+  run.client.grantPosts(MAX_FUZZ_WRITES);
   const result = fastCheckInstalled()
     ? await runCheck((await import('./fuzz/suite.js')).fuzzCheck(options), state, 'fuzz')
     : {
@@ -357,7 +359,7 @@ function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | u
     ms: performance.now() - run.started,
     requests: client.sent + pactTotals.requests,
     posts: client.posts + pactTotals.posts,
-    writes: MAX_WRITES - client.postsLeft,
+    writes: client.postsSent,
     retried: client.retried,
     retries: { byCause, waitedMs },
     advice,

@@ -145,6 +145,15 @@ describe('the fuzz suite on faulty deployments', () => {
     expect(fuzzResult(report).outcome).toBe('fail');
     expect(report.posts).toBeLessThanOrEqual(MAX_WRITES + MAX_FUZZ_WRITES);
   });
+
+  it('keeps its own POSTs when the spec suite spent all of its own: it runs, and finds what only it can', async () => {
+    // Against this deployment the spec suite sends all its MAX_WRITES POSTs (the pets it creates sold are never found).
+    const report = await fuzzing(await faultyDeployment(soldLost()), 1, 'spec');
+    expect(fuzzResult(report).outcome).toBe('fail');
+    expect(report.exitCode).toBe(1);
+    expect(report.posts).toBeGreaterThan(MAX_WRITES);
+    expect(report.posts).toBeLessThanOrEqual(MAX_WRITES + MAX_FUZZ_WRITES);
+  });
 });
 
 describe('petstore-verify --suite fuzz (the CLI)', () => {

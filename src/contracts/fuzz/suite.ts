@@ -9,7 +9,6 @@ import fc from 'fast-check';
 import { type Check, CheckContext, type Finding, type RunState } from '../check.js';
 import type { TransportError } from '../http.js';
 import { acceptedCategoryId, exact, isPet, petName } from '../pets.js';
-import { MAX_FUZZ_WRITES } from './budget.js';
 import { CreateCommand, type FuzzRun, ListCommand, ModelViolation, ReadCommand, type Real } from './commands.js';
 import { bodyInputs, listInputs, readInputs } from './inputs.js';
 import { emptyModel } from './model.js';
@@ -116,7 +115,8 @@ export function fuzzCheck(options: FuzzOptions): Check {
     // Not skipped under --read-only: the sequences then only list and read.
     writes: false,
     async run(context) {
-      const session = new FuzzSession({ ...context.state, writesLeft: MAX_FUZZ_WRITES });
+      // The run's state as it is, its budget of writes read live: the runner granted this suite its own POSTs.
+      const session = new FuzzSession(context.state);
       const outcome = await explore(session, knownValues(context.state), options);
       if (session.failure) return void context.findings.push(findingOf(session.failure, options.seed));
       if (session.stopped) throw session.stopped;
