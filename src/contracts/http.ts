@@ -162,7 +162,13 @@ export interface Retries {
 }
 
 /** Gateway responses that say the deployment is briefly unavailable; a read may be retried after them. */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+/** The statuses of a gateway or a deployment down for now, each the cause of the retry it leads to. */
+const RETRY_CAUSES: ReadonlyMap<number, RetryCause> = new Map([
+  [502, '502'],
+  [503, '503'],
+  [504, '504'],
+]);
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set(RETRY_CAUSES.keys());
 const RETRY_BACKOFF_MS = 250;
 
 /** What a capped response is reported as, by both suites. */
@@ -313,8 +319,9 @@ export class HttpClient {
           this.#retriedAfter(recorded, '429', '429');
           continue;
         }
-        if (!idempotent || attempt - limited > this.#options.retries || !RETRYABLE_STATUSES.has(exchange.status)) return exchange;
-        this.#retriedAfter(recorded, String(exchange.status) as RetryCause, String(exchange.status));
+        const cause = RETRY_CAUSES.get(exchange.status);
+        if (!idempotent || attempt - limited > this.#options.retries || cause === undefined) return exchange;
+        this.#retriedAfter(recorded, cause, cause);
       } catch (error) {
         if (!idempotent || attempt - limited > this.#options.retries || !(error instanceof TransportError) || error.problem !== 'network') throw error;
         this.#retriedAfter(recorded, 'network', error.message);

@@ -7,7 +7,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { Readable } from 'node:stream';
+import { Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 export interface TransportRequest {
@@ -26,7 +26,7 @@ export interface TransportResponse {
 }
 
 /** The codings fetch decodes, and what decodes each. */
-const DECODERS: Readonly<Record<string, () => NodeJS.ReadWriteStream>> = {
+const DECODERS: Readonly<Record<string, () => Transform>> = {
   gzip: createGunzip,
   'x-gzip': createGunzip,
   deflate: createInflate,
@@ -40,8 +40,11 @@ function headersOf(response: IncomingMessage): Headers {
   const headers = new Headers();
   const raw = response.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i];
+    const value = raw[i + 1];
+    if (name === undefined || value === undefined) continue; // never: i + 1 is in the list
     try {
-      headers.append(raw[i] as string, raw[i + 1] as string);
+      headers.append(name, value);
     } catch {
       // A header name or value fetch would not hold either: left out, as fetch leaves it out.
     }
@@ -55,12 +58,13 @@ function decoded(response: IncomingMessage, headers: Headers): Readable {
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'identity');
-  const known = codings.every((coding) => DECODERS[coding] !== undefined);
+  const decoders = codings.flatMap((coding) => DECODERS[coding] ?? []);
+  const known = decoders.length === codings.length;
   let stream: Readable = response;
-  for (const coding of known ? codings.reverse() : []) {
-    const decoder = (DECODERS[coding] as () => NodeJS.ReadWriteStream)() as unknown as Readable;
+  for (const decoderOf of known ? decoders.reverse() : []) {
+    const decoder = decoderOf();
     stream.on('error', (error) => decoder.destroy(error));
-    stream = stream.pipe(decoder as unknown as NodeJS.WritableStream) as unknown as Readable;
+    stream = stream.pipe(decoder);
   }
   // A body given up on (past the cap) closes the connection, as fetch does, rather than leave it half read.
   stream.once('close', () => {
@@ -103,6 +107,7 @@ export function send(url: string, init: TransportRequest): Promise<TransportResp
       resolve({
         status: incoming.statusCode ?? 0,
         headers: responseHeaders,
+        // Node types toWeb's stream apart from the global ReadableStream (the same class at run time); what it reads are the Buffers of `decoded`.
         body: Readable.toWeb(decoded(incoming, responseHeaders)) as ReadableStream<Uint8Array>,
       });
     });

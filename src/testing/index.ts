@@ -56,6 +56,7 @@ async function readUrl(source: string | URL, options: ExpectRequestsOptions): Pr
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
   const response = await fetch(url, { headers });
   if (!response.ok) throw new Error(`expectRequests: GET ${url.href} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+  // An answer of /__mock/requests that is ok is the mock's journal page: its entries are the JournalEntry objects it serialised.
   return ((await response.json()) as { entries: JournalEntry[] }).entries;
 }
 

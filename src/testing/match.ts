@@ -39,6 +39,11 @@ function pathMatches(expected: string | RegExp, path: string): boolean {
   return new RegExp(`^${pattern}$`).test(path);
 }
 
+/** True for an object that is not an array: what a JSON object parses to. */
+function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Where `actual` differs from the fields `expected` gives, at `where` (`body.tags[0]`). */
 function jsonDifferences(expected: unknown, actual: unknown, where: string): string[] {
   if (Array.isArray(expected)) {
@@ -47,9 +52,9 @@ function jsonDifferences(expected: unknown, actual: unknown, where: string): str
     return expected.flatMap((item, i) => jsonDifferences(item, actual[i], `${where}[${i}]`));
   }
   if (typeof expected === 'object' && expected !== null) {
-    if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return [`${where} is ${shown(actual)}, not an object`];
+    if (!isPlainObject(actual)) return [`${where} is ${shown(actual)}, not an object`];
     return Object.entries(expected).flatMap(([name, value]) =>
-      name in actual ? jsonDifferences(value, (actual as Record<string, unknown>)[name], `${where}.${name}`) : [`${where}.${name} is missing`],
+      name in actual ? jsonDifferences(value, actual[name], `${where}.${name}`) : [`${where}.${name} is missing`],
     );
   }
   return Object.is(expected, actual) ? [] : [`${where} is ${shown(actual)}, not ${shown(expected)}`];

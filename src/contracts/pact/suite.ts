@@ -146,8 +146,8 @@ function faultOf(contract: Contract): FaultOf {
 
 /** A provider state that could not be set up because a request of it was answered a status: `... POST /pets answered 200`. */
 function stateFailureFinding(failure: string, request: RecordedRequest, fault: FaultOf): Finding {
-  const answered = /\b([A-Z]+) (\S+) answered (\d{3})\b/.exec(failure);
-  const shared = answered ? fault(answered[1] as string, answered[2] as string, Number(answered[3])) : undefined;
+  const [, method, url, status] = /\b([A-Z]+) (\S+) answered (\d{3})\b/.exec(failure) ?? [];
+  const shared = method !== undefined && url !== undefined ? fault(method, url, Number(status)) : undefined;
   return { message: failure, request, ...(shared === undefined ? {} : { fault: shared }) };
 }
 

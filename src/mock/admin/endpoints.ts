@@ -4,6 +4,7 @@
  * the path under `/__mock/sessions/<name>`.
  */
 
+import { messageOf } from '../../errors.js';
 import { parseJson, stringifyJson } from '../../json/lossless.js';
 import { MAX_BODY_BYTES } from '../../openapi/facts.js';
 import { type Profile, UNKNOWN_PROFILE } from '../../profile/profile.js';
@@ -213,7 +214,7 @@ function petsOfBody(text: string): PetData | MockResponse {
   try {
     return checkPets(Array.isArray(value) ? value : [value]);
   } catch (error) {
-    return errorResponse('bad_request', `The body of POST /__mock/pets is a Pet or a list of Pets of spec/openapi.yaml: ${(error as Error).message}.`);
+    return errorResponse('bad_request', `The body of POST /__mock/pets is a Pet or a list of Pets of spec/openapi.yaml: ${messageOf(error)}.`);
   }
 }
 

@@ -65,7 +65,7 @@ class SeenChoices {
   #pages = 0;
   #beyondDouble = false;
   #charset: 'none' | 'utf-8' | undefined;
-  #defaultStatus: string | undefined;
+  #defaultStatus: NonNullable<StoredPet['status']> | 'omitted' | undefined;
 
   see(exchange: Exchange, pets: readonly StoredPet[]): void {
     if (pets.some((pet) => BigInt(pet.id) > BEYOND_DOUBLE)) this.#beyondDouble = true;
@@ -90,7 +90,7 @@ class SeenChoices {
       ...(this.#pages > 0 && this.#orders.length === 1 && order !== undefined ? { listOrder: order } : {}),
       ...(this.#beyondDouble ? { idsBeyondDouble: true } : {}),
       ...(this.#charset === undefined ? {} : { charset: this.#charset }),
-      ...(this.#defaultStatus === undefined ? {} : { defaultStatus: this.#defaultStatus as ProfileDocument['defaultStatus'] & string }),
+      ...(this.#defaultStatus === undefined ? {} : { defaultStatus: this.#defaultStatus }),
     };
   }
 }

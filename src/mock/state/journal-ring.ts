@@ -26,8 +26,7 @@ const RULES: readonly JournalRule[] = [
 const RULE_NUMBERS: ReadonlyMap<JournalRule, number> = new Map(RULES.map((rule, i) => [rule, i]));
 
 /** The strings of a record, each in a column of its own. */
-const TEXT_FIELDS = ['method', 'target', 'contentType', 'accept', 'prefer', 'sessionHeader', 'authorization', 'body', 'operation', 'keyLabel'] as const;
-type TextField = (typeof TEXT_FIELDS)[number];
+type TextField = 'method' | 'target' | 'contentType' | 'accept' | 'prefer' | 'sessionHeader' | 'authorization' | 'body' | 'operation' | 'keyLabel';
 
 /**
  * `value`, or the equal string the record before holds: a client that sends the same target or header
@@ -67,10 +66,19 @@ export class RecordRing {
     this.#latencies = new Float64Array(size);
     this.#statuses = new Uint16Array(size);
     this.#flags = new Uint8Array(size);
-    this.#texts = Object.fromEntries(TEXT_FIELDS.map((field) => [field, new Array<string | undefined>(size).fill(undefined)])) as Record<
-      TextField,
-      (string | undefined)[]
-    >;
+    const column = () => new Array<string | undefined>(size).fill(undefined);
+    this.#texts = {
+      method: column(),
+      target: column(),
+      contentType: column(),
+      accept: column(),
+      prefer: column(),
+      sessionHeader: column(),
+      authorization: column(),
+      body: column(),
+      operation: column(),
+      keyLabel: column(),
+    };
   }
 
   push(record: JournalRecord, id: number): void {
@@ -102,7 +110,7 @@ export class RecordRing {
     const start = (this.#next - this.#count + this.#size) % this.#size;
     for (let i = 0; i < this.#count; i++) {
       const at = (start + i) % this.#size;
-      const id = this.#ids[at] as number;
+      const id = this.#ids[at] ?? 0;
       if (id > since) found.push({ id, record: this.#recordAt(at) });
     }
     return found;
@@ -110,17 +118,19 @@ export class RecordRing {
 
   /** The greatest id the ring holds, 0 for none. */
   get last(): number {
-    return this.#count === 0 ? 0 : (this.#ids[(this.#next - 1 + this.#size) % this.#size] as number);
+    return this.#count === 0 ? 0 : (this.#ids[(this.#next - 1 + this.#size) % this.#size] ?? 0);
   }
 
+  // `at` is a slot the ring has written, under its size: the `?? 0` and `?? ''` below are never taken, they only
+  // say so to `noUncheckedIndexedAccess`.
   #recordAt(at: number): JournalRecord {
-    const flags = this.#flags[at] as number;
+    const flags = this.#flags[at] ?? 0;
     const texts = this.#texts;
     return {
-      time: this.#times[at] as number,
+      time: this.#times[at] ?? 0,
       session: this.#session,
-      method: texts.method[at] as string,
-      target: texts.target[at] as string,
+      method: texts.method[at] ?? '',
+      target: texts.target[at] ?? '',
       contentType: texts.contentType[at],
       accept: texts.accept[at],
       prefer: texts.prefer[at],
@@ -128,10 +138,10 @@ export class RecordRing {
       authorization: texts.authorization[at],
       body: texts.body[at],
       bodyTruncated: flags >= 128,
-      status: this.#statuses[at] as number,
+      status: this.#statuses[at] ?? 0,
       operation: texts.operation[at],
-      rule: RULES[flags & 127] as JournalRule,
-      latencyMs: this.#latencies[at] as number,
+      rule: RULES[flags & 127] ?? 'error',
+      latencyMs: this.#latencies[at] ?? 0,
       keyLabel: texts.keyLabel[at],
     };
   }

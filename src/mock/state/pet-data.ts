@@ -9,7 +9,7 @@ import type { ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import * as validators from '../../generated/validators.js';
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
-import { isJsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
+import { isJsonObject, type JsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import type { PetStatus } from '../../types.js';
 import type { StoredPet } from './store.js';
 
@@ -55,8 +55,10 @@ function phrase(error: ErrorObject, value: unknown): string {
   switch (error.keyword) {
     case 'required':
       return 'is required';
-    case 'enum':
-      return `must be one of ${(error.params.allowedValues as readonly unknown[]).join(', ')}`;
+    case 'enum': {
+      const allowed: unknown = error.params.allowedValues;
+      return `must be one of ${Array.isArray(allowed) ? allowed.join(', ') : String(allowed)}`;
+    }
     case 'format':
     case 'type':
       if (error.params.format === 'int64' || error.params.type === 'integer') return `must be an integer from ${INT64_MIN} to ${INT64_MAX}`;
@@ -82,10 +84,21 @@ function petFaults(pet: JsonValue, where: string): string[] {
   return [...byField.values()];
 }
 
+/**
+ * True when `value` has the fields of a stored pet, typed as the store keeps them: what a pet the Pet
+ * schema held has (its int64 fields a number or, beyond 2^53, a bigint), told to the type checker.
+ */
+export function isStoredPet(value: JsonValue): value is JsonObject & StoredPet {
+  if (!isJsonObject(value)) return false;
+  const { id, name, categoryId, status } = value;
+  const integer = (field: JsonValue | undefined) => typeof field === 'number' || typeof field === 'bigint';
+  return integer(id) && typeof name === 'string' && integer(categoryId) && (status === undefined || validators.PetStatus(status));
+}
+
 /** A pet that passed the schema, as the store keeps it: only the fields the spec names, ids exact. */
 function storedPet(pet: JsonValue): StoredPet {
-  if (!isJsonObject(pet)) throw new TypeError('bug in petstore-mock: a valid pet is an object');
-  const { id, name, categoryId, status } = pet as unknown as DataPet;
+  if (!isStoredPet(pet)) throw new TypeError("bug in petstore-mock: a pet the schema held has not a stored pet's fields");
+  const { id, name, categoryId, status } = pet;
   return { id: exactInteger(id), name, categoryId: exactInteger(categoryId), ...(status === undefined ? {} : { status }) };
 }
 
@@ -98,6 +111,7 @@ function storedPet(pet: JsonValue): StoredPet {
  */
 export function checkPets(list: unknown, where = 'pets'): PetData {
   if (!Array.isArray(list)) throw new PetDataError([`${where} must be a list of pets (a JSON or YAML array)`]);
+  // JSON from the lossless parser, or YAML of the core schema with its integers as bigints: JSON values only.
   const values = list as JsonValue[];
   const faults = values.flatMap((pet, index) => petFaults(pet, `${where}[${index}]`));
   const seen = new Map<string, number>();

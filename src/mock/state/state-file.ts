@@ -5,7 +5,7 @@ import { lock } from 'proper-lockfile';
 import { codeOf, EXIT, messageOf, StateFileError } from '../../errors.js';
 import * as validators from '../../generated/validators.js';
 import { isJsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
-import type { PetData } from './pet-data.js';
+import { isStoredPet, type PetData } from './pet-data.js';
 import { idsAfter, type StoredPet } from './store.js';
 
 const FORMAT = 'petstore-mock-state';
@@ -82,11 +82,12 @@ async function readStateFile(path: string, origin: StateOrigin): Promise<StoredP
   const created = state.created;
   if (!Array.isArray(created)) rejectStateFile(path, '"created" is not a list of pets');
   return created.map((pet, index) => {
-    if (!isJsonObject(pet) || !validators.Pet(validationView(pet)) || pet.status === undefined) rejectStateFile(path, `created[${index}] is not a valid Pet`);
+    if (!validators.Pet(validationView(pet)) || !isStoredPet(pet) || pet.status === undefined) {
+      rejectStateFile(path, `created[${index}] is not a valid Pet`);
+    }
     const expected = expectedId(origin, index);
     if (String(pet.id) !== expected) rejectStateFile(path, `created[${index}] has id ${String(pet.id)}, not ${expected}`);
-    // The Pet schema held, with exact int64 ids: this is a stored pet, which the parser cannot type.
-    return pet as unknown as StoredPet;
+    return pet;
   });
 }
 

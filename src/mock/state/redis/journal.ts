@@ -40,7 +40,8 @@ const MAX_WAITING = 10_000;
 function entryOf(json: string): JournalEntry | undefined {
   try {
     const entry: unknown = JSON.parse(json);
-    return typeof entry === 'object' && entry !== null && typeof (entry as { id?: unknown }).id === 'number' ? (entry as JournalEntry) : undefined;
+    // What APPEND wrote is a JournalEntry's JSON with its id first: an object with a numeric id is one of those.
+    return typeof entry === 'object' && entry !== null && 'id' in entry && typeof entry.id === 'number' ? (entry as JournalEntry) : undefined;
   } catch {
     return undefined;
   }

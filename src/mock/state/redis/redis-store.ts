@@ -279,11 +279,11 @@ export class RedisStore {
    * for, so that one untrusted view costs one refresh and its failure is this promise's). A script answers -1, and
    * does nothing, when Redis holds another generation: the replica then follows it, and tries again.
    */
-  async inWorld<R>(attempt: (world: World, defaultPuts: boolean) => Pending<R>, first: Pending<View> = this.view()): Promise<Exclude<R, -1>> {
+  async inWorld<R>(attempt: (world: World, defaultPuts: boolean) => Pending<R | -1>, first: Pending<View> = this.view()): Promise<R> {
     for (let tries = 1; ; tries++) {
       const { world, puts } = await (tries === 1 ? first : this.view());
       const result = await this.run(() => Promise.resolve(attempt(world, puts)));
-      if (result !== -1) return result as Exclude<R, -1>;
+      if (result !== -1) return result;
       if (tries === FOLLOW_TRIES) throw this.#unsettled();
       await this.run(() => this.#follow(world));
     }
