@@ -3,6 +3,8 @@
  * made from what the steps learned, and the one way a record becomes an entry, with keys hidden exactly
  * as the request log hides them (request-log.ts) and the body capped.
  */
+
+import { memoize } from '../core/memo.js';
 import type { MockRequest } from '../core/messages.js';
 import type { FormatRecord, JournalKeeper, JournalRecord } from '../state/journal.js';
 import { targetRedactor, textRedactor } from './request-log.js';
@@ -103,8 +105,11 @@ function headersOf(record: JournalRecord, redact: (text: string) => string): Rec
  * format(record, 1).path; // '/v1/pets', a key in it as ***
  */
 export function journalFormat(keys: readonly string[], basePath: string): FormatRecord {
-  const redactTarget = targetRedactor(keys, basePath);
-  const redact = textRedactor(keys);
+  // Targets, session names and header values repeat from request to request (a body seldom does):
+  // each is hidden once, not once per entry, which is what a journal written to Redis pays for every request.
+  const redactTarget = memoize(targetRedactor(keys, basePath));
+  const redactBody = textRedactor(keys);
+  const redact = memoize(redactBody);
   return (record, id) => {
     const target = redactTarget(record.target);
     const mark = target.indexOf('?');
@@ -117,7 +122,7 @@ export function journalFormat(keys: readonly string[], basePath: string): Format
       path: mark === -1 ? target : target.slice(0, mark),
       query: mark === -1 ? '' : target.slice(mark + 1),
       headers: headersOf(record, redact),
-      ...(record.body === undefined ? {} : { body: redact(record.body) }),
+      ...(record.body === undefined ? {} : { body: redactBody(record.body) }),
       ...(record.bodyTruncated ? { bodyTruncated: true as const } : {}),
       status: record.status,
       operation: record.operation ?? null,
