@@ -166,7 +166,7 @@ describe.skipIf(skipWithoutChromium(TEST))('the inspector page, in Chromium', ()
     const entry = page.locator('.entry', { hasText: 'planted=1' }).first();
     await entry.waitFor({ timeout: 2_000 });
     await entry.locator('summary').click();
-    const curl = await entry.locator('pre.curl').innerText();
+    const curl = (await entry.locator('pre.curl').textContent()) ?? '';
     const shell = spawnSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }\n${curl}`], { env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEY: 'the-key' } });
     const ran = existsSync(marker);
     await rm(dirname(marker), { recursive: true, force: true });

@@ -168,7 +168,10 @@ describe('petstore-mock --store and --workers on the command line', () => {
     const zero = await runCli('petstore-mock', ['--workers', '0', '--store', redis.url]);
     expect(zero.code).toBe(2);
     // The settings of the state in Redis, given without it, would be ignored: they are refused.
-    for (const flag of [['--store-timeout', '500'], ['--namespace', 'mine']]) {
+    for (const flag of [
+      ['--store-timeout', '500'],
+      ['--namespace', 'mine'],
+    ]) {
       const ignored = await runCli('petstore-mock', ['--port', '0', ...flag]);
       expect(ignored.code).toBe(2);
       expect(ignored.stderr).toMatch(new RegExp(`${flag[0]} needs --store redis://`));
