@@ -94,8 +94,10 @@ describe('the inspector page in every mode of the CLI', () => {
     expect(await page.text()).toContain('<script src="/__mock/inspector.js" defer></script>');
     expect((await fetch(`${origin}/__mock/inspector.js`)).status).toBe(200);
     await fetch(`${mock.url}/pets?limit=1`, { headers: AUTH });
-    const journal = (await (await fetch(`${origin}/__mock/requests`)).json()) as { entries: unknown[] };
-    expect(journal.entries.length).toBeGreaterThan(0);
+    // Another worker's entries reach the cluster's journal a moment after its response (docs/mock-journal.md).
+    await expect
+      .poll(async () => ((await (await fetch(`${origin}/__mock/requests`)).json()) as { entries: unknown[] }).entries.length, { timeout: 5_000 })
+      .toBeGreaterThan(0);
   });
 });
 

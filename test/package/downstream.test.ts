@@ -42,6 +42,7 @@ const PUBLISHED = [
   /^LICENSE$/,
   /^CHANGELOG\.md$/,
   /^docs\/[\w.-]+\.md$/, // the docs pages README links to
+  /^docs\/[\w.-]+\.png$/, // the pictures they show (the inspector)
   /^examples\/pact\/[\w.-]+\.ts$/,
   /^bin\/[\w-]+\.js$/,
   /^dist\/[\w/-]+\.(?:c?js|d\.c?ts)$/, // .cjs and .d.cts: the CommonJS build under dist/cjs/
