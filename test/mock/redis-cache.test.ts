@@ -17,6 +17,9 @@ import { type RunningMock, startMockCli } from '../support/cli.js';
 import { ADMIN, AUTH, JSON_HEADERS } from '../support/http-facts.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
+/** How many requests of one kind each count of commands takes. */
+const TIMES = 20;
+
 let redis: TestRedis;
 beforeAll(async () => {
   redis = await startRedis();
@@ -207,46 +210,24 @@ describe('Redis commands per request', () => {
     return Math.min(...counts);
   }
 
+  /** The commands `TIMES` requests of one kind cost, one after another (`commandsFor`). */
+  function commandsPer(namespace: string, request: () => Promise<unknown>): Promise<number> {
+    return commandsFor(namespace, async () => {
+      for (let i = 0; i < TIMES; i++) await request();
+    });
+  }
+
   it('are none for a seeded pet or a page the seed fills, one for a created pet, a page past the seed or a create', async () => {
     const [a] = (await replicas(1)) as [RunningMock];
     const namespace = `cache${namespaces}`;
     const created = await create(a, 'Seen');
-    const times = 20;
-    const each = (request: () => Promise<unknown>) => async () => {
-      for (let i = 0; i < times; i++) await request();
-    };
     // Once to let the replica read what it keeps.
     await status(`${a.url}/pets/1`);
-    expect(
-      await commandsFor(
-        namespace,
-        each(() => status(`${a.url}/pets/7`)),
-      ),
-    ).toBe(0);
-    expect(
-      await commandsFor(
-        namespace,
-        each(() => status(`${a.url}/pets?limit=20`)),
-      ),
-    ).toBe(0);
-    expect(
-      await commandsFor(
-        namespace,
-        each(() => status(`${a.url}/pets/${created}`)),
-      ),
-    ).toBe(times);
-    expect(
-      await commandsFor(
-        namespace,
-        each(() => status(`${a.url}/pets?limit=100`)),
-      ),
-    ).toBe(times);
-    expect(
-      await commandsFor(
-        namespace,
-        each(() => create(a, 'More')),
-      ),
-    ).toBe(times);
+    expect(await commandsPer(namespace, () => status(`${a.url}/pets/7`))).toBe(0);
+    expect(await commandsPer(namespace, () => status(`${a.url}/pets?limit=20`))).toBe(0);
+    expect(await commandsPer(namespace, () => status(`${a.url}/pets/${created}`))).toBe(TIMES);
+    expect(await commandsPer(namespace, () => status(`${a.url}/pets?limit=100`))).toBe(TIMES);
+    expect(await commandsPer(namespace, () => create(a, 'More'))).toBe(TIMES);
   });
 
   it('are none for a pet or a page of your own data (--data), ids beyond 2^53 included; one for a created pet or a create', async () => {
@@ -262,42 +243,18 @@ describe('Redis commands per request', () => {
     const namespace = `cache${namespaces}`;
     const created = await create(a, 'Seen');
     expect(created).toBe(9007199254740994);
-    const times = 20;
-    const each = (request: () => Promise<unknown>) => async () => {
-      for (let i = 0; i < times; i++) await request();
-    };
     await status(`${a.url}/pets/1000`);
     for (const path of ['/pets/1000', '/pets/797', '/pets/9007199254740993', '/pets/9223372036854775807', '/pets?limit=20', '/pets?status=sold&limit=29'])
-      expect(
-        await commandsFor(
-          namespace,
-          each(() => status(`${a.url}${path}`)),
-        ),
-        path,
-      ).toBe(0);
+      expect(await commandsPer(namespace, () => status(`${a.url}${path}`)), path).toBe(0);
     // The pet beyond 2^62 comes after the created ones: that page needs Redis.
     expect(await text(`${a.url}/pets?limit=31`)).toMatch(/"id":9007199254740994,.*"id":9223372036854775807,/);
-    expect(
-      await commandsFor(
-        namespace,
-        each(() => status(`${a.url}/pets/9007199254740994`)),
-      ),
-    ).toBe(times);
-    expect(
-      await commandsFor(
-        namespace,
-        each(() => create(a, 'More')),
-      ),
-    ).toBe(times);
+    expect(await commandsPer(namespace, () => status(`${a.url}/pets/9007199254740994`))).toBe(TIMES);
+    expect(await commandsPer(namespace, () => create(a, 'More'))).toBe(TIMES);
   });
 
   it('are one for a seeded pet of the default session while pets put into it may replace one, none again once it is reset', async () => {
     const [a] = (await replicas(1)) as [RunningMock];
     const namespace = `cache${namespaces}`;
-    const times = 20;
-    const each = (request: () => Promise<unknown>) => async () => {
-      for (let i = 0; i < times; i++) await request();
-    };
     const put = await fetch(`${origin(a)}/__mock/pets`, {
       method: 'POST',
       headers: ADMIN,
@@ -305,31 +262,11 @@ describe('Redis commands per request', () => {
     });
     expect(put.status).toBe(200);
     expect(JSON.parse(await text(`${a.url}/pets/7`))).toMatchObject({ name: 'Put' });
-    expect(
-      await commandsFor(
-        namespace,
-        each(() => status(`${a.url}/pets/8`)),
-      ),
-    ).toBe(times);
-    expect(
-      await commandsFor(
-        namespace,
-        each(() => status(`${a.url}/pets?limit=20`)),
-      ),
-    ).toBe(times);
+    expect(await commandsPer(namespace, () => status(`${a.url}/pets/8`))).toBe(TIMES);
+    expect(await commandsPer(namespace, () => status(`${a.url}/pets?limit=20`))).toBe(TIMES);
     expect((await fetch(`${origin(a)}/__mock/reset`, { method: 'POST', headers: ADMIN })).status).toBe(200);
     expect(JSON.parse(await text(`${a.url}/pets/7`))).not.toMatchObject({ name: 'Put' });
-    expect(
-      await commandsFor(
-        namespace,
-        each(() => status(`${a.url}/pets/8`)),
-      ),
-    ).toBe(0);
-    expect(
-      await commandsFor(
-        namespace,
-        each(() => status(`${a.url}/pets?limit=20`)),
-      ),
-    ).toBe(0);
+    expect(await commandsPer(namespace, () => status(`${a.url}/pets/8`))).toBe(0);
+    expect(await commandsPer(namespace, () => status(`${a.url}/pets?limit=20`))).toBe(0);
   });
 });
