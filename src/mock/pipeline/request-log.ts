@@ -30,7 +30,7 @@ function decoded(value: string, plus: boolean): string {
 }
 
 /** Every form of each key a client could have written it in: as it is, without its padding, in base64 and base64url. */
-function keyForms(keys: readonly string[]): string[] {
+export function keyForms(keys: readonly string[]): string[] {
   const forms = keys.flatMap((key) => {
     // btoa takes one character per byte: the key's UTF-8 bytes, so that a non-ASCII key has a base64 form too.
     const base64 = btoa(Array.from(new TextEncoder().encode(key), (byte) => String.fromCharCode(byte)).join('')).replace(/=+$/, '');

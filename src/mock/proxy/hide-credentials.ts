@@ -2,6 +2,7 @@
  * A deployment may echo the credential in a response; what the proxy logs, keeps in its report and
  * relays to the client never holds it.
  */
+import { keyForms } from '../pipeline/request-log.js';
 
 /** The token of a Bearer credential, if the header holds one. */
 export function bearerToken(authorization: string | undefined): string | undefined {
@@ -9,19 +10,24 @@ export function bearerToken(authorization: string | undefined): string | undefin
 }
 
 /**
- * Every form a secret can take in a text: as sent and without its `=` padding (the rest is the key),
- * base64 and base64url (padded or not), percent-encoded once or twice, JSON-escaped (`\/`). Longest
- * first, so that a form is replaced whole before a shorter one inside it.
+ * Every form a secret can take in a text: those the request log hides (as sent, without its `=`
+ * padding, base64 and base64url unpadded: `keyForms`), and here, where a form is replaced in place,
+ * base64 with its padding, percent-encoded once or twice and JSON-escaped (`\/`) as well.
  */
 function secretForms(secret: string): string[] {
-  const base64 = Buffer.from(secret).toString('base64');
-  const forms = [secret, secret.replace(/=+$/, ''), base64, base64.replace(/=+$/, ''), Buffer.from(secret).toString('base64url')];
-  forms.push(encodeURIComponent(secret), encodeURIComponent(encodeURIComponent(secret)), JSON.stringify(secret).slice(1, -1).replaceAll('/', '\\/'));
-  return forms;
+  const padded = Buffer.from(secret).toString('base64');
+  return [
+    ...keyForms([secret]),
+    padded,
+    encodeURIComponent(secret),
+    encodeURIComponent(encodeURIComponent(secret)),
+    JSON.stringify(secret).slice(1, -1).replaceAll('/', '\\/'),
+  ];
 }
 
 /** Text with each secret, in any form `secretForms` knows, replaced by `***`. */
 export function redactor(secrets: readonly (string | undefined)[]): (text: string) => string {
+  // Longest first, so that a form is replaced whole before a shorter one inside it.
   const forms = [...new Set(secrets.filter((secret): secret is string => secret !== undefined && secret.length >= 4).flatMap(secretForms))]
     .filter((form) => form.length >= 4)
     .sort((a, b) => b.length - a.length);
