@@ -414,8 +414,59 @@ const paddedKey: Guarantee = {
   },
 };
 
+const FAULTED_BODY = JSON.stringify({ name: 'Never', categoryId: 1 });
+
+const faultBreaksBeforeResponse: Guarantee = {
+  name: 'a create asking for `Prefer: fault=reset` has its connection reset before any byte, and creates nothing',
+  async check(mock) {
+    const session = unique('fault');
+    const before = await petIds(mock, session);
+    const head = [
+      `POST ${target(mock, '/pets')} HTTP/1.1`,
+      `Host: 127.0.0.1:${portOf(mock)}`,
+      `Authorization: Bearer ${mock.key}`,
+      'Content-Type: application/json',
+      'Prefer: fault=reset',
+      `X-Mock-Session: ${session}`,
+    ].join('\r\n');
+    const outcome = await rawExchange(portOf(mock), head, FAULTED_BODY).then(
+      (response) => `a ${response.status} response`,
+      (error: unknown) => String(error),
+    );
+    expect(outcome).toMatch(/ECONNRESET/);
+    expect(await petIds(mock, session)).toEqual(before);
+  },
+};
+
+/** The journal of `session` once it holds an entry (or after 5 s): another worker writes its entries a moment after its response. */
+async function journalled(mock: StartedMock, session: string): Promise<{ readonly text: string; readonly entries: readonly unknown[] }> {
+  const until = Date.now() + 5_000;
+  for (;;) {
+    const read = await call(mock, '/__mock/requests', { headers: { 'x-mock-session': session } });
+    expect(read.response.status, read.text).toBe(200);
+    const entries = (read.json as { entries?: unknown[] }).entries ?? [];
+    if (entries.length > 0 || Date.now() > until) return { text: read.text, entries };
+    await setTimeout(50);
+  }
+}
+
+const journalHoldsRequests: Guarantee = {
+  name: 'the request journal (`GET /__mock/requests`) lists a request just answered, its key hidden',
+  async check(mock) {
+    const session = unique('journal');
+    const listed = await call(mock, '/pets?limit=1', { headers: { ...bearer(mock), 'x-mock-session': session } });
+    expect(listed.response.status, listed.text).toBe(200);
+    const { text, entries } = await journalled(mock, session);
+    expect(entries).toEqual([
+      expect.objectContaining({ method: 'GET', path: `${new URL(mock.baseUrl).pathname}/pets`, query: 'limit=1', status: 200, session }),
+    ]);
+    expect(entries[0]).toMatchObject({ headers: { authorization: 'Bearer ***' } });
+    expect(text).not.toContain(mock.key);
+  },
+};
+
 /** Every guarantee by a short name, in the order of the table in docs/guarantees.md. */
-const GUARANTEES = {
+export const GUARANTEES = {
   foreignHost,
   keyRequired,
   adminRejectsPages,
@@ -434,6 +485,8 @@ const GUARANTEES = {
   slowClients,
   clientGoesAway,
   paddedKey,
+  faultBreaksBeforeResponse,
+  journalHoldsRequests,
 } satisfies Record<string, Guarantee>;
 
 const ALL: readonly Guarantee[] = Object.values(GUARANTEES);
