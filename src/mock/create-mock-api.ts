@@ -26,7 +26,7 @@ import { profileForm } from './profile/form.js';
 import { Coverage, type CoverageKeeper, type CoverageReport } from './state/coverage.js';
 import { type JournalEntry, type JournalFilter, type JournalKeeper, MemoryJournal } from './state/journal.js';
 import { randomIdOf } from './state/random-ids.js';
-import { SharedJournal } from './state/redis/journal.js';
+import { ClusterJournal } from './state/redis/journal.js';
 import { savedChanges, unsavedChange } from './state/saved-changes.js';
 import { DEFAULT_SESSION, type SessionRegistry, Sessions } from './state/sessions.js';
 import { MemoryPetStore, type PetStore, type StoredPet } from './state/store.js';
@@ -143,10 +143,9 @@ export function journalOf(settings: ResolvedMockOptions, keys: readonly string[]
   const { journalSize: size, shared } = settings;
   if (size === 0) return undefined;
   const format = journalFormat(keys, settings.basePath);
-  const keeper: JournalKeeper = shared
-    ? new SharedJournal(shared.store, { size, ttlMs: settings.sessionTtl, format })
-    : // One ring per named session the cap lets open (one at least, for a 429's), and the default session's.
-      new MemoryJournal({ size, maxRings: Math.max(1, settings.maxSessions), format });
+  // One ring per named session the cap lets open (one at least, for a 429's), and the default session's.
+  const rings = { size, maxRings: Math.max(1, settings.maxSessions), format };
+  const keeper: JournalKeeper = shared ? new ClusterJournal(shared.store, shared.journalBus, rings) : new MemoryJournal(rings);
   return { keeper, bodyLimit: settings.journalBodyLimit, redactBody: textRedactor(keys), now: settings.now };
 }
 

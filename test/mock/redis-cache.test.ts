@@ -8,14 +8,13 @@
  */
 
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMock, startMockCli } from '../support/cli.js';
 import { ADMIN, AUTH, JSON_HEADERS } from '../support/http-facts.js';
-import { startRedis, type TestRedis } from '../support/redis.js';
+import { monitored, startRedis, type TestRedis } from '../support/redis.js';
 
 /** How many requests of one kind each count of commands takes. */
 const TIMES = 20;
@@ -186,27 +185,8 @@ describe('Redis commands per request', () => {
    */
   async function commandsFor(namespace: string, requests: () => Promise<void>): Promise<number> {
     const counts: number[] = [];
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const socket = connect(redis.port, '127.0.0.1');
-      let lines = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => {
-        lines += chunk;
-      });
-      socket.write('MONITOR\r\n');
-      await vi.waitFor(() => expect(lines).toMatch(/^\+OK\r\n/), { timeout: 5_000 });
-      // Once MONITOR lists the test's own ECHO, sent after the last answer, it has listed every command the requests cost.
-      const sentinel = `end-of-attempt-${attempt}`;
-      try {
-        await requests();
-        await command('ECHO', sentinel);
-        await vi.waitFor(() => expect(lines.toLowerCase()).toContain(`"echo" "${sentinel}"`), { timeout: 10_000 });
-      } finally {
-        socket.destroy();
-      }
-      const keys = new RegExp(`^\\+[\\d.]+ \\[\\d+ (?!lua\\]).*"${namespace}:(s|seed):`);
-      counts.push(lines.split('\r\n').filter((line) => keys.test(line)).length);
-    }
+    const keys = new RegExp(`^\\+[\\d.]+ \\[\\d+ (?!lua\\]).*"${namespace}:(s|seed):`);
+    for (let attempt = 0; attempt < 3; attempt++) counts.push((await monitored(redis, requests)).filter((line) => keys.test(line)).length);
     return Math.min(...counts);
   }
 

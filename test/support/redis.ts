@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
@@ -125,6 +125,48 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Test
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Sends one command on a connection of its own, as inline text, and resolves on its reply. */
+async function inline(port: number, line: string): Promise<void> {
+  const socket = connect(port, '127.0.0.1');
+  try {
+    socket.write(`${line}\r\n`);
+    await once(socket, 'data');
+  } finally {
+    socket.destroy();
+  }
+}
+
+/**
+ * The commands Redis ran while `during` ran, one line each as MONITOR prints them (`+<time> [0
+ * 127.0.0.1:5000] "publish" "ns:journal:ask" "..."`; those a Lua script ran say `[0 lua]`).
+ * @example
+ * const lines = await monitored(redis, () => fetch(url));
+ */
+export async function monitored(redis: TestRedis, during: () => Promise<unknown>): Promise<string[]> {
+  const socket = connect(redis.port, '127.0.0.1');
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    text += chunk;
+  });
+  try {
+    socket.write('MONITOR\r\n');
+    while (!text.startsWith('+OK\r\n')) await new Promise((resolve) => setTimeout(resolve, 5));
+    await during();
+    // Once MONITOR lists this ECHO, sent after `during` ended, it has listed every command `during` cost.
+    const sentinel = `end-of-monitored-${process.hrtime.bigint()}`;
+    await inline(redis.port, `ECHO ${sentinel}`);
+    const deadline = Date.now() + 10_000;
+    while (!text.toLowerCase().includes(`"echo" "${sentinel}"`)) {
+      if (Date.now() > deadline) throw new Error('MONITOR did not list the sentinel ECHO within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  } finally {
+    socket.destroy();
+  }
+  return text.split('\r\n').slice(1);
 }
 
 /** Namespaces given so far: every start of every suite gets a new one. */

@@ -39,7 +39,8 @@ function same(column: readonly (string | undefined)[], before: number, value: st
 }
 
 /**
- * The ring of one session's records, with their ids: `push` overwrites the oldest once full.
+ * The ring of one session's records, with their ids: `push` overwrites the oldest once full. A record
+ * pushed with id 0 waits for one (`number`): the cluster's journal numbers only when it is read.
  * @example
  * const ring = new RecordRing('default', 500);
  * ring.push(record, 1);
@@ -116,6 +117,22 @@ export class RecordRing {
     return found;
   }
 
+  /** How many of the newest records have no id yet (pushed with id 0, numbered later by `number`). */
+  unnumbered(): number {
+    let count = 0;
+    while (count < this.#count && this.#ids[(this.#next - 1 - count + 2 * this.#size) % this.#size] === 0) count++;
+    return count;
+  }
+
+  /**
+   * Gives the oldest `count` records without an id the ids `first`, `first + 1`... Records pushed
+   * since `count` was taken stay without one; records overwritten meanwhile leave theirs to the next.
+   */
+  number(first: number, count: number): void {
+    const waiting = this.unnumbered();
+    for (let i = 0; i < Math.min(count, waiting); i++) this.#ids[(this.#next - waiting + i + 2 * this.#size) % this.#size] = first + i;
+  }
+
   /** The greatest id the ring holds, 0 for none. */
   get last(): number {
     return this.#count === 0 ? 0 : (this.#ids[(this.#next - 1 + this.#size) % this.#size] ?? 0);
@@ -144,5 +161,64 @@ export class RecordRing {
       latencyMs: this.#latencies[at] ?? 0,
       keyLabel: texts.keyLabel[at],
     };
+  }
+}
+
+/**
+ * The rings of a journal by session: the default session's and at most `maxRings` named ones. A new one
+ * then takes the place of the named session written least recently, so that requests naming ever new
+ * sessions cannot grow the memory.
+ * @example
+ * const rings = new JournalRings(500, 100);
+ * rings.ringOf('alice').push(record, 1);
+ * rings.get('alice')?.records();
+ */
+export class JournalRings {
+  readonly #rings = new Map<string, RecordRing>();
+  readonly #size: number;
+  readonly #maxRings: number;
+  #lastRing: RecordRing | undefined;
+  #lastSession: string | undefined;
+
+  constructor(size: number, maxRings: number) {
+    this.#size = size;
+    this.#maxRings = Math.max(1, maxRings);
+  }
+
+  get(session: string): RecordRing | undefined {
+    return this.#rings.get(session);
+  }
+
+  /** Forgets one session's ring, or every one. */
+  clear(session?: string): void {
+    if (session === undefined) this.#rings.clear();
+    else this.#rings.delete(session);
+    this.#lastRing = undefined;
+    this.#lastSession = undefined;
+  }
+
+  /** The session's ring, made (and moved last) when it is not the one written last: most requests name the same session as the one before. */
+  ringOf(session: string): RecordRing {
+    if (session === this.#lastSession && this.#lastRing) return this.#lastRing;
+    let ring = this.#rings.get(session);
+    if (ring) this.#rings.delete(session);
+    else {
+      ring = new RecordRing(session, this.#size);
+      const named = this.#rings.size - (this.#rings.has('default') ? 1 : 0);
+      if (session !== 'default' && named >= this.#maxRings) this.#dropOldestNamed();
+    }
+    this.#rings.set(session, ring);
+    this.#lastSession = session;
+    this.#lastRing = ring;
+    return ring;
+  }
+
+  /** Drops the ring of the named session written least recently; the default session's stays. */
+  #dropOldestNamed(): void {
+    for (const name of this.#rings.keys()) {
+      if (name === 'default') continue;
+      this.#rings.delete(name);
+      return;
+    }
   }
 }

@@ -37,6 +37,30 @@ const record = (session: string, target: string): JournalRecord => ({
 });
 
 describe('RecordRing', () => {
+  it('numbers later the records pushed without an id, oldest first, and only as many as it was told', () => {
+    const ring = new RecordRing('default', 3);
+    ring.push(record('default', '/a'), 0);
+    ring.push(record('default', '/b'), 0);
+    expect(ring.unnumbered()).toBe(2);
+    expect(ring.records()).toEqual([]);
+    ring.number(10, 2);
+    ring.push(record('default', '/c'), 0);
+    ring.push(record('default', '/d'), 0);
+    expect(ring.unnumbered()).toBe(2);
+    // One of the two counted, then another pushed before the ids came: the oldest waiting gets the id.
+    ring.push(record('default', '/e'), 0);
+    ring.number(12, 1);
+    expect(ring.records().map(({ id, record: { target } }) => [id, target])).toEqual([[12, '/c']]);
+    expect(ring.unnumbered()).toBe(2);
+    ring.number(13, 2);
+    expect(ring.records().map(({ id, record: { target } }) => [id, target])).toEqual([
+      [12, '/c'],
+      [13, '/d'],
+      [14, '/e'],
+    ]);
+    expect(ring.last).toBe(14);
+  });
+
   it('keeps the last `size` records with their ids, oldest first, each field as it was given', () => {
     const ring = new RecordRing('a', 3);
     expect(ring.records()).toEqual([]);

@@ -6,7 +6,7 @@
  * every replica writes, is in redis/journal.ts.
  */
 import type { Pending } from '../core/pending.js';
-import { RecordRing } from './journal-ring.js';
+import { JournalRings, type RecordRing } from './journal-ring.js';
 
 /**
  * Which rule decided the response: `route` (404, 405, a preflight), `auth` (401), `session` (400 of
@@ -199,74 +199,39 @@ export function parseJournalFilter(query: URLSearchParams): JournalFilter | { re
 }
 
 /**
- * The journal of a mock that keeps its state in this process: a ring of `size` records per session.
- * The default session and at most `maxRings` named ones have one; a new one then takes the place of
- * the named session written least recently, so that requests naming ever new sessions cannot grow the memory.
+ * The journal of a mock that keeps its state in this process: a ring of `size` records per session
+ * (`JournalRings`), numbered as they are recorded.
  * @example
  * const journal = new MemoryJournal({ size: 500, maxRings: 100, format });
  * journal.record(record);
  * journal.list({ method: 'POST' }).entries; // formatted now, not when recorded
  */
 export class MemoryJournal implements JournalKeeper {
-  readonly #rings = new Map<string, RecordRing>();
-  readonly #size: number;
-  readonly #maxRings: number;
+  readonly #rings: JournalRings;
   readonly #format: FormatRecord;
   #last = 0;
-  #lastRing: RecordRing | undefined;
-  #lastSession: string | undefined;
 
   constructor(options: { readonly size: number; readonly maxRings: number; readonly format: FormatRecord }) {
-    this.#size = options.size;
-    this.#maxRings = Math.max(1, options.maxRings);
+    this.#rings = new JournalRings(options.size, options.maxRings);
     this.#format = options.format;
   }
 
   record(record: JournalRecord): void {
-    this.#ringOf(record.session).push(record, ++this.#last);
+    this.#rings.ringOf(record.session).push(record, ++this.#last);
   }
 
   list(filter: JournalFilter): JournalPage {
     const session = filter.session ?? 'default';
-    // Records before `since` are never formatted: a poller pays for the new ones only.
-    const fresh = this.#rings.get(session)?.records(filter.since) ?? [];
-    const matches = entryFilter(filter);
-    return {
-      session,
-      entries: fresh.map(({ id, record }) => this.#format(record, id)).filter(matches),
-      last: this.#last,
-    };
+    return { session, entries: formatted(this.#rings.get(session), filter, this.#format), last: this.#last };
   }
 
   clear(session?: string): void {
-    if (session === undefined) this.#rings.clear();
-    else this.#rings.delete(session);
-    this.#lastRing = undefined;
-    this.#lastSession = undefined;
+    this.#rings.clear(session);
   }
+}
 
-  /** Drops the ring of the named session written least recently; the default session's stays. */
-  #dropOldestNamed(): void {
-    for (const name of this.#rings.keys()) {
-      if (name === 'default') continue;
-      this.#rings.delete(name);
-      return;
-    }
-  }
-
-  /** The session's ring, made (and moved last) when it is not the one written last: most requests name the same session as the one before. */
-  #ringOf(session: string): RecordRing {
-    if (session === this.#lastSession && this.#lastRing) return this.#lastRing;
-    let ring = this.#rings.get(session);
-    if (ring) this.#rings.delete(session);
-    else {
-      ring = new RecordRing(session, this.#size);
-      const named = this.#rings.size - (this.#rings.has('default') ? 1 : 0);
-      if (session !== 'default' && named >= this.#maxRings) this.#dropOldestNamed();
-    }
-    this.#rings.set(session, ring);
-    this.#lastSession = session;
-    this.#lastRing = ring;
-    return ring;
-  }
+/** The entries of `ring` that `filter` matches, oldest first; those before `filter.since` are never formatted, so a poller pays for the new ones only. */
+export function formatted(ring: RecordRing | undefined, filter: JournalFilter, format: FormatRecord): JournalEntry[] {
+  const matches = entryFilter(filter);
+  return (ring?.records(filter.since) ?? []).map(({ id, record }) => format(record, id)).filter(matches);
 }

@@ -90,7 +90,9 @@ export interface RedisClient extends ScriptMethods {
   hgetall(key: string): Promise<Record<string, string>>;
   lrange(key: string, start: number, stop: number): Promise<string[]>;
   smembers(key: string): Promise<string[]>;
-  /** `EVAL`: a script sent with each call, for one that no replica needs defined ahead (the journal's). */
+  incrby(key: string, increment: number): Promise<number>;
+  publish(channel: string, message: string): Promise<number>;
+  /** `EVAL`: a script sent with each call, for one that no replica needs defined ahead (the journal lock's). */
   eval(script: string, numberOfKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
   multi(): RedisTransaction;
   /** `CONFIG GET parameter`: `[parameter, value]`, or an error where CONFIG is disabled. */

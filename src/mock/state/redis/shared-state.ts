@@ -7,6 +7,7 @@
 import { StoreUnavailableError } from '../../../errors.js';
 import { errorResponse, type MockResponse } from '../../core/messages.js';
 import { SharedCoverage } from './coverage.js';
+import { JournalBus } from './journal-bus.js';
 import { connectRedisStore, type RedisStore, type RedisStoreOptions } from './redis-store.js';
 import { RedisSessions } from './sessions.js';
 
@@ -20,6 +21,8 @@ export interface SharedState {
   readonly store: RedisStore;
   readonly sessions: RedisSessions;
   readonly coverage: SharedCoverage;
+  /** How a read of the journal reaches every replica. */
+  readonly journalBus: JournalBus;
   /** Adds the last coverage counts to Redis and closes the connection. */
   close(): Promise<void>;
 }
@@ -33,13 +36,19 @@ export interface SharedStateOptions extends RedisStoreOptions {
 /** Connects to Redis and seeds the namespace if no replica has; rejects with a `StoreUnavailableError` when Redis does not answer. */
 export async function openSharedState(options: SharedStateOptions): Promise<SharedState> {
   const store = await connectRedisStore(options);
+  const journalBus = await JournalBus.open(store).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   const coverage = new SharedCoverage(options.basePath, store);
   return {
     store,
     sessions: new RedisSessions(store, options.now, { ttl: options.sessionTtl, max: options.maxSessions }),
     coverage,
+    journalBus,
     close: async () => {
       await coverage.close();
+      await journalBus.close();
       await store.close();
     },
   };

@@ -1,0 +1,175 @@
+/**
+ * How a read of the cluster's journal reaches every replica (`--store redis://`, `--workers`). Each
+ * replica keeps the requests it answers in its own memory, so that answering a request costs Redis
+ * nothing; a read asks them all instead. The reader publishes the question on the namespace's journal
+ * channel (Redis tells it how many replicas listen), and each replica publishes its answer on the
+ * reader's own channel. Reads are one at a time across the cluster (a lock in Redis): a replica numbers
+ * its new entries when it answers, from the namespace's one counter, so that a poller's `since` never
+ * passes over an entry another replica numbered meanwhile.
+ */
+import { randomUUID } from 'node:crypto';
+import { StoreUnavailableError } from '../../../errors.js';
+import type { JournalEntry, JournalFilter } from '../journal.js';
+import type { SubscriberClient } from './client.js';
+import type { RedisStore } from './redis-store.js';
+
+/** How long a read waits for the replicas' answers; one that has not answered by then is left out of that read. */
+const ANSWER_MS = 1_000;
+/** How long a read holds the cluster's journal at most: a reader that dies holding it frees it by then. */
+const LOCK_MS = 3_000;
+/** How often a read waiting for another one tries again. */
+const LOCK_RETRY_MS = 3;
+
+/** What a read asks of every replica: its entries of a session that match a filter, or to forget a session's (or every one). */
+export type JournalQuestion = { readonly kind: 'list'; readonly filter: JournalFilter } | { readonly kind: 'clear'; readonly session?: string };
+
+/** What a replica answers: its entries for a list, none for a clear. */
+export type JournalAnswerer = (question: JournalQuestion) => Promise<readonly JournalEntry[]>;
+
+interface Envelope {
+  readonly nonce: string;
+  readonly replyTo: string;
+  readonly question: JournalQuestion;
+}
+
+interface Waiting {
+  readonly entries: JournalEntry[];
+  answers: number;
+  needed: number;
+  done: () => void;
+}
+
+/** Frees the lock only if this read still holds it (it may have run out and been taken by another). */
+const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One replica's end of the journal's channel: it answers the questions of every reader, and asks them of every replica.
+ * @example
+ * const bus = await JournalBus.open(store);
+ * bus.answerWith(async (question) => (question.kind === 'list' ? myEntries(question.filter) : []));
+ * const { entries, last } = await bus.ask({ kind: 'list', filter: { session: 'default' } });
+ */
+export class JournalBus {
+  readonly #store: RedisStore;
+  readonly #subscriber: SubscriberClient;
+  readonly #asks: string;
+  readonly #replies: string;
+  readonly #waiting = new Map<string, Waiting>();
+  #answerer: JournalAnswerer = () => Promise.resolve([]);
+  /** The questions this replica answers, one after another, in the order Redis delivered them. */
+  #answering: Promise<void> = Promise.resolve();
+
+  private constructor(store: RedisStore, subscriber: SubscriberClient, replies: string) {
+    this.#store = store;
+    this.#subscriber = subscriber;
+    this.#asks = `${store.prefix}journal:ask`;
+    this.#replies = replies;
+    subscriber.on('message', (channel, message) => {
+      if (channel === this.#asks) this.#answer(message);
+      else if (channel === this.#replies) this.#collect(message);
+    });
+  }
+
+  /** Subscribes, on a connection of its own, to the questions of the namespace under `store` and to the answers to this replica's. */
+  static async open(store: RedisStore): Promise<JournalBus> {
+    const replies = `${store.prefix}journal:to:${process.pid}-${randomUUID()}`;
+    const subscriber = store.redis.duplicate({ connectionName: `petstore-mock-${process.pid}-journal` });
+    // ioredis reconnects and subscribes again by itself; a question sent meanwhile is not counted as one this replica hears.
+    subscriber.on('error', () => undefined);
+    try {
+      await subscriber.connect();
+      await subscriber.subscribe(`${store.prefix}journal:ask`);
+      await subscriber.subscribe(replies);
+    } catch (error) {
+      subscriber.disconnect();
+      throw error;
+    }
+    return new JournalBus(store, subscriber, replies);
+  }
+
+  /** How this replica answers; until it is given, it answers with no entries (its journal is off). */
+  answerWith(answerer: JournalAnswerer): void {
+    this.#answerer = answerer;
+  }
+
+  /** @internal The key of the namespace's journal counter, from which each replica numbers its entries. */
+  get counterKey(): string {
+    return `${this.#store.prefix}journal:seq`;
+  }
+
+  /** Every replica's answers to `question`, and the counter once they all answered: no entry numbered up to it is missing. */
+  async ask(question: JournalQuestion): Promise<{ readonly entries: JournalEntry[]; readonly last: number }> {
+    const { redis } = this.#store;
+    const lock = `${this.#store.prefix}journal:lock`;
+    const token = randomUUID();
+    await this.#lock(lock, token);
+    try {
+      const nonce = randomUUID();
+      const waiting: Waiting = { entries: [], answers: 0, needed: Number.POSITIVE_INFINITY, done: () => {} };
+      const answered = new Promise<void>((resolve) => {
+        waiting.done = resolve;
+      });
+      this.#waiting.set(nonce, waiting);
+      const timer = setTimeout(() => waiting.done(), ANSWER_MS);
+      try {
+        const envelope: Envelope = { nonce, replyTo: this.#replies, question };
+        waiting.needed = await this.#store.run(() => redis.publish(this.#asks, JSON.stringify(envelope)));
+        if (waiting.answers >= waiting.needed) waiting.done();
+        await answered;
+      } finally {
+        clearTimeout(timer);
+        this.#waiting.delete(nonce);
+      }
+      const last = Number((await this.#store.run(() => redis.get(this.counterKey))) ?? 0);
+      return { entries: waiting.entries, last };
+    } finally {
+      await this.#store.run(() => redis.eval(UNLOCK, 1, lock, token)).catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#subscriber.quit().catch(() => this.#subscriber.disconnect());
+  }
+
+  async #lock(lock: string, token: string): Promise<void> {
+    const { redis } = this.#store;
+    const giveUp = performance.now() + LOCK_MS + ANSWER_MS;
+    while ((await this.#store.run(() => redis.set(lock, token, 'PX', LOCK_MS, 'NX'))) === null) {
+      if (performance.now() > giveUp)
+        throw new StoreUnavailableError(
+          `The request journal could not be read: another read has held it for over ${(LOCK_MS + ANSWER_MS) / 1000} s; Redis at ${this.#store.url} may be overloaded. Try again.`,
+        );
+      await pause(LOCK_RETRY_MS);
+    }
+  }
+
+  #answer(message: string): void {
+    const envelope = parsed<Envelope>(message);
+    if (envelope === undefined) return;
+    const { redis } = this.#store;
+    this.#answering = this.#answering.then(async () => {
+      const entries = await this.#answerer(envelope.question).catch(() => []);
+      await this.#store.run(() => redis.publish(envelope.replyTo, JSON.stringify({ nonce: envelope.nonce, entries }))).catch(() => undefined);
+    });
+  }
+
+  #collect(message: string): void {
+    const answer = parsed<{ nonce: string; entries: JournalEntry[] }>(message);
+    const waiting = answer === undefined ? undefined : this.#waiting.get(answer.nonce);
+    if (answer === undefined || waiting === undefined) return;
+    waiting.entries.push(...answer.entries);
+    waiting.answers++;
+    if (waiting.answers >= waiting.needed) waiting.done();
+  }
+}
+
+/** A message of the journal's channels, or `undefined` for anything else published there. */
+function parsed<T>(message: string): T | undefined {
+  try {
+    return JSON.parse(message) as T;
+  } catch {
+    return undefined;
+  }
+}
