@@ -6,7 +6,7 @@
  * replica that stops takes its entries with it, and entries are numbered when they are first read.
  */
 import type { FormatRecord, JournalEntry, JournalFilter, JournalKeeper, JournalPage, JournalRecord } from '../journal.js';
-import { formatted } from '../journal.js';
+import { entryFilter, formatted } from '../journal.js';
 import { JournalRings } from '../journal-ring.js';
 import type { JournalBus, JournalQuestion } from './journal-bus.js';
 import type { RedisStore } from './redis-store.js';
@@ -43,9 +43,12 @@ export class ClusterJournal implements JournalKeeper {
 
   async list(filter: JournalFilter): Promise<JournalPage> {
     const session = filter.session ?? 'default';
-    const { entries, last } = await this.#bus.ask({ kind: 'list', filter: { ...filter, session } });
+    // The question goes through Redis: it carries the session (a name Redis holds anyway) and `since`, never
+    // the text of a filter (`path`, `method`...), which may hold a key; this replica applies those to the answers.
+    const asked: JournalFilter = typeof filter.since === 'number' ? { session, since: filter.since } : { session };
+    const { entries, last } = await this.#bus.ask({ kind: 'list', filter: asked });
     // Each replica keeps `size` of the session's entries; the cluster's journal shows the newest `size` of them all.
-    return { session, entries: entries.sort(byId).slice(-this.#size), last };
+    return { session, entries: entries.filter(entryFilter(filter)).sort(byId).slice(-this.#size), last };
   }
 
   async clear(session?: string): Promise<void> {

@@ -1,0 +1,53 @@
+/**
+ * The cluster's journal (`--store redis://`) under attack: what an outsider tried, and the defects it
+ * found, each pinned by a test. Real servers on port 0, real HTTP, a redis-server of the test's own.
+ * Needs `dist/` and Debian's redis-server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import type { JournalEntry, JournalPage } from '../../src/mock/state/journal.js';
+import { monitored, startRedis, type TestRedis } from '../support/redis.js';
+
+let namespaces = 0;
+
+async function journal(server: MockServer, query = ''): Promise<{ status: number; page: JournalPage; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(new URL(`/__mock/requests${query}`, server.url));
+  const page = (await response.json()) as JournalPage;
+  return { status: response.status, page, ms: performance.now() - started };
+}
+
+describe('a filter that holds the key', () => {
+  let redis: TestRedis;
+  let server: MockServer;
+  const key = 'f1lter-k3y+/=';
+  beforeAll(async () => {
+    redis = await startRedis();
+    server = await startMockServer({ port: 0, store: redis.url, namespace: `filters${++namespaces}`, apiKey: key });
+  });
+  afterAll(async () => {
+    await server.close();
+    await redis.stop();
+  });
+
+  it('is applied by the replica read, so that no key goes through Redis, and filters as before', async () => {
+    const auth = { authorization: `Bearer ${key}` };
+    await (await fetch(new URL(`/v1/pets/${encodeURIComponent(key)}`, server.url), { headers: auth })).arrayBuffer();
+    await (await fetch(new URL('/v1/pets/1', server.url), { headers: auth })).arrayBuffer();
+    await (await fetch(new URL('/v1/pets?limit=1', server.url), { headers: auth })).arrayBuffer();
+    const found: (readonly JournalEntry[])[] = [];
+    const lines = await monitored(redis, async () => {
+      for (const query of [`?path=/v1/pets/${encodeURIComponent(key)}*`, `?method=${encodeURIComponent(btoa(key))}`, `?operation=${encodeURIComponent(key)}`])
+        found.push((await journal(server, query)).page.entries);
+      found.push(await server.mock.requests({ path: `*${JSON.stringify(key).slice(1, -1)}*` }));
+      found.push(await server.mock.requests({ path: '/v1/pets/*', method: 'get', status: '2xx' }));
+    });
+    // Redis carried the questions and the answers of five reads...
+    expect(lines.filter((line) => line.includes('"publish"')).length).toBeGreaterThanOrEqual(10);
+    const all = lines.join('\n');
+    for (const form of [key, encodeURIComponent(key), btoa(key), JSON.stringify(key).slice(1, -1)]) expect(all).not.toContain(form);
+    // ...and each filter matched what it matches in memory: an entry shows the key as ***, so a filter naming it matches none.
+    expect(found.slice(0, 4).map((entries) => entries.length)).toEqual([0, 0, 0, 0]);
+    expect(found[4]?.map((entry) => entry.path)).toEqual(['/v1/pets/1']);
+  });
+});
