@@ -51,3 +51,33 @@ describe('a filter that holds the key', () => {
     expect(found[4]?.map((entry) => entry.path)).toEqual(['/v1/pets/1']);
   });
 });
+
+describe('a read while Redis was paused', () => {
+  let redis: TestRedis;
+  let server: MockServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+    server = await startMockServer({ port: 0, store: redis.url, namespace: `paused${++namespaces}`, storeTimeout: 300 });
+  });
+  afterAll(async () => {
+    await server.close();
+    await redis.stop();
+  });
+
+  it('is a 503, and leaves no lock behind to stall the reads once Redis is back', async () => {
+    expect((await journal(server)).status).toBe(200);
+    redis.pause();
+    try {
+      const away = await journal(server);
+      expect(away.status).toBe(503);
+      expect(away.page).toMatchObject({ code: 'service_unavailable', status: 503 });
+    } finally {
+      redis.resume();
+    }
+    // The read's SET of the lock, sent while Redis was paused, ran once it was back: it must not hold
+    // the journal for LOCK_MS (3 s) for a read that already gave up.
+    const back = await journal(server);
+    expect(back.status).toBe(200);
+    expect(back.ms).toBeLessThan(2_000);
+  });
+});

@@ -104,7 +104,14 @@ export class JournalBus {
     const { redis } = this.#store;
     const lock = `${this.#store.prefix}journal:lock`;
     const token = randomUUID();
-    await this.#lock(lock, token);
+    try {
+      await this.#lock(lock, token);
+    } catch (error) {
+      // A SET that timed out reaches Redis once it is back, and would hold the lock LOCK_MS for no read:
+      // the unlock, sent after it on the same connection, frees it then. Not awaited: Redis may still be away.
+      this.#store.run(() => redis.eval(UNLOCK, 1, lock, token)).catch(() => undefined);
+      throw error;
+    }
     try {
       const nonce = randomUUID();
       const waiting: Waiting = { entries: [], answers: 0, needed: Number.POSITIVE_INFINITY, done: () => {} };
