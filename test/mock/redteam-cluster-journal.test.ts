@@ -81,3 +81,36 @@ describe('a read while Redis was paused', () => {
     expect(back.ms).toBeLessThan(2_000);
   });
 });
+
+describe('an answer larger than Redis lets a subscriber fall behind', () => {
+  let redis: TestRedis;
+  let server: MockServer;
+  beforeAll(async () => {
+    // Redis closes a subscriber whose unread messages pass this limit (32 MB by default: a --journal-size
+    // of 2 000 with bodies of control characters, which JSON writes 6 characters each, passed it).
+    redis = await startRedis({ args: ['--client-output-buffer-limit', 'pubsub 4mb 4mb 0'] });
+    server = await startMockServer({ port: 0, store: redis.url, namespace: `large${++namespaces}`, journalSize: 400 });
+  });
+  afterAll(async () => {
+    await server.close();
+    await redis.stop();
+  });
+
+  it('still reaches the reader: every entry listed, none skipped by last', async () => {
+    const body = '\u0001'.repeat(4096);
+    const headers = { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' };
+    let sent = 0;
+    const send = async () => {
+      while (sent < 400) {
+        sent++;
+        await (await fetch(new URL('/v1/pets', server.url), { method: 'POST', headers, body })).arrayBuffer();
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, send));
+    const { status, page } = await journal(server);
+    expect(status).toBe(200);
+    expect(page.entries.length).toBe(400);
+    expect(page.entries[0]?.body?.length).toBe(4096);
+    expect(page.last).toBe(page.entries.at(-1)?.id);
+  });
+});

@@ -84,6 +84,7 @@ export interface RedisClient extends ScriptMethods {
   get(key: string): Promise<string | null>;
   mget(...keys: string[]): Promise<(string | null)[]>;
   set(key: string, value: string, px: 'PX', milliseconds: number, nx: 'NX'): Promise<'OK' | null>;
+  set(key: string, value: string, px: 'PX', milliseconds: number): Promise<'OK' | null>;
   del(...keys: string[]): Promise<number>;
   hget(key: string, field: string): Promise<string | null>;
   hmget(key: string, ...fields: string[]): Promise<(string | null)[]>;

@@ -19,6 +19,12 @@ const ANSWER_MS = 1_000;
 const LOCK_MS = 3_000;
 /** How often a read waiting for another one tries again. */
 const LOCK_RETRY_MS = 3;
+/**
+ * The largest answer sent in its message, in characters. Redis closes a subscriber whose unread
+ * messages pass its `client-output-buffer-limit` (32 MB for pub/sub by default), and with it every
+ * answer of that read: a larger answer is left in a key of its own, which the reader takes.
+ */
+const INLINE_ANSWER_CHARS = 1_000_000;
 
 /** What a read asks of every replica: its entries of a session that match a filter, or to forget a session's (or every one). */
 export type JournalQuestion = { readonly kind: 'list'; readonly filter: JournalFilter } | { readonly kind: 'clear'; readonly session?: string };
@@ -38,6 +44,9 @@ interface Waiting {
   needed: number;
   done: () => void;
 }
+
+/** Reads a key and deletes it, in one command (GETDEL is Redis 6.2's). */
+const TAKE = `local value = redis.call('GET', KEYS[1]) redis.call('DEL', KEYS[1]) return value`;
 
 /** Frees the lock only if this read still holds it (it may have run out and been taken by another). */
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -156,17 +165,43 @@ export class JournalBus {
     const envelope = parsed<Envelope>(message);
     if (envelope === undefined) return;
     const { redis } = this.#store;
-    this.#answering = this.#answering.then(async () => {
-      const entries = await this.#answerer(envelope.question).catch(() => []);
-      await this.#store.run(() => redis.publish(envelope.replyTo, JSON.stringify({ nonce: envelope.nonce, entries }))).catch(() => undefined);
-    });
+    this.#answering = this.#answering
+      .then(async () => {
+        const entries = await this.#answerer(envelope.question).catch(() => []);
+        const { nonce, replyTo } = envelope;
+        let reply = JSON.stringify({ nonce, entries });
+        if (reply.length > INLINE_ANSWER_CHARS) {
+          const at = `${this.#store.prefix}journal:answer:${randomUUID()}`;
+          await this.#store.run(() => redis.set(at, reply, 'PX', LOCK_MS));
+          reply = JSON.stringify({ nonce, at });
+        }
+        await this.#store.run(() => redis.publish(replyTo, reply));
+      })
+      .catch(() => undefined);
   }
 
   #collect(message: string): void {
-    const answer = parsed<{ nonce: string; entries: JournalEntry[] }>(message);
+    const answer = parsed<{ nonce: string; entries?: JournalEntry[]; at?: string }>(message);
     const waiting = answer === undefined ? undefined : this.#waiting.get(answer.nonce);
     if (answer === undefined || waiting === undefined) return;
-    waiting.entries.push(...answer.entries);
+    const { at } = answer;
+    if (at === undefined) {
+      this.#counted(waiting, answer.entries ?? []);
+      return;
+    }
+    void this.#store
+      .run(() => this.#store.redis.eval(TAKE, 1, at))
+      .then((left) => {
+        const entries = typeof left === 'string' ? parsed<{ entries: JournalEntry[] }>(left)?.entries : undefined;
+        // Taken after the read gave up (it is no longer waiting): nothing to add. Not found (Redis away): no answer.
+        if (entries !== undefined && this.#waiting.get(answer.nonce) === waiting) this.#counted(waiting, entries);
+      })
+      .catch(() => undefined);
+  }
+
+  #counted(waiting: Waiting, entries: readonly JournalEntry[]): void {
+    // Not push(...entries): a journal of a million entries would pass the engine's limit on arguments.
+    for (const entry of entries) waiting.entries.push(entry);
     waiting.answers++;
     if (waiting.answers >= waiting.needed) waiting.done();
   }
