@@ -98,6 +98,30 @@ describe('two replicas on one Redis', () => {
   });
 });
 
+describe('a replica stopped with its connection open (SIGSTOP)', () => {
+  let mocks: RunningMock[];
+  beforeAll(async () => {
+    const namespace = `frozen${++namespaces}`;
+    mocks = await Promise.all([0, 1].map(() => startMockCli(['--port', '0', '--quiet', '--store', redis.url, '--namespace', namespace])));
+  });
+  afterAll(() => Promise.all(mocks.map((mock) => mock.stop())));
+
+  it('makes a read a 503 that says so, never a page that a poller would miss its entries by, and reads list them once it goes on', async () => {
+    const [a, b] = mocks as [RunningMock, RunningMock];
+    await fetch(`${b.url}/pets/4`, { headers: AUTH });
+    await fetch(`${a.url}/pets/5`, { headers: AUTH });
+    b.child.kill('SIGSTOP');
+    try {
+      const response = await fetch(new URL('/__mock/requests', a.url));
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ code: 'service_unavailable', message: expect.stringMatching(/1 of the 2 replicas answered/) });
+    } finally {
+      b.child.kill('SIGCONT');
+    }
+    expect((await journal(a)).entries.map((entry) => entry.path).sort()).toEqual(['/v1/pets/4', '/v1/pets/5']);
+  });
+});
+
 describe('--workers 2 on Redis', () => {
   let cluster: RunningMock;
   const key = 'cluster-k3y+/=';

@@ -138,6 +138,9 @@ export class JournalBus {
         clearTimeout(timer);
         this.#waiting.delete(nonce);
       }
+      // A replica that did not answer may have numbered entries this read cannot list: a `last` past them would make a
+      // poller skip them for good, and one short of them would list the others twice. No page is better than either.
+      if (waiting.answers < waiting.needed) throw unanswered(waiting);
       const last = Number((await this.#store.run(() => redis.get(this.counterKey))) ?? 0);
       return { entries: waiting.entries, last };
     } finally {
@@ -155,7 +158,7 @@ export class JournalBus {
     while ((await this.#store.run(() => redis.set(lock, token, 'PX', LOCK_MS, 'NX'))) === null) {
       if (performance.now() > giveUp)
         throw new StoreUnavailableError(
-          `The request journal could not be read: another read has held it for over ${(LOCK_MS + ANSWER_MS) / 1000} s; Redis at ${this.#store.url} may be overloaded. Try again.`,
+          `The request journal could not be read: other reads have held it for over ${(LOCK_MS + ANSWER_MS) / 1000} s (a replica stopped without closing its connection to Redis at ${this.#store.url}, or Redis overloaded, makes each read wait). Try again.`,
         );
       await pause(LOCK_RETRY_MS);
     }
@@ -205,6 +208,13 @@ export class JournalBus {
     waiting.answers++;
     if (waiting.answers >= waiting.needed) waiting.done();
   }
+}
+
+/** Why a read lists nothing: not every replica that heard the question answered it in time. */
+function unanswered(waiting: Waiting): StoreUnavailableError {
+  return new StoreUnavailableError(
+    `The request journal could not be read whole: ${waiting.answers} of the ${waiting.needed} replicas answered within ${ANSWER_MS / 1000} s (one may be stopped or overloaded, its connection to Redis still open). Try again; once it answers or its connection closes, reads work again.`,
+  );
 }
 
 /** A message of the journal's channels, or `undefined` for anything else published there. */
