@@ -83,6 +83,8 @@ function clientOptions(timeouts: ConnectionTimeouts, isConnected: () => boolean)
     // reconnect for as long as the mock runs, so that it recovers by itself when Redis is back.
     retryStrategy: (times: number) => (isConnected() ? Math.min(times * 50, 500) : null),
     enableAutoPipelining: true,
+    // Creates are batched by the store itself (create-batch.ts): each batch goes out at once.
+    autoPipeliningIgnoredCommands: ['petstoreCreate'],
     // CLIENT LIST then says which mock process holds each connection.
     connectionName: `petstore-mock-${process.pid}`,
     connectTimeout: timeouts.connectMs,
