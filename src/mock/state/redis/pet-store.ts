@@ -99,13 +99,16 @@ export class RedisPetStore implements PetStore {
   /** Adds a pet: its number, the pet and its place in the status index in one step, with the session's other creates of this turn (create-batch.ts). */
   create(draft: PetDraft): Promise<StoredPet> {
     const { creates } = this.#state;
-    return this.#state.inWorld((world) =>
-      creates.add(this.#name, world, draft).then((k): StoredPet | -1 => {
-        if (k === -1) return -1;
-        // A number k, or, in a session with pets put into it, the id itself.
-        const id = typeof k === 'string' ? exactId(BigInt(k)) : world.idOf(world.recipe.count + k);
-        return { id, name: draft.name, categoryId: draft.categoryId, status: draft.status };
-      }),
+    return this.#state.inWorld(
+      (world) =>
+        creates.add(this.#name, world, draft).then((k): StoredPet | -1 => {
+          if (k === -1) return -1;
+          // A number k, or, in a session with pets put into it, the id itself.
+          const id = typeof k === 'string' ? exactId(BigInt(k)) : world.idOf(world.recipe.count + k);
+          return { id, name: draft.name, categoryId: draft.categoryId, status: draft.status };
+        }),
+      this.#state.view(),
+      false,
     );
   }
 

@@ -281,11 +281,12 @@ export class RedisStore {
    * into the default session, as the replica's view says; `first`, the view the caller already asked
    * for, so that one untrusted view costs one refresh and its failure is this promise's). A script answers -1, and
    * does nothing, when Redis holds another generation: the replica then follows it, and tries again.
+   * `timed`: false when `attempt` sends its command through `run` itself (a batch of creates: one deadline for all).
    */
-  async inWorld<R>(attempt: (world: World, defaultPuts: boolean) => Pending<R | -1>, first: Pending<View> = this.view()): Promise<R> {
+  async inWorld<R>(attempt: (world: World, defaultPuts: boolean) => Pending<R | -1>, first: Pending<View> = this.view(), timed = true): Promise<R> {
     for (let tries = 1; ; tries++) {
       const { world, puts } = await (tries === 1 ? first : this.view());
-      const result = await this.run(() => Promise.resolve(attempt(world, puts)));
+      const result = await (timed ? this.run(() => Promise.resolve(attempt(world, puts))) : attempt(world, puts));
       if (result !== -1) return result;
       if (tries === FOLLOW_TRIES) throw this.#unsettled();
       await this.run(() => this.#follow(world));
