@@ -161,6 +161,23 @@ describe('creates that arrive together', () => {
     await expectCreated(a, inOther, 'other');
   });
 
+  it('are each answered 503 within about --store-timeout while Redis stops answering (SIGSTOP), none 201', async () => {
+    const [a] = (await replicas(1, ['--store-timeout', '500'])) as [RunningMock];
+    await create(a, 'Before');
+    const body = JSON.stringify({ name: 'Stuck', categoryId: 1 });
+    const post = async () => (await fetch(`${a.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body })).status;
+    redis.pause();
+    try {
+      const asked = performance.now();
+      expect(await Promise.all(Array.from({ length: TIMES }, post))).toEqual(Array(TIMES).fill(503));
+      // The time-out (500 ms), and slack for a loaded machine.
+      expect(performance.now() - asked).toBeLessThan(2_500);
+    } finally {
+      redis.resume();
+    }
+    await expect.poll(post, { timeout: 10_000 }).toBe(201);
+  });
+
   it('are made again, every one and once, in the generation seeded again when the namespace was emptied under them', async () => {
     const [a] = (await replicas(1)) as [RunningMock];
     await create(a, 'Gone');
