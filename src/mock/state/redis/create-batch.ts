@@ -108,7 +108,12 @@ export class CreateBatches {
       .run(() => state.redis.petstoreCreate(keys.length, ...keys, world.text, name, ...batch.args))
       .then(
         (reply) => {
-          for (const [i, create] of waiting.entries()) create.resolve(reply === -1 ? -1 : (reply[i] as Made));
+          for (const [i, create] of waiting.entries()) {
+            const made = reply === -1 ? -1 : reply[i];
+            // The script answers every pet of the batch; a create left unanswered is an error, never made again.
+            if (made === undefined) create.reject(new Error(`Redis answered ${waiting.length - i} creates of a batch of ${waiting.length} with nothing`));
+            else create.resolve(made);
+          }
         },
         (error: unknown) => {
           for (const create of waiting) create.reject(error);
