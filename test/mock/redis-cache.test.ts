@@ -55,8 +55,9 @@ async function text(url: string): Promise<string> {
   return (await fetch(url, { headers: AUTH })).text();
 }
 
-async function create(mock: RunningMock, name: string): Promise<number> {
-  const response = await fetch(`${mock.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, categoryId: 1, status: 'pending' }) });
+async function create(mock: RunningMock, name: string, session?: string, status = 'pending'): Promise<number> {
+  const headers = session === undefined ? JSON_HEADERS : { ...JSON_HEADERS, 'x-mock-session': session };
+  const response = await fetch(`${mock.url}/pets`, { method: 'POST', headers, body: JSON.stringify({ name, categoryId: 1, status }) });
   expect(response.status).toBe(201);
   return ((await response.json()) as { id: number }).id;
 }
@@ -73,6 +74,27 @@ async function command(...args: (string | number)[]): Promise<unknown> {
     return await client.call(args[0] as string, ...args.slice(1));
   } finally {
     client.disconnect();
+  }
+}
+
+/** `TIMES` creates sent at once to `mock`, each named after its place (and session, when given): the ids they were answered with. */
+function createsAtOnce(mock: RunningMock, session?: string): Promise<number[]> {
+  const statuses = ['available', 'pending', 'sold'];
+  return Promise.all(Array.from({ length: TIMES }, (_, i) => create(mock, `${session ?? 'Default'}${i}`, session, statuses[i % 3])));
+}
+
+/** Each pet is read back by id, as created, from `mock` (in `session`, when given), and each page by status lists it once. */
+async function expectCreated(mock: RunningMock, ids: readonly number[], session?: string): Promise<void> {
+  const headers = session === undefined ? AUTH : { ...AUTH, 'x-mock-session': session };
+  const statuses = ['available', 'pending', 'sold'];
+  for (const [i, id] of ids.entries()) {
+    const pet = await fetch(`${mock.url}/pets/${id}`, { headers });
+    expect(await pet.json()).toEqual({ id, name: `${session ?? 'Default'}${i}`, categoryId: 1, status: statuses[i % 3] });
+  }
+  for (const status of statuses) {
+    const page = (await (await fetch(`${mock.url}/pets?status=${status}&limit=100`, { headers })).json()) as { id: number }[];
+    const expected = ids.filter((_, i) => statuses[i % 3] === status);
+    expect(page.map((pet) => pet.id).filter((id) => ids.includes(id))).toEqual(expected.toSorted((x, y) => x - y));
   }
 }
 
@@ -125,6 +147,46 @@ describe('a namespace emptied (FLUSHALL) and seeded again by a replica told anot
     // No polling: the reseeding replica answered nothing before every other one had to follow it.
     expect(await text(`${a.url}/pets?limit=20`)).toBe(after);
     expect(await text(`${b.url}/pets/3`)).toBe(JSON.stringify(JSON.parse(after)[2]));
+  });
+});
+
+describe('creates that arrive together', () => {
+  it('are each answered with an id of their own, numbered by their session, and read back as created', async () => {
+    const [a] = (await replicas(1)) as [RunningMock];
+    const [first, inOther] = await Promise.all([createsAtOnce(a), createsAtOnce(a, 'other')]);
+    // Each session numbers its own pets: the ids after the seed's 50, each once.
+    for (const ids of [first, inOther]) expect(ids.toSorted((x, y) => x - y)).toEqual(Array.from({ length: TIMES }, (_, i) => 51 + i));
+    await expectCreated(a, first);
+    await expectCreated(a, inOther, 'other');
+  });
+
+  it('are each answered 503 within about --store-timeout while Redis stops answering (SIGSTOP), none 201', async () => {
+    const [a] = (await replicas(1, ['--store-timeout', '500'])) as [RunningMock];
+    await create(a, 'Before');
+    const body = JSON.stringify({ name: 'Stuck', categoryId: 1 });
+    const post = async () => (await fetch(`${a.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body })).status;
+    redis.pause();
+    try {
+      const asked = performance.now();
+      expect(await Promise.all(Array.from({ length: TIMES }, post))).toEqual(Array(TIMES).fill(503));
+      // The time-out (500 ms), and slack for a loaded machine.
+      expect(performance.now() - asked).toBeLessThan(2_500);
+    } finally {
+      redis.resume();
+    }
+    await expect.poll(post, { timeout: 10_000 }).toBe(201);
+  });
+
+  it('are made again, every one and once, in the generation seeded again when the namespace was emptied under them', async () => {
+    const [a] = (await replicas(1)) as [RunningMock];
+    await create(a, 'Gone');
+    // No replica is told of a FLUSHALL: the creates go out under the generation the replica keeps,
+    // which Redis no longer holds, so the whole batch is refused, and each create follows and tries again.
+    await command('FLUSHALL');
+    const ids = await createsAtOnce(a);
+    expect(ids.toSorted((x, y) => x - y)).toEqual(Array.from({ length: TIMES }, (_, i) => 51 + i));
+    await expectCreated(a, ids);
+    expect(((await (await fetch(`${a.url}/pets?limit=100`, { headers: AUTH })).json()) as unknown[]).length).toBe(50 + TIMES);
   });
 });
 
@@ -208,6 +270,19 @@ describe('Redis commands per request', () => {
     expect(await commandsPer(namespace, () => status(`${a.url}/pets/${created}`))).toBe(TIMES);
     expect(await commandsPer(namespace, () => status(`${a.url}/pets?limit=100`))).toBe(TIMES);
     expect(await commandsPer(namespace, () => create(a, 'More'))).toBe(TIMES);
+  });
+
+  it('are fewer than one a create for creates that arrive together: those of one session go as one script', async () => {
+    const [a] = (await replicas(1)) as [RunningMock];
+    const namespace = `cache${namespaces}`;
+    await create(a, 'First');
+    let ids: number[] = [];
+    const commands = await commandsFor(namespace, async () => {
+      ids = await createsAtOnce(a);
+    });
+    expect(commands).toBeGreaterThan(0);
+    expect(commands).toBeLessThan(TIMES);
+    await expectCreated(a, ids);
   });
 
   it('are none for a pet or a page of your own data (--data), ids beyond 2^53 included; one for a created pet or a create', async () => {

@@ -13,21 +13,9 @@ export interface ScriptCommands {
     readonly reply: [0] | [1, string, 0 | 1];
   };
   readonly petstoreCreate: {
-    readonly args: [
-      recipe: string,
-      n: string,
-      pets: string,
-      statusList: string,
-      registry: string,
-      top: string,
-      put: string,
-      added: string,
-      made: string,
-      text: string,
-      json: string,
-      name: string,
-    ];
-    readonly reply: number | string;
+    /** The keys (recipe, n, pets, registry, top, put, added, made, status lists), then recipe, name, and per pet its status list's index and JSON. */
+    readonly args: [keyCount: number, ...keysThenArgs: string[]];
+    readonly reply: (number | string)[] | -1;
   };
   readonly petstorePut: {
     readonly args: [

@@ -36,11 +36,20 @@ export function displayUrl(url: string): string {
  * would wait twice the time-out. This bounds the wait from the moment the request asks.
  */
 export function withDeadline<T>(reply: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no response within ${ms} ms`)), ms);
+  // One promise and one timer, not a race of two and a finally: this runs for every command.
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no response within ${ms} ms`)), ms);
+    reply.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  return Promise.race([reply, late]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -83,6 +92,8 @@ function clientOptions(timeouts: ConnectionTimeouts, isConnected: () => boolean)
     // reconnect for as long as the mock runs, so that it recovers by itself when Redis is back.
     retryStrategy: (times: number) => (isConnected() ? Math.min(times * 50, 500) : null),
     enableAutoPipelining: true,
+    // Creates are batched by the store itself (create-batch.ts): each batch goes out at once.
+    autoPipeliningIgnoredCommands: ['petstoreCreate'],
     // CLIENT LIST then says which mock process holds each connection.
     connectionName: `petstore-mock-${process.pid}`,
     connectTimeout: timeouts.connectMs,

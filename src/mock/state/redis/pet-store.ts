@@ -12,7 +12,7 @@ import { DEFAULT_SESSION } from '../sessions.js';
 import { idsAfter, type PetDraft, type PetStore, type StoredPet } from '../store.js';
 import { settle } from './change-feed.js';
 import type { RedisStore } from './redis-store.js';
-import { exactId, petFrom, type SeedEntry, tailOf, type World } from './world.js';
+import { exactId, petFrom, type SeedEntry, type World } from './world.js';
 
 /** A session's pets in Redis beyond the seed: those created by number, each as its number and JSON, and those put by id. */
 interface Beyond {
@@ -75,7 +75,7 @@ function putArguments(world: World, pets: readonly StoredPet[]): string[] {
  * One session's pets in Redis.
  * @example
  * const pets = state.store('default');
- * await pets.create({ name: 'Rex', categoryId: 1, status: 'available' }); // one script
+ * await pets.create({ name: 'Rex', categoryId: 1, status: 'available' }); // one script, with the other creates of this turn
  * pets.petJson(1); // a seeded pet: its JSON at once, no Redis command
  */
 export class RedisPetStore implements PetStore {
@@ -96,33 +96,19 @@ export class RedisPetStore implements PetStore {
     this.#puts = puts;
   }
 
-  /** Adds a pet: its number, the pet and its place in the status index in one step. */
+  /** Adds a pet: its number, the pet and its place in the status index in one step, with the session's other creates of this turn (create-batch.ts). */
   create(draft: PetDraft): Promise<StoredPet> {
-    const { redis, registry, recipeKey } = this.#state;
-    const name = this.#name === DEFAULT_SESSION ? '' : this.#name;
-    const key = (part: string) => this.#state.key(this.#name, part);
-    return this.#state.inWorld((world) =>
-      redis
-        .petstoreCreate(
-          recipeKey,
-          this.#n,
-          this.#pets,
-          key(`st:${draft.status}`),
-          registry,
-          key('top'),
-          this.#put,
-          key('added'),
-          key('made'),
-          world.text,
-          tailOf(draft),
-          name,
-        )
-        .then((k): StoredPet | -1 => {
+    const { creates } = this.#state;
+    return this.#state.inWorld(
+      (world) =>
+        creates.add(this.#name, world, draft).then((k): StoredPet | -1 => {
           if (k === -1) return -1;
           // A number k, or, in a session with pets put into it, the id itself.
           const id = typeof k === 'string' ? exactId(BigInt(k)) : world.idOf(world.recipe.count + k);
           return { id, name: draft.name, categoryId: draft.categoryId, status: draft.status };
         }),
+      this.#state.view(),
+      false,
     );
   }
 

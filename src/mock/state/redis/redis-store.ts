@@ -17,8 +17,9 @@ import { DEFAULT_SESSION } from '../sessions.js';
 import { ChangeFeed, type FeedMark, settle } from './change-feed.js';
 import type { RedisClient } from './client.js';
 import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, evictionProblem, withDeadline } from './connection.js';
+import { CreateBatches } from './create-batch.js';
 import { RedisPetStore } from './pet-store.js';
-import { CREATED_SCRIPT, SCRIPTS } from './scripts.js';
+import { COUNTED_SCRIPTS, SCRIPTS } from './scripts.js';
 import { loadWorld, SEED_LOCK_MS, type SeedRecipe, type World } from './world.js';
 
 export { displayUrl } from './connection.js';
@@ -111,6 +112,8 @@ export class RedisStore {
   /** The move to the namespace's new generation, while one is under way: requests wait for it. */
   #following: Promise<void> | undefined;
   readonly #policyTimer: NodeJS.Timeout;
+  /** @internal The creates waiting for the end of this turn, sent as one script per session. */
+  readonly creates = new CreateBatches(this);
 
   constructor(redis: RedisClient, feed: ChangeFeed, options: RedisStoreOptions, world: World) {
     this.#redis = redis;
@@ -278,11 +281,12 @@ export class RedisStore {
    * into the default session, as the replica's view says; `first`, the view the caller already asked
    * for, so that one untrusted view costs one refresh and its failure is this promise's). A script answers -1, and
    * does nothing, when Redis holds another generation: the replica then follows it, and tries again.
+   * `timed`: false when `attempt` sends its command through `run` itself (a batch of creates: one deadline for all).
    */
-  async inWorld<R>(attempt: (world: World, defaultPuts: boolean) => Pending<R | -1>, first: Pending<View> = this.view()): Promise<R> {
+  async inWorld<R>(attempt: (world: World, defaultPuts: boolean) => Pending<R | -1>, first: Pending<View> = this.view(), timed = true): Promise<R> {
     for (let tries = 1; ; tries++) {
       const { world, puts } = await (tries === 1 ? first : this.view());
-      const result = await this.run(() => Promise.resolve(attempt(world, puts)));
+      const result = await (timed ? this.run(() => Promise.resolve(attempt(world, puts))) : attempt(world, puts));
       if (result !== -1) return result;
       if (tries === FOLLOW_TRIES) throw this.#unsettled();
       await this.run(() => this.#follow(world));
@@ -390,8 +394,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   if (problem !== undefined) throw new TypeError(problem);
   const timeouts = { connectMs: options.connectTimeoutMs ?? 5_000, commandMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS };
   const redis = await connectClient(options.url, timeouts, (client) => {
-    for (const [name, script] of Object.entries(SCRIPTS)) client.defineCommand(name, script);
-    client.defineCommand('petstoreCreated', CREATED_SCRIPT);
+    for (const [name, script] of Object.entries({ ...SCRIPTS, ...COUNTED_SCRIPTS })) client.defineCommand(name, script);
   });
   let feed: ChangeFeed | undefined;
   try {

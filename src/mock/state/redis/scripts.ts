@@ -70,28 +70,37 @@ const REGISTER = `local function register(registry, name)
 end`;
 
 /**
- * Adds a pet. KEYS: recipe, n, pets, st:<status>, registry, top, put, added, made. ARGV: recipe, the
- * pet's JSON without its id, the session name ('' for the default session). The number, the pet and
- * its place in the status index are written in one step, so no reader ever sees a pet half made.
- * Returns its number k; in a session with pets put into it, its id (a string: exact beyond 2^53),
- * the one after the largest below 2^62.
+ * Adds pets: the creates of one session that arrived in one turn of the event loop (create-batch.ts),
+ * one or many. KEYS: recipe, n, pets, registry, top, put, added, made, then each status list the pets
+ * go to. ARGV: recipe, the session name ('' for the default session), then per pet the index in KEYS
+ * of its status list and its JSON without its id. Each pet's number, the pet and its place in the
+ * status index are written in one step, so no reader ever sees a pet half made, and a generation
+ * changed under the replica makes none (-1). Returns each pet's number k, in order; in a session with
+ * pets put into it, each one's id (a string: exact beyond 2^53), the one after the largest below 2^62.
  */
 const CREATE = `${NOW_MS}
 ${REGISTER}
 ${SAME_WORLD}
-register(KEYS[5], ARGV[3])
-if redis.call('EXISTS', KEYS[6]) == 1 then
-  redis.call('INCR', KEYS[6])
-  local id = redis.call('GET', KEYS[6])
-  redis.call('HSET', KEYS[7], id, '{"id":' .. id .. ',' .. ARGV[2])
-  redis.call('INCR', KEYS[8])
-  redis.call('RPUSH', KEYS[9], id)
-  return id
+register(KEYS[4], ARGV[2])
+local made = {}
+if redis.call('EXISTS', KEYS[5]) == 1 then
+  for i = 3, #ARGV, 2 do
+    redis.call('INCR', KEYS[5])
+    local id = redis.call('GET', KEYS[5])
+    redis.call('HSET', KEYS[6], id, '{"id":' .. id .. ',' .. ARGV[i + 1])
+    redis.call('INCR', KEYS[7])
+    redis.call('RPUSH', KEYS[8], id)
+    made[#made + 1] = id
+  end
+  return made
 end
-local k = redis.call('INCR', KEYS[2])
-redis.call('HSET', KEYS[3], k, ARGV[2])
-redis.call('RPUSH', KEYS[4], k)
-return k`;
+for i = 3, #ARGV, 2 do
+  local k = redis.call('INCR', KEYS[2])
+  redis.call('HSET', KEYS[3], k, ARGV[i + 1])
+  redis.call('RPUSH', KEYS[tonumber(ARGV[i])], k)
+  made[#made + 1] = k
+end
+return made`;
 
 /**
  * Puts pets into a session by id, each replacing the pet of its id, and tells every replica when it
@@ -235,7 +244,6 @@ return 1`;
 /** The scripts by command name, for `defineCommand`. */
 export const SCRIPTS = {
   petstoreOpen: { numberOfKeys: 1, lua: OPEN },
-  petstoreCreate: { numberOfKeys: 9, lua: CREATE },
   petstorePut: { numberOfKeys: 6, lua: PUT },
   petstorePet: { numberOfKeys: 3, lua: PET },
   petstoreCount: { numberOfKeys: 3, lua: COUNT },
@@ -246,8 +254,8 @@ export const SCRIPTS = {
   petstoreSetClock: { numberOfKeys: 1, lua: SET_CLOCK },
 } as const;
 
-/** `CREATED` takes five or six keys, so it is defined with the key count given on each call. */
-export const CREATED_SCRIPT = { lua: CREATED } as const;
+/** Scripts whose key count varies (`CREATE`: one status list per status the pets have; `CREATED`: five or six), given on each call. */
+export const COUNTED_SCRIPTS = { petstoreCreate: { lua: CREATE }, petstoreCreated: { lua: CREATED } } as const;
 
 /** The scripts as ioredis types a command: the reply in a promise from a client, queued in a pipeline. */
 type ScriptCommanders<Context extends ClientContext> = {
