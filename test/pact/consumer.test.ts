@@ -32,7 +32,10 @@ const pet = { id: integer(1), name: string('Gus'), categoryId: integer(3) };
 // The Error's status is the HTTP status, exactly; its code and message are the provider's to word.
 const errorBody = (status: number, code: string) => ({ code: string(code), message: string('what went wrong'), status });
 
-describe('consumer contract of petstore-web with petstore-api', () => {
+// Pact's mock server can report a request it received and answered as "expected but not received" when
+// the machine is busy (pact-foundation/pact-js#1835, a race in its own bookkeeping): seen once in CI on
+// Node 22.13 while the client had its 400. A second try tells that race from a real mismatch, which fails every try.
+describe('consumer contract of petstore-web with petstore-api', { retry: 2 }, () => {
   it('lists pets with the default page', () =>
     pact
       .addInteraction()
