@@ -12,8 +12,13 @@
  */
 import type { RedisClient, RedisTransaction, SubscriberClient } from './client.js';
 
-/** How often a replica pings Redis on its subscription. */
-const HEARTBEAT_MS = 50;
+/**
+ * How often a replica pings Redis on its subscription: often enough that a pong renews the lease
+ * before it runs out while pongs take under 150 ms, and no more. Each ping costs a busy replica more
+ * than its own work (in five alternating wrk rounds on 2 cores, a replica pinging every 50 ms answered
+ * a median 4 % fewer reads a second than one pinging every 100 ms).
+ */
+const HEARTBEAT_MS = 100;
 /** How long a pong lets a replica trust what it keeps, from the moment it sent the ping; how long a writer waits after a change. */
 const LEASE_MS = 250;
 
