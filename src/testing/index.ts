@@ -3,6 +3,7 @@
  * journal from any test runner (vitest, Jest, node:test, mocha). A miss throws an `Error` whose
  * message names the request expected and the nearest requests the mock did receive, and how each differs.
  */
+import { StoreUnavailableError } from '../errors.js';
 import type { JournalEntry, JournalFilter } from '../mock/state/journal.js';
 import { describeEntry, describeExpected, differences, type ExpectedRequest } from './match.js';
 
@@ -55,7 +56,11 @@ async function readUrl(source: string | URL, options: ExpectRequestsOptions): Pr
   if (options.session !== undefined) headers['x-mock-session'] = options.session;
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
   const response = await fetch(url, { headers });
-  if (!response.ok) throw new Error(`expectRequests: GET ${url.href} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+  if (!response.ok) {
+    const message = `expectRequests: GET ${url.href} answered ${response.status}: ${(await response.text()).slice(0, 300)}`;
+    // A 503 says the journal cannot be read right now (Redis away, a replica not answering): worth reading again.
+    throw response.status === 503 ? new StoreUnavailableError(message) : new Error(message);
+  }
   // An answer of /__mock/requests that is ok is the mock's journal page: its entries are the JournalEntry objects it serialised.
   return ((await response.json()) as { entries: JournalEntry[] }).entries;
 }
@@ -90,7 +95,15 @@ async function check(
 ): Promise<readonly JournalEntry[]> {
   const deadline = Date.now() + within;
   for (;;) {
-    const entries = await read();
+    const entries = await read().catch((error: unknown) => {
+      // While `within` lasts, a journal that cannot be read right now is read again; any other failure is the test's to see.
+      if (error instanceof StoreUnavailableError && Date.now() < deadline) return undefined;
+      throw error;
+    });
+    if (entries === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      continue;
+    }
     const matched = entries.filter((entry) => differences(expected, entry).length === 0);
     if (count === undefined ? matched.length > 0 : matched.length === count) return matched;
     if (Date.now() >= deadline) throw new Error(missMessage(expected, count, entries, matched));

@@ -5,8 +5,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '../../src/errors.js';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import type { JournalEntry } from '../../src/mock/state/journal.js';
 import { expectRequests } from '../../src/testing/index.js';
 import { AUTH, JSON_HEADERS } from '../support/http-facts.js';
 
@@ -20,6 +22,43 @@ async function missOf(check: PromiseLike<unknown>): Promise<string> {
   }
   throw new Error('expected the expectation to fail');
 }
+
+describe('expectRequests and a journal that cannot be read for a moment (Redis away, a replica not answering)', () => {
+  const entry: JournalEntry = {
+    id: 1,
+    time: '2026-11-25T10:00:00.000Z',
+    session: 'default',
+    latencyMs: 0,
+    method: 'GET',
+    path: '/v1/pets',
+    query: '',
+    headers: {},
+    status: 200,
+    operation: 'listPets',
+    rule: 'operation',
+  };
+  /** A source whose first `failures` reads fail as the mock's 503 does. */
+  const flaky = (failures: number) => {
+    let reads = 0;
+    return {
+      requests: async () => {
+        reads++;
+        if (reads <= failures) throw new StoreUnavailableError('The request journal could not be read whole: 1 of the 2 replicas answered within 1 s.');
+        return [entry];
+      },
+    };
+  };
+
+  it('reads again while `within` lasts', async () => {
+    expect(await expectRequests(flaky(2), { within: 2_000 }).toInclude({ path: '/v1/pets' })).toEqual([entry]);
+  });
+
+  it('fails at once with the cause without `within`, and with any other failure', async () => {
+    await expect(expectRequests(flaky(1)).toInclude({ path: '/v1/pets' })).rejects.toThrow(/could not be read whole/);
+    const broken = { requests: async () => Promise.reject(new TypeError('The request journal is off')) };
+    await expect(expectRequests(broken, { within: 2_000 }).toInclude({ path: '/v1/pets' })).rejects.toThrow(/is off/);
+  });
+});
 
 describe('expectRequests against a mock in process', () => {
   const mock = createMockApi();
