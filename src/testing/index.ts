@@ -29,8 +29,9 @@ export interface ExpectRequestsOptions {
   /** For a URL: the key `/__mock/*` needs when the mock is reachable beyond its machine. */
   readonly apiKey?: string;
   /**
-   * Milliseconds to keep reading the journal until it holds what is expected: with `--workers`, a
-   * worker's requests reach the shared journal a moment after its response. Default: 0, read once.
+   * Milliseconds to keep reading the journal until it holds what is expected: for a request the app
+   * sends a moment later, or through a journal that cannot be read for a moment (a 503 with Redis).
+   * Default: 0, read once.
    */
   readonly within?: number;
 }
