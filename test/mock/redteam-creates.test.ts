@@ -68,3 +68,43 @@ describe.each([
     }
   });
 });
+
+/** Creates into `--data` pets whose ids pass 2^62: each created pet's id, and the page of every pet. */
+async function createdPastData(store: object): Promise<{ ids: bigint[]; listed: bigint[] }> {
+  const data = [
+    { id: EDGE - 1n, name: 'below', categoryId: 1, status: 'sold' as const },
+    { id: EDGE + 1n, name: 'above', categoryId: 1, status: 'sold' as const },
+  ];
+  const server = await startMockServer({ port: 0, data, ...store });
+  try {
+    const headers = { authorization: KEY, 'content-type': 'application/json' };
+    const created = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        fetch(`${server.url}/pets`, { method: 'POST', headers, body: JSON.stringify({ name: `made ${i}`, categoryId: 2 }) }).then(
+          async (response) => (await jsonOf(response)) as { id: bigint | number },
+        ),
+      ),
+    );
+    const list = (await jsonOf(await fetch(`${server.url}/pets?limit=100`, { headers }))) as { id: bigint | number }[];
+    return { ids: created.map((pet) => BigInt(pet.id)), listed: list.map((pet) => BigInt(pet.id)) };
+  } finally {
+    await server.close();
+  }
+}
+
+const skipsData = ({ ids, listed }: { ids: bigint[]; listed: bigint[] }) => {
+  expect(ids).not.toContain(EDGE + 1n);
+  expect(listed).toEqual([EDGE - 1n, EDGE, EDGE + 1n, EDGE + 2n, EDGE + 3n, EDGE + 4n]);
+};
+
+describe('creates after --data pets on both sides of 2^62', () => {
+  it('skip the ids of the data in memory', async () => {
+    skipsData(await createdPastData({}));
+  });
+
+  // Not fixed: on Redis a created pet's id is the data's largest below 2^62 plus its number, so the
+  // second create gets the id of the data's pet past 2^62, which is then listed twice (and out of order).
+  it.fails('skip the ids of the data on Redis (known defect)', async () => {
+    skipsData(await createdPastData({ store: redis.url, namespace: 'data-edge' }));
+  });
+});
