@@ -140,7 +140,7 @@ export class MemoryPetStore implements PetStore {
   #byId: Map<number | bigint, Entry> | undefined;
   /** The pets created since the seed, once ids are not pet numbers. */
   #created: Entry[] = [];
-  /** The largest id so far below `CREATED_IDS_BELOW`, once ids are not pet numbers: a created pet gets the next one. */
+  /** The largest id so far below `CREATED_IDS_BELOW` (or the last created past it), once ids are not pet numbers: a created pet gets the next free one. */
   #largest = 0n;
 
   constructor(seed: readonly StoredPet[] = [], options: PetStoreOptions = {}) {
@@ -265,13 +265,17 @@ export class MemoryPetStore implements PetStore {
     this.#sorted.clear();
   }
 
-  /** The id of a pet created once pets are found by id: the next of a random-looking scheme when free, else the one after the largest below `CREATED_IDS_BELOW`. */
+  /** The id of a pet created once pets are found by id: the next of a random-looking scheme when free, else the first free one after the largest below `CREATED_IDS_BELOW` (or the last created). */
   #nextId(): number | bigint {
     if (this.#randomIds) {
       const id = randomIdOf(this.#all.length + 1);
       if (!this.#byId?.has(keyOf(id))) return id;
     }
-    return keyOf(this.#largest + 1n);
+    // Created ids pass 2^62 once the largest below it is taken: each skips the pets put there, and the next follows it.
+    let id = this.#largest + 1n;
+    while (this.#byId?.has(keyOf(id))) id++;
+    this.#largest = id;
+    return keyOf(id);
   }
 
   #idOf(n: number): number | bigint {

@@ -76,7 +76,8 @@ end`;
  * of its status list and its JSON without its id. Each pet's number, the pet and its place in the
  * status index are written in one step, so no reader ever sees a pet half made, and a generation
  * changed under the replica makes none (-1). Returns each pet's number k, in order; in a session with
- * pets put into it, each one's id (a string: exact beyond 2^53), the one after the largest below 2^62.
+ * pets put into it, each one's id (a string: exact beyond 2^53): the next after the largest below
+ * 2^62 (or the last created) that no pet put holds.
  */
 const CREATE = `${NOW_MS}
 ${REGISTER}
@@ -85,8 +86,12 @@ register(KEYS[4], ARGV[2])
 local made = {}
 if redis.call('EXISTS', KEYS[5]) == 1 then
   for i = 3, #ARGV, 2 do
-    redis.call('INCR', KEYS[5])
-    local id = redis.call('GET', KEYS[5])
+    -- Past 2^62 the ids of pets put may lie ahead: a created pet skips each, never replaces one.
+    local id
+    repeat
+      redis.call('INCR', KEYS[5])
+      id = redis.call('GET', KEYS[5])
+    until redis.call('HEXISTS', KEYS[6], id) == 0
     redis.call('HSET', KEYS[6], id, '{"id":' .. id .. ',' .. ARGV[i + 1])
     redis.call('INCR', KEYS[7])
     redis.call('RPUSH', KEYS[8], id)
