@@ -11,6 +11,7 @@
  * trusting what it kept, and reads Redis again (and gets a 503 if Redis does not answer).
  */
 import type { RedisClient, RedisTransaction, SubscriberClient } from './client.js';
+import { openSubscriber } from './connection.js';
 
 /**
  * How often a replica pings Redis on its subscription: often enough that a pong renews the lease
@@ -79,17 +80,8 @@ export class ChangeFeed {
 
   /** Subscribes on a connection of its own to the changes of the namespace under `prefix`. */
   static async open(redis: RedisClient, prefix: string): Promise<ChangeFeed> {
-    const subscriber = redis.duplicate({ connectionName: `petstore-mock-${process.pid}-changes` });
-    // A broken subscription is the heartbeat's to notice; ioredis reconnects and subscribes again by itself.
-    subscriber.on('error', () => undefined);
-    try {
-      await subscriber.connect();
-      await subscriber.subscribe(channelOf(prefix));
-    } catch (error) {
-      subscriber.disconnect();
-      throw error;
-    }
-    return new ChangeFeed(subscriber, channelOf(prefix));
+    // A broken subscription is the heartbeat's to notice.
+    return new ChangeFeed(await openSubscriber(redis, 'changes', [channelOf(prefix)]), channelOf(prefix));
   }
 
   /** Taken before reading Redis; `undefined` while the subscription is not proven, when nothing read may be kept. */

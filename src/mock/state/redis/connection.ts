@@ -4,7 +4,7 @@
  * must not let Redis drop a key of the mock's to make room.
  */
 import { codeOf, EXIT, messageOf, StoreUnavailableError, UsageError } from '../../../errors.js';
-import type { RedisClient, ScriptHost } from './client.js';
+import type { RedisClient, ScriptHost, SubscriberClient } from './client.js';
 
 /** Milliseconds a Redis command may take before the request that needs it gets a 503. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 3_000;
@@ -28,6 +28,26 @@ export function displayUrl(url: string): string {
   parsed.search = '';
   parsed.hash = '';
   return parsed.href.replace(/\/$/, '');
+}
+
+/**
+ * A connection of its own, named for `purpose`, subscribed to `channels`. A break is the caller's to
+ * notice (ioredis reconnects and subscribes again by itself, and says so on 'close'); one that fails
+ * to subscribe at first is closed and its error thrown.
+ * @example
+ * const subscriber = await openSubscriber(redis, 'changes', ['petstore:changes']);
+ */
+export async function openSubscriber(redis: RedisClient, purpose: string, channels: readonly string[]): Promise<SubscriberClient> {
+  const subscriber = redis.duplicate({ connectionName: `petstore-mock-${process.pid}-${purpose}` });
+  subscriber.on('error', () => undefined);
+  try {
+    await subscriber.connect();
+    for (const channel of channels) await subscriber.subscribe(channel);
+  } catch (error) {
+    subscriber.disconnect();
+    throw error;
+  }
+  return subscriber;
 }
 
 /**

@@ -11,9 +11,10 @@ import { randomUUID } from 'node:crypto';
 import { StoreUnavailableError } from '../../../errors.js';
 import type { JournalEntry, JournalFilter } from '../journal.js';
 import type { SubscriberClient } from './client.js';
+import { openSubscriber } from './connection.js';
 import type { RedisStore } from './redis-store.js';
 
-/** How long a read waits for the replicas' answers; one that has not answered by then is left out of that read. */
+/** How long a read waits for the replicas' answers; if one has not answered by then, the read is a 503 (`unanswered`). */
 const ANSWER_MS = 1_000;
 /** How long a read holds the cluster's journal at most: a reader that dies holding it frees it by then. */
 const LOCK_MS = 3_000;
@@ -84,18 +85,8 @@ export class JournalBus {
   /** Subscribes, on a connection of its own, to the questions of the namespace under `store` and to the answers to this replica's. */
   static async open(store: RedisStore): Promise<JournalBus> {
     const replies = `${store.prefix}journal:to:${process.pid}-${randomUUID()}`;
-    const subscriber = store.redis.duplicate({ connectionName: `petstore-mock-${process.pid}-journal` });
-    // ioredis reconnects and subscribes again by itself; a question sent meanwhile is not counted as one this replica hears.
-    subscriber.on('error', () => undefined);
-    try {
-      await subscriber.connect();
-      await subscriber.subscribe(`${store.prefix}journal:ask`);
-      await subscriber.subscribe(replies);
-    } catch (error) {
-      subscriber.disconnect();
-      throw error;
-    }
-    return new JournalBus(store, subscriber, replies);
+    // A question sent while the subscription is broken is not counted as one this replica hears.
+    return new JournalBus(store, await openSubscriber(store.redis, 'journal', [`${store.prefix}journal:ask`, replies]), replies);
   }
 
   /** How this replica answers; until it is given, it answers with no entries (its journal is off). */
