@@ -120,6 +120,20 @@ describe('a replica stopped with its connection open (SIGSTOP)', () => {
     }
     expect((await journal(a)).entries.map((entry) => entry.path).sort()).toEqual(['/v1/pets/4', '/v1/pets/5']);
   });
+
+  it("lets expectRequests with `within` read through it over HTTP, and list the stopped replica's request once it goes on", async () => {
+    const [a, b] = mocks as [RunningMock, RunningMock];
+    await fetch(`${b.url}/pets/6`, { headers: AUTH });
+    b.child.kill('SIGSTOP');
+    const goesOn = setTimeout(() => b.child.kill('SIGCONT'), 1_500);
+    try {
+      const found = await expectRequests(a.url, { within: 10_000 }).toInclude({ path: '/v1/pets/6' });
+      expect(found).toHaveLength(1);
+    } finally {
+      clearTimeout(goesOn);
+      b.child.kill('SIGCONT');
+    }
+  });
 });
 
 describe('--workers 2 on Redis', () => {
