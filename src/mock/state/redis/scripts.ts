@@ -100,7 +100,8 @@ if redis.call('EXISTS', KEYS[5]) == 1 then
   return made
 end
 -- A command per key, not per pet: what a script costs Redis is mostly per call.
-local k = redis.call('INCRBY', KEYS[2], (#ARGV - 2) / 2) - (#ARGV - 2) / 2
+local count = (#ARGV - 2) / 2
+local k = redis.call('INCRBY', KEYS[2], count) - count
 local fields, lists = {}, {}
 for i = 3, #ARGV, 2 do
   k = k + 1

@@ -56,8 +56,8 @@ export function tailOf(draft: PetDraft): string {
 /**
  * A pet's JSON from its id and the tail Redis keeps. Joined, not concatenated: `+` and template
  * strings make a cons string, and one such string through the JSON parser makes its property loads
- * polymorphic for every request body after it (measured: POST /v1/pets cost the mock more CPU on
- * Redis than in memory, mostly in the parser); a joined string is flat, as a request body is.
+ * polymorphic for every request body after it (V8's IC log: 10 parser sites on Redis, none in
+ * memory); a joined string is flat, as a request body is.
  */
 function petJsonOf(id: number | bigint, tail: string): string {
   return ['{"id":', String(id), ',', tail].join('');
