@@ -289,6 +289,64 @@ const createsAreKept: Guarantee = {
   },
 };
 
+/** Whether `ids` run one way, up or down: a profile may list pets newest first. */
+function inOneOrder(ids: readonly number[]): boolean {
+  const up = ids.every((id, i) => i === 0 || (ids[i - 1] as number) < id);
+  return up || ids.every((id, i) => i === 0 || (ids[i - 1] as number) > id);
+}
+
+const STATUSES = ['available', 'pending', 'sold'] as const;
+
+const concurrentCreates: Guarantee = {
+  name: 'parallel creates of mixed statuses each get an id of their own and are listed once, under their status; a list read meanwhile shows only whole pets',
+  async check(mock) {
+    const session = unique('parallel');
+    const headers = { ...bearer(mock), 'x-mock-session': session };
+    const listOf = async (status: string) => {
+      const listed = await call(mock, `/pets?status=${status}&limit=100`, { headers });
+      expect(listed.response.status, listed.text).toBe(200);
+      if (!validators.Pets(listed.json)) throw new Error(`a list read during creates holds no Pets: ${listed.text}`);
+      return listed.json;
+    };
+    await listOf('sold'); // opens the session before the burst
+    let writing = true;
+    const pages: { id: number; status?: string }[][] = [];
+    const reader = (async () => {
+      while (writing) pages.push(await listOf('sold'));
+    })();
+    // At once, so that Redis takes them as batches and workers split them.
+    const created = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const made = await call(mock, '/pets', {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: unique('parallel'), categoryId: 1, status: STATUSES[i % 3] }),
+        });
+        expect(made.response.status, made.text).toBe(201);
+        if (!validators.Pet(made.json)) throw new Error(`the 201 holds no Pet: ${made.text}`);
+        return made.json;
+      }),
+    );
+    writing = false;
+    await reader;
+    expect(new Set(created.map((pet) => pet.id)).size).toBe(created.length);
+    for (const page of pages) {
+      expect(page.every((pet) => pet.status === 'sold')).toBe(true);
+      expect(inOneOrder(page.map((pet) => pet.id))).toBe(true);
+    }
+    for (const pet of created) {
+      const read = await call(mock, `/pets/${pet.id}`, { headers });
+      expect(read.json).toEqual(pet);
+    }
+    for (const status of STATUSES) {
+      const ids = (await listOf(status)).map((pet) => pet.id);
+      expect(inOneOrder(ids)).toBe(true);
+      for (const pet of created)
+        expect(ids.filter((id) => id === pet.id).length, `pet ${pet.id} (${pet.status}) in the ${status} list`).toBe(pet.status === status ? 1 : 0);
+    }
+  },
+};
+
 const defaultKeyBeyondLoopback: Guarantee = {
   name: '`--host 0.0.0.0` with the public default key exits 2 before it listens',
   async check(mock) {
@@ -472,6 +530,7 @@ export const GUARANTEES = {
   logHidesQueryKey,
   logHidesKeyElsewhere,
   createsAreKept,
+  concurrentCreates,
   defaultKeyBeyondLoopback,
   forced429RetryAfter,
   dotSegments,
