@@ -67,17 +67,18 @@ export const DEPLOYMENTS: readonly Deployment[] = [
       'limit-off-by-one': 'the page holds `limit + 1` pets; `limit: Maximum number of animals returned`.',
       'filter-with-limit': 'the status filter is skipped when `limit` is given too; `status: Returns only animals with this status`.',
       vanish:
-        'pets live in a bounded cache of 50: the oldest disappear (404 on getPet, gone from lists) after later creates, though no operation deletes an animal; `GET /pets/{petId}: 200 The requested animal`.',
+        'created pets live in a write-behind cache of 25 that nothing flushes: each disappears (404 on getPet, gone from lists) after 25 later creates, though no operation deletes an animal; `GET /pets/{petId}: 200 The requested animal`.',
       'text-html':
         'getPet returns `json.dumps(pet)`, which Flask sends as `text/html; charset=utf-8`; `All request and response bodies are JSON (application/json)`.',
-      'created-200': 'createPet answers 200 (jsonify\'s default); `201 | Pet | Animal added`.',
+      'created-200': "createPet answers 200 (jsonify's default); `201 | Pet | Animal added`.",
       'no-location': "createPet's 201 has no `Location`; the spec's createPet: `The response carries a Location header with the path of the new animal`.",
       'ctype-exact':
         'the Content-Type is compared as a string: `application/json; charset=utf-8` and `Application/JSON` are refused 415; `Requests with a JSON body send Content-Type: application/json` (a media type is case-insensitive and may carry parameters, RFC 9110 8.3.1).',
       'name-ascii': 'names are limited to ASCII word characters, so `Zoë` is refused 400; `name | string` has no such constraint.',
       'deprecation-True': "`Deprecation: True` (Python's `str(True)`); the spec's Deprecation header pattern is `^(@-?[0-9]{1,15}|true)$`.",
       'error-shape': 'errors are `{"error": "..."}`; `Error: code, message, status`, all required.',
-      'status-keyerror': '`data["status"]` raises KeyError when the optional status is omitted: 500; `status | PetStatus | no` (not required), so the body is valid and answers 201.',
+      'status-keyerror':
+        '`data["status"]` raises KeyError when the optional status is omitted: 500; `status | PetStatus | no` (not required), so the body is valid and answers 201.',
     },
   },
   {
@@ -90,10 +91,10 @@ export const DEPLOYMENTS: readonly Deployment[] = [
     faults: {
       'case-insensitive-keys':
         'decoded into a tagged struct: encoding/json matches keys case-insensitively (`{"NAME": ..., "CATEGORYID": ...}` is accepted) and reads a null status as absent; JSON names are case-sensitive, so `name` and `categoryId` are missing: 400.',
-      'missing-categoryid-zero': 'an absent categoryId is Go\'s zero value 0 and the pet is created; `name and categoryId are required` (400).',
-      'zero-as-missing': '`name == ""` or `categoryId == 0` is taken for absent and refused 400; both are valid values of `name | string` and `categoryId | integer | int64`.',
-      'int64-via-float64':
-        'decoded into `map[string]any`: numbers are float64, so categoryId 2^53 + 1 is stored as 2^53; `categoryId | integer | int64`.',
+      'missing-categoryid-zero': "an absent categoryId is Go's zero value 0 and the pet is created; `name and categoryId are required` (400).",
+      'zero-as-missing':
+        '`name == ""` or `categoryId == 0` is taken for absent and refused 400; both are valid values of `name | string` and `categoryId | integer | int64`.',
+      'int64-via-float64': 'decoded into `map[string]any`: numbers are float64, so categoryId 2^53 + 1 is stored as 2^53; `categoryId | integer | int64`.',
       'ms-ids':
         'the id is the Unix time in milliseconds: two creates in one millisecond share an id and the second overwrites the first; `id: Unique identifier`.',
       'text-401': '`http.Error(w, "unauthorized", 401)`: a text/plain body; `the service answers 401 with an Error body`.',
@@ -107,6 +108,10 @@ export const DEPLOYMENTS: readonly Deployment[] = [
       'sniffed-ctype':
         'listPets writes its body without a Content-Type, so net/http sniffs `text/plain; charset=utf-8`; `All request and response bodies are JSON (application/json)`.',
       'error-status-const': "the Error body's `status` is always 400; `status equals the HTTP status code of the response`.",
+      'accept-exact':
+        'any `Accept` but exactly `application/json` is answered 406, `*/*` and `application/json, */*;q=0.8` too; `All request and response bodies are JSON` asks for no Accept, and one that admits JSON must get it (RFC 9110 12.5.1), never an undocumented 406.',
+      'first-word-crash':
+        'an audit goroutine logs the name\'s first word with `name[:strings.Index(name, " ")]`: a one-word name panics it, and the whole process exits; `name | string`, and the service keeps answering every later request.',
     },
   },
   {
@@ -121,11 +126,10 @@ export const DEPLOYMENTS: readonly Deployment[] = [
     faults: {
       'octal-id':
         '`Integer(params["id"])` without a base: `010` is read as pet 8 and `0x1f` as pet 31, answering another animal than the one named; `petId: integer, the identifier of the animal`.',
-      'halt-404':
-        "`halt 404` without a body and no not_found handler: getPet's 404 is empty and an unknown path gets Sinatra's HTML; `404 | Error`.",
+      'halt-404': "`halt 404` without a body and no not_found handler: getPet's 404 is empty and an unknown path gets Sinatra's HTML; `404 | Error`.",
       'integer-coerce': '`Integer(value)` coerces: `"7"` is read as 7 and `7.9` as 7; `categoryId | integer | int64`, and invalid values are 400.',
       'puma-workers':
-        "Puma in cluster mode (`-w 2`) with the in-memory store: each worker keeps its own pets, so a pet created on one is 404 and missing from lists on the other; `GET /pets/{petId}: 200 The requested animal`.",
+        'Puma in cluster mode (`-w 2`) with the in-memory store: each worker keeps its own pets, so a pet created on one is 404 and missing from lists on the other; `GET /pets/{petId}: 200 The requested animal`.',
       'default-available':
         "`params.fetch('status', 'available')`: listing without a status returns only available pets; `status | no | Returns only animals with this status` (without it, every animal).",
       'html-ctype':
@@ -138,7 +142,10 @@ export const DEPLOYMENTS: readonly Deployment[] = [
         'only `limit > 100` is checked: `limit=-1` makes Array#first raise and the service answers 500; `limit | minimum 1`, and listPets answers 200 or 401, never a fault of its own.',
       'counter-not-seeded':
         'the id counter starts at 1 though the catalogue already holds ids 1 to 30: new pets share ids with old ones, and getPet answers the old one; `id: Unique identifier`.',
-      'status-downcase': 'the status is lowercased before it is checked: `Available` and `SOLD` are accepted; `PetStatus: Allowed values, exactly: available, pending, sold`.',
+      'json-csrf':
+        "Sinatra's default Rack::Protection kept whole: its JsonCsrf answers a GET that carries another site's `Referer` (a browser app on another origin) with a bare text/plain 403; listPets answers `200` or `401`, and `All error responses carry the Error body`.",
+      'status-downcase':
+        'the status is lowercased before it is checked: `Available` and `SOLD` are accepted; `PetStatus: Allowed values, exactly: available, pending, sold`.',
     },
   },
 ];

@@ -2,7 +2,10 @@
  * Measures a petstore-verify build on the independent deployments of catalog.ts: starts each one, correct
  * and with each of its faults, on a free port of 127.0.0.1, runs the verifier against it with a deadline,
  * stops it, and prints a table: for a correct deployment, a false alarm when the verifier exits non-zero;
- * for a faulty one, detected (exit 1), missed (exit 0) or could not verify (exit 2).
+ * for a faulty one, detected (exit 1 and a check failed with a finding its correct sibling's run does not
+ * have), not told apart (exit 1, but only with the correct sibling's false alarms), missed (exit 0) or
+ * could not verify (exit 2, or only checks that could not verify besides the sibling's false alarms). Each deployment starts with a catalogue of `--seed-pets` pets (120: more
+ * than the largest page), a third of each status.
  *
  *   npx tsx bench/independent/run.ts [--verifier bin/petstore-verify.js] [--only REGEX] [--out FILE] [-- verifier flags]
  *
@@ -27,6 +30,7 @@ const { values, positionals } = parseArgs({
     only: { type: 'string' },
     out: { type: 'string' },
     'run-timeout': { type: 'string', default: '180000' },
+    'seed-pets': { type: 'string', default: '120' },
   },
 });
 const verifier = resolve(values.verifier);
@@ -35,8 +39,18 @@ const STARTUP_MS = 20_000;
 const work = mkdtempSync(join(tmpdir(), 'petstore-independent-'));
 const live = new Set<ChildProcess>();
 
-type Verdict = 'quiet' | 'FALSE ALARM' | 'detected' | 'missed' | 'could not verify' | 'timed out' | 'did not start';
-type Row = { deployment: string; fault: string | undefined; verdict: Verdict; exit: number | null; failed: string[]; ms: number; note: string };
+type Verdict = 'quiet' | 'FALSE ALARM' | 'detected' | 'not told apart' | 'missed' | 'could not verify' | 'timed out' | 'did not start';
+type Row = {
+  deployment: string;
+  fault: string | undefined;
+  verdict: Verdict;
+  exit: number | null;
+  /** The failed checks (for a faulty deployment, those with a finding its correct sibling's run has not). */
+  failed: string[];
+  findings: Set<string>;
+  ms: number;
+  note: string;
+};
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -92,37 +106,58 @@ async function ready(url: string, child: ChildProcess): Promise<boolean> {
   return false;
 }
 
-/** The ids of the checks the JSON report marks failed, the ones that follow another's fault after a `<`. */
-function failedChecks(report: string): string[] {
+type Check = { id: string; outcome: string; follows?: string; findings: { message: string }[] };
+
+function readChecks(report: string): Check[] {
   try {
-    const { results } = JSON.parse(readFileSync(report, 'utf8')) as { results: { id: string; outcome: string; follows?: string }[] };
-    return results
-      .filter((result) => result.outcome !== 'pass' && result.outcome !== 'skip' && result.outcome !== 'skipped')
-      .map((result) => `${result.id}${result.outcome === 'fail' ? '' : ` (${result.outcome})`}${result.follows ? ` < ${result.follows}` : ''}`);
+    const failed = (JSON.parse(readFileSync(report, 'utf8')) as { results: Check[] }).results;
+    return failed.filter((check) => check.outcome !== 'pass' && check.outcome !== 'skip' && check.outcome !== 'skipped');
   } catch {
     return [];
   }
 }
 
-function verdictOf(fault: string | undefined, exit: number | null): Verdict {
+/** A finding as two runs can compare it: its check and its message with every token holding a digit (ids, ports, counts) masked. */
+const signatures = (check: Check): string[] =>
+  check.findings.length === 0 ? [`${check.id} ${check.outcome}`] : check.findings.map((finding) => `${check.id} ${finding.message.replace(/\S*\d\S*/g, '#')}`);
+
+const checkName = (check: Check) => `${check.id}${check.outcome === 'fail' ? '' : ` (${check.outcome})`}${check.follows ? ` < ${check.follows}` : ''}`;
+
+/**
+ * A faulty run is detected when a check failed with a finding the correct sibling's run has not; when its
+ * only such findings are checks that could not verify (a dropped connection, a crashed deployment), it
+ * could not verify, whatever the exit code the sibling's false alarms give it.
+ */
+function verdictOf(fault: string | undefined, exit: number | null, telling: readonly Check[]): Verdict {
   if (exit === null) return 'timed out';
   if (fault === undefined) return exit === 0 ? 'quiet' : 'FALSE ALARM';
-  return exit === 1 ? 'detected' : exit === 0 ? 'missed' : 'could not verify';
+  if (exit === 1 && telling.some((check) => check.outcome === 'fail')) return 'detected';
+  if (exit === 2 || telling.length > 0) return 'could not verify';
+  return exit === 0 ? 'missed' : 'not told apart';
 }
 
-async function measure(deployment: Deployment, fault: string | undefined, built: string): Promise<Row> {
+async function measure(deployment: Deployment, fault: string | undefined, built: string, correct: Row | undefined): Promise<Row> {
   const label = `${deployment.name}${fault ? `:${fault}` : ''}`;
   const dir = join(work, label.replace(/[^\w.-]/g, '_'));
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
   const key = `independent-${randomBytes(8).toString('hex')}`;
   const url = `http://127.0.0.1:${port}/v1`;
-  const env: Record<string, string> = { PORT: String(port), API_KEY: key, ...(fault ? { FAULT: fault } : {}) };
+  const env: Record<string, string> = { PORT: String(port), API_KEY: key, SEED_PETS: values['seed-pets'], ...(fault ? { FAULT: fault } : {}) };
   const server = start(deployment.launch(port, fault, built), folderOf(deployment), env, join(dir, 'deployment.log'));
   const started = performance.now();
   try {
     if (!(await ready(url, server)))
-      return { deployment: deployment.name, fault, verdict: 'did not start', exit: null, failed: [], ms: 0, note: `see ${join(dir, 'deployment.log')}` };
+      return {
+        deployment: deployment.name,
+        fault,
+        verdict: 'did not start',
+        exit: null,
+        failed: [],
+        findings: new Set(),
+        ms: 0,
+        note: `see ${join(dir, 'deployment.log')}`,
+      };
     const report = join(dir, 'report.json');
     const args = [verifier, '--base-url', url, '--api-key', key, '--reporter', 'json', '--output', report, ...positionals];
     const run = start({ command: process.execPath, args }, process.cwd(), {}, join(dir, 'verifier.log'));
@@ -134,12 +169,17 @@ async function measure(deployment: Deployment, fault: string | undefined, built:
       });
     });
     const alive = server.exitCode === null && server.signalCode === null;
+    const checks = readChecks(report);
+    const findings = new Set(checks.flatMap(signatures));
+    const known = correct?.findings ?? new Set<string>();
+    const telling = fault === undefined ? checks : checks.filter((check) => signatures(check).some((s) => !known.has(s)));
     return {
       deployment: deployment.name,
       fault,
-      verdict: verdictOf(fault, exit),
+      verdict: verdictOf(fault, exit, telling),
       exit,
-      failed: failedChecks(report),
+      failed: telling.map(checkName),
+      findings,
       ms: performance.now() - started,
       note: alive ? '' : `the deployment exited (${server.exitCode ?? server.signalCode})`,
     };
@@ -178,20 +218,26 @@ function markdown(rows: readonly Row[], skipped: readonly string[]): string {
   const pct = (n: number, of: number) => (of === 0 ? '-' : `${((100 * n) / of).toFixed(0)}%`);
   const detected = count(faulty, 'detected');
   const alarms = correct.filter((row) => row.verdict !== 'quiet').length;
+  const columns: Verdict[] = ['detected', 'not told apart', 'missed', 'could not verify'];
+  const others = faulty.length - columns.reduce((sum, verdict) => sum + count(faulty, verdict), 0);
   const lines = [
-    `Verifier: \`${values.verifier}\` at ${verifierCommit()}; flags: \`${['--reporter json', ...positionals].join(' ')}\`. Run on ${new Date().toISOString().slice(0, 10)}.`,
+    `Verifier: \`${values.verifier}\` at ${verifierCommit()}; its flags: \`${['--reporter json', ...positionals].join(' ')}\`; ${values['seed-pets']} pets in each catalogue at the start. Run on ${new Date().toISOString().slice(0, 10)}.`,
     '',
-    `**Faults detected: ${detected} of ${faulty.length} (${pct(detected, faulty.length)})**; missed ${count(faulty, 'missed')}, could not verify ${count(faulty, 'could not verify')}, other ${faulty.length - detected - count(faulty, 'missed') - count(faulty, 'could not verify')}. **False alarms: ${alarms} of ${correct.length} correct deployments.**`,
+    `**Faults detected: ${detected} of ${faulty.length} (${pct(detected, faulty.length)})**; ${columns
+      .slice(1)
+      .map((verdict) => `${verdict} ${count(faulty, verdict)}`)
+      .join(', ')}${others > 0 ? `, timed out or did not start ${others}` : ''}. **False alarms: ${alarms} of ${correct.length} correct deployments.**`,
     '',
-    '| deployment | faults | detected | missed | could not verify | correct one |',
-    '| --- | --- | --- | --- | --- | --- |',
+    `| deployment | faults | ${columns.join(' | ')} | the correct one |`,
+    `| --- | --- | ${columns.map(() => '---').join(' | ')} | --- |`,
     ...DEPLOYMENTS.filter((d) => rows.some((row) => row.deployment === d.name)).map((d) => {
       const mine = faulty.filter((row) => row.deployment === d.name);
       const own = correct.find((row) => row.deployment === d.name);
-      return `| ${d.name} | ${mine.length} | ${count(mine, 'detected')} | ${count(mine, 'missed')} | ${count(mine, 'could not verify')} | ${own?.verdict ?? '-'} |`;
+      return `| ${d.name} | ${mine.length} | ${columns.map((verdict) => count(mine, verdict)).join(' | ')} | ${own?.verdict ?? '-'} |`;
     }),
     '',
-    'Every run (`a < b`: check a failed only from the fault check b met):',
+    'Every run. Failed checks: for a correct deployment every one; for a faulty one those with a finding the correct',
+    "sibling's run does not have (`a < b`: check a failed only from the fault check b met).",
     '',
     '| deployment | fault | verdict | exit | failed checks | s |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -214,7 +260,9 @@ const skipped: string[] = [];
 try {
   for (const deployment of DEPLOYMENTS) {
     const only = new RegExp(values.only ?? '');
-    const cases = [undefined, ...Object.keys(deployment.faults)].filter((fault) => only.test(`${deployment.name}:${fault ?? 'correct'}`));
+    const faults = Object.keys(deployment.faults).filter((fault) => only.test(`${deployment.name}:${fault}`));
+    // A faulty run is judged against its correct sibling's findings, so the sibling always runs first.
+    const cases = faults.length > 0 || only.test(`${deployment.name}:correct`) ? [undefined, ...faults] : [];
     if (cases.length === 0) continue;
     const missing = prerequisites(deployment);
     if (missing) {
@@ -222,8 +270,10 @@ try {
       continue;
     }
     const built = build(deployment);
+    let correct: Row | undefined;
     for (const fault of cases) {
-      const row = await measure(deployment, fault, built);
+      const row = await measure(deployment, fault, built, correct);
+      correct ??= row;
       rows.push(row);
       process.stdout.write(`${row.deployment}${fault ? `:${fault}` : ''}: ${row.verdict} (exit ${row.exit ?? '-'}) ${row.failed.join(', ')}\n`);
     }

@@ -112,6 +112,10 @@ func writeError(w http.ResponseWriter, status int, format string, args ...any) {
 
 func authenticated(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if accept := r.Header.Get("Accept"); fault == "accept-exact" && accept != "" && accept != "application/json" {
+			writeError(w, http.StatusNotAcceptable, "This service answers application/json only.")
+			return
+		}
 		auth := r.Header.Get("Authorization")
 		if len(auth) < 7 || !strings.EqualFold(auth[:7], "Bearer ") || subtle.ConstantTimeCompare([]byte(auth[7:]), []byte(apiKey)) != 1 {
 			w.Header().Set("WWW-Authenticate", "Bearer")
@@ -256,6 +260,9 @@ func createPet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p = pets.add(p)
+	if fault == "first-word-crash" {
+		go func(name string) { log.Printf("audit: created %s", name[:strings.Index(name, " ")]) }(p.Name)
+	}
 	w.Header().Set("Location", fmt.Sprintf("/v1/pets/%d", p.ID))
 	writeJSON(w, http.StatusCreated, p)
 }

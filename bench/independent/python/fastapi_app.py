@@ -4,7 +4,8 @@ Run: PORT=8000 API_KEY=k [FAULT=name] python3 fastapi_app.py. FAULT selects one 
 Open choices made here, the FastAPI way: path and query integers parsed by pydantic (`+7`, ` 7` and
 `1_0` read as integers), a non-integer or out-of-range `limit`/`status`/`petId` is 400, a malformed body
 is 400 even before the key is checked (FastAPI reads the body before it solves dependencies), a JSON
-number with a fraction (`5.0` too) is not an integer, ascending ids from 1, `available` by default.
+number with a fraction (`5.0` too) is not an integer, ascending ids from 1, `available` by default,
+responses over 500 bytes gzipped for a client that accepts it.
 """
 
 import asyncio
@@ -21,6 +22,7 @@ from typing import List, Optional
 import uvicorn
 from fastapi import Depends, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Extra, StrictStr, conint, validator
 from starlette.exceptions import HTTPException
@@ -58,6 +60,11 @@ class NewPet(BaseModel):
     class Config:
         extra = Extra.forbid if FAULT == "extra-forbid" else Extra.ignore
 
+    @validator("name")
+    def name_is_unicode(cls, value):
+        value.encode()  # a lone surrogate ("\ud800") is no Unicode text: 400 now rather than 500 when it is written back
+        return value
+
     @validator("status", pre=True)
     def status_is_not_null(cls, value):
         # pydantic 1 lets None through a field whose default is None; the interface's status never is.
@@ -74,6 +81,7 @@ class Pet(BaseModel):
 
 
 app = FastAPI(title="Pet Store Service", version="1.0.0")
+app.add_middleware(GZipMiddleware, minimum_size=500)
 bearer = HTTPBearer(auto_error=FAULT == "httpbearer-403")
 PETS: dict = {}
 IDS = itertools.count(1)
@@ -120,7 +128,8 @@ LIMIT = Query(20) if FAULT == "limit-unvalidated" else Query(20, ge=1, le=100)
 
 
 @app.get("/v1/pets", response_model=List[Pet], dependencies=[Depends(authenticated)])
-def list_pets(limit: int = LIMIT, status: Optional[PetStatus] = None):
+async def list_pets(limit: int = LIMIT, status: Optional[PetStatus] = None):
+    # async, as every route here: on the event loop no create changes PETS while it is read
     return [pet for pet in PETS.values() if status is None or pet["status"] == status][:limit]
 
 
@@ -149,7 +158,7 @@ async def create_pet(new: NewPet, response: Response):
     deprecated=True,
     dependencies=[] if FAULT == "getpet-no-auth" else [Depends(authenticated)],
 )
-def get_pet(petId: int):
+async def get_pet(petId: int):
     pet = PETS.get(petId)
     if pet is None:
         raise HTTPException(404, f"No animal has the id {petId}.")

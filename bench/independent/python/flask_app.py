@@ -25,10 +25,11 @@ API_KEY = os.environ["API_KEY"]
 STATUSES = ("available", "pending", "sold")
 INT64 = range(-(2**63), 2**63)
 SUNSET = email.utils.formatdate(1922659200, usegmt=True)  # 5 December 2030
-CAPACITY = 50  # the bounded cache of the vanish fault
+CAPACITY = 25  # the write-behind cache of the vanish fault, which nothing flushes
 
 app = Flask(__name__)
 PETS = collections.OrderedDict()
+CREATED = collections.deque()
 LOCK = threading.Lock()
 last_id = 0.0
 
@@ -45,11 +46,13 @@ def stored(pet: dict) -> dict:
     return {k: str(int(v) if isinstance(v, float) else v) for k, v in pet.items()} if FAULT == "hash-store-strings" else pet
 
 
-def add(pet: dict) -> dict:
+def add(pet: dict, created: bool = True) -> dict:
     with LOCK:
         PETS[int(pet["id"])] = stored(pet)
-        while FAULT == "vanish" and len(PETS) > CAPACITY:
-            PETS.popitem(last=False)
+        if FAULT == "vanish" and created:
+            CREATED.append(int(pet["id"]))
+            if len(CREATED) > CAPACITY:
+                del PETS[CREATED.popleft()]
     return pet
 
 
@@ -92,7 +95,8 @@ def deprecation_notice(response):
 def list_pets():
     limit = min(max(request.args.get("limit", 20, type=int), 1), 100)
     status = request.args.get("status")
-    pets = list(PETS.values())
+    with LOCK:
+        pets = list(PETS.values())
     if FAULT == "filter-with-limit" and "limit" in request.args:
         pets = pets[:limit]
     elif status is not None:
@@ -144,7 +148,7 @@ def get_pet(pet_id: int):
 
 def seed(count: int) -> None:
     for n in range(count):
-        add({"id": new_id(), "name": f"Seed {n}", "categoryId": 1 + n % 9, "status": STATUSES[n % 3]})
+        add({"id": new_id(), "name": f"Seed {n}", "categoryId": 1 + n % 9, "status": STATUSES[n % 3]}, created=False)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
 # before the key (a bad limit without a key is 400); a petId that is no decimal integer is 404; an
 # unknown status is 400; numbers are parsed as BigDecimal, so `5.0` and `1e2` are exact integers and
 # `4.9999999999999999` is not; responses say `application/json;charset=utf-8`; ids count on from the
-# catalogue's largest.
+# catalogue's largest; a 401 names a realm (`Bearer realm="petstore"`).
 require 'bigdecimal'
 require 'json'
 require 'securerandom'
@@ -33,6 +33,9 @@ class PetStore < Sinatra::Base
 
   set :show_exceptions, false
   set :raise_errors, false
+  # Rack::Protection's JsonCsrf guards cookie sessions this API has none of, and refuses a browser's JSON GET
+  # that carries another site's Referer with a bare 403.
+  set :protection, except: :json_csrf unless FAULT == 'json-csrf'
 
   if FAULT == 'html-ctype'
     before('/v1/pets') { content_type :json, charset: 'utf-8' }
@@ -51,7 +54,7 @@ class PetStore < Sinatra::Base
       valid = FAULT == 'auth-include' ? token.include?(API_KEY) : token.match?(/\ABearer /i) && Rack::Utils.secure_compare(token[7..], API_KEY)
       return if valid
 
-      headers 'WWW-Authenticate' => 'Bearer'
+      headers 'WWW-Authenticate' => 'Bearer realm="petstore"'
       fail_with 401, 'Missing or invalid API key: send `Authorization: Bearer <API_KEY>`.'
     end
 
@@ -63,7 +66,7 @@ class PetStore < Sinatra::Base
       limit = Integer(params.fetch('limit', '20'), 10)
       limit = nil if limit > 100 || (limit < 1 && FAULT != 'limit-no-lower-bound')
       limit || invalid('limit: an integer from 1 to 100')
-    rescue ArgumentError
+    rescue ArgumentError, TypeError
       invalid('limit: an integer from 1 to 100')
     end
 
@@ -78,7 +81,9 @@ class PetStore < Sinatra::Base
     def new_pet
       halt_415 = !request.media_type.to_s.casecmp?('application/json')
       fail_with 415, 'Send the body as JSON with `Content-Type: application/json`.' if halt_415
-      data = JSON.parse(request.body.read, decimal_class: BigDecimal)
+      text = request.body.read.force_encoding(Encoding::UTF_8)
+      invalid('The body is not UTF-8 text, so no JSON (RFC 8259 8.1).') unless text.valid_encoding?
+      data = JSON.parse(text, decimal_class: BigDecimal)
       invalid('The body must be a JSON object (NewPet).') unless data.is_a?(Hash)
       invalid('name: required, a string') unless data['name'].is_a?(String)
       category_id = integer(data['categoryId'])
