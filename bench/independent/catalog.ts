@@ -150,5 +150,4 @@ export const DEPLOYMENTS: readonly Deployment[] = [
   },
 ];
 
-export const HERE = import.meta.dirname;
-export const folderOf = (deployment: Deployment): string => join(HERE, deployment.folder);
+export const folderOf = (deployment: Deployment): string => join(import.meta.dirname, deployment.folder);

@@ -7,7 +7,8 @@
  * could not verify (exit 2, or only checks that could not verify besides the sibling's false alarms). Each deployment starts with a catalogue of `--seed-pets` pets (120: more
  * than the largest page), a third of each status.
  *
- *   npx tsx bench/independent/run.ts [--verifier bin/petstore-verify.js] [--only REGEX] [--out FILE] [-- verifier flags]
+ *   npx tsx bench/independent/run.ts [--verifier bin/petstore-verify.js] [--only REGEX] [--out FILE] [--seed-pets 120] [-- verifier flags]
+ *   npx tsx bench/independent/run.ts --list   # the README's tables of faults, from catalog.ts
  *
  * `--only` picks the runs whose `deployment:fault` matches (`correct` for a deployment without a fault):
  * `--only fastapi`, `--only :correct`, `--only '^go:ms-ids$'`.
@@ -31,6 +32,7 @@ const { values, positionals } = parseArgs({
     out: { type: 'string' },
     'run-timeout': { type: 'string', default: '180000' },
     'seed-pets': { type: 'string', default: '120' },
+    list: { type: 'boolean', default: false },
   },
 });
 const verifier = resolve(values.verifier);
@@ -248,6 +250,17 @@ function markdown(rows: readonly Row[], skipped: readonly string[]): string {
   ];
   if (skipped.length > 0) lines.push('', 'Not run:', '', ...skipped.map((why) => `- ${why}`));
   return `${lines.join('\n')}\n`;
+}
+
+if (values.list) {
+  // The README's tables of deployments and faults, from the catalogue itself.
+  for (const d of DEPLOYMENTS)
+    process.stdout.write(
+      `\n### ${d.name}: ${d.stack} (\`${d.folder}/\`)\n\n| fault | how it breaks the interface |\n| --- | --- |\n${Object.entries(d.faults)
+        .map(([fault, why]) => `| \`${fault}\` | ${cell(why)} |`)
+        .join('\n')}\n`,
+    );
+  process.exit(0);
 }
 
 process.on('SIGINT', () => {
