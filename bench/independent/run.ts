@@ -205,10 +205,14 @@ function build(deployment: Deployment): string {
   return out;
 }
 
+/** Which verifier ran: its checkout's HEAD, and the last commit that changed what it is built from. */
 function verifierCommit(): string {
   const git = (...args: string[]) => spawnSync('git', ['-C', dirname(verifier), ...args], { encoding: 'utf8' }).stdout.trim();
   const version = spawnSync(process.execPath, [verifier, '--version'], { encoding: 'utf8' }).stdout.trim();
-  return `${git('log', '-1', '--format=%h (%s)') || 'not in a git checkout'}, petstore-verify ${version || '?'}`;
+  const head = git('log', '-1', '--format=%h');
+  if (!head) return `petstore-verify ${version || '?'}, not in a git checkout`;
+  const sources = git('log', '-1', '--format=%h (%s)', '--', '../src', '../spec', '../bin');
+  return `HEAD ${head}, its sources (src, spec, bin) last changed by ${sources}; petstore-verify ${version || '?'}`;
 }
 
 const cell = (text: string) => text.replaceAll('|', '\\|');
