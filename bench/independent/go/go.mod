@@ -1,0 +1,3 @@
+module petstore-independent
+
+go 1.19
