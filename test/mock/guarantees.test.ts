@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningMock, startMockCli } from '../support/cli.js';
-import { GUARANTEES, guaranteeTable, type KnownGap, runGuarantees, type StartedMock } from '../support/guarantees.js';
+import { guaranteeTable, type KnownGap, runGuarantees, type StartedMock } from '../support/guarantees.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
 /** The mock's own key: long and odd enough that finding it in a log is never a coincidence. */
@@ -62,13 +62,7 @@ const EVERY_MODE = MODES.map((mode) => mode.name);
  * The promises some modes do not keep yet, found by this suite; each (guarantee, mode) pair runs as
  * `it.fails`. Close a gap, and its test fails until its modes leave this list (and the table).
  */
-const KNOWN_GAPS: readonly KnownGap[] = [
-  {
-    guarantee: GUARANTEES.faultBreaksBeforeResponse,
-    modes: ['--proxy'],
-    reason: 'the proxy forwards the request, and the deployment serves it: it makes no network fault (docs/mock-faults.md)',
-  },
-];
+const KNOWN_GAPS: readonly KnownGap[] = [];
 
 let surroundings: Promise<Surroundings> | undefined;
 /** Starts what the modes need, once, for all of them. */

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as validators from '../../src/generated/validators.js';
 import { startMockCli } from './cli.js';
 import { answer, expectError } from './http-facts.js';
+import { exchangeOutline, pipeline, rawRequest } from './raw-http.js';
 
 /** A mode of the CLI, started as a real process: where it listens, the key it takes, and its log. */
 export interface StartedMock {
@@ -496,6 +497,25 @@ const faultBreaksBeforeResponse: Guarantee = {
   },
 };
 
+/** What docs/mock-faults.md says a client sees of each fault a request asks for, pipelined behind a plain GET. */
+const PIPELINED_FAULTS = { reset: '200 ECONNRESET', close: '200 end', garbage: '200 garbage end', truncate: '200,200 cut end', slow: '200,200 end' };
+
+const everyConnectionEnds: Guarantee = {
+  name: 'every connection ends: a request pipelined behind another (two in one write) gets the `fault=` it asks for, and a `HEAD` with `fault=truncate` its whole head, then the close',
+  async check(mock) {
+    const auth = `Authorization: Bearer ${mock.key}`;
+    const path = target(mock, '/pets?limit=1');
+    for (const [kind, outline] of Object.entries(PIPELINED_FAULTS)) {
+      const wire = await pipeline(portOf(mock), [
+        rawRequest('GET', path, [auth]),
+        rawRequest('GET', path, [auth, `Prefer: fault=${kind}, trickle=100`, 'Connection: close']),
+      ]);
+      expect(exchangeOutline(wire), `fault=${kind}`).toBe(outline);
+    }
+    expect(exchangeOutline(await pipeline(portOf(mock), [rawRequest('HEAD', path, [auth, 'Prefer: fault=truncate'])]))).toBe('200 end');
+  },
+};
+
 /** The journal of `session`, read once: every mode lists a request as soon as it was answered, whichever worker answered it. */
 async function journalled(mock: StartedMock, session: string): Promise<{ readonly text: string; readonly entries: readonly unknown[] }> {
   const read = await call(mock, '/__mock/requests', { headers: { 'x-mock-session': session } });
@@ -540,6 +560,7 @@ export const GUARANTEES = {
   clientGoesAway,
   paddedKey,
   faultBreaksBeforeResponse,
+  everyConnectionEnds,
   journalHoldsRequests,
 } satisfies Record<string, Guarantee>;
 

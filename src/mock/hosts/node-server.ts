@@ -7,10 +7,10 @@ import { type MockApi, type MockOptions, mockApiOf } from '../create-mock-api.js
 import { normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
 import { guardResponse, hostCheck, joinedHeader } from '../pipeline/host-guard.js';
 import { createHostServer, lingerThenClose, readBody, type ServerTimeouts } from '../pipeline/http-server.js';
+import { writeFault } from '../pipeline/node-faults.js';
 import { detailRedactor, targetRedactor } from '../pipeline/request-log.js';
 import { openSharedState, type SharedState } from '../state/redis/shared-state.js';
 import { type OpenStateFile, openStateFile } from '../state/state-file.js';
-import { writeFault } from './node-faults.js';
 
 /**
  * Options of `startMockServer`: those of the mock (`apiKey`, `seed`, `count`, `delay`...), and where to listen.
