@@ -97,7 +97,7 @@ export function mergePrepared(base: PreparedHeaders, extra: PreparedHeaders): Pr
 export const JSON_CONTENT_TYPE = 'application/json';
 
 /** What lets a browser page on another origin read every answer, and the headers it needs. */
-const CORS_HEADERS = {
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied, Retry-After',
 };
