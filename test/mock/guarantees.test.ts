@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningMock, startMockCli } from '../support/cli.js';
-import { guaranteeTable, type KnownGap, runGuarantees, type StartedMock } from '../support/guarantees.js';
+import { GUARANTEES, guaranteeTable, type KnownGap, runGuarantees, type StartedMock } from '../support/guarantees.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
 /** The mock's own key: long and odd enough that finding it in a log is never a coincidence. */
@@ -105,6 +105,10 @@ for (const { name } of MODES) runGuarantees(name, () => launch(name), KNOWN_GAPS
 describe('the known gaps and the table in docs/guarantees.md', () => {
   it('each gap names modes of this suite', () => {
     for (const gap of KNOWN_GAPS) for (const mode of gap.modes) expect(EVERY_MODE).toContain(mode);
+  });
+
+  it('each promise about some modes only names modes of this suite', () => {
+    for (const guarantee of Object.values(GUARANTEES)) for (const mode of guarantee.only ?? []) expect(EVERY_MODE).toContain(mode);
   });
 
   it('docs/guarantees.md holds the table "guarantee × mode" as the suite runs it', async () => {
