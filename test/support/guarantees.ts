@@ -551,6 +551,49 @@ const relayedIsData: Guarantee = {
   },
 };
 
+/** How the mode started with `flags` besides its own ended: `it listened`, or the error that says it exited before. */
+async function startedWith(mock: StartedMock, flags: readonly string[]): Promise<string> {
+  return startMockCli([...(await mock.flagsAgain()), '--port', '0', '--api-key', mock.key, ...flags]).then(
+    async (started) => {
+      await started.stop();
+      return 'it listened';
+    },
+    (error: unknown) => String(error),
+  );
+}
+
+const inputsRefused: Guarantee = {
+  name: "`--host ''` and a `--now` off the calendar (`2030-02-30T00:00:00Z`) exit 2 before listening, naming the flag and a value to give",
+  async check(mock) {
+    expect(await startedWith(mock, ['--host', ''])).toMatch(
+      /exited with 2 before listening: .*--host.*Expected an interface to bind: an IP address such as 127\.0\.0\.1/s,
+    );
+    expect(await startedWith(mock, ['--now', '2030-02-30T00:00:00Z'])).toMatch(
+      /exited with 2 before listening: .*--now.*February 2030 has 28 days\. Give a date of the calendar, such as 2030-12-06T00:00:00Z/s,
+    );
+  },
+};
+
+const oneSpellingOfAnId: Guarantee = {
+  name: '`GET /v1/pets/-0` is a 400 Error naming `petId`, never pet 0: an id has one spelling',
+  async check(mock) {
+    const refused = await call(mock, '/pets/-0', { headers: bearer(mock) });
+    expectError(refused, 400);
+    expect(refused.text).toMatch(/petId/);
+  },
+};
+
+const malformedHostPort: Guarantee = {
+  name: 'a `Host` whose port is no number (`localhost:abc`) is a 400 Error, on the API and the admin',
+  async check(mock) {
+    for (const path of [target(mock, '/pets'), '/__mock/health']) {
+      const response = await rawExchange(portOf(mock), `GET ${path} HTTP/1.1\r\nHost: localhost:abc\r\nAuthorization: Bearer ${mock.key}`);
+      // The host guard answers before it tells the API from the admin: its rejection has the API's CORS everywhere.
+      expectError(await answer(response), 400, /Host header "localhost:abc" is malformed/);
+    }
+  },
+};
+
 /** The journal of `session`, read once: every mode lists a request as soon as it was answered, whichever worker answered it. */
 async function journalled(mock: StartedMock, session: string): Promise<{ readonly text: string; readonly entries: readonly unknown[] }> {
   const read = await call(mock, '/__mock/requests', { headers: { 'x-mock-session': session } });
@@ -597,6 +640,9 @@ export const GUARANTEES = {
   faultBreaksBeforeResponse,
   everyConnectionEnds,
   relayedIsData,
+  inputsRefused,
+  oneSpellingOfAnId,
+  malformedHostPort,
   journalHoldsRequests,
 } satisfies Record<string, Guarantee>;
 

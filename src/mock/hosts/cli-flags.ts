@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire as requireFrom } from 'node:module';
+import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { codeOf, messageOf } from '../../errors.js';
 import { type ProfileDocument, readProfile } from '../../profile/profile.js';
@@ -12,6 +13,7 @@ import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { type FaultRates, parseFaultRates } from '../core/faults.js';
 import { apiKeyProblem, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
+import { parseIsoDate } from '../state/clock.js';
 import { type PetData, readPetData } from '../state/pet-data.js';
 import { displayUrl, namespaceProblem } from '../state/redis/redis-store.js';
 
@@ -57,10 +59,21 @@ function integerIn(min: number, max: number, what: string) {
   };
 }
 
+/** `--now`: an ISO 8601 date of the calendar; one `Date.parse` would move (2030-02-30 to 2 March) is refused, saying why. */
 function isoDate(value: string): number {
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) throw new InvalidArgumentError('Expected an ISO 8601 date such as 2030-12-06T00:00:00Z.');
-  return time;
+  const parsed = parseIsoDate(value);
+  if ('time' in parsed) return parsed.time;
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value)) throw new InvalidArgumentError('Expected an ISO 8601 date such as 2030-12-06T00:00:00Z.');
+  throw new InvalidArgumentError(`${parsed.problem}. Give a date of the calendar, such as 2030-12-06T00:00:00Z.`);
+}
+
+/** `--host`: an interface to bind, named; an empty one would bind every interface unsaid. */
+function interfaceHost(value: string): string {
+  if (isIP(value) === 0 && !/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(value))
+    throw new InvalidArgumentError(
+      'Expected an interface to bind: an IP address such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface), or a host name such as localhost.',
+    );
+  return value;
 }
 
 function redisUrl(value: string): string {
@@ -138,7 +151,7 @@ function parseDataFile(path: string): PetData {
 function listenOptions(): Option[] {
   return [
     new Option('-p, --port <port>', 'TCP port; 0 picks a free one').default(MOCK_DEFAULTS.port).argParser(integerIn(0, 65535, 'a port')),
-    new Option('-H, --host <host>', 'interface to bind; 0.0.0.0 exposes the mock to your network').default(MOCK_DEFAULTS.host),
+    new Option('-H, --host <host>', 'interface to bind; 0.0.0.0 exposes the mock to your network').default(MOCK_DEFAULTS.host).argParser(interfaceHost),
     new Option('--allowed-host <name>', 'a host name clients may reach the mock by, besides localhost and IP addresses; repeat for several').argParser(
       collectHost,
     ),
