@@ -10,7 +10,10 @@
  * the suite until it keeps every promise.
  */
 import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as validators from '../../src/generated/validators.js';
@@ -594,6 +597,26 @@ const malformedHostPort: Guarantee = {
   },
 };
 
+const filesBounded: Guarantee = {
+  name: '`--data /dev/zero` and `--profile /dev/zero` exit 2 at once, naming the flag; a YAML `--data` 20,000 levels deep exits 2 with a sentence, not a stack overflow',
+  async check(mock) {
+    for (const flag of ['--data', '--profile'])
+      expect(await startedWith(mock, [flag, '/dev/zero'])).toMatch(
+        new RegExp(`exited with 2 before listening: petstore-mock: ${flag} /dev/zero: It cannot be read: it is a character device`),
+      );
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-guarantee-files-'));
+    try {
+      const deep = join(folder, 'deep.yaml');
+      await writeFile(deep, `${'['.repeat(20_000)}${']'.repeat(20_000)}`);
+      expect(await startedWith(mock, ['--data', deep])).toMatch(
+        /exited with 2 before listening: .*--data .*: it is not YAML: it nests deeper than 128 levels/s,
+      );
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  },
+};
+
 /** The journal of `session`, read once: every mode lists a request as soon as it was answered, whichever worker answered it. */
 async function journalled(mock: StartedMock, session: string): Promise<{ readonly text: string; readonly entries: readonly unknown[] }> {
   const read = await call(mock, '/__mock/requests', { headers: { 'x-mock-session': session } });
@@ -643,6 +666,7 @@ export const GUARANTEES = {
   inputsRefused,
   oneSpellingOfAnId,
   malformedHostPort,
+  filesBounded,
   journalHoldsRequests,
 } satisfies Record<string, Guarantee>;
 

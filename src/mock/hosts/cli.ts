@@ -12,7 +12,7 @@ import { type ProxyServer, startProxyServer } from '../proxy/proxy-server.js';
 import { formatCoverage } from '../state/coverage.js';
 import type { SeedRecipe } from '../state/redis/redis-store.js';
 import { openSharedState } from '../state/redis/shared-state.js';
-import { type MockFlags, mockFlagsCommand } from './cli-flags.js';
+import { type MockFlags, mockFlagsCommand, type ParsedMockFlags, readFlagFiles } from './cli-flags.js';
 import { isLoopback, type MockServer, type MockServerOptions, serverUrl, startMockServer } from './node-server.js';
 import { forkWorkers, isWorkerProcess, leaveCluster, processFaultSeed, startWorker } from './workers.js';
 
@@ -120,8 +120,9 @@ function workersStore(flags: MockFlags, command: Command): string {
   );
 }
 
-/** Runs the parsed flags: the proxy, the primary of the workers, or one server (a worker is one). */
-async function runFlags(flags: MockFlags, command: Command): Promise<void> {
+/** Runs the parsed flags, once the files they name are read: the proxy, the primary of the workers, or one server (a worker is one). */
+async function runFlags(parsed: ParsedMockFlags, command: Command): Promise<void> {
+  const flags = await readFlagFiles(parsed);
   if (flags.proxy !== undefined) {
     checkKeyBeyondLoopback(flags, command);
     return startProxyMode(flags, flags.proxy);
@@ -136,7 +137,7 @@ async function runFlags(flags: MockFlags, command: Command): Promise<void> {
 
 /** The `petstore-mock` command, ready for `parseAsync`. */
 export function mockCommand(): Command {
-  return mockFlagsCommand().action((flags: MockFlags, command: Command) => runFlags(flags, command));
+  return mockFlagsCommand().action((flags: ParsedMockFlags, command: Command) => runFlags(flags, command));
 }
 
 /** The proxy's summary, printed when it stops: requests, contract violations, and drift by aspect. */
