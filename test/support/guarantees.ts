@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as validators from '../../src/generated/validators.js';
+import { expectRequests } from '../../src/testing/index.js';
 import { startMockCli } from './cli.js';
 import { ACTING_CHARACTERS, DROPPED_FIELDS, hostileOriginDeployment, TERMINAL_ESCAPES } from './hostile-origin.js';
 import { answer, expectError } from './http-facts.js';
@@ -639,6 +640,20 @@ const journalHoldsRequests: Guarantee = {
   },
 };
 
+const expectRequestsBounded: Guarantee = {
+  name: '`expectRequests(url)` reads the mode’s journal within its bounds (5 MiB, 10 s) and finds a request just answered',
+  async check(mock) {
+    const session = unique('expect');
+    await call(mock, '/pets?limit=2', { headers: { ...bearer(mock), 'x-mock-session': session } });
+    const found = await expectRequests(mock.baseUrl, { session, within: 5_000 }).toInclude({
+      method: 'GET',
+      path: target(mock, '/pets'),
+      query: { limit: '2' },
+    });
+    expect(found).toHaveLength(1);
+  },
+};
+
 /** Every guarantee by a short name, in the order of the table in docs/guarantees.md. */
 export const GUARANTEES = {
   foreignHost,
@@ -668,6 +683,7 @@ export const GUARANTEES = {
   malformedHostPort,
   filesBounded,
   journalHoldsRequests,
+  expectRequestsBounded,
 } satisfies Record<string, Guarantee>;
 
 const ALL: readonly Guarantee[] = Object.values(GUARANTEES);
