@@ -162,7 +162,7 @@ describe('expectRequests against a URL that answers no journal, or never ends it
       ['<!doctype html><title>Vite</title>', 'its body is not JSON ("<!doctype html><title>Vite</title>")'],
       ['{"entries": [{"id": "1", "method": "GET"}]}', 'entries[0] has no number "id"'],
       ['{"entries": [null]}', 'entries[0] is not an object'],
-    ]) {
+    ] as const) {
       const url = await started(answering(body));
       const message = await missOf(expectRequests(url).toInclude({ path: '/v1/pets' }));
       expect(message).toBe(
