@@ -16,13 +16,13 @@ import { Composer, type CST, LineCounter, Parser, type YAMLError } from 'yaml';
 import { MAX_JSON_DEPTH } from './lossless.js';
 
 /** How many times aliases may be expanded in one document: the `yaml` package's default, ample for anchors of shared fields. */
-export const MAX_YAML_ALIASES = 100;
+const MAX_YAML_ALIASES = 100;
 
 /** Characters parsed between two turns of the event loop. */
 const PIECE = 64 * 1024;
 
 /** A YAML text refused: not YAML, too deep, an alias bomb or an endless alias. Its message says which and where. */
-export class YamlDataError extends SyntaxError {
+class YamlDataError extends SyntaxError {
   override readonly name = 'YamlDataError';
 }
 

@@ -17,7 +17,7 @@ export const TERMINAL_ESCAPES = '\u001b[2J\u001b]0;owned\u0007\u001b]52;c;ZXZpbA
 export const ACTING_CHARACTERS = ['\u001b', '\u0007', '\u009b'];
 
 /** Every field that belongs to a connection or acts on the origin that serves it, and one that is the deployment's own (`X-Request-Id`). */
-export const HOSTILE_FIELDS = [
+const HOSTILE_FIELDS = [
   'Connection: close, X-Hop-Secret',
   'X-Hop-Secret: 1',
   'Keep-Alive: timeout=600',

@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 
 /** One response read off the wire: its status, its headers (lower-case names) and the bytes of its body. */
-export interface WireResponse {
+interface WireResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
