@@ -20,7 +20,7 @@ describe('readRegularFile', () => {
 
   it('refuses a device and a folder before a byte is read, saying what they are', async () => {
     await expect(readRegularFile('/dev/zero')).rejects.toThrow('it is a character device (such as /dev/zero), not a regular file');
-    await expect(readRegularFile(folder)).rejects.toThrow('it is a folder, not a regular file');
+    await expect(readRegularFile(folder)).rejects.toThrow('it is a folder, not a file');
   });
 
   it('refuses a file past the cap of 16 MiB, and reads one at the cap', async () => {

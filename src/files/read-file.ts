@@ -23,13 +23,13 @@ export class UnreadableFileError extends Error {
 }
 
 /** What a path is when it is not a regular file, in words. */
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return 'a folder';
-  if (stats.isCharacterDevice()) return 'a character device (such as /dev/zero)';
-  if (stats.isBlockDevice()) return 'a block device';
-  if (stats.isFIFO()) return 'a named pipe';
-  if (stats.isSocket()) return 'a socket';
-  return 'not a file';
+function notAFile(stats: Stats): string {
+  if (stats.isDirectory()) return 'it is a folder, not a file';
+  if (stats.isCharacterDevice()) return 'it is a character device (such as /dev/zero), not a regular file';
+  if (stats.isBlockDevice()) return 'it is a block device, not a regular file';
+  if (stats.isFIFO()) return 'it is a named pipe, not a regular file';
+  if (stats.isSocket()) return 'it is a socket, not a regular file';
+  return 'it is not a regular file';
 }
 
 const tooLarge = () => new UnreadableFileError(`it is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB, the most petstore-mock reads of a file`);
@@ -47,7 +47,7 @@ export async function readRegularFile(path: string): Promise<string> {
   const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) throw new UnreadableFileError(`it is ${kindOf(stats)}, not a regular file`);
+    if (!stats.isFile()) throw new UnreadableFileError(notAFile(stats));
     if (stats.size > MAX_FILE_BYTES) throw tooLarge();
     const pieces: Buffer[] = [];
     let size = 0;

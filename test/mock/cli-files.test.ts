@@ -51,7 +51,7 @@ describe('petstore-mock reads only regular files, up to 16 MiB', () => {
       const large = await file(`large${flag}.json`, '');
       await truncate(large, 16 * 1024 * 1024 + 1);
       for (const [path, why] of [
-        [folder, 'it is a folder, not a regular file'],
+        [folder, 'it is a folder, not a file'],
         [pipe, 'it is a named pipe, not a regular file'],
         [large, 'it is larger than 16 MiB, the most petstore-mock reads of a file'],
       ] as const) {
