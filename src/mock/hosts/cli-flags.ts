@@ -73,7 +73,7 @@ function isoDate(value: string): number {
 
 /** `--host`: an interface to bind, named; an empty one would bind every interface unsaid. */
 function interfaceHost(value: string): string {
-  if (isIP(value) === 0 && !/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(value))
+  if (isIP(value) === 0 && !/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?\.?$/.test(value))
     throw new InvalidArgumentError(
       'Expected an interface to bind: an IP address such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface), or a host name such as localhost.',
     );

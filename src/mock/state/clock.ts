@@ -43,11 +43,19 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
+/** The days of `month` (1 to 12) in `year`, by the proleptic Gregorian calendar ISO 8601 counts in. */
+function daysIn(year: number, month: number): number {
+  const last = new Date(0);
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  last.setUTCFullYear(year, month, 0);
+  return last.getUTCDate();
+}
+
 /** What is out of the calendar in a matched date, if anything: a day its month lacks, an hour, minute or second past its clock. */
 function calendarProblem(text: string, fields: readonly number[]): string | undefined {
   const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0] = fields;
   if (month < 1 || month > 12) return `${text} has no month ${month}: months are 01 to 12`;
-  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const days = daysIn(year, month);
   if (day < 1 || day > days) return `${text} is not a day of the calendar: ${MONTHS[month - 1]} ${year} has ${days} days`;
   if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59)
     return `${text} is not a time of the clock: hours are 00 to 23, minutes and seconds 00 to 59`;
