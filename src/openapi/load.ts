@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
-import { SpecError } from '../errors.js';
+import { messageOf, SpecError } from '../errors.js';
+import { readRegularFile, UnreadableFileError } from '../files/read-file.js';
+import { parseYamlData } from '../json/yaml-data.js';
 import type { OpenApiDocument } from './document.js';
 
 /** Whether a parsed file has what marks an OpenAPI document: `openapi` and `paths`. The rest is taken on trust: checking a whole document is a linter's work (npm run lint runs Spectral and Redocly on spec/openapi.yaml). */
@@ -8,9 +8,20 @@ function isOpenApiDocument(value: unknown): value is OpenApiDocument {
   return typeof value === 'object' && value !== null && 'openapi' in value && typeof value.openapi === 'string' && 'paths' in value && Boolean(value.paths);
 }
 
-/** Parses an OpenAPI document from a YAML or JSON file. */
+/**
+ * Parses an OpenAPI document from a YAML or JSON file: a regular file within the cap on every file
+ * read (src/files/read-file.ts), its YAML within the bounds of src/json/yaml-data.ts.
+ */
 export async function loadSpecFile(path: string): Promise<OpenApiDocument> {
-  const doc: unknown = parse(await readFile(path, 'utf8'));
+  const text = await readRegularFile(path).catch((error: unknown) => {
+    throw error instanceof UnreadableFileError ? new SpecError(`${path} cannot be read: ${error.message}`) : error;
+  });
+  let doc: unknown;
+  try {
+    doc = await parseYamlData(text);
+  } catch (error) {
+    throw new SpecError(`${path} cannot be read as YAML or JSON: ${messageOf(error)}`);
+  }
   if (!isOpenApiDocument(doc)) throw new SpecError(`${path} is not an OpenAPI document: it needs "openapi" and "paths"`);
   return doc;
 }

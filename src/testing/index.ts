@@ -3,7 +3,9 @@
  * journal from any test runner (vitest, Jest, node:test, mocha). A miss throws an `Error` whose
  * message names the request expected and the nearest requests the mock did receive, and how each differs.
  */
-import { StoreUnavailableError } from '../errors.js';
+import { messageOf, StoreUnavailableError } from '../errors.js';
+import { MAX_RESPONSE_BYTES } from '../http/limits.js';
+import { readLimited } from '../http/read-limited.js';
 import type { JournalEntry, JournalFilter } from '../mock/state/journal.js';
 import { describeEntry, describeExpected, differences, type ExpectedRequest } from './match.js';
 
@@ -34,6 +36,11 @@ export interface ExpectRequestsOptions {
    * Default: 0, read once.
    */
   readonly within?: number;
+  /**
+   * For a URL: milliseconds one read of the journal may take, its whole answer; an answer that trickles
+   * past it is an error that says so. Default: 10 000.
+   */
+  readonly timeout?: number;
 }
 
 /** The expectation of one kind of request: await it (at least once), or ask for an exact count. */
@@ -51,19 +58,82 @@ export interface RequestExpectations {
 /** How many of the nearest requests a miss shows. */
 const NEAREST = 3;
 
+/** How long one read of a URL's journal may take when `timeout` does not say. */
+const READ_TIMEOUT_MS = 10_000;
+
+/** What is wrong with a journal entry as the matcher reads it, if anything: the fields it compares and shows. */
+function entryProblem(entry: unknown): string | undefined {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return 'is not an object';
+  const fields: readonly [string, string][] = [
+    ['id', 'number'],
+    ['method', 'string'],
+    ['path', 'string'],
+    ['query', 'string'],
+    ['headers', 'object'],
+    ['status', 'number'],
+    ['rule', 'string'],
+  ];
+  const wrong = fields.find(([name, type]) => typeof Reflect.get(entry, name) !== type || Reflect.get(entry, name) === null);
+  if (wrong !== undefined) return `has no ${wrong[1]} "${wrong[0]}"`;
+  const { operation, body } = entry as { operation?: unknown; body?: unknown };
+  if (operation !== null && typeof operation !== 'string') return 'has no "operation" (a string, or null)';
+  return body === undefined || typeof body === 'string' ? undefined : 'has a "body" that is not a string';
+}
+
+/** The entries of a journal page, or an Error saying what the answer is instead. */
+function entriesOf(text: string, where: string): readonly JournalEntry[] {
+  const refuse = (what: string) =>
+    new Error(`expectRequests: ${where} answered no request journal: ${what}. Is it the URL of a petstore-mock, such as http://127.0.0.1:4010/v1?`);
+  let page: unknown;
+  try {
+    page = JSON.parse(text);
+  } catch {
+    throw refuse(`its body is not JSON (${JSON.stringify(text.slice(0, 80))})`);
+  }
+  const entries: unknown = typeof page === 'object' && page !== null ? Reflect.get(page, 'entries') : undefined;
+  if (!Array.isArray(entries)) throw refuse('its JSON has no list "entries"');
+  const wrong = entries.findIndex((entry) => entryProblem(entry) !== undefined);
+  if (wrong !== -1) throw refuse(`entries[${wrong}] ${entryProblem(entries[wrong])}`);
+  // Checked above: each entry has every field the matcher reads, of its type.
+  return entries as JournalEntry[];
+}
+
+/**
+ * The journal of the mock at `source`, read within bounds: at most `MAX_RESPONSE_BYTES` (5 MiB, more
+ * than a journal of 500 entries holds) and `timeout` milliseconds for the whole answer, so that an
+ * endless or trickling answer ends in an error that says which.
+ */
 async function readUrl(source: string | URL, options: ExpectRequestsOptions): Promise<readonly JournalEntry[]> {
   const url = new URL('/__mock/requests', source);
+  const where = `GET ${url.href}`;
   const headers: Record<string, string> = {};
   if (options.session !== undefined) headers['x-mock-session'] = options.session;
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
-  const response = await fetch(url, { headers });
+  const timeout = options.timeout ?? READ_TIMEOUT_MS;
+  let response: Response;
+  let text: string | undefined;
+  try {
+    response = await fetch(url, { headers, signal: AbortSignal.timeout(timeout) });
+    // The signal bounds the body too: a read it ends rejects with its reason.
+    text = await readLimited(response.body, MAX_RESPONSE_BYTES);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'TimeoutError')
+      throw new Error(
+        `expectRequests: ${where} did not answer whole within ${timeout} ms; is the mock busy, or is it another server? (raise it with { timeout })`,
+      );
+    const cause = error instanceof Error && error.cause !== undefined ? ` (${messageOf(error.cause)})` : '';
+    throw new Error(`expectRequests: ${where} failed: ${messageOf(error)}${cause}`);
+  }
+  if (text === undefined)
+    throw new Error(
+      `expectRequests: ${where} answered more than ${MAX_RESPONSE_BYTES} bytes, which no request journal holds; is it the URL of a petstore-mock?`,
+    );
   if (!response.ok) {
-    const message = `expectRequests: GET ${url.href} answered ${response.status}: ${(await response.text()).slice(0, 300)}`;
+    const message = `expectRequests: ${where} answered ${response.status}: ${text.slice(0, 300)}`;
     // A 503 says the journal cannot be read right now (Redis away, a replica not answering): worth reading again.
     throw response.status === 503 ? new StoreUnavailableError(message) : new Error(message);
   }
-  // An answer of /__mock/requests that is ok is the mock's journal page: its entries are the JournalEntry objects it serialised.
-  return ((await response.json()) as { entries: JournalEntry[] }).entries;
+  return entriesOf(text, where);
 }
 
 function reader(source: JournalSource, options: ExpectRequestsOptions): () => Promise<readonly JournalEntry[]> {

@@ -91,6 +91,18 @@ describe('petstore-mock CLI', () => {
       "petstore-mock: option '--now <date>' argument 'soon' is invalid. Expected an ISO 8601 date such as 2030-12-06T00:00:00Z. Run petstore-mock --help for every flag.\n",
     ],
     [
+      ['--now', '2030-02-30T00:00:00Z'],
+      "petstore-mock: option '--now <date>' argument '2030-02-30T00:00:00Z' is invalid. 2030-02-30T00:00:00Z is not a day of the calendar: February 2030 has 28 days. Give a date of the calendar, such as 2030-12-06T00:00:00Z. Run petstore-mock --help for every flag.\n",
+    ],
+    [
+      ['--host', ''],
+      "petstore-mock: option '-H, --host <host>' argument '' is invalid. Expected an interface to bind: an IP address such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface), or a host name such as localhost. Run petstore-mock --help for every flag.\n",
+    ],
+    [
+      ['--data', '/dev/zero'],
+      'petstore-mock: --data /dev/zero: It cannot be read: it is a character device (such as /dev/zero), not a regular file; give a JSON or YAML file holding a list of pets. Run petstore-mock --help for every flag.\n',
+    ],
+    [
       ['--api-key='],
       "petstore-mock: option '-k, --api-key <key>' argument '' is invalid. An API key cannot be empty. Run petstore-mock --help for every flag.\n",
     ],

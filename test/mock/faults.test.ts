@@ -17,6 +17,7 @@ import { type MockServer, startMockServer } from '../../src/mock/hosts/node-serv
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, skipWithoutChromium } from '../support/chromium.js';
 import { type RunningMock, startMockCli } from '../support/cli.js';
 import { AUTH, JSON_HEADERS, KEY } from '../support/http-facts.js';
+import { exchangeOutline, pipeline, rawRequest } from '../support/raw-http.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { type StaticServer, serveStatic } from '../support/static-server.js';
 
@@ -141,6 +142,48 @@ describe('network faults on the Node server', () => {
     expect(((await response.json()) as { message: string }).message).toMatch(/the network faults are reset, close, garbage, truncate, slow/);
   });
 
+  /** What docs/mock-faults.md says a client sees of each fault asked for by a second request, pipelined behind a plain GET. */
+  const PIPELINED: Record<string, Record<string, string>> = {
+    GET: { reset: '200 ECONNRESET', close: '200 end', garbage: '200 garbage end', truncate: '200,200 cut end', slow: '200,200 end' },
+    // A HEAD has no body to cut or trickle: its head comes whole; truncate closes the connection after it.
+    HEAD: { reset: '200 ECONNRESET', close: '200 end', garbage: '200 garbage end', truncate: '200,200 end', slow: '200,200 end' },
+  };
+
+  it.each(['GET', 'HEAD'].flatMap((method) => ['reset', 'close', 'garbage', 'truncate', 'slow'].map((kind) => [method, kind])))(
+    '%s with fault=%s pipelined behind another request gets its fault, and the connection ends',
+    async (method, kind) => {
+      const wire = await pipeline(mock.port, [
+        rawRequest('GET', '/v1/pets?limit=1', [`Authorization: Bearer ${KEY}`]),
+        rawRequest(method, '/v1/pets?limit=1', [`Authorization: Bearer ${KEY}`, `Prefer: fault=${kind}, trickle=200`, 'Connection: close']),
+      ]);
+      expect(exchangeOutline(wire)).toBe(PIPELINED[method]?.[kind]);
+    },
+  );
+
+  it('a fault on the first of two pipelined requests ends the connection as it says; slow serves both', async () => {
+    const outline = async (kind: string) =>
+      exchangeOutline(
+        await pipeline(mock.port, [
+          rawRequest('GET', '/v1/pets?limit=1', [`Authorization: Bearer ${KEY}`, `Prefer: fault=${kind}, trickle=200`]),
+          rawRequest('GET', '/v1/pets?limit=1', [`Authorization: Bearer ${KEY}`, 'Connection: close']),
+        ]),
+      );
+    expect(await outline('truncate')).toBe('200 cut end');
+    expect(await outline('close')).toBe('end');
+    expect(await outline('slow')).toBe('200,200 end');
+  });
+
+  it("HEAD with fault=truncate or slow: the head whole, with the GET's Content-Length", async () => {
+    const get = await pipeline(mock.port, [rawRequest('GET', '/v1/pets?limit=2', [`Authorization: Bearer ${KEY}`, 'Connection: close'])]);
+    for (const kind of ['truncate', 'slow']) {
+      const head = await pipeline(mock.port, [
+        rawRequest('HEAD', '/v1/pets?limit=2', [`Authorization: Bearer ${KEY}`, `Prefer: fault=${kind}`, 'Connection: close']),
+      ]);
+      expect(exchangeOutline(head)).toBe('200 end');
+      expect(head.responses[0]?.headers['content-length']).toBe(get.responses[0]?.headers['content-length']);
+    }
+  });
+
   it('the request log names the fault', () => {
     expect(log).toContainEqual(expect.stringMatching(/^GET \/v1\/pets\?__fault=reset 503 fault=reset /));
   });
@@ -239,6 +282,16 @@ describe('network faults under MSW', () => {
     const response = await get('truncate');
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow(/fault=truncate/);
+  });
+
+  it('HEAD: reset, close and garbage reject; truncate and slow answer the head whole, as on the Node server', async () => {
+    const head = (fault: string) => fetch(`https://api.faults.test/v1/pets?__fault=${fault}&__trickle=300`, { method: 'HEAD', headers: AUTH });
+    for (const fault of ['reset', 'close', 'garbage']) await expect(head(fault)).rejects.toThrow(TypeError);
+    for (const fault of ['truncate', 'slow']) {
+      const response = await head(fault);
+      expect([response.status, await response.text()]).toEqual([200, '']);
+      expect(response.headers.get('content-type')).toBe('application/json');
+    }
   });
 
   it('slow: the body arrives whole, after the time asked for', async () => {

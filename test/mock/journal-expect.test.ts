@@ -10,6 +10,8 @@ import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import type { JournalEntry } from '../../src/mock/state/journal.js';
 import { expectRequests } from '../../src/testing/index.js';
+import { type Deployment, serve } from '../support/deployments.js';
+import { hostileDeployment } from '../support/hostile-servers.js';
 import { AUTH, JSON_HEADERS } from '../support/http-facts.js';
 
 /** What a miss threw, as text. */
@@ -130,6 +132,43 @@ describe('expectRequests against a running server, by its URL', () => {
     const seen = Promise.resolve(expectRequests(server.url, { apiKey: key, within: 10_000 }).toInclude({ path: '/v1/pets/9' }));
     await fetch(`${server.url}/pets/9`, { headers: { authorization: `Bearer ${key}` } });
     expect(await seen).toHaveLength(1);
+  });
+});
+
+describe('expectRequests against a URL that answers no journal, or never ends its answer', () => {
+  /** A server that answers every request with `body` as JSON. */
+  const answering = (body: string) => serve(async () => new Response(body, { headers: { 'content-type': 'application/json' } }), '');
+  const servers: Deployment[] = [];
+  afterAll(() => Promise.all(servers.map((server) => server.close())));
+  const started = async (server: Promise<Deployment>) => {
+    servers.push(await server);
+    return servers[servers.length - 1]?.url ?? '';
+  };
+
+  it('stops an endless answer at 5 MiB, saying so', async () => {
+    const url = await started(hostileDeployment('endless-body'));
+    expect(await missOf(expectRequests(url).toInclude({ path: '/v1/pets' }))).toMatch(/answered more than 5242880 bytes, which no request journal holds/);
+  });
+
+  it('stops an answer that trickles past its timeout, saying so', async () => {
+    const url = await started(hostileDeployment('slow-drip'));
+    expect(await missOf(expectRequests(url, { timeout: 1_000 }).toInclude({ path: '/v1/pets' }))).toMatch(/did not answer whole within 1000 ms/);
+  });
+
+  it('says what is wrong with an answer that is no journal, never "entries.filter is not a function"', async () => {
+    for (const [body, problem] of [
+      ['{"entries": 5}', 'its JSON has no list "entries"'],
+      ['[]', 'its JSON has no list "entries"'],
+      ['<!doctype html><title>Vite</title>', 'its body is not JSON ("<!doctype html><title>Vite</title>")'],
+      ['{"entries": [{"id": "1", "method": "GET"}]}', 'entries[0] has no number "id"'],
+      ['{"entries": [null]}', 'entries[0] is not an object'],
+    ] as const) {
+      const url = await started(answering(body));
+      const message = await missOf(expectRequests(url).toInclude({ path: '/v1/pets' }));
+      expect(message).toBe(
+        `expectRequests: GET ${new URL('/__mock/requests', url).href} answered no request journal: ${problem}. Is it the URL of a petstore-mock, such as http://127.0.0.1:4010/v1?`,
+      );
+    }
   });
 });
 

@@ -216,7 +216,8 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
         }
       });
 
-      for (const petId of ['9007199254740993.5', '4.9999999999999999', '1.0', '1e2']) {
+      // `-0` is a second spelling of 0, never an id's: refused as malformed, not served as pet 0 or answered 404.
+      for (const petId of ['9007199254740993.5', '4.9999999999999999', '1.0', '1e2', '-0']) {
         it(`refuses petId ${petId} with 400 naming it: a path takes an integer in plain digits`, async () => {
           expectError(await call(`/pets/${petId}`, { headers: AUTH }), 400, /petId/);
         });

@@ -1,6 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { messageOf } from '../../errors.js';
+import { readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { readLimited } from '../../http/read-limited.js';
 import { isObject } from './guards.js';
@@ -74,8 +75,10 @@ async function readSource(source: string): Promise<string> {
     return text;
   }
   try {
-    return await readFile(source, 'utf8');
+    return await readRegularFile(source);
   } catch (error) {
+    if (error instanceof UnreadableFileError)
+      throw new Error(`cannot read the pact file ${source} (--pact): ${error.message}. Give the path of a pact JSON file.`);
     const code = isObject(error) && typeof error.code === 'string' ? error.code : '';
     throw new Error(`cannot read the pact file ${source} (--pact): ${READ_ERRORS[code] ?? messageOf(error)}. Give the path of a pact JSON file.`);
   }

@@ -1,4 +1,5 @@
 import { styleText } from 'node:util';
+import { terminalText } from '../../terminal/terminal-text.js';
 import type { CheckResult, Finding } from '../check.js';
 import { toCurl } from '../http.js';
 import type { VerificationReport } from '../runner.js';
@@ -23,13 +24,18 @@ const MARKS: Readonly<Record<CheckResult['outcome'], [string, Style]>> = {
 /** The live line of one finished check, with its warnings below it. */
 export function resultLine(result: CheckResult, paint: Paint): string {
   const [mark, style] = MARKS[result.outcome];
-  const reason = result.reason ? paint('dim', ` (${result.reason})`) : '';
+  const reason = result.reason ? paint('dim', ` (${terminalText(result.reason)})`) : '';
   const lines = [`${paint(style, mark)} ${result.id} ${paint('dim', `${Math.round(result.ms)} ms`)}${reason}`];
-  for (const warning of result.warnings) lines.push(`  ${paint('yellow', '⚠')} ${warning}`);
+  for (const warning of result.warnings) lines.push(`  ${paint('yellow', '⚠')} ${terminalText(warning)}`);
   return lines.join('\n');
 }
 
+/** A finding's lines, each shown as it is: what the deployment sent is quoted in them, never acted on by the terminal. */
 function findingLines(finding: Finding): string[] {
+  return findingText(finding).map(terminalText);
+}
+
+function findingText(finding: Finding): string[] {
   const lines = [`   ${finding.message}`];
   if (finding.expected !== undefined) lines.push(`     expected: ${finding.expected}`);
   if (finding.actual !== undefined) lines.push(`     actual:   ${finding.actual}`);
@@ -52,7 +58,7 @@ function failureLines(result: CheckResult, index: number, report: VerificationRe
   const followers = followersOf(report, result);
   if (followers.length > 0) {
     lines.push(`   ${plural(followers.length, 'other check')} failed from this fault alone:`);
-    for (const follower of followers) lines.push(`     - ${follower.id}: ${follower.findings[0]?.message ?? follower.title}`);
+    for (const follower of followers) lines.push(`     - ${follower.id}: ${terminalText(follower.findings[0]?.message ?? follower.title)}`);
   }
   return lines;
 }
@@ -76,7 +82,7 @@ function retryLine(report: VerificationReport): string | undefined {
 
 /** The end of a console run: every fault with its evidence and the checks that follow from it, then the totals and the verdict. */
 export function summary(report: VerificationReport, paint: Paint): string {
-  if (report.fatal) return `${paint('magenta', 'petstore-verify could not verify the deployment:')} ${report.fatal}\n`;
+  if (report.fatal) return `${paint('magenta', 'petstore-verify could not verify the deployment:')} ${terminalText(report.fatal)}\n`;
   const lines: string[] = [];
   const failed = failuresOf(report);
   if (failed.length > 0) {
@@ -87,7 +93,7 @@ export function summary(report: VerificationReport, paint: Paint): string {
   }
   if (report.advice.length > 0) {
     lines.push('', paint('bold', 'Advice (the spec describes it, the interface does not ask for it: no failure)'));
-    for (const advice of report.advice) lines.push(`  ${paint('yellow', '⚠')} ${advice}`);
+    for (const advice of report.advice) lines.push(`  ${paint('yellow', '⚠')} ${terminalText(advice)}`);
   }
   lines.push(
     '',

@@ -4,6 +4,7 @@ import type { CheckResult } from '../check.js';
 import { loadContract } from '../contract.js';
 import { KEY_PLACEHOLDER, type ObservedExchange } from '../http.js';
 import type { VerificationReport } from '../runner.js';
+import { painter, resultLine, summary } from './console.js';
 import { CoverageRecorder } from './coverage.js';
 import { harOf } from './har.js';
 import { escapeHtml, htmlReport } from './html.js';
@@ -151,5 +152,28 @@ describe('harOf', () => {
     ]);
     expect(second?.response).toMatchObject({ status: 201, statusText: 'Created', redirectURL: '' });
     expect(second?.request.headers).toEqual([{ name: 'authorization', value: 'Bearer $PETSTORE_API_KEY' }]);
+  });
+});
+
+/** What a deployment may put in a pet's name: codes that clear the screen, set the window's title, write the clipboard. */
+const ESCAPES = '\u001b[2J\u001b]0;owned\u0007\u001b]52;c;ZXZpbA==\u0007\u009b31m';
+
+describe('the console reporter', () => {
+  const hostile: CheckResult = {
+    ...failed,
+    reason: `deployment said ${ESCAPES}`,
+    warnings: [`a warning naming ${ESCAPES}`],
+    findings: [{ message: `a body that breaks the schema: /name ${ESCAPES}`, actual: ESCAPES, excerpt: `{"name":"${ESCAPES}"}` }],
+  };
+
+  it('shows what the deployment sent with its control characters escaped: no ESC, BEL or CSI reaches the terminal', async () => {
+    const plain = painter({ isTTY: false });
+    const printed = [
+      resultLine(hostile, plain),
+      summary({ ...(await report()), results: [hostile], advice: [ESCAPES] }, plain),
+      summary({ ...(await report()), fatal: `the deployment answered ${ESCAPES}`, exitCode: 2, results: [] }, plain),
+    ].join('\n');
+    expect(['\u001b', '\u0007', '\u009b'].filter((code) => printed.includes(code))).toEqual([]);
+    expect(printed).toContain('/name \\u001b[2J\\u001b]0;owned\\u0007');
   });
 });

@@ -3,7 +3,7 @@
  * adapter): there is no socket to reset, so a broken connection is `Response.error()` (the caller's
  * fetch rejects with a TypeError, as a browser's does), and a body is a stream that breaks or trickles.
  */
-import type { NetworkFault } from './faults.js';
+import { breaksBeforeResponse, type NetworkFault } from './faults.js';
 
 /** How many pieces a slow body is sent in: enough to watch it arrive, few enough to stay cheap. */
 const TRICKLE_PIECES = 20;
@@ -47,8 +47,13 @@ function trickledStream(body: string, trickleMs: number): ReadableStream<Uint8Ar
   });
 }
 
-/** The `Response` a fetch host gives for `fault` over a response whose status, headers and body are these. */
+/**
+ * The `Response` a fetch host gives for `fault` over a response whose status, headers and body are these.
+ * A response without a body (to a `HEAD`, a 204) has nothing to cut or trickle: its head comes whole,
+ * as on the Node server, which then closes the connection for `truncate`.
+ */
 export function faultyResponse(fault: NetworkFault, status: number, headers: Readonly<Record<string, string>>, body: string): Response {
+  if (body === '' && !breaksBeforeResponse(fault.kind)) return new Response(null, { status, headers });
   switch (fault.kind) {
     case 'truncate':
       return new Response(truncatedStream(body), { status, headers });

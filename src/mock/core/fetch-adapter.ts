@@ -1,7 +1,7 @@
 /** The web `fetch` adapter of the mock: a `Request` in, a `Response` out, around the pipeline's `respond`. */
 import { readLimited } from '../../http/read-limited.js';
 import { faultyResponse } from './fault-stream.js';
-import type { MockRequest, MockResponse } from './messages.js';
+import { type MockRequest, type MockResponse, wireBody } from './messages.js';
 import type { Pending } from './pending.js';
 
 /** A web `Request` as the handler's `MockRequest`. */
@@ -18,9 +18,9 @@ function fromRequest(request: Request): MockRequest {
 
 /** The handler's response as a web `Response`; bodies are dropped where HTTP forbids them. */
 function toResponse(response: MockResponse, method: string): Response {
-  const bodyless = response.status === 204 || response.status === 304 || method.toUpperCase() === 'HEAD';
-  if (response.fault) return faultyResponse(response.fault, response.status, response.headers, bodyless ? '' : response.body);
-  return new Response(bodyless ? null : response.body, { status: response.status, headers: response.headers });
+  const body = wireBody(method, response);
+  if (response.fault) return faultyResponse(response.fault, response.status, response.headers, body);
+  return new Response(body === '' ? null : body, { status: response.status, headers: response.headers });
 }
 
 /**

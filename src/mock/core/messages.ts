@@ -40,6 +40,14 @@ export interface MockResponse {
 }
 
 /**
+ * The body a response to `method` carries on the wire: none to a `HEAD`, none with a 204 or a 304
+ * (RFC 9110 6.4.1, 9.3.2). Every host writes this, and a network fault breaks or trickles only this.
+ */
+export function wireBody(method: string, response: MockResponse): string {
+  return response.status === 204 || response.status === 304 || method.toUpperCase() === 'HEAD' ? '' : response.body;
+}
+
+/**
  * Headers made once and given to many answers, with the list a host writes them from, made once too.
  * @example
  * const NOTICE: PreparedHeaders = prepareHeaders({ deprecation: '@1748736000' });
@@ -89,7 +97,7 @@ export function mergePrepared(base: PreparedHeaders, extra: PreparedHeaders): Pr
 export const JSON_CONTENT_TYPE = 'application/json';
 
 /** What lets a browser page on another origin read every answer, and the headers it needs. */
-const CORS_HEADERS = {
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate, Preference-Applied, Retry-After',
 };

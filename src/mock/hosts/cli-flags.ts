@@ -1,21 +1,24 @@
 /**
  * The flags of `petstore-mock`: each option, the parser that checks its value as commander parses the
- * command line, and `MockFlags`, the parsed flags the command runs with. A value a parser rejects stops
- * the CLI with exit 2 before anything starts.
+ * command line, and `MockFlags`, the parsed flags the command runs with, the files they name read. A
+ * value a parser rejects, or a file that cannot be used, stops the CLI with exit 2 before anything starts.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire as requireFrom } from 'node:module';
+import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { codeOf, messageOf } from '../../errors.js';
+import { codeOf, messageOf, UsageError } from '../../errors.js';
+import { readRegularFile, UnreadableFileError } from '../../files/read-file.js';
+import { parseJson } from '../../json/lossless.js';
 import { type ProfileDocument, readProfile } from '../../profile/profile.js';
 import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { type FaultRates, parseFaultRates } from '../core/faults.js';
 import { apiKeyProblem, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
+import { parseIsoDate } from '../state/clock.js';
 import { type PetData, readPetData } from '../state/pet-data.js';
 import { displayUrl, namespaceProblem } from '../state/redis/redis-store.js';
 
-/** The flags as commander parses them: one field per option, named as commander names it. */
+/** The flags the command runs with: one field per option, named as commander names it, the files they name read (`readFlagFiles`). */
 export interface MockFlags {
   port: number;
   host: string;
@@ -49,6 +52,9 @@ export interface MockFlags {
   journalBody: number;
 }
 
+/** The flags as commander parses them: `--data` and `--profile` are the paths of their files, still to be read. */
+export type ParsedMockFlags = Omit<MockFlags, 'data' | 'profile'> & { data?: string; profile?: string };
+
 function integerIn(min: number, max: number, what: string) {
   return (value: string): number => {
     const n = Number(value);
@@ -57,10 +63,21 @@ function integerIn(min: number, max: number, what: string) {
   };
 }
 
+/** `--now`: an ISO 8601 date of the calendar; one `Date.parse` would move (2030-02-30 to 2 March) is refused, saying why. */
 function isoDate(value: string): number {
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) throw new InvalidArgumentError('Expected an ISO 8601 date such as 2030-12-06T00:00:00Z.');
-  return time;
+  const parsed = parseIsoDate(value);
+  if ('time' in parsed) return parsed.time;
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value)) throw new InvalidArgumentError('Expected an ISO 8601 date such as 2030-12-06T00:00:00Z.');
+  throw new InvalidArgumentError(`${parsed.problem}. Give a date of the calendar, such as 2030-12-06T00:00:00Z.`);
+}
+
+/** `--host`: an interface to bind, named; an empty one would bind every interface unsaid. */
+function interfaceHost(value: string): string {
+  if (isIP(value) === 0 && !/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?\.?$/.test(value))
+    throw new InvalidArgumentError(
+      'Expected an interface to bind: an IP address such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface), or a host name such as localhost.',
+    );
+  return value;
 }
 
 function redisUrl(value: string): string {
@@ -95,19 +112,21 @@ function collectApiKey(value: string, previous: (string | LabelledApiKey)[] | un
   return [...(previous ?? []), parsed];
 }
 
-/** A profile file, read and parsed while the flags are: a profile the contract forbids stops the CLI (exit 2) naming its field. */
-function parseProfileFile(path: string): ProfileDocument {
-  let text: string;
+/** Why a file a flag names cannot be read, in the words of a refusal: what it is, or the file system's code. */
+function unreadable(error: unknown): string {
+  return error instanceof UnreadableFileError ? `It cannot be read: ${error.message}` : `Cannot read it (${codeOf(error) ?? String(error)})`;
+}
+
+/** The `--profile` file, read (a regular file within the cap) and parsed: a profile the contract forbids stops the CLI (exit 2) naming its field. */
+async function readProfileFile(path: string): Promise<ProfileDocument> {
+  const text = await readRegularFile(path).catch((error: unknown) => {
+    throw new UsageError(`--profile ${path}: ${unreadable(error)}; learn one with petstore-verify --write-profile ${path}.`);
+  });
   try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new InvalidArgumentError(`Cannot read it (${codeOf(error) ?? String(error)}); learn one with petstore-verify --write-profile ${path}.`);
-  }
-  try {
-    return readProfile(JSON.parse(text));
+    return readProfile(parseJson(text));
   } catch (error) {
     const problem = error instanceof SyntaxError ? `It is not JSON: ${error.message}` : messageOf(error);
-    throw new InvalidArgumentError(`${problem}; fix the file, or learn it again with petstore-verify --write-profile.`);
+    throw new UsageError(`--profile ${path}: ${problem}; fix the file, or learn it again with petstore-verify --write-profile.`);
   }
 }
 
@@ -119,26 +138,38 @@ function faultRates(value: string): FaultRates {
   }
 }
 
-/** A data file's pets, read and checked while the flags are: every fault stops the CLI (exit 2), named by index and field. */
-function parseDataFile(path: string): PetData {
-  let text: string;
+/** The `--data` file's pets, read (a regular file within the cap) and checked: every fault stops the CLI (exit 2), named by index and field. */
+async function readDataFile(path: string): Promise<PetData> {
+  const text = await readRegularFile(path).catch((error: unknown) => {
+    throw new UsageError(`--data ${path}: ${unreadable(error)}; give a JSON or YAML file holding a list of pets.`);
+  });
   try {
-    text = readFileSync(path, 'utf8');
+    return await readPetData(text, path);
   } catch (error) {
-    throw new InvalidArgumentError(`Cannot read it (${codeOf(error) ?? String(error)}); give a JSON or YAML file holding a list of pets.`);
+    throw new UsageError(`--data ${path}: ${messageOf(error)}. Fix the file: each pet is a Pet of spec/openapi.yaml (id, name, categoryId, status).`);
   }
-  try {
-    return readPetData(text, path);
-  } catch (error) {
-    throw new InvalidArgumentError(`${messageOf(error)}. Fix the file: each pet is a Pet of spec/openapi.yaml (id, name, categoryId, status).`);
-  }
+}
+
+/**
+ * The flags with the files they name read: `--data` and `--profile` as commander parsed them are
+ * paths, read here, after the command line is parsed, so that the reads are asynchronous (SIGINT and
+ * SIGTERM stop a long one) and bounded (src/files/read-file.ts). A file that cannot be used is a
+ * `UsageError` naming its flag (exit 2).
+ */
+export async function readFlagFiles(parsed: ParsedMockFlags): Promise<MockFlags> {
+  const { data, profile, ...rest } = parsed;
+  return {
+    ...rest,
+    ...(data === undefined ? {} : { data: await readDataFile(data) }),
+    ...(profile === undefined ? {} : { profile: await readProfileFile(profile) }),
+  };
 }
 
 /** Where the mock listens, and who may reach it. */
 function listenOptions(): Option[] {
   return [
     new Option('-p, --port <port>', 'TCP port; 0 picks a free one').default(MOCK_DEFAULTS.port).argParser(integerIn(0, 65535, 'a port')),
-    new Option('-H, --host <host>', 'interface to bind; 0.0.0.0 exposes the mock to your network').default(MOCK_DEFAULTS.host),
+    new Option('-H, --host <host>', 'interface to bind; 0.0.0.0 exposes the mock to your network').default(MOCK_DEFAULTS.host).argParser(interfaceHost),
     new Option('--allowed-host <name>', 'a host name clients may reach the mock by, besides localhost and IP addresses; repeat for several').argParser(
       collectHost,
     ),
@@ -161,9 +192,7 @@ function behaviourOptions(): Option[] {
       .argParser(collectApiKey),
     new Option('--delay <ms>', 'latency added to every API answer').default(MOCK_DEFAULTS.delay).argParser(integerIn(0, 600_000, 'milliseconds')),
     new Option('--now <date>', "start the mock's clock at this ISO date (after 2030-12-05, getPet answers 410)").argParser(isoDate),
-    new Option('--data <file>', 'serve these pets (a JSON or YAML list of Pets) instead of seeded ones; not with --seed, --count, --big-ids').argParser(
-      parseDataFile,
-    ),
+    new Option('--data <file>', 'serve these pets (a JSON or YAML list of Pets) instead of seeded ones; not with --seed, --count, --big-ids'),
     new Option('--big-ids', 'ids beyond 2^53, exact in the JSON: shows clients that read ids into JavaScript numbers'),
     new Option('--no-prefer', 'ignore Prefer: code=, delay=, auth=expired, fault= and the __code-style query parameters'),
     new Option(
@@ -185,9 +214,7 @@ function stateOptions(): Option[] {
     new Option('--coverage', 'on exit, print which documented statuses and enum values clients exercised (also GET /__mock/coverage)'),
     new Option('--self-check', 'check every answer against spec/openapi.yaml; a mismatch is logged and answered 500'),
     new Option('--state <file>', 'keep created pets in this JSON file across restarts (saved before each 201)'),
-    new Option('--profile <file>', "mimic a deployment's choices where the interface leaves room (learned by petstore-verify --write-profile)").argParser(
-      parseProfileFile,
-    ),
+    new Option('--profile <file>', "mimic a deployment's choices where the interface leaves room (learned by petstore-verify --write-profile)"),
     new Option('--journal-size <n>', 'requests the journal keeps per session (GET /__mock/requests); 0 turns it off')
       .default(MOCK_DEFAULTS.journalSize)
       .argParser(integerIn(0, 1_000_000, 'a whole number')),

@@ -5,19 +5,20 @@
 import { type Command, CommanderError } from 'commander';
 import { codeOf, EXIT, exitCodeOf, messageOf, StateFileError, StoreUnavailableError, UsageError } from '../../errors.js';
 import { BASE_PATH } from '../../openapi/facts.js';
+import { terminalText } from '../../terminal/terminal-text.js';
 import { coarseClock } from '../core/coarse-clock.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { type ProxyServer, startProxyServer } from '../proxy/proxy-server.js';
 import { formatCoverage } from '../state/coverage.js';
 import type { SeedRecipe } from '../state/redis/redis-store.js';
 import { openSharedState } from '../state/redis/shared-state.js';
-import { type MockFlags, mockFlagsCommand } from './cli-flags.js';
+import { type MockFlags, mockFlagsCommand, type ParsedMockFlags, readFlagFiles } from './cli-flags.js';
 import { isLoopback, type MockServer, type MockServerOptions, serverUrl, startMockServer } from './node-server.js';
 import { forkWorkers, isWorkerProcess, leaveCluster, processFaultSeed, startWorker } from './workers.js';
 
-/** Writes a line of the log, or a warning, to stderr. */
+/** Writes a line of the log, or a warning, to stderr: what a deployment or a client sent in it is shown, never acted on by the terminal. */
 function logLine(line: string): void {
-  process.stderr.write(`${line}\n`);
+  process.stderr.write(`${terminalText(line)}\n`);
 }
 
 /** Runs `stop` on the first SIGINT or SIGTERM: Ctrl-C in a terminal, or a process manager stopping the mock. */
@@ -119,8 +120,9 @@ function workersStore(flags: MockFlags, command: Command): string {
   );
 }
 
-/** Runs the parsed flags: the proxy, the primary of the workers, or one server (a worker is one). */
-async function runFlags(flags: MockFlags, command: Command): Promise<void> {
+/** Runs the parsed flags, once the files they name are read: the proxy, the primary of the workers, or one server (a worker is one). */
+async function runFlags(parsed: ParsedMockFlags, command: Command): Promise<void> {
+  const flags = await readFlagFiles(parsed);
   if (flags.proxy !== undefined) {
     checkKeyBeyondLoopback(flags, command);
     return startProxyMode(flags, flags.proxy);
@@ -135,7 +137,7 @@ async function runFlags(flags: MockFlags, command: Command): Promise<void> {
 
 /** The `petstore-mock` command, ready for `parseAsync`. */
 export function mockCommand(): Command {
-  return mockFlagsCommand().action((flags: MockFlags, command: Command) => runFlags(flags, command));
+  return mockFlagsCommand().action((flags: ParsedMockFlags, command: Command) => runFlags(flags, command));
 }
 
 /** The proxy's summary, printed when it stops: requests, contract violations, and drift by aspect. */
@@ -305,17 +307,18 @@ function oneLine(text: string): string {
 export async function runMockCli(argv: readonly string[]): Promise<number | undefined> {
   const command = mockCommand()
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(`petstore-mock: ${oneLine(text)} Run petstore-mock --help for every flag.\n`) });
+    .configureOutput({ outputError: (text, write) => write(`petstore-mock: ${terminalText(oneLine(text))} Run petstore-mock --help for every flag.\n`) });
   try {
     await command.parseAsync(argv, { from: 'user' });
     return undefined;
   } catch (error) {
     if (error instanceof CommanderError) return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT.usage;
     if (error instanceof UsageError) {
-      process.stderr.write(`petstore-mock: ${error.message} Run petstore-mock --help for every flag.\n`);
+      process.stderr.write(`petstore-mock: ${terminalText(error.message)} Run petstore-mock --help for every flag.\n`);
       return EXIT.usage;
     }
-    process.stderr.write(`petstore-mock: ${messageOf(error)}\n`);
+    // A message may quote what came from outside: a line of a --data file, a reply of Redis.
+    process.stderr.write(`petstore-mock: ${terminalText(messageOf(error))}\n`);
     return exitCodeOf(error);
   }
 }

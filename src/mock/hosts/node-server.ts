@@ -2,15 +2,15 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { coarseClock } from '../core/coarse-clock.js';
 import { idOffsetOf, MOCK_DEFAULTS } from '../core/defaults.js';
-import type { MockRequest, MockResponse } from '../core/messages.js';
+import { type MockRequest, type MockResponse, wireBody } from '../core/messages.js';
 import { type MockApi, type MockOptions, mockApiOf } from '../create-mock-api.js';
 import { normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
 import { guardResponse, hostCheck, joinedHeader } from '../pipeline/host-guard.js';
 import { createHostServer, lingerThenClose, readBody, type ServerTimeouts } from '../pipeline/http-server.js';
+import { writeFault } from '../pipeline/node-faults.js';
 import { detailRedactor, targetRedactor } from '../pipeline/request-log.js';
 import { openSharedState, type SharedState } from '../state/redis/shared-state.js';
 import { type OpenStateFile, openStateFile } from '../state/state-file.js';
-import { writeFault } from './node-faults.js';
 
 /**
  * Options of `startMockServer`: those of the mock (`apiKey`, `seed`, `count`, `delay`...), and where to listen.
@@ -126,8 +126,9 @@ export function headerList(response: MockResponse, closeConnection: boolean): (s
 function writeResponse(outgoing: ServerResponse, response: MockResponse, closeConnection: boolean): void {
   const headers = headerList(response, closeConnection);
   // writeHead copies the list into the head it writes before it returns: a shared list is free again at once.
+  // A HEAD's Content-Length is the GET's (RFC 9110 9.3.2), though Node sends no body with it.
   headers[1] = Buffer.byteLength(response.body);
-  if (response.fault) writeFault(outgoing, response.fault, response.status, [...headers], response.body);
+  if (response.fault) writeFault(outgoing, response.fault, response.status, [...headers], wireBody(outgoing.req.method ?? 'GET', response));
   else {
     outgoing.writeHead(response.status, headers);
     outgoing.end(response.body);

@@ -19,7 +19,7 @@ describe('coerceParameter', () => {
   });
 
   it('leaves anything else a string, for the schema to refuse', () => {
-    for (const raw of ['1.5', '1e2', '', ' 5', '5 ', '+5', '05', '-05', '00', '0x10', 'abc']) expect(coerceParameter(raw, integer)).toBe(raw);
+    for (const raw of ['1.5', '1e2', '', ' 5', '5 ', '+5', '05', '-05', '00', '-0', '0x10', 'abc']) expect(coerceParameter(raw, integer)).toBe(raw);
     expect(coerceParameter('0', integer)).toBe(0);
     expect(coerceParameter('20', { type: 'string' })).toBe('20');
   });
@@ -60,7 +60,7 @@ describe('describeErrors for parameters', () => {
     // A number in another spelling is told how an integer is written.
     for (const raw of ['5.5', '05', '+5', ' 5', '5e0'])
       expect(queryProblems(raw), raw).toBe(
-        'limit must be an integer from 1 to 100, written in plain digits (no sign but -, no leading zero, space, fraction or exponent)',
+        'limit must be an integer from 1 to 100, written in plain digits (no sign but -, no leading zero, no -0, space, fraction or exponent)',
       );
   });
 });

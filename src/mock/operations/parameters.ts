@@ -2,13 +2,16 @@ import type { ErrorObject } from 'ajv';
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
 import type { JsonSchema, Parameter } from '../../openapi/document.js';
 
-/** An integer as JSON writes it: no sign but `-`, no leading zero, no space, no fraction or exponent. */
-const INTEGER_LITERAL = /^-?(0|[1-9]\d*)$/;
+/**
+ * An integer in its one canonical spelling: no sign but `-`, no leading zero, no space, no fraction
+ * or exponent, and no `-0`, a second spelling of 0 that JSON allows but an id never has.
+ */
+const INTEGER_LITERAL = /^(0|-?[1-9]\d*)$/;
 
 /**
  * A query or path value as its schema types it: an integer parameter takes only an integer as JSON
  * writes it (so `1.5`, `1e2`, `+1`, `01`, ` 1` and the empty string stay strings and fail
- * `type: integer`: an id is one spelling of one number, never a number a lenient parse finds in the
+ * `type: integer`: an id is one spelling of one number (`-0` is not 0's), never a number a lenient parse finds in the
  * text); an integer beyond 2^53 stays exact as a `bigint`. Everything else stays the string it was.
  */
 export function coerceParameter(raw: string, schema: JsonSchema): string | number | bigint {
@@ -78,7 +81,7 @@ const RANGE_KEYWORDS = new Set(['type', 'format', 'minimum', 'maximum']);
 /** What to add for a parameter sent as a number in another spelling (`01`, `+1`, ` 1`, `1e0`): how an integer is written. */
 function spellingHint(value: unknown): string {
   return typeof value === 'string' && /^[\s+-]*\.?\d/.test(value)
-    ? ', written in plain digits (no sign but -, no leading zero, space, fraction or exponent)'
+    ? ', written in plain digits (no sign but -, no leading zero, no -0, space, fraction or exponent)'
     : '';
 }
 

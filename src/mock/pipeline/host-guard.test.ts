@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminProblem, headerValues, hostCheck, hostName } from './host-guard.js';
+import { adminProblem, guardResponse, headerValues, hostCheck, hostName } from './host-guard.js';
 
 describe('hostName', () => {
   it('drops the port and the brackets of IPv6, and lower-cases', () => {
@@ -69,5 +69,26 @@ describe('adminProblem', () => {
       expect(answer?.status).toBe(403);
       expect(Object.keys(answer?.headers ?? {}).some((name) => name.startsWith('access-control-'))).toBe(false);
     }
+  });
+});
+
+describe('guardResponse', () => {
+  const guard = (...hosts: string[]) =>
+    guardResponse(
+      hostCheck([]),
+      { method: 'GET', target: '/v1/pets', header: () => undefined, text: async () => '' },
+      { rawHeaders: hosts.flatMap((host) => ['Host', host]), httpVersion: '1.1' },
+    );
+
+  it('refuses a Host whose port is no 16-bit number, or an IPv6 address out of brackets, with a 400 Error', () => {
+    for (const host of ['localhost:abc', '127.0.0.1:4010x', 'localhost:65536', 'localhost:-1', '::1', '[::1', '[::1]x', 'localhost:1:2']) {
+      const refused = guard(host);
+      expect([refused?.status, JSON.parse(refused?.body ?? '{}').code], host).toEqual([400, 'bad_request']);
+    }
+    expect(guard('localhost', 'localhost:abc')?.status).toBe(400);
+  });
+
+  it('lets a well-formed Host pass, with a port or without, an empty port too (RFC 3986)', () => {
+    for (const host of ['localhost', 'localhost:4010', 'LOCALHOST:', '127.0.0.1:0', '[::1]:65535', '[::1]']) expect(guard(host), host).toBeUndefined();
   });
 });

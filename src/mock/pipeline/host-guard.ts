@@ -63,6 +63,27 @@ function foreignHost(host: string): MockResponse {
   );
 }
 
+/**
+ * Whether a `Host` value is well formed (RFC 9110 7.2, RFC 3986 3.2): a name or IPv4 address, or an
+ * IPv6 address in brackets, then at most a `:` and a port of digits, a 16-bit number. `localhost:abc`
+ * and `::1` (unbracketed) are not: no host can be read from them for sure.
+ */
+function wellFormedHost(host: string): boolean {
+  const bracketed = host.startsWith('[');
+  const end = bracketed ? host.indexOf(']') + 1 : host.search(/:|$/);
+  if (bracketed && end === 0) return false;
+  const port = host.slice(end);
+  return port === '' || (/^:\d{0,5}$/.test(port) && Number(port.slice(1)) <= 65_535);
+}
+
+/** The rejection of a `Host` that is not well formed: a 400, as RFC 9112 3.2 asks for an invalid `Host`. */
+function malformedHost(host: string): MockResponse {
+  return errorResponse(
+    'bad_request',
+    `The Host header ${JSON.stringify(host)} is malformed: it is a host name or IP address (IPv6 in brackets), then at most a port of digits from 0 to 65535, as in localhost:4010 or [::1]:4010.`,
+  );
+}
+
 /** The rejection of an HTTP/1.1 request without `Host`, as HTTP/1.1 requires one. */
 const MISSING_HOST = prepared(errorResponse('bad_request', 'An HTTP/1.1 request must carry a Host header.'));
 
@@ -120,13 +141,15 @@ export interface RawRequest {
 }
 
 /**
- * The response a Node host gives before anything else sees the request: a `Host` it does not serve,
- * an HTTP/1.1 request without one, or an admin request a page could have forged; `undefined` when
+ * The response a Node host gives before anything else sees the request: a malformed `Host` (a port
+ * that is no number), a `Host` it does not serve, an HTTP/1.1 request without one, or an admin request a page could have forged; `undefined` when
  * the request may go on. The mock's server and the proxy both pass every request through here.
  */
 export function guardResponse(hostAllowed: (host: string) => boolean, request: MockRequest, raw: RawRequest): MockResponse | undefined {
   const hosts = headerValues(raw.rawHeaders, 'host');
   if (hosts.length === 0 && raw.httpVersion === '1.1') return MISSING_HOST;
+  const malformed = hosts.find((host) => !wellFormedHost(host));
+  if (malformed !== undefined) return malformedHost(malformed);
   const foreign = hosts.find((host) => !hostAllowed(host));
   if (foreign !== undefined) return foreignHost(foreign);
   return isAdminTarget(request.target) ? adminProblem(request, hosts[0]) : undefined;

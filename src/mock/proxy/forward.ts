@@ -10,11 +10,10 @@ import { errorResponse, type MockResponse } from '../core/messages.js';
 import type { Incoming, ProxyContext } from './context.js';
 import type { ContractViolation } from './drift-report.js';
 import { redactor } from './hide-credentials.js';
+import { relayedHeaders } from './relayed-headers.js';
 
 /** Headers a client sends that the deployment needs; the rest (cookies, X-Mock-Session, Prefer) stay here. */
 const FORWARDED = ['accept', 'accept-language', 'content-type', 'user-agent'];
-/** Headers of the deployment's response that belong to its connection, not to the response. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'upgrade', 'proxy-authenticate', 'trailer']);
 
 /** The deployment's response and its body, read. */
 export interface Relayable {
@@ -67,16 +66,13 @@ function headerSafe(text: string, max = 400): string {
 }
 
 /**
- * The deployment's response as the client gets it: without the connection's headers, with the first
+ * The deployment's response as the client gets it: its headers as relayed-headers.ts lets them pass, with the first
  * violation in `X-Contract-Violation`, and never holding the upstream key, even from a deployment
  * that echoes it.
  */
 export function relayedResponse(upstreamKey: string | undefined, upstream: Response, text: string, violations: readonly ContractViolation[]): MockResponse {
   const hide = redactor([upstreamKey]);
-  const headers: Record<string, string> = {};
-  upstream.headers.forEach((value, name) => {
-    if (!HOP_BY_HOP.has(name)) headers[name] = hide(value);
-  });
+  const headers = relayedHeaders(upstream.headers, hide);
   const [first] = violations;
   if (first !== undefined)
     headers['x-contract-violation'] = headerSafe(`${first.message}${violations.length > 1 ? ` (and ${violations.length - 1} more: GET /__mock/drift)` : ''}`);

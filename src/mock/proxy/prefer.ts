@@ -4,14 +4,18 @@
  * itself, by the mock's own pipeline, exactly as the plain mock answers it (`Retry-After` on a 429 or
  * 503, `Preference-Applied`, a `delay=` beside it), and never reaches the deployment: a forced 500 on
  * `POST /v1/pets` adds no pet there. A `Prefer` the mock would reject is rejected the same way. A
- * `delay=` alone delays the forwarded request.
+ * `delay=` alone delays the forwarded request. A network fault (`fault=`, docs/mock-faults.md) is the
+ * proxy's own, as the mock's: one that breaks the connection before a response (`reset`, `close`,
+ * `garbage`) is made here and nothing is forwarded; `truncate` and `slow` break or trickle the
+ * deployment's response as it is relayed.
  */
 
 import type { ProfileDocument } from '../../profile/profile.js';
+import { breaksBeforeResponse } from '../core/faults.js';
 import type { MockResponse } from '../core/messages.js';
 import type { Pending } from '../core/pending.js';
 import { createMockApi, type MockApi } from '../create-mock-api.js';
-import { parsePreferences } from '../pipeline/prefer.js';
+import { type Preferences, parsePreferences } from '../pipeline/prefer.js';
 import type { Router } from '../pipeline/router.js';
 import type { Incoming } from './context.js';
 import { textRequest } from './shadow.js';
@@ -27,8 +31,16 @@ export function createForcer(profile: ProfileDocument | undefined): MockApi {
   return createMockApi({ count: 0, apiKey: FORCER_KEY, ...(profile === undefined ? {} : { profile }) });
 }
 
-/** What a request prefers, as the proxy honours it: a response it forces, made here; or a delay before it is forwarded. */
-type Preferred = { readonly forced: Pending<MockResponse> } | { readonly delay: number } | undefined;
+/**
+ * What a request prefers, as the proxy honours it: a response it forces, made here; or what it does to
+ * the forwarded request, a delay before it and a fault of its response (`truncate`, `slow`).
+ */
+type Preferred = { readonly forced: Pending<MockResponse> } | Pick<Preferences, 'delay' | 'fault' | 'trickle'> | undefined;
+
+/** Whether `preferences` ask for a response made without the deployment: a forced status, or a fault that leaves no response to relay. */
+function forces(preferences: Preferences): boolean {
+  return preferences.code !== undefined || preferences.auth !== undefined || (preferences.fault !== undefined && breaksBeforeResponse(preferences.fault));
+}
 
 /** What `incoming` prefers, by the mock's own parsing; `undefined` without `forcer` (`--no-prefer`) or when it prefers nothing the mock knows. */
 export function preferred(forcer: MockApi | undefined, inputChecks: Router, incoming: Incoming): Preferred {
@@ -40,7 +52,7 @@ export function preferred(forcer: MockApi | undefined, inputChecks: Router, inco
   if (operationId === undefined) return undefined;
   const preferences = parsePreferences(prefer, reached.query, operationId);
   if (preferences === undefined) return undefined;
-  if ('error' in preferences || preferences.code !== undefined || preferences.auth !== undefined) {
+  if ('error' in preferences || forces(preferences)) {
     const contentType = headers['content-type'];
     const sent = {
       authorization: `Bearer ${FORCER_KEY}`,
@@ -49,5 +61,7 @@ export function preferred(forcer: MockApi | undefined, inputChecks: Router, inco
     };
     return { forced: forcer.respond(textRequest(method, target, body, sent)) };
   }
-  return preferences.delay === undefined ? undefined : { delay: preferences.delay };
+  const { delay, fault, trickle } = preferences;
+  if (delay === undefined && fault === undefined) return undefined;
+  return { ...(delay === undefined ? {} : { delay }), ...(fault === undefined ? {} : { fault, ...(trickle === undefined ? {} : { trickle }) }) };
 }

@@ -12,9 +12,10 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MAX_BODY_BYTES } from '../../openapi/facts.js';
-import { bodyText, errorResponse, type MockRequest, type MockResponse } from '../core/messages.js';
+import { bodyText, errorResponse, type MockRequest, type MockResponse, wireBody } from '../core/messages.js';
 import { guardResponse, isAdminTarget, joinedHeader } from '../pipeline/host-guard.js';
 import { createHostServer, lingerThenClose, readBody } from '../pipeline/http-server.js';
+import { writeFault } from '../pipeline/node-faults.js';
 import { createProxyContext, type ProxyContext, type ProxyOptions } from './context.js';
 import type { DriftReport } from './drift-report.js';
 import { guardRejection, keyRejection } from './guard.js';
@@ -108,11 +109,19 @@ async function handle(
   const latencyMs = performance.now() - started;
   // A client that went away while it sent its body (a reset, or cut off as too slow) is owed nothing.
   if (request.socket.destroyed) return;
-  response.writeHead(made.status, { ...made.headers, 'content-length': Buffer.byteLength(made.body) });
-  response.end(made.body);
   const { method = 'GET', url = '/', headers } = request;
+  const head = [...Object.entries(made.headers).flat(), 'content-length', Buffer.byteLength(made.body)];
+  // A fault asked for (`Prefer: fault=`) breaks or trickles the answer on the socket, as the mock's server does.
+  if (made.fault) {
+    writeFault(response, made.fault, made.status, head, wireBody(method, made));
+    // The journal names the fault, as the mock's does: it decides how the answer arrived, if it did.
+    if (noted.rule !== undefined) noted.rule = 'fault';
+  } else {
+    response.writeHead(made.status, head);
+    response.end(made.body);
+  }
   journalAnswered(context, { method, target: url, headers, arrived, latencyMs, response: made }, noted);
-  options.onRequest?.(`${method} ${context.logTarget(url)} ${made.status} ${latencyMs.toFixed(1)}ms`);
+  options.onRequest?.(`${method} ${context.logTarget(url)} ${made.status}${made.fault ? ` fault=${made.fault.kind}` : ''} ${latencyMs.toFixed(1)}ms`);
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -8,6 +8,7 @@
  */
 import { setTimeout } from 'node:timers/promises';
 import { journalEndpoint } from '../admin/endpoints.js';
+import { DEFAULT_TRICKLE_MS } from '../core/faults.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
 import type { OperationId } from '../operations/operation.js';
 import { appliedPreferences } from '../pipeline/prefer.js';
@@ -42,7 +43,7 @@ export async function respond(context: ProxyContext, incoming: Incoming, noted: 
   noted.rule = 'prefer';
   const prefers = preferred(context.forcer, context.inputChecks, incoming);
   if (prefers !== undefined && 'forced' in prefers) return prefers.forced;
-  if (prefers !== undefined) await setTimeout(prefers.delay);
+  if (prefers?.delay !== undefined) await setTimeout(prefers.delay);
   noted.rule = 'forwarded';
   const forwarded = await forward(context, incoming, there.url);
   if ('failure' in forwarded) return forwarded.failure;
@@ -51,7 +52,9 @@ export async function respond(context: ProxyContext, incoming: Incoming, noted: 
   recordDrifts(context, exchange, await shadowResponse(context.shadow, exchange));
   await context.recorder?.observe(exchange);
   const relayed = relayedResponse(context.upstreamKey, forwarded.upstream, forwarded.text, violations);
-  return prefers === undefined ? relayed : { ...relayed, headers: { ...relayed.headers, 'preference-applied': appliedPreferences(prefers) } };
+  if (prefers === undefined) return relayed;
+  const fault = prefers.fault === undefined ? {} : { fault: { kind: prefers.fault, trickleMs: prefers.trickle ?? DEFAULT_TRICKLE_MS } };
+  return { ...relayed, headers: { ...relayed.headers, 'preference-applied': appliedPreferences(prefers) }, ...fault };
 }
 
 /**

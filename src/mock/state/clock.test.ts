@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MockClock, parseClockBody } from './clock.js';
+import { MockClock, parseClockBody, parseIsoDate } from './clock.js';
 
 describe('MockClock', () => {
   it('keeps ticking from the time it was set to, and goes back to its base clock on reset', () => {
@@ -30,5 +30,37 @@ describe('parseClockBody', () => {
     expect(parseClockBody('')).toEqual({ error: expect.stringMatching(/not valid JSON/) });
     expect(parseClockBody('"2031"')).toEqual({ error: expect.stringMatching(/JSON object with `now`/) });
     expect(parseClockBody('{"now":1}')).toEqual({ error: expect.stringMatching(/ISO 8601 date .* got 1/) });
+  });
+});
+
+describe('parseIsoDate', () => {
+  it('reads the ISO 8601 dates Date.parse reads, to the same instant', () => {
+    for (const text of [
+      '2031-01-01T00:00:00Z',
+      '2031-01-01',
+      '2030-12-06T01:02:03.456+02:00',
+      '2024-02-29T23:59:59Z',
+      '2031-01-01T00:00Z',
+      '2031-01-01t00:00:00z',
+    ])
+      expect(parseIsoDate(text), text).toEqual({ time: Date.parse(text.toUpperCase()) });
+  });
+
+  it('refuses a date Date.parse would move to another day, naming what the calendar lacks', () => {
+    expect(parseIsoDate('2030-02-30T00:00:00Z')).toEqual({ problem: '2030-02-30T00:00:00Z is not a day of the calendar: February 2030 has 28 days' });
+    expect(parseIsoDate('2023-02-29')).toEqual({ problem: expect.stringMatching(/February 2023 has 28 days/) });
+    expect(parseIsoDate('2030-04-31T00:00:00Z')).toEqual({ problem: expect.stringMatching(/April 2030 has 30 days/) });
+    expect(parseIsoDate('2030-13-01T00:00:00Z')).toEqual({ problem: expect.stringMatching(/no month 13/) });
+    expect(parseIsoDate('2030-12-06T24:00:00Z')).toEqual({ problem: expect.stringMatching(/not a time of the clock/) });
+    expect(parseIsoDate('2030-12-06T00:00:60Z')).toEqual({ problem: expect.stringMatching(/not a time of the clock/) });
+  });
+
+  it('refuses what is no ISO 8601 date, though Date.parse reads it', () => {
+    for (const text of ['Dec 6 2030', '2030', '6/12/2030', '', 'soon'])
+      expect(parseIsoDate(text), text).toEqual({ problem: expect.stringMatching(/is not an ISO 8601 date/) });
+  });
+
+  it('POST /__mock/clock refuses such a date too', () => {
+    expect(parseClockBody('{"now":"2030-02-30T00:00:00Z"}')).toEqual({ error: expect.stringMatching(/February 2030 has 28 days/) });
   });
 });

@@ -38,6 +38,51 @@ export class MockClock {
 
 const EXAMPLE = '{"now": "2031-01-01T00:00:00Z"}';
 
+/** An ISO 8601 date (RFC 3339), with a time to the minute or finer, `Z` or an offset: each field captured. */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))?)?$/i;
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** The days of `month` (1 to 12) in `year`, by the proleptic Gregorian calendar ISO 8601 counts in. */
+function daysIn(year: number, month: number): number {
+  const last = new Date(0);
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  last.setUTCFullYear(year, month, 0);
+  return last.getUTCDate();
+}
+
+/** What is out of the calendar in a matched date, if anything: a day its month lacks, an hour, minute or second past its clock. */
+function calendarProblem(text: string, fields: readonly number[]): string | undefined {
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0] = fields;
+  if (month < 1 || month > 12) return `${text} has no month ${month}: months are 01 to 12`;
+  const days = daysIn(year, month);
+  if (day < 1 || day > days) return `${text} is not a day of the calendar: ${MONTHS[month - 1]} ${year} has ${days} days`;
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59)
+    return `${text} is not a time of the clock: hours are 00 to 23, minutes and seconds 00 to 59`;
+  return undefined;
+}
+
+/**
+ * The epoch milliseconds of an ISO 8601 date (`2031-01-01T00:00:00Z`, a date alone, an offset, a time
+ * without an offset in local time), or what is wrong with it. A date must be one of the calendar:
+ * `Date.parse` moves 2030-02-30 to 2 March, which is never what was meant, so it is refused, as is any
+ * other spelling `Date.parse` takes (`Dec 6 2030`).
+ * @example
+ * parseIsoDate('2031-01-01T00:00:00Z'); // { time: 1924992000000 }
+ * parseIsoDate('2030-02-30T00:00:00Z'); // { problem: '2030-02-30T00:00:00Z is not a day of the calendar: February 2030 has 28 days' }
+ */
+export function parseIsoDate(text: string): { readonly time: number } | { readonly problem: string } {
+  const match = ISO_DATE.exec(text);
+  if (match === null) return { problem: `${JSON.stringify(text)} is not an ISO 8601 date such as 2031-01-01T00:00:00Z` };
+  const problem = calendarProblem(
+    text,
+    match.slice(1).map((field) => Number(field ?? 0)),
+  );
+  if (problem !== undefined) return { problem };
+  const time = Date.parse(text.toUpperCase());
+  return Number.isNaN(time) ? { problem: `${JSON.stringify(text)} is not an ISO 8601 date such as 2031-01-01T00:00:00Z` } : { time };
+}
+
 /**
  * The time a `POST /__mock/clock` body asks for: `{"now": "<ISO 8601 date>"}` gives its epoch
  * milliseconds, `{"now": null}` gives `null` (back to the base clock), anything else a message
@@ -57,6 +102,7 @@ export function parseClockBody(text: string): { readonly time: number | null } |
   }
   const now = body.now;
   if (now === null) return { time: null };
-  const time = typeof now === 'string' ? Date.parse(now) : Number.NaN;
-  return Number.isNaN(time) ? { error: `now must be an ISO 8601 date such as 2031-01-01T00:00:00Z, or null; got ${JSON.stringify(now)}.` } : { time };
+  if (typeof now !== 'string') return { error: `now must be an ISO 8601 date such as 2031-01-01T00:00:00Z, or null; got ${JSON.stringify(now)}.` };
+  const parsed = parseIsoDate(now);
+  return 'time' in parsed ? parsed : { error: `now must be a date of the calendar, or null: ${parsed.problem}.` };
 }

@@ -5,14 +5,25 @@ import { MemoryPetStore } from './store.js';
 const MAX = 2n ** 63n - 1n;
 
 describe('checkPets and readPetData', () => {
-  it('reads JSON and YAML to the same pets, in id order, with the same hash', () => {
-    const json = readPetData(`[{"id": ${MAX}, "name": "Max", "categoryId": 1}, {"id": 2, "name": "Rex", "categoryId": 1, "status": "sold"}]`, 'a.json');
-    const yaml = readPetData(`- {id: 2, name: Rex, categoryId: 1, status: sold}\n- {id: ${MAX}, name: Max, categoryId: 1}\n`, 'a.yaml');
+  it('reads JSON and YAML to the same pets, in id order, with the same hash', async () => {
+    const json = await readPetData(`[{"id": ${MAX}, "name": "Max", "categoryId": 1}, {"id": 2, "name": "Rex", "categoryId": 1, "status": "sold"}]`, 'a.json');
+    const yaml = await readPetData(`- {id: 2, name: Rex, categoryId: 1, status: sold}\n- {id: ${MAX}, name: Max, categoryId: 1}\n`, 'a.yaml');
     expect(json.pets).toEqual([
       { id: 2, name: 'Rex', categoryId: 1, status: 'sold' },
       { id: MAX, name: 'Max', categoryId: 1 },
     ]);
     expect(yaml).toEqual(json);
+  });
+
+  // A wide bound for a busy machine: the parser's tokens of 20,000 levels take a second or two.
+  it('refuses recursive, bombed or too deep YAML and too deep JSON with a sentence, never a stack overflow', { timeout: 30_000 }, async () => {
+    await expect(readPetData('- &a {id: 1, name: Rex, categoryId: 1, more: [*a]}\n', 'a.yaml')).rejects.toThrow(
+      /it is not YAML: an alias \(\*name\) stands inside/,
+    );
+    await expect(readPetData(`${'['.repeat(20_000)}${']'.repeat(20_000)}`, 'a.yaml')).rejects.toThrow(/it is not YAML: it nests deeper than 128 levels/);
+    await expect(readPetData(`${'['.repeat(20_000)}${']'.repeat(20_000)}`, 'a.json')).rejects.toThrow(
+      /it is not JSON: arrays and objects nest deeper than 128 levels/,
+    );
   });
 
   it('names every fault, and drops fields the spec does not name', () => {

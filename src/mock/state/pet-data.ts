@@ -6,10 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { ErrorObject } from 'ajv';
-import { parse as parseYaml } from 'yaml';
 import * as validators from '../../generated/validators.js';
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
 import { isJsonObject, type JsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
+import { parseYamlData } from '../../json/yaml-data.js';
 import type { PetStatus } from '../../types.js';
 import type { StoredPet } from './store.js';
 
@@ -128,23 +128,26 @@ export function checkPets(list: unknown, where = 'pets'): PetData {
   return { pets: sorted, hash: `sha256:${createHash('sha256').update(stringifyJson(sorted)).digest('hex')}` };
 }
 
-/** A data file's text as a value: JSON losslessly, else YAML with every integer a bigint (made exact numbers by `checkPets`). */
-function parseDataText(text: string, yaml: boolean): unknown {
+/**
+ * A data file's text as a value: JSON losslessly, else YAML with every integer a bigint (made exact
+ * numbers by `checkPets`); both refuse nesting past 128 levels, and YAML alias bombs and endless aliases.
+ */
+async function parseDataText(text: string, yaml: boolean): Promise<unknown> {
   if (!yaml) return parseJson(text);
-  return parseYaml(text, { intAsBigInt: true });
+  return parseYamlData(text, { exactIntegers: true });
 }
 
 /**
  * A data file's pets: JSON (`.json`, or text that starts with `[`) or YAML, checked by `checkPets`.
- * Throws a `PetDataError` naming what is wrong.
+ * Rejects with a `PetDataError` naming what is wrong.
  * @example
- * readPetData(await readFile('pets.yaml', 'utf8'), 'pets.yaml');
+ * await readPetData(await readFile('pets.yaml', 'utf8'), 'pets.yaml');
  */
-export function readPetData(text: string, path: string): PetData {
+export async function readPetData(text: string, path: string): Promise<PetData> {
   const yaml = /\.ya?ml$/i.test(path) || !/^\s*\[/.test(text);
   let value: unknown;
   try {
-    value = parseDataText(text, yaml);
+    value = await parseDataText(text, yaml);
   } catch (error) {
     throw new PetDataError([`it is not ${yaml ? 'YAML' : 'JSON'}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`]);
   }

@@ -3,6 +3,7 @@ import { access, lstat, open, readdir, readFile, readlink, realpath, rename, rm,
 import { basename, dirname, join, resolve } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { codeOf, EXIT, messageOf, StateFileError } from '../../errors.js';
+import { readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import * as validators from '../../generated/validators.js';
 import { isJsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import { isStoredPet, type PetData } from './pet-data.js';
@@ -60,9 +61,11 @@ function rejectStateFile(path: string, why: string): never {
 async function readStateFile(path: string, origin: StateOrigin): Promise<StoredPet[]> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // A regular file within the cap on every file the mock reads (src/files/read-file.ts).
+    text = await readRegularFile(path);
   } catch (error) {
     if (codeOf(error) === 'ENOENT') return [];
+    if (error instanceof UnreadableFileError) rejectStateFile(path, error.message);
     throw new StateFileError(`cannot read the state file ${path}: ${messageOf(error)}`);
   }
   let state: JsonValue;

@@ -1,0 +1,40 @@
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FILE_BYTES, readRegularFile } from './read-file.js';
+
+describe('readRegularFile', () => {
+  let folder: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'petstore-read-file-'));
+  });
+  afterAll(() => rm(folder, { recursive: true, force: true }));
+
+  it('reads a regular file as UTF-8 text, a multi-byte character across its pieces too', async () => {
+    const path = join(folder, 'pets.yaml');
+    const text = `${'a'.repeat(1024 * 1024 - 1)}ë and more`;
+    await writeFile(path, text);
+    expect(await readRegularFile(path)).toBe(text);
+  });
+
+  it('refuses a device and a folder before a byte is read, saying what they are', async () => {
+    await expect(readRegularFile('/dev/zero')).rejects.toThrow('it is a character device (such as /dev/zero), not a regular file');
+    await expect(readRegularFile(folder)).rejects.toThrow('it is a folder, not a file');
+  });
+
+  it('refuses a file past the cap of 16 MiB, and reads one at the cap', async () => {
+    expect(MAX_FILE_BYTES).toBe(16 * 1024 * 1024);
+    const path = join(folder, 'large.json');
+    await writeFile(path, '');
+    await truncate(path, MAX_FILE_BYTES + 1);
+    await expect(readRegularFile(path)).rejects.toThrow('it is larger than 16 MiB, the most petstore-mock reads of a file');
+    await truncate(path, MAX_FILE_BYTES);
+    expect((await readRegularFile(path)).length).toBe(MAX_FILE_BYTES);
+  });
+
+  it('reads a file that says it is empty but is not (/proc) to its end, and leaves the file system’s own errors as they are', async () => {
+    expect(await readRegularFile('/proc/self/status')).toMatch(/^Name:/);
+    await expect(readRegularFile(join(folder, 'absent.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});

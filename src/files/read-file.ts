@@ -1,0 +1,65 @@
+/**
+ * Every file the CLIs read (`--data`, `--profile`, `--state`, the verifier's `--spec` and pacts) is
+ * read here: only a regular file, and only up to `MAX_FILE_BYTES`. A device (`/dev/zero`), a folder, a
+ * named pipe or a socket is refused at once, before a byte is read, and so is a file whose size passes
+ * the cap; a file that says it is small but is not (`/proc`) is cut off one byte past the cap. The read
+ * is asynchronous, in pieces, so that SIGINT and SIGTERM stop the process while a slow disk answers.
+ */
+import { constants, type Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/**
+ * The most bytes of a file petstore-mock and petstore-verify read: 16 MiB, over 150,000 pets in JSON
+ * (a state file, a `--data` list), where the largest spec, profile or pact is a few hundred KiB.
+ */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/** How much of a file one read takes: between two of them, a signal's handler runs. */
+const PIECE_BYTES = 1024 * 1024;
+
+/** A file refused before or while it is read: not a regular file, or larger than the cap. Its message says which, without the file's name. */
+export class UnreadableFileError extends Error {
+  override readonly name = 'UnreadableFileError';
+}
+
+/** What a path is when it is not a regular file, in words. */
+function notAFile(stats: Stats): string {
+  if (stats.isDirectory()) return 'it is a folder, not a file';
+  if (stats.isCharacterDevice()) return 'it is a character device (such as /dev/zero), not a regular file';
+  if (stats.isBlockDevice()) return 'it is a block device, not a regular file';
+  if (stats.isFIFO()) return 'it is a named pipe, not a regular file';
+  if (stats.isSocket()) return 'it is a socket, not a regular file';
+  return 'it is not a regular file';
+}
+
+const tooLarge = () => new UnreadableFileError(`it is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB, the most petstore-mock reads of a file`);
+
+/**
+ * The text of the regular file at `path` (UTF-8), read in pieces up to `MAX_FILE_BYTES`. Rejects with
+ * an `UnreadableFileError` for anything else, and with the file system's own error (`ENOENT`...) when
+ * it cannot be opened.
+ * @example
+ * await readRegularFile('pets.yaml'); // the file's text
+ * await readRegularFile('/dev/zero'); // UnreadableFileError: it is a character device (such as /dev/zero), not a regular file
+ */
+export async function readRegularFile(path: string): Promise<string> {
+  // Without O_NONBLOCK, opening a named pipe waits for a writer, maybe forever; a regular file ignores it.
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new UnreadableFileError(notAFile(stats));
+    if (stats.size > MAX_FILE_BYTES) throw tooLarge();
+    const pieces: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(PIECE_BYTES), 0, PIECE_BYTES, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+      if (size > MAX_FILE_BYTES) throw tooLarge();
+      pieces.push(buffer.subarray(0, bytesRead));
+    }
+    return Buffer.concat(pieces, size).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}

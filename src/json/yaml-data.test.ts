@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { parseYamlData } from './yaml-data.js';
+
+describe('parseYamlData', () => {
+  it('reads a document as data, integers exact as bigints, anchors of shared fields expanded', async () => {
+    expect(await parseYamlData('- {id: 9223372036854775807, name: Rex}\n- &gus {id: 2, name: Gus}\n- *gus\n', { exactIntegers: true })).toEqual([
+      { id: 9223372036854775807n, name: 'Rex' },
+      { id: 2n, name: 'Gus' },
+      { id: 2n, name: 'Gus' },
+    ]);
+    expect(await parseYamlData('limit: {minimum: 1, maximum: 100}')).toEqual({ limit: { minimum: 1, maximum: 100 } });
+  });
+
+  // A wide bound for a busy machine: the parser's tokens of 20,000 levels take a second or two.
+  it('refuses nesting past 128 levels with a sentence, in flow, block or sequence form, 20,000 deep too', { timeout: 30_000 }, async () => {
+    for (const deep of [
+      `${'['.repeat(20_000)}${']'.repeat(20_000)}`,
+      `${'- '.repeat(1_000)}x`,
+      `${Array.from({ length: 200 }, (_, i) => `${' '.repeat(i)}a:`).join('\n')} 1`,
+      `${'{a: '.repeat(129)}1${'}'.repeat(129)}`,
+    ])
+      await expect(parseYamlData(deep)).rejects.toThrow(/^it nests deeper than 128 levels, at line \d+, column \d+$/);
+    await expect(parseYamlData(`${'['.repeat(200)}${']'.repeat(200)}`)).rejects.toThrow('it nests deeper than 128 levels, at line 1, column 129');
+    await expect(parseYamlData(`${'['.repeat(128)}${']'.repeat(128)}`)).resolves.toBeDefined();
+  });
+
+  it('refuses an alias inside the node it names, which would make the data endless', async () => {
+    for (const recursive of ['a: &a [*a]\n', '&x {k: *x}\n', '- &a\n  - b: *a\n'])
+      await expect(parseYamlData(recursive)).rejects.toThrow(/an alias \(\*name\) stands inside the node it names/);
+  });
+
+  it('refuses an alias bomb: aliases of aliases expanding past 100', async () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (const [name, previous] of [
+      ['b', 'a'],
+      ['c', 'b'],
+      ['d', 'c'],
+      ['e', 'd'],
+      ['f', 'e'],
+    ])
+      levels.push(`${name}: &${name} [${Array.from({ length: 10 }, () => `*${previous}`).join(', ')}]`);
+    await expect(parseYamlData(levels.join('\n'))).rejects.toThrow(/aliases \(\*name\) expand more than 100 times over/);
+  });
+
+  it('refuses nesting past 128 levels made by aliases of deep nodes', async () => {
+    const deep = (inner: string) => `${'['.repeat(100)}${inner}${']'.repeat(100)}`;
+    await expect(parseYamlData(`a: &a ${deep('1')}\nb: ${deep('*a')}\n`)).rejects.toThrow(/deeper than 128 levels once its aliases/);
+  });
+
+  it('says what is not YAML, and where', async () => {
+    await expect(parseYamlData('a: [1, 2\nb: 3')).rejects.toThrow(/at line \d+, column \d+$/);
+    await expect(parseYamlData('a: 1\n---\nb: 2\n')).rejects.toThrow(/more than one document \(a second starts at line 2, column 1\)/);
+  });
+});

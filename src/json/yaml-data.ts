@@ -1,0 +1,108 @@
+/**
+ * YAML read as data, within bounds: what a file of pets or a spec holds, never more than its text
+ * says. The `yaml` package recurses once per level of nesting as it builds a document, and expands
+ * aliases (`*name`) as often as they appear, so a file 20,000 levels deep exhausts the stack ("Maximum
+ * call stack size exceeded"), a few lines of aliases of aliases expand to billions of nodes, and an
+ * alias inside the node it names makes an endless value. Here each is refused with a sentence:
+ * - nesting deeper than `MAX_JSON_DEPTH` (128 levels, as for JSON), measured on the parser's tokens,
+ *   which it builds without recursion, before the document is built;
+ * - more than `MAX_YAML_ALIASES` expansions of aliases (the `yaml` package's own measure);
+ * - an alias inside the node it names, and nesting past 128 levels once aliases are expanded.
+ * The text is parsed in pieces with a turn of the event loop between them, so SIGINT and SIGTERM stop
+ * the process while a large file is parsed.
+ */
+import { setImmediate } from 'node:timers/promises';
+import { Composer, type CST, LineCounter, Parser, type YAMLError } from 'yaml';
+import { MAX_JSON_DEPTH } from './lossless.js';
+
+/** How many times aliases may be expanded in one document: the `yaml` package's default, ample for anchors of shared fields. */
+const MAX_YAML_ALIASES = 100;
+
+/** Characters parsed between two turns of the event loop. */
+const PIECE = 64 * 1024;
+
+/** A YAML text refused: not YAML, too deep, an alias bomb or an endless alias. Its message says which and where. */
+class YamlDataError extends SyntaxError {
+  override readonly name = 'YamlDataError';
+}
+
+/** The children of a token: a document's value, a collection's keys and values. */
+function childrenOf(token: CST.Token): CST.Token[] {
+  if (token.type === 'document') return token.value === undefined ? [] : [token.value];
+  if (token.type !== 'block-map' && token.type !== 'block-seq' && token.type !== 'flow-collection') return [];
+  return token.items.flatMap((item): CST.Token[] => [...('key' in item && item.key ? [item.key] : []), ...(item.value ? [item.value] : [])]);
+}
+
+/** The offset of the first collection nested deeper than `limit` in `tokens`, if one is: walked with a stack, not recursion. */
+function tooDeepAt(tokens: readonly CST.Token[], limit: number): number | undefined {
+  const stack: [CST.Token, number][] = tokens.map((token) => [token, 0]);
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [token, above] = next;
+    const depth = token.type === 'block-map' || token.type === 'block-seq' || token.type === 'flow-collection' ? above + 1 : above;
+    if (depth > limit) return token.offset;
+    for (const child of childrenOf(token)) stack.push([child, depth]);
+  }
+  return undefined;
+}
+
+/** Where an offset is, for a message: `line 3, column 5`. */
+function place(lines: LineCounter, offset: number): string {
+  const { line, col } = lines.linePos(offset);
+  return `line ${line}, column ${col}`;
+}
+
+/** The parser's tokens of `text`, made a piece at a time, with a turn of the event loop after each piece. */
+async function tokensOf(text: string, lines: LineCounter): Promise<CST.Token[]> {
+  // The parser counts a line at offset 0 each time it is handed text before it has read any: once is right.
+  const parser = new Parser((offset) => {
+    if (lines.lineStarts.at(-1) !== offset) lines.addNewLine(offset);
+  });
+  const tokens: CST.Token[] = [];
+  for (let at = 0; at < text.length; at += PIECE) {
+    for (const token of parser.parse(text.slice(at, at + PIECE), true)) tokens.push(token);
+    await setImmediate();
+  }
+  for (const token of parser.parse('', false)) tokens.push(token);
+  return tokens;
+}
+
+/**
+ * Throws a `YamlDataError` when `value` holds itself (an alias inside the node it names), or nests
+ * deeper than `MAX_JSON_DEPTH` once its aliases are expanded; so the walk never goes deeper either.
+ */
+function refuseEndless(value: unknown, ancestors: unknown[] = []): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (ancestors.includes(value)) throw new YamlDataError('an alias (*name) stands inside the node it names, which would make the data endless');
+  if (ancestors.length >= MAX_JSON_DEPTH) throw new YamlDataError(`it nests deeper than ${MAX_JSON_DEPTH} levels once its aliases (*name) are expanded`);
+  ancestors.push(value);
+  for (const child of Object.values(value)) refuseEndless(child, ancestors);
+  ancestors.pop();
+}
+
+/**
+ * The value of the one YAML document in `text`, its integers numbers, or with `exactIntegers` each a
+ * `bigint` (exact beyond 2^53); rejects with a `YamlDataError` naming the fault and where it is.
+ * @example
+ * await parseYamlData('- {id: 1, name: Rex}', { exactIntegers: true }); // [{ id: 1n, name: 'Rex' }]
+ * await parseYamlData('a: &a [*a]');                                    // YamlDataError: an alias (*name) stands inside the node it names, ...
+ */
+export async function parseYamlData(text: string, { exactIntegers = false } = {}): Promise<unknown> {
+  const lines = new LineCounter();
+  const tokens = await tokensOf(text, lines);
+  const deep = tooDeepAt(tokens, MAX_JSON_DEPTH);
+  if (deep !== undefined) throw new YamlDataError(`it nests deeper than ${MAX_JSON_DEPTH} levels, at ${place(lines, deep)}`);
+  const documents = [...new Composer({ intAsBigInt: exactIntegers }).compose(tokens, true, text.length)];
+  const [document, second] = documents;
+  if (second !== undefined) throw new YamlDataError(`it holds more than one document (a second starts at ${place(lines, second.range[0])}); keep one`);
+  const [error]: YAMLError[] = document?.errors ?? [];
+  if (error !== undefined) throw new YamlDataError(`${error.message.split('\n')[0]} at ${place(lines, error.pos[0])}`);
+  let value: unknown;
+  try {
+    value = document?.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (thrown) {
+    if (!(thrown instanceof ReferenceError)) throw thrown;
+    throw new YamlDataError(`its aliases (*name) expand more than ${MAX_YAML_ALIASES} times over, as an alias bomb does: ${thrown.message}`);
+  }
+  refuseEndless(value);
+  return value;
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { terminalText } from './terminal-text.js';
+
+describe('terminalText', () => {
+  it('writes every control character, C0, DEL and C1, as its \\u escape', () => {
+    for (let code = 0; code < 0x20; code++) expect(terminalText(String.fromCharCode(code))).toBe(`\\u${code.toString(16).padStart(4, '0')}`);
+    for (let code = 0x7f; code <= 0x9f; code++) expect(terminalText(String.fromCharCode(code))).toBe(`\\u00${code.toString(16)}`);
+  });
+
+  it('escapes what forges a line or reorders one: CR, LF, the separators, bidirectional overrides and isolates', () => {
+    expect(terminalText('a\r\nb\u2028c\u2029d')).toBe('a\\u000d\\u000ab\\u2028c\\u2029d');
+    expect(terminalText('\u202egnp.exe\u2066x\u2069')).toBe('\\u202egnp.exe\\u2066x\\u2069');
+  });
+
+  it('leaves the rest as it is: ASCII, accents, emoji, CJK', () => {
+    const shown = 'Rex Zoë 🐶 柴犬 {"id":1} ~!@#$%^&*()';
+    expect(terminalText(shown)).toBe(shown);
+  });
+
+  it('takes out every escape sequence a hostile name can hold: no ESC, BEL or CSI is left', () => {
+    const hostile = 'Rex\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;ZXZpbA==\u001b\\\u009b31m';
+    expect(['\u001b', '\u0007', '\u009b'].filter((code) => terminalText(hostile).includes(code))).toEqual([]);
+    expect(terminalText(hostile)).toBe('Rex\\u001b[2J\\u001b]0;pwned\\u0007\\u001b]52;c;ZXZpbA==\\u001b\\\\u009b31m');
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * The files `petstore-mock` reads (`--data`, `--profile`, `--state`), attacked as a careless user or a
+ * hostile file would (issue 34): a device that never ends, a named pipe nobody writes, a folder, a file
+ * past the cap, YAML that nests 20,000 levels deep or holds itself through an alias, and a large file
+ * read while the process is asked to stop. Each is the real CLI as a child process.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+let folder: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'petstore-cli-files-'));
+});
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+/** A file of the test's folder holding `text`. */
+async function file(name: string, text: string): Promise<string> {
+  const path = join(folder, name);
+  await writeFile(path, text);
+  return path;
+}
+
+/** What the flags say of a file in the refusal: `--data` names the pets, `--profile` how to learn one. */
+const FIX: Readonly<Record<string, RegExp>> = {
+  '--data': /give a JSON or YAML file holding a list of pets/,
+  '--profile': /learn one with petstore-verify --write-profile/,
+};
+
+describe('petstore-mock reads only regular files, up to 16 MiB', () => {
+  for (const flag of ['--data', '--profile']) {
+    it(`refuses ${flag} /dev/zero at once, with exit 2 and a sentence naming the flag and the fix`, async () => {
+      const result = await runCli('petstore-mock', ['--port', '0', flag, '/dev/zero']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        new RegExp(`^petstore-mock: ${flag} /dev/zero: It cannot be read: it is a character device \\(such as /dev/zero\\), not a regular file; `),
+      );
+      expect(result.stderr).toMatch(FIX[flag] as RegExp);
+    });
+
+    it(`refuses for ${flag} a folder, a named pipe nobody writes, and a file past 16 MiB`, async () => {
+      const pipe = join(folder, `pipe${flag}`);
+      execFileSync('mkfifo', [pipe]);
+      const large = await file(`large${flag}.json`, '');
+      await truncate(large, 16 * 1024 * 1024 + 1);
+      for (const [path, why] of [
+        [folder, 'it is a folder, not a file'],
+        [pipe, 'it is a named pipe, not a regular file'],
+        [large, 'it is larger than 16 MiB, the most petstore-mock reads of a file'],
+      ] as const) {
+        const result = await runCli('petstore-mock', ['--port', '0', flag, path]);
+        expect([result.code, result.stderr]).toEqual([2, expect.stringContaining(`${flag} ${path}: It cannot be read: ${why}`)]);
+      }
+    });
+  }
+
+  it('refuses a --state file past 16 MiB, leaving it as it was, and one that is not a regular file', async () => {
+    const large = await file('state.json', '');
+    await truncate(large, 16 * 1024 * 1024 + 1);
+    const result = await runCli('petstore-mock', ['--port', '0', '--state', large]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(`${large} is not a usable petstore-mock state file: it is larger than 16 MiB, the most petstore-mock reads of a file.`);
+    const pipe = join(folder, 'state-pipe');
+    execFileSync('mkfifo', [pipe]);
+    expect(await runCli('petstore-mock', ['--port', '0', '--state', pipe])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('is not a regular file'),
+    });
+  });
+});
+
+describe('YAML --data within bounds', () => {
+  it('refuses YAML nested 20,000 levels deep with a sentence, not "Maximum call stack size exceeded"', { timeout: 60_000 }, async () => {
+    for (const deep of [`${'['.repeat(20_000)}${']'.repeat(20_000)}`, `${'- '.repeat(20_000)}x`]) {
+      const result = await runCli('petstore-mock', ['--port', '0', '--data', await file('deep.yaml', deep)]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/--data .*deep\.yaml: it is not YAML: it nests deeper than 128 levels, at line 1, column \d+\. Fix the file/);
+      expect(result.stderr).not.toMatch(/call stack/);
+    }
+  });
+
+  it('refuses an alias inside the node it names, and an alias bomb, with a sentence', async () => {
+    const recursive = await runCli('petstore-mock', [
+      '--port',
+      '0',
+      '--data',
+      await file('loop.yaml', '- &pet {id: 1, name: Rex, categoryId: 1, friends: [*pet]}\n'),
+    ]);
+    expect([recursive.code, recursive.stderr]).toEqual([2, expect.stringMatching(/it is not YAML: an alias \(\*name\) stands inside the node it names/)]);
+    const levels = ['- &a {id: 1, name: Rex, categoryId: 1}'];
+    for (let level = 1; level < 6; level++) levels.push(`- &${'abcdef'[level]} [${Array.from({ length: 10 }, () => `*${'abcdef'[level - 1]}`).join(', ')}]`);
+    const bomb = await runCli('petstore-mock', ['--port', '0', '--data', await file('bomb.yaml', levels.join('\n'))]);
+    expect([bomb.code, bomb.stderr]).toEqual([2, expect.stringMatching(/it is not YAML: its aliases \(\*name\) expand more than 100 times over/)]);
+  });
+});
+
+describe('a signal while a large --data file is read', () => {
+  let large: string;
+  beforeAll(async () => {
+    // About 12 MiB of YAML pets: within the cap, and seconds of parsing, more on a busy machine.
+    const pets: string[] = [];
+    for (let id = 1; id <= 170_000; id++) pets.push(`- id: ${id}\n  name: Pet number ${id}\n  categoryId: 1\n  status: available\n`);
+    large = await file('many.yaml', pets.join(''));
+  });
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    // Were the signal ignored, the mock would read on and listen, and this test would run out of time.
+    it(`${signal} stops the process before it listens, as it asks`, { timeout: 120_000 }, async () => {
+      const child = spawn(process.execPath, ['bin/petstore-mock.js', '--port', '0', '--data', large], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+      let stdout = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      const exited = once(child, 'exit');
+      // Long enough for Node to start and the read to begin; the parse alone takes longer than this.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      child.kill(signal);
+      const [code, by] = await exited;
+      expect(stdout).not.toContain('listening');
+      expect({ code, by }).toEqual({ code: null, by: signal });
+    });
+  }
+});
