@@ -2,13 +2,13 @@
  * `--state` loses nothing: one process owns the file, a create is saved or not made at all, a path
  * that cannot work is refused at start, and what killed processes leave behind is cleaned up.
  */
-import { spawn } from 'node:child_process';
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { spawn } from '../support/children.js';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
 import { ADMIN, AUTH, JSON_HEADERS } from '../support/http-facts.js';
 

@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { spawn } from './children.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

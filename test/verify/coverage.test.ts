@@ -4,7 +4,6 @@
  * JSON and a step summary that list every status the spec documents (read here as plain YAML),
  * mark what the run exercised, and list the enum values; a hostile deployment's answers stay text.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { verifyCommand } from '../../src/contracts/cli.js';
 import { type Coverage, totalsText } from '../../src/contracts/reporters/coverage.js';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { execFile } from '../support/children.js';
 import { CHROMIUM, CHROMIUM_ARGS, skipWithoutChromium } from '../support/chromium.js';
 import { runCli } from '../support/cli.js';
 import { type Deployment, serve } from '../support/deployments.js';
