@@ -44,7 +44,7 @@ describe.skipIf(skip)('the browser example, with setupWorker(...handlers) in Chr
     site = await serveStatic(app);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     await mkdir(screenshots, { recursive: true });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

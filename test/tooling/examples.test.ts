@@ -243,7 +243,7 @@ describe("the docs' petstore-verify commands", () => {
       expect(output).toContain('The deployment keeps the contract.');
     }
     // Seven runs of the verifier: longer than one CLI test's bound on a busy machine.
-  }, 120_000);
+  });
 });
 
 describe('examples', () => {

@@ -83,7 +83,7 @@ describe('the coverage report of a run against the project mock, as the example 
     const run = await runCli('petstore-verify', argsIn(folder), { PETSTORE_BASE_URL: mock.url, PETSTORE_API_KEY: KEY, GITHUB_STEP_SUMMARY: summaryFile });
     expect(run.code, run.stderr).toBe(0);
     stdout = run.stdout;
-  }, 120_000);
+  });
   afterAll(() => mock.close());
 
   const read = (flag: string) => readFileSync(join(folder, fileOf(flag)), 'utf8');
@@ -162,7 +162,7 @@ describe('the reports of a deployment that answers with markup', () => {
       { PETSTORE_BASE_URL: deployment.url, PETSTORE_API_KEY: KEY, GITHUB_STEP_SUMMARY: join(folder, 'summary.md') },
     );
     expect(run.code, run.stderr).toBe(1);
-  }, 120_000);
+  });
   afterAll(() => deployment.close());
 
   it('the HTML page shows the pet name as text', () => {
