@@ -3,10 +3,10 @@
  * (bench/run.ts), the smoke test with tiny durations. It returns figures and the problems found;
  * it never decides whether a figure is good enough (bench/report.ts compares them with the targets).
  */
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DEFAULT_API_KEY } from '../src/mock/core/defaults.js';
+import { execFile } from '../test/support/children.js';
 import { runCli } from '../test/support/cli.js';
 import { measure } from './load.js';
 import { rssMib, watchRss } from './memory.js';

@@ -1,6 +1,6 @@
 /** The memory a server process holds, sampled from outside it. */
-import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { execFile } from '../test/support/children.js';
 
 /** The resident set size of a process, in MiB (`ps`, so it works on Linux and macOS alike). */
 export async function rssMib(pid: number): Promise<number> {

@@ -7,11 +7,11 @@
  *
  *   npm run bench:wrk -- [--rounds 5] [--seconds 3]
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { execFile } from '../test/support/children.js';
 import { startMockCli } from '../test/support/cli.js';
 import { startRedis } from '../test/support/redis.js';
 

@@ -45,3 +45,6 @@ process.once('message', (config) => {
   const server = serve(config);
   server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
 });
+
+// The benchmark that forked this process is gone (killed, or a test run stopped): so is the reason to serve.
+process.once('disconnect', () => process.exit(0));

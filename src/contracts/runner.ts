@@ -217,7 +217,8 @@ interface Run {
   readonly observe: ExchangeObserver;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
+/** Each request's bound when `timeoutMs` is not given. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_CONCURRENCY = 4;
 
 async function prepareRun(options: VerifyOptions): Promise<Run> {

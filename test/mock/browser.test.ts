@@ -4,7 +4,6 @@
  * server that serves the page answers nothing under /v1, so every answer the page shows came from
  * the worker.
  */
-import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pets } from '../../src/fixtures/index.js';
 import { AUTH_MESSAGES } from '../../src/mock/pipeline/auth.js';
+import { execFile } from '../support/children.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, skipWithoutChromium } from '../support/chromium.js';
 import { type StaticServer, serveStatic } from '../support/static-server.js';
 
@@ -44,7 +44,7 @@ describe.skipIf(skip)('the browser example, with setupWorker(...handlers) in Chr
     site = await serveStatic(app);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     await mkdir(screenshots, { recursive: true });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runCli, startMockCli } from '../support/cli.js';
+import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
 import { AUTH } from '../support/http-facts.js';
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+/** Waits until the mock has logged `count` requests: each log line follows its answer (the bound is a hang's, not a speed's). */
+const logged = (mock: RunningMock, count: number) => expect.poll(() => mock.stderr().match(/^GET /gm)?.length, { timeout: 30_000 }).toBe(count);
 
 describe('petstore-mock CLI: sessions, Prefer, labelled keys, big ids, coverage, self-check', () => {
   it('logs a labelled key by its label and the session by its name, never the key', async () => {
@@ -11,7 +12,7 @@ describe('petstore-mock CLI: sessions, Prefer, labelled keys, big ids, coverage,
       expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       await fetch(`${mock.url}/pets?limit=1`, { headers: { authorization: 'Bearer ci-s3cret', 'x-mock-session': 'worker-1' } });
       await fetch(`${mock.url}/pets?limit=2`, { headers: { authorization: 'Bearer plain-key' } });
-      await settle();
+      await logged(mock, 2);
       expect(mock.stderr()).toMatch(/^GET \/v1\/pets\?limit=1 200 \d+\.\dms key=ci session=worker-1$/m);
       expect(mock.stderr()).toMatch(/^GET \/v1\/pets\?limit=2 200 \d+\.\dms$/m);
       expect(mock.stderr()).not.toMatch(/s3cret|plain-key|self-check/);

@@ -10,7 +10,8 @@ describe('petstore-mock CLI', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toHaveLength(2);
     await fetch(`${mock.url}/pets/${KEY}`, { headers: AUTH });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Each log line follows its answer: wait for both (the bound is a hang's, not a speed's).
+    await expect.poll(() => mock.stderr().match(/^GET /gm)?.length, { timeout: 30_000 }).toBe(2);
     expect(mock.stderr()).toMatch(/^GET \/v1\/pets\?limit=2 200 \d+\.\dms$/m);
     expect(mock.stderr()).not.toContain(KEY);
     expect(await mock.stop('SIGTERM')).toBe(0);
@@ -29,10 +30,11 @@ describe('petstore-mock CLI', () => {
         expect(pets).toHaveLength(3);
       }
       expect((await fetch(`${mock.url}/pets`, { headers: AUTH })).status).toBe(401);
-      expect(mock.stderr()).toBe('');
     } finally {
       await mock.stop();
     }
+    // Read once it has stopped, so that a line written late is read too.
+    expect(mock.stderr()).toBe('');
   });
 
   it('reads the key from PETSTORE_API_KEY', async () => {

@@ -3,7 +3,6 @@
  * session, its recording command line against a local deployment, and its MSW code imported as the
  * package's user would.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MockHandlers } from '../../src/mock/hosts/msw.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { execFile } from '../support/children.js';
 import { type RunningMock, startMockCli } from '../support/cli.js';
 import { AUTH } from '../support/http-facts.js';
 

@@ -211,7 +211,7 @@ describe('--data with --store redis://', () => {
   let redis: TestRedis;
   beforeAll(async () => {
     redis = await startRedis();
-  }, 30_000);
+  });
   afterAll(() => redis.stop());
 
   it('serves one world: replicas with the same data share it, a replica with other pets is refused (exit 2)', async () => {

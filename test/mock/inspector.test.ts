@@ -21,6 +21,8 @@ import { type StaticServer, serveStatic } from '../support/static-server.js';
 const TEST = 'test/mock/inspector.test.ts';
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const SCREENSHOT = new URL('../../docs/inspector.png', import.meta.url);
+/** How long the page may take to show what it has read: a hang's bound, not a speed's (the page polls twice a second). */
+const SHOWN = { timeout: 15_000 };
 
 async function health(mock: MockServer): Promise<number> {
   const response = await fetch(new URL('/__mock/health', mock.url));
@@ -96,7 +98,7 @@ describe('the inspector page in every mode of the CLI', () => {
     await fetch(`${mock.url}/pets?limit=1`, { headers: AUTH });
     // Another worker's entries reach the cluster's journal a moment after its response (docs/mock-journal.md).
     await expect
-      .poll(async () => ((await (await fetch(`${origin}/__mock/requests`)).json()) as { entries: unknown[] }).entries.length, { timeout: 5_000 })
+      .poll(async () => ((await (await fetch(`${origin}/__mock/requests`)).json()) as { entries: unknown[] }).entries.length, SHOWN)
       .toBeGreaterThan(0);
   });
 });
@@ -138,18 +140,33 @@ describe.skipIf(skipWithoutChromium(TEST))('the inspector page, in Chromium', ()
   });
 
   it('shows a request the test made within a second', async () => {
-    await fetch(`${mock.url}/pets?limit=2&status=available`, { headers: AUTH });
-    await page.locator('.entry .path', { hasText: '/v1/pets?limit=2&status=available' }).waitFor({ timeout: 1_000 });
-    // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, whose textContent would run the parts together
-    const line = await page.locator('.entry', { hasText: 'limit=2&status=available' }).locator('summary').innerText();
-    expect(line).toMatch(/200\s+GET\s+\/v1\/pets\?limit=2&status=available\s+listPets\s+operation/);
+    // A second of the page's own clock, paused: its timers fire only as the test moves it, so that the
+    // second is the page's, however long a busy machine takes to do what falls in it.
+    const context = await browser.newContext();
+    try {
+      const start = Date.now();
+      await context.clock.install({ time: start });
+      await context.clock.pauseAt(start + 1_000);
+      const clocked = await context.newPage();
+      await clocked.goto(new URL('/__mock/', mock.url).href);
+      // The first reads are done (no request for half a second), and the next one waits on the paused clock.
+      await clocked.waitForLoadState('networkidle');
+      await fetch(`${mock.url}/pets?limit=2&status=available`, { headers: AUTH });
+      await context.clock.runFor(1_000);
+      await clocked.locator('.entry .path', { hasText: '/v1/pets?limit=2&status=available' }).waitFor(SHOWN);
+      // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, whose textContent would run the parts together
+      const line = await clocked.locator('.entry', { hasText: 'limit=2&status=available' }).locator('summary').innerText();
+      expect(line).toMatch(/200\s+GET\s+\/v1\/pets\?limit=2&status=available\s+listPets\s+operation/);
+    } finally {
+      await context.close();
+    }
   });
 
   it('shows a hostile pet name as text, runs nothing, and copies curl without the key', async () => {
     const created = await fetch(`${mock.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name: HOSTILE, categoryId: 1 }) });
     expect(created.status).toBe(201);
     const entry = page.locator('.entry', { hasText: 'createPet' }).first();
-    await entry.waitFor({ timeout: 1_000 });
+    await entry.waitFor(SHOWN);
     await entry.locator('summary').click();
     expect(await entry.locator('pre.body').textContent()).toContain(HOSTILE);
     expect(await page.locator('img').count()).toBe(0);
@@ -166,7 +183,7 @@ describe.skipIf(skipWithoutChromium(TEST))('the inspector page, in Chromium', ()
     const planted = `$(touch\${IFS}${marker})\`touch\${IFS}${marker}\`;touch\${IFS}${marker}`;
     await fetch(`${mock.url}/pets?planted=1`, { headers: { authorization: `${planted} x`, 'x-mock-session': `a'b` } });
     const entry = page.locator('.entry', { hasText: 'planted=1' }).first();
-    await entry.waitFor({ timeout: 2_000 });
+    await entry.waitFor(SHOWN);
     await entry.locator('summary').click();
     const curl = (await entry.locator('pre.curl').textContent()) ?? '';
     const shell = spawnSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }\n${curl}`], { env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEY: 'the-key' } });
@@ -178,16 +195,16 @@ describe.skipIf(skipWithoutChromium(TEST))('the inspector page, in Chromium', ()
 
   it('lists the sessions with their pet counts, and its reset button resets the mock', async () => {
     await fetch(`${mock.url}/pets`, { method: 'POST', headers: { ...JSON_HEADERS, 'x-mock-session': 'checkout' }, body: '{"name":"Rex","categoryId":1}' });
-    await page.locator('#sessions tr', { hasText: 'checkout' }).locator('.pets', { hasText: '6' }).waitFor({ timeout: 3_000 });
+    await page.locator('#sessions tr', { hasText: 'checkout' }).locator('.pets', { hasText: '6' }).waitFor(SHOWN);
     expect(await health(mock)).toBe(6); // the hostile pet
     await page.locator('#reset-all').click();
-    await page.locator('#notice', { hasText: 'back to its seeded pets' }).waitFor({ timeout: 2_000 });
+    await page.locator('#notice', { hasText: 'back to its seeded pets' }).waitFor(SHOWN);
     expect(await health(mock)).toBe(5);
-    await page.locator('#sessions tr', { hasText: 'checkout' }).waitFor({ state: 'detached', timeout: 3_000 });
+    await page.locator('#sessions tr', { hasText: 'checkout' }).waitFor({ ...SHOWN, state: 'detached' });
   });
 
   it('shows the coverage and the profile in force, and hides the drift a mock without --proxy has not', async () => {
-    await page.locator('#coverage th', { hasText: 'createPet' }).waitFor({ timeout: 3_000 });
+    await page.locator('#coverage th', { hasText: 'createPet' }).waitFor(SHOWN);
     expect(await page.locator('#coverage-total').textContent()).toMatch(/^\d+ of \d+$/);
     expect(JSON.parse((await page.locator('#profile').textContent()) ?? '')).toHaveProperty('listOrder');
     expect(await page.locator('#drift').isVisible()).toBe(false);
@@ -227,11 +244,11 @@ describe.skipIf(skipWithoutChromium(TEST))('the inspector page, in Chromium', ()
     try {
       const keyed = await browser.newPage();
       await keyed.goto(new URL('/__mock/', guarded.url).href);
-      await keyed.locator('#key-form').waitFor({ state: 'visible', timeout: 2_000 });
+      await keyed.locator('#key-form').waitFor({ ...SHOWN, state: 'visible' });
       await keyed.locator('#key').fill(KEY);
       await keyed.locator('#key-form button').click();
       await fetch(`${guarded.url}/pets/1`, { headers: AUTH });
-      await keyed.locator('.entry .path', { hasText: '/v1/pets/1' }).waitFor({ timeout: 2_000 });
+      await keyed.locator('.entry .path', { hasText: '/v1/pets/1' }).waitFor(SHOWN);
       expect(await keyed.content()).not.toContain(KEY);
       await keyed.close();
     } finally {

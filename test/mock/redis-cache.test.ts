@@ -19,6 +19,12 @@ import { monitored, startRedis, type TestRedis } from '../support/redis.js';
 /** How many requests of one kind each count of commands takes. */
 const TIMES = 20;
 
+/**
+ * --store-timeout for the tests of a Redis that stops answering: long enough that a busy machine's
+ * delays stay well under one more of it, so that "one time-out, not two" is "under twice it".
+ */
+const STORE_TIMEOUT_MS = 2_000;
+
 let redis: TestRedis;
 beforeAll(async () => {
   redis = await startRedis();
@@ -161,7 +167,7 @@ describe('creates that arrive together', () => {
   });
 
   it('are each answered 503 within about --store-timeout while Redis stops answering (SIGSTOP), none 201', async () => {
-    const [a] = (await replicas(1, ['--store-timeout', '500'])) as [RunningMock];
+    const [a] = (await replicas(1, ['--store-timeout', String(STORE_TIMEOUT_MS)])) as [RunningMock];
     await create(a, 'Before');
     const body = JSON.stringify({ name: 'Stuck', categoryId: 1 });
     const post = async () => (await fetch(`${a.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body })).status;
@@ -169,8 +175,8 @@ describe('creates that arrive together', () => {
     try {
       const asked = performance.now();
       expect(await Promise.all(Array.from({ length: TIMES }, post))).toEqual(Array(TIMES).fill(503));
-      // The time-out (500 ms), and slack for a loaded machine.
-      expect(performance.now() - asked).toBeLessThan(2_500);
+      // One time-out for all, not one after another nor two in a row: under twice it.
+      expect(performance.now() - asked).toBeLessThan(2 * STORE_TIMEOUT_MS);
     } finally {
       redis.resume();
     }
@@ -216,25 +222,26 @@ describe('a subscription broken while Redis changed', () => {
 
 describe('a Redis that stops answering (SIGSTOP)', () => {
   it('stops a replica serving the seed from memory within the lease, then 503 until Redis answers again', async () => {
-    const [a] = (await replicas(1, ['--store-timeout', '500'])) as [RunningMock];
+    const [a] = (await replicas(1, ['--store-timeout', String(STORE_TIMEOUT_MS)])) as [RunningMock];
     expect(await status(`${a.url}/pets/1`)).toBe(200);
     redis.pause();
     const paused = performance.now();
     let first503: number | undefined;
     try {
-      while (first503 === undefined && performance.now() - paused < 10_000) {
+      // Asks until the first 503, for as long as a hang would take to show.
+      while (first503 === undefined && performance.now() - paused < 30_000) {
         const asked = performance.now();
         const answered = await status(`${a.url}/pets/1`);
-        // No request waits much longer than --store-timeout.
-        expect(performance.now() - asked).toBeLessThan(1_500);
+        // No request waits out more than one time-out.
+        expect(performance.now() - asked).toBeLessThan(2 * STORE_TIMEOUT_MS);
         if (answered === 503) first503 = performance.now() - paused;
         else expect(answered).toBe(200);
       }
     } finally {
       redis.resume();
     }
-    // The lease (250 ms) plus the time-out (500 ms), and slack for a loaded machine.
-    expect(first503).toBeLessThan(2_000);
+    // The lease (250 ms), then one time-out, and another's worth of slack.
+    expect(first503).toBeLessThan(250 + 2 * STORE_TIMEOUT_MS);
     await expect.poll(() => status(`${a.url}/pets/1`), { timeout: 10_000 }).toBe(200);
   });
 });

@@ -127,12 +127,17 @@ describe('replicas when Redis is killed mid-run', () => {
           }
         }
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Each phase lasts until the writers have seen it, not a fixed time a busy machine may not fill
+      // (the bounds are a hang's): creates acknowledged, 503s while Redis is away, creates once it is back.
+      const count = (status: number) => outcomes.get(status) ?? 0;
+      const phase = { timeout: 30_000, interval: 20 };
+      await expect.poll(() => count(201), phase).toBeGreaterThan(0);
       await redis.kill();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await expect.poll(() => count(503), phase).toBeGreaterThan(0);
       await redis.restart();
       await expect.poll(async () => (await fetch(`${mocks[0]?.url}/pets?limit=1`, { headers: AUTH })).status, { timeout: 10_000 }).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = count(201);
+      await expect.poll(() => count(201), phase).toBeGreaterThan(before);
       stop = true;
       await Promise.all(writers);
       expect(outcomes.get(503), 'requests while Redis was away').toBeGreaterThan(0);

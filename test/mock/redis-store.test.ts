@@ -86,7 +86,9 @@ describe('the Redis store', () => {
   });
 
   it('seeds an empty namespace exactly once when replicas start at the same moment, whatever each was told', async () => {
-    const settings = options({ count: 12_000 });
+    // Seeding 12,000 pets while four more replicas wait may take a busy machine past the 3 s a command
+    // gets by default, which is not what this tests: a minute, a hang's bound.
+    const settings = options({ count: 12_000, commandTimeoutMs: 60_000 });
     const states = await Promise.all([1, 2, 3, 4, 5].map((seed) => replica({ ...settings, seed })));
     const recipes = states.map((state) => state.recipe);
     expect(new Set(recipes.map((recipe) => JSON.stringify(recipe))).size).toBe(1);

@@ -4,7 +4,6 @@
  * of native binaries, and still verify a deployment with the spec suite. Needs the dist/ that
  * `npm test` builds, and the npm registry (or npm's cache) for the runtime dependencies.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { execFile } from '../support/children.js';
 import { KEY } from '../support/http-facts.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

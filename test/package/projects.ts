@@ -4,11 +4,11 @@
  * that scripts/with-node.sh fetches. Shared by the suites that install third-party tools (msw 3, Jest,
  * Playwright Test) rather than adding them to this repository's devDependencies.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execFile } from '../support/children.js';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 /** The bound of one install or one run of a tool: registries and cold caches are slow. */

@@ -5,11 +5,11 @@
  * installed. The docs pages ship for that reason (package.json `files`), and their links are checked the
  * same way. An anchor (`page.md#heading`) must name a heading of its page, as GitHub and npm derive its id.
  */
-import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from '../support/children.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

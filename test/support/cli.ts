@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { spawn } from './children.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -35,7 +36,7 @@ export interface RunningMock {
   stdout(): string;
   /** What the mock wrote to stderr so far. */
   stderr(): string;
-  /** Sends `signal` and resolves with the exit code. */
+  /** Sends `signal` and resolves with the exit code, once all it wrote has been read. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -45,7 +46,8 @@ export function startMockCli(args: readonly string[], env?: Record<string, strin
     const child = spawn(process.execPath, ['bin/petstore-mock.js', ...args], { cwd: root, env: cleanEnv(env) });
     let stdout = '';
     let stderr = '';
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    // 'close', not 'exit': what it wrote last (the coverage on exit) is read by then.
+    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.stdout.on('data', (chunk) => {
       stdout += chunk;

@@ -2,9 +2,9 @@
  * Runs a CLI as a child process and measures its peak memory, with that of every process it starts
  * (the Pact Verifier runs in one), by polling /proc: VmHWM is each process's own high-water mark.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { spawn } from './children.js';
 import type { CliResult } from './cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { spawn } from './children.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const prismBin = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');

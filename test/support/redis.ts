@@ -4,13 +4,14 @@
  * same port and directory, so that clients reconnect to the same address and, with `appendonly`,
  * find what Redis had acknowledged.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
+import { spawn } from './children.js';
 import { type StartTarget, urlFor } from './http-facts.js';
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';

@@ -2,11 +2,11 @@
  * docs/mock-faults.md's curl commands, run as written with the real curl against a mock with the
  * defaults the page assumes: each ends with the exit code and the message its comment shows.
  */
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { execFile } from '../support/children.js';
 import { KEY } from '../support/http-facts.js';
 
 const run = promisify(execFile);

@@ -3,13 +3,13 @@
  * "Authorization: Bearer KEY"`), sends the spec's examples to the real mock and checks each answer
  * against the spec. test/tooling/dredd/hooks.cjs only provokes the documented error statuses.
  */
-import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { operationsOf } from '../../src/openapi/document.js';
 import { loadSpecFile } from '../../src/openapi/load.js';
+import { execFile } from '../support/children.js';
 import { KEY } from '../support/http-facts.js';
 
 const dredd = createRequire(import.meta.url).resolve('dredd/bin/dredd');

@@ -5,7 +5,6 @@
  * examples/big-ids, examples/client, examples/self-check and examples/pact are test files that
  * vitest runs itself; test/mock/browser.test.ts runs examples/browser.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +20,7 @@ import type { VerificationReport } from '../../src/contracts/runner.js';
 import { pets } from '../../src/fixtures/index.js';
 import { mockCommand } from '../../src/mock/hosts/cli.js';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
+import { execFile } from '../support/children.js';
 import { AUTH, KEY } from '../support/http-facts.js';
 
 const root = new URL('../../', import.meta.url);
@@ -243,7 +243,7 @@ describe("the docs' petstore-verify commands", () => {
       expect(output).toContain('The deployment keeps the contract.');
     }
     // Seven runs of the verifier: longer than one CLI test's bound on a busy machine.
-  }, 120_000);
+  });
 });
 
 describe('examples', () => {

@@ -5,13 +5,13 @@
  * strict settings and runs against the real mock. The project's own tsc skips the programs (tsconfig
  * `exclude`): their imports exist only once this test has generated the clients.
  */
-import { execFile } from 'node:child_process';
 import { cp, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { execFile } from '../support/children.js';
 import { KEY } from '../support/http-facts.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

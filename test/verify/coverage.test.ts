@@ -4,7 +4,6 @@
  * JSON and a step summary that list every status the spec documents (read here as plain YAML),
  * mark what the run exercised, and list the enum values; a hostile deployment's answers stay text.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { verifyCommand } from '../../src/contracts/cli.js';
 import { type Coverage, totalsText } from '../../src/contracts/reporters/coverage.js';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { execFile } from '../support/children.js';
 import { CHROMIUM, CHROMIUM_ARGS, skipWithoutChromium } from '../support/chromium.js';
 import { runCli } from '../support/cli.js';
 import { type Deployment, serve } from '../support/deployments.js';
@@ -83,7 +83,7 @@ describe('the coverage report of a run against the project mock, as the example 
     const run = await runCli('petstore-verify', argsIn(folder), { PETSTORE_BASE_URL: mock.url, PETSTORE_API_KEY: KEY, GITHUB_STEP_SUMMARY: summaryFile });
     expect(run.code, run.stderr).toBe(0);
     stdout = run.stdout;
-  }, 120_000);
+  });
   afterAll(() => mock.close());
 
   const read = (flag: string) => readFileSync(join(folder, fileOf(flag)), 'utf8');
@@ -162,7 +162,7 @@ describe('the reports of a deployment that answers with markup', () => {
       { PETSTORE_BASE_URL: deployment.url, PETSTORE_API_KEY: KEY, GITHUB_STEP_SUMMARY: join(folder, 'summary.md') },
     );
     expect(run.code, run.stderr).toBe(1);
-  }, 120_000);
+  });
   afterAll(() => deployment.close());
 
   it('the HTML page shows the pet name as text', () => {

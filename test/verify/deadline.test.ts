@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
-import { bySuite, MAX_RSS, reportOf, STARTUP_SLACK_MS } from '../support/bounds.js';
+import { bySuite, DEADLINE_SLACK_MS, MAX_RSS, reportOf } from '../support/bounds.js';
 import { runCli } from '../support/cli.js';
 import { type Deployment, serve } from '../support/deployments.js';
 import { type Hostility, hostileDeployment } from '../support/hostile-servers.js';
@@ -21,20 +21,27 @@ afterEach(async () => {
 });
 
 describe('petstore-verify against a deployment hostile on every answer', () => {
-  it.each<[Hostility]>([['slow-drip'], ['endless-headers'], ['gzip-bomb'], ['endless-body']])(
-    '%s: ends within --deadline 5000 with exit 2 or 1, in bounded memory',
-    async (hostility) => {
-      deployment = await hostileDeployment(hostility);
-      const run = await runCliMeasured('petstore-verify', ['--base-url', deployment.url, '--timeout', '60000', '--deadline', '5000'], {
-        PETSTORE_API_KEY: KEY,
-      });
-      expect(run.ms).toBeLessThan(5_000 + STARTUP_SLACK_MS);
-      expect(run.peakRssBytes).toBeLessThan(MAX_RSS);
-      // A listing that never ends is a broken contract (1); one that never comes cannot be verified (2).
-      expect(run.code).toBe(hostility === 'gzip-bomb' || hostility === 'endless-body' ? 1 : 2);
-      console.info(`${hostility} everywhere: peak RSS ${(run.peakRssBytes / 1024 / 1024).toFixed(0)} MB, ${(run.ms / 1000).toFixed(1)} s, exit ${run.code}`);
-    },
-  );
+  // Each request may wait 60 s (--timeout): what ends the run is --deadline for an answer that never
+  // ends, Node's limit on headers for headers that never end, both exit 2. A body too large is cut at
+  // 5 MiB and judged a broken contract (exit 1) if one is judged before the deadline, which a busy
+  // machine may not reach (exit 2, the deadline named); test/verify/bounds.test.ts shows the cap's finding.
+  it.each<[Hostility, RegExp]>([
+    ['slow-drip', /deadline/],
+    ['endless-headers', /Header overflow/],
+    ['gzip-bomb', /5 MiB|deadline/],
+    ['endless-body', /5 MiB|deadline/],
+  ])('%s: ends within --deadline 5000 with exit 2 or 1, in bounded memory', async (hostility, endedBy) => {
+    deployment = await hostileDeployment(hostility);
+    const run = await runCliMeasured('petstore-verify', ['--base-url', deployment.url, '--timeout', '60000', '--deadline', '5000'], {
+      PETSTORE_API_KEY: KEY,
+    });
+    expect(run.ms).toBeLessThan(5_000 + DEADLINE_SLACK_MS);
+    expect(run.peakRssBytes).toBeLessThan(MAX_RSS);
+    const capped = /5 MiB/.test(run.stdout);
+    expect(run.code, run.stdout).toBe(capped ? 1 : 2);
+    expect(run.stdout).toMatch(endedBy);
+    console.info(`${hostility} everywhere: peak RSS ${(run.peakRssBytes / 1024 / 1024).toFixed(0)} MB, ${(run.ms / 1000).toFixed(1)} s, exit ${run.code}`);
+  });
 });
 
 describe('petstore-verify keeps --deadline while --rps waits', () => {
@@ -45,7 +52,8 @@ describe('petstore-verify keeps --deadline while --rps waits', () => {
     const ms = performance.now() - started;
     expect(run.code).toBe(2);
     expect(ms).toBeGreaterThan(4_500);
-    expect(ms).toBeLessThan(5_000 + STARTUP_SLACK_MS);
+    // At one request a second, the run's 180-odd requests would take three minutes without the deadline.
+    expect(ms).toBeLessThan(5_000 + DEADLINE_SLACK_MS);
     expect(run.stdout).toMatch(/deadline/);
   });
 });
@@ -81,6 +89,8 @@ describe('the Pact suite goes through the same bounds and counts as the spec sui
     const pact = starts.slice(1);
     expect(pact.length).toBeGreaterThan(8);
     const span = (pact.at(-1) ?? 0) - (pact[0] ?? 0);
-    expect(span).toBeGreaterThanOrEqual(((pact.length - 1) * 1000) / rps - 50);
+    // The pacer keeps to its schedule, so a first request a busy machine sent late shortens the span: by
+    // up to two intervals (250 ms) here. Without --rps the requests would all go within a few intervals.
+    expect(span).toBeGreaterThanOrEqual(((pact.length - 3) * 1000) / rps);
   });
 });

@@ -156,7 +156,7 @@ describe('--har against a deployment that echoes every credential it gets', () =
     stdout = run.stdout;
     expect(run.code, run.stderr).toBe(0);
     text = readFileSync(file, 'utf8');
-  }, 120_000);
+  });
   afterAll(() => deployment.close());
 
   it('is HAR 1.2 by the JSON Schema written from its spec', () => {

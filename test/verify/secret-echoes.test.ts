@@ -64,7 +64,7 @@ describe('no echo of the key or of a near miss of it, in any form, reaches a rep
     expect(consoleRun.code).toBe(1);
     expect(jsonRun.code).toBe(1);
     outputs = [consoleRun.stdout, consoleRun.stderr, readFileSync(junit, 'utf8'), jsonRun.stdout, jsonRun.stderr];
-  }, 120_000);
+  });
   afterAll(() => deployment.close());
 
   it('the echoes reached the console, the JUnit file and the JSON report, redacted', () => {

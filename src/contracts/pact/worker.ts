@@ -144,3 +144,6 @@ process.once('message', (job: PactJob) => {
     .catch((error: Error): PactOutcome => ({ error: error.message }))
     .then((outcome) => tell({ outcome }, () => process.exit(0)));
 });
+
+// petstore-verify is gone (killed, or its run stopped): nobody reads the outcome, so stop verifying.
+process.once('disconnect', () => process.exit(1));
