@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Folders (or files) below everything else: they import only one another, never the mock or the verifier. */
-const SHARED = ['src/errors.ts', 'src/json', 'src/http', 'src/generated', 'src/openapi', 'src/types.ts', 'src/profile', 'src/fixtures'];
+const SHARED = ['src/errors.ts', 'src/json', 'src/http', 'src/redact', 'src/generated', 'src/openapi', 'src/types.ts', 'src/profile', 'src/fixtures'];
 const MOCK_CORE = ['src/mock/core'];
 const MOCK_STATE = [...MOCK_CORE, 'src/mock/state'];
 const MOCK_MODEL = [...MOCK_STATE, 'src/mock/operations', 'src/mock/admin', 'src/mock/profile'];
@@ -25,6 +25,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'src/errors.ts': [],
   'src/json': [],
   'src/http': [],
+  'src/redact': [],
   'src/generated': [],
   'src/types.ts': ['src/generated'],
   'src/openapi': ['src/json', 'src/generated', 'src/errors.ts'],

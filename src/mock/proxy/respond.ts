@@ -15,7 +15,7 @@ import { compareResponses } from '../profile/drift.js';
 import { SESSION_HEADER, sessionName } from '../state/sessions.js';
 import type { Exchange, Incoming, ProxyContext } from './context.js';
 import { forward, type Relayable, relayedResponse } from './forward.js';
-import { bearerToken, oneLine, redactor } from './hide-credentials.js';
+import { oneLine } from './hide-credentials.js';
 import type { Noted } from './journal.js';
 import { parsedBody } from './json-body.js';
 import { preferred } from './prefer.js';
@@ -50,7 +50,7 @@ export async function respond(context: ProxyContext, incoming: Incoming, noted: 
   const violations = await recordViolations(context, exchange);
   recordDrifts(context, exchange, await shadowResponse(context.shadow, exchange));
   await context.recorder?.observe(exchange);
-  const relayed = relayedResponse(context.upstreamKey, forwarded.upstream, forwarded.text, violations);
+  const relayed = relayedResponse(exchange, violations);
   return prefers === undefined ? relayed : { ...relayed, headers: { ...relayed.headers, 'preference-applied': appliedPreferences(prefers) } };
 }
 
@@ -81,7 +81,8 @@ function resetSession(path: string, header: string | string[] | undefined): stri
 /** The exchange of a forwarded request and the deployment's response, with what every step reads of them. */
 function exchangeOf(context: ProxyContext, incoming: Incoming, operationId: OperationId | undefined, { upstream, text }: Relayable): Exchange {
   const { method, target, headers } = incoming;
-  const redact = redactor([context.upstreamKey, bearerToken(headers.authorization)]);
+  const hidden = context.hide(headers.authorization);
+  const redact = (text: string) => hidden.text(text);
   return {
     ...incoming,
     requestLine: `${method} ${target}`,
@@ -90,6 +91,7 @@ function exchangeOf(context: ProxyContext, incoming: Incoming, operationId: Oper
     upstreamText: text,
     upstreamJson: parsedBody(text),
     upstreamHeader: (name) => upstream.headers.get(name) ?? undefined,
+    redact,
     clean: (text) => oneLine(redact(text)),
   };
 }
