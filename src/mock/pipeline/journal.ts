@@ -70,13 +70,19 @@ export class RecordingRequest implements MockRequest {
 }
 
 const BEARER_SHOWN = 'Bearer ***';
+/** A scheme longer than this is no scheme (RFC 9110 names none near it): the header is kept as `***`. */
+const MAX_SCHEME_LENGTH = 32;
 
 /**
- * The `Authorization` header a record keeps: the one string `Bearer ***` for the usual form, so that
- * the ring holds neither the key nor a string per request; any other form as it is, hidden when read.
+ * The `Authorization` header a record keeps: its scheme and `***`, never the credential, whatever the
+ * scheme (a Basic one too), so that the ring holds no credential and no string as long as one: the one
+ * string `Bearer ***` for the usual form. The scheme is checked for keys when read.
  */
 export function keptAuthorization(authorization: string | undefined): string | undefined {
-  return authorization?.startsWith('Bearer ') ? BEARER_SHOWN : authorization;
+  if (authorization === undefined) return undefined;
+  if (authorization.startsWith('Bearer ')) return BEARER_SHOWN;
+  const space = authorization.indexOf(' ');
+  return space === -1 || space > MAX_SCHEME_LENGTH ? '***' : `${authorization.slice(0, space)} ***`;
 }
 
 /** `Bearer ***`: the scheme shown (unless it holds a key), never the credential. */

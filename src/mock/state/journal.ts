@@ -6,7 +6,8 @@
  * every replica writes, is in redis/journal.ts.
  */
 import type { Pending } from '../core/pending.js';
-import { JournalRings, type RecordRing } from './journal-ring.js';
+import { JournalRings, type RecordRing, type RingBounds } from './journal-ring.js';
+import { DEFAULT_SESSION } from './sessions.js';
 
 /**
  * Which rule decided the response: `route` (404, 405, a preflight), `auth` (401), `session` (400 of
@@ -91,6 +92,17 @@ export interface JournalRecord {
   readonly rule: JournalRule;
   readonly latencyMs: number;
   readonly keyLabel: string | undefined;
+}
+
+/**
+ * The session a request's record is filed under: the one it named once it passed the key check, else
+ * the default session (a 401, a request answered before its key was read), so that a request without
+ * a key opens no journal of its own, whatever `X-Mock-Session` it names.
+ * @example
+ * journalSession(rule !== 'auth', sessionName(header)); // 'default' for a 401
+ */
+export function journalSession(passedKeyCheck: boolean, named: string | undefined): string {
+  return passedKeyCheck && named !== undefined ? named : DEFAULT_SESSION;
 }
 
 /** A record as its published entry, with its id: the key hidden, the body capped. */
@@ -211,13 +223,13 @@ export class MemoryJournal implements JournalKeeper {
   readonly #format: FormatRecord;
   #last = 0;
 
-  constructor(options: { readonly size: number; readonly maxRings: number; readonly format: FormatRecord }) {
-    this.#rings = new JournalRings(options.size, options.maxRings);
+  constructor(options: RingBounds & { readonly format: FormatRecord }) {
+    this.#rings = new JournalRings(options);
     this.#format = options.format;
   }
 
   record(record: JournalRecord): void {
-    this.#rings.ringOf(record.session).push(record, ++this.#last);
+    this.#rings.push(record, ++this.#last);
   }
 
   list(filter: JournalFilter): JournalPage {
