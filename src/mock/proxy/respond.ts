@@ -7,7 +7,7 @@
  * by the mock (prefer.ts).
  */
 import { setTimeout } from 'node:timers/promises';
-import { journalEndpoint } from '../admin/endpoints.js';
+import { journalEndpoint, withoutKeys } from '../admin/endpoints.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
 import type { OperationId } from '../operations/operation.js';
 import { appliedPreferences } from '../pipeline/prefer.js';
@@ -57,9 +57,14 @@ export async function respond(context: ProxyContext, incoming: Incoming, noted: 
 /**
  * `GET /__mock/drift` is the proxy's own, and so is its journal (`GET`, `DELETE /__mock/requests`);
  * every other admin endpoint is the shadow's, the journal's too while it is off (its 404 says so).
- * A reset the shadow makes empties the journal of the sessions it resets, as the mock's does.
+ * A reset the shadow makes empties the journal of the sessions it resets, as the mock's does. Every
+ * answer has the keys the proxy hides taken out, as the mock's admin answers have (`withoutKeys`).
  */
-async function adminResponse(context: ProxyContext, { method, target, headers, body }: Incoming, path: string): Promise<MockResponse> {
+async function adminResponse(context: ProxyContext, incoming: Incoming, path: string): Promise<MockResponse> {
+  return withoutKeys(await adminAnswer(context, incoming, path), context.hide(undefined));
+}
+
+async function adminAnswer(context: ProxyContext, { method, target, headers, body }: Incoming, path: string): Promise<MockResponse> {
   if (method === 'GET' && path === '/__mock/drift')
     return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(context.log.report()) };
   const { journal } = context;
