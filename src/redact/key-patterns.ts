@@ -38,20 +38,21 @@ function literalPattern(character: string, anyCase: boolean): string {
 /**
  * One character as a pattern: itself (in either case when `anyCase`), or any escape a URL or a JSON
  * string writes it in: its UTF-8 bytes percent-encoded (or encoded again, as often as it was: `%252F`), its UTF-16
- * units as `\uXXXX`, JSON's short escape, `+` for a space. Escapes of the characters of one text may be
+ * units as `\uXXXX`, JSON's short escape (each escaped again, as often as it was: JSON quoted in JSON
+ * writes `\\u0041`), `+` for a space. Escapes of the characters of one text may be
  * mixed in any way. Case is spelt out in classes rather than with the `i` flag, which V8 compiles many
  * times slower for a pattern this long.
  */
 function characterPattern(character: string, anyCase = false): string {
   const bytes = [...utf8.encode(character)].map((byte) => `%(?:25)*${hexPattern(byte, 2)}`).join('');
   let units = '';
-  for (let i = 0; i < character.length; i++) units += `\\\\[uU]${hexPattern(character.charCodeAt(i), 4)}`;
+  for (let i = 0; i < character.length; i++) units += `\\\\+[uU]${hexPattern(character.charCodeAt(i), 4)}`;
   const short = JSON_SHORT[character];
   const alternatives = [
     literalPattern(character, anyCase),
     bytes,
     units,
-    ...(short === undefined ? [] : [escapeRegExp(short)]),
+    ...(short === undefined ? [] : [`\\\\+${escapeRegExp(short.slice(1))}`]),
     ...(character === ' ' ? ['\\+'] : []),
   ];
   return `(?:${alternatives.join('|')})`;

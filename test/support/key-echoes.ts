@@ -24,7 +24,7 @@ export function percentEveryByte(text: string): string {
 
 /**
  * The key in each encoding, by name: as it is, percent-encoded (the usual way, every byte, twice), JSON
- * `\u` escapes, base64 and base64url at each of the three offsets (`base64("u:" + key)` as Basic writes
+ * `\u` escapes (and those quoted in JSON again, `\\u0067`), base64 and base64url at each of the three offsets (`base64("u:" + key)` as Basic writes
  * it, with one or three bytes before it, so that it starts at 1, 2 or 0 modulo 3), and hex.
  */
 export function keyEncodings(key: string): Record<string, string> {
@@ -35,6 +35,7 @@ export function keyEncodings(key: string): Record<string, string> {
     'percent every byte': percentEveryByte(key),
     'percent twice': encodeURIComponent(percentEveryByte(key)),
     'json \\u escapes': jsonUnicodeEscaped(key),
+    'json \\u escapes, quoted in JSON again': JSON.stringify(jsonUnicodeEscaped(key)).slice(1, -1),
     base64: base64(key),
     'base64 of "u:" + key (Basic)': basic,
     'base64 of "x" + key': base64(`x${key}`),
@@ -74,17 +75,17 @@ function holdsBytes(decoded: Buffer, key: Buffer): boolean {
 }
 
 /** Each run of base64 (or base64url) characters in `text`, decoded at each of its four alignments; each run of hex, at both. */
-function decodedRuns(text: string): Buffer[] {
-  const decoded: Buffer[] = [];
+function decodedRuns(text: string): [run: string, decoded: Buffer][] {
+  const decoded: [string, Buffer][] = [];
   for (const [run] of text.matchAll(/[A-Za-z0-9+/_-]{4,}/g)) {
     const standard = run.replaceAll('-', '+').replaceAll('_', '/');
     for (let start = 0; start < 4; start++) {
       const aligned = standard.slice(start, start + Math.floor((standard.length - start) / 4) * 4);
-      if (aligned.length >= 4) decoded.push(Buffer.from(aligned, 'base64'));
+      if (aligned.length >= 4) decoded.push([run, Buffer.from(aligned, 'base64')]);
     }
   }
   for (const [run] of text.matchAll(/[0-9A-Fa-f]{4,}/g))
-    for (const start of [0, 1]) decoded.push(Buffer.from(run.slice(start, start + Math.floor((run.length - start) / 2) * 2), 'hex'));
+    for (const start of [0, 1]) decoded.push([run, Buffer.from(run.slice(start, start + Math.floor((run.length - start) / 2) * 2), 'hex')]);
   return decoded;
 }
 
@@ -99,8 +100,10 @@ export function revealsKey(text: string, key: string): string | undefined {
   const bytes = Buffer.from(key);
   const anyCase = key.length >= 8;
   for (const reading of readings(text)) {
-    if (reading.includes(key) || (anyCase && reading.toLowerCase().includes(key.toLowerCase()))) return `the key, in ${JSON.stringify(reading.slice(0, 200))}`;
-    for (const decoded of decodedRuns(reading)) if (holdsBytes(decoded, bytes)) return `the key in base64 or hex, in ${JSON.stringify(reading.slice(0, 200))}`;
+    const at = anyCase ? reading.toLowerCase().indexOf(key.toLowerCase()) : reading.indexOf(key);
+    if (at !== -1) return `the key, in ${JSON.stringify(reading.slice(Math.max(0, at - 80), at + key.length + 80))}`;
+    for (const [run, decoded] of decodedRuns(reading))
+      if (holdsBytes(decoded, bytes)) return `the key in base64 or hex, in the run ${JSON.stringify(run.slice(0, 200))}`;
   }
   return undefined;
 }
@@ -111,4 +114,58 @@ export function keysRevealed(text: string, keys: readonly string[]): string[] {
     const how = revealsKey(text, key);
     return how === undefined ? [] : [`${key.slice(0, 3)}…: ${how}`];
   });
+}
+
+/** Session names (`X-Mock-Session`: 1 to 64 of `[A-Za-z0-9._~-]`) that hold `key`: the key, a name around it, base64url of `u:` + key, its hex; those that fit. */
+export function keySessionNames(key: string): string[] {
+  const names = [key, `s-${key}-1`, Buffer.from(`u:${key}`).toString('base64url'), Buffer.from(key).toString('hex')];
+  return names.filter((name) => /^[A-Za-z0-9._~-]{1,64}$/.test(name));
+}
+
+/** Sends a request and reads its answer whole; what it answers does not matter here. */
+async function sent(url: string, init: RequestInit = {}): Promise<string> {
+  const response = await fetch(url, init);
+  return response.text();
+}
+
+/**
+ * Sends `key` in each encoding of `keyEncodings` to a mock whose API is at `baseUrl` (ending `/v1`) and
+ * that accepts `accepted`: in a query value, a path segment, a create's body (the JSON `\u` encoding as
+ * JSON escapes, so the name stored is the key), the `Accept` and `Prefer` headers, and a Basic
+ * credential; and as each of `keySessionNames`, with and without the mock's key, to the API and to the
+ * admin. Resolves once every answer was read.
+ */
+export async function sendKeyEverywhere(baseUrl: string, key: string, accepted: string): Promise<void> {
+  const origin = new URL(baseUrl).origin;
+  const bearer = { authorization: `Bearer ${accepted}` };
+  for (const [name, form] of Object.entries(keyEncodings(key))) {
+    const inJson = name.startsWith('json') ? form : JSON.stringify(form).slice(1, -1);
+    await sent(`${baseUrl}/pets?limit=1&k=${encodeURIComponent(form)}`, { headers: { ...bearer, accept: `application/json;k=${form}`, prefer: `k=${form}` } });
+    await sent(`${baseUrl}/pets/${encodeURIComponent(form)}`, { headers: bearer });
+    await sent(`${baseUrl}/pets`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: `{"name":"${inJson}","categoryId":1}` });
+    await sent(`${origin}/__mock/${encodeURIComponent(form)}`);
+  }
+  await sent(`${baseUrl}/pets`, { headers: { authorization: `Basic ${Buffer.from(`u:${key}`).toString('base64')}` } });
+  for (const session of keySessionNames(key)) {
+    const headers = { 'x-mock-session': session };
+    await sent(`${baseUrl}/pets?limit=1`, { headers: { ...headers, ...bearer } });
+    await sent(`${baseUrl}/pets?limit=1`, { headers });
+    await sent(`${origin}/__mock/clock`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: '{"now":"2031-01-01T00:00:00Z"}',
+    });
+  }
+}
+
+/** The admin answers that show what `sendKeyEverywhere` sent: every session's journal, health and clock, the sessions, the coverage, a reset. */
+export async function adminAnswers(baseUrl: string, key: string): Promise<string> {
+  const origin = new URL(baseUrl).origin;
+  const texts = [await sent(`${origin}/__mock/sessions`), await sent(`${origin}/__mock/coverage`), await sent(`${origin}/__mock/requests`)];
+  for (const session of keySessionNames(key)) {
+    const headers = { 'x-mock-session': session };
+    for (const path of ['/__mock/requests', '/__mock/health', '/__mock/clock']) texts.push(await sent(`${origin}${path}`, { headers }));
+    texts.push(await sent(`${origin}/__mock/sessions/${session}/reset`, { method: 'POST' }));
+  }
+  return texts.join('\n');
 }
