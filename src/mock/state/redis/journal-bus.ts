@@ -2,7 +2,7 @@
  * How a read of the cluster's journal reaches every replica (`--store redis://`, `--workers`). Each
  * replica keeps the requests it answers in its own memory, so that answering a request costs Redis
  * nothing; a read asks them all instead. The reader publishes the question on the namespace's journal
- * channel (Redis tells it how many replicas listen), and each replica publishes its answer on the
+ * channel (Redis tells it how many replicas listen to it), and each replica publishes its answer on the
  * reader's own channel. Reads are one at a time across the cluster (a lock in Redis): a replica numbers
  * its new entries when it answers, from the namespace's one counter, so that a poller's `since` never
  * passes over an entry another replica numbered meanwhile.
@@ -16,11 +16,12 @@ import type { RedisStore } from './redis-store.js';
 
 /**
  * How long a read waits for the replicas' answers, from the moment Redis delivered its question; if one
- * has not answered by then, the read is a 503 (`unanswered`).
+ * has not answered by then, the read is a 503 (`unanswered`). A replica busy with other work (its event
+ * loop behind, on a loaded machine) answers within it; one stopped (SIGSTOP) never does.
  */
-const ANSWER_MS = 1_000;
-/** How long a read holds the cluster's journal at most: a reader that dies holding it frees it by then. */
-const LOCK_MS = 3_000;
+const ANSWER_MS = 3_000;
+/** How long a read holds the cluster's journal at most, past its `ANSWER_MS`: a reader that dies holding it frees it by then. */
+const LOCK_MS = 8_000;
 /** How often a read waiting for another one tries again. */
 const LOCK_RETRY_MS = 3;
 /**
@@ -75,6 +76,12 @@ const TAKE = `local value = redis.call('GET', KEYS[1]) redis.call('DEL', KEYS[1]
 
 /** Takes the lock for this read (1), or names the read that holds it (its token; `''` if it was freed meanwhile). */
 const LOCK = `if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end return redis.call('GET', KEYS[1]) or ''`;
+
+/**
+ * Publishes a question, and says how many replicas heard it: the clients subscribed to its channel. PUBLISH
+ * alone counts pattern subscribers too (a `redis-cli psubscribe '*'` left open to watch), which never answer.
+ */
+const ASK = `local replicas = redis.call('pubsub', 'numsub', KEYS[1])[2] redis.call('publish', KEYS[1], ARGV[1]) return replicas`;
 
 /** Frees the lock only if this read still holds it (it may have run out and been taken by another). */
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -178,7 +185,7 @@ export class JournalBus {
     let timer: NodeJS.Timeout | undefined;
     try {
       const envelope: Envelope = { nonce, replyTo: this.#replies, question };
-      waiting.needed = await this.#store.run(() => redis.publish(this.#asks, JSON.stringify(envelope)));
+      waiting.needed = Number(await this.#store.run(() => redis.eval(ASK, 1, this.#asks, JSON.stringify(envelope))));
       // Timed from the publish: a slow PUBLISH on a busy machine must not eat the replicas' time to answer.
       timer = setTimeout(() => waiting.done(), ANSWER_MS);
       if (waiting.answers >= waiting.needed) waiting.done();
