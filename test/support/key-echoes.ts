@@ -117,7 +117,7 @@ export function keysRevealed(text: string, keys: readonly string[]): string[] {
 }
 
 /** Session names (`X-Mock-Session`: 1 to 64 of `[A-Za-z0-9._~-]`) that hold `key`: the key, a name around it, base64url of `u:` + key, its hex; those that fit. */
-export function keySessionNames(key: string): string[] {
+function keySessionNames(key: string): string[] {
   const names = [key, `s-${key}-1`, Buffer.from(`u:${key}`).toString('base64url'), Buffer.from(key).toString('hex')];
   return names.filter((name) => /^[A-Za-z0-9._~-]{1,64}$/.test(name));
 }

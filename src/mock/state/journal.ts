@@ -35,7 +35,7 @@ export type JournalRule =
 
 /**
  * One request as the journal shows it, the JSON of `GET /__mock/requests`. Stable: fields are only
- * ever added. A key never appears in it, in any encoding the request log knows.
+ * ever added. A key never appears in it, in any encoding the package's redactor knows (src/redact/).
  * @example
  * const entry: JournalEntry = {
  *   id: 12, time: '2026-11-25T10:00:00.000Z', session: 'default', method: 'POST', path: '/v1/pets', query: '',
@@ -48,7 +48,7 @@ export interface JournalEntry {
   readonly id: number;
   /** When the request reached the mock, ISO 8601 by the mock's clock (the real one unless `--now` or `now` moved it), not a session's. */
   readonly time: string;
-  /** The session it named (`X-Mock-Session`), `default` without one. */
+  /** The session it named (`X-Mock-Session`), `default` without one or without the key; a key in it as `***`. */
   readonly session: string;
   readonly method: string;
   /** The path as sent (still percent-encoded), a key in it shown as `***`. */
