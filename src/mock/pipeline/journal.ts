@@ -70,19 +70,17 @@ export class RecordingRequest implements MockRequest {
 }
 
 const BEARER_SHOWN = 'Bearer ***';
-/** A scheme longer than this is no scheme (RFC 9110 names none near it): the header is kept as `***`. */
-const MAX_SCHEME_LENGTH = 32;
 
 /**
  * The `Authorization` header a record keeps: its scheme and `***`, never the credential, whatever the
- * scheme (a Basic one too), so that the ring holds no credential and no string as long as one: the one
- * string `Bearer ***` for the usual form. The scheme is checked for keys when read.
+ * scheme (a Basic one too), so that the ring holds no credential: the one string `Bearer ***` for the
+ * usual form. The scheme is checked for keys when read, and counts in the ring's bytes as any header.
  */
 export function keptAuthorization(authorization: string | undefined): string | undefined {
   if (authorization === undefined) return undefined;
   if (authorization.startsWith('Bearer ')) return BEARER_SHOWN;
   const space = authorization.indexOf(' ');
-  return space === -1 || space > MAX_SCHEME_LENGTH ? '***' : `${authorization.slice(0, space)} ***`;
+  return space === -1 ? '***' : `${authorization.slice(0, space)} ***`;
 }
 
 /** `Bearer ***`: the scheme shown (unless it holds a key), never the credential. */
