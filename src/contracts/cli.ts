@@ -8,10 +8,9 @@ import { EXIT, messageOf, UsageError } from '../errors.js';
 import { profileDocument } from '../profile/profile.js';
 import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES } from './fuzz/budget.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
-import type { ObservedExchange } from './http.js';
+import { type ObservedExchange, verifierRedactor } from './http.js';
 import { profileOfRun } from './learn-profile.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
-import { Redactor } from './redact-key.js';
 import { painter, resultLine, summary } from './reporters/console.js';
 import { harOf } from './reporters/har.js';
 import { htmlReport } from './reporters/html.js';
@@ -110,7 +109,7 @@ function keysIn(argv: readonly string[]): string[] {
 /** A usage error's text without any key in it, and without the value of any `--flag=value` commander quotes. */
 function redactUsage(text: string, argv: readonly string[]): string {
   const unquoted = text.replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'");
-  return keysIn(argv).reduce((redacted, key) => new Redactor(key).text(redacted), unquoted);
+  return keysIn(argv).reduce((redacted, key) => verifierRedactor(key).text(redacted), unquoted);
 }
 
 function render(report: VerificationReport, reporter: Reporter): string {

@@ -2,11 +2,23 @@ import { DeadlineError, EXIT, messageOf, PetstoreError, stringField } from '../e
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { readLimited } from '../http/read-limited.js';
 import { type JsonValue, parseJson } from '../json/lossless.js';
+import { KeyRedactor } from '../redact/key-redactor.js';
 import { Pacer, sleepUnlessAborted } from './pace.js';
-import { KEY_PLACEHOLDER, Redactor } from './redact-key.js';
 import { send as sendOverHttp } from './transport.js';
 
-export { KEY_PLACEHOLDER };
+/** What the key is replaced by in everything petstore-verify records: a shell expands it in a pasted curl. */
+export const KEY_PLACEHOLDER = '$PETSTORE_API_KEY';
+
+/**
+ * The redactor of everything petstore-verify records of `key`: the package's one redactor
+ * (src/redact/), with the key replaced by `KEY_PLACEHOLDER`, and a key under 8 characters only as a
+ * token of its own, so that a key `1` leaves the ids and URLs of a report alone.
+ * @example
+ * verifierRedactor(key).text(`echo: ${btoa(`u:${key}`)}`); // no form of the key left
+ */
+export function verifierRedactor(key: string): KeyRedactor {
+  return new KeyRedactor([key], { placeholder: KEY_PLACEHOLDER, shortAsToken: true });
+}
 
 /** A request to the deployment under test, relative to its base URL. */
 export interface ApiRequest {
@@ -200,7 +212,7 @@ export class HttpClient {
   readonly #options: Required<Omit<HttpClientOptions, 'deadline' | 'rps' | 'observe'>> & Pick<HttpClientOptions, 'deadline' | 'observe'>;
   readonly #base: string;
   readonly #pacer: Pacer;
-  readonly #redactor: Redactor;
+  readonly #redactor: KeyRedactor;
   /** How many requests were sent, retries included. */
   sent = 0;
   /** How many of them were POSTs. */
@@ -219,7 +231,7 @@ export class HttpClient {
     this.#options = { maxBodyBytes: MAX_RESPONSE_BYTES, retries: 2, maxPosts: Number.POSITIVE_INFINITY, ...rest };
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#pacer = new Pacer({ concurrency: options.concurrency, rps, deadline: options.deadline });
-    this.#redactor = new Redactor(options.apiKey);
+    this.#redactor = verifierRedactor(options.apiKey);
   }
 
   /** POSTs the budget still allows, retries counted. */

@@ -5,6 +5,7 @@
  */
 import { seededPets } from '../fixtures/seed.js';
 import { known, type Profile } from '../profile/profile.js';
+import { KeyRedactor } from '../redact/key-redactor.js';
 import { createAdmin } from './admin/endpoints.js';
 import { idOffsetOf } from './core/defaults.js';
 import { faultDraw } from './core/faults.js';
@@ -201,7 +202,7 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     authorize: bearerCheck(settings.apiKeys),
     keyLabels: keyLabelsByIndex(settings),
     adminKeyRequired: settings.adminKeyRequired,
-    respondAdmin: createAdmin(sessions, coverage, saveDefault, profile, journal?.keeper),
+    respondAdmin: createAdmin(sessions, coverage, saveDefault, new KeyRedactor(settings.apiKeys), profile, journal?.keeper),
     form: profileForm(profile),
     prefer: settings.prefer,
     delay: settings.delay,

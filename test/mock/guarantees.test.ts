@@ -92,8 +92,18 @@ function launch(mode: string): Promise<StartedMock> {
     MODES.map(({ name, flags }) => [
       name,
       surround().then(async (around) => {
-        const running = await startMockCli([...(await flags(around)), '--port', '0', '--api-key', KEY], LOWERED_LIMITS_ENV);
-        return { baseUrl: running.url, key: KEY, flagsAgain: () => flags(around), limits: LIMITS, log: running.stderr, stop: () => running.stop() };
+        const given = await flags(around);
+        const running = await startMockCli([...given, '--port', '0', '--api-key', KEY], LOWERED_LIMITS_ENV);
+        return {
+          baseUrl: running.url,
+          key: KEY,
+          flagsAgain: () => flags(around),
+          limits: LIMITS,
+          log: running.stderr,
+          pid: running.child.pid ?? 0,
+          ...(given.includes('--store') ? { redis: around.redis } : {}),
+          stop: () => running.stop(),
+        };
       }),
     ]),
   );

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import type { JournalEntry, JournalPage } from '../../src/mock/state/journal.js';
-import { monitored, startRedis, type TestRedis } from '../support/redis.js';
+import { monitored, published, startRedis, type TestRedis } from '../support/redis.js';
 
 let namespaces = 0;
 
@@ -118,5 +118,29 @@ describe('an answer larger than Redis lets a subscriber fall behind', () => {
     expect(page.entries.length).toBe(ENTRIES);
     expect(page.entries[0]?.body?.length).toBe(4096);
     expect(page.last).toBe(page.entries.at(-1)?.id);
+  });
+});
+
+describe('a client that watches every channel (PSUBSCRIBE *)', () => {
+  let redis: TestRedis;
+  let server: MockServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+    server = await startMockServer({ port: 0, store: redis.url, namespace: `watched${++namespaces}` });
+  });
+  afterAll(async () => {
+    await server.close();
+    await redis.stop();
+  });
+
+  it('is no replica: reads are answered while it listens, and list what was answered', async () => {
+    await (await fetch(new URL('/v1/pets/2', server.url), { headers: { authorization: 'Bearer petstore-dev-key' } })).arrayBuffer();
+    // PUBLISH counts a pattern subscriber as a receiver: a read that waited for it to answer was a 503 after a second.
+    const messages = await published(redis, async () => {
+      const { status, page } = await journal(server);
+      expect(status).toBe(200);
+      expect(page.entries.map((entry) => entry.path)).toEqual(['/v1/pets/2']);
+    });
+    expect(messages).toContain('journal:ask');
   });
 });

@@ -28,9 +28,23 @@ function descendants(pid: number): number[] {
   return [pid, ...children.flatMap(descendants)];
 }
 
-function highWaterMark(pid: number): number {
-  const kib = /VmHWM:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`))?.[1];
+/** A memory field of `/proc/<pid>/status` (`VmHWM`, `VmRSS`), in bytes; 0 for a process gone. */
+function statusBytes(field: string, pid: number): number {
+  const kib = new RegExp(`${field}:\\s+(\\d+) kB`).exec(read(`/proc/${pid}/status`))?.[1];
   return kib === undefined ? 0 : Number(kib) * 1024;
+}
+
+function highWaterMark(pid: number): number {
+  return statusBytes('VmHWM', pid);
+}
+
+/**
+ * The memory `pid` and each process it started hold now (`VmRSS`), in bytes, by process.
+ * @example
+ * const before = residentBytes(mock.child.pid);
+ */
+export function residentBytes(pid: number): Map<number, number> {
+  return new Map(descendants(pid).map((each) => [each, statusBytes('VmRSS', each)]));
 }
 
 /** Runs `bin/<name>.js` with `args`, polling the memory of it and its children every 20 ms. */

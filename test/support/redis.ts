@@ -140,12 +140,16 @@ async function inline(port: number, line: string): Promise<void> {
 }
 
 /**
- * The commands Redis ran while `during` ran, one line each as MONITOR prints them (`+<time> [0
- * 127.0.0.1:5000] "publish" "ns:journal:ask" "..."`; those a Lua script ran say `[0 lua]`).
- * @example
- * const lines = await monitored(redis, () => fetch(url));
+ * What Redis sends a connection of its own that sent `command` (`MONITOR`, `PSUBSCRIBE *`), from its
+ * first reply (`ready`) until it shows `sentinel`, sent after `during` ended: all that `during` caused.
  */
-export async function monitored(redis: TestRedis, during: () => Promise<unknown>): Promise<string[]> {
+async function listenedWhile(
+  redis: TestRedis,
+  command: string,
+  ready: (text: string) => boolean,
+  during: () => Promise<unknown>,
+  sentinel: (mark: string) => { readonly send: string; readonly seen: (text: string) => boolean },
+): Promise<string> {
   const socket = connect(redis.port, '127.0.0.1');
   let text = '';
   socket.setEncoding('utf8');
@@ -153,21 +157,61 @@ export async function monitored(redis: TestRedis, during: () => Promise<unknown>
     text += chunk;
   });
   try {
-    socket.write('MONITOR\r\n');
-    while (!text.startsWith('+OK\r\n')) await new Promise((resolve) => setTimeout(resolve, 5));
+    socket.write(`${command}\r\n`);
+    while (!ready(text)) await new Promise((resolve) => setTimeout(resolve, 5));
     await during();
-    // Once MONITOR lists this ECHO, sent after `during` ended, it has listed every command `during` cost.
-    const sentinel = `end-of-monitored-${process.hrtime.bigint()}`;
-    await inline(redis.port, `ECHO ${sentinel}`);
+    const end = sentinel(`end-of-${command.split(' ')[0]?.toLowerCase()}-${process.hrtime.bigint()}`);
+    await inline(redis.port, end.send);
     const deadline = Date.now() + 10_000;
-    while (!text.toLowerCase().includes(`"echo" "${sentinel}"`)) {
-      if (Date.now() > deadline) throw new Error('MONITOR did not list the sentinel ECHO within 10 s');
+    while (!end.seen(text)) {
+      if (Date.now() > deadline) throw new Error(`${command} did not show the sentinel within 10 s`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   } finally {
     socket.destroy();
   }
+  return text;
+}
+
+/**
+ * The commands Redis ran while `during` ran, one line each as MONITOR prints them (`+<time> [0
+ * 127.0.0.1:5000] "publish" "ns:journal:ask" "..."`; those a Lua script ran say `[0 lua]`).
+ * @example
+ * const lines = await monitored(redis, () => fetch(url));
+ */
+export async function monitored(redis: TestRedis, during: () => Promise<unknown>): Promise<string[]> {
+  // Once MONITOR lists this ECHO, sent after `during` ended, it has listed every command `during` cost.
+  const text = await listenedWhile(
+    redis,
+    'MONITOR',
+    (so) => so.startsWith('+OK\r\n'),
+    during,
+    (mark) => ({
+      send: `ECHO ${mark}`,
+      seen: (so) => so.toLowerCase().includes(`"echo" "${mark}"`),
+    }),
+  );
   return text.split('\r\n').slice(1);
+}
+
+/**
+ * Every message published on `redis` while `during` ran (a pattern subscription to every channel), as
+ * the raw replies Redis sent the subscriber: what a replica tells another travels in them.
+ * @example
+ * const messages = await published(redis, () => fetch(url));
+ */
+export function published(redis: TestRedis, during: () => Promise<unknown>): Promise<string> {
+  // Once the subscriber has this message, published after `during` ended, it has every message before it.
+  return listenedWhile(
+    redis,
+    'PSUBSCRIBE *',
+    (so) => so.includes('psubscribe'),
+    during,
+    (mark) => ({
+      send: `PUBLISH sentinel ${mark}`,
+      seen: (so) => so.includes(mark),
+    }),
+  );
 }
 
 /** Namespaces given so far: every start of every suite gets a new one. */

@@ -8,6 +8,7 @@ import { messageOf } from '../../errors.js';
 import { parseJson, stringifyJson } from '../../json/lossless.js';
 import { MAX_BODY_BYTES } from '../../openapi/facts.js';
 import { type Profile, UNKNOWN_PROFILE } from '../../profile/profile.js';
+import type { KeyRedactor } from '../../redact/key-redactor.js';
 import { bodyText, errorResponse, jsonResponse, type MockRequest, type MockResponse } from '../core/messages.js';
 import { andThen, type Pending } from '../core/pending.js';
 import { parseClockBody } from '../state/clock.js';
@@ -117,6 +118,17 @@ export function withoutCors(response: MockResponse): MockResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) if (!CORS_HEADER.test(name)) headers[name] = value;
   return { ...response, headers };
+}
+
+/**
+ * An admin answer without a key in it, in any form: its JSON's strings redacted (a session named after a
+ * key, a path or a header quoting one). The inspector's files are not JSON, and hold no data.
+ * @example
+ * withoutKeys(await respondAdmin(request, method, path), new KeyRedactor(apiKeys));
+ */
+export function withoutKeys(response: MockResponse, redactor: KeyRedactor): MockResponse {
+  if (!/^application\/json\b/.test(response.headers['content-type'] ?? '')) return response;
+  return { ...response, body: redactor.body(response.body, true) };
 }
 
 function ok(body: unknown): MockResponse {
@@ -342,19 +354,20 @@ async function respondAdmin(admin: AdminContext, request: MockRequest, method: s
 
 /**
  * The admin endpoints over one mock's sessions and coverage: a function from a request under
- * `/__mock/` to its response, which has no CORS headers. A change of the default session's pets is
- * made through `saveChange`; a named session's never is.
+ * `/__mock/` to its response, which has no CORS headers and, through `redactor`, no key. A change of
+ * the default session's pets is made through `saveChange`; a named session's never is.
  * @example
- * const respondAdmin = createAdmin(sessions, coverage, unsavedChange);
+ * const respondAdmin = createAdmin(sessions, coverage, unsavedChange, new KeyRedactor(apiKeys));
  * await respondAdmin(request, 'GET', '/__mock/health'); // { status: 'ok', session: 'default', pets: 50 }
  */
 export function createAdmin(
   sessions: SessionRegistry,
   coverage: CoverageKeeper,
   saveChange: SaveChange,
+  redactor: KeyRedactor,
   profile: Profile = UNKNOWN_PROFILE,
   journal?: JournalKeeper,
 ): (request: MockRequest, method: string, path: string) => Promise<MockResponse> {
   const admin: AdminContext = { sessions, coverage, saveChange, profile, journal };
-  return async (request, method, path) => withoutCors(await respondAdmin(admin, request, method, path));
+  return async (request, method, path) => withoutKeys(withoutCors(await respondAdmin(admin, request, method, path)), redactor);
 }

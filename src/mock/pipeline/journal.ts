@@ -72,11 +72,15 @@ export class RecordingRequest implements MockRequest {
 const BEARER_SHOWN = 'Bearer ***';
 
 /**
- * The `Authorization` header a record keeps: the one string `Bearer ***` for the usual form, so that
- * the ring holds neither the key nor a string per request; any other form as it is, hidden when read.
+ * The `Authorization` header a record keeps: its scheme and `***`, never the credential, whatever the
+ * scheme (a Basic one too), so that the ring holds no credential: the one string `Bearer ***` for the
+ * usual form. The scheme is checked for keys when read, and counts in the ring's bytes as any header.
  */
 export function keptAuthorization(authorization: string | undefined): string | undefined {
-  return authorization?.startsWith('Bearer ') ? BEARER_SHOWN : authorization;
+  if (authorization === undefined) return undefined;
+  if (authorization.startsWith('Bearer ')) return BEARER_SHOWN;
+  const space = authorization.indexOf(' ');
+  return space === -1 ? '***' : `${authorization.slice(0, space)} ***`;
 }
 
 /** `Bearer ***`: the scheme shown (unless it holds a key), never the credential. */

@@ -18,7 +18,7 @@ import { errorResponse, jsonResponse, type MockRequest, type MockResponse, merge
 import type { Pending } from '../core/pending.js';
 import type { OperationId, ParsedInputs, Responder } from '../operations/operation.js';
 import type { CoverageKeeper } from '../state/coverage.js';
-import type { JournalRule } from '../state/journal.js';
+import { type JournalRule, journalSession } from '../state/journal.js';
 import { unavailableResponse } from '../state/redis/shared-state.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
 import { type AuthProblem, UNAUTHORIZED } from './auth.js';
@@ -338,7 +338,8 @@ function journal(journal: PipelineJournal, context: RequestContext, rule: Journa
   const sessionHeader = request.header(SESSION_HEADER);
   journal.keeper.record({
     time: context.arrived,
-    session: context.sessionName ?? sessionName(sessionHeader) ?? DEFAULT_SESSION,
+    // A request answered before its key was read (`authorization` still null), or refused for it, opens nothing.
+    session: journalSession(context.authorization !== null && rule !== 'auth', context.sessionName ?? sessionName(sessionHeader)),
     method: request.method,
     target: request.target,
     contentType: request.header('content-type'),

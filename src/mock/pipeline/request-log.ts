@@ -1,13 +1,16 @@
 /**
  * The request log's view of a request, without the keys a client put in it. Wherever an accepted key
  * stands in the request-target (a query name or value, a path segment or part of one, the userinfo of
- * an absolute-form target, across `/`, `&` or `=`), in any encoding the log would show (percent-encoded,
- * once or twice, `+` for a space, base64, its `=` padding left off), the part that holds it becomes
- * `***`; the userinfo of an absolute-form target always does. A word of the API's own paths is never
- * hidden: with `--api-key pets`, `GET /v1/pets?limit=5` is logged as it is, and `GET /v1/pets/pets`
- * as `GET /v1/pets/***`. The log's detail (`key=ci session=NAME`) is held to the same rule.
+ * an absolute-form target, across `/`, `&` or `=`), in any form the package's one redactor finds
+ * (src/redact/: percent-encoded once, twice or more, `+` for a space, JSON escapes, base64 at any
+ * offset, its last character left off), the part that holds it becomes `***`; the userinfo of an
+ * absolute-form target always does. A word of the API's own paths is never hidden: with `--api-key
+ * pets`, `GET /v1/pets?limit=5` is logged as it is, and `GET /v1/pets/pets` as `GET /v1/pets/***`.
+ * The log's detail (`key=ci session=NAME`) is held to the same rule.
  */
 import { openapi } from '../../generated/openapi.js';
+import { base64Windows } from '../../redact/key-patterns.js';
+import { KeyRedactor } from '../../redact/key-redactor.js';
 import { ADMIN_PREFIX } from '../admin/endpoints.js';
 import { matchRoute, routesOf } from './routes.js';
 
@@ -29,22 +32,14 @@ function decoded(value: string, plus: boolean): string {
   return text;
 }
 
-/** Every form of each key a client could have written it in: as it is, without its padding, in base64 and base64url. */
-export function keyForms(keys: readonly string[]): string[] {
-  const forms = keys.flatMap((key) => {
-    // btoa takes one character per byte: the key's UTF-8 bytes, so that a non-ASCII key has a base64 form too.
-    const base64 = btoa(Array.from(new TextEncoder().encode(key), (byte) => String.fromCharCode(byte)).join('')).replace(/=+$/, '');
-    return [key, key.replace(/=+$/, ''), base64, base64.replaceAll('+', '-').replaceAll('/', '_')];
-  });
-  return [...new Set(forms)].filter((form) => form !== '');
+/** Whether `text`, as it is or percent-decoded (as often as it was encoded), holds a key in a form `redactor` finds. */
+function holderOf(redactor: KeyRedactor): (text: string) => boolean {
+  return (text) => redactor.holds(text) || redactor.holds(decoded(text, false)) || redactor.holds(decoded(text, true));
 }
 
-/** Whether `text`, as it is or decoded, holds one of `forms`. */
-function holderOf(forms: readonly string[]): (text: string) => boolean {
-  return (text) => {
-    const shown = [text, decoded(text, false), decoded(text, true)];
-    return forms.some((form) => shown.some((variant) => variant.includes(form)));
-  };
+/** The most separators (`/`, `?`, `&`, `=`) a key, or its base64, spans: a key holding them is cut into that many pieces and one. */
+function separatorsIn(keys: readonly string[]): number {
+  return Math.max(0, ...keys.flatMap((key) => [key, ...base64Windows(key)]).map((form) => form.split(/[/?&=]/).length - 1));
 }
 
 /** A target cut at `/`, `?`, `&` and `=`: the pieces, each with the separator that follows it (`''` for the last). */
@@ -132,9 +127,8 @@ export function targetRedactor(keys: readonly string[], basePath: string): (targ
   const routes = routesOf(openapi);
   const words = new Set([...basePath.split('/'), ...ADMIN_PREFIX.split('/')]);
   for (const route of routes) for (const segment of route.segments) if (!segment.startsWith('{')) words.add(segment);
-  const forms = keyForms(keys);
-  const holds = holderOf(forms);
-  const widest = 1 + Math.max(0, ...forms.map((form) => form.split(/[/?&=]/).length - 1));
+  const holds = holderOf(new KeyRedactor(keys));
+  const widest = 1 + separatorsIn(keys);
   /** Which segments of `path` are words: a known route's own words, or anywhere else any word of the API. */
   const wordsOf = (path: string) => {
     const segments = path.split('/');
@@ -144,6 +138,8 @@ export function targetRedactor(keys: readonly string[], basePath: string): (targ
     return (i: number) => (route ? i < offset || route.segments[i - offset]?.startsWith('{') === false : words.has(decoded(segments[i] ?? '', false)));
   };
   return (target) => {
+    // A piece holds a key only if the whole target does; most hold none, and have no userinfo to hide.
+    if (!target.includes('@') && !holds(target)) return target;
     const [origin, rest] = splitOrigin(target, holds);
     const mark = rest.indexOf('?');
     const pieces = piecesOf(rest, wordsOf(mark === -1 ? rest : rest.slice(0, mark)));
@@ -159,7 +155,7 @@ export function targetRedactor(keys: readonly string[], basePath: string): (targ
  * detailRedactor(['s3cret'])('session=s3cret'); // 'session=***'
  */
 export function detailRedactor(keys: readonly string[]): (detail: string) => string {
-  const holds = holderOf(keyForms(keys));
+  const holds = holderOf(new KeyRedactor(keys));
   return (detail) =>
     detail
       .split(' ')
@@ -171,19 +167,17 @@ export function detailRedactor(keys: readonly string[]): (detail: string) => str
 }
 
 /**
- * The function the journal passes header values and bodies through: each key, in any form
- * `targetRedactor` knows (JSON-escaped too), becomes `***`; a text that still holds one in an encoding
- * (percent-encoded in a form body) is hidden whole.
+ * The function the journal passes header values, session names and bodies through: each key, in any
+ * form the package's redactor finds, becomes `***`; a text that still holds one once percent-decoded
+ * (encoded three times in a form body) is hidden whole.
  * @example
  * textRedactor(['s3cret'])('{"token":"s3cret"}'); // '{"token":"***"}'
  */
 export function textRedactor(keys: readonly string[]): (text: string) => string {
-  const plain = keyForms(keys);
-  const forms = [...new Set([...plain, ...plain.map((form) => JSON.stringify(form).slice(1, -1))])].sort((a, b) => b.length - a.length);
-  const holds = holderOf(plain);
+  const redactor = new KeyRedactor(keys);
+  const holds = holderOf(redactor);
   return (text) => {
-    let shown = text;
-    for (const form of forms) if (shown.includes(form)) shown = shown.replaceAll(form, '***');
+    const shown = redactor.text(text);
     return holds(shown) ? '***' : shown;
   };
 }

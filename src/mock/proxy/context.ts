@@ -7,6 +7,7 @@ import { openapi } from '../../generated/openapi.js';
 import type { JsonValue } from '../../json/lossless.js';
 import { type Conformance, createConformance } from '../../openapi/conformance.js';
 import type { ProfileDocument } from '../../profile/profile.js';
+import type { KeyRedactor } from '../../redact/key-redactor.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { journalOf, type MockApi } from '../create-mock-api.js';
 import type { OperationId } from '../operations/operation.js';
@@ -19,6 +20,7 @@ import { targetRedactor } from '../pipeline/request-log.js';
 import type { Router } from '../pipeline/router.js';
 import { RESPONSE_SCHEMAS } from '../pipeline/self-check.js';
 import { DriftLog } from './drift-report.js';
+import { requestRedactor } from './hide-credentials.js';
 import { createForcer } from './prefer.js';
 import { Recorder } from './record.js';
 import { createShadow, type Shadow } from './shadow.js';
@@ -71,6 +73,11 @@ export interface ProxyContext {
   readonly upstream: URL;
   /** The key sent to the deployment, if given; every text the proxy logs or relays is redacted of it. */
   readonly upstreamKey: string | undefined;
+  /**
+   * The redactor of what the proxy logs, keeps, records and relays for a request with this
+   * `Authorization`: the mock's keys, the upstream key and the request's own credential, in any form.
+   */
+  readonly hide: (authorization: string | undefined) => KeyRedactor;
   /** The interface the proxy binds. */
   readonly host: string;
   /** Whether a `Host` header names this proxy, by the mock's own check. */
@@ -122,7 +129,9 @@ export interface Exchange extends Incoming {
   readonly upstreamJson: JsonValue | undefined;
   /** A header of the deployment's response by lower-case name. */
   upstreamHeader(name: string): string | undefined;
-  /** Text redacted of the upstream key and of the client's token, on one line: what may be logged and kept. */
+  /** Text redacted of every key the proxy hides and of the client's credential (`ProxyContext.hide`): what may be kept. */
+  redact(text: string): string;
+  /** `redact`, on one line: what may be logged. */
   clean(text: string): string;
 }
 
@@ -161,6 +170,7 @@ export function createProxyContext(options: ProxyOptions): ProxyContext {
   return {
     upstream,
     upstreamKey: options.upstreamKey,
+    hide: requestRedactor(hidden),
     host,
     hostAllowed: hostCheck(served),
     pageHosts: new Set(served.map((name) => hostName(name))),
@@ -172,7 +182,7 @@ export function createProxyContext(options: ProxyOptions): ProxyContext {
     forcer: options.prefer === false ? undefined : createForcer(options.profile),
     inputChecks: createInputChecks(basePath),
     conformance: createConformance<OperationId>(openapi, RESPONSE_SCHEMAS),
-    recorder: options.record === undefined ? undefined : new Recorder(options.record, options.profile, options.upstreamKey),
+    recorder: options.record === undefined ? undefined : new Recorder(options.record, options.profile),
     log: new DriftLog(upstream.href, options.onProblem ?? (() => {})),
     logTarget: targetRedactor(hidden, basePath),
     journal: journalOf(settings, hidden),

@@ -7,9 +7,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { readLimited } from '../../http/read-limited.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
-import type { Incoming, ProxyContext } from './context.js';
+import type { Exchange, Incoming, ProxyContext } from './context.js';
 import type { ContractViolation } from './drift-report.js';
-import { redactor } from './hide-credentials.js';
 import { relayedHeaders } from './relayed-headers.js';
 
 /** Headers a client sends that the deployment needs; the rest (cookies, X-Mock-Session, Prefer) stay here. */
@@ -66,15 +65,14 @@ function headerSafe(text: string, max = 400): string {
 }
 
 /**
- * The deployment's response as the client gets it: its headers as relayed-headers.ts lets them pass, with the first
- * violation in `X-Contract-Violation`, and never holding the upstream key, even from a deployment
- * that echoes it.
+ * The deployment's response as the client gets it: its headers as relayed-headers.ts lets them pass, with
+ * the first violation in `X-Contract-Violation`, and never holding a key the proxy hides or the client's
+ * credential, in any form, even from a deployment that echoes them.
  */
-export function relayedResponse(upstreamKey: string | undefined, upstream: Response, text: string, violations: readonly ContractViolation[]): MockResponse {
-  const hide = redactor([upstreamKey]);
-  const headers = relayedHeaders(upstream.headers, hide);
+export function relayedResponse({ upstream, upstreamText, redact }: Exchange, violations: readonly ContractViolation[]): MockResponse {
+  const headers = relayedHeaders(upstream.headers, redact);
   const [first] = violations;
   if (first !== undefined)
     headers['x-contract-violation'] = headerSafe(`${first.message}${violations.length > 1 ? ` (and ${violations.length - 1} more: GET /__mock/drift)` : ''}`);
-  return { status: upstream.status, headers, body: upstreamKey === undefined ? text : hide(text) };
+  return { status: upstream.status, headers, body: redact(upstreamText) };
 }

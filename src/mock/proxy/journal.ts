@@ -9,8 +9,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { MockResponse } from '../core/messages.js';
 import type { OperationId } from '../operations/operation.js';
 import { keptAuthorization, longBody } from '../pipeline/journal.js';
-import type { JournalRule } from '../state/journal.js';
-import { DEFAULT_SESSION, SESSION_HEADER, sessionName } from '../state/sessions.js';
+import { type JournalRule, journalSession } from '../state/journal.js';
+import { SESSION_HEADER, sessionName } from '../state/sessions.js';
 import type { ProxyContext } from './context.js';
 
 /**
@@ -59,8 +59,8 @@ export function journalAnswered(context: ProxyContext, answered: Answered, noted
   const sessionHeader = oneHeader(headers, SESSION_HEADER);
   journal.keeper.record({
     time: answered.arrived,
-    // The proxy opens no session: the name only sorts its journal, as the mock's does.
-    session: sessionName(sessionHeader) ?? DEFAULT_SESSION,
+    // The proxy opens no session: the name only sorts its journal, as the mock's does; a request its key check refused opens none.
+    session: journalSession(rule !== 'auth', sessionName(sessionHeader)),
     method: answered.method,
     target: answered.target,
     contentType: headers['content-type'],

@@ -4,7 +4,8 @@
  * each), a list `--data` reads; beside it, `<name>.profile.json` holds the profile: the one the proxy
  * was given, with what the responses showed of the deployment's choices (list order, ids beyond 2^53,
  * charset, the status of a pet added without one). Only the fields of the spec are kept, and any text
- * holding the upstream key or the client's token, in any encoding, has it replaced by `***`.
+ * holding a key the proxy hides (the mock's, the upstream key) or the client's credential, whatever
+ * its scheme (a Basic one's password too), in any encoding, has it replaced by `***`.
  */
 import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -14,7 +15,6 @@ import { inOrder, type ListOrder, type ProfileDocument } from '../../profile/pro
 import { checkPets } from '../state/pet-data.js';
 import type { StoredPet } from '../state/store.js';
 import type { Exchange } from './context.js';
-import { bearerToken, redactor } from './hide-credentials.js';
 
 const ORDERS: readonly ListOrder[] = ['id-asc', 'id-desc', 'name', 'status'];
 const BEYOND_DOUBLE = 2n ** 53n;
@@ -110,15 +110,13 @@ function parseJsonOrUndefined(text: string): JsonValue | undefined {
 export class Recorder {
   readonly #file: string;
   readonly #profile: ProfileDocument | undefined;
-  readonly #redact: (text: string) => string;
   readonly #pets = new Map<string, StoredPet>();
   readonly #seen = new SeenChoices();
   #writing: Promise<void> = Promise.resolve();
 
-  constructor(file: string, profile: ProfileDocument | undefined, upstreamKey: string | undefined) {
+  constructor(file: string, profile: ProfileDocument | undefined) {
     this.#file = file;
     this.#profile = profile;
-    this.#redact = redactor([upstreamKey]);
   }
 
   /** Writes the empty recording, so that a path that cannot be written stops the proxy at start. */
@@ -132,8 +130,7 @@ export class Recorder {
 
   /** Keeps the pets and choices an exchange shows, and writes them. */
   observe(exchange: Exchange): Promise<void> {
-    const redact = (text: string) => redactor([bearerToken(exchange.headers.authorization)])(this.#redact(text));
-    const pets = shownPets(exchange).flatMap((value) => recordedPet(value, redact) ?? []);
+    const pets = shownPets(exchange).flatMap((value) => recordedPet(value, exchange.redact) ?? []);
     if (pets.length === 0) return this.#writing;
     for (const pet of pets) this.#pets.set(String(pet.id), pet);
     this.#seen.see(exchange, pets);

@@ -7,7 +7,7 @@
  * by the mock (prefer.ts).
  */
 import { setTimeout } from 'node:timers/promises';
-import { journalEndpoint } from '../admin/endpoints.js';
+import { journalEndpoint, withoutKeys } from '../admin/endpoints.js';
 import { DEFAULT_TRICKLE_MS } from '../core/faults.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
 import type { OperationId } from '../operations/operation.js';
@@ -16,7 +16,7 @@ import { compareResponses } from '../profile/drift.js';
 import { SESSION_HEADER, sessionName } from '../state/sessions.js';
 import type { Exchange, Incoming, ProxyContext } from './context.js';
 import { forward, type Relayable, relayedResponse } from './forward.js';
-import { bearerToken, oneLine, redactor } from './hide-credentials.js';
+import { oneLine } from './hide-credentials.js';
 import type { Noted } from './journal.js';
 import { parsedBody } from './json-body.js';
 import { preferred } from './prefer.js';
@@ -51,7 +51,7 @@ export async function respond(context: ProxyContext, incoming: Incoming, noted: 
   const violations = await recordViolations(context, exchange);
   recordDrifts(context, exchange, await shadowResponse(context.shadow, exchange));
   await context.recorder?.observe(exchange);
-  const relayed = relayedResponse(context.upstreamKey, forwarded.upstream, forwarded.text, violations);
+  const relayed = relayedResponse(exchange, violations);
   if (prefers === undefined) return relayed;
   const fault = prefers.fault === undefined ? {} : { fault: { kind: prefers.fault, trickleMs: prefers.trickle ?? DEFAULT_TRICKLE_MS } };
   return { ...relayed, headers: { ...relayed.headers, 'preference-applied': appliedPreferences(prefers) }, ...fault };
@@ -60,9 +60,14 @@ export async function respond(context: ProxyContext, incoming: Incoming, noted: 
 /**
  * `GET /__mock/drift` is the proxy's own, and so is its journal (`GET`, `DELETE /__mock/requests`);
  * every other admin endpoint is the shadow's, the journal's too while it is off (its 404 says so).
- * A reset the shadow makes empties the journal of the sessions it resets, as the mock's does.
+ * A reset the shadow makes empties the journal of the sessions it resets, as the mock's does. Every
+ * answer has the keys the proxy hides taken out, as the mock's admin answers have (`withoutKeys`).
  */
-async function adminResponse(context: ProxyContext, { method, target, headers, body }: Incoming, path: string): Promise<MockResponse> {
+async function adminResponse(context: ProxyContext, incoming: Incoming, path: string): Promise<MockResponse> {
+  return withoutKeys(await adminAnswer(context, incoming, path), context.hide(undefined));
+}
+
+async function adminAnswer(context: ProxyContext, { method, target, headers, body }: Incoming, path: string): Promise<MockResponse> {
   if (method === 'GET' && path === '/__mock/drift')
     return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(context.log.report()) };
   const { journal } = context;
@@ -84,7 +89,8 @@ function resetSession(path: string, header: string | string[] | undefined): stri
 /** The exchange of a forwarded request and the deployment's response, with what every step reads of them. */
 function exchangeOf(context: ProxyContext, incoming: Incoming, operationId: OperationId | undefined, { upstream, text }: Relayable): Exchange {
   const { method, target, headers } = incoming;
-  const redact = redactor([context.upstreamKey, bearerToken(headers.authorization)]);
+  const hidden = context.hide(headers.authorization);
+  const redact = (text: string) => hidden.text(text);
   return {
     ...incoming,
     requestLine: `${method} ${target}`,
@@ -93,6 +99,7 @@ function exchangeOf(context: ProxyContext, incoming: Incoming, operationId: Oper
     upstreamText: text,
     upstreamJson: parsedBody(text),
     upstreamHeader: (name) => upstream.headers.get(name) ?? undefined,
+    redact,
     clean: (text) => oneLine(redact(text)),
   };
 }

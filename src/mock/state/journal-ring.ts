@@ -4,6 +4,11 @@
  * of the garbage collector's young-generation passes, and each pass copies what survives: columns
  * leave it only the request's own strings to copy (its target, mostly), not an object of sixteen
  * fields (`npm run bench`: an object per record cost about 1 µs of CPU per request more than columns).
+ *
+ * Bounded in bytes as well as in records: a ring holds at most `JOURNAL_SESSION_BYTES`, and all the
+ * rings of a journal `JOURNAL_TOTAL_BYTES`, so that requests with long targets or headers cannot make
+ * `size` records a large memory. A ring's columns grow as its records come, so a session that sent one
+ * request costs one record's room, not `size` of them.
  */
 import type { JournalRecord, JournalRule } from './journal.js';
 
@@ -29,6 +34,21 @@ const RULE_NUMBERS: ReadonlyMap<JournalRule, number> = new Map(RULES.map((rule, 
 type TextField = 'method' | 'target' | 'contentType' | 'accept' | 'prefer' | 'sessionHeader' | 'authorization' | 'body' | 'operation' | 'keyLabel';
 
 /**
+ * The most a session's journal holds, in bytes: its oldest records go, beyond `journalSize` of them or
+ * beyond this. 500 requests of 4 KiB each (a body at `--journal-body`'s default) fit.
+ */
+export const JOURNAL_SESSION_BYTES = 4 * 1024 * 1024;
+/**
+ * The most the journal of a mock (or of a replica) holds, in bytes, every session's together: past it,
+ * the named sessions written least recently lose their journal, as they do past `--max-sessions` rings.
+ */
+export const JOURNAL_TOTAL_BYTES = 32 * 1024 * 1024;
+/** What a record costs besides its strings: its numbers and its slot in each column. */
+const RECORD_BYTES = 128;
+/** The records a new ring has room for; it doubles its room, up to `size`, as records come. */
+const FIRST_ROOM = 8;
+
+/**
  * `value`, or the equal string the record before holds: a client that sends the same target or header
  * again and again (a poller, a load test) then leaves the ring one string, and each request's own
  * copy dies young.
@@ -38,9 +58,72 @@ function same(column: readonly (string | undefined)[], before: number, value: st
   return previous === value ? previous : value;
 }
 
+/** Every string a record keeps. */
+const TEXT_FIELDS: readonly TextField[] = [
+  'method',
+  'target',
+  'contentType',
+  'accept',
+  'prefer',
+  'sessionHeader',
+  'authorization',
+  'body',
+  'operation',
+  'keyLabel',
+];
+
+/** The bytes a record is counted as: 2 a character of each string it keeps (V8 keeps a string in 1 or 2 bytes a character), and its numbers. */
+function bytesOf(record: JournalRecord): number {
+  let characters = 0;
+  for (const field of TEXT_FIELDS) characters += record[field]?.length ?? 0;
+  return RECORD_BYTES + 2 * characters;
+}
+
+/** The columns of a ring with room for `room` records. */
+class Columns {
+  readonly ids: Float64Array;
+  readonly times: Float64Array;
+  readonly latencies: Float64Array;
+  readonly statuses: Uint16Array;
+  /** The rule's number, and 128 when the body was cut. */
+  readonly flags: Uint8Array;
+  readonly bytes: Float64Array;
+  readonly texts: Record<TextField, (string | undefined)[]>;
+
+  constructor(readonly room: number) {
+    this.ids = new Float64Array(room);
+    this.times = new Float64Array(room);
+    this.latencies = new Float64Array(room);
+    this.statuses = new Uint16Array(room);
+    this.flags = new Uint8Array(room);
+    this.bytes = new Float64Array(room);
+    const texts = {} as Record<TextField, (string | undefined)[]>;
+    for (const field of TEXT_FIELDS) texts[field] = new Array<string | undefined>(room).fill(undefined);
+    this.texts = texts;
+  }
+
+  /** Copies the slot `from` of `other` into the slot `to`. */
+  copy(other: Columns, from: number, to: number): void {
+    this.ids[to] = other.ids[from] ?? 0;
+    this.times[to] = other.times[from] ?? 0;
+    this.latencies[to] = other.latencies[from] ?? 0;
+    this.statuses[to] = other.statuses[from] ?? 0;
+    this.flags[to] = other.flags[from] ?? 0;
+    this.bytes[to] = other.bytes[from] ?? 0;
+    for (const field of TEXT_FIELDS) this.texts[field][to] = other.texts[field][from];
+  }
+
+  /** Lets the strings of slot `at` go. */
+  empty(at: number): void {
+    for (const field of TEXT_FIELDS) this.texts[field][at] = undefined;
+    this.bytes[at] = 0;
+  }
+}
+
 /**
- * The ring of one session's records, with their ids: `push` overwrites the oldest once full. A record
- * pushed with id 0 waits for one (`number`): the cluster's journal numbers only when it is read.
+ * The ring of one session's records, with their ids: `push` overwrites the oldest once it holds `size`
+ * records, and drops the oldest while they pass `maxBytes`. A record pushed with id 0 waits for one
+ * (`number`): the cluster's journal numbers only when it is read.
  * @example
  * const ring = new RecordRing('default', 500);
  * ring.push(record, 1);
@@ -49,48 +132,41 @@ function same(column: readonly (string | undefined)[], before: number, value: st
 export class RecordRing {
   readonly #session: string;
   readonly #size: number;
-  readonly #ids: Float64Array;
-  readonly #times: Float64Array;
-  readonly #latencies: Float64Array;
-  readonly #statuses: Uint16Array;
-  /** The rule's number, and 128 when the body was cut. */
-  readonly #flags: Uint8Array;
-  readonly #texts: Record<TextField, (string | undefined)[]>;
+  readonly #maxBytes: number;
+  #columns: Columns;
+  /** The slot the next record goes to. */
   #next = 0;
   #count = 0;
+  #bytes = 0;
 
-  constructor(session: string, size: number) {
+  constructor(session: string, size: number, maxBytes = JOURNAL_SESSION_BYTES) {
     this.#session = session;
     this.#size = size;
-    this.#ids = new Float64Array(size);
-    this.#times = new Float64Array(size);
-    this.#latencies = new Float64Array(size);
-    this.#statuses = new Uint16Array(size);
-    this.#flags = new Uint8Array(size);
-    const column = () => new Array<string | undefined>(size).fill(undefined);
-    this.#texts = {
-      method: column(),
-      target: column(),
-      contentType: column(),
-      accept: column(),
-      prefer: column(),
-      sessionHeader: column(),
-      authorization: column(),
-      body: column(),
-      operation: column(),
-      keyLabel: column(),
-    };
+    this.#maxBytes = maxBytes;
+    this.#columns = new Columns(Math.min(size, FIRST_ROOM));
+  }
+
+  /** The bytes its records are counted as (`bytesOf`). */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   push(record: JournalRecord, id: number): void {
+    if (this.#count === this.#columns.room && this.#columns.room < this.#size) this.#grow();
+    let columns = this.#columns;
+    const room = columns.room;
     const at = this.#next;
-    this.#ids[at] = id;
-    this.#times[at] = record.time;
-    this.#latencies[at] = record.latencyMs;
-    this.#statuses[at] = record.status;
-    this.#flags[at] = (RULE_NUMBERS.get(record.rule) ?? 0) | (record.bodyTruncated ? 128 : 0);
-    const texts = this.#texts;
-    const before = (at - 1 + this.#size) % this.#size;
+    if (this.#count === room) this.#dropOldest();
+    columns = this.#columns;
+    const bytes = bytesOf(record);
+    columns.ids[at] = id;
+    columns.times[at] = record.time;
+    columns.latencies[at] = record.latencyMs;
+    columns.statuses[at] = record.status;
+    columns.flags[at] = (RULE_NUMBERS.get(record.rule) ?? 0) | (record.bodyTruncated ? 128 : 0);
+    columns.bytes[at] = bytes;
+    const texts = columns.texts;
+    const before = (at - 1 + room) % room;
     texts.method[at] = record.method;
     texts.target[at] = same(texts.target, before, record.target);
     texts.contentType[at] = same(texts.contentType, before, record.contentType);
@@ -101,17 +177,21 @@ export class RecordRing {
     texts.body[at] = record.body;
     texts.operation[at] = record.operation;
     texts.keyLabel[at] = record.keyLabel;
-    this.#next = (at + 1) % this.#size;
-    if (this.#count < this.#size) this.#count++;
+    this.#next = (at + 1) % room;
+    this.#count++;
+    this.#bytes += bytes;
+    // The record just pushed stays, even alone past the bound: one request is never more than 1 MiB and 16 KiB of headers.
+    while (this.#bytes > this.#maxBytes && this.#count > 1) this.#dropOldest();
   }
 
   /** The records with their ids, oldest first, those with an id past `since` only. */
   records(since = 0): { readonly id: number; readonly record: JournalRecord }[] {
     const found: { id: number; record: JournalRecord }[] = [];
-    const start = (this.#next - this.#count + this.#size) % this.#size;
+    const { room } = this.#columns;
+    const start = this.#start();
     for (let i = 0; i < this.#count; i++) {
-      const at = (start + i) % this.#size;
-      const id = this.#ids[at] ?? 0;
+      const at = (start + i) % room;
+      const id = this.#columns.ids[at] ?? 0;
       if (id > since) found.push({ id, record: this.#recordAt(at) });
     }
     return found;
@@ -119,8 +199,9 @@ export class RecordRing {
 
   /** How many of the newest records have no id yet (pushed with id 0, numbered later by `number`). */
   unnumbered(): number {
+    const { room, ids } = this.#columns;
     let count = 0;
-    while (count < this.#count && this.#ids[(this.#next - 1 - count + 2 * this.#size) % this.#size] === 0) count++;
+    while (count < this.#count && ids[(this.#next - 1 - count + 2 * room) % room] === 0) count++;
     return count;
   }
 
@@ -130,21 +211,46 @@ export class RecordRing {
    */
   number(first: number, count: number): void {
     const waiting = this.unnumbered();
-    for (let i = 0; i < Math.min(count, waiting); i++) this.#ids[(this.#next - waiting + i + 2 * this.#size) % this.#size] = first + i;
+    const { room, ids } = this.#columns;
+    for (let i = 0; i < Math.min(count, waiting); i++) ids[(this.#next - waiting + i + 2 * room) % room] = first + i;
   }
 
   /** The greatest id the ring holds, 0 for none. */
   get last(): number {
-    return this.#count === 0 ? 0 : (this.#ids[(this.#next - 1 + this.#size) % this.#size] ?? 0);
+    const { room, ids } = this.#columns;
+    return this.#count === 0 ? 0 : (ids[(this.#next - 1 + room) % room] ?? 0);
   }
 
-  // `at` is a slot the ring has written, under its size: the `?? 0` and `?? ''` below are never taken, they only
+  #start(): number {
+    const { room } = this.#columns;
+    return (this.#next - this.#count + room) % room;
+  }
+
+  /** Forgets the oldest record, letting its strings go. */
+  #dropOldest(): void {
+    const at = this.#start();
+    this.#bytes -= this.#columns.bytes[at] ?? 0;
+    this.#columns.empty(at);
+    this.#count--;
+  }
+
+  /** Doubles the room, up to `size`, the records kept in order from the first slot. */
+  #grow(): void {
+    const old = this.#columns;
+    const grown = new Columns(Math.min(this.#size, old.room * 2));
+    const start = this.#start();
+    for (let i = 0; i < this.#count; i++) grown.copy(old, (start + i) % old.room, i);
+    this.#columns = grown;
+    this.#next = this.#count % grown.room;
+  }
+
+  // `at` is a slot the ring has written, under its room: the `?? 0` and `?? ''` below are never taken, they only
   // say so to `noUncheckedIndexedAccess`.
   #recordAt(at: number): JournalRecord {
-    const flags = this.#flags[at] ?? 0;
-    const texts = this.#texts;
+    const { flags, texts, times, statuses, latencies } = this.#columns;
+    const flag = flags[at] ?? 0;
     return {
-      time: this.#times[at] ?? 0,
+      time: times[at] ?? 0,
       session: this.#session,
       method: texts.method[at] ?? '',
       target: texts.target[at] ?? '',
@@ -154,39 +260,68 @@ export class RecordRing {
       sessionHeader: texts.sessionHeader[at],
       authorization: texts.authorization[at],
       body: texts.body[at],
-      bodyTruncated: flags >= 128,
-      status: this.#statuses[at] ?? 0,
+      bodyTruncated: flag >= 128,
+      status: statuses[at] ?? 0,
       operation: texts.operation[at],
-      rule: RULES[flags & 127] ?? 'error',
-      latencyMs: this.#latencies[at] ?? 0,
+      rule: RULES[flag & 127] ?? 'error',
+      latencyMs: latencies[at] ?? 0,
       keyLabel: texts.keyLabel[at],
     };
   }
 }
 
+/** The bounds of a journal's rings: records per session, named sessions, bytes per session and in all. */
+export interface RingBounds {
+  /** Records per session (`journalSize`). */
+  readonly size: number;
+  /** Named sessions with a ring (the default session's is kept besides). */
+  readonly maxRings: number;
+  /** Default `JOURNAL_SESSION_BYTES`. */
+  readonly sessionBytes?: number;
+  /** Default `JOURNAL_TOTAL_BYTES`. */
+  readonly totalBytes?: number;
+}
+
 /**
- * The rings of a journal by session: the default session's and at most `maxRings` named ones. A new one
- * then takes the place of the named session written least recently, so that requests naming ever new
- * sessions cannot grow the memory.
+ * The rings of a journal by session: the default session's and at most `maxRings` named ones, holding
+ * at most `totalBytes` together. A new one takes the place of the named session written least recently,
+ * and so do the rings written least recently when they pass the bytes, so that requests naming ever new
+ * sessions, or sending ever longer targets, cannot grow the memory.
  * @example
- * const rings = new JournalRings(500, 100);
- * rings.ringOf('alice').push(record, 1);
+ * const rings = new JournalRings({ size: 500, maxRings: 100 });
+ * rings.push(record, 1);
  * rings.get('alice')?.records();
  */
 export class JournalRings {
   readonly #rings = new Map<string, RecordRing>();
   readonly #size: number;
   readonly #maxRings: number;
+  readonly #sessionBytes: number;
+  readonly #totalBytes: number;
+  /** What every ring holds but the last one written: the last one's own count changes with each push. */
+  #othersBytes = 0;
   #lastRing: RecordRing | undefined;
   #lastSession: string | undefined;
 
-  constructor(size: number, maxRings: number) {
-    this.#size = size;
-    this.#maxRings = Math.max(1, maxRings);
+  constructor(bounds: RingBounds) {
+    this.#size = bounds.size;
+    this.#maxRings = Math.max(1, bounds.maxRings);
+    this.#sessionBytes = bounds.sessionBytes ?? JOURNAL_SESSION_BYTES;
+    this.#totalBytes = bounds.totalBytes ?? JOURNAL_TOTAL_BYTES;
   }
 
   get(session: string): RecordRing | undefined {
     return this.#rings.get(session);
+  }
+
+  /** The sessions that have a ring. */
+  names(): IterableIterator<string> {
+    return this.#rings.keys();
+  }
+
+  /** The bytes every ring holds together. */
+  get bytes(): number {
+    return this.#othersBytes + (this.#lastRing?.bytes ?? 0);
   }
 
   /** Forgets one session's ring, or every one. */
@@ -195,30 +330,55 @@ export class JournalRings {
     else this.#rings.delete(session);
     this.#lastRing = undefined;
     this.#lastSession = undefined;
+    this.#othersBytes = this.#sum();
+  }
+
+  /** Keeps `record` in its session's ring, then drops the rings written least recently while all of them pass `totalBytes`. */
+  push(record: JournalRecord, id: number): void {
+    this.#ringOf(record.session).push(record, id);
+    if (this.bytes > this.#totalBytes) this.#dropWhileOver();
   }
 
   /** The session's ring, made (and moved last) when it is not the one written last: most requests name the same session as the one before. */
-  ringOf(session: string): RecordRing {
+  #ringOf(session: string): RecordRing {
     if (session === this.#lastSession && this.#lastRing) return this.#lastRing;
+    // While no ring is the last one written, `#othersBytes` counts them all.
+    this.#othersBytes += this.#lastRing?.bytes ?? 0;
+    this.#lastRing = undefined;
+    this.#lastSession = undefined;
     let ring = this.#rings.get(session);
     if (ring) this.#rings.delete(session);
     else {
-      ring = new RecordRing(session, this.#size);
+      ring = new RecordRing(session, this.#size, this.#sessionBytes);
       const named = this.#rings.size - (this.#rings.has('default') ? 1 : 0);
       if (session !== 'default' && named >= this.#maxRings) this.#dropOldestNamed();
     }
+    this.#othersBytes -= ring.bytes;
     this.#rings.set(session, ring);
     this.#lastSession = session;
     this.#lastRing = ring;
     return ring;
   }
 
-  /** Drops the ring of the named session written least recently; the default session's stays. */
-  #dropOldestNamed(): void {
-    for (const name of this.#rings.keys()) {
-      if (name === 'default') continue;
+  /** Drops the ring of the named session written least recently, not the last one written; the default session's stays. Whether one was. */
+  #dropOldestNamed(): boolean {
+    for (const [name, ring] of this.#rings) {
+      if (name === 'default' || ring === this.#lastRing) continue;
       this.#rings.delete(name);
-      return;
+      this.#othersBytes -= ring.bytes;
+      return true;
     }
+    return false;
+  }
+
+  /** Drops named rings, least recently written first, but the last one written, while the rings pass `totalBytes`. */
+  #dropWhileOver(): void {
+    while (this.bytes > this.#totalBytes && this.#dropOldestNamed());
+  }
+
+  #sum(): number {
+    let bytes = 0;
+    for (const ring of this.#rings.values()) bytes += ring.bytes;
+    return bytes;
   }
 }

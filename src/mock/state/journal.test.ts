@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entryFilter, type JournalEntry, type JournalRecord, MemoryJournal, parseJournalFilter } from './journal.js';
-import { RecordRing } from './journal-ring.js';
+import { entryFilter, type JournalEntry, type JournalRecord, journalSession, MemoryJournal, parseJournalFilter } from './journal.js';
+import { JOURNAL_SESSION_BYTES, JOURNAL_TOTAL_BYTES, JournalRings, RecordRing } from './journal-ring.js';
 
 const entry = (fields: Partial<JournalEntry>): JournalEntry => ({
   id: 1,
@@ -149,5 +150,89 @@ describe('MemoryJournal', () => {
     expect(journal.list({ session: 'a' }).entries.map((kept) => kept.path)).toEqual(['/a', '/a2']);
     expect(journal.list({}).entries.map((kept) => kept.path)).toEqual(['/d']);
     expect(journal.list({}).last).toBe(5);
+  });
+});
+
+describe('the journal, bounded in bytes as well as in records', () => {
+  /** A record of `session` whose target is `length` characters: 128 + 2 × (length + 3 for GET) bytes as a ring counts it. */
+  const sized = (session: string, length: number, tag: string): JournalRecord => ({ ...record(session, `/${tag}`.padEnd(length, 'x')), operation: undefined });
+  const bytes = (length: number) => 128 + 2 * (length + 3);
+  const targets = (ring: RecordRing | undefined) => (ring?.records() ?? []).map(({ record: kept }) => kept.target.replace(/x+$/, ''));
+
+  it('states its bounds once: 4 MiB a session, 32 MiB in all', () => {
+    expect([JOURNAL_SESSION_BYTES, JOURNAL_TOTAL_BYTES]).toEqual([4 * 1024 * 1024, 32 * 1024 * 1024]);
+  });
+
+  it('keeps the newest records of a session that fit in its bytes, however few, and always the last one', () => {
+    const ring = new RecordRing('a', 100, bytes(1000) * 3);
+    for (let i = 1; i <= 5; i++) ring.push(sized('a', 1000, `r${i}`), i);
+    expect(targets(ring)).toEqual(['/r3', '/r4', '/r5']);
+    expect(ring.bytes).toBe(bytes(1000) * 3);
+    ring.push(sized('a', 10_000, 'huge'), 6);
+    expect(targets(ring)).toEqual(['/huge']);
+    ring.push(sized('a', 10, 'small'), 7);
+    expect(targets(ring)).toEqual(['/small']);
+  });
+
+  it('files every session past the total under it, dropping whole rings least recently written, never the default one', () => {
+    const rings = new JournalRings({ size: 100, maxRings: 10, sessionBytes: bytes(100) * 10, totalBytes: bytes(100) * 4 });
+    rings.push(sized('default', 100, 'd1'), 1);
+    rings.push(sized('a', 100, 'a1'), 2);
+    rings.push(sized('b', 100, 'b1'), 3);
+    rings.push(sized('a', 100, 'a2'), 4);
+    expect(rings.bytes).toBe(bytes(100) * 4);
+    rings.push(sized('c', 100, 'c1'), 5);
+    expect([...rings.names()]).toEqual(['default', 'a', 'c']);
+    rings.push(sized('c', 100, 'c2'), 6);
+    rings.push(sized('c', 100, 'c3'), 7);
+    expect([...rings.names()]).toEqual(['default', 'c']);
+    expect(targets(rings.get('default'))).toEqual(['/d1']);
+    expect(rings.bytes).toBeLessThanOrEqual(bytes(100) * 4);
+  });
+
+  it('keeps what a model of the bounds keeps, whatever the sessions and sizes (fast-check)', () => {
+    // 12 records a session: a ring grows from 8 to 12 slots, and wraps.
+    const bounds = { size: 12, maxRings: 3, sessionBytes: bytes(60) * 14, totalBytes: bytes(60) * 30 };
+    const pushes = fc.array(fc.tuple(fc.constantFrom('default', 'a', 'b', 'c', 'd', 'e'), fc.integer({ min: 1, max: 150 })), { minLength: 30, maxLength: 120 });
+    fc.assert(
+      fc.property(pushes, (sent) => {
+        const rings = new JournalRings(bounds);
+        // The model: a list per session, in the order of last write.
+        const model = new Map<string, { tag: string; bytes: number }[]>();
+        const total = () => [...model.values()].flat().reduce((sum, kept) => sum + kept.bytes, 0);
+        sent.forEach(([session, length], i) => {
+          const pushed = sized(session, length, `${session}${i}`);
+          rings.push(pushed, i + 1);
+          const list = model.get(session) ?? [];
+          model.delete(session);
+          if (list.length === 0 && session !== 'default' && [...model.keys()].filter((name) => name !== 'default').length >= bounds.maxRings) {
+            const oldest = [...model.keys()].find((name) => name !== 'default');
+            if (oldest !== undefined) model.delete(oldest);
+          }
+          list.push({ tag: `/${session}${i}`, bytes: bytes(pushed.target.length) });
+          if (list.length > bounds.size) list.shift();
+          while (list.reduce((sum, kept) => sum + kept.bytes, 0) > bounds.sessionBytes && list.length > 1) list.shift();
+          model.set(session, list);
+          while (total() > bounds.totalBytes) {
+            const oldest = [...model.keys()].find((name) => name !== 'default' && name !== session);
+            if (oldest === undefined) break;
+            model.delete(oldest);
+          }
+        });
+        expect(Object.fromEntries([...rings.names()].map((name) => [name, targets(rings.get(name))]))).toEqual(
+          Object.fromEntries([...model].map(([name, list]) => [name, list.map((kept) => kept.tag)])),
+        );
+        expect(rings.bytes).toBe(total());
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('journalSession', () => {
+  it('files a request under the session it named only once it passed the key check', () => {
+    expect(journalSession(true, 'alice')).toBe('alice');
+    expect(journalSession(false, 'alice')).toBe('default');
+    expect(journalSession(true, undefined)).toBe('default');
   });
 });

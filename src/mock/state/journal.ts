@@ -6,7 +6,8 @@
  * every replica writes, is in redis/journal.ts.
  */
 import type { Pending } from '../core/pending.js';
-import { JournalRings, type RecordRing } from './journal-ring.js';
+import { JournalRings, type RecordRing, type RingBounds } from './journal-ring.js';
+import { DEFAULT_SESSION } from './sessions.js';
 
 /**
  * Which rule decided the response: `route` (404, 405, a preflight), `auth` (401), `session` (400 of
@@ -34,7 +35,7 @@ export type JournalRule =
 
 /**
  * One request as the journal shows it, the JSON of `GET /__mock/requests`. Stable: fields are only
- * ever added. A key never appears in it, in any encoding the request log knows.
+ * ever added. A key never appears in it, in any encoding the package's redactor knows (src/redact/).
  * @example
  * const entry: JournalEntry = {
  *   id: 12, time: '2026-11-25T10:00:00.000Z', session: 'default', method: 'POST', path: '/v1/pets', query: '',
@@ -47,7 +48,7 @@ export interface JournalEntry {
   readonly id: number;
   /** When the request reached the mock, ISO 8601 by the mock's clock (the real one unless `--now` or `now` moved it), not a session's. */
   readonly time: string;
-  /** The session it named (`X-Mock-Session`), `default` without one. */
+  /** The session it named (`X-Mock-Session`), `default` without one or without the key; a key in it as `***`. */
   readonly session: string;
   readonly method: string;
   /** The path as sent (still percent-encoded), a key in it shown as `***`. */
@@ -91,6 +92,17 @@ export interface JournalRecord {
   readonly rule: JournalRule;
   readonly latencyMs: number;
   readonly keyLabel: string | undefined;
+}
+
+/**
+ * The session a request's record is filed under: the one it named once it passed the key check, else
+ * the default session (a 401, a request answered before its key was read), so that a request without
+ * a key opens no journal of its own, whatever `X-Mock-Session` it names.
+ * @example
+ * journalSession(rule !== 'auth', sessionName(header)); // 'default' for a 401
+ */
+export function journalSession(passedKeyCheck: boolean, named: string | undefined): string {
+  return passedKeyCheck && named !== undefined ? named : DEFAULT_SESSION;
 }
 
 /** A record as its published entry, with its id: the key hidden, the body capped. */
@@ -211,13 +223,13 @@ export class MemoryJournal implements JournalKeeper {
   readonly #format: FormatRecord;
   #last = 0;
 
-  constructor(options: { readonly size: number; readonly maxRings: number; readonly format: FormatRecord }) {
-    this.#rings = new JournalRings(options.size, options.maxRings);
+  constructor(options: RingBounds & { readonly format: FormatRecord }) {
+    this.#rings = new JournalRings(options);
     this.#format = options.format;
   }
 
   record(record: JournalRecord): void {
-    this.#rings.ringOf(record.session).push(record, ++this.#last);
+    this.#rings.push(record, ++this.#last);
   }
 
   list(filter: JournalFilter): JournalPage {

@@ -2,24 +2,34 @@
  * How a read of the cluster's journal reaches every replica (`--store redis://`, `--workers`). Each
  * replica keeps the requests it answers in its own memory, so that answering a request costs Redis
  * nothing; a read asks them all instead. The reader publishes the question on the namespace's journal
- * channel (Redis tells it how many replicas listen), and each replica publishes its answer on the
+ * channel (Redis tells it how many replicas listen to it), and each replica publishes its answer on the
  * reader's own channel. Reads are one at a time across the cluster (a lock in Redis): a replica numbers
  * its new entries when it answers, from the namespace's one counter, so that a poller's `since` never
  * passes over an entry another replica numbered meanwhile.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { StoreUnavailableError } from '../../../errors.js';
-import type { JournalEntry, JournalFilter } from '../journal.js';
+import type { JournalEntry } from '../journal.js';
 import type { SubscriberClient } from './client.js';
 import { openSubscriber } from './connection.js';
 import type { RedisStore } from './redis-store.js';
 
-/** How long a read waits for the replicas' answers; if one has not answered by then, the read is a 503 (`unanswered`). */
-const ANSWER_MS = 1_000;
-/** How long a read holds the cluster's journal at most: a reader that dies holding it frees it by then. */
-const LOCK_MS = 3_000;
+/**
+ * How long a read waits for the replicas' answers, from the moment Redis delivered its question; if one
+ * has not answered by then, the read is a 503 (`unanswered`). A replica busy with other work (its event
+ * loop behind, on a loaded machine) answers within it; one stopped (SIGSTOP) never does.
+ */
+const ANSWER_MS = 3_000;
+/** How long a read holds the cluster's journal at most, past its `ANSWER_MS`: a reader that dies holding it frees it by then. */
+const LOCK_MS = 8_000;
 /** How often a read waiting for another one tries again. */
 const LOCK_RETRY_MS = 3;
+/**
+ * How long a read waits its turn while other reads take theirs. Reads waiting are not a replica
+ * stopped: each read ahead ends within `LOCK_MS`, and a replica's identical reads wait as one (`ask`),
+ * so this bound is met only by a cluster asked more than it can answer.
+ */
+const TURN_MS = 30_000;
 /**
  * The largest answer sent in its message, in characters. Redis closes a subscriber whose unread
  * messages pass its `client-output-buffer-limit` (32 MB for pub/sub by default), and with it every
@@ -27,8 +37,23 @@ const LOCK_RETRY_MS = 3;
  */
 const INLINE_ANSWER_CHARS = 1_000_000;
 
-/** What a read asks of every replica: its entries of a session that match a filter, or to forget a session's (or every one). */
-export type JournalQuestion = { readonly kind: 'list'; readonly filter: JournalFilter } | { readonly kind: 'clear'; readonly session?: string };
+/**
+ * What a read asks of every replica: its entries of a session newer than `since`, or to forget a
+ * session's (or every one's). The session goes as its digest (`sessionDigest`), never its name: a name
+ * may hold a key, and no key goes through Redis.
+ */
+export type JournalQuestion =
+  | { readonly kind: 'list'; readonly session: string; readonly since?: number }
+  | { readonly kind: 'clear'; readonly session?: string };
+
+/**
+ * What a question names a session by: a SHA-256 of its name, which every replica computes alike.
+ * @example
+ * bus.ask({ kind: 'clear', session: sessionDigest('worker-1') });
+ */
+export function sessionDigest(name: string): string {
+  return createHash('sha256').update(name).digest('base64url');
+}
 
 /** What a replica answers: its entries for a list, none for a clear. */
 export type JournalAnswerer = (question: JournalQuestion) => Promise<readonly JournalEntry[]>;
@@ -49,6 +74,15 @@ interface Waiting {
 /** Reads a key and deletes it, in one command (GETDEL is Redis 6.2's). */
 const TAKE = `local value = redis.call('GET', KEYS[1]) redis.call('DEL', KEYS[1]) return value`;
 
+/** Takes the lock for this read (1), or names the read that holds it (its token; `''` if it was freed meanwhile). */
+const LOCK = `if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end return redis.call('GET', KEYS[1]) or ''`;
+
+/**
+ * Publishes a question, and says how many replicas heard it: the clients subscribed to its channel. PUBLISH
+ * alone counts pattern subscribers too (a `redis-cli psubscribe '*'` left open to watch), which never answer.
+ */
+const ASK = `local replicas = redis.call('pubsub', 'numsub', KEYS[1])[2] redis.call('publish', KEYS[1], ARGV[1]) return replicas`;
+
 /** Frees the lock only if this read still holds it (it may have run out and been taken by another). */
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
@@ -58,8 +92,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * One replica's end of the journal's channel: it answers the questions of every reader, and asks them of every replica.
  * @example
  * const bus = await JournalBus.open(store);
- * bus.answerWith(async (question) => (question.kind === 'list' ? myEntries(question.filter) : []));
- * const { entries, last } = await bus.ask({ kind: 'list', filter: { session: 'default' } });
+ * bus.answerWith(async (question) => (question.kind === 'list' ? myEntries(question) : []));
+ * const { entries, last } = await bus.ask({ kind: 'list', session: sessionDigest('default') });
  */
 export class JournalBus {
   readonly #store: RedisStore;
@@ -67,6 +101,8 @@ export class JournalBus {
   readonly #asks: string;
   readonly #replies: string;
   readonly #waiting = new Map<string, Waiting>();
+  /** The reads of this replica waiting their turn, by question: an identical read asked meanwhile waits with it. */
+  readonly #queued = new Map<string, Promise<{ readonly entries: JournalEntry[]; readonly last: number }>>();
   #answerer: JournalAnswerer = () => Promise.resolve([]);
   /** The questions this replica answers, one after another, in the order Redis delivered them. */
   #answering: Promise<void> = Promise.resolve();
@@ -99,57 +135,100 @@ export class JournalBus {
     return `${this.#store.prefix}journal:seq`;
   }
 
-  /** Every replica's answers to `question`, and the counter once they all answered: no entry numbered up to it is missing. */
-  async ask(question: JournalQuestion): Promise<{ readonly entries: JournalEntry[]; readonly last: number }> {
+  /**
+   * Every replica's answers to `question`, and the counter once they all answered: no entry numbered up
+   * to it is missing. A read asked while an identical one of this replica waits its turn shares its
+   * answer: its question is not sent yet, so it will list every request answered before either began.
+   */
+  ask(question: JournalQuestion): Promise<{ readonly entries: JournalEntry[]; readonly last: number }> {
+    const key = JSON.stringify(question);
+    const queued = this.#queued.get(key);
+    if (queued !== undefined) return queued;
+    const asked = this.#askInTurn(question, () => {
+      if (this.#queued.get(key) === asked) this.#queued.delete(key);
+    });
+    this.#queued.set(key, asked);
+    return asked;
+  }
+
+  /** Takes the cluster's turn, then asks every replica; `sent` once the question is about to go, when later reads must ask again. */
+  async #askInTurn(question: JournalQuestion, sent: () => void): Promise<{ readonly entries: JournalEntry[]; readonly last: number }> {
     const { redis } = this.#store;
     const lock = `${this.#store.prefix}journal:lock`;
     const token = randomUUID();
     try {
       await this.#lock(lock, token);
     } catch (error) {
+      sent();
       // A SET that timed out reaches Redis once it is back, and would hold the lock LOCK_MS for no read:
       // the unlock, sent after it on the same connection, frees it then. Not awaited: Redis may still be away.
       this.#store.run(() => redis.eval(UNLOCK, 1, lock, token)).catch(() => undefined);
       throw error;
     }
+    sent();
     try {
-      const nonce = randomUUID();
-      const waiting: Waiting = { entries: [], answers: 0, needed: Number.POSITIVE_INFINITY, done: () => {} };
-      const answered = new Promise<void>((resolve) => {
-        waiting.done = resolve;
-      });
-      this.#waiting.set(nonce, waiting);
-      const timer = setTimeout(() => waiting.done(), ANSWER_MS);
-      try {
-        const envelope: Envelope = { nonce, replyTo: this.#replies, question };
-        waiting.needed = await this.#store.run(() => redis.publish(this.#asks, JSON.stringify(envelope)));
-        if (waiting.answers >= waiting.needed) waiting.done();
-        await answered;
-      } finally {
-        clearTimeout(timer);
-        this.#waiting.delete(nonce);
-      }
-      // A replica that did not answer may have numbered entries this read cannot list: a `last` past them would make a
-      // poller skip them for good, and one short of them would list the others twice. No page is better than either.
-      if (waiting.answers < waiting.needed) throw unanswered(waiting);
-      const last = Number((await this.#store.run(() => redis.get(this.counterKey))) ?? 0);
-      return { entries: waiting.entries, last };
+      return await this.#askAll(question);
     } finally {
       await this.#store.run(() => redis.eval(UNLOCK, 1, lock, token)).catch(() => undefined);
     }
+  }
+
+  /** Publishes `question` and waits for every replica that heard it to answer, at most `ANSWER_MS` from then. */
+  async #askAll(question: JournalQuestion): Promise<{ readonly entries: JournalEntry[]; readonly last: number }> {
+    const { redis } = this.#store;
+    const nonce = randomUUID();
+    const waiting: Waiting = { entries: [], answers: 0, needed: Number.POSITIVE_INFINITY, done: () => {} };
+    const answered = new Promise<void>((resolve) => {
+      waiting.done = resolve;
+    });
+    this.#waiting.set(nonce, waiting);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const envelope: Envelope = { nonce, replyTo: this.#replies, question };
+      waiting.needed = Number(await this.#store.run(() => redis.eval(ASK, 1, this.#asks, JSON.stringify(envelope))));
+      // Timed from the publish: a slow PUBLISH on a busy machine must not eat the replicas' time to answer.
+      timer = setTimeout(() => waiting.done(), ANSWER_MS);
+      if (waiting.answers >= waiting.needed) waiting.done();
+      await answered;
+    } finally {
+      clearTimeout(timer);
+      this.#waiting.delete(nonce);
+    }
+    // A replica that did not answer may have numbered entries this read cannot list: a `last` past them would make a
+    // poller skip them for good, and one short of them would list the others twice. No page is better than either.
+    if (waiting.answers < waiting.needed) throw unanswered(waiting);
+    const last = Number((await this.#store.run(() => redis.get(this.counterKey))) ?? 0);
+    return { entries: waiting.entries, last };
   }
 
   async close(): Promise<void> {
     await this.#subscriber.quit().catch(() => this.#subscriber.disconnect());
   }
 
+  /**
+   * Waits for the cluster's turn. Other reads holding it one after another are reads, not a replica
+   * stopped: the wait fails only when one read holds it past `LOCK_MS` and `ANSWER_MS` (Redis too slow
+   * to expire it), or when the reads ahead have taken `TURN_MS` in all.
+   */
   async #lock(lock: string, token: string): Promise<void> {
     const { redis } = this.#store;
-    const giveUp = performance.now() + LOCK_MS + ANSWER_MS;
-    while ((await this.#store.run(() => redis.set(lock, token, 'PX', LOCK_MS, 'NX'))) === null) {
-      if (performance.now() > giveUp)
+    const started = performance.now();
+    let holder: unknown;
+    let heldSince = started;
+    for (;;) {
+      const got = await this.#store.run(() => redis.eval(LOCK, 1, lock, token, LOCK_MS));
+      if (got === 1) return;
+      const now = performance.now();
+      if (got !== holder) {
+        holder = got;
+        heldSince = now;
+      } else if (now - heldSince > LOCK_MS + ANSWER_MS)
         throw new StoreUnavailableError(
-          `The request journal could not be read: other reads have held it for over ${(LOCK_MS + ANSWER_MS) / 1000} s (a replica stopped without closing its connection to Redis at ${this.#store.url}, or Redis overloaded, makes each read wait). Try again.`,
+          `The request journal could not be read: one read has held it for over ${(LOCK_MS + ANSWER_MS) / 1000} s, which Redis at ${this.#store.url} should have ended after ${LOCK_MS / 1000} s (Redis overloaded?). Try again.`,
+        );
+      if (now - started > TURN_MS)
+        throw new StoreUnavailableError(
+          `The request journal is busy: other reads kept it for ${TURN_MS / 1000} s, one after another (every replica answered them; none stopped). Try again, or read it less often.`,
         );
       await pause(LOCK_RETRY_MS);
     }

@@ -5,10 +5,12 @@
  * namespace's one counter (one command, when it has new ones) and answers with those that match. So a
  * replica that stops takes its entries with it, and entries are numbered when they are first read.
  */
+
+import { memoize } from '../../core/memo.js';
 import type { FormatRecord, JournalEntry, JournalFilter, JournalKeeper, JournalPage, JournalRecord } from '../journal.js';
 import { entryFilter, formatted } from '../journal.js';
-import { JournalRings } from '../journal-ring.js';
-import type { JournalBus, JournalQuestion } from './journal-bus.js';
+import { JournalRings, type RingBounds } from '../journal-ring.js';
+import { type JournalBus, type JournalQuestion, sessionDigest } from './journal-bus.js';
 import type { RedisStore } from './redis-store.js';
 
 const byId = (a: JournalEntry, b: JournalEntry) => a.id - b.id;
@@ -26,11 +28,13 @@ export class ClusterJournal implements JournalKeeper {
   readonly #rings: JournalRings;
   readonly #size: number;
   readonly #format: FormatRecord;
+  /** The digest of each session name this replica has seen lately: questions name sessions by it. */
+  readonly #digest = memoize(sessionDigest);
 
-  constructor(store: RedisStore, bus: JournalBus, options: { readonly size: number; readonly maxRings: number; readonly format: FormatRecord }) {
+  constructor(store: RedisStore, bus: JournalBus, options: RingBounds & { readonly format: FormatRecord }) {
     this.#store = store;
     this.#bus = bus;
-    this.#rings = new JournalRings(options.size, options.maxRings);
+    this.#rings = new JournalRings(options);
     this.#size = options.size;
     this.#format = options.format;
     bus.answerWith((question) => this.#answer(question));
@@ -38,37 +42,46 @@ export class ClusterJournal implements JournalKeeper {
 
   record(record: JournalRecord): void {
     // Numbered when first read (0 until then): a request answered costs Redis nothing.
-    this.#rings.ringOf(record.session).push(record, 0);
+    this.#rings.push(record, 0);
   }
 
   async list(filter: JournalFilter): Promise<JournalPage> {
     const session = filter.session ?? 'default';
-    // The question goes through Redis: it carries the session (a name Redis holds anyway) and `since`, never
-    // the text of a filter (`path`, `method`...), which may hold a key; this replica applies those to the answers.
-    const asked: JournalFilter = typeof filter.since === 'number' ? { session, since: filter.since } : { session };
-    const { entries, last } = await this.#bus.ask({ kind: 'list', filter: asked });
+    // The question goes through Redis: it carries the session's digest and `since`, never a name or the text
+    // of a filter (`path`, `method`...), which may hold a key; this replica applies those to the answers.
+    const digest = this.#digest(session);
+    const question: JournalQuestion =
+      typeof filter.since === 'number' ? { kind: 'list', session: digest, since: filter.since } : { kind: 'list', session: digest };
+    const { entries, last } = await this.#bus.ask(question);
     // Each replica keeps `size` of the session's entries; the cluster's journal shows the newest `size` of them all.
     return { session, entries: entries.filter(entryFilter(filter)).sort(byId).slice(-this.#size), last };
   }
 
   async clear(session?: string): Promise<void> {
-    await this.#bus.ask(session === undefined ? { kind: 'clear' } : { kind: 'clear', session });
+    await this.#bus.ask(session === undefined ? { kind: 'clear' } : { kind: 'clear', session: this.#digest(session) });
+  }
+
+  /** The name of the session this replica keeps a ring for whose digest is `digest`, if it keeps one. */
+  #sessionOf(digest: string): string | undefined {
+    for (const name of this.#rings.names()) if (this.#digest(name) === digest) return name;
+    return undefined;
   }
 
   /** This replica's part of a read: its matching entries, its new ones numbered first; or its entries forgotten. */
   async #answer(question: JournalQuestion): Promise<readonly JournalEntry[]> {
+    const name = question.session === undefined ? undefined : this.#sessionOf(question.session);
     if (question.kind === 'clear') {
-      this.#rings.clear(question.session);
+      if (question.session === undefined) this.#rings.clear();
+      else if (name !== undefined) this.#rings.clear(name);
       return [];
     }
-    const { filter } = question;
-    const ring = this.#rings.get(filter.session ?? 'default');
+    const ring = name === undefined ? undefined : this.#rings.get(name);
     if (ring === undefined) return [];
     const count = ring.unnumbered();
     if (count > 0) {
       const top = await this.#store.run(() => this.#store.redis.incrby(this.#bus.counterKey, count));
       ring.number(top - count + 1, count);
     }
-    return formatted(ring, filter, this.#format);
+    return formatted(ring, question.since === undefined ? {} : { since: question.since }, this.#format);
   }
 }

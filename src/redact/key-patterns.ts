@@ -1,0 +1,178 @@
+/**
+ * The regular expressions that find a secret in a text, in every form a text may hold it in: as it is,
+ * each character percent-encoded (once or twice, hex in either case), JSON-escaped (`\u0041`, `\/`), `+`
+ * for a space, in base64 or base64url wherever it starts (`base64("user:" + key)` holds it at an offset
+ * that is not a multiple of 3), as hex, and halves of it that ordinary text cannot hold by chance.
+ * Below src/mock and src/contracts: the mock and the verifier hide their keys with the same patterns.
+ * No Node API: the mock runs in a browser too (MSW).
+ */
+
+/**
+ * Below this length a secret turns up by chance (in an id, a port, a count), so it is found only where it
+ * stands as a token of its own, and in fewer forms; a longer one is found wherever it appears, in any case.
+ */
+export const SHORT_SECRET_LENGTH = 8;
+
+const utf8 = new TextEncoder();
+
+/** The escapes JSON has a short form for (RFC 8259 7), and `\/`, which it allows for `/`. */
+const JSON_SHORT: Readonly<Record<string, string>> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Hex digits matching either case, for a pattern that is case-sensitive (a short secret's). */
+function hexPattern(value: number, digits: number): string {
+  return [...value.toString(16).padStart(digits, '0')].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('');
+}
+
+/** A character as it is, in either case when `anyCase` and it has two. */
+function literalPattern(character: string, anyCase: boolean): string {
+  const lower = character.toLowerCase();
+  const upper = character.toUpperCase();
+  if (!anyCase || lower === upper || [...lower].length !== 1 || [...upper].length !== 1) return escapeRegExp(character);
+  return `[${lower}${upper}]`;
+}
+
+/**
+ * One character as a pattern: itself (in either case when `anyCase`), or any escape a URL or a JSON
+ * string writes it in: its UTF-8 bytes percent-encoded (or encoded again, as often as it was: `%252F`), its UTF-16
+ * units as `\uXXXX`, JSON's short escape (each escaped again, as often as it was: JSON quoted in JSON
+ * writes `\\u0041`), `+` for a space. Escapes of the characters of one text may be
+ * mixed in any way. Case is spelt out in classes rather than with the `i` flag, which V8 compiles many
+ * times slower for a pattern this long.
+ */
+function characterPattern(character: string, anyCase = false): string {
+  const bytes = [...utf8.encode(character)].map((byte) => `%(?:25)*${hexPattern(byte, 2)}`).join('');
+  let units = '';
+  for (let i = 0; i < character.length; i++) units += `\\\\+[uU]${hexPattern(character.charCodeAt(i), 4)}`;
+  const short = JSON_SHORT[character];
+  const alternatives = [
+    literalPattern(character, anyCase),
+    bytes,
+    units,
+    ...(short === undefined ? [] : [`\\\\+${escapeRegExp(short.slice(1))}`]),
+    ...(character === ' ' ? ['\\+'] : []),
+  ];
+  return `(?:${alternatives.join('|')})`;
+}
+
+/** A base64 character as a pattern: its base64url twin too (`-` for `+`, `_` for `/`), each in any escape `characterPattern` knows. */
+function base64CharacterPattern(character: string): string {
+  const twin = character === '+' ? '-' : character === '/' ? '_' : undefined;
+  return twin === undefined ? characterPattern(character) : `(?:${characterPattern(character)}|${characterPattern(twin)})`;
+}
+
+/** `text` as a pattern, character by character; with `lastOptional`, its last character may be missing (the near miss the verifier sends). */
+function textPattern(text: string, each: (character: string) => string, lastOptional = false): string {
+  const characters = [...text].map(each);
+  if (lastOptional && characters.length > 1) characters[characters.length - 1] = `${characters.at(-1)}?`;
+  return characters.join('');
+}
+
+function base64Of(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * The base64 characters that hold the value whatever stands around it, for each of the three offsets
+ * (modulo 3) it may start at in the encoded bytes: a character encodes 6 bits, and those whose bits all
+ * come from the value are the same wherever the value is, so a window of base64 that holds the value
+ * holds one of these three runs. The characters at its edges, which mix in bits of the bytes around it,
+ * are left: they hold a few bits of the value, never the value.
+ */
+export function base64Windows(value: string): string[] {
+  const bytes = utf8.encode(value);
+  return [0, 1, 2].map((offset) => {
+    const padded = new Uint8Array(offset + bytes.length + 2);
+    padded.set(bytes, offset);
+    const first = Math.ceil((8 * offset) / 6);
+    const end = Math.floor((8 * (offset + bytes.length)) / 6);
+    return base64Of(padded).slice(first, end);
+  });
+}
+
+function hexOf(value: string): string {
+  return [...utf8.encode(value)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * A half of a long value is found on its own only when ordinary text cannot hold it by chance: 8
+ * characters or more, with a letter and a digit. So `sk_live_9fQ2x` is, but `petstore` (the first half
+ * of the mock's key `petstore-dev-key`) is a word, and `12345678` could be an id.
+ */
+function isRandomEnough(part: string): boolean {
+  return part.length >= SHORT_SECRET_LENGTH && /[A-Za-z]/.test(part) && /[0-9]/.test(part);
+}
+
+/** The value cut in the middle (both middles when its length is odd), each half that could not be ordinary text. */
+function halves(value: string): string[] {
+  const cuts = new Set([Math.floor(value.length / 2), Math.ceil(value.length / 2)]);
+  return [...cuts].flatMap((cut) => [value.slice(0, cut), value.slice(cut)]).filter(isRandomEnough);
+}
+
+/** One form of a value: the text it is written as, and the pattern that finds it in any escape. */
+interface Form {
+  readonly text: string;
+  readonly pattern: string;
+}
+
+/** A character in either case, or escaped. */
+const anyCasePattern = (character: string) => characterPattern(character, true);
+
+/**
+ * The forms of a long value: itself (its last character optional), its base64 whole and at every
+ * offset, its hex, its random halves; all but base64 in any case (an echo of the key upper-cased reveals it as surely).
+ */
+function longForms(value: string): Form[] {
+  const own = { text: value, pattern: textPattern(value, anyCasePattern, true) };
+  // Its whole base64 too, padded or not, so that an echo of it alone leaves no edge character behind.
+  const whole = base64Of(utf8.encode(value));
+  const windows = [whole, whole.replace(/=+$/, ''), ...base64Windows(value)]
+    // A window too short to say anything (a value of one or two bytes) is left to the value's other forms.
+    .filter((window) => window.length >= 4)
+    .map((window) => ({ text: window, pattern: textPattern(window, base64CharacterPattern) }));
+  const hex = hexOf(value);
+  const halfForms = halves(value).map((half) => ({ text: half, pattern: textPattern(half, anyCasePattern) }));
+  return [own, ...windows, { text: hex, pattern: textPattern(hex, (digit) => literalPattern(digit, true)) }, ...halfForms];
+}
+
+const ALNUM = /[A-Za-z0-9]/;
+
+/**
+ * How a secret is found: a long one (`SHORT_SECRET_LENGTH` or more) in every form; a short one as it
+ * is and in base64, either anywhere (`short`: the mock hides the whole part of a target or a text that
+ * holds it, where hiding too much costs nothing) or only as a token of its own (`short-token`: the
+ * verifier's reports hold ids, ports and URLs that a key `1` would mangle).
+ */
+export type SecretKind = 'long' | 'short' | 'short-token';
+
+/** The forms of a short value: itself, its whole base64 (padded or not), and anywhere also its base64 at other offsets. */
+function shortForms(value: string, asToken: boolean): Form[] {
+  const base64 = base64Of(utf8.encode(value));
+  const whole = [value, base64, base64.replace(/=+$/, '')];
+  const texts = asToken ? whole : [...whole, ...base64Windows(value).filter((window) => window.length >= 4)];
+  return [...new Set(texts)]
+    .filter((text) => text !== '')
+    .map((text) => {
+      const pattern = textPattern(text, text === value ? characterPattern : base64CharacterPattern);
+      if (!asToken) return { text, pattern };
+      const before = ALNUM.test(text[0] ?? '') ? '(?<![A-Za-z0-9])' : '';
+      const after = ALNUM.test(text.at(-1) ?? '') ? '(?![A-Za-z0-9])' : '';
+      return { text, pattern: `${before}${pattern}${after}` };
+    });
+}
+
+/**
+ * One regular expression (global) for every form of every value, or `undefined` for none. Longest form
+ * first, so that a form holding another (the near miss `<key>x` holds the key) is replaced whole.
+ */
+export function secretPattern(values: readonly string[], kind: SecretKind): RegExp | undefined {
+  const forms = values.flatMap((value) => (kind === 'long' ? longForms(value) : shortForms(value, kind === 'short-token')));
+  if (forms.length === 0) return undefined;
+  const alternatives = [...new Map(forms.map((form) => [form.pattern, form.text.length]))].sort(([, a], [, b]) => b - a).map(([pattern]) => pattern);
+  return new RegExp(alternatives.join('|'), 'g');
+}

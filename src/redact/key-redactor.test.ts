@@ -1,0 +1,203 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jsonUnicodeEscaped, keyEncodings, percentEveryByte, revealsKey } from '../../test/support/key-echoes.js';
+import { base64Windows } from './key-patterns.js';
+import { credentialSecrets, KeyRedactor } from './key-redactor.js';
+
+const PLACEHOLDER = '$PETSTORE_API_KEY';
+const base64 = (text: string | Uint8Array) => Buffer.from(text).toString('base64');
+const hex = (text: string) => Buffer.from(text).toString('hex');
+
+/** Keys as people make them: 8 to 40 characters of printable ASCII without whitespace, or with a few non-ASCII ones. */
+const keys = fc.oneof(
+  fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~+/=:%"\\'), minLength: 8, maxLength: 40 }),
+  fc.string({ unit: fc.oneof(fc.constantFrom(...'abcXYZ0189-_'), fc.constantFrom('é', 'ß', '€', '😀')), minLength: 8, maxLength: 24 }),
+);
+/** Text around a key: anything, control characters and lone surrogates included. */
+const text = fc.string({ unit: 'binary', maxLength: 40 });
+
+/** Each encoding of test/support/key-echoes.ts, by name. */
+const ENCODINGS = Object.keys(keyEncodings('k'));
+
+// Compiling a key's pattern costs milliseconds, which a property pays for each key it draws: each has a time-out of its own.
+describe('KeyRedactor: a key in any encoding never survives (fast-check)', () => {
+  it(`a key written in any of ${ENCODINGS.length} encodings (${ENCODINGS.join(', ')}), anywhere in random text`, () => {
+    fc.assert(
+      fc.property(keys, fc.constantFrom(...ENCODINGS), text, text, (key, name, before, after) => {
+        const shown = new KeyRedactor([key]).text(`${before}${keyEncodings(key)[name]}${after}`);
+        expect(revealsKey(shown, key), name).toBeUndefined();
+      }),
+      { numRuns: 200 },
+    );
+  }, 30_000);
+
+  it('a key inside random bytes, base64-encoded at whatever offset the bytes give it', () => {
+    fc.assert(
+      fc.property(keys, fc.uint8Array({ maxLength: 12 }), fc.uint8Array({ maxLength: 12 }), fc.boolean(), (key, before, after, url) => {
+        const bytes = Buffer.concat([before, Buffer.from(key), after]);
+        const shown = new KeyRedactor([key]).text(`x=${url ? bytes.toString('base64url') : bytes.toString('base64')};`);
+        expect(revealsKey(shown, key)).toBeUndefined();
+      }),
+      { numRuns: 150 },
+    );
+  }, 30_000);
+
+  it('a key with each character written its own way: as it is, percent-encoded, or as a JSON \\u escape', () => {
+    const character = (c: string) => fc.constantFrom(c, percentEveryByte(c), jsonUnicodeEscaped(c));
+    fc.assert(
+      fc.property(
+        keys.chain((key) => fc.tuple(fc.constant(key), fc.tuple(...[...key].map(character)))),
+        text,
+        ([key, parts], before) => {
+          expect(revealsKey(new KeyRedactor([key]).text(`${before}${parts.join('')}`), key)).toBeUndefined();
+        },
+      ),
+      { numRuns: 100 },
+    );
+  }, 30_000);
+
+  it('leaves a text without the key as it is', () => {
+    fc.assert(
+      fc.property(keys, text, (key, other) => {
+        fc.pre(revealsKey(other, key) === undefined && !other.toLowerCase().includes(key.slice(0, key.length / 2).toLowerCase()));
+        expect(new KeyRedactor([key]).text(other)).toBe(other);
+      }),
+      { numRuns: 50 },
+    );
+  }, 30_000);
+});
+
+describe('KeyRedactor: base64 windows', () => {
+  it('takes, at each offset, the characters only the value decides', () => {
+    // "abc" at offset 0 is YWJj whole; at offset 1 the first two characters mix in the byte before it.
+    expect(base64Windows('abc')).toEqual([
+      'YWJj',
+      base64(Buffer.from([0, ...Buffer.from('abc')])).slice(2, 5),
+      base64(Buffer.from([0, 0, ...Buffer.from('abc')])).slice(3, 6),
+    ]);
+  });
+
+  it('hides a key under Basic, whose base64 starts two bytes before it', () => {
+    const key = 'guarantee-key-7Hq2Zt9WbX4m';
+    const shown = new KeyRedactor([key]).text(`Authorization: Basic ${base64(`u:${key}`)}`);
+    expect(shown).toContain('***');
+    expect(revealsKey(shown, key)).toBeUndefined();
+  });
+});
+
+describe('KeyRedactor: the forms of a long key', () => {
+  const key = 'k3y/with+plus=eq%25pct"quote';
+  const redactor = new KeyRedactor([key], { placeholder: PLACEHOLDER });
+
+  it.each([
+    ['as sent', key],
+    ['JSON-escaped', JSON.stringify(key).slice(1, -1)],
+    ['JSON-escaped with \\/', JSON.stringify(key).slice(1, -1).replaceAll('/', '\\/')],
+    ['URL-encoded', encodeURIComponent(key)],
+    ['URL-encoded in lower case', encodeURIComponent(key).toLowerCase()],
+    ['base64', base64(key)],
+    ['base64url', Buffer.from(key).toString('base64url')],
+  ])('replaces a long key echoed %s, wherever it stands', (_, form) => {
+    expect(redactor.text(`x${form}y`)).not.toContain('k3y');
+    expect(revealsKey(redactor.text(`x${form}y`), key)).toBeUndefined();
+  });
+
+  it.each([
+    ['upper-cased', 'SK-LIVE-ABC123XYZ'],
+    ['with its case changed', 'SK-LIVE-abc123xyz'],
+    ['with one byte percent-encoded', 'sk%2Dlive-Abc123xyz'],
+    ['with every character percent-encoded', [...'sk-live-Abc123xyz'].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')],
+    ['without its last character (the near miss sent), URL-encoded', 'sk-live-Abc123xy'],
+    ['after Bearer, URL-encoded', 'Bearer%20sk-live-Abc123xyz'],
+  ])('replaces a long key echoed %s', (_, form) => {
+    const shown = new KeyRedactor(['sk-live-Abc123xyz'], { placeholder: PLACEHOLDER }).text(`echo: ${form}.`);
+    expect(shown).toContain(PLACEHOLDER);
+    expect(shown.toLowerCase()).not.toContain('abc123x');
+    expect(shown).not.toMatch(/%61%62%63/i);
+  });
+
+  it.each([
+    ['as hex', hex('sk_live_9fQ2xZ7pLm4R8tVwq3')],
+    ['as hex in upper case', hex('sk_live_9fQ2xZ7pLm4R8tVwq3').toUpperCase()],
+    ['its first half', 'sk_live_9fQ2x'],
+    ['its second half', 'Z7pLm4R8tVwq3'],
+  ])('replaces a long key echoed %s', (_, form) => {
+    expect(new KeyRedactor(['sk_live_9fQ2xZ7pLm4R8tVwq3'], { placeholder: PLACEHOLDER }).text(`echo: ${form}.`)).toBe(`echo: ${PLACEHOLDER}.`);
+  });
+
+  it('leaves halves that ordinary text holds by chance: a word, a number', () => {
+    expect(new KeyRedactor(['petstore-dev-key']).text('petstore-mock: -dev-key')).toBe('petstore-mock: -dev-key');
+    expect(new KeyRedactor(['1234567812345678']).text('id 12345678')).toBe('id 12345678');
+  });
+
+  it('finds several keys at once, long and short', () => {
+    const redactor = new KeyRedactor(['first-key-123', 'ab', undefined]);
+    expect(redactor.text('first-key-123 and ab, not a b')).toBe('*** and ***, not a b');
+    expect(redactor.holds('%66irst-key-123')).toBe(true);
+    expect(redactor.holds('nothing here')).toBe(false);
+  });
+});
+
+describe('KeyRedactor: short keys and the values the verifier sends', () => {
+  const asToken = { shortAsToken: true };
+
+  it('finds a short key anywhere, or, for the verifier, only where it stands as a token', () => {
+    expect(new KeyRedactor(['pets']).text('carpets, pets, cGV0cw==, pet')).toBe('car***, ***, ***, pet');
+    expect(new KeyRedactor(['1'], asToken).text('http://127.0.0.1:4010/v1 key=1')).toBe('http://127.0.0.***:4010/v1 key=***');
+    expect(new KeyRedactor(['a'], asToken).text('a cat; Bearer a')).toBe('*** cat; Bearer ***');
+    expect(new KeyRedactor(['1'], asToken).body('{"id":1,"echo":"key 1 sent","name":"Rex1"}', true)).toBe('{"id":1,"echo":"key *** sent","name":"Rex1"}');
+  });
+
+  it('knows no near miss until told, then replaces it in every form', () => {
+    const key = 'sk_live_9fQ2xZ7pLm4R8tVwq3';
+    const redactor = new KeyRedactor([key], { placeholder: PLACEHOLDER });
+    const suffixed = `${key}x`;
+    redactor.know(suffixed);
+    for (const form of [base64(suffixed), Buffer.from(suffixed).toString('base64url'), hex(suffixed), hex(suffixed).toUpperCase(), suffixed.slice(14)])
+      expect(redactor.text(`[${form}]`)).toBe(`[${PLACEHOLDER}]`);
+    const basic = base64(`${key}:`);
+    redactor.know(basic);
+    for (const form of [basic, base64(basic), hex(basic), encodeURIComponent(basic)]) expect(redactor.text(`<${form}>`)).toBe(`<${PLACEHOLDER}>`);
+  });
+
+  it('keeps the token rule for a short key and its near misses', () => {
+    const redactor = new KeyRedactor(['a'], asToken);
+    redactor.know('A');
+    redactor.know('ax');
+    expect(redactor.text('A cat, ax; Ax; max 61')).toBe('*** cat, ***; Ax; max 61');
+  });
+
+  it('redacts every header value', () => {
+    const headers = new KeyRedactor(['sk_live_123456']).headers(new Headers({ 'x-echo': 'sk_live_123456', 'content-type': 'application/json' }));
+    expect(Object.fromEntries(headers)).toEqual({ 'x-echo': '***', 'content-type': 'application/json' });
+  });
+});
+
+describe('credentialSecrets', () => {
+  it('takes the credential of any scheme, and the password of a Basic one', () => {
+    expect(credentialSecrets('Bearer t0ken')).toEqual(['t0ken']);
+    expect(credentialSecrets(`Basic ${base64('user:pa55word')}`)).toEqual([base64('user:pa55word'), 'user:pa55word', 'pa55word']);
+    expect(credentialSecrets('Digest username="u", response="abc"')).toEqual(['username="u", response="abc"']);
+    expect(credentialSecrets('bare-token')).toEqual(['bare-token']);
+    expect(credentialSecrets('Basic not-base64!')).toEqual(['not-base64!']);
+    expect(credentialSecrets(undefined)).toEqual([]);
+  });
+});
+
+describe('KeyRedactor: the forms the request log and the proxy hid before they shared it', () => {
+  const key = 'staging/K3y+0=';
+  const hide = new KeyRedactor([key, undefined]);
+
+  it.each([
+    ['as sent', key],
+    ['without its = padding', key.slice(0, -1)],
+    ['in base64', base64(key)],
+    ['in base64 without its padding', base64(key).replace(/=+$/, '')],
+    ['in base64url', Buffer.from(key).toString('base64url')],
+    ['percent-encoded', encodeURIComponent(key)],
+    ['percent-encoded twice', encodeURIComponent(encodeURIComponent(key))],
+    ['JSON-escaped', key.replaceAll('/', '\\/')],
+  ])('hides a secret %s, and only it', (_form, form) => {
+    expect(hide.text(`owner ${form} here`)).toBe('owner *** here');
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * The one redactor of the package: the mock (its request log, journal, admin answers, the proxy's answers,
+ * `--record` files, drift log) and the verifier (every report, the HAR) hide their keys with it, so that
+ * a form of a key one of them finds, the other finds too. See key-patterns.ts for the forms.
+ */
+import { type SecretKind, SHORT_SECRET_LENGTH, secretPattern } from './key-patterns.js';
+
+const JSON_STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
+
+/** How a redactor shows what it hides, and where it looks for a short secret. */
+export interface KeyRedactorOptions {
+  /** What replaces a secret; default `***`. */
+  readonly placeholder?: string;
+  /**
+   * Whether a secret shorter than 8 characters is found only where it stands as a token of its own
+   * (not inside a word or a number); default false: anywhere.
+   */
+  readonly shortAsToken?: boolean;
+}
+
+/**
+ * Finds secrets (keys, and values made from them) in a text in any form, and replaces each with a
+ * placeholder: `***` by default, `$PETSTORE_API_KEY` in the verifier's reports.
+ * @example
+ * const redactor = new KeyRedactor(['s3cret-k3y']);
+ * redactor.text(`Basic ${btoa('user:s3cret-k3y')}`); // 'Basic dXNlcj***', no form of the key left
+ * redactor.holds('%73%33cret-k3y'); // true
+ */
+export class KeyRedactor {
+  readonly #placeholder: string;
+  readonly #shortKind: SecretKind;
+  readonly #values: string[] = [];
+  #long: RegExp | undefined;
+  #short: RegExp | undefined;
+
+  constructor(secrets: readonly (string | undefined)[], options: KeyRedactorOptions = {}) {
+    this.#placeholder = options.placeholder ?? '***';
+    this.#shortKind = options.shortAsToken === true ? 'short-token' : 'short';
+    for (const secret of secrets) if (secret !== undefined && secret !== '' && !this.#values.includes(secret)) this.#values.push(secret);
+    this.#compile();
+  }
+
+  /**
+   * Adds a value made from a secret that reveals it (a near miss the verifier sends: the key with a
+   * suffix, under Basic), to be found in every form as the secrets are.
+   */
+  know(value: string): void {
+    if (value === '' || this.#values.includes(value)) return;
+    this.#values.push(value);
+    this.#compile();
+  }
+
+  /** `text` with every form of every secret replaced by the placeholder. */
+  text(text: string): string {
+    let shown = text;
+    if (this.#long) shown = shown.replace(this.#long, this.#placeholder);
+    if (this.#short) shown = shown.replace(this.#short, this.#placeholder);
+    return shown;
+  }
+
+  /** Whether `text` holds a secret in any form `text()` replaces. */
+  holds(text: string): boolean {
+    return found(this.#long, text) || found(this.#short, text);
+  }
+
+  /**
+   * A body: in JSON only the string literals are touched (a key `1` must not turn `"id": 1` into
+   * something that no longer parses); any other body is redacted as text.
+   */
+  body(raw: string, isJson: boolean): string {
+    return isJson ? raw.replace(JSON_STRING_LITERAL, (literal) => this.text(literal)) : this.text(raw);
+  }
+
+  /** Headers with every value redacted. */
+  headers(headers: Headers): Headers {
+    const redacted = new Headers();
+    for (const [name, value] of headers) redacted.append(name, this.text(value));
+    return redacted;
+  }
+
+  #compile(): void {
+    this.#long = secretPattern(
+      this.#values.filter((value) => value.length >= SHORT_SECRET_LENGTH),
+      'long',
+    );
+    this.#short = secretPattern(
+      this.#values.filter((value) => value.length < SHORT_SECRET_LENGTH),
+      this.#shortKind,
+    );
+  }
+}
+
+function found(pattern: RegExp | undefined, text: string): boolean {
+  if (pattern === undefined) return false;
+  pattern.lastIndex = 0;
+  const result = pattern.test(text);
+  pattern.lastIndex = 0;
+  return result;
+}
+
+/**
+ * The secrets an `Authorization` value holds, whatever its scheme: the credential after the scheme
+ * (the whole value when it has none), and for Basic its decoded `user:password` and the password.
+ * @example
+ * credentialSecrets(`Basic ${btoa('u:k3y')}`); // ['dTprM3k=', 'u:k3y', 'k3y']
+ */
+export function credentialSecrets(authorization: string | undefined): string[] {
+  if (authorization === undefined) return [];
+  const value = authorization.trim();
+  const space = value.search(/\s/);
+  const credential = space === -1 ? value : value.slice(space).trim();
+  const secrets = credential === '' ? [] : [credential];
+  if (space !== -1 && /^basic$/i.test(value.slice(0, space))) {
+    const decoded = decodedBase64(credential);
+    const colon = decoded?.indexOf(':') ?? -1;
+    if (decoded !== undefined && decoded !== '') secrets.push(decoded);
+    if (decoded !== undefined && colon !== -1 && colon < decoded.length - 1) secrets.push(decoded.slice(colon + 1));
+  }
+  return secrets;
+}
+
+/** Base64 decoded as UTF-8 text, or `undefined` when it is not base64 of text. */
+function decodedBase64(text: string): string | undefined {
+  try {
+    const bytes = Uint8Array.from(atob(text.replaceAll('-', '+').replaceAll('_', '/')), (character) => character.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
