@@ -20,7 +20,7 @@ function older(version, minimum) {
 }
 
 /** The oldest Node that package.json's `engines.node` (`>=22.13`) accepts. */
-export function minimumNode() {
+function minimumNode() {
   const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   const found = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(manifest.engines.node);
   if (!found) throw new Error(`package.json engines.node must read ">=X.Y", got ${JSON.stringify(manifest.engines.node)}`);
