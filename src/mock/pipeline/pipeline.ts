@@ -12,7 +12,8 @@
  * must wait (a clock or a session kept in Redis, a delay, a body), and then only from that step on.
  */
 
-import { isInspectorFile, tooManySessions, withoutCors } from '../admin/endpoints.js';
+import { ADMIN_PREFIX, isInspectorFile, tooManySessions, withoutCors } from '../admin/endpoints.js';
+import { ICON_FILE } from '../admin/inspector/page.js';
 import { breaksBeforeResponse, DEFAULT_TRICKLE_MS, type FaultKind } from '../core/faults.js';
 import { errorResponse, jsonResponse, type MockRequest, type MockResponse, mergePrepared, type PreparedHeaders, preparedResponse } from '../core/messages.js';
 import type { Pending } from '../core/pending.js';
@@ -82,10 +83,10 @@ interface RequestContext {
   /** When the request reached the pipeline by the mock's clock, for the journal; 0 when it is off. */
   readonly arrived: number;
   /**
-   * When the first step that waits (a body, a delay, Redis) began (`performance.now()`); 0 when none
-   * did: a response made at once takes well under the 0.1 ms the journal shows, and is not timed.
+   * When the request arrived (`performance.now()`), for the journal's latency: the host's stamp when it
+   * gave one (the Node server's, which its request log times from too), else the pipeline's own; 0 when the journal is off.
    */
-  waitedSince: number;
+  readonly started: number;
   /** The body as the operation read it, for the journal. */
   body: string | undefined;
   /** The `Authorization` header as step 2 read it, for the journal; `null` until it has. */
@@ -134,6 +135,18 @@ function notServed(pipeline: Pipeline, path: string, why: string): MockResponse 
   return errorResponse('not_found', `No operation is served at ${path}${why}. The operations are ${pipeline.operationsList}.`);
 }
 
+/** Where a browser asks for a site's icon unless the page names one. */
+const FAVICON = '/favicon.ico';
+
+/**
+ * A path outside the API and the admin: the icon a browser asks for beside any page of the mock it
+ * shows, or a 404 that says where the API and the inspector are (`/` is where a browser starts).
+ */
+function elsewhere(pipeline: Pipeline, method: string, path: string): MockResponse {
+  if (path === FAVICON && (method === 'GET' || method === 'HEAD')) return { status: 200, ...ICON_FILE };
+  return notServed(pipeline, path, `: the API lives under ${pipeline.basePath}, and the inspector, for a browser, at ${ADMIN_PREFIX}`);
+}
+
 function preflight(route: Route | undefined): MockResponse {
   const allow = route?.allow ?? 'OPTIONS';
   return jsonResponse(204, '', { allow, 'access-control-allow-methods': allow, ...PREFLIGHT_HEADERS });
@@ -146,7 +159,7 @@ function respondTo(context: RequestContext): Pending<MockResponse> {
   const { pipeline, request } = context;
   const target = pipeline.router.target(request.target);
   if (target.area === 'admin') return respondToAdmin(context, target);
-  if (target.area === 'elsewhere') return decided(context, 'route', notServed(pipeline, target.path, `: the API lives under ${pipeline.basePath}`));
+  if (target.area === 'elsewhere') return decided(context, 'route', elsewhere(pipeline, request.method, target.path));
   if (request.method === 'OPTIONS') return decided(context, 'route', preflight(target.route));
   context.reached = target.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
   // Decided now, before any step responds, so that every response (the 401 too) has the headers of
@@ -351,7 +364,7 @@ function journal(journal: PipelineJournal, context: RequestContext, rule: Journa
     status,
     operation: context.reached?.operation.id,
     rule,
-    latencyMs: context.waitedSince === 0 ? 0 : clock.now() - context.waitedSince,
+    latencyMs: clock.now() - context.started,
     keyLabel: context.keyLabel,
   });
 }
@@ -383,7 +396,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
       arrived: pipeline.journal ? pipeline.journal.now() : 0,
       body: undefined,
       authorization: null,
-      waitedSince: 0,
+      started: pipeline.journal ? request.started || clock.now() : 0,
     };
     let made: Pending<MockResponse>;
     try {
@@ -392,7 +405,6 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
       made = failed(context, error);
     }
     if (!(made instanceof Promise)) return finish(context, made);
-    if (pipeline.journal) context.waitedSince = clock.now();
     return made.then(
       (response) => finish(context, response),
       (error: unknown) => finish(context, failed(context, error)),
