@@ -1,7 +1,7 @@
 // Compiles src/ to dist/, copies the generated validators, which are JavaScript already, bundles the
 // petstore-mock command into one file, and writes the CommonJS build under dist/cjs/ for `require()`.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
@@ -33,7 +33,10 @@ module.exports = msw;
 const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript-native/package.json')), 'bin/tsc');
 rmSync('dist', { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-for (const file of ['validators.js', 'validators.d.ts']) cpSync(`src/generated/${file}`, `dist/generated/${file}`);
+// The generated modules written as JavaScript already (ajv's standalone validators), which tsc does not emit.
+for (const file of readdirSync('src/generated').filter((name) => name.endsWith('.js') || name.endsWith('.d.ts'))) {
+  cpSync(`src/generated/${file}`, `dist/generated/${file}`);
+}
 
 // One module instead of some thirty across four packages: Node resolves, reads and compiles them one
 // import level at a time, and the command answers its first request ~50 ms sooner (npm run bench).
@@ -120,7 +123,7 @@ async function modulesReachedFrom(entries) {
 
 /**
  * Rewrites the imports of the modules esbuild converts one by one: a relative import stays an import
- * of the `.cjs` module beside it (esbuild would otherwise inline it), faker's English build comes from
+ * of the `.cjs` module beside it (esbuild would otherwise inline it), faker's base build comes from
  * the copy under dist/cjs/vendor/, and `msw` through a require that says what to do when it fails.
  */
 function commonJsImports() {
@@ -130,8 +133,8 @@ function commonJsImports() {
       build.onResolve({ filter: /^\.\.?\// }, (args) =>
         args.kind === 'entry-point' ? undefined : { path: args.path.replace(/\.js$/, '.cjs'), external: true },
       );
-      build.onResolve({ filter: /^@faker-js\/faker\/locale\/en$/ }, (args) => ({
-        path: besideOutput(args.importer, 'dist/cjs/vendor/faker-en.cjs'),
+      build.onResolve({ filter: /^@faker-js\/faker\/locale\/base$/ }, (args) => ({
+        path: besideOutput(args.importer, 'dist/cjs/vendor/faker-base.cjs'),
         external: true,
       }));
       build.onResolve({ filter: /^msw$/ }, (args) =>
@@ -142,7 +145,7 @@ function commonJsImports() {
   };
 }
 
-/** `target` as the `.cjs` made from the compiled module `importer` requires it: `../vendor/faker-en.cjs`. */
+/** `target` as the `.cjs` made from the compiled module `importer` requires it: `../vendor/faker-base.cjs`. */
 function besideOutput(importer, target) {
   const output = resolve('dist/cjs', relative(resolve('dist'), importer));
   const path = relative(dirname(output), resolve(target)).split(sep).join('/');
@@ -151,13 +154,13 @@ function besideOutput(importer, target) {
 
 /**
  * @faker-js/faker 10 is published as ES modules only, which Jest's CommonJS loader cannot require():
- * its English build, the one the fixtures use, is bundled once into dist/cjs/vendor/ for the CommonJS
- * modules to share.
+ * its base build, the one the fixtures use (with the English pet names of src/generated/pet-names.ts),
+ * is bundled once into dist/cjs/vendor/ for the CommonJS modules to share.
  */
 async function bundleFaker() {
   await build({
-    stdin: { contents: "export * from '@faker-js/faker/locale/en';", resolveDir: process.cwd(), loader: 'js' },
-    outfile: 'dist/cjs/vendor/faker-en.cjs',
+    stdin: { contents: "export * from '@faker-js/faker/locale/base';", resolveDir: process.cwd(), loader: 'js' },
+    outfile: 'dist/cjs/vendor/faker-base.cjs',
     bundle: true,
     minify: true,
     platform: 'node',

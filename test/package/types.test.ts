@@ -9,10 +9,11 @@
  * the version. Needs the dist/ that `npm test` builds, and the npm registry (or npm's cache).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -26,7 +27,9 @@ const TIMEOUT = 240_000;
  * node16 from CommonJS and from ESM, and bundler.
  */
 const ATTW_PROFILE = 'strict';
-const attwBin = join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js');
+// The `attw` bin of the devDependency, run on this Node.
+const attwPackage = createRequire(import.meta.url).resolve('@arethetypeswrong/cli/package.json');
+const attwBin = join(dirname(attwPackage), (JSON.parse(readFileSync(attwPackage, 'utf8')) as { bin: { attw: string } }).bin.attw);
 
 /** How each `moduleResolution` is set up in a project: its `module`, and the extension of an ES module file there. */
 const RESOLUTIONS = {

@@ -12,7 +12,8 @@ import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { type FaultRates, parseFaultRates } from '../core/faults.js';
 import { apiKeyProblem, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
-import { type PetData, readPetData } from '../state/pet-data.js';
+import type { PetData } from '../state/pet-data.js';
+import { readPetData } from '../state/pet-data-file.js';
 import { displayUrl, namespaceProblem } from '../state/redis/redis-store.js';
 
 /** The flags as commander parses them: one field per option, named as commander names it. */

@@ -12,6 +12,7 @@
  * must wait (a clock or a session kept in Redis, a delay, a body), and then only from that step on.
  */
 
+import { StoreUnavailableError } from '../../errors.js';
 import { ADMIN_PREFIX, isInspectorFile, tooManySessions, withoutCors } from '../admin/endpoints.js';
 import { ICON_FILE } from '../admin/inspector/page.js';
 import { breaksBeforeResponse, DEFAULT_TRICKLE_MS, type FaultKind } from '../core/faults.js';
@@ -20,7 +21,6 @@ import type { Pending } from '../core/pending.js';
 import type { OperationId, ParsedInputs, Responder } from '../operations/operation.js';
 import type { CoverageKeeper } from '../state/coverage.js';
 import type { JournalRule } from '../state/journal.js';
-import { unavailableResponse } from '../state/redis/shared-state.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
 import { type AuthProblem, UNAUTHORIZED } from './auth.js';
 import { keptAuthorization, longBody, type PipelineJournal, RecordingRequest } from './journal.js';
@@ -123,10 +123,12 @@ function decided(context: RequestContext, rule: JournalRule, response: MockRespo
   return response;
 }
 
-/** A thrown error as a response: a 503 when the shared store is away (the client may retry), else a 500 for a bug. */
+/**
+ * A thrown error as a response: a 503 Error naming the cause when the shared store (Redis) is away,
+ * which a client may retry (its `Retry-After`, as on every 503), else a 500 for a bug.
+ */
 function failure(error: unknown): MockResponse {
-  const unavailable = unavailableResponse(error);
-  if (unavailable) return unavailable;
+  if (error instanceof StoreUnavailableError) return errorResponse('service_unavailable', error.message);
   const reason = error instanceof Error ? error.message : String(error);
   return errorResponse('internal_error', `The mock failed to answer: ${reason}. This is a bug in petstore-mock; please report it.`);
 }
