@@ -80,7 +80,13 @@ describe('the packed package, installed in a new project', () => {
     // The Pact consumer template is a test by design: teams copy it into their suites.
     const template = (path: string) => path.startsWith('examples/pact/');
     expect(paths.filter((path) => !PUBLISHED.some((pattern) => pattern.test(path)) || (/\.test\./.test(path) && !template(path)))).toEqual([]);
-    const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; bin: Record<string, string> };
+    const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+      bin: Record<string, string>;
+      scripts: Record<string, string>;
+    };
+    // Nothing runs when a consumer installs it, from a tarball, a registry or git: `prepack` builds before `npm pack` only.
+    expect(Object.keys(manifest.scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
     const targets = [...targetsOf(manifest.exports), ...Object.values(manifest.bin)].map((target) => target.replace(/^\.\//, ''));
     expect(targets).toContain('dist/mock/hosts/msw.d.ts');
     for (const target of targets) {
