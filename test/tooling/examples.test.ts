@@ -168,13 +168,15 @@ describe('the snippets of README.md, docs/ and examples/', () => {
       ...[...text.matchAll(CODE_BLOCK)].map(([, , code]) => [page, code as string] as const),
       ...[...text.replace(CODE_BLOCK, '').matchAll(/`[^`\n]+`/g)].map(([span]) => [page, span] as const),
     ]);
-    const found = [...snippets, ...(await Promise.all(examples))].flatMap(([where, code]) => unawaitedExpectations(code).map((statement) => `${where}: ${statement}`));
+    const found = [...snippets, ...(await Promise.all(examples))].flatMap(([where, code]) =>
+      unawaitedExpectations(code).map((statement) => `${where}: ${statement}`),
+    );
     expect(found).toEqual([]);
     expect(snippets.filter(([, code]) => code.includes('expectRequests(')).length, 'the pages show expectRequests').toBeGreaterThan(2);
     // The check finds what it must: a bare statement, a code span, and not an awaited or named one.
     expect(unawaitedExpectations("it('x', () => {\n  expectRequests(api).toInclude({ method: 'POST' });\n});")).toHaveLength(1);
     expect(unawaitedExpectations("`expectRequests(mock).toInclude({ path: '/v1/pets' })`")).toHaveLength(1);
-    expect(unawaitedExpectations("await expect(\n  expectRequests(api).toInclude({}).times(1),\n).rejects.toThrow();")).toEqual([]);
+    expect(unawaitedExpectations('await expect(\n  expectRequests(api).toInclude({}).times(1),\n).rejects.toThrow();')).toEqual([]);
     expect(unawaitedExpectations('`expectRequests(source, options?)`')).toEqual([]);
   });
 });
