@@ -14,7 +14,7 @@ const [requests = 2000, rounds = 3] = process.argv.slice(2).map(Number);
 
 const api = createHandlers({ baseUrl: BASE });
 const server = setupServer(...api);
-server.listen({ onUnhandledRequest: 'error' });
+server.listen({ onUnhandledFrame: 'error' });
 const mock = createMockApi();
 const mockRequest = {
   method: 'GET',

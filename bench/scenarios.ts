@@ -3,7 +3,8 @@
  * fixtures, independently of the mock: the bare baseline writes exactly these bytes, and the mock is
  * checked against them before it is measured.
  */
-import { DEFAULT_COUNT, DEFAULT_SEED, seededPets } from '../src/fixtures/seed.js';
+import { seededPets } from '../src/fixtures/seed.js';
+import { DEFAULT_COUNT, DEFAULT_SEED } from '../src/fixtures/seeding.js';
 import { DEFAULT_API_KEY } from '../src/mock/core/defaults.js';
 import { AUTH_MESSAGES } from '../src/mock/pipeline/auth.js';
 import type { BareConfig } from './servers.js';

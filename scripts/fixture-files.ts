@@ -2,7 +2,8 @@
  * The JSON fixtures in fixtures/, for test suites in any language: the pets the mock starts with,
  * example NewPets that follow them, and one Error body per status the spec's catalogue names.
  */
-import { DEFAULT_COUNT, DEFAULT_SEED, drawNewPet, fakerAfterSeededPets, seededPets } from '../src/fixtures/seed.js';
+import { drawNewPet, fakerAfterSeededPets } from '../src/fixtures/seed.js';
+import { DEFAULT_COUNT, DEFAULT_SEED } from '../src/fixtures/seeding.js';
 import { errorResponse } from '../src/mock/core/messages.js';
 import { ERROR_CODE_BY_STATUS, ERROR_CODES } from '../src/openapi/facts.js';
 
@@ -22,11 +23,14 @@ function errorsByStatus(): Record<string, unknown> {
   return errors;
 }
 
-/** Every fixture file, by path relative to the repository root. */
-export function fixtureFiles(): Record<string, string> {
-  const faker = fakerAfterSeededPets(DEFAULT_SEED, DEFAULT_COUNT);
+/**
+ * Every fixture file, by path relative to the repository root: `pets` are the default seed's, and the
+ * examples of new pets are drawn after them with the same pet `names`.
+ */
+export function fixtureFiles(pets: readonly unknown[], names: readonly string[]): Record<string, string> {
+  const faker = fakerAfterSeededPets(DEFAULT_SEED, DEFAULT_COUNT, names);
   return {
-    'fixtures/pets.json': json(seededPets(DEFAULT_SEED, DEFAULT_COUNT)),
+    'fixtures/pets.json': json(pets),
     'fixtures/new-pets.json': json(Array.from({ length: NEW_PET_EXAMPLES }, () => drawNewPet(faker))),
     'fixtures/errors.json': json(errorsByStatus()),
   };

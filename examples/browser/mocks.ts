@@ -6,5 +6,5 @@ export const worker = setupWorker(...handlers);
 
 /** Starts answering `/v1/...` before the app's first request; every other request goes to the network. */
 export function startMocking(): Promise<unknown> {
-  return worker.start({ onUnhandledRequest: 'bypass' }); // msw 3: worker.start({ onUnhandledFrame: 'bypass' })
+  return worker.start({ onUnhandledFrame: 'bypass' }); // msw 2: worker.start({ onUnhandledRequest: 'bypass' })
 }

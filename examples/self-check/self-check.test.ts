@@ -7,7 +7,7 @@ const mismatches: string[] = [];
 const api = createHandlers({ baseUrl: API, selfCheck: (mismatch) => mismatches.push(mismatch) });
 const server = setupServer(...api);
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' })); // msw 3: server.listen({ onUnhandledFrame: 'error' })
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' })); // msw 2: server.listen({ onUnhandledRequest: 'error' })
 afterEach(() => expect(mismatches.splice(0)).toEqual([])); // an answer that breaks the spec fails the test that caused it
 afterAll(() => server.close());
 

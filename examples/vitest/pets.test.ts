@@ -10,7 +10,7 @@ const headers = { authorization: 'Bearer petstore-dev-key', 'content-type': 'app
 const api = createHandlers({ baseUrl: API });
 const server = setupServer(...api);
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' })); // msw 3: server.listen({ onUnhandledFrame: 'error' })
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' })); // msw 2: server.listen({ onUnhandledRequest: 'error' })
 afterEach(() => {
   server.resetHandlers();
   api.reset(); // every test starts from the seeded pets

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { seededPets } from '../fixtures/seed.js';
+import { parseJson } from '../json/lossless.js';
+import type { MockRequest, MockResponse } from './core/messages.js';
 import { createMockApi } from './create-mock-api.js';
 import type { SharedState } from './state/redis/shared-state.js';
 
@@ -48,5 +51,34 @@ describe('createMockApi().fetch parses JSON bodies as UTF-8 only (RFC 8259)', ()
     const response = await post(stream);
     expect(response.status).toBe(201);
     expect(await response.json()).toMatchObject({ name: 'René' });
+  });
+});
+
+describe('createMockApi and the seeded pets', () => {
+  const list = (): MockRequest => ({
+    method: 'GET',
+    target: '/v1/pets?limit=100',
+    header: (name) => (name === 'authorization' ? 'Bearer petstore-dev-key' : undefined),
+    text: async () => '',
+  });
+
+  it('answers at once from its first request with the default seed and at most the default count: the pets drawn at generation, no faker', () => {
+    for (const count of [0, 3, 50]) {
+      const answered = createMockApi({ count }).respond(list());
+      expect(answered, `count ${count}`).not.toBeInstanceOf(Promise);
+      expect(JSON.parse((answered as MockResponse).body)).toEqual(seededPets(1, count));
+    }
+  });
+
+  it('waits for faker to draw another seed or count, then answers at once, with the pets faker draws', async () => {
+    for (const options of [{ seed: 7, count: 3 }, { count: 51 }, { seed: 2, count: 5, bigIds: true }]) {
+      const mock = createMockApi(options);
+      const first = mock.respond(list());
+      expect(first, JSON.stringify(options)).toBeInstanceOf(Promise);
+      const drawn = seededPets(options.seed ?? 1, options.count, { bigIds: options.bigIds ?? false });
+      expect(parseJson((await first).body)).toEqual(drawn);
+      expect(mock.respond(list()), JSON.stringify(options)).not.toBeInstanceOf(Promise);
+      expect(await mock.store.size).toBe(options.count);
+    }
   });
 });

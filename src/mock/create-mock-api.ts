@@ -3,7 +3,7 @@
  * src/mock/operations/, the order of the steps in src/mock/pipeline/pipeline.ts, what a request-target
  * decides in src/mock/pipeline/router.ts, defaults in src/mock/core/defaults.ts, conformance in src/openapi/conformance.ts.
  */
-import { seededPets } from '../fixtures/seed.js';
+import { seededPetsSoon } from '../fixtures/seeding.js';
 import { known, type Profile } from '../profile/profile.js';
 import { KeyRedactor } from '../redact/key-redactor.js';
 import { createAdmin } from './admin/endpoints.js';
@@ -29,13 +29,14 @@ import { type JournalEntry, type JournalFilter, type JournalKeeper, MemoryJourna
 import { randomIdOf } from './state/random-ids.js';
 import { ClusterJournal } from './state/redis/journal.js';
 import { savedChanges, unsavedChange } from './state/saved-changes.js';
+import { LaterSessions } from './state/seeded-later.js';
 import { DEFAULT_SESSION, type SessionRegistry, Sessions } from './state/sessions.js';
 import { MemoryPetStore, type PetStore, type StoredPet } from './state/store.js';
 
 export type { MockOptions, ResolvedMockOptions } from './options.js';
 
 /** The seeded pets in the profile's known categories, in turn, so that the listing shows only categories a create accepts. */
-function inKnownCategories<P extends StoredPet>(pets: P[], profile: Profile): P[] {
+function inKnownCategories<P extends StoredPet>(pets: readonly P[], profile: Profile): readonly P[] {
   const { categories } = profile;
   if (typeof categories !== 'object') return pets;
   const ids = categories.known.map((digits) => (Number.isSafeInteger(Number(digits)) ? Number(digits) : BigInt(digits)));
@@ -87,14 +88,30 @@ interface MockState {
 }
 
 /**
- * The state of a mock that keeps it in this process: seeded sessions (in the profile's order and id
- * scheme, when it has them), the restored pets, coverage.
+ * The state of a mock that keeps it in this process: seeded sessions, the restored pets, coverage. The
+ * pets of a seed or count other than the default come once faker is loaded, and the sessions with them.
  */
 function inMemory(settings: ResolvedMockOptions): MockState {
+  const seeded = settings.data === undefined ? seededPetsSoon(settings.seed, settings.count, { bigIds: settings.bigIds }) : [];
+  const coverage = new Coverage(settings.basePath);
+  if (!(seeded instanceof Promise)) {
+    const sessions = memorySessions(settings, seeded);
+    return { sessions, defaultStore: sessions.default.store, coverage };
+  }
+  const limits = { max: settings.maxSessions, ttl: settings.sessionTtl, base: settings.now };
+  const sessions = new LaterSessions(
+    seeded.then((pets) => memorySessions(settings, pets)),
+    limits,
+  );
+  return { sessions, defaultStore: sessions.defaultStore, coverage };
+}
+
+/** The sessions over the seeded pets (in the profile's order, categories and id scheme, when it has them), with the restored pets. */
+function memorySessions(settings: ResolvedMockOptions, pets: readonly StoredPet[]): Sessions {
   const { profile, data } = settings;
   const order = known(profile.listOrder) ? profile.listOrder : undefined;
   const randomIds = profile.idScheme === 'random';
-  const seeded = data === undefined ? inKnownCategories(seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }), profile) : [];
+  const seeded = data === undefined ? inKnownCategories(pets, profile) : [];
   const givenIds = data !== undefined;
   const sessions = new Sessions({
     // Your own data keeps its ids and categories: it is the world you asked for.
@@ -112,7 +129,7 @@ function inMemory(settings: ResolvedMockOptions): MockState {
     max: settings.maxSessions,
   });
   for (const pet of settings.restore) sessions.default.store.create(pet);
-  return { sessions, defaultStore: sessions.default.store, coverage: new Coverage(settings.basePath) };
+  return sessions;
 }
 
 /** The choices of a profile that only the in-memory store can make: a shared (Redis) store keeps its own order, ids and seed. */

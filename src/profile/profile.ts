@@ -5,7 +5,7 @@
  * only selects among answers the contract allows: anything else is refused at start, naming the field.
  */
 import type { ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { validate } from '../generated/profile-validator.js';
 import { ERROR_CODES, type ErrorCode, PET_STATUSES } from '../openapi/facts.js';
 import type { PetStatus } from '../types.js';
 
@@ -198,7 +198,12 @@ export const PROFILE_SCHEMA = {
  */
 export type ProfileDocument = Partial<Profile> & { readonly version: ProfileVersion };
 
-let validator: ValidateFunction<ProfileDocument> | undefined;
+/**
+ * `PROFILE_SCHEMA`'s validator, compiled by `npm run generate` (src/generated/profile-validator.js), so
+ * that no JSON Schema compiler is loaded to read a profile, in a browser bundle least of all.
+ */
+// Safe: generated from PROFILE_SCHEMA, which describes ProfileDocument; test/tooling/generated.test.ts keeps it in step.
+const validator = validate as ValidateFunction<ProfileDocument>;
 
 /**
  * `value` as a profile, every choice it leaves out `unknown`; a value that is not one throws a
@@ -208,7 +213,6 @@ let validator: ValidateFunction<ProfileDocument> | undefined;
  * readProfile({ version: 1, defaultStatus: 'lost' }); // TypeError: profile.defaultStatus must be one of available, pending, sold, omitted, unknown
  */
 export function readProfile(value: unknown): Profile {
-  validator ??= new Ajv2020({ strict: true }).compile<ProfileDocument>(PROFILE_SCHEMA);
   if (!validator(value)) {
     const error = validator.errors?.[0];
     const field = `profile${(error?.instancePath ?? '').replace(/\//g, '.')}`;

@@ -43,9 +43,13 @@ export interface ExpectRequestsOptions {
   readonly timeout?: number;
 }
 
-/** The expectation of one kind of request: await it (at least once), or ask for an exact count. */
-export interface RequestExpectation extends PromiseLike<readonly JournalEntry[]> {
-  /** Resolves to the matching requests when there are exactly `count` (0: never sent); rejects naming the nearest otherwise. */
+/**
+ * The expectation of one kind of request: a promise of the matching requests (at least one), or ask
+ * for an exact count with `times`. The check starts at once, so an expectation a test forgets to
+ * `await` still fails it: its rejection goes unhandled, which vitest, Jest and node:test report.
+ */
+export interface RequestExpectation extends Promise<readonly JournalEntry[]> {
+  /** Resolves to the matching requests when there are exactly `count` (0: never sent); rejects naming the nearest otherwise. It replaces the check for at least one. */
   times(count: number): Promise<readonly JournalEntry[]>;
 }
 
@@ -157,15 +161,27 @@ function missMessage(expected: ExpectedRequest, count: number | undefined, entri
   return `${head} The nearest:\n${ranked.map(({ entry, found }) => `  ${describeEntry(entry)}\n    ${found.join('; ')}`).join('\n')}`;
 }
 
-/** Reads the journal until `count` requests (at least one when `undefined`) match, or `within` has passed; then resolves to them or throws. */
+/** Set when `times()` takes the place of the check for at least one request, which then stops at its next step. */
+interface Replaced {
+  replaced: boolean;
+}
+
+/**
+ * Reads the journal until `count` requests (at least one when `undefined`) match, or `within` has passed;
+ * then resolves to them or throws. A check `replaced` resolves to nothing and reads no more.
+ */
 async function check(
   read: () => Promise<readonly JournalEntry[]>,
   expected: ExpectedRequest,
   count: number | undefined,
   within: number,
+  replaced: Replaced = { replaced: false },
 ): Promise<readonly JournalEntry[]> {
   const deadline = Date.now() + within;
+  // One microtask first: a `.times(n)` in the same statement replaces this check before it reads anything.
+  await Promise.resolve();
   for (;;) {
+    if (replaced.replaced) return [];
     const entries = await read().catch((error: unknown) => {
       // While `within` lasts, a journal that cannot be read right now is read again; any other failure is the test's to see.
       if (error instanceof StoreUnavailableError && Date.now() < deadline) return undefined;
@@ -194,13 +210,17 @@ export function expectRequests(source: JournalSource, options: ExpectRequestsOpt
   const read = reader(source, options);
   const within = options.within ?? 0;
   return {
-    toInclude: (expected) => ({
-      times: (count) => {
-        if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`times(count): count must be a whole number, 0 or more; got ${count}`);
-        return check(read, expected, count, within);
-      },
-      // biome-ignore lint/suspicious/noThenProperty: the expectation is awaited, as a promise is.
-      then: (onFulfilled, onRejected) => check(read, expected, undefined, within).then(onFulfilled, onRejected),
-    }),
+    toInclude: (expected) => {
+      const atLeastOne = { replaced: false };
+      // Started now, not when awaited: an expectation left without `await` fails the test all the same.
+      const checked = check(read, expected, undefined, within, atLeastOne);
+      return Object.assign(checked, {
+        times: (count: number) => {
+          if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`times(count): count must be a whole number, 0 or more; got ${count}`);
+          atLeastOne.replaced = true;
+          return check(read, expected, count, within);
+        },
+      });
+    },
   };
 }

@@ -25,7 +25,7 @@ const targets: [string, () => Promise<Target>][] = [
     async () => {
       const baseUrl = 'https://api.example.test/v1';
       const msw = setupServer(...createHandlers({ baseUrl }));
-      msw.listen({ onUnhandledRequest: 'error' });
+      msw.listen({ onUnhandledFrame: 'error' });
       return { baseUrl, close: async () => msw.close() };
     },
   ],

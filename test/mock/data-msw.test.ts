@@ -18,7 +18,7 @@ const handlers = createHandlers({
   ],
 });
 const server = setupServer(...handlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterAll(() => server.close());
 
 describe('createHandlers({ data })', () => {

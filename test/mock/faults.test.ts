@@ -270,7 +270,7 @@ describe('network faults in every mode of the CLI', () => {
 describe('network faults under MSW', () => {
   const api = createHandlers({ baseUrl: 'https://api.faults.test/v1', count: 3 });
   const server = setupServer(...api);
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
   afterAll(() => server.close());
   const get = (fault: string) => fetch(`https://api.faults.test/v1/pets?__fault=${fault}&__trickle=300`, { headers: AUTH });
 
@@ -281,7 +281,8 @@ describe('network faults under MSW', () => {
   it('truncate: the head arrives, reading the body rejects', async () => {
     const response = await get('truncate');
     expect(response.status).toBe(200);
-    await expect(response.text()).rejects.toThrow(/fault=truncate/);
+    // msw 2 passes the stream's own error on; msw 3 ends the body short of its Content-Length, which fetch rejects as `terminated`.
+    await expect(response.text()).rejects.toThrow(TypeError);
   });
 
   it('HEAD: reset, close and garbage reject; truncate and slow answer the head whole, as on the Node server', async () => {

@@ -52,6 +52,31 @@ describe('the inspector page, over HTTP', () => {
     }
   });
 
+  it('is found from /__mock (a permanent redirect to /__mock/, without a key) and named by the 404 at /', async () => {
+    for (const path of ['/__mock', '/__mock?x=1']) {
+      const response = await fetch(new URL(path, mock.url), { redirect: 'manual' });
+      expect([response.status, response.headers.get('location')], path).toEqual([308, '/__mock/']);
+    }
+    const followed = await fetch(new URL('/__mock', mock.url));
+    expect([followed.url, followed.status, followed.headers.get('content-type')]).toEqual([
+      new URL('/__mock/', mock.url).href,
+      200,
+      'text/html; charset=utf-8',
+    ]);
+    const root = await fetch(new URL('/', mock.url));
+    expect(root.status).toBe(404);
+    expect(((await root.json()) as { message: string }).message).toMatch(/the API lives under \/v1, and the inspector, for a browser, at \/__mock\//);
+  });
+
+  it('serves its icon, and the same as /favicon.ico, so that a page of the mock raises no 404 in the browser', async () => {
+    for (const path of ['/__mock/favicon.svg', '/favicon.ico']) {
+      const response = await fetch(new URL(path, mock.url));
+      expect([response.status, response.headers.get('content-type')], path).toEqual([200, 'image/svg+xml']);
+      expect(await response.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    }
+    expect((await fetch(new URL('/favicon.ico', mock.url), { method: 'POST' })).status).toBe(404);
+  });
+
   it('keeps the data it shows behind the key where the admin needs one', async () => {
     expect((await fetch(new URL('/__mock/requests', mock.url))).status).toBe(401);
     expect((await fetch(new URL('/__mock/requests', mock.url), { headers: AUTH })).status).toBe(200);
@@ -203,11 +228,25 @@ describe.skipIf(skipWithoutChromium(TEST))('the inspector page, in Chromium', ()
     await page.locator('#sessions tr', { hasText: 'checkout' }).waitFor({ ...SHOWN, state: 'detached' });
   });
 
-  it('shows the coverage and the profile in force, and hides the drift a mock without --proxy has not', async () => {
+  it('shows the coverage, no profile as none rather than a block of unknowns, and hides the drift a mock without --proxy has not', async () => {
     await page.locator('#coverage th', { hasText: 'createPet' }).waitFor(SHOWN);
     expect(await page.locator('#coverage-total').textContent()).toMatch(/^\d+ of \d+$/);
-    expect(JSON.parse((await page.locator('#profile').textContent()) ?? '')).toHaveProperty('listOrder');
+    await page.locator('#profile', { hasText: 'none' }).waitFor({ timeout: 3_000 });
+    expect(await page.locator('#profile').textContent()).not.toContain('unknown');
     expect(await page.locator('#drift').isVisible()).toBe(false);
+  });
+
+  it('shows the choices a profile in force knows, and only those', async () => {
+    const profiled = await startMockServer({ port: 0, count: 2, profile: { version: 1, listOrder: 'id-desc', limitOutOfRange: 'clamp' } });
+    try {
+      const other = await browser.newPage();
+      await other.goto(new URL('/__mock/', profiled.url).href);
+      await other.locator('#profile', { hasText: 'listOrder' }).waitFor({ timeout: 3_000 });
+      expect(JSON.parse((await other.locator('#profile').textContent()) ?? '')).toEqual({ listOrder: 'id-desc', limitOutOfRange: 'clamp' });
+      await other.close();
+    } finally {
+      await profiled.close();
+    }
   });
 
   it('raises no error, no CSP violation and no dialog', () => {

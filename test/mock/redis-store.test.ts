@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/errors.js';
-import { BIG_ID_OFFSET, seededPets } from '../../src/fixtures/seed.js';
+import { seededPets } from '../../src/fixtures/seed.js';
+import { BIG_ID_OFFSET } from '../../src/fixtures/seeding.js';
 import { SharedCoverage } from '../../src/mock/state/redis/coverage.js';
 import { connectRedisStore, displayUrl, type RedisStore, type RedisStoreOptions } from '../../src/mock/state/redis/redis-store.js';
 import { MemoryPetStore } from '../../src/mock/state/store.js';

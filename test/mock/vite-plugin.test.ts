@@ -9,7 +9,7 @@ import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { createServer, type InlineConfig, type ViteDevServer } from 'vite';
+import { createLogger, createServer, type InlineConfig, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { type PetstoreMockPluginOptions, petstoreMock } from '../../src/mock/hosts/vite.js';
@@ -191,6 +191,36 @@ describe.skipIf(skipWithoutChromium(TEST))('petstore-mock/vite, with a real dev 
       await restarted.vite.close();
     }
     await expect(fetch(`http://127.0.0.1:${port}/v1/pets`, { headers: AUTH })).rejects.toThrow();
+  });
+
+  it('says where the API and the inspector are after Vite prints its URLs, and leads /__mock to the inspector', async () => {
+    const printed: string[] = [];
+    const customLogger = createLogger('info');
+    customLogger.info = (message) => printed.push(message);
+    const vite = await createServer({
+      configFile: false,
+      root,
+      customLogger,
+      plugins: [petstoreMock({ count: 1 })],
+      server: { host: '127.0.0.1', port: 0, watch: null },
+    });
+    try {
+      await vite.listen();
+      vite.printUrls();
+      const url = vite.resolvedUrls?.local[0] ?? '';
+      const mockOrigin = String(vite.config.server.proxy?.['/v1']);
+      const lines = printed.join('\n').split('\n');
+      const local = lines.findIndex((line) => line.includes('Local:'));
+      expect(local).toBeGreaterThanOrEqual(0);
+      expect(lines.slice(local + 1).filter((line) => line.includes('➜  Pet store API') || line.includes('➜  Its inspector'))).toEqual([
+        `  ➜  Pet store API: ${url}v1 (petstore-mock at ${mockOrigin}/v1)`,
+        `  ➜  Its inspector: ${url}__mock/`,
+      ]);
+      const inspector = await fetch(`${url}__mock`);
+      expect([inspector.url, inspector.status, inspector.headers.get('content-type')]).toEqual([`${url}__mock/`, 200, 'text/html; charset=utf-8']);
+    } finally {
+      await vite.close();
+    }
   });
 
   it('needs no vite at runtime: the built module imports only types from it', async () => {

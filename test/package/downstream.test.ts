@@ -17,8 +17,8 @@ const tsc = join(root, 'node_modules/typescript/bin/tsc');
 const INSTALL = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
 const TIMEOUT = 180_000;
 
-// npm run test passes its own npm_* settings down; the new project must not inherit them.
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')));
+// npm run test passes its own npm_* settings down, and vitest its own VITEST* ones; the new project must not inherit them.
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_') && !name.startsWith('VITEST')));
 
 async function run(command: string, args: readonly string[], cwd: string): Promise<string> {
   try {
@@ -80,7 +80,13 @@ describe('the packed package, installed in a new project', () => {
     // The Pact consumer template is a test by design: teams copy it into their suites.
     const template = (path: string) => path.startsWith('examples/pact/');
     expect(paths.filter((path) => !PUBLISHED.some((pattern) => pattern.test(path)) || (/\.test\./.test(path) && !template(path)))).toEqual([]);
-    const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; bin: Record<string, string> };
+    const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+      bin: Record<string, string>;
+      scripts: Record<string, string>;
+    };
+    // Nothing runs when a consumer installs it, from a tarball, a registry or git: `prepack` builds before `npm pack` only.
+    expect(Object.keys(manifest.scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
     const targets = [...targetsOf(manifest.exports), ...Object.values(manifest.bin)].map((target) => target.replace(/^\.\//, ''));
     expect(targets).toContain('dist/mock/hosts/msw.d.ts');
     for (const target of targets) {
@@ -122,14 +128,36 @@ describe('the packed package, installed in a new project', () => {
   );
 
   it(
-    'type-checks and runs the three entry points with msw 2 installed: the README imports, one request through each',
+    'type-checks and runs the three entry points with msw 3 installed: the README imports, one request through each',
     async () => {
-      await run('npm', ['install', 'msw@2', ...INSTALL], project);
+      await run('npm', ['install', 'msw@3', ...INSTALL], project);
       await copyFile(join(here, 'consumer.mts'), join(project, 'consumer.mts'));
       const compilerOptions = { target: 'ES2022', module: 'NodeNext', lib: ['ES2023', 'DOM'], types: [], strict: true, skipLibCheck: true };
       await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.mts'] }));
       await run(process.execPath, [tsc, '-p', '.'], project);
       expect(await run(process.execPath, ['consumer.mjs'], project)).toMatch(/all three entry points answered/);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "runs the README's MSW snippet in vitest as pasted with msw 3, and in its msw 2 form (the comment's call) with msw 2",
+    async () => {
+      const readme = await readFile(join(root, 'README.md'), 'utf8');
+      const snippet = /<!-- example: examples\/vitest\/pets\.test\.ts -->\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+      if (snippet === undefined) throw new Error('README.md shows no examples/vitest/pets.test.ts');
+      // The msw 2 form: each call written for msw 3 replaced by the one its `// msw 2:` comment names.
+      const forMsw2 = snippet.replace(/\w+(?:\.\w+)*\(\{[^{}]*\}\)(?=.*\/\/ msw 2: (\w+(?:\.\w+)*\(\{[^{}]*\}\)))/g, (_, call: string) => call);
+      expect(forMsw2).toContain("server.listen({ onUnhandledRequest: 'error' })");
+      await run('npm', ['install', 'vitest@5', ...INSTALL], project);
+      const vitest = async (file: string, code: string) => {
+        await writeFile(join(project, file), code);
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: the colours a terminal would show.
+        return (await run(process.execPath, [join(project, 'node_modules/vitest/vitest.mjs'), 'run', file], project)).replace(/\x1b\[[\d;]*m/g, '');
+      };
+      expect(await vitest('pets.test.ts', snippet)).toMatch(/Tests\s+4 passed \(4\)/);
+      await run('npm', ['install', 'msw@2', ...INSTALL], project);
+      expect(await vitest('pets-msw2.test.ts', forMsw2)).toMatch(/Tests\s+4 passed \(4\)/);
     },
     TIMEOUT,
   );

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
@@ -50,6 +50,7 @@ async function files(dir: string): Promise<{ path: string; bytes: number }[]> {
 describe('the packed package, installed without dev dependencies', () => {
   let project: string;
   let installed: { path: string; bytes: number }[];
+  let install: Run;
   let mock: MockServer;
   const bin = (name: string) => join(project, 'node_modules', '.bin', name);
 
@@ -61,15 +62,22 @@ describe('the packed package, installed without dev dependencies', () => {
     expect(pack.code, pack.stderr).toBe(0);
     const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }];
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'front-end-app', private: true, type: 'module' }));
-    const install = await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', `./${filename}`], project, 180_000);
+    install = await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', `./${filename}`], project, 180_000);
     expect(install.code, install.stderr).toBe(0);
     installed = await files(join(project, 'node_modules'));
+    const bytes = (list: readonly { bytes: number }[]) => list.reduce((sum, file) => sum + file.bytes, 0);
+    const own = installed.filter(({ path }) => path.includes(`node_modules${sep}petstore-mock${sep}`));
+    console.info(`installed: node_modules ${(bytes(installed) / 1e6).toFixed(2)} MB, of which petstore-mock ${(bytes(own) / 1e6).toFixed(2)} MB`);
     mock = await startMockServer({ port: 0 });
   }, 240_000);
 
   afterAll(async () => {
     await mock?.close();
     if (project) await rm(project, { recursive: true, force: true });
+  });
+
+  it('installs without a word about install scripts: the package runs none in a consumer (npm 11 lists any it was not told to allow)', () => {
+    expect(install.stdout + install.stderr).not.toMatch(/install-scripts|allowScripts|prepare/);
   });
 
   it('brings no native binary: no .node addon, no Pact core', () => {

@@ -55,6 +55,18 @@ export async function typed(): Promise<Pet[]> {
 }
 `;
 
+// A test that forgets to await an expectation the mock does not meet; named outside Jest's default
+// testMatch, so that only the test below runs it.
+const FORGOTTEN = `const { createMockApi } = require('petstore-mock');
+const { expectRequests } = require('petstore-mock/testing');
+
+test('forgets to await an expectation', () => {
+  expectRequests(createMockApi()).toInclude({ method: 'POST', path: '/v1/pets' });
+});
+
+test('runs after it', () => new Promise((resolve) => setTimeout(resolve, 50)));
+`;
+
 describe('the packed package in a CommonJS project with Jest 30 and no configuration', () => {
   let workDir: string;
   let project: string;
@@ -75,6 +87,7 @@ describe('the packed package in a CommonJS project with Jest 30 and no configura
     await copyFile(checks, join(project, 'commonjs-checks.cjs'));
     await writeFile(join(project, 'petstore.test.js'), JEST_TEST);
     await writeFile(join(project, 'typed.ts'), TYPED);
+    await writeFile(join(project, 'forgotten-await.check.js'), FORGOTTEN);
     // The page's example runs as one more test file, so that it stays true.
     const page = await readFile(join(root, 'docs/mock-in-code.md'), 'utf8');
     const example = /```js\n(\/\/ pets\.test\.js[\s\S]*?)```/.exec(page)?.[1];
@@ -105,6 +118,17 @@ describe('the packed package in a CommonJS project with Jest 30 and no configura
       const jest = await run('npx', ['jest'], project, nodeBins.get('24') ?? '', { NODE_OPTIONS: '--experimental-vm-modules' });
       expect(jest.code, jest.output).toBe(0);
       expect(jest.output).toMatch(/Tests:\s+6 passed, 6 total/);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'fails a test that forgets to await an expectation of petstore-mock/testing, naming what the mock did not receive',
+    async () => {
+      const jest = await run('npx', ['jest', '--testMatch', '**/forgotten-await.check.js'], project, nodeBins.get('24') ?? '');
+      expect(jest.code, jest.output).toBe(1);
+      expect(jest.output).toMatch(/✕ forgets to await an expectation/);
+      expect(jest.output).toContain('expected the mock to have received at least 1 request like POST /v1/pets, but it received 0');
     },
     TIMEOUT,
   );

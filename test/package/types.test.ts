@@ -3,14 +3,16 @@
  * without its optional peers (ioredis, msw, Pact), with @types/node for the oldest Node that `engines`
  * names, and compiled strictly with `skipLibCheck: false`, so that every .d.ts an entry point reaches is
  * checked: a type import of a peer the project lacks fails there (TS2307). Only `petstore-mock/msw` may
- * need msw, the peer its users install. Then publint and @arethetypeswrong/cli (installed into that
- * project from the registry, not a devDependency) judge the tarball, and the installed commands print
+ * need msw, the peer its users install. Every entry then compiles under each `moduleResolution` a project
+ * may have (node10, node16, nodenext, bundler: `typesVersions` serves the subpaths to node10, which cannot
+ * read `exports`), publint and @arethetypeswrong/cli judge the tarball, and the installed commands print
  * the version. Needs the dist/ that `npm test` builds, and the npm registry (or npm's cache).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from '../support/children.js';
@@ -21,11 +23,21 @@ const publint = join(root, 'node_modules/publint/src/cli.js');
 const TIMEOUT = 240_000;
 
 /**
- * attw's profile: `node16` checks both the ESM and the CommonJS resolutions (the package serves a
- * CommonJS build beside the ESM one) and leaves out node10 (`moduleResolution: node`), which cannot read
- * `exports` and so cannot reach the subpath entries.
+ * attw's profile: `strict`, its default, checks every resolution: node10 (`moduleResolution: node`),
+ * node16 from CommonJS and from ESM, and bundler.
  */
-const ATTW_PROFILE = 'node16';
+const ATTW_PROFILE = 'strict';
+// The `attw` bin of the devDependency, run on this Node.
+const attwPackage = createRequire(import.meta.url).resolve('@arethetypeswrong/cli/package.json');
+const attwBin = join(dirname(attwPackage), (JSON.parse(readFileSync(attwPackage, 'utf8')) as { bin: { attw: string } }).bin.attw);
+
+/** How each `moduleResolution` is set up in a project: its `module`, and the extension of an ES module file there. */
+const RESOLUTIONS = {
+  node10: { module: 'CommonJS', moduleResolution: 'node10', file: 'ts' },
+  node16: { module: 'Node16', moduleResolution: 'node16', file: 'mts' },
+  nodenext: { module: 'NodeNext', moduleResolution: 'nodenext', file: 'mts' },
+  bundler: { module: 'ESNext', moduleResolution: 'bundler', file: 'ts' },
+} as const;
 
 /** The @types/node of the oldest Node the package supports (`engines`: >=22.13). */
 const NODE_TYPES = '@types/node@22';
@@ -110,19 +122,20 @@ describe('the packed package, as a TypeScript project without the optional peers
     name: string,
     source: string,
     options: { readonly lib: readonly string[]; readonly types: readonly string[]; readonly listFiles?: boolean },
+    resolution: (typeof RESOLUTIONS)[keyof typeof RESOLUTIONS] = RESOLUTIONS.nodenext,
   ): Promise<Run> {
-    await writeFile(join(project, `${name}.mts`), source);
+    const { file, ...modules } = resolution;
+    await writeFile(join(project, `${name}.${file}`), source);
     const compilerOptions = {
       ...options,
+      ...modules,
       target: 'ES2022',
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
       strict: true,
       exactOptionalPropertyTypes: true,
       skipLibCheck: false,
       noEmit: true,
     };
-    await writeFile(join(project, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions, files: [`${name}.mts`] }));
+    await writeFile(join(project, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions, files: [`${name}.${file}`] }));
     return run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], project);
   }
 
@@ -137,7 +150,7 @@ describe('the packed package, as a TypeScript project without the optional peers
     project = join(packDir, 'consumer');
     await mkdir(project);
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'typed-consumer', private: true, type: 'module' }));
-    const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, NODE_TYPES, '@arethetypeswrong/cli'], project);
+    const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, NODE_TYPES], project);
     expect(install.code, install.output).toBe(0);
   }, TIMEOUT);
 
@@ -155,6 +168,18 @@ describe('the packed package, as a TypeScript project without the optional peers
       const compiled = await compile('consumer', CONSUMER, { lib: ['ES2023'], types: ['node'] });
       expect(compiled.output).not.toMatch(/ioredis|@pact-foundation/);
       expect(unexpected(compiled), compiled.output).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it.each(Object.keys(RESOLUTIONS) as (keyof typeof RESOLUTIONS)[])(
+    'compiles every entry point with moduleResolution %s',
+    async (mode) => {
+      const compiled = await compile(`consumer-${mode}`, CONSUMER, { lib: ['ES2023'], types: ['node'], listFiles: true }, RESOLUTIONS[mode]);
+      expect(unexpected(compiled), compiled.output).toEqual([]);
+      // Each entry must be read from the package's declarations (listFiles), whichever file the resolution picks.
+      for (const entry of ['index', 'fixtures/index', 'client/index', 'mock/hosts/msw', 'testing/index', 'mock/hosts/vite'])
+        expect(compiled.output, `${mode}: ${entry}`).toMatch(new RegExp(`node_modules/petstore-mock/dist/(?:cjs/)?${entry}\\.d\\.c?ts`));
     },
     TIMEOUT,
   );
@@ -185,11 +210,14 @@ describe('the packed package, as a TypeScript project without the optional peers
   it(
     `passes @arethetypeswrong/cli --profile ${ATTW_PROFILE}`,
     async () => {
-      const attw = join(project, 'node_modules/.bin/attw');
       // The spec is a YAML file for `import.meta.resolve` and a reader, not a module: no types can resolve to it.
       const options = ['--profile', ATTW_PROFILE, '--format', 'ascii', '--no-color', '--exclude-entrypoints', './spec/openapi.yaml'];
-      const checked = await run(attw, [tarball, ...options], project);
+      const checked = await run(process.execPath, [attwBin, tarball, ...options], project);
       expect(checked.code, checked.output).toBe(0);
+      // Each entry with code, under each resolution, node10 included: a green mark.
+      for (const entry of ['petstore-mock', ...['msw', 'fixtures', 'client', 'testing', 'vite'].map((path) => `petstore-mock/${path}`)])
+        for (const mode of ['node10', 'node16 \\(from CJS\\)', 'node16 \\(from ESM\\)', 'bundler'])
+          expect(checked.output, `${entry} under ${mode}`).toMatch(new RegExp(`"${entry}"\\n\\n(?:.+\\n)*?${mode}: 🟢`));
     },
     TIMEOUT,
   );

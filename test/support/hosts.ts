@@ -36,7 +36,7 @@ export const mswHost: StartTarget = async (options) => {
   const baseUrl = 'https://api.example.test/v1';
   const api = createHandlers({ ...options, baseUrl });
   const server = setupServer(...api);
-  server.listen({ onUnhandledRequest: 'error' });
+  server.listen({ onUnhandledFrame: 'error' });
   return {
     baseUrl,
     mock: api.mock,

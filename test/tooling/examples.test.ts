@@ -144,6 +144,43 @@ describe('README.md and docs/', () => {
   });
 });
 
+/**
+ * The assertions of `expectRequests` a snippet makes without `await` (or `return`) before it in its
+ * statement: one copied so into a test would still fail it (the check is eager), but only through an
+ * unhandled rejection, after the test has moved on. A mention without `.toInclude(` names the function.
+ */
+function unawaitedExpectations(code: string): string[] {
+  return [...code.matchAll(/expectRequests\(/g)].flatMap(({ index }) => {
+    const before = code.slice(0, index);
+    const start = Math.max(before.lastIndexOf(';'), before.lastIndexOf('{\n'), before.lastIndexOf('}\n'), before.lastIndexOf('`')) + 1;
+    const end = code.slice(index).search(/;|`|$/);
+    const statement = code.slice(start, index + end).trim();
+    return statement.includes('.toInclude(') && !/\b(?:await|return)\b/.test(code.slice(start, index)) ? [statement] : [];
+  });
+}
+
+describe('the snippets of README.md, docs/ and examples/', () => {
+  it('await every expectRequests assertion', async () => {
+    const examples = (await readdir(new URL('examples/', root), { recursive: true }))
+      .filter((name) => /\.(?:[cm]?[jt]s)$/.test(name) && !name.includes('node_modules'))
+      .map(async (name) => [`examples/${name}`, await readFile(new URL(`examples/${name}`, root), 'utf8')] as const);
+    const snippets = (await pages()).flatMap(([page, text]) => [
+      ...[...text.matchAll(CODE_BLOCK)].map(([, , code]) => [page, code as string] as const),
+      ...[...text.replace(CODE_BLOCK, '').matchAll(/`[^`\n]+`/g)].map(([span]) => [page, span] as const),
+    ]);
+    const found = [...snippets, ...(await Promise.all(examples))].flatMap(([where, code]) =>
+      unawaitedExpectations(code).map((statement) => `${where}: ${statement}`),
+    );
+    expect(found).toEqual([]);
+    expect(snippets.filter(([, code]) => code.includes('expectRequests(')).length, 'the pages show expectRequests').toBeGreaterThan(2);
+    // The check finds what it must: a bare statement, a code span, and not an awaited or named one.
+    expect(unawaitedExpectations("it('x', () => {\n  expectRequests(api).toInclude({ method: 'POST' });\n});")).toHaveLength(1);
+    expect(unawaitedExpectations("`expectRequests(mock).toInclude({ path: '/v1/pets' })`")).toHaveLength(1);
+    expect(unawaitedExpectations('await expect(\n  expectRequests(api).toInclude({}).times(1),\n).rejects.toThrow();')).toEqual([]);
+    expect(unawaitedExpectations('`expectRequests(source, options?)`')).toEqual([]);
+  });
+});
+
 describe('README.md', () => {
   it(`stays under ${README_MAX_BYTES / 1024} KB: details belong in docs/`, async () => {
     const bytes = (await readFile(new URL('README.md', root))).byteLength;

@@ -9,7 +9,7 @@
  * a column headed "msw N" is for msw N. Every `listen({...})` and `start({...})` found that way is
  * type-checked against that major's `setupServer().listen` or `setupWorker().start`, and its `onUnhandled*`
  * strategy is run: an unclaimed request must be rejected ('error'), or reach the network with ('warn') or
- * without ('bypass') a warning. The installed msw is checked in place; msw 3 in a temporary project
+ * without ('bypass') a warning. The installed msw is checked in place; the other major in a temporary project
  * (installed from the registry or npm's cache, run on Node 24, as test/package/consumers.test.ts does).
  */
 import { readFileSync } from 'node:fs';
@@ -21,7 +21,8 @@ import { newProject, nodeBinOf, root, run, TIMEOUT } from '../package/projects.j
 
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 const installedMajor = Number((JSON.parse(readFileSync(join(root, 'node_modules/msw/package.json'), 'utf8')) as { version: string }).version.split('.')[0]);
-const MAJORS = [...new Set([installedMajor, 3])];
+/** The majors `msw` (peerDependencies) accepts: the installed one, and the other in a temporary project. */
+const MAJORS = [...new Set([installedMajor, 2, 3])];
 
 /** One options object a snippet passes to msw: where it is shown, for which major, and to which call. */
 interface Shown {

@@ -120,9 +120,9 @@ describe('the coverage report of a run against the project mock, as the example 
   it('the step summary is appended to what earlier steps wrote, with the verdict and a row per documented status', () => {
     const summary = readFileSync(summaryFile, 'utf8');
     expect(summary.startsWith('## An earlier step\n## petstore-verify\n')).toBe(true);
-    expect(summary).toContain('**The deployment keeps the contract\\.**');
+    expect(summary).toContain('**The deployment keeps the contract.**');
     for (const { id, statuses } of DOCUMENTED) {
-      const part = summary.slice(summary.indexOf(`#### ${id}\\:`));
+      const part = summary.slice(summary.indexOf(`#### ${id}:`));
       for (const status of statuses) expect(part, `${id} ${status}`).toMatch(new RegExp(`\\| [✓·] \\| status ${status} \\|`));
     }
     expect(summary).toContain('| ✓ | query status = sold |');
@@ -179,7 +179,7 @@ describe('the reports of a deployment that answers with markup', () => {
 
   it('the step summary shows it as text too', () => {
     const summary = readFileSync(join(folder, 'summary.md'), 'utf8');
-    expect(summary).toContain('&lt;img src=x onerror=alert\\(1\\)&gt;');
+    expect(summary).toContain('&lt;img src=x onerror=alert(1)>');
     expect(summary).not.toMatch(/<img/i);
   });
 });

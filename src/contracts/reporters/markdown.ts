@@ -12,14 +12,51 @@ import { countsText, failuresOf, followersOf, verdictText } from './verdict.js';
 /** The most failures the summary shows: a summary page is for the first look; the other reports hold them all. */
 const MAX_FAILURES = 20;
 
-/** Text that Markdown shows as it is: no tag, no link, no emphasis, no table cell ends early, on one line. */
-export function markdownText(text: string): string {
-  return text
+/**
+ * Where text stands in a Markdown line: at the start of a block (a paragraph, a list item's text),
+ * where a `#`, `-`, `1.` or `>` would begin a heading, a list or a quote; after other text; or in a table cell.
+ */
+type Place = 'start' | 'inline' | 'cell';
+
+/** A backslash before what it would escape, and a link, emphasis, code or strikethrough would start or end. */
+const INLINE_MARKUP = /\\(?=[!-/:-@[-`{-~])|[`*[~]/g;
+
+/** What GFM turns into a link by itself: a URL's scheme (`https://`), `www.`, an e-mail address. */
+const AUTOLINKS: readonly [RegExp, string][] = [
+  [/\b([a-z][a-z0-9+.-]*):(?=\/\/)/gi, '$1\\:'],
+  [/\b(www)\./gi, '$1\\.'],
+  [/(\w)@(?=\w)/g, '$1\\@'],
+];
+
+/** At the start of a block: what would make it a heading, a list, a quote or a rule instead of text. */
+const BLOCK_STARTS: readonly [RegExp, string][] = [
+  [/^(#{1,6})(?=\s|$)/, '\\$1'],
+  [/^([-+])(?=\s|$)/, '\\$1'],
+  [/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2'],
+  [/^>/, '\\>'],
+  [/^-(?=(?:\s*-){2,}\s*$)/, '\\-'],
+];
+
+/**
+ * Text that Markdown (GitHub's: CommonMark with tables, strikethrough and autolinks) shows as it is:
+ * no tag, no link, no emphasis, no heading or list, and in a table cell no cell ended early, on one
+ * line. Only what would be markup where the text stands is escaped, so a summary reads plainly in
+ * its raw form too (`petstore-verify: 1 fault found.`, not `petstore\-verify\: 1 fault found\.`).
+ */
+export function markdownText(text: string, place: Place = 'inline'): string {
+  let shown = text
     .replace(/\s*[\r\n]+\s*/g, ' ')
-    .replace(/&/g, '&amp;')
+    .replace(/&(?=#?\w+;)/g, '&amp;')
     .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]()#+\-.!|~:]/g, '\\$&');
+    .replace(INLINE_MARKUP, '\\$&')
+    // `_` emphasises only where it is not inside a word: `snake_case` is text as it is.
+    .replace(/_/g, (underscore, at: number, whole: string) =>
+      /[\p{L}\p{N}]/u.test(whole[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(whole[at + 1] ?? '') ? underscore : '\\_',
+    );
+  for (const [pattern, replacement] of AUTOLINKS) shown = shown.replace(pattern, replacement);
+  if (place === 'cell') shown = shown.replace(/\|/g, '\\|');
+  if (place === 'start') for (const [pattern, replacement] of BLOCK_STARTS) shown = shown.trimStart().replace(pattern, replacement);
+  return shown;
 }
 
 /** A fenced code block that no backtick run in `code` can close. */
@@ -36,7 +73,7 @@ function failureLines(report: VerificationReport): string[] {
   for (const result of failed.slice(0, MAX_FAILURES)) {
     lines.push(`- **${markdownText(result.id)}**: ${markdownText(result.title)}`);
     for (const finding of result.findings) {
-      lines.push(`  - ${markdownText(finding.message)}`);
+      lines.push(`  - ${markdownText(finding.message, 'start')}`);
       for (const [name, value] of [
         ['expected', finding.expected],
         ['actual', finding.actual],
@@ -66,7 +103,7 @@ function coverageLines(report: VerificationReport): string[] {
     '',
     '### Spec coverage',
     '',
-    markdownText(totalsText(coverage)),
+    markdownText(totalsText(coverage), 'start'),
     '',
     '✓ exercised · · not exercised · ⚠ answered, though the spec does not document it',
   ];
@@ -79,10 +116,13 @@ function coverageLines(report: VerificationReport): string[] {
       '| --- | --- | --- |',
     );
     for (const row of coverageRows(operation))
-      lines.push(`| ${row.undocumented ? '⚠' : row.exercised ? '✓' : '·'} | ${markdownText(row.what)} | ${markdownText(row.answered)} |`);
+      lines.push(`| ${row.undocumented ? '⚠' : row.exercised ? '✓' : '·'} | ${markdownText(row.what, 'cell')} | ${markdownText(row.answered, 'cell')} |`);
   }
   if (coverage.unmatched.requests > 0)
-    lines.push('', markdownText(`${coverage.unmatched.requests} requests matched no operation of the spec (the probes of other spellings and methods).`));
+    lines.push(
+      '',
+      markdownText(`${coverage.unmatched.requests} requests matched no operation of the spec (the probes of other spellings and methods).`, 'start'),
+    );
   return lines;
 }
 
@@ -93,7 +133,7 @@ export function markdownSummary(report: VerificationReport): string {
     '',
     `**${markdownText(verdictText(report))}**`,
     '',
-    markdownText(`${countsText(report)} · ${report.baseUrl} · run ${report.runId}${report.readOnly ? ' · read-only' : ''}`),
+    markdownText(`${countsText(report)} · ${report.baseUrl} · run ${report.runId}${report.readOnly ? ' · read-only' : ''}`, 'start'),
     ...failureLines(report),
     ...coverageLines(report),
   ];

@@ -1,4 +1,5 @@
 /** The Markdown summary, the HTML page and the HAR made of one run, with what a hostile deployment sent in it. */
+import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../check.js';
 import { loadContract } from '../contract.js';
@@ -67,11 +68,69 @@ async function report(): Promise<VerificationReport> {
   };
 }
 
+/** Text a deployment may send that Markdown would make markup of, in each place it may stand. */
+const MARKUP = [
+  HOSTILE,
+  '[x](https://evil.example) ![i](https://evil.example/i.png) <https://evil.example>',
+  '*b* _i_ **s** __u__ ~~d~~ ~t~ `code` ***',
+  '# heading',
+  '###### small heading',
+  '- item',
+  '+ item',
+  '1. one',
+  '3) three',
+  '> quote',
+  '---',
+  '___',
+  'https://evil.example/path www.evil.example me@evil.example',
+  'a | b \\| c',
+  'a \\*not emphasis\\* \\',
+  '&amp; &#x41; &copy; & <b>',
+  '    indented',
+];
+
+/** The text of rendered HTML: tags dropped, the entities marked writes turned back into characters. */
+function textOf(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
+}
+
+/** The text as GitHub would render it (GFM: tables, strikethrough, autolinks), in each place the summary puts text. */
+function rendered(text: string): Record<'start' | 'inline' | 'cell', string> {
+  return {
+    start: marked.parse(markdownText(text, 'start'), { gfm: true, async: false }),
+    inline: marked.parse(`- **id**: ${markdownText(text)}`, { gfm: true, async: false }),
+    cell: marked.parse(`| a | b |\n| --- | --- |\n| ${markdownText(text, 'cell')} | end |`, { gfm: true, async: false }),
+  };
+}
+
 describe('markdownSummary', () => {
-  it('shows text as text: no tag, no table cell ended early, no link', () => {
-    expect(markdownText(`${HOSTILE} | [x](https://evil.example) *b*\nnext`)).toBe(
-      '&lt;img src=x onerror=alert\\(1\\)&gt; \\| \\[x\\]\\(https\\://evil\\.example\\) \\*b\\* next',
-    );
+  it('shows what a deployment sent as its text, rendered: no tag, link, emphasis, heading, list, quote, rule or code, and no table cell ended early', () => {
+    for (const text of MARKUP) {
+      const { start, inline, cell } = rendered(text);
+      const shown = text.trim();
+      expect(start, text).toMatch(/^<p>[^<]*<\/p>\n$/);
+      expect(textOf(start), text).toBe(shown);
+      expect(inline, text).toMatch(/^<ul>\n<li><strong>id<\/strong>: [^<]*<\/li>\n<\/ul>\n$/);
+      expect(textOf(inline).replace(/\s+/g, ' '), text).toBe(`id: ${text}`.replace(/\s+/g, ' ').trim());
+      expect(cell.match(/<td>/g), text).toHaveLength(2);
+      expect(cell, text).toMatch(/<td>[^<]*<\/td>\n<td>end<\/td>/);
+    }
+  });
+
+  it('escapes only what would be markup where the text stands, so that the raw summary reads plainly', () => {
+    for (const plain of ['petstore-verify: 1 fault found.', 'listPets: GET /v1/pets (limit 1-100)', 'snake_case and 3.5 + 2', '2 passed · 0 failed'])
+      expect(markdownText(plain, 'start')).toBe(plain);
+    expect(markdownText('# heading', 'start')).toBe('\\# heading');
+    expect(markdownText('# not at the start')).toBe('# not at the start');
+    expect(markdownText('a | b')).toBe('a | b');
+    expect(markdownText('a | b', 'cell')).toBe('a \\| b');
   });
 
   it('fences a curl line with more backticks than it holds', () => {
@@ -81,10 +140,10 @@ describe('markdownSummary', () => {
 
   it('gives the verdict, each failure with its curl line, and a row per documented status, parameter and enum value', async () => {
     const markdown = markdownSummary(await report());
-    expect(markdown).toContain('**The deployment breaks the contract\\: 1 fault found\\.**');
+    expect(markdown).toContain('**The deployment breaks the contract: 1 fault found.**');
     expect(markdown).toContain(`curl -sS -i 'https://staging.example.com/v1/pets/1' -H "authorization: Bearer $\{PETSTORE_API_KEY}"`);
     expect(markdown).not.toContain('<img');
-    expect(markdown).toContain('&lt;img src=x onerror=alert\\(1\\)&gt;');
+    expect(markdown).toContain('&lt;img src=x onerror=alert(1)>');
     for (const row of [
       '| ✓ | status 200 |',
       '| · | status 429 |',
@@ -97,7 +156,7 @@ describe('markdownSummary', () => {
 
   it('says when the run could not verify', async () => {
     const markdown = markdownSummary({ ...(await report()), fatal: 'cannot reach the deployment: <b>refused</b>', exitCode: 2, results: [] });
-    expect(markdown).toContain('**petstore\\-verify could not verify the deployment\\: cannot reach the deployment\\: &lt;b&gt;refused&lt;/b&gt;**');
+    expect(markdown).toContain('**petstore-verify could not verify the deployment: cannot reach the deployment: &lt;b>refused&lt;/b>**');
   });
 });
 

@@ -22,6 +22,14 @@ import { inspectorFile } from './inspector/page.js';
 /** The prefix of every admin path. */
 export const ADMIN_PREFIX = '/__mock/';
 
+/** `/__mock` without the slash, where a hand-typed address often stops: it redirects to the inspector at `/__mock/`. */
+const ADMIN_ROOT = ADMIN_PREFIX.slice(0, -1);
+
+/** Whether `path` (without its query) is the admin's: under `/__mock/`, or `/__mock` itself. */
+export function isAdminPath(path: string): boolean {
+  return path.startsWith(ADMIN_PREFIX) || path === ADMIN_ROOT;
+}
+
 /** `POST /__mock/clock` bodies are one small JSON object. */
 const MAX_ADMIN_BODY_BYTES = 1024;
 
@@ -331,11 +339,19 @@ function inspectorResponse(path: string): MockResponse {
  * key even where `/__mock/*` needs one (the page asks for the key, for the endpoints it reads).
  */
 export function isInspectorFile(method: string, path: string): boolean {
-  return (method === 'GET' || method === 'HEAD') && inspectorFile(path) !== undefined;
+  return (method === 'GET' || method === 'HEAD') && (path === ADMIN_ROOT || inspectorFile(path) !== undefined);
 }
+
+/** `/__mock` to `/__mock/`, permanently, with the method kept (308): the inspector, or the endpoint's own 405. */
+const TO_INSPECTOR: MockResponse = {
+  status: 308,
+  headers: { location: ADMIN_PREFIX, 'content-type': 'text/plain; charset=utf-8' },
+  body: `See ${ADMIN_PREFIX}`,
+};
 
 /** The endpoint at `path` for `method`, acting on the session it names; a change of the default session's saved state is saved. */
 async function respondAdmin(admin: AdminContext, request: MockRequest, method: string, path: string): Promise<MockResponse> {
+  if (path === ADMIN_ROOT) return TO_INSPECTOR;
   if (isInspectorFile(method, path)) return inspectorResponse(path);
   for (const { path: template, pattern, endpoints, allow } of ADMIN_PATHS) {
     const match = pattern.exec(path);

@@ -2,7 +2,7 @@
  * What the mock does when nobody says otherwise, written once: `createMockApi`, `startMockServer`, the
  * CLI's flags and help, and docs/architecture.md read these values, never a copy of them.
  */
-import { BIG_ID_OFFSET, DEFAULT_COUNT, DEFAULT_SEED } from '../../fixtures/seed.js';
+import { BIG_ID_OFFSET, DEFAULT_COUNT, DEFAULT_SEED } from '../../fixtures/seeding.js';
 import { BASE_PATH } from '../../openapi/facts.js';
 
 /**

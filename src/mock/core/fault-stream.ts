@@ -22,13 +22,16 @@ export function trickledPieces(body: string, trickleMs: number): { readonly piec
   return { pieces, gapMs: pieces.length > 1 ? trickleMs / (pieces.length - 1) : 0 };
 }
 
-/** A stream of `body` that stops with an error after half of it, as a connection closed mid-body does. */
-function truncatedStream(body: string): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(body);
+/**
+ * A stream of `bytes` that stops with an error after half of them, as a connection closed mid-body does.
+ * The error comes a task later: msw 3 writes the head once the first bytes are there, and a stream that
+ * fails before would fail the whole fetch instead (msw 2 passes the error on either way).
+ */
+function truncatedStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
   return new ReadableStream({
     start(controller) {
       controller.enqueue(bytes.subarray(0, Math.floor(bytes.length / 2)));
-      controller.error(new TypeError('network error: the connection closed before the whole body arrived (fault=truncate)'));
+      setTimeout(() => controller.error(new TypeError('network error: the connection closed before the whole body arrived (fault=truncate)')), 0);
     },
   });
 }
@@ -55,8 +58,12 @@ function trickledStream(body: string, trickleMs: number): ReadableStream<Uint8Ar
 export function faultyResponse(fault: NetworkFault, status: number, headers: Readonly<Record<string, string>>, body: string): Response {
   if (body === '' && !breaksBeforeResponse(fault.kind)) return new Response(null, { status, headers });
   switch (fault.kind) {
-    case 'truncate':
-      return new Response(truncatedStream(body), { status, headers });
+    case 'truncate': {
+      // The whole body's length, as the Node server sends it: the client sees the body end short of it (msw 3 passes
+      // no stream error on, and without the length a short body would read as a whole one).
+      const bytes = new TextEncoder().encode(body);
+      return new Response(truncatedStream(bytes), { status, headers: { ...headers, 'content-length': String(bytes.length) } });
+    }
     case 'slow':
       return new Response(trickledStream(body, fault.trickleMs), { status, headers });
     default:

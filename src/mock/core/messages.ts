@@ -18,6 +18,11 @@ export interface MockRequest {
    * Bytes that are not UTF-8 reject with `NotUtf8Error` (src/http/read-limited.ts), on every host.
    */
   text(maxBytes: number): Promise<string | undefined>;
+  /**
+   * When the host received the request (`performance.now()`), if it timed it (0 or absent otherwise):
+   * the journal's latency then starts where the host's request log does, and the two agree.
+   */
+  readonly started?: number;
 }
 
 /** A response as the handler makes it; hosts write it out. `body` is JSON text, or empty. */

@@ -15,7 +15,8 @@ import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { type FaultRates, parseFaultRates } from '../core/faults.js';
 import { apiKeyProblem, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
 import { parseIsoDate } from '../state/clock.js';
-import { type PetData, readPetData } from '../state/pet-data.js';
+import type { PetData } from '../state/pet-data.js';
+import { readPetData } from '../state/pet-data-file.js';
 import { displayUrl, namespaceProblem } from '../state/redis/redis-store.js';
 
 /** The flags the command runs with: one field per option, named as commander names it, the files they name read (`readFlagFiles`). */

@@ -10,6 +10,7 @@ import { coarseClock } from '../core/coarse-clock.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { type ProxyServer, startProxyServer } from '../proxy/proxy-server.js';
 import { formatCoverage } from '../state/coverage.js';
+import { petDataHash } from '../state/pet-data-file.js';
 import type { SeedRecipe } from '../state/redis/redis-store.js';
 import { openSharedState } from '../state/redis/shared-state.js';
 import { type MockFlags, mockFlagsCommand, type ParsedMockFlags, readFlagFiles } from './cli-flags.js';
@@ -49,7 +50,7 @@ function describePets(recipe: SeedRecipe): string {
 
 /** What the flags ask to seed: your own data, or a seed. */
 function recipeOf(flags: MockFlags): SeedRecipe {
-  if (flags.data !== undefined) return { seed: flags.seed, count: flags.data.pets.length, bigIds: false, data: flags.data.hash };
+  if (flags.data !== undefined) return { seed: flags.seed, count: flags.data.pets.length, bigIds: false, data: petDataHash(flags.data) };
   return { seed: flags.seed, count: flags.count, bigIds: flags.bigIds === true };
 }
 

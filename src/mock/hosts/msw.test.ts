@@ -14,7 +14,7 @@ const fallback = http.all('*', () => new Response(null, { status: UNCLAIMED }));
 /** Intercepts with `list`, then the fallback, until the end of the test. */
 function intercept(...list: Parameters<typeof setupServer>): void {
   const server = setupServer(...list, fallback);
-  server.listen({ onUnhandledRequest: 'error' });
+  server.listen({ onUnhandledFrame: 'error' });
   close = () => server.close();
 }
 

@@ -3,7 +3,8 @@
  * `setupWorker` (browser). This host converts nothing and decides nothing: it claims the requests the
  * mock serves and hands them, as web `Request`s, to `createMockApi().fetch`.
  * It works with msw 2 and msw 3. msw 3 renamed `onUnhandledRequest` to `onUnhandledFrame` and ignores the
- * old name, so the examples below name the option for each major (test/tooling/msw-options.test.ts checks them).
+ * old name, so the examples below, written for msw 3, name the option of msw 2 in a comment
+ * (test/tooling/msw-options.test.ts checks them).
  */
 import { type HttpHandler, http } from 'msw';
 import { BASE_PATH } from '../../openapi/facts.js';
@@ -60,7 +61,7 @@ function locate(baseUrl: string): { readonly origin?: string; readonly basePath:
  *
  * const api = createHandlers({ baseUrl: 'https://api.example.test/v1', seed: 7, count: 10 });
  * const server = setupServer(...api);
- * beforeAll(() => server.listen({ onUnhandledRequest: 'error' })); // msw 3: server.listen({ onUnhandledFrame: 'error' })
+ * beforeAll(() => server.listen({ onUnhandledFrame: 'error' })); // msw 2: server.listen({ onUnhandledRequest: 'error' })
  * afterEach(() => api.reset());
  * afterAll(() => server.close());
  */
@@ -86,7 +87,7 @@ export function createHandlers(options: MockHandlersOptions = {}): MockHandlers 
  * import { handlers } from 'petstore-mock/msw';
  *
  * // Other requests go to the network, without a warning for each:
- * await setupWorker(...handlers).start({ onUnhandledRequest: 'bypass' }); // msw 3: start({ onUnhandledFrame: 'bypass' })
+ * await setupWorker(...handlers).start({ onUnhandledFrame: 'bypass' }); // msw 2: start({ onUnhandledRequest: 'bypass' })
  * // The worker script: `npx msw init public/ --save`, or with msw 3 and Vite, `msw()` from `msw/vite` in the plugins.
  * // between tests: handlers.reset();
  */

@@ -77,7 +77,7 @@ class NodeRequest implements MockRequest {
   readonly target: string;
   /** Set when the body was too large to read: the connection must then be closed after the response. */
   bodyLeftUnread = false;
-  /** When the request arrived (`performance.now()`), for the request log; 0 when nothing logs. */
+  /** When the request arrived (`performance.now()`), for the request log and the journal; 0 when neither times it. */
   readonly started: number;
   readonly #request: IncomingMessage;
   // Node's `headers` is a getter: the object is fetched once, not on every header read.
@@ -147,6 +147,8 @@ interface ServerContext {
   /** Whether a `Host` header names this server: localhost, an IP address, the bound name or an allowed one. */
   readonly hostAllowed: (host: string) => boolean;
   readonly onRequest: ((line: string) => void) | undefined;
+  /** Whether a request is stamped when it arrives: for the request log, or for the journal's latency, which starts at the same moment. */
+  readonly timed: boolean;
   /** The request-target as the log shows it, without keys. */
   readonly redact: (target: string) => string;
   /** The log's detail (`key=ci session=NAME`) without keys. */
@@ -220,7 +222,7 @@ function sendResponse(context: ServerContext, request: IncomingMessage, received
  * given (a request the mock cannot serve), or else with the mock's response once it is made.
  */
 function handleRequest(context: ServerContext, request: IncomingMessage, outgoing: ServerResponse, rejection?: MockResponse): void {
-  const received = new NodeRequest(request, context.onRequest ? performance.now() : 0);
+  const received = new NodeRequest(request, context.timed ? performance.now() : 0);
   // Before the handler: a Host the server does not serve, or an admin request a page could have forged.
   const rejected = guardResponse(context.hostAllowed, received, request) ?? rejection;
   if (rejected) {
@@ -282,6 +284,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     // The name the mock was bound by is one its clients use.
     hostAllowed: hostCheck([...(options.allowedHosts ?? []), host]),
     onRequest: options.onRequest,
+    timed: options.onRequest !== undefined || mock.options.journalSize > 0,
     redact: targetRedactor(mock.options.apiKeys, mock.options.basePath),
     redactDetail: detailRedactor(mock.options.apiKeys),
     closing: false,

@@ -5,7 +5,7 @@
  * own origin. Only types come from 'vite': nothing here loads vite, which stays an optional peer.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Plugin, ProxyOptions, ResolvedConfig } from 'vite';
+import type { Plugin, ProxyOptions, ResolvedConfig, ViteDevServer } from 'vite';
 import { ADMIN_PREFIX } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { hostCheck } from '../pipeline/host-guard.js';
@@ -116,7 +116,30 @@ function viteChecksHosts(config: ResolvedConfig): boolean {
 }
 
 /**
- * The Vite plugin: in `vite` (dev) the app's `/v1` and `/__mock/` requests reach the pet store mock.
+ * The proxy's key for the admin: `/__mock/` and everything under it, and `/__mock` itself, which the mock
+ * redirects to its inspector (a key that starts with `^` is a regular expression to Vite).
+ */
+const ADMIN_PATHS = `^${ADMIN_PREFIX.slice(0, -1)}(?:[/?]|$)`;
+
+/**
+ * After Vite's own lines (`Local: http://localhost:5173/`), where the app reaches the API and the
+ * inspector through the dev server, and where the mock itself listens.
+ */
+function printWhere(server: ViteDevServer, upstream: Upstream): void {
+  const printUrls = server.printUrls.bind(server);
+  server.printUrls = () => {
+    printUrls();
+    const local = server.resolvedUrls?.local[0];
+    if (local === undefined) return;
+    const info = (label: string, url: string) => server.config.logger.info(`  ➜  ${label} ${url}`);
+    info('Pet store API:', `${new URL(upstream.basePath, local).href} (petstore-mock at ${upstream.origin}${upstream.basePath})`);
+    info('Its inspector:', new URL(ADMIN_PREFIX, local).href);
+  };
+}
+
+/**
+ * The Vite plugin: in `vite` (dev) the app's `/v1` and `/__mock/` requests reach the pet store mock,
+ * and Vite's start-up lines say where the API and the inspector are.
  * It starts the mock (or uses `target`'s) when Vite reads its config, and stops the mock it started
  * when the dev server closes. It does nothing in a build, `vite preview`, or under vitest, which reads
  * vite.config.ts too (mode `test`, or the `VITEST` variable): `vitest run` neither starts nor waits for a mock.
@@ -137,7 +160,10 @@ export function petstoreMock(options: PetstoreMockPluginOptions = {}): Plugin {
     async config() {
       upstream = await upstreamOf(options);
       // The API needs the shorthand only: it sends the mock its own address as `Host`, a name the mock serves.
-      return { server: { proxy: { [upstream.basePath]: upstream.origin, [ADMIN_PREFIX]: adminProxy(upstream.origin, fromApp) } } };
+      return { server: { proxy: { [upstream.basePath]: upstream.origin, [ADMIN_PATHS]: adminProxy(upstream.origin, fromApp) } } };
+    },
+    configureServer(server) {
+      if (upstream) printWhere(server, upstream);
     },
     configResolved(config) {
       if (viteChecksHosts(config)) hostServed = () => true;

@@ -5,7 +5,7 @@
  * this: it runs inside the page or the process that uses it, and no other origin reaches it.
  */
 import { isIP } from 'node:net';
-import { ADMIN_PREFIX, withoutCors } from '../admin/endpoints.js';
+import { ADMIN_PREFIX, isAdminPath, withoutCors } from '../admin/endpoints.js';
 import { errorResponse, type MockRequest, type MockResponse, prepared } from '../core/messages.js';
 
 /** The header a page of the mock's own origin sends to show an admin write is meant; a page on another origin cannot send it without a preflight. */
@@ -89,7 +89,8 @@ const MISSING_HOST = prepared(errorResponse('bad_request', 'An HTTP/1.1 request 
 
 /** True for paths of the admin endpoints. */
 export function isAdminTarget(target: string): boolean {
-  return target.startsWith(ADMIN_PREFIX);
+  const mark = target.indexOf('?');
+  return isAdminPath(mark === -1 ? target : target.slice(0, mark));
 }
 
 function adminRejection(message: string): MockResponse {

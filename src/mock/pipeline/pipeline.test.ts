@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { MockRequest } from '../core/messages.js';
 import { createMockApi } from '../create-mock-api.js';
 
 const AUTH = { authorization: 'Bearer petstore-dev-key' };
@@ -25,5 +26,34 @@ describe('Preference-Applied', () => {
     const forced = await call('/v1/pets/1', { prefer: 'code=404, delay=1' });
     expect(forced.status).toBe(404);
     expect(forced.headers.get('preference-applied')).toBe('code=404, delay=1');
+  });
+});
+
+describe("the journal's latency", () => {
+  /** A request as a host that stamped its arrival gives it. */
+  const stamped = (started: number): MockRequest => ({
+    method: 'GET',
+    target: '/v1/pets/1',
+    started,
+    header: (name) => (name === 'authorization' ? AUTH.authorization : undefined),
+    text: async () => '',
+  });
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it('times a response made at once, from where the host stamped the request to the response', async () => {
+    const mock = createMockApi();
+    vi.spyOn(performance, 'now').mockReturnValue(109.8);
+    mock.respond(stamped(100));
+    const [entry] = await mock.requests();
+    expect(entry?.latencyMs).toBe(9.8);
+  });
+
+  it('times from its own arrival when the host stamped nothing (MSW, fetch)', async () => {
+    const mock = createMockApi();
+    vi.spyOn(performance, 'now').mockReturnValueOnce(50).mockReturnValue(52.5);
+    await mock.fetch(new Request('http://mock.test/v1/pets/1', { headers: AUTH }));
+    const [entry] = await mock.requests();
+    expect(entry?.latencyMs).toBe(2.5);
   });
 });

@@ -12,14 +12,15 @@
  * must wait (a clock or a session kept in Redis, a delay, a body), and then only from that step on.
  */
 
-import { isInspectorFile, tooManySessions, withoutCors } from '../admin/endpoints.js';
+import { StoreUnavailableError } from '../../errors.js';
+import { ADMIN_PREFIX, isInspectorFile, tooManySessions, withoutCors } from '../admin/endpoints.js';
+import { ICON_FILE } from '../admin/inspector/page.js';
 import { breaksBeforeResponse, DEFAULT_TRICKLE_MS, type FaultKind } from '../core/faults.js';
 import { errorResponse, jsonResponse, type MockRequest, type MockResponse, mergePrepared, type PreparedHeaders, preparedResponse } from '../core/messages.js';
 import type { Pending } from '../core/pending.js';
 import type { OperationId, ParsedInputs, Responder } from '../operations/operation.js';
 import type { CoverageKeeper } from '../state/coverage.js';
 import { type JournalRule, journalSession } from '../state/journal.js';
-import { unavailableResponse } from '../state/redis/shared-state.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
 import { type AuthProblem, UNAUTHORIZED } from './auth.js';
 import { keptAuthorization, longBody, type PipelineJournal, RecordingRequest } from './journal.js';
@@ -82,10 +83,10 @@ interface RequestContext {
   /** When the request reached the pipeline by the mock's clock, for the journal; 0 when it is off. */
   readonly arrived: number;
   /**
-   * When the first step that waits (a body, a delay, Redis) began (`performance.now()`); 0 when none
-   * did: a response made at once takes well under the 0.1 ms the journal shows, and is not timed.
+   * When the request arrived (`performance.now()`), for the journal's latency: the host's stamp when it
+   * gave one (the Node server's, which its request log times from too), else the pipeline's own; 0 when the journal is off.
    */
-  waitedSince: number;
+  readonly started: number;
   /** The body as the operation read it, for the journal. */
   body: string | undefined;
   /** The `Authorization` header as step 2 read it, for the journal; `null` until it has. */
@@ -122,16 +123,30 @@ function decided(context: RequestContext, rule: JournalRule, response: MockRespo
   return response;
 }
 
-/** A thrown error as a response: a 503 when the shared store is away (the client may retry), else a 500 for a bug. */
+/**
+ * A thrown error as a response: a 503 Error naming the cause when the shared store (Redis) is away,
+ * which a client may retry (its `Retry-After`, as on every 503), else a 500 for a bug.
+ */
 function failure(error: unknown): MockResponse {
-  const unavailable = unavailableResponse(error);
-  if (unavailable) return unavailable;
+  if (error instanceof StoreUnavailableError) return errorResponse('service_unavailable', error.message);
   const reason = error instanceof Error ? error.message : String(error);
   return errorResponse('internal_error', `The mock failed to answer: ${reason}. This is a bug in petstore-mock; please report it.`);
 }
 
 function notServed(pipeline: Pipeline, path: string, why: string): MockResponse {
   return errorResponse('not_found', `No operation is served at ${path}${why}. The operations are ${pipeline.operationsList}.`);
+}
+
+/** Where a browser asks for a site's icon unless the page names one. */
+const FAVICON = '/favicon.ico';
+
+/**
+ * A path outside the API and the admin: the icon a browser asks for beside any page of the mock it
+ * shows, or a 404 that says where the API and the inspector are (`/` is where a browser starts).
+ */
+function elsewhere(pipeline: Pipeline, method: string, path: string): MockResponse {
+  if (path === FAVICON && (method === 'GET' || method === 'HEAD')) return { status: 200, ...ICON_FILE };
+  return notServed(pipeline, path, `: the API lives under ${pipeline.basePath}, and the inspector, for a browser, at ${ADMIN_PREFIX}`);
 }
 
 function preflight(route: Route | undefined): MockResponse {
@@ -146,7 +161,7 @@ function respondTo(context: RequestContext): Pending<MockResponse> {
   const { pipeline, request } = context;
   const target = pipeline.router.target(request.target);
   if (target.area === 'admin') return respondToAdmin(context, target);
-  if (target.area === 'elsewhere') return decided(context, 'route', notServed(pipeline, target.path, `: the API lives under ${pipeline.basePath}`));
+  if (target.area === 'elsewhere') return decided(context, 'route', elsewhere(pipeline, request.method, target.path));
   if (request.method === 'OPTIONS') return decided(context, 'route', preflight(target.route));
   context.reached = target.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
   // Decided now, before any step responds, so that every response (the 401 too) has the headers of
@@ -352,7 +367,7 @@ function journal(journal: PipelineJournal, context: RequestContext, rule: Journa
     status,
     operation: context.reached?.operation.id,
     rule,
-    latencyMs: context.waitedSince === 0 ? 0 : clock.now() - context.waitedSince,
+    latencyMs: clock.now() - context.started,
     keyLabel: context.keyLabel,
   });
 }
@@ -384,7 +399,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
       arrived: pipeline.journal ? pipeline.journal.now() : 0,
       body: undefined,
       authorization: null,
-      waitedSince: 0,
+      started: pipeline.journal ? request.started || clock.now() : 0,
     };
     let made: Pending<MockResponse>;
     try {
@@ -393,7 +408,6 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
       made = failed(context, error);
     }
     if (!(made instanceof Promise)) return finish(context, made);
-    if (pipeline.journal) context.waitedSince = clock.now();
     return made.then(
       (response) => finish(context, response),
       (error: unknown) => finish(context, failed(context, error)),

@@ -7,7 +7,7 @@
 
 import { SpecError } from '../../errors.js';
 import { openapi } from '../../generated/openapi.js';
-import { ADMIN_PREFIX } from '../admin/endpoints.js';
+import { isAdminPath } from '../admin/endpoints.js';
 import { memoize } from '../core/memo.js';
 import type { MockOperation, ParsedInputs } from '../operations/operation.js';
 import type { CoverageKeeper, EnumValues } from '../state/coverage.js';
@@ -67,7 +67,6 @@ export function createRouter(basePath: string, operations: readonly MockOperatio
   );
   const apiPrefix = `${basePath}/`;
   const isApiPath = (path: string) => path === basePath || path.startsWith(apiPrefix);
-  const isAdminPath = (path: string) => path.startsWith(ADMIN_PREFIX);
 
   const target = memoize((text): Target => {
     const mark = text.indexOf('?');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkPets, readPetData } from './pet-data.js';
+import { checkPets } from './pet-data.js';
+import { petDataHash, readPetData } from './pet-data-file.js';
 import { MemoryPetStore } from './store.js';
 
 const MAX = 2n ** 63n - 1n;
@@ -13,6 +14,8 @@ describe('checkPets and readPetData', () => {
       { id: MAX, name: 'Max', categoryId: 1 },
     ]);
     expect(yaml).toEqual(json);
+    expect(petDataHash(yaml)).toBe(petDataHash(json));
+    expect(petDataHash(yaml)).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
   // A wide bound for a busy machine: the parser's tokens of 20,000 levels take a second or two.

@@ -4,12 +4,10 @@
  * index and field. The pets replace the seeded ones; their hash names the data set wherever a seed
  * would be named (the state file, the Redis namespace's recipe).
  */
-import { createHash } from 'node:crypto';
 import type { ErrorObject } from 'ajv';
 import * as validators from '../../generated/validators.js';
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
-import { isJsonObject, type JsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
-import { parseYamlData } from '../../json/yaml-data.js';
+import { isJsonObject, type JsonObject, type JsonValue, validationView } from '../../json/lossless.js';
 import type { PetStatus } from '../../types.js';
 import type { StoredPet } from './store.js';
 
@@ -25,18 +23,16 @@ export interface DataPet {
   readonly status?: PetStatus | undefined;
 }
 
-/** Pets checked by `checkPets`: in id order, their ids unique, with the hash that names the set. */
+/** Pets checked by `checkPets`: in id order, their ids unique (`petDataHash` names the set, where a state file or Redis keeps it). */
 export interface PetData {
   readonly pets: readonly StoredPet[];
-  /** `sha256:` and the hex digest of the pets' JSON in id order: the same pets give the same hash, whatever file held them. */
-  readonly hash: string;
 }
 
 /** How many faults a refusal names before it says how many more there are. */
 const MAX_NAMED_FAULTS = 10;
 
 /** A refusal of a data set, one fault per entry, ready to be joined into one message. */
-class PetDataError extends TypeError {
+export class PetDataError extends TypeError {
   override readonly name = 'PetDataError';
   constructor(readonly faults: readonly string[]) {
     const shown = faults.slice(0, MAX_NAMED_FAULTS);
@@ -125,31 +121,5 @@ export function checkPets(list: unknown, where = 'pets'): PetData {
   if (faults.length > 0) throw new PetDataError(faults);
   const pets = values.map(storedPet);
   const sorted = [...pets].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  return { pets: sorted, hash: `sha256:${createHash('sha256').update(stringifyJson(sorted)).digest('hex')}` };
-}
-
-/**
- * A data file's text as a value: JSON losslessly, else YAML with every integer a bigint (made exact
- * numbers by `checkPets`); both refuse nesting past 128 levels, and YAML alias bombs and endless aliases.
- */
-async function parseDataText(text: string, yaml: boolean): Promise<unknown> {
-  if (!yaml) return parseJson(text);
-  return parseYamlData(text, { exactIntegers: true });
-}
-
-/**
- * A data file's pets: JSON (`.json`, or text that starts with `[`) or YAML, checked by `checkPets`.
- * Rejects with a `PetDataError` naming what is wrong.
- * @example
- * await readPetData(await readFile('pets.yaml', 'utf8'), 'pets.yaml');
- */
-export async function readPetData(text: string, path: string): Promise<PetData> {
-  const yaml = /\.ya?ml$/i.test(path) || !/^\s*\[/.test(text);
-  let value: unknown;
-  try {
-    value = await parseDataText(text, yaml);
-  } catch (error) {
-    throw new PetDataError([`it is not ${yaml ? 'YAML' : 'JSON'}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`]);
-  }
-  return checkPets(value);
+  return { pets: sorted };
 }

@@ -7,6 +7,7 @@ import { readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import * as validators from '../../generated/validators.js';
 import { isJsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import { isStoredPet, type PetData } from './pet-data.js';
+import { petDataHash } from './pet-data-file.js';
 import { idsAfter, type StoredPet } from './store.js';
 
 const FORMAT = 'petstore-mock-state';
@@ -35,7 +36,7 @@ export interface StateOrigin {
 
 /** The origin as the state file writes it. */
 function originFields(origin: StateOrigin): Pick<SavedState, 'seed' | 'data' | 'count'> {
-  return origin.data === undefined ? { seed: origin.seed, count: origin.count } : { data: origin.data.hash, count: origin.data.pets.length };
+  return origin.data === undefined ? { seed: origin.seed, count: origin.count } : { data: petDataHash(origin.data), count: origin.data.pets.length };
 }
 
 /** How the command line names an origin, for a refusal. */

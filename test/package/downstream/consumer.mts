@@ -19,7 +19,7 @@ check(same(served, pets.slice(0, 20)), 'GET /v1/pets on the Node server equals p
 check(same(seededPets(1, 50), pets), 'seededPets(1, 50) equals pets');
 
 const msw = setupServer(...handlers);
-msw.listen({ onUnhandledRequest: 'error' });
+msw.listen({ onUnhandledFrame: 'error' });
 try {
   const viaMsw = (await (await fetch('http://localhost:5173/v1/pets', { headers })).json()) as Pet[];
   check(same(viaMsw, pets.slice(0, 20)), 'GET /v1/pets through the default MSW handlers equals pets.slice(0, 20)');

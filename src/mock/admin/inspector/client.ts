@@ -182,9 +182,23 @@ async function showJson(state: PageState, path: string, id: string): Promise<voi
   box.closest('section')?.toggleAttribute('hidden', value === undefined);
 }
 
+/**
+ * The choices of the profile in force that it knows: `GET /__mock/profile` names every choice, each
+ * `unknown` that the profile leaves to the mock, so a mock without one would show a block of them.
+ */
+async function showProfile(state: PageState): Promise<void> {
+  const profile = await adminJson<Record<string, unknown>>(state, '/__mock/profile');
+  if (profile === undefined) return;
+  const known = Object.entries(profile).filter(
+    ([name, value]) => name !== 'version' && value !== 'unknown' && !(typeof value === 'object' && value !== null && Object.keys(value).length === 0),
+  );
+  byId('profile').textContent =
+    known.length === 0 ? "none: the mock makes its own choices (--profile adopts a deployment's)" : JSON.stringify(Object.fromEntries(known), null, 2);
+}
+
 async function refreshSide(state: PageState): Promise<void> {
   const drift = state.proxied ? [showJson(state, '/__mock/drift', 'drift')] : [];
-  await Promise.all([showSessions(state), showCoverage(state), showJson(state, '/__mock/profile', 'profile'), ...drift]);
+  await Promise.all([showSessions(state), showCoverage(state), showProfile(state), ...drift]);
 }
 
 /** Runs `run` every `ms` after it settles, slower while the mock does not answer. */
@@ -246,6 +260,7 @@ const PAGE_FUNCTIONS = [
   showSessions,
   showCoverage,
   showJson,
+  showProfile,
   refreshSide,
   every,
   inspectorMain,

@@ -1,7 +1,7 @@
 /**
  * The inspector: `GET /__mock/` in a browser shows what the mock received, its sessions, coverage,
- * profile and drift, updating by itself (docs/mock-inspector.md). Three static files, no build step
- * and no framework: the page, its style and its script (client.ts). They hold no data, so they are
+ * profile and drift, updating by itself (docs/mock-inspector.md). Four static files, no build step
+ * and no framework: the page, its style, its icon and its script (client.ts). They hold no data, so they are
  * served without a key; everything they show comes from the admin endpoints, which are guarded.
  */
 import { inspectorScript } from './client.js';
@@ -12,7 +12,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>petstore-mock inspector</title>
-<link rel="icon" href="data:,">
+<link rel="icon" href="/__mock/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/__mock/inspector.css">
 <script src="/__mock/inspector.js" defer></script>
 </head>
@@ -36,6 +36,12 @@ const PAGE = `<!doctype html>
 </main>
 </body>
 </html>
+`;
+
+/** A paw, the page's icon; also the mock's `/favicon.ico`, which a browser asks for beside any page of the mock it shows. */
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><g fill="#24292f">
+<ellipse cx="16" cy="22" rx="7.5" ry="6.5"/><circle cx="6.5" cy="13.5" r="3.2"/><circle cx="12.5" cy="7.5" r="3.2"/><circle cx="19.5" cy="7.5" r="3.2"/><circle cx="25.5" cy="13.5" r="3.2"/>
+</g></svg>
 `;
 
 const STYLE = `
@@ -83,6 +89,9 @@ function file(contentType: string, body: string): InspectorFile {
   return { headers: { 'content-type': contentType, ...SECURITY_HEADERS }, body };
 }
 
+/** The icon of the page (`/__mock/favicon.svg`), and the mock's `/favicon.ico`. */
+export const ICON_FILE = file('image/svg+xml', ICON);
+
 let files: ReadonlyMap<string, InspectorFile> | undefined;
 
 /**
@@ -94,6 +103,7 @@ export function inspectorFile(path: string): InspectorFile | undefined {
     ['/__mock/', file('text/html; charset=utf-8', PAGE)],
     ['/__mock/inspector.js', file('text/javascript; charset=utf-8', inspectorScript())],
     ['/__mock/inspector.css', file('text/css; charset=utf-8', STYLE)],
+    ['/__mock/favicon.svg', ICON_FILE],
   ]);
   return files.get(path);
 }

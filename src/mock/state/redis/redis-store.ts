@@ -10,9 +10,10 @@
  * signatures name its own `RedisClient` (client.ts), so that the published types need no ioredis.
  */
 import { EXIT, messageOf, StoreUnavailableError } from '../../../errors.js';
-import { BIG_ID_OFFSET } from '../../../fixtures/seed.js';
+import { BIG_ID_OFFSET } from '../../../fixtures/seeding.js';
 import type { Pending } from '../../core/pending.js';
 import type { PetData } from '../pet-data.js';
+import { petDataHash } from '../pet-data-file.js';
 import { DEFAULT_SESSION } from '../sessions.js';
 import { ChangeFeed, type FeedMark, settle } from './change-feed.js';
 import type { RedisClient } from './client.js';
@@ -405,7 +406,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     const wanted: SeedRecipe =
       data === undefined
         ? { seed: options.seed, count: options.count, bigIds: options.bigIds }
-        : { seed: options.seed, count: data.pets.length, bigIds: false, data: data.hash };
+        : { seed: options.seed, count: data.pets.length, bigIds: false, data: petDataHash(data) };
     const world = await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS, data?.pets);
     checkSameData(world.recipe, wanted, namespace);
     return new RedisStore(redis, feed, options, world);

@@ -4,8 +4,6 @@
  * takes its parts in place of the in-memory ones.
  */
 
-import { StoreUnavailableError } from '../../../errors.js';
-import { errorResponse, type MockResponse } from '../../core/messages.js';
 import { SharedCoverage } from './coverage.js';
 import { JournalBus } from './journal-bus.js';
 import { connectRedisStore, type RedisStore, type RedisStoreOptions } from './redis-store.js';
@@ -52,14 +50,4 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
       await store.close();
     },
   };
-}
-
-/**
- * The response to a request that failed because Redis is away: a 503 Error naming the cause, which a
- * client may retry (its `Retry-After`, as on every 503); `undefined` for any other failure (a bug, answered 500).
- * @example
- * unavailableResponse(error) ?? failure(error);
- */
-export function unavailableResponse(error: unknown): MockResponse | undefined {
-  return error instanceof StoreUnavailableError ? errorResponse('service_unavailable', error.message) : undefined;
 }

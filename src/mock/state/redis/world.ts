@@ -6,7 +6,7 @@
  * even with the same seed, because each seeding draws a new generation id.
  */
 import { randomUUID } from 'node:crypto';
-import { BIG_ID_OFFSET, seededPets } from '../../../fixtures/seed.js';
+import { BIG_ID_OFFSET, seededPetsSoon } from '../../../fixtures/seeding.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../../json/lossless.js';
 import { PET_STATUSES } from '../../../openapi/facts.js';
 import type { PetStatus } from '../../../types.js';
@@ -204,7 +204,7 @@ async function recordedRecipe(redis: RedisClient, prefix: string): Promise<{ rea
 async function writeSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe, data: readonly StoredPet[] | undefined): Promise<string> {
   const lockKey = `${prefix}seed:lock`;
   // Your own pets are kept whole, by pet number in id order: their ids do not follow from their numbers.
-  const pets = data ?? seededPets(recipe.seed, recipe.count);
+  const pets = data ?? (await seededPetsSoon(recipe.seed, recipe.count, {}));
   for (let from = 0; from < pets.length; from += SEED_BATCH) {
     const batch = pets
       .slice(from, from + SEED_BATCH)
