@@ -84,7 +84,26 @@ function byStatusSource(doc: OpenApiDocument, names: ReadonlySet<string>, name: 
   return `export const ${name} = new Map([\n${entries.join('\n')}\n]);\n`;
 }
 
-function validatorModules(doc: OpenApiDocument): { js: string; dts: string } {
+/**
+ * ajv's standalone code `require`s the runtime helpers it uses (`ucs2length` for any `maxLength` or
+ * `minLength`, `equal` for an `enum` of objects...) even when asked for an ES module
+ * (ajv-validator/ajv#2209), and an ES module has no `require`: each becomes an import of the same
+ * CommonJS file, whose default import is its `module.exports`.
+ */
+export function importRuntimeHelpers(code: string): string {
+  const helpers = new Map<string, string>();
+  const body = code.replace(/require\("(ajv\/dist\/runtime\/[\w.-]+)"\)/g, (_match, path: string) => {
+    const name = helpers.get(path) ?? `ajvRuntime${helpers.size}`;
+    helpers.set(path, name);
+    return name;
+  });
+  if (/\brequire\(/.test(body))
+    throw new Error('scripts/generated-files.ts: ajv emitted a require() that is not of its runtime; the validators would not load as an ES module');
+  return [...helpers].map(([path, name]) => `import ${name} from '${path}.js';\n`).join('') + body;
+}
+
+/** The validators of `doc` as an ES module and its declarations; the module imports `formats` from `formatsFrom`. */
+export function validatorModules(doc: OpenApiDocument, formatsFrom = '../json/int64.js'): { js: string; dts: string } {
   const ajv = createAjv(doc, { code: { source: true, esm: true, formats: _`formats`, lines: true } });
   const schemas = validatorSchemas(doc);
   const ids: Record<string, string> = {};
@@ -94,7 +113,7 @@ function validatorModules(doc: OpenApiDocument): { js: string; dts: string } {
   }
   const names = new Set(Object.keys(ids));
   const types = validatorTypes(doc);
-  const js = `${HEADER}import { formats } from '../json/int64.js';\n${standalone.default(ajv, ids)}\n${byStatusSource(doc, names, 'responseValidators', '')}${byStatusSource(doc, names, 'headerValidators', 'Headers')}`;
+  const js = `${HEADER}import { formats } from '${formatsFrom}';\n${importRuntimeHelpers(standalone.default(ajv, ids))}\n${byStatusSource(doc, names, 'responseValidators', '')}${byStatusSource(doc, names, 'headerValidators', 'Headers')}`;
   const declarations = [...names].map((name) => {
     const type = types.get(name);
     if (type === undefined) throw new Error(`scripts/generated-files.ts: no type for the validator ${name}`);
