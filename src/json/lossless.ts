@@ -42,7 +42,7 @@ function toNumber(text: string): number | bigint {
 }
 
 /** How deep arrays and objects may nest in JSON this project parses: no body of the spec comes close. */
-const MAX_JSON_DEPTH = 128;
+export const MAX_JSON_DEPTH = 128;
 
 const OPEN = [91, 123]; // [ {
 const CLOSE = [93, 125]; // ] }

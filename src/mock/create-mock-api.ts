@@ -28,8 +28,9 @@ import { type JournalEntry, type JournalFilter, type JournalKeeper, MemoryJourna
 import { randomIdOf } from './state/random-ids.js';
 import { ClusterJournal } from './state/redis/journal.js';
 import { savedChanges, unsavedChange } from './state/saved-changes.js';
+import { SeedIndex } from './state/seed-index.js';
 import { DEFAULT_SESSION, type SessionRegistry, Sessions } from './state/sessions.js';
-import { MemoryPetStore, type PetStore, type StoredPet } from './state/store.js';
+import type { PetStore, StoredPet } from './state/store.js';
 
 export type { MockOptions, ResolvedMockOptions } from './options.js';
 
@@ -95,17 +96,16 @@ function inMemory(settings: ResolvedMockOptions): MockState {
   const randomIds = profile.idScheme === 'random';
   const seeded = data === undefined ? inKnownCategories(seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }), profile) : [];
   const givenIds = data !== undefined;
-  const sessions = new Sessions({
-    // Your own data keeps its ids and categories: it is the world you asked for.
-    seed: data?.pets ?? (randomIds ? seeded.map((pet, index) => ({ ...pet, id: randomIdOf(index + 1) })) : seeded),
+  // Your own data keeps its ids and categories: it is the world you asked for.
+  const pets = data?.pets ?? (randomIds ? seeded.map((pet, index) => ({ ...pet, id: randomIdOf(index + 1) })) : seeded);
+  const seed = new SeedIndex(pets, {
     idOffset: givenIds ? undefined : idOffsetOf(settings.bigIds),
-    // Only a profile, or your own data, asks for a store other than the default one.
-    ...(order === undefined && !randomIds && !givenIds
-      ? {}
-      : {
-          newStore: (seed, idOffset) =>
-            new MemoryPetStore(seed, { ...(idOffset === undefined ? {} : { idOffset }), ...(order === undefined ? {} : { order }), randomIds, givenIds }),
-        }),
+    ...(order === undefined ? {} : { order }),
+    randomIds,
+    givenIds,
+  });
+  const sessions = new Sessions({
+    seed,
     now: settings.now,
     ttl: settings.sessionTtl,
     max: settings.maxSessions,

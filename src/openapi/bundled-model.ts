@@ -7,7 +7,7 @@ import * as validators from '../generated/validators.js';
 import { readResourceModel, type ValidatorLookup } from './resource-model.js';
 
 /** A generated validator by name, when there is one. */
-export const bundledValidators: ValidatorLookup = (name) => {
+const bundledValidators: ValidatorLookup = (name) => {
   const validator: unknown = Reflect.get(validators, name);
   return typeof validator === 'function' ? (validator as ReturnType<ValidatorLookup>) : undefined;
 };

@@ -19,7 +19,7 @@ export type OperationKind = 'list' | 'create' | 'read' | 'replace' | 'delete';
 type EnumValue = string | number | boolean | null;
 
 /** One field of the resource, as its schema gives it. */
-export interface ModelField {
+interface ModelField {
   readonly name: string;
   /** The field's schema, its `$ref` followed (keywords beside the `$ref` kept). */
   readonly schema: JsonSchema;
@@ -38,7 +38,7 @@ export interface ModelField {
 }
 
 /** The field that identifies a record, and the path parameter that carries it. */
-export interface ModelId {
+interface ModelId {
   /** The field: `id`. */
   readonly field: string;
   /** The parameter of the item path: `petId`. */
@@ -50,14 +50,14 @@ export interface ModelId {
 }
 
 /** A query parameter of a list that keeps only the records whose field has its value. */
-export interface ListFilter {
+interface ListFilter {
   readonly parameter: string;
   readonly field: string;
   readonly values: readonly EnumValue[];
 }
 
 /** The query parameter that bounds how many records a list answers. */
-export interface PageSize {
+interface PageSize {
   readonly parameter: string;
   readonly minimum: number;
   readonly maximum: number;
@@ -66,7 +66,7 @@ export interface PageSize {
 }
 
 /** An operation's retirement, from the spec's `deprecated`, `x-deprecated-at`, `x-sunset` and `x-replacement`. */
-export interface Deprecation {
+interface Deprecation {
   readonly deprecatedAt: Date | undefined;
   /** From this moment the operation is removed: it answers 410. */
   readonly sunset: Date | undefined;
@@ -75,7 +75,7 @@ export interface Deprecation {
 }
 
 /** The validators of one operation's inputs, compiled from the spec; `undefined` where it has none. */
-export interface InputValidators {
+interface InputValidators {
   readonly query: ValidateFunction | undefined;
   readonly path: ValidateFunction | undefined;
   readonly body: ValidateFunction | undefined;
@@ -103,7 +103,7 @@ export interface ModelOperation {
 }
 
 /** The error codes the spec catalogues (`x-error-codes` on its Error schema), each with its status. */
-export type ErrorCatalogue = Readonly<Record<string, { readonly status: number; readonly description: string }>>;
+type ErrorCatalogue = Readonly<Record<string, { readonly status: number; readonly description: string }>>;
 
 /**
  * The resource of a document.

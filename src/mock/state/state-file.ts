@@ -6,7 +6,8 @@ import { codeOf, EXIT, messageOf, StateFileError } from '../../errors.js';
 import * as validators from '../../generated/validators.js';
 import { isJsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import { isStoredPet, type PetData } from './pet-data.js';
-import { idsAfter, type StoredPet } from './store.js';
+import { idsAfter } from './seed-index.js';
+import type { StoredPet } from './store.js';
 
 const FORMAT = 'petstore-mock-state';
 const VERSION = 1;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../json/lossless.js';
+import { SeedIndex } from './seed-index.js';
 import { MemoryPetStore, type StoredPet } from './store.js';
 
 const seed: StoredPet[] = [
@@ -115,3 +116,37 @@ describe('MemoryPetStore under a profile', () => {
     expect(store.list(10, 'available').map((listed) => listed.id)).toEqual([2]);
   });
 });
+
+describe('MemoryPetStore as an overlay over a shared seed', () => {
+  const many = Array.from({ length: 100_000 }, (_, index) => ({ id: index + 1, name: `Pet ${index + 1}`, categoryId: 1, status: 'sold' as const }));
+
+  it('opens a session without copying the seed: a thousand stores over 100,000 pets take less memory than one copy of it', () => {
+    const seed = new SeedIndex(many);
+    const before = process.memoryUsage().heapUsed;
+    const stores = Array.from({ length: 1_000 }, () => new MemoryPetStore(seed));
+    const grown = process.memoryUsage().heapUsed - before;
+    // One copy of the seed is its entries and their indexes, about 5 MB for 100,000 pets: a thousand copies, 5 GB.
+    expect(grown).toBeLessThan(4_000_000);
+    expect(stores.every((store) => store.size === many.length)).toBe(true);
+  });
+
+  it("keeps a session's changes to itself, shares the seed's JSON, and drops its changes on reset", () => {
+    const seed = new SeedIndex(seed3());
+    const [a, b] = [new MemoryPetStore(seed), new MemoryPetStore(seed)];
+    a.create({ name: 'Rex', categoryId: 4, status: 'sold' });
+    a.put([{ id: 2, name: 'Daisy again', categoryId: 2, status: 'pending' }]);
+    expect(a.list(10).map((pet) => pet.name)).toEqual(['Gus', 'Daisy again', 'Buddy', 'Rex']);
+    expect(a.list(10, 'sold').map((pet) => pet.name)).toEqual(['Rex']);
+    expect(b.list(10).map((pet) => pet.name)).toEqual(['Gus', 'Daisy', 'Buddy']);
+    expect(b.listJson(10, 'sold')).toBe('[{"id":2,"name":"Daisy","categoryId":2,"status":"sold"}]');
+    // A seeded pet's JSON is made once, for every session.
+    expect(a.petJson(1)).toBe(b.petJson(1));
+    a.reset();
+    expect(a.listJson(10)).toBe(b.listJson(10));
+    expect(a.create({ name: 'Rex', categoryId: 4 }).id).toBe(4);
+  });
+});
+
+function seed3(): StoredPet[] {
+  return seed.map((pet) => ({ ...pet }));
+}

@@ -8,8 +8,9 @@
 import { stringifyJson } from '../../../json/lossless.js';
 import type { PetStatus } from '../../../types.js';
 import type { Pending } from '../../core/pending.js';
+import { idsAfter } from '../seed-index.js';
 import { DEFAULT_SESSION } from '../sessions.js';
-import { idsAfter, type PetDraft, type PetStore, type StoredPet } from '../store.js';
+import type { PetDraft, PetStore, StoredPet } from '../store.js';
 import { settle } from './change-feed.js';
 import type { RedisStore } from './redis-store.js';
 import { exactId, petFrom, type SeedEntry, type World } from './world.js';

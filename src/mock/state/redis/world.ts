@@ -10,7 +10,8 @@ import { BIG_ID_OFFSET, seededPets } from '../../../fixtures/seed.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../../json/lossless.js';
 import { PET_STATUSES } from '../../../openapi/facts.js';
 import type { PetStatus } from '../../../types.js';
-import { idsAfter, type PetDraft, type StoredPet } from '../store.js';
+import { idsAfter } from '../seed-index.js';
+import type { PetDraft, StoredPet } from '../store.js';
 import { announceChange, settle } from './change-feed.js';
 import type { RedisClient } from './client.js';
 
