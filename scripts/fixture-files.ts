@@ -1,10 +1,13 @@
 /**
  * The JSON fixtures in fixtures/, for test suites in any language: the pets the mock starts with,
- * example NewPets that follow them, and one Error body per status the spec's catalogue names.
+ * example NewPets that follow them, and one Error body per status the spec's catalogue names. Read
+ * from the document being generated, never from the generated copy of the last one, so that one
+ * `npm run generate` after a spec edit brings every file in step.
  */
-import { DEFAULT_COUNT, DEFAULT_SEED, drawNewPet, fakerAfterSeededPets, seededPets } from '../src/fixtures/seed.js';
-import { errorResponse } from '../src/mock/core/messages.js';
-import { ERROR_CODE_BY_STATUS, ERROR_CODES } from '../src/openapi/facts.js';
+import { createFaker, DEFAULT_COUNT, DEFAULT_SEED, drawNewPet, drawPets } from '../src/fixtures/seed.js';
+import { compiledValidators } from '../src/openapi/ajv.js';
+import type { OpenApiDocument } from '../src/openapi/document.js';
+import { type ResourceModel, readResourceModel } from '../src/openapi/resource-model.js';
 
 /** How many example NewPets fixtures/new-pets.json holds. */
 const NEW_PET_EXAMPLES = 10;
@@ -13,21 +16,25 @@ function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** The first code of each status in the spec's catalogue, made by the mock's own error function. */
-function errorsByStatus(): Record<string, unknown> {
+/** The first code of each status in the spec's catalogue, as the mock's Error body of that code. */
+function errorsByStatus(model: ResourceModel): Record<string, unknown> {
   const errors: Record<string, unknown> = {};
-  for (const [status, code] of [...ERROR_CODE_BY_STATUS].sort(([a], [b]) => a - b)) {
-    errors[status] = JSON.parse(errorResponse(code, ERROR_CODES[code].description).body);
+  const codes = Object.entries(model.errorCodes);
+  for (const [code, { status, description }] of codes.sort(([, a], [, b]) => a.status - b.status)) {
+    errors[status] ??= { code, message: description, status };
   }
   return errors;
 }
 
-/** Every fixture file, by path relative to the repository root. */
-export function fixtureFiles(): Record<string, string> {
-  const faker = fakerAfterSeededPets(DEFAULT_SEED, DEFAULT_COUNT);
+/** Every fixture file of `doc`, by path relative to the repository root. */
+export function fixtureFiles(doc: OpenApiDocument): Record<string, string> {
+  const model = readResourceModel(doc, compiledValidators(doc));
+  const fields = model.fields.filter((field) => field.writable);
+  const faker = createFaker(DEFAULT_SEED);
+  const pets = drawPets(faker, DEFAULT_COUNT, fields);
   return {
-    'fixtures/pets.json': json(seededPets(DEFAULT_SEED, DEFAULT_COUNT)),
-    'fixtures/new-pets.json': json(Array.from({ length: NEW_PET_EXAMPLES }, () => drawNewPet(faker))),
-    'fixtures/errors.json': json(errorsByStatus()),
+    'fixtures/pets.json': json(pets),
+    'fixtures/new-pets.json': json(Array.from({ length: NEW_PET_EXAMPLES }, () => drawNewPet(faker, fields))),
+    'fixtures/errors.json': json(errorsByStatus(model)),
   };
 }

@@ -145,6 +145,6 @@ export async function generatedFiles(): Promise<Record<string, string>> {
     'src/generated/types.ts': await typesModule(doc),
     'src/generated/validators.js': validators.js,
     'src/generated/validators.d.ts': validators.dts,
-    ...fixtureFiles(),
+    ...fixtureFiles(doc),
   };
 }

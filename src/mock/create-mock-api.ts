@@ -110,7 +110,7 @@ function inMemory(settings: ResolvedMockOptions): MockState {
     ttl: settings.sessionTtl,
     max: settings.maxSessions,
   });
-  for (const pet of settings.restore) sessions.default.store.create(pet);
+  if (settings.restore !== undefined) sessions.default.store.restore(settings.restore);
   return { sessions, defaultStore: sessions.default.store, coverage: new Coverage(settings.basePath) };
 }
 

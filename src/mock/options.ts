@@ -8,7 +8,7 @@ import { checkFaultRates, type FaultRates } from './core/faults.js';
 import { apiKeyProblem, KEY_LABEL, type LabelledApiKey } from './pipeline/auth.js';
 import { checkPets, type DataPet, type PetData } from './state/pet-data.js';
 import type { SharedState } from './state/redis/shared-state.js';
-import type { PetDraft, StoredPet } from './state/store.js';
+import type { SavedPets } from './state/store.js';
 
 /**
  * How a mock behaves. Every field is optional; `normalizeMockOptions` fills in the defaults.
@@ -63,14 +63,14 @@ export interface MockOptions {
    * to the function when one is given (to log it, or to fail a test). Default: false.
    */
   readonly selfCheck?: boolean | ((mismatch: string) => void);
-  /** Pets created in an earlier run, restored into the default session after the seeded ones (their ids follow on). Default: none. */
-  readonly restore?: readonly PetDraft[];
+  /** What an earlier run changed (pets created, with their ids, and seeded ones removed), restored into the default session over the seed. Default: none. */
+  readonly restore?: SavedPets;
   /**
-   * Called after every change of the default session's pets (a create, a reset) with the pets
-   * created since the seed; the response waits for it, so a 201 means it is saved. Named sessions
+   * Called after every change of the default session's pets (a create, a removal, a reset) with what
+   * changed since the seed; the response waits for it, so a 201 means it is saved. Named sessions
    * are never saved. Default: none (state lives in memory).
    */
-  readonly persist?: (created: readonly StoredPet[]) => Promise<void>;
+  readonly persist?: (saved: SavedPets) => Promise<void>;
   /**
    * The choices of a deployment to mimic where the interface leaves room (a profile learned by
    * `petstore-verify --write-profile`); choices it leaves out or marks `unknown` keep the mock's
@@ -106,7 +106,10 @@ export function isLoopback(host: string): boolean {
 }
 
 /** The options with every default filled in; `apiKey` is folded into `apiKeys`, labels into `keyLabels`. */
-export interface ResolvedMockOptions extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist' | 'profile' | 'shared' | 'data'>> {
+export interface ResolvedMockOptions
+  extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist' | 'profile' | 'shared' | 'data' | 'restore'>> {
+  /** What an earlier run changed, to restore; `undefined` for none. */
+  readonly restore: SavedPets | undefined;
   /** Your own pets (`data`), checked and in id order, with their hash; `undefined` for seeded pets. */
   readonly data: PetData | undefined;
   /** The profile in force, every choice it leaves out `unknown`. */
@@ -186,7 +189,7 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
     sessionTtl: wholeNumber('sessionTtl', options.sessionTtl ?? MOCK_DEFAULTS.sessionTtl, 1),
     maxSessions: wholeNumber('maxSessions', options.maxSessions ?? MOCK_DEFAULTS.maxSessions, 0),
     selfCheck: selfCheck === true ? () => {} : selfCheck === false ? undefined : selfCheck,
-    restore: [...(options.restore ?? [])],
+    restore: options.restore,
     persist: options.persist,
     shared: options.shared,
     adminKeyRequired: options.adminKeyRequired ?? (place.host !== undefined && !isLoopback(place.host)),

@@ -7,7 +7,9 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
+import { fixtureFiles } from '../../scripts/fixture-files.js';
 import { importRuntimeHelpers, root, validatorModules } from '../../scripts/generated-files.js';
+import { compiledValidators } from '../../src/openapi/ajv.js';
 import { VARIANT_TAG_MAX_LENGTH, variantSpec } from '../support/variant-spec.js';
 
 it("imports ajv's runtime helpers in place of its require(), and refuses a require() of anything else", () => {
@@ -37,4 +39,16 @@ it('generates validators for a spec with a maxLength that Node imports as an ES 
   } finally {
     await rm(file, { force: true });
   }
+});
+
+it("draws the variant's new field in the seeded pets and the fixtures with no code, each value valid by the variant's schema", () => {
+  const doc = variantSpec();
+  const validate = compiledValidators(doc);
+  const files = fixtureFiles(doc);
+  const pets = JSON.parse(files['fixtures/pets.json'] ?? '[]') as { tag?: string }[];
+  const newPets = JSON.parse(files['fixtures/new-pets.json'] ?? '[]') as { tag?: string }[];
+  expect(pets.length).toBeGreaterThan(0);
+  for (const pet of pets) expect(validate('Pet')?.(pet), JSON.stringify(pet)).toBe(true);
+  for (const newPet of newPets) expect(validate('NewPet')?.(newPet), JSON.stringify(newPet)).toBe(true);
+  expect([...pets, ...newPets].every((pet) => typeof pet.tag === 'string' && pet.tag.length <= VARIANT_TAG_MAX_LENGTH)).toBe(true);
 });

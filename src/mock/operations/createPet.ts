@@ -4,7 +4,8 @@
  * JSON is 415 (wrong media type) or 400 (malformed, or not UTF-8); one that breaks NewPet is 400; one too large 413.
  */
 import { createPetBody } from '../../generated/validators.js';
-import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
+import { isJsonObject, type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
+import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
 import { type ErrorCode, MAX_BODY_BYTES } from '../../openapi/facts.js';
 import { known } from '../../profile/profile.js';
@@ -53,22 +54,38 @@ async function parseBody(context: CreatePetContext, request: MockRequest): Promi
   return parseNewPet(context, body);
 }
 
-/** The JSON body as a NewPet, with the profile's known categories and default status. */
+/** The fields a create sends, from the spec, and the one the server fills in when it is left out (`x-server-default`), whose value a profile may change. */
+const WRITABLE = BUNDLED_MODEL.fields.filter((field) => field.writable);
+const SERVER_DEFAULTED = WRITABLE.find((field) => field.serverDefault !== undefined);
+
+/**
+ * The JSON body as a NewPet: every field the spec names, integers exactly as sent, a field left out
+ * given the spec's default, or the profile's; checked against the profile's known categories.
+ */
 function parseNewPet({ env, knownCategories }: CreatePetContext, body: JsonValue): ParsedInputs {
-  const sent = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
-  // Read before the validator fills in the spec's default.
-  const statusSent = sent.status !== undefined;
+  const sent = isJsonObject(body) ? body : {};
   const input = checkInput(createPetBody, body, 'The request body');
   if ('rejection' in input) return input;
-  const { name, categoryId, status } = input.value;
-  const exactCategory = exactInteger(sent.categoryId, categoryId);
-  if (knownCategories && !knownCategories.has(String(exactCategory)))
-    return reject('bad_request', `The request body: categoryId ${exactCategory} is no known category; the known ones are ${[...knownCategories].join(', ')}.`);
-  // The spec's default fills a status left out; a profile may name another, or none.
+  const checked: Readonly<Record<string, unknown>> = input.value;
+  const draft: Record<string, unknown> = {};
+  for (const field of WRITABLE) {
+    const value = checked[field.name];
+    if (value !== undefined) draft[field.name] = field.int64 ? exactInteger(sent[field.name], value as number) : value;
+  }
+  if (knownCategories && !knownCategories.has(String(draft.categoryId)))
+    return reject(
+      'bad_request',
+      `The request body: categoryId ${draft.categoryId} is no known category; the known ones are ${[...knownCategories].join(', ')}.`,
+    );
+  // The spec's default fills a field left out (read before the validator filled it in); a profile may name another value, or none.
   const { defaultStatus } = env.profile;
-  const assigned = statusSent || !known(defaultStatus) ? status : defaultStatus === 'omitted' ? undefined : defaultStatus;
-  const draft: PetDraft = { name, categoryId: exactCategory, status: assigned };
-  return { respond: (_request, session) => create(env, draft, session) };
+  if (SERVER_DEFAULTED !== undefined && sent[SERVER_DEFAULTED.name] === undefined && known(defaultStatus)) {
+    if (defaultStatus === 'omitted') delete draft[SERVER_DEFAULTED.name];
+    else draft[SERVER_DEFAULTED.name] = defaultStatus;
+  }
+  // Checked by the spec's NewPet schema just above: the draft has its fields and their types.
+  const pet = draft as PetDraft;
+  return { respond: (_request, session) => create(env, pet, session) };
 }
 
 async function create(env: OperationEnv, draft: PetDraft, session: Session): Promise<MockResponse> {

@@ -56,8 +56,8 @@ export function jsonOf(entry: Entry): string {
 }
 
 /** A field of a pet, by name. */
-export function fieldOf(pet: StoredPet, field: string): unknown {
-  return (pet as unknown as Readonly<Record<string, unknown>>)[field];
+export function fieldOf(pet: object, field: string): unknown {
+  return Reflect.get(pet, field);
 }
 
 /** How two ids compare, number and bigint alike. */
@@ -79,7 +79,12 @@ export interface PageFilter {
 }
 
 /** The bundled spec's list filter. */
-const BUNDLED_FILTER = operationOfKind(BUNDLED_MODEL, 'list')?.filters[0];
+const BUNDLED_FILTER: PageFilter | undefined = operationOfKind(BUNDLED_MODEL, 'list')?.filters[0];
+
+/** The value a pet (or a draft) has of the bundled spec's list filter: its status. */
+export function filterValueOf(pet: object): unknown {
+  return BUNDLED_FILTER === undefined ? undefined : Reflect.get(pet, BUNDLED_FILTER.field);
+}
 
 /**
  * How the seed's pets are numbered, ordered and filtered.

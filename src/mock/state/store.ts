@@ -16,6 +16,21 @@ export type StoredPet = Stored<Pet>;
 export type PetDraft = Omit<StoredPet, 'id'>;
 
 /**
+ * What a store changed since the seed, as the state file saves it: enough to restore the pets, and
+ * never to give an id twice.
+ * @example
+ * const saved: SavedPets = { created: [{ id: 52, name: 'Rex', categoryId: 1, status: 'sold' }], removed: [3], creates: 2 }; // pet 51 was created, then removed
+ */
+export interface SavedPets {
+  /** The pets created since the seed and still there, in id order. */
+  readonly created: readonly StoredPet[];
+  /** The ids of the seeded pets removed. */
+  readonly removed: readonly (number | bigint)[];
+  /** How many pets were created since the seed, those removed since too: the next create is numbered after them. */
+  readonly creates: number;
+}
+
+/**
  * The pets of one session, without HTTP: the one interface every store keeps, in memory (the default,
  * and the fast path) or elsewhere (Redis). A method may answer at once or in a promise; the mock
  * waits only for the promises, so a store that answers at once costs no microtask.
@@ -36,8 +51,12 @@ export interface PetStore {
   listJson(limit: number, status?: PetStatus): Pending<string>;
   /** One pet's JSON text, if there is such a pet. */
   petJson(id: number | bigint): Pending<string | undefined>;
-  /** The pets created since the seed, in id order: what a state file saves. */
-  created(): Pending<StoredPet[]>;
+  /** Removes the pet with this id; whether there was one. Its id is never given to another pet. */
+  remove(id: number | bigint): Pending<boolean>;
+  /** What the store changed since the seed, as a state file saves it. */
+  saved(): Pending<SavedPets>;
+  /** Back to the seed, then to what was saved (`saved`), as a restart with a state file does. */
+  restore(saved: SavedPets): Pending<void>;
   /** Back to the seeded pets. */
   reset(): Pending<void>;
   /** Adds these pets with the ids they have, each replacing the pet of its id if there is one (`POST /__mock/pets`). */
@@ -189,9 +208,42 @@ export class MemoryPetStore implements PetStore {
     return entry ? jsonOf(entry) : undefined;
   }
 
-  /** The pets created since the seed, in id order. */
-  created(): StoredPet[] {
-    return this.#own.filter((entry) => entry.created === true).map((entry) => entry.pet);
+  /** Removes the pet with this id: one of the session's own is dropped from the overlay, a seeded one is hidden. */
+  remove(id: number | bigint): boolean {
+    const key = keyOf(id);
+    const own = this.#changed.get(key);
+    if (own === null) return false;
+    if (own === undefined) {
+      if (this.#seed.find(key) === undefined) return false;
+      this.#hidden++;
+    } else this.#drop(own);
+    // A seeded id stays taken by its tombstone; a created one by the numbering, which only moves on.
+    if (own === undefined || this.#seed.find(key) !== undefined) this.#changed.set(key, null);
+    else this.#changed.delete(key);
+    this.#changes();
+    return true;
+  }
+
+  /** The pets created since the seed (in id order), the seeded pets removed, and how many creates were made. */
+  saved(): SavedPets {
+    const removed: (number | bigint)[] = [];
+    for (const [id, entry] of this.#changed) if (entry === null) removed.push(id);
+    return {
+      created: this.#own.filter((entry) => entry.created === true).map((entry) => entry.pet),
+      removed: removed.sort(compareIds),
+      creates: this.#creates,
+    };
+  }
+
+  /** Back to the seed, then the saved pets created (with their ids) and removed, numbering after the saved creates. */
+  restore(saved: SavedPets): void {
+    this.reset();
+    for (const id of saved.removed) this.remove(id);
+    for (const pet of saved.created) this.#add({ pet, json: undefined, created: true });
+    this.#creates = saved.creates;
+    this.#numbered += saved.creates;
+    // Over your own data, created ids follow the largest below 2^62 one by one.
+    if (this.#byId) this.#largest += BigInt(saved.creates);
   }
 
   /** Back to the seeded pets: the overlay dropped. */
