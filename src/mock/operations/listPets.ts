@@ -1,8 +1,8 @@
 /**
- * `GET /pets`: parses `limit` (1 to 100, default 20) and `status` from the query; responds 200 with the
+ * `GET /pets`: parses `limit` (within its schema's bounds, its default when absent) and `status` from the query; responds 200 with the
  * session's first `limit` pets in the store's order (id order by default), only those of `status`
  * when given. A profile may clamp a `limit` out of range instead of rejecting it (on both sides, or
- * only above the maximum, as a gateway's `min(limit, 100)` does), and respond to an unknown `status`
+ * only above the maximum, as a gateway's `min(limit, maximum)` does), and respond to an unknown `status`
  * with an empty page.
  */
 import { listPetsQuery } from '../../generated/validators.js';
