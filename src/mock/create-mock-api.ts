@@ -4,6 +4,7 @@
  * decides in src/mock/pipeline/router.ts, defaults in src/mock/core/defaults.ts, conformance in src/openapi/conformance.ts.
  */
 import { seededPets } from '../fixtures/seed.js';
+import { BUNDLED_MODEL } from '../openapi/bundled-model.js';
 import { known, type Profile } from '../profile/profile.js';
 import { createAdmin } from './admin/endpoints.js';
 import { idOffsetOf } from './core/defaults.js';
@@ -11,9 +12,7 @@ import { faultDraw } from './core/faults.js';
 import { fetchAdapter } from './core/fetch-adapter.js';
 import type { MockRequest, MockResponse } from './core/messages.js';
 import { andThen, type Pending } from './core/pending.js';
-import { createPet } from './operations/createPet.js';
-import { getPet } from './operations/getPet.js';
-import { listPets } from './operations/listPets.js';
+import { mockOperations } from './operations/kinds.js';
 import type { OperationEnv } from './operations/operation.js';
 import { type MockOptions, normalizeMockOptions, type ResolvedMockOptions } from './options.js';
 import { bearerCheck } from './pipeline/auth.js';
@@ -191,7 +190,7 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     coverage,
     change: (session, change) => (session.name === DEFAULT_SESSION ? saveDefault(change) : unsavedChange(change)),
   };
-  const router = createRouter(basePath, [listPets(env), createPet(env), getPet(env)], coverage);
+  const router = createRouter(basePath, mockOperations(BUNDLED_MODEL, env), coverage);
   const journal = journalOf(settings);
   const respond = createPipeline({
     basePath,

@@ -10,7 +10,17 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { SpecError } from '../errors.js';
-import { basePathOf, type HttpMethod, type JsonSchema, type OpenApiDocument, type OperationEntry, operationsOf, parametersOf, resolve } from './document.js';
+import {
+  basePathOf,
+  type HttpMethod,
+  type JsonSchema,
+  type OpenApiDocument,
+  type OperationEntry,
+  operationsOf,
+  type Parameter,
+  parametersOf,
+  resolve,
+} from './document.js';
 
 /** What an operation does to the resource. */
 export type OperationKind = 'list' | 'create' | 'read' | 'replace' | 'delete';
@@ -19,7 +29,7 @@ export type OperationKind = 'list' | 'create' | 'read' | 'replace' | 'delete';
 type EnumValue = string | number | boolean | null;
 
 /** One field of the resource, as its schema gives it. */
-interface ModelField {
+export interface ModelField {
   readonly name: string;
   /** The field's schema, its `$ref` followed (keywords beside the `$ref` kept). */
   readonly schema: JsonSchema;
@@ -57,7 +67,7 @@ interface ListFilter {
 }
 
 /** The query parameter that bounds how many records a list answers. */
-interface PageSize {
+export interface PageSize {
   readonly parameter: string;
   readonly minimum: number;
   readonly maximum: number;
@@ -66,7 +76,7 @@ interface PageSize {
 }
 
 /** An operation's retirement, from the spec's `deprecated`, `x-deprecated-at`, `x-sunset` and `x-replacement`. */
-interface Deprecation {
+export interface Deprecation {
   readonly deprecatedAt: Date | undefined;
   /** From this moment the operation is removed: it answers 410. */
   readonly sunset: Date | undefined;
@@ -75,7 +85,7 @@ interface Deprecation {
 }
 
 /** The validators of one operation's inputs, compiled from the spec; `undefined` where it has none. */
-interface InputValidators {
+export interface InputValidators {
   readonly query: ValidateFunction | undefined;
   readonly path: ValidateFunction | undefined;
   readonly body: ValidateFunction | undefined;
@@ -99,6 +109,8 @@ export interface ModelOperation {
   readonly deprecation: Deprecation | undefined;
   /** The largest body it accepts (`x-max-body-bytes`). */
   readonly maxBodyBytes: number | undefined;
+  /** Its parameters, references followed. */
+  readonly parameters: readonly Parameter[];
   readonly validators: InputValidators;
 }
 
@@ -396,6 +408,7 @@ export function readResourceModel(doc: OpenApiDocument, validators: ValidatorLoo
       ...(kind === 'list' ? listQuery(doc, entry, fields) : { filters: [], pageSize: undefined }),
       deprecation: deprecationOf(entry),
       maxBodyBytes: typeof maxBodyBytes === 'number' ? maxBodyBytes : undefined,
+      parameters: parametersOf(doc, entry.operation),
       validators: validatorsOf(entry.operationId, validators),
     };
   });

@@ -38,7 +38,7 @@ function filesUnder(path: string): string[] {
 }
 
 /** Where a line of `text` writes `limit`'s bounds otherwise than `bounds`, as `file:line: what`. */
-export function disagreements(file: string, text: string, { minimum, maximum }: Bounds): string[] {
+function disagreements(file: string, text: string, { minimum, maximum }: Bounds): string[] {
   const found: string[] = [];
   text.split('\n').forEach((line, index) => {
     if (!/\blimit\b/i.test(line)) return;

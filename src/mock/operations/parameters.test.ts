@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as validators from '../../generated/validators.js';
 import { validationView } from '../../json/lossless.js';
-import { parametersIn } from './inputs.js';
+import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
+import { operationOfKind } from '../../openapi/resource-model.js';
 import { coerceParameter, describeErrors, parseParameters } from './parameters.js';
 
 function problems(body: unknown): string {
@@ -47,7 +48,7 @@ describe('describeErrors', () => {
 
 describe('describeErrors for parameters', () => {
   // The spec's own parameters: the range named is the schema's.
-  const query = parametersIn('listPets', 'query');
+  const query = operationOfKind(BUNDLED_MODEL, 'list')?.parameters.filter((parameter) => parameter.in === 'query') ?? [];
   const limit = query.find((parameter) => parameter.name === 'limit')?.schema ?? {};
   const range = `from ${limit.minimum} to ${limit.maximum}`;
 

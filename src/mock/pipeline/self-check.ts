@@ -3,24 +3,28 @@
  * (src/openapi/conformance.ts), held to every header it documents. A mismatch is a bug of the mock, so it
  * is never quiet: the response becomes a 500 naming it.
  */
+import type { ValidateFunction } from 'ajv';
 import { openapi } from '../../generated/openapi.js';
-import type { operations } from '../../generated/types.js';
 import { Error as ErrorBody, headerValidators, responseValidators } from '../../generated/validators.js';
 import { validationView } from '../../json/lossless.js';
 import { createConformance, type ResponseSchemas, schemaProblems } from '../../openapi/conformance.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
 
-type OperationId = keyof operations;
+type OperationId = string;
+
+/** The generated validators of each operation's responses, by its id as a string (an id the bundled spec lacks has none). */
+const byResponse: ReadonlyMap<string, ReadonlyMap<number, ValidateFunction>> = responseValidators;
+const byHeaders: ReadonlyMap<string, ReadonlyMap<number, ValidateFunction<Readonly<Record<string, string>>>>> = headerValidators;
 
 /** Where the mock's conformance finds its schemas: the generated validators; the proxy holds a deployment's responses to them too. */
 export const RESPONSE_SCHEMAS: ResponseSchemas<OperationId> = {
   violations(operationId, status, body) {
-    const validator = responseValidators.get(operationId)?.get(status);
+    const validator = byResponse.get(operationId)?.get(status);
     if (validator === undefined) return undefined;
     return validator(validationView(body)) ? [] : schemaProblems(validator.errors);
   },
   headerViolations(operationId, status, headers) {
-    const validator = headerValidators.get(operationId)?.get(status);
+    const validator = byHeaders.get(operationId)?.get(status);
     if (validator === undefined) return undefined;
     return validator(headers) ? [] : schemaProblems(validator.errors);
   },
