@@ -3,8 +3,9 @@
  * src/mock/operations/, the order of the steps in src/mock/pipeline/pipeline.ts, what a request-target
  * decides in src/mock/pipeline/router.ts, defaults in src/mock/core/defaults.ts, conformance in src/openapi/conformance.ts.
  */
-import { seededPets } from '../fixtures/seed.js';
-import { BUNDLED_MODEL } from '../openapi/bundled-model.js';
+import { seededRecords } from '../fixtures/seed.js';
+import { BUNDLED_SPEC } from '../openapi/bundled-model.js';
+import { operationOfKind } from '../openapi/resource-model.js';
 import { known, type Profile } from '../profile/profile.js';
 import { createAdmin } from './admin/endpoints.js';
 import { idOffsetOf } from './core/defaults.js';
@@ -20,6 +21,7 @@ import { journalFormat, type PipelineJournal } from './pipeline/journal.js';
 import { createPipeline } from './pipeline/pipeline.js';
 import { textRedactor } from './pipeline/request-log.js';
 import { createRouter } from './pipeline/router.js';
+import { routesOf } from './pipeline/routes.js';
 import { createSelfCheck } from './pipeline/self-check.js';
 import { profileForm } from './profile/form.js';
 import { Coverage, type CoverageKeeper, type CoverageReport } from './state/coverage.js';
@@ -93,7 +95,9 @@ function inMemory(settings: ResolvedMockOptions): MockState {
   const { profile, data } = settings;
   const order = known(profile.listOrder) ? profile.listOrder : undefined;
   const randomIds = profile.idScheme === 'random';
-  const seeded = data === undefined ? inKnownCategories(seededPets(settings.seed, settings.count, { bigIds: settings.bigIds }), profile) : [];
+  const { model } = settings.spec;
+  const fields = model.fields.filter((field) => field.writable);
+  const seeded = data === undefined ? inKnownCategories(seededRecords(settings.seed, settings.count, { bigIds: settings.bigIds }, fields), profile) : [];
   const givenIds = data !== undefined;
   // Your own data keeps its ids and categories: it is the world you asked for.
   const pets = data?.pets ?? (randomIds ? seeded.map((pet, index) => ({ ...pet, id: randomIdOf(index + 1) })) : seeded);
@@ -110,7 +114,7 @@ function inMemory(settings: ResolvedMockOptions): MockState {
     max: settings.maxSessions,
   });
   if (settings.restore !== undefined) sessions.default.store.restore(settings.restore);
-  return { sessions, defaultStore: sessions.default.store, coverage: new Coverage(settings.basePath) };
+  return { sessions, defaultStore: sessions.default.store, coverage: new Coverage(settings.basePath, settings.spec.doc) };
 }
 
 /** The choices of a profile that only the in-memory store can make: a shared (Redis) store keeps its own order, ids and seed. */
@@ -190,7 +194,8 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     coverage,
     change: (session, change) => (session.name === DEFAULT_SESSION ? saveDefault(change) : unsavedChange(change)),
   };
-  const router = createRouter(basePath, mockOperations(BUNDLED_MODEL, env), coverage);
+  const { spec } = settings;
+  const router = createRouter(basePath, mockOperations(spec.model, env), coverage, routesOf(spec.doc));
   const journal = journalOf(settings);
   const respond = createPipeline({
     basePath,
@@ -200,13 +205,14 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     authorize: bearerCheck(settings.apiKeys),
     keyLabels: keyLabelsByIndex(settings),
     adminKeyRequired: settings.adminKeyRequired,
-    respondAdmin: createAdmin(sessions, coverage, saveDefault, profile, journal?.keeper),
+    respondAdmin: createAdmin(sessions, coverage, saveDefault, profile, journal?.keeper, spec.model),
     form: profileForm(profile),
     prefer: settings.prefer,
     delay: settings.delay,
     drawFault: faultDraw(settings.faults, settings.faultSeed),
-    selfCheck: settings.selfCheck && createSelfCheck(settings.selfCheck),
+    selfCheck: settings.selfCheck && createSelfCheck(settings.selfCheck, spec === BUNDLED_SPEC ? undefined : spec),
     journal,
+    doc: spec.doc,
   });
   return {
     respond,

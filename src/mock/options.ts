@@ -2,6 +2,7 @@
  * How a mock behaves (`MockOptions`), and the same with every default of `MOCK_DEFAULTS` filled in.
  */
 
+import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from '../profile/profile.js';
 import { MOCK_DEFAULTS } from './core/defaults.js';
 import { checkFaultRates, type FaultRates } from './core/faults.js';
@@ -92,6 +93,12 @@ export interface MockOptions {
   readonly journalSize?: number;
   /** Characters of a request body a journal entry shows; the rest is cut. Default: 4096. */
   readonly journalBodyLimit?: number;
+  /**
+   * Another spec to serve, a variant of this interface (`--spec FILE`): `compileSpec(await
+   * loadSpecFile(path))`. Its operations are served by their kinds, its fields kept and seeded, its
+   * bounds enforced; the validators are compiled at start. Not with `shared` yet. Default: spec/openapi.yaml.
+   */
+  readonly spec?: CompiledSpec;
 }
 
 /** Where a mock is served from, as far as its defaults depend on it. */
@@ -147,12 +154,12 @@ function resolveApiKeys(options: MockOptions): Pick<ResolvedMockOptions, 'apiKey
 }
 
 /** Your own pets, checked, refused beside the options of the seeded pets they replace. */
-function resolveData(options: MockOptions): PetData | undefined {
+function resolveData(options: MockOptions, spec: CompiledSpec): PetData | undefined {
   if (options.data === undefined) return undefined;
   const seeding = (['seed', 'count', 'bigIds'] as const).filter((name) => options[name] !== undefined);
   if (seeding.length > 0)
     throw new TypeError(`data replaces the seeded pets, so ${seeding.join(', ')} cannot go with it: pass your pets, or a seed, not both.`);
-  return checkPets(options.data, 'data');
+  return checkPets(options.data, 'data', false, spec.model);
 }
 
 /**
@@ -171,16 +178,20 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
   const { selfCheck = false, faults = {} } = options;
   checkFaultRates(faults);
   const profile = options.profile === undefined ? UNKNOWN_PROFILE : readProfile(options.profile);
+  const spec = options.spec ?? BUNDLED_SPEC;
+  if (spec !== BUNDLED_SPEC && options.shared)
+    throw new TypeError('spec and shared cannot go together yet: a Redis store serves spec/openapi.yaml; serve another spec in memory.');
   return {
+    spec,
     profile,
     apiKeys,
     keyLabels,
-    data: resolveData(options),
+    data: resolveData(options, spec),
     seed: options.seed ?? MOCK_DEFAULTS.seed,
     count,
     delay,
     now: options.now ?? Date.now,
-    basePath: (options.basePath ?? MOCK_DEFAULTS.basePath).replace(/\/+$/, ''),
+    basePath: (options.basePath ?? (options.spec === undefined ? MOCK_DEFAULTS.basePath : spec.model.basePath)).replace(/\/+$/, ''),
     // A profile of a deployment whose ids pass 2^53 asks for big ids, unless told otherwise.
     bigIds: options.bigIds ?? (profile.idsBeyondDouble === true || MOCK_DEFAULTS.bigIds),
     prefer: options.prefer ?? MOCK_DEFAULTS.prefer,

@@ -1,8 +1,9 @@
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020, type Options } from 'ajv/dist/2020.js';
 import { formats } from '../json/int64.js';
+import type { CompiledSpec } from './bundled-model.js';
 import type { OpenApiDocument } from './document.js';
-import type { ValidatorLookup } from './resource-model.js';
+import { readResourceModel, type ValidatorLookup } from './resource-model.js';
 import { componentSchemas, validatorSchemas } from './schemas.js';
 
 /** Keywords OpenAPI 3.1 adds to JSON Schema; they annotate and never fail a value. */
@@ -42,4 +43,16 @@ export function compiledValidators(doc: OpenApiDocument): ValidatorLookup {
     }
     return validate;
   };
+}
+
+/**
+ * A spec other than the bundled one, ready to serve: its resource model read (an operation of no known
+ * kind refused with a `SpecError` that names it) and its validators compiled on first use.
+ * @example
+ * const spec = compileSpec(await loadSpecFile('variant.yaml'));
+ * createMockApi({ spec });
+ */
+export function compileSpec(doc: OpenApiDocument): CompiledSpec {
+  const validators = compiledValidators(doc);
+  return { doc, model: readResourceModel(doc, validators), validators };
 }

@@ -12,6 +12,7 @@
  * must wait (a clock or a session kept in Redis, a delay, a body), and then only from that step on.
  */
 
+import type { OpenApiDocument } from '../../openapi/document.js';
 import { isInspectorFile, tooManySessions, withoutCors } from '../admin/endpoints.js';
 import { breaksBeforeResponse, DEFAULT_TRICKLE_MS, type FaultKind } from '../core/faults.js';
 import { errorResponse, jsonResponse, type MockRequest, type MockResponse, mergePrepared, type PreparedHeaders, preparedResponse } from '../core/messages.js';
@@ -49,6 +50,8 @@ export interface PipelineParts {
   readonly selfCheck: ((operationId: OperationId | undefined, response: MockResponse, removed: boolean) => MockResponse) | undefined;
   /** Where each API request is journalled (src/mock/state/journal.ts); `undefined` when the journal is off. */
   readonly journal: PipelineJournal | undefined;
+  /** The spec served (what a client may force with `Prefer: code=`): the bundled one unless told (`--spec`). */
+  readonly doc?: OpenApiDocument;
 }
 
 /** The parts, and what the pipeline works out from them once. */
@@ -212,7 +215,7 @@ function checkSessionName(context: RequestContext): MockResponse | undefined {
 /** 4. preferences: 400 for a `Prefer`, or a `__name` query twin, that the mock cannot honour. */
 function checkPreferences(context: RequestContext, target: Target, reached: Reached): MockResponse | undefined {
   if (!context.pipeline.prefer) return undefined;
-  const preferences = parsePreferences(context.request.header('prefer'), target.query, reached.operation.id);
+  const preferences = parsePreferences(context.request.header('prefer'), target.query, reached.operation.id, context.pipeline.doc);
   if (preferences && 'error' in preferences) return decided(context, 'prefer', preferences.error);
   context.preferences = preferences;
   return undefined;

@@ -10,6 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
 import { isJsonObject, type JsonObject, type JsonValue, MAX_JSON_DEPTH, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
+import type { ResourceModel } from '../../openapi/resource-model.js';
 import type { StoredPet } from './store.js';
 
 /**
@@ -63,9 +64,27 @@ function phrase(error: ErrorObject, value: unknown): string {
 }
 
 /** The fields of a pet, from the spec, in the order a stored pet has them: the id first, as a store makes them. */
-const FIELDS = [...BUNDLED_MODEL.fields].sort((a, b) => Number(b.name === BUNDLED_MODEL.id.field) - Number(a.name === BUNDLED_MODEL.id.field));
-/** Whether every field is a scalar: the validator then fills defaults in at the top alone, and a shallow copy keeps the pet as given. */
-const FLAT = FIELDS.every(({ schema }) => ['string', 'integer', 'number', 'boolean'].includes(String(schema.type)));
+/** What checking and keeping a pet reads of a model: its fields in a stored pet's order, whether all are scalars, its validator. */
+interface Shape {
+  readonly fields: readonly { readonly name: string }[];
+  readonly flat: boolean;
+  readonly validate: ResourceModel['validateRecord'];
+}
+
+const shapes = new WeakMap<ResourceModel, Shape>();
+
+/** The shape of a model's records, worked out once per model. */
+function shapeOf(model: ResourceModel): Shape {
+  let shape = shapes.get(model);
+  if (shape === undefined) {
+    const fields = [...model.fields].sort((a, b) => Number(b.name === model.id.field) - Number(a.name === model.id.field));
+    // Every field a scalar: the validator then fills defaults in at the top alone, and a shallow copy keeps the pet as given.
+    const flat = fields.every(({ schema }) => ['string', 'integer', 'number', 'boolean'].includes(String(schema.type)));
+    shape = { fields, flat, validate: model.validateRecord };
+    shapes.set(model, shape);
+  }
+  return shape;
+}
 
 /** Whether an object holds only strings, numbers, booleans and null: then ajv may read it as it is, and a shallow copy is a whole one. */
 function isFlatPlain(value: JsonValue): value is JsonObject {
@@ -78,14 +97,13 @@ function isFlatPlain(value: JsonValue): value is JsonObject {
 }
 
 /** Whether a pet passes the Pet schema; checked on a copy, since the validator fills in the spec's defaults and your pets are kept as given. */
-function petValid(pet: JsonValue): boolean {
-  if (FLAT && isFlatPlain(pet)) return BUNDLED_MODEL.validateRecord({ ...pet });
-  return BUNDLED_MODEL.validateRecord(structuredClone(validationView(pet)));
+function petValid(shape: Shape, pet: JsonValue): boolean {
+  if (shape.flat && isFlatPlain(pet)) return shape.validate({ ...pet });
+  return shape.validate(structuredClone(validationView(pet)));
 }
 
 /** Each fault of one pet, as `pets[3].status must be one of ...`, the first per field. */
-function petFaults(pet: JsonValue, where: string): string[] {
-  const validate = BUNDLED_MODEL.validateRecord;
+function petFaults({ validate }: Shape, pet: JsonValue, where: string): string[] {
   if (validate(structuredClone(validationView(pet)))) return [];
   const byField = new Map<string, string>();
   for (const error of validate.errors ?? []) {
@@ -112,11 +130,11 @@ export function isStoredPet(value: JsonValue): value is JsonObject & StoredPet {
  * (a `bigint` within 2^53 becomes a number). A pet just parsed from a file that is already so is kept
  * as it is (`own`), since nothing else holds it; pets given in code are always copied, never changed.
  */
-function storedPet(pet: JsonValue, own: boolean): StoredPet {
+function storedPet(shape: Shape, pet: JsonValue, own: boolean): StoredPet {
   if (!isStoredPet(pet)) throw new TypeError("bug in petstore-mock: a pet the schema held has not a stored pet's fields");
-  if (own && isStoredAlready(pet)) return pet;
+  if (own && isStoredAlready(shape, pet)) return pet;
   const stored: Record<string, JsonValue> = {};
-  for (const { name } of FIELDS) {
+  for (const { name } of shape.fields) {
     const value = pet[name];
     if (value !== undefined) stored[name] = typeof value === 'bigint' ? exactInteger(value) : value;
   }
@@ -124,11 +142,11 @@ function storedPet(pet: JsonValue, own: boolean): StoredPet {
 }
 
 /** Whether a pet has only the spec's fields, in a stored pet's order, its integers exact as a store keeps them. */
-function isStoredAlready(pet: JsonObject): boolean {
+function isStoredAlready({ fields }: Shape, pet: JsonObject): boolean {
   let field = 0;
   for (const key in pet) {
-    while (field < FIELDS.length && FIELDS[field]?.name !== key) field++;
-    if (field === FIELDS.length) return false;
+    while (field < fields.length && fields[field]?.name !== key) field++;
+    if (field === fields.length) return false;
     const value = pet[key];
     if (value === undefined || (typeof value === 'bigint' && exactInteger(value) !== value)) return false;
   }
@@ -184,16 +202,17 @@ const checkedLists = new WeakMap<readonly unknown[], PetData>();
  * @example
  * checkPets([{ id: 1, name: 'Rex', categoryId: 1, status: 'sold' }]).pets; // one stored pet
  */
-export function checkPets(list: unknown, where = 'pets', own = false): PetData {
+export function checkPets(list: unknown, where = 'pets', own = false, model: ResourceModel = BUNDLED_MODEL): PetData {
   if (!Array.isArray(list)) throw new PetDataError([`${where} must be a list of pets (a JSON or YAML array)`]);
   const known = checkedLists.get(list);
   if (known !== undefined) return known;
   // JSON from the lossless parser, or YAML of the core schema with its integers as bigints: JSON values only.
   const values = list as JsonValue[];
   const faults: string[] = [];
-  for (const [index, pet] of values.entries()) if (!petValid(pet)) faults.push(...petFaults(pet, `${where}[${index}]`));
+  const shape = shapeOf(model);
+  for (const [index, pet] of values.entries()) if (!petValid(shape, pet)) faults.push(...petFaults(shape, pet, `${where}[${index}]`));
   if (faults.length === 0) {
-    const pets = values.map((pet) => storedPet(pet, own));
+    const pets = values.map((pet) => storedPet(shape, pet, own));
     const sorted = strictlyAscending(pets) ? pets : pets.sort(byId);
     if (strictlyAscending(sorted)) {
       const data: PetData = { pets: Object.freeze(sorted), hash: hashOf(sorted) };
@@ -250,7 +269,7 @@ function parseDataText(text: string, yaml: boolean): unknown {
  * @example
  * readPetData(await readFile('pets.yaml', 'utf8'), 'pets.yaml');
  */
-export function readPetData(text: string, path: string): PetData {
+export function readPetData(text: string, path: string, model: ResourceModel = BUNDLED_MODEL): PetData {
   const yaml = /\.ya?ml$/i.test(path) || !/^\s*\[/.test(text);
   let value: unknown;
   try {
@@ -258,5 +277,5 @@ export function readPetData(text: string, path: string): PetData {
   } catch (error) {
     throw new PetDataError([`it is not ${yaml ? 'YAML' : 'JSON'}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`]);
   }
-  return checkPets(value, 'pets', true);
+  return checkPets(value, 'pets', true, model);
 }
