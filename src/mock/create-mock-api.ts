@@ -106,6 +106,7 @@ function inMemory(settings: ResolvedMockOptions): MockState {
     ...(order === undefined ? {} : { order }),
     randomIds,
     givenIds,
+    filter: operationOfKind(model, 'list')?.filters[0],
   });
   const sessions = new Sessions({
     seed,
