@@ -10,7 +10,12 @@ function isOpenApiDocument(value: unknown): value is OpenApiDocument {
 
 /** Parses an OpenAPI document from a YAML or JSON file. */
 export async function loadSpecFile(path: string): Promise<OpenApiDocument> {
-  const doc: unknown = parse(await readFile(path, 'utf8'));
+  return specOfText(await readFile(path, 'utf8'), path);
+}
+
+/** An OpenAPI document from the YAML or JSON text of the file at `path` (which names it in the `SpecError`). */
+export function specOfText(text: string, path: string): OpenApiDocument {
+  const doc: unknown = parse(text);
   if (!isOpenApiDocument(doc)) throw new SpecError(`${path} is not an OpenAPI document: it needs "openapi" and "paths"`);
   return doc;
 }

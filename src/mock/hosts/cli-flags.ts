@@ -7,6 +7,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire as requireFrom } from 'node:module';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { codeOf, messageOf } from '../../errors.js';
+import { compileSpec } from '../../openapi/ajv.js';
+import type { CompiledSpec } from '../../openapi/bundled-model.js';
+import { specOfText } from '../../openapi/load.js';
 import { type ProfileDocument, readProfile } from '../../profile/profile.js';
 import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
@@ -47,6 +50,8 @@ export interface MockFlags {
   journal: boolean;
   journalSize: number;
   journalBody: number;
+  /** Another spec to serve (`--spec FILE`), compiled as the flags are parsed. */
+  spec?: { readonly path: string; readonly compiled: CompiledSpec };
 }
 
 function integerIn(min: number, max: number, what: string) {
@@ -134,6 +139,21 @@ function parseDataFile(path: string): PetData {
   }
 }
 
+/** A spec file, read and compiled while the flags are: an operation of no known kind stops the CLI (exit 2), named with what would make it one. */
+function parseSpecFile(path: string): NonNullable<MockFlags['spec']> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new InvalidArgumentError(`Cannot read it (${codeOf(error) ?? String(error)}); give an OpenAPI 3.1 file, a variant of spec/openapi.yaml.`);
+  }
+  try {
+    return { path, compiled: compileSpec(specOfText(text, path)) };
+  } catch (error) {
+    throw new InvalidArgumentError(`${messageOf(error).replace(/\.$/, '')}. Fix the spec, or serve the bundled one without --spec.`);
+  }
+}
+
 /** Where the mock listens, and who may reach it. */
 function listenOptions(): Option[] {
   return [
@@ -165,6 +185,10 @@ function behaviourOptions(): Option[] {
       parseDataFile,
     ),
     new Option('--big-ids', 'ids beyond 2^53, exact in the JSON: shows clients that read ids into JavaScript numbers'),
+    new Option(
+      '--spec <file>',
+      'serve this variant of spec/openapi.yaml instead: each operation by its kind (list, create, read, delete), its fields and bounds',
+    ).argParser(parseSpecFile),
     new Option('--no-prefer', 'ignore Prefer: code=, delay=, auth=expired, fault= and the __code-style query parameters'),
     new Option(
       '--faults <kind:rate,...>',
