@@ -7,14 +7,12 @@ import { faker as englishFaker } from '@faker-js/faker/locale/en';
 import { _, Ajv2020 } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { createFaker, drawPets } from '../src/fixtures/seed.js';
-import { DEFAULT_COUNT, DEFAULT_SEED } from '../src/fixtures/seeding.js';
 import { createAjv } from '../src/openapi/ajv.js';
 import { type JsonSchema, type OpenApiDocument, operationsOf, parametersOf, resolve } from '../src/openapi/document.js';
 import { loadSpecFile } from '../src/openapi/load.js';
 import { hasFilledDefault, validatorSchemas } from '../src/openapi/schemas.js';
 import { PROFILE_SCHEMA } from '../src/profile/profile.js';
-import { fixtureFiles } from './fixture-files.js';
+import { defaultSeedOf, fixtureFiles } from './fixture-files.js';
 
 export const root = new URL('../', import.meta.url);
 const specPath = fileURLToPath(new URL('spec/openapi.yaml', root));
@@ -88,7 +86,26 @@ function byStatusSource(doc: OpenApiDocument, names: ReadonlySet<string>, name: 
   return `export const ${name} = new Map([\n${entries.join('\n')}\n]);\n`;
 }
 
-function validatorModules(doc: OpenApiDocument): { js: string; dts: string } {
+/**
+ * ajv's standalone code `require`s the runtime helpers it uses (`ucs2length` for any `maxLength` or
+ * `minLength`, `equal` for an `enum` of objects...) even when asked for an ES module
+ * (ajv-validator/ajv#2209), and an ES module has no `require`: each becomes an import of the same
+ * CommonJS file, whose default import is its `module.exports`.
+ */
+export function importRuntimeHelpers(code: string): string {
+  const helpers = new Map<string, string>();
+  const body = code.replace(/require\("(ajv\/dist\/runtime\/[\w.-]+)"\)/g, (_match, path: string) => {
+    const name = helpers.get(path) ?? `ajvRuntime${helpers.size}`;
+    helpers.set(path, name);
+    return name;
+  });
+  if (/\brequire\(/.test(body))
+    throw new Error('scripts/generated-files.ts: ajv emitted a require() that is not of its runtime; the validators would not load as an ES module');
+  return [...helpers].map(([path, name]) => `import ${name} from '${path}.js';\n`).join('') + body;
+}
+
+/** The validators of `doc` as an ES module and its declarations; the module imports `formats` from `formatsFrom`. */
+export function validatorModules(doc: OpenApiDocument, formatsFrom = '../json/int64.js'): { js: string; dts: string } {
   const ajv = createAjv(doc, { code: { source: true, esm: true, formats: _`formats`, lines: true } });
   const schemas = validatorSchemas(doc);
   const ids: Record<string, string> = {};
@@ -98,7 +115,7 @@ function validatorModules(doc: OpenApiDocument): { js: string; dts: string } {
   }
   const names = new Set(Object.keys(ids));
   const types = validatorTypes(doc);
-  const js = `${HEADER}import { formats } from '../json/int64.js';\n${standalone.default(ajv, ids)}\n${byStatusSource(doc, names, 'responseValidators', '')}${byStatusSource(doc, names, 'headerValidators', 'Headers')}`;
+  const js = `${HEADER}import { formats } from '${formatsFrom}';\n${importRuntimeHelpers(standalone.default(ajv, ids))}\n${byStatusSource(doc, names, 'responseValidators', '')}${byStatusSource(doc, names, 'headerValidators', 'Headers')}`;
   const declarations = [...names].map((name) => {
     const type = types.get(name);
     if (type === undefined) throw new Error(`scripts/generated-files.ts: no type for the validator ${name}`);
@@ -174,16 +191,16 @@ export async function generatedFiles(): Promise<Record<string, string>> {
   const profile = profileValidatorModules();
   // Drawn with the names from faker itself, not the list written before: one run writes every file in step.
   const names = englishFaker.rawDefinitions.animal?.pet_name ?? [];
-  const pets = drawPets(createFaker(DEFAULT_SEED, names), DEFAULT_COUNT);
+  const seed = defaultSeedOf(doc, names);
   return {
     'src/generated/openapi.ts': await documentModule(doc),
     'src/generated/types.ts': await typesModule(doc),
     'src/generated/validators.js': validators.js,
     'src/generated/validators.d.ts': validators.dts,
     'src/generated/pet-names.ts': petNamesModule(names),
-    'src/generated/default-pets.ts': defaultPetsModule(pets),
+    'src/generated/default-pets.ts': defaultPetsModule(seed.pets),
     'src/generated/profile-validator.js': profile.js,
     'src/generated/profile-validator.d.ts': profile.dts,
-    ...fixtureFiles(pets, names),
+    ...fixtureFiles(seed),
   };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { nodeAt, VARIANT_LIMIT_MAXIMUM, VARIANT_TAG_MAX_LENGTH, variantSpec } from '../../test/support/variant-spec.js';
 import { seededPets } from '../fixtures/seed.js';
 import { parseJson } from '../json/lossless.js';
+import { compileSpec } from '../openapi/ajv.js';
 import type { MockRequest, MockResponse } from './core/messages.js';
 import { createMockApi } from './create-mock-api.js';
 import type { SharedState } from './state/redis/shared-state.js';
@@ -80,5 +82,48 @@ describe('createMockApi and the seeded pets', () => {
       expect(mock.respond(list()), JSON.stringify(options)).not.toBeInstanceOf(Promise);
       expect(await mock.store.size).toBe(options.count);
     }
+  });
+});
+
+describe('createMockApi with another spec', () => {
+  const spec = compileSpec(variantSpec());
+  const mismatches: string[] = [];
+  const mock = createMockApi({ spec, count: 5, selfCheck: (mismatch) => mismatches.push(mismatch) });
+  const call = async (method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) => {
+    const headers = { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json', ...init.headers };
+    const response = await mock.fetch(
+      new Request(`http://mock.test/v1${path}`, { method, headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) }),
+    );
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
+  };
+
+  it('serves the variant with no code of its own: its field seeded and kept, its bound, its delete, every answer true to it', async () => {
+    const seeded = (await call('GET', '/pets?limit=5')).json as { tag?: string }[];
+    expect(seeded.every((pet) => typeof pet.tag === 'string')).toBe(true);
+    const tag = 'x'.repeat(VARIANT_TAG_MAX_LENGTH);
+    const created = await call('POST', '/pets', { body: { name: 'Rex', categoryId: 2, tag } });
+    expect([created.status, created.json, created.headers.get('location')]).toEqual([
+      201,
+      { id: 6, name: 'Rex', categoryId: 2, status: 'available', tag },
+      '/v1/pets/6',
+    ]);
+    expect((await call('POST', '/pets', { body: { name: 'Rex', categoryId: 2, tag: `${tag}y` } })).status).toBe(400);
+    expect((await call('GET', `/pets?limit=${VARIANT_LIMIT_MAXIMUM + 1}`)).status).toBe(400);
+    expect((await call('DELETE', '/pets/6')).status).toBe(204);
+    expect((await call('DELETE', '/pets/6')).status).toBe(404);
+    expect((await call('GET', '/pets/6')).status).toBe(404);
+    expect(((await call('GET', `/pets?limit=${VARIANT_LIMIT_MAXIMUM}`)).json as { id: number }[]).map((pet) => pet.id)).toEqual([1, 2, 3, 4, 5]);
+    expect((await call('DELETE', '/pets/1', { headers: { prefer: 'code=404' } })).status).toBe(404);
+    expect((await call('GET', '/pets/1')).status).toBe(200);
+    const notAllowed = await call('PUT', '/pets/1', { body: {} });
+    expect([notAllowed.status, notAllowed.headers.get('allow')]).toEqual([405, 'GET, DELETE, HEAD, OPTIONS']);
+    expect(mismatches).toEqual([]);
+  });
+
+  it('refuses a spec with an operation of no known kind, naming it', () => {
+    const doc = variantSpec();
+    nodeAt(doc, 'paths', '/pets/{petId}').post = { operationId: 'adoptPet', responses: { '200': { description: 'adopted' } } };
+    expect(() => compileSpec(doc)).toThrow(/POST \/pets\/\{petId\} \(adoptPet\) is of no kind the mock knows/);
   });
 });

@@ -4,6 +4,8 @@
  * decides in src/mock/pipeline/router.ts, defaults in src/mock/core/defaults.ts, conformance in src/openapi/conformance.ts.
  */
 import { seededPetsSoon } from '../fixtures/seeding.js';
+import { BUNDLED_SPEC } from '../openapi/bundled-model.js';
+import { operationOfKind } from '../openapi/resource-model.js';
 import { known, type Profile } from '../profile/profile.js';
 import { KeyRedactor } from '../redact/key-redactor.js';
 import { createAdmin } from './admin/endpoints.js';
@@ -12,9 +14,7 @@ import { faultDraw } from './core/faults.js';
 import { fetchAdapter } from './core/fetch-adapter.js';
 import type { MockRequest, MockResponse } from './core/messages.js';
 import { andThen, type Pending } from './core/pending.js';
-import { createPet } from './operations/createPet.js';
-import { getPet } from './operations/getPet.js';
-import { listPets } from './operations/listPets.js';
+import { mockOperations } from './operations/kinds.js';
 import type { OperationEnv } from './operations/operation.js';
 import { type MockOptions, normalizeMockOptions, type ResolvedMockOptions } from './options.js';
 import { bearerCheck } from './pipeline/auth.js';
@@ -22,6 +22,7 @@ import { journalFormat, type PipelineJournal } from './pipeline/journal.js';
 import { createPipeline } from './pipeline/pipeline.js';
 import { textRedactor } from './pipeline/request-log.js';
 import { createRouter } from './pipeline/router.js';
+import { routesOf } from './pipeline/routes.js';
 import { createSelfCheck } from './pipeline/self-check.js';
 import { profileForm } from './profile/form.js';
 import { Coverage, type CoverageKeeper, type CoverageReport } from './state/coverage.js';
@@ -29,9 +30,10 @@ import { type JournalEntry, type JournalFilter, type JournalKeeper, MemoryJourna
 import { randomIdOf } from './state/random-ids.js';
 import { ClusterJournal } from './state/redis/journal.js';
 import { savedChanges, unsavedChange } from './state/saved-changes.js';
+import { SeedIndex } from './state/seed-index.js';
 import { LaterSessions } from './state/seeded-later.js';
 import { DEFAULT_SESSION, type SessionRegistry, Sessions } from './state/sessions.js';
-import { MemoryPetStore, type PetStore, type StoredPet } from './state/store.js';
+import type { PetStore, StoredPet } from './state/store.js';
 
 export type { MockOptions, ResolvedMockOptions } from './options.js';
 
@@ -92,8 +94,11 @@ interface MockState {
  * pets of a seed or count other than the default come once faker is loaded, and the sessions with them.
  */
 function inMemory(settings: ResolvedMockOptions): MockState {
-  const seeded = settings.data === undefined ? seededPetsSoon(settings.seed, settings.count, { bigIds: settings.bigIds }) : [];
-  const coverage = new Coverage(settings.basePath);
+  const { spec } = settings;
+  // Another spec's pets are drawn from its own fields; the bundled spec's default seed is drawn already.
+  const fields = spec === BUNDLED_SPEC ? undefined : spec.model.fields.filter((field) => field.writable);
+  const seeded = settings.data === undefined ? seededPetsSoon(settings.seed, settings.count, { bigIds: settings.bigIds }, fields) : [];
+  const coverage = new Coverage(settings.basePath, spec.doc);
   if (!(seeded instanceof Promise)) {
     const sessions = memorySessions(settings, seeded);
     return { sessions, defaultStore: sessions.default.store, coverage };
@@ -113,22 +118,22 @@ function memorySessions(settings: ResolvedMockOptions, pets: readonly StoredPet[
   const randomIds = profile.idScheme === 'random';
   const seeded = data === undefined ? inKnownCategories(pets, profile) : [];
   const givenIds = data !== undefined;
-  const sessions = new Sessions({
-    // Your own data keeps its ids and categories: it is the world you asked for.
-    seed: data?.pets ?? (randomIds ? seeded.map((pet, index) => ({ ...pet, id: randomIdOf(index + 1) })) : seeded),
+  // Your own data keeps its ids and categories: it is the world you asked for.
+  const served = data?.pets ?? (randomIds ? seeded.map((pet, index) => ({ ...pet, id: randomIdOf(index + 1) })) : seeded);
+  const seed = new SeedIndex(served, {
     idOffset: givenIds ? undefined : idOffsetOf(settings.bigIds),
-    // Only a profile, or your own data, asks for a store other than the default one.
-    ...(order === undefined && !randomIds && !givenIds
-      ? {}
-      : {
-          newStore: (seed, idOffset) =>
-            new MemoryPetStore(seed, { ...(idOffset === undefined ? {} : { idOffset }), ...(order === undefined ? {} : { order }), randomIds, givenIds }),
-        }),
+    ...(order === undefined ? {} : { order }),
+    randomIds,
+    givenIds,
+    filter: operationOfKind(settings.spec.model, 'list')?.filters[0],
+  });
+  const sessions = new Sessions({
+    seed,
     now: settings.now,
     ttl: settings.sessionTtl,
     max: settings.maxSessions,
   });
-  for (const pet of settings.restore) sessions.default.store.create(pet);
+  if (settings.restore !== undefined) sessions.default.store.restore(settings.restore);
   return sessions;
 }
 
@@ -209,7 +214,8 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     coverage,
     change: (session, change) => (session.name === DEFAULT_SESSION ? saveDefault(change) : unsavedChange(change)),
   };
-  const router = createRouter(basePath, [listPets(env), createPet(env), getPet(env)], coverage);
+  const { spec } = settings;
+  const router = createRouter(basePath, mockOperations(spec.model, env), coverage, routesOf(spec.doc));
   const journal = journalOf(settings);
   const respond = createPipeline({
     basePath,
@@ -219,13 +225,14 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     authorize: bearerCheck(settings.apiKeys),
     keyLabels: keyLabelsByIndex(settings),
     adminKeyRequired: settings.adminKeyRequired,
-    respondAdmin: createAdmin(sessions, coverage, saveDefault, new KeyRedactor(settings.apiKeys), profile, journal?.keeper),
+    respondAdmin: createAdmin(sessions, coverage, saveDefault, new KeyRedactor(settings.apiKeys), profile, journal?.keeper, spec.model),
     form: profileForm(profile),
     prefer: settings.prefer,
     delay: settings.delay,
     drawFault: faultDraw(settings.faults, settings.faultSeed),
-    selfCheck: settings.selfCheck && createSelfCheck(settings.selfCheck),
+    selfCheck: settings.selfCheck && createSelfCheck(settings.selfCheck, spec === BUNDLED_SPEC ? undefined : spec),
     journal,
+    doc: spec.doc,
   });
   return {
     respond,

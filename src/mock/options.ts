@@ -2,13 +2,14 @@
  * How a mock behaves (`MockOptions`), and the same with every default of `MOCK_DEFAULTS` filled in.
  */
 
+import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from '../profile/profile.js';
 import { MOCK_DEFAULTS } from './core/defaults.js';
 import { checkFaultRates, type FaultRates } from './core/faults.js';
 import { apiKeyProblem, KEY_LABEL, type LabelledApiKey } from './pipeline/auth.js';
 import { checkPets, type DataPet, type PetData } from './state/pet-data.js';
 import type { SharedState } from './state/redis/shared-state.js';
-import type { PetDraft, StoredPet } from './state/store.js';
+import type { SavedPets } from './state/store.js';
 
 /**
  * How a mock behaves. Every field is optional; `normalizeMockOptions` fills in the defaults.
@@ -63,14 +64,14 @@ export interface MockOptions {
    * to the function when one is given (to log it, or to fail a test). Default: false.
    */
   readonly selfCheck?: boolean | ((mismatch: string) => void);
-  /** Pets created in an earlier run, restored into the default session after the seeded ones (their ids follow on). Default: none. */
-  readonly restore?: readonly PetDraft[];
+  /** What an earlier run changed (pets created, with their ids, and seeded ones removed), restored into the default session over the seed. Default: none. */
+  readonly restore?: SavedPets;
   /**
-   * Called after every change of the default session's pets (a create, a reset) with the pets
-   * created since the seed; the response waits for it, so a 201 means it is saved. Named sessions
+   * Called after every change of the default session's pets (a create, a removal, a reset) with what
+   * changed since the seed; the response waits for it, so a 201 means it is saved. Named sessions
    * are never saved. Default: none (state lives in memory).
    */
-  readonly persist?: (created: readonly StoredPet[]) => Promise<void>;
+  readonly persist?: (saved: SavedPets) => Promise<void>;
   /**
    * The choices of a deployment to mimic where the interface leaves room (a profile learned by
    * `petstore-verify --write-profile`); choices it leaves out or marks `unknown` keep the mock's
@@ -92,6 +93,12 @@ export interface MockOptions {
   readonly journalSize?: number;
   /** Characters of a request body a journal entry shows; the rest is cut. Default: 4096. */
   readonly journalBodyLimit?: number;
+  /**
+   * Another spec to serve, a variant of this interface (`--spec FILE`): `compileSpec(await
+   * loadSpecFile(path))`. Its operations are served by their kinds, its fields kept and seeded, its
+   * bounds enforced; the validators are compiled at start. Not with `shared` yet. Default: spec/openapi.yaml.
+   */
+  readonly spec?: CompiledSpec;
 }
 
 /** Where a mock is served from, as far as its defaults depend on it. */
@@ -106,7 +113,10 @@ export function isLoopback(host: string): boolean {
 }
 
 /** The options with every default filled in; `apiKey` is folded into `apiKeys`, labels into `keyLabels`. */
-export interface ResolvedMockOptions extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist' | 'profile' | 'shared' | 'data'>> {
+export interface ResolvedMockOptions
+  extends Required<Omit<MockOptions, 'apiKey' | 'apiKeys' | 'selfCheck' | 'persist' | 'profile' | 'shared' | 'data' | 'restore'>> {
+  /** What an earlier run changed, to restore; `undefined` for none. */
+  readonly restore: SavedPets | undefined;
   /** Your own pets (`data`), checked and in id order, with their hash; `undefined` for seeded pets. */
   readonly data: PetData | undefined;
   /** The profile in force, every choice it leaves out `unknown`. */
@@ -144,12 +154,12 @@ function resolveApiKeys(options: MockOptions): Pick<ResolvedMockOptions, 'apiKey
 }
 
 /** Your own pets, checked, refused beside the options of the seeded pets they replace. */
-function resolveData(options: MockOptions): PetData | undefined {
+function resolveData(options: MockOptions, spec: CompiledSpec): PetData | undefined {
   if (options.data === undefined) return undefined;
   const seeding = (['seed', 'count', 'bigIds'] as const).filter((name) => options[name] !== undefined);
   if (seeding.length > 0)
     throw new TypeError(`data replaces the seeded pets, so ${seeding.join(', ')} cannot go with it: pass your pets, or a seed, not both.`);
-  return checkPets(options.data, 'data');
+  return checkPets(options.data, 'data', false, spec.model);
 }
 
 /**
@@ -168,16 +178,20 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
   const { selfCheck = false, faults = {} } = options;
   checkFaultRates(faults);
   const profile = options.profile === undefined ? UNKNOWN_PROFILE : readProfile(options.profile);
+  const spec = options.spec ?? BUNDLED_SPEC;
+  if (spec !== BUNDLED_SPEC && options.shared)
+    throw new TypeError('spec and shared cannot go together yet: a Redis store serves spec/openapi.yaml; serve another spec in memory.');
   return {
+    spec,
     profile,
     apiKeys,
     keyLabels,
-    data: resolveData(options),
+    data: resolveData(options, spec),
     seed: options.seed ?? MOCK_DEFAULTS.seed,
     count,
     delay,
     now: options.now ?? Date.now,
-    basePath: (options.basePath ?? MOCK_DEFAULTS.basePath).replace(/\/+$/, ''),
+    basePath: (options.basePath ?? (options.spec === undefined ? MOCK_DEFAULTS.basePath : spec.model.basePath)).replace(/\/+$/, ''),
     // A profile of a deployment whose ids pass 2^53 asks for big ids, unless told otherwise.
     bigIds: options.bigIds ?? (profile.idsBeyondDouble === true || MOCK_DEFAULTS.bigIds),
     prefer: options.prefer ?? MOCK_DEFAULTS.prefer,
@@ -186,7 +200,7 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
     sessionTtl: wholeNumber('sessionTtl', options.sessionTtl ?? MOCK_DEFAULTS.sessionTtl, 1),
     maxSessions: wholeNumber('maxSessions', options.maxSessions ?? MOCK_DEFAULTS.maxSessions, 0),
     selfCheck: selfCheck === true ? () => {} : selfCheck === false ? undefined : selfCheck,
-    restore: [...(options.restore ?? [])],
+    restore: options.restore,
     persist: options.persist,
     shared: options.shared,
     adminKeyRequired: options.adminKeyRequired ?? (place.host !== undefined && !isLoopback(place.host)),

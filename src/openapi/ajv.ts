@@ -1,7 +1,10 @@
+import type { ValidateFunction } from 'ajv';
 import { Ajv2020, type Options } from 'ajv/dist/2020.js';
 import { formats } from '../json/int64.js';
+import type { CompiledSpec } from './bundled-model.js';
 import type { OpenApiDocument } from './document.js';
-import { componentSchemas } from './schemas.js';
+import { readResourceModel, type ValidatorLookup } from './resource-model.js';
+import { componentSchemas, validatorSchemas } from './schemas.js';
 
 /** Keywords OpenAPI 3.1 adds to JSON Schema; they annotate and never fail a value. */
 const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs'];
@@ -17,4 +20,39 @@ export function createAjv(doc: OpenApiDocument, options: Options = {}): Ajv2020 
   for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format);
   for (const schema of componentSchemas(doc)) ajv.addSchema(schema);
   return ajv;
+}
+
+/**
+ * The validators of `doc` (named as `validatorSchemas` names them), each compiled on first use: the
+ * validators of a spec read at start (`--spec`), where the bundled spec has its generated ones.
+ * @example
+ * const lookup = compiledValidators(await loadSpecFile('variant.yaml'));
+ * lookup('createPetBody')?.({ name: 'Rex', categoryId: 1 }); // true
+ */
+export function compiledValidators(doc: OpenApiDocument): ValidatorLookup {
+  const ajv = createAjv(doc);
+  const schemas = validatorSchemas(doc);
+  const compiled = new Map<string, ValidateFunction>();
+  return (name) => {
+    const schema = schemas[name];
+    if (schema === undefined) return undefined;
+    let validate = compiled.get(name);
+    if (validate === undefined) {
+      validate = ajv.compile(schema);
+      compiled.set(name, validate);
+    }
+    return validate;
+  };
+}
+
+/**
+ * A spec other than the bundled one, ready to serve: its resource model read (an operation of no known
+ * kind refused with a `SpecError` that names it) and its validators compiled on first use.
+ * @example
+ * const spec = compileSpec(await loadSpecFile('variant.yaml'));
+ * createMockApi({ spec });
+ */
+export function compileSpec(doc: OpenApiDocument): CompiledSpec {
+  const validators = compiledValidators(doc);
+  return { doc, model: readResourceModel(doc, validators), validators };
 }

@@ -107,13 +107,6 @@ export function operationsOf(doc: OpenApiDocument): OperationEntry[] {
   return entries;
 }
 
-/** The operation with this id; throws when the document has none, so a renamed id fails loudly. */
-export function operationById(doc: OpenApiDocument, operationId: string): OperationEntry {
-  const entry = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
-  if (!entry) throw new SpecError(`spec/openapi.yaml has no operation "${operationId}"`);
-  return entry;
-}
-
 /** The operation's parameters with references resolved. */
 export function parametersOf(doc: OpenApiDocument, operation: Operation): Parameter[] {
   return (operation.parameters ?? []).map((parameter) => resolve(doc, parameter));

@@ -1,5 +1,5 @@
 import { openapi } from '../generated/openapi.js';
-import { basePathOf, operationById } from './document.js';
+import { basePathOf } from './document.js';
 
 /**
  * Facts of the interface that code needs as values, read from the generated copy of
@@ -29,11 +29,3 @@ export const ERROR_CODE_BY_STATUS: ReadonlyMap<number, ErrorCode> = new Map(
 
 /** The largest request body accepted by createPet, in bytes. */
 export const MAX_BODY_BYTES: number = openapi.paths['/pets'].post['x-max-body-bytes'];
-
-const getPet = openapi.paths['/pets/{petId}'].get;
-/** The moment getPet is removed (`x-sunset`), after which it responds 410. */
-export const GET_PET_SUNSET = new Date(getPet['x-sunset']);
-/** The moment getPet was deprecated (`x-deprecated-at`), which its `Deprecation` header gives (RFC 9745). */
-export const GET_PET_DEPRECATED_AT = new Date(getPet['x-deprecated-at']);
-/** The operation that replaces getPet (`x-replacement`). */
-export const GET_PET_REPLACEMENT = operationById(openapi, getPet['x-replacement']);

@@ -16,6 +16,11 @@ export async function loadSpecFile(path: string): Promise<OpenApiDocument> {
   const text = await readRegularFile(path).catch((error: unknown) => {
     throw error instanceof UnreadableFileError ? new SpecError(`${path} cannot be read: ${error.message}`) : error;
   });
+  return specOfText(text, path);
+}
+
+/** An OpenAPI document from the YAML or JSON text of the file at `path` (which names it in the `SpecError`), within the bounds of src/json/yaml-data.ts. */
+async function specOfText(text: string, path: string): Promise<OpenApiDocument> {
   let doc: unknown;
   try {
     doc = await parseYamlData(text);

@@ -53,7 +53,7 @@ describe('the Redis store', () => {
       expect(await a.store('default').petJson(id), `id ${id}`).toBe(memory.petJson(id));
       expect(await b.store('default').get(id)).toEqual(memory.get(id));
     }
-    expect(await a.store('default').created()).toEqual(memory.created());
+    expect(await a.store('default').saved()).toEqual(memory.saved());
     expect(await b.store('default').list(9, 'sold')).toEqual(memory.list(9, 'sold'));
     expect(await b.store('default').size).toBe(13);
   });

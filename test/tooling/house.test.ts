@@ -44,7 +44,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'src/types.ts': ['src/generated'],
   'src/openapi': ['src/json', 'src/generated', 'src/errors.ts', 'src/files'],
   'src/profile': ['src/openapi', 'src/json', 'src/generated', 'src/types.ts', 'src/errors.ts'],
-  'src/fixtures': ['src/openapi', 'src/json', 'src/generated', 'src/types.ts'],
+  'src/fixtures': ['src/openapi', 'src/json', 'src/generated', 'src/types.ts', 'src/errors.ts'],
   'src/client': ['src/types.ts', 'src/generated'],
   'src/mock/core': [...SHARED],
   'src/mock/state': [...SHARED, ...MOCK_CORE],

@@ -6,7 +6,9 @@
 
 import { messageOf } from '../../errors.js';
 import { parseJson, stringifyJson } from '../../json/lossless.js';
+import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { MAX_BODY_BYTES } from '../../openapi/facts.js';
+import type { ResourceModel } from '../../openapi/resource-model.js';
 import { type Profile, UNKNOWN_PROFILE } from '../../profile/profile.js';
 import type { KeyRedactor } from '../../redact/key-redactor.js';
 import { bodyText, errorResponse, jsonResponse, type MockRequest, type MockResponse } from '../core/messages.js';
@@ -96,6 +98,8 @@ interface AdminContext {
   readonly profile: Profile;
   /** The request journal; `undefined` when it is off. */
   readonly journal: JournalKeeper | undefined;
+  /** The resource model of the spec served: what a pet put must be. */
+  readonly model: ResourceModel;
 }
 
 /** An endpoint's action; `name` is the session of the path, or of `X-Mock-Session`. */
@@ -224,7 +228,7 @@ function getProfile({ profile }: AdminContext): MockResponse {
 }
 
 /** The pets of a `POST /__mock/pets` body (a pet, or a list of them), or the 400 that names every fault. */
-function petsOfBody(text: string): PetData | MockResponse {
+function petsOfBody(text: string, model: ResourceModel): PetData | MockResponse {
   let value: unknown;
   try {
     value = parseJson(text);
@@ -232,18 +236,18 @@ function petsOfBody(text: string): PetData | MockResponse {
     return errorResponse('malformed_json', `The body of POST /__mock/pets is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`);
   }
   try {
-    return checkPets(Array.isArray(value) ? value : [value]);
+    return checkPets(Array.isArray(value) ? value : [value], 'pets', false, model);
   } catch (error) {
     return errorResponse('bad_request', `The body of POST /__mock/pets is a Pet or a list of Pets of spec/openapi.yaml: ${messageOf(error)}.`);
   }
 }
 
 /** `POST /__mock/pets`: puts pets with their own ids into the session, opening it; answers with the pets stored. */
-async function putPets({ sessions }: AdminContext, request: MockRequest, name: string): Promise<MockResponse> {
+async function putPets({ sessions, model }: AdminContext, request: MockRequest, name: string): Promise<MockResponse> {
   const body = await bodyText(request, MAX_BODY_BYTES, 'The body of POST /__mock/pets');
   if ('rejection' in body) return body.rejection;
   if (body.text === undefined) return errorResponse('payload_too_large', `The body of POST /__mock/pets is at most ${MAX_BODY_BYTES} bytes.`);
-  const data = petsOfBody(body.text);
+  const data = petsOfBody(body.text, model);
   if (!('pets' in data)) return data;
   const session = await sessions.open(name);
   if (session === undefined) return tooManySessions(sessions);
@@ -383,7 +387,8 @@ export function createAdmin(
   redactor: KeyRedactor,
   profile: Profile = UNKNOWN_PROFILE,
   journal?: JournalKeeper,
+  model: ResourceModel = BUNDLED_MODEL,
 ): (request: MockRequest, method: string, path: string) => Promise<MockResponse> {
-  const admin: AdminContext = { sessions, coverage, saveChange, profile, journal };
+  const admin: AdminContext = { sessions, coverage, saveChange, profile, journal, model };
   return async (request, method, path) => withoutKeys(withoutCors(await respondAdmin(admin, request, method, path)), redactor);
 }

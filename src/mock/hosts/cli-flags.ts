@@ -9,6 +9,9 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { codeOf, messageOf, UsageError } from '../../errors.js';
 import { readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import { parseJson } from '../../json/lossless.js';
+import { compileSpec } from '../../openapi/ajv.js';
+import type { CompiledSpec } from '../../openapi/bundled-model.js';
+import { loadSpecFile } from '../../openapi/load.js';
 import { type ProfileDocument, readProfile } from '../../profile/profile.js';
 import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
@@ -51,10 +54,12 @@ export interface MockFlags {
   journal: boolean;
   journalSize: number;
   journalBody: number;
+  /** Another spec to serve (`--spec FILE`), compiled as the flags are parsed. */
+  spec?: { readonly path: string; readonly compiled: CompiledSpec };
 }
 
-/** The flags as commander parses them: `--data` and `--profile` are the paths of their files, still to be read. */
-export type ParsedMockFlags = Omit<MockFlags, 'data' | 'profile'> & { data?: string; profile?: string };
+/** The flags as commander parses them: `--data`, `--profile` and `--spec` are the paths of their files, still to be read. */
+export type ParsedMockFlags = Omit<MockFlags, 'data' | 'profile' | 'spec'> & { data?: string; profile?: string; spec?: string };
 
 function integerIn(min: number, max: number, what: string) {
   return (value: string): number => {
@@ -158,12 +163,25 @@ async function readDataFile(path: string): Promise<PetData> {
  * `UsageError` naming its flag (exit 2).
  */
 export async function readFlagFiles(parsed: ParsedMockFlags): Promise<MockFlags> {
-  const { data, profile, ...rest } = parsed;
+  const { data, profile, spec, ...rest } = parsed;
   return {
     ...rest,
     ...(data === undefined ? {} : { data: await readDataFile(data) }),
     ...(profile === undefined ? {} : { profile: await readProfileFile(profile) }),
+    ...(spec === undefined ? {} : { spec: await readSpecFile(spec) }),
   };
+}
+
+/** A spec file, read and compiled before anything starts: an operation of no known kind stops the CLI (exit 2), named with what would make it one. */
+async function readSpecFile(path: string): Promise<NonNullable<MockFlags['spec']>> {
+  const doc = await loadSpecFile(path).catch((error: unknown) => {
+    throw new UsageError(`--spec ${path}: ${messageOf(error).replace(/\.$/, '')}; give an OpenAPI 3.1 file, a variant of spec/openapi.yaml.`);
+  });
+  try {
+    return { path, compiled: compileSpec(doc) };
+  } catch (error) {
+    throw new UsageError(`--spec ${path}: ${messageOf(error).replace(/\.$/, '')}. Fix the spec, or serve the bundled one without --spec.`);
+  }
 }
 
 /** Where the mock listens, and who may reach it. */
@@ -195,6 +213,10 @@ function behaviourOptions(): Option[] {
     new Option('--now <date>', "start the mock's clock at this ISO date (after 2030-12-05, getPet answers 410)").argParser(isoDate),
     new Option('--data <file>', 'serve these pets (a JSON or YAML list of Pets) instead of seeded ones; not with --seed, --count, --big-ids'),
     new Option('--big-ids', 'ids beyond 2^53, exact in the JSON: shows clients that read ids into JavaScript numbers'),
+    new Option(
+      '--spec <file>',
+      'serve this variant of spec/openapi.yaml instead: each operation by its kind (list, create, read, delete), its fields and bounds',
+    ),
     new Option('--no-prefer', 'ignore Prefer: code=, delay=, auth=expired, fault= and the __code-style query parameters'),
     new Option(
       '--faults <kind:rate,...>',

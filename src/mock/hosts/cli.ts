@@ -83,7 +83,19 @@ function checkFlags(flags: MockFlags, command: Command): void {
         exitCode: EXIT.usage,
       });
   checkDataFlags(flags, command);
+  checkSpecFlags(flags, command);
   checkKeyBeyondLoopback(flags, command);
+}
+
+/** Rejects --spec beside the modes that serve the bundled spec alone for now (exit 2). */
+function checkSpecFlags(flags: MockFlags, command: Command): void {
+  if (flags.spec === undefined) return;
+  const others = (['store', 'workers', 'proxy', 'data'] as const).filter((name) => flags[name] !== undefined).map((name) => `--${name}`);
+  if (others.length > 0)
+    command.error(`--spec cannot go with ${others.join(', ')} yet: those serve spec/openapi.yaml alone. Serve the variant in memory, or drop --spec.`, {
+      code: 'commander.conflictingOption',
+      exitCode: EXIT.usage,
+    });
 }
 
 /** Rejects --data beside the flags of the seeded pets it replaces, and --record without --proxy (exit 2). */
@@ -223,6 +235,7 @@ function serverOptions(flags: MockFlags): MockServerOptions {
     host: flags.host,
     ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
     ...(flags.data === undefined ? { seed: flags.seed, count: flags.count, bigIds: flags.bigIds === true } : { data: flags.data.pets }),
+    ...(flags.spec === undefined ? {} : { spec: flags.spec.compiled }),
     delay: flags.delay,
     prefer: flags.prefer,
     ...(flags.faults === undefined ? {} : { faults: flags.faults, faultSeed: processFaultSeed(flags.seed) }),
@@ -260,7 +273,8 @@ async function serverBanner(server: MockServer, flags: MockFlags): Promise<strin
   const mimics = flags.profile === undefined ? '' : ', with a profile (GET /__mock/profile)';
   const saved = flags.state === undefined ? '' : `, state in ${flags.state}: ${(await server.mock.store.size) - seeded.count} created pet(s) restored`;
   const where = shared ? `, ${describeStore(shared.store.url, shared.store.namespace, flags, seeded)}` : '';
-  return `petstore-mock listening on ${server.url} (${describePets(seeded)}, ${describeKeys(flags.apiKey)}${saved}${where}${mimics})\n`;
+  const served = flags.spec === undefined ? '' : `, serving ${flags.spec.path}`;
+  return `petstore-mock listening on ${server.url} (${describePets(seeded)}, ${describeKeys(flags.apiKey)}${saved}${where}${mimics}${served})\n`;
 }
 
 /** One server, until SIGINT or SIGTERM; then the coverage, when asked for. */

@@ -197,7 +197,7 @@ async function createMock(settings: ResolvedMockOptions, held: HeldState): Promi
     return mockApiOf({
       ...settings,
       ...(shared ? { shared } : {}),
-      ...(state ? { restore: state.created, persist: (created) => state.writer.save(created) } : {}),
+      ...(state ? { restore: state.saved, persist: (saved) => state.writer.save(saved) } : {}),
     });
   } catch (error) {
     await held.release();

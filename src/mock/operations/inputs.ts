@@ -1,14 +1,12 @@
 import type { ValidateFunction } from 'ajv';
-import { openapi } from '../../generated/openapi.js';
 import { type JsonValue, validationView } from '../../json/lossless.js';
-import { operationById, type Parameter, parametersOf } from '../../openapi/document.js';
+import type { InputValidators, ModelOperation } from '../../openapi/resource-model.js';
 import { errorResponse, type PreparedResponse, prepared } from '../core/messages.js';
-import type { OperationId } from './operation.js';
 import { describeErrors } from './parameters.js';
 
-/** The parameters an operation documents in one location (`query`, `path`). */
-export function parametersIn(operationId: OperationId, location: Parameter['in']): Parameter[] {
-  return parametersOf(openapi, operationById(openapi, operationId).operation).filter((parameter) => parameter.in === location);
+/** The validator of an operation's inputs in one place (`query`, `path`, `body`), compiled from the spec; `undefined` where it documents none. */
+export function validatorOf(operation: ModelOperation, place: keyof InputValidators): ValidateFunction | undefined {
+  return operation.validators[place];
 }
 
 /**
@@ -17,13 +15,14 @@ export function parametersIn(operationId: OperationId, location: Parameter['in']
  * @example
  * checkInput(validators.listPetsQuery, { limit: 5 }, 'The query'); // { value: { limit: 5 } }
  */
-export function checkInput<T>(
-  validator: ValidateFunction<T>,
+export function checkInput(
+  validator: ValidateFunction | undefined,
   data: JsonValue,
   whole: string,
-): { readonly value: T } | { readonly rejection: PreparedResponse } {
+): { readonly value: Readonly<Record<string, unknown>> } | { readonly rejection: PreparedResponse } {
   const view = validationView(data);
-  if (validator(view)) return { value: view };
+  // Inputs are objects (the parameters of a place, by name; a body its schema holds to one); where the spec documents none, there is nothing to check.
+  if (validator === undefined || validator(view)) return { value: view as Readonly<Record<string, unknown>> };
   return { rejection: prepared(errorResponse('bad_request', `${describeErrors(validator.errors ?? [], data, whole)}.`)) };
 }
 

@@ -3,7 +3,6 @@
  * the headers every one of its responses has. The pipeline (src/mock/pipeline/pipeline.ts) walks every
  * request through the same steps and calls these at theirs.
  */
-import type { operations } from '../../generated/types.js';
 import type { Profile } from '../../profile/profile.js';
 import type { MockRequest, MockResponse, PreparedHeaders } from '../core/messages.js';
 import type { Pending } from '../core/pending.js';
@@ -11,8 +10,8 @@ import type { CoverageKeeper } from '../state/coverage.js';
 import type { Saved } from '../state/saved-changes.js';
 import type { Session } from '../state/sessions.js';
 
-/** The operations of spec/openapi.yaml, by the id the spec gives them. */
-export type OperationId = keyof operations;
+/** An operation, by the id the spec gives it (`listPets`): the bundled spec's, or those of another read at start. */
+export type OperationId = string;
 
 /** An operation's own response to one request, in the request's session. */
 export type Responder = (request: MockRequest, session: Session) => Pending<MockResponse>;

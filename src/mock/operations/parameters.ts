@@ -20,7 +20,7 @@ export function coerceParameter(raw: string, schema: JsonSchema): string | numbe
   return Number.isSafeInteger(n) ? n : BigInt(raw);
 }
 
-/** An integer's documented range, by field, for the values `parseParameters` made: `limit` is `from 1 to 100`. */
+/** An integer's documented range, by field, for the values `parseParameters` made: `limit`'s is `from` its minimum `to` its maximum. */
 const integerRanges = new WeakMap<object, ReadonlyMap<string, string>>();
 
 function rangeOf(schema: JsonSchema): string | undefined {

@@ -13,6 +13,7 @@
  */
 
 import { StoreUnavailableError } from '../../errors.js';
+import type { OpenApiDocument } from '../../openapi/document.js';
 import { ADMIN_PREFIX, isInspectorFile, tooManySessions, withoutCors } from '../admin/endpoints.js';
 import { ICON_FILE } from '../admin/inspector/page.js';
 import { breaksBeforeResponse, DEFAULT_TRICKLE_MS, type FaultKind } from '../core/faults.js';
@@ -50,6 +51,8 @@ export interface PipelineParts {
   readonly selfCheck: ((operationId: OperationId | undefined, response: MockResponse, removed: boolean) => MockResponse) | undefined;
   /** Where each API request is journalled (src/mock/state/journal.ts); `undefined` when the journal is off. */
   readonly journal: PipelineJournal | undefined;
+  /** The spec served (what a client may force with `Prefer: code=`): the bundled one unless told (`--spec`). */
+  readonly doc?: OpenApiDocument;
 }
 
 /** The parts, and what the pipeline works out from them once. */
@@ -227,7 +230,7 @@ function checkSessionName(context: RequestContext): MockResponse | undefined {
 /** 4. preferences: 400 for a `Prefer`, or a `__name` query twin, that the mock cannot honour. */
 function checkPreferences(context: RequestContext, target: Target, reached: Reached): MockResponse | undefined {
   if (!context.pipeline.prefer) return undefined;
-  const preferences = parsePreferences(context.request.header('prefer'), target.query, reached.operation.id);
+  const preferences = parsePreferences(context.request.header('prefer'), target.query, reached.operation.id, context.pipeline.doc);
   if (preferences && 'error' in preferences) return decided(context, 'prefer', preferences.error);
   context.preferences = preferences;
   return undefined;

@@ -8,7 +8,7 @@
 
 import { SpecError } from '../../errors.js';
 import { openapi } from '../../generated/openapi.js';
-import { operationsOf } from '../../openapi/document.js';
+import { type OpenApiDocument, operationsOf } from '../../openapi/document.js';
 import { ERROR_CODE_BY_STATUS } from '../../openapi/facts.js';
 import { breaksBeforeResponse, FAULT_KINDS, type FaultKind, isFaultKind, MAX_TRICKLE_MS } from '../core/faults.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
@@ -34,15 +34,24 @@ interface Token {
   readonly said: string;
 }
 
-/** Error statuses each operation documents: the only ones a client may force. */
-const FORCIBLE = new Map(
-  operationsOf(openapi).map(({ operationId, operation }) => [
-    operationId,
-    Object.keys(operation.responses)
-      .map(Number)
-      .filter((status) => status >= 400),
-  ]),
-);
+/** Error statuses each operation of a spec documents: the only ones a client may force. Made once per spec. */
+const forcibleBySpec = new WeakMap<OpenApiDocument, ReadonlyMap<string, readonly number[]>>();
+
+function forcibleOf(doc: OpenApiDocument): ReadonlyMap<string, readonly number[]> {
+  let forcible = forcibleBySpec.get(doc);
+  if (forcible === undefined) {
+    forcible = new Map(
+      operationsOf(doc).map(({ operationId, operation }) => [
+        operationId,
+        Object.keys(operation.responses)
+          .map(Number)
+          .filter((status) => status >= 400),
+      ]),
+    );
+    forcibleBySpec.set(doc, forcible);
+  }
+  return forcible;
+}
 
 function unquote(value: string): string {
   return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
@@ -71,8 +80,8 @@ function tokensOf(prefer: string | undefined, query: string): Token[] {
 /** A preference's value, or what is wrong with it. */
 type Parsed<T> = { readonly value: T } | { readonly problem: string };
 
-function parseCode(token: Token, operationId: string): Parsed<number> {
-  const forcible = FORCIBLE.get(operationId) ?? [];
+function parseCode(token: Token, operationId: string, doc: OpenApiDocument): Parsed<number> {
+  const forcible = forcibleOf(doc).get(operationId) ?? [];
   const choices = `${operationId} can be made to answer ${forcible.join(', ')}`;
   if (!/^\d{3}$/.test(token.value)) return { problem: `${token.said}: code must be an HTTP status such as 404; ${choices}.` };
   const status = Number(token.value);
@@ -104,7 +113,7 @@ function parseAuth(token: Token): Parsed<'expired'> {
     : { problem: `${token.said}: the one auth preference is auth=expired (a 401 as for an expired token).` };
 }
 
-const PARSERS: { readonly [N in keyof Chosen]-?: (token: Token, operationId: string) => Parsed<NonNullable<Chosen[N]>> } = {
+const PARSERS: { readonly [N in keyof Chosen]-?: (token: Token, operationId: string, doc: OpenApiDocument) => Parsed<NonNullable<Chosen[N]>> } = {
   code: parseCode,
   delay: (token) => parseMilliseconds(token, MAX_PREFERRED_DELAY),
   auth: parseAuth,
@@ -126,13 +135,18 @@ function isKnown(name: string): name is keyof Chosen {
  * parsePreferences('code=404, delay=300', '', 'getPet'); // { code: 404, delay: 300 }
  * parsePreferences(undefined, '__code=503', 'listPets'); // { code: 503 }
  */
-export function parsePreferences(prefer: string | undefined, query: string, operationId: string): Preferences | { readonly error: MockResponse } | undefined {
+export function parsePreferences(
+  prefer: string | undefined,
+  query: string,
+  operationId: string,
+  doc: OpenApiDocument = openapi,
+): Preferences | { readonly error: MockResponse } | undefined {
   if (prefer === undefined && !query.includes('__')) return undefined;
   const chosen: Chosen = {};
   let any = false;
   for (const token of tokensOf(prefer, query)) {
     if (!isKnown(token.name) || chosen[token.name] !== undefined) continue;
-    const parsed = PARSERS[token.name](token, operationId);
+    const parsed = PARSERS[token.name](token, operationId, doc);
     if ('problem' in parsed) return { error: errorResponse('bad_request', parsed.problem) };
     Object.assign(chosen, { [token.name]: parsed.value });
     any = true;

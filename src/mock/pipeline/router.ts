@@ -51,15 +51,15 @@ export interface Router {
 
 const ROUTES: readonly Route[] = routesOf(openapi);
 
-export function createRouter(basePath: string, operations: readonly MockOperation[], coverage: CoverageKeeper): Router {
+export function createRouter(basePath: string, operations: readonly MockOperation[], coverage: CoverageKeeper, routes: readonly Route[] = ROUTES): Router {
   // Each route's methods with the operation that serves them; a documented operation left without one fails at start.
   const served = new Map<Route, ReadonlyMap<string, MockOperation>>(
-    ROUTES.map((route) => [
+    routes.map((route) => [
       route,
       new Map(
         [...route.operations].map(([method, { operationId }]) => {
           const operation = operations.find((candidate) => candidate.id === operationId);
-          if (operation === undefined) throw new SpecError(`spec/openapi.yaml documents ${operationId}, which the mock does not implement`);
+          if (operation === undefined) throw new SpecError(`the spec documents ${operationId}, which the mock does not implement`);
           return [method, operation];
         }),
       ),
@@ -74,7 +74,7 @@ export function createRouter(basePath: string, operations: readonly MockOperatio
     const query = mark === -1 ? '' : text.slice(mark + 1);
     const reached = new Map<string, Reached>();
     if (!isApiPath(path)) return { path, query, area: isAdminPath(path) ? 'admin' : 'elsewhere', route: undefined, operations: reached };
-    const match = matchRoute(ROUTES, path.slice(basePath.length));
+    const match = matchRoute(routes, path.slice(basePath.length));
     if (match === undefined) return { path, query, area: 'api', route: undefined, operations: reached };
     for (const [method, operation] of served.get(match.route) ?? []) {
       reached.set(method, { operation, parsed: operation.parse(match.params, query), enumValues: coverage.enumValuesOf(operation.id, query) });
@@ -82,5 +82,5 @@ export function createRouter(basePath: string, operations: readonly MockOperatio
     return { path, query, area: 'api', route: match.route, operations: reached };
   });
 
-  return { routes: ROUTES, target, serves: (path) => isApiPath(path) || isAdminPath(path) };
+  return { routes, target, serves: (path) => isApiPath(path) || isAdminPath(path) };
 }

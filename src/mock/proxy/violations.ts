@@ -3,10 +3,9 @@
  * state, so whatever the profile), and the deployment's response's, by spec/openapi.yaml.
  */
 import { isJsonObject, type JsonValue } from '../../json/lossless.js';
+import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { UNKNOWN_PROFILE } from '../../profile/profile.js';
-import { createPet } from '../operations/createPet.js';
-import { getPet } from '../operations/getPet.js';
-import { listPets } from '../operations/listPets.js';
+import { mockOperations } from '../operations/kinds.js';
 import type { OperationEnv } from '../operations/operation.js';
 import { createRouter, type Router } from '../pipeline/router.js';
 import { Coverage } from '../state/coverage.js';
@@ -19,7 +18,7 @@ import { textRequest } from './shadow.js';
 /** The mock's operations over no state and the unknown profile: only the spec's checks of inputs reject. */
 export function createInputChecks(basePath: string): Router {
   const env: OperationEnv = { basePath, coverage: new Coverage(basePath), profile: UNKNOWN_PROFILE, change: (_, change) => unsavedChange(change) };
-  return createRouter(basePath, [listPets(env), createPet(env), getPet(env)], env.coverage);
+  return createRouter(basePath, mockOperations(BUNDLED_MODEL, env), env.coverage);
 }
 
 /** The `message` of an Error body. */

@@ -6,7 +6,7 @@
  */
 import { openapi } from '../../generated/openapi.js';
 import type { JsonValue } from '../../json/lossless.js';
-import { type JsonSchema, type Operation, operationsOf, parametersOf, type Reference, resolve } from '../../openapi/document.js';
+import { type JsonSchema, type OpenApiDocument, type Operation, operationsOf, parametersOf, type Reference, resolve } from '../../openapi/document.js';
 import type { Pending } from '../core/pending.js';
 
 /**
@@ -83,23 +83,23 @@ export interface CoverageKeeper {
 /** A count for every HTTP status (100 to 599), each 0. */
 const noResponses = (): number[] => new Array<number>(600).fill(0);
 
-function enumValues(schema: JsonSchema | Reference | undefined): readonly string[] | undefined {
+function enumValues(doc: OpenApiDocument, schema: JsonSchema | Reference | undefined): readonly string[] | undefined {
   if (schema === undefined) return undefined;
-  const values = resolve<JsonSchema>(openapi, schema).enum;
+  const values = resolve<JsonSchema>(doc, schema).enum;
   return Array.isArray(values) ? values.map(String) : undefined;
 }
 
-function enumInputs(operation: Operation): EnumInput[] {
+function enumInputs(doc: OpenApiDocument, operation: Operation): EnumInput[] {
   const inputs: EnumInput[] = [];
-  for (const parameter of parametersOf(openapi, operation)) {
-    const values = enumValues(parameter.schema);
+  for (const parameter of parametersOf(doc, operation)) {
+    const values = enumValues(doc, parameter.schema);
     if (parameter.in === 'query' && values) inputs.push({ key: `query.${parameter.name}`, location: 'query', name: parameter.name, values });
   }
   const body = operation.requestBody?.content['application/json']?.schema;
   // `properties` of a schema is a map of schemas (the spec's linters hold it to that); JsonSchema types every keyword `unknown`.
-  const properties = (body ? resolve<JsonSchema>(openapi, body).properties : undefined) as Record<string, JsonSchema> | undefined;
+  const properties = (body ? resolve<JsonSchema>(doc, body).properties : undefined) as Record<string, JsonSchema> | undefined;
   for (const [name, schema] of Object.entries(properties ?? {})) {
-    const values = enumValues(schema);
+    const values = enumValues(doc, schema);
     if (values) inputs.push({ key: `body.${name}`, location: 'body', name, values });
   }
   return inputs;
@@ -141,10 +141,11 @@ const noValues = (inputs: readonly EnumInput[]): number[][] => inputs.map((input
 export class Coverage implements CoverageKeeper {
   readonly #tallies: ReadonlyMap<string, Tally>;
 
-  constructor(basePath: string) {
+  /** The coverage of the operations of `doc` (the bundled spec unless told), under `basePath`. */
+  constructor(basePath: string, doc: OpenApiDocument = openapi) {
     this.#tallies = new Map(
-      operationsOf(openapi).map(({ operationId, method, path, operation }) => {
-        const inputs = enumInputs(operation);
+      operationsOf(doc).map(({ operationId, method, path, operation }) => {
+        const inputs = enumInputs(doc, operation);
         const tally: Tally = {
           operationId,
           method: method.toUpperCase(),

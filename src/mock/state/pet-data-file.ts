@@ -5,9 +5,32 @@
  * by pet-data.ts alone.
  */
 import { createHash } from 'node:crypto';
-import { parseJson, stringifyJson } from '../../json/lossless.js';
+import { type JsonValue, MAX_JSON_DEPTH, parseJson, stringifyJson } from '../../json/lossless.js';
 import { parseYamlData } from '../../json/yaml-data.js';
+import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
+import type { ResourceModel } from '../../openapi/resource-model.js';
 import { checkPets, type PetData, PetDataError } from './pet-data.js';
+import type { StoredPet } from './store.js';
+
+/** Pets as the items of a JSON array: `JSON.stringify`'s text where it can (the same, many times faster), the lossless one when a `bigint` is among them. */
+function itemsJson(pets: readonly StoredPet[]): string {
+  try {
+    return JSON.stringify(pets).slice(1, -1);
+  } catch {
+    return stringifyJson(pets).slice(1, -1);
+  }
+}
+
+/** `sha256:` and the digest of `stringifyJson(pets)`, hashed a slice at a time: the whole text of a million pets is never made. */
+function hashOf(pets: readonly StoredPet[]): string {
+  const hash = createHash('sha256').update('[');
+  const slice = 1024;
+  for (let from = 0; from < pets.length; from += slice) hash.update((from === 0 ? '' : ',') + itemsJson(pets.slice(from, from + slice)));
+  return `sha256:${hash.update(']').digest('hex')}`;
+}
+
+/** The hashes `petDataHash` made: a million pets are hashed once. */
+const hashes = new WeakMap<PetData, string>();
 
 /**
  * `sha256:` and the hex digest of the pets' JSON in id order: the same pets give the same hash, whatever file held them.
@@ -15,7 +38,46 @@ import { checkPets, type PetData, PetDataError } from './pet-data.js';
  * petDataHash(await readPetData(text, 'pets.yaml')); // 'sha256:9f86d0…'
  */
 export function petDataHash(data: PetData): string {
-  return `sha256:${createHash('sha256').update(stringifyJson(data.pets)).digest('hex')}`;
+  let hash = hashes.get(data);
+  if (hash === undefined) {
+    hash = hashOf(data.pets);
+    hashes.set(data, hash);
+  }
+  return hash;
+}
+
+/**
+ * Whether `JSON.parse` could read `text` otherwise than the lossless parser: a number past 15 digits
+ * (it may pass 2^53), one with a fraction or an exponent, or nesting past `MAX_JSON_DEPTH` (which
+ * the lossless parser refuses). One pass over the characters, strings skipped.
+ */
+function needsLosslessParse(text: string): boolean {
+  let [depth, digits, inString] = [0, 0, false];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // a backslash escapes the next character
+      else if (c === 34) inString = false;
+      continue;
+    }
+    if (c >= 48 && c <= 57) {
+      if (++digits > 15) return true;
+      continue;
+    }
+    if (digits > 0 && (c === 46 || c === 101 || c === 69)) return true; // . e E after a digit
+    digits = 0;
+    if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
+/** A data file's JSON: `JSON.parse` where it reads every number as the lossless parser would, which is several times faster. */
+function parseDataJson(text: string): JsonValue {
+  return needsLosslessParse(text) ? parseJson(text) : (JSON.parse(text) as JsonValue);
 }
 
 /**
@@ -23,7 +85,7 @@ export function petDataHash(data: PetData): string {
  * numbers by `checkPets`); both refuse nesting past 128 levels, and YAML alias bombs and endless aliases.
  */
 async function parseDataText(text: string, yaml: boolean): Promise<unknown> {
-  if (!yaml) return parseJson(text);
+  if (!yaml) return parseDataJson(text);
   return parseYamlData(text, { exactIntegers: true });
 }
 
@@ -33,7 +95,7 @@ async function parseDataText(text: string, yaml: boolean): Promise<unknown> {
  * @example
  * await readPetData(await readFile('pets.yaml', 'utf8'), 'pets.yaml');
  */
-export async function readPetData(text: string, path: string): Promise<PetData> {
+export async function readPetData(text: string, path: string, model: ResourceModel = BUNDLED_MODEL): Promise<PetData> {
   const yaml = /\.ya?ml$/i.test(path) || !/^\s*\[/.test(text);
   let value: unknown;
   try {
@@ -41,5 +103,5 @@ export async function readPetData(text: string, path: string): Promise<PetData> 
   } catch (error) {
     throw new PetDataError([`it is not ${yaml ? 'YAML' : 'JSON'}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`]);
   }
-  return checkPets(value);
+  return checkPets(value, 'pets', true, model);
 }

@@ -59,7 +59,7 @@ describe('MemoryPetStore with ids of their own', () => {
     expect(store.listJson(10, 'sold')).toBe(
       `[{"id":3,"name":"Gus","categoryId":2,"status":"sold"},{"id":6,"name":"New","categoryId":1,"status":"sold"},{"id":${MAX},"name":"Max","categoryId":1,"status":"sold"}]`,
     );
-    expect(store.created().map((pet) => pet.id)).toEqual([6]);
+    expect(store.saved().created.map((pet) => pet.id)).toEqual([6]);
     store.reset();
     expect(store.list(10).map((pet) => pet.id)).toEqual([5, MAX]);
   });

@@ -5,10 +5,10 @@
  * would be named (the state file, the Redis namespace's recipe).
  */
 import type { ErrorObject } from 'ajv';
-import * as validators from '../../generated/validators.js';
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
 import { isJsonObject, type JsonObject, type JsonValue, validationView } from '../../json/lossless.js';
-import type { PetStatus } from '../../types.js';
+import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
+import type { ResourceModel } from '../../openapi/resource-model.js';
 import type { StoredPet } from './store.js';
 
 /**
@@ -16,12 +16,7 @@ import type { StoredPet } from './store.js';
  * @example
  * const rex: DataPet = { id: 9223372036854775807n, name: 'Rex', categoryId: 1, status: 'available' };
  */
-export interface DataPet {
-  readonly id: number | bigint;
-  readonly name: string;
-  readonly categoryId: number | bigint;
-  readonly status?: PetStatus | undefined;
-}
+export type DataPet = StoredPet;
 
 /** Pets checked by `checkPets`: in id order, their ids unique (`petDataHash` names the set, where a state file or Redis keeps it). */
 export interface PetData {
@@ -64,12 +59,50 @@ function phrase(error: ErrorObject, value: unknown): string {
   }
 }
 
+/** The fields of a pet, from the spec, in the order a stored pet has them: the id first, as a store makes them. */
+/** What checking and keeping a pet reads of a model: its fields in a stored pet's order, whether all are scalars, its validator. */
+interface Shape {
+  readonly fields: readonly { readonly name: string }[];
+  readonly flat: boolean;
+  readonly validate: ResourceModel['validateRecord'];
+}
+
+const shapes = new WeakMap<ResourceModel, Shape>();
+
+/** The shape of a model's records, worked out once per model. */
+function shapeOf(model: ResourceModel): Shape {
+  let shape = shapes.get(model);
+  if (shape === undefined) {
+    const fields = [...model.fields].sort((a, b) => Number(b.name === model.id.field) - Number(a.name === model.id.field));
+    // Every field a scalar: the validator then fills defaults in at the top alone, and a shallow copy keeps the pet as given.
+    const flat = fields.every(({ schema }) => ['string', 'integer', 'number', 'boolean'].includes(String(schema.type)));
+    shape = { fields, flat, validate: model.validateRecord };
+    shapes.set(model, shape);
+  }
+  return shape;
+}
+
+/** Whether an object holds only strings, numbers, booleans and null: then ajv may read it as it is, and a shallow copy is a whole one. */
+function isFlatPlain(value: JsonValue): value is JsonObject {
+  if (!isJsonObject(value)) return false;
+  for (const key in value) {
+    const field = value[key];
+    if (typeof field === 'bigint' || (typeof field === 'object' && field !== null)) return false;
+  }
+  return true;
+}
+
+/** Whether a pet passes the Pet schema; checked on a copy, since the validator fills in the spec's defaults and your pets are kept as given. */
+function petValid(shape: Shape, pet: JsonValue): boolean {
+  if (shape.flat && isFlatPlain(pet)) return shape.validate({ ...pet });
+  return shape.validate(structuredClone(validationView(pet)));
+}
+
 /** Each fault of one pet, as `pets[3].status must be one of ...`, the first per field. */
-function petFaults(pet: JsonValue, where: string): string[] {
-  // A copy: the validators fill in the spec's defaults, and your pets are kept as given.
-  if (validators.Pet(structuredClone(validationView(pet)))) return [];
+function petFaults({ validate }: Shape, pet: JsonValue, where: string): string[] {
+  if (validate(structuredClone(validationView(pet)))) return [];
   const byField = new Map<string, string>();
-  for (const error of validators.Pet.errors ?? []) {
+  for (const error of validate.errors ?? []) {
     const path = error.instancePath.split('/').slice(1);
     if (error.keyword === 'required') path.push(String(error.params.missingProperty));
     const field = [where, ...path].join('.');
@@ -81,35 +114,44 @@ function petFaults(pet: JsonValue, where: string): string[] {
 }
 
 /**
- * True when `value` has the fields of a stored pet, typed as the store keeps them: what a pet the Pet
- * schema held has (its int64 fields a number or, beyond 2^53, a bigint), told to the type checker.
+ * True when a value the Pet schema held is an object with an id, which is what the type checker needs
+ * to be told to take it as a stored pet: every other field is the schema's to check.
  */
 export function isStoredPet(value: JsonValue): value is JsonObject & StoredPet {
-  if (!isJsonObject(value)) return false;
-  const { id, name, categoryId, status } = value;
-  const integer = (field: JsonValue | undefined) => typeof field === 'number' || typeof field === 'bigint';
-  return integer(id) && typeof name === 'string' && integer(categoryId) && (status === undefined || validators.PetStatus(status));
-}
-
-/** A pet that passed the schema, as the store keeps it: only the fields the spec names, ids exact. */
-function storedPet(pet: JsonValue): StoredPet {
-  if (!isStoredPet(pet)) throw new TypeError("bug in petstore-mock: a pet the schema held has not a stored pet's fields");
-  const { id, name, categoryId, status } = pet;
-  return { id: exactInteger(id), name, categoryId: exactInteger(categoryId), ...(status === undefined ? {} : { status }) };
+  return isJsonObject(value) && (typeof value.id === 'number' || typeof value.id === 'bigint');
 }
 
 /**
- * The pets of a list, checked against the spec's Pet schema; throws a `PetDataError` naming every
- * fault (`pets[3].status must be one of available, pending, sold`) and every repeated id. `where`
- * names the list in the faults.
- * @example
- * checkPets([{ id: 1, name: 'Rex', categoryId: 1, status: 'sold' }]).pets; // one stored pet
+ * A pet that passed the schema, as the store keeps it: only the fields the spec names, integers exact
+ * (a `bigint` within 2^53 becomes a number). A pet just parsed from a file that is already so is kept
+ * as it is (`own`), since nothing else holds it; pets given in code are always copied, never changed.
  */
-export function checkPets(list: unknown, where = 'pets'): PetData {
-  if (!Array.isArray(list)) throw new PetDataError([`${where} must be a list of pets (a JSON or YAML array)`]);
-  // JSON from the lossless parser, or YAML of the core schema with its integers as bigints: JSON values only.
-  const values = list as JsonValue[];
-  const faults = values.flatMap((pet, index) => petFaults(pet, `${where}[${index}]`));
+function storedPet(shape: Shape, pet: JsonValue, own: boolean): StoredPet {
+  if (!isStoredPet(pet)) throw new TypeError("bug in petstore-mock: a pet the schema held has not a stored pet's fields");
+  if (own && isStoredAlready(shape, pet)) return pet;
+  const stored: Record<string, JsonValue> = {};
+  for (const { name } of shape.fields) {
+    const value = pet[name];
+    if (value !== undefined) stored[name] = typeof value === 'bigint' ? exactInteger(value) : value;
+  }
+  return stored as JsonObject & StoredPet;
+}
+
+/** Whether a pet has only the spec's fields, in a stored pet's order, its integers exact as a store keeps them. */
+function isStoredAlready({ fields }: Shape, pet: JsonObject): boolean {
+  let field = 0;
+  for (const key in pet) {
+    while (field < fields.length && fields[field]?.name !== key) field++;
+    if (field === fields.length) return false;
+    const value = pet[key];
+    if (value === undefined || (typeof value === 'bigint' && exactInteger(value) !== value)) return false;
+  }
+  return true;
+}
+
+/** Each repeated id, as a fault naming both places. */
+function duplicateFaults(values: readonly JsonValue[], where: string): string[] {
+  const faults: string[] = [];
   const seen = new Map<string, number>();
   values.forEach((pet, index) => {
     const id = isJsonObject(pet) ? pet.id : undefined;
@@ -118,8 +160,44 @@ export function checkPets(list: unknown, where = 'pets'): PetData {
     if (first !== undefined) faults.push(`${where}[${index}].id ${id} is the id of ${where}[${first}] too: ids are unique`);
     else seen.set(String(id), index);
   });
-  if (faults.length > 0) throw new PetDataError(faults);
-  const pets = values.map(storedPet);
-  const sorted = [...pets].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  return { pets: sorted };
+  return faults;
+}
+
+const byId = (a: StoredPet, b: StoredPet) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Whether pets in id order have each a different id, and are in order. */
+function strictlyAscending(pets: readonly StoredPet[]): boolean {
+  for (let i = 1; i < pets.length; i++) if (byId(pets[i - 1] as StoredPet, pets[i] as StoredPet) >= 0) return false;
+  return true;
+}
+
+/** The lists `checkPets` made, with what it made of them: checking one again costs nothing. */
+const checkedLists = new WeakMap<readonly unknown[], PetData>();
+
+/**
+ * The pets of a list, checked against the spec's Pet schema; throws a `PetDataError` naming every
+ * fault (`pets[3].status must be one of available, pending, sold`) and every repeated id. `where`
+ * names the list in the faults. A list this function made (`PetData.pets`) is not checked twice.
+ * @example
+ * checkPets([{ id: 1, name: 'Rex', categoryId: 1, status: 'sold' }]).pets; // one stored pet
+ */
+export function checkPets(list: unknown, where = 'pets', own = false, model: ResourceModel = BUNDLED_MODEL): PetData {
+  if (!Array.isArray(list)) throw new PetDataError([`${where} must be a list of pets (a JSON or YAML array)`]);
+  const known = checkedLists.get(list);
+  if (known !== undefined) return known;
+  // JSON from the lossless parser, or YAML of the core schema with its integers as bigints: JSON values only.
+  const values = list as JsonValue[];
+  const faults: string[] = [];
+  const shape = shapeOf(model);
+  for (const [index, pet] of values.entries()) if (!petValid(shape, pet)) faults.push(...petFaults(shape, pet, `${where}[${index}]`));
+  if (faults.length === 0) {
+    const pets = values.map((pet) => storedPet(shape, pet, own));
+    const sorted = strictlyAscending(pets) ? pets : pets.sort(byId);
+    if (strictlyAscending(sorted)) {
+      const data: PetData = { pets: Object.freeze(sorted) };
+      checkedLists.set(data.pets, data);
+      return data;
+    }
+  }
+  throw new PetDataError([...faults, ...duplicateFaults(values, where)]);
 }

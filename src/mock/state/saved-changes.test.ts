@@ -9,7 +9,7 @@ describe('savedChanges', () => {
   it('makes the change and answers only once it is saved', async () => {
     const store = new MemoryPetStore(seed);
     const saved: number[] = [];
-    const change = savedChanges(store, async (created) => {
+    const change = savedChanges(store, async ({ created }) => {
       saved.push(created.length);
     });
     expect(await change(() => store.create(draft('Rex')).id)).toEqual({ value: 2 });
@@ -18,7 +18,7 @@ describe('savedChanges', () => {
 
   it('undoes a change whose save fails, and keeps the changes saved before and after it, even when they run at once', async () => {
     const store = new MemoryPetStore(seed);
-    const change = savedChanges(store, async (created) => {
+    const change = savedChanges(store, async ({ created }) => {
       if (created.some((pet) => pet.name === 'Lost')) throw new Error('disk full');
     });
     const create = (name: string) => change(() => store.create(draft(name)));

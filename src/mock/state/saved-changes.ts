@@ -5,7 +5,7 @@
  */
 import { errorResponse, type MockResponse } from '../core/messages.js';
 import type { Pending } from '../core/pending.js';
-import type { PetStore, StoredPet } from './store.js';
+import type { PetStore, SavedPets } from './store.js';
 
 /** A change that was made (and saved, where that applies), with what it gave; or the Error answer that says it was undone. */
 export type Saved<T> = { readonly value: T } | { readonly error: MockResponse };
@@ -24,20 +24,19 @@ export const unsavedChange: SaveChange = async (change) => ({ value: await chang
  * const saved = await saveChange(() => store.create(draft));
  * if ('error' in saved) return saved.error; // 500, and the pet is gone from memory too
  */
-export function savedChanges(store: PetStore, persist: ((created: readonly StoredPet[]) => Promise<void>) | undefined): SaveChange {
+export function savedChanges(store: PetStore, persist: ((saved: SavedPets) => Promise<void>) | undefined): SaveChange {
   if (!persist) return unsavedChange;
   // Changes run one after another: the undo of one must not take back another's pet.
   let queue: Promise<unknown> = Promise.resolve();
   return (change) => {
     const run = queue.then(async () => {
-      const before = await store.created();
+      const before = await store.saved();
       const value = await change();
       try {
-        await persist(await store.created());
+        await persist(await store.saved());
         return { value };
       } catch (error) {
-        await store.reset();
-        for (const pet of before) await store.create(pet);
+        await store.restore(before);
         const reason = error instanceof Error ? error.message : String(error);
         return {
           error: errorResponse(

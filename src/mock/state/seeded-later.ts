@@ -47,7 +47,9 @@ export class LaterSessions implements SessionRegistry {
       list: (limit, status) => store((it) => it.list(limit, status)),
       listJson: (limit, status) => store((it) => it.listJson(limit, status)),
       petJson: (id) => store((it) => it.petJson(id)),
-      created: () => store((it) => it.created()),
+      remove: (id) => store((it) => it.remove(id)),
+      saved: () => store((it) => it.saved()),
+      restore: (saved) => store((it) => it.restore(saved)),
       reset: () => store((it) => it.reset()),
       put: (pets) => store((it) => it.put(pets)),
     };

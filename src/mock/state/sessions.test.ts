@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { seededPets } from '../../fixtures/seed.js';
+import { SeedIndex } from './seed-index.js';
 import { DEFAULT_SESSION, Sessions, sessionName } from './sessions.js';
 
-const options = { seed: seededPets(1, 3), idOffset: undefined, now: () => 0, ttl: 1_000, max: 2 };
+const options = { seed: new SeedIndex(seededPets(1, 3)), now: () => 0, ttl: 1_000, max: 2 };
 
 afterEach(() => {
   vi.useRealTimers();

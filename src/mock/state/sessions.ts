@@ -1,6 +1,7 @@
 import type { Pending } from '../core/pending.js';
 import { MockClock } from './clock.js';
-import { MemoryPetStore, type PetStore, type StoredPet } from './store.js';
+import type { SeedIndex } from './seed-index.js';
+import { MemoryPetStore, type PetStore } from './store.js';
 
 /** The request header that names a session. */
 export const SESSION_HEADER = 'x-mock-session';
@@ -73,29 +74,23 @@ interface OpenSession extends Session {
 
 /** What every session starts from, and how many may live for how long. */
 export interface SessionsOptions {
-  /** The seeded pets every session starts with. */
-  readonly seed: readonly StoredPet[];
-  readonly idOffset: bigint | undefined;
+  /** The seeded pets every session starts with, indexed once and shared: a session holds only what it changed. */
+  readonly seed: SeedIndex;
   /** The base clock of every session. */
   readonly now: () => number;
   /** Milliseconds a named session may stay idle before it is dropped. */
   readonly ttl: number;
   /** How many named sessions may exist at once; the default session does not count. */
   readonly max: number;
-  /** Makes the store of a new session from the seed. Default: a `MemoryPetStore`. */
-  readonly newStore?: (seed: readonly StoredPet[], idOffset: bigint | undefined) => PetStore;
-}
-
-function newMemoryStore(seed: readonly StoredPet[], idOffset: bigint | undefined): PetStore {
-  return new MemoryPetStore(seed, idOffset === undefined ? {} : { idOffset });
 }
 
 /**
- * The default session and the named ones, each a seeded store and a clock of its own. Named sessions
- * open on first use and are dropped after `ttl` idle milliseconds. The map is kept in the order of
- * last use, so expiring walks only the sessions that did expire.
+ * The default session and the named ones, each a store over the shared seed and a clock of its own:
+ * opening one costs the same whatever the seed's size. Named sessions open on first use and are
+ * dropped after `ttl` idle milliseconds. The map is kept in the order of last use, so expiring walks
+ * only the sessions that did expire.
  * @example
- * const sessions = new Sessions({ seed: seededPets(1, 50), idOffset: undefined, now: Date.now, ttl: 1_800_000, max: 100 });
+ * const sessions = new Sessions({ seed: new SeedIndex(seededPets(1, 50)), now: Date.now, ttl: 1_800_000, max: 100 });
  * sessions.open('worker-1')?.store.size; // 50; undefined once 100 named sessions are open
  */
 export class Sessions implements SessionRegistry {
@@ -181,7 +176,7 @@ export class Sessions implements SessionRegistry {
 
   /** How many pets a session has, or would have once opened. */
   size(name: string): Pending<number> {
-    return this.find(name)?.store.size ?? this.#options.seed.length;
+    return this.find(name)?.store.size ?? this.#options.seed.size;
   }
 
   #expire(): number {
@@ -194,10 +189,10 @@ export class Sessions implements SessionRegistry {
   }
 
   #create(name: string): OpenSession {
-    const { seed, idOffset, now, newStore = newMemoryStore } = this.#options;
+    const { seed, now } = this.#options;
     return {
       name,
-      store: newStore(seed, idOffset),
+      store: new MemoryPetStore(seed),
       clock: new MockClock(now),
       lastUsed: performance.now(),
     };

@@ -4,23 +4,30 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { codeOf, EXIT, messageOf, StateFileError } from '../../errors.js';
 import { readRegularFile, UnreadableFileError } from '../../files/read-file.js';
-import * as validators from '../../generated/validators.js';
-import { isJsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
+import { isJsonObject, type JsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
+import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { isStoredPet, type PetData } from './pet-data.js';
 import { petDataHash } from './pet-data-file.js';
-import { idsAfter, type StoredPet } from './store.js';
+import { idsAfter } from './seed-index.js';
+import type { SavedPets, StoredPet } from './store.js';
 
 const FORMAT = 'petstore-mock-state';
-const VERSION = 1;
+/** Version 1 holds created pets numbered one after another; version 2 also removed pets, and how many creates numbered them. */
+const VERSIONS = [1, 2];
 
-/** What a state file holds: the seed the pets came from (or the hash of your data, `--data`) and the pets created since. */
+/**
+ * What a state file holds: the seed the pets came from (or the hash of your data, `--data`) and the
+ * pets created since; from version 2, the ids of the seeded pets removed and the count of creates.
+ */
 interface SavedState {
   readonly format: typeof FORMAT;
-  readonly version: typeof VERSION;
+  readonly version: number;
   readonly seed?: number;
   readonly data?: string;
   readonly count: number;
   readonly created: readonly StoredPet[];
+  readonly removed?: readonly (number | bigint)[];
+  readonly creates?: number;
 }
 
 /**
@@ -44,10 +51,29 @@ function describeOrigin(fields: { readonly seed?: unknown; readonly data?: unkno
   return fields.data === undefined ? `--seed ${String(fields.seed)} --count ${String(fields.count)}` : `--data (the pets of hash ${String(fields.data)})`;
 }
 
-/** The id the state file's created pet at `index` must have: pet numbers after the seed, or ids after the data's largest. */
-function expectedId(origin: StateOrigin, index: number): string {
-  if (origin.data === undefined) return String((origin.idOffset ?? 0n) + BigInt(origin.count + index + 1));
-  return String(idsAfter(origin.data.pets) + BigInt(index + 1));
+/** The id of the `n`th pet created: pet numbers after the seed, or ids after the data's largest. */
+function createdId(origin: StateOrigin, n: number): bigint {
+  if (origin.data === undefined) return (origin.idOffset ?? 0n) + BigInt(origin.count + n);
+  return idsAfter(origin.data.pets) + BigInt(n);
+}
+
+/** Whether an id is one of the seed's (or the data's): what a removal may name. */
+function isSeeded(origin: StateOrigin, id: bigint): boolean {
+  if (origin.data !== undefined) {
+    // Your data's pets are in id order: a binary search finds the id.
+    const { pets } = origin.data;
+    let [low, high] = [0, pets.length - 1];
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const at = (pets[middle] as StoredPet).id;
+      if (at === id || BigInt(at) === id) return true;
+      if (at < id) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
+  }
+  const first = (origin.idOffset ?? 0n) + 1n;
+  return id >= first && id < first + BigInt(origin.count);
 }
 
 function rejectStateFile(path: string, why: string): never {
@@ -59,13 +85,13 @@ function rejectStateFile(path: string, why: string): never {
  * that is not a state file, or was written for another seed or count, is refused with a
  * `StateFileError` that says why.
  */
-async function readStateFile(path: string, origin: StateOrigin): Promise<StoredPet[]> {
+async function readStateFile(path: string, origin: StateOrigin): Promise<SavedPets> {
   let text: string;
   try {
     // A regular file within the cap on every file the mock reads (src/files/read-file.ts).
     text = await readRegularFile(path);
   } catch (error) {
-    if (codeOf(error) === 'ENOENT') return [];
+    if (codeOf(error) === 'ENOENT') return { created: [], removed: [], creates: 0 };
     if (error instanceof UnreadableFileError) rejectStateFile(path, error.message);
     throw new StateFileError(`cannot read the state file ${path}: ${messageOf(error)}`);
   }
@@ -76,23 +102,43 @@ async function readStateFile(path: string, origin: StateOrigin): Promise<StoredP
     rejectStateFile(path, `it is not JSON (${messageOf(error)})`);
   }
   if (!isJsonObject(state) || state.format !== FORMAT) rejectStateFile(path, `it has no "format": "${FORMAT}"`);
-  if (state.version !== VERSION) rejectStateFile(path, `its version ${String(state.version)} is not ${VERSION}`);
+  if (!VERSIONS.includes(Number(state.version))) rejectStateFile(path, `its version ${String(state.version)} is not one of ${VERSIONS.join(', ')}`);
   const wanted = originFields(origin);
   if (state.seed !== wanted.seed || state.data !== wanted.data || state.count !== wanted.count) {
     throw new StateFileError(
       `${path} was written with ${describeOrigin(state)}; start with those, or move the file away to start afresh with ${describeOrigin(wanted)}.`,
     );
   }
-  const created = state.created;
+  return savedPets(path, origin, state);
+}
+
+/** The created pets of a state file, each a valid Pet with a created id, in order; the removed ids, each a seeded one; the count of creates. */
+function savedPets(path: string, origin: StateOrigin, state: JsonObject): SavedPets {
+  const { created, removed = [] } = state;
   if (!Array.isArray(created)) rejectStateFile(path, '"created" is not a list of pets');
-  return created.map((pet, index) => {
-    if (!validators.Pet(validationView(pet)) || !isStoredPet(pet) || pet.status === undefined) {
-      rejectStateFile(path, `created[${index}] is not a valid Pet`);
-    }
-    const expected = expectedId(origin, index);
-    if (String(pet.id) !== expected) rejectStateFile(path, `created[${index}] has id ${String(pet.id)}, not ${expected}`);
+  const creates = state.creates ?? created.length;
+  if (typeof creates !== 'number' || !Number.isSafeInteger(creates) || creates < created.length)
+    rejectStateFile(path, `"creates" is not a count of ${created.length} or more`);
+  let last = 0;
+  const pets = created.map((pet, index) => {
+    if (!BUNDLED_MODEL.validateRecord(validationView(pet)) || !isStoredPet(pet)) rejectStateFile(path, `created[${index}] is not a valid Pet`);
+    // Version 1 numbers its pets one after another; version 2 may skip those removed since.
+    let n = last + 1;
+    while (state.version !== 1 && n < creates && createdId(origin, n) < BigInt(pet.id)) n++;
+    if (BigInt(pet.id) !== createdId(origin, n))
+      rejectStateFile(
+        path,
+        `created[${index}] has id ${String(pet.id)}, not ${createdId(origin, last + 1)}${state.version === 1 ? '' : ' or a later created id'}`,
+      );
+    last = n;
     return pet;
   });
+  if (!Array.isArray(removed)) rejectStateFile(path, '"removed" is not a list of ids');
+  for (const [index, id] of removed.entries()) {
+    if ((typeof id !== 'number' && typeof id !== 'bigint') || !isSeeded(origin, BigInt(id)))
+      rejectStateFile(path, `removed[${index}] is not the id of a seeded pet`);
+  }
+  return { created: pets, removed: removed as (number | bigint)[], creates };
 }
 
 /**
@@ -106,16 +152,16 @@ class StateFileWriter {
   lost: Error | undefined;
   #writing: Promise<void> | undefined;
   #next: Promise<void> | undefined;
-  #latest: readonly StoredPet[] = [];
+  #latest: SavedPets = { created: [], removed: [], creates: 0 };
 
   constructor(
     readonly path: string,
     readonly origin: StateOrigin,
   ) {}
 
-  /** Resolves once `created` (or a later state) is on disk. */
-  save(created: readonly StoredPet[]): Promise<void> {
-    this.#latest = created;
+  /** Resolves once `saved` (or a later state) is on disk. */
+  save(saved: SavedPets): Promise<void> {
+    this.#latest = saved;
     if (!this.#writing) {
       this.#writing = this.#write().finally(() => {
         this.#writing = undefined;
@@ -133,7 +179,12 @@ class StateFileWriter {
 
   async #write(): Promise<void> {
     if (this.lost) throw this.lost;
-    const state: SavedState = { format: FORMAT, version: VERSION, ...originFields(this.origin), created: this.#latest };
+    const { created, removed, creates } = this.#latest;
+    // Version 1 while created pets are numbered one after another and none was removed: what earlier releases read.
+    const state: SavedState =
+      removed.length === 0 && creates === created.length
+        ? { format: FORMAT, version: 1, ...originFields(this.origin), created }
+        : { format: FORMAT, version: 2, ...originFields(this.origin), created, removed, creates };
     const temporary = temporaryPath(this.path, process.pid);
     const file = await open(temporary, 'w');
     try {
@@ -285,9 +336,9 @@ async function removeLeftovers(target: string): Promise<void> {
   );
 }
 
-/** A state file opened for one mock: the pets it held, the writer of later saves, and the release of its lock. */
+/** A state file opened for one mock: what it held, the writer of later saves, and the release of its lock. */
 export interface OpenStateFile {
-  readonly created: readonly StoredPet[];
+  readonly saved: SavedPets;
   readonly writer: StateFileWriter;
   /** Releases the lock; the mock saves nothing after it. */
   close(): Promise<void>;
@@ -306,8 +357,8 @@ export async function openStateFile(path: string, origin: StateOrigin): Promise<
   const release = await lockStateFile(path, target, writer);
   try {
     await removeLeftovers(target);
-    const created = await readStateFile(target, origin);
-    return { created, writer, close: release };
+    const saved = await readStateFile(target, origin);
+    return { saved, writer, close: release };
   } catch (error) {
     await release();
     throw error;

@@ -1,89 +1,34 @@
-import { stringifyJson } from '../../json/lossless.js';
-import { PET_STATUSES } from '../../openapi/facts.js';
-import { compareNames, type ListOrder } from '../../profile/profile.js';
-import type { PetStatus } from '../../types.js';
+import type { Pet, PetStatus } from '../../types.js';
 import type { Pending } from '../core/pending.js';
-import { numberOfRandomId, randomIdOf } from './random-ids.js';
+import { randomIdOf } from './random-ids.js';
+import { CREATED_IDS_BELOW, compareIds, contiguous, type Entry, fieldOf, idsAfter, jsonOf, keyOf, SeedIndex, type SeedOptions } from './seed-index.js';
 
-/**
- * Pets created over pets with ids of their own are numbered after the largest id below this one: ids
- * from here to the int64 maximum are far beyond any count of creates, so they are left to your data.
- * @example
- * idsAfter([{ id: 41 }, { id: 2n ** 63n - 1n }]); // 41n: the first pet created gets 42
- */
-const CREATED_IDS_BELOW = 2n ** 62n;
+/** A number of the spec as the store keeps it: an int64 beyond 2^53 stays exact as a `bigint`. */
+type Exact<T> = T extends number ? number | bigint : T;
 
-/** The id created pets are numbered after: the largest below `CREATED_IDS_BELOW`, 0 when there is none. */
-export function idsAfter(pets: readonly { readonly id: number | bigint }[]): bigint {
-  let largest = 0n;
-  for (const { id } of pets) if (BigInt(id) > largest && BigInt(id) < CREATED_IDS_BELOW) largest = BigInt(id);
-  return largest;
-}
+/** A record of the spec as a store keeps it: its integers may be `bigint`s, and an optional field may be `undefined`. */
+type Stored<T> = { readonly [K in keyof T]: Exact<T[K]> | (object extends Pick<T, K> ? undefined : never) };
 
-/** An id as a map of pets keys it: a number while it is exact as one, a bigint beyond (Map compares bigints by value). */
-function keyOf(id: number | bigint): number | bigint {
-  return typeof id === 'bigint' && id <= BigInt(Number.MAX_SAFE_INTEGER) && id >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(id) : id;
-}
-
-/** A pet as the store keeps it: `categoryId` beyond 2^53 stays exact as a `bigint`, and so does the `id` of a store with an id offset. */
-export interface StoredPet {
-  readonly id: number | bigint;
-  readonly name: string;
-  readonly categoryId: number | bigint;
-  /** Absent only under a profile whose deployment leaves a pet added without one without a status. */
-  readonly status?: PetStatus | undefined;
-}
+/** A pet as the store keeps it: a `Pet` of the spec whose integers may be `bigint`s, to stay exact beyond 2^53. */
+export type StoredPet = Stored<Pet>;
 
 /** What `create` needs: everything but the id, which the store assigns. */
 export type PetDraft = Omit<StoredPet, 'id'>;
 
-interface Entry {
-  readonly pet: StoredPet;
-  /** The pet's JSON, made once on first use: pets never change, so neither does their JSON. */
-  json: string | undefined;
-}
-
 /**
- * The same text in one piece. V8 keeps a string built by `+` as a tree of its parts, and every write
- * of a cached answer would walk that tree again to copy it out; joining two parts copies it once.
- */
-function contiguous(text: string): string {
-  return text.length < 2 ? text : [text.slice(0, 1), text.slice(1)].join('');
-}
-
-function jsonOf(entry: Entry): string {
-  entry.json ??= contiguous(stringifyJson(entry.pet));
-  return entry.json;
-}
-
-/** A page's status and limit as one small integer: a map keyed by it hashes no string per request. */
-function pageKey(limit: number, status: PetStatus | undefined): number {
-  return limit * (PET_STATUSES.length + 1) + (status === undefined ? 0 : PET_STATUSES.indexOf(status) + 1);
-}
-
-/**
- * How a store numbers its pets.
+ * What a store changed since the seed, as the state file saves it: enough to restore the pets, and
+ * never to give an id twice.
  * @example
- * new MemoryPetStore([], { idOffset: 2n ** 53n } satisfies PetStoreOptions);
+ * const saved: SavedPets = { created: [{ id: 52, name: 'Rex', categoryId: 1, status: 'sold' }], removed: [3], creates: 2 }; // pet 51 was created, then removed
  */
-export interface PetStoreOptions {
-  /** Added to every id, so that ids run from `idOffset + 1`: the `--big-ids` canary. Default: none, ids from 1. */
-  readonly idOffset?: bigint;
-  /** The order of a page (a profile's `listOrder`). Default: `id-asc`. */
-  readonly order?: ListOrder;
-  /** Ids that look drawn at random (`randomIdOf`), for a profile's `idScheme: random`; `idOffset` is then unused. Default: false. */
-  readonly randomIds?: boolean;
-  /** The seed's pets keep the ids they have (your own data, `--data`), in any order; pets created later are numbered after the largest. Default: false. */
-  readonly givenIds?: boolean;
+export interface SavedPets {
+  /** The pets created since the seed and still there, in id order. */
+  readonly created: readonly StoredPet[];
+  /** The ids of the seeded pets removed. */
+  readonly removed: readonly (number | bigint)[];
+  /** How many pets were created since the seed, those removed since too: the next create is numbered after them. */
+  readonly creates: number;
 }
-
-/** How two pets compare under each order but id order: ties go by id, so the order is total. */
-const COMPARE: { readonly [O in ListOrder]: (a: Entry, b: Entry) => number } = {
-  'id-asc': (a, b) => (a.pet.id < b.pet.id ? -1 : a.pet.id > b.pet.id ? 1 : 0),
-  'id-desc': (a, b) => (a.pet.id > b.pet.id ? -1 : a.pet.id < b.pet.id ? 1 : 0),
-  name: (a, b) => compareNames(a.pet.name, b.pet.name),
-  status: (a, b) => compareNames(a.pet.status ?? '', b.pet.status ?? ''),
-};
 
 /**
  * The pets of one session, without HTTP: the one interface every store keeps, in memory (the default,
@@ -106,73 +51,131 @@ export interface PetStore {
   listJson(limit: number, status?: PetStatus): Pending<string>;
   /** One pet's JSON text, if there is such a pet. */
   petJson(id: number | bigint): Pending<string | undefined>;
-  /** The pets created since the seed, in id order: what a state file saves. */
-  created(): Pending<StoredPet[]>;
+  /** Removes the pet with this id; whether there was one. Its id is never given to another pet. */
+  remove(id: number | bigint): Pending<boolean>;
+  /** What the store changed since the seed, as a state file saves it. */
+  saved(): Pending<SavedPets>;
+  /** Back to the seed, then to what was saved (`saved`), as a restart with a state file does. */
+  restore(saved: SavedPets): Pending<void>;
   /** Back to the seeded pets. */
   reset(): Pending<void>;
   /** Adds these pets with the ids they have, each replacing the pet of its id if there is one (`POST /__mock/pets`). */
   put(pets: readonly StoredPet[]): Pending<void>;
 }
 
+/** The key of the sorted list of every pet of the session, whatever its filter value. */
+const ALL = Symbol('all');
+
+/** The pet with `id` and the fields of `draft` that have a value, the id first. */
+function petOf(id: number | bigint, draft: PetDraft): StoredPet {
+  const pet: Record<string, unknown> = { id };
+  for (const [field, value] of Object.entries(draft)) if (value !== undefined) pet[field] = value;
+  return pet as StoredPet;
+}
+
+/** Where `entry` goes in `list`, kept in id order: at the end, as created pets mostly go, or found by a binary search. */
+function insertById(list: Entry[], entry: Entry): void {
+  const last = list.at(-1);
+  if (last === undefined || compareIds(last.pet.id, entry.pet.id) < 0) {
+    list.push(entry);
+    return;
+  }
+  let [low, high] = [0, list.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareIds((list[middle] as Entry).pet.id, entry.pet.id) < 0) low = middle + 1;
+    else high = middle;
+  }
+  list.splice(low, 0, entry);
+}
+
+function removeFrom(list: Entry[] | undefined, entry: Entry): void {
+  const at = list?.indexOf(entry) ?? -1;
+  if (at >= 0) list?.splice(at, 1);
+}
+
 /**
- * The mock's state, without HTTP. Pets are numbered densely from 1 and never removed, so the list in
- * id order is an array and pet number n sits at index n - 1; its id is n, or `idOffset + n` as a
- * bigint. An index per status keeps a filtered page at O(limit).
+ * Up to `limit` pets of two lists, each already in the page's order, merged in that order: the seed's,
+ * less the pets the session replaced or removed (`hidden`), and the session's own. Read from the end
+ * when `reversed` (lists in id order, for a page in descending id order).
  */
+function merge(
+  seeded: readonly Entry[],
+  own: readonly Entry[],
+  compare: (a: Entry, b: Entry) => number,
+  reversed: boolean,
+  hidden: ((entry: Entry) => boolean) | undefined,
+  limit: number,
+): Entry[] {
+  const page: Entry[] = [];
+  const step = reversed ? -1 : 1;
+  let [i, j] = reversed ? [seeded.length - 1, own.length - 1] : [0, 0];
+  while (page.length < limit) {
+    while (seeded[i] !== undefined && hidden?.(seeded[i] as Entry)) i += step;
+    const fromSeed = seeded[i];
+    const fromSession = own[j];
+    if (fromSeed === undefined && fromSession === undefined) break;
+    if (fromSession === undefined || (fromSeed !== undefined && compare(fromSeed, fromSession) <= 0)) {
+      page.push(fromSeed as Entry);
+      i += step;
+    } else {
+      page.push(fromSession);
+      j += step;
+    }
+  }
+  return page;
+}
+
 /**
- * The mock's state in memory. Pets are numbered densely from 1 and never removed, so the list in
- * id order is an array and pet number n sits at index n - 1; its id is n, or `idOffset + n` as a
- * bigint. An index per status keeps a filtered page at O(limit).
+ * One session's pets in memory: an overlay over the seed, which every session shares and none
+ * changes. Opening a session copies nothing; the overlay holds what the session changed (the pets
+ * created, put or removed), so its memory grows with those changes alone, and a reset drops it. A page
+ * merges the seed's pets (through its indexes, at O(limit)) with the overlay's, kept in id order and
+ * by filter value.
+ * @example
+ * const seed = new SeedIndex(seededPets(1, 100_000));
+ * const store = new MemoryPetStore(seed); // O(1), however large the seed
  */
 export class MemoryPetStore implements PetStore {
-  readonly #seed: readonly Entry[];
-  readonly #idOffset: bigint | undefined;
-  readonly #randomIds: boolean;
-  #all: Entry[] = [];
-  #byStatus = new Map<PetStatus, Entry[]>();
-  readonly #order: ListOrder;
-  /** The pets of each status (`all` for every one) sorted by `#order`, when it is by name or status; cleared on every change. */
-  #sorted = new Map<PetStatus | 'all', Entry[]>();
-  /** Pages already serialized, by `pageKey`: every change of the pets must clear it. */
-  #pages = new Map<number, string>();
-  readonly #givenIds: boolean;
-  /** Each pet by its id once ids are not pet numbers (`givenIds`, or after a `put`); `undefined` while pet n sits at index n - 1. */
-  #byId: Map<number | bigint, Entry> | undefined;
-  /** The pets created since the seed, once ids are not pet numbers. */
-  #created: Entry[] = [];
+  readonly #seed: SeedIndex;
+  /** The session's own pets by id (created, put, or a put's replacement of a seeded one); `null` where a seeded pet was removed. */
+  readonly #changed = new Map<number | bigint, Entry | null>();
+  /** How many seeded pets the overlay hides (replaced or removed). */
+  #hidden = 0;
+  /** The session's own pets, in id order, and by filter value. */
+  #own: Entry[] = [];
+  readonly #ownByValue = new Map<unknown, Entry[]>();
+  /** The session's own pets of each filter value in the seed's order, when it is by a field; cleared on every change. */
+  readonly #ownSorted = new Map<unknown, Entry[]>();
+  /** Pages already serialized, by `pageKey`, while the session has changes: every change clears it. */
+  readonly #pages = new Map<number, string>();
+  /** Pets created since the reset: pet numbers follow the seed's. */
+  #creates = 0;
+  /** Whether ids are no longer pet numbers: your own data, or a session with pets put into it. */
+  #byId = false;
+  /** Pets numbered so far (seeded, created, put with a new id): the number behind the next random-looking id. */
+  #numbered = 0;
   /** The largest id so far below `CREATED_IDS_BELOW` (or the last created past it), once ids are not pet numbers: a created pet gets the next free one. */
   #largest = 0n;
 
-  constructor(seed: readonly StoredPet[] = [], options: PetStoreOptions = {}) {
-    this.#idOffset = options.idOffset;
-    this.#randomIds = options.randomIds === true;
-    this.#order = options.order ?? 'id-asc';
-    this.#givenIds = options.givenIds === true;
-    this.#seed = seed.map((pet, index) => {
-      if (this.#givenIds) return { pet, json: undefined };
-      if (pet.id !== this.#idOf(index + 1)) throw new RangeError(`seed pets need ids in order from ${this.#idOf(1)}; pet at index ${index} has id ${pet.id}`);
-      return { pet, json: undefined };
-    });
+  /** A store over a seed shared with other sessions, or over pets of its own (a new seed, made with `options`). */
+  constructor(seed: SeedIndex | readonly StoredPet[] = [], options: SeedOptions = {}) {
+    this.#seed = seed instanceof SeedIndex ? seed : new SeedIndex(seed, options);
     this.reset();
   }
 
   /** How many pets the store holds. */
   get size(): number {
-    return this.#all.length;
+    return this.#seed.size - this.#hidden + this.#own.length;
   }
 
   /** Adds a pet and returns it with its new id. */
   create(draft: PetDraft): StoredPet {
-    const id = this.#byId === undefined ? this.#idOf(this.#all.length + 1) : this.#nextId();
-    const pet: StoredPet =
-      draft.status === undefined
-        ? { id, name: draft.name, categoryId: draft.categoryId }
-        : { id, name: draft.name, categoryId: draft.categoryId, status: draft.status };
-    const entry: Entry = { pet, json: undefined };
-    if (this.#byId === undefined) this.#add(entry);
-    else this.#addById(entry);
-    this.#pages.clear();
-    this.#sorted.clear();
+    const id = this.#byId ? this.#nextId() : this.#seed.idOf(this.#seed.size + this.#creates + 1);
+    this.#creates++;
+    this.#numbered++;
+    const pet = petOf(id, draft);
+    this.#add({ pet, json: undefined, created: true });
     return pet;
   }
 
@@ -181,17 +184,19 @@ export class MemoryPetStore implements PetStore {
     return this.#entry(id)?.pet;
   }
 
-  /** The first `limit` pets in id order, only those with `status` when given. */
+  /** The first `limit` pets in the store's order, only those with `status` when given. */
   list(limit: number, status?: PetStatus): StoredPet[] {
     return this.#page(limit, status).map((entry) => entry.pet);
   }
 
   /** `list` as a JSON array, built from each pet's cached JSON, and kept until the pets change; `limit` is a whole number. */
   listJson(limit: number, status?: PetStatus): string {
-    const key = pageKey(limit, status);
+    const key = this.#seed.pageKey(limit, status);
+    const make = () => contiguous(`[${this.#page(limit, status).map(jsonOf).join(',')}]`);
+    if (this.#changed.size === 0) return this.#seed.page(key, make);
     let json = this.#pages.get(key);
     if (json === undefined) {
-      json = contiguous(`[${this.#page(limit, status).map(jsonOf).join(',')}]`);
+      json = make();
       this.#pages.set(key, json);
     }
     return json;
@@ -203,111 +208,146 @@ export class MemoryPetStore implements PetStore {
     return entry ? jsonOf(entry) : undefined;
   }
 
-  /** The pets created since the seed, in id order. */
-  created(): StoredPet[] {
-    if (this.#byId !== undefined) return this.#created.map((entry) => entry.pet);
-    return this.#all.slice(this.#seed.length).map((entry) => entry.pet);
+  /** Removes the pet with this id: one of the session's own is dropped from the overlay, a seeded one is hidden. */
+  remove(id: number | bigint): boolean {
+    const key = keyOf(id);
+    const own = this.#changed.get(key);
+    if (own === null) return false;
+    if (own === undefined) {
+      if (this.#seed.find(key) === undefined) return false;
+      this.#hidden++;
+    } else this.#drop(own);
+    // A seeded id stays taken by its tombstone; a created one by the numbering, which only moves on.
+    if (own === undefined || this.#seed.find(key) !== undefined) this.#changed.set(key, null);
+    else this.#changed.delete(key);
+    this.#changes();
+    return true;
   }
 
-  /** Back to the seeded pets. */
+  /** The pets created since the seed (in id order), the seeded pets removed, and how many creates were made. */
+  saved(): SavedPets {
+    const removed: (number | bigint)[] = [];
+    for (const [id, entry] of this.#changed) if (entry === null) removed.push(id);
+    return {
+      created: this.#own.filter((entry) => entry.created === true).map((entry) => entry.pet),
+      removed: removed.sort(compareIds),
+      creates: this.#creates,
+    };
+  }
+
+  /** Back to the seed, then the saved pets created (with their ids) and removed, numbering after the saved creates. */
+  restore(saved: SavedPets): void {
+    this.reset();
+    for (const id of saved.removed) this.remove(id);
+    for (const pet of saved.created) this.#add({ pet, json: undefined, created: true });
+    this.#creates = saved.creates;
+    this.#numbered += saved.creates;
+    // Over your own data, created ids follow the largest below 2^62 one by one.
+    if (this.#byId) this.#largest += BigInt(saved.creates);
+  }
+
+  /** Back to the seeded pets: the overlay dropped. */
   reset(): void {
-    this.#all = [];
-    this.#byStatus = new Map(PET_STATUSES.map((status) => [status, []]));
-    this.#pages.clear();
-    this.#sorted.clear();
-    for (const entry of this.#seed) this.#add(entry);
-    this.#byId = undefined;
-    if (this.#givenIds) this.#keyById([...this.#seed].sort(COMPARE['id-asc']), []);
+    this.#changed.clear();
+    this.#own = [];
+    this.#ownByValue.clear();
+    this.#hidden = 0;
+    this.#creates = 0;
+    this.#byId = this.#seed.givenIds;
+    this.#numbered = this.#seed.size;
+    this.#largest = this.#seed.largest;
+    this.#changes();
   }
 
-  /** Adds these pets with their own ids, each replacing the pet of its id; from then on pets are found by id. */
+  /** Adds these pets with their own ids, each replacing the pet of its id; from then on created pets are numbered after the largest id. */
   put(pets: readonly StoredPet[]): void {
-    if (this.#byId === undefined) this.#keyById(this.#all, this.#all.slice(this.#seed.length));
-    const byId = this.#byId ?? new Map<number | bigint, Entry>();
+    if (!this.#byId) {
+      // Created ids were pet numbers until now: the next ones follow the largest id the session holds.
+      this.#byId = true;
+      const lastCreated = this.#creates === 0 ? [] : [{ id: this.#seed.idOf(this.#seed.size + this.#creates) }];
+      this.#largest = idsAfter([{ id: this.#largest }, ...lastCreated, ...this.#own.map((entry) => entry.pet)]);
+    }
     for (const pet of pets) {
-      const entry: Entry = { pet, json: undefined };
-      const old = byId.get(keyOf(pet.id));
-      byId.set(keyOf(pet.id), entry);
-      if (old === undefined) this.#all.push(entry);
-      else {
-        this.#all[this.#all.indexOf(old)] = entry;
-        const created = this.#created.indexOf(old);
-        if (created >= 0) this.#created[created] = entry;
+      const old = this.#entry(pet.id);
+      if (old === undefined) this.#numbered++;
+      this.#add({ pet, json: undefined, created: old?.created === true });
+      if (pet.id > this.#largest && pet.id < CREATED_IDS_BELOW) this.#largest = BigInt(pet.id);
+    }
+  }
+
+  /** Adds a pet to the overlay, in place of the one of its id: the session's own, or a seeded one it then hides. */
+  #add(entry: Entry): void {
+    const key = keyOf(entry.pet.id);
+    const old = this.#changed.get(key);
+    if (old) this.#drop(old);
+    else if (old === undefined && this.#seed.find(key) !== undefined) this.#hidden++;
+    this.#changed.set(key, entry);
+    insertById(this.#own, entry);
+    const value = this.#valueOf(entry);
+    if (value !== undefined) {
+      let list = this.#ownByValue.get(value);
+      if (list === undefined) {
+        list = [];
+        this.#ownByValue.set(value, list);
       }
+      insertById(list, entry);
     }
-    this.#keyById(this.#all.sort(COMPARE['id-asc']), this.#created);
+    this.#changes();
   }
 
-  /** A created pet, once pets are found by id: appended while its id is the largest, else the pets are put in order again. */
-  #addById(entry: Entry): void {
-    this.#created.push(entry);
-    this.#byId?.set(keyOf(entry.pet.id), entry);
-    const id = BigInt(entry.pet.id);
-    if (id > this.#largest && id < CREATED_IDS_BELOW) this.#largest = id;
-    const last = this.#all.at(-1);
-    if (last === undefined || id > BigInt(last.pet.id)) {
-      this.#add(entry);
-      return;
-    }
-    this.#all.push(entry);
-    this.#keyById(this.#all.sort(COMPARE['id-asc']), this.#created);
+  /** Takes one of the session's own pets out of its lists. */
+  #drop(entry: Entry): void {
+    removeFrom(this.#own, entry);
+    removeFrom(this.#ownByValue.get(this.#valueOf(entry)), entry);
   }
 
-  /** From now on, pets are found by id: `all` (in id order) indexed, `created` kept apart for a state file. */
-  #keyById(all: Entry[], created: Entry[]): void {
-    this.#all = [];
-    this.#byStatus = new Map(PET_STATUSES.map((status) => [status, []]));
-    for (const entry of all) this.#add(entry);
-    this.#byId = new Map(all.map((entry) => [keyOf(entry.pet.id), entry]));
-    this.#created = created;
-    this.#largest = idsAfter(all.map((entry) => entry.pet));
+  #valueOf(entry: Entry): unknown {
+    const field = this.#seed.filter?.field;
+    return field === undefined ? undefined : fieldOf(entry.pet, field);
+  }
+
+  #changes(): void {
     this.#pages.clear();
-    this.#sorted.clear();
+    this.#ownSorted.clear();
   }
 
-  /** The id of a pet created once pets are found by id: the next of a random-looking scheme when free, else the first free one after the largest below `CREATED_IDS_BELOW` (or the last created). */
+  /** The id of a pet created once ids are not pet numbers: the next of a random-looking scheme when free, else the first free one after the largest below `CREATED_IDS_BELOW` (or the last created). */
   #nextId(): number | bigint {
-    if (this.#randomIds) {
-      const id = randomIdOf(this.#all.length + 1);
-      if (!this.#byId?.has(keyOf(id))) return id;
+    if (this.#seed.randomIds) {
+      const id = randomIdOf(this.#numbered + 1);
+      if (!this.#taken(id)) return id;
     }
     // Created ids pass 2^62 once the largest below it is taken: each skips the pets put there, and the next follows it.
     let id = this.#largest + 1n;
-    while (this.#byId?.has(keyOf(id))) id++;
+    while (this.#taken(id)) id++;
     this.#largest = id;
     return keyOf(id);
   }
 
-  #idOf(n: number): number | bigint {
-    if (this.#randomIds) return randomIdOf(n);
-    return this.#idOffset === undefined ? n : this.#idOffset + BigInt(n);
+  /** Whether an id is held, or was held by a pet since removed: ids are never given twice. */
+  #taken(id: number | bigint): boolean {
+    return this.#changed.has(keyOf(id)) || this.#seed.find(id) !== undefined;
   }
 
   #entry(id: number | bigint): Entry | undefined {
-    if (this.#byId !== undefined) return this.#byId.get(keyOf(id));
-    const offset = this.#idOffset;
-    const n = this.#randomIds ? numberOfRandomId(id) : offset === undefined ? Number(id) : typeof id === 'bigint' ? Number(id - offset) : id - Number(offset);
-    const index = n - 1;
-    return Number.isSafeInteger(index) && index >= 0 ? this.#all[index] : undefined;
-  }
-
-  #page(limit: number, status: PetStatus | undefined): Entry[] {
-    const from = status === undefined ? this.#all : (this.#byStatus.get(status) ?? []);
-    // Numbered in a row, the pets are already in id order; random-looking ids, or another order, are sorted once per change.
-    const inIdOrder = !this.#randomIds || this.#byId !== undefined;
-    if (inIdOrder && this.#order === 'id-asc') return from.slice(0, limit);
-    if (inIdOrder && this.#order === 'id-desc') return from.slice(Math.max(0, from.length - limit)).reverse();
-    const key = status ?? 'all';
-    let sorted = this.#sorted.get(key);
-    if (sorted === undefined) {
-      sorted = [...from].sort(COMPARE[this.#order]);
-      this.#sorted.set(key, sorted);
+    if (this.#changed.size > 0) {
+      const own = this.#changed.get(keyOf(id));
+      if (own !== undefined) return own ?? undefined;
     }
-    return sorted.slice(0, limit);
+    return this.#seed.find(id);
   }
 
-  #add(entry: Entry): void {
-    this.#all.push(entry);
-    if (entry.pet.status !== undefined) this.#byStatus.get(entry.pet.status)?.push(entry);
+  #page(limit: number, value: unknown): Entry[] {
+    const seed = this.#seed;
+    const hidden = this.#hidden === 0 ? undefined : (entry: Entry) => this.#changed.has(keyOf(entry.pet.id));
+    const own = value === undefined ? this.#own : (this.#ownByValue.get(value) ?? []);
+    if (seed.order === 'id-asc' || seed.order === 'id-desc') return merge(seed.filtered(value), own, seed.compare, seed.order === 'id-desc', hidden, limit);
+    const key = value ?? ALL;
+    let sorted = this.#ownSorted.get(key);
+    if (sorted === undefined) {
+      sorted = [...own].sort(seed.compare);
+      this.#ownSorted.set(key, sorted);
+    }
+    return merge(seed.sorted(value), sorted, seed.compare, false, hidden, limit);
   }
 }

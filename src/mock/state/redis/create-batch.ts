@@ -6,6 +6,7 @@
  * The script checks the generation first: a batch is made whole or not at all (-1 to every create in
  * it, each then tried again by `inWorld`), and a create is answered only once Redis replied to its batch.
  */
+import { filterValueOf } from '../seed-index.js';
 import { DEFAULT_SESSION } from '../sessions.js';
 import type { PetDraft } from '../store.js';
 import type { RedisStore } from './redis-store.js';
@@ -82,7 +83,8 @@ export class CreateBatches {
       // setImmediate runs once they all have.
       setImmediate(this.#sendAll);
     }
-    const made = batch.add(this.#state.key(session, `st:${draft.status}`), draft);
+    // The list of the pet's filter value (its status): `st:` and the value.
+    const made = batch.add(this.#state.key(session, `st:${String(filterValueOf(draft))}`), draft);
     if (batch.waiting.length === MAX_BATCH) {
       this.#open.delete(session);
       this.#send(batch);

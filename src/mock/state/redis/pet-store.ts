@@ -8,8 +8,9 @@
 import { stringifyJson } from '../../../json/lossless.js';
 import type { PetStatus } from '../../../types.js';
 import type { Pending } from '../../core/pending.js';
+import { filterValueOf, idsAfter } from '../seed-index.js';
 import { DEFAULT_SESSION } from '../sessions.js';
-import { idsAfter, type PetDraft, type PetStore, type StoredPet } from '../store.js';
+import type { PetDraft, PetStore, SavedPets, StoredPet } from '../store.js';
 import { settle } from './change-feed.js';
 import type { RedisStore } from './redis-store.js';
 import { exactId, petFrom, type SeedEntry, type World } from './world.js';
@@ -54,7 +55,7 @@ function mergedPage(world: World, beyond: Beyond, limit: number, status: PetStat
   }
   for (const json of put.values()) {
     const pet = petFrom(json);
-    if (status === undefined || pet.status === status) pets.push({ id: BigInt(pet.id), json });
+    if (status === undefined || filterValueOf(pet) === status) pets.push({ id: BigInt(pet.id), json });
   }
   return pets
     .sort(byId)
@@ -105,7 +106,7 @@ export class RedisPetStore implements PetStore {
           if (k === -1) return -1;
           // A number k, or, in a session with pets put into it, the id itself.
           const id = typeof k === 'string' ? exactId(BigInt(k)) : world.idOf(world.recipe.count + k);
-          return { id, name: draft.name, categoryId: draft.categoryId, status: draft.status };
+          return { id, ...draft };
         }),
       this.#state.view(),
       false,
@@ -176,8 +177,24 @@ export class RedisPetStore implements PetStore {
     }, view);
   }
 
+  /** What the session changed since the seed: its created pets (Redis removes none yet). */
+  async saved(): Promise<SavedPets> {
+    const created = await this.#created();
+    return { created, removed: [], creates: created.length };
+  }
+
+  /** Redis keeps its own state, which a state file never restores (`persist` and `shared` never go together). */
+  restore(): Promise<void> {
+    return Promise.reject(new TypeError('a Redis store keeps its own state: there is nothing to restore into it'));
+  }
+
+  /** Not yet with Redis: a mock whose spec removes pets is refused with `--store` at start. */
+  remove(): Promise<boolean> {
+    return Promise.reject(new TypeError('removing a pet is not supported with a Redis store yet'));
+  }
+
   /** The pets created since the seed, in id order: each replaced by the pet put with its id, if one was. */
-  async created(): Promise<StoredPet[]> {
+  async #created(): Promise<StoredPet[]> {
     const jsons = await this.#state.inWorld((world) =>
       this.#beyond(world, Number.MAX_SAFE_INTEGER, undefined, true).then((beyond) => {
         if (beyond === -1) return -1;

@@ -7,10 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BIG_ID_OFFSET, seededPetsSoon } from '../../../fixtures/seeding.js';
-import { type JsonValue, parseJson, stringifyJson } from '../../../json/lossless.js';
+import { isJsonObject, parseJson, stringifyJson, validationView } from '../../../json/lossless.js';
+import { BUNDLED_MODEL } from '../../../openapi/bundled-model.js';
 import { PET_STATUSES } from '../../../openapi/facts.js';
 import type { PetStatus } from '../../../types.js';
-import { idsAfter, type PetDraft, type StoredPet } from '../store.js';
+import { isStoredPet } from '../pet-data.js';
+import { idsAfter } from '../seed-index.js';
+import type { PetDraft, StoredPet } from '../store.js';
 import { announceChange, settle } from './change-feed.js';
 import type { RedisClient } from './client.js';
 
@@ -28,29 +31,19 @@ export interface SeedEntry {
   readonly json: string;
 }
 
-function isPetStatus(value: JsonValue | undefined): value is PetStatus {
-  return typeof value === 'string' && PET_STATUSES.some((status) => status === value);
-}
-
-function isInteger(value: JsonValue | undefined): value is number | bigint {
-  return typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value));
-}
-
-/** A pet read back from its JSON; Redis holds nothing else, so anything else is a corrupted namespace. */
+/** A pet read back from its JSON, held to the spec's Pet schema; Redis holds nothing else, so anything else is a corrupted namespace. */
 export function petFrom(json: string): StoredPet {
   const value = parseJson(json);
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const { id, name, categoryId, status } = value;
-    if (isInteger(id) && typeof name === 'string' && isInteger(categoryId) && isPetStatus(status)) return { id, name, categoryId, status };
-    // Your own data may leave a pet without a status, as the Pet schema allows.
-    if (isInteger(id) && typeof name === 'string' && isInteger(categoryId) && status === undefined) return { id, name, categoryId };
-  }
+  // A copy: the validator fills in the spec's defaults, and a pet without a status (your own data may have one) stays without.
+  if (isJsonObject(value) && BUNDLED_MODEL.validateRecord(structuredClone(validationView(value))) && isStoredPet(value)) return value;
   throw new Error(`Redis holds a pet that is not one: ${json.slice(0, 200)}; clear the namespace (DEL its keys) and restart.`);
 }
 
-/** A pet's JSON without its id: what Redis keeps, since the id follows from the pet's number. */
-export function tailOf(draft: PetDraft): string {
-  return stringifyJson({ name: draft.name, categoryId: draft.categoryId, status: draft.status }).slice(1);
+/** A pet's JSON without its id (`{"id":...,` left off): what Redis keeps, since the id follows from the pet's number. */
+export function tailOf(pet: PetDraft | StoredPet): string {
+  if (!('id' in pet)) return stringifyJson(pet).slice(1);
+  const { id: _, ...draft } = pet;
+  return stringifyJson(draft).slice(1);
 }
 
 /**

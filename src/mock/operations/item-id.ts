@@ -1,0 +1,25 @@
+/** The id of the item a request's path names, as the read, replace and delete kinds parse it. */
+import type { ModelOperation, ResourceModel } from '../../openapi/resource-model.js';
+import type { MockResponse } from '../core/messages.js';
+import { checkInput, exactInteger, validatorOf } from './inputs.js';
+import { parseParameters } from './parameters.js';
+
+/**
+ * The id in the path, checked by the operation's path validator (an int64 stays exact beyond 2^53), or
+ * the 400 naming it; `notAnInteger` answers a value that is not an integer instead, when a profile says so.
+ * @example
+ * parseItemId(model, getPet, { petId: '7' }); // { id: 7 }
+ */
+export function parseItemId(
+  model: ResourceModel,
+  operation: ModelOperation,
+  params: Readonly<Record<string, string>>,
+  notAnInteger?: MockResponse,
+): { readonly id: number | bigint } | { readonly rejection: MockResponse } {
+  const path = operation.parameters.filter((parameter) => parameter.in === 'path');
+  const values = parseParameters(path, (name) => params[name]);
+  const input = checkInput(validatorOf(operation, 'path'), values, 'The path');
+  const sent = values[model.id.parameter];
+  if ('rejection' in input) return notAnInteger && typeof sent === 'string' ? { rejection: notAnInteger } : input;
+  return { id: exactInteger(sent, Number(input.value[model.id.parameter])) };
+}

@@ -1,0 +1,243 @@
+/**
+ * The pets a mock starts with, indexed once and never changed: every session of the mock reads them
+ * through its own overlay (store.ts), so that opening a session copies nothing. What the seed can
+ * answer alone (a pet's JSON, a page of an untouched session) is made once and shared by every session.
+ */
+import { stringifyJson } from '../../json/lossless.js';
+import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
+import { operationOfKind } from '../../openapi/resource-model.js';
+import { compareNames, type ListOrder } from '../../profile/profile.js';
+import { numberOfRandomId, randomIdOf } from './random-ids.js';
+
+/**
+ * Pets created over pets with ids of their own are numbered after the largest id below this one: ids
+ * from here to the int64 maximum are far beyond any count of creates, so they are left to your data.
+ * @example
+ * idsAfter([{ id: 41 }, { id: 2n ** 63n - 1n }]); // 41n: the first pet created gets 42
+ */
+export const CREATED_IDS_BELOW = 2n ** 62n;
+
+/** The id created pets are numbered after: the largest below `CREATED_IDS_BELOW`, 0 when there is none. */
+export function idsAfter(pets: readonly { readonly id: number | bigint }[]): bigint {
+  let largest = 0n;
+  for (const { id } of pets) if (id > largest && id < CREATED_IDS_BELOW) largest = BigInt(id);
+  return largest;
+}
+
+/** An id as a map of pets keys it: a number while it is exact as one, a bigint beyond (Map compares bigints by value). */
+export function keyOf(id: number | bigint): number | bigint {
+  return typeof id === 'bigint' && id <= BigInt(Number.MAX_SAFE_INTEGER) && id >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(id) : id;
+}
+
+/** The key of the sorted list of every pet, whatever its filter value. */
+const ALL = Symbol('all');
+
+import type { StoredPet } from './store.js';
+
+/** A pet as a store holds it, with its JSON made once on first use: a stored pet never changes, so neither does its JSON. */
+export interface Entry {
+  readonly pet: StoredPet;
+  json: string | undefined;
+  /** Whether a create made it (a state file saves those), as opposed to the seed or a put. */
+  readonly created?: boolean;
+}
+
+/**
+ * The same text in one piece. V8 keeps a string built by `+` as a tree of its parts, and every write
+ * of a cached answer would walk that tree again to copy it out; joining two parts copies it once.
+ */
+export function contiguous(text: string): string {
+  return text.length < 2 ? text : [text.slice(0, 1), text.slice(1)].join('');
+}
+
+export function jsonOf(entry: Entry): string {
+  entry.json ??= contiguous(stringifyJson(entry.pet));
+  return entry.json;
+}
+
+/** A field of a pet, by name. */
+export function fieldOf(pet: object, field: string): unknown {
+  return Reflect.get(pet, field);
+}
+
+/** How two ids compare, number and bigint alike. */
+export function compareIds(a: number | bigint, b: number | bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** How two pets compare under each order: by id, or by a field and then by id, so that every order is total. */
+function comparatorOf(order: ListOrder): (a: Entry, b: Entry) => number {
+  if (order === 'id-asc') return (a, b) => compareIds(a.pet.id, b.pet.id);
+  if (order === 'id-desc') return (a, b) => compareIds(b.pet.id, a.pet.id);
+  return (a, b) => compareNames(String(fieldOf(a.pet, order) ?? ''), String(fieldOf(b.pet, order) ?? '')) || compareIds(a.pet.id, b.pet.id);
+}
+
+/** The field a page may be filtered by, with the values it takes: the spec's list filter (`status`). */
+export interface PageFilter {
+  readonly field: string;
+  readonly values: readonly unknown[];
+}
+
+/** The bundled spec's list filter. */
+const BUNDLED_FILTER: PageFilter | undefined = operationOfKind(BUNDLED_MODEL, 'list')?.filters[0];
+
+/** The value a pet (or a draft) has of the bundled spec's list filter: its status. */
+export function filterValueOf(pet: object): unknown {
+  return BUNDLED_FILTER === undefined ? undefined : Reflect.get(pet, BUNDLED_FILTER.field);
+}
+
+/**
+ * How the seed's pets are numbered, ordered and filtered.
+ * @example
+ * new SeedIndex([], { idOffset: 2n ** 53n } satisfies SeedOptions);
+ */
+export interface SeedOptions {
+  /** Added to every id, so that ids run from `idOffset + 1`: the `--big-ids` canary. Default: none, ids from 1. */
+  readonly idOffset?: bigint | undefined;
+  /** The order of a page (a profile's `listOrder`). Default: `id-asc`. */
+  readonly order?: ListOrder;
+  /** Ids that look drawn at random (`randomIdOf`), for a profile's `idScheme: random`; `idOffset` is then unused. Default: false. */
+  readonly randomIds?: boolean;
+  /** The pets keep the ids they have (your own data, `--data`), in any order; pets created later are numbered after the largest. Default: false. */
+  readonly givenIds?: boolean;
+  /** The field a page is filtered by. Default: the bundled spec's list filter (`status`). */
+  readonly filter?: PageFilter | undefined;
+}
+
+/**
+ * The seeded pets of a mock, indexed once: in id order, by the filter's value, and (lazily) in the
+ * profile's order. Pets numbered by the store sit at their number (pet n at index n - 1, its id n,
+ * `idOffset + n` or `randomIdOf(n)`); pets of your own data are found by a binary search over their ids.
+ */
+export class SeedIndex {
+  /** Every pet, in id order. */
+  readonly entries: readonly Entry[];
+  readonly order: ListOrder;
+  readonly compare: (a: Entry, b: Entry) => number;
+  readonly filter: PageFilter | undefined;
+  readonly idOffset: bigint | undefined;
+  readonly randomIds: boolean;
+  readonly givenIds: boolean;
+  #largest: bigint | undefined;
+  /** Pet n at index n - 1, while the store numbers the pets. */
+  readonly #byNumber: readonly Entry[] | undefined;
+  readonly #byValue = new Map<unknown, Entry[]>();
+  /** The pets of each filter value (`all` for every one) in the order, when it is not by id; made on first use. */
+  readonly #sorted = new Map<unknown, Entry[]>();
+  /** Pages of a session that changed nothing, by `pageKey`: the same for every session. */
+  readonly #pages = new Map<number, string>();
+
+  constructor(pets: readonly StoredPet[], options: SeedOptions = {}) {
+    this.idOffset = options.idOffset;
+    this.randomIds = options.randomIds === true;
+    this.givenIds = options.givenIds === true;
+    this.order = options.order ?? 'id-asc';
+    this.compare = comparatorOf(this.order);
+    this.filter = options.filter ?? BUNDLED_FILTER;
+    const entries = pets.map((pet): Entry => ({ pet, json: undefined }));
+    if (!this.givenIds) {
+      entries.forEach(({ pet }, index) => {
+        if (pet.id !== this.idOf(index + 1)) throw new RangeError(`seed pets need ids in order from ${this.idOf(1)}; pet at index ${index} has id ${pet.id}`);
+      });
+      this.#byNumber = entries;
+    }
+    const inIdOrder = !this.randomIds && !this.givenIds;
+    this.entries = inIdOrder || isSorted(entries) ? entries : [...entries].sort(comparatorOf('id-asc'));
+    this.#index();
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** The largest id below 2^62: pets created once ids are not pet numbers are numbered after it (`idsAfter`); found once, from the end. */
+  get largest(): bigint {
+    if (this.#largest === undefined) {
+      let last = this.entries.length - 1;
+      while (last >= 0 && (this.entries[last] as Entry).pet.id >= CREATED_IDS_BELOW) last--;
+      this.#largest = last < 0 ? 0n : BigInt((this.entries[last] as Entry).pet.id);
+    }
+    return this.#largest;
+  }
+
+  /** The id of the store's pet number `n`. */
+  idOf(n: number): number | bigint {
+    if (this.randomIds) return randomIdOf(n);
+    return this.idOffset === undefined ? n : this.idOffset + BigInt(n);
+  }
+
+  /** The seeded pet with this id. */
+  find(id: number | bigint): Entry | undefined {
+    if (this.#byNumber === undefined) return this.#search(id);
+    const offset = this.idOffset;
+    const n = this.randomIds ? numberOfRandomId(id) : offset === undefined ? Number(id) : typeof id === 'bigint' ? Number(id - offset) : id - Number(offset);
+    const index = n - 1;
+    const entry = Number.isSafeInteger(index) && index >= 0 ? this.#byNumber[index] : undefined;
+    return entry !== undefined && compareIds(entry.pet.id, id) === 0 ? entry : undefined;
+  }
+
+  /** The seeded pets of a filter value (every one for `undefined`), in id order. */
+  filtered(value: unknown): readonly Entry[] {
+    return value === undefined ? this.entries : (this.#byValue.get(value) ?? []);
+  }
+
+  /** The seeded pets of a filter value in the seed's order, when it is by a field (name, status); made once. */
+  sorted(value: unknown): readonly Entry[] {
+    const key = value ?? ALL;
+    let sorted = this.#sorted.get(key);
+    if (sorted === undefined) {
+      sorted = [...this.filtered(value)].sort(this.compare);
+      this.#sorted.set(key, sorted);
+    }
+    return sorted;
+  }
+
+  /** A page's filter value and limit as one small integer: a map keyed by it hashes no string per request. */
+  pageKey(limit: number, value: unknown): number {
+    const values = this.filter?.values ?? [];
+    return limit * (values.length + 1) + (value === undefined ? 0 : values.indexOf(value) + 1);
+  }
+
+  /** The page of a session that changed nothing, made once for all of them. */
+  page(key: number, make: () => string): string {
+    let json = this.#pages.get(key);
+    if (json === undefined) {
+      json = make();
+      this.#pages.set(key, json);
+    }
+    return json;
+  }
+
+  #index(): void {
+    const field = this.filter?.field;
+    if (field === undefined) return;
+    for (const entry of this.entries) {
+      const value = fieldOf(entry.pet, field);
+      if (value === undefined) continue;
+      let list = this.#byValue.get(value);
+      if (list === undefined) {
+        list = [];
+        this.#byValue.set(value, list);
+      }
+      list.push(entry);
+    }
+  }
+
+  #search(id: number | bigint): Entry | undefined {
+    let [low, high] = [0, this.entries.length - 1];
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const entry = this.entries[middle] as Entry;
+      const order = compareIds(entry.pet.id, id);
+      if (order === 0) return entry;
+      if (order < 0) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+}
+
+function isSorted(entries: readonly Entry[]): boolean {
+  for (let i = 1; i < entries.length; i++) if (compareIds((entries[i - 1] as Entry).pet.id, (entries[i] as Entry).pet.id) >= 0) return false;
+  return true;
+}

@@ -1,0 +1,76 @@
+/**
+ * A variant of spec/openapi.yaml, as the API's owners would write it next: an optional `tag` on
+ * NewPet (so on Pet), `limit` capped at 50, and `deletePet` (DELETE /pets/{petId}). It is made from the
+ * real spec by these three edits, never copied, so that it follows every other change of the spec.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { openapi } from '../../src/generated/openapi.js';
+import type { OpenApiDocument } from '../../src/openapi/document.js';
+
+/** The largest `limit` of the variant. */
+export const VARIANT_LIMIT_MAXIMUM = 50;
+/** The longest `tag` the variant accepts. */
+export const VARIANT_TAG_MAX_LENGTH = 32;
+
+/** A node of a JSON document, to edit. */
+export type JsonNode = Record<string, unknown>;
+
+/**
+ * The object at `keys` under `node`, to edit in place; throws when there is none, so that an edit of a
+ * spec that changed fails loudly.
+ */
+export function nodeAt(node: unknown, ...keys: (string | number)[]): JsonNode {
+  let current = node;
+  for (const key of keys) current = typeof current === 'object' && current !== null ? Reflect.get(current, key) : undefined;
+  if (typeof current !== 'object' || current === null) throw new Error(`the spec has no object at ${keys.join('.')}`);
+  return current as JsonNode;
+}
+
+/** The variant, as a new document each call. */
+export function variantSpec(): OpenApiDocument {
+  const doc = structuredClone(openapi) as unknown as JsonNode;
+  nodeAt(doc, 'info').title = 'Pet Store Service (variant)';
+  nodeAt(doc, 'components', 'schemas', 'NewPet', 'properties').tag = {
+    type: 'string',
+    maxLength: VARIANT_TAG_MAX_LENGTH,
+    description: 'A free label for the animal.',
+  };
+  const limit = nodeAt(doc, 'paths', '/pets', 'get', 'parameters', 0);
+  if (limit.name !== 'limit') throw new Error('the first parameter of listPets is no longer limit');
+  nodeAt(limit, 'schema').maximum = VARIANT_LIMIT_MAXIMUM;
+  limit.description = `Maximum number of animals returned (1 to ${VARIANT_LIMIT_MAXIMUM}, default 20).`;
+  nodeAt(doc, 'components', 'responses', 'BadRequest', 'content', 'application/json', 'example').message = `limit: must be <= ${VARIANT_LIMIT_MAXIMUM}`;
+  const petId = nodeAt(doc, 'paths', '/pets/{petId}', 'get', 'parameters', 0);
+  nodeAt(doc, 'paths', '/pets/{petId}').delete = {
+    operationId: 'deletePet',
+    summary: 'Remove an animal',
+    description: 'Removes the animal; its id is never given to another.',
+    tags: ['animals'],
+    security: [{ bearerAuth: [] }],
+    parameters: [petId],
+    responses: {
+      '204': { description: 'Animal removed.' },
+      '400': { $ref: '#/components/responses/BadRequest' },
+      '401': { $ref: '#/components/responses/Unauthorized' },
+      '404': {
+        description: 'No animal has this id.',
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/Error' },
+            example: { code: 'not_found', message: 'No animal has the id 99999.', status: 404 },
+          },
+        },
+      },
+    },
+  };
+  return doc as unknown as OpenApiDocument;
+}
+
+/** Writes the variant as YAML into `dir` and returns its path, for a CLI's `--spec`. */
+export async function writeVariantSpec(dir: string): Promise<string> {
+  const path = join(dir, 'variant-openapi.yaml');
+  await writeFile(path, stringify(variantSpec()));
+  return path;
+}
