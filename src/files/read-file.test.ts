@@ -28,7 +28,7 @@ describe('readRegularFile', () => {
     const path = join(folder, 'large.json');
     await writeFile(path, '');
     await truncate(path, MAX_FILE_BYTES + 1);
-    await expect(readRegularFile(path)).rejects.toThrow('it is larger than 16 MiB, the most petstore-mock reads of a file');
+    await expect(readRegularFile(path)).rejects.toThrow('it is larger than 16 MiB, the most petstore-mock reads of such a file');
     await truncate(path, MAX_FILE_BYTES);
     expect((await readRegularFile(path)).length).toBe(MAX_FILE_BYTES);
   });

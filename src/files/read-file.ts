@@ -1,6 +1,6 @@
 /**
  * Every file the CLIs read (`--data`, `--profile`, `--state`, the verifier's `--spec` and pacts) is
- * read here: only a regular file, and only up to `MAX_FILE_BYTES`. A device (`/dev/zero`), a folder, a
+ * read here: only a regular file, and only up to `MAX_FILE_BYTES` (`MAX_PETS_FILE_BYTES` for a file of pets). A device (`/dev/zero`), a folder, a
  * named pipe or a socket is refused at once, before a byte is read, and so is a file whose size passes
  * the cap; a file that says it is small but is not (`/proc`) is cut off one byte past the cap. The read
  * is asynchronous, in pieces, so that SIGINT and SIGTERM stop the process while a slow disk answers.
@@ -9,10 +9,16 @@ import { constants, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /**
- * The most bytes of a file petstore-mock and petstore-verify read: 16 MiB, over 150,000 pets in JSON
- * (a state file, a `--data` list), where the largest spec, profile or pact is a few hundred KiB.
+ * The most bytes of a file petstore-mock and petstore-verify read: 16 MiB, where the largest spec,
+ * profile or pact is a few hundred KiB.
  */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The most bytes of a file of pets (a `--data` list, a state file): 256 MiB, some four million pets in
+ * JSON, so that a million-pet data set loads, and still a bound a file or a device cannot pass.
+ */
+export const MAX_PETS_FILE_BYTES = 256 * 1024 * 1024;
 
 /** How much of a file one read takes: between two of them, a signal's handler runs. */
 const PIECE_BYTES = 1024 * 1024;
@@ -32,30 +38,30 @@ function notAFile(stats: Stats): string {
   return 'it is not a regular file';
 }
 
-const tooLarge = () => new UnreadableFileError(`it is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB, the most petstore-mock reads of a file`);
+const tooLarge = (max: number) => new UnreadableFileError(`it is larger than ${max / 1024 / 1024} MiB, the most petstore-mock reads of such a file`);
 
 /**
- * The text of the regular file at `path` (UTF-8), read in pieces up to `MAX_FILE_BYTES`. Rejects with
+ * The text of the regular file at `path` (UTF-8), read in pieces up to `max` bytes (`MAX_FILE_BYTES`). Rejects with
  * an `UnreadableFileError` for anything else, and with the file system's own error (`ENOENT`...) when
  * it cannot be opened.
  * @example
  * await readRegularFile('pets.yaml'); // the file's text
  * await readRegularFile('/dev/zero'); // UnreadableFileError: it is a character device (such as /dev/zero), not a regular file
  */
-export async function readRegularFile(path: string): Promise<string> {
+export async function readRegularFile(path: string, max = MAX_FILE_BYTES): Promise<string> {
   // Without O_NONBLOCK, opening a named pipe waits for a writer, maybe forever; a regular file ignores it.
   const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new UnreadableFileError(notAFile(stats));
-    if (stats.size > MAX_FILE_BYTES) throw tooLarge();
+    if (stats.size > max) throw tooLarge(max);
     const pieces: Buffer[] = [];
     let size = 0;
     for (;;) {
       const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(PIECE_BYTES), 0, PIECE_BYTES, null);
       if (bytesRead === 0) break;
       size += bytesRead;
-      if (size > MAX_FILE_BYTES) throw tooLarge();
+      if (size > max) throw tooLarge(max);
       pieces.push(buffer.subarray(0, bytesRead));
     }
     return Buffer.concat(pieces, size).toString('utf8');

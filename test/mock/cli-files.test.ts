@@ -45,15 +45,17 @@ describe('petstore-mock reads only regular files, up to 16 MiB', () => {
       expect(result.stderr).toMatch(FIX[flag] as RegExp);
     });
 
-    it(`refuses for ${flag} a folder, a named pipe nobody writes, and a file past 16 MiB`, async () => {
+    // A file of pets may be larger than any other file the mock reads: a million pets pass 16 MiB.
+    const mib = flag === '--data' ? 256 : 16;
+    it(`refuses for ${flag} a folder, a named pipe nobody writes, and a file past ${mib} MiB`, async () => {
       const pipe = join(folder, `pipe${flag}`);
       execFileSync('mkfifo', [pipe]);
       const large = await file(`large${flag}.json`, '');
-      await truncate(large, 16 * 1024 * 1024 + 1);
+      await truncate(large, mib * 1024 * 1024 + 1);
       for (const [path, why] of [
         [folder, 'it is a folder, not a file'],
         [pipe, 'it is a named pipe, not a regular file'],
-        [large, 'it is larger than 16 MiB, the most petstore-mock reads of a file'],
+        [large, `it is larger than ${mib} MiB, the most petstore-mock reads of such a file`],
       ] as const) {
         const result = await runCli('petstore-mock', ['--port', '0', flag, path]);
         expect([result.code, result.stderr]).toEqual([2, expect.stringContaining(`${flag} ${path}: It cannot be read: ${why}`)]);
@@ -61,12 +63,14 @@ describe('petstore-mock reads only regular files, up to 16 MiB', () => {
     });
   }
 
-  it('refuses a --state file past 16 MiB, leaving it as it was, and one that is not a regular file', async () => {
+  it('refuses a --state file past 256 MiB, leaving it as it was, and one that is not a regular file', async () => {
     const large = await file('state.json', '');
-    await truncate(large, 16 * 1024 * 1024 + 1);
+    await truncate(large, 256 * 1024 * 1024 + 1);
     const result = await runCli('petstore-mock', ['--port', '0', '--state', large]);
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain(`${large} is not a usable petstore-mock state file: it is larger than 16 MiB, the most petstore-mock reads of a file.`);
+    expect(result.stderr).toContain(
+      `${large} is not a usable petstore-mock state file: it is larger than 256 MiB, the most petstore-mock reads of such a file.`,
+    );
     const pipe = join(folder, 'state-pipe');
     execFileSync('mkfifo', [pipe]);
     expect(await runCli('petstore-mock', ['--port', '0', '--state', pipe])).toMatchObject({

@@ -7,7 +7,7 @@ import { createRequire as requireFrom } from 'node:module';
 import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { codeOf, messageOf, UsageError } from '../../errors.js';
-import { readRegularFile, UnreadableFileError } from '../../files/read-file.js';
+import { MAX_PETS_FILE_BYTES, readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import { parseJson } from '../../json/lossless.js';
 import { compileSpec } from '../../openapi/ajv.js';
 import type { CompiledSpec } from '../../openapi/bundled-model.js';
@@ -146,7 +146,7 @@ function faultRates(value: string): FaultRates {
 
 /** The `--data` file's pets, read (a regular file within the cap) and checked: every fault stops the CLI (exit 2), named by index and field. */
 async function readDataFile(path: string): Promise<PetData> {
-  const text = await readRegularFile(path).catch((error: unknown) => {
+  const text = await readRegularFile(path, MAX_PETS_FILE_BYTES).catch((error: unknown) => {
     throw new UsageError(`--data ${path}: ${unreadable(error)}; give a JSON or YAML file holding a list of pets.`);
   });
   try {

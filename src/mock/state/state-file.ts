@@ -3,7 +3,7 @@ import { access, lstat, open, readdir, readFile, readlink, realpath, rename, rm,
 import { basename, dirname, join, resolve } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { codeOf, EXIT, messageOf, StateFileError } from '../../errors.js';
-import { readRegularFile, UnreadableFileError } from '../../files/read-file.js';
+import { MAX_PETS_FILE_BYTES, readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import { isJsonObject, type JsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { isStoredPet, type PetData } from './pet-data.js';
@@ -88,8 +88,8 @@ function rejectStateFile(path: string, why: string): never {
 async function readStateFile(path: string, origin: StateOrigin): Promise<SavedPets> {
   let text: string;
   try {
-    // A regular file within the cap on every file the mock reads (src/files/read-file.ts).
-    text = await readRegularFile(path);
+    // A regular file within the cap on a file of pets (src/files/read-file.ts).
+    text = await readRegularFile(path, MAX_PETS_FILE_BYTES);
   } catch (error) {
     if (codeOf(error) === 'ENOENT') return { created: [], removed: [], creates: 0 };
     if (error instanceof UnreadableFileError) rejectStateFile(path, error.message);
