@@ -12,7 +12,9 @@ export default defineConfig({
     // time waiting for the processes, sockets and timers it starts: four files at once keep both cores busy.
     maxWorkers: 4,
     projects: [
-      { resolve, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
+      // In process and fast on a quiet machine; the bound is a hang's, not a speed's: a property test of a
+      // few hundred milliseconds takes seconds beside two busy processes (.ci/run's loaded run).
+      { resolve, test: { name: 'unit', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
       {
         resolve,
         // One bound for every e2e test and hook: a hang's, not a speed's. The slowest tests (a whole
