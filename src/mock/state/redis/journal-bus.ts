@@ -49,9 +49,9 @@ export type JournalQuestion =
 /**
  * What a question names a session by: a SHA-256 of its name, which every replica computes alike.
  * @example
- * bus.ask({ kind: 'clear', session: sessionDigest('worker-1') });
+ * bus.ask({ kind: 'clear', session: bus.digest('worker-1') });
  */
-export function sessionDigest(name: string): string {
+function sessionDigest(name: string): string {
   return createHash('sha256').update(name).digest('base64url');
 }
 
@@ -93,9 +93,12 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * @example
  * const bus = await JournalBus.open(store);
  * bus.answerWith(async (question) => (question.kind === 'list' ? myEntries(question) : []));
- * const { entries, last } = await bus.ask({ kind: 'list', session: sessionDigest('default') });
+ * const { entries, last } = await bus.ask({ kind: 'list', session: bus.digest('default') });
  */
 export class JournalBus {
+  /** What a question names a session by (`sessionDigest`). */
+  readonly digest = sessionDigest;
+
   readonly #store: RedisStore;
   readonly #subscriber: SubscriberClient;
   readonly #asks: string;

@@ -10,7 +10,7 @@ import { memoize } from '../../core/memo.js';
 import type { FormatRecord, JournalEntry, JournalFilter, JournalKeeper, JournalPage, JournalRecord } from '../journal.js';
 import { entryFilter, formatted } from '../journal.js';
 import { JournalRings, type RingBounds } from '../journal-ring.js';
-import { type JournalBus, type JournalQuestion, sessionDigest } from './journal-bus.js';
+import type { JournalBus, JournalQuestion } from './journal-bus.js';
 import type { RedisStore } from './redis-store.js';
 
 const byId = (a: JournalEntry, b: JournalEntry) => a.id - b.id;
@@ -28,12 +28,16 @@ export class ClusterJournal implements JournalKeeper {
   readonly #rings: JournalRings;
   readonly #size: number;
   readonly #format: FormatRecord;
-  /** The digest of each session name this replica has seen lately: questions name sessions by it. */
-  readonly #digest = memoize(sessionDigest);
+  /**
+   * The digest of each session name this replica has seen lately: questions name sessions by it. The
+   * bus hashes (node:crypto), so that this module, which every host imports, stays free of Node's modules.
+   */
+  readonly #digest: (name: string) => string;
 
   constructor(store: RedisStore, bus: JournalBus, options: RingBounds & { readonly format: FormatRecord }) {
     this.#store = store;
     this.#bus = bus;
+    this.#digest = memoize((name) => bus.digest(name));
     this.#rings = new JournalRings(options);
     this.#size = options.size;
     this.#format = options.format;
