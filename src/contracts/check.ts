@@ -1,4 +1,5 @@
 import { stringField } from '../errors.js';
+import { isWrite } from '../http/methods.js';
 import { isInt64 } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type Conformance, createConformance } from '../openapi/conformance.js';
@@ -61,7 +62,7 @@ export interface RunState {
   readonly listing: readonly Record<string, JsonValue>[];
   /** The clock, for deprecation warnings. */
   readonly now: Date;
-  /** POSTs left in this run's budget, retries counted; shared by all checks (the client keeps it). */
+  /** Writes left in this run's budget, retries counted; shared by all checks (the client keeps it). */
   readonly writesLeft: number;
   /** What the run advises where the interface leaves room: each said once, whichever checks met it. */
   readonly advice: Advice;
@@ -144,7 +145,7 @@ export class CheckContext {
   /** Sends a request for `operationId` and records every way its response breaks the spec. */
   async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const operation = this.contract.operation(operationId);
-    if (operation.method === 'POST') this.reserveWrite();
+    if (isWrite(operation.method)) this.reserveWrite();
     const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
     let exchange: Exchange;
     try {
@@ -184,9 +185,9 @@ export class CheckContext {
     return exchange;
   }
 
-  /** Before a POST: skips the check when the run's budget has none left (the client takes it from the budget as it sends it). */
+  /** Before a write: skips the check when the run's budget has none left (the client takes it from the budget as it sends it). */
   reserveWrite(): void {
-    if (this.state.readOnly) throw new Error('bug in petstore-verify: a check not marked `writes` sent POST in a read-only run');
+    if (this.state.readOnly) throw new Error('bug in petstore-verify: a check not marked `writes` sent a write in a read-only run');
     if (this.state.writesLeft <= 0) this.skip(BUDGET_SPENT);
   }
 

@@ -176,11 +176,11 @@ function targetOptions(): Option[] {
     ).choices(['spec', 'pact', 'all', 'fuzz']),
     new Option(
       '--read-only',
-      `send no POST: checks that create pets are skipped (otherwise at most ${MAX_WRITES} POSTs are sent by the spec suite, named "petstore-verify <run id> ...")`,
+      `send no write (no method but GET, HEAD, OPTIONS and TRACE, the safe ones of RFC 9110): checks and pact interactions that need one are skipped (otherwise at most ${MAX_WRITES} writes are sent by the spec suite, pets named "petstore-verify <run id> ...")`,
     ),
     new Option(
       '--fuzz-runs <n>',
-      `run the fuzz suite after the others: n generated sequences of calls held to a model of the deployment, each failure shrunk to its shortest, with at most ${MAX_FUZZ_WRITES} POSTs of its own besides the spec suite's (default: ${DEFAULT_FUZZ_RUNS} with --suite fuzz, none otherwise)`,
+      `run the fuzz suite after the others: n generated sequences of calls held to a model of the deployment, each failure shrunk to its shortest, with at most ${MAX_FUZZ_WRITES} writes of its own besides the spec suite's (default: ${DEFAULT_FUZZ_RUNS} with --suite fuzz, none otherwise)`,
     ).argParser(positiveInteger('a count', 10_000)),
     new Option(
       '--seed <n>',

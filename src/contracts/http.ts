@@ -1,5 +1,6 @@
 import { DeadlineError, EXIT, messageOf, PetstoreError, stringField } from '../errors.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
+import { isWrite } from '../http/methods.js';
 import { readLimited } from '../http/read-limited.js';
 import { type JsonValue, parseJson } from '../json/lossless.js';
 import { Pacer, sleepUnlessAborted } from './pace.js';
@@ -142,10 +143,11 @@ export interface HttpClientOptions {
   /** Hears each response, for the reports made of the whole run (coverage, HAR). */
   readonly observe?: ExchangeObserver;
   /**
-   * The most POSTs sent, each sent again after a 429 counted: past it a POST is not sent and
-   * `send` throws a `TransportError` of problem `budget`. Default unlimited.
+   * The most writes sent (requests of a method that is not safe, see src/http/methods.ts), each sent
+   * again after a 429 counted: past it a write is not sent and `send` throws a `TransportError` of
+   * problem `budget`. Default unlimited.
    */
-  readonly maxPosts?: number;
+  readonly maxWrites?: number;
 }
 
 /** Why a request was sent again, counted for the run's one line about retries. */
@@ -203,12 +205,12 @@ export class HttpClient {
   readonly #redactor: Redactor;
   /** How many requests were sent, retries included. */
   sent = 0;
-  /** How many of them were POSTs. */
-  posts = 0;
-  /** POSTs taken from the budget: counted before they wait for the pacer, so that requests waiting together cannot pass it. */
-  #postsTaken = 0;
-  /** POSTs added to the budget for a suite with one of its own (`grantPosts`). */
-  #postsGranted = 0;
+  /** How many of them were writes. */
+  writes = 0;
+  /** Writes taken from the budget: counted before they wait for the pacer, so that requests waiting together cannot pass it. */
+  #writesTaken = 0;
+  /** Writes added to the budget for a suite with one of its own (`grantWrites`). */
+  #writesGranted = 0;
   /** The requests that were sent again, as `GET <url> after 503`. */
   readonly retried: string[] = [];
   readonly #retryCauses: Partial<Record<RetryCause, number>> = {};
@@ -216,25 +218,30 @@ export class HttpClient {
 
   constructor(options: HttpClientOptions) {
     const { rps, ...rest } = options;
-    this.#options = { maxBodyBytes: MAX_RESPONSE_BYTES, retries: 2, maxPosts: Number.POSITIVE_INFINITY, ...rest };
+    this.#options = { maxBodyBytes: MAX_RESPONSE_BYTES, retries: 2, maxWrites: Number.POSITIVE_INFINITY, ...rest };
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#pacer = new Pacer({ concurrency: options.concurrency, rps, deadline: options.deadline });
     this.#redactor = new Redactor(options.apiKey);
   }
 
-  /** POSTs the budget still allows, retries counted. */
-  get postsLeft(): number {
-    return this.#options.maxPosts + this.#postsGranted - this.#postsTaken;
+  /** Writes the budget still allows, retries counted. */
+  get writesLeft(): number {
+    return this.#options.maxWrites + this.#writesGranted - this.#writesTaken;
   }
 
-  /** POSTs sent so far, retries counted. */
-  get postsSent(): number {
-    return this.#postsTaken;
+  /** Writes taken from the budget so far, retries counted, those sent by another client of the run (`spendWrites`) too. */
+  get writesSent(): number {
+    return this.#writesTaken;
   }
 
-  /** Adds to the budget the POSTs of a suite that has a budget of its own besides the run's (the fuzz suite's). */
-  grantPosts(count: number): void {
-    this.#postsGranted += count;
+  /** Adds to the budget the writes of a suite that has a budget of its own besides the run's (the fuzz suite's, the Pact suite's). */
+  grantWrites(count: number): void {
+    this.#writesGranted += count;
+  }
+
+  /** Takes from the budget the writes another client of the run sent (the Pact suite's worker, through its proxy). */
+  spendWrites(count: number): void {
+    this.#writesTaken += count;
   }
 
   /** The requests sent again, by cause, and the time spent waiting for Retry-After. */
@@ -247,12 +254,12 @@ export class HttpClient {
     this.#retryCauses[cause] = (this.#retryCauses[cause] ?? 0) + 1;
   }
 
-  /** Takes a POST from the budget, or says none is left. */
-  #takePost(request: RecordedRequest): void {
-    if (request.method !== 'POST') return;
-    if (this.postsLeft <= 0)
-      throw new TransportError('budget', request, `not sent: the run has sent its ${this.#postsTaken} POSTs, its budget, retries after 429 counted`);
-    this.#postsTaken++;
+  /** Takes a write from the budget, or says none is left. */
+  #takeWrite(request: RecordedRequest): void {
+    if (!isWrite(request.method)) return;
+    if (this.writesLeft <= 0)
+      throw new TransportError('budget', request, `not sent: the run has sent its ${this.#writesTaken} writes, its budget, retries after 429 counted`);
+    this.#writesTaken++;
   }
 
   /** The base URL requests go to, without a trailing slash. */
@@ -310,7 +317,7 @@ export class HttpClient {
     let limited = 0;
     for (let attempt = 1; ; attempt++) {
       try {
-        this.#takePost(recorded);
+        this.#takeWrite(recorded);
         const exchange = await this.#once(url, request, headers, recorded, attempt);
         // A 429 is the deployment rejecting the request for now (RFC 6585): any method may be sent again once its Retry-After has passed.
         if (exchange.status === 429) {
@@ -347,7 +354,7 @@ export class HttpClient {
     try {
       return await this.#pacer.run(async () => {
         this.sent++;
-        if (request.method === 'POST') this.posts++;
+        if (isWrite(request.method)) this.writes++;
         const started = performance.now();
         const startedAt = Date.now();
         const timeout = AbortSignal.timeout(this.#options.timeoutMs);

@@ -14,7 +14,7 @@ import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES } from './fuzz/budget.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
-import { verifyPacts } from './pact/suite.js';
+import { pactWriteBudget, verifyPacts } from './pact/suite.js';
 import { type Coverage, CoverageRecorder } from './reporters/coverage.js';
 
 /** `fuzz` runs the fuzz suite alone; with another suite it runs when `VerifyOptions.fuzz` asks for it. */
@@ -37,7 +37,7 @@ export interface VerifyOptions {
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly suite?: Suite;
-  /** No POST at all: the checks that need one are skipped. */
+  /** No write at all (no request of a method other than GET, HEAD, OPTIONS or TRACE): the checks and pact interactions that need one are skipped. */
   readonly readOnly?: boolean;
   /** A category the deployment accepts, as exact digits: tried before any guess when creating pets. */
   readonly categoryId?: string;
@@ -87,9 +87,9 @@ export interface VerificationReport {
   readonly ms: number;
   /** Requests sent to the deployment by both suites, retries and provider-state setups included. */
   readonly requests: number;
-  /** How many of them were POSTs. */
+  /** How many of them were writes: requests of a method that is not safe (RFC 9110 §9.2.1), POST for this API. */
   readonly posts: number;
-  /** POSTs sent, retries counted: at most `MAX_WRITES` by the spec suite, and `MAX_FUZZ_WRITES` more by the fuzz suite. */
+  /** Writes taken from the run's budget, retries counted: at most `MAX_WRITES` by the spec suite, and the Pact and fuzz suites' own budgets more. */
   readonly writes: number;
   /** Requests sent again after a 429, a gateway error or a dropped connection: `GET <url> after 503`. */
   readonly retried: readonly string[];
@@ -210,8 +210,8 @@ interface Run {
   readonly startedAt: string;
   /** When the run's deadline falls, by `Date.now()`: the pact suite's workers keep to it too. */
   readonly deadlineAt: number;
-  /** Requests and POSTs of the pact suite, sent by its workers' own clients and counted here. */
-  readonly pactTotals: { requests: number; posts: number };
+  /** Requests and writes of the pact suite, sent by its workers' own clients and counted here. */
+  readonly pactTotals: { requests: number; writes: number };
   readonly coverage: CoverageRecorder;
   /** Hears each response of both suites: the coverage, then the caller's observer. */
   readonly observe: ExchangeObserver;
@@ -232,7 +232,7 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     options.observe?.(exchange);
   };
   const client = new HttpClient({
-    maxPosts: MAX_WRITES,
+    maxWrites: MAX_WRITES,
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -251,7 +251,7 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     started,
     startedAt,
     deadlineAt,
-    pactTotals: { requests: 0, posts: 0 },
+    pactTotals: { requests: 0, writes: 0 },
     coverage,
     observe,
   };
@@ -279,7 +279,7 @@ function runStateOf(run: Run, listing: readonly Record<string, JsonValue>[]): Ru
     listing,
     now: run.options.now ?? new Date(),
     get writesLeft() {
-      return run.client.postsLeft;
+      return run.client.writesLeft;
     },
     advice: new Advice(),
     ...(run.options.categoryId === undefined ? {} : { categoryId: run.options.categoryId }),
@@ -306,6 +306,8 @@ async function runSpecSuite(run: Run, state: RunState): Promise<CheckResult[]> {
 async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPact[]): Promise<CheckResult[]> {
   if (run.suite === 'spec' || run.suite === 'fuzz') return [];
   const { options } = run;
+  // Its own writes, besides what the spec suite left of the run's budget; those it sends are taken from it.
+  run.client.grantWrites(pactWriteBudget(state, pacts));
   const pactRun = await verifyPacts(state, pacts, {
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -316,7 +318,8 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
     onExchange: run.observe,
   });
   run.pactTotals.requests = pactRun.requests;
-  run.pactTotals.posts = pactRun.posts;
+  run.pactTotals.writes = pactRun.writes;
+  run.client.spendWrites(pactRun.writes);
   return pactRun.results.map((result) => shown(run, result));
 }
 
@@ -325,8 +328,8 @@ async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
   const asked = run.options.fuzz;
   if (run.suite !== 'fuzz' && asked === undefined) return [];
   const options = { seed: asked?.seed ?? randomInt(2 ** 31), runs: asked?.runs ?? DEFAULT_FUZZ_RUNS, deadlineAt: run.deadlineAt };
-  // Its own POSTs, besides what the spec suite left of the run's budget.
-  run.client.grantPosts(MAX_FUZZ_WRITES);
+  // Its own writes, besides what the other suites left of the run's budget.
+  run.client.grantWrites(MAX_FUZZ_WRITES);
   const result = fastCheckInstalled()
     ? await runCheck((await import('./fuzz/suite.js')).fuzzCheck(options), state, 'fuzz')
     : {
@@ -358,8 +361,8 @@ function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | u
     startedAt: run.startedAt,
     ms: performance.now() - run.started,
     requests: client.sent + pactTotals.requests,
-    posts: client.posts + pactTotals.posts,
-    writes: client.postsSent,
+    posts: client.writes + pactTotals.writes,
+    writes: client.writesSent,
     retried: client.retried,
     retries: { byCause, waitedMs },
     advice,

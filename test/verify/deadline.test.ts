@@ -64,7 +64,7 @@ describe('the Pact suite goes through the same bounds and counts as the spec sui
     expect(run.code).toBe(0);
     expect(bySuite(report, 'pact').length).toBeGreaterThan(5);
     expect({ requests: report.requests, posts: report.posts }).toEqual(received);
-    expect(run.stderr).toContain(`${received.requests} requests · ${received.posts} POSTs`);
+    expect(run.stderr).toContain(`${received.requests} requests · ${received.posts} writes`);
   });
 
   it('--suite pact keeps to --rps', async () => {

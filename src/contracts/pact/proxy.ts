@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
+import { isWrite } from '../../http/methods.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
 import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
 import {
@@ -51,6 +52,8 @@ export interface BoundedProxyOptions {
   readonly pacer: Pacer;
   readonly deadline?: AbortSignal | undefined;
   readonly maxBodyBytes?: number;
+  /** Writes (requests of a method that is not safe) the run's budget allows the Pact suite: past them none is sent. */
+  readonly writesLeft: number;
   /** The exact integers beyond 2^53 the provider states handed to the Pact Verifier so far. */
   readonly exactValues: () => Iterable<bigint>;
   /** Called as each request leaves for the deployment, with its method: the run's count. */
@@ -164,6 +167,8 @@ interface BoundedProxyContext {
   readonly maxBodyBytes: number;
   readonly problems: ProxyProblem[];
   readonly forwarded: RecordedRequest[];
+  /** Writes sent so far, each taken from `writesLeft`. */
+  writes: number;
 }
 
 function proxyContext(options: BoundedProxyOptions): BoundedProxyContext {
@@ -174,6 +179,7 @@ function proxyContext(options: BoundedProxyOptions): BoundedProxyContext {
     maxBodyBytes: options.maxBodyBytes ?? MAX_RESPONSE_BYTES,
     problems: [],
     forwarded: [],
+    writes: 0,
   };
 }
 
@@ -251,20 +257,30 @@ function sendOnce(context: BoundedProxyContext, request: OutgoingRequest): Promi
   });
 }
 
+/** Takes a write from the Pact suite's budget, each one sent again after a 429 counted, or says none is left. */
+function budgetSpent(context: BoundedProxyContext, request: OutgoingRequest): Rejection | undefined {
+  if (!isWrite(request.method) || context.writes++ < context.options.writesLeft) return undefined;
+  return {
+    problem: 'budget',
+    message: `${request.method} ${request.url} not sent: the run has sent the ${context.options.writesLeft} writes its budget allows the Pact suite`,
+  };
+}
+
 /** A 429 is sent again once its Retry-After has passed, as the spec suite does; still limited, the run is told to slow down. */
 async function sendPastRateLimits(context: BoundedProxyContext, request: OutgoingRequest): Promise<BoundedResponse | Rejection> {
   const where = `${request.method} ${request.url}`;
-  let sent = await sendOnce(context, request);
-  for (let limited = 0; sent.response.status === 429; limited++) {
+  for (let limited = 0; ; limited++) {
+    const spent = budgetSpent(context, request);
+    if (spent) return spent;
+    const sent = await sendOnce(context, request);
+    if (sent.response.status !== 429) return sent;
     if (limited >= RATE_LIMIT_RETRIES) return { problem: 'rate-limited', message: `${where}: ${rateLimitedMessage(RATE_LIMIT_RETRIES)}` };
     try {
       await waitWithin(retryAfterMs(sent.response.headers.get('retry-after')), context.options.deadline);
     } catch {
       return { problem: 'rate-limited', message: `${where}: ${rateLimitedMessage(limited)}; the run's deadline fell before its Retry-After passed` };
     }
-    sent = await sendOnce(context, request);
   }
-  return sent;
 }
 
 /** The deployment's response headers as handed to the Verifier: hop-by-hop ones dropped, JSON's Content-Type canonical. */

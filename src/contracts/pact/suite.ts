@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isWrite } from '../../http/methods.js';
 import { parseJson, stringifyJson } from '../../json/lossless.js';
 import { basePathOf } from '../../openapi/document.js';
 import { operationAt } from '../causes.js';
@@ -178,11 +179,32 @@ function whyNotVerified(report: VerifierReport, interaction: PactInteraction, ou
   }`;
 }
 
+/** The method the Pact Verifier sends for an interaction: a pact may write it in lower case (V2), the Verifier sends it in upper case. */
+function methodOf(interaction: PactInteraction): string {
+  return interaction.request.method.toUpperCase();
+}
+
+/** How many writes an interaction may send: its own request when its method is not safe, and one per state that may create a pet. */
+function writesOf(interaction: PactInteraction, setups: Readonly<Record<string, StateSetup>>): number {
+  return (isWrite(methodOf(interaction)) ? 1 : 0) + statesOf(interaction).filter((name) => setups[name]?.mayWrite).length;
+}
+
 function skipReason(interaction: PactInteraction, state: RunState, setups: Readonly<Record<string, StateSetup>>): string | undefined {
   if (!state.readOnly) return undefined;
-  if (interaction.request.method.toUpperCase() === 'POST') return '--read-only: the interaction sends a POST';
+  const method = methodOf(interaction);
+  if (isWrite(method))
+    return `--read-only: the interaction sends ${method}, a write (only GET, HEAD, OPTIONS and TRACE are safe, RFC 9110 §9.2.1), so it is not replayed`;
   const writing = statesOf(interaction).find((name) => setups[name]?.mayWrite);
   return writing ? `--read-only: the state "${writing}" may need a pet created` : undefined;
+}
+
+/**
+ * The writes the Pact suite may send, a budget of its own besides the spec suite's: twice what its
+ * interactions and their states need, so that a write sent again after a 429 is not taken from another.
+ */
+export function pactWriteBudget(state: RunState, pacts: readonly LoadedPact[]): number {
+  const setups = stateSetups(state.contract, state.client, state.runId);
+  return 2 * pacts.flatMap(({ pact }) => pact.interactions).reduce((sum, interaction) => sum + writesOf(interaction, setups), 0);
 }
 
 export interface PactRunOptions {
@@ -201,7 +223,8 @@ export interface PactRunOptions {
 export interface PactRun {
   readonly results: CheckResult[];
   readonly requests: number;
-  readonly posts: number;
+  /** Of them, the writes (methods that are not safe), each taken from the run's budget. */
+  readonly writes: number;
 }
 
 /** A finding as the report shows it: every text the deployment may have echoed the key into, redacted. */
@@ -218,6 +241,8 @@ function redacted(finding: Finding, redact: (text: string) => string): Finding {
 function judge(interaction: PactInteraction, outcome: InteractionOutcome, request: RecordedRequest, redact: (text: string) => string, fault: FaultOf) {
   // What the proxy capped, stopped or could not get is the failure: the Verifier only saw the proxy's 502.
   const stopped: Finding[] = outcome.problems.map((problem) => ({ message: redact(problem.message), request: problem.request }));
+  const spent = outcome.problems.find((problem) => problem.problem === 'budget');
+  if (spent) return { outcome: 'skip' as const, ms: 0, findings: [], reason: redact(spent.message) };
   const unasked = outcome.problems.find((problem) => !breaksContract(problem));
   if (unasked) return { outcome: 'error' as const, ms: 0, findings: stopped, reason: `could not verify: ${redact(unasked.message)}` };
   // A state is set up through the API, so a state that cannot be is the deployment's response failing.
@@ -293,7 +318,7 @@ interface PactSuiteContext {
   readonly folder: string;
   readonly results: CheckResult[];
   /** The requests the worker sent, counted as they leave, for the report's totals. */
-  readonly sent: { requests: number; posts: number };
+  readonly sent: { requests: number; writes: number };
 }
 
 function emit(context: PactSuiteContext, result: CheckResult): void {
@@ -308,7 +333,7 @@ function hear(context: PactSuiteContext, exchange: ObservedExchange): void {
 
 function countSent(context: PactSuiteContext, method: string): void {
   context.sent.requests++;
-  if (method === 'POST') context.sent.posts++;
+  if (isWrite(method)) context.sent.writes++;
 }
 
 /** What every result of the interaction shows, whatever its outcome. */
@@ -357,6 +382,8 @@ function workerJob(context: PactSuiteContext, interactions: PactJob['interaction
     ...(context.categoryId === undefined ? {} : { categoryId: context.categoryId }),
     timeoutMs: options.timeoutMs,
     concurrency: options.concurrency,
+    // What is left of the run's budget, less what the pacts before this one sent.
+    writesLeft: context.state.writesLeft - context.sent.writes,
     ...(options.rps === undefined ? {} : { rps: options.rps }),
     deadlineAt: options.deadlineAt,
   };
@@ -437,7 +464,7 @@ export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[],
     categoryId,
     folder,
     results: [],
-    sent: { requests: 0, posts: 0 },
+    sent: { requests: 0, writes: 0 },
   };
   try {
     for (const [index, loaded] of pacts.entries()) await verifyPact(context, index, loaded);

@@ -26,6 +26,8 @@ export interface PactJob {
   readonly timeoutMs: number;
   readonly concurrency: number;
   readonly rps?: number;
+  /** Writes the run's budget still allows this worker: past them the proxy sends none. */
+  readonly writesLeft: number;
   /** When the run's deadline falls, as `Date.now()` counts. */
   readonly deadlineAt: number;
 }
@@ -105,6 +107,7 @@ async function run(job: PactJob): Promise<PactOutcome> {
     pacer,
     deadline,
     exactValues: () => exactValues(),
+    writesLeft: job.writesLeft,
     onSend: (method) => tell({ sent: method }),
     onExchange: (exchange) => tell({ exchange }),
     settingUp: () => settingUp(),
