@@ -3,10 +3,11 @@ import { isWrite } from '../http/methods.js';
 import { isInt64 } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type Conformance, createConformance } from '../openapi/conformance.js';
+import { DROPPED } from './causes.js';
 import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
 import type { Contract, ContractOperation } from './contract.js';
-import { type DerivedCredential, type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
+import { type DerivedCredential, DroppedError, type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
 
@@ -115,6 +116,31 @@ const BUDGET_SPENT = 'the run has used its budget of writes';
 /** The fault of an operation that answered a status where a valid request needs another: shared by every check that met it. */
 export function statusFault(operationId: string, status: number): string {
   return `status:${operationId}:${status}`;
+}
+
+/** How many of the requests a deployment left unanswered in flight a finding names. */
+const NAMED_IN_FLIGHT = 4;
+
+/**
+ * A request left unanswered by a deployment that answered before: a breach (a client may send it), one
+ * fault whichever requests met it. The finding names the requests it left unanswered in flight, those
+ * to replay (a crash came from one of them; every later request only met a stopped deployment), and its
+ * request is the first of them.
+ */
+function droppedFinding(error: DroppedError): Finding {
+  const { inFlight, refused } = error.unanswered();
+  const named = inFlight.length > 0 ? inFlight : [{ request: error.request, detail: error.detail }];
+  const list = named
+    .slice(0, NAMED_IN_FLIGHT)
+    .map(({ request, detail }) => `${request.method} ${request.url} (${detail})`)
+    .join(', ');
+  const more = named.length > NAMED_IN_FLIGHT ? ` and ${named.length - NAMED_IN_FLIGHT} more` : '';
+  const then = refused ? ', then refused every new connection (it crashed, or was stopped)' : '';
+  return {
+    message: `the deployment stopped answering after it had answered ${error.answered} requests of this run: it left ${named.length === 1 ? 'a request' : `${named.length} requests`} in flight unanswered, ${list}${more}${then}. A request the spec defines must be answered: a crash or a dropped connection breaks the contract; look in the deployment's logs for what ${named.length === 1 ? 'this request' : 'one of these requests'} raised`,
+    request: (named[0] ?? { request: error.request }).request,
+    fault: DROPPED,
+  };
 }
 
 /** The start of a body, for a report. */
@@ -383,6 +409,10 @@ export async function runCheck(check: Check, state: RunState, suite: CheckResult
   } catch (error) {
     if (error instanceof Skip) return result(context.findings.length > 0 ? 'fail' : 'skip', error.message);
     if (error instanceof TransportError && error.problem === 'budget') return result(context.findings.length > 0 ? 'fail' : 'skip', BUDGET_SPENT);
+    if (error instanceof DroppedError) {
+      context.findings.push(droppedFinding(error));
+      return result('fail');
+    }
     if (error instanceof TransportError) return result(context.findings.length > 0 ? 'fail' : 'error', `could not verify: ${error.message}`);
     return result('error', `bug in petstore-verify, please report it: ${stringField(error, 'stack') ?? error}`);
   }

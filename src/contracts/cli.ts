@@ -147,7 +147,7 @@ function appended(value: string, previous: string[]): string[] {
 const HELP_AFTER = `
 Exit codes:
   0  every check passed
-  1  the deployment breaks the contract
+  1  the deployment breaks the contract (stopping to answer after it has answered included)
   2  nothing (or not everything) could be verified: a usage error, a misconfiguration (a base URL
      without /v1, a web page instead of the API, an unreadable --pact, an --output that cannot be
      written), an unreachable deployment, a refused key, or checks cut off by --deadline

@@ -81,7 +81,12 @@ export interface ObservedExchange {
 /** Hears each response the deployment sends, retries included, as it arrives. */
 export type ExchangeObserver = (exchange: ObservedExchange) => void;
 
-export type TransportProblem = 'timeout' | 'deadline' | 'refused' | 'dns' | 'tls' | 'too-large' | 'network' | 'rate-limited' | 'budget';
+/**
+ * Why a request got no complete response. `dropped`: the connection was reset, closed or refused after
+ * the deployment had answered before in this run, which breaks the contract (a crash, a process that
+ * stopped); the same before its first answer is `network` or `refused`, a deployment not reached.
+ */
+export type TransportProblem = 'timeout' | 'deadline' | 'refused' | 'dns' | 'tls' | 'too-large' | 'network' | 'rate-limited' | 'budget' | 'dropped';
 
 /** How many times one request is sent again after a 429 before the run says it is rate limited. */
 export const RATE_LIMIT_RETRIES = 8;
@@ -112,7 +117,7 @@ export function rateLimitedMessage(retries: number): string {
   return `rate limited: still answered 429 Too Many Requests after ${retries} retries that honoured its Retry-After; lower --rps (or --concurrency) so the deployment does not limit the verifier`;
 }
 
-/** The request never got a complete response: the deployment could not be asked. */
+/** The request never got a complete response: the deployment could not be asked, or stopped answering (`dropped`). */
 export class TransportError extends PetstoreError {
   override readonly name = 'TransportError' as const;
   constructor(
@@ -120,7 +125,7 @@ export class TransportError extends PetstoreError {
     readonly request: RecordedRequest,
     detail: string,
   ) {
-    super(`${request.method} ${request.url}: ${detail}`, { exitCode: EXIT.usage });
+    super(`${request.method} ${request.url}: ${detail}`, { exitCode: problem === 'dropped' ? EXIT.failed : EXIT.usage });
   }
 }
 
@@ -211,6 +216,10 @@ export class HttpClient {
   #writesTaken = 0;
   /** Writes added to the budget for a suite with one of its own (`grantWrites`). */
   #writesGranted = 0;
+  /** How many responses the deployment sent this client: once it has answered, a connection it drops is a breach. */
+  #answered = 0;
+  /** What the deployment left unanswered once it had answered: see `Unanswered`. */
+  readonly #unanswered: { inFlight: UnansweredRequest[]; refused: boolean } = { inFlight: [], refused: false };
   /** The requests that were sent again, as `GET <url> after 503`. */
   readonly retried: string[] = [];
   readonly #retryCauses: Partial<Record<RetryCause, number>> = {};
@@ -330,7 +339,8 @@ export class HttpClient {
         if (!idempotent || attempt - limited > this.#options.retries || cause === undefined) return exchange;
         this.#retriedAfter(recorded, cause, cause);
       } catch (error) {
-        if (!idempotent || attempt - limited > this.#options.retries || !(error instanceof TransportError) || error.problem !== 'network') throw error;
+        if (!(error instanceof TransportError)) throw error;
+        if (!idempotent || attempt - limited > this.#options.retries || error.problem !== 'network') throw this.#droppedAfterAnswers(error);
         this.#retriedAfter(recorded, 'network', error.message);
       }
       // Through the verifier's one timer (pace.ts `waits`), so that a test can run the backoff without waiting it; the
@@ -385,14 +395,61 @@ export class HttpClient {
           ms: performance.now() - started,
           attempts: attempt,
         };
+        this.#answered++;
         this.#options.observe?.({ request: recorded, status: exchange.status, headers: [...exchange.headers], text, startedAt, ms: exchange.ms });
         return exchange;
       });
     } catch (error) {
       if (error instanceof TransportError) throw error;
       const { problem, detail } = describeFailure(error, this.#options.deadline, this.#options.timeoutMs);
+      // Noted as it happens, before any retry: a crash most likely came from a request it left unanswered in flight.
+      if (this.#answered > 0 && problem === 'network' && !this.#unanswered.refused) this.#unanswered.inFlight.push({ request: recorded, detail });
+      if (this.#answered > 0 && problem === 'refused') this.#unanswered.refused = true;
       throw new TransportError(problem, recorded, detail);
     }
+  }
+
+  /**
+   * A connection reset, closed or refused once the deployment has answered in this run is no network
+   * that cannot be reached: the deployment stopped answering (it crashed, or dropped the request), which
+   * breaks the contract. Each such error names the first request it left unanswered.
+   */
+  #droppedAfterAnswers(error: TransportError): TransportError {
+    if (this.#answered === 0 || (error.problem !== 'network' && error.problem !== 'refused')) return error;
+    const detail = error.message.slice(error.request.method.length + error.request.url.length + 3);
+    const unanswered = this.#unanswered;
+    return new DroppedError(error.request, detail, this.#answered, () => ({ inFlight: [...unanswered.inFlight], refused: unanswered.refused }));
+  }
+}
+
+/** A request the deployment left no answer to, and why: `socket hang up`, `read ECONNRESET`. */
+export interface UnansweredRequest {
+  readonly request: RecordedRequest;
+  readonly detail: string;
+}
+
+/**
+ * What the deployment left unanswered once it had answered: the requests in flight whose connections it
+ * reset or closed (a crash came from one of them: the client cannot tell which, so it names them all),
+ * and whether it then refused new connections (it was down).
+ */
+export interface Unanswered {
+  readonly inFlight: readonly UnansweredRequest[];
+  readonly refused: boolean;
+}
+
+/** A request the deployment left unanswered after it had answered: see `HttpClient`. */
+export class DroppedError extends TransportError {
+  constructor(
+    request: RecordedRequest,
+    /** Why it got no answer: `socket hang up`, `connection refused...`. */
+    readonly detail: string,
+    /** How many answers the deployment had sent before. */
+    readonly answered: number,
+    /** What the deployment left unanswered in the run, as known when asked: once the check is over, every reset at a crash has come in. */
+    readonly unanswered: () => Unanswered,
+  ) {
+    super('dropped', request, `no answer (${detail}), after the deployment had answered ${answered} requests of this run`);
   }
 }
 

@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { EXIT, type ExitCode, messageOf } from '../errors.js';
 import type { JsonValue } from '../json/lossless.js';
 import { basePathOf } from '../openapi/document.js';
-import { groupByCause } from './causes.js';
+import { DROPPED, groupByCause } from './causes.js';
 import { Advice, type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
 import { authChecks } from './checks/auth.js';
 import { createChecks } from './checks/create.js';
@@ -12,7 +12,7 @@ import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
 import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES } from './fuzz/budget.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
-import { type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
+import { DroppedError, type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { pactWriteBudget, verifyPacts } from './pact/suite.js';
 import { type Coverage, CoverageRecorder } from './reporters/coverage.js';
@@ -303,9 +303,26 @@ async function runSpecSuite(run: Run, state: RunState): Promise<CheckResult[]> {
   );
 }
 
-async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPact[]): Promise<CheckResult[]> {
+/**
+ * Why the Pact suite replays nothing: the deployment stopped answering during the spec suite (a crash,
+ * found there) and still does not answer its listing. Its interactions would each meet the same fault.
+ */
+async function stoppedAnswering(run: Run, results: readonly CheckResult[]): Promise<string | undefined> {
+  const met = results.find((result) => result.findings.some((finding) => finding.fault === DROPPED));
+  if (met === undefined) return undefined;
+  try {
+    await run.client.send({ method: 'GET', path: run.contract.operation('listPets').path, query: 'limit=1' });
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof DroppedError)) throw error;
+    return `not replayed: the deployment stopped answering during the spec suite (see ${met.id}), and still does not answer`;
+  }
+}
+
+async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPact[], before: readonly CheckResult[]): Promise<CheckResult[]> {
   if (run.suite === 'spec' || run.suite === 'fuzz') return [];
   const { options } = run;
+  const notRun = await stoppedAnswering(run, before);
   // Its own writes, besides what the spec suite left of the run's budget; those it sends are taken from it.
   run.client.grantWrites(pactWriteBudget(state, pacts));
   const pactRun = await verifyPacts(state, pacts, {
@@ -316,6 +333,7 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
     deadlineAt: run.deadlineAt,
     onResult: options.onResult && ((result) => options.onResult?.(shown(run, result))),
     onExchange: run.observe,
+    notRun,
   });
   run.pactTotals.requests = pactRun.requests;
   run.pactTotals.writes = pactRun.writes;
@@ -398,7 +416,7 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
   if ('fatal' in seen) return reportOf(run, [], undefined, seen.fatal);
   const state = runStateOf(run, seen.listing);
   const results = await runSpecSuite(run, state);
-  results.push(...(await runPactSuite(run, state, pacts.pacts)));
+  results.push(...(await runPactSuite(run, state, pacts.pacts, results)));
   results.push(...(await runFuzzSuite(run, state)));
   return reportOf(run, results, state);
 }

@@ -73,8 +73,35 @@ function decoded(response: IncomingMessage, headers: Headers): Readable {
   return stream;
 }
 
-/** Sends one request and resolves once the response's headers are in; its body is read from the stream. */
-export function send(url: string, init: TransportRequest): Promise<TransportResponse> {
+/** A request reset on a kept-alive connection the client had used before, before any answer: see `send`. */
+class StaleConnectionError extends Error {
+  constructor(readonly error: Error) {
+    super(error.message);
+  }
+}
+
+/**
+ * Sends one request and resolves once the response's headers are in; its body is read from the stream.
+ * A request reset before any answer on a kept-alive connection used before is sent once more, on a new
+ * connection: the server may have closed the idle connection just as the request left (the race Node's
+ * documentation gives for `request.reusedSocket`), so the deployment never saw it. Any other reset, and
+ * that one when the new connection is refused too (the deployment went down with it), is the
+ * deployment's: the caller judges it.
+ */
+export async function send(url: string, init: TransportRequest): Promise<TransportResponse> {
+  try {
+    return await sendOnce(url, init);
+  } catch (error) {
+    if (!(error instanceof StaleConnectionError)) throw error;
+    return sendOnce(url, init).catch((again: unknown) => {
+      // Refused on a new connection: the deployment is down, and the reset was its going down with the request in flight.
+      const refused = typeof again === 'object' && again !== null && 'code' in again && again.code === 'ECONNREFUSED';
+      throw again instanceof StaleConnectionError || refused ? error.error : again;
+    });
+  }
+}
+
+function sendOnce(url: string, init: TransportRequest): Promise<TransportResponse> {
   const target = new URL(url);
   const headers = new Headers(init.headers);
   if (!headers.has('accept-encoding')) headers.set('accept-encoding', ACCEPT_ENCODING);
@@ -98,7 +125,9 @@ export function send(url: string, init: TransportRequest): Promise<TransportResp
     // Every failure comes here, an abort's too (the request is destroyed with the signal's reason).
     request.once('error', (error) => {
       init.signal.removeEventListener('abort', abort);
-      reject(error);
+      // Before any response, on a reused connection, and not aborted: the connection may have gone stale.
+      const stale = response === undefined && request.reusedSocket && !init.signal.aborted && 'code' in error && error.code === 'ECONNRESET';
+      reject(stale ? new StaleConnectionError(error) : error);
     });
     request.once('response', (incoming) => {
       response = incoming;

@@ -28,7 +28,7 @@ import { listenOnLoopback, requestChunks } from './loopback.js';
 
 /** Something the proxy stopped or could not get, reported as the interaction's failure. */
 export interface ProxyProblem {
-  /** `too-large` and `redirect` are the deployment breaking the contract (see `breaksContract`); the others mean it could not be asked. */
+  /** `too-large`, `redirect` and `dropped` are the deployment breaking the contract (see `breaksContract`); the others mean it could not be asked. */
   readonly problem: TransportProblem | 'redirect';
   readonly request: RecordedRequest;
   readonly message: string;
@@ -36,10 +36,11 @@ export interface ProxyProblem {
 
 /**
  * Whether the deployment responded, but with what petstore-verify never hands on (a body past the
- * cap, a redirect): the interaction fails. Any other problem means it could not be asked: an error.
+ * cap, a redirect), or stopped answering (`dropped`): the interaction fails. Any other problem means
+ * it could not be asked: an error.
  */
 export function breaksContract(problem: ProxyProblem): boolean {
-  return problem.problem === 'too-large' || problem.problem === 'redirect';
+  return problem.problem === 'too-large' || problem.problem === 'redirect' || problem.problem === 'dropped';
 }
 
 export interface BoundedProxyOptions {
@@ -337,6 +338,12 @@ async function forward(context: BoundedProxyContext, incoming: IncomingMessage, 
     outgoing.end(sent.bytes);
   } catch (error) {
     const { problem, detail } = describeFailure(error, context.options.deadline, context.options.timeoutMs);
+    // The Pact suite runs once the deployment has answered the run's first request: a connection it resets, closes or refuses now is a breach.
+    if (problem === 'network' || problem === 'refused')
+      return reject(context, outgoing, request, {
+        problem: 'dropped',
+        message: `${method} ${url}: no answer (${detail}), after the deployment had answered this run's requests: it stopped answering (it crashed, or dropped the connection)`,
+      });
     reject(context, outgoing, request, { problem, message: `${method} ${url}: ${detail}` });
   }
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { isWrite } from '../../http/methods.js';
 import { parseJson, stringifyJson } from '../../json/lossless.js';
 import { basePathOf } from '../../openapi/document.js';
-import { operationAt } from '../causes.js';
+import { DROPPED, operationAt } from '../causes.js';
 import { type CheckResult, type Finding, type RunState, statusFault, undocumentedStatusFault } from '../check.js';
 import type { Contract } from '../contract.js';
 import { type ExchangeObserver, KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
@@ -217,6 +217,8 @@ export interface PactRunOptions {
   readonly onResult?: ((result: CheckResult) => void) | undefined;
   /** Hears each response the deployment sent the suite, redacted as the spec suite's are. */
   readonly onExchange?: ExchangeObserver | undefined;
+  /** Why no interaction is replayed (the deployment stopped answering before the suite), each reported as skipped with it. */
+  readonly notRun?: string | undefined;
 }
 
 /** The Pact suite's results, and the requests it sent, for the report's totals. */
@@ -240,9 +242,16 @@ function redacted(finding: Finding, redact: (text: string) => string): Finding {
 /** One interaction's result, from the Verifier's report and what the proxy and the states saw. */
 function judge(interaction: PactInteraction, outcome: InteractionOutcome, request: RecordedRequest, redact: (text: string) => string, fault: FaultOf) {
   // What the proxy capped, stopped or could not get is the failure: the Verifier only saw the proxy's 502.
-  const stopped: Finding[] = outcome.problems.map((problem) => ({ message: redact(problem.message), request: problem.request }));
+  const stopped: Finding[] = outcome.problems.map((problem) => ({
+    message: redact(problem.message),
+    request: problem.request,
+    ...(problem.problem === 'dropped' ? { fault: DROPPED } : {}),
+  }));
   const spent = outcome.problems.find((problem) => problem.problem === 'budget');
   if (spent) return { outcome: 'skip' as const, ms: 0, findings: [], reason: redact(spent.message) };
+  // A deployment that stopped answering fails the interaction, whatever its states then could not set up.
+  const dropped = stopped.filter((finding) => finding.fault === DROPPED);
+  if (dropped.length > 0) return { outcome: 'fail' as const, ms: 0, findings: dropped };
   const unasked = outcome.problems.find((problem) => !breaksContract(problem));
   if (unasked) return { outcome: 'error' as const, ms: 0, findings: stopped, reason: `could not verify: ${redact(unasked.message)}` };
   // A state is set up through the API, so a state that cannot be is the deployment's response failing.
@@ -350,7 +359,7 @@ function resultBase(consumer: string, interaction: PactInteraction) {
 /** The pact's interactions to send; those `--read-only` keeps back are reported as skipped. */
 function interactionsToSend(context: PactSuiteContext, pact: PactDocument): PactInteraction[] {
   return pact.interactions.filter((interaction) => {
-    const reason = skipReason(interaction, context.state, context.setups);
+    const reason = context.options.notRun ?? skipReason(interaction, context.state, context.setups);
     if (reason) emit(context, { ...resultBase(pact.consumer.name, interaction), outcome: 'skip', ms: 0, findings: [], reason });
     return !reason;
   });
