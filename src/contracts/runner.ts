@@ -10,12 +10,12 @@ import { getChecks } from './checks/get.js';
 import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
-import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES } from './fuzz/budget.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { DroppedError, type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { pactWriteBudget, verifyPacts } from './pact/suite.js';
 import { type Coverage, CoverageRecorder } from './reporters/coverage.js';
+import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES, MAX_WRITES } from './run-bounds.js';
 
 /** `fuzz` runs the fuzz suite alone; with another suite it runs when `VerifyOptions.fuzz` asks for it. */
 export type Suite = 'spec' | 'pact' | 'all' | 'fuzz';
@@ -29,8 +29,7 @@ export type Suite = 'spec' | 'pact' | 'all' | 'fuzz';
  */
 export type WarningLevel = 'off' | 'notices' | 'all';
 
-/** The most POSTs the spec suite sends: 20 to fill an empty listing to the default page, the rest for its checks (most rejected by design). */
-export const MAX_WRITES = 80;
+export { MAX_WRITES } from './run-bounds.js';
 
 export interface VerifyOptions {
   /** The deployment's base URL, with its version prefix: `https://staging.example.com/v1`. */
