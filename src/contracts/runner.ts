@@ -12,8 +12,9 @@ import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { DroppedError, type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
+import { pactInstalled } from './pact/pact-module.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
-import { pactWriteBudget, verifyPacts } from './pact/suite.js';
+import { type PactWorker, pactWriteBudget, startPactWorker, verifyPacts } from './pact/suite.js';
 import { type Coverage, CoverageRecorder } from './reporters/coverage.js';
 import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES, MAX_WRITES } from './run-bounds.js';
 
@@ -214,6 +215,8 @@ interface Run {
   readonly coverage: CoverageRecorder;
   /** Hears each response of both suites: the coverage, then the caller's observer. */
   readonly observe: ExchangeObserver;
+  /** The Pact suite's worker, forked as the run starts so that it loads the Pact Verifier while the spec suite runs. */
+  readonly pactWorker: PactWorker | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -222,6 +225,9 @@ const DEFAULT_CONCURRENCY = 4;
 async function prepareRun(options: VerifyOptions): Promise<Run> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
+  const suite = options.suite ?? 'all';
+  // Forked first, so that it loads while this process loads the spec and the spec suite runs.
+  const pactWorker = (suite === 'all' || suite === 'pact') && pactInstalled() ? startPactWorker(options.apiKey) : undefined;
   const contract = await loadContract();
   const deadlineMs = options.deadlineMs ?? 120_000;
   const deadlineAt = Date.now() + deadlineMs;
@@ -242,7 +248,7 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
   });
   return {
     options,
-    suite: options.suite ?? 'all',
+    suite,
     readOnly: options.readOnly ?? false,
     contract,
     client,
@@ -253,6 +259,7 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     pactTotals: { requests: 0, writes: 0 },
     coverage,
     observe,
+    pactWorker,
   };
 }
 
@@ -333,6 +340,7 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
     onResult: options.onResult && ((result) => options.onResult?.(shown(run, result))),
     onExchange: run.observe,
     notRun,
+    worker: run.pactWorker,
   });
   run.pactTotals.requests = pactRun.requests;
   run.pactTotals.writes = pactRun.writes;
@@ -406,6 +414,16 @@ function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | u
  */
 export async function verify(options: VerifyOptions): Promise<VerificationReport> {
   const run = await prepareRun(options);
+  try {
+    return await verifyWith(run);
+  } finally {
+    run.pactWorker?.dispose();
+  }
+}
+
+/** The run's steps, in order; a misconfiguration or a deployment that cannot be asked ends it early with `fatal`. */
+async function verifyWith(run: Run): Promise<VerificationReport> {
+  const { options } = run;
   // Misconfiguration is found before the first request: exit 2 with what to fix, not a run of failures.
   const prefix = prefixProblems(options.baseUrl, basePathOf(run.contract.doc));
   if (prefix.past) return reportOf(run, [], undefined, prefix.past);

@@ -8,7 +8,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { isWrite } from '../../http/methods.js';
-import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
 import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
 import {
   bodyCapMessage,
@@ -55,8 +54,6 @@ export interface BoundedProxyOptions {
   readonly maxBodyBytes?: number;
   /** Writes (requests of a method that is not safe) the run's budget allows the Pact suite: past them none is sent. */
   readonly writesLeft: number;
-  /** The exact integers beyond 2^53 the provider states handed to the Pact Verifier so far. */
-  readonly exactValues: () => Iterable<bigint>;
   /** Called as each request leaves for the deployment, with its method: the run's count. */
   readonly onSend: (method: string) => void;
   /** True while a provider state is set up, so that its requests are not taken for the interaction's. */
@@ -101,36 +98,6 @@ async function readRequestBody(request: IncomingMessage, maxBytes: number): Prom
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
-}
-
-/**
- * The Pact JS proxy in front of the Verifier parses JSON request bodies with `JSON.parse`, which
- * rounds every integer beyond 2^53. A rounded integer that equals, as a double, an exact value a
- * provider state handed out is put back to that exact value; nothing else is touched.
- */
-export function restoreExactIntegers(body: string, exact: Iterable<bigint>): string {
-  const known = [...exact];
-  if (known.length === 0) return body;
-  let json: JsonValue;
-  try {
-    json = parseJson(body);
-  } catch {
-    return body;
-  }
-  let changed = false;
-  const restore = (value: JsonValue): JsonValue => {
-    if (typeof value === 'bigint') {
-      const original = known.find((candidate) => candidate !== value && Number(candidate) === Number(value));
-      if (original === undefined) return value;
-      changed = true;
-      return original;
-    }
-    if (Array.isArray(value)) return value.map(restore);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, restore(inner)]));
-    return value;
-  };
-  const restored = restore(json);
-  return changed ? stringifyJson(restored) : body;
 }
 
 /**
@@ -213,7 +180,7 @@ async function outgoingRequest(context: BoundedProxyContext, incoming: IncomingM
   // The pact holds a placeholder key; the deployment gets the real one, the record its template.
   const authorized = headers.has('authorization');
   const raw = await readRequestBody(incoming, context.maxBodyBytes);
-  const body = raw === undefined || raw.byteLength === 0 ? undefined : restoreExactIntegers(raw.toString('utf8'), context.options.exactValues());
+  const body = raw === undefined || raw.byteLength === 0 ? undefined : raw.toString('utf8');
   const recorded: RecordedRequest = {
     method,
     url,

@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { type Mismatch, mismatchFault } from './faults.js';
 import { isObject } from './guards.js';
 import { type LoadedPact, type PactDocument, type PactInteraction, statesOf } from './pacts.js';
 import { breaksContract } from './proxy.js';
-import { type StateSetup, stateSetups } from './states.js';
+import { type StateSetup, stateSetups, stateSpecOf } from './states.js';
 import type { InteractionOutcome, PactJob, PactOutcome, WorkerMessage } from './worker.js';
 
 /** One interaction's verdict in the verifier's JSON report. */
@@ -51,19 +51,50 @@ const WORKER = fileURLToPath(new URL(fromSources ? './worker.ts' : './worker.js'
 /** At the deadline the worker stops itself and reports; if it has not within this time, it is killed. */
 const KILL_GRACE_MS = 1_000;
 
+/**
+ * A worker process, forked ahead of its job: it loads the Pact Verifier (some 0.5 s of modules) as soon
+ * as it starts, so that a worker forked when the run starts has it loaded by the time the spec suite is
+ * done. One job each; `dispose` ends one that got none.
+ */
+export interface PactWorker {
+  /** Takes the worker for a job, or undefined once it was taken (a second pact forks its own). */
+  take(): ChildProcess | undefined;
+  dispose(): void;
+}
+
+function forkWorker(apiKey: string): ChildProcess {
+  return fork(WORKER, [], {
+    execArgv: fromSources ? ['--import', 'tsx'] : [],
+    env: { ...process.env, PETSTORE_API_KEY: apiKey, PACT_DO_NOT_TRACK: 'true' },
+    // The native verifier prints its own report on stdout; ours is made from its JSON instead.
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+}
+
+/** Forks a worker now, for the Pact suite to take later; its stderr is kept for the error of a worker that dies. */
+export function startPactWorker(apiKey: string): PactWorker {
+  let child: ChildProcess | undefined = forkWorker(apiKey);
+  const forked = child;
+  return {
+    take() {
+      const taken = child;
+      child = undefined;
+      return taken;
+    },
+    dispose() {
+      if (forked.exitCode === null && forked.signalCode === null && child !== undefined) forked.kill();
+    },
+  };
+}
+
 /** Runs the worker; `onSent` hears of each request it sends, as it sends it, and `onExchange` of each response. */
-function runWorker(job: PactJob, apiKey: string, onSent: (method: string) => void, onExchange: ExchangeObserver): Promise<PactOutcome> {
+function runWorker(job: PactJob, child: ChildProcess, onSent: (method: string) => void, onExchange: ExchangeObserver): Promise<PactOutcome> {
   return new Promise((resolve) => {
     if (job.deadlineAt <= Date.now()) {
+      child.kill();
       resolve({ error: "the run's deadline passed before the pact could be verified" });
       return;
     }
-    const child = fork(WORKER, [], {
-      execArgv: fromSources ? ['--import', 'tsx'] : [],
-      env: { ...process.env, PETSTORE_API_KEY: apiKey, PACT_DO_NOT_TRACK: 'true' },
-      // The native verifier prints its own report on stdout; ours is made from its JSON instead.
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    });
     let stderr = '';
     let outcome: PactOutcome | undefined;
     child.stderr?.on('data', (chunk) => (stderr += chunk));
@@ -79,10 +110,13 @@ function runWorker(job: PactJob, apiKey: string, onSent: (method: string) => voi
       },
       job.deadlineAt - Date.now() + KILL_GRACE_MS,
     );
-    child.on('exit', (code) => {
+    const exited = (code: number | null) => {
       clearTimeout(killer);
       resolve(outcome ?? { error: `the Pact verifier exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}` });
-    });
+    };
+    // A worker forked ahead that died before its job (it could not load the Pact Verifier) says so at once.
+    if (child.exitCode !== null || child.signalCode !== null) return exited(child.exitCode);
+    child.on('exit', exited);
     child.send(job);
   });
 }
@@ -203,7 +237,7 @@ function skipReason(interaction: PactInteraction, state: RunState, setups: Reado
  * interactions and their states need, so that a write sent again after a 429 is not taken from another.
  */
 export function pactWriteBudget(state: RunState, pacts: readonly LoadedPact[]): number {
-  const setups = stateSetups(state.contract, state.client, state.runId);
+  const setups = stateSetups(stateSpecOf(state.contract), state.client, state.runId);
   return 2 * pacts.flatMap(({ pact }) => pact.interactions).reduce((sum, interaction) => sum + writesOf(interaction, setups), 0);
 }
 
@@ -219,6 +253,8 @@ export interface PactRunOptions {
   readonly onExchange?: ExchangeObserver | undefined;
   /** Why no interaction is replayed (the deployment stopped answering before the suite), each reported as skipped with it. */
   readonly notRun?: string | undefined;
+  /** A worker forked when the run started, taken by the first pact that sends an interaction. */
+  readonly worker?: PactWorker | undefined;
 }
 
 /** The Pact suite's results, and the requests it sent, for the report's totals. */
@@ -388,6 +424,7 @@ function workerJob(context: PactSuiteContext, interactions: PactJob['interaction
     basePath: context.basePath,
     interactions,
     runId: context.state.runId,
+    states: stateSpecOf(context.state.contract),
     ...(context.categoryId === undefined ? {} : { categoryId: context.categoryId }),
     timeoutMs: options.timeoutMs,
     concurrency: options.concurrency,
@@ -446,7 +483,7 @@ async function verifyPact(context: PactSuiteContext, index: number, loaded: Load
   const started = performance.now();
   const outcome = await runWorker(
     workerJob(context, files),
-    context.options.apiKey,
+    context.options.worker?.take() ?? forkWorker(context.options.apiKey),
     (method) => countSent(context, method),
     (exchange) => hear(context, exchange),
   );
@@ -460,7 +497,7 @@ async function verifyPact(context: PactSuiteContext, index: number, loaded: Load
  */
 export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[], options: PactRunOptions): Promise<PactRun> {
   const basePath = basePathOf(state.contract.doc);
-  const setups = stateSetups(state.contract, state.client, state.runId);
+  const setups = stateSetups(stateSpecOf(state.contract), state.client, state.runId);
   const categoryId = acceptedCategoryId(state);
   const folder = await mkdtemp(join(tmpdir(), 'petstore-verify-pacts-'));
   const context: PactSuiteContext = {
