@@ -7,6 +7,7 @@ import { DROPPED } from './causes.js';
 import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
 import type { Contract, ContractOperation } from './contract.js';
+import { excerpt } from './excerpt.js';
 import { type DerivedCredential, DroppedError, type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
@@ -20,7 +21,7 @@ export interface Finding {
   readonly schemaPath?: string;
   readonly request?: RecordedRequest;
   readonly status?: number;
-  /** The start of the response body. */
+  /** The start of the response body: `excerpt` in src/contracts/excerpt.ts. */
   readonly excerpt?: string;
   /** The requests, in order, that show the fault together (the fuzz suite's shrunk sequence); the last is the one answered wrong. */
   readonly replay?: readonly RecordedRequest[];
@@ -109,8 +110,6 @@ export interface CallOptions {
   readonly contentType?: string;
 }
 
-const EXCERPT = 300;
-
 const BUDGET_SPENT = 'the run has used its budget of writes';
 
 /** The fault of an operation that answered a status where a valid request needs another: shared by every check that met it. */
@@ -141,11 +140,6 @@ function droppedFinding(error: DroppedError): Finding {
     request: (named[0] ?? { request: error.request }).request,
     fault: DROPPED,
   };
-}
-
-/** The start of a body, for a report. */
-function excerpt(text: string): string {
-  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
 }
 
 /**
@@ -287,7 +281,8 @@ export class CheckContext {
       return;
     }
     this.#observeForm(operation, exchange);
-    const response = { status, body: exchange.text, header: (name: string) => exchange.headers.get(name) ?? undefined };
+    const parsed = exchange.json === undefined ? { error: exchange.jsonError ?? 'not JSON' } : { json: exchange.json };
+    const response = { status, body: exchange.text, parsed, header: (name: string) => exchange.headers.get(name) ?? undefined };
     for (const violation of conformanceOf(this.contract)(operation.operationId, response)) {
       const { message, expected, actual, schemaPath, rule, path } = violation;
       // The interface names no response header: the spec's description of one is advice, said once per header.
@@ -349,8 +344,13 @@ function valueAt(json: JsonValue | undefined, path: string): JsonValue | undefin
 function int64Message(message: string, exchange: Exchange, path: string): string | undefined {
   if (!path.startsWith('body/')) return undefined;
   const value = valueAt(exchange.json, path.slice('body'.length));
-  if (typeof value !== 'bigint' || isInt64(value)) return undefined;
-  return message.replace(/: \/\S* .*$/, `: ${path.slice('body'.length)} is ${value}, beyond int64 (an int64 is from -2^63 to 2^63-1)`);
+  // An integer of more than a thousand digits is read as an infinity (src/json/lossless.ts): its digits are not worth printing.
+  const shown =
+    typeof value === 'number' && !Number.isFinite(value)
+      ? `a number read as ${value < 0 ? 'minus ' : ''}infinity (more than 1000 digits, or an exponent past every double)`
+      : value;
+  if (!(typeof value === 'bigint' && !isInt64(value)) && shown === value) return undefined;
+  return message.replace(/: \/\S* .*$/, `: ${path.slice('body'.length)} is ${shown}, beyond int64 (an int64 is from -2^63 to 2^63-1)`);
 }
 
 /** The form of the deployment's responses, where the interface leaves it open: error codes, charset, the Deprecation header. */

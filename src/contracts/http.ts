@@ -1,11 +1,10 @@
 import { DeadlineError, EXIT, messageOf, PetstoreError, stringField } from '../errors.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { isWrite } from '../http/methods.js';
-import { readLimited } from '../http/read-limited.js';
-import { type JsonValue, parseJson } from '../json/lossless.js';
+import { type JsonValue, parseJsonFast } from '../json/lossless.js';
 import { Pacer, sleepUnlessAborted } from './pace.js';
 import { KEY_PLACEHOLDER, Redactor } from './redact-key.js';
-import { send as sendOverHttp } from './transport.js';
+import { readText, send as sendOverHttp } from './transport.js';
 
 export { KEY_PLACEHOLDER };
 
@@ -297,7 +296,7 @@ export class HttpClient {
   redactExchange(exchange: ObservedExchange): ObservedExchange {
     let isJson = exchange.text.trim() !== '';
     try {
-      if (isJson) parseJson(exchange.text);
+      if (isJson) parseJsonFast(exchange.text);
     } catch {
       isJson = false;
     }
@@ -370,13 +369,15 @@ export class HttpClient {
         const timeout = AbortSignal.timeout(this.#options.timeoutMs);
         const signal = this.#options.deadline ? AbortSignal.any([timeout, this.#options.deadline]) : timeout;
         const response = await sendOverHttp(url, { method: request.method, headers, body: request.body, signal });
-        const raw = await readLimited(response.body, this.#options.maxBodyBytes);
+        const raw = await readText(response.body, this.#options.maxBodyBytes);
         if (raw === undefined) throw new TransportError('too-large', recorded, bodyCapMessage(this.#options.maxBodyBytes));
+        // An answer read whole as the deadline fell is not worked on: the deadline bounds parsing too.
+        if (this.#options.deadline?.aborted) throw new DeadlineError();
         let json: JsonValue | undefined;
         let jsonError: string | undefined;
         if (raw.trim() !== '') {
           try {
-            json = parseJson(raw);
+            json = parseJsonFast(raw);
           } catch (error) {
             jsonError = messageOf(error);
           }
@@ -384,7 +385,7 @@ export class HttpClient {
         // The key and every near miss of it sent so far, echoed back in any form, are replaced.
         const text = this.#redactor.body(raw, json !== undefined);
         // Parsed again only when the deployment echoed the key, so that `json` holds no more than `text`.
-        if (json !== undefined && text !== raw) json = parseJson(text);
+        if (json !== undefined && text !== raw) json = parseJsonFast(text);
         const exchange: Exchange = {
           request: recorded,
           status: response.status,

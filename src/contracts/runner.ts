@@ -10,6 +10,7 @@ import { getChecks } from './checks/get.js';
 import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
+import { shortened, shortenedResult } from './excerpt.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { DroppedError, type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
 import { pactInstalled } from './pact/pact-module.js';
@@ -294,7 +295,9 @@ function runStateOf(run: Run, listing: readonly Record<string, JsonValue>[]): Ru
 
 /** A result as the run's warning level shows it: without its warnings under `off`. */
 function shown(run: Run, result: CheckResult): CheckResult {
-  return run.options.warnings === 'off' && result.warnings.length > 0 ? { ...result, warnings: [] } : result;
+  // Every text the deployment may have put in it an excerpt (src/contracts/excerpt.ts), as every report shows it.
+  const short = shortenedResult(result);
+  return run.options.warnings === 'off' && short.warnings.length > 0 ? { ...short, warnings: [] } : short;
 }
 
 /** The spec suite's checks, all started at once: the client's pacer bounds what is in flight. */
@@ -341,6 +344,7 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
     onExchange: run.observe,
     notRun,
     worker: run.pactWorker,
+    bodies: options.observe !== undefined,
   });
   run.pactTotals.requests = pactRun.requests;
   run.pactTotals.writes = pactRun.writes;
@@ -356,7 +360,7 @@ async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
   // Its own writes, besides what the other suites left of the run's budget.
   run.client.grantWrites(MAX_FUZZ_WRITES);
   const result = fastCheckInstalled()
-    ? await runCheck((await import('./fuzz/suite.js')).fuzzCheck(options), state, 'fuzz')
+    ? shown(run, await runCheck((await import('./fuzz/suite.js')).fuzzCheck(options), state, 'fuzz'))
     : {
         id: 'fuzz.model',
         suite: 'fuzz' as const,
@@ -376,7 +380,7 @@ async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
 function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | undefined, fatal?: string): VerificationReport {
   const { client, pactTotals } = run;
   const results = groupByCause(checked);
-  const advice = run.options.warnings === 'all' && state ? state.advice.messages : [];
+  const advice = run.options.warnings === 'all' && state ? state.advice.messages.map(shortened) : [];
   const { byCause, waitedMs } = client.retries;
   return {
     baseUrl: run.options.baseUrl,
@@ -388,7 +392,7 @@ function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | u
     requests: client.sent + pactTotals.requests,
     posts: client.writes + pactTotals.writes,
     writes: client.writesSent,
-    retried: client.retried,
+    retried: client.retried.map(shortened),
     retries: { byCause, waitedMs },
     advice,
     results,
@@ -400,7 +404,7 @@ function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | u
       errors: count(results, 'error'),
       warnings: results.reduce((n, r) => n + r.warnings.length, advice.length),
     },
-    ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal, exitCode: EXIT.usage }),
+    ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal: shortened(fatal), exitCode: EXIT.usage }),
     coverage: run.coverage.coverage(),
   };
 }

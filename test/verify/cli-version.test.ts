@@ -44,7 +44,8 @@ describe('petstore-verify --version and --help load nothing of the run', () => {
     const loaded = await modulesLoaded([flag]);
     expect(loaded.some((url) => url.endsWith('/dist/contracts/cli.js'))).toBe(true);
     // pact-module.js and fast-check-module.js only ask whether the optional peers resolve, to check the flags.
-    const heavy = /contracts\/(runner|cli-run|check|http)\.js|\/(checks|reporters|openapi)\/|\/pact\/(suite|worker|proxy|pacts)\.js|\/(ajv|yaml|lossless-json)\//;
+    const heavy =
+      /contracts\/(runner|cli-run|check|http)\.js|\/(checks|reporters|openapi)\/|\/pact\/(suite|worker|proxy|pacts)\.js|\/(ajv|yaml|lossless-json)\//;
     expect(loaded.filter((url) => heavy.test(url))).toEqual([]);
   });
 });

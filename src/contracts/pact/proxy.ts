@@ -22,7 +22,7 @@ import {
   waitWithin,
 } from '../http.js';
 import type { Pacer } from '../pace.js';
-import { send, type TransportResponse } from '../transport.js';
+import { readBody, send, type TransportResponse } from '../transport.js';
 import { listenOnLoopback, requestChunks } from './loopback.js';
 
 /** Something the proxy stopped or could not get, reported as the interaction's failure. */
@@ -74,20 +74,6 @@ export interface BoundedProxy {
 
 // Hop-by-hop headers, and those that describe a body as it was on the wire rather than as forwarded.
 const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'host', 'accept-encoding', 'upgrade']);
-
-/** Reads a stream as bytes, or `undefined` (and cancels it) once it passes `maxBytes`. */
-async function readBytesLimited(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer | undefined> {
-  if (stream === null) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += chunk.byteLength;
-    // Leaving the loop cancels the stream, and with it the download and any decompression.
-    if (size > maxBytes) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
 
 async function readRequestBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
@@ -211,7 +197,7 @@ function sendOnce(context: BoundedProxyContext, request: OutgoingRequest): Promi
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.deadline ? AbortSignal.any([timeout, options.deadline]) : timeout;
     const response = await send(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
-    const bytes = await readBytesLimited(response.body, context.maxBodyBytes);
+    const bytes = await readBody(response.body, context.maxBodyBytes);
     if (bytes !== undefined)
       options.onExchange?.({
         request: request.recorded,

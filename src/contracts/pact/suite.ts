@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWrite } from '../../http/methods.js';
-import { parseJson, stringifyJson } from '../../json/lossless.js';
+import { parseJsonFast, stringifyJson } from '../../json/lossless.js';
 import { basePathOf } from '../../openapi/document.js';
 import { DROPPED, operationAt } from '../causes.js';
 import { type CheckResult, type Finding, type RunState, statusFault, undocumentedStatusFault } from '../check.js';
@@ -255,6 +255,8 @@ export interface PactRunOptions {
   readonly notRun?: string | undefined;
   /** A worker forked when the run started, taken by the first pact that sends an interaction. */
   readonly worker?: PactWorker | undefined;
+  /** Whether `onExchange` needs each answer's body (a HAR file is written). */
+  readonly bodies?: boolean;
 }
 
 /** The Pact suite's results, and the requests it sent, for the report's totals. */
@@ -320,7 +322,7 @@ function judgeReport(
   stopped: Finding[],
 ) {
   // The Pact Verifier's own JSON report, in the shape it writes; the fields it may leave out are optional in VerifierReport.
-  const report = parseJson(outcome.report) as VerifierReport;
+  const report = parseJsonFast(outcome.report) as VerifierReport;
   const verdict = report.interactionResults?.find((candidate) => candidate.description === interaction.description);
   // The report names an error's interaction "Verifying a pact between ... - <description>". An error of the
   // Verifier's own (type `error`: it could not send the request) is no mismatch: the interaction did not run.
@@ -430,6 +432,7 @@ function workerJob(context: PactSuiteContext, interactions: PactJob['interaction
     concurrency: options.concurrency,
     // What is left of the run's budget, less what the pacts before this one sent.
     writesLeft: context.state.writesLeft - context.sent.writes,
+    bodies: options.bodies === true,
     ...(options.rps === undefined ? {} : { rps: options.rps }),
     deadlineAt: options.deadlineAt,
   };

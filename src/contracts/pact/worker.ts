@@ -6,6 +6,7 @@
  */
 
 import { DeadlineError, messageOf } from '../../errors.js';
+import { shortened } from '../excerpt.js';
 import { HttpClient, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { Pacer } from '../pace.js';
 import { loadPactCore, PACT_INSTALL_HINT, type PactCore } from './pact-module.js';
@@ -29,6 +30,8 @@ export interface PactJob {
   readonly rps?: number;
   /** Writes the run's budget still allows this worker: past them the proxy sends none. */
   readonly writesLeft: number;
+  /** Whether the parent keeps the answers' bodies (for the HAR file): otherwise they are not sent over IPC. */
+  readonly bodies: boolean;
   /** When the run's deadline falls, as `Date.now()` counts. */
   readonly deadlineAt: number;
 }
@@ -63,6 +66,19 @@ function tell(message: WorkerMessage, then: () => void = () => {}): void {
 // The Verifier's own timeout is a little longer than the proxy's, so that the proxy's clearer response comes first.
 const VERIFIER_GRACE_MS = 2_000;
 
+/**
+ * The Verifier's JSON report with every long string in it an excerpt: it quotes the deployment's
+ * answer in each mismatch (a body of megabytes, several times over), which the parent would otherwise
+ * receive over IPC and parse whole, only to show an excerpt of it.
+ */
+function shortReport(report: string): string {
+  try {
+    return JSON.stringify(JSON.parse(report, (_key, value: unknown) => (typeof value === 'string' ? shortened(value) : value)));
+  } catch {
+    return report;
+  }
+}
+
 async function verifyOne(
   core: PactCore,
   job: PactJob,
@@ -78,12 +94,12 @@ async function verifyOne(
       logLevel: 'error',
       timeout: job.timeoutMs + VERIFIER_GRACE_MS,
     });
-    return { report };
+    return { report: shortReport(report) };
   } catch (error) {
     // Pact rejects with an Error whose message is the JSON report. Its native core may also reject with a bare
     // string, or with nothing to say: the interaction could not run, and the report says what there is of why.
     const message = typeof error === 'string' ? error : messageOf(error);
-    if (message.trimStart().startsWith('{')) return { report: message };
+    if (message.trimStart().startsWith('{')) return { report: shortReport(message) };
     return { error: message.trim() === '' ? 'the Pact verifier stopped without a report or a reason' : `the Pact verifier stopped: ${message}` };
   }
 }
@@ -107,7 +123,8 @@ async function run(job: PactJob): Promise<PactOutcome> {
     deadline,
     writesLeft: job.writesLeft,
     onSend: (method) => tell({ sent: method }),
-    onExchange: (exchange) => tell({ exchange }),
+    // A body of megabytes sent over IPC costs both processes time and memory: only a HAR file needs it.
+    onExchange: (exchange) => tell({ exchange: job.bodies ? exchange : { ...exchange, text: '' } }),
     settingUp: () => settingUp(),
   });
   // The states set themselves up through the proxy too: their requests are bounded and counted alike.
