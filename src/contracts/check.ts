@@ -3,7 +3,7 @@ import { isWrite } from '../http/methods.js';
 import { isInt64 } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type Conformance, createConformance } from '../openapi/conformance.js';
-import { DROPPED } from './causes.js';
+import { DROPPED, TOO_LARGE } from './causes.js';
 import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
 import type { Contract, ContractOperation } from './contract.js';
@@ -183,6 +183,7 @@ export class CheckContext {
         this.findings.push({
           message: `${operation.operationId} answered with ${error.message.slice(error.message.indexOf(': ') + 2)}`,
           request: error.request,
+          fault: TOO_LARGE,
         });
         this.skip('the answer was too large to check further');
       }

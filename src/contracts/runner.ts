@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { EXIT, type ExitCode, messageOf } from '../errors.js';
 import type { JsonValue } from '../json/lossless.js';
 import { basePathOf } from '../openapi/document.js';
-import { DROPPED, groupByCause } from './causes.js';
+import { DROPPED } from './causes.js';
 import { Advice, type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
 import { authChecks } from './checks/auth.js';
 import { createChecks } from './checks/create.js';
@@ -13,6 +13,7 @@ import { type Contract, loadContract } from './contract.js';
 import { shortened, shortenedResult } from './excerpt.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { DroppedError, type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
+import { BigIntegers, groupWithRoundedIntegers } from './lossy-integers.js';
 import { pactInstalled } from './pact/pact-module.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { type PactWorker, pactWriteBudget, startPactWorker, verifyPacts } from './pact/suite.js';
@@ -214,8 +215,10 @@ interface Run {
   /** Requests and writes of the pact suite, sent by its workers' own clients and counted here. */
   readonly pactTotals: { requests: number; writes: number };
   readonly coverage: CoverageRecorder;
-  /** Hears each response of both suites: the coverage, then the caller's observer. */
+  /** Hears each response of both suites: the coverage, the integers beyond 2^53, then the caller's observer. */
   readonly observe: ExchangeObserver;
+  /** The integers beyond 2^53 the deployment wrote: all doubles, they name the cause of the failures about them. */
+  readonly bigIntegers: BigIntegers;
   /** The Pact suite's worker, forked as the run starts so that it loads the Pact Verifier while the spec suite runs. */
   readonly pactWorker: PactWorker | undefined;
 }
@@ -233,8 +236,10 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
   const deadlineMs = options.deadlineMs ?? 120_000;
   const deadlineAt = Date.now() + deadlineMs;
   const coverage = new CoverageRecorder(contract, options.baseUrl);
+  const bigIntegers = new BigIntegers();
   const observe: ExchangeObserver = (exchange) => {
     coverage.observe(exchange);
+    bigIntegers.observe(exchange.text);
     options.observe?.(exchange);
   };
   const client = new HttpClient({
@@ -260,6 +265,7 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     pactTotals: { requests: 0, writes: 0 },
     coverage,
     observe,
+    bigIntegers,
     pactWorker,
   };
 }
@@ -379,7 +385,7 @@ async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
 /** The report of the run so far: its results, or why it could not verify at all (`fatal`). */
 function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | undefined, fatal?: string): VerificationReport {
   const { client, pactTotals } = run;
-  const results = groupByCause(checked);
+  const results = groupWithRoundedIntegers(checked, run.bigIntegers.rounded);
   const advice = run.options.warnings === 'all' && state ? state.advice.messages.map(shortened) : [];
   const { byCause, waitedMs } = client.retries;
   return {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { isWrite } from '../../http/methods.js';
 import { parseJsonFast, stringifyJson } from '../../json/lossless.js';
 import { basePathOf } from '../../openapi/document.js';
-import { DROPPED, operationAt } from '../causes.js';
+import { DROPPED, operationAt, TOO_LARGE } from '../causes.js';
 import { type CheckResult, type Finding, type RunState, statusFault, undocumentedStatusFault } from '../check.js';
 import type { Contract } from '../contract.js';
 import { type ExchangeObserver, KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
@@ -283,7 +283,7 @@ function judge(interaction: PactInteraction, outcome: InteractionOutcome, reques
   const stopped: Finding[] = outcome.problems.map((problem) => ({
     message: redact(problem.message),
     request: problem.request,
-    ...(problem.problem === 'dropped' ? { fault: DROPPED } : {}),
+    ...(problem.problem === 'dropped' ? { fault: DROPPED } : problem.problem === 'too-large' ? { fault: TOO_LARGE } : {}),
   }));
   const spent = outcome.problems.find((problem) => problem.problem === 'budget');
   if (spent) return { outcome: 'skip' as const, ms: 0, findings: [], reason: redact(spent.message) };
