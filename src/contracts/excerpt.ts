@@ -11,7 +11,7 @@ import type { CheckResult, Finding } from './check.js';
 import type { RecordedRequest } from './http.js';
 
 /** The most characters of one run without a space a report shows. */
-export const EXCERPT_CHARS = 200;
+const EXCERPT_CHARS = 200;
 /** The most characters of one text (a message, a reason) a report shows. */
 const MAX_TEXT_CHARS = 2_000;
 /** Of a text cut to `MAX_TEXT_CHARS`, how much of its end is kept: where a message says what to do. */

@@ -21,7 +21,7 @@ export interface CrashingDeployment {
  * Starts the deployment; it exits with code 70 on the first request whose method and path `crashOn`
  * (a regular expression over `METHOD /path?query`) matches, before answering it.
  */
-export function crashingDeployment(crashOn: RegExp): Promise<CrashingDeployment> {
+export async function crashingDeployment(crashOn: RegExp): Promise<CrashingDeployment> {
   const program = `
     import { createServer } from 'node:http';
     import { createMockApi } from './dist/index.js';
@@ -42,21 +42,17 @@ export function crashingDeployment(crashOn: RegExp): Promise<CrashingDeployment>
   `;
   const child = spawn(process.execPath, ['--input-type=module', '-e', program], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      const url = /(http:\/\/\S+\/v1)/.exec(stdout)?.[1];
-      if (url)
-        resolve({
-          url,
-          exited,
-          close: async () => {
-            if (child.exitCode === null && child.signalCode === null) child.kill();
-            await exited;
-          },
-        });
-    });
+  // The program prints its URL in one line as it starts listening, and nothing else.
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (chunk) => resolve(String(chunk).trim()));
     void exited.then((code) => reject(new Error(`the crashing deployment exited with ${code} before listening`)));
   });
+  return {
+    url,
+    exited,
+    close: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+      await exited;
+    },
+  };
 }
