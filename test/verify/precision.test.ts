@@ -79,6 +79,20 @@ describe.concurrent('petstore-verify takes what a typed parser reads as the same
     }
   });
 
+  it('takes a 7.0 for an integer refused (as Go refuses it) for advice under --strict, never a failure', async () => {
+    const deployment = await correctDeployment({ zeroFraction: 'refuse' });
+    try {
+      const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec', warnings: 'all' });
+      expect(problems(report)).toEqual([]);
+      expect(report.exitCode).toBe(0);
+      expect(
+        report.advice.filter((advice) => /^createPet refuses categoryId \d+\.0, an integer to JSON Schema \(as Go's encoding\/json refuses it/.test(advice)),
+      ).toHaveLength(1);
+    } finally {
+      await deployment.close();
+    }
+  });
+
   it.each([
     ['ids from 2^31', 'from-2^31'],
     ['time-ordered ids beyond 2^53', 'time-ordered'],
