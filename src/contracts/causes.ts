@@ -10,6 +10,12 @@ import { operationsOf } from '../openapi/document.js';
 import type { CheckResult } from './check.js';
 import type { Contract } from './contract.js';
 
+/** The deployment stopped answering after it had answered (a crash, a dropped connection): one fault, whichever requests met it. */
+export const DROPPED = 'dropped:*';
+
+/** An answer past the body cap, whichever operation and suite met it: one fault, as one server writes them all. */
+export const TOO_LARGE = 'too-large:*';
+
 /** A page longer than its `limit`, whatever the filter beside it: one fault of listPets' paging. */
 export const MORE_THAN_LIMIT = 'limit:listPets:more-than-asked';
 

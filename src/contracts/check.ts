@@ -1,11 +1,14 @@
 import { stringField } from '../errors.js';
+import { isWrite } from '../http/methods.js';
 import { isInt64 } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type Conformance, createConformance } from '../openapi/conformance.js';
+import { DROPPED, TOO_LARGE } from './causes.js';
 import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
 import type { Contract, ContractOperation } from './contract.js';
-import { type DerivedCredential, type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
+import { excerpt } from './excerpt.js';
+import { type DerivedCredential, DroppedError, type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
 
@@ -18,7 +21,7 @@ export interface Finding {
   readonly schemaPath?: string;
   readonly request?: RecordedRequest;
   readonly status?: number;
-  /** The start of the response body. */
+  /** The start of the response body: `excerpt` in src/contracts/excerpt.ts. */
   readonly excerpt?: string;
   /** The requests, in order, that show the fault together (the fuzz suite's shrunk sequence); the last is the one answered wrong. */
   readonly replay?: readonly RecordedRequest[];
@@ -61,7 +64,7 @@ export interface RunState {
   readonly listing: readonly Record<string, JsonValue>[];
   /** The clock, for deprecation warnings. */
   readonly now: Date;
-  /** POSTs left in this run's budget, retries counted; shared by all checks (the client keeps it). */
+  /** Writes left in this run's budget, retries counted; shared by all checks (the client keeps it). */
   readonly writesLeft: number;
   /** What the run advises where the interface leaves room: each said once, whichever checks met it. */
   readonly advice: Advice;
@@ -107,8 +110,6 @@ export interface CallOptions {
   readonly contentType?: string;
 }
 
-const EXCERPT = 300;
-
 const BUDGET_SPENT = 'the run has used its budget of writes';
 
 /** The fault of an operation that answered a status where a valid request needs another: shared by every check that met it. */
@@ -116,9 +117,29 @@ export function statusFault(operationId: string, status: number): string {
   return `status:${operationId}:${status}`;
 }
 
-/** The start of a body, for a report. */
-function excerpt(text: string): string {
-  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
+/** How many of the requests a deployment left unanswered in flight a finding names. */
+const NAMED_IN_FLIGHT = 4;
+
+/**
+ * A request left unanswered by a deployment that answered before: a breach (a client may send it), one
+ * fault whichever requests met it. The finding names the requests it left unanswered in flight, those
+ * to replay (a crash came from one of them; every later request only met a stopped deployment), and its
+ * request is the first of them.
+ */
+function droppedFinding(error: DroppedError): Finding {
+  const { inFlight, refused } = error.unanswered();
+  const named = inFlight.length > 0 ? inFlight : [{ request: error.request, detail: error.detail }];
+  const list = named
+    .slice(0, NAMED_IN_FLIGHT)
+    .map(({ request, detail }) => `${request.method} ${request.url} (${detail})`)
+    .join(', ');
+  const more = named.length > NAMED_IN_FLIGHT ? ` and ${named.length - NAMED_IN_FLIGHT} more` : '';
+  const then = refused ? ', then refused every new connection (it crashed, or was stopped)' : '';
+  return {
+    message: `the deployment stopped answering after it had answered ${error.answered} requests of this run: it left ${named.length === 1 ? 'a request' : `${named.length} requests`} in flight unanswered, ${list}${more}${then}. A request the spec defines must be answered: a crash or a dropped connection breaks the contract; look in the deployment's logs for what ${named.length === 1 ? 'this request' : 'one of these requests'} raised`,
+    request: (named[0] ?? { request: error.request }).request,
+    fault: DROPPED,
+  };
 }
 
 /**
@@ -144,7 +165,7 @@ export class CheckContext {
   /** Sends a request for `operationId` and records every way its response breaks the spec. */
   async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const operation = this.contract.operation(operationId);
-    if (operation.method === 'POST') this.reserveWrite();
+    if (isWrite(operation.method)) this.reserveWrite();
     const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
     let exchange: Exchange;
     try {
@@ -162,6 +183,7 @@ export class CheckContext {
         this.findings.push({
           message: `${operation.operationId} answered with ${error.message.slice(error.message.indexOf(': ') + 2)}`,
           request: error.request,
+          fault: TOO_LARGE,
         });
         this.skip('the answer was too large to check further');
       }
@@ -184,9 +206,9 @@ export class CheckContext {
     return exchange;
   }
 
-  /** Before a POST: skips the check when the run's budget has none left (the client takes it from the budget as it sends it). */
+  /** Before a write: skips the check when the run's budget has none left (the client takes it from the budget as it sends it). */
   reserveWrite(): void {
-    if (this.state.readOnly) throw new Error('bug in petstore-verify: a check not marked `writes` sent POST in a read-only run');
+    if (this.state.readOnly) throw new Error('bug in petstore-verify: a check not marked `writes` sent a write in a read-only run');
     if (this.state.writesLeft <= 0) this.skip(BUDGET_SPENT);
   }
 
@@ -260,7 +282,8 @@ export class CheckContext {
       return;
     }
     this.#observeForm(operation, exchange);
-    const response = { status, body: exchange.text, header: (name: string) => exchange.headers.get(name) ?? undefined };
+    const parsed = exchange.json === undefined ? { error: exchange.jsonError ?? 'not JSON' } : { json: exchange.json };
+    const response = { status, body: exchange.text, parsed, header: (name: string) => exchange.headers.get(name) ?? undefined };
     for (const violation of conformanceOf(this.contract)(operation.operationId, response)) {
       const { message, expected, actual, schemaPath, rule, path } = violation;
       // The interface names no response header: the spec's description of one is advice, said once per header.
@@ -322,8 +345,13 @@ function valueAt(json: JsonValue | undefined, path: string): JsonValue | undefin
 function int64Message(message: string, exchange: Exchange, path: string): string | undefined {
   if (!path.startsWith('body/')) return undefined;
   const value = valueAt(exchange.json, path.slice('body'.length));
-  if (typeof value !== 'bigint' || isInt64(value)) return undefined;
-  return message.replace(/: \/\S* .*$/, `: ${path.slice('body'.length)} is ${value}, beyond int64 (an int64 is from -2^63 to 2^63-1)`);
+  // An integer of more than a thousand digits is read as an infinity (src/json/lossless.ts): its digits are not worth printing.
+  const shown =
+    typeof value === 'number' && !Number.isFinite(value)
+      ? `a number read as ${value < 0 ? 'minus ' : ''}infinity (more than 1000 digits, or an exponent past every double)`
+      : value;
+  if (!(typeof value === 'bigint' && !isInt64(value)) && shown === value) return undefined;
+  return message.replace(/: \/\S* .*$/, `: ${path.slice('body'.length)} is ${shown}, beyond int64 (an int64 is from -2^63 to 2^63-1)`);
 }
 
 /** The form of the deployment's responses, where the interface leaves it open: error codes, charset, the Deprecation header. */
@@ -382,6 +410,10 @@ export async function runCheck(check: Check, state: RunState, suite: CheckResult
   } catch (error) {
     if (error instanceof Skip) return result(context.findings.length > 0 ? 'fail' : 'skip', error.message);
     if (error instanceof TransportError && error.problem === 'budget') return result(context.findings.length > 0 ? 'fail' : 'skip', BUDGET_SPENT);
+    if (error instanceof DroppedError) {
+      context.findings.push(droppedFinding(error));
+      return result('fail');
+    }
     if (error instanceof TransportError) return result(context.findings.length > 0 ? 'fail' : 'error', `could not verify: ${error.message}`);
     return result('error', `bug in petstore-verify, please report it: ${stringField(error, 'stack') ?? error}`);
   }

@@ -1,26 +1,24 @@
-import { randomInt } from 'node:crypto';
+/**
+ * `petstore-verify`: its flags, their checks, and the usage errors, answered without loading the run.
+ * `--version` answers before commander is even used, and `--help` and a usage error before the suites,
+ * the spec's validators and the reporters are loaded (src/contracts/cli-run.ts, imported once the
+ * flags are valid): a command a shell or a CI step runs to learn what it has is as quick as Node.
+ */
 import { constants } from 'node:fs';
-import { access, appendFile, stat, writeFile } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { EXIT, messageOf, UsageError } from '../errors.js';
-import { profileDocument } from '../profile/profile.js';
-import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES } from './fuzz/budget.js';
+import { EXIT, UsageError } from '../errors.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
-import { type ObservedExchange, verifierRedactor } from './http.js';
-import { profileOfRun } from './learn-profile.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
-import { painter, resultLine, summary } from './reporters/console.js';
-import { harOf } from './reporters/har.js';
-import { htmlReport } from './reporters/html.js';
-import { junitReport } from './reporters/junit.js';
-import { markdownSummary } from './reporters/markdown.js';
-import { MAX_WRITES, type Suite, type VerificationReport, verify, type WarningLevel } from './runner.js';
+import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES, MAX_WRITES } from './run-bounds.js';
+import type { Suite, WarningLevel } from './runner.js';
+import { verifierRedactor } from './verifier-redactor.js';
 
-type Reporter = 'console' | 'json' | 'junit' | 'html';
+export type Reporter = 'console' | 'json' | 'junit' | 'html';
 
-interface Flags {
+export interface Flags {
   baseUrl?: string;
   apiKey?: string;
   suite?: Suite;
@@ -112,12 +110,6 @@ function redactUsage(text: string, argv: readonly string[]): string {
   return keysIn(argv).reduce((redacted, key) => verifierRedactor(key).text(redacted), unquoted);
 }
 
-function render(report: VerificationReport, reporter: Reporter): string {
-  if (reporter === 'junit') return junitReport(report);
-  if (reporter === 'html') return htmlReport(report);
-  return `${JSON.stringify(report, null, 2)}\n`;
-}
-
 /** The suite run without --suite: all when Pact is installed; otherwise spec, said in one line on stderr. */
 function defaultSuite(): Suite {
   if (pactInstalled()) return 'all';
@@ -146,7 +138,7 @@ function appended(value: string, previous: string[]): string[] {
 const HELP_AFTER = `
 Exit codes:
   0  every check passed
-  1  the deployment breaks the contract
+  1  the deployment breaks the contract (stopping to answer after it has answered included)
   2  nothing (or not everything) could be verified: a usage error, a misconfiguration (a base URL
      without /v1, a web page instead of the API, an unreadable --pact, an --output that cannot be
      written), an unreachable deployment, a refused key, or checks cut off by --deadline
@@ -159,7 +151,7 @@ Examples:
   $ petstore-verify --suite spec --fuzz-runs 100 --seed 42                       # the spec suite, then 100 generated sequences of calls`;
 
 /** The version of the installed package: the package resolves its own name from any of its files, in src/ or dist/. */
-function packageVersion(): string {
+export function packageVersion(): string {
   const manifest: { readonly version?: unknown } = createRequire(import.meta.url)('petstore-mock/package.json');
   return String(manifest.version);
 }
@@ -175,11 +167,11 @@ function targetOptions(): Option[] {
     ).choices(['spec', 'pact', 'all', 'fuzz']),
     new Option(
       '--read-only',
-      `send no POST: checks that create pets are skipped (otherwise at most ${MAX_WRITES} POSTs are sent by the spec suite, named "petstore-verify <run id> ...")`,
+      `send no write (no method but GET, HEAD, OPTIONS and TRACE, the safe ones of RFC 9110): checks and pact interactions that need one are skipped (otherwise at most ${MAX_WRITES} writes are sent by the spec suite, pets named "petstore-verify <run id> ...")`,
     ),
     new Option(
       '--fuzz-runs <n>',
-      `run the fuzz suite after the others: n generated sequences of calls held to a model of the deployment, each failure shrunk to its shortest, with at most ${MAX_FUZZ_WRITES} POSTs of its own besides the spec suite's (default: ${DEFAULT_FUZZ_RUNS} with --suite fuzz, none otherwise)`,
+      `run the fuzz suite after the others: n generated sequences of calls held to a model of the deployment, each failure shrunk to its shortest, with at most ${MAX_FUZZ_WRITES} writes of its own besides the spec suite's (default: ${DEFAULT_FUZZ_RUNS} with --suite fuzz, none otherwise)`,
     ).argParser(positiveInteger('a count', 10_000)),
     new Option(
       '--seed <n>',
@@ -261,7 +253,7 @@ async function parseFlags(argv: readonly string[]): Promise<{ flags: Flags } | {
 }
 
 /** What the run needs beyond the flags, once they are found valid. */
-interface Plan {
+export interface Plan {
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly suite: Suite;
@@ -301,83 +293,25 @@ async function planOf(flags: Flags): Promise<Plan> {
   return { baseUrl, apiKey, suite };
 }
 
-/** The fuzz suite's seed and runs when the run fuzzes: the seed is chosen here when not given, so that it is printed before the first request. */
-function fuzzPlan(flags: Flags, plan: Plan): { seed: number; runs: number } | undefined {
-  if (plan.suite !== 'fuzz' && flags.fuzzRuns === undefined) return undefined;
-  return { seed: flags.seed ?? randomInt(2 ** 31), runs: flags.fuzzRuns ?? DEFAULT_FUZZ_RUNS };
-}
-
-/** Runs the verification, writing a line per check and the summary to `progress`. */
-async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteStream, exchanges: ObservedExchange[]): Promise<VerificationReport> {
-  const paint = painter(progress);
-  const fuzz = fuzzPlan(flags, plan);
-  if (fuzz) progress.write(`Fuzz suite: ${fuzz.runs} sequences from seed ${fuzz.seed} (run again with --seed ${fuzz.seed} to replay them)\n`);
-  const report = await verify({
-    ...plan,
-    readOnly: flags.readOnly === true,
-    ...(flags.categoryId === undefined ? {} : { categoryId: flags.categoryId }),
-    timeoutMs: flags.timeout,
-    concurrency: flags.concurrency,
-    // The deadline is the whole run's, counted from the process's start: Node's own start and the
-    // spec's compilation are part of what CI waits for.
-    deadlineMs: Math.max(1, Math.round(flags.deadline - performance.now())),
-    ...(flags.rps === undefined ? {} : { rps: flags.rps }),
-    pacts: flags.pact,
-    ...(fuzz ? { fuzz } : {}),
-    warnings: flags.strict ? 'all' : (flags.warnings ?? 'notices'),
-    onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
-    // Only a HAR needs every response kept whole.
-    ...(flags.har === undefined ? {} : { observe: (exchange: ObservedExchange) => exchanges.push(exchange) }),
-  });
-  progress.write(summary(report, paint));
-  return report;
-}
-
-/** Writes the profile (--write-profile) and the json or junit document (to --output, else stdout). */
-async function writeReports(flags: Flags, report: VerificationReport, progress: NodeJS.WriteStream): Promise<void> {
-  if (flags.writeProfile && report.fatal === undefined) {
-    await writeFile(flags.writeProfile, `${JSON.stringify(profileDocument(profileOfRun(report.results)), null, 2)}\n`);
-    progress.write(`Profile of the deployment written to ${flags.writeProfile}; run petstore-mock --profile ${flags.writeProfile} to mimic it.\n`);
-  }
-  if (flags.reporter === 'console') return;
-  const document = render(report, flags.reporter);
-  if (flags.output) await writeFile(flags.output, document);
-  else process.stdout.write(document);
-}
-
-/**
- * Writes the HAR (--har), the coverage (--coverage) and, in a GitHub Actions job, the step summary
- * (`$GITHUB_STEP_SUMMARY`). A summary that cannot be written is said on stderr: it does not change the verdict.
- */
-async function writeRunFiles(flags: Flags, report: VerificationReport, exchanges: readonly ObservedExchange[], progress: NodeJS.WriteStream): Promise<void> {
-  if (flags.har) {
-    const har = harOf(exchanges, { version: packageVersion(), runId: report.runId, baseUrl: report.baseUrl, startedAt: report.startedAt });
-    await writeFile(flags.har, `${JSON.stringify(har, null, 2)}\n`);
-    progress.write(`HAR of the run's ${exchanges.length} responses written to ${flags.har}; open it in a browser's network panel (Import HAR).\n`);
-  }
-  if (flags.coverage) await writeFile(flags.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
-  const stepSummary = process.env.GITHUB_STEP_SUMMARY;
-  if (stepSummary) {
-    await appendFile(stepSummary, markdownSummary(report)).catch((error: unknown) =>
-      process.stderr.write(`petstore-verify: could not add the run to the step summary ${stepSummary}: ${messageOf(error)}\n`),
-    );
-  }
+/** The version of the package, for `--version` before anything else is loaded: `petstore-verify -v` answers at once. */
+function isVersionOnly(argv: readonly string[]): boolean {
+  return argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v');
 }
 
 /** Runs the CLI and resolves to its exit code. */
 export async function runVerifyCli(argv: readonly string[]): Promise<number> {
+  if (isVersionOnly(argv)) {
+    process.stdout.write(`${packageVersion()}\n`);
+    return EXIT.ok;
+  }
   const parsed = await parseFlags(argv);
   if ('exitCode' in parsed) return parsed.exitCode;
   const { flags } = parsed;
   try {
     const plan = await planOf(flags);
-    // The document goes to stdout unless it goes to a file; progress goes wherever it does not.
-    const progress = flags.reporter !== 'console' && !flags.output ? process.stderr : process.stdout;
-    const exchanges: ObservedExchange[] = [];
-    const report = await runWithProgress(flags, plan, progress, exchanges);
-    await writeReports(flags, report, progress);
-    await writeRunFiles(flags, report, exchanges, progress);
-    return report.exitCode;
+    // The run, its suites and its reporters are loaded only now: --help and a usage error answer without them.
+    const { runPlanned } = await import('./cli-run.js');
+    return await runPlanned(flags, plan);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`petstore-verify: ${redactUsage(error.message, argv)}\n`);

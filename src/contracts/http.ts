@@ -1,24 +1,13 @@
 import { DeadlineError, EXIT, messageOf, PetstoreError, stringField } from '../errors.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
-import { readLimited } from '../http/read-limited.js';
-import { type JsonValue, parseJson } from '../json/lossless.js';
-import { KeyRedactor } from '../redact/key-redactor.js';
+import { isWrite } from '../http/methods.js';
+import { type JsonValue, parseJsonFast } from '../json/lossless.js';
+import type { KeyRedactor } from '../redact/key-redactor.js';
 import { Pacer, sleepUnlessAborted } from './pace.js';
-import { send as sendOverHttp } from './transport.js';
+import { readText, send as sendOverHttp } from './transport.js';
+import { KEY_PLACEHOLDER, verifierRedactor } from './verifier-redactor.js';
 
-/** What the key is replaced by in everything petstore-verify records: a shell expands it in a pasted curl. */
-export const KEY_PLACEHOLDER = '$PETSTORE_API_KEY';
-
-/**
- * The redactor of everything petstore-verify records of `key`: the package's one redactor
- * (src/redact/), with the key replaced by `KEY_PLACEHOLDER`, and a key under 8 characters only as a
- * token of its own, so that a key `1` leaves the ids and URLs of a report alone.
- * @example
- * verifierRedactor(key).text(`echo: ${btoa(`u:${key}`)}`); // no form of the key left
- */
-export function verifierRedactor(key: string): KeyRedactor {
-  return new KeyRedactor([key], { placeholder: KEY_PLACEHOLDER, shortAsToken: true });
-}
+export { KEY_PLACEHOLDER } from './verifier-redactor.js';
 
 /** A request to the deployment under test, relative to its base URL. */
 export interface ApiRequest {
@@ -92,7 +81,12 @@ export interface ObservedExchange {
 /** Hears each response the deployment sends, retries included, as it arrives. */
 export type ExchangeObserver = (exchange: ObservedExchange) => void;
 
-export type TransportProblem = 'timeout' | 'deadline' | 'refused' | 'dns' | 'tls' | 'too-large' | 'network' | 'rate-limited' | 'budget';
+/**
+ * Why a request got no complete response. `dropped`: the connection was reset, closed or refused after
+ * the deployment had answered before in this run, which breaks the contract (a crash, a process that
+ * stopped); the same before its first answer is `network` or `refused`, a deployment not reached.
+ */
+export type TransportProblem = 'timeout' | 'deadline' | 'refused' | 'dns' | 'tls' | 'too-large' | 'network' | 'rate-limited' | 'budget' | 'dropped';
 
 /** How many times one request is sent again after a 429 before the run says it is rate limited. */
 export const RATE_LIMIT_RETRIES = 8;
@@ -123,7 +117,7 @@ export function rateLimitedMessage(retries: number): string {
   return `rate limited: still answered 429 Too Many Requests after ${retries} retries that honoured its Retry-After; lower --rps (or --concurrency) so the deployment does not limit the verifier`;
 }
 
-/** The request never got a complete response: the deployment could not be asked. */
+/** The request never got a complete response: the deployment could not be asked, or stopped answering (`dropped`). */
 export class TransportError extends PetstoreError {
   override readonly name = 'TransportError' as const;
   constructor(
@@ -131,7 +125,7 @@ export class TransportError extends PetstoreError {
     readonly request: RecordedRequest,
     detail: string,
   ) {
-    super(`${request.method} ${request.url}: ${detail}`, { exitCode: EXIT.usage });
+    super(`${request.method} ${request.url}: ${detail}`, { exitCode: problem === 'dropped' ? EXIT.failed : EXIT.usage });
   }
 }
 
@@ -154,10 +148,11 @@ export interface HttpClientOptions {
   /** Hears each response, for the reports made of the whole run (coverage, HAR). */
   readonly observe?: ExchangeObserver;
   /**
-   * The most POSTs sent, each sent again after a 429 counted: past it a POST is not sent and
-   * `send` throws a `TransportError` of problem `budget`. Default unlimited.
+   * The most writes sent (requests of a method that is not safe, see src/http/methods.ts), each sent
+   * again after a 429 counted: past it a write is not sent and `send` throws a `TransportError` of
+   * problem `budget`. Default unlimited.
    */
-  readonly maxPosts?: number;
+  readonly maxWrites?: number;
 }
 
 /** Why a request was sent again, counted for the run's one line about retries. */
@@ -215,12 +210,16 @@ export class HttpClient {
   readonly #redactor: KeyRedactor;
   /** How many requests were sent, retries included. */
   sent = 0;
-  /** How many of them were POSTs. */
-  posts = 0;
-  /** POSTs taken from the budget: counted before they wait for the pacer, so that requests waiting together cannot pass it. */
-  #postsTaken = 0;
-  /** POSTs added to the budget for a suite with one of its own (`grantPosts`). */
-  #postsGranted = 0;
+  /** How many of them were writes. */
+  writes = 0;
+  /** Writes taken from the budget: counted before they wait for the pacer, so that requests waiting together cannot pass it. */
+  #writesTaken = 0;
+  /** Writes added to the budget for a suite with one of its own (`grantWrites`). */
+  #writesGranted = 0;
+  /** How many responses the deployment sent this client: once it has answered, a connection it drops is a breach. */
+  #answered = 0;
+  /** What the deployment left unanswered once it had answered: see `Unanswered`. */
+  readonly #unanswered: { inFlight: UnansweredRequest[]; refused: boolean } = { inFlight: [], refused: false };
   /** The requests that were sent again, as `GET <url> after 503`. */
   readonly retried: string[] = [];
   readonly #retryCauses: Partial<Record<RetryCause, number>> = {};
@@ -228,25 +227,30 @@ export class HttpClient {
 
   constructor(options: HttpClientOptions) {
     const { rps, ...rest } = options;
-    this.#options = { maxBodyBytes: MAX_RESPONSE_BYTES, retries: 2, maxPosts: Number.POSITIVE_INFINITY, ...rest };
+    this.#options = { maxBodyBytes: MAX_RESPONSE_BYTES, retries: 2, maxWrites: Number.POSITIVE_INFINITY, ...rest };
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#pacer = new Pacer({ concurrency: options.concurrency, rps, deadline: options.deadline });
     this.#redactor = verifierRedactor(options.apiKey);
   }
 
-  /** POSTs the budget still allows, retries counted. */
-  get postsLeft(): number {
-    return this.#options.maxPosts + this.#postsGranted - this.#postsTaken;
+  /** Writes the budget still allows, retries counted. */
+  get writesLeft(): number {
+    return this.#options.maxWrites + this.#writesGranted - this.#writesTaken;
   }
 
-  /** POSTs sent so far, retries counted. */
-  get postsSent(): number {
-    return this.#postsTaken;
+  /** Writes taken from the budget so far, retries counted, those sent by another client of the run (`spendWrites`) too. */
+  get writesSent(): number {
+    return this.#writesTaken;
   }
 
-  /** Adds to the budget the POSTs of a suite that has a budget of its own besides the run's (the fuzz suite's). */
-  grantPosts(count: number): void {
-    this.#postsGranted += count;
+  /** Adds to the budget the writes of a suite that has a budget of its own besides the run's (the fuzz suite's, the Pact suite's). */
+  grantWrites(count: number): void {
+    this.#writesGranted += count;
+  }
+
+  /** Takes from the budget the writes another client of the run sent (the Pact suite's worker, through its proxy). */
+  spendWrites(count: number): void {
+    this.#writesTaken += count;
   }
 
   /** The requests sent again, by cause, and the time spent waiting for Retry-After. */
@@ -259,12 +263,12 @@ export class HttpClient {
     this.#retryCauses[cause] = (this.#retryCauses[cause] ?? 0) + 1;
   }
 
-  /** Takes a POST from the budget, or says none is left. */
-  #takePost(request: RecordedRequest): void {
-    if (request.method !== 'POST') return;
-    if (this.postsLeft <= 0)
-      throw new TransportError('budget', request, `not sent: the run has sent its ${this.#postsTaken} POSTs, its budget, retries after 429 counted`);
-    this.#postsTaken++;
+  /** Takes a write from the budget, or says none is left. */
+  #takeWrite(request: RecordedRequest): void {
+    if (!isWrite(request.method)) return;
+    if (this.writesLeft <= 0)
+      throw new TransportError('budget', request, `not sent: the run has sent its ${this.#writesTaken} writes, its budget, retries after 429 counted`);
+    this.#writesTaken++;
   }
 
   /** The base URL requests go to, without a trailing slash. */
@@ -293,7 +297,7 @@ export class HttpClient {
   redactExchange(exchange: ObservedExchange): ObservedExchange {
     let isJson = exchange.text.trim() !== '';
     try {
-      if (isJson) parseJson(exchange.text);
+      if (isJson) parseJsonFast(exchange.text);
     } catch {
       isJson = false;
     }
@@ -322,7 +326,7 @@ export class HttpClient {
     let limited = 0;
     for (let attempt = 1; ; attempt++) {
       try {
-        this.#takePost(recorded);
+        this.#takeWrite(recorded);
         const exchange = await this.#once(url, request, headers, recorded, attempt);
         // A 429 is the deployment rejecting the request for now (RFC 6585): any method may be sent again once its Retry-After has passed.
         if (exchange.status === 429) {
@@ -335,7 +339,8 @@ export class HttpClient {
         if (!idempotent || attempt - limited > this.#options.retries || cause === undefined) return exchange;
         this.#retriedAfter(recorded, cause, cause);
       } catch (error) {
-        if (!idempotent || attempt - limited > this.#options.retries || !(error instanceof TransportError) || error.problem !== 'network') throw error;
+        if (!(error instanceof TransportError)) throw error;
+        if (!idempotent || attempt - limited > this.#options.retries || error.problem !== 'network') throw this.#droppedAfterAnswers(error);
         this.#retriedAfter(recorded, 'network', error.message);
       }
       // Through the verifier's one timer (pace.ts `waits`), so that a test can run the backoff without waiting it; the
@@ -359,19 +364,21 @@ export class HttpClient {
     try {
       return await this.#pacer.run(async () => {
         this.sent++;
-        if (request.method === 'POST') this.posts++;
+        if (isWrite(request.method)) this.writes++;
         const started = performance.now();
         const startedAt = Date.now();
         const timeout = AbortSignal.timeout(this.#options.timeoutMs);
         const signal = this.#options.deadline ? AbortSignal.any([timeout, this.#options.deadline]) : timeout;
         const response = await sendOverHttp(url, { method: request.method, headers, body: request.body, signal });
-        const raw = await readLimited(response.body, this.#options.maxBodyBytes);
+        const raw = await readText(response.body, this.#options.maxBodyBytes);
         if (raw === undefined) throw new TransportError('too-large', recorded, bodyCapMessage(this.#options.maxBodyBytes));
+        // An answer read whole as the deadline fell is not worked on: the deadline bounds parsing too.
+        if (this.#options.deadline?.aborted) throw new DeadlineError();
         let json: JsonValue | undefined;
         let jsonError: string | undefined;
         if (raw.trim() !== '') {
           try {
-            json = parseJson(raw);
+            json = parseJsonFast(raw);
           } catch (error) {
             jsonError = messageOf(error);
           }
@@ -379,7 +386,7 @@ export class HttpClient {
         // The key and every near miss of it sent so far, echoed back in any form, are replaced.
         const text = this.#redactor.body(raw, json !== undefined);
         // Parsed again only when the deployment echoed the key, so that `json` holds no more than `text`.
-        if (json !== undefined && text !== raw) json = parseJson(text);
+        if (json !== undefined && text !== raw) json = parseJsonFast(text);
         const exchange: Exchange = {
           request: recorded,
           status: response.status,
@@ -390,14 +397,61 @@ export class HttpClient {
           ms: performance.now() - started,
           attempts: attempt,
         };
+        this.#answered++;
         this.#options.observe?.({ request: recorded, status: exchange.status, headers: [...exchange.headers], text, startedAt, ms: exchange.ms });
         return exchange;
       });
     } catch (error) {
       if (error instanceof TransportError) throw error;
       const { problem, detail } = describeFailure(error, this.#options.deadline, this.#options.timeoutMs);
+      // Noted as it happens, before any retry: a crash most likely came from a request it left unanswered in flight.
+      if (this.#answered > 0 && problem === 'network' && !this.#unanswered.refused) this.#unanswered.inFlight.push({ request: recorded, detail });
+      if (this.#answered > 0 && problem === 'refused') this.#unanswered.refused = true;
       throw new TransportError(problem, recorded, detail);
     }
+  }
+
+  /**
+   * A connection reset, closed or refused once the deployment has answered in this run is no network
+   * that cannot be reached: the deployment stopped answering (it crashed, or dropped the request), which
+   * breaks the contract. Each such error names the first request it left unanswered.
+   */
+  #droppedAfterAnswers(error: TransportError): TransportError {
+    if (this.#answered === 0 || (error.problem !== 'network' && error.problem !== 'refused')) return error;
+    const detail = error.message.slice(error.request.method.length + error.request.url.length + 3);
+    const unanswered = this.#unanswered;
+    return new DroppedError(error.request, detail, this.#answered, () => ({ inFlight: [...unanswered.inFlight], refused: unanswered.refused }));
+  }
+}
+
+/** A request the deployment left no answer to, and why: `socket hang up`, `read ECONNRESET`. */
+export interface UnansweredRequest {
+  readonly request: RecordedRequest;
+  readonly detail: string;
+}
+
+/**
+ * What the deployment left unanswered once it had answered: the requests in flight whose connections it
+ * reset or closed (a crash came from one of them: the client cannot tell which, so it names them all),
+ * and whether it then refused new connections (it was down).
+ */
+export interface Unanswered {
+  readonly inFlight: readonly UnansweredRequest[];
+  readonly refused: boolean;
+}
+
+/** A request the deployment left unanswered after it had answered: see `HttpClient`. */
+export class DroppedError extends TransportError {
+  constructor(
+    request: RecordedRequest,
+    /** Why it got no answer: `socket hang up`, `connection refused...`. */
+    readonly detail: string,
+    /** How many answers the deployment had sent before. */
+    readonly answered: number,
+    /** What the deployment left unanswered in the run, as known when asked: once the check is over, every reset at a crash has come in. */
+    readonly unanswered: () => Unanswered,
+  ) {
+    super('dropped', request, `no answer (${detail}), after the deployment had answered ${answered} requests of this run`);
   }
 }
 

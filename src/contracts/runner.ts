@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { EXIT, type ExitCode, messageOf } from '../errors.js';
 import type { JsonValue } from '../json/lossless.js';
 import { basePathOf } from '../openapi/document.js';
-import { groupByCause } from './causes.js';
+import { DROPPED } from './causes.js';
 import { Advice, type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
 import { authChecks } from './checks/auth.js';
 import { createChecks } from './checks/create.js';
@@ -10,12 +10,15 @@ import { getChecks } from './checks/get.js';
 import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
-import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES } from './fuzz/budget.js';
+import { shortened, shortenedResult } from './excerpt.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
-import { type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
+import { DroppedError, type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
+import { BigIntegers, groupWithRoundedIntegers } from './lossy-integers.js';
+import { pactInstalled } from './pact/pact-module.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
-import { verifyPacts } from './pact/suite.js';
+import { type PactWorker, pactWriteBudget, startPactWorker, verifyPacts } from './pact/suite.js';
 import { type Coverage, CoverageRecorder } from './reporters/coverage.js';
+import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES, MAX_WRITES } from './run-bounds.js';
 
 /** `fuzz` runs the fuzz suite alone; with another suite it runs when `VerifyOptions.fuzz` asks for it. */
 export type Suite = 'spec' | 'pact' | 'all' | 'fuzz';
@@ -29,15 +32,14 @@ export type Suite = 'spec' | 'pact' | 'all' | 'fuzz';
  */
 export type WarningLevel = 'off' | 'notices' | 'all';
 
-/** The most POSTs the spec suite sends: 20 to fill an empty listing to the default page, the rest for its checks (most rejected by design). */
-export const MAX_WRITES = 80;
+export { MAX_WRITES } from './run-bounds.js';
 
 export interface VerifyOptions {
   /** The deployment's base URL, with its version prefix: `https://staging.example.com/v1`. */
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly suite?: Suite;
-  /** No POST at all: the checks that need one are skipped. */
+  /** No write at all (no request of a method other than GET, HEAD, OPTIONS or TRACE): the checks and pact interactions that need one are skipped. */
   readonly readOnly?: boolean;
   /** A category the deployment accepts, as exact digits: tried before any guess when creating pets. */
   readonly categoryId?: string;
@@ -87,9 +89,9 @@ export interface VerificationReport {
   readonly ms: number;
   /** Requests sent to the deployment by both suites, retries and provider-state setups included. */
   readonly requests: number;
-  /** How many of them were POSTs. */
+  /** How many of them were writes: requests of a method that is not safe (RFC 9110 §9.2.1), POST for this API. */
   readonly posts: number;
-  /** POSTs sent, retries counted: at most `MAX_WRITES` by the spec suite, and `MAX_FUZZ_WRITES` more by the fuzz suite. */
+  /** Writes taken from the run's budget, retries counted: at most `MAX_WRITES` by the spec suite, and the Pact and fuzz suites' own budgets more. */
   readonly writes: number;
   /** Requests sent again after a 429, a gateway error or a dropped connection: `GET <url> after 503`. */
   readonly retried: readonly string[];
@@ -210,11 +212,15 @@ interface Run {
   readonly startedAt: string;
   /** When the run's deadline falls, by `Date.now()`: the pact suite's workers keep to it too. */
   readonly deadlineAt: number;
-  /** Requests and POSTs of the pact suite, sent by its workers' own clients and counted here. */
-  readonly pactTotals: { requests: number; posts: number };
+  /** Requests and writes of the pact suite, sent by its workers' own clients and counted here. */
+  readonly pactTotals: { requests: number; writes: number };
   readonly coverage: CoverageRecorder;
-  /** Hears each response of both suites: the coverage, then the caller's observer. */
+  /** Hears each response of both suites: the coverage, the integers beyond 2^53, then the caller's observer. */
   readonly observe: ExchangeObserver;
+  /** The integers beyond 2^53 the deployment wrote: all doubles, they name the cause of the failures about them. */
+  readonly bigIntegers: BigIntegers;
+  /** The Pact suite's worker, forked as the run starts so that it loads the Pact Verifier while the spec suite runs. */
+  readonly pactWorker: PactWorker | undefined;
 }
 
 /** Each request's bound when `timeoutMs` is not given. */
@@ -224,16 +230,21 @@ const DEFAULT_CONCURRENCY = 4;
 async function prepareRun(options: VerifyOptions): Promise<Run> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
+  const suite = options.suite ?? 'all';
+  // Forked first, so that it loads while this process loads the spec and the spec suite runs.
+  const pactWorker = (suite === 'all' || suite === 'pact') && pactInstalled() ? startPactWorker(options.apiKey) : undefined;
   const contract = await loadContract();
   const deadlineMs = options.deadlineMs ?? 120_000;
   const deadlineAt = Date.now() + deadlineMs;
   const coverage = new CoverageRecorder(contract, options.baseUrl);
+  const bigIntegers = new BigIntegers();
   const observe: ExchangeObserver = (exchange) => {
     coverage.observe(exchange);
+    bigIntegers.observe(exchange.text);
     options.observe?.(exchange);
   };
   const client = new HttpClient({
-    maxPosts: MAX_WRITES,
+    maxWrites: MAX_WRITES,
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -244,7 +255,7 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
   });
   return {
     options,
-    suite: options.suite ?? 'all',
+    suite,
     readOnly: options.readOnly ?? false,
     contract,
     client,
@@ -252,9 +263,11 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     started,
     startedAt,
     deadlineAt,
-    pactTotals: { requests: 0, posts: 0 },
+    pactTotals: { requests: 0, writes: 0 },
     coverage,
     observe,
+    bigIntegers,
+    pactWorker,
   };
 }
 
@@ -280,7 +293,7 @@ function runStateOf(run: Run, listing: readonly Record<string, JsonValue>[]): Ru
     listing,
     now: run.options.now ?? new Date(),
     get writesLeft() {
-      return run.client.postsLeft;
+      return run.client.writesLeft;
     },
     advice: new Advice(),
     ...(run.options.categoryId === undefined ? {} : { categoryId: run.options.categoryId }),
@@ -289,7 +302,9 @@ function runStateOf(run: Run, listing: readonly Record<string, JsonValue>[]): Ru
 
 /** A result as the run's warning level shows it: without its warnings under `off`. */
 function shown(run: Run, result: CheckResult): CheckResult {
-  return run.options.warnings === 'off' && result.warnings.length > 0 ? { ...result, warnings: [] } : result;
+  // Every text the deployment may have put in it an excerpt (src/contracts/excerpt.ts), as every report shows it.
+  const short = shortenedResult(result);
+  return run.options.warnings === 'off' && short.warnings.length > 0 ? { ...short, warnings: [] } : short;
 }
 
 /** The spec suite's checks, all started at once: the client's pacer bounds what is in flight. */
@@ -304,9 +319,28 @@ async function runSpecSuite(run: Run, state: RunState): Promise<CheckResult[]> {
   );
 }
 
-async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPact[]): Promise<CheckResult[]> {
+/**
+ * Why the Pact suite replays nothing: the deployment stopped answering during the spec suite (a crash,
+ * found there) and still does not answer its listing. Its interactions would each meet the same fault.
+ */
+async function stoppedAnswering(run: Run, results: readonly CheckResult[]): Promise<string | undefined> {
+  const met = results.find((result) => result.findings.some((finding) => finding.fault === DROPPED));
+  if (met === undefined) return undefined;
+  try {
+    await run.client.send({ method: 'GET', path: run.contract.operation('listPets').path, query: 'limit=1' });
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof DroppedError)) throw error;
+    return `not replayed: the deployment stopped answering during the spec suite (see ${met.id}), and still does not answer`;
+  }
+}
+
+async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPact[], before: readonly CheckResult[]): Promise<CheckResult[]> {
   if (run.suite === 'spec' || run.suite === 'fuzz') return [];
   const { options } = run;
+  const notRun = await stoppedAnswering(run, before);
+  // Its own writes, besides what the spec suite left of the run's budget; those it sends are taken from it.
+  run.client.grantWrites(pactWriteBudget(state, pacts));
   const pactRun = await verifyPacts(state, pacts, {
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -315,9 +349,13 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
     deadlineAt: run.deadlineAt,
     onResult: options.onResult && ((result) => options.onResult?.(shown(run, result))),
     onExchange: run.observe,
+    notRun,
+    worker: run.pactWorker,
+    bodies: options.observe !== undefined,
   });
   run.pactTotals.requests = pactRun.requests;
-  run.pactTotals.posts = pactRun.posts;
+  run.pactTotals.writes = pactRun.writes;
+  run.client.spendWrites(pactRun.writes);
   return pactRun.results.map((result) => shown(run, result));
 }
 
@@ -326,10 +364,10 @@ async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
   const asked = run.options.fuzz;
   if (run.suite !== 'fuzz' && asked === undefined) return [];
   const options = { seed: asked?.seed ?? randomInt(2 ** 31), runs: asked?.runs ?? DEFAULT_FUZZ_RUNS, deadlineAt: run.deadlineAt };
-  // Its own POSTs, besides what the spec suite left of the run's budget.
-  run.client.grantPosts(MAX_FUZZ_WRITES);
+  // Its own writes, besides what the other suites left of the run's budget.
+  run.client.grantWrites(MAX_FUZZ_WRITES);
   const result = fastCheckInstalled()
-    ? await runCheck((await import('./fuzz/suite.js')).fuzzCheck(options), state, 'fuzz')
+    ? shown(run, await runCheck((await import('./fuzz/suite.js')).fuzzCheck(options), state, 'fuzz'))
     : {
         id: 'fuzz.model',
         suite: 'fuzz' as const,
@@ -348,8 +386,8 @@ async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
 /** The report of the run so far: its results, or why it could not verify at all (`fatal`). */
 function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | undefined, fatal?: string): VerificationReport {
   const { client, pactTotals } = run;
-  const results = groupByCause(checked);
-  const advice = run.options.warnings === 'all' && state ? state.advice.messages : [];
+  const results = groupWithRoundedIntegers(checked, run.bigIntegers.rounded);
+  const advice = run.options.warnings === 'all' && state ? state.advice.messages.map(shortened) : [];
   const { byCause, waitedMs } = client.retries;
   return {
     baseUrl: run.options.baseUrl,
@@ -359,9 +397,9 @@ function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | u
     startedAt: run.startedAt,
     ms: performance.now() - run.started,
     requests: client.sent + pactTotals.requests,
-    posts: client.posts + pactTotals.posts,
-    writes: client.postsSent,
-    retried: client.retried,
+    posts: client.writes + pactTotals.writes,
+    writes: client.writesSent,
+    retried: client.retried.map(shortened),
     retries: { byCause, waitedMs },
     advice,
     results,
@@ -373,7 +411,7 @@ function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | u
       errors: count(results, 'error'),
       warnings: results.reduce((n, r) => n + r.warnings.length, advice.length),
     },
-    ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal, exitCode: EXIT.usage }),
+    ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal: shortened(fatal), exitCode: EXIT.usage }),
     coverage: run.coverage.coverage(),
   };
 }
@@ -387,6 +425,16 @@ function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | u
  */
 export async function verify(options: VerifyOptions): Promise<VerificationReport> {
   const run = await prepareRun(options);
+  try {
+    return await verifyWith(run);
+  } finally {
+    run.pactWorker?.dispose();
+  }
+}
+
+/** The run's steps, in order; a misconfiguration or a deployment that cannot be asked ends it early with `fatal`. */
+async function verifyWith(run: Run): Promise<VerificationReport> {
+  const { options } = run;
   // Misconfiguration is found before the first request: exit 2 with what to fix, not a run of failures.
   const prefix = prefixProblems(options.baseUrl, basePathOf(run.contract.doc));
   if (prefix.past) return reportOf(run, [], undefined, prefix.past);
@@ -396,7 +444,7 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
   if ('fatal' in seen) return reportOf(run, [], undefined, seen.fatal);
   const state = runStateOf(run, seen.listing);
   const results = await runSpecSuite(run, state);
-  results.push(...(await runPactSuite(run, state, pacts.pacts)));
+  results.push(...(await runPactSuite(run, state, pacts.pacts, results)));
   results.push(...(await runFuzzSuite(run, state)));
   return reportOf(run, results, state);
 }

@@ -7,7 +7,8 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { Readable, type Transform } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 export interface TransportRequest {
@@ -21,8 +22,8 @@ export interface TransportRequest {
 export interface TransportResponse {
   readonly status: number;
   readonly headers: Headers;
-  /** The body, decoded per its Content-Encoding. */
-  readonly body: ReadableStream<Uint8Array>;
+  /** The body, decoded per its Content-Encoding: read it with `readBody`. */
+  readonly body: Readable;
 }
 
 /** The codings fetch decodes, and what decodes each. */
@@ -73,8 +74,35 @@ function decoded(response: IncomingMessage, headers: Headers): Readable {
   return stream;
 }
 
-/** Sends one request and resolves once the response's headers are in; its body is read from the stream. */
-export function send(url: string, init: TransportRequest): Promise<TransportResponse> {
+/** A request reset on a kept-alive connection the client had used before, before any answer: see `send`. */
+class StaleConnectionError extends Error {
+  constructor(readonly error: Error) {
+    super(error.message);
+  }
+}
+
+/**
+ * Sends one request and resolves once the response's headers are in; its body is read from the stream.
+ * A request reset before any answer on a kept-alive connection used before is sent once more, on a new
+ * connection: the server may have closed the idle connection just as the request left (the race Node's
+ * documentation gives for `request.reusedSocket`), so the deployment never saw it. Any other reset, and
+ * that one when the new connection is refused too (the deployment went down with it), is the
+ * deployment's: the caller judges it.
+ */
+export async function send(url: string, init: TransportRequest): Promise<TransportResponse> {
+  try {
+    return await sendOnce(url, init);
+  } catch (error) {
+    if (!(error instanceof StaleConnectionError)) throw error;
+    return sendOnce(url, init).catch((again: unknown) => {
+      // Refused on a new connection: the deployment is down, and the reset was its going down with the request in flight.
+      const refused = typeof again === 'object' && again !== null && 'code' in again && again.code === 'ECONNREFUSED';
+      throw again instanceof StaleConnectionError || refused ? error.error : again;
+    });
+  }
+}
+
+function sendOnce(url: string, init: TransportRequest): Promise<TransportResponse> {
   const target = new URL(url);
   const headers = new Headers(init.headers);
   if (!headers.has('accept-encoding')) headers.set('accept-encoding', ACCEPT_ENCODING);
@@ -98,19 +126,53 @@ export function send(url: string, init: TransportRequest): Promise<TransportResp
     // Every failure comes here, an abort's too (the request is destroyed with the signal's reason).
     request.once('error', (error) => {
       init.signal.removeEventListener('abort', abort);
-      reject(error);
+      // Before any response, on a reused connection, and not aborted: the connection may have gone stale.
+      const stale = response === undefined && request.reusedSocket && !init.signal.aborted && 'code' in error && error.code === 'ECONNRESET';
+      reject(stale ? new StaleConnectionError(error) : error);
     });
     request.once('response', (incoming) => {
       response = incoming;
       incoming.once('close', () => init.signal.removeEventListener('abort', abort));
       const responseHeaders = headersOf(incoming);
-      resolve({
-        status: incoming.statusCode ?? 0,
-        headers: responseHeaders,
-        // Node types toWeb's stream apart from the global ReadableStream (the same class at run time); what it reads are the Buffers of `decoded`.
-        body: Readable.toWeb(decoded(incoming, responseHeaders)) as ReadableStream<Uint8Array>,
-      });
+      resolve({ status: incoming.statusCode ?? 0, headers: responseHeaders, body: decoded(incoming, responseHeaders) });
     });
     request.end(body);
   });
+}
+
+/**
+ * Reads a body as UTF-8 text (bytes that are not UTF-8 become U+FFFD, as fetch's `text()` reads
+ * them), or `undefined` once it passes `maxBytes`. Each chunk is decoded as it comes and let go, so a
+ * body of megabytes is never held twice, as bytes and as text.
+ */
+export async function readText(body: Readable, maxBytes: number): Promise<string | undefined> {
+  const decoder = new StringDecoder('utf8');
+  let size = 0;
+  let text = '';
+  for await (const chunk of body) {
+    const bytes: Buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    size += bytes.byteLength;
+    if (size > maxBytes) return undefined;
+    text += decoder.write(bytes);
+  }
+  return text + decoder.end();
+}
+
+/**
+ * Reads a body as bytes, or `undefined` once it passes `maxBytes`: reading stops there, and the
+ * download and any decompression with it. The Node stream is read a chunk at a time, as the
+ * socket gives it (a web stream made of it with `Readable.toWeb` would take in all the deployment
+ * sends, as fast as it sends it, whatever was read of it).
+ */
+export async function readBody(body: Readable, maxBytes: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const bytes: Buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    size += bytes.byteLength;
+    // Leaving the loop destroys the stream, and with it the download and any decompression.
+    if (size > maxBytes) return undefined;
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nestsDeeperThan, parseJson, stringifyJson, validationView } from './lossless.js';
+import { nestsDeeperThan, parseJson, parseJsonFast, stringifyJson, validationView } from './lossless.js';
 
 describe('lossless JSON', () => {
   it('keeps integers beyond 2^53 exact as bigint and everything else as numbers', () => {
@@ -9,6 +9,20 @@ describe('lossless JSON', () => {
   it('round-trips exact digits', () => {
     const text = '{"id":1,"categoryId":123456789012345678901234567890}';
     expect(stringifyJson(parseJson(text))).toBe(text);
+  });
+
+  it('reads an integer of more than 1,000 digits as the infinity of its sign, in bounded time', () => {
+    const digits = '9'.repeat(1_000_000);
+    expect(parseJson(`[${'9'.repeat(1000)},${digits},-${digits}]`)).toEqual([BigInt('9'.repeat(1000)), Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]);
+  });
+
+  it('parses fast as parseJson does, numbers exact, a name given twice keeping its last value', () => {
+    const text = '{"a":9007199254740993,"b":1.5,"c":-12,"d":1e2,"e":5.0,"f":[9007199254740993.0,4.9999999999999999],"g":"x","__proto__":{"p":1}}';
+    expect(parseJsonFast(text)).toEqual(parseJson(text));
+    expect(Object.getPrototypeOf(parseJsonFast(text))).toBe(Object.prototype);
+    expect(parseJsonFast('{"a":1,"a":2}')).toEqual({ a: 2 });
+    expect(() => parseJsonFast('{"a":')).toThrow(SyntaxError);
+    expect(() => parseJsonFast(`${'['.repeat(129)}${']'.repeat(129)}`)).toThrow(SyntaxError);
   });
 
   it('throws SyntaxError on malformed input', () => {

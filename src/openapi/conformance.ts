@@ -34,6 +34,11 @@ interface ResponseToCheck {
   header(name: string): string | undefined;
   /** The body as text; empty when there is none. */
   readonly body: string;
+  /**
+   * The body as a caller already parsed it (the verifier parses every answer once, as its client
+   * reads it), or why it is not JSON: conformance then does not parse it a second time.
+   */
+  readonly parsed?: { readonly json: JsonValue } | { readonly error: string };
 }
 
 /** One failed rule of a JSON schema, as ajv reports it. */
@@ -205,6 +210,14 @@ function bodyDue({ response, documented, statuses }: Check<string>): boolean {
   return status !== 204 && (documented?.json === true || status >= 400 || (statuses !== undefined && documented === undefined));
 }
 
+function parsedBody(body: string): { json: JsonValue } | { error: string } {
+  try {
+    return { json: parseJson(body) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 /** A body that is there, sent as JSON, parses, and keeps its schema; an error's `status` is the HTTP status. */
 function checkBody<Id extends string>(check: Check<Id>): void {
   const { response, what, violations } = check;
@@ -213,14 +226,12 @@ function checkBody<Id extends string>(check: Check<Id>): void {
     return;
   }
   checkMediaType(check);
-  let json: JsonValue;
-  try {
-    json = parseJson(response.body);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    violations.push({ path: 'body', rule: 'body-json', message: `${what} with a body that is not JSON (${reason}): ${excerpt(response.body)}` });
+  const parsed = response.parsed ?? parsedBody(response.body);
+  if ('error' in parsed) {
+    violations.push({ path: 'body', rule: 'body-json', message: `${what} with a body that is not JSON (${parsed.error}): ${excerpt(response.body)}` });
     return;
   }
+  const { json } = parsed;
   checkBodySchema(check, json);
   checkErrorStatus(check, json);
 }

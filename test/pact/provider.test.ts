@@ -95,6 +95,54 @@ describe('petstore-verify --suite pact', () => {
     expect(other.map((result) => [result.id, result.outcome])).toEqual([['pact.admin-ui.a-request-for-one-sold-pet', 'pass']]);
   });
 
+  it('takes every method that is not safe (RFC 9110) for a write: under --read-only a pact’s DELETE, PUT and PATCH are not replayed, and the report says why', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'writing-pact-'));
+    const file = join(folder, 'admin-ui-petstore-api.json');
+    const interaction = (method: string) => ({
+      description: `a ${method} of a pet`,
+      request: { method, path: '/v1/pets/1', headers: { Authorization: 'Bearer x' } },
+      response: { status: 204 },
+    });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        consumer: { name: 'admin-ui' },
+        provider: { name: 'petstore-api' },
+        // A V2 pact may write its method in lower case: the Pact Verifier sends it in upper case all the same.
+        interactions: [interaction('DELETE'), interaction('put'), interaction('PATCH')],
+        metadata: { pactSpecification: { version: '2.0.0' } },
+      }),
+    );
+    const methods: string[] = [];
+    const recorder = await serve((request) => {
+      methods.push(request.method);
+      return mock.mock.fetch(request);
+    });
+    try {
+      const report = await verify({ baseUrl: recorder.url, apiKey: KEY, suite: 'pact', readOnly: true, pacts: [file] });
+      expect(methods.filter((method) => method !== 'GET')).toEqual([]);
+      const admin = outcomes(report, 'pact').filter((result) => result.id.startsWith('pact.admin-ui.'));
+      expect(admin.map((result) => [result.outcome, result.reason])).toEqual(
+        ['DELETE', 'PUT', 'PATCH'].map((method) => [
+          'skip',
+          `--read-only: the interaction sends ${method}, a write (only GET, HEAD, OPTIONS and TRACE are safe, RFC 9110 §9.2.1), so it is not replayed`,
+        ]),
+      );
+      expect(report.posts).toBe(0);
+      expect(report.exitCode).toBe(0);
+
+      // Without --read-only they are sent, each counted as a write of the run.
+      methods.length = 0;
+      const writing = await verify({ baseUrl: recorder.url, apiKey: KEY, suite: 'pact', pacts: [file] });
+      const sent = methods.filter((method) => method !== 'GET' && method !== 'POST');
+      expect(sent.sort()).toEqual(['DELETE', 'PATCH', 'PUT']);
+      expect(writing.posts).toBe(methods.filter((method) => method !== 'GET').length);
+      expect(writing.writes).toBe(writing.posts);
+    } finally {
+      await recorder.close();
+    }
+  });
+
   it('runs the spec and pact suites together with --suite all, reported together with one exit code', async () => {
     const report = await verify({ baseUrl: mock.url, apiKey: KEY });
     expect(outcomes(report, 'spec').length).toBeGreaterThan(20);

@@ -7,7 +7,17 @@ import { gzipSync } from 'node:zlib';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { type Deployment, listenOnLoopback } from './deployments.js';
 
-export type Hostility = 'gzip-bomb' | 'endless-body' | 'slow-drip' | 'endless-headers';
+export type Hostility = 'gzip-bomb' | 'endless-body' | 'slow-drip' | 'endless-headers' | 'million-digit-id' | 'five-megabyte-name';
+
+/**
+ * Hostilities that change the mock's own answer rather than replace it, in its first JSON value of
+ * the kind: an id of a million digits (a body of 1 MB), a name of five million characters (a body of
+ * 5 MB, under the verifier's 5 MiB cap, so it is read and parsed whole).
+ */
+const REWRITES: Partial<Record<Hostility, (text: string) => string>> = {
+  'million-digit-id': (text) => text.replace(/"id":\d+/, () => `"id":${'9'.repeat(1_000_000)}`),
+  'five-megabyte-name': (text) => text.replace(/"name":"[^"]*"/, () => `"name":"${'x'.repeat(5_000_000)}"`),
+};
 
 /** Which requests get the hostile answer: by default every one. */
 export type Target = (method: string, path: string) => boolean;
@@ -83,15 +93,18 @@ export async function hostileDeployment(hostility: Hostility, target: Target = e
   const server = createServer(async (incoming, outgoing) => {
     const method = incoming.method ?? 'GET';
     const path = incoming.url ?? '/';
-    if (target(method, path)) return attack(hostility, incoming, outgoing);
+    const rewrite = REWRITES[hostility];
+    if (target(method, path) && rewrite === undefined) return attack(hostility, incoming, outgoing);
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     const headers = new Headers();
     for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers.set(name, value);
     const request = new Request(`http://${incoming.headers.host}${path}`, { method, headers, ...(method === 'GET' ? {} : { body: Buffer.concat(chunks) }) });
     const response = await mock.fetch(request);
-    outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-    outgoing.end(Buffer.from(await response.arrayBuffer()));
+    const answered = Object.fromEntries([...response.headers].filter(([name]) => name !== 'content-length'));
+    outgoing.writeHead(response.status, answered);
+    const text = await response.text();
+    outgoing.end(rewrite && target(method, path) ? rewrite(text) : text);
   });
   return listenOnLoopback(server);
 }

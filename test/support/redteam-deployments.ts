@@ -560,9 +560,17 @@ export const CORRECT: readonly { name: string; style: Partial<Style> }[] = [
 /**
  * A 401 without `WWW-Authenticate`: HTTP asks for the challenge (RFC 9110 §11.6.1), the interface
  * does not, and the project's own correct deployments leave it out: advice under `--strict`, no failure.
+ * A petId read with `Number()` serves the pet for `+7`, ` 7` and `7e0`, spellings that denote 7 (as
+ * pydantic's reading of `+7` and ` 7` does): the interface does not say how an integer is spelt in a
+ * path, so that is advice too, no failure.
  */
 export const ADVISED: readonly { fault: RedteamFault; style: Partial<Style>; names: RegExp }[] = [
   { fault: 'no-www-authenticate', style: {}, names: /without a WWW-Authenticate: Bearer challenge/ },
+  {
+    fault: 'number-id',
+    style: { badId: 404 },
+    names: /petId spelt otherwise than in digits alone with the pet the spelling denotes .*"\+\d+" \(a plus sign\), " \d+" \(a space before it\)/,
+  },
 ];
 
 /** Faulty deployments: a correct style (varied) with one fault each, and what the verifier must name. */
@@ -582,7 +590,6 @@ export const FAULTY: readonly { fault: RedteamFault; style: Partial<Style>; name
   { fault: 'key-prefix-compare', style: {}, names: /suffix/ },
   { fault: 'key-case-insensitive', style: {}, names: /case/ },
   { fault: 'status-filter-ignores-case', style: {}, names: /status/ },
-  { fault: 'number-id', style: { badId: 404 }, names: /petId/ },
   { fault: 'name-trimmed', style: {}, names: /name/ },
   { fault: 'status-null-accepted', style: {}, names: /status/ },
   { fault: 'id-race', style: {}, names: /id/ },

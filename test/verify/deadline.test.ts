@@ -44,6 +44,26 @@ describe('petstore-verify against a deployment hostile on every answer', () => {
   });
 });
 
+describe('petstore-verify against answers that are costly to read: bounded in time, memory and output', () => {
+  it.each<[Hostility, string]>([
+    ['million-digit-id', 'an id of a million digits in every answer'],
+    ['five-megabyte-name', 'a name of five million characters in every answer (5 MB, read and parsed whole)'],
+  ])('%s (%s): ends within --deadline 10000, every echoed value an excerpt', async (hostility) => {
+    deployment = await hostileDeployment(hostility);
+    const run = await runCliMeasured('petstore-verify', ['--base-url', deployment.url, '--deadline', '10000'], { PETSTORE_API_KEY: KEY });
+    expect(run.ms).toBeLessThan(10_000 + DEADLINE_SLACK_MS);
+    expect(run.peakRssBytes).toBeLessThan(MAX_RSS);
+    expect([1, 2]).toContain(run.code);
+    // Before: 6 to 24 MB of output, lines of a million characters. A line holds at most a few excerpts now.
+    expect(run.stdout.length + run.stderr.length).toBeLessThan(200_000);
+    expect(Math.max(...`${run.stdout}\n${run.stderr}`.split('\n').map((line) => line.length))).toBeLessThan(3_000);
+    expect(run.stdout).not.toMatch(/9{1000}|x{1000}/);
+    console.info(
+      `${hostility}: ${(run.ms / 1000).toFixed(1)} s, peak RSS ${(run.peakRssBytes / 1024 / 1024).toFixed(0)} MB, ${run.stdout.length} characters out, exit ${run.code}`,
+    );
+  });
+});
+
 describe('petstore-verify keeps --deadline while --rps waits', () => {
   it('--rps 1 --deadline 5000 ends in about 5 s, with exit 2 and the deadline named', async () => {
     deployment = await serve((request) => createMockApi().fetch(request));
@@ -72,7 +92,7 @@ describe('the Pact suite goes through the same bounds and counts as the spec sui
     expect(run.code).toBe(0);
     expect(bySuite(report, 'pact').length).toBeGreaterThan(5);
     expect({ requests: report.requests, posts: report.posts }).toEqual(received);
-    expect(run.stderr).toContain(`${received.requests} requests · ${received.posts} POSTs`);
+    expect(run.stderr).toContain(`${received.requests} requests · ${received.posts} writes`);
   });
 
   it('--suite pact keeps to --rps', async () => {

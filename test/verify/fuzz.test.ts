@@ -5,9 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { MAX_FUZZ_WRITES } from '../../src/contracts/fuzz/budget.js';
 import { waits } from '../../src/contracts/pace.js';
 import { junitReport } from '../../src/contracts/reporters/junit.js';
+import { MAX_FUZZ_WRITES } from '../../src/contracts/run-bounds.js';
 import { MAX_WRITES, type VerificationReport, verify } from '../../src/contracts/runner.js';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
 import { runCli } from '../support/cli.js';

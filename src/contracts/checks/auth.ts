@@ -1,3 +1,4 @@
+import { isWrite } from '../../http/methods.js';
 import type { Check, CheckContext } from '../check.js';
 import { type DerivedCredential, type Exchange, KEY_PLACEHOLDER } from '../http.js';
 import { bodyCategoryId, existingPet, idOf, isPet, listPage, newPetBody } from '../pets.js';
@@ -223,7 +224,7 @@ async function expectNoDataOnPathVariants(context: CheckContext, operation: Oper
   const variants = [...pathVariants(path), ...basePathVariants(basePath, path)];
   let crashed = 0;
   for (const variant of variants) {
-    if (operation.method === 'POST') context.reserveWrite();
+    if (isWrite(operation.method)) context.reserveWrite();
     const shown = variant.fromOrigin ? variant.path : `${basePath}${variant.path}`;
     // Sent around `call`: the spec documents no response for these paths, only that they serve nothing.
     const exchange = await context.state.client.send({
@@ -283,7 +284,7 @@ export function authChecks(operations: readonly Operation[]): Check[] {
           id: `auth.${operation.operationId}.${check.name}`,
           title: check.title(operation.operationId),
           operationId: operation.operationId,
-          writes: operation.method === 'POST',
+          writes: isWrite(operation.method),
           run: (context) => check.run(context, operation),
         }),
       ),

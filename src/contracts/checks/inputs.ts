@@ -2,14 +2,16 @@
  * How a deployment reads its path and query parameters, probed from the spec's own parameters: an
  * integer path parameter spelled as a numeric prefix and more (what `parseInt` reads), an integer
  * query parameter sent as a boolean, a quoted number, a fraction or a number and text, and an enum
- * query parameter in another case. Each probe names a reading no correct deployment makes; a reading
- * JSON Schema or a typed language's integer parser makes (`+7`, `07`, `7.0`, `7e0`) is left alone.
+ * query parameter in another case. Each probe names a reading no correct deployment makes; a spelling
+ * that denotes the integer itself (`+7`, `07`, `7.0`, `7e0`), which typed parsers read so, is advice
+ * (src/contracts/integer-spellings.ts).
  */
 import { type JsonSchema, type OpenApiDocument, operationsOf, type Parameter, parametersOf, resolve } from '../../openapi/document.js';
 import { unknownValueFault } from '../causes.js';
 import type { Check, CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
-import { existingPet, idOf, isPet, listPage, petsOf } from '../pets.js';
+import { integerDenoted } from '../integer-spellings.js';
+import { createPet, existingPet, idOf, isPet, listPage, petsOf } from '../pets.js';
 
 /** A parameter of an operation, its schema resolved. */
 interface Input {
@@ -32,72 +34,71 @@ function inputsOf(doc: OpenApiDocument, location: Parameter['in'], where: (schem
 
 const isInteger = (schema: JsonSchema) => schema.type === 'integer';
 
-/** A spelling of an id, what it is, and the pet a reader may rightly serve for it (the integer a JSON number reading makes of it). */
 /** The fault of an operation that reads an integer parameter leniently (parseInt, Number()): met by every check that sends one a lenient reader takes. */
 export function lenientIntegerFault(operationId: string, parameter: string): string {
   return `lenient-integer:${operationId}:${parameter}`;
 }
 
-/** A spelling of an id, what a lenient reader makes of it, and what else a deployment may legally answer. */
-interface Spelling {
-  readonly spelling: string;
-  readonly what: string;
-  /** The pet a reading the interface allows finds in it (10 times the id for `e1`, as a JSON number). */
-  readonly legal?: string;
-  /**
-   * Served as the pet, a departure the verifier only advises on (`--strict`): a leading zero, which a
-   * digits check (`/^\d+$/`) and every typed parser let through. The mock refuses it; many correct
-   * deployments do not, and the interface names no rule for it beyond the int64.
-   */
-  readonly advice?: true;
-}
-
 /**
- * Spellings of the integer `id` that are not the int64 the interface names (one spelling, plain digits),
- * but that a lenient parse reads as it: parseInt, Number(), Python's int(), a schema coercion.
+ * Spellings of the integer `id` other than its canonical one, each named for a report. Whether a
+ * deployment may serve a pet for one is not listed here: it follows from what the spelling denotes
+ * (`integerDenoted`), so that each probe states the rule it applies.
  */
-function notTheInteger(id: string): Spelling[] {
+function otherSpellings(id: string): { readonly spelling: string; readonly what: string; readonly misread?: string }[] {
   return [
-    { spelling: `${id}abc`, what: 'a numeric prefix and text (read as its prefix by parseInt)' },
-    { spelling: `${id}.5`, what: 'a fraction (read as its integer part by parseInt or a truncating float parse)' },
-    { spelling: `+${id}`, what: 'a plus sign (read as the number by Number(), int() or a schema coercion)' },
-    { spelling: ` ${id}`, what: 'a space before it (read as the number by Number() or int(), which trim spaces)' },
-    { spelling: `${id}e0`, what: 'an exponent (read as the number by Number() or a float parse)' },
-    // 10 times the id as a JSON number, which a deployment may serve: only a reader that stops at the `e` finds the id in it.
-    { spelling: `${id}e1`, what: 'an exponent (read as its digits before the e by parseInt)', legal: String(BigInt(id) * 10n) },
-    { spelling: `0${id}`, what: 'a leading zero', advice: true },
+    { spelling: `${id}abc`, what: 'a numeric prefix and text', misread: "read as its prefix by parseInt or Ruby's to_i" },
+    { spelling: `${id}.5`, what: 'a fraction', misread: 'read as its integer part by parseInt or a truncating float parse' },
+    { spelling: `${id}e1`, what: 'an exponent, ten times the id', misread: 'read as its digits before the e by parseInt' },
+    { spelling: `+${id}`, what: 'a plus sign' },
+    { spelling: ` ${id}`, what: 'a space before it' },
+    { spelling: `${id} `, what: 'a space after it' },
+    { spelling: `0${id}`, what: 'a leading zero' },
+    { spelling: `${id}.0`, what: 'a zero fraction' },
+    { spelling: `${id}e0`, what: 'an exponent of zero' },
   ];
 }
 
-/** Each integer path parameter spelled as the id of an existing pet and more: 400 or 404, never that pet. */
+/** What a deployment should do to serve an int64 for its canonical spelling only. */
+const DIGITS_ONLY = 'accept digits only (/^-?(0|[1-9][0-9]*)$/, no sign, leading zero or space) before converting, and answer 400 (or 404)';
+
+/**
+ * Each integer path parameter spelled otherwise than as the id of an existing pet: 400 or 404, or the
+ * pet its spelling denotes. The pet of the id itself for a spelling that denotes it (`+1000`, ` 1000`,
+ * `1000.0`) is advice: the interface does not say how an integer is spelt in a path, and mainstream
+ * typed parsers read them so (src/contracts/integer-spellings.ts). A pet for a spelling that denotes
+ * no integer, or another, is a lenient reading: a failure.
+ */
 async function expectIdSpellingsRefused(context: CheckContext, input: Input): Promise<void> {
   const id = idOf(await existingPet(context));
   if (!/^\d+$/.test(id)) context.skip(`the pet's id ${id} is not plain digits, so no spelling of it can be derived`);
-  for (const { spelling, what, legal, advice } of notTheInteger(id)) {
+  const sameInteger: string[] = [];
+  for (const { spelling, what, misread } of otherSpellings(id)) {
     const exchange = await context.call(input.operationId, { params: { [input.name]: spelling } });
     if (exchange.status === 400 || exchange.status === 404) continue;
     const served = exchange.status === 200 && isPet(exchange.json) ? idOf(exchange.json) : undefined;
-    if (served !== undefined && served === legal) continue;
-    const fix = `${input.name} is an int64, so this is no id; accept digits only (/^-?(0|[1-9][0-9]*)$/, no sign, leading zero or space) before converting, and answer 400 (or 404)`;
-    if (advice && served === id) {
-      context.advise(
-        `${input.operationId} answered the pet ${served} for ${input.name} ${JSON.stringify(spelling)}, ${what}: ${fix}`,
-        `spelling:${input.name}`,
-      );
+    const denoted = integerDenoted(spelling);
+    if (served !== undefined && denoted !== undefined && served === String(denoted)) {
+      sameInteger.push(`${JSON.stringify(spelling)} (${what})${served === id ? '' : ` as the pet ${served}`}`);
       continue;
     }
+    const spelt = `${input.name} ${JSON.stringify(spelling)}, ${what}${misread ? ` (${misread})` : ''}`;
     context.fail(
       served === undefined
-        ? `${input.operationId} answered ${exchange.status} for ${input.name} ${JSON.stringify(spelling)}, ${what}`
-        : `${input.operationId} answered the pet ${served} for ${input.name} ${JSON.stringify(spelling)}, ${what}: ${fix}`,
+        ? `${input.operationId} answered ${exchange.status} for ${spelt}`
+        : `${input.operationId} answered the pet ${served} for ${spelt}, which ${denoted === undefined ? 'denotes no integer' : `denotes ${denoted}`}: ${input.name} is an int64, so ${DIGITS_ONLY}`,
       exchange,
       {
-        expected: '400 or 404',
+        expected: denoted === undefined ? '400 or 404' : `400, 404, or the pet ${denoted}`,
         actual: served === undefined ? String(exchange.status) : `200 with the pet ${served}`,
         ...(served === undefined ? {} : { fault: lenientIntegerFault(input.operationId, input.name) }),
       },
     );
   }
+  if (sameInteger.length > 0)
+    context.advise(
+      `${input.operationId} answers ${input.name} spelt otherwise than in digits alone with the pet the spelling denotes (${id} unless said): ${sameInteger.join(', ')}. Typed parsers read these so (pydantic and FastAPI, Go's strconv.ParseInt, Ruby's Integer()) and the interface does not say how an integer is spelt in a path, so this is no failure; to serve the canonical spelling only, ${DIGITS_ONLY}`,
+      `spelling:${input.operationId}:${input.name}`,
+    );
 }
 
 /** Values of an integer query parameter that are not integers, with the integer a lenient reader makes of each: a boolean, a quoted number, a fraction, a number and text. */
@@ -116,8 +117,11 @@ const LEAST_PETS = 5;
  * page as if it were absent (as the deployment answers plain text), never the page its lenient reading asks for.
  */
 async function expectNoLenientReading(context: CheckContext, input: Input): Promise<void> {
-  const seen = (await listPage(context)).pets.length;
-  if (seen < LEAST_PETS) context.skip(`fewer than ${LEAST_PETS} pets exist, so a page read leniently cannot be told from another`);
+  let seen = (await listPage(context)).pets.length;
+  // The missing pets are created, so that a run checks this whatever the deployment held (a second run finds the first's pets).
+  for (let made = 1; seen < LEAST_PETS && !context.state.readOnly; made++, seen++) await createPet(context, `lenient ${made}`);
+  if (seen < LEAST_PETS)
+    context.skip(`fewer than ${LEAST_PETS} pets exist, and --read-only creates none, so a page read leniently cannot be told from another`);
   const count = (exchange: Exchange) => (exchange.status === 200 ? petsOf(exchange).length : undefined);
   // What the deployment does with a value no reader takes for a number: its answer to a non-integer.
   const plain = count(await context.call(input.operationId, { query: `${input.name}=petstore-verify` }));
@@ -196,7 +200,8 @@ export function inputChecks(doc: OpenApiDocument): Check[] {
     ...probeChecks(
       inputsOf(doc, 'path', isInteger),
       'spellings',
-      ({ operationId, name }) => `${operationId} answers 400 or 404, never the pet, for ${name} spelled as an id and more (1000abc, 1000.5, 1000e1)`,
+      ({ operationId, name }) =>
+        `${operationId} answers 400, 404 or the pet it denotes for ${name} spelt otherwise than in digits (1000abc, 1000.5, 1000e1, +1000, 1000.0), never a pet a lenient reading finds`,
       expectIdSpellingsRefused,
     ),
     ...probeChecks(

@@ -73,7 +73,13 @@ async function expectZeroFractionKept(context: CheckContext): Promise<void> {
     const valid = validValue(field, type, categoryId);
     const body = bodyWith(context, `${field} zero fraction`, categoryId, field, `${valid}.0`);
     const exchange = await context.call('createPet', { body });
-    if (exchange.status === 400) continue;
+    if (exchange.status === 400) {
+      context.advise(
+        `createPet refuses ${field} ${valid}.0, an integer to JSON Schema (as Go's encoding/json refuses it; pydantic and JavaScript read it as ${valid}): a client whose serializer writes integers with a zero fraction is refused. The interface leaves this open, so it is no failure`,
+        `zero-fraction:${field}`,
+      );
+      continue;
+    }
     if (exchange.status === 201) {
       // A 201 that is no pet already broke the schema of the answer: that is the fault, not the field.
       if (!isPet(exchange.json)) continue;

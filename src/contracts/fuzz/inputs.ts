@@ -39,7 +39,7 @@ export type ReadInput =
   | { readonly kind: 'absent'; readonly edge: 'beyond' | 'zero' | 'negative' | 'max' | 'min'; readonly offset: bigint }
   | { readonly kind: 'malformed'; readonly form: MalformedForm; readonly index: number };
 
-/** Texts that start like an id and are not an int64: what a lenient parser (`parseInt`, `Number`) reads as that id. */
+/** Texts other than an id's digits that a lenient parser (`parseInt`, `Number`) reads as that id; those that denote the id itself (a sign, a space, an exponent of zero) may be served as it. */
 const MALFORMED_FORMS = ['trailing text', 'fraction', 'exponent', 'plus sign', 'space before', 'no digits'] as const;
 export type MalformedForm = (typeof MALFORMED_FORMS)[number];
 

@@ -26,7 +26,7 @@ export function mismatchFault(mismatch: Mismatch, status: number, url: string): 
   const field = /^\$(?:\[\d+\])?\.(\w+)$/.exec(path)?.[1];
   if (field === undefined) return undefined;
   // An Error's status other than the status of its answer (conformance's rule `error-status`).
-  if (status >= 400 && path === '$.status' && /to be equal to/.test(text)) return formFault('error-status', status, 'body/status');
+  if (status >= 400 && path === '$.status' && /to be equal to|to match/.test(text)) return formFault('error-status', status, 'body/status');
   if (/to be (the same type as|an? (integer|number|string|boolean)\b)/.test(text)) return formFault('schema', status, `body/${field}`);
   const asked = new URL(url).searchParams.get(field);
   return path.startsWith('$[') && asked !== null ? otherValueFault(field) : undefined;

@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
-import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
+import { isWrite } from '../../http/methods.js';
 import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
 import {
   bodyCapMessage,
@@ -22,12 +22,12 @@ import {
   waitWithin,
 } from '../http.js';
 import type { Pacer } from '../pace.js';
-import { send, type TransportResponse } from '../transport.js';
+import { readBody, send, type TransportResponse } from '../transport.js';
 import { listenOnLoopback, requestChunks } from './loopback.js';
 
 /** Something the proxy stopped or could not get, reported as the interaction's failure. */
 export interface ProxyProblem {
-  /** `too-large` and `redirect` are the deployment breaking the contract (see `breaksContract`); the others mean it could not be asked. */
+  /** `too-large`, `redirect` and `dropped` are the deployment breaking the contract (see `breaksContract`); the others mean it could not be asked. */
   readonly problem: TransportProblem | 'redirect';
   readonly request: RecordedRequest;
   readonly message: string;
@@ -35,10 +35,11 @@ export interface ProxyProblem {
 
 /**
  * Whether the deployment responded, but with what petstore-verify never hands on (a body past the
- * cap, a redirect): the interaction fails. Any other problem means it could not be asked: an error.
+ * cap, a redirect), or stopped answering (`dropped`): the interaction fails. Any other problem means
+ * it could not be asked: an error.
  */
 export function breaksContract(problem: ProxyProblem): boolean {
-  return problem.problem === 'too-large' || problem.problem === 'redirect';
+  return problem.problem === 'too-large' || problem.problem === 'redirect' || problem.problem === 'dropped';
 }
 
 export interface BoundedProxyOptions {
@@ -51,8 +52,8 @@ export interface BoundedProxyOptions {
   readonly pacer: Pacer;
   readonly deadline?: AbortSignal | undefined;
   readonly maxBodyBytes?: number;
-  /** The exact integers beyond 2^53 the provider states handed to the Pact Verifier so far. */
-  readonly exactValues: () => Iterable<bigint>;
+  /** Writes (requests of a method that is not safe) the run's budget allows the Pact suite: past them none is sent. */
+  readonly writesLeft: number;
   /** Called as each request leaves for the deployment, with its method: the run's count. */
   readonly onSend: (method: string) => void;
   /** True while a provider state is set up, so that its requests are not taken for the interaction's. */
@@ -74,20 +75,6 @@ export interface BoundedProxy {
 // Hop-by-hop headers, and those that describe a body as it was on the wire rather than as forwarded.
 const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'host', 'accept-encoding', 'upgrade']);
 
-/** Reads a stream as bytes, or `undefined` (and cancels it) once it passes `maxBytes`. */
-async function readBytesLimited(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer | undefined> {
-  if (stream === null) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += chunk.byteLength;
-    // Leaving the loop cancels the stream, and with it the download and any decompression.
-    if (size > maxBytes) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 async function readRequestBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -97,36 +84,6 @@ async function readRequestBody(request: IncomingMessage, maxBytes: number): Prom
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
-}
-
-/**
- * The Pact JS proxy in front of the Verifier parses JSON request bodies with `JSON.parse`, which
- * rounds every integer beyond 2^53. A rounded integer that equals, as a double, an exact value a
- * provider state handed out is put back to that exact value; nothing else is touched.
- */
-export function restoreExactIntegers(body: string, exact: Iterable<bigint>): string {
-  const known = [...exact];
-  if (known.length === 0) return body;
-  let json: JsonValue;
-  try {
-    json = parseJson(body);
-  } catch {
-    return body;
-  }
-  let changed = false;
-  const restore = (value: JsonValue): JsonValue => {
-    if (typeof value === 'bigint') {
-      const original = known.find((candidate) => candidate !== value && Number(candidate) === Number(value));
-      if (original === undefined) return value;
-      changed = true;
-      return original;
-    }
-    if (Array.isArray(value)) return value.map(restore);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, restore(inner)]));
-    return value;
-  };
-  const restored = restore(json);
-  return changed ? stringifyJson(restored) : body;
 }
 
 /**
@@ -164,6 +121,8 @@ interface BoundedProxyContext {
   readonly maxBodyBytes: number;
   readonly problems: ProxyProblem[];
   readonly forwarded: RecordedRequest[];
+  /** Writes sent so far, each taken from `writesLeft`. */
+  writes: number;
 }
 
 function proxyContext(options: BoundedProxyOptions): BoundedProxyContext {
@@ -174,6 +133,7 @@ function proxyContext(options: BoundedProxyOptions): BoundedProxyContext {
     maxBodyBytes: options.maxBodyBytes ?? MAX_RESPONSE_BYTES,
     problems: [],
     forwarded: [],
+    writes: 0,
   };
 }
 
@@ -206,7 +166,7 @@ async function outgoingRequest(context: BoundedProxyContext, incoming: IncomingM
   // The pact holds a placeholder key; the deployment gets the real one, the record its template.
   const authorized = headers.has('authorization');
   const raw = await readRequestBody(incoming, context.maxBodyBytes);
-  const body = raw === undefined || raw.byteLength === 0 ? undefined : restoreExactIntegers(raw.toString('utf8'), context.options.exactValues());
+  const body = raw === undefined || raw.byteLength === 0 ? undefined : raw.toString('utf8');
   const recorded: RecordedRequest = {
     method,
     url,
@@ -237,7 +197,7 @@ function sendOnce(context: BoundedProxyContext, request: OutgoingRequest): Promi
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.deadline ? AbortSignal.any([timeout, options.deadline]) : timeout;
     const response = await send(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
-    const bytes = await readBytesLimited(response.body, context.maxBodyBytes);
+    const bytes = await readBody(response.body, context.maxBodyBytes);
     if (bytes !== undefined)
       options.onExchange?.({
         request: request.recorded,
@@ -251,20 +211,30 @@ function sendOnce(context: BoundedProxyContext, request: OutgoingRequest): Promi
   });
 }
 
+/** Takes a write from the Pact suite's budget, each one sent again after a 429 counted, or says none is left. */
+function budgetSpent(context: BoundedProxyContext, request: OutgoingRequest): Rejection | undefined {
+  if (!isWrite(request.method) || context.writes++ < context.options.writesLeft) return undefined;
+  return {
+    problem: 'budget',
+    message: `${request.method} ${request.url} not sent: the run has sent the ${context.options.writesLeft} writes its budget allows the Pact suite`,
+  };
+}
+
 /** A 429 is sent again once its Retry-After has passed, as the spec suite does; still limited, the run is told to slow down. */
 async function sendPastRateLimits(context: BoundedProxyContext, request: OutgoingRequest): Promise<BoundedResponse | Rejection> {
   const where = `${request.method} ${request.url}`;
-  let sent = await sendOnce(context, request);
-  for (let limited = 0; sent.response.status === 429; limited++) {
+  for (let limited = 0; ; limited++) {
+    const spent = budgetSpent(context, request);
+    if (spent) return spent;
+    const sent = await sendOnce(context, request);
+    if (sent.response.status !== 429) return sent;
     if (limited >= RATE_LIMIT_RETRIES) return { problem: 'rate-limited', message: `${where}: ${rateLimitedMessage(RATE_LIMIT_RETRIES)}` };
     try {
       await waitWithin(retryAfterMs(sent.response.headers.get('retry-after')), context.options.deadline);
     } catch {
       return { problem: 'rate-limited', message: `${where}: ${rateLimitedMessage(limited)}; the run's deadline fell before its Retry-After passed` };
     }
-    sent = await sendOnce(context, request);
   }
-  return sent;
 }
 
 /** The deployment's response headers as handed to the Verifier: hop-by-hop ones dropped, JSON's Content-Type canonical. */
@@ -321,6 +291,12 @@ async function forward(context: BoundedProxyContext, incoming: IncomingMessage, 
     outgoing.end(sent.bytes);
   } catch (error) {
     const { problem, detail } = describeFailure(error, context.options.deadline, context.options.timeoutMs);
+    // The Pact suite runs once the deployment has answered the run's first request: a connection it resets, closes or refuses now is a breach.
+    if (problem === 'network' || problem === 'refused')
+      return reject(context, outgoing, request, {
+        problem: 'dropped',
+        message: `${method} ${url}: no answer (${detail}), after the deployment had answered this run's requests: it stopped answering (it crashed, or dropped the connection)`,
+      });
     reject(context, outgoing, request, { problem, message: `${method} ${url}: ${detail}` });
   }
 }

@@ -2,7 +2,9 @@
  * The provider-state endpoint the Pact Verifier calls before each interaction. Pact JS's own
  * endpoint writes its responses with `JSON.stringify`, which cannot write an integer beyond 2^53 exactly (and
  * throws on a `bigint`); this one writes the values a state hands out losslessly, so an id like
- * 9007199254740993 reaches the Verifier's request path and expected body as it is.
+ * 9007199254740993 reaches the Verifier's request path and expected body as it is (the native
+ * verifier reads them exactly, and no Pact JS proxy stands between it and the deployment: see
+ * `loadPactCore`).
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { messageOf } from '../../errors.js';
@@ -20,8 +22,6 @@ interface StateChange {
 export interface StateChangeServer {
   /** Give it to the Pact Verifier as `providerStatesSetupUrl`. */
   readonly url: string;
-  /** The integers beyond 2^53 handed out so far, exact. */
-  readonly exactValues: () => Iterable<bigint>;
   /** The setups that failed, with why, in order. */
   readonly failures: string[];
   /** The setups the deployment legitimately could not serve (a category it does not know), with why, in order. */
@@ -33,16 +33,9 @@ export interface StateChangeServer {
 
 const MAX_STATE_CHANGE_BYTES = 64 * 1024;
 
-function bigintsIn(value: JsonValue | undefined, found: Set<bigint>): void {
-  if (typeof value === 'bigint') found.add(value);
-  else if (Array.isArray(value)) for (const inner of value) bigintsIn(inner, found);
-  else if (value !== null && typeof value === 'object') for (const inner of Object.values(value)) bigintsIn(inner, found);
-}
-
 /** What the state changes share: the setups, and what they handed out or could not do. */
 interface StateChangeContext {
   readonly setups: Readonly<Record<string, StateSetup>>;
-  readonly exact: Set<bigint>;
   readonly failures: string[];
   readonly unavailable: string[];
   /** How many setups are running now. */
@@ -69,7 +62,6 @@ async function setUp(context: StateChangeContext, name: string, setup: StateSetu
   context.inProgress++;
   try {
     const values = (await setup.setup()) ?? {};
-    bigintsIn(values, context.exact);
     return { status: 200, body: stringifyJson(values) };
   } catch (error) {
     const why = `the provider state "${name}" could not be set up: ${messageOf(error)}`;
@@ -105,7 +97,7 @@ async function requestText(request: IncomingMessage): Promise<string> {
 
 /** Starts the endpoint on 127.0.0.1, on a free port. */
 export async function startStateChangeServer(setups: Readonly<Record<string, StateSetup>>): Promise<StateChangeServer> {
-  const context: StateChangeContext = { setups, exact: new Set(), failures: [], unavailable: [], inProgress: 0 };
+  const context: StateChangeContext = { setups, failures: [], unavailable: [], inProgress: 0 };
   const server = createServer(async (request, response) => {
     const text = await requestText(request);
     const { status, body } = await stateChangeResponse(context, text).catch((error: Error) => ({
@@ -118,7 +110,6 @@ export async function startStateChangeServer(setups: Readonly<Record<string, Sta
   const { port, close } = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}/`,
-    exactValues: () => context.exact,
     failures: context.failures,
     unavailable: context.unavailable,
     settingUp: () => context.inProgress > 0,

@@ -4,7 +4,7 @@
  * absent id is taken from the listing.
  */
 import { type JsonValue, parseJson } from '../../json/lossless.js';
-import type { Contract, ContractOperation } from '../contract.js';
+import type { Contract } from '../contract.js';
 import type { HttpClient } from '../http.js';
 import { absentIdBeyond, newPetJson } from '../pets.js';
 import { isObject } from './guards.js';
@@ -29,14 +29,31 @@ export interface StateSetup {
 /** How many categories the states try before they give up creating pets: each try is a POST. */
 const MAX_TRIES = 3;
 
-/** What the setups of one run share: how to reach the deployment, and what it taught them of categories. */
-interface StateContext {
-  readonly client: HttpClient;
-  readonly runId: string;
+/**
+ * What the setups need of the spec, as plain data: the Pact suite's worker gets it in its job, so that
+ * it need not load and compile the spec itself.
+ */
+export interface StateSpec {
   readonly listPath: string;
-  readonly create: ContractOperation;
+  readonly create: { readonly method: string; readonly path: string };
   /** The largest `limit` the listing takes. */
   readonly maxLimit: number;
+}
+
+/** The spec's part the provider states use. */
+export function stateSpecOf(contract: Contract): StateSpec {
+  const { method, path } = contract.operation('createPet');
+  return {
+    listPath: contract.operation('listPets').path,
+    create: { method, path },
+    maxLimit: contract.integerParameter('listPets', 'limit').maximum,
+  };
+}
+
+/** What the setups of one run share: how to reach the deployment, and what it taught them of categories. */
+interface StateContext extends StateSpec {
+  readonly client: HttpClient;
+  readonly runId: string;
   /** A category the deployment accepted before (learned by the spec suite, or given with --category-id). */
   readonly categoryHint: string | undefined;
   /** The category a create was accepted with, once one was. */
@@ -132,13 +149,11 @@ const RECIPES: Readonly<Record<string, StateRecipe>> = {
 };
 
 /** The provider states' setups for one run, sharing what they learn of the deployment's categories. */
-export function stateSetups(contract: Contract, client: HttpClient, runId: string, categoryHint?: string): Record<string, StateSetup> {
+export function stateSetups(spec: StateSpec, client: HttpClient, runId: string, categoryHint?: string): Record<string, StateSetup> {
   const context: StateContext = {
+    ...spec,
     client,
     runId,
-    listPath: contract.operation('listPets').path,
-    create: contract.operation('createPet'),
-    maxLimit: contract.integerParameter('listPets', 'limit').maximum,
     categoryHint,
     learned: categoryHint,
     exhausted: false,

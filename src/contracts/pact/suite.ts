@@ -1,11 +1,12 @@
-import { fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseJson, stringifyJson } from '../../json/lossless.js';
+import { isWrite } from '../../http/methods.js';
+import { parseJsonFast, stringifyJson } from '../../json/lossless.js';
 import { basePathOf } from '../../openapi/document.js';
-import { operationAt } from '../causes.js';
+import { DROPPED, operationAt, TOO_LARGE } from '../causes.js';
 import { type CheckResult, type Finding, type RunState, statusFault, undocumentedStatusFault } from '../check.js';
 import type { Contract } from '../contract.js';
 import { type ExchangeObserver, KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
@@ -14,7 +15,7 @@ import { type Mismatch, mismatchFault } from './faults.js';
 import { isObject } from './guards.js';
 import { type LoadedPact, type PactDocument, type PactInteraction, statesOf } from './pacts.js';
 import { breaksContract } from './proxy.js';
-import { type StateSetup, stateSetups } from './states.js';
+import { type StateSetup, stateSetups, stateSpecOf } from './states.js';
 import type { InteractionOutcome, PactJob, PactOutcome, WorkerMessage } from './worker.js';
 
 /** One interaction's verdict in the verifier's JSON report. */
@@ -50,19 +51,50 @@ const WORKER = fileURLToPath(new URL(fromSources ? './worker.ts' : './worker.js'
 /** At the deadline the worker stops itself and reports; if it has not within this time, it is killed. */
 const KILL_GRACE_MS = 1_000;
 
+/**
+ * A worker process, forked ahead of its job: it loads the Pact Verifier (some 0.5 s of modules) as soon
+ * as it starts, so that a worker forked when the run starts has it loaded by the time the spec suite is
+ * done. One job each; `dispose` ends one that got none.
+ */
+export interface PactWorker {
+  /** Takes the worker for a job, or undefined once it was taken (a second pact forks its own). */
+  take(): ChildProcess | undefined;
+  dispose(): void;
+}
+
+function forkWorker(apiKey: string): ChildProcess {
+  return fork(WORKER, [], {
+    execArgv: fromSources ? ['--import', 'tsx'] : [],
+    env: { ...process.env, PETSTORE_API_KEY: apiKey, PACT_DO_NOT_TRACK: 'true' },
+    // The native verifier prints its own report on stdout; ours is made from its JSON instead.
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+}
+
+/** Forks a worker now, for the Pact suite to take later; its stderr is kept for the error of a worker that dies. */
+export function startPactWorker(apiKey: string): PactWorker {
+  let child: ChildProcess | undefined = forkWorker(apiKey);
+  const forked = child;
+  return {
+    take() {
+      const taken = child;
+      child = undefined;
+      return taken;
+    },
+    dispose() {
+      if (forked.exitCode === null && forked.signalCode === null && child !== undefined) forked.kill();
+    },
+  };
+}
+
 /** Runs the worker; `onSent` hears of each request it sends, as it sends it, and `onExchange` of each response. */
-function runWorker(job: PactJob, apiKey: string, onSent: (method: string) => void, onExchange: ExchangeObserver): Promise<PactOutcome> {
+function runWorker(job: PactJob, child: ChildProcess, onSent: (method: string) => void, onExchange: ExchangeObserver): Promise<PactOutcome> {
   return new Promise((resolve) => {
     if (job.deadlineAt <= Date.now()) {
+      child.kill();
       resolve({ error: "the run's deadline passed before the pact could be verified" });
       return;
     }
-    const child = fork(WORKER, [], {
-      execArgv: fromSources ? ['--import', 'tsx'] : [],
-      env: { ...process.env, PETSTORE_API_KEY: apiKey, PACT_DO_NOT_TRACK: 'true' },
-      // The native verifier prints its own report on stdout; ours is made from its JSON instead.
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    });
     let stderr = '';
     let outcome: PactOutcome | undefined;
     child.stderr?.on('data', (chunk) => (stderr += chunk));
@@ -78,10 +110,13 @@ function runWorker(job: PactJob, apiKey: string, onSent: (method: string) => voi
       },
       job.deadlineAt - Date.now() + KILL_GRACE_MS,
     );
-    child.on('exit', (code) => {
+    const exited = (code: number | null) => {
       clearTimeout(killer);
       resolve(outcome ?? { error: `the Pact verifier exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}` });
-    });
+    };
+    // A worker forked ahead that died before its job (it could not load the Pact Verifier) says so at once.
+    if (child.exitCode !== null || child.signalCode !== null) return exited(child.exitCode);
+    child.on('exit', exited);
     child.send(job);
   });
 }
@@ -178,11 +213,32 @@ function whyNotVerified(report: VerifierReport, interaction: PactInteraction, ou
   }`;
 }
 
+/** The method the Pact Verifier sends for an interaction: a pact may write it in lower case (V2), the Verifier sends it in upper case. */
+function methodOf(interaction: PactInteraction): string {
+  return interaction.request.method.toUpperCase();
+}
+
+/** How many writes an interaction may send: its own request when its method is not safe, and one per state that may create a pet. */
+function writesOf(interaction: PactInteraction, setups: Readonly<Record<string, StateSetup>>): number {
+  return (isWrite(methodOf(interaction)) ? 1 : 0) + statesOf(interaction).filter((name) => setups[name]?.mayWrite).length;
+}
+
 function skipReason(interaction: PactInteraction, state: RunState, setups: Readonly<Record<string, StateSetup>>): string | undefined {
   if (!state.readOnly) return undefined;
-  if (interaction.request.method.toUpperCase() === 'POST') return '--read-only: the interaction sends a POST';
+  const method = methodOf(interaction);
+  if (isWrite(method))
+    return `--read-only: the interaction sends ${method}, a write (only GET, HEAD, OPTIONS and TRACE are safe, RFC 9110 §9.2.1), so it is not replayed`;
   const writing = statesOf(interaction).find((name) => setups[name]?.mayWrite);
   return writing ? `--read-only: the state "${writing}" may need a pet created` : undefined;
+}
+
+/**
+ * The writes the Pact suite may send, a budget of its own besides the spec suite's: twice what its
+ * interactions and their states need, so that a write sent again after a 429 is not taken from another.
+ */
+export function pactWriteBudget(state: RunState, pacts: readonly LoadedPact[]): number {
+  const setups = stateSetups(stateSpecOf(state.contract), state.client, state.runId);
+  return 2 * pacts.flatMap(({ pact }) => pact.interactions).reduce((sum, interaction) => sum + writesOf(interaction, setups), 0);
 }
 
 export interface PactRunOptions {
@@ -195,13 +251,20 @@ export interface PactRunOptions {
   readonly onResult?: ((result: CheckResult) => void) | undefined;
   /** Hears each response the deployment sent the suite, redacted as the spec suite's are. */
   readonly onExchange?: ExchangeObserver | undefined;
+  /** Why no interaction is replayed (the deployment stopped answering before the suite), each reported as skipped with it. */
+  readonly notRun?: string | undefined;
+  /** A worker forked when the run started, taken by the first pact that sends an interaction. */
+  readonly worker?: PactWorker | undefined;
+  /** Whether `onExchange` needs each answer's body (a HAR file is written). */
+  readonly bodies?: boolean;
 }
 
 /** The Pact suite's results, and the requests it sent, for the report's totals. */
 export interface PactRun {
   readonly results: CheckResult[];
   readonly requests: number;
-  readonly posts: number;
+  /** Of them, the writes (methods that are not safe), each taken from the run's budget. */
+  readonly writes: number;
 }
 
 /** A finding as the report shows it: every text the deployment may have echoed the key into, redacted. */
@@ -217,7 +280,16 @@ function redacted(finding: Finding, redact: (text: string) => string): Finding {
 /** One interaction's result, from the Verifier's report and what the proxy and the states saw. */
 function judge(interaction: PactInteraction, outcome: InteractionOutcome, request: RecordedRequest, redact: (text: string) => string, fault: FaultOf) {
   // What the proxy capped, stopped or could not get is the failure: the Verifier only saw the proxy's 502.
-  const stopped: Finding[] = outcome.problems.map((problem) => ({ message: redact(problem.message), request: problem.request }));
+  const stopped: Finding[] = outcome.problems.map((problem) => ({
+    message: redact(problem.message),
+    request: problem.request,
+    ...(problem.problem === 'dropped' ? { fault: DROPPED } : problem.problem === 'too-large' ? { fault: TOO_LARGE } : {}),
+  }));
+  const spent = outcome.problems.find((problem) => problem.problem === 'budget');
+  if (spent) return { outcome: 'skip' as const, ms: 0, findings: [], reason: redact(spent.message) };
+  // A deployment that stopped answering fails the interaction, whatever its states then could not set up.
+  const dropped = stopped.filter((finding) => finding.fault === DROPPED);
+  if (dropped.length > 0) return { outcome: 'fail' as const, ms: 0, findings: dropped };
   const unasked = outcome.problems.find((problem) => !breaksContract(problem));
   if (unasked) return { outcome: 'error' as const, ms: 0, findings: stopped, reason: `could not verify: ${redact(unasked.message)}` };
   // A state is set up through the API, so a state that cannot be is the deployment's response failing.
@@ -250,7 +322,7 @@ function judgeReport(
   stopped: Finding[],
 ) {
   // The Pact Verifier's own JSON report, in the shape it writes; the fields it may leave out are optional in VerifierReport.
-  const report = parseJson(outcome.report) as VerifierReport;
+  const report = parseJsonFast(outcome.report) as VerifierReport;
   const verdict = report.interactionResults?.find((candidate) => candidate.description === interaction.description);
   // The report names an error's interaction "Verifying a pact between ... - <description>". An error of the
   // Verifier's own (type `error`: it could not send the request) is no mismatch: the interaction did not run.
@@ -293,7 +365,7 @@ interface PactSuiteContext {
   readonly folder: string;
   readonly results: CheckResult[];
   /** The requests the worker sent, counted as they leave, for the report's totals. */
-  readonly sent: { requests: number; posts: number };
+  readonly sent: { requests: number; writes: number };
 }
 
 function emit(context: PactSuiteContext, result: CheckResult): void {
@@ -308,7 +380,7 @@ function hear(context: PactSuiteContext, exchange: ObservedExchange): void {
 
 function countSent(context: PactSuiteContext, method: string): void {
   context.sent.requests++;
-  if (method === 'POST') context.sent.posts++;
+  if (isWrite(method)) context.sent.writes++;
 }
 
 /** What every result of the interaction shows, whatever its outcome. */
@@ -325,7 +397,7 @@ function resultBase(consumer: string, interaction: PactInteraction) {
 /** The pact's interactions to send; those `--read-only` keeps back are reported as skipped. */
 function interactionsToSend(context: PactSuiteContext, pact: PactDocument): PactInteraction[] {
   return pact.interactions.filter((interaction) => {
-    const reason = skipReason(interaction, context.state, context.setups);
+    const reason = context.options.notRun ?? skipReason(interaction, context.state, context.setups);
     if (reason) emit(context, { ...resultBase(pact.consumer.name, interaction), outcome: 'skip', ms: 0, findings: [], reason });
     return !reason;
   });
@@ -354,9 +426,13 @@ function workerJob(context: PactSuiteContext, interactions: PactJob['interaction
     basePath: context.basePath,
     interactions,
     runId: context.state.runId,
+    states: stateSpecOf(context.state.contract),
     ...(context.categoryId === undefined ? {} : { categoryId: context.categoryId }),
     timeoutMs: options.timeoutMs,
     concurrency: options.concurrency,
+    // What is left of the run's budget, less what the pacts before this one sent.
+    writesLeft: context.state.writesLeft - context.sent.writes,
+    bodies: options.bodies === true,
     ...(options.rps === undefined ? {} : { rps: options.rps }),
     deadlineAt: options.deadlineAt,
   };
@@ -410,7 +486,7 @@ async function verifyPact(context: PactSuiteContext, index: number, loaded: Load
   const started = performance.now();
   const outcome = await runWorker(
     workerJob(context, files),
-    context.options.apiKey,
+    context.options.worker?.take() ?? forkWorker(context.options.apiKey),
     (method) => countSent(context, method),
     (exchange) => hear(context, exchange),
   );
@@ -424,7 +500,7 @@ async function verifyPact(context: PactSuiteContext, index: number, loaded: Load
  */
 export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[], options: PactRunOptions): Promise<PactRun> {
   const basePath = basePathOf(state.contract.doc);
-  const setups = stateSetups(state.contract, state.client, state.runId);
+  const setups = stateSetups(stateSpecOf(state.contract), state.client, state.runId);
   const categoryId = acceptedCategoryId(state);
   const folder = await mkdtemp(join(tmpdir(), 'petstore-verify-pacts-'));
   const context: PactSuiteContext = {
@@ -437,7 +513,7 @@ export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[],
     categoryId,
     folder,
     results: [],
-    sent: { requests: 0, posts: 0 },
+    sent: { requests: 0, writes: 0 },
   };
   try {
     for (const [index, loaded] of pacts.entries()) await verifyPact(context, index, loaded);

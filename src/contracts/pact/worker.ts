@@ -6,13 +6,13 @@
  */
 
 import { DeadlineError, messageOf } from '../../errors.js';
-import { loadContract } from '../contract.js';
+import { shortened } from '../excerpt.js';
 import { HttpClient, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { Pacer } from '../pace.js';
-import { loadPactVerifier, PACT_INSTALL_HINT } from './pact-module.js';
+import { loadPactCore, PACT_INSTALL_HINT, type PactCore } from './pact-module.js';
 import { type ProxyProblem, startBoundedProxy } from './proxy.js';
 import { startStateChangeServer } from './state-change.js';
-import { stateSetups } from './states.js';
+import { type StateSpec, stateSetups } from './states.js';
 
 export interface PactJob {
   readonly baseUrl: string;
@@ -21,11 +21,17 @@ export interface PactJob {
   /** One pact file per interaction, in order: what the proxy saw is then known per interaction. */
   readonly interactions: readonly { readonly description: string; readonly pactFile: string }[];
   readonly runId: string;
+  /** What the provider states need of the spec: the worker does not load the spec itself. */
+  readonly states: StateSpec;
   /** A category the deployment accepted (learned by the spec suite, or given with --category-id). */
   readonly categoryId?: string;
   readonly timeoutMs: number;
   readonly concurrency: number;
   readonly rps?: number;
+  /** Writes the run's budget still allows this worker: past them the proxy sends none. */
+  readonly writesLeft: number;
+  /** Whether the parent keeps the answers' bodies (for the HAR file): otherwise they are not sent over IPC. */
+  readonly bodies: boolean;
   /** When the run's deadline falls, as `Date.now()` counts. */
   readonly deadlineAt: number;
 }
@@ -60,42 +66,53 @@ function tell(message: WorkerMessage, then: () => void = () => {}): void {
 // The Verifier's own timeout is a little longer than the proxy's, so that the proxy's clearer response comes first.
 const VERIFIER_GRACE_MS = 2_000;
 
-type PactVerifier = NonNullable<Awaited<ReturnType<typeof loadPactVerifier>>>;
+/**
+ * The Verifier's JSON report with every long string in it an excerpt: it quotes the deployment's
+ * answer in each mismatch (a body of megabytes, several times over), which the parent would otherwise
+ * receive over IPC and parse whole, only to show an excerpt of it.
+ */
+function shortReport(report: string): string {
+  try {
+    return JSON.stringify(JSON.parse(report, (_key, value: unknown) => (typeof value === 'string' ? shortened(value) : value)));
+  } catch {
+    return report;
+  }
+}
 
 async function verifyOne(
-  Verifier: PactVerifier,
+  core: PactCore,
   job: PactJob,
   pactFile: string,
   providerBaseUrl: string,
   providerStatesSetupUrl: string,
 ): Promise<{ report: string } | { error: string }> {
-  const verifier = new Verifier({
-    providerBaseUrl,
-    providerStatesSetupUrl,
-    pactUrls: [pactFile],
-    logLevel: 'error',
-    timeout: job.timeoutMs + VERIFIER_GRACE_MS,
-  });
   try {
-    return { report: await verifier.verifyProvider() };
+    const report = await core.verifyPacts({
+      providerBaseUrl,
+      providerStatesSetupUrl,
+      pactUrls: [pactFile],
+      logLevel: 'error',
+      timeout: job.timeoutMs + VERIFIER_GRACE_MS,
+    });
+    return { report: shortReport(report) };
   } catch (error) {
     // Pact rejects with an Error whose message is the JSON report. Its native core may also reject with a bare
     // string, or with nothing to say: the interaction could not run, and the report says what there is of why.
     const message = typeof error === 'string' ? error : messageOf(error);
-    if (message.trimStart().startsWith('{')) return { report: message };
+    if (message.trimStart().startsWith('{')) return { report: shortReport(message) };
     return { error: message.trim() === '' ? 'the Pact verifier stopped without a report or a reason' : `the Pact verifier stopped: ${message}` };
   }
 }
 
+// Loaded as the worker starts, before its job comes: a worker forked when the run starts has it ready by the Pact suite.
+const core = loadPactCore();
+
 async function run(job: PactJob): Promise<PactOutcome> {
-  const Verifier = await loadPactVerifier();
-  if (Verifier === undefined) return { error: PACT_INSTALL_HINT };
+  if (core === undefined) return { error: PACT_INSTALL_HINT };
   const apiKey = process.env.PETSTORE_API_KEY ?? '';
   const deadline = AbortSignal.timeout(Math.max(0, job.deadlineAt - Date.now()));
-  const contract = await loadContract();
   const pacer = new Pacer({ concurrency: job.concurrency, rps: job.rps, deadline });
-  // The proxy and the state endpoint each need the other; these are filled in once both exist.
-  let exactValues: () => Iterable<bigint> = () => [];
+  // The proxy and the state endpoint each need the other: this is filled in once both exist.
   let settingUp = () => false;
   const proxy = await startBoundedProxy({
     target: job.baseUrl,
@@ -104,15 +121,15 @@ async function run(job: PactJob): Promise<PactOutcome> {
     timeoutMs: job.timeoutMs,
     pacer,
     deadline,
-    exactValues: () => exactValues(),
+    writesLeft: job.writesLeft,
     onSend: (method) => tell({ sent: method }),
-    onExchange: (exchange) => tell({ exchange }),
+    // A body of megabytes sent over IPC costs both processes time and memory: only a HAR file needs it.
+    onExchange: (exchange) => tell({ exchange: job.bodies ? exchange : { ...exchange, text: '' } }),
     settingUp: () => settingUp(),
   });
   // The states set themselves up through the proxy too: their requests are bounded and counted alike.
   const client = new HttpClient({ baseUrl: proxy.url, apiKey, timeoutMs: job.timeoutMs, concurrency: 1, retries: 0 });
-  const states = await startStateChangeServer(stateSetups(contract, client, job.runId, job.categoryId));
-  exactValues = states.exactValues;
+  const states = await startStateChangeServer(stateSetups(job.states, client, job.runId, job.categoryId));
   settingUp = states.settingUp;
   const interactions: InteractionOutcome[] = [];
   try {
@@ -123,7 +140,7 @@ async function run(job: PactJob): Promise<PactOutcome> {
         unavailable: states.unavailable.length,
         requests: proxy.forwarded.length,
       };
-      const verdict = deadline.aborted ? { error: new DeadlineError().message } : await verifyOne(Verifier, job, pactFile, proxy.url, states.url);
+      const verdict = deadline.aborted ? { error: new DeadlineError().message } : await verifyOne(core, job, pactFile, proxy.url, states.url);
       interactions.push({
         description,
         ...verdict,

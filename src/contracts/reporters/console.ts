@@ -100,7 +100,7 @@ export function summary(report: VerificationReport, paint: Paint): string {
     countsText(report),
     paint(
       'dim',
-      `${report.baseUrl} · run ${report.runId} · ${plural(report.requests, 'request')} · ${plural(report.posts, 'POST')}${report.readOnly ? ' · read-only' : ''}`,
+      `${report.baseUrl} · run ${report.runId} · ${plural(report.requests, 'request')} · ${plural(report.posts, 'write')}${report.readOnly ? ' · read-only' : ''}`,
     ),
   );
   const retried = retryLine(report);

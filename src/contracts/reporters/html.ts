@@ -97,7 +97,7 @@ export function htmlReport(report: VerificationReport): string {
 <body>
 <h1>${escapeHtml(title)}</h1>
 <p class="verdict ${verdictClass}">${escapeHtml(verdictText(report))}</p>
-<p>${escapeHtml(countsText(report))} · run ${escapeHtml(report.runId)} · started ${escapeHtml(report.startedAt)} · ${report.requests} requests · ${report.posts} POSTs${report.readOnly ? ' · read-only' : ''}</p>
+<p>${escapeHtml(countsText(report))} · run ${escapeHtml(report.runId)} · started ${escapeHtml(report.startedAt)} · ${report.requests} requests · ${report.posts} writes${report.readOnly ? ' · read-only' : ''}</p>
 ${failuresHtml(report)}
 ${coverageHtml(report.coverage)}
 ${resultsHtml(report)}
