@@ -15,9 +15,29 @@ import { type MockFlags, mockFlagsCommand } from './cli-flags.js';
 import { isLoopback, type MockServer, type MockServerOptions, serverUrl, startMockServer } from './node-server.js';
 import { forkWorkers, isWorkerProcess, leaveCluster, processFaultSeed, startWorker } from './workers.js';
 
-/** Writes a line of the log, or a warning, to stderr. */
+/** Lines of the log waiting for this turn of the event loop's one write. */
+let pendingLines = '';
+
+function writePendingLines(): void {
+  if (pendingLines === '') return;
+  const text = pendingLines;
+  pendingLines = '';
+  process.stderr.write(text);
+}
+
+/**
+ * Writes a line of the log, or a warning, to stderr: the lines of one turn of the event loop in one
+ * write once the turn is over, in order. A write per line costs a request more than the rest of its log.
+ */
 function logLine(line: string): void {
-  process.stderr.write(`${line}\n`);
+  if (pendingLines === '') setImmediate(writePendingLines);
+  pendingLines += `${line}\n`;
+}
+
+/** Writes `text` to stderr after the lines still waiting, so that the order holds. */
+function writeStderr(text: string): void {
+  writePendingLines();
+  process.stderr.write(text);
 }
 
 /** Runs `stop` on the first SIGINT or SIGTERM: Ctrl-C in a terminal, or a process manager stopping the mock. */
@@ -55,7 +75,7 @@ function recipeOf(flags: MockFlags): SeedRecipe {
 /** Says so when the mock is bound beyond loopback. */
 function warnIfReachable(host: string): void {
   if (isLoopback(host)) return;
-  process.stderr.write(`petstore-mock: warning: --host ${host} lets other machines reach the mock; /__mock/* now needs the key too.\n`);
+  writeStderr(`petstore-mock: warning: --host ${host} lets other machines reach the mock; /__mock/* now needs the key too.\n`);
 }
 
 /**
@@ -170,7 +190,7 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
   });
   onStopSignal(() => {
     void proxy.close().then(() => {
-      process.stderr.write(proxySummary(proxy));
+      writeStderr(proxySummary(proxy));
       process.exit(0);
     });
   });
@@ -204,7 +224,7 @@ async function seedSharedState(flags: MockFlags, store: string): Promise<{ reado
 /** The primary of `--workers`: seeds the shared state, then forks the workers and says where they listen. */
 async function startWorkersMode(flags: MockFlags, count: number, store: string): Promise<void> {
   const { recipe, url, namespace } = await seedSharedState(flags, store);
-  const workers = await forkWorkers(count, (line) => process.stderr.write(line));
+  const workers = await forkWorkers(count, (line) => writeStderr(line));
   warnIfReachable(flags.host);
   onStopSignal(() => void workers.stop().finally(() => process.exit(0)));
   process.stdout.write(
@@ -274,7 +294,7 @@ async function startServerMode(flags: MockFlags): Promise<void> {
       .close()
       .then(async () => {
         // Workers share one coverage; the primary has none to print.
-        if (flags.coverage && !isWorkerProcess()) process.stderr.write(formatCoverage(await server.mock.coverage()));
+        if (flags.coverage && !isWorkerProcess()) writeStderr(formatCoverage(await server.mock.coverage()));
       })
       .finally(() => process.exit(0));
   });
@@ -303,6 +323,8 @@ function oneLine(text: string): string {
 
 /** Runs the CLI; resolves to the exit code for failures before the server runs. */
 export async function runMockCli(argv: readonly string[]): Promise<number | undefined> {
+  // A line logged just before the process exits is still written.
+  process.once('exit', writePendingLines);
   const command = mockCommand()
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`petstore-mock: ${oneLine(text)} Run petstore-mock --help for every flag.\n`) });
@@ -312,10 +334,10 @@ export async function runMockCli(argv: readonly string[]): Promise<number | unde
   } catch (error) {
     if (error instanceof CommanderError) return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT.usage;
     if (error instanceof UsageError) {
-      process.stderr.write(`petstore-mock: ${error.message} Run petstore-mock --help for every flag.\n`);
+      writeStderr(`petstore-mock: ${error.message} Run petstore-mock --help for every flag.\n`);
       return EXIT.usage;
     }
-    process.stderr.write(`petstore-mock: ${messageOf(error)}\n`);
+    writeStderr(`petstore-mock: ${messageOf(error)}\n`);
     return exitCodeOf(error);
   }
 }
