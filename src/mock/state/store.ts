@@ -93,6 +93,25 @@ const COMPARE: { readonly [O in ListOrder]: (a: Entry, b: Entry) => number } = {
  * const store: PetStore = new MemoryPetStore(seededPets(1, 50));
  * const page = await store.listJson(20, 'sold');
  */
+/** Where `id` is, or would go, in `entries` sorted by id: a binary search. */
+function indexInIdOrder(entries: readonly Entry[], id: number | bigint): number {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((entries[middle] as Entry).pet.id < id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** `entry` added to `entries` sorted by id, in its place: at the end (the usual case) without moving any other. */
+function insertInIdOrder(entries: Entry[], entry: Entry): void {
+  const last = entries.at(-1);
+  if (last === undefined || last.pet.id < entry.pet.id) entries.push(entry);
+  else entries.splice(indexInIdOrder(entries, entry.pet.id), 0, entry);
+}
+
 export interface PetStore {
   /** How many pets the store holds. */
   readonly size: Pending<number>;
@@ -220,22 +239,49 @@ export class MemoryPetStore implements PetStore {
     if (this.#givenIds) this.#keyById([...this.#seed].sort(COMPARE['id-asc']), []);
   }
 
-  /** Adds these pets with their own ids, each replacing the pet of its id; from then on pets are found by id. */
+  /**
+   * Adds these pets with their own ids, each replacing the pet of its id; from then on pets are found
+   * by id. The first put indexes the pets by id once; each later one costs a lookup and a binary
+   * search per pet put (O(k log n) comparisons for k pets), never a sort of every pet.
+   */
   put(pets: readonly StoredPet[]): void {
-    if (this.#byId === undefined) this.#keyById(this.#all, this.#all.slice(this.#seed.length));
+    if (this.#byId === undefined) {
+      const all = this.#randomIds ? [...this.#all].sort(COMPARE['id-asc']) : this.#all;
+      this.#keyById(all, this.#all.slice(this.#seed.length));
+    }
     const byId = this.#byId ?? new Map<number | bigint, Entry>();
+    // Past 2^62 `#largest` is the last id created there; every id below the bound is then taken, and creates go on from it.
+    if (this.#largest >= CREATED_IDS_BELOW) this.#largest = CREATED_IDS_BELOW - 1n;
     for (const pet of pets) {
       const entry: Entry = { pet, json: undefined };
       const old = byId.get(keyOf(pet.id));
       byId.set(keyOf(pet.id), entry);
-      if (old === undefined) this.#all.push(entry);
-      else {
-        this.#all[this.#all.indexOf(old)] = entry;
-        const created = this.#created.indexOf(old);
-        if (created >= 0) this.#created[created] = entry;
-      }
+      if (old === undefined) this.#insert(entry);
+      else this.#replace(old, entry);
+      const id = BigInt(pet.id);
+      if (id > this.#largest && id < CREATED_IDS_BELOW) this.#largest = id;
     }
-    this.#keyById(this.#all.sort(COMPARE['id-asc']), this.#created);
+    this.#pages.clear();
+    this.#sorted.clear();
+  }
+
+  /** A pet put with a new id, in its place by id in every list it belongs to. */
+  #insert(entry: Entry): void {
+    insertInIdOrder(this.#all, entry);
+    if (entry.pet.status !== undefined) insertInIdOrder(this.#byStatus.get(entry.pet.status) ?? [], entry);
+  }
+
+  /** A pet put in place of `old`, which has the same id: same place, its status's list perhaps another. */
+  #replace(old: Entry, entry: Entry): void {
+    const all = this.#all;
+    all[indexInIdOrder(all, old.pet.id)] = entry;
+    if (old.pet.status !== undefined) {
+      const list = this.#byStatus.get(old.pet.status) ?? [];
+      list.splice(indexInIdOrder(list, old.pet.id), 1);
+    }
+    if (entry.pet.status !== undefined) insertInIdOrder(this.#byStatus.get(entry.pet.status) ?? [], entry);
+    const created = this.#created.indexOf(old);
+    if (created >= 0) this.#created[created] = entry;
   }
 
   /** A created pet, once pets are found by id: appended while its id is the largest, else the pets are put in order again. */
