@@ -12,31 +12,21 @@ import { formatCoverage } from '../state/coverage.js';
 import type { SeedRecipe } from '../state/redis/redis-store.js';
 import { openSharedState } from '../state/redis/shared-state.js';
 import { type MockFlags, mockFlagsCommand } from './cli-flags.js';
+import { lineWriter } from './line-writer.js';
 import { isLoopback, type MockServer, type MockServerOptions, serverUrl, startMockServer } from './node-server.js';
 import { forkWorkers, isWorkerProcess, leaveCluster, processFaultSeed, startWorker } from './workers.js';
 
-/** Lines of the log waiting for this turn of the event loop's one write. */
-let pendingLines = '';
+/** The request log, warnings and problems of a running mock: in order, a write every few milliseconds. */
+const stderrLines = lineWriter((text) => process.stderr.write(text));
 
-function writePendingLines(): void {
-  if (pendingLines === '') return;
-  const text = pendingLines;
-  pendingLines = '';
-  process.stderr.write(text);
-}
-
-/**
- * Writes a line of the log, or a warning, to stderr: the lines of one turn of the event loop in one
- * write once the turn is over, in order. A write per line costs a request more than the rest of its log.
- */
+/** Writes a line of the log, or a warning, to stderr. */
 function logLine(line: string): void {
-  if (pendingLines === '') setImmediate(writePendingLines);
-  pendingLines += `${line}\n`;
+  stderrLines.line(line);
 }
 
 /** Writes `text` to stderr after the lines still waiting, so that the order holds. */
 function writeStderr(text: string): void {
-  writePendingLines();
+  stderrLines.flush();
   process.stderr.write(text);
 }
 
@@ -324,7 +314,7 @@ function oneLine(text: string): string {
 /** Runs the CLI; resolves to the exit code for failures before the server runs. */
 export async function runMockCli(argv: readonly string[]): Promise<number | undefined> {
   // A line logged just before the process exits is still written.
-  process.once('exit', writePendingLines);
+  process.once('exit', stderrLines.flush);
   const command = mockCommand()
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`petstore-mock: ${oneLine(text)} Run petstore-mock --help for every flag.\n`) });
