@@ -13,7 +13,7 @@ const CREATE = SCENARIOS.find(({ id }) => id === 'create') as Scenario;
 const GET = SCENARIOS.find(({ id }) => id === 'get') as Scenario;
 
 /** One hot path against its baseline. */
-export interface HotComparison {
+interface HotComparison {
   readonly title: string;
   readonly measured: Figures;
   readonly baseline: Figures;
@@ -78,7 +78,7 @@ const cpuOf = (figures: Figures) =>
   );
 
 /** The console table and the section's table. */
-export function hotPathsTable(report: HotPathsReport): string {
+function hotPathsTable(report: HotPathsReport): string {
   const rows = report.comparisons.map(({ title, measured, baseline, target }) => {
     const ratios = roundRatios(measured, baseline);
     const met = median(ratios) >= target;

@@ -4,7 +4,7 @@
  * client that repeats fewer distinct keys always hits; one that sends more pays a computation per
  * miss, never a wipe of the keys it repeats. The one bound of every memo of the mock.
  */
-export const MEMO_KEY_CHARS = 32 * 1024;
+const MEMO_KEY_CHARS = 32 * 1024;
 
 /**
  * A pure function of a string, remembered for the keys seen lately, so that a client repeating a
