@@ -23,6 +23,19 @@ export interface Measurement {
   readonly cpuPerRequest?: number;
 }
 
+/**
+ * autocannon's `setupRequest` that gives each request the next of `paths`: rebuilt per request, where
+ * a request per path would have each connection build all of them before its first.
+ */
+function inTurn(paths: readonly string[]): (request: autocannon.Request) => autocannon.Request {
+  let next = 0;
+  return (request) => {
+    request.path = paths[next] as string;
+    next = (next + 1) % paths.length;
+    return request;
+  };
+}
+
 /** Sends `requests` (cycled through, per connection) to `base` as fast as the server answers. */
 export async function measure(base: string, requests: readonly BenchRequest[], load: Load): Promise<Measurement> {
   const basePath = new URL(base).pathname.replace(/\/$/, '');
@@ -37,6 +50,7 @@ export async function measure(base: string, requests: readonly BenchRequest[], l
       path: basePath + request.path,
       headers: { ...request.headers },
       ...(request.body === undefined ? {} : { body: request.body }),
+      ...(request.paths === undefined ? {} : { setupRequest: inTurn(request.paths.map((path) => basePath + path)) }),
     })),
   });
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count ?? 0]));

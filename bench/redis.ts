@@ -6,6 +6,7 @@
 import { cpus } from 'node:os';
 import { startRedis } from '../test/support/redis.js';
 import { answerOf } from './load.js';
+import { withSection } from './report.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { type Server, startMock } from './servers.js';
 import { answersAs, compare, type Figures, pairedRatio, type Runs } from './throughput.js';
@@ -124,8 +125,5 @@ const REDIS_END = '<!-- redis:end -->';
 
 /** `results` with its Redis section replaced by `section`, or `section` appended when there is none. */
 export function withRedisSection(results: string, section: string): string {
-  const start = results.indexOf(REDIS_START);
-  const end = results.indexOf(REDIS_END);
-  if (start === -1 || end === -1) return `${results.trimEnd()}\n\n${section}\n`;
-  return results.slice(0, start) + section + results.slice(end + REDIS_END.length);
+  return withSection(results, [REDIS_START, REDIS_END], section);
 }

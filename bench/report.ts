@@ -189,3 +189,11 @@ ${rounds.join('\n')}
 \`\`\`
 `;
 }
+
+/** `results` with the section between `start` and `end` (HTML comments) replaced by `section`, or `section` appended when there is none. */
+export function withSection(results: string, [start, end]: readonly [string, string], section: string): string {
+  const from = results.indexOf(start);
+  const to = results.indexOf(end);
+  if (from === -1 || to === -1) return `${results.trimEnd()}\n\n${section}\n`;
+  return results.slice(0, from) + section + results.slice(to + end.length);
+}

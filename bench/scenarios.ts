@@ -13,6 +13,8 @@ import type { BareConfig } from './servers.js';
 export interface BenchRequest {
   readonly method: 'GET' | 'POST';
   readonly path: string;
+  /** Paths sent in turn in place of `path`, one per request, over all connections. */
+  readonly paths?: readonly string[];
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
 }
@@ -118,4 +120,14 @@ export function bareConfig(): BareConfig {
     ),
     create: { path: `${BASE_PATH}/pets`, headers: JSON_HEADERS, firstId: pets.length + 1 },
   };
+}
+
+/** getPet over this many distinct ids (issue 36: no cliff past the router's memo)... */
+export const DISTINCT_IDS = 10_000;
+/** ...beside the same route over this many, which any memo holds. */
+export const FEW_IDS = 200;
+
+/** `GET /pets/1` to `GET /pets/<count>`, in turn. */
+export function getPetsRequest(count: number): BenchRequest {
+  return { ...get('/pets/1'), paths: Array.from({ length: count }, (_, i) => `/pets/${i + 1}`) };
 }

@@ -18,9 +18,18 @@ export interface Server {
   close(): Promise<void>;
 }
 
-/** `petstore-mock --port 0 --quiet`, plus `args`, from `bin/` (so `dist/` must be built). */
-export async function startMock(args: readonly string[] = [], name = 'mock'): Promise<Server> {
-  const running = await startMockCli(['--port', '0', '--quiet', ...args]);
+/**
+ * `petstore-mock --port 0 --quiet`, plus `args`, from `bin/` (so `dist/` must be built). With `log`,
+ * without `--quiet`: the request log goes to a pipe the benchmark drains and drops, as a terminal or
+ * a log collector would read it.
+ */
+export async function startMock(args: readonly string[] = [], name = 'mock', { log = false } = {}): Promise<Server> {
+  const running = await startMockCli(['--port', '0', ...(log ? [] : ['--quiet']), ...args]);
+  if (log) {
+    // startMockCli keeps stderr for a test to read; the log of a benchmark would fill the memory of its load generator.
+    running.child.stderr?.removeAllListeners('data');
+    running.child.stderr?.resume();
+  }
   return {
     name,
     base: running.url,

@@ -37,6 +37,8 @@ export interface Contender {
   readonly check?: (server: Server) => Promise<string[]>;
   readonly runs: Runs;
   readonly status: number;
+  /** What this contender is sent, in place of the comparison's requests (the same route over more URLs, say). */
+  readonly requests?: readonly BenchRequest[];
 }
 
 export function median(values: readonly number[]): number {
@@ -106,7 +108,10 @@ async function trial(
         const [name, contender] = entries[index] as [string, Contender];
         if (round >= contender.runs.rounds) continue;
         const { connections, durationMs, warmupMs } = contender.runs;
-        const measurement = await measureWithCpu(servers[index] as Server, requests, { connections, durationMs: round < 0 ? warmupMs : durationMs });
+        const measurement = await measureWithCpu(servers[index] as Server, contender.requests ?? requests, {
+          connections,
+          durationMs: round < 0 ? warmupMs : durationMs,
+        });
         problems.push(...faults(name, measurement, contender.status));
         if (round >= 0) rounds[index]?.push(measurement);
       }

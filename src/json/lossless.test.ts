@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { nestsDeeperThan, parseJson, parseJsonFast, stringifyJson, validationView } from './lossless.js';
 
@@ -89,5 +91,39 @@ describe('exact numbers', () => {
     expect(read('1e30')).toBe(1e30);
     const { user, system } = process.cpuUsage(started);
     expect((user + system) / 1000).toBeLessThan(100);
+  });
+
+  it("reads every text as lossless-json does, through the engine's parser or not: same value, or the same refusal", () => {
+    // Plain JSON, and JSON cut, with a key repeated or with long or exact numbers spliced in: where the fast way could differ.
+    const texts = fc.oneof(
+      fc.json(),
+      fc.tuple(fc.json(), fc.nat()).map(([text, cut]) => text.slice(0, cut % (text.length + 1))),
+      fc.tuple(fc.string(), fc.json(), fc.json()).map(([key, a, b]) => `{${JSON.stringify(key)}:${a}, ${JSON.stringify(key)} :${b}}`),
+      fc.tuple(fc.json(), fc.constantFrom('1.0', '4.9999999999999999', '9007199254740993', '1e2', '-0', '"a\\":1')).map(([text, n]) => text.replace(/\d+/, n)),
+    );
+    const lossless = (text: string) => {
+      try {
+        return { value: parseLossless(text, null, (digits) => parseJson(digits)) };
+      } catch (error) {
+        return { error: (error as Error).message };
+      }
+    };
+    fc.assert(
+      fc.property(texts, (text) => {
+        const expected = lossless(text);
+        if ('error' in expected) expect(() => parseJson(text)).toThrow(expected.error);
+        else expect(stringifyLossless(parseJson(text))).toBe(stringifyLossless(expected.value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('writes what lossless-json writes, bigints and all', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.bigInt(), (value, big) => {
+        expect(stringifyJson(value)).toBe(stringifyLossless(value));
+        expect(stringifyJson({ value, big })).toBe(stringifyLossless({ value, big }));
+      }),
+    );
   });
 });

@@ -82,6 +82,10 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
  */
 export function parseJson(text: string): JsonValue {
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new SyntaxError(`arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
+  return (mayParseNatively(text) ? nativeParse(text) : undefined) ?? parseLosslessly(text);
+}
+
+function parseLosslessly(text: string): JsonValue {
   // lossless-json types its result `unknown`; with `toNumber` every number is a number or a bigint, so it is a JsonValue.
   return parseLossless(text, null, toNumber) as JsonValue;
 }
@@ -103,6 +107,69 @@ export function parseJsonFast(text: string): JsonValue {
   return parsed;
 }
 
+/**
+ * A digit before a fraction or an exponent, or 16 digits in a row: a number `toNumber` must read from
+ * its text (a double could round it). Text in a string may match too, which only costs the slower parse.
+ */
+const NUMBER_TO_READ_EXACTLY = /\d[.eE]|\d{16}/;
+
+/** Whether `JSON.parse` would read `text` as the lossless parser does: every number a plain integer of 15 digits at most. */
+function mayParseNatively(text: string): boolean {
+  return !NUMBER_TO_READ_EXACTLY.test(text);
+}
+
+/**
+ * `text` by the engine's own parser, several times faster than lossless-json, or `undefined` where the
+ * two could differ: malformed JSON (the lossless parser's message says where), or an object with a
+ * key twice (which the lossless parser refuses, where `JSON.parse` keeps the last).
+ */
+function nativeParse(text: string): JsonValue | undefined {
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  return membersOf(value) === membersIn(text) ? value : undefined;
+}
+
+/** How many members the objects of a parsed value have, all told: one fewer than written for each key written twice. */
+function membersOf(value: JsonValue): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) for (const item of value) count += membersOf(item);
+  else
+    for (const key in value) {
+      count += 1 + membersOf(value[key] as JsonValue);
+    }
+  return count;
+}
+
+/** How many members the objects of well-formed JSON `text` are written with: the strings followed by `:`, in one pass. */
+function membersIn(text: string): number {
+  let count = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // a backslash escapes the next character
+      else if (c === 34) {
+        inString = false;
+        let next = i + 1;
+        while (next < text.length && isJsonSpace(text.charCodeAt(next))) next++;
+        if (text.charCodeAt(next) === 58) count++; // :
+      }
+    } else if (c === 34) inString = true;
+  }
+  return count;
+}
+
+/** Space, tab, line feed, carriage return: the whitespace JSON allows between tokens. */
+function isJsonSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
 /** A JSON object, as the lossless parser gives it. */
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -113,6 +180,14 @@ export function isJsonObject(value: JsonValue | undefined): value is JsonObject 
 
 /** Serializes a value, writing `bigint` as exact digits. */
 export function stringifyJson(value: unknown): string {
+  // The engine's own serializer writes plain values exactly as lossless-json does, several times
+  // faster; it throws a TypeError on a bigint, which lossless-json then writes as its digits.
+  try {
+    const text = JSON.stringify(value) as string | undefined;
+    if (text !== undefined) return text;
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
   const text = stringifyLossless(value);
   if (text === undefined) throw new TypeError('value cannot be serialized as JSON');
   return text;

@@ -17,6 +17,23 @@ describe('petstore-mock CLI', () => {
     expect(await mock.stop('SIGTERM')).toBe(0);
   });
 
+  it('logs every request as one whole line, in the order it answered them, a key hidden each time it comes back', async () => {
+    const mock = await startMockCli(['--port', '0']);
+    try {
+      const targets = Array.from({ length: 30 }, (_, i) => (i % 3 === 2 ? `/pets/${KEY}` : `/pets/${i + 1}`));
+      for (const target of targets) await fetch(`${mock.url}${target}`, { headers: AUTH });
+      // The log is written once the turn of the event loop is over: wait for its lines, however slow the machine.
+      await expect.poll(() => mock.stderr().split('\n').length, { timeout: 30_000 }).toBeGreaterThan(targets.length);
+      const lines = mock.stderr().trimEnd().split('\n');
+      expect(lines.map((line) => line.replace(/ \d+\.\dms$/, ''))).toEqual(
+        targets.map((target, i) => (i % 3 === 2 ? 'GET /v1/pets/*** 400' : `GET /v1${target} 200`)),
+      );
+      expect(mock.stderr()).not.toContain(KEY);
+    } finally {
+      await mock.stop();
+    }
+  });
+
   it('exits 0 on SIGINT', async () => {
     const mock = await startMockCli(['--port', '0', '--quiet']);
     expect(await mock.stop('SIGINT')).toBe(0);

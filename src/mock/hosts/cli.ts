@@ -14,12 +14,22 @@ import { petDataHash } from '../state/pet-data-file.js';
 import type { SeedRecipe } from '../state/redis/redis-store.js';
 import { openSharedState } from '../state/redis/shared-state.js';
 import { type MockFlags, mockFlagsCommand, type ParsedMockFlags, readFlagFiles } from './cli-flags.js';
+import { lineWriter } from './line-writer.js';
 import { isLoopback, type MockServer, type MockServerOptions, serverUrl, startMockServer } from './node-server.js';
 import { forkWorkers, isWorkerProcess, leaveCluster, processFaultSeed, startWorker } from './workers.js';
 
+/** The request log, warnings and problems of a running mock: in order, a write every few milliseconds. */
+const stderrLines = lineWriter((text) => process.stderr.write(text));
+
 /** Writes a line of the log, or a warning, to stderr: what a deployment or a client sent in it is shown, never acted on by the terminal. */
 function logLine(line: string): void {
-  process.stderr.write(`${terminalText(line)}\n`);
+  stderrLines.line(terminalText(line));
+}
+
+/** Writes `text` to stderr after the lines still waiting, so that the order holds. */
+function writeStderr(text: string): void {
+  stderrLines.flush();
+  process.stderr.write(text);
 }
 
 /** Runs `stop` on the first SIGINT or SIGTERM: Ctrl-C in a terminal, or a process manager stopping the mock. */
@@ -57,7 +67,7 @@ function recipeOf(flags: MockFlags): SeedRecipe {
 /** Says so when the mock is bound beyond loopback. */
 function warnIfReachable(host: string): void {
   if (isLoopback(host)) return;
-  process.stderr.write(`petstore-mock: warning: --host ${host} lets other machines reach the mock; /__mock/* now needs the key too.\n`);
+  writeStderr(`petstore-mock: warning: --host ${host} lets other machines reach the mock; /__mock/* now needs the key too.\n`);
 }
 
 /**
@@ -185,7 +195,7 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
   });
   onStopSignal(() => {
     void proxy.close().then(() => {
-      process.stderr.write(proxySummary(proxy));
+      writeStderr(proxySummary(proxy));
       process.exit(0);
     });
   });
@@ -219,7 +229,7 @@ async function seedSharedState(flags: MockFlags, store: string): Promise<{ reado
 /** The primary of `--workers`: seeds the shared state, then forks the workers and says where they listen. */
 async function startWorkersMode(flags: MockFlags, count: number, store: string): Promise<void> {
   const { recipe, url, namespace } = await seedSharedState(flags, store);
-  const workers = await forkWorkers(count, (line) => process.stderr.write(line));
+  const workers = await forkWorkers(count, (line) => writeStderr(line));
   warnIfReachable(flags.host);
   onStopSignal(() => void workers.stop().finally(() => process.exit(0)));
   process.stdout.write(
@@ -291,7 +301,7 @@ async function startServerMode(flags: MockFlags): Promise<void> {
       .close()
       .then(async () => {
         // Workers share one coverage; the primary has none to print.
-        if (flags.coverage && !isWorkerProcess()) process.stderr.write(formatCoverage(await server.mock.coverage()));
+        if (flags.coverage && !isWorkerProcess()) writeStderr(formatCoverage(await server.mock.coverage()));
       })
       .finally(() => process.exit(0));
   });
@@ -320,6 +330,8 @@ function oneLine(text: string): string {
 
 /** Runs the CLI; resolves to the exit code for failures before the server runs. */
 export async function runMockCli(argv: readonly string[]): Promise<number | undefined> {
+  // A line logged just before the process exits is still written.
+  process.once('exit', stderrLines.flush);
   const command = mockCommand()
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`petstore-mock: ${terminalText(oneLine(text))} Run petstore-mock --help for every flag.\n`) });
@@ -329,11 +341,11 @@ export async function runMockCli(argv: readonly string[]): Promise<number | unde
   } catch (error) {
     if (error instanceof CommanderError) return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT.usage;
     if (error instanceof UsageError) {
-      process.stderr.write(`petstore-mock: ${terminalText(error.message)} Run petstore-mock --help for every flag.\n`);
+      writeStderr(`petstore-mock: ${terminalText(error.message)} Run petstore-mock --help for every flag.\n`);
       return EXIT.usage;
     }
     // A message may quote what came from outside: a line of a --data file, a reply of Redis.
-    process.stderr.write(`petstore-mock: ${terminalText(messageOf(error))}\n`);
+    writeStderr(`petstore-mock: ${terminalText(messageOf(error))}\n`);
     return exitCodeOf(error);
   }
 }

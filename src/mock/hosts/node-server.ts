@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { coarseClock } from '../core/coarse-clock.js';
 import { idOffsetOf, MOCK_DEFAULTS } from '../core/defaults.js';
+import { memoize } from '../core/memo.js';
 import { type MockRequest, type MockResponse, wireBody } from '../core/messages.js';
 import { type MockApi, type MockOptions, mockApiOf } from '../create-mock-api.js';
 import { normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
@@ -285,8 +286,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     hostAllowed: hostCheck([...(options.allowedHosts ?? []), host]),
     onRequest: options.onRequest,
     timed: options.onRequest !== undefined || mock.options.journalSize > 0,
-    redact: targetRedactor(mock.options.apiKeys, mock.options.basePath),
-    redactDetail: detailRedactor(mock.options.apiKeys),
+    // Hiding keys is the log's dearest step, and a pure function of the text: paid once per distinct target or detail.
+    redact: memoize(targetRedactor(mock.options.apiKeys, mock.options.basePath)),
+    redactDetail: memoize(detailRedactor(mock.options.apiKeys)),
     closing: false,
   };
   const server = createHostServer(

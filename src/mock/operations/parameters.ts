@@ -20,8 +20,14 @@ export function coerceParameter(raw: string, schema: JsonSchema): string | numbe
   return Number.isSafeInteger(n) ? n : BigInt(raw);
 }
 
-/** An integer's documented range, by field, for the values `parseParameters` made: `limit`'s is `from` its minimum `to` its maximum. */
-const integerRanges = new WeakMap<object, ReadonlyMap<string, string>>();
+/**
+ * An integer's documented range, by field, carried by the values `parseParameters` made (`limit` is
+ * `from 1 to 100`) under a symbol: no validator, `Object.entries` or JSON sees it, and a spread copy keeps it.
+ */
+const INTEGER_RANGES: unique symbol = Symbol('integer ranges');
+
+/** Values of parameters by name, with their integers' documented ranges. */
+type ParameterValues = Record<string, string | number | bigint> & { [INTEGER_RANGES]?: ReadonlyMap<string, string> };
 
 function rangeOf(schema: JsonSchema): string | undefined {
   if (schema.type !== 'integer') return undefined;
@@ -30,22 +36,36 @@ function rangeOf(schema: JsonSchema): string | undefined {
   return schema.format === 'int64' ? `from ${INT64_MIN} to ${INT64_MAX}` : undefined;
 }
 
+/** The documented ranges of a list of parameters, worked out once per list: a request-target seen once pays nothing for them. */
+const rangesByList = new WeakMap<readonly Parameter[], ReadonlyMap<string, string>>();
+
+function rangesOf(parameters: readonly Parameter[]): ReadonlyMap<string, string> {
+  let ranges = rangesByList.get(parameters);
+  if (ranges === undefined) {
+    ranges = new Map(
+      parameters
+        .flatMap((parameter) => [[parameter.name, rangeOf(parameter.schema)] as const])
+        .filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    rangesByList.set(parameters, ranges);
+  }
+  return ranges;
+}
+
 /** The values of one location's parameters, coerced, by name; absent ones are left out. */
 export function parseParameters(
   parameters: readonly Parameter[],
   lookup: (name: string) => string | null | undefined,
 ): Record<string, string | number | bigint> {
-  const values: Record<string, string | number | bigint> = {};
-  const ranges = new Map<string, string>();
+  const values: ParameterValues = {};
   for (const parameter of parameters) {
     const raw = lookup(parameter.name);
     if (raw === null || raw === undefined) continue;
     values[parameter.name] = coerceParameter(raw, parameter.schema);
-    const range = rangeOf(parameter.schema);
-    if (range !== undefined) ranges.set(parameter.name, range);
   }
   // An integer out of range is described by the range the spec documents, whatever check rejected it.
-  if (ranges.size > 0) integerRanges.set(values, ranges);
+  const ranges = rangesOf(parameters);
+  if (ranges.size > 0) values[INTEGER_RANGES] = ranges;
   return values;
 }
 
@@ -86,7 +106,7 @@ function spellingHint(value: unknown): string {
 }
 
 function phrase(error: ErrorObject, data: unknown, field: string): string {
-  const range = typeof data === 'object' && data !== null ? integerRanges.get(data)?.get(field) : undefined;
+  const range = typeof data === 'object' && data !== null ? (data as ParameterValues)[INTEGER_RANGES]?.get(field) : undefined;
   if (range !== undefined && RANGE_KEYWORDS.has(error.keyword)) return `must be an integer ${range}${spellingHint(valueAt(data, error.instancePath))}`;
   switch (error.keyword) {
     case 'required':

@@ -42,21 +42,28 @@ function isParameter(segment: string): boolean {
  * percent-decoded. A segment that cannot be decoded is kept as sent; its schema then rejects it.
  */
 export function matchRoute(routes: readonly Route[], path: string): RouteMatch | undefined {
-  const segments = path.split('/').slice(1);
+  const segments = path.split('/');
+  // `segments[0]` is the empty text before the path's leading `/`: route segment i is path segment i + 1.
   for (const route of routes) {
-    if (route.segments.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    // The lengths are equal, so `segments[i]` is always there; `?? ''` only tells the type so.
-    const matches = route.segments.every((expected, i) => {
-      const actual = segments[i] ?? '';
-      if (!isParameter(expected)) return expected === actual;
-      if (actual === '') return false;
-      params[expected.slice(1, -1)] = safeDecode(actual);
-      return true;
-    });
-    if (matches) return { route, params };
+    if (route.segments.length !== segments.length - 1) continue;
+    const params = matchSegments(route.segments, segments);
+    if (params !== undefined) return { route, params };
   }
   return undefined;
+}
+
+/** The path parameters when `segments` (after the leading empty one) match the route's, else `undefined`. Plain loops: a request-target seen for the first time pays for this. */
+function matchSegments(expected: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < expected.length; i++) {
+    const wanted = expected[i] as string;
+    const actual = segments[i + 1] as string;
+    if (!isParameter(wanted)) {
+      if (wanted !== actual) return undefined;
+    } else if (actual === '') return undefined;
+    else params[wanted.slice(1, -1)] = actual.includes('%') ? safeDecode(actual) : actual;
+  }
+  return params;
 }
 
 function safeDecode(segment: string): string {

@@ -5,7 +5,7 @@
  * by pet-data.ts alone.
  */
 import { createHash } from 'node:crypto';
-import { type JsonValue, MAX_JSON_DEPTH, parseJson, stringifyJson } from '../../json/lossless.js';
+import { parseJson, stringifyJson } from '../../json/lossless.js';
 import { parseYamlData } from '../../json/yaml-data.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import type { ResourceModel } from '../../openapi/resource-model.js';
@@ -47,45 +47,11 @@ export function petDataHash(data: PetData): string {
 }
 
 /**
- * Whether `JSON.parse` could read `text` otherwise than the lossless parser: a number past 15 digits
- * (it may pass 2^53), one with a fraction or an exponent, or nesting past `MAX_JSON_DEPTH` (which
- * the lossless parser refuses). One pass over the characters, strings skipped.
- */
-function needsLosslessParse(text: string): boolean {
-  let [depth, digits, inString] = [0, 0, false];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // a backslash escapes the next character
-      else if (c === 34) inString = false;
-      continue;
-    }
-    if (c >= 48 && c <= 57) {
-      if (++digits > 15) return true;
-      continue;
-    }
-    if (digits > 0 && (c === 46 || c === 101 || c === 69)) return true; // . e E after a digit
-    digits = 0;
-    if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > MAX_JSON_DEPTH) return true;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return false;
-}
-
-/** A data file's JSON: `JSON.parse` where it reads every number as the lossless parser would, which is several times faster. */
-function parseDataJson(text: string): JsonValue {
-  return needsLosslessParse(text) ? parseJson(text) : (JSON.parse(text) as JsonValue);
-}
-
-/**
  * A data file's text as a value: JSON losslessly, else YAML with every integer a bigint (made exact
  * numbers by `checkPets`); both refuse nesting past 128 levels, and YAML alias bombs and endless aliases.
  */
 async function parseDataText(text: string, yaml: boolean): Promise<unknown> {
-  if (!yaml) return parseDataJson(text);
+  if (!yaml) return parseJson(text);
   return parseYamlData(text, { exactIntegers: true });
 }
 

@@ -116,6 +116,52 @@ describe('MemoryPetStore under a profile', () => {
     expect(JSON.parse(store.petJson(pet.id) ?? '')).toEqual({ id: 4, name: 'Nil', categoryId: 1 });
     expect(store.list(10, 'available').map((listed) => listed.id)).toEqual([2]);
   });
+
+  it('puts pets into a large store in O(pets put): order, filters and lookups right, ids read a few times per pet put', () => {
+    const statuses = ['available', 'pending', 'sold'] as const;
+    // Every read of a pet's id is counted: a sort or re-index of all the pets would read each one's.
+    let reads = 0;
+    const counted = (id: number, name: string, status: (typeof statuses)[number]): StoredPet => ({
+      get id() {
+        reads++;
+        return id;
+      },
+      name,
+      categoryId: 1,
+      status,
+    });
+    const count = 20_000;
+    // Even ids only, so that a put can land between two pets as well as past the last.
+    const store = new MemoryPetStore(
+      Array.from({ length: count }, (_, i) => counted(2 * (i + 1), `pet ${i}`, statuses[i % 3] as (typeof statuses)[number])),
+      { givenIds: true },
+    );
+    store.put([counted(1, 'first put', 'sold')]); // the first put indexes the pets by id, once
+    reads = 0;
+    const put = [counted(5, 'between 4 and 6', 'pending'), counted(2 * count + 2, 'past the last', 'available'), counted(8, 'replaces 8', 'sold')];
+    store.put(put);
+    // A binary search is 15 reads in 20,000 pets; a few searches per pet put, where a sort reads every pet's id many times.
+    expect(reads).toBeLessThan(put.length * 8 * Math.ceil(Math.log2(count)));
+    expect(store.size).toBe(count + 3);
+    expect(store.list(5).map((pet) => [pet.id, pet.name])).toEqual([
+      [1, 'first put'],
+      [2, 'pet 0'],
+      [4, 'pet 1'],
+      [5, 'between 4 and 6'],
+      [6, 'pet 2'],
+    ]);
+    expect(store.get(8)?.name).toBe('replaces 8');
+    expect(store.get(2 * count + 2)?.name).toBe('past the last');
+    // Pet 8 was available; now it is sold, and each status lists its pets in id order.
+    expect(store.list(3, 'sold').map((pet) => pet.id)).toEqual([1, 6, 8]);
+    expect(store.list(3, 'pending').map((pet) => pet.id)).toEqual([4, 5, 10]);
+    const available = store.list(count, 'available').map((pet) => Number(pet.id));
+    expect(available.at(-1)).toBe(2 * count + 2);
+    expect(available).toEqual([...available].sort((a, b) => a - b));
+    // A pet created now is numbered after the largest id.
+    expect(store.create({ name: 'new', categoryId: 1, status: 'sold' }).id).toBe(2 * count + 3);
+    // Seeding and indexing 20,000 pets whose ids count their reads takes a few seconds on a busy machine.
+  }, 60_000);
 });
 
 describe('MemoryPetStore as an overlay over a shared seed', () => {

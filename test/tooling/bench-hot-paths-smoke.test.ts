@@ -1,0 +1,26 @@
+/**
+ * The hot paths of `npm run bench` (issue 36), shrunk to seconds, so that it cannot rot: each hot
+ * path beside its baseline, every answer checked (10,000 distinct ids all found, the log on and off,
+ * a create against the bare server). Timings are never asserted here. Needs `dist/`.
+ */
+import { describe, expect, it } from 'vitest';
+import { hotPathsSection, runHotPaths, withHotPathsSection } from '../../bench/hot-paths.js';
+
+describe('npm run bench -- --only hot (smoke: tiny durations)', () => {
+  it('measures each hot path and its baseline in the same rounds, every answer right', async () => {
+    const runs = { warmupMs: 100, durationMs: 200, rounds: 1, connections: 4, trials: 1 };
+    const report = await runHotPaths(runs);
+    expect(report.problems).toEqual([]);
+    expect(report.comparisons).toHaveLength(3);
+    for (const { measured, baseline } of report.comparisons) {
+      expect(measured.rounds[0]?.requests).toBeGreaterThan(0);
+      expect(baseline.rounds[0]?.requests).toBeGreaterThan(0);
+    }
+    const section = hotPathsSection(report, runs, '2026-01-01 00:00', [1, 2]);
+    expect(section).toMatch(/10,000 distinct ids ÷ 200 \| [\d,]+ \| [\d,]+ \| \d\.\d\d \(\d\.\d\d–\d\.\d\d\)/);
+    expect(section).toContain('load average was 1.00 at the start and 2.00 at the end');
+    const page = withHotPathsSection('# Benchmark results\n\nother parts\n', section);
+    expect(withHotPathsSection(page, section)).toBe(page);
+    expect(page).toContain('other parts');
+  });
+});
