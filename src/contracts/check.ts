@@ -31,7 +31,8 @@ export interface Finding {
 
 export interface CheckResult {
   readonly id: string;
-  readonly suite: 'spec' | 'pact' | 'fuzz';
+  /** `run`: the run-wide model's invariants, judged over every response of every suite. */
+  readonly suite: 'spec' | 'pact' | 'fuzz' | 'run';
   readonly title: string;
   readonly operationId: string | undefined;
   readonly outcome: Outcome;
@@ -263,9 +264,10 @@ export class CheckContext {
     const response = { status, body: exchange.text, header: (name: string) => exchange.headers.get(name) ?? undefined };
     for (const violation of conformanceOf(this.contract)(operation.operationId, response)) {
       const { message, expected, actual, schemaPath, rule, path } = violation;
-      // The interface names no response header: the spec's description of one is advice, said once per header.
+      // A documented header that is not sent is advice (the interface names no response header), said once per
+      // header; one sent with a value its schema refuses is a failure, judged over every response of the run (run.headers).
       if (rule === 'header') {
-        this.advise(headerAdvice(operation.operationId, message), `header:${path}`);
+        if (actual === undefined) this.advise(headerAdvice(operation.operationId, message), `header:${path}`);
         continue;
       }
       const fault = rule === 'status' ? undocumentedStatusFault(operation.operationId, status) : formFault(rule, status, path);

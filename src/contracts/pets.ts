@@ -37,7 +37,7 @@ export function changedFieldFault(field: string, sent: string, got: JsonValue | 
 }
 
 /** Deep equality of two JSON values, exact for big integers. */
-function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   const numeric = (value: unknown) => typeof value === 'number' || typeof value === 'bigint';
   if (numeric(a) || numeric(b)) return numeric(a) && numeric(b) && String(a) === String(b);
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;

@@ -10,6 +10,9 @@ import { getChecks } from './checks/get.js';
 import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
 import { type Contract, loadContract } from './contract.js';
+import { DeploymentModel } from './deployment/deployment-model.js';
+import { CROSS_CACHE_CREATES, runModelPhase } from './deployment/model-phase.js';
+import { modelShapeOf } from './deployment/model-shape.js';
 import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES } from './fuzz/budget.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
@@ -29,8 +32,15 @@ export type Suite = 'spec' | 'pact' | 'all' | 'fuzz';
  */
 export type WarningLevel = 'off' | 'notices' | 'all';
 
-/** The most POSTs the spec suite sends: 20 to fill an empty listing to the default page, the rest for its checks (most rejected by design). */
-export const MAX_WRITES = 80;
+/** The most POSTs the spec suite's checks send: 20 to fill an empty listing to the default page, the rest for its checks (most rejected by design). */
+const SPEC_WRITES = 80;
+
+/**
+ * The most POSTs a run sends besides the fuzz suite's own (`MAX_FUZZ_WRITES`): the spec suite's, and
+ * those the run-wide model adds to have `CROSS_CACHE_CREATES` creates acknowledged before it reads
+ * its earliest items back.
+ */
+export const MAX_WRITES = SPEC_WRITES + CROSS_CACHE_CREATES;
 
 export interface VerifyOptions {
   /** The deployment's base URL, with its version prefix: `https://staging.example.com/v1`. */
@@ -213,7 +223,9 @@ interface Run {
   /** Requests and POSTs of the pact suite, sent by its workers' own clients and counted here. */
   readonly pactTotals: { requests: number; posts: number };
   readonly coverage: CoverageRecorder;
-  /** Hears each response of both suites: the coverage, then the caller's observer. */
+  /** The run-wide model of the deployment, fed by every response of every suite; undefined when the spec's shape is not one it knows. */
+  readonly model: DeploymentModel | undefined;
+  /** Hears each response of every suite: the coverage, the model, then the caller's observer. */
   readonly observe: ExchangeObserver;
 }
 
@@ -227,12 +239,15 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
   const deadlineMs = options.deadlineMs ?? 120_000;
   const deadlineAt = Date.now() + deadlineMs;
   const coverage = new CoverageRecorder(contract, options.baseUrl);
+  const shape = modelShapeOf(contract.doc);
+  const model = 'problem' in shape ? undefined : new DeploymentModel(shape, contract, options.baseUrl);
   const observe: ExchangeObserver = (exchange) => {
     coverage.observe(exchange);
+    model?.observe(exchange);
     options.observe?.(exchange);
   };
   const client = new HttpClient({
-    maxPosts: MAX_WRITES,
+    maxPosts: SPEC_WRITES,
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -253,6 +268,7 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     deadlineAt,
     pactTotals: { requests: 0, posts: 0 },
     coverage,
+    model,
     observe,
   };
 }
@@ -344,6 +360,13 @@ async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
   return [result];
 }
 
+/** The model's last phase (every field, enough creates to cross a small cache, the earliest items read back), then its invariants over the whole run. */
+async function runModelSuite(run: Run, state: RunState): Promise<CheckResult[]> {
+  if (run.model === undefined) return [];
+  const onResult = run.options.onResult && ((result: CheckResult) => run.options.onResult?.(shown(run, result)));
+  return (await runModelPhase(run.model, state, onResult)).map((result) => shown(run, result));
+}
+
 /** The report of the run so far: its results, or why it could not verify at all (`fatal`). */
 function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | undefined, fatal?: string): VerificationReport {
   const { client, pactTotals } = run;
@@ -397,5 +420,6 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
   const results = await runSpecSuite(run, state);
   results.push(...(await runPactSuite(run, state, pacts.pacts)));
   results.push(...(await runFuzzSuite(run, state)));
+  results.push(...(await runModelSuite(run, state)));
   return reportOf(run, results, state);
 }

@@ -58,7 +58,7 @@ export async function serve(handler: WebHandler, basePath = '/v1'): Promise<Depl
   return listenOnLoopback(server, basePath);
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 async function rewriteJson(response: Response, change: (body: unknown) => unknown): Promise<Response> {
@@ -66,13 +66,13 @@ async function rewriteJson(response: Response, change: (body: unknown) => unknow
   return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
 }
 
-function isList(request: Request): boolean {
+export function isList(request: Request): boolean {
   return request.method === 'GET' && new URL(request.url).pathname === '/v1/pets';
 }
-function isCreate(request: Request): boolean {
+export function isCreate(request: Request): boolean {
   return request.method === 'POST' && new URL(request.url).pathname === '/v1/pets';
 }
-function isGet(request: Request): boolean {
+export function isGet(request: Request): boolean {
   return request.method === 'GET' && /^\/v1\/pets\/[^/]+$/.test(new URL(request.url).pathname);
 }
 

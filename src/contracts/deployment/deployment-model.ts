@@ -1,0 +1,194 @@
+/**
+ * One model of the deployment for the whole run, fed by every response of every suite (the spec
+ * suite's checks, the Pact suite's interactions and provider states, the fuzz suite's sequences,
+ * retries included) through the run's observer. It records what each response showed of the
+ * collection (items acknowledged by a create, read by id, listed on a page) and the headers the spec
+ * documents, and judges the run-wide invariants once the run is over (invariants.ts), so that a
+ * response heard late (a Pact worker's) counts as much as one heard early. Each failure names the
+ * requests that show it.
+ */
+import { type JsonValue, parseJson } from '../../json/lossless.js';
+import { operationsOf } from '../../openapi/document.js';
+import type { Contract } from '../contract.js';
+import { KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
+import { exact, isPet, type PetJson } from '../pets.js';
+import type { ModelShape } from './model-shape.js';
+
+/** One response the model heard, with when its request left and when its response was heard. */
+export interface Heard {
+  readonly request: RecordedRequest;
+  readonly status: number;
+  /** When the request left, by `Date.now()` (whole milliseconds, never later than the true moment). */
+  readonly sentAt: number;
+  /** When the model heard the response, in epoch milliseconds with a fraction: never earlier than its arrival. */
+  readonly heardAt: number;
+}
+
+/** A create the deployment acknowledged (2xx with an item): the item as acknowledged, and what was sent when the body was valid. */
+export interface Acknowledged extends Heard {
+  readonly id: string;
+  readonly item: PetJson;
+  /** The fields the create's body sent, when the spec's schema accepts that body. */
+  readonly sent: Readonly<Record<string, JsonValue>> | undefined;
+}
+
+/** A read of one item by its exact id, with the valid key. */
+export interface ReadById extends Heard {
+  readonly id: string;
+  readonly item: PetJson | undefined;
+}
+
+/** A page of the listing answered 200 with the valid key. */
+export interface Page extends Heard {
+  readonly items: readonly PetJson[];
+  /**
+   * The filters and the size of the page, when every query parameter is one the spec documents with a
+   * valid value: only such a page is held to its filters and to listing every item that matches.
+   */
+  readonly judged: { readonly filters: ReadonlyMap<string, string>; readonly limit: number } | undefined;
+}
+
+/** A header the spec documents whose value breaks its schema: the first response that showed it, and how many did. */
+export interface HeaderProblem {
+  readonly name: string;
+  readonly value: string;
+  readonly message: string;
+  readonly operationId: string;
+  readonly first: Heard;
+  count: number;
+}
+
+/** The item's id as text: the digits of a number, a string as it is. */
+export function idKey(value: JsonValue | undefined): string | undefined {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' || typeof value === 'bigint' ? exact(value) : undefined;
+}
+
+/** True when the request carried the run's key as a bearer credential, spelt as the interface writes it. */
+function withValidKey(request: RecordedRequest): boolean {
+  return request.headers.authorization === `Bearer ${KEY_PLACEHOLDER}`;
+}
+
+/** Precise epoch milliseconds, comparable with `Date.now()` of any process of the run. */
+function preciseNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+export class DeploymentModel {
+  readonly acknowledged: Acknowledged[] = [];
+  readonly reads: ReadById[] = [];
+  readonly pages: Page[] = [];
+  /** Item paths a request with a method that changes items (PUT, PATCH, DELETE) succeeded on, by id. */
+  readonly changed = new Map<string, Heard>();
+  readonly headerProblems = new Map<string, HeaderProblem>();
+  readonly #base: URL;
+  /** Every operation of the spec, by its method and a pattern of its path: whose documented headers a response is held to. */
+  readonly #operations: readonly { readonly operationId: string; readonly method: string; readonly path: RegExp }[];
+
+  constructor(
+    readonly shape: ModelShape,
+    readonly contract: Contract,
+    baseUrl: string,
+  ) {
+    this.#base = new URL(baseUrl.replace(/\/*$/, '/'));
+    this.#operations = operationsOf(contract.doc).map(({ operationId, method, path }) => ({
+      operationId,
+      method: method.toUpperCase(),
+      path: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    }));
+  }
+
+  /** The path below the base URL a request went to (`/pets/12`), or undefined for another origin or prefix. */
+  #pathOf(url: string): { path: string; query: URLSearchParams } | undefined {
+    const parsed = new URL(url);
+    if (parsed.origin !== this.#base.origin || !parsed.pathname.startsWith(this.#base.pathname)) return undefined;
+    return { path: `/${parsed.pathname.slice(this.#base.pathname.length)}`, query: parsed.searchParams };
+  }
+
+  /** The id in an item path (`/pets/12`), decoded, when the path is one. */
+  #itemId(path: string): string | undefined {
+    const prefix = `${this.shape.list.path}/`;
+    if (!path.startsWith(prefix) || path.slice(prefix.length).includes('/')) return undefined;
+    try {
+      return decodeURIComponent(path.slice(prefix.length));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Hears one response of any suite. */
+  observe(exchange: ObservedExchange): void {
+    const at = this.#pathOf(exchange.request.url);
+    if (at === undefined) return;
+    const heard: Heard = { request: exchange.request, status: exchange.status, sentAt: exchange.startedAt, heardAt: preciseNow() };
+    const method = exchange.request.method.toUpperCase();
+    const itemId = this.#itemId(at.path);
+    this.#checkHeaders(exchange, heard, method, at.path);
+    if (!withValidKey(exchange.request) || exchange.status >= 300) {
+      if (exchange.status === 404 && itemId !== undefined && method === 'GET' && withValidKey(exchange.request))
+        this.reads.push({ ...heard, id: itemId, item: undefined });
+      return;
+    }
+    let body: JsonValue | undefined;
+    try {
+      body = exchange.text.trim() === '' ? undefined : parseJson(exchange.text);
+    } catch {
+      return;
+    }
+    if (at.path === this.shape.list.path && method === 'GET' && Array.isArray(body))
+      this.pages.push({ ...heard, items: body.filter(isPet), judged: this.#judged(at.query) });
+    else if (at.path === this.shape.create.path && method === 'POST') this.#acknowledge(heard, body);
+    else if (itemId !== undefined && method === 'GET') this.reads.push({ ...heard, id: itemId, item: isPet(body) ? body : undefined });
+    else if (itemId !== undefined && this.shape.itemChanges.has(method) && !this.changed.has(itemId)) this.changed.set(itemId, heard);
+  }
+
+  #acknowledge(heard: Heard, body: JsonValue | undefined): void {
+    const id = isPet(body) ? idKey(body[this.shape.idField]) : undefined;
+    if (id === undefined || !isPet(body)) return;
+    this.acknowledged.push({ ...heard, id, item: body, sent: this.#validBody(heard.request.body) });
+  }
+
+  /** The fields of a create's body, when it is JSON the spec's schema accepts. */
+  #validBody(text: string | undefined): Record<string, JsonValue> | undefined {
+    let body: JsonValue;
+    try {
+      body = parseJson(text ?? '');
+    } catch {
+      return undefined;
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+    if ((this.contract.requestViolations(this.shape.create.operationId, body) ?? []).length > 0) return undefined;
+    return Object.fromEntries(Object.entries(body).filter(([field]) => this.shape.create.fields.includes(field)));
+  }
+
+  /** A page's filters and limit, when every query parameter is documented and valid; else undefined. */
+  #judged(query: URLSearchParams): Page['judged'] {
+    const { filters: documented, pageSize } = this.shape.list;
+    const filters = new Map<string, string>();
+    let limit = pageSize?.default ?? Number.POSITIVE_INFINITY;
+    const names = [...query.keys()];
+    if (new Set(names).size !== names.length) return undefined;
+    for (const [name, value] of query) {
+      const filter = documented.find((candidate) => candidate.name === name);
+      if (filter?.values.includes(value)) filters.set(name, value);
+      else if (pageSize?.name === name && /^[0-9]+$/.test(value) && Number(value) >= pageSize.minimum && Number(value) <= pageSize.maximum)
+        limit = Number(value);
+      else return undefined;
+    }
+    return { filters, limit };
+  }
+
+  /** Every documented header the response sends is held to its schema in the spec, whichever suite sent the request. */
+  #checkHeaders(exchange: ObservedExchange, heard: Heard, method: string, path: string): void {
+    const operationId = this.#operations.find((operation) => operation.method === method && operation.path.test(path))?.operationId;
+    if (operationId === undefined) return;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of exchange.headers) headers[name.toLowerCase()] = value;
+    for (const problem of this.contract.headerViolations(operationId, exchange.status, headers) ?? []) {
+      const name = problem.instancePath.slice(1);
+      const known = this.headerProblems.get(name);
+      if (known) known.count++;
+      else this.headerProblems.set(name, { name, value: headers[name] ?? '', message: problem.message, operationId, first: heard, count: 1 });
+    }
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The run's last phase, after every suite: what the run-wide model needs that the suites did not do.
+ * It creates items with a valid value of every field the spec's body schema names (optional ones
+ * included, every value of an enum), creates more items until the run has acknowledged enough to
+ * cross a small cache or store (`CROSS_CACHE_CREATES`), then reads back the earliest items and lists
+ * each filter once more. The model hears all of it, and its invariants are then judged over the run.
+ */
+import { operationById } from '../../openapi/document.js';
+import { type Check, type CheckContext, type CheckResult, type RunState, runCheck, statusFault } from '../check.js';
+import { flattenObject } from '../contract.js';
+import { createPet, exact, idOf, isPet, petName } from '../pets.js';
+import type { DeploymentModel } from './deployment-model.js';
+import { earliestAcknowledged, judgeInvariants } from './invariants.js';
+import { validValues } from './valid-values.js';
+
+/**
+ * How many creates a run has acknowledged before it reads its earliest items back: past a store that
+ * keeps only the last 100 or so (a cache in front of the store, a capped collection), so that losing
+ * the earliest shows.
+ */
+export const CROSS_CACHE_CREATES = 128;
+/** Items read back at the end: the earliest the run created, and the first the listing showed at the start. */
+const EARLIEST_READ = 4;
+const LISTED_READ = 2;
+
+/** The name of the path parameter of an item's path: `petId` of `/pets/{petId}`. */
+function idParameter(path: string): string {
+  return /\{([^}]+)\}$/.exec(path)?.[1] ?? 'id';
+}
+
+/** Bodies with a valid value of every field, one per value of the longest enum; `trusted` when every number in them is one the deployment took before. */
+function everyFieldBodies(model: DeploymentModel, state: RunState): { bodies: string[]; trusted: boolean } | undefined {
+  const { doc } = model.contract;
+  const schema = operationById(doc, model.shape.create.operationId).operation.requestBody?.content['application/json']?.schema;
+  if (!schema) return undefined;
+  const { required, properties } = flattenObject(doc, schema);
+  const prefix = petName(state, 'every field');
+  let trusted = true;
+  const values: [string, string[]][] = [];
+  for (const [field, property] of Object.entries(properties)) {
+    const accepted = [...new Set(model.acknowledged.map((ack) => exact(ack.item[field])).filter((text) => /^-?\d+$/.test(text)))];
+    const valid = validValues(doc, property, { prefix, accepted });
+    if (valid.length === 0 && required.includes(field)) return undefined;
+    if (valid.length > 0) values.push([field, valid]);
+    if (valid.some((text) => /^-?\d/.test(text)) && accepted.length === 0) trusted = false;
+  }
+  const count = Math.max(1, ...values.map(([, valid]) => valid.length));
+  const bodies = Array.from(
+    { length: count },
+    (_, i) => `{${values.map(([field, valid]) => `${JSON.stringify(field)}:${valid[i % valid.length]}`).join(',')}}`,
+  );
+  return { bodies, trusted };
+}
+
+/** Creates an item with every field, and reads it back: the model holds both to what was sent. */
+async function createWithEveryField(context: CheckContext, model: DeploymentModel): Promise<void> {
+  const made = everyFieldBodies(model, context.state);
+  if (!made) context.skip('a required field of the body has a schema no valid value can be derived from');
+  const { create, read } = model.shape;
+  for (const body of made.bodies) {
+    const exchange = await context.call(create.operationId, { body });
+    if (exchange.status === 400 && !made.trusted) context.skip(`the deployment refused (400) a body whose numbers it was never seen to take: ${body}`);
+    if (exchange.status >= 300) {
+      context.fail(`${create.operationId} answered ${exchange.status} to a valid body with a value of every field the schema names: ${body}`, exchange, {
+        expected: '201',
+        actual: String(exchange.status),
+        fault: statusFault(create.operationId, exchange.status),
+      });
+      continue;
+    }
+    if (isPet(exchange.json)) await context.call(read.operationId, { params: { [idParameter(read.path)]: idOf(exchange.json) } });
+  }
+}
+
+/** Creates until the run has acknowledged `CROSS_CACHE_CREATES`, then reads back its earliest items and lists each filter. */
+async function crossCaches(context: CheckContext, model: DeploymentModel): Promise<void> {
+  const { state } = context;
+  const missing = Math.max(0, CROSS_CACHE_CREATES - new Set(model.acknowledged.map((ack) => ack.id)).size);
+  if (!state.readOnly && missing > 0) {
+    state.client.grantPosts(missing);
+    // Each create on its own: one refused (a category) must not stop the others; the client's pacer bounds what is in flight.
+    await Promise.all(Array.from({ length: missing }, (_, i) => createPet(context, `cache ${i + 1}`).catch(() => undefined)));
+  }
+  const { read, list } = model.shape;
+  const ids = [...earliestAcknowledged(model, EARLIEST_READ), ...state.listing.slice(0, LISTED_READ).map(idOf)];
+  for (const id of new Set(ids)) await context.call(read.operationId, { params: { [idParameter(read.path)]: id } });
+  const size = list.pageSize ? `${list.pageSize.name}=${list.pageSize.maximum}` : '';
+  const queries = [size, ...list.filters.flatMap((filter) => filter.values.map((value) => `${filter.name}=${encodeURIComponent(value)}`))];
+  for (const query of queries) await context.call(list.operationId, { query: size && query !== size ? `${query}&${size}` : query });
+}
+
+function phaseChecks(model: DeploymentModel): Check[] {
+  const { create } = model.shape;
+  return [
+    {
+      id: `${create.operationId}.every-field`,
+      title: `${create.operationId} takes a valid value of every field its body schema names, optional ones and every enum value included, and the item is read back with them`,
+      operationId: create.operationId,
+      writes: true,
+      run: (context) => createWithEveryField(context, model),
+    },
+    {
+      id: 'run.cross-caches',
+      title: `the run creates until ${CROSS_CACHE_CREATES} creates were acknowledged, then reads back its earliest items and lists each filter once more`,
+      writes: false,
+      run: (context) => crossCaches(context, model),
+    },
+  ];
+}
+
+/** The model's phase of the run, then its invariants judged over every response of the run. */
+export async function runModelPhase(model: DeploymentModel, state: RunState, onResult?: (result: CheckResult) => void): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const check of phaseChecks(model)) {
+    const result = await runCheck(check, state, 'run');
+    onResult?.(result);
+    results.push(result);
+  }
+  for (const result of judgeInvariants(model)) {
+    onResult?.(result);
+    results.push(result);
+  }
+  return results;
+}
