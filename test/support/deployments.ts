@@ -691,6 +691,10 @@ export interface Choices {
   readonly limitEvery?: number;
   /** No `Location` on a 201: the spec describes one, the interface does not ask for it. */
   readonly omitLocation?: boolean;
+  /** Pages show only the fields the schema requires (`status`, optional, only in a 201 and a read by id). */
+  readonly listOmitsOptional?: boolean;
+  /** Another client of a shared staging adds a pet every third request, so pages hold pets the verifier never created. */
+  readonly otherClient?: boolean;
 }
 
 /** The mock's own choices, where the interface leaves room. */
@@ -816,11 +820,24 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
   const error = (request: Request, status: number, name: string, message: string) =>
     reply(request, status, { code: errorCode(choices.errorCodes, status, name), message, status });
   const show = (pet: StoredPet) => (choices.extraFields ? pet : { id: pet.id, name: pet.name, categoryId: pet.categoryId, status: pet.status });
+  const listed = (pet: StoredPet) => (choices.listOmitsOptional ? { id: pet.id, name: pet.name, categoryId: pet.categoryId } : show(pet));
+  let requests = 0;
+  const otherClientWrites = () => {
+    if (choices.otherClient && ++requests % 3 === 0)
+      pets.push({
+        id: nextId(),
+        name: `another client ${requests}`,
+        categoryId: knownCategories[0] ?? 1n,
+        status: STATUSES[requests % 3] as string,
+        createdAt: new Date().toISOString(),
+      });
+  };
 
   const deployment = await serve(async (request) => {
     const url = new URL(request.url);
     if (request.method === 'POST') served.postsReceived++;
     if (choices.routing === 'lenient') url.pathname = leniently(url.pathname);
+    otherClientWrites();
     if (overLimit()) {
       served.limited++;
       return reply(request, 429, { code: errorCode(choices.errorCodes, 429, 'too_many_requests'), message: 'slow down', status: 429 }, { 'retry-after': '1' });
@@ -846,7 +863,7 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
         ordered
           .filter((pet) => status === null || pet.status === status)
           .slice(0, limit)
-          .map(show),
+          .map(listed),
       );
     }
     if (path === '/pets' && request.method === 'POST') {

@@ -58,6 +58,11 @@ interface Known {
   readonly item: PetJson;
   /** True when a create acknowledged it: then every field is held to the acknowledgment, not only those both responses show. */
   readonly acknowledged: boolean;
+  /**
+   * The item as a create or a read by id showed it, every field it has: a page may leave out a field the
+   * schema does not require, so what a page alone showed says nothing of a field it lacks.
+   */
+  readonly whole: { readonly item: PetJson; readonly by: Heard } | undefined;
 }
 
 /** Each item a page or a read showed, by id: the response that showed it first, and the item as shown there. */
@@ -77,8 +82,11 @@ function firstShown(model: DeploymentModel): Map<string, { by: Heard; item: PetJ
 /** Every item the run saw, by id: as its create acknowledged it, else as first shown on a page or read. */
 function knownItems(model: DeploymentModel): Map<string, Known> {
   const known = new Map<string, Known>();
-  for (const ack of model.acknowledged) if (!known.has(ack.id)) known.set(ack.id, { by: ack, item: ack.item, acknowledged: true });
-  for (const [id, { by, item }] of firstShown(model)) if (!known.has(id)) known.set(id, { by, item, acknowledged: false });
+  for (const ack of model.acknowledged)
+    if (!known.has(ack.id)) known.set(ack.id, { by: ack, item: ack.item, acknowledged: true, whole: { item: ack.item, by: ack } });
+  const read = new Map<string, { item: PetJson; by: Heard }>();
+  for (const by of [...model.reads].sort((a, b) => a.heardAt - b.heardAt)) if (by.item && !read.has(by.id)) read.set(by.id, { item: by.item, by });
+  for (const [id, { by, item }] of firstShown(model)) if (!known.has(id)) known.set(id, { by, item, acknowledged: false, whole: read.get(id) });
   return known;
 }
 
@@ -183,12 +191,14 @@ function pageItems(model: DeploymentModel, known: Map<string, Known>, page: Page
         replay: [ref.by],
       });
     for (const [field, value] of page.judged?.filters ?? []) {
-      const shown = item[field] ?? ref.item[field];
-      if (shown !== value)
+      // Its value as this page shows it, else as a create or a read showed the whole item; unknown when neither did.
+      const whole = ref.whole;
+      const shown = field in item ? item[field] : whole?.item[field];
+      if (shown !== value && (field in item || whole !== undefined))
         tally.add(
           otherValueFault(field),
           page,
-          `${list} with ${field}=${value} lists the item ${id}, whose ${field} is ${shown === undefined ? 'absent' : exact(shown)} as ${named(ref.by)} showed it: a filter selects only the items with its value`,
+          `${list} with ${field}=${value} lists the item ${id}, whose ${field} is ${shown === undefined ? 'absent' : exact(shown)}${field in item ? ' on that page' : ` as ${named(ref.by)} showed it`}: a filter selects only the items with its value`,
           {
             expected: `only items with ${field} ${value}`,
             actual: `the item ${id} with ${field} ${shown === undefined ? '(absent)' : exact(shown)}`,
@@ -207,7 +217,7 @@ function pageComplete(model: DeploymentModel, known: Map<string, Known>, page: P
   const listed = new Set(page.items.map((item) => exactId(model, item)));
   const filtered = [...judged.filters].map(([field, value]) => `${field}=${value}`).join('&');
   for (const [id, ref] of known) {
-    if (listed.has(id) || !after(page, ref.by) || changedBy(model, id, page) || !selected(ref.item, judged.filters)) continue;
+    if (listed.has(id) || !after(page, ref.by) || changedBy(model, id, page) || !selected(ref.whole?.item ?? ref.item, judged.filters)) continue;
     tally.add(
       filtered === '' ? `listed:${list}:created` : `filter:*:misses-${[...judged.filters.keys()].join(',')}`,
       page,
