@@ -106,6 +106,10 @@ export interface CallOptions {
   readonly authorization?: string | null | DerivedCredential;
   readonly body?: string;
   readonly contentType?: string;
+  /** More request headers, as `ApiRequest.headers` takes them. */
+  readonly headers?: Readonly<Record<string, string | null>>;
+  /** What is unusual about the request, for the report of a server error it meets: `Prefer: return=minimal`. */
+  readonly what?: string;
 }
 
 const EXCERPT = 300;
@@ -156,6 +160,7 @@ export class CheckContext {
         ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
         ...(options.body === undefined ? {} : { body: options.body }),
         ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
+        ...(options.headers === undefined ? {} : { headers: options.headers }),
       });
     } catch (error) {
       // No page of at most 100 pets, and no Error, is that large: the response itself breaks the contract.
@@ -170,7 +175,7 @@ export class CheckContext {
     }
     // A retry is said once for the run, in the report's line about retries: not here, once per request.
     this.#operations.set(exchange, operation.operationId);
-    this.#inspect(operation, exchange);
+    this.#inspect(operation, exchange, options.what);
     // Every page lists each pet once, whatever check asked for it (a page listed after creates included).
     if (operation.method === 'GET' && exchange.status === 200 && Array.isArray(exchange.json)) {
       const ids = exchange.json
@@ -241,10 +246,10 @@ export class CheckContext {
     if (!isEmpty(seen)) this.observe(seen);
   }
 
-  #inspect(operation: ContractOperation, exchange: Exchange): void {
+  #inspect(operation: ContractOperation, exchange: Exchange, what: string | undefined): void {
     const { status } = exchange;
     if (status >= 500)
-      this.fail(`${operation.operationId} answered ${status}: a server error, never allowed by the contract`, exchange, {
+      this.fail(`${operation.operationId} answered ${status}${what ? ` to ${what}` : ''}: a server error, never allowed by the contract`, exchange, {
         expected: 'a documented 2xx or 4xx status',
         actual: String(status),
       });

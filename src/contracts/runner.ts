@@ -9,6 +9,7 @@ import { createChecks } from './checks/create.js';
 import { getChecks } from './checks/get.js';
 import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
+import { variationChecks } from './checks/variation.js';
 import { type Contract, loadContract } from './contract.js';
 import { DeploymentModel } from './deployment/deployment-model.js';
 import { CROSS_CACHE_CREATES, runModelPhase } from './deployment/model-phase.js';
@@ -32,8 +33,8 @@ export type Suite = 'spec' | 'pact' | 'all' | 'fuzz';
  */
 export type WarningLevel = 'off' | 'notices' | 'all';
 
-/** The most POSTs the spec suite's checks send: 20 to fill an empty listing to the default page, the rest for its checks (most rejected by design). */
-const SPEC_WRITES = 80;
+/** The most POSTs the spec suite's checks send: 20 to fill an empty listing to the default page, the rest for its checks (most rejected by design, as the variants of a body). */
+const SPEC_WRITES = 120;
 
 /**
  * The most POSTs a run sends besides the fuzz suite's own (`MAX_FUZZ_WRITES`): the spec suite's, and
@@ -120,7 +121,7 @@ export interface VerificationReport {
 /** The checks of the spec suite, for this contract. */
 export function specChecks(contract: Contract): Check[] {
   const operations = ['listPets', 'createPet', 'getPet'].map((id) => contract.operation(id));
-  return [...authChecks(operations), ...listChecks, ...createChecks, ...getChecks, ...inputChecks(contract.doc)];
+  return [...authChecks(operations), ...listChecks, ...createChecks, ...getChecks, ...inputChecks(contract.doc), ...variationChecks(contract)];
 }
 
 function count(results: readonly CheckResult[], outcome: Outcome): number {
