@@ -357,7 +357,7 @@ function observationsOf(operation: ContractOperation, exchange: Exchange): Obser
 /** The one conformance rule (src/openapi/conformance.ts) over each contract's document and schemas, made once per contract. */
 const conformances = new WeakMap<Contract, Conformance>();
 
-function conformanceOf(contract: Contract): Conformance {
+export function conformanceOf(contract: Contract): Conformance {
   let conformance = conformances.get(contract);
   if (conformance === undefined) {
     conformance = createConformance(contract.doc, {

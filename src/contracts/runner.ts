@@ -16,7 +16,7 @@ import { CROSS_CACHE_CREATES, runModelPhase } from './deployment/model-phase.js'
 import { modelShapeOf } from './deployment/model-shape.js';
 import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES } from './fuzz/budget.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
-import { type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
+import { type Exchange, type ExchangeObserver, HttpClient, type ObservedExchange, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { verifyPacts } from './pact/suite.js';
 import { type Coverage, CoverageRecorder } from './reporters/coverage.js';
@@ -226,8 +226,8 @@ interface Run {
   readonly coverage: CoverageRecorder;
   /** The run-wide model of the deployment, fed by every response of every suite; undefined when the spec's shape is not one it knows. */
   readonly model: DeploymentModel | undefined;
-  /** Hears each response of every suite: the coverage, the model, then the caller's observer. */
-  readonly observe: ExchangeObserver;
+  /** Hears each response of every suite: the coverage, the model, then the caller's observer; `inspect` for one no check inspected (see `DeploymentModel.observe`). */
+  readonly observe: (exchange: ObservedExchange, inspect?: boolean) => void;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -242,9 +242,9 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
   const coverage = new CoverageRecorder(contract, options.baseUrl);
   const shape = modelShapeOf(contract.doc);
   const model = 'problem' in shape ? undefined : new DeploymentModel(shape, contract, options.baseUrl);
-  const observe: ExchangeObserver = (exchange) => {
+  const observe = (exchange: ObservedExchange, inspect = false) => {
     coverage.observe(exchange);
-    model?.observe(exchange);
+    model?.observe(exchange, inspect);
     options.observe?.(exchange);
   };
   const client = new HttpClient({
@@ -330,7 +330,8 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
     rps: options.rps,
     deadlineAt: run.deadlineAt,
     onResult: options.onResult && ((result) => options.onResult?.(shown(run, result))),
-    onExchange: run.observe,
+    // The Pact Verifier judges its answers against the pact: the model holds them to the spec as well.
+    onExchange: (exchange) => run.observe(exchange, true),
   });
   run.pactTotals.requests = pactRun.requests;
   run.pactTotals.posts = pactRun.posts;

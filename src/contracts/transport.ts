@@ -108,7 +108,10 @@ export function send(url: string, init: TransportRequest): Promise<TransportResp
         status: incoming.statusCode ?? 0,
         headers: responseHeaders,
         // Node types toWeb's stream apart from the global ReadableStream (the same class at run time); what it reads are the Buffers of `decoded`.
-        body: Readable.toWeb(decoded(incoming, responseHeaders)) as ReadableStream<Uint8Array>,
+        // A response to HEAD, a 204 or a 304 has no content (RFC 9110 §6.4.1) whatever its Content-Encoding says: nothing to decode.
+        body: Readable.toWeb(
+          init.method === 'HEAD' || incoming.statusCode === 204 || incoming.statusCode === 304 ? incoming : decoded(incoming, responseHeaders),
+        ) as ReadableStream<Uint8Array>,
       });
     });
     request.end(body);

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../src/contracts/check.js';
 import { MAX_WRITES, verify } from '../../src/contracts/runner.js';
-import { type Fault, faultyDeployment, isGet } from '../support/deployments.js';
+import { type Fault, faultyDeployment, isGet, isList, json } from '../support/deployments.js';
 import {
   dropsOptionalField,
   evictsAfter,
@@ -115,6 +115,27 @@ describe.concurrent('the run-wide model catches, naming the requests that show i
       }
     });
   }
+
+  it('holds the Pact suite’s responses to the spec too: a page of more pets than its limit, one with a status outside the enum, which the pact does not look at (run.pact-responses, run.pages)', async () => {
+    const deployment = await faultyDeployment(async (request, mock) => {
+      const response = await mock(request);
+      if (!isList(request) || new URL(request.url).search !== '?limit=2' || response.status !== 200) return response;
+      const pets = (await response.json()) as Record<string, unknown>[];
+      return json(200, [...pets, { ...pets[0], id: 999_999, status: 'lost' }]);
+    }, 50);
+    try {
+      const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'pact' });
+      expect(report.exitCode).toBe(1);
+      expect(failedWith(report, 'run.pact-responses')?.findings.map((finding) => finding.message)).toEqual([
+        expect.stringMatching(/listPets answered 200 with a body that breaks its schema in the spec: \/2\/status must be equal to one of the allowed values/),
+      ]);
+      expect(failedWith(report, 'run.pages')?.findings.map((finding) => finding.message)).toEqual([
+        expect.stringMatching(/listPets answered 3 items to a request for at most 2/),
+      ]);
+    } finally {
+      await deployment.close();
+    }
+  });
 
   it('passes the mock itself: every run-wide check passes, having judged something', async () => {
     const deployment = await faultyDeployment((request, mock) => mock(request), 50);

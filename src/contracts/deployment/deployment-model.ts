@@ -9,6 +9,7 @@
  */
 import { type JsonValue, parseJson } from '../../json/lossless.js';
 import { operationsOf } from '../../openapi/document.js';
+import { conformanceOf, formFault, undocumentedStatusFault } from '../check.js';
 import type { Contract } from '../contract.js';
 import { KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { exact, isPet, type PetJson } from '../pets.js';
@@ -58,6 +59,14 @@ export interface HeaderProblem {
   count: number;
 }
 
+/** A way a response the suites' checks did not inspect (the Pact suite's) breaks the spec: the first that showed it, and how many did. */
+export interface ResponseProblem {
+  readonly fault: string;
+  readonly message: string;
+  readonly first: Heard;
+  count: number;
+}
+
 /** The item's id as text: the digits of a number, a string as it is. */
 export function idKey(value: JsonValue | undefined): string | undefined {
   if (typeof value === 'string') return value;
@@ -81,6 +90,10 @@ export class DeploymentModel {
   /** Item paths a request with a method that changes items (PUT, PATCH, DELETE) succeeded on, by id. */
   readonly changed = new Map<string, Heard>();
   readonly headerProblems = new Map<string, HeaderProblem>();
+  /** What the conformance rule found in the responses heard with `inspect` (the Pact suite's), by fault. */
+  readonly responseProblems = new Map<string, ResponseProblem>();
+  /** How many responses were heard with `inspect`. */
+  inspected = 0;
   readonly #base: URL;
   /** Every operation of the spec, by its method and a pattern of its path: whose documented headers a response is held to. */
   readonly #operations: readonly { readonly operationId: string; readonly method: string; readonly path: RegExp }[];
@@ -116,14 +129,19 @@ export class DeploymentModel {
     }
   }
 
-  /** Hears one response of any suite. */
-  observe(exchange: ObservedExchange): void {
+  /**
+   * Hears one response of any suite. `inspect` holds it to the spec's conformance rule (status, media
+   * type, body), for a response no check of the spec suite inspected: the Pact suite's.
+   */
+  observe(exchange: ObservedExchange, inspect = false): void {
     const at = this.#pathOf(exchange.request.url);
     if (at === undefined) return;
     const heard: Heard = { request: exchange.request, status: exchange.status, sentAt: exchange.startedAt, heardAt: preciseNow() };
     const method = exchange.request.method.toUpperCase();
     const itemId = this.#itemId(at.path);
-    this.#checkHeaders(exchange, heard, method, at.path);
+    const operationId = this.#operations.find((operation) => operation.method === method && operation.path.test(at.path))?.operationId;
+    if (operationId !== undefined) this.#checkHeaders(exchange, heard, operationId);
+    if (operationId !== undefined && inspect) this.#inspect(exchange, heard, operationId);
     if (!withValidKey(exchange.request) || exchange.status >= 300) {
       if (exchange.status === 404 && itemId !== undefined && method === 'GET' && withValidKey(exchange.request))
         this.reads.push({ ...heard, id: itemId, item: undefined });
@@ -179,9 +197,7 @@ export class DeploymentModel {
   }
 
   /** Every documented header the response sends is held to its schema in the spec, whichever suite sent the request. */
-  #checkHeaders(exchange: ObservedExchange, heard: Heard, method: string, path: string): void {
-    const operationId = this.#operations.find((operation) => operation.method === method && operation.path.test(path))?.operationId;
-    if (operationId === undefined) return;
+  #checkHeaders(exchange: ObservedExchange, heard: Heard, operationId: string): void {
     const headers: Record<string, string> = {};
     for (const [name, value] of exchange.headers) headers[name.toLowerCase()] = value;
     for (const problem of this.contract.headerViolations(operationId, exchange.status, headers) ?? []) {
@@ -189,6 +205,20 @@ export class DeploymentModel {
       const known = this.headerProblems.get(name);
       if (known) known.count++;
       else this.headerProblems.set(name, { name, value: headers[name] ?? '', message: problem.message, operationId, first: heard, count: 1 });
+    }
+  }
+
+  /** The response held to the conformance rule, as the spec suite's checks hold theirs; headers are judged apart, on every response. */
+  #inspect(exchange: ObservedExchange, heard: Heard, operationId: string): void {
+    this.inspected++;
+    const headers = new Map(exchange.headers.map(([name, value]) => [name.toLowerCase(), value]));
+    const response = { status: exchange.status, body: exchange.text, header: (name: string) => headers.get(name) };
+    for (const { rule, path, message } of conformanceOf(this.contract)(operationId, response)) {
+      if (rule === 'header') continue;
+      const fault = rule === 'status' ? undocumentedStatusFault(operationId, exchange.status) : formFault(rule, exchange.status, path);
+      const known = this.responseProblems.get(fault);
+      if (known) known.count++;
+      else this.responseProblems.set(fault, { fault, message, first: heard, count: 1 });
     }
   }
 }

@@ -12,7 +12,7 @@
  * - every field a valid body sends is stored and returned as sent.
  * Every failure names the requests that show it; many responses showing one fault are one finding.
  */
-import { otherValueFault } from '../causes.js';
+import { MORE_THAN_LIMIT, otherValueFault } from '../causes.js';
 import type { CheckResult, Finding } from '../check.js';
 import { changedFieldFault, differingFields, exact, type PetJson, sameJson } from '../pets.js';
 import type { Acknowledged, DeploymentModel, Heard, Page } from './deployment-model.js';
@@ -209,11 +209,16 @@ function pageItems(model: DeploymentModel, known: Map<string, Known>, page: Page
   }
 }
 
-/** A page with fewer items than its limit lists every item that existed when it was asked for and that its filters select. */
+/** A page holds at most its limit; with fewer items, it lists every item that existed when it was asked for and that its filters select. */
 function pageComplete(model: DeploymentModel, known: Map<string, Known>, page: Page, tally: Tally): void {
   const { judged } = page;
-  if (judged === undefined || page.items.length >= judged.limit) return;
   const list = model.shape.list.operationId;
+  if (judged !== undefined && page.items.length > judged.limit)
+    tally.add(MORE_THAN_LIMIT, page, `${list} answered ${page.items.length} items to a request for at most ${judged.limit}`, {
+      expected: `at most ${judged.limit} items`,
+      actual: `${page.items.length} items`,
+    });
+  if (judged === undefined || page.items.length >= judged.limit) return;
   const listed = new Set(page.items.map((item) => exactId(model, item)));
   const filtered = [...judged.filters].map(([field, value]) => `${field}=${value}`).join('&');
   for (const [id, ref] of known) {
@@ -260,8 +265,19 @@ function documentedHeaders(model: DeploymentModel): Finding[] {
   }));
 }
 
+function responsesConform(model: DeploymentModel): Finding[] {
+  return [...model.responseProblems.values()].map((problem) => ({
+    message: `${problem.message}${problem.count > 1 ? ` (in ${problem.count} responses)` : ''}`,
+    fault: problem.fault,
+    request: problem.first.request,
+    status: problem.first.status,
+  }));
+}
+
 interface Invariant {
   readonly id: string;
+  /** False when the run gave it nothing to judge and it is better left out of the report than skipped. */
+  readonly applies?: (model: DeploymentModel) => boolean;
   readonly title: string;
   /** Why nothing could be judged, when nothing was. */
   readonly idle: (model: DeploymentModel) => string | undefined;
@@ -283,7 +299,7 @@ const INVARIANTS: readonly Invariant[] = [
   },
   {
     id: 'run.pages',
-    title: 'every page agrees with the items as read: the same fields, only what its filters select, and every such item when it has room',
+    title: 'every page agrees with the items as read: the same fields, only what its filters select, at most its limit, and every such item when it has room',
     idle: (model) => (model.pages.length === 0 ? 'the run listed no page' : undefined),
     judge: (model, known) => {
       const tally = new Tally();
@@ -306,12 +322,19 @@ const INVARIANTS: readonly Invariant[] = [
     idle: () => undefined,
     judge: documentedHeaders,
   },
+  {
+    id: 'run.pact-responses',
+    title: 'every response the Pact suite met keeps the spec too: a documented status, JSON, the schema of its status',
+    applies: (model) => model.inspected > 0,
+    idle: () => undefined,
+    judge: responsesConform,
+  },
 ];
 
 /** The invariants as results of the run, judged over everything the model heard. */
 export function judgeInvariants(model: DeploymentModel): CheckResult[] {
   const known = knownItems(model);
-  return INVARIANTS.map((invariant) => {
+  return INVARIANTS.filter((invariant) => invariant.applies?.(model) ?? true).map((invariant) => {
     const started = performance.now();
     const base = { id: invariant.id, suite: 'run' as const, title: invariant.title, operationId: undefined, warnings: [] };
     const findings = invariant.judge(model, known);
