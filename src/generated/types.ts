@@ -300,8 +300,9 @@ export type components = {
         /** @description Points to the replacement operation, with `rel="successor-version"` (RFC 8288). */
         Link: string;
         /**
-         * @description How many seconds to wait before sending the request again (RFC 9110), `1`. The mock sends it
-         *     on every 429 and 503, the ones a client forces with `Prefer: code=` too.
+         * @description How long to wait before sending the request again (RFC 9110 §10.2.3): a number of seconds, `1`,
+         *     or an HTTP-date as senders write it (IMF-fixdate). The mock sends `1` on every 429 and 503, the
+         *     ones a client forces with `Prefer: code=` too.
          * @example 1
          */
         "Retry-After": string;

@@ -1040,8 +1040,8 @@ return errors === 0;
 validate38.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const listPets429Headers = validate39;
-const schema51 = {"$id":"https://petstore-mock.invalid/validators/listPets-429-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
-const pattern4 = new RegExp("^[0-9]{1,10}$", "u");
+const schema51 = {"$id":"https://petstore-mock.invalid/validators/listPets-429-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"}}};
+const pattern4 = new RegExp("^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$", "u");
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/listPets-429-headers" */;
@@ -1059,7 +1059,7 @@ if(data["retry-after"] !== undefined){
 let data0 = data["retry-after"];
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"},message:"must match pattern \""+"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1293,7 +1293,7 @@ return errors === 0;
 validate41.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const listPets503Headers = validate42;
-const schema56 = {"$id":"https://petstore-mock.invalid/validators/listPets-503-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+const schema56 = {"$id":"https://petstore-mock.invalid/validators/listPets-503-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"}}};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/listPets-503-headers" */;
@@ -1311,7 +1311,7 @@ if(data["retry-after"] !== undefined){
 let data0 = data["retry-after"];
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"},message:"must match pattern \""+"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1971,7 +1971,7 @@ return errors === 0;
 validate53.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const createPet429Headers = validate54;
-const schema71 = {"$id":"https://petstore-mock.invalid/validators/createPet-429-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+const schema71 = {"$id":"https://petstore-mock.invalid/validators/createPet-429-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"}}};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/createPet-429-headers" */;
@@ -1989,7 +1989,7 @@ if(data["retry-after"] !== undefined){
 let data0 = data["retry-after"];
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"},message:"must match pattern \""+"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2223,7 +2223,7 @@ return errors === 0;
 validate56.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const createPet503Headers = validate57;
-const schema76 = {"$id":"https://petstore-mock.invalid/validators/createPet-503-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+const schema76 = {"$id":"https://petstore-mock.invalid/validators/createPet-503-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"}}};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/createPet-503-headers" */;
@@ -2241,7 +2241,7 @@ if(data["retry-after"] !== undefined){
 let data0 = data["retry-after"];
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"},message:"must match pattern \""+"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3353,7 +3353,7 @@ return errors === 0;
 validate70.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getPet429Headers = validate71;
-const schema94 = {"$id":"https://petstore-mock.invalid/validators/getPet-429-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"},"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+const schema94 = {"$id":"https://petstore-mock.invalid/validators/getPet-429-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"},"retry-after":{"type":"string","pattern":"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"}}};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/getPet-429-headers" */;
@@ -3446,7 +3446,7 @@ if(data["retry-after"] !== undefined){
 let data3 = data["retry-after"];
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-const err6 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+const err6 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"},message:"must match pattern \""+"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3786,7 +3786,7 @@ return errors === 0;
 validate74.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getPet503Headers = validate75;
-const schema100 = {"$id":"https://petstore-mock.invalid/validators/getPet-503-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"},"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+const schema100 = {"$id":"https://petstore-mock.invalid/validators/getPet-503-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"},"retry-after":{"type":"string","pattern":"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"}}};
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/getPet-503-headers" */;
@@ -3879,7 +3879,7 @@ if(data["retry-after"] !== undefined){
 let data3 = data["retry-after"];
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-const err6 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+const err6 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"},message:"must match pattern \""+"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }

@@ -137,6 +137,17 @@ describe.concurrent('the run-wide model catches, naming the requests that show i
     }
   });
 
+  it('takes a Retry-After written as an HTTP-date, as RFC 9110 §10.2.3 allows and the spec documents', async () => {
+    const deployment = await faultyDeployment(retryAfterBroken(3, new Date(Date.now() + 1_000).toUTCString()), 50);
+    try {
+      const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' });
+      expect(report.retries.byCause['429']).toBe(1);
+      expect(report.results.find((result) => result.id === 'run.headers')?.outcome).toBe('pass');
+    } finally {
+      await deployment.close();
+    }
+  });
+
   it('passes the mock itself: every run-wide check passes, having judged something', async () => {
     const deployment = await faultyDeployment((request, mock) => mock(request), 50);
     try {
