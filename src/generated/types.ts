@@ -292,9 +292,11 @@ export type components = {
         /**
          * @description When the operation was deprecated (RFC 9745): a structured-field Date, `@` and the seconds
          *     since the epoch of `x-deprecated-at`, `@1748736000` (1 June 2025). Deployments that predate
-         *     RFC 9745 may send the legacy `true`, which clients should accept.
+         *     RFC 9745 may send the legacy `true`, which clients should accept, or the HTTP-date of the
+         *     drafts before it, which clients should accept too and senders should no longer write
+         *     (the branch marked `deprecated`).
          */
-        Deprecation: string;
+        Deprecation: string | unknown | unknown;
         /** @description The moment the operation is removed (RFC 8594), `Thu, 05 Dec 2030 00:00:00 GMT`, an HTTP-date as senders write it (IMF-fixdate). */
         Sunset: string;
         /** @description Points to the replacement operation, with `rel="successor-version"` (RFC 8288). */

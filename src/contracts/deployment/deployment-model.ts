@@ -7,8 +7,11 @@
  * response heard late (a Pact worker's) counts as much as one heard early. Each failure names the
  * requests that show it.
  */
+
+import type { ValidateFunction } from 'ajv';
 import { type JsonValue, parseJson } from '../../json/lossless.js';
-import { operationsOf } from '../../openapi/document.js';
+import { createAjv } from '../../openapi/ajv.js';
+import { type JsonSchema, type OpenApiDocument, operationById, operationsOf, resolve } from '../../openapi/document.js';
 import { conformanceOf, formFault, undocumentedStatusFault } from '../check.js';
 import type { Contract } from '../contract.js';
 import { KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
@@ -67,6 +70,32 @@ export interface ResponseProblem {
   count: number;
 }
 
+/** A header schema's branches (`anyOf`, `oneOf`): those it marks `deprecated`, and the others. */
+interface HeaderForms {
+  readonly current: ValidateFunction[];
+  readonly deprecated: ValidateFunction[];
+}
+
+function headerForms(doc: OpenApiDocument, operationId: string, status: number): Map<string, HeaderForms> {
+  const forms = new Map<string, HeaderForms>();
+  const reference = operationById(doc, operationId).operation.responses[String(status)];
+  if (reference === undefined) return forms;
+  const ajv = createAjv(doc, { useDefaults: false });
+  for (const [name, header] of Object.entries(resolve(doc, reference).headers ?? {})) {
+    const schema = resolve(doc, header).schema;
+    const branches = schema && [schema.anyOf, schema.oneOf].flatMap((list) => (Array.isArray(list) ? (list as JsonSchema[]) : []));
+    if (!schema || !branches?.some((branch) => branch.deprecated === true)) continue;
+    // A branch is read with its parent's type, as the parent applies both.
+    const type = schema.type === undefined ? {} : { type: schema.type };
+    const compile = (branch: JsonSchema) => ajv.compile({ ...type, ...branch });
+    forms.set(name.toLowerCase(), {
+      current: branches.filter((branch) => branch.deprecated !== true).map(compile),
+      deprecated: branches.filter((branch) => branch.deprecated === true).map(compile),
+    });
+  }
+  return forms;
+}
+
 /** The item's id as text: the digits of a number, a string as it is. */
 export function idKey(value: JsonValue | undefined): string | undefined {
   if (typeof value === 'string') return value;
@@ -90,11 +119,17 @@ export class DeploymentModel {
   /** Item paths a request with a method that changes items (PUT, PATCH, DELETE) succeeded on, by id. */
   readonly changed = new Map<string, Heard>();
   readonly headerProblems = new Map<string, HeaderProblem>();
+  /**
+   * Advice on documented headers sent in a form their schema accepts only in a branch it marks
+   * `deprecated` (JSON Schema 2020-12 §9.3: a legacy form clients accept and senders should drop), by header.
+   */
+  readonly advice = new Map<string, string>();
   /** What the conformance rule found in the responses heard with `inspect` (the Pact suite's), by fault. */
   readonly responseProblems = new Map<string, ResponseProblem>();
   /** How many responses were heard with `inspect`. */
   inspected = 0;
   readonly #base: URL;
+  readonly #formsByResponse = new Map<string, Map<string, HeaderForms>>();
   /** Every operation of the spec, by its method and a pattern of its path: whose documented headers a response is held to. */
   readonly #operations: readonly { readonly operationId: string; readonly method: string; readonly path: RegExp }[];
 
@@ -200,6 +235,7 @@ export class DeploymentModel {
   #checkHeaders(exchange: ObservedExchange, heard: Heard, operationId: string): void {
     const headers: Record<string, string> = {};
     for (const [name, value] of exchange.headers) headers[name.toLowerCase()] = value;
+    this.#adviseDeprecatedForms(operationId, exchange.status, headers);
     for (const problem of this.contract.headerViolations(operationId, exchange.status, headers) ?? []) {
       const name = problem.instancePath.slice(1);
       const known = this.headerProblems.get(name);
@@ -220,5 +256,34 @@ export class DeploymentModel {
       if (known) known.count++;
       else this.responseProblems.set(fault, { fault, message, first: heard, count: 1 });
     }
+  }
+
+  /** Advice, once per header, for a value only a branch of its schema marked `deprecated` accepts. */
+  #adviseDeprecatedForms(operationId: string, status: number, headers: Readonly<Record<string, string>>): void {
+    for (const [name, forms] of this.#forms(operationId, status)) {
+      const value = headers[name];
+      if (
+        value === undefined ||
+        this.advice.has(name) ||
+        forms.current.some((validate) => validate(value)) ||
+        !forms.deprecated.some((validate) => validate(value))
+      )
+        continue;
+      this.advice.set(
+        name,
+        `${operationId}'s responses come with ${name}: ${value.slice(0, 120)}, a form the spec's schema for it marks deprecated (the interface does not state this header, so this is no failure)`,
+      );
+    }
+  }
+
+  /** The branches of each documented header's schema of a response, current and deprecated, compiled once; only headers with a deprecated branch. */
+  #forms(operationId: string, status: number): Map<string, HeaderForms> {
+    const key = `${operationId} ${status}`;
+    let forms = this.#formsByResponse.get(key);
+    if (forms === undefined) {
+      forms = headerForms(this.contract.doc, operationId, status);
+      this.#formsByResponse.set(key, forms);
+    }
+    return forms;
   }
 }

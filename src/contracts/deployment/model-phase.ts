@@ -116,6 +116,7 @@ export async function runModelPhase(model: DeploymentModel, state: RunState, onR
     onResult?.(result);
     results.push(result);
   }
+  for (const [key, message] of model.advice) state.advice.add(message, `header:${key}`);
   for (const result of judgeInvariants(model)) {
     onResult?.(result);
     results.push(result);
