@@ -34,7 +34,7 @@ export type Suite = 'spec' | 'pact' | 'all' | 'fuzz';
 export type WarningLevel = 'off' | 'notices' | 'all';
 
 /** The most POSTs the spec suite's checks send: 20 to fill an empty listing to the default page, the rest for its checks (most rejected by design, as the variants of a body). */
-const SPEC_WRITES = 120;
+export const SPEC_WRITES = 120;
 
 /**
  * The most POSTs a run sends besides the fuzz suite's own (`MAX_FUZZ_WRITES`): the spec suite's, and
@@ -366,7 +366,9 @@ async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
 async function runModelSuite(run: Run, state: RunState): Promise<CheckResult[]> {
   if (run.model === undefined) return [];
   const onResult = run.options.onResult && ((result: CheckResult) => run.options.onResult?.(shown(run, result)));
-  return (await runModelPhase(run.model, state, onResult)).map((result) => shown(run, result));
+  // Its own requests belong to the spec suite's run; a Pact or fuzz run alone is judged on what it sent.
+  const active = run.suite === 'spec' || run.suite === 'all';
+  return (await runModelPhase(run.model, state, active, onResult)).map((result) => shown(run, result));
 }
 
 /** The report of the run so far: its results, or why it could not verify at all (`fatal`). */

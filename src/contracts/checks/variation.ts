@@ -38,10 +38,10 @@ function schemaView(contract: Contract, operationId: string): BodySchemaView {
 }
 
 /** The plain request of an operation of the collection: the list bare, the read of a pet that exists, the create of a valid body. */
-async function plainRequest(context: CheckContext, shape: ModelShape, operationId: string): Promise<Plain> {
+async function plainRequest(context: CheckContext, shape: ModelShape, operationId: string, purpose: string): Promise<Plain> {
   if (operationId === shape.read.operationId) return { operationId, params: { [idParameter(shape.read.path)]: idOf(await existingPet(context)) } };
   if (operationId !== shape.create.operationId) return { operationId, params: {} };
-  const text = newPetBody(context.state, 'variation', { categoryId: await bodyCategoryId(context.state) });
+  const text = newPetBody(context.state, purpose, { categoryId: await bodyCategoryId(context.state) });
   const body = parseJson(text);
   const fields =
     body !== null && typeof body === 'object' && !Array.isArray(body)
@@ -106,10 +106,12 @@ function send(context: CheckContext, plain: Plain, variant: Variant, change: Cha
 }
 
 async function varyOperation(context: CheckContext, shape: ModelShape, operationId: string): Promise<void> {
-  const plain = await plainRequest(context, shape, operationId);
-  const baseline = await context.call(operationId, { params: plain.params, ...(plain.fields ? { body: bodyText(plain) } : {}) });
-  const schema = plain.fields ? schemaView(context.contract, operationId) : undefined;
-  for (const variant of variantsOf(schema)) {
+  const first = await plainRequest(context, shape, operationId, 'variation');
+  const baseline = await context.call(operationId, { params: first.params, ...(first.fields ? { body: bodyText(first) } : {}) });
+  const schema = first.fields ? schemaView(context.contract, operationId) : undefined;
+  for (const [index, variant] of variantsOf(schema).entries()) {
+    // Each create with a name of its own: a deployment may keep names unique.
+    const plain = first.fields ? await plainRequest(context, shape, operationId, `variation ${index + 1}`) : first;
     const change = variant.change(plain);
     if (change === undefined) continue;
     let exchange: Exchange;

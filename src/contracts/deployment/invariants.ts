@@ -12,8 +12,8 @@
  * - every field a valid body sends is stored and returned as sent.
  * Every failure names the requests that show it; many responses showing one fault are one finding.
  */
-import { MORE_THAN_LIMIT, otherValueFault } from '../causes.js';
-import type { CheckResult, Finding } from '../check.js';
+import { FEWER_THAN_LIMIT, ID_REUSED, MORE_THAN_LIMIT, otherValueFault } from '../causes.js';
+import { type CheckResult, type Finding, statusFault } from '../check.js';
 import { changedFieldFault, differingFields, exact, type PetJson, sameJson } from '../pets.js';
 import type { Acknowledged, DeploymentModel, Heard, Page } from './deployment-model.js';
 
@@ -117,14 +117,14 @@ function idsUnique(model: DeploymentModel): Finding[] {
     const shown = shownBefore.get(ack.id);
     if (earlier)
       tally.add(
-        'run:id-reused',
+        ID_REUSED,
         ack,
         `${model.shape.create.operationId} gave the id ${ack.id} to two items: ${named(earlier)} and ${named(ack)} both answered ${ack.status} with it`,
         { expected: 'an id no other item has', actual: `id ${ack.id} twice`, replay: [earlier] },
       );
     else if (shown && after(ack, shown.by))
       tally.add(
-        'run:id-reused',
+        ID_REUSED,
         ack,
         `${model.shape.create.operationId} gave a new item the id ${ack.id}, which ${named(shown.by)} had already shown for another item before it was sent`,
         { expected: 'an id no other item has', actual: `id ${ack.id} again`, replay: [shown.by] },
@@ -149,7 +149,8 @@ function persisted(model: DeploymentModel, known: Map<string, Known>): Finding[]
     const what = `the item ${got.id} that ${named(ref.by)} ${ref.acknowledged ? 'acknowledged' : 'showed'}`;
     if (got.item === undefined) {
       tally.add(
-        'run:lost',
+        // The fault a check's re-read of a created pet meets too: a pet that exists, answered 404.
+        statusFault(read.operationId, 404),
         got,
         `${read.operationId} answered 404 for ${what}, ${createsBetween(model, ref.by, got)} acknowledged creates later: an item stays readable by its id until the run ends (does a cache or a store drop items after enough creates?)`,
         { expected: '200 with the item', actual: '404', replay: [ref.by] },
@@ -162,7 +163,7 @@ function persisted(model: DeploymentModel, known: Map<string, Known>): Finding[]
       ? differingFields(fields, ref.item, item)
       : fields.filter((f) => f in ref.item && f in item && !sameJson(ref.item[f], item[f]));
     if (differ.length > 0)
-      tally.add(`reread:${read.operationId}:${differ.join(',')}`, got, `${read.operationId} answered ${what} with other ${differ.join(', ')}`, {
+      tally.add(`reread:${read.operationId}:changed`, got, `${read.operationId} answered ${what} with other ${differ.join(', ')}`, {
         expected: differ.map((field) => `${field}: ${field in ref.item ? exact(ref.item[field]) : '(absent)'}`).join(', '),
         actual: differ.map((field) => `${field}: ${field in item ? exact(item[field]) : '(absent)'}`).join(', '),
         replay: [ref.by],
@@ -185,11 +186,17 @@ function pageItems(model: DeploymentModel, known: Map<string, Known>, page: Page
     if (id === undefined || !ref || changedBy(model, id, page)) continue;
     const differ = model.shape.fields.filter((field) => field in ref.item && field in item && !sameJson(ref.item[field], item[field]));
     if (differ.length > 0)
-      tally.add(`changed:${list}:${differ.join(',')}`, page, `${list} shows the item ${id} with other ${differ.join(', ')} than ${named(ref.by)} did`, {
-        expected: differ.map((field) => `${field}: ${exact(ref.item[field])}`).join(', '),
-        actual: differ.map((field) => `${field}: ${exact(item[field])}`).join(', '),
-        replay: [ref.by],
-      });
+      // The fault of a re-read that shows another item than acknowledged: one store, one fault, whichever response showed it.
+      tally.add(
+        `reread:${model.shape.read.operationId}:changed`,
+        page,
+        `${list} shows the item ${id} with other ${differ.join(', ')} than ${named(ref.by)} did`,
+        {
+          expected: differ.map((field) => `${field}: ${exact(ref.item[field])}`).join(', '),
+          actual: differ.map((field) => `${field}: ${exact(item[field])}`).join(', '),
+          replay: [ref.by],
+        },
+      );
     for (const [field, value] of page.judged?.filters ?? []) {
       // Its value as this page shows it, else as a create or a read showed the whole item; unknown when neither did.
       const whole = ref.whole;
@@ -221,10 +228,15 @@ function pageComplete(model: DeploymentModel, known: Map<string, Known>, page: P
   if (judged === undefined || page.items.length >= judged.limit) return;
   const listed = new Set(page.items.map((item) => exactId(model, item)));
   const filtered = [...judged.filters].map(([field, value]) => `${field}=${value}`).join('&');
-  for (const [id, ref] of known) {
-    if (listed.has(id) || !after(page, ref.by) || changedBy(model, id, page) || !selected(ref.whole?.item ?? ref.item, judged.filters)) continue;
+  const missing = [...known].filter(
+    ([id, ref]) => !listed.has(id) && after(page, ref.by) && !changedBy(model, id, page) && selected(ref.whole?.item ?? ref.item, judged.filters),
+  );
+  // A page without items that were there before the run is cut short (the fault of its paging, as a check of the limit names it);
+  // one without only the items the run created has not stored them where it lists (as a check of a created pet names it).
+  const fault = missing.every(([, ref]) => ref.acknowledged) ? `listed:${list}:created` : FEWER_THAN_LIMIT;
+  for (const [id, ref] of missing) {
     tally.add(
-      filtered === '' ? `listed:${list}:created` : `filter:*:misses-${[...judged.filters.keys()].join(',')}`,
+      fault,
       page,
       `${list}${filtered === '' ? '' : ` with ${filtered}`} answered ${page.items.length} items, fewer than its limit ${judged.limit}, without the item ${id} that ${named(ref.by)} ${ref.acknowledged ? 'acknowledged' : 'showed'} before it was asked for${filtered === '' ? '' : `, with ${filtered}`}: a page with room lists every item its filters select`,
       { expected: `the item ${id} listed`, actual: `${page.items.length} other items`, replay: [ref.by] },
@@ -242,7 +254,7 @@ function fieldsKept(model: DeploymentModel): Finding[] {
       if (sameJson(sent, got)) continue;
       const text = exact(sent);
       tally.add(
-        got === undefined ? `dropped:${create}:${field}` : changedFieldFault(field, text, got),
+        changedFieldFault(field, text, got),
         ack,
         got === undefined
           ? `${create} acknowledged a valid body with ${field} ${text} but its item has no ${field}: every field the schema names is stored and returned`

@@ -28,13 +28,12 @@ function idParameter(path: string): string {
   return /\{([^}]+)\}$/.exec(path)?.[1] ?? 'id';
 }
 
-/** Bodies with a valid value of every field, one per value of the longest enum; `trusted` when every number in them is one the deployment took before. */
-function everyFieldBodies(model: DeploymentModel, state: RunState): { bodies: string[]; trusted: boolean } | undefined {
+/** The valid values of every field of the body, strings made from `prefix`; `trusted` when every number is one the deployment took before. */
+function fieldValues(model: DeploymentModel, prefix: string): { values: [string, string[]][]; trusted: boolean } | undefined {
   const { doc } = model.contract;
   const schema = operationById(doc, model.shape.create.operationId).operation.requestBody?.content['application/json']?.schema;
   if (!schema) return undefined;
   const { required, properties } = flattenObject(doc, schema);
-  const prefix = petName(state, 'every field');
   let trusted = true;
   const values: [string, string[]][] = [];
   for (const [field, property] of Object.entries(properties)) {
@@ -44,12 +43,19 @@ function everyFieldBodies(model: DeploymentModel, state: RunState): { bodies: st
     if (valid.length > 0) values.push([field, valid]);
     if (valid.some((text) => /^-?\d/.test(text)) && accepted.length === 0) trusted = false;
   }
-  const count = Math.max(1, ...values.map(([, valid]) => valid.length));
-  const bodies = Array.from(
-    { length: count },
-    (_, i) => `{${values.map(([field, valid]) => `${JSON.stringify(field)}:${valid[i % valid.length]}`).join(',')}}`,
-  );
-  return { bodies, trusted };
+  return { values, trusted };
+}
+
+/** Bodies with a valid value of every field, one per value of the longest enum, each with strings of its own (a deployment may keep names unique). */
+function everyFieldBodies(model: DeploymentModel, state: RunState): { bodies: string[]; trusted: boolean } | undefined {
+  const first = fieldValues(model, petName(state, 'every field 1'));
+  if (!first) return undefined;
+  const count = Math.max(1, ...first.values.map(([, valid]) => valid.length));
+  const bodies = Array.from({ length: count }, (_, i) => {
+    const { values } = (i === 0 ? first : fieldValues(model, petName(state, `every field ${i + 1}`))) ?? first;
+    return `{${values.map(([field, valid]) => `${JSON.stringify(field)}:${valid[i % valid.length]}`).join(',')}}`;
+  });
+  return { bodies, trusted: first.trusted };
 }
 
 /** Creates an item with every field, and reads it back: the model holds both to what was sent. */
@@ -108,10 +114,15 @@ function phaseChecks(model: DeploymentModel): Check[] {
   ];
 }
 
-/** The model's phase of the run, then its invariants judged over every response of the run. */
-export async function runModelPhase(model: DeploymentModel, state: RunState, onResult?: (result: CheckResult) => void): Promise<CheckResult[]> {
+/** The model's phase of the run when `active` (it sends requests of its own), then its invariants judged over every response of the run. */
+export async function runModelPhase(
+  model: DeploymentModel,
+  state: RunState,
+  active: boolean,
+  onResult?: (result: CheckResult) => void,
+): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
-  for (const check of phaseChecks(model)) {
+  for (const check of active ? phaseChecks(model) : []) {
     const result = await runCheck(check, state, 'run');
     onResult?.(result);
     results.push(result);
