@@ -89,10 +89,13 @@ async function crossCaches(context: CheckContext, model: DeploymentModel): Promi
   }
   const { read, list } = model.shape;
   const ids = [...earliestAcknowledged(model, EARLIEST_READ), ...state.listing.slice(0, LISTED_READ).map(idOf)];
-  for (const id of new Set(ids)) await context.call(read.operationId, { params: { [idParameter(read.path)]: id } });
   const size = list.pageSize ? `${list.pageSize.name}=${list.pageSize.maximum}` : '';
   const queries = [size, ...list.filters.flatMap((filter) => filter.values.map((value) => `${filter.name}=${encodeURIComponent(value)}`))];
-  for (const query of queries) await context.call(list.operationId, { query: size && query !== size ? `${query}&${size}` : query });
+  // All at once, after every create: the client's pacer bounds what is in flight.
+  await Promise.all([
+    ...[...new Set(ids)].map((id) => context.call(read.operationId, { params: { [idParameter(read.path)]: id } })),
+    ...queries.map((query) => context.call(list.operationId, { query: size && query !== size ? `${query}&${size}` : query })),
+  ]);
 }
 
 function phaseChecks(model: DeploymentModel): Check[] {
@@ -128,7 +131,9 @@ export async function runModelPhase(
     results.push(result);
   }
   for (const [key, message] of model.advice) state.advice.add(message, `header:${key}`);
-  for (const result of judgeInvariants(model)) {
+  for (const judged of judgeInvariants(model)) {
+    // Under --read-only an invariant left with nothing to judge says why: the run created nothing.
+    const result = judged.outcome === 'skip' && state.readOnly ? { ...judged, reason: `--read-only: ${judged.reason}` } : judged;
     onResult?.(result);
     results.push(result);
   }
