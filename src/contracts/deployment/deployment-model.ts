@@ -128,6 +128,8 @@ export class DeploymentModel {
   readonly responseProblems = new Map<string, ResponseProblem>();
   /** How many responses were heard with `inspect`. */
   inspected = 0;
+  /** How many responses sent a header the spec documents for them: what `headerProblems` were judged on. */
+  headersSent = 0;
   readonly #base: URL;
   readonly #formsByResponse = new Map<string, Map<string, HeaderForms>>();
   /** Every operation of the spec, by its method and a pattern of its path: whose documented headers a response is held to. */
@@ -236,7 +238,9 @@ export class DeploymentModel {
     const headers: Record<string, string> = {};
     for (const [name, value] of exchange.headers) headers[name.toLowerCase()] = value;
     this.#adviseDeprecatedForms(operationId, exchange.status, headers);
-    for (const problem of this.contract.headerViolations(operationId, exchange.status, headers) ?? []) {
+    const violations = this.contract.headerViolations(operationId, exchange.status, headers);
+    if (violations !== undefined && this.#documentsAny(operationId, exchange.status, headers)) this.headersSent++;
+    for (const problem of violations ?? []) {
       const name = problem.instancePath.slice(1);
       const known = this.headerProblems.get(name);
       if (known) known.count++;
@@ -285,5 +289,12 @@ export class DeploymentModel {
       this.#formsByResponse.set(key, forms);
     }
     return forms;
+  }
+
+  /** True when the response sends a header the spec documents for this operation and status. */
+  #documentsAny(operationId: string, status: number, headers: Readonly<Record<string, string>>): boolean {
+    const reference = operationById(this.contract.doc, operationId).operation.responses[String(status)];
+    const documented = reference === undefined ? {} : (resolve(this.contract.doc, reference).headers ?? {});
+    return Object.keys(documented).some((name) => headers[name.toLowerCase()] !== undefined);
   }
 }

@@ -331,7 +331,7 @@ const INVARIANTS: readonly Invariant[] = [
   {
     id: 'run.headers',
     title: 'every header the spec documents for a response, when sent, keeps its schema (pattern, enum, type), on every response of the run',
-    idle: () => undefined,
+    idle: (model) => (model.headersSent === 0 ? 'no response sent a header the spec documents for it' : undefined),
     judge: documentedHeaders,
   },
   {
