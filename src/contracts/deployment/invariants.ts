@@ -296,7 +296,7 @@ interface Invariant {
   readonly judge: (model: DeploymentModel, known: Map<string, Known>) => Finding[];
 }
 
-const INVARIANTS: readonly Invariant[] = [
+export const INVARIANTS: readonly Invariant[] = [
   {
     id: 'run.ids-unique',
     title: 'across the run, every acknowledged create has an id of its own, never one an item already had',

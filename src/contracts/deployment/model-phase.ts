@@ -7,10 +7,12 @@
  */
 import { operationById } from '../../openapi/document.js';
 import { type Check, type CheckContext, type CheckResult, type RunState, runCheck, statusFault } from '../check.js';
+import type { Contract } from '../contract.js';
 import { flattenObject } from '../contract.js';
 import { createPet, exact, idOf, isPet, petName } from '../pets.js';
-import type { DeploymentModel } from './deployment-model.js';
-import { earliestAcknowledged, judgeInvariants } from './invariants.js';
+import { DeploymentModel } from './deployment-model.js';
+import { earliestAcknowledged, INVARIANTS, judgeInvariants } from './invariants.js';
+import { modelShapeOf } from './model-shape.js';
 import { validValues } from './valid-values.js';
 
 /**
@@ -138,4 +140,12 @@ export async function runModelPhase(
     results.push(result);
   }
   return results;
+}
+
+/** The checks of the run-wide model for a contract, in the order a run reports them: its steps, then its invariants (see docs/verifier-checks.md). */
+export function runModelChecks(contract: Contract): { readonly id: string; readonly title: string }[] {
+  const shape = modelShapeOf(contract.doc);
+  if ('problem' in shape) return [];
+  const model = new DeploymentModel(shape, contract, 'http://petstore-verify.invalid/');
+  return [...phaseChecks(model), ...INVARIANTS];
 }
