@@ -13,7 +13,7 @@ import type { JsonSchema } from '../../openapi/document.js';
 import { KEY_PLACEHOLDER } from '../http.js';
 import { bodyOf } from './bodies.js';
 
-export type Expectation = 'alike' | 'refuse' | 'either';
+type Expectation = 'alike' | 'refuse' | 'either';
 
 /** A request of an operation as a client plainly sends it: a body as each field's exact JSON text, in order. */
 export interface PlainRequest {
@@ -226,7 +226,7 @@ function otherCase(name: string): string {
 }
 
 /** Variants the body's schema implies: a required member spelt in another case is missing; one the schema does not name is allowed or not by `additionalProperties`. */
-export function schemaVariants(schema: BodySchemaView): Variant[] {
+function schemaVariants(schema: BodySchemaView): Variant[] {
   const variants = schema.required
     .filter((name) => otherCase(name) !== name)
     .map((name) =>

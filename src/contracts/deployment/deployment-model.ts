@@ -97,7 +97,7 @@ function headerForms(doc: OpenApiDocument, operationId: string, status: number):
 }
 
 /** The item's id as text: the digits of a number, a string as it is. */
-export function idKey(value: JsonValue | undefined): string | undefined {
+function idKey(value: JsonValue | undefined): string | undefined {
   if (typeof value === 'string') return value;
   return typeof value === 'number' || typeof value === 'bigint' ? exact(value) : undefined;
 }
