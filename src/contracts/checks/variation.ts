@@ -7,7 +7,7 @@
 
 import { parseJson } from '../../json/lossless.js';
 import { operationById, resolve } from '../../openapi/document.js';
-import { type Check, type CheckContext, statusFault } from '../check.js';
+import type { Check, CheckContext } from '../check.js';
 import type { Contract } from '../contract.js';
 import { type ModelShape, modelShapeOf } from '../deployment/model-shape.js';
 import { type Exchange, TransportError } from '../http.js';
@@ -84,7 +84,8 @@ function crashed(context: CheckContext, error: unknown, what: string): boolean {
   context.findings.push({
     message: `the deployment answered nothing to ${what} (${error.message}): a crash on a request a client may send is a breach`,
     request: error.request,
-    fault: `crash:${what}`,
+    // One crash takes the deployment down for every check that meets it after: one fault.
+    fault: 'crash',
   });
   return true;
 }
@@ -131,7 +132,8 @@ async function varyOperation(context: CheckContext, shape: ModelShape, operation
     context.fail(`${operationId} with ${variant.what} ${wrong.message}`, exchange, {
       expected: wrong.expected,
       actual: String(exchange.status),
-      fault: exchange.status >= 500 ? statusFault(operationId, exchange.status) : `variation:${variant.what}`,
+      // One fault per variant, whichever operation met it: one header parser or body reader in front of them all.
+      fault: exchange.status >= 500 ? `server-error:${variant.what}` : `variation:${variant.what}`,
     });
   }
 }
