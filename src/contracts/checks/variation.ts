@@ -21,11 +21,6 @@ interface Plain extends PlainRequest {
   readonly params: Readonly<Record<string, string>>;
 }
 
-/** The name of the path parameter of an item's path: `petId` of `/pets/{petId}`. */
-function idParameter(path: string): string {
-  return /\{([^}]+)\}$/.exec(path)?.[1] ?? 'id';
-}
-
 function schemaView(contract: Contract, operationId: string): BodySchemaView {
   const { required } = contract.body(operationId);
   const schema = operationById(contract.doc, operationId).operation.requestBody?.content['application/json']?.schema;
@@ -39,7 +34,7 @@ function schemaView(contract: Contract, operationId: string): BodySchemaView {
 
 /** The plain request of an operation of the collection: the list bare, the read of a pet that exists, the create of a valid body. */
 async function plainRequest(context: CheckContext, shape: ModelShape, operationId: string, purpose: string): Promise<Plain> {
-  if (operationId === shape.read.operationId) return { operationId, params: { [idParameter(shape.read.path)]: idOf(await existingPet(context)) } };
+  if (operationId === shape.read.operationId) return { operationId, params: { [shape.read.idParameter]: idOf(await existingPet(context)) } };
   if (operationId !== shape.create.operationId) return { operationId, params: {} };
   const text = newPetBody(context.state, purpose, { categoryId: await bodyCategoryId(context.state) });
   const body = parseJson(text);

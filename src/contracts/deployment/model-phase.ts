@@ -25,11 +25,6 @@ export const CROSS_CACHE_CREATES = 128;
 const EARLIEST_READ = 4;
 const LISTED_READ = 2;
 
-/** The name of the path parameter of an item's path: `petId` of `/pets/{petId}`. */
-function idParameter(path: string): string {
-  return /\{([^}]+)\}$/.exec(path)?.[1] ?? 'id';
-}
-
 /** The valid values of every field of the body, strings made from `prefix`; `trusted` when every number is one the deployment took before. */
 function fieldValues(model: DeploymentModel, prefix: string): { values: [string, string[]][]; trusted: boolean } | undefined {
   const { doc } = model.contract;
@@ -76,7 +71,7 @@ async function createWithEveryField(context: CheckContext, model: DeploymentMode
       });
       continue;
     }
-    if (isPet(exchange.json)) await context.call(read.operationId, { params: { [idParameter(read.path)]: idOf(exchange.json) } });
+    if (isPet(exchange.json)) await context.call(read.operationId, { params: { [read.idParameter]: idOf(exchange.json) } });
   }
 }
 
@@ -95,7 +90,7 @@ async function crossCaches(context: CheckContext, model: DeploymentModel): Promi
   const queries = [size, ...list.filters.flatMap((filter) => filter.values.map((value) => `${filter.name}=${encodeURIComponent(value)}`))];
   // All at once, after every create: the client's pacer bounds what is in flight.
   await Promise.all([
-    ...[...new Set(ids)].map((id) => context.call(read.operationId, { params: { [idParameter(read.path)]: id } })),
+    ...[...new Set(ids)].map((id) => context.call(read.operationId, { params: { [read.idParameter]: id } })),
     ...queries.map((query) => context.call(list.operationId, { query: size && query !== size ? `${query}&${size}` : query })),
   ]);
 }

@@ -30,7 +30,8 @@ export interface ModelShape {
   /** Path templates relative to the base URL, and the operation at each. */
   readonly list: { readonly operationId: string; readonly path: string; readonly filters: readonly Filter[]; readonly pageSize: PageSize | undefined };
   readonly create: { readonly operationId: string; readonly path: string; readonly fields: readonly string[] };
-  readonly read: { readonly operationId: string; readonly path: string };
+  /** The read by id, and the name of its path parameter (`petId` of `/pets/{petId}`). */
+  readonly read: { readonly operationId: string; readonly path: string; readonly idParameter: string };
   /** The field that identifies an item: required in the item, absent from the body of a create. */
   readonly idField: string;
   /** Every field of the item as the read answers it. */
@@ -87,7 +88,7 @@ export function modelShapeOf(doc: OpenApiDocument): ModelShape | { readonly prob
   return {
     list: { operationId: list.operationId, path: list.path, ...filtersOf(doc, list, fields) },
     create: { operationId: create.operationId, path: create.path, fields: Object.keys(body.properties) },
-    read: { operationId: read.operationId, path: read.path },
+    read: { operationId: read.operationId, path: read.path, idParameter: /\{([^}]+)\}$/.exec(read.path)?.[1] ?? 'id' },
     idField: ids[0],
     fields,
     itemChanges: new Set(entries.filter((entry) => entry.path === read.path && !SAFE_METHODS.has(entry.method)).map((entry) => entry.method.toUpperCase())),
