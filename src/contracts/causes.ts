@@ -26,6 +26,9 @@ export function otherValueFault(name: string): string {
 
 export const OTHER_STATUS = otherValueFault('status');
 
+/** Two items given one id: one fault of the create's id assignment, whichever check or the run-wide model met it. */
+export const ID_REUSED = 'unique:createPet:id';
+
 /** getPet answering 200 for an id no pet has, where 404 is due: one fault, whichever id or suite showed it. */
 export const ABSENT_SERVED = 'status:getPet:200';
 

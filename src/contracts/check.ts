@@ -34,7 +34,8 @@ export interface Finding {
 
 export interface CheckResult {
   readonly id: string;
-  readonly suite: 'spec' | 'pact' | 'fuzz';
+  /** `run`: the run-wide model's invariants, judged over every response of every suite. */
+  readonly suite: 'spec' | 'pact' | 'fuzz' | 'run';
   readonly title: string;
   readonly operationId: string | undefined;
   readonly outcome: Outcome;
@@ -108,6 +109,10 @@ export interface CallOptions {
   readonly authorization?: string | null | DerivedCredential;
   readonly body?: string;
   readonly contentType?: string;
+  /** More request headers, as `ApiRequest.headers` takes them. */
+  readonly headers?: Readonly<Record<string, string | null>>;
+  /** What is unusual about the request, for the report of a server error it meets: `Prefer: return=minimal`. */
+  readonly what?: string;
 }
 
 const BUDGET_SPENT = 'the run has used its budget of writes';
@@ -176,6 +181,7 @@ export class CheckContext {
         ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
         ...(options.body === undefined ? {} : { body: options.body }),
         ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
+        ...(options.headers === undefined ? {} : { headers: options.headers }),
       });
     } catch (error) {
       // No page of at most 100 pets, and no Error, is that large: the response itself breaks the contract.
@@ -191,7 +197,7 @@ export class CheckContext {
     }
     // A retry is said once for the run, in the report's line about retries: not here, once per request.
     this.#operations.set(exchange, operation.operationId);
-    this.#inspect(operation, exchange);
+    this.#inspect(operation, exchange, options.what);
     // Every page lists each pet once, whatever check asked for it (a page listed after creates included).
     if (operation.method === 'GET' && exchange.status === 200 && Array.isArray(exchange.json)) {
       const ids = exchange.json
@@ -262,10 +268,10 @@ export class CheckContext {
     if (!isEmpty(seen)) this.observe(seen);
   }
 
-  #inspect(operation: ContractOperation, exchange: Exchange): void {
+  #inspect(operation: ContractOperation, exchange: Exchange, what: string | undefined): void {
     const { status } = exchange;
     if (status >= 500)
-      this.fail(`${operation.operationId} answered ${status}: a server error, never allowed by the contract`, exchange, {
+      this.fail(`${operation.operationId} answered ${status}${what ? ` to ${what}` : ''}: a server error, never allowed by the contract`, exchange, {
         expected: 'a documented 2xx or 4xx status',
         actual: String(status),
       });
@@ -286,9 +292,10 @@ export class CheckContext {
     const response = { status, body: exchange.text, parsed, header: (name: string) => exchange.headers.get(name) ?? undefined };
     for (const violation of conformanceOf(this.contract)(operation.operationId, response)) {
       const { message, expected, actual, schemaPath, rule, path } = violation;
-      // The interface names no response header: the spec's description of one is advice, said once per header.
+      // A documented header that is not sent is advice (the interface names no response header), said once per
+      // header; one sent with a value its schema refuses is a failure, judged over every response of the run (run.headers).
       if (rule === 'header') {
-        this.advise(headerAdvice(operation.operationId, message), `header:${path}`);
+        if (actual === undefined) this.advise(headerAdvice(operation.operationId, message), `header:${path}`);
         continue;
       }
       const fault = rule === 'status' ? undocumentedStatusFault(operation.operationId, status) : formFault(rule, status, path);
@@ -378,7 +385,7 @@ function observationsOf(operation: ContractOperation, exchange: Exchange): Obser
 /** The one conformance rule (src/openapi/conformance.ts) over each contract's document and schemas, made once per contract. */
 const conformances = new WeakMap<Contract, Conformance>();
 
-function conformanceOf(contract: Contract): Conformance {
+export function conformanceOf(contract: Contract): Conformance {
   let conformance = conformances.get(contract);
   if (conformance === undefined) {
     conformance = createConformance(contract.doc, {

@@ -55,6 +55,8 @@ export interface Contract {
   operation(operationId: string): ContractOperation;
   /** Every violation of the schema the spec gives for this operation and status, or `undefined` when the spec has no JSON body for it. */
   violations(operationId: string, status: number, body: JsonValue): SchemaViolation[] | undefined;
+  /** Every violation of the schema of this operation's JSON request body, or `undefined` when the spec gives it none. */
+  requestViolations(operationId: string, body: JsonValue): SchemaViolation[] | undefined;
   /** Every violation of the schemas the spec gives the headers of this operation and status (by lower-case name), or `undefined` when it documents none. */
   headerViolations(operationId: string, status: number, headers: Readonly<Record<string, string>>): SchemaViolation[] | undefined;
   /** Bounds of an integer query parameter. */
@@ -98,7 +100,7 @@ function schemaMapOf(value: unknown): Record<string, JsonSchema> {
 }
 
 /** An object schema's required names and properties, gathered through `allOf`. */
-function flattenObject(doc: OpenApiDocument, schema: JsonSchema): { required: string[]; properties: Record<string, JsonSchema> } {
+export function flattenObject(doc: OpenApiDocument, schema: JsonSchema): { required: string[]; properties: Record<string, JsonSchema> } {
   const resolved = resolve(doc, schema);
   const required = stringsOf(resolved.required);
   const properties = schemaMapOf(resolved.properties);
@@ -204,6 +206,10 @@ export async function loadContract(specPath?: string): Promise<Contract> {
     },
     violations(operationId, status, body) {
       const validate = validator(`${operationId}${status}`);
+      return validate && violationsOf(validate, validationView(body));
+    },
+    requestViolations(operationId, body) {
+      const validate = validator(`${operationId}Body`);
       return validate && violationsOf(validate, validationView(body));
     },
     headerViolations(operationId, status, headers) {

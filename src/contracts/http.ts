@@ -27,6 +27,8 @@ export interface ApiRequest {
   readonly contentType?: string;
   /** True when `path` starts at the origin rather than below the base URL: another spelling of the base path itself (`/V1/pets`). */
   readonly fromOrigin?: boolean;
+  /** More headers, by lower-case name, each replacing the client's own (`accept`); `null` sends none of that name. Never `authorization`. */
+  readonly headers?: Readonly<Record<string, string | null>>;
 }
 
 /**
@@ -315,6 +317,10 @@ export class HttpClient {
     const value = derived ? derived.value : template?.replaceAll(KEY_PLACEHOLDER, this.#options.apiKey);
     if (value !== null && value !== undefined) headers.authorization = value;
     if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
+    for (const [name, given] of Object.entries(request.headers ?? {})) {
+      if (given === null) delete headers[name];
+      else headers[name] = given;
+    }
     const recorded: RecordedRequest = {
       method: request.method,
       url,

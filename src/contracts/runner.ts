@@ -9,16 +9,29 @@ import { createChecks } from './checks/create.js';
 import { getChecks } from './checks/get.js';
 import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
+import { variationChecks } from './checks/variation.js';
 import { type Contract, loadContract } from './contract.js';
+import { DeploymentModel } from './deployment/deployment-model.js';
+import { runModelPhase } from './deployment/model-phase.js';
+import { modelShapeOf } from './deployment/model-shape.js';
 import { shortened, shortenedResult } from './excerpt.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
-import { DroppedError, type Exchange, type ExchangeObserver, HttpClient, RETRYABLE_STATUSES, type Retries, TransportError } from './http.js';
+import {
+  DroppedError,
+  type Exchange,
+  type ExchangeObserver,
+  HttpClient,
+  type ObservedExchange,
+  RETRYABLE_STATUSES,
+  type Retries,
+  TransportError,
+} from './http.js';
 import { BigIntegers, groupWithRoundedIntegers } from './lossy-integers.js';
 import { pactInstalled } from './pact/pact-module.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { type PactWorker, pactWriteBudget, startPactWorker, verifyPacts } from './pact/suite.js';
 import { type Coverage, CoverageRecorder } from './reporters/coverage.js';
-import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES, MAX_WRITES } from './run-bounds.js';
+import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES, SPEC_WRITES } from './run-bounds.js';
 
 /** `fuzz` runs the fuzz suite alone; with another suite it runs when `VerifyOptions.fuzz` asks for it. */
 export type Suite = 'spec' | 'pact' | 'all' | 'fuzz';
@@ -32,7 +45,7 @@ export type Suite = 'spec' | 'pact' | 'all' | 'fuzz';
  */
 export type WarningLevel = 'off' | 'notices' | 'all';
 
-export { MAX_WRITES } from './run-bounds.js';
+export { MAX_WRITES, SPEC_WRITES } from './run-bounds.js';
 
 export interface VerifyOptions {
   /** The deployment's base URL, with its version prefix: `https://staging.example.com/v1`. */
@@ -112,7 +125,7 @@ export interface VerificationReport {
 /** The checks of the spec suite, for this contract. */
 export function specChecks(contract: Contract): Check[] {
   const operations = ['listPets', 'createPet', 'getPet'].map((id) => contract.operation(id));
-  return [...authChecks(operations), ...listChecks, ...createChecks, ...getChecks, ...inputChecks(contract.doc)];
+  return [...authChecks(operations), ...listChecks, ...createChecks, ...getChecks, ...inputChecks(contract.doc), ...variationChecks(contract)];
 }
 
 function count(results: readonly CheckResult[], outcome: Outcome): number {
@@ -215,12 +228,17 @@ interface Run {
   /** Requests and writes of the pact suite, sent by its workers' own clients and counted here. */
   readonly pactTotals: { requests: number; writes: number };
   readonly coverage: CoverageRecorder;
-  /** Hears each response of both suites: the coverage, the integers beyond 2^53, then the caller's observer. */
-  readonly observe: ExchangeObserver;
   /** The integers beyond 2^53 the deployment wrote: all doubles, they name the cause of the failures about them. */
   readonly bigIntegers: BigIntegers;
   /** The Pact suite's worker, forked as the run starts so that it loads the Pact Verifier while the spec suite runs. */
   readonly pactWorker: PactWorker | undefined;
+  /** The run-wide model of the deployment, fed by every response of every suite; undefined when the spec's shape is not one it knows. */
+  readonly model: DeploymentModel | undefined;
+  /**
+   * Hears each response of every suite: the coverage, the integers beyond 2^53, the model, then the
+   * caller's observer; `inspect` for one no check inspected (see `DeploymentModel.observe`).
+   */
+  readonly observe: (exchange: ObservedExchange, inspect?: boolean) => void;
 }
 
 /** Each request's bound when `timeoutMs` is not given. */
@@ -238,13 +256,16 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
   const deadlineAt = Date.now() + deadlineMs;
   const coverage = new CoverageRecorder(contract, options.baseUrl);
   const bigIntegers = new BigIntegers();
-  const observe: ExchangeObserver = (exchange) => {
+  const shape = modelShapeOf(contract.doc);
+  const model = 'problem' in shape ? undefined : new DeploymentModel(shape, contract, options.baseUrl);
+  const observe = (exchange: ObservedExchange, inspect = false) => {
     coverage.observe(exchange);
     bigIntegers.observe(exchange.text);
+    model?.observe(exchange, inspect);
     options.observe?.(exchange);
   };
   const client = new HttpClient({
-    maxWrites: MAX_WRITES,
+    maxWrites: SPEC_WRITES,
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -265,6 +286,7 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     deadlineAt,
     pactTotals: { requests: 0, writes: 0 },
     coverage,
+    model,
     observe,
     bigIntegers,
     pactWorker,
@@ -348,7 +370,8 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
     rps: options.rps,
     deadlineAt: run.deadlineAt,
     onResult: options.onResult && ((result) => options.onResult?.(shown(run, result))),
-    onExchange: run.observe,
+    // The Pact Verifier judges its answers against the pact: the model holds them to the spec as well.
+    onExchange: (exchange) => run.observe(exchange, true),
     notRun,
     worker: run.pactWorker,
     bodies: options.observe !== undefined,
@@ -381,6 +404,15 @@ async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
       };
   run.options.onResult?.(result);
   return [result];
+}
+
+/** The model's last phase (every field, enough creates to cross a small cache, the earliest items read back), then its invariants over the whole run. */
+async function runModelSuite(run: Run, state: RunState): Promise<CheckResult[]> {
+  if (run.model === undefined) return [];
+  const onResult = run.options.onResult && ((result: CheckResult) => run.options.onResult?.(shown(run, result)));
+  // Its own requests belong to the spec suite's run; a Pact or fuzz run alone is judged on what it sent.
+  const active = run.suite === 'spec' || run.suite === 'all';
+  return (await runModelPhase(run.model, state, active, onResult)).map((result) => shown(run, result));
 }
 
 /** The report of the run so far: its results, or why it could not verify at all (`fatal`). */
@@ -446,5 +478,6 @@ async function verifyWith(run: Run): Promise<VerificationReport> {
   const results = await runSpecSuite(run, state);
   results.push(...(await runPactSuite(run, state, pacts.pacts, results)));
   results.push(...(await runFuzzSuite(run, state)));
+  results.push(...(await runModelSuite(run, state)));
   return reportOf(run, results, state);
 }

@@ -134,7 +134,12 @@ function sendOnce(url: string, init: TransportRequest): Promise<TransportRespons
       response = incoming;
       incoming.once('close', () => init.signal.removeEventListener('abort', abort));
       const responseHeaders = headersOf(incoming);
-      resolve({ status: incoming.statusCode ?? 0, headers: responseHeaders, body: decoded(incoming, responseHeaders) });
+      resolve({
+        status: incoming.statusCode ?? 0,
+        headers: responseHeaders,
+        // A response to HEAD, a 204 or a 304 has no content (RFC 9110 §6.4.1) whatever its Content-Encoding says: nothing to decode.
+        body: init.method === 'HEAD' || incoming.statusCode === 204 || incoming.statusCode === 304 ? incoming : decoded(incoming, responseHeaders),
+      });
     });
     request.end(body);
   });

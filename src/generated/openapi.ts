@@ -358,10 +358,18 @@ const document = {
     },
     "headers": {
       "Deprecation": {
-        "description": "When the operation was deprecated (RFC 9745): a structured-field Date, `@` and the seconds\nsince the epoch of `x-deprecated-at`, `@1748736000` (1 June 2025). Deployments that predate\nRFC 9745 may send the legacy `true`, which clients should accept.\n",
+        "description": "When the operation was deprecated (RFC 9745): a structured-field Date, `@` and the seconds\nsince the epoch of `x-deprecated-at`, `@1748736000` (1 June 2025). Deployments that predate\nRFC 9745 may send the legacy `true`, which clients should accept, or the HTTP-date of the\ndrafts before it, which clients should accept too and senders should no longer write\n(the branch marked `deprecated`).\n",
         "schema": {
           "type": "string",
-          "pattern": "^(@-?[0-9]{1,15}|true)$"
+          "anyOf": [
+            {
+              "pattern": "^(@-?[0-9]{1,15}|true)$"
+            },
+            {
+              "pattern": "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$",
+              "deprecated": true
+            }
+          ]
         }
       },
       "Sunset": {
@@ -379,10 +387,10 @@ const document = {
         }
       },
       "Retry-After": {
-        "description": "How many seconds to wait before sending the request again (RFC 9110), `1`. The mock sends it\non every 429 and 503, the ones a client forces with `Prefer: code=` too.\n",
+        "description": "How long to wait before sending the request again (RFC 9110 §10.2.3): a number of seconds, `1`,\nor an HTTP-date as senders write it (IMF-fixdate). The mock sends `1` on every 429 and 503, the\nones a client forces with `Prefer: code=` too.\n",
         "schema": {
           "type": "string",
-          "pattern": "^[0-9]{1,10}$"
+          "pattern": "^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"
         },
         "example": "1"
       }

@@ -292,16 +292,19 @@ export type components = {
         /**
          * @description When the operation was deprecated (RFC 9745): a structured-field Date, `@` and the seconds
          *     since the epoch of `x-deprecated-at`, `@1748736000` (1 June 2025). Deployments that predate
-         *     RFC 9745 may send the legacy `true`, which clients should accept.
+         *     RFC 9745 may send the legacy `true`, which clients should accept, or the HTTP-date of the
+         *     drafts before it, which clients should accept too and senders should no longer write
+         *     (the branch marked `deprecated`).
          */
-        Deprecation: string;
+        Deprecation: string | unknown | unknown;
         /** @description The moment the operation is removed (RFC 8594), `Thu, 05 Dec 2030 00:00:00 GMT`, an HTTP-date as senders write it (IMF-fixdate). */
         Sunset: string;
         /** @description Points to the replacement operation, with `rel="successor-version"` (RFC 8288). */
         Link: string;
         /**
-         * @description How many seconds to wait before sending the request again (RFC 9110), `1`. The mock sends it
-         *     on every 429 and 503, the ones a client forces with `Prefer: code=` too.
+         * @description How long to wait before sending the request again (RFC 9110 §10.2.3): a number of seconds, `1`,
+         *     or an HTTP-date as senders write it (IMF-fixdate). The mock sends `1` on every 429 and 503, the
+         *     ones a client forces with `Prefer: code=` too.
          * @example 1
          */
         "Retry-After": string;

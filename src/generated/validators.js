@@ -1040,8 +1040,8 @@ return errors === 0;
 validate38.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const listPets429Headers = validate39;
-const schema51 = {"$id":"https://petstore-mock.invalid/validators/listPets-429-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
-const pattern4 = new RegExp("^[0-9]{1,10}$", "u");
+const schema51 = {"$id":"https://petstore-mock.invalid/validators/listPets-429-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"}}};
+const pattern4 = new RegExp("^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$", "u");
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/listPets-429-headers" */;
@@ -1059,7 +1059,7 @@ if(data["retry-after"] !== undefined){
 let data0 = data["retry-after"];
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"},message:"must match pattern \""+"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1293,7 +1293,7 @@ return errors === 0;
 validate41.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const listPets503Headers = validate42;
-const schema56 = {"$id":"https://petstore-mock.invalid/validators/listPets-503-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+const schema56 = {"$id":"https://petstore-mock.invalid/validators/listPets-503-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"}}};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/listPets-503-headers" */;
@@ -1311,7 +1311,7 @@ if(data["retry-after"] !== undefined){
 let data0 = data["retry-after"];
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"},message:"must match pattern \""+"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1971,7 +1971,7 @@ return errors === 0;
 validate53.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const createPet429Headers = validate54;
-const schema71 = {"$id":"https://petstore-mock.invalid/validators/createPet-429-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+const schema71 = {"$id":"https://petstore-mock.invalid/validators/createPet-429-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"}}};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/createPet-429-headers" */;
@@ -1989,7 +1989,7 @@ if(data["retry-after"] !== undefined){
 let data0 = data["retry-after"];
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"},message:"must match pattern \""+"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2223,7 +2223,7 @@ return errors === 0;
 validate56.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const createPet503Headers = validate57;
-const schema76 = {"$id":"https://petstore-mock.invalid/validators/createPet-503-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+const schema76 = {"$id":"https://petstore-mock.invalid/validators/createPet-503-headers","type":"object","properties":{"retry-after":{"type":"string","pattern":"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"}}};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/createPet-503-headers" */;
@@ -2241,7 +2241,7 @@ if(data["retry-after"] !== undefined){
 let data0 = data["retry-after"];
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+const err0 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"},message:"must match pattern \""+"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2368,10 +2368,10 @@ return errors === 0;
 validate59.evaluated = {"props":{"id":true,"name":true,"categoryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getPet200Headers = validate61;
-const schema79 = {"$id":"https://petstore-mock.invalid/validators/getPet-200-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+const schema79 = {"$id":"https://petstore-mock.invalid/validators/getPet-200-headers","type":"object","properties":{"deprecation":{"type":"string","anyOf":[{"pattern":"^(@-?[0-9]{1,15}|true)$"},{"pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$","deprecated":true}]},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
 const pattern8 = new RegExp("^(@-?[0-9]{1,15}|true)$", "u");
 const pattern9 = new RegExp("^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$", "u");
-const pattern10 = new RegExp("^<[^<>]*>", "u");
+const pattern11 = new RegExp("^<[^<>]*>", "u");
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/getPet-200-headers" */;
@@ -2387,9 +2387,8 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deprecation !== undefined){
 let data0 = data.deprecation;
-if(typeof data0 === "string"){
-if(!pattern8.test(data0)){
-const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2398,9 +2397,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 === "string"){
+if(!pattern8.test(data0)){
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2410,11 +2412,12 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.sunset !== undefined){
-let data1 = data.sunset;
-if(typeof data1 === "string"){
-if(!pattern9.test(data1)){
-const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+const _errs5 = errors;
+if(typeof data0 === "string"){
+if(!pattern9.test(data0)){
+const err2 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2424,8 +2427,10 @@ vErrors.push(err2);
 errors++;
 }
 }
-else {
-const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err3 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2434,12 +2439,23 @@ vErrors.push(err3);
 }
 errors++;
 }
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
 }
-if(data.link !== undefined){
-let data2 = data.link;
-if(typeof data2 === "string"){
-if(!pattern10.test(data2)){
-const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern9.test(data1)){
+const err4 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2450,7 +2466,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2460,14 +2476,39 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern11.test(data2)){
+const err6 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -2575,7 +2616,7 @@ return errors === 0;
 validate62.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getPet400Headers = validate63;
-const schema82 = {"$id":"https://petstore-mock.invalid/validators/getPet-400-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+const schema82 = {"$id":"https://petstore-mock.invalid/validators/getPet-400-headers","type":"object","properties":{"deprecation":{"type":"string","anyOf":[{"pattern":"^(@-?[0-9]{1,15}|true)$"},{"pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$","deprecated":true}]},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/getPet-400-headers" */;
@@ -2591,9 +2632,8 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deprecation !== undefined){
 let data0 = data.deprecation;
-if(typeof data0 === "string"){
-if(!pattern8.test(data0)){
-const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2602,9 +2642,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 === "string"){
+if(!pattern8.test(data0)){
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2614,11 +2657,12 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.sunset !== undefined){
-let data1 = data.sunset;
-if(typeof data1 === "string"){
-if(!pattern9.test(data1)){
-const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+const _errs5 = errors;
+if(typeof data0 === "string"){
+if(!pattern9.test(data0)){
+const err2 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2628,8 +2672,10 @@ vErrors.push(err2);
 errors++;
 }
 }
-else {
-const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err3 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2638,12 +2684,23 @@ vErrors.push(err3);
 }
 errors++;
 }
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
 }
-if(data.link !== undefined){
-let data2 = data.link;
-if(typeof data2 === "string"){
-if(!pattern10.test(data2)){
-const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern9.test(data1)){
+const err4 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2654,7 +2711,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2664,14 +2721,39 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern11.test(data2)){
+const err6 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -2779,7 +2861,7 @@ return errors === 0;
 validate64.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getPet401Headers = validate65;
-const schema85 = {"$id":"https://petstore-mock.invalid/validators/getPet-401-headers","type":"object","properties":{"www-authenticate":{"type":"string"},"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+const schema85 = {"$id":"https://petstore-mock.invalid/validators/getPet-401-headers","type":"object","properties":{"www-authenticate":{"type":"string"},"deprecation":{"type":"string","anyOf":[{"pattern":"^(@-?[0-9]{1,15}|true)$"},{"pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$","deprecated":true}]},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/getPet-401-headers" */;
@@ -2807,9 +2889,8 @@ errors++;
 }
 if(data.deprecation !== undefined){
 let data1 = data.deprecation;
-if(typeof data1 === "string"){
-if(!pattern8.test(data1)){
-const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2818,9 +2899,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-else {
-const err2 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const _errs5 = errors;
+let valid1 = false;
+const _errs6 = errors;
+if(typeof data1 === "string"){
+if(!pattern8.test(data1)){
+const err2 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2830,11 +2914,12 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.sunset !== undefined){
-let data2 = data.sunset;
-if(typeof data2 === "string"){
-if(!pattern9.test(data2)){
-const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+const _errs7 = errors;
+if(typeof data1 === "string"){
+if(!pattern9.test(data1)){
+const err3 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2844,8 +2929,10 @@ vErrors.push(err3);
 errors++;
 }
 }
-else {
-const err4 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err4 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2854,12 +2941,23 @@ vErrors.push(err4);
 }
 errors++;
 }
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
 }
-if(data.link !== undefined){
-let data3 = data.link;
-if(typeof data3 === "string"){
-if(!pattern10.test(data3)){
-const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.sunset !== undefined){
+let data2 = data.sunset;
+if(typeof data2 === "string"){
+if(!pattern9.test(data2)){
+const err5 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2870,7 +2968,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2880,14 +2978,39 @@ vErrors.push(err6);
 errors++;
 }
 }
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.link !== undefined){
+let data3 = data.link;
+if(typeof data3 === "string"){
+if(!pattern11.test(data3)){
+const err7 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
@@ -2995,7 +3118,7 @@ return errors === 0;
 validate66.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getPet404Headers = validate67;
-const schema88 = {"$id":"https://petstore-mock.invalid/validators/getPet-404-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+const schema88 = {"$id":"https://petstore-mock.invalid/validators/getPet-404-headers","type":"object","properties":{"deprecation":{"type":"string","anyOf":[{"pattern":"^(@-?[0-9]{1,15}|true)$"},{"pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$","deprecated":true}]},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/getPet-404-headers" */;
@@ -3011,9 +3134,8 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deprecation !== undefined){
 let data0 = data.deprecation;
-if(typeof data0 === "string"){
-if(!pattern8.test(data0)){
-const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3022,9 +3144,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 === "string"){
+if(!pattern8.test(data0)){
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3034,11 +3159,12 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.sunset !== undefined){
-let data1 = data.sunset;
-if(typeof data1 === "string"){
-if(!pattern9.test(data1)){
-const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+const _errs5 = errors;
+if(typeof data0 === "string"){
+if(!pattern9.test(data0)){
+const err2 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3048,8 +3174,10 @@ vErrors.push(err2);
 errors++;
 }
 }
-else {
-const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err3 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3058,12 +3186,23 @@ vErrors.push(err3);
 }
 errors++;
 }
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
 }
-if(data.link !== undefined){
-let data2 = data.link;
-if(typeof data2 === "string"){
-if(!pattern10.test(data2)){
-const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern9.test(data1)){
+const err4 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3074,7 +3213,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3084,14 +3223,39 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern11.test(data2)){
+const err6 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -3353,7 +3517,7 @@ return errors === 0;
 validate70.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getPet429Headers = validate71;
-const schema94 = {"$id":"https://petstore-mock.invalid/validators/getPet-429-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"},"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+const schema94 = {"$id":"https://petstore-mock.invalid/validators/getPet-429-headers","type":"object","properties":{"deprecation":{"type":"string","anyOf":[{"pattern":"^(@-?[0-9]{1,15}|true)$"},{"pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$","deprecated":true}]},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"},"retry-after":{"type":"string","pattern":"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"}}};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/getPet-429-headers" */;
@@ -3369,9 +3533,8 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deprecation !== undefined){
 let data0 = data.deprecation;
-if(typeof data0 === "string"){
-if(!pattern8.test(data0)){
-const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3380,9 +3543,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 === "string"){
+if(!pattern8.test(data0)){
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3392,11 +3558,12 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.sunset !== undefined){
-let data1 = data.sunset;
-if(typeof data1 === "string"){
-if(!pattern9.test(data1)){
-const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+const _errs5 = errors;
+if(typeof data0 === "string"){
+if(!pattern9.test(data0)){
+const err2 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3406,8 +3573,10 @@ vErrors.push(err2);
 errors++;
 }
 }
-else {
-const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err3 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3416,12 +3585,23 @@ vErrors.push(err3);
 }
 errors++;
 }
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
 }
-if(data.link !== undefined){
-let data2 = data.link;
-if(typeof data2 === "string"){
-if(!pattern10.test(data2)){
-const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern9.test(data1)){
+const err4 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3432,7 +3612,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3442,11 +3622,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data["retry-after"] !== undefined){
-let data3 = data["retry-after"];
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err6 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern11.test(data2)){
+const err6 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3457,7 +3637,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3467,14 +3647,39 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data["retry-after"] !== undefined){
+let data3 = data["retry-after"];
+if(typeof data3 === "string"){
+if(!pattern4.test(data3)){
+const err8 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"},message:"must match pattern \""+"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }
@@ -3582,7 +3787,7 @@ return errors === 0;
 validate72.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getPet500Headers = validate73;
-const schema97 = {"$id":"https://petstore-mock.invalid/validators/getPet-500-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
+const schema97 = {"$id":"https://petstore-mock.invalid/validators/getPet-500-headers","type":"object","properties":{"deprecation":{"type":"string","anyOf":[{"pattern":"^(@-?[0-9]{1,15}|true)$"},{"pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$","deprecated":true}]},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"}}};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/getPet-500-headers" */;
@@ -3598,9 +3803,8 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deprecation !== undefined){
 let data0 = data.deprecation;
-if(typeof data0 === "string"){
-if(!pattern8.test(data0)){
-const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3609,9 +3813,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 === "string"){
+if(!pattern8.test(data0)){
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3621,11 +3828,12 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.sunset !== undefined){
-let data1 = data.sunset;
-if(typeof data1 === "string"){
-if(!pattern9.test(data1)){
-const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+const _errs5 = errors;
+if(typeof data0 === "string"){
+if(!pattern9.test(data0)){
+const err2 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3635,8 +3843,10 @@ vErrors.push(err2);
 errors++;
 }
 }
-else {
-const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err3 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3645,12 +3855,23 @@ vErrors.push(err3);
 }
 errors++;
 }
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
 }
-if(data.link !== undefined){
-let data2 = data.link;
-if(typeof data2 === "string"){
-if(!pattern10.test(data2)){
-const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern9.test(data1)){
+const err4 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3661,7 +3882,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3671,14 +3892,39 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern11.test(data2)){
+const err6 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -3786,7 +4032,7 @@ return errors === 0;
 validate74.evaluated = {"props":{"code":true,"message":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getPet503Headers = validate75;
-const schema100 = {"$id":"https://petstore-mock.invalid/validators/getPet-503-headers","type":"object","properties":{"deprecation":{"type":"string","pattern":"^(@-?[0-9]{1,15}|true)$"},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"},"retry-after":{"type":"string","pattern":"^[0-9]{1,10}$"}}};
+const schema100 = {"$id":"https://petstore-mock.invalid/validators/getPet-503-headers","type":"object","properties":{"deprecation":{"type":"string","anyOf":[{"pattern":"^(@-?[0-9]{1,15}|true)$"},{"pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$","deprecated":true}]},"sunset":{"type":"string","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},"link":{"type":"string","pattern":"^<[^<>]*>"},"retry-after":{"type":"string","pattern":"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"}}};
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://petstore-mock.invalid/validators/getPet-503-headers" */;
@@ -3802,9 +4048,8 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deprecation !== undefined){
 let data0 = data.deprecation;
-if(typeof data0 === "string"){
-if(!pattern8.test(data0)){
-const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3813,9 +4058,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 === "string"){
+if(!pattern8.test(data0)){
+const err1 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(@-?[0-9]{1,15}|true)$"},message:"must match pattern \""+"^(@-?[0-9]{1,15}|true)$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3825,11 +4073,12 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.sunset !== undefined){
-let data1 = data.sunset;
-if(typeof data1 === "string"){
-if(!pattern9.test(data1)){
-const err2 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+const _errs5 = errors;
+if(typeof data0 === "string"){
+if(!pattern9.test(data0)){
+const err2 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3839,8 +4088,10 @@ vErrors.push(err2);
 errors++;
 }
 }
-else {
-const err3 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err3 = {instancePath:instancePath+"/deprecation",schemaPath:"#/properties/deprecation/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3849,12 +4100,23 @@ vErrors.push(err3);
 }
 errors++;
 }
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
 }
-if(data.link !== undefined){
-let data2 = data.link;
-if(typeof data2 === "string"){
-if(!pattern10.test(data2)){
-const err4 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.sunset !== undefined){
+let data1 = data.sunset;
+if(typeof data1 === "string"){
+if(!pattern9.test(data1)){
+const err4 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/pattern",keyword:"pattern",params:{pattern: "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"},message:"must match pattern \""+"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3865,7 +4127,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/sunset",schemaPath:"#/properties/sunset/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3875,11 +4137,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data["retry-after"] !== undefined){
-let data3 = data["retry-after"];
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err6 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,10}$"},message:"must match pattern \""+"^[0-9]{1,10}$"+"\""};
+if(data.link !== undefined){
+let data2 = data.link;
+if(typeof data2 === "string"){
+if(!pattern11.test(data2)){
+const err6 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/pattern",keyword:"pattern",params:{pattern: "^<[^<>]*>"},message:"must match pattern \""+"^<[^<>]*>"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3890,7 +4152,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3900,14 +4162,39 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data["retry-after"] !== undefined){
+let data3 = data["retry-after"];
+if(typeof data3 === "string"){
+if(!pattern4.test(data3)){
+const err8 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"},message:"must match pattern \""+"^([0-9]{1,10}|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/retry-after",schemaPath:"#/properties/retry-after/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }

@@ -107,6 +107,13 @@ export function operationsOf(doc: OpenApiDocument): OperationEntry[] {
   return entries;
 }
 
+/** The operation with this `operationId`; a `SpecError` when the spec has none. */
+export function operationById(doc: OpenApiDocument, operationId: string): OperationEntry {
+  const entry = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
+  if (!entry) throw new SpecError(`the spec has no operation "${operationId}"`);
+  return entry;
+}
+
 /** The operation's parameters with references resolved. */
 export function parametersOf(doc: OpenApiDocument, operation: Operation): Parameter[] {
   return (operation.parameters ?? []).map((parameter) => resolve(doc, parameter));

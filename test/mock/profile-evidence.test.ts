@@ -108,7 +108,8 @@ async function refusingNonIntegerLimits(inner: Deployment): Promise<Deployment> 
     const forwarded = await fetch(`${inner.url}${url.pathname.slice('/v1'.length)}${url.search}`, {
       method: request.method,
       headers: request.headers,
-      ...(request.method === 'POST' ? { body: await request.text() } : {}),
+      // The bytes as sent: text() would drop a byte order mark and leave the forwarded Content-Length wrong.
+      ...(request.method === 'POST' ? { body: await request.arrayBuffer() } : {}),
     });
     return new Response(await forwarded.arrayBuffer(), { status: forwarded.status, headers: forwarded.headers });
   });

@@ -58,7 +58,7 @@ export async function serve(handler: WebHandler, basePath = '/v1'): Promise<Depl
   return listenOnLoopback(server, basePath);
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 async function rewriteJson(response: Response, change: (body: unknown) => unknown): Promise<Response> {
@@ -66,13 +66,13 @@ async function rewriteJson(response: Response, change: (body: unknown) => unknow
   return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
 }
 
-function isList(request: Request): boolean {
+export function isList(request: Request): boolean {
   return request.method === 'GET' && new URL(request.url).pathname === '/v1/pets';
 }
-function isCreate(request: Request): boolean {
+export function isCreate(request: Request): boolean {
   return request.method === 'POST' && new URL(request.url).pathname === '/v1/pets';
 }
-function isGet(request: Request): boolean {
+export function isGet(request: Request): boolean {
   return request.method === 'GET' && /^\/v1\/pets\/[^/]+$/.test(new URL(request.url).pathname);
 }
 
@@ -688,6 +688,10 @@ export interface Choices {
   readonly omitLocation?: boolean;
   /** Every integer of a body written with a zero fraction (`1795817181276.0`), as a serializer through a decimal type writes it: an integer to JSON Schema. */
   readonly zeroFractionIntegers?: boolean;
+  /** Pages show only the fields the schema requires (`status`, optional, only in a 201 and a read by id). */
+  readonly listOmitsOptional?: boolean;
+  /** Another client of a shared staging adds a pet every third request, so pages hold pets the verifier never created. */
+  readonly otherClient?: boolean;
 }
 
 /** The mock's own choices, where the interface leaves room. */
@@ -814,11 +818,24 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
   const error = (request: Request, status: number, name: string, message: string) =>
     reply(request, status, { code: errorCode(choices.errorCodes, status, name), message, status });
   const show = (pet: StoredPet) => (choices.extraFields ? pet : { id: pet.id, name: pet.name, categoryId: pet.categoryId, status: pet.status });
+  const listed = (pet: StoredPet) => (choices.listOmitsOptional ? { id: pet.id, name: pet.name, categoryId: pet.categoryId } : show(pet));
+  let requests = 0;
+  const otherClientWrites = () => {
+    if (choices.otherClient && ++requests % 3 === 0)
+      pets.push({
+        id: nextId(),
+        name: `another client ${requests}`,
+        categoryId: knownCategories[0] ?? 1n,
+        status: STATUSES[requests % 3] as string,
+        createdAt: new Date().toISOString(),
+      });
+  };
 
   const deployment = await serve(async (request) => {
     const url = new URL(request.url);
     if (request.method === 'POST') served.postsReceived++;
     if (choices.routing === 'lenient') url.pathname = leniently(url.pathname);
+    otherClientWrites();
     if (overLimit()) {
       served.limited++;
       return reply(request, 429, { code: errorCode(choices.errorCodes, 429, 'too_many_requests'), message: 'slow down', status: 429 }, { 'retry-after': '1' });
@@ -844,7 +861,7 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
         ordered
           .filter((pet) => status === null || pet.status === status)
           .slice(0, limit)
-          .map(show),
+          .map(listed),
       );
     }
     if (path === '/pets' && request.method === 'POST') {

@@ -99,7 +99,11 @@ export async function hostileDeployment(hostility: Hostility, target: Target = e
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     const headers = new Headers();
     for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers.set(name, value);
-    const request = new Request(`http://${incoming.headers.host}${path}`, { method, headers, ...(method === 'GET' ? {} : { body: Buffer.concat(chunks) }) });
+    const request = new Request(`http://${incoming.headers.host}${path}`, {
+      method,
+      headers,
+      ...(method === 'GET' || method === 'HEAD' ? {} : { body: Buffer.concat(chunks) }),
+    });
     const response = await mock.fetch(request);
     const answered = Object.fromEntries([...response.headers].filter(([name]) => name !== 'content-length'));
     outgoing.writeHead(response.status, answered);

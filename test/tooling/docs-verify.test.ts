@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { mergeObservations } from '../../src/contracts/checks/observations.js';
 import { loadContract } from '../../src/contracts/contract.js';
+import { runModelChecks } from '../../src/contracts/deployment/model-phase.js';
 import { specChecks, verify } from '../../src/contracts/runner.js';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
 
@@ -18,9 +19,10 @@ function sorted(value: unknown): unknown {
 }
 
 describe('docs/verifier-checks.md', () => {
-  it('lists every check of the spec suite, and no other', async () => {
+  it('lists every check of the spec suite and of the run-wide model, and no other', async () => {
     const documented = [...page.matchAll(/^\| `([a-zA-Z.-]+)` \|/gm)].map((match) => match[1]);
-    expect(documented).toEqual(specChecks(await loadContract()).map((check) => check.id));
+    const contract = await loadContract();
+    expect(documented).toEqual([...specChecks(contract), ...runModelChecks(contract)].map((check) => check.id));
   });
 
   it("shows the observations a run against the project's mock records", async () => {

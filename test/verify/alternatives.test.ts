@@ -127,6 +127,19 @@ const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; pact: bo
     pact: true,
     observed: { limitAboveMaximum: 'clamp', limitBelowMinimum: 'refuse', listOrder: 'name', nonIntegerPetId: 404, unknownStatus: 'empty' },
   },
+  {
+    name: 'pages showing only the required fields (status only in a 201 and a read by id), another client adding pets meanwhile, newest first, status left out when not sent',
+    choices: { listOmitsOptional: true, otherClient: true, order: 'newest-first', defaultStatus: 'omitted' },
+    // The bundled pacts' list interactions expect each pet's status.
+    pact: false,
+    observed: { defaultStatus: 'omitted', listOrder: 'id-desc' },
+  },
+  {
+    name: 'another client adding pets meanwhile, default status sold, ordered by name',
+    choices: { otherClient: true, defaultStatus: 'sold', order: 'name' },
+    pact: true,
+    observed: { defaultStatus: 'sold', listOrder: 'name' },
+  },
   { name: 'no pet at the start', choices: { count: 0 }, pact: true, observed: { idScheme: 'increasing', defaultStatus: 'available' } },
   {
     name: 'no pet at the start and only category 42 known: nothing to learn a category from, so creates and the provider states that need a pet are skipped, not failed',

@@ -54,7 +54,8 @@ function echoingDeployment(): Promise<Deployment> {
     const token = (request.headers.get('authorization') ?? '').replace(/^\S+\s+/, '');
     const headers = new Headers(response.headers);
     headers.set('x-echo', echoOf(token));
-    if (response.status < 400) return new Response(response.body, { status: response.status, headers });
+    // An answer to HEAD has no body to echo into (the verifier sends HEAD too).
+    if (response.status < 400 || request.method === 'HEAD') return new Response(response.body, { status: response.status, headers });
     const error = (await response.json()) as Record<string, unknown>;
     return Response.json({ ...error, message: `${String(error.message)} ${echoOf(token)}` }, { status: response.status, headers });
   });

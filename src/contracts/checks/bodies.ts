@@ -1,4 +1,5 @@
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
+import { ID_REUSED } from '../causes.js';
 import type { Check, CheckContext } from '../check.js';
 import { bodyCategoryId, changedFieldFault, createPet, exact, expectReread, idOf, isPet, petName } from '../pets.js';
 
@@ -146,6 +147,7 @@ export const bodyChecks: Check[] = [
         context.fail(`${BURST} parallel creates gave the same id ${[...new Set(repeated)].join(', ')} to more than one pet`, exchange, {
           expected: `${BURST} distinct ids`,
           actual: ids.join(', '),
+          fault: ID_REUSED,
         });
       }
       await Promise.all(created.map(({ pet }) => expectReread(context, pet, 'in a burst of parallel creates')));

@@ -1,3 +1,4 @@
+import { ID_REUSED } from '../causes.js';
 import type { Check, CheckContext } from '../check.js';
 import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, newPetBody, type PetJson } from '../pets.js';
 import { bodyChecks } from './bodies.js';
@@ -154,9 +155,10 @@ export const createChecks: Check[] = [
       const second = await createPet(context, 'unique 2');
       observeIds(context, first.pet, second.pet);
       const taken = new Set(context.state.listing.map(idOf));
-      if (idOf(first.pet) === idOf(second.pet)) context.fail(`createPet gave two new pets the same id ${idOf(first.pet)}`, second.exchange);
+      if (idOf(first.pet) === idOf(second.pet))
+        context.fail(`createPet gave two new pets the same id ${idOf(first.pet)}`, second.exchange, { fault: ID_REUSED });
       for (const { pet, exchange } of [first, second]) {
-        if (taken.has(idOf(pet))) context.fail(`createPet gave a new pet the id ${idOf(pet)} of a pet listed before`, exchange);
+        if (taken.has(idOf(pet))) context.fail(`createPet gave a new pet the id ${idOf(pet)} of a pet listed before`, exchange, { fault: ID_REUSED });
       }
     },
   },

@@ -1,0 +1,187 @@
+/**
+ * The checks of request variation (the rules are in variants.ts): each operation of the collection is
+ * sent as a client plainly spells it, then in every variant that applies, each answer judged by its
+ * rule against the plain one; each documented path gets the methods of `METHOD_VARIANTS`. A server
+ * error or a dropped connection on any of them is a breach, whatever the rule.
+ */
+
+import { parseJson } from '../../json/lossless.js';
+import { operationById, resolve } from '../../openapi/document.js';
+import type { Check, CheckContext } from '../check.js';
+import type { Contract } from '../contract.js';
+import { type ModelShape, modelShapeOf } from '../deployment/model-shape.js';
+import { type Exchange, TransportError } from '../http.js';
+import { absentIdBeyond, bodyCategoryId, exact, existingPet, idOf, newPetBody } from '../pets.js';
+import { bodyOf } from './bodies.js';
+import { type BodySchemaView, type Change, METHOD_VARIANTS, type PlainRequest, type Variant, variantsOf } from './variants.js';
+
+/** A plain request of one operation: its path parameters, and its body's fields when it has one. */
+interface Plain extends PlainRequest {
+  readonly operationId: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+function schemaView(contract: Contract, operationId: string): BodySchemaView {
+  const { required } = contract.body(operationId);
+  const schema = operationById(contract.doc, operationId).operation.requestBody?.content['application/json']?.schema;
+  const additional = schema && resolve(contract.doc, schema).additionalProperties;
+  return {
+    required,
+    additionalProperties:
+      typeof additional === 'boolean' || typeof additional === 'object' ? (additional as BodySchemaView['additionalProperties']) : undefined,
+  };
+}
+
+/** The plain request of an operation of the collection: the list bare, the read of a pet that exists, the create of a valid body. */
+async function plainRequest(context: CheckContext, shape: ModelShape, operationId: string, purpose: string): Promise<Plain> {
+  if (operationId === shape.read.operationId) return { operationId, params: { [shape.read.idParameter]: idOf(await existingPet(context)) } };
+  if (operationId !== shape.create.operationId) return { operationId, params: {} };
+  const text = newPetBody(context.state, purpose, { categoryId: await bodyCategoryId(context.state) });
+  const body = parseJson(text);
+  const fields =
+    body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? Object.fromEntries(Object.entries(body).map(([name, value]) => [name, exact(value)]))
+      : {};
+  return { operationId, params: {}, fields };
+}
+
+/** The plain request's body, from its fields' exact texts. */
+function bodyText(plain: Plain): string {
+  return bodyOf(plain.fields ?? {});
+}
+
+/** The class of a status: 2 for 2xx, 4 for 4xx. */
+const classOf = (status: number) => Math.floor(status / 100);
+
+/** What was wrong with the answer to a variant, judged by its rule against the answer to the plain request; undefined when right. */
+function problem(variant: Variant, plain: Exchange, status: number): { message: string; expected: string } | undefined {
+  if (status >= 500) return { message: `answered ${status}: a server error, never allowed`, expected: 'anything but a 5xx' };
+  if (variant.expect === 'alike' && classOf(status) !== classOf(plain.status))
+    return {
+      message: `answered ${status} where the request spelt plainly got ${plain.status}, and ${variant.rule}`,
+      expected: `${classOf(plain.status)}xx, as the plain request`,
+    };
+  if (variant.expect === 'refuse' && (status < 400 || (variant.status !== undefined && status !== variant.status)))
+    return {
+      message: `${status < 300 ? 'accepted it' : `answered ${status}`}, where ${variant.rule}`,
+      expected: variant.status === undefined ? '4xx' : String(variant.status),
+    };
+  return undefined;
+}
+
+/**
+ * A request the deployment, having answered the plain one, dropped: the connection reset, or refused once
+ * a retry of a read found the deployment gone. It crashed, which no request a client may send allows. (A
+ * hang past --timeout stays a run that could not verify.)
+ */
+function crashed(context: CheckContext, error: unknown, what: string): boolean {
+  if (!(error instanceof TransportError) || !['network', 'refused'].includes(error.problem)) return false;
+  context.findings.push({
+    message: `the deployment answered nothing to ${what} (${error.message}): a crash on a request a client may send is a breach`,
+    request: error.request,
+    // One crash takes the deployment down for every check that meets it after: one fault.
+    fault: 'crash',
+  });
+  return true;
+}
+
+/** Sends a variant: through the spec's conformance rule when the variant must conform, else as it is. */
+function send(context: CheckContext, plain: Plain, variant: Variant, change: Change): Promise<Exchange> {
+  const operation = context.contract.operation(plain.operationId);
+  const body = change.body ?? (plain.fields && bodyText(plain));
+  const request = {
+    ...(body === undefined ? {} : { body }),
+    ...(change.contentType === undefined ? {} : { contentType: change.contentType }),
+    ...(change.headers === undefined ? {} : { headers: change.headers }),
+    ...(change.authorization === undefined ? {} : { authorization: change.authorization }),
+  };
+  if (variant.conforms !== false) return context.call(plain.operationId, { ...request, params: plain.params, what: variant.what });
+  if (operation.method === 'POST') context.reserveWrite();
+  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(plain.params[name] ?? ''));
+  return context.state.client.send({ method: operation.method, path, ...request });
+}
+
+async function varyOperation(context: CheckContext, shape: ModelShape, operationId: string): Promise<void> {
+  const first = await plainRequest(context, shape, operationId, 'variation');
+  const baseline = await context.call(operationId, { params: first.params, ...(first.fields ? { body: bodyText(first) } : {}) });
+  const schema = first.fields ? schemaView(context.contract, operationId) : undefined;
+  for (const [index, variant] of variantsOf(schema).entries()) {
+    // Each create with a name of its own: a deployment may keep names unique.
+    const plain = first.fields ? await plainRequest(context, shape, operationId, `variation ${index + 1}`) : first;
+    const change = variant.change(plain);
+    if (change === undefined) continue;
+    let exchange: Exchange;
+    try {
+      exchange = await send(context, plain, variant, change);
+    } catch (error) {
+      if (crashed(context, error, `${operationId} with ${variant.what}`)) return;
+      throw error;
+    }
+    const wrong = problem(variant, baseline, exchange.status);
+    // A 5xx through the conformance rule is already a finding of its own.
+    if (wrong === undefined || (exchange.status >= 500 && variant.conforms !== false)) continue;
+    if (variant.advisory !== undefined && exchange.status < 500) {
+      context.advise(`${operationId} with ${variant.what} ${wrong.message} (advice: ${variant.advisory})`, `variation:${variant.what}`);
+      continue;
+    }
+    context.fail(`${operationId} with ${variant.what} ${wrong.message}`, exchange, {
+      expected: wrong.expected,
+      actual: String(exchange.status),
+      // One fault per variant, whichever operation met it: one header parser or body reader in front of them all.
+      fault: exchange.status >= 500 ? `server-error:${variant.what}` : `variation:${variant.what}`,
+    });
+  }
+}
+
+/** Each method of `METHOD_VARIANTS` on each documented path of the collection: anything but a server error or a dropped connection. */
+async function varyMethods(context: CheckContext, shape: ModelShape): Promise<void> {
+  const absent = absentIdBeyond(context.state.listing.map(idOf));
+  const paths = [shape.list.path, shape.read.path.replace(/\{[^}]+\}$/, absent)];
+  for (const path of paths)
+    for (const variant of METHOD_VARIANTS) {
+      if (variant.unsafe && (context.state.readOnly || path === shape.list.path)) continue;
+      const what = `${variant.method} ${path}${variant.anonymous ? ' without a credential' : ''}`;
+      let exchange: Exchange;
+      try {
+        exchange = await context.state.client.send({
+          method: variant.method,
+          path,
+          ...(variant.headers ? { headers: variant.headers } : {}),
+          ...(variant.anonymous ? { authorization: null } : {}),
+        });
+      } catch (error) {
+        if (crashed(context, error, what)) return;
+        throw error;
+      }
+      if (exchange.status >= 500)
+        context.fail(`${what} answered ${exchange.status}: a server error, never allowed (${variant.rule})`, exchange, {
+          expected: 'anything but a 5xx',
+          actual: String(exchange.status),
+          fault: `server-error:${variant.method}`,
+        });
+    }
+}
+
+/** The checks of request variation for the spec's collection: one per operation, and one of methods. */
+export function variationChecks(contract: Contract): Check[] {
+  const shape = modelShapeOf(contract.doc);
+  if ('problem' in shape) return [];
+  const operations = [shape.list.operationId, shape.read.operationId, shape.create.operationId];
+  return [
+    ...operations.map(
+      (operationId): Check => ({
+        id: `${operationId}.variation`,
+        title: `${operationId} answers each spelling of its request that RFC 9110, RFC 7240, RFC 8259 and its schemas make the same alike, refuses those they rule out, and never with a 5xx`,
+        operationId,
+        writes: contract.operation(operationId).method === 'POST',
+        run: (context) => varyOperation(context, shape, operationId),
+      }),
+    ),
+    {
+      id: 'methods.variation',
+      title: 'OPTIONS (a CORS preflight too), HEAD and an undocumented method on each documented path get anything but a 5xx',
+      writes: false,
+      run: (context) => varyMethods(context, shape),
+    },
+  ];
+}
