@@ -374,7 +374,8 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
     onExchange: (exchange) => run.observe(exchange, true),
     notRun,
     worker: run.pactWorker,
-    bodies: options.observe !== undefined,
+    // The HAR file and the run-wide model read the answers' bodies.
+    bodies: options.observe !== undefined || run.model !== undefined,
   });
   run.pactTotals.requests = pactRun.requests;
   run.pactTotals.writes = pactRun.writes;

@@ -30,7 +30,7 @@ export interface PactJob {
   readonly rps?: number;
   /** Writes the run's budget still allows this worker: past them the proxy sends none. */
   readonly writesLeft: number;
-  /** Whether the parent keeps the answers' bodies (for the HAR file): otherwise they are not sent over IPC. */
+  /** Whether the parent reads the answers' bodies (the HAR file, the run-wide model): otherwise they are not sent over IPC. */
   readonly bodies: boolean;
   /** When the run's deadline falls, as `Date.now()` counts. */
   readonly deadlineAt: number;
