@@ -34,6 +34,12 @@ interface ResponseToCheck {
   header(name: string): string | undefined;
   /** The body as text; empty when there is none. */
   readonly body: string;
+  /**
+   * How a text of the response a message quotes is shown: the proxy hides its keys with it. Applied to
+   * the whole text before it is cut to an excerpt, so that a cut never leaves part of a key the redactor
+   * no longer recognises. Default: as it is.
+   */
+  readonly shown?: (text: string) => string;
 }
 
 /** One failed rule of a JSON schema, as ajv reports it. */
@@ -133,8 +139,10 @@ function documentedResponses(doc: OpenApiDocument): ReadonlyMap<string, Readonly
   );
 }
 
-function excerpt(text: string): string {
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+/** A text of the response as a message quotes it: hidden first (`ResponseToCheck.shown`), then cut. */
+function excerpt(response: ResponseToCheck, text: string): string {
+  const shown = response.shown?.(text) ?? text;
+  return shown.length > 120 ? `${shown.slice(0, 120)}…` : shown;
 }
 
 /** One response being checked: what every check reads, and the violations they find. */
@@ -192,7 +200,7 @@ function checkHeaderValues<Id extends string>({ schemas, operationId, response, 
     violations.push({
       path: `headers/${name}`,
       rule: 'header',
-      message: `${what} with the header ${name}: ${excerpt(sent[name] ?? '')}, which breaks its schema in the spec: ${problem.message}`,
+      message: `${what} with the header ${name}: ${excerpt(response, sent[name] ?? '')}, which breaks its schema in the spec: ${problem.message}`,
       actual: sent[name] ?? '',
       schemaPath: problem.schemaPath,
     });
@@ -218,7 +226,7 @@ function checkBody<Id extends string>(check: Check<Id>): void {
     json = parseJson(response.body);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    violations.push({ path: 'body', rule: 'body-json', message: `${what} with a body that is not JSON (${reason}): ${excerpt(response.body)}` });
+    violations.push({ path: 'body', rule: 'body-json', message: `${what} with a body that is not JSON (${reason}): ${excerpt(response, response.body)}` });
     return;
   }
   checkBodySchema(check, json);
