@@ -46,7 +46,13 @@ export async function respond(context: ProxyContext, incoming: Incoming, noted: 
   if (prefers?.delay !== undefined) await setTimeout(prefers.delay);
   noted.rule = 'forwarded';
   const forwarded = await forward(context, incoming, there.url);
-  if ('failure' in forwarded) return forwarded.failure;
+  if ('failure' in forwarded) {
+    const { violation } = forwarded;
+    const clean = (text: string) => oneLine(context.hide(incoming.headers.authorization).text(text));
+    if (violation !== undefined)
+      context.log.addViolation({ request: clean(`${incoming.method} ${incoming.target}`), side: 'response', message: clean(violation) });
+    return forwarded.failure;
+  }
   const exchange = exchangeOf(context, incoming, noted.operation, forwarded);
   const violations = await recordViolations(context, exchange);
   recordDrifts(context, exchange, await shadowResponse(context.shadow, exchange));
