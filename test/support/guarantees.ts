@@ -533,7 +533,7 @@ const everyConnectionEnds: Guarantee = {
 };
 
 const relayedIsData: Guarantee = {
-  name: 'a deployment’s answer relayed by `--proxy` is data: `nosniff` and `Content-Security-Policy: sandbox`, without the connection’s fields (RFC 9110 7.6.1), its CORS, cookies or `Clear-Site-Data`; its text escaped on the terminal',
+  name: 'a deployment’s answer relayed by `--proxy` is data: `nosniff` and `Content-Security-Policy: sandbox`, without the connection’s fields (RFC 9110 7.6.1), its CORS, cookies, `Clear-Site-Data`, `Refresh`, `Service-Worker-Allowed`, or a `Location` or `Link` off the API; its text escaped on the terminal',
   only: ['--proxy'],
   async check(mock) {
     // The mode once more, in front of a hostile deployment instead of its own.

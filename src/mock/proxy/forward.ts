@@ -11,6 +11,7 @@ import { errorResponse, type MockResponse } from '../core/messages.js';
 import type { Exchange, Incoming, ProxyContext } from './context.js';
 import type { ContractViolation } from './drift-report.js';
 import { relayedHeaders } from './relayed-headers.js';
+import { proxiedReference } from './relayed-references.js';
 
 /** Headers a client sends that the deployment needs; the rest (cookies, X-Mock-Session, Prefer) stay here. */
 const FORWARDED = ['accept', 'accept-language', 'content-type', 'user-agent'];
@@ -79,8 +80,13 @@ function headerSafe(text: string, max = 400): string {
  * the first violation in `X-Contract-Violation`, and never holding a key the proxy hides or the client's
  * credential, in any form, even from a deployment that echoes them.
  */
-export function relayedResponse({ upstream, upstreamText, redact }: Exchange, violations: readonly ContractViolation[]): MockResponse {
-  const headers = relayedHeaders(upstream.headers, redact);
+export function relayedResponse(
+  context: Pick<ProxyContext, 'upstream' | 'basePath'>,
+  { upstream, upstreamText, redact }: Exchange,
+  violations: readonly ContractViolation[],
+): MockResponse {
+  const answered = new URL(upstream.url || context.upstream.href);
+  const headers = relayedHeaders(upstream.headers, redact, (reference) => proxiedReference(reference, answered, context.upstream, context.basePath));
   const [first] = violations;
   if (first !== undefined)
     headers['x-contract-violation'] = headerSafe(`${first.message}${violations.length > 1 ? ` (and ${violations.length - 1} more: GET /__mock/drift)` : ''}`);

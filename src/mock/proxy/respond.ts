@@ -57,7 +57,7 @@ export async function respond(context: ProxyContext, incoming: Incoming, noted: 
   const violations = await recordViolations(context, exchange);
   recordDrifts(context, exchange, await shadowResponse(context.shadow, exchange));
   await context.recorder?.observe(exchange);
-  const relayed = relayedResponse(exchange, violations);
+  const relayed = relayedResponse(context, exchange, violations);
   if (prefers === undefined) return relayed;
   const fault = prefers.fault === undefined ? {} : { fault: { kind: prefers.fault, trickleMs: prefers.trickle ?? DEFAULT_TRICKLE_MS } };
   return { ...relayed, headers: { ...relayed.headers, 'preference-applied': appliedPreferences(prefers) }, ...fault };
