@@ -597,13 +597,14 @@ const oneSpellingOfAnId: Guarantee = {
 };
 
 const malformedHostPort: Guarantee = {
-  name: 'a `Host` whose port is no number (`localhost:abc`) is a 400 Error, on the API and the admin',
+  name: 'a `Host` whose port is no number (`localhost:abc`) or that holds a zone id (`[::1%25evil.example]`) is a 400 Error, on the API and the admin',
   async check(mock) {
-    for (const path of [target(mock, '/pets'), '/__mock/health']) {
-      const response = await rawExchange(portOf(mock), `GET ${path} HTTP/1.1\r\nHost: localhost:abc\r\nAuthorization: Bearer ${mock.key}`);
-      // The host guard answers before it tells the API from the admin: its rejection has the API's CORS everywhere.
-      expectError(await answer(response), 400, /Host header "localhost:abc" is malformed/);
-    }
+    for (const path of [target(mock, '/pets'), '/__mock/health'])
+      for (const host of ['localhost:abc', '[::1%25evil.example]']) {
+        const response = await rawExchange(portOf(mock), `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${mock.key}`);
+        // The host guard answers before it tells the API from the admin: its rejection has the API's CORS everywhere.
+        expectError(await answer(response), 400, new RegExp(`Host header "${host.replace(/[[\]]/g, '\\$&')}" is malformed`));
+      }
   },
 };
 
