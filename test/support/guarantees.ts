@@ -596,6 +596,15 @@ const oneSpellingOfAnId: Guarantee = {
   },
 };
 
+const oneValueOnce: Guarantee = {
+  name: '`GET /v1/pets?limit=1&limit=2` is a 400 Error naming `limit`: a parameter that takes one value is given once',
+  async check(mock) {
+    const refused = await call(mock, '/pets?limit=1&limit=2', { headers: bearer(mock) });
+    expectError(refused, 400);
+    expect(refused.text).toMatch(/limit is given 2 times/);
+  },
+};
+
 const malformedHostPort: Guarantee = {
   name: 'a `Host` whose port is no number (`localhost:abc`) or that holds a zone id (`[::1%25evil.example]`) is a 400 Error, on the API and the admin',
   async check(mock) {
@@ -804,6 +813,7 @@ export const GUARANTEES = {
   inputsRefused,
   oneSpellingOfAnId,
   malformedHostPort,
+  oneValueOnce,
   filesBounded,
   journalHoldsRequests,
   expectRequestsBounded,
