@@ -74,11 +74,12 @@ describe('petstore-mock reads only regular files, up to 16 MiB', () => {
     const pipe = join(folder, 'state-pipe');
     execFileSync('mkfifo', [pipe]);
     // Each says what it is and what to give instead; none advises chmod, which makes no folder, pipe or device a state file.
-    for (const [path, what] of [
+    const refused: [path: string, what: string][] = [
       [pipe, 'it is a named pipe, not a regular file'],
       ['/dev/zero', 'it is a character device (such as /dev/zero), not a regular file'],
       [folder, 'it is a folder, not a file'],
-    ]) {
+    ];
+    for (const [path, what] of refused) {
       const result = await runCli('petstore-mock', ['--port', '0', '--state', path]);
       expect(result.code, path).toBe(2);
       expect(result.stderr).toContain(`: ${what}, and the mock keeps its state in a regular file. Give the path of one`);
