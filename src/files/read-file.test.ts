@@ -18,6 +18,12 @@ describe('readRegularFile', () => {
     expect(await readRegularFile(path)).toBe(text);
   });
 
+  it('reads a byte order mark as no character (RFC 8259 8.1), and one elsewhere as it is', async () => {
+    const path = join(folder, 'bom.json');
+    await writeFile(path, '\uFEFF[{"id":1,"name":"\uFEFF"}]');
+    expect(await readRegularFile(path)).toBe('[{"id":1,"name":"\uFEFF"}]');
+  });
+
   it('refuses a device and a folder before a byte is read, saying what they are', async () => {
     await expect(readRegularFile('/dev/zero')).rejects.toThrow('it is a character device (such as /dev/zero), not a regular file');
     await expect(readRegularFile(folder)).rejects.toThrow('it is a folder, not a file');

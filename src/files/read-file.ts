@@ -29,7 +29,7 @@ export class UnreadableFileError extends Error {
 }
 
 /** What a path is when it is not a regular file, in words. */
-function notAFile(stats: Stats): string {
+export function notAFile(stats: Stats): string {
   if (stats.isDirectory()) return 'it is a folder, not a file';
   if (stats.isCharacterDevice()) return 'it is a character device (such as /dev/zero), not a regular file';
   if (stats.isBlockDevice()) return 'it is a block device, not a regular file';
@@ -40,8 +40,11 @@ function notAFile(stats: Stats): string {
 
 const tooLarge = (max: number) => new UnreadableFileError(`it is larger than ${max / 1024 / 1024} MiB, the most petstore-mock reads of such a file`);
 
+/** UTF-8, as `Buffer.toString` reads it (a byte that is no UTF-8 becomes U+FFFD), less a leading byte order mark. */
+const UTF8 = new TextDecoder('utf-8');
+
 /**
- * The text of the regular file at `path` (UTF-8), read in pieces up to `max` bytes (`MAX_FILE_BYTES`). Rejects with
+ * The text of the regular file at `path` (UTF-8, without a byte order mark), read in pieces up to `max` bytes (`MAX_FILE_BYTES`). Rejects with
  * an `UnreadableFileError` for anything else, and with the file system's own error (`ENOENT`...) when
  * it cannot be opened.
  * @example
@@ -64,7 +67,8 @@ export async function readRegularFile(path: string, max = MAX_FILE_BYTES): Promi
       if (size > max) throw tooLarge(max);
       pieces.push(buffer.subarray(0, bytesRead));
     }
-    return Buffer.concat(pieces, size).toString('utf8');
+    // A byte order mark is read as no character: RFC 8259 8.1 lets a JSON parser ignore one, YAML 1.2 allows it, and an editor may add it.
+    return UTF8.decode(Buffer.concat(pieces, size));
   } finally {
     await handle.close();
   }

@@ -7,12 +7,15 @@
  * - nesting deeper than `MAX_JSON_DEPTH` (128 levels, as for JSON), measured on the parser's tokens,
  *   which it builds without recursion, before the document is built;
  * - more than `MAX_YAML_ALIASES` expansions of aliases (the `yaml` package's own measure);
- * - an alias inside the node it names, and nesting past 128 levels once aliases are expanded.
+ * - an alias inside the node it names, and nesting past 128 levels once aliases are expanded;
+ * - a key given twice in one mapping, found here with a set per mapping: the package's own check
+ *   compares each key with every key before it, which takes seconds for a mapping of 10,000 keys
+ *   and hours for one of a million (its option `uniqueKeys: false` turns it off).
  * The text is parsed in pieces with a turn of the event loop between them, so SIGINT and SIGTERM stop
  * the process while a large file is parsed.
  */
 import { setImmediate } from 'node:timers/promises';
-import { Composer, type CST, LineCounter, Parser, type YAMLError } from 'yaml';
+import { Composer, type CST, type Document, isScalar, LineCounter, Parser, visit, type YAMLError } from 'yaml';
 import { MAX_JSON_DEPTH } from './lossless.js';
 
 /** How many times aliases may be expanded in one document: the `yaml` package's default, ample for anchors of shared fields. */
@@ -66,6 +69,26 @@ async function tokensOf(text: string, lines: LineCounter): Promise<CST.Token[]> 
   return tokens;
 }
 
+/** Where the first key given twice in one mapping of `document` is, if one is: each mapping's scalar keys in a set, as the package compares them (same value, same type). */
+function duplicateKeyAt(document: Document.Parsed): number | undefined {
+  let at: number | undefined;
+  visit(document, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const { key } of map.items) {
+        if (!isScalar(key)) continue;
+        if (seen.has(key.value)) {
+          at = key.range?.[0] ?? 0;
+          return visit.BREAK;
+        }
+        seen.add(key.value);
+      }
+      return undefined;
+    },
+  });
+  return at;
+}
+
 /**
  * Throws a `YamlDataError` when `value` holds itself (an alias inside the node it names), or nests
  * deeper than `MAX_JSON_DEPTH` once its aliases are expanded; so the walk never goes deeper either.
@@ -91,11 +114,13 @@ export async function parseYamlData(text: string, { exactIntegers = false } = {}
   const tokens = await tokensOf(text, lines);
   const deep = tooDeepAt(tokens, MAX_JSON_DEPTH);
   if (deep !== undefined) throw new YamlDataError(`it nests deeper than ${MAX_JSON_DEPTH} levels, at ${place(lines, deep)}`);
-  const documents = [...new Composer({ intAsBigInt: exactIntegers }).compose(tokens, true, text.length)];
+  const documents = [...new Composer({ intAsBigInt: exactIntegers, uniqueKeys: false }).compose(tokens, true, text.length)];
   const [document, second] = documents;
   if (second !== undefined) throw new YamlDataError(`it holds more than one document (a second starts at ${place(lines, second.range[0])}); keep one`);
   const [error]: YAMLError[] = document?.errors ?? [];
   if (error !== undefined) throw new YamlDataError(`${error.message.split('\n')[0]} at ${place(lines, error.pos[0])}`);
+  const duplicate = document === undefined ? undefined : duplicateKeyAt(document);
+  if (duplicate !== undefined) throw new YamlDataError(`Map keys must be unique at ${place(lines, duplicate)}`);
   let value: unknown;
   try {
     value = document?.toJS({ maxAliasCount: MAX_YAML_ALIASES });

@@ -39,6 +39,12 @@ interface ResponseToCheck {
    * reads it), or why it is not JSON: conformance then does not parse it a second time.
    */
   readonly parsed?: { readonly json: JsonValue } | { readonly error: string };
+  /**
+   * How a text of the response a message quotes is shown: the proxy hides its keys with it. Applied to
+   * the whole text before it is cut to an excerpt, so that a cut never leaves part of a key the redactor
+   * no longer recognises. Default: as it is.
+   */
+  readonly shown?: (text: string) => string;
 }
 
 /** One failed rule of a JSON schema, as ajv reports it. */
@@ -138,8 +144,10 @@ function documentedResponses(doc: OpenApiDocument): ReadonlyMap<string, Readonly
   );
 }
 
-function excerpt(text: string): string {
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+/** A text of the response as a message quotes it: hidden first (`ResponseToCheck.shown`), then cut. */
+function excerpt(response: ResponseToCheck, text: string): string {
+  const shown = response.shown?.(text) ?? text;
+  return shown.length > 120 ? `${shown.slice(0, 120)}…` : shown;
 }
 
 /** One response being checked: what every check reads, and the violations they find. */
@@ -201,7 +209,7 @@ function checkHeaderValues<Id extends string>({ schemas, operationId, response, 
     violations.push({
       path: `headers/${name}`,
       rule: 'header',
-      message: `${what} with the header ${name}: ${excerpt(sent[name] ?? '')}, which breaks its schema in the spec: ${problem.message}`,
+      message: `${what} with the header ${name}: ${excerpt(response, sent[name] ?? '')}, which breaks its schema in the spec: ${problem.message}`,
       actual: sent[name] ?? '',
       schemaPath: problem.schemaPath,
     });
@@ -232,7 +240,11 @@ function checkBody<Id extends string>(check: Check<Id>): void {
   checkMediaType(check);
   const parsed = response.parsed ?? parsedBody(response.body);
   if ('error' in parsed) {
-    violations.push({ path: 'body', rule: 'body-json', message: `${what} with a body that is not JSON (${parsed.error}): ${excerpt(response.body)}` });
+    violations.push({
+      path: 'body',
+      rule: 'body-json',
+      message: `${what} with a body that is not JSON (${parsed.error}): ${excerpt(response, response.body)}`,
+    });
     return;
   }
   const { json } = parsed;

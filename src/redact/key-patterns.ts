@@ -64,11 +64,32 @@ function base64CharacterPattern(character: string): string {
   return twin === undefined ? characterPattern(character) : `(?:${characterPattern(character)}|${characterPattern(twin)})`;
 }
 
-/** `text` as a pattern, character by character; with `lastOptional`, its last character may be missing (the near miss the verifier sends). */
-function textPattern(text: string, each: (character: string) => string, lastOptional = false): string {
+/** How many characters at each end of a form may be missing. */
+interface MissingEnds {
+  readonly first: number;
+  readonly last: number;
+}
+
+/** `text` as a pattern, character by character, with as many characters at each end optional as `missing` says. */
+function textPattern(text: string, each: (character: string) => string, missing: MissingEnds = { first: 0, last: 0 }): string {
   const characters = [...text].map(each);
-  if (lastOptional && characters.length > 1) characters[characters.length - 1] = `${characters.at(-1)}?`;
+  if (characters.length <= missing.first + missing.last) return characters.join('');
+  for (let i = 0; i < missing.first; i++) characters[i] = `${characters[i]}?`;
+  for (let i = 1; i <= missing.last; i++) characters[characters.length - i] = `${characters.at(-i)}?`;
   return characters.join('');
+}
+
+/**
+ * The ends of a form of a long value that may be missing, so that the value echoed without its first or
+ * last character (the verifier's near miss; a deployment that cuts a credential one character too far)
+ * is found too: `perCharacter` characters of the form at each end (one in plain text, two in hex and in
+ * base64, which splits a byte across characters), and only while at least `SHORT_SECRET_LENGTH`
+ * characters' worth of it remain, which ordinary text cannot hold by chance. The value's own last
+ * character is always optional (`lastAlways`).
+ */
+function missingEnds(text: string, perCharacter: number, lastAlways = false): MissingEnds {
+  const enough = text.length - 2 * perCharacter >= SHORT_SECRET_LENGTH * perCharacter;
+  return { first: enough ? perCharacter : 0, last: enough || lastAlways ? perCharacter : 0 };
 }
 
 function base64Of(bytes: Uint8Array): string {
@@ -128,16 +149,33 @@ const anyCasePattern = (character: string) => characterPattern(character, true);
  * offset, its hex, its random halves; all but base64 in any case (an echo of the key upper-cased reveals it as surely).
  */
 function longForms(value: string): Form[] {
-  const own = { text: value, pattern: textPattern(value, anyCasePattern, true) };
+  const own = { text: value, pattern: textPattern(value, anyCasePattern, missingEnds(value, 1, true)) };
   // Its whole base64 too, padded or not, so that an echo of it alone leaves no edge character behind.
   const whole = base64Of(utf8.encode(value));
-  const windows = [whole, whole.replace(/=+$/, ''), ...base64Windows(value)]
-    // A window too short to say anything (a value of one or two bytes) is left to the value's other forms.
-    .filter((window) => window.length >= 4)
-    .map((window) => ({ text: window, pattern: textPattern(window, base64CharacterPattern) }));
+  // A window too short to say anything (a value of one or two bytes) is left to the value's other forms.
+  const long = (window: string) => window.length >= 4;
+  // Only the windows at each offset lose their ends: the whole forms are for an echo of the value alone.
+  const windows = [
+    ...[whole, whole.replace(/=+$/, '')].filter(long).map((window) => ({ text: window, pattern: textPattern(window, base64CharacterPattern) })),
+    ...base64Windows(value)
+      .filter(long)
+      .map((window) => ({ text: window, pattern: textPattern(window, base64CharacterPattern, missingEnds(window, 2)) })),
+  ];
   const hex = hexOf(value);
-  const halfForms = halves(value).map((half) => ({ text: half, pattern: textPattern(half, anyCasePattern) }));
-  return [own, ...windows, { text: hex, pattern: textPattern(hex, (digit) => literalPattern(digit, true)) }, ...halfForms];
+  return [own, ...windows, { text: hex, pattern: textPattern(hex, (digit) => literalPattern(digit, true), missingEnds(hex, 2)) }];
+}
+
+/**
+ * The halves of a long value that ordinary text cannot hold: as they are (in any case, or escaped), in
+ * base64 at each offset and in hex, so that an echo of the value's random half alone (a credential cut
+ * after its scheme, then encoded) is found in the forms the whole value is.
+ */
+function halfForms(value: string): Form[] {
+  return halves(value).flatMap((half) => [
+    { text: half, pattern: textPattern(half, anyCasePattern) },
+    ...base64Windows(half).map((window) => ({ text: window, pattern: textPattern(window, base64CharacterPattern) })),
+    { text: hexOf(half), pattern: textPattern(hexOf(half), (digit) => literalPattern(digit, true)) },
+  ]);
 }
 
 const ALNUM = /[A-Za-z0-9]/;
@@ -148,7 +186,7 @@ const ALNUM = /[A-Za-z0-9]/;
  * holds it, where hiding too much costs nothing) or only as a token of its own (`short-token`: the
  * verifier's reports hold ids, ports and URLs that a key `1` would mangle).
  */
-export type SecretKind = 'long' | 'short' | 'short-token';
+export type SecretKind = 'long' | 'long-halves' | 'short' | 'short-token';
 
 /** The forms of a short value: itself, its whole base64 (padded or not), and anywhere also its base64 at other offsets. */
 function shortForms(value: string, asToken: boolean): Form[] {
@@ -171,7 +209,9 @@ function shortForms(value: string, asToken: boolean): Form[] {
  * first, so that a form holding another (the near miss `<key>x` holds the key) is replaced whole.
  */
 export function secretPattern(values: readonly string[], kind: SecretKind): RegExp | undefined {
-  const forms = values.flatMap((value) => (kind === 'long' ? longForms(value) : shortForms(value, kind === 'short-token')));
+  const forms = values.flatMap((value) =>
+    kind === 'long' ? longForms(value) : kind === 'long-halves' ? halfForms(value) : shortForms(value, kind === 'short-token'),
+  );
   if (forms.length === 0) return undefined;
   const alternatives = [...new Map(forms.map((form) => [form.pattern, form.text.length]))].sort(([, a], [, b]) => b - a).map(([pattern]) => pattern);
   return new RegExp(alternatives.join('|'), 'g');

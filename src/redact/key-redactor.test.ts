@@ -148,6 +148,23 @@ describe('KeyRedactor: short keys and the values the verifier sends', () => {
     expect(new KeyRedactor(['1'], asToken).body('{"id":1,"echo":"key 1 sent","name":"Rex1"}', true)).toBe('{"id":1,"echo":"key *** sent","name":"Rex1"}');
   });
 
+  it('finds a long key echoed without its first or its last character, in every form, and leaves no character of it behind', () => {
+    const key = 'verifkey-R4tY6uI8oP0a';
+    const redactor = new KeyRedactor([key]);
+    for (const cut of [key.slice(1), key.slice(0, -1), key.slice(1, -1)]) {
+      const forms = [cut, base64(`user:${cut}`), base64(`x${cut}`), base64(`xy${cut}`), hex(cut), jsonUnicodeEscaped(cut), percentEveryByte(cut)];
+      for (const form of forms) {
+        const shown = redactor.text(`[${form}]`);
+        expect(revealsKey(shown, cut), `${cut}: ${form} -> ${shown}`).toBeUndefined();
+        expect(shown, form).toMatch(/\*\*\*/);
+      }
+    }
+    // Its random half alone (a credential cut after a scheme it never had), encoded as the whole key is.
+    const tail = key.slice(7);
+    for (const form of [base64(`user:${tail}`), base64(`x${tail}`), hex(tail), jsonUnicodeEscaped(tail)])
+      expect(revealsKey(redactor.text(form), key.slice(11)), form).toBeUndefined();
+  });
+
   it('knows no near miss until told, then replaces it in every form', () => {
     const key = 'sk_live_9fQ2xZ7pLm4R8tVwq3';
     const redactor = new KeyRedactor([key], { placeholder: PLACEHOLDER });

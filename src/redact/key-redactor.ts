@@ -30,7 +30,13 @@ export class KeyRedactor {
   readonly #placeholder: string;
   readonly #shortKind: SecretKind;
   readonly #values: string[] = [];
-  #long: RegExp | undefined;
+  /**
+   * One pattern per long value, the longest value's first, then one of every value's halves: a value
+   * known later may hold another's forms (a near miss `<key>x`, `base64("<key>:")` holds the key's
+   * base64), and a form that may stop short of its end would otherwise stop inside the longer value's
+   * and leave its last characters behind.
+   */
+  #long: RegExp[] = [];
   #short: RegExp | undefined;
 
   constructor(secrets: readonly (string | undefined)[], options: KeyRedactorOptions = {}) {
@@ -53,14 +59,14 @@ export class KeyRedactor {
   /** `text` with every form of every secret replaced by the placeholder. */
   text(text: string): string {
     let shown = text;
-    if (this.#long) shown = shown.replace(this.#long, this.#placeholder);
+    for (const pattern of this.#long) shown = shown.replace(pattern, this.#placeholder);
     if (this.#short) shown = shown.replace(this.#short, this.#placeholder);
     return shown;
   }
 
   /** Whether `text` holds a secret in any form `text()` replaces. */
   holds(text: string): boolean {
-    return found(this.#long, text) || found(this.#short, text);
+    return this.#long.some((pattern) => found(pattern, text)) || found(this.#short, text);
   }
 
   /**
@@ -82,10 +88,10 @@ export class KeyRedactor {
   }
 
   #compile(): void {
-    this.#long = secretPattern(
-      this.#values.filter((value) => value.length >= SHORT_SECRET_LENGTH),
-      'long',
-    );
+    const long = this.#values.filter((value) => value.length >= SHORT_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+    // The halves last: a half of a longer value may stand inside a shorter one's form, and hiding it
+    // first would leave the rest of that form behind.
+    this.#long = [...long.map((value) => secretPattern([value], 'long')), secretPattern(long, 'long-halves')].filter((pattern) => pattern !== undefined);
     this.#short = secretPattern(
       this.#values.filter((value) => value.length < SHORT_SECRET_LENGTH),
       this.#shortKind,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCli, startMockCli } from '../support/cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -73,10 +73,18 @@ describe('petstore-mock reads only regular files, up to 16 MiB', () => {
     );
     const pipe = join(folder, 'state-pipe');
     execFileSync('mkfifo', [pipe]);
-    expect(await runCli('petstore-mock', ['--port', '0', '--state', pipe])).toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('is not a regular file'),
-    });
+    // Each says what it is and what to give instead; none advises chmod, which makes no folder, pipe or device a state file.
+    const refused: [path: string, what: string][] = [
+      [pipe, 'it is a named pipe, not a regular file'],
+      ['/dev/zero', 'it is a character device (such as /dev/zero), not a regular file'],
+      [folder, 'it is a folder, not a file'],
+    ];
+    for (const [path, what] of refused) {
+      const result = await runCli('petstore-mock', ['--port', '0', '--state', path]);
+      expect(result.code, path).toBe(2);
+      expect(result.stderr).toContain(`: ${what}, and the mock keeps its state in a regular file. Give the path of one`);
+      expect(result.stderr).not.toContain('chmod');
+    }
   });
 });
 
@@ -129,4 +137,17 @@ describe('a signal while a large --data file is read', () => {
       expect({ code, by }).toEqual({ code: null, by: signal });
     });
   }
+});
+
+describe('a file written with a byte order mark', () => {
+  it('loads as --data: the mark is read as no character (RFC 8259 8.1), never as "got \'ï»¿\'"', async () => {
+    const path = await file('bom-pets.json', '\uFEFF[{"id":1,"name":"Rex","categoryId":1}]');
+    const mock = await startMockCli(['--port', '0', '--data', path]);
+    try {
+      const pets = await (await fetch(`${mock.url}/pets`, { headers: { authorization: 'Bearer petstore-dev-key' } })).json();
+      expect(pets).toEqual([{ id: 1, name: 'Rex', categoryId: 1 }]);
+    } finally {
+      await mock.stop();
+    }
+  });
 });

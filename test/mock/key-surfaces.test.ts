@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, skipWithoutChromium } from '../support/chromium.js';
 import { type RunningMock, startMockCli } from '../support/cli.js';
 import { type Deployment, serve } from '../support/deployments.js';
-import { keyEncodings, keysRevealed, sendKeyEverywhere } from '../support/key-echoes.js';
+import { jsonUnicodeEscaped, keyEncodings, keysRevealed, sendKeyEverywhere } from '../support/key-echoes.js';
 
 const TEST = 'test/mock/key-surfaces.test.ts';
 const KEY = 'surface-key-Qm7Zt2Wb9Xc4';
@@ -72,8 +72,20 @@ function echoingDeployment(): Promise<Deployment> {
     const path = new URL(request.url).pathname;
     if (path === '/v1/pets') return new Response(JSON.stringify(names.map((name, i) => ({ id: i + 1, name, categoryId: 1 }))), { headers });
     if (path === '/v1/pets/1') return new Response(JSON.stringify({ id: 1, name: names.join(' '), categoryId: 1 }), { headers });
+    // A body that is not JSON, the secret placed where a report's excerpt of it (120 characters) ends.
+    if (path === '/v1/pets/3') return new Response(`${'x'.repeat(60)}${jsonUnicodeEscaped(secret)}`, { headers: { 'content-type': 'text/plain' } });
+    if (path === '/v1/pets/4') return new Response(`${'x'.repeat(100)}${secret}`, { headers: { 'content-type': 'text/plain' } });
     return new Response(`not JSON; ${names.join('; ')}`, { headers });
   });
+}
+
+/**
+ * Every run of 6 characters of `secret` that holds a digit (so not a word of a log line, `upstream`), as it
+ * is and JSON-escaped: what an excerpt cut inside the secret would keep.
+ */
+function pieces(secret: string): string[] {
+  const runs = Array.from({ length: secret.length - 5 }, (_, start) => secret.slice(start, start + 6)).filter((run) => /[0-9]/.test(run));
+  return runs.flatMap((run) => [run, jsonUnicodeEscaped(run)]);
 }
 
 describe('--proxy: a deployment that echoes the key it gets', () => {
@@ -86,7 +98,7 @@ describe('--proxy: a deployment that echoes the key it gets', () => {
   /** What a client of the proxy at `url` sees of each path, answers and headers. */
   async function relayed(url: string, headers: Record<string, string>): Promise<string> {
     const seen: string[] = [];
-    for (const path of ['/pets', '/pets/1', '/pets/2']) {
+    for (const path of ['/pets', '/pets/1', '/pets/2', '/pets/3', '/pets/4']) {
       const response = await fetch(`${url}${path}`, { headers });
       seen.push(`${response.status} ${JSON.stringify([...response.headers])} ${await response.text()}`);
     }
@@ -108,7 +120,13 @@ describe('--proxy: a deployment that echoes the key it gets', () => {
     expect(answers).toContain('percent every byte: ***');
     expect(recorded).toContain('percent every byte: ***');
     expect(report).toContain('***');
-    for (const [surface, text] of Object.entries({ answers, report, journal, recorded, log: proxy.stderr() + proxy.stdout() }))
+    for (const [surface, text] of Object.entries({ answers, report, journal, recorded, log: proxy.stderr() + proxy.stdout() })) {
       expect(keysRevealed(text, [secret, KEY]), surface).toEqual([]);
+      // Hidden before it is cut: no excerpt keeps a part of the key the redactor no longer knows.
+      expect(
+        pieces(secret).filter((piece) => text.includes(piece)),
+        surface,
+      ).toEqual([]);
+    }
   });
 });

@@ -39,6 +39,20 @@ describe('the proxy relays a deployment’s answer as data', () => {
     expect(headers['x-request-id']).toBe('kept-7');
   });
 
+  it('relays a URI reference only when it names a resource of the API, as the proxy’s path: never a redirect elsewhere', async () => {
+    const wire = await pipeline(proxy.port, [
+      rawRequest(
+        'POST',
+        '/v1/pets',
+        ['Authorization: Bearer petstore-dev-key', 'Content-Type: application/json', 'Connection: close'],
+        '{"name":"Rex","categoryId":1}',
+      ),
+    ]);
+    expect(wire.responses[0]?.status).toBe(201);
+    expect(wire.responses[0]?.headers.location).toBe('/v1/pets/1');
+    expect(wire.responses[0]?.headers).not.toHaveProperty('link');
+  });
+
   it('marks it data: X-Content-Type-Options: nosniff and Content-Security-Policy: sandbox, over the deployment’s own policy', async () => {
     const wire = await pipeline(proxy.port, [rawRequest('GET', '/v1/pets/7', ['Connection: close'])]);
     expect(wire.responses[0]?.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'content-security-policy': 'sandbox' });

@@ -90,3 +90,23 @@ describe('petstore-mock --store beyond loopback', () => {
     expect(result.stdout).toBe('');
   });
 });
+
+describe('petstore-mock --store names one database, exactly', () => {
+  it.each([
+    ['a database the server does not have', '/99999', /has no database 99999 \(ERR DB index is out of range\); pass a --store URL/],
+    ['a database written with a sign', '/-0', /--store <url>.*plain digits such as \/2.*got "\/-0"/],
+    ['a database in hex', '/0x1', /--store <url>.*got "\/0x1"/],
+    ['a database with an exponent', '/1e1', /--store <url>.*got "\/1e1"/],
+  ])('exits 2 for %s, before it listens or writes to database 0', async (_, path, message) => {
+    const result = await runCli('petstore-mock', ['--port', '0', '--store', `${redis.url}${path}`]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe('');
+  });
+
+  it('exits 2 for a URL without a host', async () => {
+    const result = await runCli('petstore-mock', ['--port', '0', '--store', 'redis://']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--store <url>.*must name the host Redis runs on, such as redis:\/\/127\.0\.0\.1:6379/);
+  });
+});

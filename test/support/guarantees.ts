@@ -533,7 +533,7 @@ const everyConnectionEnds: Guarantee = {
 };
 
 const relayedIsData: Guarantee = {
-  name: 'a deployment’s answer relayed by `--proxy` is data: `nosniff` and `Content-Security-Policy: sandbox`, without the connection’s fields (RFC 9110 7.6.1), its CORS, cookies or `Clear-Site-Data`; its text escaped on the terminal',
+  name: 'a deployment’s answer relayed by `--proxy` is data: `nosniff` and `Content-Security-Policy: sandbox`, without the connection’s fields (RFC 9110 7.6.1), its CORS, cookies, `Clear-Site-Data`, `Refresh`, `Service-Worker-Allowed`, or a `Location` or `Link` off the API; its text escaped on the terminal',
   only: ['--proxy'],
   async check(mock) {
     // The mode once more, in front of a hostile deployment instead of its own.
@@ -596,14 +596,24 @@ const oneSpellingOfAnId: Guarantee = {
   },
 };
 
-const malformedHostPort: Guarantee = {
-  name: 'a `Host` whose port is no number (`localhost:abc`) is a 400 Error, on the API and the admin',
+const oneValueOnce: Guarantee = {
+  name: '`GET /v1/pets?limit=1&limit=2` is a 400 Error naming `limit`: a parameter that takes one value is given once',
   async check(mock) {
-    for (const path of [target(mock, '/pets'), '/__mock/health']) {
-      const response = await rawExchange(portOf(mock), `GET ${path} HTTP/1.1\r\nHost: localhost:abc\r\nAuthorization: Bearer ${mock.key}`);
-      // The host guard answers before it tells the API from the admin: its rejection has the API's CORS everywhere.
-      expectError(await answer(response), 400, /Host header "localhost:abc" is malformed/);
-    }
+    const refused = await call(mock, '/pets?limit=1&limit=2', { headers: bearer(mock) });
+    expectError(refused, 400);
+    expect(refused.text).toMatch(/limit is given 2 times/);
+  },
+};
+
+const malformedHostPort: Guarantee = {
+  name: 'a `Host` whose port is no number (`localhost:abc`) or that holds a zone id (`[::1%25evil.example]`) is a 400 Error, on the API and the admin',
+  async check(mock) {
+    for (const path of [target(mock, '/pets'), '/__mock/health'])
+      for (const host of ['localhost:abc', '[::1%25evil.example]']) {
+        const response = await rawExchange(portOf(mock), `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${mock.key}`);
+        // The host guard answers before it tells the API from the admin: its rejection has the API's CORS everywhere.
+        expectError(await answer(response), 400, new RegExp(`Host header "${host.replace(/[[\]]/g, '\\$&')}" is malformed`));
+      }
   },
 };
 
@@ -803,6 +813,7 @@ export const GUARANTEES = {
   inputsRefused,
   oneSpellingOfAnId,
   malformedHostPort,
+  oneValueOnce,
   filesBounded,
   journalHoldsRequests,
   expectRequestsBounded,

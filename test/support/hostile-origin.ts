@@ -31,6 +31,10 @@ const HOSTILE_FIELDS = [
   'Access-Control-Expose-Headers: X-Hop-Secret',
   'Set-Cookie: session=deployment; Path=/',
   'Clear-Site-Data: "*"',
+  'Refresh: 0;url=https://evil.example/phish',
+  'Service-Worker-Allowed: /',
+  'Link: <https://evil.example/x.js>; rel=preload; as=script',
+  'Content-Location: https://evil.example/pets',
   "Content-Security-Policy: script-src 'unsafe-inline'",
   'X-Request-Id: kept-7',
 ];
@@ -47,6 +51,11 @@ export const DROPPED_FIELDS = [
   'set-cookie',
   'clear-site-data',
   'access-control-allow-credentials',
+  'refresh',
+  'service-worker-allowed',
+  'link',
+  'content-location',
+  'location',
 ];
 
 /** The answer to one request head: a 201 with the escaped pet to a POST, the HTML 404 to anything else. */
@@ -55,7 +64,8 @@ function answerTo(head: string): string {
   const body = create ? JSON.stringify({ id: 1, name: `Rex${TERMINAL_ESCAPES}`, categoryId: 1, status: 'available' }) : HOSTILE_PAGE;
   const fields = [
     create ? 'Content-Type: application/json' : 'Content-Type: text/html; charset=utf-8',
-    ...(create ? ['Location: /v1/pets/1'] : []),
+    // The created pet's own path, relayed; elsewhere, a redirect off the mock's origin, dropped.
+    create ? 'Location: /v1/pets/1' : 'Location: https://evil.example/phish',
     ...HOSTILE_FIELDS,
     `Content-Length: ${Buffer.byteLength(body)}`,
   ];

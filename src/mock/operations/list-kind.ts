@@ -7,11 +7,11 @@
  */
 import type { ModelOperation, PageSize } from '../../openapi/resource-model.js';
 import type { PetStatus } from '../../types.js';
-import { JSON_RESPONSE_HEADERS, type MockResponse, preparedResponse } from '../core/messages.js';
+import { errorResponse, JSON_RESPONSE_HEADERS, type MockResponse, prepared, preparedResponse } from '../core/messages.js';
 import { andThen } from '../core/pending.js';
 import { checkInput, validatorOf } from './inputs.js';
 import type { MockOperation, OperationEnv, ParsedInputs } from './operation.js';
-import { parseParameters } from './parameters.js';
+import { parseParameters, repeatedParameter } from './parameters.js';
 
 /** The page of a list whose spec gives it no page size: every pet. */
 const UNBOUNDED = 2 ** 31;
@@ -68,6 +68,13 @@ export function listKind(env: Pick<OperationEnv, 'profile'>, operation: ModelOpe
     id: operation.operationId,
     parse(_, text) {
       const search = new URLSearchParams(text);
+      const repeated = repeatedParameter(query, search);
+      if (repeated !== undefined)
+        return {
+          rejection: prepared(
+            errorResponse('bad_request', `The query: ${repeated.name} is given ${repeated.count} times; it takes one value, so give it once.`),
+          ),
+        };
       const unknownValue = emptyForUnknownValue && filter !== undefined && !known(search.get(filter.parameter));
       const values = parseParameters(query, (name) => {
         const raw = search.get(name);

@@ -52,6 +52,20 @@ function rangesOf(parameters: readonly Parameter[]): ReadonlyMap<string, string>
   return ranges;
 }
 
+/**
+ * The query parameter given more than once that takes one value, if one is: with `style: form` and
+ * `explode: true` (the query's default, OpenAPI 3.1 4.8.12.4) a parameter is repeated only to carry
+ * the items of an array; `limit=1&limit=2` is no value of an integer, and the mock answers a 400
+ * naming it rather than picking one, as a strict validator does.
+ */
+export function repeatedParameter(parameters: readonly Parameter[], search: URLSearchParams): { readonly name: string; readonly count: number } | undefined {
+  for (const { name, schema } of parameters) {
+    const count = search.getAll(name).length;
+    if (count > 1 && schema.type !== 'array') return { name, count };
+  }
+  return undefined;
+}
+
 /** The values of one location's parameters, coerced, by name; absent ones are left out. */
 export function parseParameters(
   parameters: readonly Parameter[],

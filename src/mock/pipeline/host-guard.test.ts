@@ -91,4 +91,19 @@ describe('guardResponse', () => {
   it('lets a well-formed Host pass, with a port or without, an empty port too (RFC 3986)', () => {
     for (const host of ['localhost', 'localhost:4010', 'LOCALHOST:', '127.0.0.1:0', '[::1]:65535', '[::1]']) expect(guard(host), host).toBeUndefined();
   });
+
+  it('reads a Host by its grammar (RFC 9110 7.2, RFC 3986 3.2.2): no zone id, no IP-literal that is no address, a port of any digits up to 65535', () => {
+    const outcome = (host: string) => guard(host)?.status ?? 'served';
+    // An IP-literal holds an IPv6 address (or IPvFuture), never a zone id; anything else in brackets is no host.
+    for (const host of ['[::1%evil.com]', '[::1%25evil.com]', '[fe80::1%eth0]:80', '[zzzz]', '[]', '[:]', '[1:2:3]', '[127.0.0.1]'])
+      expect(outcome(host), host).toBe(400);
+    // A reg-name holds no space, `@`, `/` or `\\`.
+    for (const host of ['127.0.0.1@evil.com', 'user@127.0.0.1', '127.0.0.1 evil.com', 'a/b', 'a\\b']) expect(outcome(host), host).toBe(400);
+    // `port = *DIGIT`: leading zeros read the same wherever they are, the value at most 65535.
+    for (const host of ['127.0.0.1:080', '127.0.0.1:065535', 'localhost:00000000000000004711', '[::ffff:127.0.0.1]:0080'])
+      expect(outcome(host), host).toBe('served');
+    expect(outcome('127.0.0.1:065536')).toBe(400);
+    // Well formed, but not a name or address this mock serves: a 403.
+    for (const host of ['[v1.x]', '999.999.999.999', 'localhost,evil.com', '%31%32%37.0.0.1']) expect(outcome(host), host).toBe(403);
+  });
 });

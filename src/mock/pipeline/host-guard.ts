@@ -33,8 +33,8 @@ export function hostName(authority: string): string {
 export function hostCheck(allowedHosts: readonly string[]): (host: string) => boolean {
   const names = new Set(['localhost', ...allowedHosts.map((name) => hostName(name))]);
   return (host) => {
-    const name = hostName(host);
-    return names.has(name) || isIP(name) !== 0;
+    const name = parsedHost(host)?.name;
+    return name !== undefined && (names.has(name) || isIP(name) !== 0);
   };
 }
 
@@ -63,24 +63,40 @@ function foreignHost(host: string): MockResponse {
   );
 }
 
+/** RFC 3986 3.2.2 `reg-name`: unreserved characters, sub-delims and percent-encoded octets, any number of them. */
+const REG_NAME = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+
+/** RFC 3986 3.2.2 `IPvFuture`, the other form an IP-literal may take. */
+const IP_FUTURE = /^v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/;
+
 /**
- * Whether a `Host` value is well formed (RFC 9110 7.2, RFC 3986 3.2): a name or IPv4 address, or an
- * IPv6 address in brackets, then at most a `:` and a port of digits, a 16-bit number. `localhost:abc`
- * and `::1` (unbracketed) are not: no host can be read from them for sure.
+ * A `Host` value read by its grammar, RFC 9110 7.2: `uri-host [ ":" port ]`, where `uri-host` is RFC 3986's
+ * `host` (an IP-literal in brackets, an IPv4 address or a reg-name) and `port` is `*DIGIT`, here at most
+ * 65535 (leading zeros allowed, as `*DIGIT` allows them: `:080` is port 80). An IP-literal holds an IPv6
+ * address or an `IPvFuture`, never a zone id (`[fe80::1%eth0]`, RFC 3986 has none: it names a link of
+ * the client's machine, not this server); `[::1` or `[zzzz]` is no host at all. The name comes back
+ * lower-case, without brackets; `undefined` when the value is not a `Host`.
+ * @example
+ * parsedHost('[::1]:4010'); // { name: '::1' }
+ * parsedHost('[::1%25evil.example]'); // undefined
  */
-function wellFormedHost(host: string): boolean {
-  const bracketed = host.startsWith('[');
-  const end = bracketed ? host.indexOf(']') + 1 : host.search(/:|$/);
-  if (bracketed && end === 0) return false;
-  const port = host.slice(end);
-  return port === '' || (/^:\d{0,5}$/.test(port) && Number(port.slice(1)) <= 65_535);
+function parsedHost(value: string): { readonly name: string } | undefined {
+  const literal = value.startsWith('[');
+  const end = literal ? value.indexOf(']') + 1 : value.includes(':') ? value.indexOf(':') : value.length;
+  if (literal && end === 0) return undefined;
+  const host = value.slice(0, end);
+  const port = value.slice(end);
+  if (port !== '' && !(/^:[0-9]*$/.test(port) && Number(port.slice(1) || 0) <= 65_535)) return undefined;
+  if (!literal) return REG_NAME.test(host) ? { name: host.toLowerCase() } : undefined;
+  const inner = host.slice(1, -1);
+  return (isIP(inner) === 6 && !inner.includes('%')) || IP_FUTURE.test(inner) ? { name: inner.toLowerCase() } : undefined;
 }
 
 /** The rejection of a `Host` that is not well formed: a 400, as RFC 9112 3.2 asks for an invalid `Host`. */
 function malformedHost(host: string): MockResponse {
   return errorResponse(
     'bad_request',
-    `The Host header ${JSON.stringify(host)} is malformed: it is a host name or IP address (IPv6 in brackets), then at most a port of digits from 0 to 65535, as in localhost:4010 or [::1]:4010.`,
+    `The Host header ${JSON.stringify(host)} is malformed: it is a host name or IP address (IPv6 in brackets, without a zone id), then at most a port of digits from 0 to 65535, as in localhost:4010 or [::1]:4010.`,
   );
 }
 
@@ -149,7 +165,7 @@ export interface RawRequest {
 export function guardResponse(hostAllowed: (host: string) => boolean, request: MockRequest, raw: RawRequest): MockResponse | undefined {
   const hosts = headerValues(raw.rawHeaders, 'host');
   if (hosts.length === 0 && raw.httpVersion === '1.1') return MISSING_HOST;
-  const malformed = hosts.find((host) => !wellFormedHost(host));
+  const malformed = hosts.find((host) => parsedHost(host) === undefined);
   if (malformed !== undefined) return malformedHost(malformed);
   const foreign = hosts.find((host) => !hostAllowed(host));
   if (foreign !== undefined) return foreignHost(foreign);

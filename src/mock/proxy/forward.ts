@@ -6,10 +6,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { readLimited } from '../../http/read-limited.js';
+import { MAX_JSON_NUMBER_CHARS, overlongNumber } from '../../json/number-length.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
 import type { Exchange, Incoming, ProxyContext } from './context.js';
 import type { ContractViolation } from './drift-report.js';
 import { relayedHeaders } from './relayed-headers.js';
+import { proxiedReference } from './relayed-references.js';
 
 /** Headers a client sends that the deployment needs; the rest (cookies, X-Mock-Session, Prefer) stay here. */
 const FORWARDED = ['accept', 'accept-language', 'content-type', 'user-agent'];
@@ -20,8 +22,11 @@ export interface Relayable {
   readonly text: string;
 }
 
-/** The deployment's response and its body; or, when there is none to relay, the proxy's own 503. */
-type Forwarded = Relayable | { readonly failure: MockResponse };
+/**
+ * The deployment's response and its body; or, when there is none to relay, the proxy's own 503, with
+ * the contract violation it answers for when the deployment's answer broke the spec.
+ */
+type Forwarded = Relayable | { readonly failure: MockResponse; readonly violation?: string };
 
 /** The client's headers the deployment needs, and the upstream key as a Bearer token, else the client's own Authorization. */
 function forwardedHeaders(incoming: IncomingHttpHeaders, upstreamKey: string | undefined): Headers {
@@ -50,6 +55,12 @@ export async function forward(context: ProxyContext, { method, headers, body }: 
       return {
         failure: errorResponse('service_unavailable', `The deployment answered with more than ${MAX_RESPONSE_BYTES} bytes, which no answer of the spec needs.`),
       };
+    // A number longer than any the spec holds would block every request for seconds at each step that parses it.
+    const overlong = overlongNumber(text);
+    if (overlong !== undefined) {
+      const violation = `the deployment answered ${upstream.status} with a number of ${overlong.length} characters (at character ${overlong.at} of its body), longer than any number of the spec (at most ${MAX_JSON_NUMBER_CHARS}), which the proxy does not read`;
+      return { failure: errorResponse('service_unavailable', `${violation[0]?.toUpperCase()}${violation.slice(1)}.`), violation };
+    }
     return { upstream, text };
   } catch (error) {
     const reason = error instanceof Error ? error.name : 'an error';
@@ -69,8 +80,13 @@ function headerSafe(text: string, max = 400): string {
  * the first violation in `X-Contract-Violation`, and never holding a key the proxy hides or the client's
  * credential, in any form, even from a deployment that echoes them.
  */
-export function relayedResponse({ upstream, upstreamText, redact }: Exchange, violations: readonly ContractViolation[]): MockResponse {
-  const headers = relayedHeaders(upstream.headers, redact);
+export function relayedResponse(
+  context: Pick<ProxyContext, 'upstream' | 'basePath'>,
+  { upstream, upstreamText, redact }: Exchange,
+  violations: readonly ContractViolation[],
+): MockResponse {
+  const answered = new URL(upstream.url || context.upstream.href);
+  const headers = relayedHeaders(upstream.headers, redact, (reference) => proxiedReference(reference, answered, context.upstream, context.basePath));
   const [first] = violations;
   if (first !== undefined)
     headers['x-contract-violation'] = headerSafe(`${first.message}${violations.length > 1 ? ` (and ${violations.length - 1} more: GET /__mock/drift)` : ''}`);

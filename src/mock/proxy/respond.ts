@@ -46,12 +46,18 @@ export async function respond(context: ProxyContext, incoming: Incoming, noted: 
   if (prefers?.delay !== undefined) await setTimeout(prefers.delay);
   noted.rule = 'forwarded';
   const forwarded = await forward(context, incoming, there.url);
-  if ('failure' in forwarded) return forwarded.failure;
+  if ('failure' in forwarded) {
+    const { violation } = forwarded;
+    const clean = (text: string) => oneLine(context.hide(incoming.headers.authorization).text(text));
+    if (violation !== undefined)
+      context.log.addViolation({ request: clean(`${incoming.method} ${incoming.target}`), side: 'response', message: clean(violation) });
+    return forwarded.failure;
+  }
   const exchange = exchangeOf(context, incoming, noted.operation, forwarded);
   const violations = await recordViolations(context, exchange);
   recordDrifts(context, exchange, await shadowResponse(context.shadow, exchange));
   await context.recorder?.observe(exchange);
-  const relayed = relayedResponse(exchange, violations);
+  const relayed = relayedResponse(context, exchange, violations);
   if (prefers === undefined) return relayed;
   const fault = prefers.fault === undefined ? {} : { fault: { kind: prefers.fault, trickleMs: prefers.trickle ?? DEFAULT_TRICKLE_MS } };
   return { ...relayed, headers: { ...relayed.headers, 'preference-applied': appliedPreferences(prefers) }, ...fault };

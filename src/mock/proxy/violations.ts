@@ -45,7 +45,7 @@ export async function recordViolations(context: ProxyContext, exchange: Exchange
   const found: ContractViolation[] = [
     ...(await requestProblems(context.inputChecks, exchange)).map((message) => ({ request, side: 'request' as const, message: clean(message) })),
     ...context
-      .conformance(exchange.operationId, { status: upstream.status, body: exchange.upstreamText, header: exchange.upstreamHeader })
+      .conformance(exchange.operationId, { status: upstream.status, body: exchange.upstreamText, header: exchange.upstreamHeader, shown: exchange.redact })
       .map((violation) => ({ request, side: 'response' as const, message: clean(violation.message) })),
   ];
   for (const violation of found) context.log.addViolation(violation);

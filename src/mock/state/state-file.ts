@@ -3,7 +3,7 @@ import { access, lstat, open, readdir, readFile, readlink, realpath, rename, rm,
 import { basename, dirname, join, resolve } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { codeOf, EXIT, messageOf, StateFileError } from '../../errors.js';
-import { MAX_PETS_FILE_BYTES, readRegularFile, UnreadableFileError } from '../../files/read-file.js';
+import { MAX_PETS_FILE_BYTES, notAFile, readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import { isJsonObject, type JsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { isStoredPet, type PetData } from './pet-data.js';
@@ -253,12 +253,17 @@ async function checkWritable(path: string, target: string): Promise<void> {
   }
   const file = await stat(target).catch(() => undefined);
   if (file === undefined) return;
-  if (!file.isFile() || !(await isWritable(target, file.mode))) {
+  // Each fault its own advice: a read-only file can be made writable; a folder, a pipe or a device never holds the state.
+  if (!file.isFile())
     throw new StateFileError(
-      `--state ${path}: ${target} is ${file.isFile() ? 'read-only' : 'not a regular file'}, and the mock would replace it on the first save. Make it writable (chmod u+w), or choose another path.`,
+      `--state ${path}: ${target}: ${notAFile(file)}, and the mock keeps its state in a regular file. Give the path of one, or of a file yet to be made, such as ./pets-state.json.`,
       { exitCode: EXIT.usage },
     );
-  }
+  if (!(await isWritable(target, file.mode)))
+    throw new StateFileError(
+      `--state ${path}: ${target} is read-only, and the mock would replace it on the first save. Make it writable (chmod u+w), or choose another path.`,
+      { exitCode: EXIT.usage },
+    );
 }
 
 /** Where the process holding a state file's lock writes its pid, beside the lock folder proper-lockfile makes. */

@@ -87,6 +87,8 @@ export interface RedisClient extends ScriptMethods {
   /** `CONFIG GET parameter`: `[parameter, value]`, or an error where CONFIG is disabled. */
   config(subcommand: 'GET', parameter: string): Promise<unknown>;
   info(section: string): Promise<string>;
+  /** `SELECT index`: rejects when the server has no such database. */
+  select(index: number): Promise<unknown>;
   on(event: 'error', listener: (error: Error) => void): unknown;
   on(event: 'ready', listener: () => void): unknown;
   quit(): Promise<unknown>;

@@ -23,11 +23,46 @@ export function displayUrl(url: string): string {
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
     throw new TypeError(`The store must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379; got a ${parsed.protocol}// URL.`);
   }
+  if (parsed.hostname === '') throw new TypeError('The store must name the host Redis runs on, such as redis://127.0.0.1:6379; got a URL without one.');
+  databaseOf(parsed);
   parsed.username = '';
   parsed.password = '';
   parsed.search = '';
   parsed.hash = '';
   return parsed.href.replace(/\/$/, '');
+}
+
+/**
+ * The database a store URL names: its path, `/` and a number written in plain digits (`/2`), 0 when it
+ * has none. ioredis reads the path with `parseInt`, so `/0x1`, `/1e1` or `/-0` would pick a database
+ * the URL does not say; such a path is refused instead.
+ */
+function databaseOf(url: URL): number {
+  const path = url.pathname;
+  if (path === '' || path === '/') return 0;
+  if (!/^\/(?:0|[1-9][0-9]{0,8})$/.test(path))
+    throw new TypeError(
+      `The store's path names its Redis database, a number in plain digits such as /2 (redis://127.0.0.1:6379/2); got ${JSON.stringify(path)}.`,
+    );
+  return Number(path.slice(1));
+}
+
+/**
+ * Selects the database the URL names, once more: ioredis selects it on connecting, but when the server
+ * has no such database it reports the error on the side and goes on in database 0, where the mock
+ * would write over whatever lives there.
+ */
+async function selectDatabase(redis: RedisClient, url: string): Promise<void> {
+  const database = databaseOf(new URL(url));
+  if (database === 0) return;
+  try {
+    await redis.select(database);
+  } catch (error) {
+    throw new StoreUnavailableError(
+      `Redis at ${displayUrl(url)} has no database ${database} (${messageOf(error)}); pass a --store URL whose path names one it has (/0 to /15 unless its redis.conf sets \`databases\`).`,
+      { cause: error, exitCode: EXIT.usage },
+    );
+  }
 }
 
 /**
@@ -154,6 +189,12 @@ export async function connectClient(url: string, timeouts: ConnectionTimeouts, d
       `cannot reach Redis at ${displayUrl(url)}: ${lastError || messageOf(error)}. Start Redis there, or pass the right --store URL.`,
       { cause: error },
     );
+  }
+  try {
+    await selectDatabase(redis, url);
+  } catch (error) {
+    redis.disconnect();
+    throw error;
   }
   connected = true;
   redis.off('error', onError);
