@@ -17,6 +17,11 @@ export interface Runs {
   readonly connections: number;
   /** How many times the server is started, warmed up and measured `rounds` times. */
   readonly trials: number;
+  /**
+   * Requests per measurement (the warm-up's too) in place of the durations: the smoke tests', whose
+   * measurements a busy machine may slow but cannot leave without an answer, as it may a short duration.
+   */
+  readonly amount?: number;
 }
 
 /** A server's figures in one comparison: the median of its rounds, those of every trial. */
@@ -107,11 +112,9 @@ async function trial(
       for (const index of order) {
         const [name, contender] = entries[index] as [string, Contender];
         if (round >= contender.runs.rounds) continue;
-        const { connections, durationMs, warmupMs } = contender.runs;
-        const measurement = await measureWithCpu(servers[index] as Server, contender.requests ?? requests, {
-          connections,
-          durationMs: round < 0 ? warmupMs : durationMs,
-        });
+        const { connections, durationMs, warmupMs, amount } = contender.runs;
+        const load: Load = amount === undefined ? { connections, durationMs: round < 0 ? warmupMs : durationMs } : { connections, amount };
+        const measurement = await measureWithCpu(servers[index] as Server, contender.requests ?? requests, load);
         problems.push(...faults(name, measurement, contender.status));
         if (round >= 0) rounds[index]?.push(measurement);
       }

@@ -33,7 +33,8 @@ function raw(port: number, bytes: string | Buffer): Promise<RawAnswer> {
       const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: body === '' ? undefined : JSON.parse(body) });
     });
-    setTimeout(() => socket.destroy(), 5_000).unref();
+    // A hang's bound, not a speed's: the mock answers and closes in milliseconds.
+    setTimeout(() => socket.destroy(), 30_000).unref();
   });
 }
 

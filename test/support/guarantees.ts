@@ -90,10 +90,10 @@ async function call(mock: StartedMock, path: string, init: RequestInit = {}) {
 /**
  * Sends `bytes` as they are, as a hand-made client or a page with a forged `Host` would (fetch sets its
  * own `Host` and `Origin`), and parses what the mock sends before it closes the connection (within
- * `closeWithinMs`) as a `Response`. A reset after the response counts as a close: a mock may reset a
+ * `closeWithinMs` of silence; by default a hang's bound) as a `Response`. A reset after the response counts as a close: a mock may reset a
  * client that is still sending what it refused.
  */
-async function rawBytes(port: number, bytes: string, closeWithinMs = 5_000): Promise<Response> {
+async function rawBytes(port: number, bytes: string, closeWithinMs = 15_000): Promise<Response> {
   const socket = connect(port, '127.0.0.1');
   socket.setTimeout(closeWithinMs, () => socket.destroy(new Error(`the mock kept the connection open over ${closeWithinMs} ms`)));
   await once(socket, 'connect');
@@ -166,11 +166,12 @@ async function petIds(mock: StartedMock, session: string) {
 }
 
 /**
- * Resolves with the whole log once it holds a line starting with `start`, or after 5 s. A loop, not
+ * Resolves with the whole log once it holds a line starting with `start`, or after 30 s (a hang's bound:
+ * a busy machine may write it late, and a check of a log without it would pass unread). A loop, not
  * `expect.poll`: that needs to know its test, which it cannot while the modes run side by side.
  */
 async function logged(mock: StartedMock, start: string): Promise<string> {
-  const until = Date.now() + 5_000;
+  const until = Date.now() + 30_000;
   while (
     !mock
       .log()

@@ -62,22 +62,22 @@ describe('petstore-verify when the deployment cannot be verified', () => {
       const stream = new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"id":')) });
       return new Response(stream, { status: 200, headers: { 'content-type': 'application/json' } });
     };
-    const started = performance.now();
-    const report = await withDeployment(hangs, (deployment) => verify({ ...base, baseUrl: deployment.url, timeoutMs: 400, readOnly: true }));
+    // The other answers are whole and must come within the timeout too: 2 s, which a busy machine keeps.
+    // That the stuck ones were ended by it, not by the default 10 s, the reason says.
+    const report = await withDeployment(hangs, (deployment) => verify({ ...base, baseUrl: deployment.url, timeoutMs: 2_000, readOnly: true }));
     expect(report.exitCode).toBe(2);
     const stuck = report.results.filter((result) => result.outcome === 'error');
     expect(stuck.map((result) => result.id)).toContain('getPet.existing');
-    expect(stuck[0]?.reason).toMatch(/could not verify: GET .*\/pets\/\d+: no complete answer within 400 ms/);
-    expect(performance.now() - started).toBeLessThan(BY_THE_DEFAULT_TIMEOUT);
+    expect(stuck[0]?.reason).toMatch(/could not verify: GET .*\/pets\/\d+: no complete answer within 2000 ms/);
   });
 
   it('stops at the global deadline and says so', async () => {
-    // Past the preflight, every answer takes longer than the run: only the deadline (1 s) can end it
-    // before each request's own --timeout (10 s by default).
+    // Past the preflight, every answer takes longer than the run: only the deadline (2 s, time enough for
+    // the preflight on a busy machine) can end it before each request's own --timeout (10 s by default).
     const slow: WebHandler = async (request) =>
       new URL(request.url).search.includes('limit=100') ? correct(request) : unrefSleep(60_000).then(() => correct(request));
     const started = performance.now();
-    const report = await withDeployment(slow, (deployment) => verify({ ...base, baseUrl: deployment.url, deadlineMs: 1_000, readOnly: true }));
+    const report = await withDeployment(slow, (deployment) => verify({ ...base, baseUrl: deployment.url, deadlineMs: 2_000, readOnly: true }));
     expect(performance.now() - started).toBeLessThan(BY_THE_DEFAULT_TIMEOUT);
     expect(report.exitCode).toBe(2);
     expect(report.results.some((result) => result.reason?.includes("the run's deadline passed"))).toBe(true);
