@@ -147,11 +147,12 @@ const MEDIA_TYPES: readonly Variant[] = [
 type Fields = Readonly<Record<string, string>>;
 
 /** A body variant: applies to requests with a body, `text` making the whole body from its fields. */
-function body(what: string, rule: string, expect: Expectation, text: (fields: Fields) => string | undefined): Variant {
+function body(what: string, rule: string, expect: Expectation, text: (fields: Fields) => string | undefined, advisory?: string): Variant {
   return {
     what,
     rule,
     expect,
+    ...(advisory === undefined ? {} : { advisory }),
     // Only a body the rule leaves to the server (a byte order mark, a name twice) may get a body the spec does not describe.
     ...(expect === 'either' ? { conforms: false } : {}),
     change: ({ fields }) => {
@@ -171,6 +172,13 @@ function withField(fields: Fields, kind: 'string' | 'integer', value: (text: str
   return field && bodyOf({ ...fields, [field[0]]: value(field[1]) });
 }
 
+/**
+ * Why taking a text that is no JSON is advice, not a failure: RFC 8259 §9 lets a parser accept non-JSON
+ * forms and extensions, and mainstream ones do (Ruby's JSON reads comments, Python's NaN), where the
+ * interface says only that bodies are JSON.
+ */
+const PARSER_EXTENSION = 'RFC 8259 §9: a JSON parser MAY accept non-JSON forms or extensions (Ruby’s JSON reads comments, Python’s NaN)';
+
 /** RFC 8259: what is one JSON text (the same request, however spaced, ordered or escaped), and what is none. */
 const JSON_TEXTS: readonly Variant[] = [
   body(
@@ -188,15 +196,43 @@ const JSON_TEXTS: readonly Variant[] = [
   body('a string with escapes (\\u0065 for e, \\/ for /)', 'RFC 8259 §7: an escape stands for the character it names', 'alike', (fields) =>
     withField(fields, 'string', (text) => `${text.slice(0, -1).replaceAll('e', '\\u0065')}\\/"`),
   ),
-  body('text after the JSON value', 'RFC 8259 §2: a JSON text is one value', 'refuse', (fields) => `${bodyOf(fields)} petstore-verify`),
-  body('single-quoted strings', 'RFC 8259 §7: a string begins and ends with a quotation mark', 'refuse', (fields) => bodyOf(fields).replaceAll('"', "'")),
-  body('a trailing comma', 'RFC 8259 §4: members are separated by commas, none after the last', 'refuse', (fields) => `${bodyOf(fields).slice(0, -1)},}`),
-  body('a member name without quotes', 'RFC 8259 §4: a name is a string', 'refuse', (fields) => bodyOf(fields).replace(/^\{"([^"]+)"/, '{$1')),
-  body('a comment', 'RFC 8259 §2: JSON has no comments', 'refuse', (fields) => `/* petstore-verify */ ${bodyOf(fields)}`),
-  body('an integer with a leading zero', 'RFC 8259 §6: an integer has no leading zero', 'refuse', (fields) =>
-    withField(fields, 'integer', (text) => text.replace(/^(-?)/, '$10')),
+  body('text after the JSON value', 'RFC 8259 §2: a JSON text is one value', 'refuse', (fields) => `${bodyOf(fields)} petstore-verify`, PARSER_EXTENSION),
+  body(
+    'single-quoted strings',
+    'RFC 8259 §7: a string begins and ends with a quotation mark',
+    'refuse',
+    (fields) => bodyOf(fields).replaceAll('"', "'"),
+    PARSER_EXTENSION,
   ),
-  body('NaN for a number', 'RFC 8259 §6: NaN and Infinity are no JSON numbers', 'refuse', (fields) => withField(fields, 'integer', () => 'NaN')),
+  body(
+    'a trailing comma',
+    'RFC 8259 §4: members are separated by commas, none after the last',
+    'refuse',
+    (fields) => `${bodyOf(fields).slice(0, -1)},}`,
+    PARSER_EXTENSION,
+  ),
+  body(
+    'a member name without quotes',
+    'RFC 8259 §4: a name is a string',
+    'refuse',
+    (fields) => bodyOf(fields).replace(/^\{"([^"]+)"/, '{$1'),
+    PARSER_EXTENSION,
+  ),
+  body('a comment', 'RFC 8259 §2: JSON has no comments', 'refuse', (fields) => `/* petstore-verify */ ${bodyOf(fields)}`, PARSER_EXTENSION),
+  body(
+    'an integer with a leading zero',
+    'RFC 8259 §6: an integer has no leading zero',
+    'refuse',
+    (fields) => withField(fields, 'integer', (text) => text.replace(/^(-?)/, '$10')),
+    PARSER_EXTENSION,
+  ),
+  body(
+    'NaN for a number',
+    'RFC 8259 §6: NaN and Infinity are no JSON numbers',
+    'refuse',
+    (fields) => withField(fields, 'integer', () => 'NaN'),
+    PARSER_EXTENSION,
+  ),
   body('no body at all', 'RFC 8259 §2: a JSON text is a value, and the spec requires the body', 'refuse', () => ''),
   body('the JSON text null', 'the schema’s type object: null is JSON (RFC 8259 §3) but no object', 'refuse', () => 'null'),
   body('an array holding the object', 'the schema’s type object: an array is no object', 'refuse', (fields) => `[${bodyOf(fields)}]`),
