@@ -15,13 +15,14 @@
  *
  * Minutes, not seconds (one verifier run per deployment, one at a time): never in `npm test`.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { spawn } from '../../test/support/children.js';
 import { DEPLOYMENTS, type Deployment, folderOf, type Launch } from './catalog.js';
 
 const { values, positionals } = parseArgs({

@@ -4,13 +4,14 @@
  * past the cap, YAML that nests 20,000 levels deep or holds itself through an alias, and a large file
  * read while the process is asked to stop. Each is the real CLI as a child process.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from '../support/children.js';
 import { runCli, startMockCli } from '../support/cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -4,11 +4,12 @@
  * files in a new folder that imports the package by name, as a project does (dist/, which `npm test` builds,
  * through node_modules links); test/package/jest.test.ts shows the same with Jest.
  */
-import { execFile } from 'node:child_process';
+
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from '../support/children.js';
 import { root } from './projects.js';
 
 /** Tests that forget to await an expectation the mock does not meet: the second runs after the first has returned. */

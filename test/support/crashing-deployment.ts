@@ -4,8 +4,9 @@
  * real crash shows: the connection of that request and of those in flight reset, then every new
  * connection refused.
  */
-import { spawn } from 'node:child_process';
+
 import { fileURLToPath } from 'node:url';
+import { spawn } from './children.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -3,12 +3,13 @@
  * one line and exit with the usage code before they load anything (bin/supported-node.js). Run on a real
  * Node 20, which scripts/with-node.sh fetches from the registry once; `npm` itself then runs on it too.
  */
-import { execFile } from 'node:child_process';
+
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
 import { root } from '../package/projects.js';
+import { execFile } from '../support/children.js';
 
 const OLD_NODE = '20';
 /** The oldest Node that package.json's `engines` allows (`>=22.13`): the gate names it. */
