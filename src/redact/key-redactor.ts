@@ -38,9 +38,12 @@ export class KeyRedactor {
    */
   #long: RegExp[] = [];
   #short: RegExp | undefined;
+  /** The placeholder and the rest of the word it stands in. */
+  readonly #rest: RegExp;
 
   constructor(secrets: readonly (string | undefined)[], options: KeyRedactorOptions = {}) {
     this.#placeholder = options.placeholder ?? '***';
+    this.#rest = new RegExp(`${this.#placeholder.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&')}[0-9A-Za-z+/_=-]+`, 'g');
     this.#shortKind = options.shortAsToken === true ? 'short-token' : 'short';
     for (const secret of secrets) if (secret !== undefined && secret !== '' && !this.#values.includes(secret)) this.#values.push(secret);
     this.#compile();
@@ -56,10 +59,15 @@ export class KeyRedactor {
     this.#compile();
   }
 
-  /** `text` with every form of every secret replaced by the placeholder. */
+  /**
+   * `text` with every form of every secret replaced by the placeholder. A long form takes with it the
+   * rest of the word it ends in (letters, digits, and the base64 and hex alphabets): a form found a
+   * character short of its end (a near miss, a base64 window) leaves no part of it beside the placeholder.
+   */
   text(text: string): string {
     let shown = text;
     for (const pattern of this.#long) shown = shown.replace(pattern, this.#placeholder);
+    if (shown !== text) shown = shown.replace(this.#rest, this.#placeholder);
     if (this.#short) shown = shown.replace(this.#short, this.#placeholder);
     return shown;
   }
