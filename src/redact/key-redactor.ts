@@ -43,7 +43,7 @@ export class KeyRedactor {
 
   constructor(secrets: readonly (string | undefined)[], options: KeyRedactorOptions = {}) {
     this.#placeholder = options.placeholder ?? '***';
-    this.#rest = new RegExp(`${this.#placeholder.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&')}[0-9A-Za-z+/_=-]+`, 'g');
+    this.#rest = new RegExp(`${this.#placeholder.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&')}[0-9A-Za-z=]+`, 'g');
     this.#shortKind = options.shortAsToken === true ? 'short-token' : 'short';
     for (const secret of secrets) if (secret !== undefined && secret !== '' && !this.#values.includes(secret)) this.#values.push(secret);
     this.#compile();
@@ -61,7 +61,7 @@ export class KeyRedactor {
 
   /**
    * `text` with every form of every secret replaced by the placeholder. A long form takes with it the
-   * rest of the word it ends in (letters, digits, and the base64 and hex alphabets): a form found a
+   * rest of the word it ends in (letters, digits and base64's padding): a form found a
    * character short of its end (a near miss, a base64 window) leaves no part of it beside the placeholder.
    */
   text(text: string): string {
