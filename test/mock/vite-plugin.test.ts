@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { createLogger, createServer, type InlineConfig, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -209,7 +210,8 @@ describe.skipIf(skipWithoutChromium(TEST))('petstore-mock/vite, with a real dev 
       vite.printUrls();
       const url = vite.resolvedUrls?.local[0] ?? '';
       const mockOrigin = String(vite.config.server.proxy?.['/v1']);
-      const lines = printed.join('\n').split('\n');
+      // Vite colours its lines where it thinks a terminal can show colours (under CI=true too).
+      const lines = stripVTControlCharacters(printed.join('\n')).split('\n');
       const local = lines.findIndex((line) => line.includes('Local:'));
       expect(local).toBeGreaterThanOrEqual(0);
       expect(lines.slice(local + 1).filter((line) => line.includes('➜  Pet store API') || line.includes('➜  Its inspector'))).toEqual([

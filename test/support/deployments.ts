@@ -62,8 +62,15 @@ export const json = (status: number, body: unknown, headers: Record<string, stri
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 async function rewriteJson(response: Response, change: (body: unknown) => unknown): Promise<Response> {
-  const body = change(JSON.parse(await response.text()));
-  return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+  const text = await response.text();
+  // An answer with no JSON to rewrite (to HEAD, a 204, a variant the mock refused as text) goes as it is.
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return new Response(text === '' ? null : text, { status: response.status, headers: response.headers });
+  }
+  return new Response(JSON.stringify(change(parsed)), { status: response.status, headers: response.headers });
 }
 
 export function isList(request: Request): boolean {
