@@ -437,7 +437,8 @@ export const PROBE_FAULTS: Readonly<Record<string, ProbeFault>> = {
       const response = await mock(request);
       const headers = new Headers(response.headers);
       headers.set('content-type', 'application/json; charset=iso-8859-1');
-      return new Response(response.body, { status: response.status, headers });
+      // A 204 (a preflight) has no body: the Response constructor refuses even an empty one.
+      return new Response(response.status === 204 ? null : response.body, { status: response.status, headers });
     },
     caughtBy: 'listPets.limit',
     message: /charset iso-8859-1, where JSON is UTF-8/,

@@ -35,7 +35,8 @@ function echoingDeployment(): Promise<Deployment> {
     const headers = new Headers(answer.headers);
     headers.set('x-echo', ECHO.replace(/[^\x20-\x7e]/g, ''));
     headers.delete('content-length');
-    return new Response(body, { status: answer.status, headers });
+    // A 204 (a preflight) has no body, not an empty one: the Response constructor refuses one.
+    return new Response(body === '' ? null : body, { status: answer.status, headers });
   });
 }
 

@@ -28,7 +28,8 @@ function lossyIdDeployment() {
     headers.delete('content-length');
     const location = headers.get('location');
     if (location) headers.set('location', location.replace(/\d+$/, throughDouble));
-    return new Response(text, { status: response.status, headers });
+    // A 204 (a preflight) has no body, not an empty one: the Response constructor refuses one.
+    return new Response(text === '' ? null : text, { status: response.status, headers });
   });
 }
 

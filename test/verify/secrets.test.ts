@@ -40,7 +40,8 @@ function echoingDeployment(key: string): Promise<Deployment> {
     const echoed = new Headers(answer.headers);
     echoed.set('x-echo', echo);
     echoed.delete('content-length');
-    return new Response(body, { status: answer.status, headers: echoed });
+    // A 204 (a preflight) has no body, not an empty one: the Response constructor refuses one.
+    return new Response(body === '' ? null : body, { status: answer.status, headers: echoed });
   });
 }
 
