@@ -446,7 +446,8 @@ export const PROBE_FAULTS: Readonly<Record<string, ProbeFault>> = {
   'a gzip body without Content-Encoding': {
     fault: async (request, mock) => {
       const response = await mock(request);
-      if (!/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) return response;
+      // A 204 (a preflight) has no body to compress.
+      if (!/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '') || response.status === 204) return response;
       const headers = new Headers(response.headers);
       headers.delete('content-length');
       return new Response(new Uint8Array(gzipSync(await response.text())), { status: response.status, headers });
