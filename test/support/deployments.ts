@@ -690,7 +690,10 @@ export interface Choices {
   /**
    * Every `limitEvery`-th request (1: every one) is answered 429 with `Retry-After: 1`, as the spec
    * allows on every operation. Counted rather than timed, so that a run whose waits take no real
-   * time (test/support/instant-waits.ts) meets the same 429s as one that sits through them.
+   * time (test/support/instant-waits.ts) meets the same 429s as one that sits through them. Past 1,
+   * the request sent again after its 429 is served, as by a limiter whose Retry-After was honoured:
+   * counted alone, a request could meet the limit on each of its retries when the run's other
+   * requests happen to arrive in step with it.
    */
   readonly limitEvery?: number;
   /** No `Location` on a 201: the spec describes one, the interface does not ask for it. */
@@ -798,7 +801,15 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
   const base = choices.basePath;
   const served = { gzipped: 0, refusedCategories: 0, posts: 0, limited: 0, postsReceived: 0 };
   let received = 0;
-  const overLimit = (): boolean => choices.limitEvery !== undefined && ++received % choices.limitEvery === 0;
+  const waitedFor = new Set<string>();
+  const overLimit = (request: Request): boolean => {
+    if (choices.limitEvery === undefined) return false;
+    const key = `${request.method} ${request.url}`;
+    if (choices.limitEvery > 1 && waitedFor.delete(key)) return false;
+    if (++received % choices.limitEvery !== 0) return false;
+    waitedFor.add(key);
+    return true;
+  };
 
   const reply = (request: Request, status: number, body: unknown, headers: Record<string, string> = {}): Response => {
     const mediaType = choices.mediaTypeCase === 'upper' ? 'Application/JSON' : 'application/json';
@@ -845,7 +856,7 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
     if (request.method === 'POST') served.postsReceived++;
     if (choices.routing === 'lenient') url.pathname = leniently(url.pathname);
     otherClientWrites();
-    if (overLimit()) {
+    if (overLimit(request)) {
       served.limited++;
       return reply(request, 429, { code: errorCode(choices.errorCodes, 429, 'too_many_requests'), message: 'slow down', status: 429 }, { 'retry-after': '1' });
     }
