@@ -4,7 +4,7 @@
  * stops any of it, for test/tooling/children.test.ts. It writes the process tree of its vitest worker
  * to LEFTOVERS_FILE once all of it runs, then fails (LEFTOVERS_END=fail) or waits for its run to be stopped.
  */
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout } from 'node:timers/promises';
@@ -42,7 +42,10 @@ it('starts a redis-server, a mock cluster, a mock, Prism, Chromium and the verif
     all && CHROMIUM !== undefined ? chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }) : undefined,
     all ? verifierInPactSuite() : undefined,
   ]);
-  await writeFile(String(process.env.LEFTOVERS_FILE), JSON.stringify(processTree(process.pid)));
+  // Written whole, then renamed into place: the test reads the file as soon as it exists.
+  const file = String(process.env.LEFTOVERS_FILE);
+  await writeFile(`${file}.partial`, JSON.stringify(processTree(process.pid)));
+  await rename(`${file}.partial`, file);
   if (process.env.LEFTOVERS_END === 'fail') expect('a test that failed').toBe('before it stopped what it started');
   else await new Promise(() => {});
 });
