@@ -11,6 +11,7 @@
  */
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -703,6 +704,19 @@ const REFUSED = { requests: 8_000, headerBytes: 15_000, connections: 8 } as cons
  */
 const REFUSED_GROWTH_BYTES = 80 * 1024 * 1024;
 
+/** The status of a GET sent through `agent`, its body read and dropped. */
+function statusOf(agent: Agent, url: string, headers: Record<string, string>): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { agent, headers }, (response) => {
+      response.resume();
+      response.once('end', () => resolve(response.statusCode));
+      response.once('error', reject);
+    });
+    sent.once('error', reject);
+    sent.end();
+  });
+}
+
 const refusedOpensNothing: Guarantee = {
   name: 'a request refused for its key opens nothing: 8,000 of them, each naming a new session with 15 KB of headers, open no session and no journal, and leave each process of the mode within 80 MiB of its memory',
   timeoutMs: 240_000,
@@ -711,15 +725,20 @@ const refusedOpensNothing: Guarantee = {
     const credential = { authorization: `Basic ${'x'.repeat(REFUSED.headerBytes)}` };
     const before = residentBytes(mock.pid);
     let sent = 0;
+    // node:http rather than fetch: the same requests on kept-alive connections, for half the test's CPU.
+    const agent = new Agent({ keepAlive: true, maxSockets: REFUSED.connections });
     const connection = async () => {
       while (sent < REFUSED.requests) {
-        const response = await fetch(urlOf(mock, '/pets?limit=1'), { headers: { ...credential, 'x-mock-session': `${prefix}-${sent++}` } });
-        await response.arrayBuffer();
+        const status = await statusOf(agent, urlOf(mock, '/pets?limit=1'), { ...credential, 'x-mock-session': `${prefix}-${sent++}` });
         // Refused: for its key, or, when the suite's lowered limits meet a loaded machine, as a client too slow (408).
-        expect([401, 408]).toContain(response.status);
+        expect([401, 408]).toContain(status);
       }
     };
-    await Promise.all(Array.from({ length: REFUSED.connections }, connection));
+    try {
+      await Promise.all(Array.from({ length: REFUSED.connections }, connection));
+    } finally {
+      agent.destroy();
+    }
     const after = residentBytes(mock.pid);
     const sessions = await call(mock, '/__mock/sessions');
     expect(sessions.text).not.toContain(prefix);
