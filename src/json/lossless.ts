@@ -1,5 +1,6 @@
 import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { isInt64 } from './int64.js';
+import { outlineJsonText } from './json-text.js';
 
 /**
  * A JSON value as this project reads it: integers beyond 2^53 stay exact as `bigint`, every other
@@ -54,35 +55,28 @@ function toNumber(text: string): number | bigint {
 /** How deep arrays and objects may nest in JSON this project parses: no body of the spec comes close. */
 export const MAX_JSON_DEPTH = 128;
 
-const OPEN = [91, 123]; // [ {
-const CLOSE = [93, 125]; // ] }
-
-/** True when `text` nests arrays and objects deeper than `limit`, found in one pass without parsing. */
-export function nestsDeeperThan(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // a backslash escapes the next character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (OPEN.includes(c)) {
-      if (++depth > limit) return true;
-    } else if (CLOSE.includes(c)) depth--;
-  }
-  return false;
-}
-
 /**
  * Parses JSON without losing integer precision (`JSON.parse` rounds 2^53 + 1). Throws
- * `SyntaxError` on malformed input, like `JSON.parse`, and on nesting deeper than
- * `MAX_JSON_DEPTH`, which is refused before any recursion can exhaust the stack.
+ * `SyntaxError` on malformed input, like `JSON.parse`, on an object with a key twice, and on nesting
+ * deeper than `MAX_JSON_DEPTH`, which is refused before any recursion can exhaust the stack.
  */
 export function parseJson(text: string): JsonValue {
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new SyntaxError(`arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
-  return (mayParseNatively(text) ? nativeParse(text) : undefined) ?? parseLosslessly(text);
+  const { depth, members } = outlineJsonText(text);
+  if (depth > MAX_JSON_DEPTH) throw tooDeep();
+  let value: JsonValue | undefined;
+  try {
+    value = mayParsePlainly(text) ? (JSON.parse(text) as JsonValue) : undefined;
+  } catch {
+    value = undefined;
+  }
+  // The lossless parser reads what JSON.parse cannot: a number that must be read from its text, a key
+  // given twice (fewer members than written: JSON.parse keeps the last; the lossless parser refuses it
+  // and says where), and malformed JSON, whose message it gives with its place.
+  return value !== undefined && membersOf(value) === members ? value : parseLosslessly(text);
+}
+
+function tooDeep(): SyntaxError {
+  return new SyntaxError(`arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
 }
 
 function parseLosslessly(text: string): JsonValue {
@@ -91,20 +85,14 @@ function parseLosslessly(text: string): JsonValue {
 }
 
 /**
- * Parses JSON as `parseJson` does, numbers alike (read from their source text: no double decides what
- * one is), but with the engine's own parser: a body of megabytes is read in milliseconds where
- * lossless-json takes a second (it builds each string a character at a time). One difference: an
- * object with a name twice keeps its last value, as JSON.parse does (RFC 8259 §4 leaves that to the
- * reader), where `parseJson` refuses it. For what a client reads (the verifier's responses), whose
- * time must stay within a run's deadline; the mock reads requests with `parseJson`.
+ * Parses JSON as `parseJson` does, numbers alike, but an object with a name twice keeps its last
+ * value, as JSON.parse does (RFC 8259 §4 leaves that to the reader), and malformed JSON gets the
+ * engine's message. For what a client reads (the verifier's responses), whose time must stay within a
+ * run's deadline; the mock reads requests with `parseJson`.
  */
 export function parseJsonFast(text: string): JsonValue {
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new SyntaxError(`arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
-  // Node 22+ hands a reviver each primitive's source text (the JSON.parse source text access proposal).
-  const parsed: JsonValue = JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
-    typeof value === 'number' && context?.source !== undefined ? toNumber(context.source) : value,
-  );
-  return parsed;
+  if (outlineJsonText(text).depth > MAX_JSON_DEPTH) throw tooDeep();
+  return engineParse(text);
 }
 
 /**
@@ -113,24 +101,22 @@ export function parseJsonFast(text: string): JsonValue {
  */
 const NUMBER_TO_READ_EXACTLY = /\d[.eE]|\d{16}/;
 
-/** Whether `JSON.parse` would read `text` as the lossless parser does: every number a plain integer of 15 digits at most. */
-function mayParseNatively(text: string): boolean {
+/** Whether `JSON.parse` reads every number of `text` as `toNumber` does: each a plain integer of 15 digits at most. */
+function mayParsePlainly(text: string): boolean {
   return !NUMBER_TO_READ_EXACTLY.test(text);
 }
 
+/** A reviver that reads each number from its source text (Node 22+ hands it over: the JSON.parse source text access proposal). */
+function exactNumbers(_key: string, value: unknown, context?: { source?: string }): unknown {
+  return typeof value === 'number' && context?.source !== undefined ? toNumber(context.source) : value;
+}
+
 /**
- * `text` by the engine's own parser, several times faster than lossless-json, or `undefined` where the
- * two could differ: malformed JSON (the lossless parser's message says where), or an object with a
- * key twice (which the lossless parser refuses, where `JSON.parse` keeps the last).
+ * `text` by the engine's own parser, several times faster than lossless-json (which builds each string
+ * a character at a time), numbers read as `toNumber` reads them. Throws `SyntaxError` on malformed JSON.
  */
-function nativeParse(text: string): JsonValue | undefined {
-  let value: JsonValue;
-  try {
-    value = JSON.parse(text) as JsonValue;
-  } catch {
-    return undefined;
-  }
-  return membersOf(value) === membersIn(text) ? value : undefined;
+function engineParse(text: string): JsonValue {
+  return JSON.parse(text, mayParsePlainly(text) ? undefined : exactNumbers) as JsonValue;
 }
 
 /** How many members the objects of a parsed value have, all told: one fewer than written for each key written twice. */
@@ -143,31 +129,6 @@ function membersOf(value: JsonValue): number {
       count += 1 + membersOf(value[key] as JsonValue);
     }
   return count;
-}
-
-/** How many members the objects of well-formed JSON `text` are written with: the strings followed by `:`, in one pass. */
-function membersIn(text: string): number {
-  let count = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // a backslash escapes the next character
-      else if (c === 34) {
-        inString = false;
-        let next = i + 1;
-        while (next < text.length && isJsonSpace(text.charCodeAt(next))) next++;
-        if (text.charCodeAt(next) === 58) count++; // :
-      }
-    } else if (c === 34) inString = true;
-  }
-  return count;
-}
-
-/** Space, tab, line feed, carriage return: the whitespace JSON allows between tokens. */
-function isJsonSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
 /** A JSON object, as the lossless parser gives it. */

@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { readLimited } from '../../http/read-limited.js';
-import { MAX_JSON_NUMBER_CHARS, overlongNumber } from '../../json/number-length.js';
+import { MAX_JSON_NUMBER_CHARS, outlineJsonText } from '../../json/json-text.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
 import type { Exchange, Incoming, ProxyContext } from './context.js';
 import type { ContractViolation } from './drift-report.js';
@@ -56,7 +56,7 @@ export async function forward(context: ProxyContext, { method, headers, body }: 
         failure: errorResponse('service_unavailable', `The deployment answered with more than ${MAX_RESPONSE_BYTES} bytes, which no answer of the spec needs.`),
       };
     // A number longer than any the spec holds would block every request for seconds at each step that parses it.
-    const overlong = overlongNumber(text);
+    const overlong = outlineJsonText(text).overlongNumber;
     if (overlong !== undefined) {
       const violation = `the deployment answered ${upstream.status} with a number of ${overlong.length} characters (at character ${overlong.at} of its body), longer than any number of the spec (at most ${MAX_JSON_NUMBER_CHARS}), which the proxy does not read`;
       return { failure: errorResponse('service_unavailable', `${violation[0]?.toUpperCase()}${violation.slice(1)}.`), violation };
