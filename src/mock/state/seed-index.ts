@@ -38,8 +38,8 @@ import type { StoredPet } from './store.js';
 export interface Entry {
   readonly pet: StoredPet;
   json: string | undefined;
-  /** Whether a create made it (a state file saves those), as opposed to the seed or a put. */
-  readonly created?: boolean;
+  /** What a state file saves it as: a pet a create made, or a seeded pet a replace changed; neither for the seed's own or a put's. */
+  readonly saved?: 'created' | 'replaced' | undefined;
 }
 
 /**

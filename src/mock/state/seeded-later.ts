@@ -6,7 +6,7 @@
  */
 import { andThen, type Pending } from '../core/pending.js';
 import type { SessionRegistry, Sessions } from './sessions.js';
-import type { PetStore } from './store.js';
+import { MemoryPetStore, type PetStore } from './store.js';
 
 /** What a registry says of itself before its sessions exist: its cap, idle TTL and base clock. */
 interface SessionLimits {
@@ -37,22 +37,20 @@ export class LaterSessions implements SessionRegistry {
     });
     // A failure is each caller's to see (a request answers it as a 500); it is not also an unhandled rejection.
     this.#sessions.catch(() => undefined);
-    const store = <T>(use: (store: PetStore) => Pending<T>) => this.#then((made) => use(made.default.store));
-    this.defaultStore = {
-      get size() {
-        return store((it) => it.size);
-      },
-      create: (draft) => store((it) => it.create(draft)),
-      get: (id) => store((it) => it.get(id)),
-      list: (limit, status) => store((it) => it.list(limit, status)),
-      listJson: (limit, status) => store((it) => it.listJson(limit, status)),
-      petJson: (id) => store((it) => it.petJson(id)),
-      remove: (id) => store((it) => it.remove(id)),
-      saved: () => store((it) => it.saved()),
-      restore: (saved) => store((it) => it.restore(saved)),
-      reset: () => store((it) => it.reset()),
-      put: (pets) => store((it) => it.put(pets)),
-    };
+    // Each member of the memory store, read from its class rather than listed here, waits for the sessions, then is the default store's own.
+    const store = (use: (store: Record<string, unknown>) => unknown) => this.#then((made) => use(made.default.store as unknown as Record<string, unknown>));
+    const members = Object.entries(Object.getOwnPropertyDescriptors(MemoryPetStore.prototype)).filter(([name]) => name !== 'constructor');
+    this.defaultStore = Object.defineProperties(
+      {},
+      Object.fromEntries(
+        members.map(([name, member]) => [
+          name,
+          member.get
+            ? { get: () => store((it) => it[name]) }
+            : { value: (...args: unknown[]) => store((it) => Reflect.apply(it[name] as (...args: unknown[]) => unknown, it, args)) },
+        ]),
+      ),
+    ) as PetStore;
   }
 
   #then<T>(use: (sessions: Sessions) => Pending<T>): Pending<T> {

@@ -229,7 +229,7 @@ describe('MemoryPetStore against a plain reference', () => {
   };
 
   it.each(['id-asc', 'id-desc', 'name', 'status'] as const)(
-    'answers every page, pet and size as the reference does through creates, puts and removals, in %s order, never giving an id twice',
+    'answers every page, pet and size as the reference does through creates, puts, replaces and removals, in %s order, never giving an id twice',
     (order) => {
       const draw = random(order.length);
       const pick = <T>(items: readonly T[]): T => items[Math.floor(draw() * items.length)] as T;
@@ -262,7 +262,14 @@ describe('MemoryPetStore against a plain reference', () => {
           expect(store.remove(Number(id))).toBe(true);
           expect(store.remove(Number(id))).toBe(false);
           reference.pets.delete(id);
-        } else if (roll < 0.82) {
+        } else if (roll < 0.9 && existing.length > 0) {
+          const id = pick(existing);
+          const draft = { name: pick(['New', 'Abe']), categoryId: 4, status: pick([...STATUSES, undefined]) };
+          const pet = store.replace(Number(id), draft);
+          expect(pet).toEqual({ id: Number(id), ...draft });
+          expect(store.replace(1000 + step, draft)).toBeUndefined();
+          reference.pets.set(id, pet as StoredPet);
+        } else if (roll < 0.92) {
           store.reset();
           reference.pets.clear();
           for (const pet of pets) reference.set(pet);
@@ -294,6 +301,23 @@ describe('MemoryPetStore against a plain reference', () => {
     expect(restarted.list(10)).toEqual(store.list(10));
     expect(restarted.create({ name: 'Three', categoryId: 1, status: 'sold' }).id).toBe(6);
     expect(restarted.get(2)).toBeUndefined();
+  });
+
+  it('saves replaced pets, seeded and created, and restores them exactly: a replace then a removal saved as the removal alone', () => {
+    const store = new MemoryPetStore(seed3());
+    const created = store.create({ name: 'One', categoryId: 1, status: 'sold' });
+    const createdAgain = store.replace(created.id, { name: 'Uno', categoryId: 2 });
+    const seededAgain = store.replace(1, { name: 'Gus II', categoryId: 7, status: 'pending' });
+    store.replace(3, { name: 'Gone', categoryId: 1, status: 'sold' });
+    store.remove(3);
+    const saved = store.saved();
+    expect(saved).toEqual({ created: [createdAgain], removed: [3], creates: 1, replaced: [seededAgain] });
+    const restarted = new MemoryPetStore(seed3());
+    restarted.restore(saved);
+    for (const status of [undefined, 'available', 'pending', 'sold'] as const) expect(restarted.list(10, status)).toEqual(store.list(10, status));
+    expect(restarted.create({ name: 'Two', categoryId: 1 }).id).toBe(5);
+    restarted.reset();
+    expect(restarted.get(1)).toEqual(seed[0]);
   });
 
   it('numbers a create after a removed largest id over your own data, also after a restore', () => {

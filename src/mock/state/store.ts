@@ -28,6 +28,8 @@ export interface SavedPets {
   readonly removed: readonly (number | bigint)[];
   /** How many pets were created since the seed, those removed since too: the next create is numbered after them. */
   readonly creates: number;
+  /** The seeded pets replaced since the seed and still there, as they are now, in id order; none when absent. */
+  readonly replaced?: readonly StoredPet[];
 }
 
 /**
@@ -51,6 +53,8 @@ export interface PetStore {
   listJson(limit: number, status?: PetStatus): Pending<string>;
   /** One pet's JSON text, if there is such a pet. */
   petJson(id: number | bigint): Pending<string | undefined>;
+  /** Replaces the pet with this id by one made of draft, keeping its id; undefined when there is none. */
+  replace(id: number | bigint, draft: PetDraft): Pending<StoredPet | undefined>;
   /** Removes the pet with this id; whether there was one. Its id is never given to another pet. */
   remove(id: number | bigint): Pending<boolean>;
   /** What the store changed since the seed, as a state file saves it. */
@@ -175,7 +179,7 @@ export class MemoryPetStore implements PetStore {
     this.#creates++;
     this.#numbered++;
     const pet = petOf(id, draft);
-    this.#add({ pet, json: undefined, created: true });
+    this.#add({ pet, json: undefined, saved: 'created' });
     return pet;
   }
 
@@ -208,6 +212,16 @@ export class MemoryPetStore implements PetStore {
     return entry ? jsonOf(entry) : undefined;
   }
 
+  /** Replaces a pet by one of `draft` with its id: in the overlay, where it hides a seeded one; saved as the pet it replaced was (created), or as a replaced seeded pet. */
+  replace(id: number | bigint, draft: PetDraft): StoredPet | undefined {
+    const old = this.#entry(id);
+    if (old === undefined) return undefined;
+    const pet = petOf(old.pet.id, draft);
+    const seeded = this.#seed.find(old.pet.id) !== undefined;
+    this.#add({ pet, json: undefined, saved: old.saved ?? (seeded ? 'replaced' : undefined) });
+    return pet;
+  }
+
   /** Removes the pet with this id: one of the session's own is dropped from the overlay, a seeded one is hidden. */
   remove(id: number | bigint): boolean {
     const key = keyOf(id);
@@ -224,22 +238,21 @@ export class MemoryPetStore implements PetStore {
     return true;
   }
 
-  /** The pets created since the seed (in id order), the seeded pets removed, and how many creates were made. */
+  /** The pets created since the seed and the seeded pets replaced (each in id order), the seeded pets removed, and how many creates were made. */
   saved(): SavedPets {
     const removed: (number | bigint)[] = [];
     for (const [id, entry] of this.#changed) if (entry === null) removed.push(id);
-    return {
-      created: this.#own.filter((entry) => entry.created === true).map((entry) => entry.pet),
-      removed: removed.sort(compareIds),
-      creates: this.#creates,
-    };
+    const kept = (saved: Entry['saved']) => this.#own.filter((entry) => entry.saved === saved).map((entry) => entry.pet);
+    const replaced = kept('replaced');
+    return { created: kept('created'), removed: removed.sort(compareIds), creates: this.#creates, ...(replaced.length > 0 ? { replaced } : {}) };
   }
 
-  /** Back to the seed, then the saved pets created (with their ids) and removed, numbering after the saved creates. */
+  /** Back to the seed, then the saved pets created (with their ids), replaced and removed, numbering after the saved creates. */
   restore(saved: SavedPets): void {
     this.reset();
     for (const id of saved.removed) this.remove(id);
-    for (const pet of saved.created) this.#add({ pet, json: undefined, created: true });
+    for (const pet of saved.created) this.#add({ pet, json: undefined, saved: 'created' });
+    for (const pet of saved.replaced ?? []) this.#add({ pet, json: undefined, saved: 'replaced' });
     this.#creates = saved.creates;
     this.#numbered += saved.creates;
     // Over your own data, created ids follow the largest below 2^62 one by one.
@@ -270,7 +283,7 @@ export class MemoryPetStore implements PetStore {
     for (const pet of pets) {
       const old = this.#entry(pet.id);
       if (old === undefined) this.#numbered++;
-      this.#add({ pet, json: undefined, created: old?.created === true });
+      this.#add({ pet, json: undefined, saved: old?.saved });
       if (pet.id > this.#largest && pet.id < CREATED_IDS_BELOW) this.#largest = BigInt(pet.id);
     }
   }

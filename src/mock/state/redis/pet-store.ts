@@ -188,6 +188,11 @@ export class RedisPetStore implements PetStore {
     return Promise.reject(new TypeError('a Redis store keeps its own state: there is nothing to restore into it'));
   }
 
+  /** Not yet with Redis: a mock whose spec replaces pets is refused with `--store` at start. */
+  replace(): Promise<StoredPet | undefined> {
+    return Promise.reject(new TypeError('replacing a pet is not supported with a Redis store yet'));
+  }
+
   /** Not yet with Redis: a mock whose spec removes pets is refused with `--store` at start. */
   remove(): Promise<boolean> {
     return Promise.reject(new TypeError('removing a pet is not supported with a Redis store yet'));
