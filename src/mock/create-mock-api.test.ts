@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectReplaces, type VariantCall } from '../../test/support/variant-replace.js';
 import { nodeAt, VARIANT_LIMIT_MAXIMUM, VARIANT_TAG_MAX_LENGTH, variantSpec } from '../../test/support/variant-spec.js';
 import { seededPets } from '../fixtures/seed.js';
 import { parseJson } from '../json/lossless.js';
@@ -116,8 +117,36 @@ describe('createMockApi with another spec', () => {
     expect(((await call('GET', `/pets?limit=${VARIANT_LIMIT_MAXIMUM}`)).json as { id: number }[]).map((pet) => pet.id)).toEqual([1, 2, 3, 4, 5]);
     expect((await call('DELETE', '/pets/1', { headers: { prefer: 'code=404' } })).status).toBe(404);
     expect((await call('GET', '/pets/1')).status).toBe(200);
-    const notAllowed = await call('PUT', '/pets/1', { body: {} });
-    expect([notAllowed.status, notAllowed.headers.get('allow')]).toEqual([405, 'GET, DELETE, HEAD, OPTIONS']);
+    const notAllowed = await call('PATCH', '/pets/1', { body: {} });
+    expect([notAllowed.status, notAllowed.headers.get('allow')]).toEqual([405, 'GET, PUT, DELETE, HEAD, OPTIONS']);
+    expect(mismatches).toEqual([]);
+  });
+
+  it('serves its replace with no code of its own, in the default session and in a named one, which a reset drops', async () => {
+    const fresh = createMockApi({ spec, count: 5, selfCheck: (mismatch) => mismatches.push(mismatch) });
+    const inSession =
+      (session: string | undefined): VariantCall =>
+      async (method, path, body, headers) => {
+        const sent = {
+          authorization: 'Bearer petstore-dev-key',
+          'content-type': 'application/json',
+          ...(session ? { 'x-mock-session': session } : {}),
+          ...headers,
+        };
+        const response = await fresh.fetch(
+          new Request(`http://mock.test/v1${path}`, { method, headers: sent, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }),
+        );
+        const text = await response.text();
+        return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
+      };
+    const seeded = (await inSession(undefined)('GET', '/pets/2')).json;
+    await expectReplaces(inSession(undefined), 2);
+    // A named session is an overlay of its own: the default session's replace is not in it, its own is not in the default session.
+    expect(await inSession('alice')('GET', '/pets/2')).toEqual({ status: 200, json: seeded });
+    const alices = await expectReplaces(inSession('alice'), 3);
+    expect((await inSession(undefined)('GET', '/pets/3')).json).not.toEqual(alices[0]);
+    expect((await fresh.fetch(new Request('http://mock.test/__mock/reset', { method: 'POST', headers: { 'x-mock-session': 'alice' } }))).status).toBe(200);
+    expect((await inSession('alice')('GET', '/pets/3')).json).toEqual((await createMockApi({ spec, count: 5 }).store.get(3)) as unknown);
     expect(mismatches).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
 /**
  * A variant of spec/openapi.yaml, as the API's owners would write it next: an optional `tag` on
- * NewPet (so on Pet), `limit` capped at 50, and `deletePet` (DELETE /pets/{petId}). It is made from the
- * real spec by these three edits, never copied, so that it follows every other change of the spec.
+ * NewPet (so on Pet), `limit` capped at 50, `deletePet` (DELETE /pets/{petId}) and `replacePet` (PUT
+ * /pets/{petId}). It is made from the real spec by these edits, never copied, so that it follows every
+ * other change of the spec.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -63,6 +64,30 @@ export function variantSpec(): OpenApiDocument {
           },
         },
       },
+    },
+  };
+  const create = nodeAt(doc, 'paths', '/pets', 'post');
+  const createResponses = nodeAt(create, 'responses');
+  nodeAt(doc, 'paths', '/pets/{petId}').put = {
+    operationId: 'replacePet',
+    summary: 'Replace an animal',
+    description: 'Replaces every field of the animal by those sent, as a create takes them; its id is kept.',
+    tags: ['animals'],
+    security: [{ bearerAuth: [] }],
+    parameters: [petId],
+    'x-max-body-bytes': create['x-max-body-bytes'],
+    requestBody: structuredClone(create.requestBody),
+    responses: {
+      '200': {
+        description: 'Animal replaced; the body is the animal as now stored.',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+      },
+      '400': { $ref: '#/components/responses/BadRequest' },
+      '401': { $ref: '#/components/responses/Unauthorized' },
+      '404': structuredClone(nodeAt(doc, 'paths', '/pets/{petId}', 'delete', 'responses', '404')),
+      // The body is read as a create reads it: too large, or not JSON, is answered as there.
+      '413': structuredClone(createResponses['413']),
+      '415': structuredClone(createResponses['415']),
     },
   };
   return doc as unknown as OpenApiDocument;
