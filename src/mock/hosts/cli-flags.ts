@@ -215,7 +215,7 @@ function behaviourOptions(): Option[] {
     new Option('--big-ids', 'ids beyond 2^53, exact in the JSON: shows clients that read ids into JavaScript numbers'),
     new Option(
       '--spec <file>',
-      'serve this variant of spec/openapi.yaml instead: each operation by its kind (list, create, read, delete), its fields and bounds',
+      'serve this variant of spec/openapi.yaml instead: each operation by its kind (list, create, read, replace, delete), its fields and bounds',
     ),
     new Option('--no-prefer', 'ignore Prefer: code=, delay=, auth=expired, fault= and the __code-style query parameters'),
     new Option(
