@@ -184,9 +184,9 @@ export const petNames: readonly string[] = ${JSON.stringify(names, null, 2)};
 `;
 }
 
-/** Every generated file, by path relative to the repository root, as the spec gives it now. */
-export async function generatedFiles(): Promise<Record<string, string>> {
-  const doc = await loadSpecFile(specPath);
+/** Every generated file, by path relative to the repository root, as the spec gives it now (or another spec file, such as a copy under test). */
+export async function generatedFiles(spec = specPath): Promise<Record<string, string>> {
+  const doc = await loadSpecFile(spec);
   const validators = validatorModules(doc);
   const profile = profileValidatorModules();
   // Drawn with the names from faker itself, not the list written before: one run writes every file in step.

@@ -139,6 +139,9 @@ function phrase(error: ErrorObject, data: unknown, field: string): string {
       return `must be at least ${error.params.limit}`;
     case 'maximum':
       return `must be at most ${error.params.limit}`;
+    case 'minLength':
+    case 'maxLength':
+      return `must be at ${error.keyword === 'minLength' ? 'least' : 'most'} ${error.params.limit} characters long`;
     case 'format':
       return error.params.format === 'int64' ? `must be ${INT64_PHRASE}` : `must be a valid ${error.params.format}`;
     default:
