@@ -10,7 +10,7 @@ import type { PetStatus } from '../../../types.js';
 import type { Pending } from '../../core/pending.js';
 import { filterValueOf, idsAfter } from '../seed-index.js';
 import { DEFAULT_SESSION } from '../sessions.js';
-import type { PetDraft, PetStore, SavedPets, StoredPet } from '../store.js';
+import { notYet, type PetDraft, type PetStore, type SavedPets, type StoredPet } from '../store.js';
 import { settle } from './change-feed.js';
 import type { RedisStore } from './redis-store.js';
 import { exactId, petFrom, type SeedEntry, type World } from './world.js';
@@ -189,9 +189,7 @@ export class RedisPetStore implements PetStore {
   }
 
   /** Not yet with Redis: a mock whose spec replaces pets is refused with `--store` at start. */
-  replace(): Promise<StoredPet | undefined> {
-    return Promise.reject(new TypeError('replacing a pet is not supported with a Redis store yet'));
-  }
+  readonly replace = notYet('replacing a pet');
 
   /** Not yet with Redis: a mock whose spec removes pets is refused with `--store` at start. */
   remove(): Promise<boolean> {
