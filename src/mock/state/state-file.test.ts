@@ -87,7 +87,11 @@ describe('the state file', () => {
       /"creates" is not a count of 1 or more/,
     ],
     ['a replaced id that is not seeded', { replaced: [{ id: 9, name: 'Nine', categoryId: 1 }], creates: 0 }, /replaced\[0\] is not a seeded pet still there/],
-    ['a replaced pet also removed', { replaced: [{ id: 2, name: 'Two', categoryId: 1 }], removed: [2], creates: 0 }, /replaced\[0\] is not a seeded pet still there/],
+    [
+      'a replaced pet also removed',
+      { replaced: [{ id: 2, name: 'Two', categoryId: 1 }], removed: [2], creates: 0 },
+      /replaced\[0\] is not a seeded pet still there/,
+    ],
     ['a replaced pet that is no Pet', { replaced: [{ id: 2, name: 2, categoryId: 1 }], creates: 0 }, /replaced\[0\] is not a valid Pet/],
   ])('refuses %s, naming it', async (_what, fields, problem) => {
     await writeFile(path, JSON.stringify({ format: 'petstore-mock-state', version: 3, seed: 1, count: 5, created: [], removed: [], ...fields }));

@@ -9,7 +9,7 @@ import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import type { ResourceModel } from '../../openapi/resource-model.js';
 import { isStoredPet, type PetData } from './pet-data.js';
 import { petDataHash } from './pet-data-file.js';
-import { idsAfter } from './seed-index.js';
+import { compareIds, idsAfter, indexById } from './seed-index.js';
 import type { SavedPets, StoredPet } from './store.js';
 
 const FORMAT = 'petstore-mock-state';
@@ -67,15 +67,8 @@ function isSeeded(origin: StateOrigin, id: bigint): boolean {
   if (origin.data !== undefined) {
     // Your data's pets are in id order: a binary search finds the id.
     const { pets } = origin.data;
-    let [low, high] = [0, pets.length - 1];
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const at = (pets[middle] as StoredPet).id;
-      if (at === id || BigInt(at) === id) return true;
-      if (at < id) low = middle + 1;
-      else high = middle - 1;
-    }
-    return false;
+    const at = pets[indexById(pets, id, (pet) => pet.id)];
+    return at !== undefined && compareIds(at.id, id) === 0;
   }
   const first = (origin.idOffset ?? 0n) + 1n;
   return id >= first && id < first + BigInt(origin.count);
@@ -127,7 +120,8 @@ function savedPets(path: string, origin: StateOrigin, state: JsonObject): SavedP
   const validate = (origin.model ?? BUNDLED_MODEL).validateRecord;
   const record = (pet: JsonValue, at: string): StoredPet => {
     // Checked on a copy: the validators fill in the spec's defaults, and a pet saved without a field comes back without it.
-    if (!validate(structuredClone(validationView(pet))) || !isStoredPet(pet)) rejectStateFile(path, `${at} is not a valid ${(origin.model ?? BUNDLED_MODEL).name}`);
+    if (!validate(structuredClone(validationView(pet))) || !isStoredPet(pet))
+      rejectStateFile(path, `${at} is not a valid ${(origin.model ?? BUNDLED_MODEL).name}`);
     return pet;
   };
   let last = 0;

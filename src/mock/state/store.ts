@@ -1,8 +1,23 @@
 import type { OperationKind, ResourceModel } from '../../openapi/resource-model.js';
 import type { Pet, PetStatus } from '../../types.js';
+import { cachedIn } from '../core/memo.js';
 import type { Pending } from '../core/pending.js';
 import { randomIdOf } from './random-ids.js';
-import { CREATED_IDS_BELOW, compareIds, contiguous, type Entry, fieldOf, idsAfter, jsonOf, keyOf, SeedIndex, type SeedOptions } from './seed-index.js';
+import {
+  ALL,
+  CREATED_IDS_BELOW,
+  compareIds,
+  contiguous,
+  type Entry,
+  fieldOf,
+  idOfEntry,
+  idsAfter,
+  indexById,
+  jsonOf,
+  keyOf,
+  SeedIndex,
+  type SeedOptions,
+} from './seed-index.js';
 
 /** A number of the spec as the store keeps it: an int64 beyond 2^53 stays exact as a `bigint`. */
 type Exact<T> = T extends number ? number | bigint : T;
@@ -102,9 +117,6 @@ export function unservedOperations(store: PetStore, model: ResourceModel): strin
   });
 }
 
-/** The key of the sorted list of every pet of the session, whatever its filter value. */
-const ALL = Symbol('all');
-
 /** The pet with `id` and the fields of `draft` that have a value, the id first. */
 function petOf(id: number | bigint, draft: PetDraft): StoredPet {
   const pet: Record<string, unknown> = { id };
@@ -115,17 +127,8 @@ function petOf(id: number | bigint, draft: PetDraft): StoredPet {
 /** Where `entry` goes in `list`, kept in id order: at the end, as created pets mostly go, or found by a binary search. */
 function insertById(list: Entry[], entry: Entry): void {
   const last = list.at(-1);
-  if (last === undefined || compareIds(last.pet.id, entry.pet.id) < 0) {
-    list.push(entry);
-    return;
-  }
-  let [low, high] = [0, list.length];
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (compareIds((list[middle] as Entry).pet.id, entry.pet.id) < 0) low = middle + 1;
-    else high = middle;
-  }
-  list.splice(low, 0, entry);
+  if (last === undefined || compareIds(last.pet.id, entry.pet.id) < 0) list.push(entry);
+  else list.splice(indexById(list, entry.pet.id, idOfEntry), 0, entry);
 }
 
 function removeFrom(list: Entry[] | undefined, entry: Entry): void {
@@ -232,13 +235,7 @@ export class MemoryPetStore implements PetStore {
   listJson(limit: number, status?: PetStatus): string {
     const key = this.#seed.pageKey(limit, status);
     const make = () => contiguous(`[${this.#page(limit, status).map(jsonOf).join(',')}]`);
-    if (this.#changed.size === 0) return this.#seed.page(key, make);
-    let json = this.#pages.get(key);
-    if (json === undefined) {
-      json = make();
-      this.#pages.set(key, json);
-    }
-    return json;
+    return this.#changed.size === 0 ? this.#seed.page(key, make) : cachedIn(this.#pages, key, make);
   }
 
   /** One pet's JSON. */
@@ -332,14 +329,11 @@ export class MemoryPetStore implements PetStore {
     this.#changed.set(key, entry);
     insertById(this.#own, entry);
     const value = this.#valueOf(entry);
-    if (value !== undefined) {
-      let list = this.#ownByValue.get(value);
-      if (list === undefined) {
-        list = [];
-        this.#ownByValue.set(value, list);
-      }
-      insertById(list, entry);
-    }
+    if (value !== undefined)
+      insertById(
+        cachedIn(this.#ownByValue, value, () => []),
+        entry,
+      );
     this.#changes();
   }
 
@@ -390,12 +384,7 @@ export class MemoryPetStore implements PetStore {
     const hidden = this.#hidden === 0 ? undefined : (entry: Entry) => this.#changed.has(keyOf(entry.pet.id));
     const own = value === undefined ? this.#own : (this.#ownByValue.get(value) ?? []);
     if (seed.order === 'id-asc' || seed.order === 'id-desc') return merge(seed.filtered(value), own, seed.compare, seed.order === 'id-desc', hidden, limit);
-    const key = value ?? ALL;
-    let sorted = this.#ownSorted.get(key);
-    if (sorted === undefined) {
-      sorted = [...own].sort(seed.compare);
-      this.#ownSorted.set(key, sorted);
-    }
+    const sorted = cachedIn(this.#ownSorted, value ?? ALL, () => [...own].sort(seed.compare));
     return merge(seed.sorted(value), sorted, seed.compare, false, hidden, limit);
   }
 }
