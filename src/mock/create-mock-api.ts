@@ -31,7 +31,7 @@ import { randomIdOf } from './state/random-ids.js';
 import { ClusterJournal } from './state/redis/journal.js';
 import { savedChanges, unsavedChange } from './state/saved-changes.js';
 import { SeedIndex } from './state/seed-index.js';
-import { LaterSessions } from './state/seeded-later.js';
+import { laterSessions } from './state/seeded-later.js';
 import { DEFAULT_SESSION, type SessionRegistry, Sessions } from './state/sessions.js';
 import { type PetStore, type StoredPet, unservedOperations } from './state/store.js';
 
@@ -104,7 +104,7 @@ function inMemory(settings: ResolvedMockOptions): MockState {
     return { sessions, defaultStore: sessions.default.store, coverage };
   }
   const limits = { max: settings.maxSessions, ttl: settings.sessionTtl, base: settings.now };
-  const sessions = new LaterSessions(
+  const sessions = laterSessions(
     seeded.then((pets) => memorySessions(settings, pets)),
     limits,
   );
