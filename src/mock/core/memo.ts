@@ -44,7 +44,7 @@ export function memoize<T>(compute: (key: string) => T, capacity = MEMO_KEY_CHAR
  * @example
  * cachedIn(pagesByKey, key, () => render(page)); // rendered once per key
  */
-export function cachedIn<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+export function cachedIn<K, V>(map: { get(key: K): V | undefined; set(key: K, value: V): unknown }, key: K, make: () => V): V {
   let value = map.get(key);
   if (value === undefined) {
     value = make();

@@ -157,7 +157,7 @@ export class SeedIndex {
       this.#byNumber = entries;
     }
     const inIdOrder = !this.randomIds && !this.givenIds;
-    this.entries = inIdOrder || isSorted(entries) ? entries : [...entries].sort(comparatorOf('id-asc'));
+    this.entries = inIdOrder || ascendingById(entries, idOfEntry) ? entries : [...entries].sort(comparatorOf('id-asc'));
     this.#index();
   }
 
@@ -227,7 +227,8 @@ export class SeedIndex {
   }
 }
 
-function isSorted(entries: readonly Entry[]): boolean {
-  for (let i = 1; i < entries.length; i++) if (compareIds((entries[i - 1] as Entry).pet.id, (entries[i] as Entry).pet.id) >= 0) return false;
+/** Whether a list is in strictly ascending id order: each id after the one before, none twice. */
+export function ascendingById<T>(list: readonly T[], idOf: (item: T) => number | bigint): boolean {
+  for (let i = 1; i < list.length; i++) if (compareIds(idOf(list[i - 1] as T), idOf(list[i] as T)) >= 0) return false;
   return true;
 }
