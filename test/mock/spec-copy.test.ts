@@ -13,11 +13,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedFiles, root } from '../../scripts/generated-files.js';
 import { compileSpec, createMockApi, loadSpecFile } from '../../src/index.js';
 import { compiledValidators } from '../../src/openapi/ajv.js';
+import { BUNDLED_MODEL } from '../../src/openapi/bundled-model.js';
+import { operationOfKind } from '../../src/openapi/resource-model.js';
 import { startMockCli } from '../support/cli.js';
 import type { VariantCall } from '../support/variant-replace.js';
 
 const TAG_MAX_LENGTH = 32;
 const LIMIT_MAXIMUM = 50;
+/** The real spec's page size, whose bound the copy changes: its text names it, so the edits find it there. */
+const REAL = operationOfKind(BUNDLED_MODEL, 'list')?.pageSize;
+if (REAL === undefined) throw new Error('the spec has no page size on its list');
 const AUTH = { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' };
 
 let dir: string;
@@ -47,10 +52,10 @@ const addTag = (): Promise<string> =>
 /** `limit` capped at 50, with the prose and the example that name its bound. */
 const capLimit = (): Promise<string> =>
   editedCopy('limit.yaml', [
-    ['(`limit` from 1 to 100)', `(\`limit\` from 1 to ${LIMIT_MAXIMUM})`],
-    ['(1 to 100, default 20)', `(1 to ${LIMIT_MAXIMUM}, default 20)`],
-    ['            maximum: 100\n', `            maximum: ${LIMIT_MAXIMUM}\n`],
-    ['"limit: must be <= 100"', `"limit: must be <= ${LIMIT_MAXIMUM}"`],
+    [`(\`limit\` from ${REAL.minimum} to ${REAL.maximum})`, `(\`limit\` from ${REAL.minimum} to ${LIMIT_MAXIMUM})`],
+    [`(${REAL.minimum} to ${REAL.maximum}, default ${REAL.default})`, `(${REAL.minimum} to ${LIMIT_MAXIMUM}, default ${REAL.default})`],
+    [`            maximum: ${REAL.maximum}\n`, `            maximum: ${LIMIT_MAXIMUM}\n`],
+    [`"limit: must be <= ${REAL.maximum}"`, `"limit: must be <= ${LIMIT_MAXIMUM}"`],
   ]);
 
 beforeAll(async () => {
@@ -93,7 +98,7 @@ async function expectTagServed(call: VariantCall): Promise<void> {
   expect(created).toMatchObject({ status: 201, json: { name: 'Rex', categoryId: 3, status: 'sold', tag } });
   const { id } = created.json as TaggedPet;
   expect(await call('GET', `/pets/${id}`)).toEqual({ status: 200, json: created.json });
-  expect(((await call('GET', '/pets?status=sold&limit=100')).json as TaggedPet[]).filter((pet) => pet.id === id)).toEqual([created.json]);
+  expect(((await call('GET', `/pets?status=sold&limit=${REAL.maximum}`)).json as TaggedPet[]).filter((pet) => pet.id === id)).toEqual([created.json]);
   const tooLong = await call('POST', '/pets', { name: 'Rex', categoryId: 3, tag: 'x'.repeat(TAG_MAX_LENGTH + 1) });
   expect(tooLong).toEqual({
     status: 400,
@@ -151,6 +156,6 @@ describe('a copy of spec/openapi.yaml with limit capped at 50, and nothing else 
     const spec = compileSpec(await loadSpecFile(await capLimit()));
     expect(await inProcess(createMockApi({ spec, count: 80 }))('GET', over)).toEqual({ status: 400, json: { code: 'bad_request', status: 400, message } });
     const clamping = createMockApi({ spec, count: 80, profile: { version: 1, limitOutOfRange: 'clamp' } });
-    expect(((await inProcess(clamping)('GET', '/pets?limit=75')).json as unknown[]).length).toBe(LIMIT_MAXIMUM);
+    expect(((await inProcess(clamping)('GET', `/pets?limit=${LIMIT_MAXIMUM + 1}`)).json as unknown[]).length).toBe(LIMIT_MAXIMUM);
   });
 });
