@@ -14,15 +14,20 @@ import { generatedFiles, root } from '../../scripts/generated-files.js';
 import { compileSpec, createMockApi, loadSpecFile } from '../../src/index.js';
 import { compiledValidators } from '../../src/openapi/ajv.js';
 import { BUNDLED_MODEL } from '../../src/openapi/bundled-model.js';
-import { operationOfKind } from '../../src/openapi/resource-model.js';
+import { operationOfKind, type PageSize } from '../../src/openapi/resource-model.js';
 import { startMockCli } from '../support/cli.js';
 import type { VariantCall } from '../support/variant-replace.js';
 
 const TAG_MAX_LENGTH = 32;
 const LIMIT_MAXIMUM = 50;
 /** The real spec's page size, whose bound the copy changes: its text names it, so the edits find it there. */
-const REAL = operationOfKind(BUNDLED_MODEL, 'list')?.pageSize;
-if (REAL === undefined) throw new Error('the spec has no page size on its list');
+const REAL = pageSizeOf();
+
+function pageSizeOf(): PageSize {
+  const pageSize = operationOfKind(BUNDLED_MODEL, 'list')?.pageSize;
+  if (pageSize === undefined) throw new Error('the spec has no page size on its list');
+  return pageSize;
+}
 const AUTH = { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' };
 
 let dir: string;
