@@ -21,16 +21,12 @@ const VERSIONS = [1, 2, 3];
  * pets created since; from version 2, the ids of the seeded pets removed and the count of creates;
  * from version 3, the seeded pets replaced, as they are now.
  */
-interface SavedState {
+interface SavedState extends Pick<SavedPets, 'created'>, Partial<Omit<SavedPets, 'created'>> {
   readonly format: typeof FORMAT;
   readonly version: number;
   readonly seed?: number;
   readonly data?: string;
   readonly count: number;
-  readonly created: readonly StoredPet[];
-  readonly removed?: readonly (number | bigint)[];
-  readonly creates?: number;
-  readonly replaced?: readonly StoredPet[];
 }
 
 /**
