@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectReplaces, type VariantCall } from '../../test/support/variant-replace.js';
+import { expectReplaces, type VariantCall, variantCall } from '../../test/support/variant-replace.js';
 import { nodeAt, VARIANT_LIMIT_MAXIMUM, VARIANT_TAG_MAX_LENGTH, variantSpec } from '../../test/support/variant-spec.js';
 import { seededPets } from '../fixtures/seed.js';
 import { parseJson } from '../json/lossless.js';
@@ -129,21 +129,12 @@ describe('createMockApi with another spec', () => {
 
   it('serves its replace with no code of its own, in the default session and in a named one, which a reset drops', async () => {
     const fresh = createMockApi({ spec, count: 5, selfCheck: (mismatch) => mismatches.push(mismatch) });
-    const inSession =
-      (session: string | undefined): VariantCall =>
-      async (method, path, body, headers) => {
-        const sent = {
-          authorization: 'Bearer petstore-dev-key',
-          'content-type': 'application/json',
-          ...(session ? { 'x-mock-session': session } : {}),
-          ...headers,
-        };
-        const response = await fresh.fetch(
-          new Request(`http://mock.test/v1${path}`, { method, headers: sent, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }),
-        );
-        const text = await response.text();
-        return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
-      };
+    const inSession = (session: string | undefined): VariantCall =>
+      variantCall(
+        () => 'http://mock.test/v1',
+        (request) => fresh.fetch(request),
+        session ? { 'x-mock-session': session } : {},
+      );
     const seeded = (await inSession(undefined)('GET', '/pets/2')).json;
     await expectReplaces(inSession(undefined), 2);
     // A named session is an overlay of its own: the default session's replace is not in it, its own is not in the default session.

@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
-import { expectReplaces, expectServed, type VariantCall } from '../support/variant-replace.js';
+import { expectReplaces, expectServed, variantCall } from '../support/variant-replace.js';
 import { nodeAt, VARIANT_LIMIT_MAXIMUM, VARIANT_TAG_MAX_LENGTH, variantSpec, writeVariantSpec } from '../support/variant-spec.js';
 
-const AUTH = { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' };
 let dir: string;
 let path: string;
 let mock: RunningMock;
@@ -27,16 +26,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A call to the mock at `url` (the CLI's, by default). */
-const callAt =
-  (url: () => string): VariantCall =>
-  async (method, target, body, headers) => {
-    const init = { method, headers: { ...AUTH, ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
-    const response = await fetch(`${url()}${target}`, init);
-    const text = await response.text();
-    return { status: response.status, json: text === '' ? undefined : JSON.parse(text) };
-  };
-const call = callAt(() => mock.url);
+const call = variantCall(() => mock.url);
 
 describe('petstore-mock --spec', () => {
   it('says what it serves, and serves the variant: a valid tag kept, the new bound, a deleted pet gone from every page and filter', async () => {
@@ -66,7 +56,7 @@ describe('petstore-mock --spec', () => {
     const state = join(dir, 'state.json');
     const args = ['--port', '0', '--spec', path, '--state', state, '--self-check', '--quiet'];
     let running = await startMockCli(args);
-    const restarted = callAt(() => running.url);
+    const restarted = variantCall(() => running.url);
     const replaced = await expectReplaces(restarted, 4);
     expect((await restarted('DELETE', '/pets/5')).status).toBe(204);
     const before = (await restarted('GET', `/pets?limit=${VARIANT_LIMIT_MAXIMUM}`)).json;

@@ -16,7 +16,7 @@ import { compiledValidators } from '../../src/openapi/ajv.js';
 import { BUNDLED_MODEL } from '../../src/openapi/bundled-model.js';
 import { operationOfKind, type PageSize } from '../../src/openapi/resource-model.js';
 import { startMockCli } from '../support/cli.js';
-import type { VariantCall } from '../support/variant-replace.js';
+import { type VariantCall, variantCall } from '../support/variant-replace.js';
 
 const TAG_MAX_LENGTH = 32;
 const LIMIT_MAXIMUM = 50;
@@ -28,7 +28,6 @@ function pageSizeOf(): PageSize {
   if (pageSize === undefined) throw new Error('the spec has no page size on its list');
   return pageSize;
 }
-const AUTH = { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' };
 
 let dir: string;
 let real: string;
@@ -70,23 +69,14 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** A call to a mock over HTTP at `url`. */
-const overHttp =
-  (url: string): VariantCall =>
-  async (method, path, body) => {
-    const response = await fetch(`${url}${path}`, { method, headers: AUTH, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    const text = await response.text();
-    return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
-  };
+const overHttp = (url: string): VariantCall => variantCall(() => url);
 
 /** A call to a mock in this process. */
-const inProcess =
-  (mock: ReturnType<typeof createMockApi>): VariantCall =>
-  async (method, path, body) => {
-    const request = new Request(`http://mock.test/v1${path}`, { method, headers: AUTH, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    const response = await mock.fetch(request);
-    const text = await response.text();
-    return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
-  };
+const inProcess = (mock: ReturnType<typeof createMockApi>): VariantCall =>
+  variantCall(
+    () => 'http://mock.test/v1',
+    (request) => mock.fetch(request),
+  );
 
 interface TaggedPet {
   readonly id: number;

@@ -10,6 +10,24 @@ import { VARIANT_LIMIT_MAXIMUM, VARIANT_TAG_MAX_LENGTH } from './variant-spec.js
 /** One call to the mock, through whatever host a test has: the status and the JSON body. */
 export type VariantCall = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; json: unknown }>;
 
+/**
+ * Calls to the mock whose API is at `base()` (read at each call: a restarted mock has another), with its
+ * key, through `send`: `fetch` over HTTP or MSW (the global one at each call, which MSW patches while it listens),
+ * or a mock's own `fetch` in process.
+ */
+export function variantCall(
+  base: () => string,
+  send = (request: Request): Promise<Response> => fetch(request),
+  headers: Record<string, string> = {},
+): VariantCall {
+  return async (method, path, body, extra) => {
+    const sent = { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json', ...headers, ...extra };
+    const response = await send(new Request(`${base()}${path}`, { method, headers: sent, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
+    const text = await response.text();
+    return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
+  };
+}
+
 interface ListedPet {
   readonly id: number;
   readonly status?: string;
@@ -80,4 +98,14 @@ export async function expectReplaces(call: VariantCall, seededId: number): Promi
   expect((next.json as ListedPet).id).toBe(doomedId + 1);
   expect((await call('DELETE', `/pets/${doomedId + 1}`)).status).toBe(204);
   return replaced;
+}
+
+/** The whole variant in a mock seeded with 10 pets: a valid tag kept and a long one refused, the new bound, the delete, and every replace. */
+export async function expectVariantServed(call: VariantCall): Promise<void> {
+  const tag = 't'.repeat(VARIANT_TAG_MAX_LENGTH);
+  expect(await call('POST', '/pets', { name: 'Rex', categoryId: 1, tag })).toMatchObject({ status: 201, json: { id: 11, tag } });
+  expect((await call('POST', '/pets', { name: 'Rex', categoryId: 1, tag: `${tag}t` })).status).toBe(400);
+  expect((await call('GET', `/pets?limit=${VARIANT_LIMIT_MAXIMUM + 1}`)).status).toBe(400);
+  expect((await call('DELETE', '/pets/11')).status).toBe(204);
+  await expectReplaces(call, 3);
 }
