@@ -90,7 +90,9 @@ function byStatusSource(doc: OpenApiDocument, names: ReadonlySet<string>, name: 
  * ajv's standalone code `require`s the runtime helpers it uses (`ucs2length` for any `maxLength` or
  * `minLength`, `equal` for an `enum` of objects...) even when asked for an ES module
  * (ajv-validator/ajv#2209), and an ES module has no `require`: each becomes an import of the same
- * CommonJS file, whose default import is its `module.exports`.
+ * CommonJS file. Its default import is its `module.exports` in Node, but the helper itself where a
+ * bundler or vitest reads the file's `__esModule` flag: either way the code gets `{ default: helper }`,
+ * the `require()` it was written for.
  */
 export function importRuntimeHelpers(code: string): string {
   const helpers = new Map<string, string>();
@@ -101,7 +103,10 @@ export function importRuntimeHelpers(code: string): string {
   });
   if (/\brequire\(/.test(body))
     throw new Error('scripts/generated-files.ts: ajv emitted a require() that is not of its runtime; the validators would not load as an ES module');
-  return [...helpers].map(([path, name]) => `import ${name} from '${path}.js';\n`).join('') + body;
+  const imports = [...helpers].map(
+    ([path, name]) => `import ${name}Import from '${path}.js';\nconst ${name} = { default: ${name}Import.default ?? ${name}Import };\n`,
+  );
+  return imports.join('') + body;
 }
 
 /** The validators of `doc` as an ES module and its declarations; the module imports `formats` from `formatsFrom`. */
@@ -184,9 +189,9 @@ export const petNames: readonly string[] = ${JSON.stringify(names, null, 2)};
 `;
 }
 
-/** Every generated file, by path relative to the repository root, as the spec gives it now. */
-export async function generatedFiles(): Promise<Record<string, string>> {
-  const doc = await loadSpecFile(specPath);
+/** Every generated file, by path relative to the repository root, as the spec gives it now (or another spec file, such as a copy under test). */
+export async function generatedFiles(spec = specPath): Promise<Record<string, string>> {
+  const doc = await loadSpecFile(spec);
   const validators = validatorModules(doc);
   const profile = profileValidatorModules();
   // Drawn with the names from faker itself, not the list written before: one run writes every file in step.

@@ -3,7 +3,7 @@
  * suite's global setup, and the API's types. Nothing here needs `msw`; see `petstore-mock/msw`.
  */
 
-export { EXIT, type ExitCode, PetstoreError, StateFileError, StoreUnavailableError, UsageError } from './errors.js';
+export { EXIT, type ExitCode, PetstoreError, SpecError, StateFileError, StoreUnavailableError, UsageError } from './errors.js';
 export { DEFAULT_API_KEY, MOCK_DEFAULTS } from './mock/core/defaults.js';
 export { createMockApi, type MockApi, type MockOptions } from './mock/create-mock-api.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './mock/hosts/node-server.js';
@@ -14,5 +14,8 @@ export type { CoverageReport, OperationCoverage } from './mock/state/coverage.js
 export type { JournalEntry, JournalFilter, JournalPage, JournalRule } from './mock/state/journal.js';
 export type { DataPet } from './mock/state/pet-data.js';
 export type { PetDraft, PetStore, StoredPet } from './mock/state/store.js';
+export { compileSpec } from './openapi/ajv.js';
+export type { CompiledSpec } from './openapi/bundled-model.js';
+export { loadSpecFile } from './openapi/load.js';
 export { type ListOrder, PROFILE_SCHEMA, type Profile, type ProfileDocument, readProfile, UNKNOWN, UNKNOWN_PROFILE } from './profile/profile.js';
 export type { ApiError, NewPet, Pet, PetStatus } from './types.js';

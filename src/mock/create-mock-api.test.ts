@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { expectReplaces, type VariantCall, variantCall } from '../../test/support/variant-replace.js';
 import { nodeAt, VARIANT_LIMIT_MAXIMUM, VARIANT_TAG_MAX_LENGTH, variantSpec } from '../../test/support/variant-spec.js';
 import { seededPets } from '../fixtures/seed.js';
 import { parseJson } from '../json/lossless.js';
 import { compileSpec } from '../openapi/ajv.js';
+import { BUNDLED_MODEL } from '../openapi/bundled-model.js';
+import { operationOfKind } from '../openapi/resource-model.js';
 import type { MockRequest, MockResponse } from './core/messages.js';
 import { createMockApi } from './create-mock-api.js';
 import type { SharedState } from './state/redis/shared-state.js';
 
 // Never touched: the refusal comes before the mock reads its shared state.
 const shared = {} as SharedState;
+
+/** The largest page the spec allows: a list of every seeded pet is a list of at most so many. */
+const PAGE = operationOfKind(BUNDLED_MODEL, 'list')?.pageSize?.maximum ?? 0;
 
 describe('createMockApi with a profile and a shared (Redis) store', () => {
   it.each([
@@ -59,7 +65,7 @@ describe('createMockApi().fetch parses JSON bodies as UTF-8 only (RFC 8259)', ()
 describe('createMockApi and the seeded pets', () => {
   const list = (): MockRequest => ({
     method: 'GET',
-    target: '/v1/pets?limit=100',
+    target: `/v1/pets?limit=${PAGE}`,
     header: (name) => (name === 'authorization' ? 'Bearer petstore-dev-key' : undefined),
     text: async () => '',
   });
@@ -68,7 +74,7 @@ describe('createMockApi and the seeded pets', () => {
     for (const count of [0, 3, 50]) {
       const answered = createMockApi({ count }).respond(list());
       expect(answered, `count ${count}`).not.toBeInstanceOf(Promise);
-      expect(JSON.parse((answered as MockResponse).body)).toEqual(seededPets(1, count));
+      expect(JSON.parse((answered as MockResponse).body)).toEqual(seededPets(1, count).slice(0, PAGE));
     }
   });
 
@@ -78,7 +84,7 @@ describe('createMockApi and the seeded pets', () => {
       const first = mock.respond(list());
       expect(first, JSON.stringify(options)).toBeInstanceOf(Promise);
       const drawn = seededPets(options.seed ?? 1, options.count, { bigIds: options.bigIds ?? false });
-      expect(parseJson((await first).body)).toEqual(drawn);
+      expect(parseJson((await first).body)).toEqual(drawn.slice(0, PAGE));
       expect(mock.respond(list()), JSON.stringify(options)).not.toBeInstanceOf(Promise);
       expect(await mock.store.size).toBe(options.count);
     }
@@ -116,8 +122,27 @@ describe('createMockApi with another spec', () => {
     expect(((await call('GET', `/pets?limit=${VARIANT_LIMIT_MAXIMUM}`)).json as { id: number }[]).map((pet) => pet.id)).toEqual([1, 2, 3, 4, 5]);
     expect((await call('DELETE', '/pets/1', { headers: { prefer: 'code=404' } })).status).toBe(404);
     expect((await call('GET', '/pets/1')).status).toBe(200);
-    const notAllowed = await call('PUT', '/pets/1', { body: {} });
-    expect([notAllowed.status, notAllowed.headers.get('allow')]).toEqual([405, 'GET, DELETE, HEAD, OPTIONS']);
+    const notAllowed = await call('PATCH', '/pets/1', { body: {} });
+    expect([notAllowed.status, notAllowed.headers.get('allow')]).toEqual([405, 'GET, PUT, DELETE, HEAD, OPTIONS']);
+    expect(mismatches).toEqual([]);
+  });
+
+  it('serves its replace with no code of its own, in the default session and in a named one, which a reset drops', async () => {
+    const fresh = createMockApi({ spec, count: 5, selfCheck: (mismatch) => mismatches.push(mismatch) });
+    const inSession = (session: string | undefined): VariantCall =>
+      variantCall(
+        () => 'http://mock.test/v1',
+        (request) => fresh.fetch(request),
+        session ? { 'x-mock-session': session } : {},
+      );
+    const seeded = (await inSession(undefined)('GET', '/pets/2')).json;
+    await expectReplaces(inSession(undefined), 2);
+    // A named session is an overlay of its own: the default session's replace is not in it, its own is not in the default session.
+    expect(await inSession('alice')('GET', '/pets/2')).toEqual({ status: 200, json: seeded });
+    const alices = await expectReplaces(inSession('alice'), 3);
+    expect((await inSession(undefined)('GET', '/pets/3')).json).not.toEqual(alices[0]);
+    expect((await fresh.fetch(new Request('http://mock.test/__mock/reset', { method: 'POST', headers: { 'x-mock-session': 'alice' } }))).status).toBe(200);
+    expect((await inSession('alice')('GET', '/pets/3')).json).toEqual((await createMockApi({ spec, count: 5 }).store.get(3)) as unknown);
     expect(mismatches).toEqual([]);
   });
 

@@ -31,9 +31,9 @@ import { randomIdOf } from './state/random-ids.js';
 import { ClusterJournal } from './state/redis/journal.js';
 import { savedChanges, unsavedChange } from './state/saved-changes.js';
 import { SeedIndex } from './state/seed-index.js';
-import { LaterSessions } from './state/seeded-later.js';
+import { laterSessions } from './state/seeded-later.js';
 import { DEFAULT_SESSION, type SessionRegistry, Sessions } from './state/sessions.js';
-import type { PetStore, StoredPet } from './state/store.js';
+import { type PetStore, type StoredPet, unservedOperations } from './state/store.js';
 
 export type { MockOptions, ResolvedMockOptions } from './options.js';
 
@@ -104,7 +104,7 @@ function inMemory(settings: ResolvedMockOptions): MockState {
     return { sessions, defaultStore: sessions.default.store, coverage };
   }
   const limits = { max: settings.maxSessions, ttl: settings.sessionTtl, base: settings.now };
-  const sessions = new LaterSessions(
+  const sessions = laterSessions(
     seeded.then((pets) => memorySessions(settings, pets)),
     limits,
   );
@@ -146,7 +146,7 @@ function storeChoices(profile: Profile): string[] {
   ];
 }
 
-/** The shared (Redis) state when the options give one, else the state of this process; a profile a shared store cannot adopt is a `TypeError`. */
+/** The shared (Redis) state when the options give one, else the state of this process; a profile a shared store cannot adopt, or an operation it cannot serve yet, is a `TypeError`. */
 function stateOf(settings: ResolvedMockOptions): MockState {
   const { shared, profile } = settings;
   if (!shared) return inMemory(settings);
@@ -155,7 +155,13 @@ function stateOf(settings: ResolvedMockOptions): MockState {
     throw new TypeError(
       `profile: ${unsupported.join(', ')} cannot be adopted with a Redis store yet; run that mock without --store, or remove those fields from the profile.`,
     );
-  return { sessions: shared.sessions, defaultStore: shared.store.store(DEFAULT_SESSION), coverage: shared.coverage };
+  const defaultStore = shared.store.store(DEFAULT_SESSION);
+  const unserved = unservedOperations(defaultStore, settings.spec.model);
+  if (unserved.length > 0)
+    throw new TypeError(
+      `the spec cannot be served with a Redis store yet: ${unserved.join('; ')}, which it does not do yet. Serve it in memory, without --store.`,
+    );
+  return { sessions: shared.sessions, defaultStore, coverage: shared.coverage };
 }
 
 /**

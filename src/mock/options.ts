@@ -95,8 +95,9 @@ export interface MockOptions {
   readonly journalBodyLimit?: number;
   /**
    * Another spec to serve, a variant of this interface (`--spec FILE`): `compileSpec(await
-   * loadSpecFile(path))`. Its operations are served by their kinds, its fields kept and seeded, its
-   * bounds enforced; the validators are compiled at start. Not with `shared` yet. Default: spec/openapi.yaml.
+   * loadSpecFile(path))`, both from `petstore-mock`. Its operations are served by their kinds, its fields
+   * kept and seeded, its bounds enforced; the validators are compiled at start. Not with `shared` yet.
+   * The same in `createMockApi`, `startMockServer` and `createHandlers`. Default: spec/openapi.yaml.
    */
   readonly spec?: CompiledSpec;
 }

@@ -86,11 +86,12 @@ describe('readResourceModel of a variant spec', () => {
   const doc = variantSpec();
   const model = readResourceModel(doc, compiledValidators(doc));
 
-  it('recognises the new delete, and keeps the other kinds', () => {
+  it('recognises the new replace and delete, and keeps the other kinds', () => {
     expect(kinds(model)).toEqual([
       'GET /pets listPets: list 200',
       'POST /pets createPet: create 201',
       'GET /pets/{petId} getPet: read 200',
+      'PUT /pets/{petId} replacePet: replace 200',
       'DELETE /pets/{petId} deletePet: delete 204',
     ]);
     expect(operationOfKind(model, 'delete')?.statuses).toEqual([204, 400, 401, 404]);

@@ -1,6 +1,6 @@
 /**
  * `petstore-mock --spec FILE`: a variant of the interface (an optional `tag`, `limit` capped at 50,
- * `deletePet`) served by the real command with no code of its own, every answer checked against the
+ * `deletePet`, `replacePet`) served by the real command with no code of its own, every answer checked against the
  * variant by the mock's self-check; and the refusals, each with a sentence and exit 2.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
+import { expectReplaces, expectServed, variantCall } from '../support/variant-replace.js';
 import { nodeAt, VARIANT_LIMIT_MAXIMUM, VARIANT_TAG_MAX_LENGTH, variantSpec, writeVariantSpec } from '../support/variant-spec.js';
 
-const AUTH = { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' };
 let dir: string;
 let path: string;
 let mock: RunningMock;
@@ -26,11 +26,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function call(method: string, target: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(`${mock.url}${target}`, { method, headers: AUTH, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await response.text();
-  return { status: response.status, json: text === '' ? undefined : JSON.parse(text) };
-}
+const call = variantCall(() => mock.url);
 
 describe('petstore-mock --spec', () => {
   it('says what it serves, and serves the variant: a valid tag kept, the new bound, a deleted pet gone from every page and filter', async () => {
@@ -49,6 +45,33 @@ describe('petstore-mock --spec', () => {
     expect((await call('POST', '/pets', { name: 'Gus', categoryId: 1 })).json).toMatchObject({ id: 52 });
     // Every answer kept the variant: the self-check would have logged a mismatch and answered 500.
     expect(mock.stderr()).not.toContain('self-check');
+  });
+
+  it('serves its replace: a replaced pet read back, listed and filtered by its new values, every answer true to the variant', async () => {
+    await expectReplaces(call, 7);
+    expect(mock.stderr()).not.toContain('self-check');
+  });
+
+  it('keeps replaced and removed pets, seeded and created, exactly across a restart with --state', async () => {
+    const state = join(dir, 'state.json');
+    const args = ['--port', '0', '--spec', path, '--state', state, '--self-check', '--quiet'];
+    let running = await startMockCli(args);
+    const restarted = variantCall(() => running.url);
+    const replaced = await expectReplaces(restarted, 4);
+    expect((await restarted('DELETE', '/pets/5')).status).toBe(204);
+    const before = (await restarted('GET', `/pets?limit=${VARIANT_LIMIT_MAXIMUM}`)).json;
+    await running.stop();
+    running = await startMockCli(args);
+    try {
+      await expectServed(restarted, replaced);
+      expect((await restarted('GET', `/pets?limit=${VARIANT_LIMIT_MAXIMUM}`)).json).toEqual(before);
+      expect((await restarted('GET', '/pets/5')).status).toBe(404);
+      // Ids stay taken after the restart: the pets created and removed before it are numbered past.
+      expect((await restarted('POST', '/pets', { name: 'After', categoryId: 1 })).json).toMatchObject({ id: 54 });
+      expect(running.stderr()).not.toContain('self-check');
+    } finally {
+      await running.stop();
+    }
   });
 
   it('refuses a spec with an operation of no known kind, naming it and what would make it one (exit 2)', async () => {

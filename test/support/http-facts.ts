@@ -394,7 +394,8 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
       });
 
       it('answers 405 with Allow for a known path with another method', async () => {
-        const result = await call('/pets/1', { method: 'DELETE', headers: AUTH });
+        // PATCH is no kind of operation the mock serves: on a spec it serves, it is never documented.
+        const result = await call('/pets/1', { method: 'PATCH', headers: AUTH });
         expectError(result, 405);
         expect(result.response.headers.get('allow')).toMatch(/GET/);
         const put = await call('/pets', { method: 'PUT', headers: JSON_HEADERS, body: '{}' });

@@ -1,7 +1,8 @@
 /**
  * A variant of spec/openapi.yaml, as the API's owners would write it next: an optional `tag` on
- * NewPet (so on Pet), `limit` capped at 50, and `deletePet` (DELETE /pets/{petId}). It is made from the
- * real spec by these three edits, never copied, so that it follows every other change of the spec.
+ * NewPet (so on Pet), `limit` capped at 50, `deletePet` (DELETE /pets/{petId}) and `replacePet` (PUT
+ * /pets/{petId}). It is made from the real spec by these edits, never copied, so that it follows every
+ * other change of the spec.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -43,26 +44,50 @@ export function variantSpec(): OpenApiDocument {
   limit.description = `Maximum number of animals returned (1 to ${VARIANT_LIMIT_MAXIMUM}, default 20).`;
   nodeAt(doc, 'components', 'responses', 'BadRequest', 'content', 'application/json', 'example').message = `limit: must be <= ${VARIANT_LIMIT_MAXIMUM}`;
   const petId = nodeAt(doc, 'paths', '/pets/{petId}', 'get', 'parameters', 0);
+  // What an operation on one animal shares: its tag, its key, its id in the path, and its errors.
+  const onItem = () => ({
+    tags: ['animals'],
+    security: [{ bearerAuth: [] }],
+    parameters: [petId],
+  });
+  const itemErrors = () => ({
+    '400': { $ref: '#/components/responses/BadRequest' },
+    '401': { $ref: '#/components/responses/Unauthorized' },
+    '404': {
+      description: 'No animal has this id.',
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          example: { code: 'not_found', message: 'No animal has the id 99999.', status: 404 },
+        },
+      },
+    },
+  });
   nodeAt(doc, 'paths', '/pets/{petId}').delete = {
     operationId: 'deletePet',
     summary: 'Remove an animal',
     description: 'Removes the animal; its id is never given to another.',
-    tags: ['animals'],
-    security: [{ bearerAuth: [] }],
-    parameters: [petId],
+    ...onItem(),
+    responses: { '204': { description: 'Animal removed.' }, ...itemErrors() },
+  };
+  const create = nodeAt(doc, 'paths', '/pets', 'post');
+  const createResponses = nodeAt(create, 'responses');
+  nodeAt(doc, 'paths', '/pets/{petId}').put = {
+    operationId: 'replacePet',
+    summary: 'Replace an animal',
+    description: 'Replaces every field of the animal by those sent, as a create takes them; its id is kept.',
+    ...onItem(),
+    'x-max-body-bytes': create['x-max-body-bytes'],
+    requestBody: structuredClone(create.requestBody),
     responses: {
-      '204': { description: 'Animal removed.' },
-      '400': { $ref: '#/components/responses/BadRequest' },
-      '401': { $ref: '#/components/responses/Unauthorized' },
-      '404': {
-        description: 'No animal has this id.',
-        content: {
-          'application/json': {
-            schema: { $ref: '#/components/schemas/Error' },
-            example: { code: 'not_found', message: 'No animal has the id 99999.', status: 404 },
-          },
-        },
+      '200': {
+        description: 'Animal replaced; the body is the animal as now stored.',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
       },
+      ...itemErrors(),
+      // The body is read as a create reads it: too large, or not JSON, is answered as there.
+      '413': structuredClone(createResponses['413']),
+      '415': structuredClone(createResponses['415']),
     },
   };
   return doc as unknown as OpenApiDocument;

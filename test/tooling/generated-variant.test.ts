@@ -18,7 +18,13 @@ it("imports ajv's runtime helpers in place of its require(), and refuses a requi
     '"use strict";\nconst func2 = require("ajv/dist/runtime/ucs2length").default;\nconst func3 = require("ajv/dist/runtime/ucs2length").default;',
   );
   expect(code).toBe(
-    `import ajvRuntime0 from 'ajv/dist/runtime/ucs2length.js';\n"use strict";\nconst func2 = ajvRuntime0.default;\nconst func3 = ajvRuntime0.default;`,
+    [
+      "import ajvRuntime0Import from 'ajv/dist/runtime/ucs2length.js';",
+      'const ajvRuntime0 = { default: ajvRuntime0Import.default ?? ajvRuntime0Import };',
+      '"use strict";',
+      'const func2 = ajvRuntime0.default;',
+      'const func3 = ajvRuntime0.default;',
+    ].join('\n'),
   );
   expect(() => importRuntimeHelpers('const fs = require("node:fs");')).toThrow(/a require\(\) that is not of its runtime/);
 });
@@ -37,6 +43,21 @@ it('generates validators for a spec with a maxLength that Node imports as an ES 
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     // 32 dogs are 64 UTF-16 units but 32 code points, which is what JSON Schema counts.
     expect(JSON.parse(out)).toEqual([true, false, true]);
+    // And where the CommonJS helper's default import is the helper itself, as vitest and bundlers read the
+    // module (src/generated/validators.js, bundled or under test): beside the sources, not a package's.
+    const inSources = join(root.pathname, 'src', 'generated', '.variant-validators.tmp.js');
+    await writeFile(inSources, js);
+    try {
+      const inVitest = (await import(pathToFileURL(inSources).href)) as Record<string, (value: unknown) => boolean>;
+      const pet = (tag: string) => ({ name: 'Rex', categoryId: 1, tag });
+      const answers = [
+        inVitest.createPetBody?.(pet('x'.repeat(VARIANT_TAG_MAX_LENGTH))),
+        inVitest.createPetBody?.(pet('x'.repeat(VARIANT_TAG_MAX_LENGTH + 1))),
+      ];
+      expect(answers).toEqual([true, false]);
+    } finally {
+      await rm(inSources, { force: true });
+    }
   } finally {
     await rm(file, { force: true });
   }

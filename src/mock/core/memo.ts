@@ -37,3 +37,18 @@ export function memoize<T>(compute: (key: string) => T, capacity = MEMO_KEY_CHAR
     return computed;
   };
 }
+
+/**
+ * The value of `key` in `map`, made by `make` on first use and kept: the one way a cache of the mock
+ * is filled.
+ * @example
+ * cachedIn(pagesByKey, key, () => render(page)); // rendered once per key
+ */
+export function cachedIn<K, V>(map: { get(key: K): V | undefined; set(key: K, value: V): unknown }, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}

@@ -215,7 +215,7 @@ function behaviourOptions(): Option[] {
     new Option('--big-ids', 'ids beyond 2^53, exact in the JSON: shows clients that read ids into JavaScript numbers'),
     new Option(
       '--spec <file>',
-      'serve this variant of spec/openapi.yaml instead: each operation by its kind (list, create, read, delete), its fields and bounds',
+      'serve this variant of spec/openapi.yaml instead: each operation by its kind (list, create, read, replace, delete), its fields and bounds',
     ),
     new Option('--no-prefer', 'ignore Prefer: code=, delay=, auth=expired, fault= and the __code-style query parameters'),
     new Option(
@@ -236,7 +236,7 @@ function stateOptions(): Option[] {
       .argParser(integerIn(0, 100_000, 'a whole number')),
     new Option('--coverage', 'on exit, print which documented statuses and enum values clients exercised (also GET /__mock/coverage)'),
     new Option('--self-check', 'check every answer against spec/openapi.yaml; a mismatch is logged and answered 500'),
-    new Option('--state <file>', 'keep created pets in this JSON file across restarts (saved before each 201)'),
+    new Option('--state <file>', 'keep the pets created, replaced and removed in this JSON file across restarts (each change saved before its answer)'),
     new Option('--profile <file>', "mimic a deployment's choices where the interface leaves room (learned by petstore-verify --write-profile)"),
     new Option('--journal-size <n>', 'requests the journal keeps per session (GET /__mock/requests); 0 turns it off')
       .default(MOCK_DEFAULTS.journalSize)

@@ -171,7 +171,13 @@ async function openState(options: MockServerOptions, settings: ResolvedMockOptio
   const state =
     stateFile === undefined
       ? undefined
-      : await openStateFile(stateFile, { seed: settings.seed, count: settings.count, idOffset: idOffsetOf(settings.bigIds), data: settings.data });
+      : await openStateFile(stateFile, {
+          seed: settings.seed,
+          count: settings.count,
+          idOffset: idOffsetOf(settings.bigIds),
+          data: settings.data,
+          model: settings.spec.model,
+        });
   const shared =
     store === undefined
       ? undefined

@@ -4,9 +4,9 @@
  * A removed pet is gone from every page and filter, and its id is never given to another.
  */
 import type { ModelOperation, ResourceModel } from '../../openapi/resource-model.js';
-import { errorResponse, JSON_RESPONSE_HEADERS, type MockResponse, preparedResponse } from '../core/messages.js';
+import { JSON_RESPONSE_HEADERS, type MockResponse, preparedResponse } from '../core/messages.js';
 import type { Session } from '../state/sessions.js';
-import { parseItemId } from './item-id.js';
+import { absentItem, parseItemId } from './item-id.js';
 import type { MockOperation, OperationEnv } from './operation.js';
 
 const REMOVED: MockResponse = preparedResponse(204, JSON_RESPONSE_HEADERS, '');
@@ -14,7 +14,7 @@ const REMOVED: MockResponse = preparedResponse(204, JSON_RESPONSE_HEADERS, '');
 async function remove(env: OperationEnv, id: number | bigint, session: Session): Promise<MockResponse> {
   const saved = await env.change(session, () => session.store.remove(id));
   if ('error' in saved) return saved.error;
-  return saved.value ? REMOVED : errorResponse('not_found', `No pet has id ${id}.`);
+  return saved.value ? REMOVED : absentItem(id);
 }
 
 /** A delete of one pet by its id. */

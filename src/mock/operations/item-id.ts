@@ -1,6 +1,6 @@
-/** The id of the item a request's path names, as the read, replace and delete kinds parse it. */
+/** The id of the item a request's path names, as the read, replace and delete kinds parse it, and the 404 of one absent. */
 import type { ModelOperation, ResourceModel } from '../../openapi/resource-model.js';
-import type { MockResponse } from '../core/messages.js';
+import { errorResponse, type MockResponse } from '../core/messages.js';
 import { checkInput, exactInteger, validatorOf } from './inputs.js';
 import { parseParameters } from './parameters.js';
 
@@ -22,4 +22,9 @@ export function parseItemId(
   const sent = values[model.id.parameter];
   if ('rejection' in input) return notAnInteger && typeof sent === 'string' ? { rejection: notAnInteger } : input;
   return { id: exactInteger(sent, Number(input.value[model.id.parameter])) };
+}
+
+/** The 404 of an id no record of the session has: a read's, a replace's and a delete's. */
+export function absentItem(id: number | bigint): MockResponse {
+  return errorResponse('not_found', `No pet has id ${id}.`);
 }

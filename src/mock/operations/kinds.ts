@@ -11,6 +11,7 @@ import { deleteKind } from './delete-kind.js';
 import { listKind } from './list-kind.js';
 import type { MockOperation, OperationEnv } from './operation.js';
 import { readKind } from './read-kind.js';
+import { replaceKind } from './replace-kind.js';
 
 type KindOf = (env: OperationEnv, model: ResourceModel, operation: ModelOperation) => MockOperation;
 
@@ -18,6 +19,7 @@ const KINDS: Readonly<Partial<Record<OperationKind, KindOf>>> = {
   list: (env, _model, operation) => listKind(env, operation),
   create: createKind,
   read: readKind,
+  replace: replaceKind,
   delete: deleteKind,
 };
 

@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
 import type { JsonSchema, Parameter } from '../../openapi/document.js';
+import { cachedIn } from '../core/memo.js';
 
 /**
  * An integer in its one canonical spelling: no sign but `-`, no leading zero, no space, no fraction
@@ -40,16 +41,14 @@ function rangeOf(schema: JsonSchema): string | undefined {
 const rangesByList = new WeakMap<readonly Parameter[], ReadonlyMap<string, string>>();
 
 function rangesOf(parameters: readonly Parameter[]): ReadonlyMap<string, string> {
-  let ranges = rangesByList.get(parameters);
-  if (ranges === undefined) {
-    ranges = new Map(
-      parameters
-        .flatMap((parameter) => [[parameter.name, rangeOf(parameter.schema)] as const])
-        .filter((entry): entry is [string, string] => entry[1] !== undefined),
-    );
-    rangesByList.set(parameters, ranges);
-  }
-  return ranges;
+  return cachedIn(
+    rangesByList,
+    parameters,
+    () =>
+      new Map(
+        parameters.flatMap(({ name, schema }) => [[name, rangeOf(schema)] as const]).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      ),
+  );
 }
 
 /**
@@ -139,6 +138,9 @@ function phrase(error: ErrorObject, data: unknown, field: string): string {
       return `must be at least ${error.params.limit}`;
     case 'maximum':
       return `must be at most ${error.params.limit}`;
+    case 'minLength':
+    case 'maxLength':
+      return `must be at ${error.keyword === 'minLength' ? 'least' : 'most'} ${error.params.limit} characters long`;
     case 'format':
       return error.params.format === 'int64' ? `must be ${INT64_PHRASE}` : `must be a valid ${error.params.format}`;
     default:

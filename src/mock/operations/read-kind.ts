@@ -19,7 +19,7 @@ import {
   prepareHeaders,
 } from '../core/messages.js';
 import { andThen } from '../core/pending.js';
-import { parseItemId } from './item-id.js';
+import { absentItem, parseItemId } from './item-id.js';
 import type { MockOperation, OperationEnv } from './operation.js';
 
 /**
@@ -71,8 +71,7 @@ export function readKind(env: OperationEnv, model: ResourceModel, operation: Mod
       const parsed = parseItemId(model, operation, params, notAnInteger);
       if ('rejection' in parsed) return parsed;
       const { id } = parsed;
-      const found = (json: string | undefined): MockResponse =>
-        json === undefined ? errorResponse('not_found', `No pet has id ${id}.`) : preparedResponse(200, JSON_RESPONSE_HEADERS, json);
+      const found = (json: string | undefined): MockResponse => (json === undefined ? absentItem(id) : preparedResponse(200, JSON_RESPONSE_HEADERS, json));
       return { respond: (_request, session) => andThen(session.store.petJson(id), found) };
     },
     ...retirement(env, model, operation),

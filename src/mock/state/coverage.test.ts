@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { Coverage, formatCoverage } from './coverage.js';
 
 describe('Coverage', () => {
@@ -61,9 +62,16 @@ describe('formatCoverage', () => {
     coverage.record('getPet', 200, []);
     coverage.record('getPet', 200, []);
     coverage.record('getPet', 404, []);
-    const text = formatCoverage(coverage.report());
-    expect(text).toMatch(/^petstore-mock coverage: 2 of 28 documented statuses and enum values exercised\n/);
-    expect(text).toContain('getPet     GET /v1/pets/{petId}\n  exercised  200 ×2, 404 ×1\n  never      400, 401, 410, 429, 500, 503\n');
-    expect(text).toContain('listPets   GET /v1/pets\n  exercised  nothing\n  never      200, 400, 401, 429, 500, 503, query.status=available');
+    const report = coverage.report();
+    const text = formatCoverage(report);
+    // Every status each operation documents, and every value of its enum inputs (a filter, a body's field): the spec's count, not a copy.
+    const enumValues = report.operations.flatMap((operation) => Object.values(operation.enums).flatMap((values) => Object.keys(values))).length;
+    expect(report.total).toBe(BUNDLED_MODEL.operations.reduce((sum, { statuses }) => sum + statuses.length, 0) + enumValues);
+    const width = Math.max(...BUNDLED_MODEL.operations.map((operation) => operation.operationId.length));
+    expect(text).toMatch(new RegExp(`^petstore-mock coverage: 2 of ${report.total} documented statuses and enum values exercised\n`));
+    expect(text).toContain(`${'getPet'.padEnd(width)}  GET /v1/pets/{petId}\n  exercised  200 ×2, 404 ×1\n  never      400, 401, 410, 429, 500, 503\n`);
+    expect(text).toContain(
+      `${'listPets'.padEnd(width)}  GET /v1/pets\n  exercised  nothing\n  never      200, 400, 401, 429, 500, 503, query.status=available`,
+    );
   });
 });

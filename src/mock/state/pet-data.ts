@@ -9,6 +9,8 @@ import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
 import { isJsonObject, type JsonObject, type JsonValue, validationView } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import type { ResourceModel } from '../../openapi/resource-model.js';
+import { cachedIn } from '../core/memo.js';
+import { ascendingById, compareIds, keyOf } from './seed-index.js';
 import type { StoredPet } from './store.js';
 
 /**
@@ -36,11 +38,6 @@ export class PetDataError extends TypeError {
   }
 }
 
-/** An int64 as the store keeps it: a number while it is exact as one, a bigint beyond. */
-function exactInteger(value: number | bigint): number | bigint {
-  return typeof value === 'bigint' && value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
-}
-
 /** The words of one ajv fault: what the field must be. */
 function phrase(error: ErrorObject, value: unknown): string {
   switch (error.keyword) {
@@ -59,7 +56,6 @@ function phrase(error: ErrorObject, value: unknown): string {
   }
 }
 
-/** The fields of a pet, from the spec, in the order a stored pet has them: the id first, as a store makes them. */
 /** What checking and keeping a pet reads of a model: its fields in a stored pet's order, whether all are scalars, its validator. */
 interface Shape {
   readonly fields: readonly { readonly name: string }[];
@@ -71,15 +67,12 @@ const shapes = new WeakMap<ResourceModel, Shape>();
 
 /** The shape of a model's records, worked out once per model. */
 function shapeOf(model: ResourceModel): Shape {
-  let shape = shapes.get(model);
-  if (shape === undefined) {
+  return cachedIn(shapes, model, () => {
     const fields = [...model.fields].sort((a, b) => Number(b.name === model.id.field) - Number(a.name === model.id.field));
     // Every field a scalar: the validator then fills defaults in at the top alone, and a shallow copy keeps the pet as given.
     const flat = fields.every(({ schema }) => ['string', 'integer', 'number', 'boolean'].includes(String(schema.type)));
-    shape = { fields, flat, validate: model.validateRecord };
-    shapes.set(model, shape);
-  }
-  return shape;
+    return { fields, flat, validate: model.validateRecord };
+  });
 }
 
 /** Whether an object holds only strings, numbers, booleans and null: then ajv may read it as it is, and a shallow copy is a whole one. */
@@ -132,7 +125,7 @@ function storedPet(shape: Shape, pet: JsonValue, own: boolean): StoredPet {
   const stored: Record<string, JsonValue> = {};
   for (const { name } of shape.fields) {
     const value = pet[name];
-    if (value !== undefined) stored[name] = typeof value === 'bigint' ? exactInteger(value) : value;
+    if (value !== undefined) stored[name] = typeof value === 'bigint' ? keyOf(value) : value;
   }
   return stored as JsonObject & StoredPet;
 }
@@ -144,7 +137,7 @@ function isStoredAlready({ fields }: Shape, pet: JsonObject): boolean {
     while (field < fields.length && fields[field]?.name !== key) field++;
     if (field === fields.length) return false;
     const value = pet[key];
-    if (value === undefined || (typeof value === 'bigint' && exactInteger(value) !== value)) return false;
+    if (value === undefined || (typeof value === 'bigint' && keyOf(value) !== value)) return false;
   }
   return true;
 }
@@ -163,13 +156,8 @@ function duplicateFaults(values: readonly JsonValue[], where: string): string[] 
   return faults;
 }
 
-const byId = (a: StoredPet, b: StoredPet) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-/** Whether pets in id order have each a different id, and are in order. */
-function strictlyAscending(pets: readonly StoredPet[]): boolean {
-  for (let i = 1; i < pets.length; i++) if (byId(pets[i - 1] as StoredPet, pets[i] as StoredPet) >= 0) return false;
-  return true;
-}
+const byId = (a: StoredPet, b: StoredPet) => compareIds(a.id, b.id);
+const idOfPet = (pet: StoredPet) => pet.id;
 
 /** The lists `checkPets` made, with what it made of them: checking one again costs nothing. */
 const checkedLists = new WeakMap<readonly unknown[], PetData>();
@@ -192,8 +180,8 @@ export function checkPets(list: unknown, where = 'pets', own = false, model: Res
   for (const [index, pet] of values.entries()) if (!petValid(shape, pet)) faults.push(...petFaults(shape, pet, `${where}[${index}]`));
   if (faults.length === 0) {
     const pets = values.map((pet) => storedPet(shape, pet, own));
-    const sorted = strictlyAscending(pets) ? pets : pets.sort(byId);
-    if (strictlyAscending(sorted)) {
+    const sorted = ascendingById(pets, idOfPet) ? pets : pets.sort(byId);
+    if (ascendingById(sorted, idOfPet)) {
       const data: PetData = { pets: Object.freeze(sorted) };
       checkedLists.set(data.pets, data);
       return data;

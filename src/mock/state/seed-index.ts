@@ -7,6 +7,7 @@ import { stringifyJson } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { operationOfKind } from '../../openapi/resource-model.js';
 import { compareNames, type ListOrder } from '../../profile/profile.js';
+import { cachedIn } from '../core/memo.js';
 import { numberOfRandomId, randomIdOf } from './random-ids.js';
 
 /**
@@ -30,7 +31,7 @@ export function keyOf(id: number | bigint): number | bigint {
 }
 
 /** The key of the sorted list of every pet, whatever its filter value. */
-const ALL = Symbol('all');
+export const ALL = Symbol('all');
 
 import type { StoredPet } from './store.js';
 
@@ -38,8 +39,8 @@ import type { StoredPet } from './store.js';
 export interface Entry {
   readonly pet: StoredPet;
   json: string | undefined;
-  /** Whether a create made it (a state file saves those), as opposed to the seed or a put. */
-  readonly created?: boolean;
+  /** What a state file saves it as: a pet a create made, or a seeded pet a replace changed; neither for the seed's own or a put's. */
+  readonly saved?: 'created' | 'replaced' | undefined;
 }
 
 /**
@@ -64,6 +65,20 @@ export function fieldOf(pet: object, field: string): unknown {
 export function compareIds(a: number | bigint, b: number | bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** Where `id` is, or would go, in `list` in id order: the first index whose id is not below it, by a binary search. */
+export function indexById<T>(list: readonly T[], id: number | bigint, idOf: (item: T) => number | bigint): number {
+  let [low, high] = [0, list.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareIds(idOf(list[middle] as T), id) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The id of an entry's pet. */
+export const idOfEntry = (entry: Entry): number | bigint => entry.pet.id;
 
 /** How two pets compare under each order: by id, or by a field and then by id, so that every order is total. */
 function comparatorOf(order: ListOrder): (a: Entry, b: Entry) => number {
@@ -142,7 +157,7 @@ export class SeedIndex {
       this.#byNumber = entries;
     }
     const inIdOrder = !this.randomIds && !this.givenIds;
-    this.entries = inIdOrder || isSorted(entries) ? entries : [...entries].sort(comparatorOf('id-asc'));
+    this.entries = inIdOrder || ascendingById(entries, idOfEntry) ? entries : [...entries].sort(comparatorOf('id-asc'));
     this.#index();
   }
 
@@ -183,13 +198,7 @@ export class SeedIndex {
 
   /** The seeded pets of a filter value in the seed's order, when it is by a field (name, status); made once. */
   sorted(value: unknown): readonly Entry[] {
-    const key = value ?? ALL;
-    let sorted = this.#sorted.get(key);
-    if (sorted === undefined) {
-      sorted = [...this.filtered(value)].sort(this.compare);
-      this.#sorted.set(key, sorted);
-    }
-    return sorted;
+    return cachedIn(this.#sorted, value ?? ALL, () => [...this.filtered(value)].sort(this.compare));
   }
 
   /** A page's filter value and limit as one small integer: a map keyed by it hashes no string per request. */
@@ -200,12 +209,7 @@ export class SeedIndex {
 
   /** The page of a session that changed nothing, made once for all of them. */
   page(key: number, make: () => string): string {
-    let json = this.#pages.get(key);
-    if (json === undefined) {
-      json = make();
-      this.#pages.set(key, json);
-    }
-    return json;
+    return cachedIn(this.#pages, key, make);
   }
 
   #index(): void {
@@ -213,31 +217,18 @@ export class SeedIndex {
     if (field === undefined) return;
     for (const entry of this.entries) {
       const value = fieldOf(entry.pet, field);
-      if (value === undefined) continue;
-      let list = this.#byValue.get(value);
-      if (list === undefined) {
-        list = [];
-        this.#byValue.set(value, list);
-      }
-      list.push(entry);
+      if (value !== undefined) cachedIn(this.#byValue, value, () => []).push(entry);
     }
   }
 
   #search(id: number | bigint): Entry | undefined {
-    let [low, high] = [0, this.entries.length - 1];
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const entry = this.entries[middle] as Entry;
-      const order = compareIds(entry.pet.id, id);
-      if (order === 0) return entry;
-      if (order < 0) low = middle + 1;
-      else high = middle - 1;
-    }
-    return undefined;
+    const entry = this.entries[indexById(this.entries, id, idOfEntry)];
+    return entry !== undefined && compareIds(entry.pet.id, id) === 0 ? entry : undefined;
   }
 }
 
-function isSorted(entries: readonly Entry[]): boolean {
-  for (let i = 1; i < entries.length; i++) if (compareIds((entries[i - 1] as Entry).pet.id, (entries[i] as Entry).pet.id) >= 0) return false;
+/** Whether a list is in strictly ascending id order: each id after the one before, none twice. */
+export function ascendingById<T>(list: readonly T[], idOf: (item: T) => number | bigint): boolean {
+  for (let i = 1; i < list.length; i++) if (compareIds(idOf(list[i - 1] as T), idOf(list[i] as T)) >= 0) return false;
   return true;
 }

@@ -5,8 +5,8 @@
  * them, and answers at once, as the mock's in-memory sessions do.
  */
 import { andThen, type Pending } from '../core/pending.js';
-import type { SessionRegistry, Sessions } from './sessions.js';
-import type { PetStore } from './store.js';
+import { type SessionRegistry, Sessions } from './sessions.js';
+import { MemoryPetStore, type PetStore } from './store.js';
 
 /** What a registry says of itself before its sessions exist: its cap, idle TTL and base clock. */
 interface SessionLimits {
@@ -16,56 +16,34 @@ interface SessionLimits {
 }
 
 /**
+ * An object with each method and getter of `members` (a class's prototype, so that nothing is listed
+ * here by hand), each waiting for `target`, then its own; `fixed` holds the members known at once.
+ */
+function waiting<T>(members: object, target: () => Pending<object>, fixed: object = {}): T {
+  const delegated = Object.entries(Object.getOwnPropertyDescriptors(members)).filter(([name]) => name !== 'constructor' && !(name in fixed));
+  const member = (name: string, use: (it: object, value: unknown) => unknown) => andThen(target(), (it) => use(it, Reflect.get(it, name)));
+  const descriptors = delegated.map(([name, { get }]) => [
+    name,
+    get
+      ? { get: () => member(name, (_it, value) => value) }
+      : { value: (...args: unknown[]) => member(name, (it, method) => Reflect.apply(method as (...args: unknown[]) => unknown, it, args)) },
+  ]);
+  return Object.defineProperties({ ...fixed }, Object.fromEntries(descriptors)) as T;
+}
+
+/**
  * `sessions` once they are made: a `SessionRegistry`, and the default session's store, now.
  * @example
- * const later = new LaterSessions(seededPetsSoon(7, 10, {}).then(makeSessions), { max: 100, ttl: 1_800_000, base: Date.now });
+ * const later = laterSessions(seededPetsSoon(7, 10, {}).then(makeSessions), { max: 100, ttl: 1_800_000, base: Date.now });
  * await later.defaultStore.size; // 10, once faker has drawn them
  */
-export class LaterSessions implements SessionRegistry {
-  readonly max: number;
-  readonly ttl: number;
-  readonly base: () => number;
-  /** The default session's store: every call waits for the sessions, then is theirs. */
-  readonly defaultStore: PetStore;
-  #sessions: Sessions | Promise<Sessions>;
-
-  constructor(sessions: Promise<Sessions>, limits: SessionLimits) {
-    ({ max: this.max, ttl: this.ttl, base: this.base } = limits);
-    this.#sessions = sessions.then((made) => {
-      this.#sessions = made;
-      return made;
-    });
-    // A failure is each caller's to see (a request answers it as a 500); it is not also an unhandled rejection.
-    this.#sessions.catch(() => undefined);
-    const store = <T>(use: (store: PetStore) => Pending<T>) => this.#then((made) => use(made.default.store));
-    this.defaultStore = {
-      get size() {
-        return store((it) => it.size);
-      },
-      create: (draft) => store((it) => it.create(draft)),
-      get: (id) => store((it) => it.get(id)),
-      list: (limit, status) => store((it) => it.list(limit, status)),
-      listJson: (limit, status) => store((it) => it.listJson(limit, status)),
-      petJson: (id) => store((it) => it.petJson(id)),
-      remove: (id) => store((it) => it.remove(id)),
-      saved: () => store((it) => it.saved()),
-      restore: (saved) => store((it) => it.restore(saved)),
-      reset: () => store((it) => it.reset()),
-      put: (pets) => store((it) => it.put(pets)),
-    };
-  }
-
-  #then<T>(use: (sessions: Sessions) => Pending<T>): Pending<T> {
-    return andThen(this.#sessions, use);
-  }
-
-  open: SessionRegistry['open'] = (name) => this.#then((made) => made.open(name));
-  find: SessionRegistry['find'] = (name) => this.#then((made) => made.find(name));
-  now: SessionRegistry['now'] = (name) => this.#then((made) => made.now(name));
-  setClock: SessionRegistry['setClock'] = (name, time) => this.#then((made) => made.setClock(name, time));
-  reset: SessionRegistry['reset'] = (name) => this.#then((made) => made.reset(name));
-  drop: SessionRegistry['drop'] = (name) => this.#then((made) => made.drop(name));
-  resetAll: SessionRegistry['resetAll'] = () => this.#then((made) => made.resetAll());
-  list: SessionRegistry['list'] = () => this.#then((made) => made.list());
-  size: SessionRegistry['size'] = (name) => this.#then((made) => made.size(name));
+export function laterSessions(sessions: Promise<Sessions>, limits: SessionLimits): SessionRegistry & { readonly defaultStore: PetStore } {
+  let made: Sessions | Promise<Sessions> = sessions.then((ready) => {
+    made = ready;
+    return ready;
+  });
+  // A failure is each caller's to see (a request answers it as a 500); it is not also an unhandled rejection.
+  made.catch(() => undefined);
+  const defaultStore = waiting<PetStore>(MemoryPetStore.prototype, () => andThen(made, (ready) => ready.default.store));
+  return waiting<SessionRegistry & { readonly defaultStore: PetStore }>(Sessions.prototype, () => made, { ...limits, defaultStore });
 }

@@ -45,6 +45,29 @@ describe('the state file', () => {
     expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ version: 2, removed: [2], creates: 3 });
   });
 
+  it('keeps replacements across a restart, of seeded and created pets alike, in version 3', async () => {
+    const before = await saveAfter((store) => {
+      const six = store.create({ name: 'Six', categoryId: 1, status: 'sold' });
+      store.replace(six.id, { name: 'Six again', categoryId: 2 });
+      store.replace(3, { name: 'Three again', categoryId: 4, status: 'pending' });
+      store.replace(4, { name: 'Four, then gone', categoryId: 4, status: 'pending' });
+      store.remove(4);
+    });
+    const file = await openStateFile(path, origin);
+    await file.close();
+    const after = new MemoryPetStore(seededPets(1, 5));
+    after.restore(file.saved);
+    for (const status of [undefined, 'available', 'pending', 'sold'] as const) expect(after.list(20, status)).toEqual(before.list(20, status));
+    expect(after.get(3)).toEqual({ id: 3, name: 'Three again', categoryId: 4, status: 'pending' });
+    expect(after.get(4)).toBeUndefined();
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({
+      version: 3,
+      created: [{ id: 6, name: 'Six again', categoryId: 2 }],
+      removed: [4],
+      replaced: [{ id: 3, name: 'Three again' }],
+    });
+  });
+
   it('writes version 1, as earlier releases read it, while nothing was removed', async () => {
     await saveAfter((store) => store.create({ name: 'Six', categoryId: 1, status: 'sold' }));
     const saved = JSON.parse(await readFile(path, 'utf8'));
@@ -63,8 +86,15 @@ describe('the state file', () => {
       { created: [{ id: 6, name: 'Six', categoryId: 1, status: 'sold' }], creates: 0 },
       /"creates" is not a count of 1 or more/,
     ],
+    ['a replaced id that is not seeded', { replaced: [{ id: 9, name: 'Nine', categoryId: 1 }], creates: 0 }, /replaced\[0\] is not a seeded pet still there/],
+    [
+      'a replaced pet also removed',
+      { replaced: [{ id: 2, name: 'Two', categoryId: 1 }], removed: [2], creates: 0 },
+      /replaced\[0\] is not a seeded pet still there/,
+    ],
+    ['a replaced pet that is no Pet', { replaced: [{ id: 2, name: 2, categoryId: 1 }], creates: 0 }, /replaced\[0\] is not a valid Pet/],
   ])('refuses %s, naming it', async (_what, fields, problem) => {
-    await writeFile(path, JSON.stringify({ format: 'petstore-mock-state', version: 2, seed: 1, count: 5, created: [], removed: [], ...fields }));
+    await writeFile(path, JSON.stringify({ format: 'petstore-mock-state', version: 3, seed: 1, count: 5, created: [], removed: [], ...fields }));
     await expect(openStateFile(path, origin)).rejects.toThrow(problem);
   });
 });

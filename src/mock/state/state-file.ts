@@ -6,28 +6,27 @@ import { codeOf, EXIT, messageOf, StateFileError } from '../../errors.js';
 import { MAX_PETS_FILE_BYTES, notAFile, readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import { isJsonObject, type JsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
+import type { ResourceModel } from '../../openapi/resource-model.js';
 import { isStoredPet, type PetData } from './pet-data.js';
 import { petDataHash } from './pet-data-file.js';
-import { idsAfter } from './seed-index.js';
+import { compareIds, idsAfter, indexById } from './seed-index.js';
 import type { SavedPets, StoredPet } from './store.js';
 
 const FORMAT = 'petstore-mock-state';
-/** Version 1 holds created pets numbered one after another; version 2 also removed pets, and how many creates numbered them. */
-const VERSIONS = [1, 2];
+/** Version 1 holds created pets numbered one after another; version 2 also removed pets, and how many creates numbered them; version 3 also replaced seeded pets. */
+const VERSIONS = [1, 2, 3];
 
 /**
  * What a state file holds: the seed the pets came from (or the hash of your data, `--data`) and the
- * pets created since; from version 2, the ids of the seeded pets removed and the count of creates.
+ * pets created since; from version 2, the ids of the seeded pets removed and the count of creates;
+ * from version 3, the seeded pets replaced, as they are now.
  */
-interface SavedState {
+interface SavedState extends Pick<SavedPets, 'created'>, Partial<Omit<SavedPets, 'created'>> {
   readonly format: typeof FORMAT;
   readonly version: number;
   readonly seed?: number;
   readonly data?: string;
   readonly count: number;
-  readonly created: readonly StoredPet[];
-  readonly removed?: readonly (number | bigint)[];
-  readonly creates?: number;
 }
 
 /**
@@ -39,6 +38,8 @@ export interface StateOrigin {
   readonly count: number;
   readonly idOffset: bigint | undefined;
   readonly data?: PetData | undefined;
+  /** The model whose records the file holds: the served spec's. Default: the bundled spec's. */
+  readonly model?: ResourceModel | undefined;
 }
 
 /** The origin as the state file writes it. */
@@ -62,15 +63,8 @@ function isSeeded(origin: StateOrigin, id: bigint): boolean {
   if (origin.data !== undefined) {
     // Your data's pets are in id order: a binary search finds the id.
     const { pets } = origin.data;
-    let [low, high] = [0, pets.length - 1];
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const at = (pets[middle] as StoredPet).id;
-      if (at === id || BigInt(at) === id) return true;
-      if (at < id) low = middle + 1;
-      else high = middle - 1;
-    }
-    return false;
+    const at = pets[indexById(pets, id, (pet) => pet.id)];
+    return at !== undefined && compareIds(at.id, id) === 0;
   }
   const first = (origin.idOffset ?? 0n) + 1n;
   return id >= first && id < first + BigInt(origin.count);
@@ -112,33 +106,44 @@ async function readStateFile(path: string, origin: StateOrigin): Promise<SavedPe
   return savedPets(path, origin, state);
 }
 
-/** The created pets of a state file, each a valid Pet with a created id, in order; the removed ids, each a seeded one; the count of creates. */
+/** The created pets of a state file, each a valid record with a created id, in order; the removed and replaced pets, each a seeded one; the count of creates. */
 function savedPets(path: string, origin: StateOrigin, state: JsonObject): SavedPets {
-  const { created, removed = [] } = state;
+  const { created, removed = [], replaced = [] } = state;
   if (!Array.isArray(created)) rejectStateFile(path, '"created" is not a list of pets');
   const creates = state.creates ?? created.length;
   if (typeof creates !== 'number' || !Number.isSafeInteger(creates) || creates < created.length)
     rejectStateFile(path, `"creates" is not a count of ${created.length} or more`);
+  const validate = (origin.model ?? BUNDLED_MODEL).validateRecord;
+  const record = (pet: JsonValue, at: string): StoredPet => {
+    // Checked on a copy: the validators fill in the spec's defaults, and a pet saved without a field comes back without it.
+    if (!validate(structuredClone(validationView(pet))) || !isStoredPet(pet))
+      rejectStateFile(path, `${at} is not a valid ${(origin.model ?? BUNDLED_MODEL).name}`);
+    return pet;
+  };
   let last = 0;
   const pets = created.map((pet, index) => {
-    if (!BUNDLED_MODEL.validateRecord(validationView(pet)) || !isStoredPet(pet)) rejectStateFile(path, `created[${index}] is not a valid Pet`);
-    // Version 1 numbers its pets one after another; version 2 may skip those removed since.
+    const stored = record(pet, `created[${index}]`);
+    const { id } = stored;
+    // Version 1 numbers its pets one after another; later versions may skip those removed since.
     let n = last + 1;
-    while (state.version !== 1 && n < creates && createdId(origin, n) < BigInt(pet.id)) n++;
-    if (BigInt(pet.id) !== createdId(origin, n))
-      rejectStateFile(
-        path,
-        `created[${index}] has id ${String(pet.id)}, not ${createdId(origin, last + 1)}${state.version === 1 ? '' : ' or a later created id'}`,
-      );
+    while (state.version !== 1 && n < creates && createdId(origin, n) < BigInt(id)) n++;
+    if (BigInt(id) !== createdId(origin, n))
+      rejectStateFile(path, `created[${index}] has id ${String(id)}, not ${createdId(origin, last + 1)}${state.version === 1 ? '' : ' or a later created id'}`);
     last = n;
-    return pet;
+    return stored;
   });
   if (!Array.isArray(removed)) rejectStateFile(path, '"removed" is not a list of ids');
   for (const [index, id] of removed.entries()) {
     if ((typeof id !== 'number' && typeof id !== 'bigint') || !isSeeded(origin, BigInt(id)))
       rejectStateFile(path, `removed[${index}] is not the id of a seeded pet`);
   }
-  return { created: pets, removed: removed as (number | bigint)[], creates };
+  if (!Array.isArray(replaced)) rejectStateFile(path, '"replaced" is not a list of pets');
+  const kept = replaced.map((pet, index) => {
+    const stored = record(pet, `replaced[${index}]`);
+    if (!isSeeded(origin, BigInt(stored.id)) || removed.includes(stored.id)) rejectStateFile(path, `replaced[${index}] is not a seeded pet still there`);
+    return stored;
+  });
+  return { created: pets, removed: removed as (number | bigint)[], creates, ...(kept.length > 0 ? { replaced: kept } : {}) };
 }
 
 /**
@@ -179,12 +184,15 @@ class StateFileWriter {
 
   async #write(): Promise<void> {
     if (this.lost) throw this.lost;
-    const { created, removed, creates } = this.#latest;
-    // Version 1 while created pets are numbered one after another and none was removed: what earlier releases read.
+    const { created, removed, creates, replaced = [] } = this.#latest;
+    // The lowest version that holds the changes, so that an earlier release reads what it can and refuses what it cannot.
+    const origin = { format: FORMAT, ...originFields(this.origin) } as const;
     const state: SavedState =
-      removed.length === 0 && creates === created.length
-        ? { format: FORMAT, version: 1, ...originFields(this.origin), created }
-        : { format: FORMAT, version: 2, ...originFields(this.origin), created, removed, creates };
+      replaced.length > 0
+        ? { ...origin, version: 3, created, removed, creates, replaced }
+        : removed.length === 0 && creates === created.length
+          ? { ...origin, version: 1, created }
+          : { ...origin, version: 2, created, removed, creates };
     const temporary = temporaryPath(this.path, process.pid);
     const file = await open(temporary, 'w');
     try {

@@ -1,7 +1,23 @@
+import type { OperationKind, ResourceModel } from '../../openapi/resource-model.js';
 import type { Pet, PetStatus } from '../../types.js';
+import { cachedIn } from '../core/memo.js';
 import type { Pending } from '../core/pending.js';
 import { randomIdOf } from './random-ids.js';
-import { CREATED_IDS_BELOW, compareIds, contiguous, type Entry, fieldOf, idsAfter, jsonOf, keyOf, SeedIndex, type SeedOptions } from './seed-index.js';
+import {
+  ALL,
+  CREATED_IDS_BELOW,
+  compareIds,
+  contiguous,
+  type Entry,
+  fieldOf,
+  idOfEntry,
+  idsAfter,
+  indexById,
+  jsonOf,
+  keyOf,
+  SeedIndex,
+  type SeedOptions,
+} from './seed-index.js';
 
 /** A number of the spec as the store keeps it: an int64 beyond 2^53 stays exact as a `bigint`. */
 type Exact<T> = T extends number ? number | bigint : T;
@@ -28,6 +44,8 @@ export interface SavedPets {
   readonly removed: readonly (number | bigint)[];
   /** How many pets were created since the seed, those removed since too: the next create is numbered after them. */
   readonly creates: number;
+  /** The seeded pets replaced since the seed and still there, as they are now, in id order; none when absent. */
+  readonly replaced?: readonly StoredPet[];
 }
 
 /**
@@ -51,6 +69,8 @@ export interface PetStore {
   listJson(limit: number, status?: PetStatus): Pending<string>;
   /** One pet's JSON text, if there is such a pet. */
   petJson(id: number | bigint): Pending<string | undefined>;
+  /** Replaces the pet with this id by one made of draft, keeping its id; undefined when there is none. */
+  replace(id: number | bigint, draft: PetDraft): Pending<StoredPet | undefined>;
   /** Removes the pet with this id; whether there was one. Its id is never given to another pet. */
   remove(id: number | bigint): Pending<boolean>;
   /** What the store changed since the seed, as a state file saves it. */
@@ -63,8 +83,39 @@ export interface PetStore {
   put(pets: readonly StoredPet[]): Pending<void>;
 }
 
-/** The key of the sorted list of every pet of the session, whatever its filter value. */
-const ALL = Symbol('all');
+/** What marks a store's method as one it does not implement yet, with what the method does. */
+const NOT_YET: unique symbol = Symbol('not yet');
+
+/**
+ * A method a store does not implement yet: every call rejects with a `TypeError` saying so, and a mock
+ * whose spec has an operation that needs it is refused at start (`unservedOperations`).
+ * @example
+ * class SomeStore { readonly replace = notYet('replacing a pet'); }
+ */
+export function notYet(doing: string): () => Promise<never> {
+  return Object.assign(() => Promise.reject(new TypeError(`${doing} is not supported with this store yet`)), { [NOT_YET]: doing });
+}
+
+/** The method of a store each kind of operation calls. */
+const METHOD_OF_KIND: Readonly<Record<OperationKind, keyof PetStore>> = {
+  list: 'listJson',
+  create: 'create',
+  read: 'petJson',
+  replace: 'replace',
+  delete: 'remove',
+};
+
+/**
+ * What each operation of `model` that `store` cannot serve yet needs: `replacePet (PUT /pets/{petId}) needs replacing a pet`.
+ * @example
+ * unservedOperations(redisStore, model); // [] when it implements every kind the spec has
+ */
+export function unservedOperations(store: PetStore, model: ResourceModel): string[] {
+  return model.operations.flatMap((operation) => {
+    const doing: unknown = Reflect.get(Object(Reflect.get(store, METHOD_OF_KIND[operation.kind])), NOT_YET);
+    return typeof doing === 'string' ? [`${operation.operationId} (${operation.method.toUpperCase()} ${operation.path}) needs ${doing}`] : [];
+  });
+}
 
 /** The pet with `id` and the fields of `draft` that have a value, the id first. */
 function petOf(id: number | bigint, draft: PetDraft): StoredPet {
@@ -76,17 +127,8 @@ function petOf(id: number | bigint, draft: PetDraft): StoredPet {
 /** Where `entry` goes in `list`, kept in id order: at the end, as created pets mostly go, or found by a binary search. */
 function insertById(list: Entry[], entry: Entry): void {
   const last = list.at(-1);
-  if (last === undefined || compareIds(last.pet.id, entry.pet.id) < 0) {
-    list.push(entry);
-    return;
-  }
-  let [low, high] = [0, list.length];
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (compareIds((list[middle] as Entry).pet.id, entry.pet.id) < 0) low = middle + 1;
-    else high = middle;
-  }
-  list.splice(low, 0, entry);
+  if (last === undefined || compareIds(last.pet.id, entry.pet.id) < 0) list.push(entry);
+  else list.splice(indexById(list, entry.pet.id, idOfEntry), 0, entry);
 }
 
 function removeFrom(list: Entry[] | undefined, entry: Entry): void {
@@ -175,7 +217,7 @@ export class MemoryPetStore implements PetStore {
     this.#creates++;
     this.#numbered++;
     const pet = petOf(id, draft);
-    this.#add({ pet, json: undefined, created: true });
+    this.#add({ pet, json: undefined, saved: 'created' });
     return pet;
   }
 
@@ -193,19 +235,23 @@ export class MemoryPetStore implements PetStore {
   listJson(limit: number, status?: PetStatus): string {
     const key = this.#seed.pageKey(limit, status);
     const make = () => contiguous(`[${this.#page(limit, status).map(jsonOf).join(',')}]`);
-    if (this.#changed.size === 0) return this.#seed.page(key, make);
-    let json = this.#pages.get(key);
-    if (json === undefined) {
-      json = make();
-      this.#pages.set(key, json);
-    }
-    return json;
+    return this.#changed.size === 0 ? this.#seed.page(key, make) : cachedIn(this.#pages, key, make);
   }
 
   /** One pet's JSON. */
   petJson(id: number | bigint): string | undefined {
     const entry = this.#entry(id);
     return entry ? jsonOf(entry) : undefined;
+  }
+
+  /** Replaces a pet by one of `draft` with its id: in the overlay, where it hides a seeded one; saved as the pet it replaced was (created), or as a replaced seeded pet. */
+  replace(id: number | bigint, draft: PetDraft): StoredPet | undefined {
+    const old = this.#entry(id);
+    if (old === undefined) return undefined;
+    const pet = petOf(old.pet.id, draft);
+    const seeded = this.#seed.find(old.pet.id) !== undefined;
+    this.#add({ pet, json: undefined, saved: old.saved ?? (seeded ? 'replaced' : undefined) });
+    return pet;
   }
 
   /** Removes the pet with this id: one of the session's own is dropped from the overlay, a seeded one is hidden. */
@@ -224,22 +270,21 @@ export class MemoryPetStore implements PetStore {
     return true;
   }
 
-  /** The pets created since the seed (in id order), the seeded pets removed, and how many creates were made. */
+  /** The pets created since the seed and the seeded pets replaced (each in id order), the seeded pets removed, and how many creates were made. */
   saved(): SavedPets {
     const removed: (number | bigint)[] = [];
     for (const [id, entry] of this.#changed) if (entry === null) removed.push(id);
-    return {
-      created: this.#own.filter((entry) => entry.created === true).map((entry) => entry.pet),
-      removed: removed.sort(compareIds),
-      creates: this.#creates,
-    };
+    const kept = (saved: Entry['saved']) => this.#own.filter((entry) => entry.saved === saved).map((entry) => entry.pet);
+    const replaced = kept('replaced');
+    return { created: kept('created'), removed: removed.sort(compareIds), creates: this.#creates, ...(replaced.length > 0 ? { replaced } : {}) };
   }
 
-  /** Back to the seed, then the saved pets created (with their ids) and removed, numbering after the saved creates. */
+  /** Back to the seed, then the saved pets created (with their ids), replaced and removed, numbering after the saved creates. */
   restore(saved: SavedPets): void {
     this.reset();
     for (const id of saved.removed) this.remove(id);
-    for (const pet of saved.created) this.#add({ pet, json: undefined, created: true });
+    for (const pet of saved.created) this.#add({ pet, json: undefined, saved: 'created' });
+    for (const pet of saved.replaced ?? []) this.#add({ pet, json: undefined, saved: 'replaced' });
     this.#creates = saved.creates;
     this.#numbered += saved.creates;
     // Over your own data, created ids follow the largest below 2^62 one by one.
@@ -270,7 +315,7 @@ export class MemoryPetStore implements PetStore {
     for (const pet of pets) {
       const old = this.#entry(pet.id);
       if (old === undefined) this.#numbered++;
-      this.#add({ pet, json: undefined, created: old?.created === true });
+      this.#add({ pet, json: undefined, saved: old?.saved });
       if (pet.id > this.#largest && pet.id < CREATED_IDS_BELOW) this.#largest = BigInt(pet.id);
     }
   }
@@ -284,14 +329,11 @@ export class MemoryPetStore implements PetStore {
     this.#changed.set(key, entry);
     insertById(this.#own, entry);
     const value = this.#valueOf(entry);
-    if (value !== undefined) {
-      let list = this.#ownByValue.get(value);
-      if (list === undefined) {
-        list = [];
-        this.#ownByValue.set(value, list);
-      }
-      insertById(list, entry);
-    }
+    if (value !== undefined)
+      insertById(
+        cachedIn(this.#ownByValue, value, () => []),
+        entry,
+      );
     this.#changes();
   }
 
@@ -342,12 +384,7 @@ export class MemoryPetStore implements PetStore {
     const hidden = this.#hidden === 0 ? undefined : (entry: Entry) => this.#changed.has(keyOf(entry.pet.id));
     const own = value === undefined ? this.#own : (this.#ownByValue.get(value) ?? []);
     if (seed.order === 'id-asc' || seed.order === 'id-desc') return merge(seed.filtered(value), own, seed.compare, seed.order === 'id-desc', hidden, limit);
-    const key = value ?? ALL;
-    let sorted = this.#ownSorted.get(key);
-    if (sorted === undefined) {
-      sorted = [...own].sort(seed.compare);
-      this.#ownSorted.set(key, sorted);
-    }
+    const sorted = cachedIn(this.#ownSorted, value ?? ALL, () => [...own].sort(seed.compare));
     return merge(seed.sorted(value), sorted, seed.compare, false, hidden, limit);
   }
 }

@@ -10,7 +10,7 @@ import type { PetStatus } from '../../../types.js';
 import type { Pending } from '../../core/pending.js';
 import { filterValueOf, idsAfter } from '../seed-index.js';
 import { DEFAULT_SESSION } from '../sessions.js';
-import type { PetDraft, PetStore, SavedPets, StoredPet } from '../store.js';
+import { notYet, type PetDraft, type PetStore, type SavedPets, type StoredPet } from '../store.js';
 import { settle } from './change-feed.js';
 import type { RedisStore } from './redis-store.js';
 import { exactId, petFrom, type SeedEntry, type World } from './world.js';
@@ -187,6 +187,9 @@ export class RedisPetStore implements PetStore {
   restore(): Promise<void> {
     return Promise.reject(new TypeError('a Redis store keeps its own state: there is nothing to restore into it'));
   }
+
+  /** Not yet with Redis: a mock whose spec replaces pets is refused with `--store` at start. */
+  readonly replace = notYet('replacing a pet');
 
   /** Not yet with Redis: a mock whose spec removes pets is refused with `--store` at start. */
   remove(): Promise<boolean> {
