@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { EXIT, type ExitCode, messageOf } from '../errors.js';
 import type { JsonValue } from '../json/lossless.js';
+import type { CompiledSpec } from '../openapi/bundled-model.js';
 import { basePathOf } from '../openapi/document.js';
 import { DROPPED } from './causes.js';
 import { Advice, type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
@@ -11,9 +12,8 @@ import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
 import { variationChecks } from './checks/variation.js';
 import { type Contract, loadContract } from './contract.js';
-import { DeploymentModel } from './deployment/deployment-model.js';
+import { DeploymentModel, followedOperations } from './deployment/deployment-model.js';
 import { runModelPhase } from './deployment/model-phase.js';
-import { modelShapeOf } from './deployment/model-shape.js';
 import { shortened, shortenedResult } from './excerpt.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import {
@@ -52,6 +52,11 @@ export interface VerifyOptions {
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly suite?: Suite;
+  /**
+   * The spec to verify against, a variant of this interface: `compileSpec(await loadSpecFile('variant.yaml'))`
+   * (`--spec FILE`). Default: the bundled spec/openapi.yaml.
+   */
+  readonly spec?: CompiledSpec;
   /** No write at all (no request of a method other than GET, HEAD, OPTIONS or TRACE): the checks and pact interactions that need one are skipped. */
   readonly readOnly?: boolean;
   /** A category the deployment accepts, as exact digits: tried before any guess when creating pets. */
@@ -251,13 +256,13 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
   const suite = options.suite ?? 'all';
   // Forked first, so that it loads while this process loads the spec and the spec suite runs.
   const pactWorker = (suite === 'all' || suite === 'pact') && pactInstalled() ? startPactWorker(options.apiKey) : undefined;
-  const contract = await loadContract();
+  const contract = await loadContract(options.spec);
   const deadlineMs = options.deadlineMs ?? 120_000;
   const deadlineAt = Date.now() + deadlineMs;
   const coverage = new CoverageRecorder(contract, options.baseUrl);
   const bigIntegers = new BigIntegers();
-  const shape = modelShapeOf(contract.doc);
-  const model = 'problem' in shape ? undefined : new DeploymentModel(shape, contract, options.baseUrl);
+  const kinds = followedOperations(contract.model);
+  const model = kinds && new DeploymentModel(kinds, contract, options.baseUrl);
   const observe = (exchange: ObservedExchange, inspect = false) => {
     coverage.observe(exchange);
     bigIntegers.observe(exchange.text);
