@@ -7,6 +7,7 @@ import { DROPPED } from './causes.js';
 import { Advice, type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
 import { authChecks } from './checks/auth.js';
 import { createChecks } from './checks/create.js';
+import { deleteChecks } from './checks/delete-checks.js';
 import { getChecks } from './checks/get.js';
 import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
@@ -130,7 +131,15 @@ export interface VerificationReport {
 /** The checks of the spec suite, for this contract. */
 export function specChecks(contract: Contract): Check[] {
   const operations = ['listPets', 'createPet', 'getPet'].map((id) => contract.operation(id));
-  return [...authChecks(operations), ...listChecks, ...createChecks, ...getChecks, ...inputChecks(contract.doc), ...variationChecks(contract)];
+  return [
+    ...authChecks(operations),
+    ...listChecks,
+    ...createChecks,
+    ...getChecks,
+    ...deleteChecks(contract),
+    ...inputChecks(contract.doc),
+    ...variationChecks(contract),
+  ];
 }
 
 function count(results: readonly CheckResult[], outcome: Outcome): number {
