@@ -9,7 +9,7 @@ import { access, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { EXIT, SpecError, UsageError } from '../errors.js';
+import { EXIT, messageOf, UsageError } from '../errors.js';
 import type { CompiledSpec } from '../openapi/bundled-model.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
@@ -288,8 +288,8 @@ async function specOf(path: string): Promise<CompiledSpec> {
   try {
     return compileSpec(await loadSpecFile(path));
   } catch (error) {
-    if (!(error instanceof SpecError)) throw error;
-    throw new UsageError(`--spec ${path}: ${error.message.replace(/\.$/, '')}. Fix the spec, or verify against the bundled one without --spec.`);
+    // A file that cannot be read, is no OpenAPI document, or whose schemas ajv cannot compile: each is the file's problem.
+    throw new UsageError(`--spec ${path}: ${messageOf(error).replace(/\.$/, '')}. Fix the spec, or verify against the bundled one without --spec.`);
   }
 }
 
