@@ -5,9 +5,9 @@
  * operation it lacks, the bound it breaks and the field it drops; the bundled spec still passes the
  * bundled mock with no false alarm.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { VerificationReport } from '../../src/contracts/runner.js';
@@ -86,6 +86,30 @@ describe('petstore-verify --spec', () => {
     expect(report.counts).toMatchObject({ failed: 0, errors: 0, skipped: 0, warnings: 0 });
     expect(code).toBe(0);
     expect(report.results.filter((result) => result.id.includes('delete'))).toEqual([]);
+  });
+
+  it("runs docs/verifier.md's --spec example as written: the variant's mock, then the verifier against it, exit 0", async () => {
+    const page = await readFile(new URL('../../docs/verifier.md', import.meta.url), 'utf8');
+    const block = /```console\n([\s\S]*?)```/.exec(page.slice(page.indexOf('## A variant of the interface')))?.[1] ?? '';
+    const [mockLine = [], verifyLine = []] = block
+      .split('\n')
+      .filter((line) => line.startsWith('$ '))
+      .map((line) => line.slice(2).replace(/ &$/, '').split(' '));
+    expect([mockLine[0], verifyLine[0]]).toEqual(['petstore-mock', 'petstore-verify']);
+    // The file at the path the example names (under a folder of the test's own), the mock on a free port.
+    const named = verifyLine[verifyLine.indexOf('--spec') + 1] ?? '';
+    const file = join(dir, named);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, await readFile(variant));
+    const mock = await startMockCli(mockLine.slice(1).map((word) => (word === named ? file : word === '4010' ? '0' : word)));
+    try {
+      const args = verifyLine.slice(1).map((word) => (word === named ? file : /^http:\/\/127\.0\.0\.1:4010\/v1$/.test(word) ? mock.url : word));
+      const result = await runCli('petstore-verify', args);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toContain('The deployment keeps the contract.');
+    } finally {
+      await mock.stop();
+    }
   });
 
   it('refuses a spec it cannot verify against before the first request, naming the file and what to fix (exit 2)', async () => {
