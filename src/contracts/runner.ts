@@ -7,7 +7,7 @@ import { DROPPED } from './causes.js';
 import { Advice, type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
 import { authChecks } from './checks/auth.js';
 import { createChecks } from './checks/create.js';
-import { deleteChecks } from './checks/delete-checks.js';
+import { deleteChecks, deleteWrites } from './checks/delete-checks.js';
 import { getChecks } from './checks/get.js';
 import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
@@ -279,7 +279,8 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     options.observe?.(exchange);
   };
   const client = new HttpClient({
-    maxWrites: SPEC_WRITES,
+    // The spec suite's, and those the checks of an operation its spec adds (a delete) bring.
+    maxWrites: SPEC_WRITES + deleteWrites(contract),
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

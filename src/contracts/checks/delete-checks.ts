@@ -13,6 +13,12 @@ import type { Contract } from '../contract.js';
 import type { Exchange } from '../http.js';
 import { absentIdBeyond, createPet, idOf, type PetJson, petsOf } from '../pets.js';
 
+/**
+ * The writes the delete checks may send, a budget of their own besides the spec suite's: two creates
+ * (each up to four tries while the run learns a category the deployment accepts) and seven deletes.
+ */
+const DELETE_WRITES = 2 * 4 + 7;
+
 /** The operations a delete check reads through: the read and the list of the same resource. */
 interface Around {
   readonly remove: ModelOperation;
@@ -102,6 +108,11 @@ async function refusedWithoutKey(context: CheckContext, around: Around): Promise
       actual: String(still.status),
       fault: `unauthorized:${around.remove.operationId}:removed`,
     });
+}
+
+/** The writes the delete checks of `contract` bring with them: none when its spec has no delete. */
+export function deleteWrites(contract: Contract): number {
+  return operationOfKind(contract.model, 'delete') === undefined ? 0 : DELETE_WRITES;
 }
 
 /** The delete checks of the model's delete, when the spec has one. */
