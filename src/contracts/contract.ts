@@ -31,9 +31,18 @@ interface IntegerBounds {
 /** The body schema's shape: what a valid request body needs. */
 interface BodyShape {
   readonly required: readonly string[];
-  /** Each property's JSON type (`string`, `integer`, ...), format (`int64`) and enum, if any. */
+  /** Each property's JSON type (`string`, `integer`, ...), format (`int64`), enum and a string's lengths, if any. */
   readonly properties: Readonly<
-    Record<string, { readonly type: string | undefined; readonly format: string | undefined; readonly enum: readonly unknown[] | undefined }>
+    Record<
+      string,
+      {
+        readonly type: string | undefined;
+        readonly format: string | undefined;
+        readonly enum: readonly unknown[] | undefined;
+        readonly minLength?: number;
+        readonly maxLength?: number;
+      }
+    >
   >;
 }
 
@@ -157,7 +166,13 @@ function bodyShapeOf(doc: OpenApiDocument, operationId: string): BodyShape {
   const { required, properties } = flattenObject(doc, schema);
   const propertyShape = (property: JsonSchema) => {
     const resolved = resolve(doc, property);
-    return { type: stringOf(resolved.type), format: stringOf(resolved.format), enum: Array.isArray(resolved.enum) ? resolved.enum : undefined };
+    return {
+      type: stringOf(resolved.type),
+      format: stringOf(resolved.format),
+      enum: Array.isArray(resolved.enum) ? resolved.enum : undefined,
+      ...(typeof resolved.minLength === 'number' ? { minLength: resolved.minLength } : {}),
+      ...(typeof resolved.maxLength === 'number' ? { maxLength: resolved.maxLength } : {}),
+    };
   };
   return { required, properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, propertyShape(property)])) };
 }

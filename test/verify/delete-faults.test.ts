@@ -14,6 +14,8 @@ import { type Deployment, serve, type WebHandler } from '../support/deployments.
 import { variantSpec } from '../support/variant-spec.js';
 
 const KEY = 'petstore-dev-key';
+/** The variant's default page size. */
+const DEFAULT_LIMIT = 20;
 let spec: CompiledSpec;
 beforeAll(() => {
   spec = compileSpec(variantSpec());
@@ -33,19 +35,23 @@ function deployment(fault?: (request: Request, mock: WebHandler) => Promise<Resp
 
 /** A delete that answers 204 but keeps the record on every page (a page cache never told of it); reads by id see the removal. */
 function keepsListing(): (request: Request, mock: WebHandler) => Promise<Response> {
-  const removed: unknown[] = [];
+  const removed: { status?: unknown }[] = [];
   return async (request, mock) => {
     if (isDelete(request)) {
       const read = await mock(new Request(request.url, { headers: request.headers }));
       const response = await mock(request);
-      if (response.status === 204 && read.status === 200) removed.push(await read.json());
+      if (response.status === 204 && read.status === 200) removed.push((await read.json()) as { status?: unknown });
       return response;
     }
     const response = await mock(request);
     const { pathname } = new URL(request.url);
     if (request.method !== 'GET' || pathname !== '/v1/pets' || response.status !== 200) return response;
     const page = (await response.json()) as unknown[];
-    return Response.json([...page, ...removed], { headers: response.headers });
+    // The cache keeps its filters and its limit right: a removed record shows under its own status only, within the page's size.
+    const query = new URL(request.url).searchParams;
+    const status = query.get('status');
+    const stale = removed.filter((record) => status === null || record.status === status);
+    return Response.json([...stale, ...page].slice(0, Number(query.get('limit') ?? DEFAULT_LIMIT)), { headers: response.headers });
   };
 }
 
@@ -102,6 +108,22 @@ describe('the delete of a variant spec, checked from the resource model', () => 
       'deletePet.removes pass',
     ]);
     expect(report.exitCode).toBe(0);
+  });
+
+  it('fuzzes the delete too: sequences that remove pets they created pass the variant, and find a removed pet left on a page', async () => {
+    const fuzz = { runs: 40, seed: 11 };
+    const passed = await verify({ baseUrl: correct.url, apiKey: KEY, suite: 'fuzz', fuzz, spec });
+    expect(passed.results.find((result) => result.id === 'fuzz.model')?.outcome).toBe('pass');
+    const faulty = await deployment(keepsListing());
+    try {
+      const report = await verify({ baseUrl: faulty.url, apiKey: KEY, suite: 'fuzz', fuzz, spec });
+      const fuzzed = report.results.find((result) => result.id === 'fuzz.model');
+      expect(fuzzed?.outcome).toBe('fail');
+      expect(fuzzed?.findings[0]?.message).toMatch(/listPets \(.*\) lists the pet \d+ removed in this sequence/);
+      expect(fuzzed?.findings[0]?.replay?.some((request) => request.method === 'DELETE')).toBe(true);
+    } finally {
+      await faulty.close();
+    }
   });
 
   for (const [name, { fault, caughtBy, message }] of Object.entries(CASES)) {
