@@ -11,6 +11,7 @@ import { deleteChecks, deleteWrites } from './checks/delete-checks.js';
 import { getChecks } from './checks/get.js';
 import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
+import { replaceChecks, replaceWrites } from './checks/replace-checks.js';
 import { variationChecks } from './checks/variation.js';
 import { type Contract, loadContract } from './contract.js';
 import { DeploymentModel, followedOperations } from './deployment/deployment-model.js';
@@ -139,6 +140,7 @@ export function specChecks(contract: Contract): Check[] {
     ...createChecks,
     ...getChecks,
     ...deleteChecks(contract),
+    ...replaceChecks(contract),
     ...inputChecks(contract.doc),
     ...variationChecks(contract),
   ];
@@ -281,8 +283,8 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     options.observe?.(exchange);
   };
   const client = new HttpClient({
-    // The spec suite's, and those the checks of an operation its spec adds (a delete) bring.
-    maxWrites: SPEC_WRITES + deleteWrites(contract),
+    // The spec suite's, and those the checks of an operation its spec adds (a delete, a replace) bring.
+    maxWrites: SPEC_WRITES + deleteWrites(contract) + replaceWrites(contract),
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

@@ -8,10 +8,11 @@
  */
 import type { ModelOperation } from '../../openapi/resource-model.js';
 import { operationOfKind } from '../../openapi/resource-model.js';
-import { type Check, type CheckContext, statusFault } from '../check.js';
+import type { Check, CheckContext } from '../check.js';
 import type { Contract } from '../contract.js';
 import type { Exchange } from '../http.js';
 import { absentIdBeyond, createPet, idOf, type PetJson, petsOf } from '../pets.js';
+import { expectStatus } from './item-kinds.js';
 
 /**
  * The writes the delete checks may send, a budget of their own besides the spec suite's: two creates
@@ -36,17 +37,6 @@ function named(operation: ModelOperation): string {
 /** Sends the delete of `id`, with the key unless `authorization` says otherwise. */
 function sendDelete(context: CheckContext, around: Around, id: string, authorization?: null | string): Promise<Exchange> {
   return context.call(around.remove.operationId, { params: { [around.idParameter]: id }, ...(authorization === undefined ? {} : { authorization }) });
-}
-
-/** Fails unless `exchange` has the status `expected` lists; the fault is the operation's answering that status. */
-function expectStatus(context: CheckContext, exchange: Exchange, operationId: string, expected: readonly number[], what: string): boolean {
-  if (expected.includes(exchange.status)) return true;
-  context.fail(`${operationId} answered ${exchange.status} ${what}`, exchange, {
-    expected: expected.join(' or '),
-    actual: String(exchange.status),
-    fault: statusFault(operationId, exchange.status),
-  });
-  return false;
 }
 
 /**
