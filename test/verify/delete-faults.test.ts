@@ -55,7 +55,7 @@ function keepsListing(): (request: Request, mock: WebHandler) => Promise<Respons
   };
 }
 
-const CASES: Readonly<Record<string, { fault: (request: Request, mock: WebHandler) => Promise<Response>; caughtBy: string; message: RegExp }>> = {
+const CASES: Readonly<Record<string, { fault: (request: Request, mock: WebHandler) => Promise<Response>; caughtBy: string; message: RegExp; run?: RegExp }>> = {
   'a delete that answers 204 and removes nothing': {
     fault: (request, mock) => (isDelete(request) ? Promise.resolve(new Response(null, { status: 204 })) : mock(request)),
     caughtBy: 'deletePet.removes',
@@ -65,6 +65,8 @@ const CASES: Readonly<Record<string, { fault: (request: Request, mock: WebHandle
     fault: keepsListing(),
     caughtBy: 'deletePet.removes',
     message: /listPets with limit=50 lists the record \d+ after deletePet removed it/,
+    // The run-wide model sees it too, on every page of every suite after the delete: one fault with the check's.
+    run: /listPets lists the item \d+ after DELETE \S+ removed it/,
   },
   'a delete that skips the key': {
     fault: (request, mock) => {
@@ -126,7 +128,7 @@ describe('the delete of a variant spec, checked from the resource model', () => 
     }
   });
 
-  for (const [name, { fault, caughtBy, message }] of Object.entries(CASES)) {
+  for (const [name, { fault, caughtBy, message, run }] of Object.entries(CASES)) {
     it(`fails ${name} (${caughtBy})`, async () => {
       const faulty = await deployment(fault);
       try {
@@ -134,6 +136,11 @@ describe('the delete of a variant spec, checked from the resource model', () => 
         const caught = report.results.find((result) => result.id === caughtBy);
         expect(caught?.outcome).toBe('fail');
         expect(caught?.findings.map((finding) => finding.message).join('\n')).toMatch(message);
+        if (run) {
+          const removed = report.results.find((result) => result.id === 'run.removed');
+          expect(removed?.findings[0]?.message).toMatch(run);
+          expect(removed?.follows).toBe(caughtBy);
+        }
         expect(report.exitCode).toBe(1);
       } finally {
         await faulty.close();

@@ -132,6 +132,8 @@ export class DeploymentModel {
   readonly pages: Page[] = [];
   /** Item paths a request with a method that changes items (PUT, PATCH, DELETE) succeeded on, by id. */
   readonly changed = new Map<string, Heard>();
+  /** Items the resource model's delete succeeded on, by id: the first such response. */
+  readonly removed = new Map<string, Heard>();
   readonly headerProblems = new Map<string, HeaderProblem>();
   /**
    * Advice on documented headers sent in a form their schema accepts only in a branch it marks
@@ -158,6 +160,8 @@ export class DeploymentModel {
    * DELETE): an item may change or go away after one of them succeeds.
    */
   readonly #itemChanges: ReadonlySet<string>;
+  /** The method of the resource model's delete, when it has one. */
+  readonly #removes: string | undefined;
 
   constructor(
     readonly kinds: FollowedOperations,
@@ -170,6 +174,7 @@ export class DeploymentModel {
     this.#sent = new Set(model.fields.filter((field) => field.writable).map((field) => field.name));
     const changes = model.operations.filter((operation) => operation.path === model.itemPath && isWrite(operation.method.toUpperCase()));
     this.#itemChanges = new Set(changes.map((operation) => operation.method.toUpperCase()));
+    this.#removes = operationOfKind(model, 'delete')?.method.toUpperCase();
     this.#operations = operationsOf(contract.doc).map(({ operationId, method, path }) => ({
       operationId,
       method: method.toUpperCase(),
@@ -213,6 +218,7 @@ export class DeploymentModel {
         this.reads.push({ ...heard, id: itemId, item: undefined });
       return;
     }
+    if (itemId !== undefined && method === this.#removes && !this.removed.has(itemId)) this.removed.set(itemId, heard);
     let body: JsonValue | undefined;
     try {
       body = exchange.text.trim() === '' ? undefined : parseJson(exchange.text);

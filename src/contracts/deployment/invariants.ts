@@ -9,7 +9,8 @@
  * - a page agrees with the items as read: each item on it as read elsewhere, only items its filters
  *   select, and, when it holds fewer than its limit, every item that existed when it was asked for
  *   and that its filters select;
- * - every field a valid body sends is stored and returned as sent.
+ * - every field a valid body sends is stored and returned as sent;
+ * - an item a delete removed is gone: no read answers it, no page lists it, whichever suite asked.
  * Every failure names the requests that show it; many responses showing one fault are one finding.
  */
 import { FEWER_THAN_LIMIT, ID_REUSED, MORE_THAN_LIMIT, otherValueFault } from '../causes.js';
@@ -267,6 +268,34 @@ function fieldsKept(model: DeploymentModel): Finding[] {
   return tally.findings;
 }
 
+/** An item the resource model's delete removed is answered by no read and listed on no page sent after the delete was answered. */
+function removedGone(model: DeploymentModel): Finding[] {
+  const tally = new Tally();
+  const { read, list } = model.kinds;
+  for (const [id, removal] of model.removed) {
+    for (const got of model.reads)
+      if (got.id === id && got.item !== undefined && after(got, removal))
+        tally.add(
+          `deleted:${read.operationId}:${got.status}`,
+          got,
+          `${read.operationId} answered ${got.status} for the item ${id} after ${named(removal)} removed it`,
+          {
+            expected: '404',
+            actual: String(got.status),
+            replay: [removal],
+          },
+        );
+    for (const page of model.pages)
+      if (after(page, removal) && page.items.some((item) => exactId(model, item) === id))
+        tally.add(`deleted:${list.operationId}:listed`, page, `${list.operationId} lists the item ${id} after ${named(removal)} removed it`, {
+          expected: `no item ${id}`,
+          actual: `the item ${id} listed`,
+          replay: [removal],
+        });
+  }
+  return tally.findings;
+}
+
 function documentedHeaders(model: DeploymentModel): Finding[] {
   return [...model.headerProblems.values()].map((problem) => ({
     message: `${problem.operationId} answered ${problem.first.status} with ${problem.name}: ${problem.value.slice(0, 120)}, which breaks the schema the spec documents for it (${problem.message})${problem.count > 1 ? `, in ${problem.count} responses` : ''}`,
@@ -328,6 +357,13 @@ export const INVARIANTS: readonly Invariant[] = [
     title: 'every field of a valid body, the optional ones included, is stored and returned as sent',
     idle: (model) => (model.acknowledged.some((ack) => ack.sent !== undefined) ? undefined : 'the run created no item from a valid body'),
     judge: fieldsKept,
+  },
+  {
+    id: 'run.removed',
+    title: 'an item a delete removed is gone for the rest of the run: no read answers it, no page lists it, whichever suite asked',
+    applies: (model) => model.removed.size > 0,
+    idle: () => undefined,
+    judge: removedGone,
   },
   {
     id: 'run.headers',
