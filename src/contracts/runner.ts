@@ -3,6 +3,7 @@ import { EXIT, type ExitCode, messageOf } from '../errors.js';
 import type { JsonValue } from '../json/lossless.js';
 import type { CompiledSpec } from '../openapi/bundled-model.js';
 import { basePathOf } from '../openapi/document.js';
+import { operationOfKind } from '../openapi/resource-model.js';
 import { DROPPED } from './causes.js';
 import { Advice, type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
 import { authChecks } from './checks/auth.js';
@@ -188,10 +189,11 @@ async function preflight(
   client: HttpClient,
   lacking: string | undefined,
 ): Promise<{ listing: Record<string, JsonValue>[] } | { fatal: string }> {
-  const { path } = contract.operation('listPets');
-  const limit = contract.integerParameter('listPets', 'limit').maximum;
+  const list = operationOfKind(contract.model, 'list');
+  if (list === undefined) return { fatal: 'the spec has no list of its resource (a GET on the collection answering an array), which every run starts with' };
+  const { path, pageSize } = list;
   try {
-    const exchange = await client.send({ method: 'GET', path, query: `limit=${limit}` });
+    const exchange = await client.send({ method: 'GET', path, ...(pageSize === undefined ? {} : { query: `${pageSize.parameter}=${pageSize.maximum}` }) });
     const where = `GET ${exchange.request.url}`;
     if (exchange.status === 401 || exchange.status === 403) {
       return {
@@ -368,7 +370,7 @@ async function stoppedAnswering(run: Run, results: readonly CheckResult[]): Prom
   const met = results.find((result) => result.findings.some((finding) => finding.fault === DROPPED));
   if (met === undefined) return undefined;
   try {
-    await run.client.send({ method: 'GET', path: run.contract.operation('listPets').path, query: 'limit=1' });
+    await run.client.send({ method: 'GET', path: operationOfKind(run.contract.model, 'list')?.path ?? '/', query: 'limit=1' });
     return undefined;
   } catch (error) {
     if (!(error instanceof DroppedError)) throw error;
@@ -484,12 +486,29 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
   }
 }
 
+/**
+ * The list, the create and the read keep the operationIds the spec suite's checks of them name
+ * (`listPets`, `createPet`, `getPet`): a variant that renames one is said before the first request
+ * (exit 2), not met as a check's error. A delete and a replace are followed by their kind, whatever their names.
+ */
+function renamedOperations(contract: Contract): string | undefined {
+  const named = { list: 'listPets', create: 'createPet', read: 'getPet' } as const;
+  const renamed = Object.entries(named).flatMap(([kind, operationId]) => {
+    const found = operationOfKind(contract.model, kind as keyof typeof named);
+    return found === undefined || found.operationId === operationId ? [] : [`${kind} is ${found.operationId}, not ${operationId}`];
+  });
+  if (renamed.length === 0) return undefined;
+  return `the spec's ${renamed.join(', ')}: the spec suite's checks of the list, the create and the read follow them by these names yet, so keep them in the spec you verify against`;
+}
+
 /** The run's steps, in order; a misconfiguration or a deployment that cannot be asked ends it early with `fatal`. */
 async function verifyWith(run: Run): Promise<VerificationReport> {
   const { options } = run;
   // Misconfiguration is found before the first request: exit 2 with what to fix, not a run of failures.
   const prefix = prefixProblems(options.baseUrl, basePathOf(run.contract.doc));
   if (prefix.past) return reportOf(run, [], undefined, prefix.past);
+  const renamed = renamedOperations(run.contract);
+  if (renamed) return reportOf(run, [], undefined, renamed);
   const pacts = await pactsToVerify(run);
   if ('fatal' in pacts) return reportOf(run, [], undefined, pacts.fatal);
   const seen = await preflight(run.contract, run.client, prefix.lacking);

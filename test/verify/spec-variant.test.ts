@@ -112,6 +112,16 @@ describe('petstore-verify --spec', () => {
     }
   });
 
+  it('says before the first request, and exits 2, that a variant renaming the list is not followed yet', async () => {
+    const doc = variantSpec();
+    nodeAt(doc, 'paths', '/pets', 'get').operationId = 'listAnimals';
+    const renamed = join(dir, 'renamed.yaml');
+    await writeFile(renamed, stringify(doc));
+    const result = await runCli('petstore-verify', ['--base-url', 'http://127.0.0.1:9/v1', '--spec', renamed, '--suite', 'spec'], { PETSTORE_API_KEY: KEY });
+    expect(result.code).toBe(2);
+    expect(result.stdout + result.stderr).toContain("the spec's list is listAnimals, not listPets");
+  });
+
   it('refuses a spec it cannot verify against before the first request, naming the file and what to fix (exit 2)', async () => {
     const doc = variantSpec();
     nodeAt(doc, 'paths', '/pets/{petId}').post = { operationId: 'adoptPet', responses: { '200': { description: 'adopted' } } };
