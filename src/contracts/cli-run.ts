@@ -34,6 +34,7 @@ function fuzzPlan(flags: Flags, plan: Plan): { seed: number; runs: number } | un
 async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteStream, exchanges: ObservedExchange[]): Promise<VerificationReport> {
   const paint = painter(progress);
   const fuzz = fuzzPlan(flags, plan);
+  if (flags.spec !== undefined) progress.write(`Verifying against ${flags.spec} (${plan.spec?.doc.info.title ?? 'its spec'})\n`);
   if (fuzz) progress.write(`Fuzz suite: ${fuzz.runs} sequences from seed ${fuzz.seed} (run again with --seed ${fuzz.seed} to replay them)\n`);
   const report = await verify({
     ...plan,

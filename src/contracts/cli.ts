@@ -9,7 +9,8 @@ import { access, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { EXIT, UsageError } from '../errors.js';
+import { EXIT, messageOf, UsageError } from '../errors.js';
+import type { CompiledSpec } from '../openapi/bundled-model.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
 import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES, MAX_WRITES } from './run-bounds.js';
@@ -22,6 +23,7 @@ export interface Flags {
   baseUrl?: string;
   apiKey?: string;
   suite?: Suite;
+  spec?: string;
   readOnly?: boolean;
   reporter: Reporter;
   output?: string;
@@ -148,7 +150,8 @@ Examples:
   $ PETSTORE_BASE_URL=http://127.0.0.1:4010/v1 PETSTORE_API_KEY=petstore-dev-key petstore-verify
   $ petstore-verify --read-only --reporter junit --output petstore-verify.xml   # production-safe, for CI
   $ petstore-verify --write-profile petstore-profile.json                        # learn staging's choices for petstore-mock --profile
-  $ petstore-verify --suite spec --fuzz-runs 100 --seed 42                       # the spec suite, then 100 generated sequences of calls`;
+  $ petstore-verify --suite spec --fuzz-runs 100 --seed 42                       # the spec suite, then 100 generated sequences of calls
+  $ petstore-verify --spec next/openapi.yaml                                      # against a variant of the interface: its operations and fields`;
 
 /** The version of the installed package: the package resolves its own name from any of its files, in src/ or dist/. */
 export function packageVersion(): string {
@@ -165,6 +168,10 @@ function targetOptions(): Option[] {
       '--suite <suite>',
       'which checks: spec (derived from the OpenAPI spec), pact (consumer contracts, replayed with the Pact Verifier), fuzz (generated sequences of calls alone, see --fuzz-runs), or all (default: all when @pact-foundation/pact is installed, spec otherwise)',
     ).choices(['spec', 'pact', 'all', 'fuzz']),
+    new Option(
+      '--spec <file>',
+      'verify against this OpenAPI file, a variant of the bundled spec (a field, a bound or an operation of a known kind added), compiled at start; default: the bundled spec/openapi.yaml',
+    ),
     new Option(
       '--read-only',
       `send no write (no method but GET, HEAD, OPTIONS and TRACE, the safe ones of RFC 9110): checks and pact interactions that need one are skipped (otherwise at most ${MAX_WRITES} writes are sent by the spec suite, pets named "petstore-verify <run id> ...")`,
@@ -257,6 +264,8 @@ export interface Plan {
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly suite: Suite;
+  /** The spec given with --spec, compiled; absent for the bundled one. */
+  readonly spec?: CompiledSpec;
 }
 
 function apiKeyOf(flags: Flags): string {
@@ -268,6 +277,20 @@ function apiKeyOf(flags: Flags): string {
       'the key cannot be sent in an HTTP header: it holds a line break, a control character, a non-ASCII character or spaces around it; give the key exactly as the deployment issued it',
     );
   return flags.apiKey;
+}
+
+/**
+ * The spec of `--spec`, read and compiled before the first request (src/openapi, as the mock's `--spec`
+ * is): a file that is no OpenAPI document, or an operation of no known kind, is a usage error naming it.
+ */
+async function specOf(path: string): Promise<CompiledSpec> {
+  const [{ loadSpecFile }, { compileSpec }] = await Promise.all([import('../openapi/load.js'), import('../openapi/ajv.js')]);
+  try {
+    return compileSpec(await loadSpecFile(path));
+  } catch (error) {
+    // A file that cannot be read, is no OpenAPI document, or whose schemas ajv cannot compile: each is the file's problem.
+    throw new UsageError(`--spec ${path}: ${messageOf(error).replace(/\.$/, '')}. Fix the spec, or verify against the bundled one without --spec.`);
+  }
 }
 
 /** Checks the flags together, before the first request; throws a `UsageError` that says what to change. */
@@ -290,7 +313,7 @@ async function planOf(flags: Flags): Promise<Plan> {
   ];
   const unwritableFile = (await Promise.all(files)).find((problem) => typeof problem === 'string');
   if (unwritableFile) throw new UsageError(unwritableFile);
-  return { baseUrl, apiKey, suite };
+  return { baseUrl, apiKey, suite, ...(flags.spec === undefined ? {} : { spec: await specOf(flags.spec) }) };
 }
 
 /** The version of the package, for `--version` before anything else is loaded: `petstore-verify -v` answers at once. */

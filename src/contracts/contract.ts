@@ -1,10 +1,10 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { SpecError } from '../errors.js';
-import { openapi } from '../generated/openapi.js';
 import { type JsonValue, validationView } from '../json/lossless.js';
-import { createAjv } from '../openapi/ajv.js';
+import { compiledValidators } from '../openapi/ajv.js';
+import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type JsonSchema, type OpenApiDocument, type OperationEntry, operationsOf, parametersOf, resolve } from '../openapi/document.js';
-import { validatorSchemas } from '../openapi/schemas.js';
+import type { ResourceModel } from '../openapi/resource-model.js';
 
 /** What the verifier knows of one operation, from the spec. */
 export interface ContractOperation {
@@ -31,9 +31,18 @@ interface IntegerBounds {
 /** The body schema's shape: what a valid request body needs. */
 interface BodyShape {
   readonly required: readonly string[];
-  /** Each property's JSON type (`string`, `integer`, ...), format (`int64`) and enum, if any. */
+  /** Each property's JSON type (`string`, `integer`, ...), format (`int64`), enum and a string's lengths, if any. */
   readonly properties: Readonly<
-    Record<string, { readonly type: string | undefined; readonly format: string | undefined; readonly enum: readonly unknown[] | undefined }>
+    Record<
+      string,
+      {
+        readonly type: string | undefined;
+        readonly format: string | undefined;
+        readonly enum: readonly unknown[] | undefined;
+        readonly minLength?: number;
+        readonly maxLength?: number;
+      }
+    >
   >;
 }
 
@@ -52,6 +61,8 @@ interface SchemaViolation {
  */
 export interface Contract {
   readonly doc: OpenApiDocument;
+  /** The resource the spec describes, and each operation's kind: what the checks of a kind are made from. */
+  readonly model: ResourceModel;
   operation(operationId: string): ContractOperation;
   /** Every violation of the schema the spec gives for this operation and status, or `undefined` when the spec has no JSON body for it. */
   violations(operationId: string, status: number, body: JsonValue): SchemaViolation[] | undefined;
@@ -112,28 +123,6 @@ export function flattenObject(doc: OpenApiDocument, schema: JsonSchema): { requi
   return { required, properties };
 }
 
-/**
- * The spec's validators by name (see `validatorSchemas`), each compiled the first time it is needed.
- * `trusted`: the bundled spec, whose schemas the project's lint and tests already hold to JSON Schema's
- * meta-schema, is not checked against it again (ajv's check of a document costs more than compiling
- * every validator a run needs); a spec file given at run time is.
- */
-function validatorsOf(doc: OpenApiDocument, trusted: boolean): (name: string) => ValidateFunction | undefined {
-  const ajv = createAjv(doc, { useDefaults: false, ...(trusted ? { validateSchema: false } : {}) });
-  const schemas = validatorSchemas(doc);
-  const compiled = new Map<string, ValidateFunction>();
-  return (name) => {
-    const schema = schemas[name];
-    if (!schema) return undefined;
-    let validate = compiled.get(name);
-    if (!validate) {
-      validate = ajv.compile(schema);
-      compiled.set(name, validate);
-    }
-    return validate;
-  };
-}
-
 /** Every violation `validate` finds in `value`. */
 function violationsOf(validate: ValidateFunction, value: unknown): SchemaViolation[] {
   return validate(value) ? [] : (validate.errors ?? []).map(describe);
@@ -177,7 +166,13 @@ function bodyShapeOf(doc: OpenApiDocument, operationId: string): BodyShape {
   const { required, properties } = flattenObject(doc, schema);
   const propertyShape = (property: JsonSchema) => {
     const resolved = resolve(doc, property);
-    return { type: stringOf(resolved.type), format: stringOf(resolved.format), enum: Array.isArray(resolved.enum) ? resolved.enum : undefined };
+    return {
+      type: stringOf(resolved.type),
+      format: stringOf(resolved.format),
+      enum: Array.isArray(resolved.enum) ? resolved.enum : undefined,
+      ...(typeof resolved.minLength === 'number' ? { minLength: resolved.minLength } : {}),
+      ...(typeof resolved.maxLength === 'number' ? { maxLength: resolved.maxLength } : {}),
+    };
   };
   return { required, properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, propertyShape(property)])) };
 }
@@ -189,16 +184,21 @@ function fieldsOf(doc: OpenApiDocument, schemaName: string): string[] {
 }
 
 /**
- * Parses and compiles a spec file; by default the bundled spec/openapi.yaml, as `npm run generate`
- * wrote it out (src/generated/openapi.ts, checked against the file by the tests): a run then parses no
- * YAML, nor loads a YAML parser.
+ * The contract of a spec: by default the bundled spec/openapi.yaml, as `npm run generate` wrote it out
+ * (a run then parses no YAML); another, a variant of this interface, as `compileSpec` read it
+ * (`--spec FILE`). The verifier compiles its own validators of the responses, which fill in no default
+ * (a field a deployment left out must stay missing), each on first use. The bundled spec's schemas,
+ * which the project's lint and tests already hold to JSON Schema's meta-schema, are not checked
+ * against it again (ajv's check of a document costs more than compiling every validator a run needs);
+ * a spec file given at run time is.
  */
-export async function loadContract(specPath?: string): Promise<Contract> {
-  const doc = specPath === undefined ? openapi : await (await import('../openapi/load.js')).loadSpecFile(specPath);
-  const validator = validatorsOf(doc, specPath === undefined);
+export async function loadContract(spec: CompiledSpec = BUNDLED_SPEC): Promise<Contract> {
+  const { doc, model } = spec;
+  const validator = compiledValidators(doc, { useDefaults: false, ...(spec === BUNDLED_SPEC ? { validateSchema: false } : {}) });
   const operations = operationsById(doc);
   return {
     doc,
+    model,
     operation(operationId) {
       const found = operations.get(operationId);
       if (!found) throw new SpecError(`the spec has no operation "${operationId}"`);

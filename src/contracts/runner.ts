@@ -1,19 +1,22 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { EXIT, type ExitCode, messageOf } from '../errors.js';
 import type { JsonValue } from '../json/lossless.js';
+import type { CompiledSpec } from '../openapi/bundled-model.js';
 import { basePathOf } from '../openapi/document.js';
+import { operationOfKind } from '../openapi/resource-model.js';
 import { DROPPED } from './causes.js';
 import { Advice, type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
 import { authChecks } from './checks/auth.js';
 import { createChecks } from './checks/create.js';
+import { deleteChecks, deleteWrites } from './checks/delete-checks.js';
 import { getChecks } from './checks/get.js';
 import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
+import { replaceChecks, replaceWrites } from './checks/replace-checks.js';
 import { variationChecks } from './checks/variation.js';
 import { type Contract, loadContract } from './contract.js';
-import { DeploymentModel } from './deployment/deployment-model.js';
+import { DeploymentModel, followedOperations } from './deployment/deployment-model.js';
 import { runModelPhase } from './deployment/model-phase.js';
-import { modelShapeOf } from './deployment/model-shape.js';
 import { shortened, shortenedResult } from './excerpt.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import {
@@ -52,6 +55,11 @@ export interface VerifyOptions {
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly suite?: Suite;
+  /**
+   * The spec to verify against, a variant of this interface: `compileSpec(await loadSpecFile('variant.yaml'))`
+   * (`--spec FILE`). Default: the bundled spec/openapi.yaml.
+   */
+  readonly spec?: CompiledSpec;
   /** No write at all (no request of a method other than GET, HEAD, OPTIONS or TRACE): the checks and pact interactions that need one are skipped. */
   readonly readOnly?: boolean;
   /** A category the deployment accepts, as exact digits: tried before any guess when creating pets. */
@@ -124,8 +132,19 @@ export interface VerificationReport {
 
 /** The checks of the spec suite, for this contract. */
 export function specChecks(contract: Contract): Check[] {
-  const operations = ['listPets', 'createPet', 'getPet'].map((id) => contract.operation(id));
-  return [...authChecks(operations), ...listChecks, ...createChecks, ...getChecks, ...inputChecks(contract.doc), ...variationChecks(contract)];
+  // The auth checks of the list, the create and the read; a delete has its own (checks/delete-checks.ts), which removes only what it created.
+  const followed = contract.model.operations.filter((operation) => ['list', 'create', 'read'].includes(operation.kind));
+  const operations = followed.map(({ operationId }) => contract.operation(operationId));
+  return [
+    ...authChecks(operations),
+    ...listChecks,
+    ...createChecks,
+    ...getChecks,
+    ...deleteChecks(contract),
+    ...replaceChecks(contract),
+    ...inputChecks(contract.doc),
+    ...variationChecks(contract),
+  ];
 }
 
 function count(results: readonly CheckResult[], outcome: Outcome): number {
@@ -170,10 +189,11 @@ async function preflight(
   client: HttpClient,
   lacking: string | undefined,
 ): Promise<{ listing: Record<string, JsonValue>[] } | { fatal: string }> {
-  const { path } = contract.operation('listPets');
-  const limit = contract.integerParameter('listPets', 'limit').maximum;
+  const list = operationOfKind(contract.model, 'list');
+  if (list === undefined) return { fatal: 'the spec has no list of its resource (a GET on the collection answering an array), which every run starts with' };
+  const { path, pageSize } = list;
   try {
-    const exchange = await client.send({ method: 'GET', path, query: `limit=${limit}` });
+    const exchange = await client.send({ method: 'GET', path, ...(pageSize === undefined ? {} : { query: `${pageSize.parameter}=${pageSize.maximum}` }) });
     const where = `GET ${exchange.request.url}`;
     if (exchange.status === 401 || exchange.status === 403) {
       return {
@@ -251,13 +271,13 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
   const suite = options.suite ?? 'all';
   // Forked first, so that it loads while this process loads the spec and the spec suite runs.
   const pactWorker = (suite === 'all' || suite === 'pact') && pactInstalled() ? startPactWorker(options.apiKey) : undefined;
-  const contract = await loadContract();
+  const contract = await loadContract(options.spec);
   const deadlineMs = options.deadlineMs ?? 120_000;
   const deadlineAt = Date.now() + deadlineMs;
   const coverage = new CoverageRecorder(contract, options.baseUrl);
   const bigIntegers = new BigIntegers();
-  const shape = modelShapeOf(contract.doc);
-  const model = 'problem' in shape ? undefined : new DeploymentModel(shape, contract, options.baseUrl);
+  const kinds = followedOperations(contract.model);
+  const model = kinds && new DeploymentModel(kinds, contract, options.baseUrl);
   const observe = (exchange: ObservedExchange, inspect = false) => {
     coverage.observe(exchange);
     bigIntegers.observe(exchange.text);
@@ -265,7 +285,8 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     options.observe?.(exchange);
   };
   const client = new HttpClient({
-    maxWrites: SPEC_WRITES,
+    // The spec suite's, and those the checks of an operation its spec adds (a delete, a replace) bring.
+    maxWrites: SPEC_WRITES + deleteWrites(contract) + replaceWrites(contract),
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -349,7 +370,7 @@ async function stoppedAnswering(run: Run, results: readonly CheckResult[]): Prom
   const met = results.find((result) => result.findings.some((finding) => finding.fault === DROPPED));
   if (met === undefined) return undefined;
   try {
-    await run.client.send({ method: 'GET', path: run.contract.operation('listPets').path, query: 'limit=1' });
+    await run.client.send({ method: 'GET', path: operationOfKind(run.contract.model, 'list')?.path ?? '/', query: 'limit=1' });
     return undefined;
   } catch (error) {
     if (!(error instanceof DroppedError)) throw error;
@@ -465,12 +486,29 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
   }
 }
 
+/**
+ * The list, the create and the read keep the operationIds the spec suite's checks of them name
+ * (`listPets`, `createPet`, `getPet`): a variant that renames one is said before the first request
+ * (exit 2), not met as a check's error. A delete and a replace are followed by their kind, whatever their names.
+ */
+function renamedOperations(contract: Contract): string | undefined {
+  const named = { list: 'listPets', create: 'createPet', read: 'getPet' } as const;
+  const renamed = Object.entries(named).flatMap(([kind, operationId]) => {
+    const found = operationOfKind(contract.model, kind as keyof typeof named);
+    return found === undefined || found.operationId === operationId ? [] : [`${kind} is ${found.operationId}, not ${operationId}`];
+  });
+  if (renamed.length === 0) return undefined;
+  return `the spec's ${renamed.join(', ')}: the spec suite's checks of the list, the create and the read follow them by these names yet, so keep them in the spec you verify against`;
+}
+
 /** The run's steps, in order; a misconfiguration or a deployment that cannot be asked ends it early with `fatal`. */
 async function verifyWith(run: Run): Promise<VerificationReport> {
   const { options } = run;
   // Misconfiguration is found before the first request: exit 2 with what to fix, not a run of failures.
   const prefix = prefixProblems(options.baseUrl, basePathOf(run.contract.doc));
   if (prefix.past) return reportOf(run, [], undefined, prefix.past);
+  const renamed = renamedOperations(run.contract);
+  if (renamed) return reportOf(run, [], undefined, renamed);
   const pacts = await pactsToVerify(run);
   if ('fatal' in pacts) return reportOf(run, [], undefined, pacts.fatal);
   const seen = await preflight(run.contract, run.client, prefix.lacking);

@@ -25,12 +25,13 @@ export function createAjv(doc: OpenApiDocument, options: Options = {}): Ajv2020 
 /**
  * The validators of `doc` (named as `validatorSchemas` names them), each compiled on first use: the
  * validators of a spec read at start (`--spec`), where the bundled spec has its generated ones.
+ * `options` go to ajv: the verifier's judge what a deployment sent, so they fill in no default.
  * @example
  * const lookup = compiledValidators(await loadSpecFile('variant.yaml'));
  * lookup('createPetBody')?.({ name: 'Rex', categoryId: 1 }); // true
  */
-export function compiledValidators(doc: OpenApiDocument): ValidatorLookup {
-  const ajv = createAjv(doc);
+export function compiledValidators(doc: OpenApiDocument, options: Options = {}): ValidatorLookup {
+  const ajv = createAjv(doc, options);
   const schemas = validatorSchemas(doc);
   const compiled = new Map<string, ValidateFunction>();
   return (name) => {

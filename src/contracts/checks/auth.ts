@@ -1,4 +1,5 @@
 import { isWrite } from '../../http/methods.js';
+import type { ModelOperation } from '../../openapi/resource-model.js';
 import type { Check, CheckContext } from '../check.js';
 import { type DerivedCredential, type Exchange, KEY_PLACEHOLDER } from '../http.js';
 import { bodyCategoryId, existingPet, idOf, isPet, listPage, newPetBody } from '../pets.js';
@@ -65,28 +66,37 @@ function rejectedCredentials(context: CheckContext): [string, string | null | De
   ];
 }
 
-/** A valid request for each operation the checks know how to call. */
+/** The operation of the resource model (src/openapi/resource-model.ts) with this id: its kind says how to call it. */
+function modelOperation(context: CheckContext, operationId: string): ModelOperation | undefined {
+  return context.contract.model.operations.find((operation) => operation.operationId === operationId);
+}
+
+/** A valid request for each operation, by its kind. */
 async function validRequest(context: CheckContext, operationId: string, purpose = 'auth'): Promise<RequestParts> {
-  switch (operationId) {
-    case 'getPet':
+  const { id } = context.contract.model;
+  switch (modelOperation(context, operationId)?.kind) {
+    case 'read':
       // No pet needs to exist to be rejected without a credential: any id will do when none is listed.
-      return { params: { petId: purpose === 'auth' ? idOf(await existingPet(context)) : context.state.listing[0] ? idOf(context.state.listing[0]) : '1' } };
-    case 'createPet':
+      return {
+        params: { [id.parameter]: purpose === 'auth' ? idOf(await existingPet(context)) : context.state.listing[0] ? idOf(context.state.listing[0]) : '1' },
+      };
+    case 'create':
       return { body: newPetBody(context.state, purpose, { categoryId: await bodyCategoryId(context.state) }) };
     default:
       return {};
   }
 }
 
-/** An invalid request for each operation: without a credential it must still be 401, whatever is wrong with it (auth comes first). */
-function invalidRequest(operationId: string, valid: RequestParts): RequestParts & { query?: string } {
-  switch (operationId) {
-    case 'getPet':
-      return { params: { petId: 'abc' } };
-    case 'createPet':
+/** An invalid request for each operation, by its kind: without a credential it must still be 401, whatever is wrong with it (auth comes first). */
+function invalidRequest(context: CheckContext, operationId: string, valid: RequestParts): RequestParts & { query?: string } {
+  const operation = modelOperation(context, operationId);
+  switch (operation?.kind) {
+    case 'read':
+      return { params: { [context.contract.model.id.parameter]: 'abc' } };
+    case 'create':
       return { body: '{}' };
-    case 'listPets':
-      return { query: 'limit=abc' };
+    case 'list':
+      return operation.pageSize === undefined ? valid : { query: `${operation.pageSize.parameter}=abc` };
     default:
       return valid;
   }
@@ -170,7 +180,7 @@ function challengeOf(exchange: Exchange): string {
 }
 
 async function expectInvalidRejected(context: CheckContext, operationId: string, valid: RequestParts): Promise<void> {
-  const invalid = await context.call(operationId, { ...invalidRequest(operationId, valid), authorization: null });
+  const invalid = await context.call(operationId, { ...invalidRequest(context, operationId, valid), authorization: null });
   // Both a 401 and a 400 fit a request that lacks the key and breaks the input: the interface
   // does not order the two checks, and typed frameworks often judge the input first.
   if (invalid.status === 400)

@@ -5,11 +5,12 @@
  * error or a dropped connection on any of them is a breach, whatever the rule.
  */
 
+import { isWrite } from '../../http/methods.js';
 import { parseJson } from '../../json/lossless.js';
 import { operationById, resolve } from '../../openapi/document.js';
 import type { Check, CheckContext } from '../check.js';
 import type { Contract } from '../contract.js';
-import { type ModelShape, modelShapeOf } from '../deployment/model-shape.js';
+import { type FollowedOperations, followedOperations } from '../deployment/deployment-model.js';
 import { type Exchange, TransportError } from '../http.js';
 import { absentIdBeyond, bodyCategoryId, exact, existingPet, idOf, newPetBody } from '../pets.js';
 import { bodyOf } from './bodies.js';
@@ -33,8 +34,8 @@ function schemaView(contract: Contract, operationId: string): BodySchemaView {
 }
 
 /** The plain request of an operation of the collection: the list bare, the read of a pet that exists, the create of a valid body. */
-async function plainRequest(context: CheckContext, shape: ModelShape, operationId: string, purpose: string): Promise<Plain> {
-  if (operationId === shape.read.operationId) return { operationId, params: { [shape.read.idParameter]: idOf(await existingPet(context)) } };
+async function plainRequest(context: CheckContext, shape: FollowedOperations, operationId: string, purpose: string): Promise<Plain> {
+  if (operationId === shape.read.operationId) return { operationId, params: { [context.contract.model.id.parameter]: idOf(await existingPet(context)) } };
   if (operationId !== shape.create.operationId) return { operationId, params: {} };
   const text = newPetBody(context.state, purpose, { categoryId: await bodyCategoryId(context.state) });
   const body = parseJson(text);
@@ -101,7 +102,7 @@ function send(context: CheckContext, plain: Plain, variant: Variant, change: Cha
   return context.state.client.send({ method: operation.method, path, ...request });
 }
 
-async function varyOperation(context: CheckContext, shape: ModelShape, operationId: string): Promise<void> {
+async function varyOperation(context: CheckContext, shape: FollowedOperations, operationId: string): Promise<void> {
   const first = await plainRequest(context, shape, operationId, 'variation');
   const baseline = await context.call(operationId, { params: first.params, ...(first.fields ? { body: bodyText(first) } : {}) });
   const schema = first.fields ? schemaView(context.contract, operationId) : undefined;
@@ -134,7 +135,7 @@ async function varyOperation(context: CheckContext, shape: ModelShape, operation
 }
 
 /** Each method of `METHOD_VARIANTS` on each documented path of the collection: anything but a server error or a dropped connection. */
-async function varyMethods(context: CheckContext, shape: ModelShape): Promise<void> {
+async function varyMethods(context: CheckContext, shape: FollowedOperations): Promise<void> {
   const absent = absentIdBeyond(context.state.listing.map(idOf));
   const paths = [shape.list.path, shape.read.path.replace(/\{[^}]+\}$/, absent)];
   for (const path of paths)
@@ -164,8 +165,8 @@ async function varyMethods(context: CheckContext, shape: ModelShape): Promise<vo
 
 /** The checks of request variation for the spec's collection: one per operation, and one of methods. */
 export function variationChecks(contract: Contract): Check[] {
-  const shape = modelShapeOf(contract.doc);
-  if ('problem' in shape) return [];
+  const shape = followedOperations(contract.model);
+  if (shape === undefined) return [];
   const operations = [shape.list.operationId, shape.read.operationId, shape.create.operationId];
   return [
     ...operations.map(
@@ -173,7 +174,7 @@ export function variationChecks(contract: Contract): Check[] {
         id: `${operationId}.variation`,
         title: `${operationId} answers each spelling of its request that RFC 9110, RFC 7240, RFC 8259 and its schemas make the same alike, refuses those they rule out, and never with a 5xx`,
         operationId,
-        writes: contract.operation(operationId).method === 'POST',
+        writes: isWrite(contract.operation(operationId).method),
         run: (context) => varyOperation(context, shape, operationId),
       }),
     ),

@@ -9,14 +9,28 @@
  */
 
 import type { ValidateFunction } from 'ajv';
+import { isWrite } from '../../http/methods.js';
 import { type JsonValue, parseJson } from '../../json/lossless.js';
 import { createAjv } from '../../openapi/ajv.js';
 import { type JsonSchema, type OpenApiDocument, operationById, operationsOf, resolve } from '../../openapi/document.js';
+import { type ModelOperation, operationOfKind, type ResourceModel } from '../../openapi/resource-model.js';
 import { conformanceOf, formFault, undocumentedStatusFault } from '../check.js';
 import type { Contract } from '../contract.js';
 import { KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { exact, isPet, type PetJson } from '../pets.js';
-import type { ModelShape } from './model-shape.js';
+
+/** The operations of the resource model (src/openapi/resource-model.ts) the run-wide model follows items through. */
+export interface FollowedOperations {
+  readonly list: ModelOperation;
+  readonly create: ModelOperation;
+  readonly read: ModelOperation;
+}
+
+/** The list, create and read of `model`; undefined when it lacks one, and the run-wide model is then not made. */
+export function followedOperations(model: ResourceModel): FollowedOperations | undefined {
+  const [list, create, read] = (['list', 'create', 'read'] as const).map((kind) => operationOfKind(model, kind));
+  return list && create && read && { list, create, read };
+}
 
 /** One response the model heard, with when its request left and when its response was heard. */
 export interface Heard {
@@ -118,6 +132,8 @@ export class DeploymentModel {
   readonly pages: Page[] = [];
   /** Item paths a request with a method that changes items (PUT, PATCH, DELETE) succeeded on, by id. */
   readonly changed = new Map<string, Heard>();
+  /** Items the resource model's delete succeeded on, by id: the first such response. */
+  readonly removed = new Map<string, Heard>();
   readonly headerProblems = new Map<string, HeaderProblem>();
   /**
    * Advice on documented headers sent in a form their schema accepts only in a branch it marks
@@ -135,12 +151,30 @@ export class DeploymentModel {
   /** Every operation of the spec, by its method and a pattern of its path: whose documented headers a response is held to. */
   readonly #operations: readonly { readonly operationId: string; readonly method: string; readonly path: RegExp }[];
 
+  /** The resource's fields, by name. */
+  readonly fields: readonly string[];
+  /** The fields a create sends. */
+  readonly #sent: ReadonlySet<string>;
+  /**
+   * Methods the spec documents on the item's path that are not safe (RFC 9110 §9.2.1: PUT, PATCH,
+   * DELETE): an item may change or go away after one of them succeeds.
+   */
+  readonly #itemChanges: ReadonlySet<string>;
+  /** The method of the resource model's delete, when it has one. */
+  readonly #removes: string | undefined;
+
   constructor(
-    readonly shape: ModelShape,
+    readonly kinds: FollowedOperations,
     readonly contract: Contract,
     baseUrl: string,
   ) {
     this.#base = new URL(baseUrl.replace(/\/*$/, '/'));
+    const { model } = contract;
+    this.fields = model.fields.map((field) => field.name);
+    this.#sent = new Set(model.fields.filter((field) => field.writable).map((field) => field.name));
+    const changes = model.operations.filter((operation) => operation.path === model.itemPath && isWrite(operation.method.toUpperCase()));
+    this.#itemChanges = new Set(changes.map((operation) => operation.method.toUpperCase()));
+    this.#removes = operationOfKind(model, 'delete')?.method.toUpperCase();
     this.#operations = operationsOf(contract.doc).map(({ operationId, method, path }) => ({
       operationId,
       method: method.toUpperCase(),
@@ -157,7 +191,7 @@ export class DeploymentModel {
 
   /** The id in an item path (`/pets/12`), decoded, when the path is one. */
   #itemId(path: string): string | undefined {
-    const prefix = `${this.shape.list.path}/`;
+    const prefix = `${this.contract.model.collectionPath}/`;
     if (!path.startsWith(prefix) || path.slice(prefix.length).includes('/')) return undefined;
     try {
       return decodeURIComponent(path.slice(prefix.length));
@@ -184,21 +218,23 @@ export class DeploymentModel {
         this.reads.push({ ...heard, id: itemId, item: undefined });
       return;
     }
+    if (itemId !== undefined && method === this.#removes && !this.removed.has(itemId)) this.removed.set(itemId, heard);
     let body: JsonValue | undefined;
     try {
       body = exchange.text.trim() === '' ? undefined : parseJson(exchange.text);
     } catch {
       return;
     }
-    if (at.path === this.shape.list.path && method === 'GET' && Array.isArray(body))
+    const { list, create, read } = this.kinds;
+    if (at.path === list.path && method === list.method.toUpperCase() && Array.isArray(body))
       this.pages.push({ ...heard, items: body.filter(isPet), judged: this.#judged(at.query) });
-    else if (at.path === this.shape.create.path && method === 'POST') this.#acknowledge(heard, body);
-    else if (itemId !== undefined && method === 'GET') this.reads.push({ ...heard, id: itemId, item: isPet(body) ? body : undefined });
-    else if (itemId !== undefined && this.shape.itemChanges.has(method) && !this.changed.has(itemId)) this.changed.set(itemId, heard);
+    else if (at.path === create.path && method === create.method.toUpperCase()) this.#acknowledge(heard, body);
+    else if (itemId !== undefined && method === read.method.toUpperCase()) this.reads.push({ ...heard, id: itemId, item: isPet(body) ? body : undefined });
+    else if (itemId !== undefined && this.#itemChanges.has(method) && !this.changed.has(itemId)) this.changed.set(itemId, heard);
   }
 
   #acknowledge(heard: Heard, body: JsonValue | undefined): void {
-    const id = isPet(body) ? idKey(body[this.shape.idField]) : undefined;
+    const id = isPet(body) ? idKey(body[this.contract.model.id.field]) : undefined;
     if (id === undefined || !isPet(body)) return;
     this.acknowledged.push({ ...heard, id, item: body, sent: this.#validBody(heard.request.body) });
   }
@@ -212,21 +248,21 @@ export class DeploymentModel {
       return undefined;
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-    if ((this.contract.requestViolations(this.shape.create.operationId, body) ?? []).length > 0) return undefined;
-    return Object.fromEntries(Object.entries(body).filter(([field]) => this.shape.create.fields.includes(field)));
+    if ((this.contract.requestViolations(this.kinds.create.operationId, body) ?? []).length > 0) return undefined;
+    return Object.fromEntries(Object.entries(body).filter(([field]) => this.#sent.has(field)));
   }
 
   /** A page's filters and limit, when every query parameter is documented and valid; else undefined. */
   #judged(query: URLSearchParams): Page['judged'] {
-    const { filters: documented, pageSize } = this.shape.list;
+    const { filters: documented, pageSize } = this.kinds.list;
     const filters = new Map<string, string>();
-    let limit = pageSize?.default ?? Number.POSITIVE_INFINITY;
+    let limit = pageSize?.default ?? pageSize?.maximum ?? Number.POSITIVE_INFINITY;
     const names = [...query.keys()];
     if (new Set(names).size !== names.length) return undefined;
     for (const [name, value] of query) {
-      const filter = documented.find((candidate) => candidate.name === name);
-      if (filter?.values.includes(value)) filters.set(name, value);
-      else if (pageSize?.name === name && /^[0-9]+$/.test(value) && Number(value) >= pageSize.minimum && Number(value) <= pageSize.maximum)
+      const filter = documented.find((candidate) => candidate.parameter === name);
+      if (filter?.values.map(String).includes(value)) filters.set(name, value);
+      else if (pageSize?.parameter === name && /^[0-9]+$/.test(value) && Number(value) >= pageSize.minimum && Number(value) <= pageSize.maximum)
         limit = Number(value);
       else return undefined;
     }

@@ -9,7 +9,8 @@
  * - a page agrees with the items as read: each item on it as read elsewhere, only items its filters
  *   select, and, when it holds fewer than its limit, every item that existed when it was asked for
  *   and that its filters select;
- * - every field a valid body sends is stored and returned as sent.
+ * - every field a valid body sends is stored and returned as sent;
+ * - an item a delete removed is gone: no read answers it, no page lists it, whichever suite asked.
  * Every failure names the requests that show it; many responses showing one fault are one finding.
  */
 import { FEWER_THAN_LIMIT, ID_REUSED, MORE_THAN_LIMIT, otherValueFault } from '../causes.js';
@@ -91,7 +92,7 @@ function knownItems(model: DeploymentModel): Map<string, Known> {
 }
 
 function exactId(model: DeploymentModel, item: PetJson): string | undefined {
-  const value = item[model.shape.idField];
+  const value = item[model.contract.model.id.field];
   if (typeof value === 'string') return value;
   return value === undefined ? undefined : exact(value);
 }
@@ -119,14 +120,14 @@ function idsUnique(model: DeploymentModel): Finding[] {
       tally.add(
         ID_REUSED,
         ack,
-        `${model.shape.create.operationId} gave the id ${ack.id} to two items: ${named(earlier)} and ${named(ack)} both answered ${ack.status} with it`,
+        `${model.kinds.create.operationId} gave the id ${ack.id} to two items: ${named(earlier)} and ${named(ack)} both answered ${ack.status} with it`,
         { expected: 'an id no other item has', actual: `id ${ack.id} twice`, replay: [earlier] },
       );
     else if (shown && after(ack, shown.by))
       tally.add(
         ID_REUSED,
         ack,
-        `${model.shape.create.operationId} gave a new item the id ${ack.id}, which ${named(shown.by)} had already shown for another item before it was sent`,
+        `${model.kinds.create.operationId} gave a new item the id ${ack.id}, which ${named(shown.by)} had already shown for another item before it was sent`,
         { expected: 'an id no other item has', actual: `id ${ack.id} again`, replay: [shown.by] },
       );
     if (!earlier) first.set(ack.id, ack);
@@ -142,7 +143,8 @@ function createsBetween(model: DeploymentModel, from: Heard, to: Heard): number 
 /** An item known to the run stays readable by its id, with what it was acknowledged (or first shown) with. */
 function persisted(model: DeploymentModel, known: Map<string, Known>): Finding[] {
   const tally = new Tally();
-  const { read, fields } = model.shape;
+  const { fields } = model;
+  const { read } = model.kinds;
   for (const got of model.reads) {
     const ref = known.get(got.id);
     if (!ref || !after(got, ref.by) || changedBy(model, got.id, got)) continue;
@@ -179,16 +181,16 @@ function selected(item: PetJson, filters: ReadonlyMap<string, string>): boolean 
 
 /** Each item on a page as known elsewhere, and of the values its filters select. */
 function pageItems(model: DeploymentModel, known: Map<string, Known>, page: Page, tally: Tally): void {
-  const list = model.shape.list.operationId;
+  const list = model.kinds.list.operationId;
   for (const item of page.items) {
     const id = exactId(model, item);
     const ref = id === undefined ? undefined : known.get(id);
     if (id === undefined || !ref || changedBy(model, id, page)) continue;
-    const differ = model.shape.fields.filter((field) => field in ref.item && field in item && !sameJson(ref.item[field], item[field]));
+    const differ = model.fields.filter((field) => field in ref.item && field in item && !sameJson(ref.item[field], item[field]));
     if (differ.length > 0)
       // The fault of a re-read that shows another item than acknowledged: one store, one fault, whichever response showed it.
       tally.add(
-        `reread:${model.shape.read.operationId}:changed`,
+        `reread:${model.kinds.read.operationId}:changed`,
         page,
         `${list} shows the item ${id} with other ${differ.join(', ')} than ${named(ref.by)} did`,
         {
@@ -219,7 +221,7 @@ function pageItems(model: DeploymentModel, known: Map<string, Known>, page: Page
 /** A page holds at most its limit; with fewer items, it lists every item that existed when it was asked for and that its filters select. */
 function pageComplete(model: DeploymentModel, known: Map<string, Known>, page: Page, tally: Tally): void {
   const { judged } = page;
-  const list = model.shape.list.operationId;
+  const list = model.kinds.list.operationId;
   if (judged !== undefined && page.items.length > judged.limit)
     tally.add(MORE_THAN_LIMIT, page, `${list} answered ${page.items.length} items to a request for at most ${judged.limit}`, {
       expected: `at most ${judged.limit} items`,
@@ -247,7 +249,7 @@ function pageComplete(model: DeploymentModel, known: Map<string, Known>, page: P
 /** Every field a create sent in a body its schema accepts comes back in the acknowledgment, as sent. */
 function fieldsKept(model: DeploymentModel): Finding[] {
   const tally = new Tally();
-  const create = model.shape.create.operationId;
+  const create = model.kinds.create.operationId;
   for (const ack of model.acknowledged) {
     for (const [field, sent] of Object.entries(ack.sent ?? {})) {
       const got = ack.item[field];
@@ -262,6 +264,34 @@ function fieldsKept(model: DeploymentModel): Finding[] {
         { expected: `${field} ${text}`, actual: got === undefined ? '(absent)' : `${field} ${exact(got)}` },
       );
     }
+  }
+  return tally.findings;
+}
+
+/** An item the resource model's delete removed is answered by no read and listed on no page sent after the delete was answered. */
+function removedGone(model: DeploymentModel): Finding[] {
+  const tally = new Tally();
+  const { read, list } = model.kinds;
+  for (const [id, removal] of model.removed) {
+    for (const got of model.reads)
+      if (got.id === id && got.item !== undefined && after(got, removal))
+        tally.add(
+          `deleted:${read.operationId}:${got.status}`,
+          got,
+          `${read.operationId} answered ${got.status} for the item ${id} after ${named(removal)} removed it`,
+          {
+            expected: '404',
+            actual: String(got.status),
+            replay: [removal],
+          },
+        );
+    for (const page of model.pages)
+      if (after(page, removal) && page.items.some((item) => exactId(model, item) === id))
+        tally.add(`deleted:${list.operationId}:listed`, page, `${list.operationId} lists the item ${id} after ${named(removal)} removed it`, {
+          expected: `no item ${id}`,
+          actual: `the item ${id} listed`,
+          replay: [removal],
+        });
   }
   return tally.findings;
 }
@@ -327,6 +357,13 @@ export const INVARIANTS: readonly Invariant[] = [
     title: 'every field of a valid body, the optional ones included, is stored and returned as sent',
     idle: (model) => (model.acknowledged.some((ack) => ack.sent !== undefined) ? undefined : 'the run created no item from a valid body'),
     judge: fieldsKept,
+  },
+  {
+    id: 'run.removed',
+    title: 'an item a delete removed is gone for the rest of the run: no read answers it, no page lists it, whichever suite asked',
+    applies: (model) => model.removed.size > 0,
+    idle: () => undefined,
+    judge: removedGone,
   },
   {
     id: 'run.headers',

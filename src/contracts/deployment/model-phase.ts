@@ -11,9 +11,8 @@ import type { Contract } from '../contract.js';
 import { flattenObject } from '../contract.js';
 import { createPet, exact, idOf, isPet, petName } from '../pets.js';
 import { CROSS_CACHE_CREATES } from '../run-bounds.js';
-import { DeploymentModel } from './deployment-model.js';
+import { DeploymentModel, followedOperations } from './deployment-model.js';
 import { earliestAcknowledged, INVARIANTS, judgeInvariants } from './invariants.js';
-import { modelShapeOf } from './model-shape.js';
 import { validValues } from './valid-values.js';
 
 /** Items read back at the end: the earliest the run created, and the first the listing showed at the start. */
@@ -23,7 +22,7 @@ const LISTED_READ = 2;
 /** The valid values of every field of the body, strings made from `prefix`; `trusted` when every number is one the deployment took before. */
 function fieldValues(model: DeploymentModel, prefix: string): { values: [string, string[]][]; trusted: boolean } | undefined {
   const { doc } = model.contract;
-  const schema = operationById(doc, model.shape.create.operationId).operation.requestBody?.content['application/json']?.schema;
+  const schema = operationById(doc, model.kinds.create.operationId).operation.requestBody?.content['application/json']?.schema;
   if (!schema) return undefined;
   const { required, properties } = flattenObject(doc, schema);
   let trusted = true;
@@ -54,7 +53,8 @@ function everyFieldBodies(model: DeploymentModel, state: RunState): { bodies: st
 async function createWithEveryField(context: CheckContext, model: DeploymentModel): Promise<void> {
   const made = everyFieldBodies(model, context.state);
   if (!made) context.skip('a required field of the body has a schema no valid value can be derived from');
-  const { create, read } = model.shape;
+  const { create, read } = model.kinds;
+  const idParameter = model.contract.model.id.parameter;
   for (const body of made.bodies) {
     const exchange = await context.call(create.operationId, { body });
     if (exchange.status === 400 && !made.trusted) context.skip(`the deployment refused (400) a body whose numbers it was never seen to take: ${body}`);
@@ -66,7 +66,7 @@ async function createWithEveryField(context: CheckContext, model: DeploymentMode
       });
       continue;
     }
-    if (isPet(exchange.json)) await context.call(read.operationId, { params: { [read.idParameter]: idOf(exchange.json) } });
+    if (isPet(exchange.json)) await context.call(read.operationId, { params: { [idParameter]: idOf(exchange.json) } });
   }
 }
 
@@ -79,19 +79,20 @@ async function crossCaches(context: CheckContext, model: DeploymentModel): Promi
     // Each create on its own: one refused (a category) must not stop the others; the client's pacer bounds what is in flight.
     await Promise.all(Array.from({ length: missing }, (_, i) => createPet(context, `cache ${i + 1}`).catch(() => undefined)));
   }
-  const { read, list } = model.shape;
+  const { read, list } = model.kinds;
+  const idParameter = model.contract.model.id.parameter;
   const ids = [...earliestAcknowledged(model, EARLIEST_READ), ...state.listing.slice(0, LISTED_READ).map(idOf)];
-  const size = list.pageSize ? `${list.pageSize.name}=${list.pageSize.maximum}` : '';
-  const queries = [size, ...list.filters.flatMap((filter) => filter.values.map((value) => `${filter.name}=${encodeURIComponent(value)}`))];
+  const size = list.pageSize ? `${list.pageSize.parameter}=${list.pageSize.maximum}` : '';
+  const queries = [size, ...list.filters.flatMap((filter) => filter.values.map((value) => `${filter.parameter}=${encodeURIComponent(String(value))}`))];
   // All at once, after every create: the client's pacer bounds what is in flight.
   await Promise.all([
-    ...[...new Set(ids)].map((id) => context.call(read.operationId, { params: { [read.idParameter]: id } })),
+    ...[...new Set(ids)].map((id) => context.call(read.operationId, { params: { [idParameter]: id } })),
     ...queries.map((query) => context.call(list.operationId, { query: size && query !== size ? `${query}&${size}` : query })),
   ]);
 }
 
 function phaseChecks(model: DeploymentModel): Check[] {
-  const { create } = model.shape;
+  const { create } = model.kinds;
   return [
     {
       id: `${create.operationId}.every-field`,
@@ -134,8 +135,8 @@ export async function runModelPhase(
 
 /** The checks of the run-wide model for a contract, in the order a run reports them: its steps, then its invariants (see docs/verifier-checks.md). */
 export function runModelChecks(contract: Contract): { readonly id: string; readonly title: string }[] {
-  const shape = modelShapeOf(contract.doc);
-  if ('problem' in shape) return [];
-  const model = new DeploymentModel(shape, contract, 'http://petstore-verify.invalid/');
+  const kinds = followedOperations(contract.model);
+  if (kinds === undefined) return [];
+  const model = new DeploymentModel(kinds, contract, 'http://petstore-verify.invalid/');
   return [...phaseChecks(model), ...INVARIANTS];
 }

@@ -5,11 +5,13 @@
  * whether the response is one the deployment may give, and updates the model.
  */
 import fc, { type AsyncCommand } from 'fast-check';
+import type { ModelOperation } from '../../openapi/resource-model.js';
 import type { CallOptions, CheckContext, Finding } from '../check.js';
 import type { Exchange, RecordedRequest } from '../http.js';
 import { TransportError } from '../http.js';
+import { idOf } from '../pets.js';
 import type { BodyInput, ListInput, ReadInput } from './inputs.js';
-import { type FuzzModel, idToRead, judgeCreate, judgeList, judgeRead, type Violation } from './model.js';
+import { type FuzzModel, idToRead, judgeCreate, judgeDelete, judgeList, judgeRead, petToRemove, type Violation } from './model.js';
 
 /** A response the model does not allow, or one that breaks the spec's conformance rule. */
 export class ModelViolation extends Error {
@@ -120,5 +122,27 @@ export class ReadCommand implements AsyncCommand<FuzzModel, Real> {
   }
   toString(): string {
     return `getPet ${JSON.stringify(this.input, (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value))}`;
+  }
+}
+
+/** The delete of a pet this sequence created, for a spec whose resource model has a delete: never of a pet it did not make. */
+export class DeleteCommand implements AsyncCommand<FuzzModel, Real> {
+  constructor(
+    readonly index: number,
+    readonly operation: ModelOperation,
+    readonly idParameter: string,
+    readonly fuzz: FuzzRun,
+  ) {}
+  check(model: Readonly<FuzzModel>): boolean {
+    return this.fuzz.canWrite() && model.created.length > 0;
+  }
+  async run(model: FuzzModel, real: Real): Promise<void> {
+    const pet = petToRemove(model, this.index);
+    if (pet === undefined) return;
+    const exchange = await send(real, this.operation.operationId, { params: { [this.idParameter]: idOf(pet) } });
+    expect(judgeDelete(model, this.operation, pet, exchange.status), exchange);
+  }
+  toString(): string {
+    return `${this.operation.operationId} of created pet #${this.index}`;
   }
 }

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { openapi } from '../../generated/openapi.js';
 import { createPetBody, listPetsQuery } from '../../generated/validators.js';
 import { parseJson, validationView } from '../../json/lossless.js';
+import { compileSpec } from '../../openapi/ajv.js';
+import type { OpenApiDocument } from '../../openapi/document.js';
 import { type Contract, loadContract } from '../contract.js';
 import { bodyInputs, breakages, listInputs } from './inputs.js';
 
@@ -26,6 +29,15 @@ describe('the fuzz suite inputs, derived from the spec', () => {
       expect(createPetBody(parsed(body.text)), body.text).toBe(true);
       expect(JSON.parse(body.text).name).toMatch(/^petstore-verify abcd fuzz /);
     }
+  });
+
+  it("keeps a free string within its schema's lengths: a spec whose name is at most 20 characters gets valid bodies only", async () => {
+    const doc = structuredClone(openapi) as unknown as { components: { schemas: { NewPet: { properties: { name: Record<string, unknown> } } } } };
+    Object.assign(doc.components.schemas.NewPet.properties.name, { minLength: 12, maxLength: 20 });
+    const spec = compileSpec(doc as unknown as OpenApiDocument);
+    const validate = spec.validators('createPetBody');
+    const { valid } = bodyInputs(await loadContract(spec), 'createPet', () => ['3'], 'petstore-verify abcd fuzz');
+    for (const body of fc.sample(valid, { numRuns: 300, seed: 3 })) expect(validate?.(parsed(body.text)), body.text).toBe(true);
   });
 
   it('makes invalid bodies the schema rejects, each breaking one rule', () => {

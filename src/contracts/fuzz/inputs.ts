@@ -76,8 +76,11 @@ function validValue(property: PropertyShape, known: readonly string[], prefix: s
   }
   if (property.type === 'boolean') return fc.constantFrom('true', 'false');
   if (property.type === 'number') return fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n));
-  // A free string: named for the run, so that a shared staging can find what the run created; any grapheme after it.
-  return fc.string({ unit: 'grapheme', maxLength: 6 }).map((suffix) => JSON.stringify(`${prefix} ${suffix}`));
+  // A free string: named for the run, so that a shared staging can find what the run created; any grapheme after it,
+  // within the schema's lengths, which count code points (JSON Schema 2020-12 §6.3).
+  const max = property.maxLength ?? Number.POSITIVE_INFINITY;
+  const min = property.minLength ?? 0;
+  return fc.string({ unit: 'grapheme', maxLength: 6 }).map((suffix) => JSON.stringify([...`${prefix} ${suffix}`].slice(0, max).join('').padEnd(min, 'x')));
 }
 
 /** The fields of a valid body: every required one, each optional one or not. */

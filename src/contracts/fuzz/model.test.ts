@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../json/lossless.js';
 import type { PetJson } from '../pets.js';
 import type { BodyInput, ListInput, ReadInput } from './inputs.js';
-import { emptyModel, type FuzzModel, idToRead, judgeCreate, judgeList, judgeRead } from './model.js';
+import { emptyModel, type FuzzModel, idToRead, judgeCreate, judgeDelete, judgeList, judgeRead, petToRemove } from './model.js';
 
 const FIELDS = ['name', 'categoryId', 'status', 'id'];
 const BOUNDS = { default: 20, maximum: 100 };
@@ -139,5 +139,47 @@ describe('the fuzz model: getPet', () => {
 
   it('has no known pet to read when none is listed or created', () => {
     expect(idToRead(emptyModel(FIELDS, []), known)).toBeUndefined();
+  });
+});
+
+describe('the fuzz model: a delete of the resource model', () => {
+  const DELETE = { operationId: 'deletePet', success: 204 };
+
+  /** A model after one create and the delete of that pet, acknowledged. */
+  function withRemoved(): FuzzModel {
+    const m = withCreated();
+    const pet = petToRemove(m, 0);
+    expect(pet?.id).toBe(7);
+    expect(judgeDelete(m, DELETE, pet as PetJson, 204)).toBeUndefined();
+    return m;
+  }
+
+  it('removes only pets of its own sequence, and holds the removed one gone: not read, not listed, its id never given again', () => {
+    const m = withRemoved();
+    expect([m.created, m.removed.map((pet) => pet.id)]).toEqual([[], [7]]);
+    expect(petToRemove(m, 0)).toBeUndefined();
+    const removedRead: ReadInput = { kind: 'known', created: true, index: 3 };
+    expect(idToRead(m, removedRead)).toBe('7');
+    expect(judgeRead(m, removedRead, '7', 404, undefined)).toBeUndefined();
+    expect(judgeRead(m, removedRead, '7', 200, { id: 7, name: 'Rex', categoryId: 3, status: 'pending' })).toMatchObject({
+      message: 'getPet answered 200 for the pet 7 removed in this sequence',
+      fault: 'deleted:getPet:200',
+    });
+    expect(judgeList(m, list({}), 200, [...listed, { id: 7, name: 'Rex', categoryId: 3, status: 'pending' }], BOUNDS)?.message).toBe(
+      'listPets (no query) lists the pet 7 removed in this sequence',
+    );
+    expect(judgeList(m, list({}), 200, listed, BOUNDS)).toBeUndefined();
+    expect(judgeCreate(m, body, 201, { id: 7, name: 'Rex', categoryId: 3, status: 'pending' })?.message).toBe(
+      'createPet gave a new pet the id 7 of a pet removed in this sequence',
+    );
+  });
+
+  it('fails a delete answered with another status than its documented success, and keeps the pet', () => {
+    const m = withCreated();
+    expect(judgeDelete(m, DELETE, m.created[0] as PetJson, 405)).toMatchObject({
+      message: 'deletePet answered 405 for the pet 7 created in this sequence',
+      fault: 'status:deletePet:405',
+    });
+    expect(m.created.map((pet) => pet.id)).toEqual([7]);
   });
 });

@@ -37,10 +37,36 @@ export interface FuzzModel {
   readonly created: PetJson[];
   /** Integer fields (`categoryId=3`) a create of this sequence was accepted with: a deployment that took one does not then refuse it. */
   readonly accepted: Set<string>;
+  /** The pets of this sequence a delete removed: never read, listed or given to a new pet again. */
+  readonly removed: PetJson[];
 }
 
 export function emptyModel(petFields: readonly string[], listed: readonly PetJson[]): FuzzModel {
-  return { petFields, listed, created: [], accepted: new Set() };
+  return { petFields, listed, created: [], accepted: new Set(), removed: [] };
+}
+
+/** The pet of this sequence a delete with `index` removes, when it created one. */
+export function petToRemove(model: FuzzModel, index: number): PetJson | undefined {
+  return model.created[index % Math.max(1, model.created.length)];
+}
+
+/** A delete of a pet this sequence created: its documented success, after which the model holds the pet removed. */
+export function judgeDelete(model: FuzzModel, operation: { operationId: string; success: number }, pet: PetJson, status: number): Violation | undefined {
+  if (status !== operation.success)
+    return {
+      message: `${operation.operationId} answered ${status} for the pet ${idOf(pet)} created in this sequence`,
+      expected: String(operation.success),
+      actual: String(status),
+      fault: statusFault(operation.operationId, status),
+    };
+  model.created.splice(model.created.indexOf(pet), 1);
+  model.removed.push(pet);
+  return undefined;
+}
+
+/** The pet of this sequence removed with `id`, if one was. */
+function removedWith(model: FuzzModel, id: string): PetJson | undefined {
+  return model.removed.find((pet) => idOf(pet) === id);
 }
 
 /** Every pet known to exist: those this sequence created, then those listed at the start. */
@@ -74,6 +100,12 @@ function createdPet(model: FuzzModel, body: BodyInput, pet: JsonValue | undefine
   const taken = knownPets(model).find((known) => idOf(known) === idOf(pet));
   if (taken)
     return { message: `createPet gave a new pet the id ${idOf(pet)} of a pet ${where(model, taken)}`, expected: 'an id no pet has', actual: idOf(pet) };
+  if (removedWith(model, idOf(pet)))
+    return {
+      message: `createPet gave a new pet the id ${idOf(pet)} of a pet removed in this sequence`,
+      expected: 'an id never given before',
+      actual: idOf(pet),
+    };
   model.created.push(pet);
   for (const field of integerFields(body)) model.accepted.add(field);
   return undefined;
@@ -125,6 +157,14 @@ function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[
       expected: `status ${filter}`,
       actual: exact(stray.status),
       fault: OTHER_STATUS,
+    };
+  const gone = pets.find((pet) => removedWith(model, idOf(pet)));
+  if (gone)
+    return {
+      message: `listPets (${input.query === '' ? 'no query' : input.query}) lists the pet ${idOf(gone)} removed in this sequence`,
+      expected: `no pet ${idOf(gone)}`,
+      actual: `the pet ${idOf(gone)} listed`,
+      fault: 'deleted:listPets:listed',
     };
   for (const pet of pets) {
     const known = knownPets(model).find((candidate) => idOf(candidate) === idOf(pet));
@@ -194,6 +234,9 @@ export function idToRead(model: FuzzModel, input: ReadInput): string | undefined
     const beyond = () => BigInt(absentIdBeyond(known.map(idOf))) + offset;
     return String({ beyond, zero: () => 0n, negative: () => -1n - offset, max: () => 2n ** 63n - 1n - offset, min: () => -(2n ** 63n) + offset }[input.edge]());
   }
+  // A pet this sequence removed, a quarter of the times a pet of its own is asked for: it must be gone.
+  const removed = input.kind === 'known' && input.created && input.index % 4 === 3 ? model.removed[input.index % Math.max(1, model.removed.length)] : undefined;
+  if (removed) return idOf(removed);
   // Half the time a pet of this sequence, when it created one: a fault of state shows on what the sequence did.
   const among = input.kind === 'known' && input.created && model.created.length > 0 ? model.created : known;
   const pet = among[input.index % Math.max(1, among.length)];
@@ -233,6 +276,14 @@ function readFault(input: ReadInput, status: number, json: JsonValue | undefined
 
 /** getPet: 200 with the pet for one known to exist; 404 for an absent id (400 too at the int64 edges); 400 or 404 for a text no int64 is. */
 export function judgeRead(model: FuzzModel, input: ReadInput, id: string, status: number, json: JsonValue | undefined): Violation | undefined {
+  const removed = input.kind === 'known' ? removedWith(model, id) : undefined;
+  if (removed && status !== 404)
+    return {
+      message: `getPet answered ${status} for the pet ${id} removed in this sequence`,
+      expected: '404',
+      actual: String(status),
+      fault: `deleted:getPet:${status}`,
+    };
   if (input.kind === 'known') {
     const pet = knownPets(model).find((candidate) => idOf(candidate) === id);
     return pet && readKnown(model, pet, status, json);

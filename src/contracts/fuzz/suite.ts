@@ -5,11 +5,13 @@
  * sequence is shrunk, by replaying shorter ones, to the shortest that still fails, and reported with
  * its requests as curl lines and the seed that reproduces it.
  */
+
 import fc from 'fast-check';
+import { operationOfKind } from '../../openapi/resource-model.js';
 import { type Check, CheckContext, type Finding, type RunState } from '../check.js';
 import type { TransportError } from '../http.js';
 import { acceptedCategoryId, exact, isPet, petName } from '../pets.js';
-import { CreateCommand, type FuzzRun, ListCommand, ModelViolation, ReadCommand, type Real } from './commands.js';
+import { CreateCommand, DeleteCommand, type FuzzRun, ListCommand, ModelViolation, ReadCommand, type Real } from './commands.js';
 import { bodyInputs, listInputs, readInputs } from './inputs.js';
 import { emptyModel } from './model.js';
 
@@ -77,9 +79,13 @@ function commandsOf(session: FuzzSession, known: (field: string) => readonly str
   const creates = bodies.valid.map((body) => new CreateCommand(body, session));
   const lists = listInputs(state.contract).map((input) => new ListCommand(input));
   const reads = readInputs().map((input) => new ReadCommand(input));
+  // A delete of the resource model, when the spec has one, removes pets the sequence created.
+  const remove = operationOfKind(state.contract.model, 'delete');
+  const idParameter = state.contract.model.id.parameter;
+  const deletes = remove === undefined ? [] : [fc.nat().map((index) => new DeleteCommand(index, remove, idParameter, session))];
   // fast-check draws each call from these alike: a kind listed twice is drawn twice as often. Invalid
   // bodies fail in one call, reads and lists after creates find the faults of state.
-  return fc.commands([creates, creates, bodies.invalid.map((body) => new CreateCommand(body, session)), lists, lists, reads, reads, reads], {
+  return fc.commands([creates, creates, bodies.invalid.map((body) => new CreateCommand(body, session)), lists, lists, reads, reads, reads, ...deletes], {
     maxCommands: MAX_CALLS,
   });
 }

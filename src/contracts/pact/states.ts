@@ -3,7 +3,9 @@
  * work for any deployment: a pet that must exist is created with POST (named for this run); an
  * absent id is taken from the listing.
  */
+import { SpecError } from '../../errors.js';
 import { type JsonValue, parseJson } from '../../json/lossless.js';
+import { operationOfKind } from '../../openapi/resource-model.js';
 import type { Contract } from '../contract.js';
 import type { HttpClient } from '../http.js';
 import { absentIdBeyond, newPetJson } from '../pets.js';
@@ -36,18 +38,31 @@ const MAX_TRIES = 3;
 export interface StateSpec {
   readonly listPath: string;
   readonly create: { readonly method: string; readonly path: string };
-  /** The largest `limit` the listing takes. */
-  readonly maxLimit: number;
+  /** The listing's page size parameter (`limit`) and the largest value it takes, when it has one. */
+  readonly pageSize: { readonly parameter: string; readonly maximum: number } | undefined;
+  /** The field that identifies a record: `id`. */
+  readonly idField: string;
 }
 
-/** The spec's part the provider states use. */
+/** The spec's part the provider states use, from its resource model: the list and the create, whatever their names. */
 export function stateSpecOf(contract: Contract): StateSpec {
-  const { method, path } = contract.operation('createPet');
+  const { model } = contract;
+  const list = operationOfKind(model, 'list');
+  const create = operationOfKind(model, 'create');
+  if (list === undefined || create === undefined) throw new SpecError("the pact's provider states need a list and a create of the spec's resource");
   return {
-    listPath: contract.operation('listPets').path,
-    create: { method, path },
-    maxLimit: contract.integerParameter('listPets', 'limit').maximum,
+    listPath: list.path,
+    create: { method: create.method.toUpperCase(), path: create.path },
+    pageSize: list.pageSize && { parameter: list.pageSize.parameter, maximum: list.pageSize.maximum },
+    idField: model.id.field,
   };
+}
+
+/** The query of a page of `size` records (`limit=1`), with `filter` before it; the filter alone for a listing of one page. */
+function page(context: StateContext, size: 'one' | 'most', filter?: string): string {
+  const { pageSize } = context;
+  const sized = pageSize === undefined ? [] : [`${pageSize.parameter}=${size === 'one' ? 1 : pageSize.maximum}`];
+  return [...(filter === undefined ? [] : [filter]), ...sized].join('&');
 }
 
 /** What the setups of one run share: how to reach the deployment, and what it taught them of categories. */
@@ -74,7 +89,7 @@ async function listing(context: StateContext, query: string): Promise<Record<str
 
 /** Categories worth trying, as exact digits: the one the spec suite learned, the first listed pet's, then 1. */
 async function candidates(context: StateContext): Promise<string[]> {
-  const listed = (await listing(context, 'limit=1'))[0]?.categoryId;
+  const listed = (await listing(context, page(context, 'one')))[0]?.categoryId;
   const fromListing = typeof listed === 'bigint' || (typeof listed === 'number' && Number.isInteger(listed)) ? [String(listed)] : [];
   const hint = context.categoryHint === undefined ? [] : [context.categoryHint];
   return [...new Set([...hint, ...fromListing, '1'])].slice(0, MAX_TRIES);
@@ -90,14 +105,14 @@ function unavailable(context: StateContext): StateUnavailable {
 async function knownCategory(context: StateContext): Promise<JsonValue> {
   if (context.learned !== undefined) return parseJson(context.learned);
   if (context.exhausted) throw unavailable(context);
-  return (await listing(context, 'limit=1'))[0]?.categoryId ?? 1;
+  return (await listing(context, page(context, 'one')))[0]?.categoryId ?? 1;
 }
 
 /** POSTs a pet of this run in the category; the response's status, and the new pet's id when it has one. */
 async function post(context: StateContext, categoryId: string, status?: string): Promise<{ status: number; id?: JsonValue }> {
   const body = newPetJson(`petstore-verify ${context.runId} pact`, categoryId, status);
   const exchange = await context.client.send({ method: context.create.method, path: context.create.path, body });
-  const id = isObject(exchange.json) ? exchange.json.id : undefined;
+  const id = isObject(exchange.json) ? exchange.json[context.idField] : undefined;
   return { status: exchange.status, ...(id === undefined ? {} : { id }) };
 }
 
@@ -131,7 +146,7 @@ async function ensure(context: StateContext, query: string, status?: string): Pr
 
 /** An id no listed pet has. Parsed, not `Number()`: beyond 2^53 the id stays exact (a bigint), as the deployment's ids are. */
 async function absentId(context: StateContext): Promise<StateParams> {
-  return { id: parseJson(absentIdBeyond((await listing(context, `limit=${context.maxLimit}`)).map((pet) => String(pet.id)))) };
+  return { id: parseJson(absentIdBeyond((await listing(context, page(context, 'most'))).map((pet) => String(pet[context.idField])))) };
 }
 
 interface StateRecipe {
@@ -141,8 +156,8 @@ interface StateRecipe {
 
 /** How each provider state is set up, by its name in the pact. */
 const RECIPES: Readonly<Record<string, StateRecipe>> = {
-  [STATES.petsExist]: { mayWrite: true, setup: (context) => ensure(context, 'limit=1') },
-  [STATES.soldPetExists]: { mayWrite: true, setup: (context) => ensure(context, 'status=sold&limit=1', 'sold') },
+  [STATES.petsExist]: { mayWrite: true, setup: (context) => ensure(context, page(context, 'one')) },
+  [STATES.soldPetExists]: { mayWrite: true, setup: (context) => ensure(context, page(context, 'one', 'status=sold'), 'sold') },
   [STATES.petExists]: { mayWrite: true, setup: (context) => createPet(context) },
   [STATES.categoryExists]: { mayWrite: false, setup: async (context) => ({ categoryId: await knownCategory(context) }) },
   [STATES.petAbsent]: { mayWrite: false, setup: absentId },

@@ -1,0 +1,18 @@
+/**
+ * What the checks of an item's kinds (a delete, a replace: checks/delete-checks.ts,
+ * checks/replace-checks.ts) share: how a status they expect is held, and how a record they created
+ * is read back.
+ */
+import { type CheckContext, statusFault } from '../check.js';
+import type { Exchange } from '../http.js';
+
+/** Fails unless `exchange` has a status `expected` lists; the fault is the operation's answering that status. */
+export function expectStatus(context: CheckContext, exchange: Exchange, operationId: string, expected: readonly number[], what: string): boolean {
+  if (expected.includes(exchange.status)) return true;
+  context.fail(`${operationId} answered ${exchange.status} ${what}`, exchange, {
+    expected: expected.join(' or '),
+    actual: String(exchange.status),
+    fault: statusFault(operationId, exchange.status),
+  });
+  return false;
+}
