@@ -48,6 +48,7 @@ export class LaterSessions implements SessionRegistry {
       listJson: (limit, status) => store((it) => it.listJson(limit, status)),
       petJson: (id) => store((it) => it.petJson(id)),
       remove: (id) => store((it) => it.remove(id)),
+      replace: (id, draft) => store((it) => it.replace(id, draft)),
       saved: () => store((it) => it.saved()),
       restore: (saved) => store((it) => it.restore(saved)),
       reset: () => store((it) => it.reset()),

@@ -53,6 +53,8 @@ export interface PetStore {
   petJson(id: number | bigint): Pending<string | undefined>;
   /** Removes the pet with this id; whether there was one. Its id is never given to another pet. */
   remove(id: number | bigint): Pending<boolean>;
+  /** Replaces the pet with this id by one made of draft, keeping its id; undefined when there is none. */
+  replace(id: number | bigint, draft: PetDraft): Pending<StoredPet | undefined>;
   /** What the store changed since the seed, as a state file saves it. */
   saved(): Pending<SavedPets>;
   /** Back to the seed, then to what was saved (`saved`), as a restart with a state file does. */
@@ -222,6 +224,15 @@ export class MemoryPetStore implements PetStore {
     else this.#changed.delete(key);
     this.#changes();
     return true;
+  }
+
+  /** Replaces the pet with this id by one made of draft, keeping its id: the session's own, or a seeded one it then hides. */
+  replace(id: number | bigint, draft: PetDraft): StoredPet | undefined {
+    const old = this.#entry(id);
+    if (old === undefined) return undefined;
+    const pet = petOf(old.pet.id, draft);
+    this.#add({ pet, json: undefined, created: old.created === true });
+    return pet;
   }
 
   /** The pets created since the seed (in id order), the seeded pets removed, and how many creates were made. */

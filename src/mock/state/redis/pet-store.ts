@@ -3,12 +3,13 @@
  * first in id order, and the replica keeps them: a pet or a page the seed answers is served from
  * memory, at once; a created pet, a page past the seed and a create each cost one script, which checks
  * in the same step that Redis still holds the generation the replica serves. Pets put into a session
- * by id (`POST /__mock/pets`) may replace seeded ones: in such a session every read asks Redis.
+ * by id (`POST /__mock/pets`), replaced or removed may be seeded ones: in such a session every read
+ * asks Redis, and a change to the default session reaches every replica before it is answered.
  */
 import { stringifyJson } from '../../../json/lossless.js';
 import type { PetStatus } from '../../../types.js';
 import type { Pending } from '../../core/pending.js';
-import { filterValueOf, idsAfter } from '../seed-index.js';
+import { compareIds, filterValueOf, idsAfter } from '../seed-index.js';
 import { DEFAULT_SESSION } from '../sessions.js';
 import type { PetDraft, PetStore, SavedPets, StoredPet } from '../store.js';
 import { settle } from './change-feed.js';
@@ -23,6 +24,9 @@ interface Beyond {
   /** The ids of the pets created since the first put, in creation order. */
   readonly made: readonly string[];
 }
+
+/** What the session's `put` hash holds for a pet removed: a tombstone, which keeps its id taken. */
+const REMOVED = '';
 
 /** A pet of a page as it is merged with those put by id. */
 interface Ranked {
@@ -54,6 +58,7 @@ function mergedPage(world: World, beyond: Beyond, limit: number, status: PetStat
     if (!put.has(String(id))) pets.push({ id: BigInt(id), json });
   }
   for (const json of put.values()) {
+    if (json === REMOVED) continue;
     const pet = petFrom(json);
     if (status === undefined || filterValueOf(pet) === status) pets.push({ id: BigInt(pet.id), json });
   }
@@ -63,13 +68,22 @@ function mergedPage(world: World, beyond: Beyond, limit: number, status: PetStat
     .map((pet) => pet.json);
 }
 
-/** How the script that puts pets names each: its id, its JSON, and whether the id is a seeded one ('s'), a created number, or neither ('0'). */
+/** Whether an id is a seeded one ('s'), a created pet's number k, or neither ('0'), as the scripts that put pets take it. */
+function whereOf(world: World, id: number | bigint): string {
+  const n = world.numberOf(id);
+  return n === undefined ? '0' : n <= world.recipe.count ? 's' : String(n - world.recipe.count);
+}
+
+/** How the script that puts pets names each: its id, its JSON, and where its id is (`whereOf`). */
 function putArguments(world: World, pets: readonly StoredPet[]): string[] {
-  return pets.flatMap((pet) => {
-    const n = world.numberOf(pet.id);
-    const where = n === undefined ? '0' : n <= world.recipe.count ? 's' : String(n - world.recipe.count);
-    return [String(pet.id), stringifyJson(pet), where];
-  });
+  return pets.flatMap((pet) => [String(pet.id), stringifyJson(pet), whereOf(world, pet.id)]);
+}
+
+/** The pet with `id` and the fields of `draft` that have a value, the id first. */
+function petOf(id: number | bigint, draft: PetDraft): StoredPet {
+  const pet: Record<string, unknown> = { id };
+  for (const [field, value] of Object.entries(draft)) if (value !== undefined) pet[field] = value;
+  return pet as StoredPet;
 }
 
 /**
@@ -177,10 +191,20 @@ export class RedisPetStore implements PetStore {
     }, view);
   }
 
-  /** What the session changed since the seed: its created pets (Redis removes none yet). */
+  /** What the session changed since the seed: its created pets still there, the seeded ones removed, and how many were created. */
   async saved(): Promise<SavedPets> {
-    const created = await this.#created();
-    return { created, removed: [], creates: created.length };
+    return this.#state.inWorld((world) =>
+      this.#beyond(world, Number.MAX_SAFE_INTEGER, undefined, true).then((beyond): SavedPets | -1 => {
+        if (beyond === -1) return -1;
+        const { count } = world.recipe;
+        const { put } = beyond;
+        const numbered = beyond.created.map(([k, json]) => put.get(String(world.idOf(count + k))) ?? json);
+        const removed: (number | bigint)[] = [];
+        for (const [id, json] of put) if (json === REMOVED && (world.numberOf(BigInt(id)) ?? count + 1) <= count) removed.push(exactId(BigInt(id)));
+        const created = [...numbered, ...beyond.made.map((id) => put.get(id) ?? REMOVED)].filter((json) => json !== REMOVED);
+        return { created: created.map((json) => petFrom(json)), removed: removed.sort(compareIds), creates: numbered.length + beyond.made.length };
+      }),
+    );
   }
 
   /** Redis keeps its own state, which a state file never restores (`persist` and `shared` never go together). */
@@ -188,22 +212,45 @@ export class RedisPetStore implements PetStore {
     return Promise.reject(new TypeError('a Redis store keeps its own state: there is nothing to restore into it'));
   }
 
-  /** Not yet with Redis: a mock whose spec removes pets is refused with `--store` at start. */
-  remove(): Promise<boolean> {
-    return Promise.reject(new TypeError('removing a pet is not supported with a Redis store yet'));
+  /** Removes the pet with this id on every replica at once, leaving a tombstone so that its id is never given again. */
+  async remove(id: number | bigint): Promise<boolean> {
+    return (await this.#change(id, REMOVED)) !== 0;
   }
 
-  /** The pets created since the seed, in id order: each replaced by the pet put with its id, if one was. */
-  async #created(): Promise<StoredPet[]> {
-    const jsons = await this.#state.inWorld((world) =>
-      this.#beyond(world, Number.MAX_SAFE_INTEGER, undefined, true).then((beyond) => {
-        if (beyond === -1) return -1;
-        const { put } = beyond;
-        const numbered = beyond.created.map(([k, json]) => put.get(String(world.idOf(world.recipe.count + k))) ?? json);
-        return [...numbered, ...beyond.made.flatMap((id) => put.get(id) ?? [])];
-      }),
+  /** Replaces the pet with this id by one made of draft, keeping its id, on every replica at once; undefined when there is none. */
+  async replace(id: number | bigint, draft: PetDraft): Promise<StoredPet | undefined> {
+    const pet = petOf(id, draft);
+    return (await this.#change(id, stringifyJson(pet))) === 0 ? undefined : pet;
+  }
+
+  /**
+   * Puts `json` (or a tombstone) in place of the pet of `id`, when the session holds one; 0 when it
+   * does not. A change to the default session is answered once no replica can still serve the pet before.
+   */
+  async #change(id: number | bigint, json: string): Promise<0 | 1 | 2> {
+    const { redis, registry, recipeKey, prefix } = this.#state;
+    const name = this.#name === DEFAULT_SESSION ? '' : this.#name;
+    const [top, added] = [this.#state.key(this.#name, 'top'), this.#state.key(this.#name, 'added')];
+    const told = await this.#state.inWorld((world) =>
+      redis.petstoreChange(
+        recipeKey,
+        this.#n,
+        this.#put,
+        top,
+        added,
+        registry,
+        world.text,
+        name,
+        String(world.largest),
+        String(world.base),
+        prefix,
+        String(id),
+        json,
+        whereOf(world, id),
+      ),
     );
-    return jsons.map((json) => petFrom(json));
+    if (told === 2) await settle();
+    return told;
   }
 
   /** Back to the seeded pets and the base clock, on every replica. */
@@ -233,6 +280,7 @@ export class RedisPetStore implements PetStore {
     const { redis, recipeKey } = this.#state;
     return redis.petstorePet(recipeKey, this.#pets, this.#put, world.text, k, String(id)).then((found) => {
       if (found === -1) return -1;
+      if (found === REMOVED) return undefined;
       if (found === 0) return seeded?.json;
       return found.startsWith('{') ? found : world.createdJson(k, found);
     });
@@ -249,7 +297,8 @@ export class RedisPetStore implements PetStore {
     return this.#beyond(world, limit - parts.length, status, false).then((beyond) => {
       if (beyond === -1) return -1;
       if (beyond.put.size > 0) return mergedPage(world, beyond, limit, status);
-      for (const [, json] of beyond.created) parts.push(json);
+      // A need of 0 reads a status list to its end (LRANGE 0 -1): the page keeps `limit` pets.
+      for (const [, json] of beyond.created.slice(0, limit - parts.length)) parts.push(json);
       for (const entry of above.slice(0, limit - parts.length)) parts.push(entry.json);
       return parts;
     });
