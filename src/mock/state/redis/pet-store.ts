@@ -59,7 +59,7 @@ function mergedPage(world: World, beyond: Beyond, limit: number, status: PetStat
   }
   for (const json of put.values()) {
     if (json === REMOVED) continue;
-    const pet = petFrom(json);
+    const pet = petFrom(json, world.model);
     if (status === undefined || filterValueOf(pet) === status) pets.push({ id: BigInt(pet.id), json });
   }
   return pets
@@ -160,7 +160,7 @@ export class RedisPetStore implements PetStore {
   /** The pet with this id, if there is one. */
   async get(id: number | bigint): Promise<StoredPet | undefined> {
     const json = await this.petJson(id);
-    return json === undefined ? undefined : petFrom(json);
+    return json === undefined ? undefined : petFrom(json, this.#state.model);
   }
 
   /** One pet's JSON: a seeded one at once, a created one (or any, once pets were put into the session) from Redis. */
@@ -177,7 +177,7 @@ export class RedisPetStore implements PetStore {
 
   /** The first `limit` pets in id order, only those with `status` when given. */
   async list(limit: number, status?: PetStatus): Promise<StoredPet[]> {
-    return (await this.#state.inWorld((world, puts) => this.#page(world, this.#hasPuts(puts), limit, status))).map((json) => petFrom(json));
+    return (await this.#state.inWorld((world, puts) => this.#page(world, this.#hasPuts(puts), limit, status))).map((json) => petFrom(json, this.#state.model));
   }
 
   /** `list` as a JSON array: a page the seed fills at once, one past it from Redis. */
@@ -202,7 +202,7 @@ export class RedisPetStore implements PetStore {
         const removed: (number | bigint)[] = [];
         for (const [id, json] of put) if (json === REMOVED && (world.numberOf(BigInt(id)) ?? count + 1) <= count) removed.push(exactId(BigInt(id)));
         const created = [...numbered, ...beyond.made.map((id) => put.get(id) ?? REMOVED)].filter((json) => json !== REMOVED);
-        return { created: created.map((json) => petFrom(json)), removed: removed.sort(compareIds), creates: numbered.length + beyond.made.length };
+        return { created: created.map((json) => petFrom(json, world.model)), removed: removed.sort(compareIds), creates: numbered.length + beyond.made.length };
       }),
     );
   }

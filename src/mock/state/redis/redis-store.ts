@@ -11,6 +11,8 @@
  */
 import { EXIT, messageOf, StoreUnavailableError } from '../../../errors.js';
 import { BIG_ID_OFFSET } from '../../../fixtures/seeding.js';
+import { BUNDLED_SPEC, type CompiledSpec } from '../../../openapi/bundled-model.js';
+import type { ResourceModel } from '../../../openapi/resource-model.js';
 import type { Pending } from '../../core/pending.js';
 import type { PetData } from '../pet-data.js';
 import { petDataHash } from '../pet-data-file.js';
@@ -21,7 +23,7 @@ import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, e
 import { CreateBatches } from './create-batch.js';
 import { RedisPetStore } from './pet-store.js';
 import { COUNTED_SCRIPTS, SCRIPTS } from './scripts.js';
-import { loadWorld, SEED_LOCK_MS, type SeedRecipe, type World } from './world.js';
+import { loadWorld, SEED_LOCK_MS, type SeedRecipe, specHash, type World } from './world.js';
 
 export { displayUrl } from './connection.js';
 export type { SeedRecipe } from './world.js';
@@ -46,6 +48,8 @@ export interface RedisStoreOptions {
   readonly bigIds: boolean;
   /** Your own pets (`--data`) in place of seeded ones: the namespace records their hash, and a replica with other data is refused. */
   readonly data?: PetData | undefined;
+  /** The spec served (`--spec`): seeded pets have its fields, and a replica serving another spec is refused. Default: the bundled one. */
+  readonly spec?: CompiledSpec | undefined;
   /** Milliseconds a named session may stay idle before it is dropped. */
   readonly sessionTtl: number;
   /** How many named sessions may be open at once across every replica. */
@@ -140,6 +144,11 @@ export class RedisStore {
   /** What the namespace was seeded with (by whichever replica seeded it). */
   get recipe(): SeedRecipe {
     return this.#world.recipe;
+  }
+
+  /** The model of the spec served, which every pet read back from Redis is held to. */
+  get model(): ResourceModel {
+    return this.#world.model;
   }
 
   /** Ids follow on from the namespace's seed: `--big-ids` offsets them by 2^53. */
@@ -339,7 +348,8 @@ export class RedisStore {
     if (this.#world !== stale) return Promise.resolve();
     // Your own data is seeded again from the pets this replica keeps of it.
     const data = stale.recipe.data === undefined ? undefined : stale.seed.map((entry) => entry.pet);
-    this.#following ??= loadWorld(this.#redis, this.#prefix, stale.recipe, Date.now() + 2 * SEED_LOCK_MS, data)
+    const source = { spec: this.#options.spec ?? BUNDLED_SPEC, data };
+    this.#following ??= loadWorld(this.#redis, this.#prefix, stale.recipe, Date.now() + 2 * SEED_LOCK_MS, source)
       .then((world) => {
         this.#world = world;
         this.#view = undefined;
@@ -372,6 +382,11 @@ export class RedisStore {
  * replicas would serve two worlds (a replica of another seed follows the first one's, as before).
  */
 function checkSameData(recorded: SeedRecipe, wanted: SeedRecipe, namespace: string): void {
+  if (recorded.spec !== wanted.spec)
+    throw new StoreUnavailableError(
+      `namespace ${namespace} in Redis holds the pets of ${recorded.spec === undefined ? 'the bundled spec' : `a spec of hash ${recorded.spec}`}, not those of this mock's ${wanted.spec === undefined ? 'bundled spec' : `--spec of hash ${wanted.spec}`}: start every replica with the same --spec, or give this one another --namespace.`,
+      { exitCode: EXIT.usage },
+    );
   if (recorded.data === wanted.data) return;
   const what = (recipe: SeedRecipe) => (recipe.data === undefined ? `--seed ${recipe.seed} --count ${recipe.count}` : `--data of hash ${recipe.data}`);
   throw new StoreUnavailableError(
@@ -402,12 +417,15 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     const evicting = await evictionProblem(redis, options.url);
     if (evicting !== undefined) throw evictionError(evicting);
     feed = await ChangeFeed.open(redis, `${namespace}:`);
-    const { data } = options;
-    const wanted: SeedRecipe =
-      data === undefined
+    const { data, spec = BUNDLED_SPEC } = options;
+    const hash = specHash(spec);
+    const wanted: SeedRecipe = {
+      ...(data === undefined
         ? { seed: options.seed, count: options.count, bigIds: options.bigIds }
-        : { seed: options.seed, count: data.pets.length, bigIds: false, data: petDataHash(data) };
-    const world = await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS, data?.pets);
+        : { seed: options.seed, count: data.pets.length, bigIds: false, data: petDataHash(data) }),
+      ...(hash === undefined ? {} : { spec: hash }),
+    };
+    const world = await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS, { spec, data: data?.pets });
     checkSameData(world.recipe, wanted, namespace);
     return new RedisStore(redis, feed, options, world);
   } catch (error) {
