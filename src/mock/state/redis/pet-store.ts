@@ -13,8 +13,9 @@ import { compareIds, filterValueOf, idsAfter } from '../seed-index.js';
 import { DEFAULT_SESSION } from '../sessions.js';
 import type { PetDraft, PetStore, SavedPets, StoredPet } from '../store.js';
 import { settle } from './change-feed.js';
-import type { RedisStore } from './redis-store.js';
-import { exactId, petFrom, type SeedEntry, type World } from './world.js';
+import type { CreatedCache } from './created-cache.js';
+import type { RedisStore, View } from './redis-store.js';
+import { exactId, petFrom, type SeedEntry, tailOf, type World } from './world.js';
 
 /** A session's pets in Redis beyond the seed: those created by number, each as its number and JSON, and those put by id. */
 interface Beyond {
@@ -114,13 +115,15 @@ export class RedisPetStore implements PetStore {
   /** Adds a pet: its number, the pet and its place in the status index in one step, with the session's other creates of this turn (create-batch.ts). */
   create(draft: PetDraft): Promise<StoredPet> {
     const { creates } = this.#state;
+    const tail = tailOf(draft);
     return this.#state.inWorld(
-      (world) =>
-        creates.add(this.#name, world, draft).then((k): StoredPet | -1 => {
+      (world, _, view) =>
+        creates.add(this.#name, world, draft, tail).then((k): StoredPet | -1 => {
           if (k === -1) return -1;
           // A number k, or, in a session with pets put into it, the id itself.
-          const id = typeof k === 'string' ? exactId(BigInt(k)) : world.idOf(world.recipe.count + k);
-          return { id, ...draft };
+          if (typeof k === 'string') return { id: exactId(BigInt(k)), ...draft };
+          this.#cacheOf(view)?.keep(k, world.createdJson(k, tail));
+          return { id: world.idOf(world.recipe.count + k), ...draft };
         }),
       this.#state.view(),
       false,
@@ -163,30 +166,43 @@ export class RedisPetStore implements PetStore {
     return json === undefined ? undefined : petFrom(json, this.#state.model);
   }
 
-  /** One pet's JSON: a seeded one at once, a created one (or any, once pets were put into the session) from Redis. */
+  /**
+   * One pet's JSON: a seeded one at once, a created one of the default session at once once this
+   * replica has read or made it (created-cache.ts), any other (or any, once pets were put into the
+   * session) from Redis.
+   */
   petJson(id: number | bigint): Pending<string | undefined> {
     const view = this.#state.view();
     if (!(view instanceof Promise) && !this.#hasPuts(view.puts)) {
       const { world } = view;
       const n = world.numberOf(id);
       if (n === undefined) return undefined;
-      if (n <= world.recipe.count) return world.seed[n - 1]?.json;
+      const { count } = world.recipe;
+      if (n <= count) return world.seed[n - 1]?.json;
+      const kept = this.#cacheOf(view)?.pet(n - count);
+      if (kept !== undefined) return kept;
     }
-    return this.#state.inWorld((current, puts) => this.#petJson(current, this.#hasPuts(puts), id), view);
+    return this.#state.inWorld((current, puts, now) => this.#petJson(current, this.#hasPuts(puts), id, this.#cacheOf(now)), view);
   }
 
   /** The first `limit` pets in id order, only those with `status` when given. */
   async list(limit: number, status?: PetStatus): Promise<StoredPet[]> {
-    return (await this.#state.inWorld((world, puts) => this.#page(world, this.#hasPuts(puts), limit, status))).map((json) => petFrom(json, this.#state.model));
+    const page = await this.#state.inWorld((world, puts, view) => this.#page(world, this.#hasPuts(puts), limit, status, this.#cacheOf(view)));
+    return page.map((json) => petFrom(json, this.#state.model));
   }
 
-  /** `list` as a JSON array: a page the seed fills at once, one past it from Redis. */
+  /**
+   * `list` as a JSON array: a page the seed fills at once, and one whose created pets of the default
+   * session this replica knows (created-cache.ts); one past them from Redis.
+   */
   listJson(limit: number, status?: PetStatus): Pending<string> {
     const view = this.#state.view();
-    const page = view instanceof Promise || this.#hasPuts(view.puts) ? undefined : view.world.seedPage(limit, status);
-    if (page !== undefined) return page;
-    return this.#state.inWorld((current, puts) => {
-      const parts = this.#page(current, this.#hasPuts(puts), limit, status);
+    if (!(view instanceof Promise) && !this.#hasPuts(view.puts)) {
+      const page = view.world.seedPage(limit, status) ?? this.#cacheOf(view)?.page(view.world, limit, status);
+      if (page !== undefined) return page;
+    }
+    return this.#state.inWorld((current, puts, now) => {
+      const parts = this.#page(current, this.#hasPuts(puts), limit, status, this.#cacheOf(now));
       return Array.isArray(parts) ? `[${parts.join(',')}]` : parts.then((found) => (found === -1 ? -1 : `[${found.join(',')}]`));
     }, view);
   }
@@ -270,46 +286,67 @@ export class RedisPetStore implements PetStore {
     return this.#name === DEFAULT_SESSION ? defaultPuts : this.#puts;
   }
 
-  /** One pet's JSON, Redis asked only when the seed does not answer for it. */
-  #petJson(world: World, puts: boolean, id: number | bigint): Pending<string | undefined | -1> {
+  /** The created pets this replica keeps under `view`: the default session's, while none was put, replaced or removed. */
+  #cacheOf(view: View): CreatedCache | undefined {
+    return this.#name === DEFAULT_SESSION && !view.puts ? view.created : undefined;
+  }
+
+  /** One pet's JSON, Redis asked only when the seed (or the cache) does not answer for it; reads of one pet in one turn share a command. */
+  #petJson(world: World, puts: boolean, id: number | bigint, cache: CreatedCache | undefined): Pending<string | undefined | -1> {
     const n = world.numberOf(id);
     const { count } = world.recipe;
     const seeded: SeedEntry | undefined = n !== undefined && n <= count ? world.seed[n - 1] : undefined;
     if (!puts && (n === undefined || seeded !== undefined)) return seeded?.json;
     const k = n !== undefined && n > count ? n - count : 0;
+    const kept = cache?.pet(k);
+    if (kept !== undefined) return kept;
     const { redis, recipeKey } = this.#state;
-    return redis.petstorePet(recipeKey, this.#pets, this.#put, world.text, k, String(id)).then((found) => {
+    const read = () => redis.petstorePet(recipeKey, this.#pets, this.#put, world.text, k, String(id));
+    return (cache === undefined ? read() : cache.shared(`pet ${k}`, read)).then((found) => {
       if (found === -1) return -1;
       if (found === REMOVED) return undefined;
       if (found === 0) return seeded?.json;
-      return found.startsWith('{') ? found : world.createdJson(k, found);
+      if (found.startsWith('{')) return found;
+      const json = world.createdJson(k, found);
+      cache?.keep(k, json);
+      return json;
     });
   }
 
   /**
-   * The JSON of each pet of a page, in id order: the seed's first, then Redis is asked only for what
-   * the seed leaves of it; your own data's ids beyond 2^62 come after the created pets.
+   * The JSON of each pet of a page, in id order: the seed's first, then the created pets this replica
+   * knows (`cache`), then Redis is asked only for what they leave of it; your own data's ids beyond
+   * 2^62 come after the created pets.
    */
-  #page(world: World, puts: boolean, limit: number, status: PetStatus | undefined): string[] | Promise<string[] | -1> {
+  #page(world: World, puts: boolean, limit: number, status: PetStatus | undefined, cache: CreatedCache | undefined): string[] | Promise<string[] | -1> {
     const { below, above } = world.seedPets(status);
     const parts = below.slice(0, limit).map((entry) => entry.json);
     if (parts.length >= limit && !puts) return parts;
-    return this.#beyond(world, limit - parts.length, status, false).then((beyond) => {
+    const need = limit - parts.length;
+    const known = cache?.first(status, need);
+    if (known !== undefined) return parts.concat(known);
+    // What this replica knows of the start of the list, so that Redis is asked only for the rest.
+    const head = cache?.first(status, cache.known(status)) ?? [];
+    const from = head.length;
+    const read = () => this.#beyond(world, need, status, false, from);
+    return (cache === undefined ? read() : cache.shared(`page ${status} ${need} ${from}`, read)).then((beyond) => {
       if (beyond === -1) return -1;
-      if (beyond.put.size > 0) return mergedPage(world, beyond, limit, status);
-      // A need of 0 reads a status list to its end (LRANGE 0 -1): the page keeps `limit` pets.
+      // The view said no pet was put: one put meanwhile is not answered yet, and this page is of the moment before it.
+      if (puts && beyond.put.size > 0) return mergedPage(world, beyond, limit, status);
+      cache?.extend(status, from, beyond.created);
+      for (const json of head.slice(0, need)) parts.push(json);
       for (const [, json] of beyond.created.slice(0, limit - parts.length)) parts.push(json);
       for (const entry of above.slice(0, limit - parts.length)) parts.push(entry.json);
       return parts;
     });
   }
 
-  /** What the session holds beyond the seed: the first `need` pets created by number (with `status`), and every pet put. */
-  async #beyond(world: World, need: number, status: PetStatus | undefined, made: boolean): Promise<Beyond | -1> {
+  /** What the session holds beyond the seed: the first `need` pets created by number (with `status`), after the `from` known, and every pet put. */
+  async #beyond(world: World, need: number, status: PetStatus | undefined, made: boolean, from = 0): Promise<Beyond | -1> {
     const { redis, recipeKey } = this.#state;
     const keys = [recipeKey, this.#n, this.#pets, this.#put, this.#state.key(this.#name, 'made')];
     if (status !== undefined) keys.push(this.#state.key(this.#name, `st:${status}`));
-    const reply = await redis.petstoreCreated(status === undefined ? 5 : 6, ...keys, world.text, need, made ? '1' : '0');
+    const reply = await redis.petstoreCreated(status === undefined ? 5 : 6, ...keys, world.text, need, made ? '1' : '0', from);
     if (reply === -1) return -1;
     const [numbered, put, madeIds] = reply;
     const created: [number, string][] = [];

@@ -21,6 +21,7 @@ import { ChangeFeed, type FeedMark, settle } from './change-feed.js';
 import type { RedisClient } from './client.js';
 import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, evictionProblem, withDeadline } from './connection.js';
 import { CreateBatches } from './create-batch.js';
+import { CreatedCache } from './created-cache.js';
 import { RedisPetStore } from './pet-store.js';
 import { COUNTED_SCRIPTS, SCRIPTS } from './scripts.js';
 import { loadWorld, SEED_LOCK_MS, type SeedRecipe, specHash, type World } from './world.js';
@@ -75,6 +76,8 @@ export interface View {
   readonly clockOffset: number;
   readonly puts: boolean;
   readonly mark: FeedMark | undefined;
+  /** The default session's created pets this replica keeps while it keeps the view (none while the feed is not proven). */
+  readonly created: CreatedCache | undefined;
 }
 
 /** A named session as a request opens it: its clock offset, and whether pets were put into it. */
@@ -293,10 +296,11 @@ export class RedisStore {
    * does nothing, when Redis holds another generation: the replica then follows it, and tries again.
    * `timed`: false when `attempt` sends its command through `run` itself (a batch of creates: one deadline for all).
    */
-  async inWorld<R>(attempt: (world: World, defaultPuts: boolean) => Pending<R | -1>, first: Pending<View> = this.view(), timed = true): Promise<R> {
+  async inWorld<R>(attempt: (world: World, defaultPuts: boolean, view: View) => Pending<R | -1>, first: Pending<View> = this.view(), timed = true): Promise<R> {
     for (let tries = 1; ; tries++) {
-      const { world, puts } = await (tries === 1 ? first : this.view());
-      const result = await (timed ? this.run(() => Promise.resolve(attempt(world, puts))) : attempt(world, puts));
+      const view = await (tries === 1 ? first : this.view());
+      const { world, puts } = view;
+      const result = await (timed ? this.run(() => Promise.resolve(attempt(world, puts, view))) : attempt(world, puts, view));
       if (result !== -1) return result;
       if (tries === FOLLOW_TRIES) throw this.#unsettled();
       await this.run(() => this.#follow(world));
@@ -333,7 +337,8 @@ export class RedisStore {
       await this.run(() => this.#follow(world));
       return this.#refresh(tries + 1);
     }
-    const view: View = { world, clockOffset: Number(offset ?? 0), puts: typeof top === 'string', mark };
+    const created = mark === undefined ? undefined : new CreatedCache(() => this.#feed.unchanged(mark));
+    const view: View = { world, clockOffset: Number(offset ?? 0), puts: typeof top === 'string', mark, created };
     if (mark !== undefined && this.#feed.unchanged(mark)) this.#view = view;
     return view;
   }

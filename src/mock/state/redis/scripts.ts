@@ -181,19 +181,20 @@ if ARGV[2] == '' then redis.call('PUBLISH', ARGV[5] .. '${CHANGES}', 'pets') ret
 return 1`;
 
 /**
- * The first `need` pets a session created by number, with `status` when a status list is given, and
- * every pet put into it: a pet put may replace as many numbered ones, so as many more are read.
- * KEYS: recipe, n, pets, put, made[, st:<status>]. ARGV: recipe, need, '1' to read `made` too.
- * Returns `{{k1, json1, k2, json2, ...}, {id1, json1, ...}, {made ids}}`.
+ * The first `need` pets a session created by number, with `status` when a status list is given, less
+ * the first `from` (which the replica keeps), and every pet put into it: a pet put may replace as many
+ * numbered ones, so as many more are read. KEYS: recipe, n, pets, put, made[, st:<status>]. ARGV:
+ * recipe, need, '1' to read `made` too, from. Returns `{{k1, json1, k2, json2, ...}, {id1, json1, ...}, {made ids}}`.
  */
 const CREATED = `${SAME_WORLD}
 local need = tonumber(ARGV[2]) + redis.call('HLEN', KEYS[4])
+local from = tonumber(ARGV[4])
 local ks = {}
 if KEYS[6] then
-  ks = redis.call('LRANGE', KEYS[6], 0, need - 1)
+  if need > from then ks = redis.call('LRANGE', KEYS[6], from, need - 1) end
 else
   local n = tonumber(redis.call('GET', KEYS[2]) or '0')
-  for i = 1, math.min(n, need) do ks[i] = i end
+  for i = from + 1, math.min(n, need) do ks[#ks + 1] = i end
 end
 local out = {}
 for i, k in ipairs(ks) do
@@ -222,12 +223,12 @@ return tonumber(redis.call('GET', KEYS[2]) or '0') + tonumber(redis.call('GET', 
 /** Tells every replica that the default session's clock changed (change-feed.ts): they keep it in memory. */
 const ANNOUNCE_CLOCK = `local function announce_clock(prefix) redis.call('PUBLISH', prefix .. '${CHANGES}', 'clock') end`;
 
-/** Whether the default session holds what every replica keeps of it: a clock moved, or pets put. */
-const DEFAULT_MOVED = `local function default_moved(prefix) return redis.call('EXISTS', prefix .. 's:default:clock', prefix .. 's:default:top') > 0 end`;
+/** Whether the default session holds what every replica keeps of it: a clock moved, pets created (created-cache.ts), or pets put. */
+const DEFAULT_MOVED = `local function default_moved(prefix) return redis.call('EXISTS', prefix .. 's:default:clock', prefix .. 's:default:n', prefix .. 's:default:top') > 0 end`;
 
 /**
  * One session back to the seed. ARGV: prefix, name. Returns 1 when the default session's clock was
- * moved or pets put into it, and every replica is told, else 0.
+ * moved or pets created or put into it, and every replica is told, else 0.
  */
 const RESET = `${DROP_KEYS}
 ${ANNOUNCE_CLOCK}
@@ -245,7 +246,7 @@ return removed`;
 
 /**
  * Drops every named session and puts the default one back to the seed. KEYS: registry. ARGV: prefix.
- * Returns 2 when the default session's clock was moved or pets put into it, and every replica is told, else 1.
+ * Returns 2 when the default session's clock was moved or pets created or put into it, and every replica is told, else 1.
  */
 const RESET_ALL = `${DROP_KEYS}
 ${ANNOUNCE_CLOCK}
