@@ -33,6 +33,12 @@ export class CreatedCache {
   /** The reads of this turn not sent yet, by what they read. */
   readonly #reads = new Map<string, Promise<unknown>>();
   #queued: (() => void)[] = [];
+  /**
+   * Set when Redis answered a pet number with another pet than the one kept: the session was reset
+   * and its numbers given again, and the message saying so has not arrived yet. Nothing is served
+   * from this cache after that, rather than a page of pets from before and after the reset.
+   */
+  #spoiled = false;
 
   constructor(valid: () => boolean) {
     this.#valid = valid;
@@ -40,12 +46,18 @@ export class CreatedCache {
 
   /** The JSON of created pet k, when this replica has it. */
   pet(k: number): string | undefined {
-    return this.#pets.get(k);
+    return this.#spoiled ? undefined : this.#pets.get(k);
   }
 
   /** Keeps created pet k, unless a change was published since the view was read (then the view goes, and this cache with it). */
   keep(k: number, json: string): void {
-    if (!this.#valid()) return;
+    if (this.#spoiled || !this.#valid()) return;
+    const kept = this.#pets.get(k);
+    if (kept !== undefined && kept !== json) {
+      this.#spoiled = true;
+      this.#pages.clear();
+      return;
+    }
     this.#pets.set(k, json);
     while (this.#pets.has(this.#contiguous + 1)) this.#contiguous++;
     this.#pages.clear();
@@ -53,6 +65,7 @@ export class CreatedCache {
 
   /** How many of the first created pets (with `status` when given) this replica knows: Redis is asked for the ones after. */
   known(status: PetStatus | undefined): number {
+    if (this.#spoiled) return 0;
     return status === undefined ? this.#contiguous : (this.#lists.get(status)?.length ?? 0);
   }
 
@@ -105,7 +118,7 @@ export class CreatedCache {
 
   /** Keeps the created pets Redis listed after the `from` this replica knew (`known`), in order. */
   extend(status: PetStatus | undefined, from: number, listed: readonly (readonly [number, string])[]): void {
-    if (!this.#valid()) return;
+    if (this.#spoiled || !this.#valid()) return;
     for (const [k, json] of listed) this.keep(k, json);
     if (status === undefined) return;
     const ks = this.#lists.get(status) ?? [];
