@@ -1,8 +1,10 @@
 /**
  * One session's pets in Redis, with the method names of the in-memory `PetStore`. The seeded pets come
  * first in id order, and the replica keeps them: a pet or a page the seed answers is served from
- * memory, at once; a created pet, a page past the seed and a create each cost one script, which checks
- * in the same step that Redis still holds the generation the replica serves. Pets put into a session
+ * memory, at once, and so is a created pet of the default session, or a page, that the replica
+ * already holds (created-cache.ts); any other created pet, a page past what the replica holds and a
+ * create each cost one script, which checks in the same step that Redis still holds the generation
+ * the replica serves. Pets put into a session
  * by id (`POST /__mock/pets`), replaced or removed may be seeded ones: in such a session every read
  * asks Redis, and a change to the default session reaches every replica before it is answered.
  */
