@@ -33,7 +33,7 @@ import { savedChanges, unsavedChange } from './state/saved-changes.js';
 import { SeedIndex } from './state/seed-index.js';
 import { laterSessions } from './state/seeded-later.js';
 import { DEFAULT_SESSION, type SessionRegistry, Sessions } from './state/sessions.js';
-import { type PetStore, type StoredPet, unservedOperations } from './state/store.js';
+import type { PetStore, StoredPet } from './state/store.js';
 
 export type { MockOptions, ResolvedMockOptions } from './options.js';
 
@@ -155,13 +155,7 @@ function stateOf(settings: ResolvedMockOptions): MockState {
     throw new TypeError(
       `profile: ${unsupported.join(', ')} cannot be adopted with a Redis store yet; run that mock without --store, or remove those fields from the profile.`,
     );
-  const defaultStore = shared.store.store(DEFAULT_SESSION);
-  const unserved = unservedOperations(defaultStore, settings.spec.model);
-  if (unserved.length > 0)
-    throw new TypeError(
-      `the spec cannot be served with a Redis store yet: ${unserved.join('; ')}, which it does not do yet. Serve it in memory, without --store.`,
-    );
-  return { sessions: shared.sessions, defaultStore, coverage: shared.coverage };
+  return { sessions: shared.sessions, defaultStore: shared.store.store(DEFAULT_SESSION), coverage: shared.coverage };
 }
 
 /**

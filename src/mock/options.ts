@@ -96,8 +96,9 @@ export interface MockOptions {
   /**
    * Another spec to serve, a variant of this interface (`--spec FILE`): `compileSpec(await
    * loadSpecFile(path))`, both from `petstore-mock`. Its operations are served by their kinds, its fields
-   * kept and seeded, its bounds enforced; the validators are compiled at start. Not with `shared` yet.
-   * The same in `createMockApi`, `startMockServer` and `createHandlers`. Default: spec/openapi.yaml.
+   * kept and seeded, its bounds enforced; the validators are compiled at start. With `shared`, every
+   * replica serves the same spec. The same in `createMockApi`, `startMockServer` and `createHandlers`.
+   * Default: spec/openapi.yaml.
    */
   readonly spec?: CompiledSpec;
 }
@@ -180,8 +181,6 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
   checkFaultRates(faults);
   const profile = options.profile === undefined ? UNKNOWN_PROFILE : readProfile(options.profile);
   const spec = options.spec ?? BUNDLED_SPEC;
-  if (spec !== BUNDLED_SPEC && options.shared)
-    throw new TypeError('spec and shared cannot go together yet: a Redis store serves spec/openapi.yaml; serve another spec in memory.');
   return {
     spec,
     profile,

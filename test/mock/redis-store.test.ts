@@ -2,9 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/errors.js';
 import { seededPets } from '../../src/fixtures/seed.js';
 import { BIG_ID_OFFSET } from '../../src/fixtures/seeding.js';
+import type { Pending } from '../../src/mock/core/pending.js';
 import { SharedCoverage } from '../../src/mock/state/redis/coverage.js';
 import { connectRedisStore, displayUrl, type RedisStore, type RedisStoreOptions } from '../../src/mock/state/redis/redis-store.js';
-import { MemoryPetStore } from '../../src/mock/state/store.js';
+import { MemoryPetStore, type PetDraft, type PetStore } from '../../src/mock/state/store.js';
 import { PET_STATUSES } from '../../src/openapi/facts.js';
 import type { PetStatus } from '../../src/types.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
@@ -56,6 +57,45 @@ describe('the Redis store', () => {
     expect(await a.store('default').saved()).toEqual(memory.saved());
     expect(await b.store('default').list(9, 'sold')).toEqual(memory.list(9, 'sold'));
     expect(await b.store('default').size).toBe(13);
+  });
+
+  it('removes and replaces pets as the in-memory store does, every change read at once on the other replica, no id given twice', async () => {
+    const settings = options({ count: 7 });
+    const [a, b] = [await replica(settings), await replica(settings)];
+    for (const session of ['default', 'alice']) {
+      const memory = new MemoryPetStore(seededPets(1, 7));
+      const stores = [a.store(session), b.store(session)] as const;
+      const draft = (i: number): PetDraft => ({ name: `pet ${i}`, categoryId: i, status: PET_STATUSES[i % 3] as PetStatus });
+      const steps: [string, (store: PetStore) => Pending<unknown>][] = [
+        ['create', (store) => store.create(draft(1))],
+        ['create', (store) => store.create(draft(2))],
+        ['remove a seeded pet', (store) => store.remove(3)],
+        ['remove a created pet', (store) => store.remove(9)],
+        ['remove it again', (store) => store.remove(9)],
+        ['remove an absent id', (store) => store.remove(42)],
+        ['replace a seeded pet', (store) => store.replace(2, draft(3))],
+        ['replace a created pet', (store) => store.replace(8, { name: 'no status', categoryId: 4 })],
+        ['replace a removed pet', (store) => store.replace(3, draft(5))],
+        ['replace an absent id', (store) => store.replace(40, draft(5))],
+        ['create after removes', (store) => store.create(draft(6))],
+        ['put over a removed pet', (store) => store.put([{ id: 3, ...draft(7) }])],
+        ['remove the last created pet', (store) => store.remove(10)],
+        ['create after it', (store) => store.create(draft(8))],
+        ['remove a pet put', (store) => store.remove(3)],
+      ];
+      for (const [i, [step, change]] of steps.entries()) {
+        const [writer, reader] = i % 2 === 0 ? stores : [stores[1], stores[0]];
+        expect(await change(writer), `${session}: ${step}`).toEqual(await change(memory));
+        for (const limit of [1, 3, 7, 20])
+          for (const status of [undefined, ...PET_STATUSES])
+            expect(await reader.listJson(limit, status), `${session}: ${step}, limit ${limit} status ${status}`).toBe(memory.listJson(limit, status));
+        for (let id = 0; id <= 13; id++) expect(await reader.petJson(id), `${session}: ${step}, id ${id}`).toBe(memory.petJson(id));
+        expect(await reader.size, `${session}: ${step}`).toBe(memory.size);
+      }
+      expect(await stores[1].saved()).toEqual(memory.saved());
+      await stores[0].reset();
+      expect(await stores[1].listJson(20)).toBe(new MemoryPetStore(seededPets(1, 7)).listJson(20));
+    }
   });
 
   it('gives unique ids to creates racing on two replicas, each pet readable on both', async () => {

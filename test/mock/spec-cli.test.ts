@@ -1,7 +1,9 @@
 /**
  * `petstore-mock --spec FILE`: a variant of the interface (an optional `tag`, `limit` capped at 50,
  * `deletePet`, `replacePet`) served by the real command with no code of its own, every answer checked against the
- * variant by the mock's self-check; and the refusals, each with a sentence and exit 2.
+ * variant by the mock's self-check, in memory and in every Redis mode (one process, `--workers 2`,
+ * two processes on one Redis); and the refusals, each with a sentence and exit 2. Needs `dist/` and
+ * Debian's redis-server.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,46 +11,74 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
-import { expectReplaces, expectServed, variantCall } from '../support/variant-replace.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { expectReplaces, expectServed, type VariantCall, variantCall } from '../support/variant-replace.js';
 import { nodeAt, VARIANT_LIMIT_MAXIMUM, VARIANT_TAG_MAX_LENGTH, variantSpec, writeVariantSpec } from '../support/variant-spec.js';
 
 let dir: string;
 let path: string;
 let mock: RunningMock;
+let redis: TestRedis;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'petstore-spec-'));
   path = await writeVariantSpec(dir);
-  mock = await startMockCli(['--port', '0', '--spec', path, '--self-check', '--quiet']);
+  [mock, redis] = await Promise.all([startMockCli(['--port', '0', '--spec', path, '--self-check', '--quiet']), startRedis()]);
 });
 afterAll(async () => {
-  await mock?.stop();
+  await Promise.all([mock?.stop(), redis?.stop()]);
   await rm(dir, { recursive: true, force: true });
 });
 
-const call = variantCall(() => mock.url);
+/** A request to `on`, with the key. */
+function call(on: RunningMock, method: string, target: string, body?: unknown): ReturnType<VariantCall> {
+  return variantCall(() => on.url)(method, target, body);
+}
+
+/**
+ * The variant served statefully: a valid tag kept, the new bound, a deleted pet (created or seeded)
+ * 404 and gone from every page and filter, its id never given again. Each change is made through
+ * `write` and read back through `read` at once (two replicas of one Redis, or one mock twice).
+ */
+async function servesTheVariant(write: RunningMock, read: RunningMock): Promise<void> {
+  const tag = 't'.repeat(VARIANT_TAG_MAX_LENGTH);
+  const created = await call(write, 'POST', '/pets', { name: 'Rex', categoryId: 3, status: 'sold', tag });
+  expect(created).toEqual({ status: 201, json: { id: 51, name: 'Rex', categoryId: 3, status: 'sold', tag } });
+  expect(await call(read, 'GET', '/pets/51')).toEqual({ status: 200, json: created.json });
+  expect((await call(read, 'GET', `/pets?limit=${VARIANT_LIMIT_MAXIMUM + 1}`)).status).toBe(400);
+  const seeded = (await call(read, 'GET', '/pets?status=sold&limit=1')).json as { id: number }[];
+  const gone = [51, seeded[0]?.id ?? 0];
+  for (const id of gone) {
+    expect((await call(write, 'DELETE', `/pets/${id}`)).status, `DELETE /pets/${id}`).toBe(204);
+    expect((await call(read, 'GET', `/pets/${id}`)).status, `GET /pets/${id}`).toBe(404);
+    expect((await call(read, 'DELETE', `/pets/${id}`)).status, `DELETE /pets/${id} again`).toBe(404);
+  }
+  for (const query of [
+    `limit=${VARIANT_LIMIT_MAXIMUM}`,
+    ...['sold', 'available', 'pending'].map((status) => `status=${status}&limit=${VARIANT_LIMIT_MAXIMUM}`),
+  ]) {
+    const page = (await call(read, 'GET', `/pets?${query}`)).json as { id: number }[];
+    expect(
+      page.filter((pet) => gone.includes(pet.id)),
+      query,
+    ).toEqual([]);
+  }
+  expect((await call(write, 'POST', '/pets', { name: 'Gus', categoryId: 1 })).json).toMatchObject({ id: 52 });
+}
 
 describe('petstore-mock --spec', () => {
   it('says what it serves, and serves the variant: a valid tag kept, the new bound, a deleted pet gone from every page and filter', async () => {
     expect(mock.stdout()).toContain(`serving ${path}`);
-    const tag = 't'.repeat(VARIANT_TAG_MAX_LENGTH);
-    const created = await call('POST', '/pets', { name: 'Rex', categoryId: 3, status: 'sold', tag });
-    expect(created).toEqual({ status: 201, json: { id: 51, name: 'Rex', categoryId: 3, status: 'sold', tag } });
-    expect(await call('GET', '/pets/51')).toEqual({ status: 200, json: created.json });
-    expect((await call('GET', `/pets?limit=${VARIANT_LIMIT_MAXIMUM + 1}`)).status).toBe(400);
-    expect((await call('DELETE', '/pets/51')).status).toBe(204);
-    expect((await call('GET', '/pets/51')).status).toBe(404);
-    for (const query of [`limit=${VARIANT_LIMIT_MAXIMUM}`, `status=sold&limit=${VARIANT_LIMIT_MAXIMUM}`]) {
-      const page = (await call('GET', `/pets?${query}`)).json as { id: number }[];
-      expect(page.some((pet) => pet.id === 51)).toBe(false);
-    }
-    expect((await call('POST', '/pets', { name: 'Gus', categoryId: 1 })).json).toMatchObject({ id: 52 });
+    await servesTheVariant(mock, mock);
     // Every answer kept the variant: the self-check would have logged a mismatch and answered 500.
     expect(mock.stderr()).not.toContain('self-check');
   });
 
   it('serves its replace: a replaced pet read back, listed and filtered by its new values, every answer true to the variant', async () => {
-    await expectReplaces(call, 7);
+    await expectReplaces(
+      variantCall(() => mock.url),
+      7,
+    );
     expect(mock.stderr()).not.toContain('self-check');
   });
 
@@ -74,6 +104,55 @@ describe('petstore-mock --spec', () => {
     }
   });
 
+  it('serves the variant statefully with --store: one process, and two on one Redis, each change read at once on the other', async () => {
+    const store = ['--port', '0', '--spec', path, '--self-check', '--quiet', '--store', redis.url];
+    const one = await startMockCli([...store, '--namespace', 'one']);
+    try {
+      await servesTheVariant(one, one);
+      expect(one.stderr()).not.toContain('self-check');
+    } finally {
+      await one.stop();
+    }
+    const two = await Promise.all([startMockCli([...store, '--namespace', 'two']), startMockCli([...store, '--namespace', 'two'])]);
+    try {
+      await servesTheVariant(two[0], two[1]);
+      for (const replica of two) expect(replica.stderr()).not.toContain('self-check');
+    } finally {
+      await Promise.all(two.map((replica) => replica.stop()));
+    }
+  });
+
+  it('serves the variant statefully with --store and --workers 2', async () => {
+    const workers = await startMockCli([
+      '--port',
+      '0',
+      '--spec',
+      path,
+      '--self-check',
+      '--quiet',
+      '--store',
+      redis.url,
+      '--namespace',
+      'workers',
+      '--workers',
+      '2',
+    ]);
+    try {
+      await servesTheVariant(workers, workers);
+      expect(workers.stderr()).not.toContain('self-check');
+    } finally {
+      await workers.stop();
+    }
+  });
+
+  it('refuses a replica that serves another spec than the namespace holds (exit 2)', async () => {
+    const bundled = await runCli('petstore-mock', ['--port', '0', '--store', redis.url, '--namespace', 'one']);
+    expect(bundled.code).toBe(2);
+    expect(bundled.stderr).toMatch(
+      /namespace one in Redis holds the pets of a spec of hash \S+, not those of this mock's bundled spec: start every replica with the same --spec/,
+    );
+  });
+
   it('refuses a spec with an operation of no known kind, naming it and what would make it one (exit 2)', async () => {
     const doc = variantSpec();
     nodeAt(doc, 'paths', '/pets/{petId}').post = { operationId: 'adoptPet', responses: { '200': { description: 'adopted' } } };
@@ -87,8 +166,10 @@ describe('petstore-mock --spec', () => {
   });
 
   it('refuses --spec beside the modes that serve the bundled spec alone (exit 2)', async () => {
-    const result = await runCli('petstore-mock', ['--port', '0', '--spec', path, '--store', 'redis://127.0.0.1:1']);
+    const data = join(dir, 'pets.json');
+    await writeFile(data, JSON.stringify([{ id: 1, name: 'Rex', categoryId: 1 }]));
+    const result = await runCli('petstore-mock', ['--port', '0', '--spec', path, '--data', data]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--spec cannot go with --store yet');
+    expect(result.stderr).toContain('--spec cannot go with --data yet');
   });
 });

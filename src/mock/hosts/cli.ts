@@ -100,7 +100,7 @@ function checkFlags(flags: MockFlags, command: Command): void {
 /** Rejects --spec beside the modes that serve the bundled spec alone for now (exit 2). */
 function checkSpecFlags(flags: MockFlags, command: Command): void {
   if (flags.spec === undefined) return;
-  const others = (['store', 'workers', 'proxy', 'data'] as const).filter((name) => flags[name] !== undefined).map((name) => `--${name}`);
+  const others = (['proxy', 'data'] as const).filter((name) => flags[name] !== undefined).map((name) => `--${name}`);
   if (others.length > 0)
     command.error(`--spec cannot go with ${others.join(', ')} yet: those serve spec/openapi.yaml alone. Serve the variant in memory, or drop --spec.`, {
       code: 'commander.conflictingOption',
@@ -216,6 +216,7 @@ async function seedSharedState(flags: MockFlags, store: string): Promise<{ reado
     count: flags.count,
     bigIds: flags.bigIds === true,
     ...(flags.data === undefined ? {} : { data: flags.data }),
+    ...(flags.spec === undefined ? {} : { spec: flags.spec.compiled }),
     sessionTtl: flags.sessionTtl * 1000,
     maxSessions: flags.maxSessions,
     basePath: BASE_PATH,

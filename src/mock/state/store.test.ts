@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { variantSpec } from '../../../test/support/variant-spec.js';
 import { parseJson } from '../../json/lossless.js';
-import { compiledValidators } from '../../openapi/ajv.js';
-import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
-import { readResourceModel } from '../../openapi/resource-model.js';
 import { compareNames, type ListOrder } from '../../profile/profile.js';
 import { SeedIndex } from './seed-index.js';
-import { MemoryPetStore, notYet, type StoredPet, unservedOperations } from './store.js';
+import { MemoryPetStore, type StoredPet } from './store.js';
 
 const seed: StoredPet[] = [
   { id: 1, name: 'Gus', categoryId: 1, status: 'available' },
@@ -332,18 +328,5 @@ describe('MemoryPetStore against a plain reference', () => {
     const restarted = new MemoryPetStore([{ id: 10, name: 'Ten', categoryId: 1, status: 'sold' }], { givenIds: true });
     restarted.restore(store.saved());
     expect(restarted.create({ name: 'Thirteen', categoryId: 1, status: 'sold' }).id).toBe(13);
-  });
-});
-
-describe('unservedOperations', () => {
-  const doc = variantSpec();
-  const variant = readResourceModel(doc, compiledValidators(doc));
-
-  it('names each operation whose store method is not implemented yet, with what it needs; none for a store that implements them all', async () => {
-    expect(unservedOperations(new MemoryPetStore([]), variant)).toEqual([]);
-    const partial = Object.assign(new MemoryPetStore([]), { replace: notYet('replacing a pet') });
-    expect(unservedOperations(partial, variant)).toEqual(['replacePet (PUT /pets/{petId}) needs replacing a pet']);
-    expect(unservedOperations(partial, BUNDLED_MODEL)).toEqual([]);
-    await expect(partial.replace()).rejects.toThrow('replacing a pet is not supported with this store yet');
   });
 });

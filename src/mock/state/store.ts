@@ -1,4 +1,3 @@
-import type { OperationKind, ResourceModel } from '../../openapi/resource-model.js';
 import type { Pet, PetStatus } from '../../types.js';
 import { cachedIn } from '../core/memo.js';
 import type { Pending } from '../core/pending.js';
@@ -81,40 +80,6 @@ export interface PetStore {
   reset(): Pending<void>;
   /** Adds these pets with the ids they have, each replacing the pet of its id if there is one (`POST /__mock/pets`). */
   put(pets: readonly StoredPet[]): Pending<void>;
-}
-
-/** What marks a store's method as one it does not implement yet, with what the method does. */
-const NOT_YET: unique symbol = Symbol('not yet');
-
-/**
- * A method a store does not implement yet: every call rejects with a `TypeError` saying so, and a mock
- * whose spec has an operation that needs it is refused at start (`unservedOperations`).
- * @example
- * class SomeStore { readonly replace = notYet('replacing a pet'); }
- */
-export function notYet(doing: string): () => Promise<never> {
-  return Object.assign(() => Promise.reject(new TypeError(`${doing} is not supported with this store yet`)), { [NOT_YET]: doing });
-}
-
-/** The method of a store each kind of operation calls. */
-const METHOD_OF_KIND: Readonly<Record<OperationKind, keyof PetStore>> = {
-  list: 'listJson',
-  create: 'create',
-  read: 'petJson',
-  replace: 'replace',
-  delete: 'remove',
-};
-
-/**
- * What each operation of `model` that `store` cannot serve yet needs: `replacePet (PUT /pets/{petId}) needs replacing a pet`.
- * @example
- * unservedOperations(redisStore, model); // [] when it implements every kind the spec has
- */
-export function unservedOperations(store: PetStore, model: ResourceModel): string[] {
-  return model.operations.flatMap((operation) => {
-    const doing: unknown = Reflect.get(Object(Reflect.get(store, METHOD_OF_KIND[operation.kind])), NOT_YET);
-    return typeof doing === 'string' ? [`${operation.operationId} (${operation.method.toUpperCase()} ${operation.path}) needs ${doing}`] : [];
-  });
 }
 
 /** The pet with `id` and the fields of `draft` that have a value, the id first. */

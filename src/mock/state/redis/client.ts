@@ -35,6 +35,25 @@ export interface ScriptCommands {
     ];
     readonly reply: number;
   };
+  readonly petstoreChange: {
+    readonly args: [
+      recipe: string,
+      n: string,
+      put: string,
+      top: string,
+      added: string,
+      registry: string,
+      text: string,
+      name: string,
+      largest: string,
+      base: string,
+      prefix: string,
+      id: string,
+      json: string,
+      where: string,
+    ];
+    readonly reply: 0 | 1 | 2;
+  };
   readonly petstoreCreated: {
     readonly args: [keyCount: 5 | 6, ...keysThenArgs: (string | number)[]];
     readonly reply: [created: (number | string)[], put: string[], made: string[]] | -1;

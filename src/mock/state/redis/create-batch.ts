@@ -10,7 +10,7 @@ import { filterValueOf } from '../seed-index.js';
 import { DEFAULT_SESSION } from '../sessions.js';
 import type { PetDraft } from '../store.js';
 import type { RedisStore } from './redis-store.js';
-import { tailOf, type World } from './world.js';
+import type { World } from './world.js';
 
 /** What the script answers a create: its number k, its id (in a session with pets put into it), or -1 (another generation). */
 export type Made = number | string | -1;
@@ -40,10 +40,10 @@ class Batch {
     this.session = session;
   }
 
-  add(statusKey: string, draft: PetDraft): Promise<Made> {
+  add(statusKey: string, tail: string): Promise<Made> {
     let index = this.statusKeys.indexOf(statusKey);
     if (index === -1) index = this.statusKeys.push(statusKey) - 1;
-    this.args.push(String(FIXED_KEYS + index + 1), tailOf(draft));
+    this.args.push(String(FIXED_KEYS + index + 1), tail);
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
     });
@@ -53,7 +53,8 @@ class Batch {
 /**
  * The creates of one replica waiting for the end of the turn, by session.
  * @example
- * const k = await batches.add('default', world, { name: 'Rex', categoryId: 1, status: 'sold' }); // 1, 2, ... or -1
+ * const draft = { name: 'Rex', categoryId: 1, status: 'sold' };
+ * const k = await batches.add('default', world, draft, tailOf(draft)); // 1, 2, ... or -1
  */
 export class CreateBatches {
   readonly #state: RedisStore;
@@ -64,8 +65,8 @@ export class CreateBatches {
     this.#state = state;
   }
 
-  /** Adds a create of `session` in `world` to the batch sent at the end of this turn. */
-  add(session: string, world: World, draft: PetDraft): Promise<Made> {
+  /** Adds a create of `session` in `world` to the batch sent at the end of this turn; `tail`: the draft's JSON without its id (`tailOf`). */
+  add(session: string, world: World, draft: PetDraft, tail: string): Promise<Made> {
     let batch = this.#open.get(session);
     if (batch !== undefined && batch.world !== world) {
       // A create of the generation followed meanwhile: the batch of the old one goes now, alone.
@@ -84,7 +85,7 @@ export class CreateBatches {
       setImmediate(this.#sendAll);
     }
     // The list of the pet's filter value (its status): `st:` and the value.
-    const made = batch.add(this.#state.key(session, `st:${String(filterValueOf(draft))}`), draft);
+    const made = batch.add(this.#state.key(session, `st:${String(filterValueOf(draft))}`), tail);
     if (batch.waiting.length === MAX_BATCH) {
       this.#open.delete(session);
       this.#send(batch);

@@ -1,19 +1,23 @@
 /**
  * One session's pets in Redis, with the method names of the in-memory `PetStore`. The seeded pets come
  * first in id order, and the replica keeps them: a pet or a page the seed answers is served from
- * memory, at once; a created pet, a page past the seed and a create each cost one script, which checks
- * in the same step that Redis still holds the generation the replica serves. Pets put into a session
- * by id (`POST /__mock/pets`) may replace seeded ones: in such a session every read asks Redis.
+ * memory, at once, and so is a created pet of the default session, or a page, that the replica
+ * already holds (created-cache.ts); any other created pet, a page past what the replica holds and a
+ * create each cost one script, which checks in the same step that Redis still holds the generation
+ * the replica serves. Pets put into a session
+ * by id (`POST /__mock/pets`), replaced or removed may be seeded ones: in such a session every read
+ * asks Redis, and a change to the default session reaches every replica before it is answered.
  */
 import { stringifyJson } from '../../../json/lossless.js';
 import type { PetStatus } from '../../../types.js';
 import type { Pending } from '../../core/pending.js';
-import { filterValueOf, idsAfter } from '../seed-index.js';
+import { compareIds, filterValueOf, idsAfter } from '../seed-index.js';
 import { DEFAULT_SESSION } from '../sessions.js';
-import { notYet, type PetDraft, type PetStore, type SavedPets, type StoredPet } from '../store.js';
+import type { PetDraft, PetStore, SavedPets, StoredPet } from '../store.js';
 import { settle } from './change-feed.js';
-import type { RedisStore } from './redis-store.js';
-import { exactId, petFrom, type SeedEntry, type World } from './world.js';
+import type { CreatedCache } from './created-cache.js';
+import type { RedisStore, View } from './redis-store.js';
+import { exactId, petFrom, type SeedEntry, tailOf, type World } from './world.js';
 
 /** A session's pets in Redis beyond the seed: those created by number, each as its number and JSON, and those put by id. */
 interface Beyond {
@@ -23,6 +27,9 @@ interface Beyond {
   /** The ids of the pets created since the first put, in creation order. */
   readonly made: readonly string[];
 }
+
+/** What the session's `put` hash holds for a pet removed: a tombstone, which keeps its id taken. */
+const REMOVED = '';
 
 /** A pet of a page as it is merged with those put by id. */
 interface Ranked {
@@ -54,7 +61,8 @@ function mergedPage(world: World, beyond: Beyond, limit: number, status: PetStat
     if (!put.has(String(id))) pets.push({ id: BigInt(id), json });
   }
   for (const json of put.values()) {
-    const pet = petFrom(json);
+    if (json === REMOVED) continue;
+    const pet = petFrom(json, world.model);
     if (status === undefined || filterValueOf(pet) === status) pets.push({ id: BigInt(pet.id), json });
   }
   return pets
@@ -63,13 +71,22 @@ function mergedPage(world: World, beyond: Beyond, limit: number, status: PetStat
     .map((pet) => pet.json);
 }
 
-/** How the script that puts pets names each: its id, its JSON, and whether the id is a seeded one ('s'), a created number, or neither ('0'). */
+/** Whether an id is a seeded one ('s'), a created pet's number k, or neither ('0'), as the scripts that put pets take it. */
+function whereOf(world: World, id: number | bigint): string {
+  const n = world.numberOf(id);
+  return n === undefined ? '0' : n <= world.recipe.count ? 's' : String(n - world.recipe.count);
+}
+
+/** How the script that puts pets names each: its id, its JSON, and where its id is (`whereOf`). */
 function putArguments(world: World, pets: readonly StoredPet[]): string[] {
-  return pets.flatMap((pet) => {
-    const n = world.numberOf(pet.id);
-    const where = n === undefined ? '0' : n <= world.recipe.count ? 's' : String(n - world.recipe.count);
-    return [String(pet.id), stringifyJson(pet), where];
-  });
+  return pets.flatMap((pet) => [String(pet.id), stringifyJson(pet), whereOf(world, pet.id)]);
+}
+
+/** The pet with `id` and the fields of `draft` that have a value, the id first. */
+function petOf(id: number | bigint, draft: PetDraft): StoredPet {
+  const pet: Record<string, unknown> = { id };
+  for (const [field, value] of Object.entries(draft)) if (value !== undefined) pet[field] = value;
+  return pet as StoredPet;
 }
 
 /**
@@ -100,13 +117,15 @@ export class RedisPetStore implements PetStore {
   /** Adds a pet: its number, the pet and its place in the status index in one step, with the session's other creates of this turn (create-batch.ts). */
   create(draft: PetDraft): Promise<StoredPet> {
     const { creates } = this.#state;
+    const tail = tailOf(draft);
     return this.#state.inWorld(
-      (world) =>
-        creates.add(this.#name, world, draft).then((k): StoredPet | -1 => {
+      (world, _, view) =>
+        creates.add(this.#name, world, draft, tail).then((k): StoredPet | -1 => {
           if (k === -1) return -1;
           // A number k, or, in a session with pets put into it, the id itself.
-          const id = typeof k === 'string' ? exactId(BigInt(k)) : world.idOf(world.recipe.count + k);
-          return { id, ...draft };
+          if (typeof k === 'string') return { id: exactId(BigInt(k)), ...draft };
+          this.#cacheOf(view)?.keep(k, world.createdJson(k, tail));
+          return { id: world.idOf(world.recipe.count + k), ...draft };
         }),
       this.#state.view(),
       false,
@@ -146,41 +165,64 @@ export class RedisPetStore implements PetStore {
   /** The pet with this id, if there is one. */
   async get(id: number | bigint): Promise<StoredPet | undefined> {
     const json = await this.petJson(id);
-    return json === undefined ? undefined : petFrom(json);
+    return json === undefined ? undefined : petFrom(json, this.#state.model);
   }
 
-  /** One pet's JSON: a seeded one at once, a created one (or any, once pets were put into the session) from Redis. */
+  /**
+   * One pet's JSON: a seeded one at once, a created one of the default session at once once this
+   * replica has read or made it (created-cache.ts), any other (or any, once pets were put into the
+   * session) from Redis.
+   */
   petJson(id: number | bigint): Pending<string | undefined> {
     const view = this.#state.view();
     if (!(view instanceof Promise) && !this.#hasPuts(view.puts)) {
       const { world } = view;
       const n = world.numberOf(id);
       if (n === undefined) return undefined;
-      if (n <= world.recipe.count) return world.seed[n - 1]?.json;
+      const { count } = world.recipe;
+      if (n <= count) return world.seed[n - 1]?.json;
+      const kept = this.#cacheOf(view)?.pet(n - count);
+      if (kept !== undefined) return kept;
     }
-    return this.#state.inWorld((current, puts) => this.#petJson(current, this.#hasPuts(puts), id), view);
+    return this.#state.inWorld((current, puts, now) => this.#petJson(current, this.#hasPuts(puts), id, this.#cacheOf(now)), view);
   }
 
   /** The first `limit` pets in id order, only those with `status` when given. */
   async list(limit: number, status?: PetStatus): Promise<StoredPet[]> {
-    return (await this.#state.inWorld((world, puts) => this.#page(world, this.#hasPuts(puts), limit, status))).map((json) => petFrom(json));
+    const page = await this.#state.inWorld((world, puts, view) => this.#page(world, this.#hasPuts(puts), limit, status, this.#cacheOf(view)));
+    return page.map((json) => petFrom(json, this.#state.model));
   }
 
-  /** `list` as a JSON array: a page the seed fills at once, one past it from Redis. */
+  /**
+   * `list` as a JSON array: a page the seed fills at once, and one whose created pets of the default
+   * session this replica knows (created-cache.ts); one past them from Redis.
+   */
   listJson(limit: number, status?: PetStatus): Pending<string> {
     const view = this.#state.view();
-    const page = view instanceof Promise || this.#hasPuts(view.puts) ? undefined : view.world.seedPage(limit, status);
-    if (page !== undefined) return page;
-    return this.#state.inWorld((current, puts) => {
-      const parts = this.#page(current, this.#hasPuts(puts), limit, status);
+    if (!(view instanceof Promise) && !this.#hasPuts(view.puts)) {
+      const page = view.world.seedPage(limit, status) ?? this.#cacheOf(view)?.page(view.world, limit, status);
+      if (page !== undefined) return page;
+    }
+    return this.#state.inWorld((current, puts, now) => {
+      const parts = this.#page(current, this.#hasPuts(puts), limit, status, this.#cacheOf(now));
       return Array.isArray(parts) ? `[${parts.join(',')}]` : parts.then((found) => (found === -1 ? -1 : `[${found.join(',')}]`));
     }, view);
   }
 
-  /** What the session changed since the seed: its created pets (Redis removes none yet). */
+  /** What the session changed since the seed: its created pets still there, the seeded ones removed, and how many were created. */
   async saved(): Promise<SavedPets> {
-    const created = await this.#created();
-    return { created, removed: [], creates: created.length };
+    return this.#state.inWorld((world) =>
+      this.#beyond(world, Number.MAX_SAFE_INTEGER, undefined, true).then((beyond): SavedPets | -1 => {
+        if (beyond === -1) return -1;
+        const { count } = world.recipe;
+        const { put } = beyond;
+        const numbered = beyond.created.map(([k, json]) => put.get(String(world.idOf(count + k))) ?? json);
+        const removed: (number | bigint)[] = [];
+        for (const [id, json] of put) if (json === REMOVED && (world.numberOf(BigInt(id)) ?? count + 1) <= count) removed.push(exactId(BigInt(id)));
+        const created = [...numbered, ...beyond.made.map((id) => put.get(id) ?? REMOVED)].filter((json) => json !== REMOVED);
+        return { created: created.map((json) => petFrom(json, world.model)), removed: removed.sort(compareIds), creates: numbered.length + beyond.made.length };
+      }),
+    );
   }
 
   /** Redis keeps its own state, which a state file never restores (`persist` and `shared` never go together). */
@@ -188,25 +230,45 @@ export class RedisPetStore implements PetStore {
     return Promise.reject(new TypeError('a Redis store keeps its own state: there is nothing to restore into it'));
   }
 
-  /** Not yet with Redis: a mock whose spec replaces pets is refused with `--store` at start. */
-  readonly replace = notYet('replacing a pet');
-
-  /** Not yet with Redis: a mock whose spec removes pets is refused with `--store` at start. */
-  remove(): Promise<boolean> {
-    return Promise.reject(new TypeError('removing a pet is not supported with a Redis store yet'));
+  /** Removes the pet with this id on every replica at once, leaving a tombstone so that its id is never given again. */
+  async remove(id: number | bigint): Promise<boolean> {
+    return (await this.#change(id, REMOVED)) !== 0;
   }
 
-  /** The pets created since the seed, in id order: each replaced by the pet put with its id, if one was. */
-  async #created(): Promise<StoredPet[]> {
-    const jsons = await this.#state.inWorld((world) =>
-      this.#beyond(world, Number.MAX_SAFE_INTEGER, undefined, true).then((beyond) => {
-        if (beyond === -1) return -1;
-        const { put } = beyond;
-        const numbered = beyond.created.map(([k, json]) => put.get(String(world.idOf(world.recipe.count + k))) ?? json);
-        return [...numbered, ...beyond.made.flatMap((id) => put.get(id) ?? [])];
-      }),
+  /** Replaces the pet with this id by one made of draft, keeping its id, on every replica at once; undefined when there is none. */
+  async replace(id: number | bigint, draft: PetDraft): Promise<StoredPet | undefined> {
+    const pet = petOf(id, draft);
+    return (await this.#change(id, stringifyJson(pet))) === 0 ? undefined : pet;
+  }
+
+  /**
+   * Puts `json` (or a tombstone) in place of the pet of `id`, when the session holds one; 0 when it
+   * does not. A change to the default session is answered once no replica can still serve the pet before.
+   */
+  async #change(id: number | bigint, json: string): Promise<0 | 1 | 2> {
+    const { redis, registry, recipeKey, prefix } = this.#state;
+    const name = this.#name === DEFAULT_SESSION ? '' : this.#name;
+    const [top, added] = [this.#state.key(this.#name, 'top'), this.#state.key(this.#name, 'added')];
+    const told = await this.#state.inWorld((world) =>
+      redis.petstoreChange(
+        recipeKey,
+        this.#n,
+        this.#put,
+        top,
+        added,
+        registry,
+        world.text,
+        name,
+        String(world.largest),
+        String(world.base),
+        prefix,
+        String(id),
+        json,
+        whereOf(world, id),
+      ),
     );
-    return jsons.map((json) => petFrom(json));
+    if (told === 2) await settle();
+    return told;
   }
 
   /** Back to the seeded pets and the base clock, on every replica. */
@@ -226,44 +288,67 @@ export class RedisPetStore implements PetStore {
     return this.#name === DEFAULT_SESSION ? defaultPuts : this.#puts;
   }
 
-  /** One pet's JSON, Redis asked only when the seed does not answer for it. */
-  #petJson(world: World, puts: boolean, id: number | bigint): Pending<string | undefined | -1> {
+  /** The created pets this replica keeps under `view`: the default session's, while none was put, replaced or removed. */
+  #cacheOf(view: View): CreatedCache | undefined {
+    return this.#name === DEFAULT_SESSION && !view.puts ? view.created : undefined;
+  }
+
+  /** One pet's JSON, Redis asked only when the seed (or the cache) does not answer for it; reads of one pet in one turn share a command. */
+  #petJson(world: World, puts: boolean, id: number | bigint, cache: CreatedCache | undefined): Pending<string | undefined | -1> {
     const n = world.numberOf(id);
     const { count } = world.recipe;
     const seeded: SeedEntry | undefined = n !== undefined && n <= count ? world.seed[n - 1] : undefined;
     if (!puts && (n === undefined || seeded !== undefined)) return seeded?.json;
     const k = n !== undefined && n > count ? n - count : 0;
+    const kept = cache?.pet(k);
+    if (kept !== undefined) return kept;
     const { redis, recipeKey } = this.#state;
-    return redis.petstorePet(recipeKey, this.#pets, this.#put, world.text, k, String(id)).then((found) => {
+    const read = () => redis.petstorePet(recipeKey, this.#pets, this.#put, world.text, k, String(id));
+    return (cache === undefined ? read() : cache.shared(`pet ${k}`, read)).then((found) => {
       if (found === -1) return -1;
+      if (found === REMOVED) return undefined;
       if (found === 0) return seeded?.json;
-      return found.startsWith('{') ? found : world.createdJson(k, found);
+      if (found.startsWith('{')) return found;
+      const json = world.createdJson(k, found);
+      cache?.keep(k, json);
+      return json;
     });
   }
 
   /**
-   * The JSON of each pet of a page, in id order: the seed's first, then Redis is asked only for what
-   * the seed leaves of it; your own data's ids beyond 2^62 come after the created pets.
+   * The JSON of each pet of a page, in id order: the seed's first, then the created pets this replica
+   * knows (`cache`), then Redis is asked only for what they leave of it; your own data's ids beyond
+   * 2^62 come after the created pets.
    */
-  #page(world: World, puts: boolean, limit: number, status: PetStatus | undefined): string[] | Promise<string[] | -1> {
+  #page(world: World, puts: boolean, limit: number, status: PetStatus | undefined, cache: CreatedCache | undefined): string[] | Promise<string[] | -1> {
     const { below, above } = world.seedPets(status);
     const parts = below.slice(0, limit).map((entry) => entry.json);
     if (parts.length >= limit && !puts) return parts;
-    return this.#beyond(world, limit - parts.length, status, false).then((beyond) => {
+    const need = limit - parts.length;
+    const known = cache?.first(status, need);
+    if (known !== undefined) return parts.concat(known);
+    // What this replica knows of the start of the list, so that Redis is asked only for the rest.
+    const head = cache?.first(status, cache.known(status)) ?? [];
+    const from = head.length;
+    const read = () => this.#beyond(world, need, status, false, from);
+    return (cache === undefined ? read() : cache.shared(`page ${status} ${need} ${from}`, read)).then((beyond) => {
       if (beyond === -1) return -1;
-      if (beyond.put.size > 0) return mergedPage(world, beyond, limit, status);
-      for (const [, json] of beyond.created) parts.push(json);
+      // The view said no pet was put: one put meanwhile is not answered yet, and this page is of the moment before it.
+      if (puts && beyond.put.size > 0) return mergedPage(world, beyond, limit, status);
+      cache?.extend(status, from, beyond.created);
+      for (const json of head.slice(0, need)) parts.push(json);
+      for (const [, json] of beyond.created.slice(0, limit - parts.length)) parts.push(json);
       for (const entry of above.slice(0, limit - parts.length)) parts.push(entry.json);
       return parts;
     });
   }
 
-  /** What the session holds beyond the seed: the first `need` pets created by number (with `status`), and every pet put. */
-  async #beyond(world: World, need: number, status: PetStatus | undefined, made: boolean): Promise<Beyond | -1> {
+  /** What the session holds beyond the seed: the first `need` pets created by number (with `status`), after the `from` known, and every pet put. */
+  async #beyond(world: World, need: number, status: PetStatus | undefined, made: boolean, from = 0): Promise<Beyond | -1> {
     const { redis, recipeKey } = this.#state;
     const keys = [recipeKey, this.#n, this.#pets, this.#put, this.#state.key(this.#name, 'made')];
     if (status !== undefined) keys.push(this.#state.key(this.#name, `st:${status}`));
-    const reply = await redis.petstoreCreated(status === undefined ? 5 : 6, ...keys, world.text, need, made ? '1' : '0');
+    const reply = await redis.petstoreCreated(status === undefined ? 5 : 6, ...keys, world.text, need, made ? '1' : '0', from);
     if (reply === -1) return -1;
     const [numbered, put, madeIds] = reply;
     const created: [number, string][] = [];

@@ -11,6 +11,8 @@
  */
 import { EXIT, messageOf, StoreUnavailableError } from '../../../errors.js';
 import { BIG_ID_OFFSET } from '../../../fixtures/seeding.js';
+import { BUNDLED_SPEC, type CompiledSpec } from '../../../openapi/bundled-model.js';
+import type { ResourceModel } from '../../../openapi/resource-model.js';
 import type { Pending } from '../../core/pending.js';
 import type { PetData } from '../pet-data.js';
 import { petDataHash } from '../pet-data-file.js';
@@ -19,9 +21,10 @@ import { ChangeFeed, type FeedMark, settle } from './change-feed.js';
 import type { RedisClient } from './client.js';
 import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, evictionProblem, withDeadline } from './connection.js';
 import { CreateBatches } from './create-batch.js';
+import { CreatedCache } from './created-cache.js';
 import { RedisPetStore } from './pet-store.js';
 import { COUNTED_SCRIPTS, SCRIPTS } from './scripts.js';
-import { loadWorld, SEED_LOCK_MS, type SeedRecipe, type World } from './world.js';
+import { loadWorld, SEED_LOCK_MS, type SeedRecipe, specHash, type World } from './world.js';
 
 export { displayUrl } from './connection.js';
 export type { SeedRecipe } from './world.js';
@@ -46,6 +49,8 @@ export interface RedisStoreOptions {
   readonly bigIds: boolean;
   /** Your own pets (`--data`) in place of seeded ones: the namespace records their hash, and a replica with other data is refused. */
   readonly data?: PetData | undefined;
+  /** The spec served (`--spec`): seeded pets have its fields, and a replica serving another spec is refused. Default: the bundled one. */
+  readonly spec?: CompiledSpec | undefined;
   /** Milliseconds a named session may stay idle before it is dropped. */
   readonly sessionTtl: number;
   /** How many named sessions may be open at once across every replica. */
@@ -71,6 +76,8 @@ export interface View {
   readonly clockOffset: number;
   readonly puts: boolean;
   readonly mark: FeedMark | undefined;
+  /** The default session's created pets this replica keeps while it keeps the view (none while the feed is not proven). */
+  readonly created: CreatedCache | undefined;
 }
 
 /** A named session as a request opens it: its clock offset, and whether pets were put into it. */
@@ -140,6 +147,11 @@ export class RedisStore {
   /** What the namespace was seeded with (by whichever replica seeded it). */
   get recipe(): SeedRecipe {
     return this.#world.recipe;
+  }
+
+  /** The model of the spec served, which every pet read back from Redis is held to. */
+  get model(): ResourceModel {
+    return this.#world.model;
   }
 
   /** Ids follow on from the namespace's seed: `--big-ids` offsets them by 2^53. */
@@ -284,10 +296,11 @@ export class RedisStore {
    * does nothing, when Redis holds another generation: the replica then follows it, and tries again.
    * `timed`: false when `attempt` sends its command through `run` itself (a batch of creates: one deadline for all).
    */
-  async inWorld<R>(attempt: (world: World, defaultPuts: boolean) => Pending<R | -1>, first: Pending<View> = this.view(), timed = true): Promise<R> {
+  async inWorld<R>(attempt: (world: World, defaultPuts: boolean, view: View) => Pending<R | -1>, first: Pending<View> = this.view(), timed = true): Promise<R> {
     for (let tries = 1; ; tries++) {
-      const { world, puts } = await (tries === 1 ? first : this.view());
-      const result = await (timed ? this.run(() => Promise.resolve(attempt(world, puts))) : attempt(world, puts));
+      const view = await (tries === 1 ? first : this.view());
+      const { world, puts } = view;
+      const result = await (timed ? this.run(() => Promise.resolve(attempt(world, puts, view))) : attempt(world, puts, view));
       if (result !== -1) return result;
       if (tries === FOLLOW_TRIES) throw this.#unsettled();
       await this.run(() => this.#follow(world));
@@ -324,7 +337,8 @@ export class RedisStore {
       await this.run(() => this.#follow(world));
       return this.#refresh(tries + 1);
     }
-    const view: View = { world, clockOffset: Number(offset ?? 0), puts: typeof top === 'string', mark };
+    const created = mark === undefined ? undefined : new CreatedCache(() => this.#feed.unchanged(mark));
+    const view: View = { world, clockOffset: Number(offset ?? 0), puts: typeof top === 'string', mark, created };
     if (mark !== undefined && this.#feed.unchanged(mark)) this.#view = view;
     return view;
   }
@@ -339,7 +353,8 @@ export class RedisStore {
     if (this.#world !== stale) return Promise.resolve();
     // Your own data is seeded again from the pets this replica keeps of it.
     const data = stale.recipe.data === undefined ? undefined : stale.seed.map((entry) => entry.pet);
-    this.#following ??= loadWorld(this.#redis, this.#prefix, stale.recipe, Date.now() + 2 * SEED_LOCK_MS, data)
+    const source = { spec: this.#options.spec ?? BUNDLED_SPEC, data };
+    this.#following ??= loadWorld(this.#redis, this.#prefix, stale.recipe, Date.now() + 2 * SEED_LOCK_MS, source)
       .then((world) => {
         this.#world = world;
         this.#view = undefined;
@@ -372,6 +387,11 @@ export class RedisStore {
  * replicas would serve two worlds (a replica of another seed follows the first one's, as before).
  */
 function checkSameData(recorded: SeedRecipe, wanted: SeedRecipe, namespace: string): void {
+  if (recorded.spec !== wanted.spec)
+    throw new StoreUnavailableError(
+      `namespace ${namespace} in Redis holds the pets of ${recorded.spec === undefined ? 'the bundled spec' : `a spec of hash ${recorded.spec}`}, not those of this mock's ${wanted.spec === undefined ? 'bundled spec' : `--spec of hash ${wanted.spec}`}: start every replica with the same --spec, or give this one another --namespace.`,
+      { exitCode: EXIT.usage },
+    );
   if (recorded.data === wanted.data) return;
   const what = (recipe: SeedRecipe) => (recipe.data === undefined ? `--seed ${recipe.seed} --count ${recipe.count}` : `--data of hash ${recipe.data}`);
   throw new StoreUnavailableError(
@@ -402,12 +422,15 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     const evicting = await evictionProblem(redis, options.url);
     if (evicting !== undefined) throw evictionError(evicting);
     feed = await ChangeFeed.open(redis, `${namespace}:`);
-    const { data } = options;
-    const wanted: SeedRecipe =
-      data === undefined
+    const { data, spec = BUNDLED_SPEC } = options;
+    const hash = specHash(spec);
+    const wanted: SeedRecipe = {
+      ...(data === undefined
         ? { seed: options.seed, count: options.count, bigIds: options.bigIds }
-        : { seed: options.seed, count: data.pets.length, bigIds: false, data: petDataHash(data) };
-    const world = await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS, data?.pets);
+        : { seed: options.seed, count: data.pets.length, bigIds: false, data: petDataHash(data) }),
+      ...(hash === undefined ? {} : { spec: hash }),
+    };
+    const world = await loadWorld(redis, `${namespace}:`, wanted, Date.now() + 2 * SEED_LOCK_MS, { spec, data: data?.pets });
     checkSameData(world.recipe, wanted, namespace);
     return new RedisStore(redis, feed, options, world);
   } catch (error) {

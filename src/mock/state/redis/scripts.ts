@@ -9,12 +9,13 @@
  *   pets         hash k -> the pet's JSON without its id (`"name":...,"status":"sold"}`)
  *   st:<status>  list of the k of the session's pets with that status, in creation order
  *   clock        the session clock's offset from the base clock, in milliseconds
- * and, once pets were put into the session by id (`POST /__mock/pets`):
- *   put          hash id -> the pet's JSON: each pet put, replacing a seeded or created pet of its id,
- *                and each pet created since (its id no longer follows from its number)
+ * and, once pets were put into the session by id (`POST /__mock/pets`), replaced or removed:
+ *   put          hash id -> the pet's JSON: each pet put or replaced, in place of a seeded or created
+ *                pet of its id, and each pet created since (its id no longer follows from its number);
+ *                '' for a pet removed (a tombstone: the id stays taken, never given again)
  *   top          the largest id below 2^62 the session holds: a pet created gets the next (INCR, exact
  *                to 2^63); that it exists says the session has pets put into it
- *   added        how many pets of `put` have an id no seeded or numbered created pet has
+ *   added        how many pets of `put` have an id no seeded or numbered created pet has, less the pets removed
  *   made         list of the ids of the pets created since the first put, in creation order
  * and `<prefix>sessions`, a sorted set of the named sessions by the Redis time of their last use. A
  * script that reads or writes pets first checks `<prefix>seed:recipe` against the generation the
@@ -117,6 +118,21 @@ for list, ks in pairs(lists) do redis.call('RPUSH', KEYS[list], unpack(ks)) end
 return made`;
 
 /**
+ * Starts `top` when a session first has pets put, replaced or removed: the id after the last one
+ * created by number (`base` + n), or the largest seeded id when none was created.
+ */
+const START_TOP = `local function start_top(top, n, largest, base)
+  if redis.call('EXISTS', top) == 1 then return end
+  if n > 0 then redis.call('SET', top, base) redis.call('INCRBY', top, n) else redis.call('SET', top, largest) end
+end
+-- Whether the session holds a pet of an id: its entry in put (prior, '' when removed) says so
+-- when it has one, else whether it is seeded ('s') or a number k already created.
+local function holds(prior, where, n)
+  if prior then return prior ~= '' end
+  return where == 's' or (where ~= '0' and tonumber(where) <= n)
+end`;
+
+/**
  * Puts pets into a session by id, each replacing the pet of its id, and tells every replica when it
  * is the default session (they serve its seeded pets from memory). KEYS: recipe, n, put, top, added,
  * registry. ARGV: recipe, session name ('' for the default one), the largest seeded id below 2^62,
@@ -127,17 +143,15 @@ return made`;
  */
 const PUT = `${NOW_MS}
 ${REGISTER}
+${START_TOP}
 ${SAME_WORLD}
 local function greater(a, b) if #a ~= #b then return #a > #b end return a > b end
 local n = tonumber(redis.call('GET', KEYS[2]) or '0')
-if redis.call('EXISTS', KEYS[4]) == 0 then
-  if n > 0 then redis.call('SET', KEYS[4], ARGV[4]) redis.call('INCRBY', KEYS[4], n) else redis.call('SET', KEYS[4], ARGV[3]) end
-end
+start_top(KEYS[4], n, ARGV[3], ARGV[4])
 if ARGV[5] ~= '' and greater(ARGV[5], redis.call('GET', KEYS[4])) then redis.call('SET', KEYS[4], ARGV[5]) end
 for i = 7, #ARGV, 3 do
   local id, where = ARGV[i], ARGV[i + 2]
-  local known = where == 's' or (where ~= '0' and tonumber(where) <= n) or redis.call('HEXISTS', KEYS[3], id) == 1
-  if not known then redis.call('INCR', KEYS[5]) end
+  if not holds(redis.call('HGET', KEYS[3], id), where, n) then redis.call('INCR', KEYS[5]) end
   redis.call('HSET', KEYS[3], id, ARGV[i + 1])
 end
 register(KEYS[6], ARGV[2])
@@ -145,19 +159,42 @@ if ARGV[2] == '' then redis.call('PUBLISH', ARGV[6] .. '${CHANGES}', 'pets') ret
 return 0`;
 
 /**
- * The first `need` pets a session created by number, with `status` when a status list is given, and
- * every pet put into it: a pet put may replace as many numbered ones, so as many more are read.
- * KEYS: recipe, n, pets, put, made[, st:<status>]. ARGV: recipe, need, '1' to read `made` too.
- * Returns `{{k1, json1, k2, json2, ...}, {id1, json1, ...}, {made ids}}`.
+ * Replaces or removes one pet of a session, only when the session holds it, and tells every replica
+ * when it is the default session (they serve its pets from memory). KEYS: recipe, n, put, top, added,
+ * registry. ARGV: recipe, session name ('' for the default one), the largest seeded id below 2^62, the
+ * id created pet 0 would have, prefix, the pet's id, its new JSON ('' to remove it), and where its id
+ * is ('s', k or '0', as for `PUT`). A removed pet leaves a tombstone, so its id is never given again.
+ * Returns 0 when the session holds no such pet, 2 when every replica is told, else 1.
+ */
+const CHANGE = `${NOW_MS}
+${REGISTER}
+${START_TOP}
+${SAME_WORLD}
+local n = tonumber(redis.call('GET', KEYS[2]) or '0')
+local id, json = ARGV[6], ARGV[7]
+if not holds(redis.call('HGET', KEYS[3], id), ARGV[8], n) then return 0 end
+start_top(KEYS[4], n, ARGV[3], ARGV[4])
+redis.call('HSET', KEYS[3], id, json)
+if json == '' then redis.call('DECR', KEYS[5]) end
+register(KEYS[6], ARGV[2])
+if ARGV[2] == '' then redis.call('PUBLISH', ARGV[5] .. '${CHANGES}', 'pets') return 2 end
+return 1`;
+
+/**
+ * The first `need` pets a session created by number, with `status` when a status list is given, less
+ * the first `from` (which the replica keeps), and every pet put into it: a pet put may replace as many
+ * numbered ones, so as many more are read. KEYS: recipe, n, pets, put, made[, st:<status>]. ARGV:
+ * recipe, need, '1' to read `made` too, from. Returns `{{k1, json1, k2, json2, ...}, {id1, json1, ...}, {made ids}}`.
  */
 const CREATED = `${SAME_WORLD}
 local need = tonumber(ARGV[2]) + redis.call('HLEN', KEYS[4])
+local from = tonumber(ARGV[4])
 local ks = {}
 if KEYS[6] then
-  ks = redis.call('LRANGE', KEYS[6], 0, need - 1)
+  if need > from then ks = redis.call('LRANGE', KEYS[6], from, need - 1) end
 else
   local n = tonumber(redis.call('GET', KEYS[2]) or '0')
-  for i = 1, math.min(n, need) do ks[i] = i end
+  for i = from + 1, math.min(n, need) do ks[#ks + 1] = i end
 end
 local out = {}
 for i, k in ipairs(ks) do
@@ -171,7 +208,7 @@ return {out, redis.call('HGETALL', KEYS[4]), made}`;
 /**
  * One pet: put into the session, or created (number k, 0 for none). KEYS: recipe, pets, put. ARGV:
  * recipe, k, id. Returns the JSON of a pet put (it starts with '{'), that of a created one without
- * its id, or 0 when there is neither.
+ * its id, '' for a pet removed, or 0 when there is none of these.
  */
 const PET = `${SAME_WORLD}
 local put = redis.call('HGET', KEYS[3], ARGV[3])
@@ -186,12 +223,12 @@ return tonumber(redis.call('GET', KEYS[2]) or '0') + tonumber(redis.call('GET', 
 /** Tells every replica that the default session's clock changed (change-feed.ts): they keep it in memory. */
 const ANNOUNCE_CLOCK = `local function announce_clock(prefix) redis.call('PUBLISH', prefix .. '${CHANGES}', 'clock') end`;
 
-/** Whether the default session holds what every replica keeps of it: a clock moved, or pets put. */
-const DEFAULT_MOVED = `local function default_moved(prefix) return redis.call('EXISTS', prefix .. 's:default:clock', prefix .. 's:default:top') > 0 end`;
+/** Whether the default session holds what every replica keeps of it: a clock moved, pets created (created-cache.ts), or pets put. */
+const DEFAULT_MOVED = `local function default_moved(prefix) return redis.call('EXISTS', prefix .. 's:default:clock', prefix .. 's:default:n', prefix .. 's:default:top') > 0 end`;
 
 /**
  * One session back to the seed. ARGV: prefix, name. Returns 1 when the default session's clock was
- * moved or pets put into it, and every replica is told, else 0.
+ * moved or pets created or put into it, and every replica is told, else 0.
  */
 const RESET = `${DROP_KEYS}
 ${ANNOUNCE_CLOCK}
@@ -209,7 +246,7 @@ return removed`;
 
 /**
  * Drops every named session and puts the default one back to the seed. KEYS: registry. ARGV: prefix.
- * Returns 2 when the default session's clock was moved or pets put into it, and every replica is told, else 1.
+ * Returns 2 when the default session's clock was moved or pets created or put into it, and every replica is told, else 1.
  */
 const RESET_ALL = `${DROP_KEYS}
 ${ANNOUNCE_CLOCK}
@@ -259,6 +296,7 @@ return 1`;
 export const SCRIPTS = {
   petstoreOpen: { numberOfKeys: 1, lua: OPEN },
   petstorePut: { numberOfKeys: 6, lua: PUT },
+  petstoreChange: { numberOfKeys: 6, lua: CHANGE },
   petstorePet: { numberOfKeys: 3, lua: PET },
   petstoreCount: { numberOfKeys: 3, lua: COUNT },
   petstoreReset: { numberOfKeys: 0, lua: RESET },

@@ -5,11 +5,12 @@
  * emptied (FLUSHALL, a restart without persistence) and seeded again never reads as the one before,
  * even with the same seed, because each seeding draws a new generation id.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { BIG_ID_OFFSET, seededPetsSoon } from '../../../fixtures/seeding.js';
 import { isJsonObject, parseJson, stringifyJson, validationView } from '../../../json/lossless.js';
-import { BUNDLED_MODEL } from '../../../openapi/bundled-model.js';
+import { BUNDLED_SPEC, type CompiledSpec } from '../../../openapi/bundled-model.js';
 import { PET_STATUSES } from '../../../openapi/facts.js';
+import type { ResourceModel } from '../../../openapi/resource-model.js';
 import type { PetStatus } from '../../../types.js';
 import { isStoredPet } from '../pet-data.js';
 import { idsAfter } from '../seed-index.js';
@@ -17,13 +18,26 @@ import type { PetDraft, StoredPet } from '../store.js';
 import { announceChange, settle } from './change-feed.js';
 import type { RedisClient } from './client.js';
 
-/** What a namespace was seeded with: the first replica's `--seed`, `--count` and `--big-ids`, or the hash of its `--data`. */
+/** What a namespace was seeded with: the first replica's `--seed`, `--count` and `--big-ids`, or the hash of its `--data`; and its `--spec`. */
 export interface SeedRecipe {
   readonly seed: number;
   readonly count: number;
   readonly bigIds: boolean;
   /** The hash of your own pets (`--data`), when they replace the seeded ones. */
   readonly data?: string;
+  /** The hash of the spec served (`--spec`), when it is not the bundled one: its pets have its fields. */
+  readonly spec?: string;
+}
+
+/** What a namespace's pets are made of: the spec served (its fields drawn for seeded pets, its schema for every pet read back), or your own pets. */
+export interface SeedSource {
+  readonly spec: CompiledSpec;
+  readonly data?: readonly StoredPet[] | undefined;
+}
+
+/** The hash a recipe records of a spec that is not the bundled one. */
+export function specHash(spec: CompiledSpec): string | undefined {
+  return spec === BUNDLED_SPEC ? undefined : createHash('sha256').update(stringifyJson(spec.doc)).digest('base64url');
 }
 
 export interface SeedEntry {
@@ -32,10 +46,10 @@ export interface SeedEntry {
 }
 
 /** A pet read back from its JSON, held to the spec's Pet schema; Redis holds nothing else, so anything else is a corrupted namespace. */
-export function petFrom(json: string): StoredPet {
+export function petFrom(json: string, model: ResourceModel): StoredPet {
   const value = parseJson(json);
   // A copy: the validator fills in the spec's defaults, and a pet without a status (your own data may have one) stays without.
-  if (isJsonObject(value) && BUNDLED_MODEL.validateRecord(structuredClone(validationView(value))) && isStoredPet(value)) return value;
+  if (isJsonObject(value) && model.validateRecord(structuredClone(validationView(value))) && isStoredPet(value)) return value;
   throw new Error(`Redis holds a pet that is not one: ${json.slice(0, 200)}; clear the namespace (DEL its keys) and restart.`);
 }
 
@@ -60,9 +74,9 @@ function petJsonOf(id: number | bigint, tail: string): string {
 function recipeFrom(text: string, prefix: string): SeedRecipe {
   const value = parseJson(text);
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const { seed, count, bigIds, data } = value;
+    const { seed, count, bigIds, data, spec } = value;
     if (typeof seed === 'number' && typeof count === 'number' && typeof bigIds === 'boolean')
-      return typeof data === 'string' ? { seed, count, bigIds, data } : { seed, count, bigIds };
+      return { seed, count, bigIds, ...(typeof data === 'string' ? { data } : {}), ...(typeof spec === 'string' ? { spec } : {}) };
   }
   throw new Error(`${prefix}seed:recipe in Redis is not a petstore-mock seed recipe; pick another --namespace, or delete the key.`);
 }
@@ -98,6 +112,8 @@ export class World {
   /** The recipe exactly as Redis holds it, generation id included: what a script compares. */
   readonly text: string;
   readonly recipe: SeedRecipe;
+  /** The model of the spec served: every pet read back from Redis is held to its record schema. */
+  readonly model: ResourceModel;
   /** The seeded pets in id order. */
   readonly seed: readonly SeedEntry[];
   /** Created pet k has id `base + k`. */
@@ -110,9 +126,10 @@ export class World {
   /** The pages the seed alone fills, serialized once each. */
   readonly #pages = new Map<number, string>();
 
-  constructor(text: string, recipe: SeedRecipe, seed: readonly SeedEntry[]) {
+  constructor(text: string, recipe: SeedRecipe, seed: readonly SeedEntry[], model: ResourceModel) {
     this.text = text;
     this.recipe = recipe;
+    this.model = model;
     this.seed = seed;
     const given = recipe.data !== undefined;
     this.largest = given ? idsAfter(seed.map((entry) => entry.pet)) : BigInt(recipe.count === 0 ? 0 : this.idOf(recipe.count));
@@ -194,10 +211,13 @@ async function recordedRecipe(redis: RedisClient, prefix: string): Promise<{ rea
  * Writes `recipe`'s pets and then the recipe itself, with a new generation id, freeing the lock and
  * telling every replica in the same step; then waits until no replica can still trust the world before.
  */
-async function writeSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe, data: readonly StoredPet[] | undefined): Promise<string> {
+async function writeSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe, source: SeedSource): Promise<string> {
   const lockKey = `${prefix}seed:lock`;
+  const { data, spec } = source;
+  // Another spec's pets are drawn from its own fields, as in memory.
+  const fields = spec === BUNDLED_SPEC ? undefined : spec.model.fields.filter((field) => field.writable);
   // Your own pets are kept whole, by pet number in id order: their ids do not follow from their numbers.
-  const pets = data ?? (await seededPetsSoon(recipe.seed, recipe.count, {}));
+  const pets = data ?? (await seededPetsSoon(recipe.seed, recipe.count, {}, fields));
   for (let from = 0; from < pets.length; from += SEED_BATCH) {
     const batch = pets
       .slice(from, from + SEED_BATCH)
@@ -217,14 +237,14 @@ async function writeSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe,
 /**
  * Writes the seed into an empty namespace, exactly once: the replica that takes the seeding lock
  * (SET NX) writes it and then the recipe; the others wait for the recipe. A replica that dies while
- * seeding lets its lock expire, and another one starts over. `data`: the pets of `wanted.data`.
+ * seeding lets its lock expire, and another one starts over.
  */
 async function seedOnce(
   redis: RedisClient,
   prefix: string,
   wanted: SeedRecipe,
   deadline: number,
-  data: readonly StoredPet[] | undefined,
+  source: SeedSource,
 ): Promise<{ readonly recipe: SeedRecipe; readonly text: string }> {
   const lockKey = `${prefix}seed:lock`;
   // The lock names its holder, for whoever looks at Redis while a seeding hangs.
@@ -240,7 +260,7 @@ async function seedOnce(
         await redis.del(lockKey);
         return done;
       }
-      return { recipe: wanted, text: await writeSeed(redis, prefix, wanted, data) };
+      return { recipe: wanted, text: await writeSeed(redis, prefix, wanted, source) };
     }
     if (Date.now() > deadline) throw new Error(`another replica has been seeding namespace ${prefix.slice(0, -1)} for too long; try again, or clear its keys.`);
     await wait(50);
@@ -248,7 +268,7 @@ async function seedOnce(
 }
 
 /** The namespace's seeded pets, read in batches. */
-async function readSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe): Promise<SeedEntry[]> {
+async function readSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe, model: ResourceModel): Promise<SeedEntry[]> {
   const entries: SeedEntry[] = [];
   for (let from = 1; from <= recipe.count; from += SEED_BATCH) {
     const numbers = Array.from({ length: Math.min(SEED_BATCH, recipe.count - from + 1) }, (_, i) => String(from + i));
@@ -257,22 +277,22 @@ async function readSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe):
       if (tail === null) throw new Error(`namespace ${prefix.slice(0, -1)} lacks seeded pet ${from + i}; clear its keys and restart.`);
       const n = from + i;
       const json = recipe.data === undefined ? petJsonOf(recipe.bigIds ? BIG_ID_OFFSET + BigInt(n) : n, tail) : tail;
-      entries.push({ pet: petFrom(json), json });
+      entries.push({ pet: petFrom(json, model), json });
     });
   }
   return entries;
 }
 
 /**
- * The namespace's generation as Redis holds it, seeded with `wanted` if nobody seeded it (`data`: the
- * pets of `wanted.data`, your own). The recipe is read again after the pets: a namespace reseeded
- * meanwhile is read again, never half of each.
+ * The namespace's generation as Redis holds it, seeded with `wanted` if nobody seeded it (from
+ * `source`: the spec's fields, or the pets of `wanted.data`, your own). The recipe is read again after
+ * the pets: a namespace reseeded meanwhile is read again, never half of each.
  */
-export async function loadWorld(redis: RedisClient, prefix: string, wanted: SeedRecipe, deadline: number, data?: readonly StoredPet[]): Promise<World> {
+export async function loadWorld(redis: RedisClient, prefix: string, wanted: SeedRecipe, deadline: number, source: SeedSource): Promise<World> {
   for (;;) {
-    const { recipe, text } = await seedOnce(redis, prefix, wanted, deadline, data);
-    const seed = await readSeed(redis, prefix, recipe);
-    if ((await redis.get(`${prefix}seed:recipe`)) === text) return new World(text, recipe, seed);
+    const { recipe, text } = await seedOnce(redis, prefix, wanted, deadline, source);
+    const seed = await readSeed(redis, prefix, recipe, source.spec.model);
+    if ((await redis.get(`${prefix}seed:recipe`)) === text) return new World(text, recipe, seed, source.spec.model);
     if (Date.now() > deadline) throw new Error(`namespace ${prefix.slice(0, -1)} keeps being seeded again; stop what empties it.`);
   }
 }
