@@ -218,9 +218,20 @@ export class RedisPetStore implements PetStore {
         const { put } = beyond;
         const numbered = beyond.created.map(([k, json]) => put.get(String(world.idOf(count + k))) ?? json);
         const removed: (number | bigint)[] = [];
-        for (const [id, json] of put) if (json === REMOVED && (world.numberOf(BigInt(id)) ?? count + 1) <= count) removed.push(exactId(BigInt(id)));
+        // A seeded pet written over: replaced (Redis keeps a pet put through the admin API the same way).
+        const replaced: StoredPet[] = [];
+        for (const [id, json] of put)
+          if ((world.numberOf(BigInt(id)) ?? count + 1) <= count) {
+            if (json === REMOVED) removed.push(exactId(BigInt(id)));
+            else replaced.push(petFrom(json, world.model));
+          }
         const created = [...numbered, ...beyond.made.map((id) => put.get(id) ?? REMOVED)].filter((json) => json !== REMOVED);
-        return { created: created.map((json) => petFrom(json, world.model)), removed: removed.sort(compareIds), creates: numbered.length + beyond.made.length };
+        return {
+          created: created.map((json) => petFrom(json, world.model)),
+          removed: removed.sort(compareIds),
+          creates: numbered.length + beyond.made.length,
+          ...(replaced.length > 0 ? { replaced: replaced.sort((a, b) => compareIds(a.id, b.id)) } : {}),
+        };
       }),
     );
   }
