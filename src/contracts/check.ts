@@ -155,11 +155,10 @@ function droppedFinding(error: DroppedError): Finding {
     .map(({ request, what }) => `${what ? `${what}: ` : ''}${request.method} ${request.url}`)
     .join(', ');
   // Whether the crash came from a request in flight or from one answered just before, the client cannot tell: both are named.
-  const then = refused
-    ? `, then refused every new connection (it crashed, or was stopped)${answeredLast ? `; the last it answered before were ${answeredLast}` : ''}`
-    : '';
+  const then = refused ? ', then refused every new connection (it crashed, or was stopped)' : '';
+  const before = refused && answeredLast ? ` The last it answered before were ${answeredLast}: a crash after an answer comes from one of them.` : '';
   return {
-    message: `the deployment stopped answering after it had answered ${error.answered} requests of this run: it left ${named.length === 1 ? 'a request' : `${named.length} requests`} in flight unanswered, ${list}${more}${then}. A request the spec defines must be answered: a crash or a dropped connection breaks the contract; look in the deployment's logs for what ${named.length === 1 ? 'this request' : 'one of these requests'} raised`,
+    message: `the deployment stopped answering after it had answered ${error.answered} requests of this run: it left ${named.length === 1 ? 'a request' : `${named.length} requests`} in flight unanswered, ${list}${more}${then}.${before} A request the spec defines must be answered: a crash or a dropped connection breaks the contract; look in the deployment's logs for what ${named.length === 1 ? 'this request' : 'one of these requests'} raised`,
     request: (named[0] ?? { request: error.request }).request,
     fault: DROPPED,
   };

@@ -42,7 +42,7 @@ const CAUGHT: Readonly<Record<string, { caughtBy: string; message: RegExp }>> = 
   },
   'a Location without the base path': {
     caughtBy: 'createPet.echo',
-    message: /a Location that names \/pets\/\d+ .*not the new pet \d+ at \/v1\/pets\/\d+: RFC 9110 §10\.2\.2.*write it from the base path/,
+    message: /a Location that names the new pet \d+ outside the base path: \/pets\/\d+ .*where the pet is at \/v1\/pets\/\d+; RFC 9110 §10\.2\.2.*write it from the base path/,
   },
   "a Referer from another site refused with a bare 403 (Rack::Protection's JsonCsrf)": {
     caughtBy: '*.variation',
@@ -110,7 +110,7 @@ describe('a crash is blamed on the request that caused it', () => {
       const finding = cause?.findings[0];
       // Named whether or not the next request was already on its way when the process died (then it is named too, as left in flight).
       expect(finding?.message, failed(report)).toMatch(
-        /stopped answering after it had answered \d+ requests of this run: .*(it answered|the last it answered before were) Prefer: handling=lenient: GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets[, ]/,
+        /stopped answering after it had answered \d+ requests of this run: .*(it answered|The last it answered before were) Prefer: handling=lenient: GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets[, ]/,
       );
     } finally {
       await deployment.close();
