@@ -13,7 +13,17 @@
 import { createServer, request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { type VerificationReport, verify } from '../../src/contracts/runner.js';
-import { alternativeDeployment, correctDeployment, type Deployment, FAULTS, type Fault, faultyDeployment, isCreate, json, listenOnLoopback } from '../support/deployments.js';
+import {
+  alternativeDeployment,
+  correctDeployment,
+  type Deployment,
+  FAULTS,
+  type Fault,
+  faultyDeployment,
+  isCreate,
+  json,
+  listenOnLoopback,
+} from '../support/deployments.js';
 
 const KEY = 'petstore-dev-key';
 
@@ -26,7 +36,8 @@ const failed = (report: VerificationReport) =>
 const CAUGHT: Readonly<Record<string, { caughtBy: string; message: RegExp }>> = {
   'a member NewPet does not name refused (pydantic Extra.forbid)': {
     caughtBy: 'createPet.variation',
-    message: /createPet with a member the schema does not name answered 400 where the request spelt plainly got 201, and JSON Schema additionalProperties: absent/,
+    message:
+      /createPet with a member the schema does not name answered 400 where the request spelt plainly got 201, and JSON Schema additionalProperties: absent/,
   },
   'a body declared text/plain read as JSON': {
     caughtBy: 'createPet.variation',
@@ -34,7 +45,8 @@ const CAUGHT: Readonly<Record<string, { caughtBy: string; message: RegExp }>> = 
   },
   'an empty name or a categoryId 0 taken for a missing field': {
     caughtBy: 'createPet.boundaries',
-    message: /refused a body with (name ""|categoryId 0) \(the zero value of its type\) with 400, and took the same body with .*test whether the field was sent/,
+    message:
+      /refused a body with (name ""|categoryId 0) \(the zero value of its type\) with 400, and took the same body with .*test whether the field was sent/,
   },
   "getPet's Deprecation, Sunset and Link only on its 200s": {
     caughtBy: 'run.headers',
@@ -42,7 +54,8 @@ const CAUGHT: Readonly<Record<string, { caughtBy: string; message: RegExp }>> = 
   },
   'a Location without the base path': {
     caughtBy: 'createPet.echo',
-    message: /a Location that names the new pet \d+ outside the base path: \/pets\/\d+ .*where the pet is at \/v1\/pets\/\d+; RFC 9110 §10\.2\.2.*write it from the base path/,
+    message:
+      /a Location that names the new pet \d+ outside the base path: \/pets\/\d+ .*where the pet is at \/v1\/pets\/\d+; RFC 9110 §10\.2\.2.*write it from the base path/,
   },
   "a Referer from another site refused with a bare 403 (Rack::Protection's JsonCsrf)": {
     caughtBy: '*.variation',
@@ -133,7 +146,9 @@ describe.concurrent('the other choices the interface leaves open pass', () => {
         if (response.status !== 201) return response;
         // The pet's text as the mock wrote it (its int64s exact), the members NewPet does not name put before it.
         const pet = await response.text();
-        const extra = Object.entries(JSON.parse(text) as Record<string, unknown>).filter(([member]) => !['name', 'categoryId', 'status', 'id'].includes(member));
+        const extra = Object.entries(JSON.parse(text) as Record<string, unknown>).filter(
+          ([member]) => !['name', 'categoryId', 'status', 'id'].includes(member),
+        );
         const members = extra.map(([member, value]) => `${JSON.stringify(member)}:${JSON.stringify(value)},`).join('');
         const location = new URL(response.headers.get('location') ?? '', request.url).href;
         return new Response(`{${members}${pet.slice(1)}`, { status: 201, headers: { 'content-type': 'application/json', location } });

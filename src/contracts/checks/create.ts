@@ -57,7 +57,8 @@ function locationProblem(context: CheckContext, location: string, id: string, re
   };
   // A trailing slash is tolerated: a framework that routes items with one serves the item there.
   if (decoded(path.replace(/\/$/, '')) === decoded(expected)) return undefined;
-  const what = decoded(path.replace(/\/$/, '').split('/').at(-1) ?? '') === id ? `the new pet ${id} outside the base path` : `another pet than the new one ${id}`;
+  const what =
+    decoded(path.replace(/\/$/, '').split('/').at(-1) ?? '') === id ? `the new pet ${id} outside the base path` : `another pet than the new one ${id}`;
   return {
     problem: `a Location that names ${what}: ${path} (resolved against ${requestUrl}), where the pet is at ${expected}; RFC 9110 §10.2.2: the Location of a 201 refers to the resource created, and a client that follows this one reads another resource or none`,
     expected,

@@ -281,7 +281,8 @@ function listed(items: readonly string[]): string {
 function headersEverywhere(model: DeploymentModel): Finding[] {
   const byOperation = new Map<string, HeaderPresence[]>();
   for (const presence of model.headerPresence.values())
-    if (presence.sentOn.size > 0 && presence.missing.size > 0) byOperation.set(presence.operationId, [...(byOperation.get(presence.operationId) ?? []), presence]);
+    if (presence.sentOn.size > 0 && presence.missing.size > 0)
+      byOperation.set(presence.operationId, [...(byOperation.get(presence.operationId) ?? []), presence]);
   return [...byOperation].map(([operationId, presences]) => {
     const names = presences.map((presence) => presence.name);
     const sentOn = [...new Set(presences.flatMap((presence) => [...presence.sentOn]))].sort();
@@ -302,14 +303,17 @@ function headersEverywhere(model: DeploymentModel): Finding[] {
 }
 
 function documentedHeaders(model: DeploymentModel): Finding[] {
-  return [...headersEverywhere(model), ...[...model.headerProblems.values()].map((problem) => ({
-    message: `${problem.operationId} answered ${problem.first.status} with ${problem.name}: ${problem.value.slice(0, 120)}, which breaks the schema the spec documents for it (${problem.message})${problem.count > 1 ? `, in ${problem.count} responses` : ''}`,
-    fault: `header:${problem.name}`,
-    request: problem.first.request,
-    status: problem.first.status,
-    expected: `${problem.name} as its schema in the spec says`,
-    actual: problem.value.slice(0, 120),
-  }))];
+  return [
+    ...headersEverywhere(model),
+    ...[...model.headerProblems.values()].map((problem) => ({
+      message: `${problem.operationId} answered ${problem.first.status} with ${problem.name}: ${problem.value.slice(0, 120)}, which breaks the schema the spec documents for it (${problem.message})${problem.count > 1 ? `, in ${problem.count} responses` : ''}`,
+      fault: `header:${problem.name}`,
+      request: problem.first.request,
+      status: problem.first.status,
+      expected: `${problem.name} as its schema in the spec says`,
+      actual: problem.value.slice(0, 120),
+    })),
+  ];
 }
 
 function responsesConform(model: DeploymentModel): Finding[] {
