@@ -46,7 +46,7 @@ const CAUGHT: Readonly<Record<string, { caughtBy: string; message: RegExp }>> = 
   'an empty name or a categoryId 0 taken for a missing field': {
     caughtBy: 'createPet.boundaries',
     message:
-      /refused a body with (name ""|categoryId 0) \(the zero value of its type\) with 400, and took the same body with .*test whether the field was sent/,
+      /refused a body with categoryId 0 \(the zero value of its type\) with 400, and took the same body with categoryId 4242425.*test whether the field was sent/,
   },
   "getPet's Deprecation, Sunset and Link only on its 200s": {
     caughtBy: 'run.headers',

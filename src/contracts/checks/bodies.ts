@@ -38,7 +38,10 @@ function zeroAndOther(state: CheckContext['state'], field: string, type: string 
 function zeroValues(context: CheckContext, valid: (purpose: string) => Readonly<Record<string, string>>): Boundary[] {
   const shape = context.contract.body('createPet');
   const cases: Boundary[] = [];
+  const named = valid('zero');
   for (const [field, { type, enum: allowed }] of Object.entries(shape.properties)) {
+    // The field the run names its pets with keeps the run's prefix, so that a shared staging can tell them apart: no "" there.
+    if (named[field]?.startsWith('"')) continue;
     const values = allowed === undefined ? zeroAndOther(context.state, field, type) : undefined;
     if (values === undefined) continue;
     const [zero, other] = values;
