@@ -317,8 +317,13 @@ export class DeploymentModel {
     return Object.keys(reference === undefined ? {} : (resolve(this.contract.doc, reference).headers ?? {}));
   }
 
-  /** Notes, for each header the spec documents on this response, whether it came. */
+  /**
+   * Notes, for each header the spec documents on this response, whether it came. A 429 or a 5xx is left
+   * out: a layer in front of the service (a rate limiter, a gateway: RFC 6585 §4, RFC 9110 §15.6.3 to
+   * §15.6.5) may write it without the service's headers, and the run retries those it can.
+   */
   #notePresence(operationId: string, status: number, headers: Readonly<Record<string, string>>, heard: Heard): void {
+    if (status === 429 || status >= 500) return;
     for (const name of this.#documented(operationId, status)) {
       const key = `${operationId} ${name.toLowerCase()}`;
       let presence = this.headerPresence.get(key);
