@@ -51,7 +51,8 @@ sub is_int64 ($value) {
   return 0 if !defined $value || ref $value;
   return looks_like_number($value) ? 1 : 0 if $FAULT eq 'looks-like-number';
   my $flags = B::svref_2object(\$value)->FLAGS;
-  return ($flags & B::SVf_IOK) && !($flags & B::SVf_POK) && !($flags & B::SVf_NOK) ? 1 : 0;
+  # An integer from 2^63 on is kept unsigned (IVisUV): beyond int64.
+  return ($flags & B::SVf_IOK) && !($flags & (B::SVf_POK | B::SVf_NOK | B::SVf_IVisUV)) ? 1 : 0;
 }
 
 hook before_dispatch => sub ($c) {

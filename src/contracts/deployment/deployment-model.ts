@@ -318,12 +318,13 @@ export class DeploymentModel {
   }
 
   /**
-   * Notes, for each header the spec documents on this response, whether it came. A 429 or a 5xx is left
-   * out: a layer in front of the service (a rate limiter, a gateway: RFC 6585 §4, RFC 9110 §15.6.3 to
-   * §15.6.5) may write it without the service's headers, and the run retries those it can.
+   * Notes, for each header the spec documents on this response, whether it came. Only the operation's own
+   * answers count: a 401 comes from the authentication in front of every operation (its challenge is for
+   * the protection space, RFC 9110 §11.6.1, not the resource), a 429 or a 5xx from any layer in front (a
+   * rate limiter, a gateway: RFC 6585 §4, RFC 9110 §15.6.3 to §15.6.5), each without the operation's headers.
    */
   #notePresence(operationId: string, status: number, headers: Readonly<Record<string, string>>, heard: Heard): void {
-    if (status === 429 || status >= 500) return;
+    if (status === 401 || status === 429 || status >= 500) return;
     for (const name of this.#documented(operationId, status)) {
       const key = `${operationId} ${name.toLowerCase()}`;
       let presence = this.headerPresence.get(key);
