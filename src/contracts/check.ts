@@ -8,7 +8,16 @@ import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
 import type { Contract, ContractOperation } from './contract.js';
 import { excerpt } from './excerpt.js';
-import { type DerivedCredential, DroppedError, type Exchange, type HttpClient, type RecordedRequest, TransportError } from './http.js';
+import {
+  type AnsweredRequest,
+  type DerivedCredential,
+  DroppedError,
+  type Exchange,
+  type HttpClient,
+  type RecordedRequest,
+  TransportError,
+  type UnansweredRequest,
+} from './http.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
 
@@ -132,17 +141,41 @@ const NAMED_IN_FLIGHT = 4;
  * request is the first of them.
  */
 function droppedFinding(error: DroppedError): Finding {
-  const { inFlight, refused } = error.unanswered();
-  const named = inFlight.length > 0 ? inFlight : [{ request: error.request, detail: error.detail }];
+  const { inFlight, refused, lastAnswered } = error.unanswered();
+  // Refused with nothing left in flight: the deployment died after an answer, so the crash came from a request it had answered.
+  if (inFlight.length === 0 && refused && lastAnswered.length > 0) return diedAfterAnswer(error, lastAnswered);
+  const named: readonly UnansweredRequest[] = inFlight.length > 0 ? inFlight : [{ request: error.request, detail: error.detail }];
   const list = named
     .slice(0, NAMED_IN_FLIGHT)
-    .map(({ request, detail }) => `${request.method} ${request.url} (${detail})`)
+    .map(({ request, detail, what }) => `${what ? `${what}: ` : ''}${request.method} ${request.url} (${detail})`)
     .join(', ');
   const more = named.length > NAMED_IN_FLIGHT ? ` and ${named.length - NAMED_IN_FLIGHT} more` : '';
+  const answeredLast = [...lastAnswered]
+    .reverse()
+    .map(({ request, what }) => `${what ? `${what}: ` : ''}${request.method} ${request.url}`)
+    .join(', ');
+  // Whether the crash came from a request in flight or from one answered just before, the client cannot tell: both are named.
   const then = refused ? ', then refused every new connection (it crashed, or was stopped)' : '';
+  const before = refused && answeredLast ? ` The last it answered before were ${answeredLast}: a crash after an answer comes from one of them.` : '';
   return {
-    message: `the deployment stopped answering after it had answered ${error.answered} requests of this run: it left ${named.length === 1 ? 'a request' : `${named.length} requests`} in flight unanswered, ${list}${more}${then}. A request the spec defines must be answered: a crash or a dropped connection breaks the contract; look in the deployment's logs for what ${named.length === 1 ? 'this request' : 'one of these requests'} raised`,
+    message: `the deployment stopped answering after it had answered ${error.answered} requests of this run: it left ${named.length === 1 ? 'a request' : `${named.length} requests`} in flight unanswered, ${list}${more}${then}.${before} A request the spec defines must be answered: a crash or a dropped connection breaks the contract; look in the deployment's logs for what ${named.length === 1 ? 'this request' : 'one of these requests'} raised`,
     request: (named[0] ?? { request: error.request }).request,
+    fault: DROPPED,
+  };
+}
+
+/**
+ * A deployment that answered a request, then refused every new connection with none left in flight: it
+ * died after that answer (a crash in work done after it, a background task), so the finding names the
+ * last requests it answered, the newest first, the variant each was when a check named one, and its
+ * request is the newest: the request that met the refusal only came after the crash.
+ */
+function diedAfterAnswer(error: DroppedError, lastAnswered: readonly AnsweredRequest[]): Finding {
+  const newestFirst = [...lastAnswered].reverse();
+  const list = newestFirst.map(({ request, what }) => `${what ? `${what}: ` : ''}${request.method} ${request.url}`).join(', then before it ');
+  return {
+    message: `the deployment stopped answering after it had answered ${error.answered} requests of this run: it answered ${list}, then refused every new connection (${error.detail}) with no request left in flight, so it died after an answer, most likely from work the last of these requests started. A request the spec defines must be answered, and the service must keep answering after it: look in the deployment's logs for what ${newestFirst.length === 1 ? 'this request' : 'these requests'} raised after the answer`,
+    request: (newestFirst[0] as AnsweredRequest).request,
     fault: DROPPED,
   };
 }
@@ -182,6 +215,7 @@ export class CheckContext {
         ...(options.body === undefined ? {} : { body: options.body }),
         ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
         ...(options.headers === undefined ? {} : { headers: options.headers }),
+        ...(options.what === undefined ? {} : { what: options.what }),
       });
     } catch (error) {
       // No page of at most 100 pets, and no Error, is that large: the response itself breaks the contract.

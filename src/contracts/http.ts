@@ -29,6 +29,8 @@ export interface ApiRequest {
   readonly fromOrigin?: boolean;
   /** More headers, by lower-case name, each replacing the client's own (`accept`); `null` sends none of that name. Never `authorization`. */
   readonly headers?: Readonly<Record<string, string | null>>;
+  /** What is unusual about the request (a variant's name), for the report of a crash it may have caused. */
+  readonly what?: string;
 }
 
 /**
@@ -221,7 +223,13 @@ export class HttpClient {
   /** How many responses the deployment sent this client: once it has answered, a connection it drops is a breach. */
   #answered = 0;
   /** What the deployment left unanswered once it had answered: see `Unanswered`. */
-  readonly #unanswered: { inFlight: UnansweredRequest[]; refused: boolean } = { inFlight: [], refused: false };
+  readonly #unanswered: { inFlight: UnansweredRequest[]; refused: boolean; lastAnswered: AnsweredRequest[] } = {
+    inFlight: [],
+    refused: false,
+    lastAnswered: [],
+  };
+  /** The last requests the deployment answered, newest last: a crash right after an answer most likely came from one of them. */
+  readonly #lastAnswered: AnsweredRequest[] = [];
   /** The requests that were sent again, as `GET <url> after 503`. */
   readonly retried: string[] = [];
   readonly #retryCauses: Partial<Record<RetryCause, number>> = {};
@@ -404,6 +412,8 @@ export class HttpClient {
           attempts: attempt,
         };
         this.#answered++;
+        this.#lastAnswered.push({ request: recorded, ...(request.what === undefined ? {} : { what: request.what }) });
+        if (this.#lastAnswered.length > LAST_ANSWERED) this.#lastAnswered.shift();
         this.#options.observe?.({ request: recorded, status: exchange.status, headers: [...exchange.headers], text, startedAt, ms: exchange.ms });
         return exchange;
       });
@@ -411,8 +421,12 @@ export class HttpClient {
       if (error instanceof TransportError) throw error;
       const { problem, detail } = describeFailure(error, this.#options.deadline, this.#options.timeoutMs);
       // Noted as it happens, before any retry: a crash most likely came from a request it left unanswered in flight.
-      if (this.#answered > 0 && problem === 'network' && !this.#unanswered.refused) this.#unanswered.inFlight.push({ request: recorded, detail });
-      if (this.#answered > 0 && problem === 'refused') this.#unanswered.refused = true;
+      if (this.#answered > 0 && problem === 'network' && !this.#unanswered.refused)
+        this.#unanswered.inFlight.push({ request: recorded, detail, ...(request.what === undefined ? {} : { what: request.what }) });
+      if (this.#answered > 0 && problem === 'refused' && !this.#unanswered.refused) {
+        this.#unanswered.refused = true;
+        this.#unanswered.lastAnswered = [...this.#lastAnswered];
+      }
       throw new TransportError(problem, recorded, detail);
     }
   }
@@ -426,7 +440,11 @@ export class HttpClient {
     if (this.#answered === 0 || (error.problem !== 'network' && error.problem !== 'refused')) return error;
     const detail = error.message.slice(error.request.method.length + error.request.url.length + 3);
     const unanswered = this.#unanswered;
-    return new DroppedError(error.request, detail, this.#answered, () => ({ inFlight: [...unanswered.inFlight], refused: unanswered.refused }));
+    return new DroppedError(error.request, detail, this.#answered, () => ({
+      inFlight: [...unanswered.inFlight],
+      refused: unanswered.refused,
+      lastAnswered: [...unanswered.lastAnswered],
+    }));
   }
 }
 
@@ -434,7 +452,18 @@ export class HttpClient {
 export interface UnansweredRequest {
   readonly request: RecordedRequest;
   readonly detail: string;
+  /** The variant it was, when a check named one. */
+  readonly what?: string;
 }
+
+/** A request the deployment answered, and the variant it was when a check named one. */
+export interface AnsweredRequest {
+  readonly request: RecordedRequest;
+  readonly what?: string;
+}
+
+/** How many of its last answers the client remembers, for the report of a crash that came after one. */
+const LAST_ANSWERED = 3;
 
 /**
  * What the deployment left unanswered once it had answered: the requests in flight whose connections it
@@ -444,6 +473,8 @@ export interface UnansweredRequest {
 export interface Unanswered {
   readonly inFlight: readonly UnansweredRequest[];
   readonly refused: boolean;
+  /** The last requests it answered before it first refused a connection, newest last. */
+  readonly lastAnswered: readonly AnsweredRequest[];
 }
 
 /** A request the deployment left unanswered after it had answered: see `HttpClient`. */

@@ -219,7 +219,60 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
       url.searchParams.delete('status');
     return mock(new Request(url, request));
   },
+  // Faults each an instance of a rule of the spec or an RFC (test/verify/principles.test.ts names the check and the fix).
+  'a member NewPet does not name refused (pydantic Extra.forbid)': async (request, mock) => {
+    if (!isCreate(request)) return mock(request);
+    const text = await request.text();
+    const members = membersOf(text);
+    if (members?.some((name) => !['name', 'categoryId', 'status'].includes(name)))
+      return json(400, { code: 'bad_request', message: 'extra fields not permitted', status: 400 });
+    return mock(new Request(request, { body: text }));
+  },
+  'a body declared text/plain read as JSON': (request, mock) => {
+    if (!isCreate(request) || /json/i.test(request.headers.get('content-type') ?? '')) return mock(request);
+    const headers = new Headers(request.headers);
+    headers.set('content-type', 'application/json');
+    return mock(new Request(request, { headers }));
+  },
+  'an empty name or a categoryId 0 taken for a missing field': async (request, mock) => {
+    if (!isCreate(request)) return mock(request);
+    const text = await request.text();
+    if (/"name":""|"categoryId":0[,}]/.test(text.replace(/\s/g, '')))
+      return json(400, { code: 'bad_request', message: 'name and categoryId are required', status: 400 });
+    return mock(new Request(request, { body: text }));
+  },
+  "getPet's Deprecation, Sunset and Link only on its 200s": async (request, mock) => {
+    const response = await mock(request);
+    if (!isGet(request) || response.status === 200) return response;
+    const headers = new Headers(response.headers);
+    for (const name of ['deprecation', 'sunset', 'link']) headers.delete(name);
+    return new Response(await response.text(), { status: response.status, headers });
+  },
+  'a Location without the base path': async (request, mock) => {
+    const response = await mock(request);
+    const location = response.headers.get('location');
+    if (!isCreate(request) || location === null) return response;
+    const headers = new Headers(response.headers);
+    headers.set('location', location.replace(/^\/v1/, ''));
+    return new Response(await response.text(), { status: response.status, headers });
+  },
+  "a Referer from another site refused with a bare 403 (Rack::Protection's JsonCsrf)": (request, mock) => {
+    const referer = request.headers.get('referer');
+    if (request.method === 'GET' && referer !== null && new URL(referer).host !== new URL(request.url).host)
+      return Promise.resolve(new Response('Forbidden', { status: 403, headers: { 'content-type': 'text/plain' } }));
+    return mock(request);
+  },
 };
+
+/** The member names of a JSON object's text, or undefined when it is no object. */
+function membersOf(text: string): string[] | undefined {
+  try {
+    const body = JSON.parse(text) as unknown;
+    return body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Serves the mock as if the request carried the valid key when `accepts` says so: a broken key comparison. */
 const acceptsAlso =
@@ -887,6 +940,9 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
     if (path === '/pets' && request.method === 'POST') {
       served.posts++;
       let body: JsonValue;
+      // A body declared as anything but JSON is none (RFC 9110 §8.3), whatever its text: read as JSON, a page on another site could send it.
+      if (!/^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(request.headers.get('content-type') ?? ''))
+        return error(request, 415, 'unsupported_media_type', 'send the body as application/json');
       const text = await request.text();
       if (choices.zeroFraction === 'refuse' && /"categoryId"\s*:\s*-?\d+[.eE]/.test(text))
         return error(request, 400, 'bad_request', 'categoryId must be an integer');

@@ -69,6 +69,9 @@ export async function plainDeployment(fault?: PlainFault): Promise<Deployment> {
   };
   const create = async (request: IncomingMessage, response: ServerResponse) => {
     let body: Record<string, unknown>;
+    // A body declared as anything but JSON is none (RFC 9110 §8.3): read as JSON, a page on another site could send it.
+    if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? ''))
+      return sendError(response, 415, 'unsupported_media_type', 'send the body as application/json');
     try {
       body = JSON.parse(await bodyOf(request)) as Record<string, unknown>;
     } catch {

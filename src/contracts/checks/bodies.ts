@@ -1,6 +1,7 @@
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
 import { ID_REUSED } from '../causes.js';
 import type { Check, CheckContext } from '../check.js';
+import type { Exchange } from '../http.js';
 import { bodyCategoryId, changedFieldFault, createPet, exact, expectReread, idOf, isPet, petName } from '../pets.js';
 
 /** A body at a boundary of the NewPet schema, each field as the exact JSON text sent. */
@@ -11,6 +12,46 @@ interface Boundary {
   readonly mustReject?: boolean;
   /** Why it must be rejected, in the spec's words, when that is not plain from `what`. */
   readonly because?: string;
+  /**
+   * The same body with the field at another valid value of the same standing (a value the run never sent
+   * before): when the deployment refuses the boundary and takes this, it refused the value itself.
+   */
+  readonly control?: { readonly what: string; readonly fields: Readonly<Record<string, string>> };
+}
+
+/** An integer no listed pet is likely to have as its category, as new to the deployment as 0 is. */
+const FRESH_INTEGER = '4242425';
+
+/**
+ * The zero value of a JSON type (`""`, `0`, `false`) and another value of that type as new to the
+ * deployment: a value some code takes for "not sent" (Go's zero values, a falsy test in JavaScript or
+ * Python), where JSON Schema makes it a value like any other when the field's schema allows it.
+ */
+function zeroAndOther(state: CheckContext['state'], field: string, type: string | undefined): [string, string] | undefined {
+  if (type === 'string') return ['""', JSON.stringify(petName(state, `${field} not empty`))];
+  if (type === 'integer' || type === 'number') return ['0', FRESH_INTEGER];
+  if (type === 'boolean') return ['false', 'true'];
+  return undefined;
+}
+
+/** Each field at the zero value of its type, when its schema allows it there (the body stays valid), with its control. */
+function zeroValues(context: CheckContext, valid: (purpose: string) => Readonly<Record<string, string>>): Boundary[] {
+  const shape = context.contract.body('createPet');
+  const cases: Boundary[] = [];
+  const named = valid('zero');
+  for (const [field, { type, enum: allowed }] of Object.entries(shape.properties)) {
+    // The field the run names its pets with keeps the run's prefix, so that a shared staging can tell them apart: no "" there.
+    if (named[field]?.startsWith('"')) continue;
+    const values = allowed === undefined ? zeroAndOther(context.state, field, type) : undefined;
+    if (values === undefined) continue;
+    const [zero, other] = values;
+    const fields = { ...valid(`${field} zero`), [field]: zero };
+    const control = { ...valid(`${field} control`), [field]: other };
+    const isValid = (body: Record<string, string>) => (context.contract.requestViolations('createPet', JSON.parse(bodyOf(body))) ?? []).length === 0;
+    if (!isValid(fields) || !isValid(control)) continue;
+    cases.push({ what: `${field} ${zero} (the zero value of its type)`, fields, control: { what: `${field} ${other}`, fields: control } });
+  }
+  return cases;
 }
 
 const LONG = 10_000;
@@ -85,6 +126,20 @@ function clientId(context: CheckContext): string {
   return listed ? idOf(listed) : '1';
 }
 
+/**
+ * A body refused with 400 whose control (the same body, the field at another value as new) is taken: the
+ * deployment refused the value itself, a value its schema allows, as if the field were not sent.
+ */
+async function refusedAlone(context: CheckContext, what: string, refused: Exchange, control: NonNullable<Boundary['control']>): Promise<void> {
+  const other = await context.call('createPet', { body: bodyOf(control.fields) });
+  if (other.status !== 201) return;
+  context.fail(
+    `createPet refused a body with ${what} with 400, and took the same body with ${control.what}: the schema allows the zero value, so it is a value, not a missing field; test whether the field was sent, not whether its value is empty or 0`,
+    refused,
+    { expected: '201, as for any valid value', actual: '400', fault: 'zero-value:createPet' },
+  );
+}
+
 export const bodyChecks: Check[] = [
   {
     id: 'createPet.boundaries',
@@ -96,12 +151,15 @@ export const bodyChecks: Check[] = [
       const idSent = clientId(context);
       // A category the deployment accepts, so that each body is judged by its boundary alone.
       const categoryId = await bodyCategoryId(context.state);
+      const valid = (purpose: string) => ({ name: JSON.stringify(petName(context.state, purpose)), categoryId });
       const cases: Boundary[] = [
         ...boundaries(context, categoryId),
+        ...zeroValues(context, valid),
         { what: `an id of its own (${idSent})`, fields: { name: JSON.stringify(petName(context.state, 'client id')), categoryId, id: idSent } },
       ];
-      for (const { what, fields, mustReject, because } of cases) {
+      for (const { what, fields, mustReject, because, control } of cases) {
         const exchange = await context.call('createPet', { body: bodyOf(fields) });
+        if (exchange.status === 400 && control !== undefined) await refusedAlone(context, what, exchange, control);
         if (exchange.status === 400) continue;
         if (exchange.status !== 201) {
           context.fail(`createPet answered ${exchange.status} to a body with ${what}`, exchange, {

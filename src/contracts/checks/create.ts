@@ -1,3 +1,4 @@
+import { operationOfKind } from '../../openapi/resource-model.js';
 import { ID_REUSED } from '../causes.js';
 import type { Check, CheckContext } from '../check.js';
 import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, newPetBody, type PetJson } from '../pets.js';
@@ -27,26 +28,42 @@ const UNLISTED_CATEGORY = 4_242_424;
 const RANDOM_STEP = 2n ** 56n;
 
 /**
- * The 201's `Location` names the new pet: `/v1/pets/{id}` (the spec), absolute or relative, behind
- * any gateway prefix. Undefined when it does, else what is wrong.
+ * The 201's `Location` names the new pet (RFC 9110 §10.2.2: for a 201 it refers to the resource the
+ * request created). A relative one is resolved against the request's URI (RFC 3986 §5), so its path must
+ * be the deployment's base path (the request's path without the create's) and then the read's path with
+ * the new id, absolute or relative alike: `/pets/12` from a deployment under `/v1` names a resource no
+ * client can read. Only the path is compared: a deployment behind a gateway may name itself by its public
+ * origin. Undefined when it names the pet, else what is wrong.
  */
-function locationProblem(location: string, id: string): string | undefined {
+function locationProblem(context: CheckContext, location: string, id: string, requestUrl: string): { problem: string; expected: string } | undefined {
+  const [create, read] = [operationOfKind(context.contract.model, 'create'), operationOfKind(context.contract.model, 'read')];
+  // Without a read, no URI names a pet to compare with.
+  if (create === undefined || read === undefined) return undefined;
+  const [createPath, readPath] = [create.path, read.path];
+  const requested = new URL(requestUrl).pathname;
+  const base = requested.endsWith(createPath) ? requested.slice(0, -createPath.length) : '';
+  const expected = `${base}${readPath.replace(/\{[^}]+\}/, encodeURIComponent(id))}`;
   let path: string;
   try {
-    path = new URL(location.trim(), 'http://petstore-verify.invalid').pathname;
+    path = new URL(location.trim(), requestUrl).pathname;
   } catch {
-    return `a Location that is not a URL: ${location}`;
+    return { problem: `a Location that is not a URI reference: ${location}`, expected };
   }
-  const segments = path.split('/');
-  const last = segments.at(-1) === '' ? segments.at(-2) : segments.at(-1);
-  let decoded: string | undefined;
-  try {
-    decoded = last === undefined ? undefined : decodeURIComponent(last);
-  } catch {
-    decoded = last;
-  }
-  if (decoded !== id || segments.at(segments.at(-1) === '' ? -3 : -2) !== 'pets') return `a Location that names another pet than ${id}: ${location}`;
-  return undefined;
+  const decoded = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  // A trailing slash is tolerated: a framework that routes items with one serves the item there.
+  if (decoded(path.replace(/\/$/, '')) === decoded(expected)) return undefined;
+  const what =
+    decoded(path.replace(/\/$/, '').split('/').at(-1) ?? '') === id ? `the new pet ${id} outside the base path` : `another pet than the new one ${id}`;
+  return {
+    problem: `a Location that names ${what}: ${path} (resolved against ${requestUrl}), where the pet is at ${expected}; RFC 9110 §10.2.2: the Location of a 201 refers to the resource created, and a client that follows this one reads another resource or none`,
+    expected,
+  };
 }
 
 /** 2^53: ids beyond it are lost by a client that parses them as doubles. */
@@ -107,11 +124,12 @@ export const createChecks: Check[] = [
       // The spec describes Location, the interface does not ask for it: without one a client loses nothing it was promised.
       if (location === null || location.trim() === '')
         return context.advise("createPet's 201 carries no Location header, which the spec describes (the interface does not ask for it)");
-      const problem = locationProblem(location, idOf(created.pet));
-      if (problem)
-        context.fail(`createPet's 201 carries ${problem}`, created.exchange, {
-          expected: `Location: /v1/pets/${idOf(created.pet)}`,
-          actual: created.exchange.headers.get('location') ?? '(none)',
+      const wrong = locationProblem(context, location, idOf(created.pet), created.exchange.request.url);
+      if (wrong)
+        context.fail(`createPet's 201 carries ${wrong.problem}; write it from the base path the service is mounted under`, created.exchange, {
+          expected: `Location: ${wrong.expected}`,
+          actual: location,
+          fault: 'location:createPet',
         });
     },
   },

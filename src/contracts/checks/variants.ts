@@ -114,6 +114,16 @@ const PREFERENCES: readonly Variant[] = [
   },
 ];
 
+/** RFC 9110 §10.1: context a client may add to any request, which makes it no other request. */
+const CONTEXT: readonly Variant[] = [
+  {
+    what: 'Referer: https://another-site.example/page',
+    rule: 'RFC 9110 §10.1.3: Referer only says where the client found the URI, and a client may leave it out; refusing a request for it guards credentials a browser sends by itself (cookies), and the interface’s only credential, a bearer key, is none',
+    expect: 'alike',
+    change: always({ headers: { referer: 'https://another-site.example/page' } }),
+  },
+];
+
 /** RFC 9110 §11: credentials, and the interface's 401 for a missing or invalid key. */
 const CREDENTIALS: readonly Variant[] = [
   {
@@ -253,6 +263,27 @@ export interface BodySchemaView {
   readonly required: readonly string[];
   /** The body schema's `additionalProperties`, when it says anything. */
   readonly additionalProperties: JsonSchema | boolean | undefined;
+  /** The media types the spec declares for the body (`requestBody.content`), lower case. */
+  readonly mediaTypes: readonly string[];
+}
+
+/**
+ * The media types a page on any origin may send without a CORS preflight (the Fetch standard's
+ * CORS-safelisted Content-Type values): a body declared as one of them is no JSON body, and a deployment
+ * that reads it as JSON anyway takes a request another site's page can forge.
+ */
+// multipart/form-data is safelisted too, but a JSON text is no multipart body: a form parser in front of the
+// service (Rack's) refuses it as malformed before the service sees it, which says nothing of the service.
+const SAFELISTED_MEDIA_TYPES = ['text/plain', 'application/x-www-form-urlencoded'];
+
+/** A body declared as a media type the spec does not declare for it: RFC 9110 §8.3 and the spec's 415. */
+function undeclaredMediaTypes(schema: BodySchemaView): Variant[] {
+  return SAFELISTED_MEDIA_TYPES.filter((type) => !schema.mediaTypes.includes(type.split(';')[0] as string)).map((contentType) => ({
+    what: `the JSON body declared as Content-Type: ${contentType}`,
+    rule: `RFC 9110 §8.3: Content-Type says what the body is, and the spec declares the body as ${schema.mediaTypes.join(', ')} only, so a body declared otherwise is none the operation takes (415, or 400); reading it as JSON anyway takes a request a page on another site can send without a preflight (the Fetch standard's CORS-safelisted types)`,
+    expect: 'refuse' as const,
+    change: ({ fields }: PlainRequest) => (fields ? { contentType } : undefined),
+  }));
 }
 
 /** The name in another case: capitalised, or upper case when that changes nothing. */
@@ -277,23 +308,28 @@ function schemaVariants(schema: BodySchemaView): Variant[] {
       ),
     )
     .map((variant): Variant => ({ ...variant, advisory: 'Go’s encoding/json and ASP.NET Core match member names ignoring case by default' }));
-  const closed = schema.additionalProperties === false;
+  // additionalProperties absent or true allows any other member: the body stays valid, and the spec's 400 is
+  // for a body missing a required field or holding an invalid value. A schema of its own leaves it to the value.
+  const { additionalProperties: additional } = schema;
+  const expect: Expectation = additional === false ? 'refuse' : additional === undefined || additional === true ? 'alike' : 'either';
   variants.push(
     body(
       'a member the schema does not name',
-      closed
+      expect === 'refuse'
         ? 'JSON Schema additionalProperties: false refuses a member the schema does not name'
-        : 'JSON Schema additionalProperties: absent, any other member is allowed, and a deployment may still refuse what the interface does not name',
-      closed ? 'refuse' : 'either',
+        : expect === 'alike'
+          ? 'JSON Schema additionalProperties: absent, so a member the schema does not name is allowed and the body is valid; the spec answers 400 only for a missing required field or an invalid value'
+          : 'JSON Schema additionalProperties: a schema of its own decides whether another member is allowed',
+      expect,
       (fields) => bodyOf({ ...fields, petstoreVerifyUnknown: 'true' }),
     ),
   );
-  return variants;
+  return [...variants, ...undeclaredMediaTypes(schema)];
 }
 
 /** Every variant of a request: those of any request, and those of a JSON body (RFC 8259 and its schema). */
 export function variantsOf(schema: BodySchemaView | undefined): Variant[] {
-  return [...NEGOTIATION, ...PREFERENCES, ...CREDENTIALS, ...MEDIA_TYPES, ...(schema ? [...JSON_TEXTS, ...schemaVariants(schema)] : [])];
+  return [...NEGOTIATION, ...PREFERENCES, ...CONTEXT, ...CREDENTIALS, ...MEDIA_TYPES, ...(schema ? [...JSON_TEXTS, ...schemaVariants(schema)] : [])];
 }
 
 /** A method on a documented path, the rule it applies: whatever the answer, never a server error. */

@@ -24,10 +24,12 @@ interface Plain extends PlainRequest {
 
 function schemaView(contract: Contract, operationId: string): BodySchemaView {
   const { required } = contract.body(operationId);
-  const schema = operationById(contract.doc, operationId).operation.requestBody?.content['application/json']?.schema;
+  const content = operationById(contract.doc, operationId).operation.requestBody?.content ?? {};
+  const schema = content['application/json']?.schema;
   const additional = schema && resolve(contract.doc, schema).additionalProperties;
   return {
     required,
+    mediaTypes: Object.keys(content).map((type) => type.toLowerCase()),
     additionalProperties:
       typeof additional === 'boolean' || typeof additional === 'object' ? (additional as BodySchemaView['additionalProperties']) : undefined,
   };
@@ -99,7 +101,7 @@ function send(context: CheckContext, plain: Plain, variant: Variant, change: Cha
   if (variant.conforms !== false) return context.call(plain.operationId, { ...request, params: plain.params, what: variant.what });
   if (operation.method === 'POST') context.reserveWrite();
   const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(plain.params[name] ?? ''));
-  return context.state.client.send({ method: operation.method, path, ...request });
+  return context.state.client.send({ method: operation.method, path, ...request, what: `${plain.operationId} with ${variant.what}` });
 }
 
 async function varyOperation(context: CheckContext, shape: FollowedOperations, operationId: string): Promise<void> {
@@ -149,6 +151,7 @@ async function varyMethods(context: CheckContext, shape: FollowedOperations): Pr
           path,
           ...(variant.headers ? { headers: variant.headers } : {}),
           ...(variant.anonymous ? { authorization: null } : {}),
+          what,
         });
       } catch (error) {
         if (crashed(context, error, what)) return;

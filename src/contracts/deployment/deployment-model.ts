@@ -76,6 +76,18 @@ export interface HeaderProblem {
   count: number;
 }
 
+/**
+ * Where a header the spec documents on an operation's responses was sent and where it was not: the
+ * statuses that carried it, and, by status, the first response that lacked it and how many did.
+ */
+export interface HeaderPresence {
+  readonly operationId: string;
+  /** The header's name as the spec writes it. */
+  readonly name: string;
+  readonly sentOn: Set<number>;
+  readonly missing: Map<number, { readonly first: Heard; count: number }>;
+}
+
 /** A way a response the suites' checks did not inspect (the Pact suite's) breaks the spec: the first that showed it, and how many did. */
 export interface ResponseProblem {
   readonly fault: string;
@@ -144,6 +156,8 @@ export class DeploymentModel {
   readonly responseProblems = new Map<string, ResponseProblem>();
   /** How many responses were heard with `inspect`. */
   inspected = 0;
+  /** Each header the spec documents on an operation's responses, where the run saw it sent and where not, by `operationId name`. */
+  readonly headerPresence = new Map<string, HeaderPresence>();
   /** How many responses sent a header the spec documents for them: what `headerProblems` were judged on. */
   headersSent = 0;
   readonly #base: URL;
@@ -276,6 +290,7 @@ export class DeploymentModel {
     this.#adviseDeprecatedForms(operationId, exchange.status, headers);
     const violations = this.contract.headerViolations(operationId, exchange.status, headers);
     if (violations !== undefined && this.#documentsAny(operationId, exchange.status, headers)) this.headersSent++;
+    this.#notePresence(operationId, exchange.status, headers, heard);
     for (const problem of violations ?? []) {
       const name = problem.instancePath.slice(1);
       const known = this.headerProblems.get(name);
@@ -329,8 +344,36 @@ export class DeploymentModel {
 
   /** True when the response sends a header the spec documents for this operation and status. */
   #documentsAny(operationId: string, status: number, headers: Readonly<Record<string, string>>): boolean {
+    return this.#documented(operationId, status).some((name) => headers[name.toLowerCase()] !== undefined);
+  }
+
+  /** The headers the spec documents on the operation's response of `status`, as it writes their names. */
+  #documented(operationId: string, status: number): string[] {
     const reference = operationById(this.contract.doc, operationId).operation.responses[String(status)];
-    const documented = reference === undefined ? {} : (resolve(this.contract.doc, reference).headers ?? {});
-    return Object.keys(documented).some((name) => headers[name.toLowerCase()] !== undefined);
+    return Object.keys(reference === undefined ? {} : (resolve(this.contract.doc, reference).headers ?? {}));
+  }
+
+  /**
+   * Notes, for each header the spec documents on this response, whether it came. Only the operation's own
+   * answers count: a 401 comes from the authentication in front of every operation (its challenge is for
+   * the protection space, RFC 9110 §11.6.1, not the resource), a 429 or a 5xx from any layer in front (a
+   * rate limiter, a gateway: RFC 6585 §4, RFC 9110 §15.6.3 to §15.6.5), each without the operation's headers.
+   */
+  #notePresence(operationId: string, status: number, headers: Readonly<Record<string, string>>, heard: Heard): void {
+    if (status === 401 || status === 429 || status >= 500) return;
+    for (const name of this.#documented(operationId, status)) {
+      const key = `${operationId} ${name.toLowerCase()}`;
+      let presence = this.headerPresence.get(key);
+      if (presence === undefined) {
+        presence = { operationId, name, sentOn: new Set(), missing: new Map() };
+        this.headerPresence.set(key, presence);
+      }
+      if (headers[name.toLowerCase()] !== undefined) presence.sentOn.add(status);
+      else {
+        const known = presence.missing.get(status);
+        if (known) known.count++;
+        else presence.missing.set(status, { first: heard, count: 1 });
+      }
+    }
   }
 }

@@ -16,7 +16,7 @@
 import { FEWER_THAN_LIMIT, ID_REUSED, MORE_THAN_LIMIT, otherValueFault } from '../causes.js';
 import { type CheckResult, type Finding, statusFault } from '../check.js';
 import { changedFieldFault, differingFields, exact, type PetJson, sameJson } from '../pets.js';
-import type { Acknowledged, DeploymentModel, Heard, Page } from './deployment-model.js';
+import type { Acknowledged, DeploymentModel, HeaderPresence, Heard, Page } from './deployment-model.js';
 
 /** Findings by fault: the first response that showed each, and how many did. */
 class Tally {
@@ -296,15 +296,54 @@ function removedGone(model: DeploymentModel): Finding[] {
   return tally.findings;
 }
 
+/** `a, b and c` */
+function listed(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/**
+ * A header the spec documents on several of an operation's responses, sent on some and not on others:
+ * the interface leaves the header open, and a deployment that sends none of them makes that choice (advice,
+ * said by the checks); one that sends it has taken the spec's header, and then owes it on every response
+ * the spec documents it on. One finding per operation, naming the headers, the statuses that lacked them
+ * and the first response that did: one place writes those answers without them.
+ */
+function headersEverywhere(model: DeploymentModel): Finding[] {
+  const byOperation = new Map<string, HeaderPresence[]>();
+  for (const presence of model.headerPresence.values())
+    if (presence.sentOn.size > 0 && presence.missing.size > 0)
+      byOperation.set(presence.operationId, [...(byOperation.get(presence.operationId) ?? []), presence]);
+  return [...byOperation].map(([operationId, presences]) => {
+    const names = presences.map((presence) => presence.name);
+    const sentOn = [...new Set(presences.flatMap((presence) => [...presence.sentOn]))].sort();
+    const missing = [...new Set(presences.flatMap((presence) => [...presence.missing.keys()]))].sort();
+    const first = presences
+      .flatMap((presence) => [...presence.missing.values()])
+      .reduce((earliest, entry) => (entry.first.heardAt < earliest.first.heardAt ? entry : earliest));
+    const count = Math.max(...presences.flatMap((presence) => [...presence.missing.values()].map((entry) => entry.count)));
+    return {
+      message: `${operationId} sends ${listed(names)} on its ${listed(sentOn.map(String))} answers but not on its ${listed(missing.map(String))} answers (${count} responses, the first ${first.first.request.method} ${first.first.request.url}), where the spec documents ${names.length === 1 ? 'it' : 'them'} on each: set ${names.length === 1 ? 'it' : 'them'} where every answer of ${operationId} is written (a middleware or an after-hook), not only on its ${listed(sentOn.map(String))} path`,
+      fault: `header-presence:${operationId}`,
+      request: first.first.request,
+      status: first.first.status,
+      expected: `${listed(names)} on every ${listed(missing.map(String))} answer of ${operationId}, as on its ${listed(sentOn.map(String))} answers`,
+      actual: 'none',
+    };
+  });
+}
+
 function documentedHeaders(model: DeploymentModel): Finding[] {
-  return [...model.headerProblems.values()].map((problem) => ({
-    message: `${problem.operationId} answered ${problem.first.status} with ${problem.name}: ${problem.value.slice(0, 120)}, which breaks the schema the spec documents for it (${problem.message})${problem.count > 1 ? `, in ${problem.count} responses` : ''}`,
-    fault: `header:${problem.name}`,
-    request: problem.first.request,
-    status: problem.first.status,
-    expected: `${problem.name} as its schema in the spec says`,
-    actual: problem.value.slice(0, 120),
-  }));
+  return [
+    ...headersEverywhere(model),
+    ...[...model.headerProblems.values()].map((problem) => ({
+      message: `${problem.operationId} answered ${problem.first.status} with ${problem.name}: ${problem.value.slice(0, 120)}, which breaks the schema the spec documents for it (${problem.message})${problem.count > 1 ? `, in ${problem.count} responses` : ''}`,
+      fault: `header:${problem.name}`,
+      request: problem.first.request,
+      status: problem.first.status,
+      expected: `${problem.name} as its schema in the spec says`,
+      actual: problem.value.slice(0, 120),
+    })),
+  ];
 }
 
 function responsesConform(model: DeploymentModel): Finding[] {
@@ -367,7 +406,8 @@ export const INVARIANTS: readonly Invariant[] = [
   },
   {
     id: 'run.headers',
-    title: 'every header the spec documents for a response, when sent, keeps its schema (pattern, enum, type), on every response of the run',
+    title:
+      'every header the spec documents for a response, when sent, keeps its schema (pattern, enum, type), on every response of the run; one sent on some of an operation’s responses is sent on every one the spec documents it on',
     idle: (model) => (model.headersSent === 0 ? 'no response sent a header the spec documents for it' : undefined),
     judge: documentedHeaders,
   },

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { isWrite } from '../../http/methods.js';
 import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
+import { excerpt } from '../excerpt.js';
 import {
   bodyCapMessage,
   describeFailure,
@@ -123,6 +124,8 @@ interface BoundedProxyContext {
   readonly forwarded: RecordedRequest[];
   /** Writes sent so far, each taken from `writesLeft`. */
   writes: number;
+  /** The last request the deployment answered: a crash after an answer most likely came from it. */
+  lastAnswered?: RecordedRequest;
 }
 
 function proxyContext(options: BoundedProxyOptions): BoundedProxyContext {
@@ -287,6 +290,7 @@ async function forward(context: BoundedProxyContext, incoming: IncomingMessage, 
       return reject(context, outgoing, request, { problem: 'too-large', message: `${method} ${url} answered with ${bodyCapMessage(context.maxBodyBytes)}` });
     const redirected = redirection(request, sent.response);
     if (redirected) return reject(context, outgoing, request, redirected);
+    context.lastAnswered = request.recorded;
     outgoing.writeHead(sent.response.status, responseHeaders(sent.response, sent.bytes));
     outgoing.end(sent.bytes);
   } catch (error) {
@@ -295,10 +299,21 @@ async function forward(context: BoundedProxyContext, incoming: IncomingMessage, 
     if (problem === 'network' || problem === 'refused')
       return reject(context, outgoing, request, {
         problem: 'dropped',
-        message: `${method} ${url}: no answer (${detail}), after the deployment had answered this run's requests: it stopped answering (it crashed, or dropped the connection)`,
+        message: `${method} ${url}: no answer (${detail}), after the deployment had answered this run's requests: it stopped answering (it crashed, or dropped the connection)${lastAnswerNamed(context, problem)}`,
       });
     reject(context, outgoing, request, { problem, message: `${method} ${url}: ${detail}` });
   }
+}
+
+/**
+ * A refused connection with the deployment gone: the request it answered last, with its body, for a
+ * process that dies from work a request started after its answer is refused on the request after it.
+ */
+function lastAnswerNamed(context: BoundedProxyContext, problem: string): string {
+  const last = context.lastAnswered;
+  if (problem !== 'refused' || last === undefined) return '';
+  const body = last.body === undefined ? '' : ` with the body ${excerpt(last.body)}`;
+  return `; the last request it answered was ${last.method} ${last.url}${body}, which may have crashed it after its answer`;
 }
 
 /** Starts the proxy on 127.0.0.1, on a free port. */
