@@ -1,7 +1,8 @@
 /**
  * A replace (PUT on an item) added to a variant spec is checked from the resource model with no code
- * of its own. The mock's replace is not served yet, so the deployment here is a fake written for the
- * test: the variant's mock behind a PUT that puts the replacement into the mock's store. It passes; each way a replace can be wrong fails the check named for it.
+ * of its own. The deployment here is a fake written for the test, so that each way a replace can be
+ * wrong can be made: the variant's mock behind a PUT of its own, which puts the replacement into the
+ * mock's store. It passes; each way a replace can be wrong fails the check named for it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verify } from '../../src/contracts/runner.js';
@@ -11,28 +12,10 @@ import type { StoredPet } from '../../src/mock/state/store.js';
 import { compileSpec } from '../../src/openapi/ajv.js';
 import type { CompiledSpec } from '../../src/openapi/bundled-model.js';
 import { type Deployment, serve, type WebHandler } from '../support/deployments.js';
-import { nodeAt, variantSpec } from '../support/variant-spec.js';
+import { variantSpec } from '../support/variant-spec.js';
 
 const KEY = 'petstore-dev-key';
 type Pet = Record<string, unknown>;
-
-/** The variant with `replacePet`: PUT /pets/{petId} with a NewPet, answering the Pet (200), 400, 401 or 404. */
-function withReplace(): CompiledSpec {
-  const doc = variantSpec();
-  const item = nodeAt(doc, 'paths', '/pets/{petId}');
-  const read = nodeAt(item, 'get');
-  const responses = nodeAt(read, 'responses');
-  item.put = {
-    operationId: 'replacePet',
-    summary: 'Replace an animal',
-    tags: ['animals'],
-    security: [{ bearerAuth: [] }],
-    parameters: read.parameters,
-    requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } } },
-    responses: { '200': responses['200'], '400': responses['400'], '401': responses['401'], '404': responses['404'] },
-  };
-  return compileSpec(doc);
-}
 
 /** A JSON answer with its integers exact (an int64 beyond 2^53 included). */
 function exactJson(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -56,8 +39,7 @@ interface Faults {
 
 /** The variant's mock (no PUT of its own) behind a PUT that puts the replacement into the mock's store. */
 function fakeDeployment(spec: CompiledSpec, faults: Faults = {}): Promise<Deployment> {
-  // The mock serves the variant without the PUT, which it does not serve yet.
-  const api = createMockApi({ spec: compileSpec(variantSpec()) });
+  const api = createMockApi({ spec });
   const mock: WebHandler = (request) => api.fetch(request);
   const validate = spec.validators('createPetBody');
   return serve(async (request) => {
@@ -67,13 +49,17 @@ function fakeDeployment(spec: CompiledSpec, faults: Faults = {}): Promise<Deploy
     // The mock's read says whether the key is right and the record exists (401, 400, 404 as it answers them).
     const current = await mock(new Request(request.url, { headers }));
     if (current.status !== 200) return current;
+    // The item's headers (the read's Deprecation, Sunset and Link) on every answer of the PUT too, as
+    // a deployment that sets them for the item path does: the spec documents them on each.
+    const itemHeaders = Object.fromEntries([...current.headers].filter(([name]) => !name.startsWith('content-')));
     const body = await exactBody<unknown>(request).catch(() => undefined);
     // The validator fills in what the server stores for a field left out (`x-server-default`), as a create does.
-    if (validate === undefined || !validate(body)) return exactJson(400, { code: 'bad_request', message: 'the body is not a NewPet', status: 400 });
+    if (validate === undefined || !validate(body))
+      return exactJson(400, { code: 'bad_request', message: 'the body is not a NewPet', status: 400 }, itemHeaders);
     const { [faults.drops ?? '']: _dropped, ...kept } = body as Pet;
     const record = { id: (await exactBody<Pet>(current)).id, ...kept };
     if (!faults.storesNothing) await api.store.put([record as unknown as StoredPet]);
-    return exactJson(200, record);
+    return exactJson(200, record, itemHeaders);
   });
 }
 
@@ -81,7 +67,8 @@ describe('a replace of a variant spec, checked from the resource model', () => {
   let spec: CompiledSpec;
   let correct: Deployment;
   beforeAll(async () => {
-    spec = withReplace();
+    // The variant has replacePet: PUT /pets/{petId} with a NewPet, answering the Pet (200), 400, 401 or 404.
+    spec = compileSpec(variantSpec());
     correct = await fakeDeployment(spec);
   });
   afterAll(() => correct?.close());
