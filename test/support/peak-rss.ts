@@ -13,6 +13,11 @@ export interface MeasuredRun extends CliResult {
   /** The largest VmHWM seen of any one process of the run, in bytes. */
   readonly peakRssBytes: number;
   readonly ms: number;
+  /**
+   * The CPU time of the run's processes, all told, as last seen (to within the 20 ms of a poll): what a
+   * run spends past a deadline it ignores, which a busy machine does not stretch as it does the wall clock.
+   */
+  readonly cpuMs: number;
 }
 
 function read(path: string): string {
@@ -32,6 +37,16 @@ function descendants(pid: number): number[] {
 function statusBytes(field: string, pid: number): number {
   const kib = new RegExp(`${field}:\\s+(\\d+) kB`).exec(read(`/proc/${pid}/status`))?.[1];
   return kib === undefined ? 0 : Number(kib) * 1024;
+}
+
+/** The clock ticks a second of /proc's CPU times: 100 on Linux. */
+const TICKS_PER_SECOND = 100;
+
+/** The CPU time `pid` has used, user and system, in milliseconds; 0 for a process gone. */
+function cpuMsOf(pid: number): number {
+  // The fields after the command's name, which may hold spaces and parentheses: utime and stime are its 12th and 13th.
+  const fields = read(`/proc/${pid}/stat`).split(') ').at(-1)?.split(' ') ?? [];
+  return ((Number(fields[11]) || 0) + (Number(fields[12]) || 0)) * (1000 / TICKS_PER_SECOND);
 }
 
 function highWaterMark(pid: number): number {
@@ -56,15 +71,21 @@ export function runCliMeasured(name: string, args: readonly string[], env: Recor
     let stdout = '';
     let stderr = '';
     let peak = 0;
+    const cpu = new Map<number, number>();
     const poll = setInterval(() => {
-      if (child.pid !== undefined) for (const pid of descendants(child.pid)) peak = Math.max(peak, highWaterMark(pid));
+      if (child.pid !== undefined)
+        for (const pid of descendants(child.pid)) {
+          peak = Math.max(peak, highWaterMark(pid));
+          cpu.set(pid, Math.max(cpu.get(pid) ?? 0, cpuMsOf(pid)));
+        }
     }, 20);
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(poll);
-      resolve({ code, stdout, stderr, peakRssBytes: peak, ms: performance.now() - started });
+      const cpuMs = [...cpu.values()].reduce((sum, ms) => sum + ms, 0);
+      resolve({ code, stdout, stderr, peakRssBytes: peak, ms: performance.now() - started, cpuMs });
     });
   });
 }

@@ -8,6 +8,7 @@
  * requests that show it.
  */
 
+import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import { isWrite } from '../../http/methods.js';
 import { type JsonValue, parseJson } from '../../json/lossless.js';
@@ -16,6 +17,7 @@ import { type JsonSchema, type OpenApiDocument, operationById, operationsOf, res
 import { type ModelOperation, operationOfKind, type ResourceModel } from '../../openapi/resource-model.js';
 import { conformanceOf, formFault, undocumentedStatusFault } from '../check.js';
 import type { Contract } from '../contract.js';
+import { excerpt } from '../excerpt.js';
 import { KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { exact, isPet, type PetJson } from '../pets.js';
 
@@ -133,6 +135,21 @@ function withValidKey(request: RecordedRequest): boolean {
   return request.headers.authorization === `Bearer ${KEY_PLACEHOLDER}`;
 }
 
+/** The longest string the model keeps as it is: far more than any string of the spec (a name is at most 100). */
+const HELD_CHARS = 1_024;
+
+/**
+ * `value` as the model keeps it for the whole run: each string longer than `HELD_CHARS` stands for its
+ * excerpt, length and SHA-256, which compare equal exactly when the strings do, so that a deployment
+ * answering names of megabytes cannot make the run hold every one of them.
+ */
+function held(value: JsonValue): JsonValue {
+  if (typeof value === 'string') return value.length <= HELD_CHARS ? value : `${excerpt(value)} sha256:${createHash('sha256').update(value).digest('hex')}`;
+  if (Array.isArray(value)) return value.map(held);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, held(member)]));
+  return value;
+}
+
 /** Precise epoch milliseconds, comparable with `Date.now()` of any process of the run. */
 function preciseNow(): number {
   return performance.timeOrigin + performance.now();
@@ -235,7 +252,7 @@ export class DeploymentModel {
     if (itemId !== undefined && method === this.#removes && !this.removed.has(itemId)) this.removed.set(itemId, heard);
     let body: JsonValue | undefined;
     try {
-      body = exchange.text.trim() === '' ? undefined : parseJson(exchange.text);
+      body = exchange.text.trim() === '' ? undefined : held(parseJson(exchange.text));
     } catch {
       return;
     }
@@ -263,7 +280,8 @@ export class DeploymentModel {
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
     if ((this.contract.requestViolations(this.kinds.create.operationId, body) ?? []).length > 0) return undefined;
-    return Object.fromEntries(Object.entries(body).filter(([field]) => this.#sent.has(field)));
+    // Held as the answers are, so that a long value sent compares with the same value answered.
+    return Object.fromEntries(Object.entries(body).flatMap(([field, value]) => (this.#sent.has(field) ? [[field, held(value)]] : [])));
   }
 
   /** A page's filters and limit, when every query parameter is documented and valid; else undefined. */
