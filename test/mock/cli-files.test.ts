@@ -112,6 +112,15 @@ describe('YAML --data within bounds', () => {
     const bomb = await runCli('petstore-mock', ['--port', '0', '--data', await file('bomb.yaml', levels.join('\n'))]);
     expect([bomb.code, bomb.stderr]).toEqual([2, expect.stringMatching(/it is not YAML: its aliases \(\*name\) expand more than 100 times over/)]);
   });
+
+  // The red team's file: 2.8 MB of `!!binary` took 760 MB and 3 s to refuse as "pets[0].name is required".
+  it('refuses a tag outside the JSON schema (!!binary of 2.8 MB), naming it and its line', async () => {
+    const binary = await runCli('petstore-mock', ['--port', '0', '--data', await file('binary.yaml', `- id: 1\n  name: !!binary ${'A'.repeat(2_796_200)}\n`)]);
+    expect([binary.code, binary.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--data .*binary\.yaml: .*the tag !!binary on the value at line 2, column 18 names a type JSON does not have/),
+    ]);
+  });
 });
 
 describe('a signal while a large --data file is read', () => {
