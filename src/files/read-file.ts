@@ -38,6 +38,31 @@ export function notAFile(stats: Stats): string {
   return 'it is not a regular file';
 }
 
+/**
+ * Why a file `stat` calls regular is none: the kernel makes the files of /proc and /sys as they are
+ * read and gives each the size 0, so one that reads more than its size is no file at rest (and may
+ * hold a process's environment: its keys).
+ */
+const MADE_AS_READ = 'it is made by the kernel as it is read (a file of /proc or /sys), not a regular file';
+
+/**
+ * Why `path` is no regular file at rest (`notAFile`, or a file of /proc), or `undefined` when it is one
+ * or does not exist; for a path that is written, not read (`--state`): what it is comes first.
+ */
+export async function notARegularFile(path: string): Promise<string | undefined> {
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return notAFile(stats);
+    if (stats.size > 0) return undefined;
+    const { bytesRead } = await handle.read(Buffer.alloc(1), 0, 1, 0);
+    return bytesRead > 0 ? MADE_AS_READ : undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
 const tooLarge = (max: number) => new UnreadableFileError(`it is larger than ${max / 1024 / 1024} MiB, the most petstore-mock reads of such a file`);
 
 /** UTF-8, as `Buffer.toString` reads it (a byte that is no UTF-8 becomes U+FFFD), less a leading byte order mark. */
@@ -65,6 +90,7 @@ export async function readRegularFile(path: string, max = MAX_FILE_BYTES): Promi
       if (bytesRead === 0) break;
       size += bytesRead;
       if (size > max) throw tooLarge(max);
+      if (size > stats.size) throw new UnreadableFileError(stats.size === 0 ? MADE_AS_READ : 'it grew while it was read; give a file nothing writes meanwhile');
       pieces.push(buffer.subarray(0, bytesRead));
     }
     // A byte order mark is read as no character: RFC 8259 8.1 lets a JSON parser ignore one, YAML 1.2 allows it, and an editor may add it.
