@@ -55,7 +55,7 @@ describe('parseYamlData', () => {
       ['- {name: !!js/function "f()"}', '!!js/function', 'line 1, column 24'],
       ['- !local x', '!local', 'line 1, column 10'],
       ['!!omap [a: 1]', '!!omap', 'line 1, column 8'],
-    ])
+    ] as const)
       await expect(parseYamlData(text)).rejects.toThrow(`the tag ${tag} on the value at ${where} names a type JSON does not have`);
     expect(await parseYamlData('- !!str 1\n- !!int "2"\n- !!float 3.5\n- !!bool true\n- !!null\n- !!map {a: !!seq [b]}\n- ! 7')).toEqual([
       '1',
