@@ -23,7 +23,7 @@ import { ACTING_CHARACTERS, DROPPED_FIELDS, hostileOriginDeployment, TERMINAL_ES
 import { answer, expectError } from './http-facts.js';
 import { adminAnswers, keysRevealed, sendKeyEverywhere } from './key-echoes.js';
 import { residentBytes } from './peak-rss.js';
-import { exchangeOutline, pipeline, rawRequest } from './raw-http.js';
+import { exchangeOutline, pipeline, rawRequest, unreadPipeline } from './raw-http.js';
 import { published, type TestRedis } from './redis.js';
 
 /** A mode of the CLI, started as a real process: where it listens, the key it takes, and its log. */
@@ -39,7 +39,7 @@ export interface StartedMock {
    */
   flagsAgain(): Promise<readonly string[]>;
   /** The limits on slow clients the mode was started with (lowered for the suite, see test/mock/guarantees.test.ts). */
-  readonly limits: { readonly requestMs: number; readonly keepAliveMs: number };
+  readonly limits: { readonly requestMs: number; readonly keepAliveMs: number; readonly drainMs: number };
   /** What the mock wrote to stderr so far: the request log and warnings. */
   log(): string;
   /** The mode's process: its memory is that of it and of the processes it started (workers). */
@@ -533,6 +533,31 @@ const everyConnectionEnds: Guarantee = {
   },
 };
 
+/** Journal reads a client pipelines without reading an answer: each answer is a journal of 2 MB. */
+const UNREAD_READS = 40;
+
+const unreadAnswersBounded: Guarantee = {
+  name: 'a client that pipelines 40 reads of a 2 MB journal and reads no answer is answered one request at a time, only as its answers leave (at most 10 of them), and its connection is closed once none leaves for the drain limit',
+  timeoutMs: 90_000,
+  async check(mock) {
+    const session = unique('unread');
+    await longRequests(mock, session, 150, String);
+    const reads = () => mock.log().split('GET /__mock/requests ').length;
+    const before = reads();
+    // The client reads nothing until the mode, having answered some, has answered nothing more for three
+    // drain limits (the connection is closed within two: the limit, checked as often), or for 60 s.
+    const settled = (async () => {
+      let [count, since] = [before, Date.now()];
+      for (const until = Date.now() + 60_000; Date.now() < until && Date.now() - since < mock.limits.drainMs * 3; await setTimeout(100))
+        if (reads() !== count || count === before) [count, since] = [reads(), Date.now()];
+    })();
+    const exchange = await unreadPipeline(portOf(mock), rawRequest('GET', '/__mock/requests', [`X-Mock-Session: ${session}`]), UNREAD_READS, settled);
+    expect(exchange.ended).not.toBe('open');
+    expect(reads() - before).toBeLessThanOrEqual(10);
+    expect(exchange.answers).toBeLessThanOrEqual(10);
+  },
+};
+
 const relayedIsData: Guarantee = {
   name: 'a deployment’s answer relayed by `--proxy` is data: `nosniff` and `Content-Security-Policy: sandbox`, without the connection’s fields (RFC 9110 7.6.1), its CORS, cookies, `Clear-Site-Data`, `Refresh`, `Service-Worker-Allowed`, or a `Location` or `Link` off the API; its text escaped on the terminal',
   only: ['--proxy'],
@@ -812,6 +837,7 @@ export const GUARANTEES = {
   paddedKey,
   faultBreaksBeforeResponse,
   everyConnectionEnds,
+  unreadAnswersBounded,
   relayedIsData,
   inputsRefused,
   oneSpellingOfAnId,
