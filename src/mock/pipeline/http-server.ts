@@ -184,8 +184,9 @@ function oneAtATime(handle: RequestHandler, drainMs: number): RequestHandler {
     connection.busy = false;
     if (socket.destroyed) connection.waiting.length = 0;
     const waiting = connection.waiting.shift();
-    if (waiting !== undefined) waiting();
-    else socket.resume();
+    // The last one waiting may have a body still to come: the socket is read again before it is handled.
+    if (connection.waiting.length === 0) socket.resume();
+    waiting?.();
   };
   return (request, outgoing, rejection) => {
     const socket = request.socket;
