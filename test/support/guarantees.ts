@@ -559,7 +559,7 @@ const unreadAnswersBounded: Guarantee = {
 };
 
 const relayedIsData: Guarantee = {
-  name: 'a deployment’s answer relayed by `--proxy` is data: `nosniff` and `Content-Security-Policy: sandbox`, without the connection’s fields (RFC 9110 7.6.1), its CORS, cookies, `Clear-Site-Data`, `Refresh`, `Service-Worker-Allowed`, or a `Location` or `Link` off the API; its text escaped on the terminal',
+  name: 'a deployment’s answer relayed by `--proxy` is data: `nosniff` and `Content-Security-Policy: sandbox`, with only the headers the spec documents for it and those HTTP needs to read it, each within 256 characters (no connection field, CORS, cookie, report, policy, freshness, `Basic` challenge, or `Location` or `Link` off the API); its text escaped on the terminal',
   only: ['--proxy'],
   async check(mock) {
     // The mode once more, in front of a hostile deployment instead of its own.

@@ -82,11 +82,13 @@ function headerSafe(text: string, max = 400): string {
  */
 export function relayedResponse(
   context: Pick<ProxyContext, 'upstream' | 'basePath'>,
-  { upstream, upstreamText, redact }: Exchange,
+  { upstream, upstreamText, redact, operationId }: Exchange,
   violations: readonly ContractViolation[],
 ): MockResponse {
   const answered = new URL(upstream.url || context.upstream.href);
-  const headers = relayedHeaders(upstream.headers, redact, (reference) => proxiedReference(reference, answered, context.upstream, context.basePath));
+  const headers = relayedHeaders(upstream.headers, { operationId, status: upstream.status }, redact, (reference) =>
+    proxiedReference(reference, answered, context.upstream, context.basePath),
+  );
   const [first] = violations;
   if (first !== undefined)
     headers['x-contract-violation'] = headerSafe(`${first.message}${violations.length > 1 ? ` (and ${violations.length - 1} more: GET /__mock/drift)` : ''}`);
