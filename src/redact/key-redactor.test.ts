@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonUnicodeEscaped, keyEncodings, percentEveryByte, revealsKey } from '../../test/support/key-echoes.js';
+import { BUDGET_PER_CHARACTER, decodedForms } from './decoded-forms.js';
 import { base64Windows } from './key-patterns.js';
 import { credentialSecrets, KeyRedactor } from './key-redactor.js';
 
@@ -216,5 +217,88 @@ describe('KeyRedactor: the forms the request log and the proxy hid before they s
     ['JSON-escaped', key.replaceAll('/', '\\/')],
   ])('hides a secret %s, and only it', (_form, form) => {
     expect(hide.text(`owner ${form} here`)).toBe('owner *** here');
+  });
+});
+
+/** The second red team's encodings of a key (issue 34): each one a program may write a key in without being asked. */
+function layeredEncodings(key: string): Record<string, string> {
+  const b64 = (value: string) => Buffer.from(value).toString('base64');
+  const characters = [...key];
+  return {
+    'HTML hex references': characters.map((c) => `&#x${c.codePointAt(0)?.toString(16)};`).join(''),
+    'HTML decimal references': characters.map((c) => `&#${c.codePointAt(0)};`).join(''),
+    'HTML named references': key.replaceAll('.', '&period;').replaceAll('-', '&hyphen;').replaceAll('_', '&lowbar;'),
+    '\\x escapes': characters.map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''),
+    '\\u{} escapes': characters.map((c) => `\\u{${c.codePointAt(0)?.toString(16)}}`).join(''),
+    '\\u escapes, upper case': characters.map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(''),
+    '%u escapes': characters.map((c) => `%u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    base32: base32(key),
+    'base64 of base64': b64(b64(key)),
+    'base64 cut in lines': `${b64(key).slice(0, 8)}\n${b64(key).slice(8)}`,
+    'base64url of user:key': Buffer.from(`user:${key}`).toString('base64url'),
+    'percent-encoded base64 of user:key': encodeURIComponent(b64(`user:${key}`)),
+    'hex with colons': [...Buffer.from(key)].map((byte) => byte.toString(16).padStart(2, '0')).join(':'),
+    'hex in upper case': hex(key).toUpperCase(),
+    'hex of UTF-16': Buffer.from(key, 'utf16le').swap16().toString('hex'),
+    'full-width letters': characters.map((c) => (c > ' ' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join(''),
+    'dotted letters': characters.join('.'),
+  };
+}
+
+/** RFC 4648 base32. */
+function base32(text: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let [bits, value, out] = [0, 0, ''];
+  for (const byte of Buffer.from(text)) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
+  return out.padEnd(Math.ceil(out.length / 8) * 8, '=');
+}
+
+describe('KeyRedactor: a key under layers of encoding (decoded-forms.ts)', () => {
+  const key = 'Zq7xK9mWp2RtY4vB8nLc';
+  for (const [name, encoded] of Object.entries(layeredEncodings(key)))
+    it(`finds a key as ${name}, in a text, a JSON body and a word of a header`, () => {
+      const redactor = new KeyRedactor([key]);
+      expect(redactor.holds(encoded), encoded).toBe(true);
+      for (const shown of [
+        redactor.text(`name=${encoded} next`),
+        redactor.body(JSON.stringify({ name: encoded, id: 1 }), true),
+        redactor.text(`a ${encoded} b`),
+      ]) {
+        expect(redactor.holds(shown), shown).toBe(false);
+        expect(shown).not.toContain(encoded);
+        expect(shown).toContain('***');
+      }
+      if (!encoded.includes('\n')) {
+        // The words around it are left; of the word, what the placeholder stands for.
+        expect(redactor.text(`a ${encoded} b`)).toMatch(/^a \S*\*\*\*\S* b$/);
+        expect(redactor.body(JSON.stringify({ name: encoded, id: 1 }), true)).toMatch(/^\{"name":"[^"]*\*\*\*[^"]*","id":1\}$/);
+      }
+    });
+
+  it('leaves ordinary text, and other base64, hex and references, as they are', () => {
+    const redactor = new KeyRedactor([key]);
+    const ordinary = `GET /v1/pets?limit=5 &#x41;&amp; ${Buffer.from('just some other text').toString('base64')} ${hex('another value')} p.e.t.s ｆｕｌｌ`;
+    expect(redactor.text(ordinary)).toBe(ordinary);
+  });
+
+  it('does not find a cipher of the key (rot13, reversed): whoever writes one holds the key, and no program writes it unasked', () => {
+    const rot13 = key.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= 'Z' ? 65 : 97)));
+    expect(new KeyRedactor([key]).holds(rot13)).toBe(false);
+  });
+
+  it(`decodes a hostile text within ${BUDGET_PER_CHARACTER} characters per character of it: 1 MiB of nested encodings`, () => {
+    const hostile = `${'&#x41;%41\\x41'.repeat(40_000)} ${Buffer.from(Buffer.from('A'.repeat(200_000)).toString('base64')).toString('base64')} ${'70:'.repeat(100_000)}`;
+    expect(hostile.length).toBeGreaterThan(1_000_000);
+    const forms = decodedForms(hostile);
+    expect(forms.reduce((sum, form) => sum + form.length, 0) - hostile.length).toBeLessThanOrEqual(BUDGET_PER_CHARACTER * hostile.length + 4_096);
+    expect(new KeyRedactor([key]).text(hostile)).toBe(hostile);
   });
 });
