@@ -147,6 +147,8 @@ const RUNS: readonly { readonly pattern: RegExp; readonly decode: (run: string) 
   // for 1 and 1 for its alignment. Base64 is decoded from where its run starts: a key's base64 at any
   // offset of a run is the patterns' to find (key-patterns.ts), one layer deep.
   { pattern: /[A-Za-z0-9+/_-]{10,}/g, decode: (run) => [bytesOf(run, BASE64, 6)] },
+  // And from after each `/` or `+` of it, which a path or a query uses as its own (`/v1/pets/<base64>`).
+  { pattern: /(?<=[/+])[A-Za-z0-9_-]{10,}/g, decode: (run) => [bytesOf(run, BASE64, 6)] },
   { pattern: /[A-Z2-7]{12,}/g, decode: (run) => [bytesOf(run, BASE32, 5)] },
   { pattern: /[a-z2-7]{12,}/g, decode: (run) => [bytesOf(run.toUpperCase(), BASE32, 5)] },
   { pattern: /[0-9a-fA-F]{15,}/g, decode: (run) => [...hexTexts(run), ...hexTexts(run.slice(1))] },
