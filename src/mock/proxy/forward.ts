@@ -82,7 +82,7 @@ function headerSafe(text: string, max = 400): string {
  */
 export function relayedResponse(
   context: Pick<ProxyContext, 'upstream' | 'basePath'>,
-  { upstream, upstreamText, redact, operationId }: Exchange,
+  { upstream, upstreamText, redact, redactBody, operationId }: Exchange,
   violations: readonly ContractViolation[],
 ): MockResponse {
   const answered = new URL(upstream.url || context.upstream.href);
@@ -92,5 +92,5 @@ export function relayedResponse(
   const [first] = violations;
   if (first !== undefined)
     headers['x-contract-violation'] = headerSafe(`${first.message}${violations.length > 1 ? ` (and ${violations.length - 1} more: GET /__mock/drift)` : ''}`);
-  return { status: upstream.status, headers, body: redact(upstreamText) };
+  return { status: upstream.status, headers, body: redactBody(upstreamText) };
 }
