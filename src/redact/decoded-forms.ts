@@ -63,7 +63,9 @@ function codePoint(value: number): string {
 }
 
 const ESCAPES =
-  /\\(["\\/])|&#(\d{1,7});?|&#[xX]([0-9a-fA-F]{1,6});?|&([a-zA-Z]{2,6});|\\[xX]([0-9a-fA-F]{2})|\\u\{([0-9a-fA-F]{1,6})\}|[\\%][uU]([0-9a-fA-F]{4})|%([0-9a-fA-F]{2})/g;
+  /\\(["\\/])|&#(\d{1,7});?|&#[xX]([0-9a-fA-F]{1,6});?|&([a-zA-Z]{2,6});|\\[xX]([0-9a-fA-F]{2})|\\u\{([0-9a-fA-F]{1,6})\}|[\\%][uU]([0-9a-fA-F]{4})|((?:%[0-9a-fA-F]{2})+)/g;
+
+const UTF8 = new TextDecoder();
 
 /** The text with every character reference and escape above replaced by its character, in one pass. */
 function unescaped(text: string): string {
@@ -74,7 +76,9 @@ function unescaped(text: string): string {
       if (quoted !== undefined) return quoted;
       if (decimal !== undefined) return codePoint(Number(decimal));
       if (name !== undefined) return NAMED[name] ?? whole;
-      const digits = hex ?? byte ?? braced ?? unit ?? percent ?? '';
+      // A run of percent escapes is the UTF-8 of its characters: `%EF%BD%90` is a full-width `ｐ`.
+      if (percent !== undefined) return UTF8.decode(Uint8Array.from(percent.slice(1).split('%'), (pair) => Number.parseInt(pair, 16)));
+      const digits = hex ?? byte ?? braced ?? unit ?? '';
       return codePoint(Number.parseInt(digits, 16));
     },
   );

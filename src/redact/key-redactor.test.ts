@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonUnicodeEscaped, keyEncodings, percentEveryByte, revealsKey } from '../../test/support/key-echoes.js';
+import { jsonUnicodeEscaped, keyEncodings, layeredKeyEncodings, percentEveryByte, revealsKey } from '../../test/support/key-echoes.js';
 import { BUDGET_PER_CHARACTER, decodedForms } from './decoded-forms.js';
 import { base64Windows } from './key-patterns.js';
 import { credentialSecrets, KeyRedactor } from './key-redactor.js';
@@ -220,50 +220,9 @@ describe('KeyRedactor: the forms the request log and the proxy hid before they s
   });
 });
 
-/** The second red team's encodings of a key (issue 34): each one a program may write a key in without being asked. */
-function layeredEncodings(key: string): Record<string, string> {
-  const b64 = (value: string) => Buffer.from(value).toString('base64');
-  const characters = [...key];
-  return {
-    'HTML hex references': characters.map((c) => `&#x${c.codePointAt(0)?.toString(16)};`).join(''),
-    'HTML decimal references': characters.map((c) => `&#${c.codePointAt(0)};`).join(''),
-    'HTML named references': key.replaceAll('.', '&period;').replaceAll('-', '&hyphen;').replaceAll('_', '&lowbar;'),
-    '\\x escapes': characters.map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''),
-    '\\u{} escapes': characters.map((c) => `\\u{${c.codePointAt(0)?.toString(16)}}`).join(''),
-    '\\u escapes, upper case': characters.map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(''),
-    '%u escapes': characters.map((c) => `%u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
-    base32: base32(key),
-    'base64 of base64': b64(b64(key)),
-    'base64 cut in lines': `${b64(key).slice(0, 8)}\n${b64(key).slice(8)}`,
-    'base64url of user:key': Buffer.from(`user:${key}`).toString('base64url'),
-    'percent-encoded base64 of user:key': encodeURIComponent(b64(`user:${key}`)),
-    'hex with colons': [...Buffer.from(key)].map((byte) => byte.toString(16).padStart(2, '0')).join(':'),
-    'hex in upper case': hex(key).toUpperCase(),
-    'hex of UTF-16': Buffer.from(key, 'utf16le').swap16().toString('hex'),
-    'full-width letters': characters.map((c) => (c > ' ' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join(''),
-    'dotted letters': characters.join('.'),
-  };
-}
-
-/** RFC 4648 base32. */
-function base32(text: string): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let [bits, value, out] = [0, 0, ''];
-  for (const byte of Buffer.from(text)) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  return out.padEnd(Math.ceil(out.length / 8) * 8, '=');
-}
-
 describe('KeyRedactor: a key under layers of encoding (decoded-forms.ts)', () => {
   const key = 'Zq7xK9mWp2RtY4vB8nLc';
-  for (const [name, encoded] of Object.entries(layeredEncodings(key)))
+  for (const [name, encoded] of Object.entries(layeredKeyEncodings(key)))
     it(`finds a key as ${name}, in a text, a JSON body and a word of a header`, () => {
       const redactor = new KeyRedactor([key]);
       expect(redactor.holds(encoded), encoded).toBe(true);

@@ -21,7 +21,7 @@ import { expectRequests } from '../../src/testing/index.js';
 import { startMockCli } from './cli.js';
 import { ACTING_CHARACTERS, DROPPED_FIELDS, hostileOriginDeployment, TERMINAL_ESCAPES } from './hostile-origin.js';
 import { answer, expectError } from './http-facts.js';
-import { adminAnswers, keysRevealed, sendKeyEverywhere } from './key-echoes.js';
+import { adminAnswers, keysRevealed, layeredKeyEncodings, sendKeyEverywhere } from './key-echoes.js';
 import { residentBytes } from './peak-rss.js';
 import { exchangeOutline, pipeline, rawRequest, unreadPipeline } from './raw-http.js';
 import { published, type TestRedis } from './redis.js';
@@ -719,6 +719,32 @@ const keyInNoEncoding: Guarantee = {
   },
 };
 
+const keyUnderLayers: Guarantee = {
+  name: 'no key under layers of encoding (HTML references, `\\x` and `\\u{}` escapes, full-width, dotted, base32, base64 of base64, hex of UTF-16) in a query, a path or a body reaches the request log or the journal',
+  async check(mock) {
+    const done = unique('layers');
+    const bearer = { authorization: `Bearer ${mock.key}` };
+    const forms = Object.values(layeredKeyEncodings(mock.key));
+    for (const form of forms) {
+      await call(mock, `/pets?limit=1&k=${encodeURIComponent(form)}`, { headers: bearer });
+      await call(mock, `/pets/${encodeURIComponent(form)}`, { headers: bearer });
+      await call(mock, '/pets', {
+        method: 'POST',
+        headers: { ...bearer, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: form, categoryId: 1 }),
+      });
+    }
+    await call(mock, `/pets?limit=1&${done}=1`, { headers: bearer });
+    const log = await logged(mock, `GET ${target(mock, '/pets')}?limit=1&${done}=1`);
+    const journal = (await call(mock, '/__mock/requests')).text;
+    const shown = forms
+      .flatMap((form) => [form, encodeURIComponent(form), JSON.stringify(form).slice(1, -1)])
+      .filter((form) => `${log}\n${journal}`.includes(form));
+    expect(shown).toEqual([]);
+    expect(journal).toContain('***');
+  },
+};
+
 /** What a request refused for its key sends in the guarantee below: a credential of 15 KB, as the attack that grew a mock by 215 MB did. */
 const REFUSED = { requests: 8_000, headerBytes: 15_000, connections: 8 } as const;
 /**
@@ -847,6 +873,7 @@ export const GUARANTEES = {
   journalHoldsRequests,
   expectRequestsBounded,
   keyInNoEncoding,
+  keyUnderLayers,
   refusedOpensNothing,
   journalBoundedInBytes,
   concurrentJournalReads,
