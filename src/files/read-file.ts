@@ -29,7 +29,7 @@ export class UnreadableFileError extends Error {
 }
 
 /** What a path is when it is not a regular file, in words. */
-export function notAFile(stats: Stats): string {
+function notAFile(stats: Stats): string {
   if (stats.isDirectory()) return 'it is a folder, not a file';
   if (stats.isCharacterDevice()) return 'it is a character device (such as /dev/zero), not a regular file';
   if (stats.isBlockDevice()) return 'it is a block device, not a regular file';

@@ -159,7 +159,7 @@ const RUNS: readonly { readonly pattern: RegExp; readonly decode: (run: string) 
 ];
 
 /** Whether a text may hold an escape, a reference, a compatibility character, a cut line or a separated run: else those layers make it again. */
-const MAY_BE_ESCAPED = /[&\\%\r\n.:_|/, -]|[^\x00-\x7e]/;
+const MAY_BE_ESCAPED = /[&\\%\r\n.:_|/, -]|[^ -~\t]/;
 
 /** The texts one layer of decoding makes of `text`: each differs from it. */
 function layer(text: string): string[] {
