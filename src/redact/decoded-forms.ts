@@ -93,24 +93,40 @@ const SEPARATED = SEPARATORS.map((separator) => {
   return { separator, pattern: new RegExp(`(?:${part}\\${separator}){7,}${part}`, 'g') };
 });
 
+/** Whether `text` holds `character` `times` times or more. */
+function occurs(text: string, character: string, times: number): boolean {
+  let at = -1;
+  for (let found = 0; found < times; found++) {
+    at = text.indexOf(character, at + 1);
+    if (at === -1) return false;
+  }
+  return true;
+}
+
 /** The text with each run of characters between one kind of separator joined, one text per separator found. */
 function unseparated(text: string): string[] {
-  return SEPARATED.filter(({ separator }) => text.includes(separator)).map(({ separator, pattern }) =>
+  return SEPARATED.filter(({ separator }) => occurs(text, separator, 7)).map(({ separator, pattern }) =>
     text.replace(pattern, (run) => run.split(separator).join('')),
   );
 }
 
-const BASE64 = new Map([...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].map((character, value) => [character, value]));
-BASE64.set('-', 62).set('_', 63);
-const BASE32 = new Map([...'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'].map((character, value) => [character, value]));
+/** A table of digit values by character code, -1 for a character that is none. */
+function digitTable(pairs: readonly (readonly [string, number])[]): Int8Array {
+  const table = new Int8Array(128).fill(-1);
+  for (const [character, value] of pairs) table[character.charCodeAt(0)] = value;
+  return table;
+}
 
-/** The bytes a run of `bits`-bit digits stands for (`digits` maps each to its value), as Latin-1 text: each byte one character. */
-function bytesOf(run: string, digits: ReadonlyMap<string, number>, bits: number): string {
+const BASE64 = digitTable([...[...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].map((c, v) => [c, v] as const), ['-', 62], ['_', 63]]);
+const BASE32 = digitTable([...'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'].flatMap((c, v) => [[c, v] as const, [c.toLowerCase(), v] as const]));
+
+/** The bytes a run of `bits`-bit digits stands for (`digits` gives each its value), as Latin-1 text: each byte one character. */
+function bytesOf(run: string, digits: Int8Array, bits: number): string {
   const bytes = new Uint8Array(Math.floor((run.length * bits) / 8));
   let [buffer, held, length] = [0, 0, 0];
-  for (const character of run) {
-    const value = digits.get(character);
-    if (value === undefined) break;
+  for (let at = 0; at < run.length; at++) {
+    const value = digits[run.charCodeAt(at)] ?? -1;
+    if (value < 0) break;
     buffer = ((buffer << bits) | value) & 0xffff;
     held += bits;
     if (held >= 8) {
@@ -136,7 +152,7 @@ function printableRuns(decoded: string): string[] {
 const NEEDLE = 7;
 const PRINTABLE = new RegExp(`[\\x20-\\x7e]{${NEEDLE},}`, 'g');
 
-const HEX = new Map([...'0123456789abcdef'].flatMap((digit, value) => [[digit, value] as const, [digit.toUpperCase(), value] as const]));
+const HEX = digitTable([...'0123456789abcdef'].flatMap((digit, value) => [[digit, value] as const, [digit.toUpperCase(), value] as const]));
 
 /** Hex as bytes, then those bytes read as Latin-1 (UTF-8 for ASCII), and as UTF-16 in either order: a UTF-16 unit of ASCII is a zero byte beside it. */
 function hexTexts(run: string): string[] {
@@ -145,26 +161,50 @@ function hexTexts(run: string): string[] {
   return [latin, latin.replaceAll('\0', '')];
 }
 
-const RUNS: readonly { readonly pattern: RegExp; readonly decode: (run: string) => string[] }[] = [
-  // Base64 wherever it starts: at each of the 4 characters a quantum may begin with.
-  // Each run long enough to hold `NEEDLE` bytes: base64 4 characters for 3 bytes, base32 8 for 5, hex 2
-  // for 1 and 1 for its alignment. Base64 is decoded from where its run starts: a key's base64 at any
-  // offset of a run is the patterns' to find (key-patterns.ts), one layer deep.
-  { pattern: /[A-Za-z0-9+/_-]{10,}/g, decode: (run) => [bytesOf(run, BASE64, 6)] },
-  // And from after each `/` or `+` of it, which a path or a query uses as its own (`/v1/pets/<base64>`).
+/**
+ * What each run of the base64 alphabet (base32's and hex's are within it) decodes to, the encodings
+ * found in one pass over the text. Each run long enough to hold `NEEDLE` bytes: base64 4 characters for
+ * 3 bytes, base32 8 for 5, hex 2 for 1 and 1 for its alignment. Base64 is decoded from where its run
+ * starts, and after each `/` or `+` of it, which a path or a query uses as its own (`/v1/pets/<base64>`):
+ * a key's base64 at any other offset is the patterns' to find (key-patterns.ts), one layer deep.
+ */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{10,}/g;
+const INNER_RUNS: readonly { readonly pattern: RegExp; readonly decode: (run: string) => string[] }[] = [
   { pattern: /(?<=[/+])[A-Za-z0-9_-]{10,}/g, decode: (run) => [bytesOf(run, BASE64, 6)] },
   { pattern: /[A-Z2-7]{12,}/g, decode: (run) => [bytesOf(run, BASE32, 5)] },
-  { pattern: /[a-z2-7]{12,}/g, decode: (run) => [bytesOf(run.toUpperCase(), BASE32, 5)] },
+  { pattern: /[a-z2-7]{12,}/g, decode: (run) => [bytesOf(run, BASE32, 5)] },
   { pattern: /[0-9a-fA-F]{15,}/g, decode: (run) => [...hexTexts(run), ...hexTexts(run.slice(1))] },
 ];
 
-/** Whether a text may hold an escape, a reference, a compatibility character, a cut line or a separated run: else those layers make it again. */
-const MAY_BE_ESCAPED = /[&\\%\r\n.:_|/, -]|[^ -~\t]/;
+/** What the runs of binary-to-text encodings in `text` decode to. */
+function binaryDecoded(text: string): string[] {
+  const decoded: string[] = [];
+  for (const [run] of text.matchAll(BASE64_RUN)) {
+    if (!varied(run)) continue;
+    decoded.push(bytesOf(run, BASE64, 6));
+    for (const { pattern, decode } of INNER_RUNS) for (const [inner] of run.matchAll(pattern)) decoded.push(...decode(inner));
+  }
+  return decoded;
+}
+
+/**
+ * Whether a run is worth decoding: its first 32 characters are of 4 kinds or more. The encoding of a key of
+ * 8 characters or more is (`aaaaaaaa` is `YWFhYWFhYWFh`); filler (`xxxx…`, `AAAA…`) is not, and is long.
+ */
+function varied(run: string): boolean {
+  return new Set(run.slice(0, 32)).size >= 4;
+}
 
 /** The texts one layer of decoding makes of `text`: each differs from it. */
 function layer(text: string): string[] {
-  const made = MAY_BE_ESCAPED.test(text) ? [unescaped(text), text.normalize('NFKC'), text.replace(/[\r\n]+/g, ''), ...unseparated(text)] : [];
-  for (const { pattern, decode } of RUNS) for (const [run] of text.matchAll(pattern)) for (const decoded of decode(run)) made.push(...printableRuns(decoded));
+  // Each layer only where the text has what it undoes: a pass over a long text costs as much as the rest.
+  const made = [
+    ...(/[&\\%]/.test(text) ? [unescaped(text)] : []),
+    ...(/[^\0-\x7f]/.test(text) ? [text.normalize('NFKC')] : []),
+    ...(/[\r\n]/.test(text) ? [text.replace(/[\r\n]+/g, '')] : []),
+    ...unseparated(text),
+  ];
+  for (const decoded of binaryDecoded(text)) made.push(...printableRuns(decoded));
   return made.filter((decoded) => decoded !== text && decoded.length >= NEEDLE);
 }
 
