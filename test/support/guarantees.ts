@@ -544,12 +544,12 @@ const unreadAnswersBounded: Guarantee = {
     await longRequests(mock, session, 150, String);
     const reads = () => mock.log().split('GET /__mock/requests ').length;
     const before = reads();
-    // The client reads nothing until the mode, having answered some, has answered nothing more for ten
-    // drain limits (the connection is closed within two: the limit, checked as often; a journal read
+    // The client reads nothing until the mode, having answered some, has answered nothing more for 10 s
+    // (the connection is closed within two drain limits: the limit, checked as often; a journal read
     // through Redis takes seconds on a busy machine), or for 60 s.
     const settled = (async () => {
       let [count, since] = [before, Date.now()];
-      for (const until = Date.now() + 60_000; Date.now() < until && Date.now() - since < mock.limits.drainMs * 10; await setTimeout(100))
+      for (const until = Date.now() + 60_000; Date.now() < until && Date.now() - since < Math.max(10_000, mock.limits.drainMs * 3); await setTimeout(100))
         if (reads() !== count || count === before) [count, since] = [reads(), Date.now()];
     })();
     const exchange = await unreadPipeline(portOf(mock), rawRequest('GET', '/__mock/requests', [`X-Mock-Session: ${session}`]), UNREAD_READS, settled);
