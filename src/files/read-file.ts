@@ -29,13 +29,38 @@ export class UnreadableFileError extends Error {
 }
 
 /** What a path is when it is not a regular file, in words. */
-export function notAFile(stats: Stats): string {
+function notAFile(stats: Stats): string {
   if (stats.isDirectory()) return 'it is a folder, not a file';
   if (stats.isCharacterDevice()) return 'it is a character device (such as /dev/zero), not a regular file';
   if (stats.isBlockDevice()) return 'it is a block device, not a regular file';
   if (stats.isFIFO()) return 'it is a named pipe, not a regular file';
   if (stats.isSocket()) return 'it is a socket, not a regular file';
   return 'it is not a regular file';
+}
+
+/**
+ * Why a file `stat` calls regular is none: the kernel makes the files of /proc and /sys as they are
+ * read and gives each the size 0, so one that reads more than its size is no file at rest (and may
+ * hold a process's environment: its keys).
+ */
+const MADE_AS_READ = 'it is made by the kernel as it is read (a file of /proc or /sys), not a regular file';
+
+/**
+ * Why `path` is no regular file at rest (`notAFile`, or a file of /proc), or `undefined` when it is one
+ * or does not exist; for a path that is written, not read (`--state`): what it is comes first.
+ */
+export async function notARegularFile(path: string): Promise<string | undefined> {
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return notAFile(stats);
+    if (stats.size > 0) return undefined;
+    const { bytesRead } = await handle.read(Buffer.alloc(1), 0, 1, 0);
+    return bytesRead > 0 ? MADE_AS_READ : undefined;
+  } finally {
+    await handle.close();
+  }
 }
 
 const tooLarge = (max: number) => new UnreadableFileError(`it is larger than ${max / 1024 / 1024} MiB, the most petstore-mock reads of such a file`);
@@ -65,6 +90,7 @@ export async function readRegularFile(path: string, max = MAX_FILE_BYTES): Promi
       if (bytesRead === 0) break;
       size += bytesRead;
       if (size > max) throw tooLarge(max);
+      if (size > stats.size) throw new UnreadableFileError(stats.size === 0 ? MADE_AS_READ : 'it grew while it was read; give a file nothing writes meanwhile');
       pieces.push(buffer.subarray(0, bytesRead));
     }
     // A byte order mark is read as no character: RFC 8259 8.1 lets a JSON parser ignore one, YAML 1.2 allows it, and an editor may add it.

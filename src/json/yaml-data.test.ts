@@ -47,6 +47,27 @@ describe('parseYamlData', () => {
     await expect(parseYamlData(`a: &a ${deep('1')}\nb: ${deep('*a')}\n`)).rejects.toThrow(/deeper than 128 levels once its aliases/);
   });
 
+  it('refuses a tag outside the JSON schema, naming it and where, and keeps the JSON ones', async () => {
+    for (const [text, tag, where] of [
+      ['- !!binary AAAA', '!!binary', 'line 1, column 12'],
+      ['a: 1\nb: !!set {x, y}', '!!set', 'line 2, column 10'],
+      ['- !!timestamp 2001-12-14', '!!timestamp', 'line 1, column 15'],
+      ['- {name: !!js/function "f()"}', '!!js/function', 'line 1, column 24'],
+      ['- !local x', '!local', 'line 1, column 10'],
+      ['!!omap [a: 1]', '!!omap', 'line 1, column 8'],
+    ] as const)
+      await expect(parseYamlData(text)).rejects.toThrow(`the tag ${tag} on the value at ${where} names a type JSON does not have`);
+    expect(await parseYamlData('- !!str 1\n- !!int "2"\n- !!float 3.5\n- !!bool true\n- !!null\n- !!map {a: !!seq [b]}\n- ! 7')).toEqual([
+      '1',
+      2,
+      3.5,
+      true,
+      null,
+      { a: ['b'] },
+      '7',
+    ]);
+  });
+
   it('says what is not YAML, and where', async () => {
     await expect(parseYamlData('a: [1, 2\nb: 3')).rejects.toThrow(/at line \d+, column \d+$/);
     await expect(parseYamlData('a: 1\n---\nb: 2\n')).rejects.toThrow(/more than one document \(a second starts at line 2, column 1\)/);

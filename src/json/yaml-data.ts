@@ -10,16 +10,26 @@
  * - an alias inside the node it names, and nesting past 128 levels once aliases are expanded;
  * - a key given twice in one mapping, found here with a set per mapping: the package's own check
  *   compares each key with every key before it, which takes seconds for a mapping of 10,000 keys
- *   and hours for one of a million (its option `uniqueKeys: false` turns it off).
+ *   and hours for one of a million (its option `uniqueKeys: false` turns it off);
+ * - a tag outside YAML 1.2's JSON schema (`!!binary`, `!!set`, `!!timestamp`, `!local`...): the data is
+ *   JSON written as YAML (OpenAPI 3.1 4.3 asks the same of a spec), and the package resolves the tags
+ *   of YAML 1.1 it knows into values no JSON holds (`!!binary` a byte array that a check of pets then
+ *   walks byte by byte: a 2.8 MB file took 760 MB and 3 s to refuse).
  * The text is parsed in pieces with a turn of the event loop between them, so SIGINT and SIGTERM stop
  * the process while a large file is parsed.
  */
 import { setImmediate } from 'node:timers/promises';
-import { Composer, type CST, type Document, isScalar, LineCounter, Parser, visit, type YAMLError } from 'yaml';
+import { Composer, type CST, type Document, isNode, isScalar, LineCounter, Parser, visit, type YAMLError } from 'yaml';
 import { MAX_JSON_DEPTH } from './lossless.js';
 
 /** How many times aliases may be expanded in one document: the `yaml` package's default, ample for anchors of shared fields. */
 const MAX_YAML_ALIASES = 100;
+
+/**
+ * The tags a value may carry: those of YAML 1.2's JSON schema (10.2), whose values JSON has, and `!`,
+ * which only says "not a plain scalar" (a string). Any other names a type JSON does not have.
+ */
+const JSON_TAGS = new Set(['!', ...['str', 'int', 'float', 'bool', 'null', 'seq', 'map'].map((type) => `tag:yaml.org,2002:${type}`)]);
 
 /** Characters parsed between two turns of the event loop. */
 const PIECE = 64 * 1024;
@@ -89,6 +99,17 @@ function duplicateKeyAt(document: Document.Parsed): number | undefined {
   return at;
 }
 
+/** The first node of `document` with a tag outside `JSON_TAGS`, as it is written (`!!binary`) and where, if one is. */
+function foreignTagAt(document: Document.Parsed): { tag: string; offset: number } | undefined {
+  let found: { tag: string; offset: number } | undefined;
+  visit(document, (_, node) => {
+    if (!isNode(node) || node.tag === undefined || JSON_TAGS.has(node.tag)) return undefined;
+    found = { tag: node.tag.replace(/^tag:yaml\.org,2002:/, '!!'), offset: node.range?.[0] ?? 0 };
+    return visit.BREAK;
+  });
+  return found;
+}
+
 /**
  * Throws a `YamlDataError` when `value` holds itself (an alias inside the node it names), or nests
  * deeper than `MAX_JSON_DEPTH` once its aliases are expanded; so the walk never goes deeper either.
@@ -121,6 +142,11 @@ export async function parseYamlData(text: string, { exactIntegers = false } = {}
   if (error !== undefined) throw new YamlDataError(`${error.message.split('\n')[0]} at ${place(lines, error.pos[0])}`);
   const duplicate = document === undefined ? undefined : duplicateKeyAt(document);
   if (duplicate !== undefined) throw new YamlDataError(`Map keys must be unique at ${place(lines, duplicate)}`);
+  const foreign = document === undefined ? undefined : foreignTagAt(document);
+  if (foreign !== undefined)
+    throw new YamlDataError(
+      `the tag ${foreign.tag} on the value at ${place(lines, foreign.offset)} names a type JSON does not have: this YAML is JSON data, whose values are strings, numbers, booleans, null, lists and mappings; remove the tag (write the value as a string if it is text)`,
+    );
   let value: unknown;
   try {
     value = document?.toJS({ maxAliasCount: MAX_YAML_ALIASES });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonUnicodeEscaped, keyEncodings, percentEveryByte, revealsKey } from '../../test/support/key-echoes.js';
+import { jsonUnicodeEscaped, keyEncodings, layeredKeyEncodings, percentEveryByte, revealsKey } from '../../test/support/key-echoes.js';
+import { BUDGET_PER_CHARACTER, decodedForms } from './decoded-forms.js';
 import { base64Windows } from './key-patterns.js';
 import { credentialSecrets, KeyRedactor } from './key-redactor.js';
 
@@ -216,5 +217,47 @@ describe('KeyRedactor: the forms the request log and the proxy hid before they s
     ['JSON-escaped', key.replaceAll('/', '\\/')],
   ])('hides a secret %s, and only it', (_form, form) => {
     expect(hide.text(`owner ${form} here`)).toBe('owner *** here');
+  });
+});
+
+describe('KeyRedactor: a key under layers of encoding (decoded-forms.ts)', () => {
+  const key = 'Zq7xK9mWp2RtY4vB8nLc';
+  for (const [name, encoded] of Object.entries(layeredKeyEncodings(key)))
+    it(`finds a key as ${name}, in a text, a JSON body and a word of a header`, () => {
+      const redactor = new KeyRedactor([key]);
+      expect(redactor.holds(encoded), encoded).toBe(true);
+      for (const shown of [
+        redactor.text(`name=${encoded} next`),
+        redactor.body(JSON.stringify({ name: encoded, id: 1 }), true),
+        redactor.text(`a ${encoded} b`),
+      ]) {
+        expect(redactor.holds(shown), shown).toBe(false);
+        expect(shown).not.toContain(encoded);
+        expect(shown).toContain('***');
+      }
+      if (!encoded.includes('\n')) {
+        // The words around it are left; of the word, what the placeholder stands for.
+        expect(redactor.text(`a ${encoded} b`)).toMatch(/^a \S*\*\*\*\S* b$/);
+        expect(redactor.body(JSON.stringify({ name: encoded, id: 1 }), true)).toMatch(/^\{"name":"[^"]*\*\*\*[^"]*","id":1\}$/);
+      }
+    });
+
+  it('leaves ordinary text, and other base64, hex and references, as they are', () => {
+    const redactor = new KeyRedactor([key]);
+    const ordinary = `GET /v1/pets?limit=5 &#x41;&amp; ${Buffer.from('just some other text').toString('base64')} ${hex('another value')} p.e.t.s ｆｕｌｌ`;
+    expect(redactor.text(ordinary)).toBe(ordinary);
+  });
+
+  it('does not find a cipher of the key (rot13, reversed): whoever writes one holds the key, and no program writes it unasked', () => {
+    const rot13 = key.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= 'Z' ? 65 : 97)));
+    expect(new KeyRedactor([key]).holds(rot13)).toBe(false);
+  });
+
+  it(`decodes a hostile text within ${BUDGET_PER_CHARACTER} characters per character of it: 1 MiB of nested encodings`, () => {
+    const hostile = `${'&#x41;%41\\x41'.repeat(40_000)} ${Buffer.from(Buffer.from('A'.repeat(200_000)).toString('base64')).toString('base64')} ${'70:'.repeat(100_000)}`;
+    expect(hostile.length).toBeGreaterThan(1_000_000);
+    const forms = decodedForms(hostile);
+    expect(forms.reduce((sum, form) => sum + form.length, 0) - hostile.length).toBeLessThanOrEqual(BUDGET_PER_CHARACTER * hostile.length + 4_096);
+    expect(new KeyRedactor([key]).text(hostile)).toBe(hostile);
   });
 });

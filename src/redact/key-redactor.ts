@@ -3,9 +3,13 @@
  * `--record` files, drift log) and the verifier (every report, the HAR) hide their keys with it, so that
  * a form of a key one of them finds, the other finds too. See key-patterns.ts for the forms.
  */
+import { decodedForms } from './decoded-forms.js';
 import { type SecretKind, SHORT_SECRET_LENGTH, secretPattern } from './key-patterns.js';
 
 const JSON_STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
+
+/** A word of a text as the decoded forms are looked for in it: what stands between blanks, quotes and angle brackets. */
+const WORD = /[^\s"'<>`]+/g;
 
 /** How a redactor shows what it hides, and where it looks for a short secret. */
 export interface KeyRedactorOptions {
@@ -40,6 +44,8 @@ export class KeyRedactor {
   #short: RegExp | undefined;
   /** The placeholder and the rest of the word it stands in. */
   readonly #rest: RegExp;
+  /** The long values lower-cased, each whole and without its first or last character: what a decoded text is searched for. */
+  #decodedNeedles: string[] = [];
 
   constructor(secrets: readonly (string | undefined)[], options: KeyRedactorOptions = {}) {
     this.#placeholder = options.placeholder ?? '***';
@@ -69,12 +75,27 @@ export class KeyRedactor {
     for (const pattern of this.#long) shown = shown.replace(pattern, this.#placeholder);
     if (shown !== text) shown = shown.replace(this.#rest, this.#placeholder);
     if (this.#short) shown = shown.replace(this.#short, this.#placeholder);
+    // What is left holds a long secret only under layers of encoding (decoded-forms.ts): each word that
+    // does goes whole, and the whole text when only words together do.
+    if (this.#decodedHolds(shown)) {
+      shown = shown.replace(WORD, (word) => (this.#decodedHolds(word) ? this.#placeholder : word));
+      if (this.#decodedHolds(shown)) return this.#placeholder;
+    }
     return shown;
   }
 
   /** Whether `text` holds a secret in any form `text()` replaces. */
   holds(text: string): boolean {
-    return this.#long.some((pattern) => found(pattern, text)) || found(this.#short, text);
+    return this.#long.some((pattern) => found(pattern, text)) || found(this.#short, text) || this.#decodedHolds(text);
+  }
+
+  /** Whether a text `text` stands for, once layers of encoding are undone, holds a long secret (or all of it but an end character). */
+  #decodedHolds(text: string): boolean {
+    if (this.#decodedNeedles.length === 0) return false;
+    return decodedForms(text).some((form) => {
+      const lower = form.toLowerCase();
+      return this.#decodedNeedles.some((needle) => lower.includes(needle));
+    });
   }
 
   /**
@@ -100,6 +121,7 @@ export class KeyRedactor {
     // The halves last: a half of a longer value may stand inside a shorter one's form, and hiding it
     // first would leave the rest of that form behind.
     this.#long = [...long.map((value) => secretPattern([value], 'long')), secretPattern(long, 'long-halves')].filter((pattern) => pattern !== undefined);
+    this.#decodedNeedles = [...new Set(long.flatMap((value) => [value, value.slice(1), value.slice(0, -1)].map((needle) => needle.toLowerCase())))];
     this.#short = secretPattern(
       this.#values.filter((value) => value.length < SHORT_SECRET_LENGTH),
       this.#shortKind,

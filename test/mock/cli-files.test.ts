@@ -89,6 +89,46 @@ describe('petstore-mock reads only regular files, up to 16 MiB', () => {
   });
 });
 
+// A file of /proc is regular for stat, of size 0, and holds a process's environment (its keys): every
+// flag names it and what it is, never quoting it; a file that is no JSON is named, with where it breaks.
+describe('a file of /proc, or one that is no JSON, is named and never quoted', () => {
+  const secret = 'PETSTORE_SECRET=s3cr3t-not-json';
+  it('--data, --profile and --state refuse /proc/self/environ saying what it is; petstore-verify --pact too', async () => {
+    const env = { PETSTORE_SECRET: 's3cr3t-not-json' };
+    for (const flag of ['--data', '--profile', '--state']) {
+      const result = await runCli('petstore-mock', ['--port', '0', flag, '/proc/self/environ'], env);
+      expect([result.code, result.stderr]).toEqual([
+        2,
+        expect.stringMatching(
+          new RegExp(`^petstore-mock: ${flag} /proc/self/environ: .*it is made by the kernel as it is read \\(a file of /proc or /sys\\), not a regular file`),
+        ),
+      ]);
+    }
+    const verify = await runCli('petstore-verify', ['--pact', '/proc/self/environ', '--base-url', 'http://127.0.0.1:9'], {
+      ...env,
+      PETSTORE_API_KEY: 'verify-key-1',
+    });
+    expect([verify.code, verify.stdout + verify.stderr]).toEqual([
+      2,
+      expect.stringMatching(/cannot read the pact file \/proc\/self\/environ \(--pact\): it is made by the kernel as it is read/),
+    ]);
+  });
+
+  it('a regular file that is no JSON is named with where it breaks, its text never quoted', async () => {
+    const path = await file('dot-env.json', `${secret}\n`);
+    const outputs = [
+      await runCli('petstore-mock', ['--port', '0', '--profile', path]),
+      await runCli('petstore-mock', ['--port', '0', '--state', path]),
+      await runCli('petstore-verify', ['--pact', path, '--base-url', 'http://127.0.0.1:9'], { PETSTORE_API_KEY: 'verify-key-1' }),
+    ];
+    for (const { code, stdout, stderr } of outputs) {
+      expect(code).not.toBe(0);
+      expect(stdout + stderr).toMatch(/dot-env\.json.*[Ii]t is not JSON/);
+      expect(stdout + stderr).not.toMatch(/PETSTORE|s3cr3t/);
+    }
+  });
+});
+
 describe('YAML --data within bounds', () => {
   it('refuses YAML nested 20,000 levels deep with a sentence, not "Maximum call stack size exceeded"', { timeout: 60_000 }, async () => {
     for (const deep of [`${'['.repeat(20_000)}${']'.repeat(20_000)}`, `${'- '.repeat(20_000)}x`]) {
@@ -111,6 +151,15 @@ describe('YAML --data within bounds', () => {
     for (let level = 1; level < 6; level++) levels.push(`- &${'abcdef'[level]} [${Array.from({ length: 10 }, () => `*${'abcdef'[level - 1]}`).join(', ')}]`);
     const bomb = await runCli('petstore-mock', ['--port', '0', '--data', await file('bomb.yaml', levels.join('\n'))]);
     expect([bomb.code, bomb.stderr]).toEqual([2, expect.stringMatching(/it is not YAML: its aliases \(\*name\) expand more than 100 times over/)]);
+  });
+
+  // The red team's file: 2.8 MB of `!!binary` took 760 MB and 3 s to refuse as "pets[0].name is required".
+  it('refuses a tag outside the JSON schema (!!binary of 2.8 MB), naming it and its line', async () => {
+    const binary = await runCli('petstore-mock', ['--port', '0', '--data', await file('binary.yaml', `- id: 1\n  name: !!binary ${'A'.repeat(2_796_200)}\n`)]);
+    expect([binary.code, binary.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--data .*binary\.yaml: .*the tag !!binary on the value at line 2, column 18 names a type JSON does not have/),
+    ]);
   });
 });
 

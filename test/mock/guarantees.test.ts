@@ -29,9 +29,11 @@ let stateFiles = 0;
 
 /**
  * The limits on slow clients every mode runs with here, lowered from the defaults (10 s for the
- * headers, 30 s for the request, 5 s idle) so that the suite tests them without waiting them out.
+ * headers, 30 s for the request, 5 s idle, 10 s for a client to take an answer) so that the suite tests them without waiting them out.
  */
-const LIMITS = { headersMs: 1_000, requestMs: 2_000, keepAliveMs: 1_000 };
+// A client of the suite that takes no byte of an answer for 3 s is cut off: a busy test process can pause
+// reading for a second or two, and a read of a journal of megabytes was cut off at 1 s.
+const LIMITS = { headersMs: 1_000, requestMs: 2_000, keepAliveMs: 1_000, drainMs: 3_000 };
 /** The environment that lowers them: code preloaded into the mode's processes (workers inherit it) gives `CLIENT_LIMITS` of src/mock/pipeline/http-server.ts. */
 const LOWERED_LIMITS_ENV = {
   NODE_OPTIONS: `--import=data:text/javascript;base64,${Buffer.from(

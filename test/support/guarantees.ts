@@ -22,9 +22,9 @@ import { expectRequests } from '../../src/testing/index.js';
 import { startMockCli } from './cli.js';
 import { ACTING_CHARACTERS, DROPPED_FIELDS, hostileOriginDeployment, TERMINAL_ESCAPES } from './hostile-origin.js';
 import { answer, expectError } from './http-facts.js';
-import { adminAnswers, keysRevealed, sendKeyEverywhere } from './key-echoes.js';
+import { adminAnswers, keysRevealed, layeredKeyEncodings, sendKeyEverywhere } from './key-echoes.js';
 import { residentBytes } from './peak-rss.js';
-import { exchangeOutline, pipeline, rawRequest } from './raw-http.js';
+import { exchangeOutline, pipeline, rawRequest, unreadPipeline } from './raw-http.js';
 import { published, type TestRedis } from './redis.js';
 
 /** A mode of the CLI, started as a real process: where it listens, the key it takes, and its log. */
@@ -40,7 +40,7 @@ export interface StartedMock {
    */
   flagsAgain(): Promise<readonly string[]>;
   /** The limits on slow clients the mode was started with (lowered for the suite, see test/mock/guarantees.test.ts). */
-  readonly limits: { readonly requestMs: number; readonly keepAliveMs: number };
+  readonly limits: { readonly requestMs: number; readonly keepAliveMs: number; readonly drainMs: number };
   /** What the mock wrote to stderr so far: the request log and warnings. */
   log(): string;
   /** The mode's process: its memory is that of it and of the processes it started (workers). */
@@ -534,8 +534,34 @@ const everyConnectionEnds: Guarantee = {
   },
 };
 
+/** Journal reads a client pipelines without reading an answer: each answer is a journal of 2 MB. */
+const UNREAD_READS = 40;
+
+const unreadAnswersBounded: Guarantee = {
+  name: 'a client that pipelines 40 reads of a 2 MB journal and reads no answer is answered one request at a time, only as its answers leave (at most 10 of them), and its connection is closed once none leaves for the drain limit',
+  timeoutMs: 90_000,
+  async check(mock) {
+    const session = unique('unread');
+    await longRequests(mock, session, 150, String);
+    const reads = () => mock.log().split('GET /__mock/requests ').length;
+    const before = reads();
+    // The client reads nothing until the mode, having answered some, has answered nothing more for 10 s
+    // (the connection is closed within two drain limits: the limit, checked as often; a journal read
+    // through Redis takes seconds on a busy machine), or for 60 s.
+    const settled = (async () => {
+      let [count, since] = [before, Date.now()];
+      for (const until = Date.now() + 60_000; Date.now() < until && Date.now() - since < Math.max(10_000, mock.limits.drainMs * 3); await setTimeout(100))
+        if (reads() !== count || count === before) [count, since] = [reads(), Date.now()];
+    })();
+    const exchange = await unreadPipeline(portOf(mock), rawRequest('GET', '/__mock/requests', [`X-Mock-Session: ${session}`]), UNREAD_READS, settled);
+    expect(exchange.ended).not.toBe('open');
+    expect(reads() - before).toBeLessThanOrEqual(10);
+    expect(exchange.answers).toBeLessThanOrEqual(10);
+  },
+};
+
 const relayedIsData: Guarantee = {
-  name: 'a deployment’s answer relayed by `--proxy` is data: `nosniff` and `Content-Security-Policy: sandbox`, without the connection’s fields (RFC 9110 7.6.1), its CORS, cookies, `Clear-Site-Data`, `Refresh`, `Service-Worker-Allowed`, or a `Location` or `Link` off the API; its text escaped on the terminal',
+  name: 'a deployment’s answer relayed by `--proxy` is data: `nosniff` and `Content-Security-Policy: sandbox`, with only the headers the spec documents for it and those HTTP needs to read it, each within 256 characters (no connection field, CORS, cookie, report, policy, freshness, `Basic` challenge, or `Location` or `Link` off the API); its text escaped on the terminal',
   only: ['--proxy'],
   async check(mock) {
     // The mode once more, in front of a hostile deployment instead of its own.
@@ -695,6 +721,32 @@ const keyInNoEncoding: Guarantee = {
   },
 };
 
+const keyUnderLayers: Guarantee = {
+  name: 'no key under layers of encoding (HTML references, `\\x` and `\\u{}` escapes, full-width, dotted, base32, base64 of base64, hex of UTF-16) in a query, a path or a body reaches the request log or the journal',
+  async check(mock) {
+    const done = unique('layers');
+    const bearer = { authorization: `Bearer ${mock.key}` };
+    const forms = Object.values(layeredKeyEncodings(mock.key));
+    for (const form of forms) {
+      await call(mock, `/pets?limit=1&k=${encodeURIComponent(form)}`, { headers: bearer });
+      await call(mock, `/pets/${encodeURIComponent(form)}`, { headers: bearer });
+      await call(mock, '/pets', {
+        method: 'POST',
+        headers: { ...bearer, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: form, categoryId: 1 }),
+      });
+    }
+    await call(mock, `/pets?limit=1&${done}=1`, { headers: bearer });
+    const log = await logged(mock, `GET ${target(mock, '/pets')}?limit=1&${done}=1`);
+    const journal = (await call(mock, '/__mock/requests')).text;
+    const shown = forms
+      .flatMap((form) => [form, encodeURIComponent(form), JSON.stringify(form).slice(1, -1)])
+      .filter((form) => `${log}\n${journal}`.includes(form));
+    expect(shown).toEqual([]);
+    expect(journal).toContain('***');
+  },
+};
+
 /** What a request refused for its key sends in the guarantee below: a credential of 15 KB, as the attack that grew a mock by 215 MB did. */
 const REFUSED = { requests: 8_000, headerBytes: 15_000, connections: 8 } as const;
 /**
@@ -831,6 +883,7 @@ export const GUARANTEES = {
   paddedKey,
   faultBreaksBeforeResponse,
   everyConnectionEnds,
+  unreadAnswersBounded,
   relayedIsData,
   inputsRefused,
   oneSpellingOfAnId,
@@ -840,6 +893,7 @@ export const GUARANTEES = {
   journalHoldsRequests,
   expectRequestsBounded,
   keyInNoEncoding,
+  keyUnderLayers,
   refusedOpensNothing,
   journalBoundedInBytes,
   concurrentJournalReads,

@@ -16,7 +16,7 @@ export const TERMINAL_ESCAPES = '\u001b[2J\u001b]0;owned\u0007\u001b]52;c;ZXZpbA
 /** The characters a terminal acts on that `TERMINAL_ESCAPES` holds: none may reach a terminal. */
 export const ACTING_CHARACTERS = ['\u001b', '\u0007', '\u009b'];
 
-/** Every field that belongs to a connection or acts on the origin that serves it, and one that is the deployment's own (`X-Request-Id`). */
+/** Every field that belongs to a connection or acts on the origin that serves it, and ones that are the deployment's own (`X-Request-Id`): none the spec documents. */
 const HOSTILE_FIELDS = [
   'Connection: close, X-Hop-Secret',
   'X-Hop-Secret: 1',
@@ -36,7 +36,21 @@ const HOSTILE_FIELDS = [
   'Link: <https://evil.example/x.js>; rel=preload; as=script',
   'Content-Location: https://evil.example/pets',
   "Content-Security-Policy: script-src 'unsafe-inline'",
-  'X-Request-Id: kept-7',
+  'X-Request-Id: dropped-7',
+  // What a second red team found relayed by the deny-list before (issue 34): each acts on the origin that serves it.
+  'WWW-Authenticate: Basic realm="Enter your SSO password"',
+  'Report-To: {"group":"e","max_age":9999,"endpoints":[{"url":"http://evil.example/r"}]}',
+  'NEL: {"report_to":"e","max_age":9999}',
+  'Reporting-Endpoints: e="http://evil.example/r"',
+  'Content-Security-Policy-Report-Only: default-src none; report-uri http://evil.example/csp',
+  'Speculation-Rules: "http://evil.example/rules.json"',
+  'SourceMap: http://evil.example/x.map',
+  'Content-Disposition: attachment; filename="update.exe"',
+  'Permissions-Policy: camera=*',
+  'Alt-Svc: h3=":443"',
+  'Cache-Control: public, max-age=31536000, immutable',
+  'Origin-Agent-Cluster: ?0',
+  `X-Long: ${'v'.repeat(300)}`,
 ];
 
 /** The fields of `HOSTILE_FIELDS` a relay must drop, by lower-case name. */
@@ -56,6 +70,20 @@ export const DROPPED_FIELDS = [
   'link',
   'content-location',
   'location',
+  'x-request-id',
+  'www-authenticate',
+  'report-to',
+  'nel',
+  'reporting-endpoints',
+  'content-security-policy-report-only',
+  'speculation-rules',
+  'sourcemap',
+  'content-disposition',
+  'permissions-policy',
+  'alt-svc',
+  'cache-control',
+  'origin-agent-cluster',
+  'x-long',
 ];
 
 /** The answer to one request head: a 201 with the escaped pet to a POST, the HTML 404 to anything else. */

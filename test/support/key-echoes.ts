@@ -46,6 +46,48 @@ export function keyEncodings(key: string): Record<string, string> {
   };
 }
 
+/** The second red team's encodings of a key (issue 34): each one a program may write a key in without being asked. */
+export function layeredKeyEncodings(key: string): Record<string, string> {
+  const b64 = (value: string) => Buffer.from(value).toString('base64');
+  const hex = (value: string) => Buffer.from(value).toString('hex');
+  const characters = [...key];
+  return {
+    'HTML hex references': characters.map((c) => `&#x${c.codePointAt(0)?.toString(16)};`).join(''),
+    'HTML decimal references': characters.map((c) => `&#${c.codePointAt(0)};`).join(''),
+    'HTML named references': key.replaceAll('.', '&period;').replaceAll('-', '&hyphen;').replaceAll('_', '&lowbar;'),
+    '\\x escapes': characters.map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''),
+    '\\u{} escapes': characters.map((c) => `\\u{${c.codePointAt(0)?.toString(16)}}`).join(''),
+    '\\u escapes, upper case': characters.map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(''),
+    '%u escapes': characters.map((c) => `%u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    base32: base32(key),
+    'base64 of base64': b64(b64(key)),
+    'base64 cut in lines': `${b64(key).slice(0, 8)}\n${b64(key).slice(8)}`,
+    'base64url of user:key': Buffer.from(`user:${key}`).toString('base64url'),
+    'percent-encoded base64 of user:key': encodeURIComponent(b64(`user:${key}`)),
+    'hex with colons': [...Buffer.from(key)].map((byte) => byte.toString(16).padStart(2, '0')).join(':'),
+    'hex in upper case': hex(key).toUpperCase(),
+    'hex of UTF-16': Buffer.from(key, 'utf16le').swap16().toString('hex'),
+    'full-width letters': characters.map((c) => (c > ' ' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join(''),
+    'dotted letters': characters.join('.'),
+  };
+}
+
+/** RFC 4648 base32. */
+function base32(text: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let [bits, value, out] = [0, 0, ''];
+  for (const byte of Buffer.from(text)) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
+  return out.padEnd(Math.ceil(out.length / 8) * 8, '=');
+}
+
 /** `text` with every run of `%XX` decoded as UTF-8 (bytes that are not UTF-8 as U+FFFD), `+` as a space when `plus`. */
 function percentDecoded(text: string, plus: boolean): string {
   const spaced = plus ? text.replaceAll('+', ' ') : text;

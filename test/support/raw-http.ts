@@ -83,3 +83,43 @@ export function exchangeOutline({ responses, rest, ended }: WireExchange): strin
   const statuses = responses.map((response) => `${response.status}${response.whole ? '' : ' cut'}`).join(',');
   return [statuses, rest.length > 0 ? 'garbage' : '', ended].filter(Boolean).join(' ');
 }
+
+/** What a client that read nothing for a while got once it read: the answers, and whether the server had ended the connection. */
+export interface UnreadExchange {
+  /** The status lines received, counted. */
+  readonly answers: number;
+  /** `end` or an error code when the server had ended the connection; `open` when it still answered after `readForMs`. */
+  readonly ended: string;
+}
+
+/**
+ * Writes `request` `count` times in one write and reads nothing until `hold` resolves, as a client
+ * that pipelines and never reads; then reads what is there until the server ends the connection, or
+ * `readForMs` passes (a server that kept it open answers on, and it is found `open`).
+ */
+export function unreadPipeline(port: number, request: string, count: number, hold: Promise<unknown>, readForMs = 10_000): Promise<UnreadExchange> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.pause();
+    let answers = 0;
+    let tail = '';
+    let ended = 'end';
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      ended = error.code ?? error.message;
+    });
+    socket.on('data', (chunk: Buffer) => {
+      const text = tail + chunk.toString('latin1');
+      answers += text.split('HTTP/1.1 ').length - 1;
+      tail = text.slice(-8);
+    });
+    socket.on('close', () => resolve({ answers, ended }));
+    socket.write(request.repeat(count));
+    void hold.then(() => {
+      socket.resume();
+      setTimeout(() => {
+        ended = 'open';
+        socket.destroy();
+      }, readForMs).unref();
+    });
+  });
+}

@@ -4,6 +4,7 @@ import { messageOf } from '../../errors.js';
 import { readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { readLimited } from '../../http/read-limited.js';
+import { jsonFault } from '../../json/json-fault.js';
 import { isObject } from './guards.js';
 import { PROVIDER, STATES } from './names.js';
 
@@ -97,7 +98,7 @@ function parsePact(source: string, text: string): PactDocument {
   try {
     pact = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${source} is not JSON: ${messageOf(error)}`);
+    throw new Error(`${source} (--pact): ${jsonFault(error)}; give a pact JSON file.`);
   }
   if (!isPactDocument(pact)) {
     throw new Error(`${source} is not a pact: it needs "consumer.name" and "interactions"`);

@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { codeOf, messageOf, UsageError } from '../../errors.js';
 import { MAX_PETS_FILE_BYTES, readRegularFile, UnreadableFileError } from '../../files/read-file.js';
+import { jsonFault } from '../../json/json-fault.js';
 import { parseJson } from '../../json/lossless.js';
 import { compileSpec } from '../../openapi/ajv.js';
 import type { CompiledSpec } from '../../openapi/bundled-model.js';
@@ -131,7 +132,7 @@ async function readProfileFile(path: string): Promise<ProfileDocument> {
   try {
     return readProfile(parseJson(text));
   } catch (error) {
-    const problem = error instanceof SyntaxError ? `It is not JSON: ${error.message}` : messageOf(error);
+    const problem = error instanceof SyntaxError ? jsonFault(error).replace(/^it/, 'It') : messageOf(error);
     throw new UsageError(`--profile ${path}: ${problem}; fix the file, or learn it again with petstore-verify --write-profile.`);
   }
 }

@@ -7,6 +7,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { NotUtf8Error } from '../../http/read-limited.js';
 import { errorResponse, type MockResponse, prepared } from '../core/messages.js';
@@ -20,6 +21,8 @@ export interface ServerTimeouts {
   readonly requestMs?: number;
   /** An idle keep-alive connection stays open. Default 5 000. */
   readonly keepAliveMs?: number;
+  /** A connection whose client takes none of the bytes written to it stays open. Default 10 000. */
+  readonly drainMs?: number;
 }
 
 /**
@@ -28,10 +31,12 @@ export interface ServerTimeouts {
  * (test/mock/guarantees.test.ts), as the verifier's waits are made instant. They are kept under a
  * registered symbol, as the CLI is bundled with a copy of this module of its own.
  */
-const CLIENT_LIMITS: { headersMs: number; requestMs: number; keepAliveMs: number } = Reflect.get(globalThis, Symbol.for('petstore-mock.client-limits')) ?? {
+const CLIENT_LIMITS: Required<ServerTimeouts> = {
   headersMs: 10_000,
   requestMs: 30_000,
   keepAliveMs: 5_000,
+  drainMs: 10_000,
+  ...Reflect.get(globalThis, Symbol.for('petstore-mock.client-limits')),
 };
 
 /**
@@ -116,12 +121,109 @@ function rejectTunnel(guard: Guard, request: IncomingMessage, socket: Duplex): v
 }
 
 /**
+ * One connection's requests, answered one at a time. Node parses every request a client pipelines
+ * and hands each to the handler at once, queueing the answers until those before them are sent: a
+ * client that pipelines thousands of requests and reads no answer made the mock hold thousands of
+ * answers (87 MB grew to 308 MB), on a connection that stayed open for ever. Here the next request of
+ * a connection is handled only once the answer before it has left for the network (its `finish`,
+ * which Node emits when the socket has taken the last byte), and while one waits the socket is not
+ * read: the bytes queued for a connection are at most one answer's, the requests read ahead of their
+ * answers at most one read of the socket (64 KiB). A connection whose client takes none of the bytes
+ * written to it for `drainMs` is closed.
+ */
+interface Connection {
+  /** A request of this connection is being handled, its answer not yet sent. */
+  busy: boolean;
+  /** The requests read while one was busy, each waiting to be handled, in order. */
+  readonly waiting: (() => void)[];
+  /** Checks, every `drainMs` while the connection is busy, that its client takes bytes. */
+  watch: NodeJS.Timeout | undefined;
+  /** The bytes the socket had handed to the network at the last check. */
+  sent: number;
+  /** The socket is paused again whenever it resumes while requests wait. */
+  held: boolean;
+}
+
+const connections = new WeakMap<Duplex, Connection>();
+
+/** The bytes a socket has handed to the network: those written less those it still holds. */
+const sentBy = (socket: Socket) => socket.bytesWritten - socket.writableLength;
+
+/** Closes the connection when, busy with an answer, its socket holds bytes and has sent none since the last check. */
+function watchDrain(socket: Socket, connection: Connection, drainMs: number): void {
+  if (connection.watch !== undefined) return;
+  connection.sent = sentBy(socket);
+  connection.watch = setInterval(() => {
+    if (!connection.busy || socket.destroyed) {
+      clearInterval(connection.watch);
+      connection.watch = undefined;
+      return;
+    }
+    const sent = sentBy(socket);
+    if (socket.writableLength > 0 && sent === connection.sent) socket.destroy();
+    connection.sent = sent;
+  }, drainMs).unref();
+}
+
+/** Stops reading a socket while requests wait; Node may resume it when an answer drains, so it is paused again then. */
+function holdReading(socket: Socket, connection: Connection): void {
+  socket.pause();
+  if (connection.held) return;
+  connection.held = true;
+  socket.on('resume', () => {
+    if (connection.waiting.length > 0) socket.pause();
+  });
+}
+
+/**
+ * `handle`, with each connection's requests handled one at a time (`Connection`): a request read
+ * while another of its connection is busy waits, and the socket is not read meanwhile.
+ */
+function oneAtATime(handle: RequestHandler, drainMs: number): RequestHandler {
+  const next = (socket: Socket, connection: Connection) => {
+    connection.busy = false;
+    if (socket.destroyed) connection.waiting.length = 0;
+    const waiting = connection.waiting.shift();
+    // The last one waiting may have a body still to come: the socket is read again before it is handled.
+    if (connection.waiting.length === 0) socket.resume();
+    waiting?.();
+  };
+  return (request, outgoing, rejection) => {
+    const socket = request.socket;
+    let connection = connections.get(socket);
+    if (connection === undefined) {
+      connection = { busy: false, waiting: [], watch: undefined, sent: 0, held: false };
+      connections.set(socket, connection);
+    }
+    const known = connection;
+    const run = () => {
+      known.busy = true;
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        next(socket, known);
+      };
+      outgoing.once('finish', finish).once('close', finish);
+      watchDrain(socket, known, drainMs);
+      handle(request, outgoing, rejection);
+    };
+    if (!known.busy && known.waiting.length === 0) run();
+    else {
+      known.waiting.push(run);
+      holdReading(socket, known);
+    }
+  };
+}
+
+/**
  * A Node server that hands `handle` each request, with the limits on slow clients (`timeouts`, else
  * `CLIENT_LIMITS`), and responds itself, with the spec's Error, to requests its parser rejects, to
  * unmet expectations (through `handle`, so the mode's guards come first) and to CONNECT (after `guard`).
  */
 export function createHostServer(timeouts: ServerTimeouts, guard: Guard, handle: RequestHandler): Server {
   const headersMs = timeouts.headersMs ?? CLIENT_LIMITS.headersMs;
+  const serve = oneAtATime(handle, timeouts.drainMs ?? CLIENT_LIMITS.drainMs);
   const server = createServer(
     {
       headersTimeout: headersMs,
@@ -132,10 +234,10 @@ export function createHostServer(timeouts: ServerTimeouts, guard: Guard, handle:
       // A request without Host gets the guard's response, with an Error body, not Node's bare 400.
       requireHostHeader: false,
     },
-    handle,
+    serve,
   );
   return server
     .on('clientError', respondToParserError)
-    .on('checkExpectation', (request: IncomingMessage, outgoing: ServerResponse) => handle(request, outgoing, UNMET_EXPECTATION))
+    .on('checkExpectation', (request: IncomingMessage, outgoing: ServerResponse) => serve(request, outgoing, UNMET_EXPECTATION))
     .on('connect', (request: IncomingMessage, socket: Duplex) => rejectTunnel(guard, request, socket));
 }

@@ -131,6 +131,8 @@ export interface Exchange extends Incoming {
   upstreamHeader(name: string): string | undefined;
   /** Text redacted of every key the proxy hides and of the client's credential (`ProxyContext.hide`): what may be kept. */
   redact(text: string): string;
+  /** A body redacted as `redact` does, a JSON one in its string literals only, so that it stays the JSON it was. */
+  redactBody(body: string): string;
   /** `redact`, on one line: what may be logged. */
   clean(text: string): string;
 }

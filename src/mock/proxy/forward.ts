@@ -40,16 +40,36 @@ function forwardedHeaders(incoming: IncomingHttpHeaders, upstreamKey: string | u
   return headers;
 }
 
-/** Sends the request to `url` and reads the response, at most `MAX_RESPONSE_BYTES` of it, within the context's timeout. */
-export async function forward(context: ProxyContext, { method, headers, body }: Incoming, url: URL): Promise<Forwarded> {
-  try {
-    const upstream = await fetch(url, {
+/** Methods a client may send again when a connection closes before their answer (RFC 9110 9.2.2): the proxy does, once. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/**
+ * The deployment's answer to one request; an idempotent one is sent once more when the connection fails
+ * before any answer (a deployment that closes a kept-alive connection as fetch reuses it: a 503 every
+ * other request before).
+ */
+async function send(context: ProxyContext, { method, headers, body }: Incoming, url: URL): Promise<Response> {
+  const signal = AbortSignal.timeout(context.timeoutMs);
+  const once = () =>
+    fetch(url, {
       method,
       headers: forwardedHeaders(headers, context.upstreamKey),
       redirect: 'manual',
-      signal: AbortSignal.timeout(context.timeoutMs),
+      signal,
       ...(method === 'GET' || method === 'HEAD' ? {} : { body }),
     });
+  try {
+    return await once();
+  } catch (error) {
+    if (!IDEMPOTENT.has(method) || !(error instanceof TypeError) || signal.aborted) throw error;
+    return once();
+  }
+}
+
+/** Sends the request to `url` and reads the response, at most `MAX_RESPONSE_BYTES` of it, within the context's timeout. */
+export async function forward(context: ProxyContext, incoming: Incoming, url: URL): Promise<Forwarded> {
+  try {
+    const upstream = await send(context, incoming, url);
     const text = await readLimited(upstream.body, MAX_RESPONSE_BYTES);
     if (text === undefined)
       return {
@@ -82,13 +102,15 @@ function headerSafe(text: string, max = 400): string {
  */
 export function relayedResponse(
   context: Pick<ProxyContext, 'upstream' | 'basePath'>,
-  { upstream, upstreamText, redact }: Exchange,
+  { upstream, upstreamText, redact, redactBody, operationId }: Exchange,
   violations: readonly ContractViolation[],
 ): MockResponse {
   const answered = new URL(upstream.url || context.upstream.href);
-  const headers = relayedHeaders(upstream.headers, redact, (reference) => proxiedReference(reference, answered, context.upstream, context.basePath));
+  const headers = relayedHeaders(upstream.headers, { operationId, status: upstream.status }, redact, (reference) =>
+    proxiedReference(reference, answered, context.upstream, context.basePath),
+  );
   const [first] = violations;
   if (first !== undefined)
     headers['x-contract-violation'] = headerSafe(`${first.message}${violations.length > 1 ? ` (and ${violations.length - 1} more: GET /__mock/drift)` : ''}`);
-  return { status: upstream.status, headers, body: redact(upstreamText) };
+  return { status: upstream.status, headers, body: redactBody(upstreamText) };
 }

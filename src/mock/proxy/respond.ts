@@ -106,6 +106,8 @@ function exchangeOf(context: ProxyContext, incoming: Incoming, operationId: Oper
     upstreamJson: parsedBody(text),
     upstreamHeader: (name) => upstream.headers.get(name) ?? undefined,
     redact,
+    // Only the string literals of a JSON body: a credential `1` is no part of `"id": 1`.
+    redactBody: (body) => hidden.body(body, parsedBody(body) !== undefined),
     clean: (text) => oneLine(redact(text)),
   };
 }

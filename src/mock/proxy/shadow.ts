@@ -3,6 +3,11 @@
  * so that their responses can be compared. It starts empty and mirrors every pet the deployment shows
  * (listed, read, created), remembering which of its ids stands for which of the deployment's; a read of
  * an id the deployment never showed asks the shadow for an id it has not (0).
+ *
+ * The mirror is bounded: it keeps at most the `MAX_MIRRORED_PETS` pets shown or asked for most recently,
+ * and at most `MAX_MIRRORED_BYTES`; past either, the tenth used least recently leaves the shadow (a deployment
+ * that lists 60,000 new pets on every read grew the proxy without end). A read of a pet that left is a
+ * read of one the deployment never showed, until it shows it again.
  */
 import { isJsonObject, type JsonValue } from '../../json/lossless.js';
 import { PET_STATUSES } from '../../openapi/facts.js';
@@ -12,13 +17,27 @@ import { createMockApi, type MockApi } from '../create-mock-api.js';
 import type { Exchange } from './context.js';
 import { parsedBody } from './json-body.js';
 
+/** The most pets the shadow mirrors: ten times the largest page the spec allows (100) a hundred times over. */
+export const MAX_MIRRORED_PETS = 10_000;
+
+/** The most bytes the mirror holds, counting each pet's id, name and the shadow's id at 2 bytes a character, and 100 for the rest. */
+export const MAX_MIRRORED_BYTES = 8 * 1024 * 1024;
+
 /** The shadow's own key: it never leaves the process. */
 const SHADOW_KEY = 'petstore-proxy-shadow-key';
 
+/** A pet the shadow mirrors: its id there, and what it counts against `MAX_MIRRORED_BYTES`. */
+interface Mirrored {
+  readonly shadowId: string;
+  readonly bytes: number;
+}
+
 export interface Shadow {
   readonly mock: MockApi;
-  /** The shadow's id of each deployment id it was shown. */
-  readonly ids: Map<string, string>;
+  /** The shadow's id of each deployment id it was shown, the one used least recently first. */
+  readonly ids: Map<string, Mirrored>;
+  /** The bytes the mirrored pets count. */
+  bytes: number;
   /** The order the shadow lists pets in: the profile's, else the mock's own. */
   readonly listOrder: ListOrder;
 }
@@ -33,7 +52,37 @@ export function createShadow(profile: ProfileDocument | undefined): Shadow {
   // No journal: the shadow's requests are the proxy's rewrites, and what a client sent is not among them.
   const mock = createMockApi({ count: 0, apiKey: SHADOW_KEY, prefer: false, journalSize: 0, ...(profile === undefined ? {} : { profile }) });
   const { listOrder } = mock.options.profile;
-  return { mock, ids: new Map(), listOrder: known(listOrder) ? listOrder : 'id-asc' };
+  return { mock, ids: new Map(), bytes: 0, listOrder: known(listOrder) ? listOrder : 'id-asc' };
+}
+
+/** The shadow's id of a deployment id it mirrors, which becomes the one used most recently; `undefined` when it mirrors none. */
+function used(shadow: Shadow, id: string): string | undefined {
+  const mirrored = shadow.ids.get(id);
+  if (mirrored === undefined) return undefined;
+  shadow.ids.delete(id);
+  shadow.ids.set(id, mirrored);
+  return mirrored.shadowId;
+}
+
+/** Remembers that the shadow's `shadowId` stands for the deployment's `id`, then lets the pets used least recently go until the mirror is within its bounds. */
+function remember(shadow: Shadow, id: string, shadowId: string, name: string): void {
+  const bytes = 2 * (id.length + shadowId.length + name.length) + 100;
+  shadow.ids.set(id, { shadowId, bytes });
+  shadow.bytes += bytes;
+  if (shadow.ids.size <= MAX_MIRRORED_PETS && shadow.bytes <= MAX_MIRRORED_BYTES) return;
+  // A tenth goes at once, and the store is made again without them: a Map walked from its start passes
+  // every entry deleted since it last grew, and the store's remove moves its lists, so one pet at a time
+  // took seconds for a page of 60,000 new pets.
+  const evicted = new Set<string>();
+  for (const [oldest, mirrored] of shadow.ids) {
+    if (shadow.ids.size <= MAX_MIRRORED_PETS * 0.9 && shadow.bytes <= MAX_MIRRORED_BYTES * 0.9) break;
+    shadow.ids.delete(oldest);
+    shadow.bytes -= mirrored.bytes;
+    evicted.add(mirrored.shadowId);
+  }
+  // The memory store answers at once: its pets as a state file holds them, less those evicted.
+  const saved = shadow.mock.store.saved();
+  if (!(saved instanceof Promise)) void shadow.mock.store.restore({ ...saved, created: saved.created.filter((pet) => !evicted.has(String(pet.id))) });
 }
 
 /** A request the shadow (or the input checks) parses: its method, target, these headers and this body. */
@@ -48,23 +97,23 @@ export function textRequest(method: string, target: string, body: string, header
 function mirrorPet(shadow: Shadow, pet: JsonValue | undefined, shadowId?: string): void {
   if (!isJsonObject(pet)) return;
   const id = String(pet.id);
-  if (shadow.ids.has(id)) return;
+  if (used(shadow, id) !== undefined) return;
+  const { name, categoryId, status } = pet;
   if (shadowId !== undefined) {
-    shadow.ids.set(id, shadowId);
+    remember(shadow, id, shadowId, typeof name === 'string' ? name : '');
     return;
   }
-  const { name, categoryId, status } = pet;
   if (typeof name !== 'string' || (typeof categoryId !== 'number' && typeof categoryId !== 'bigint')) return;
   const draft = { name, categoryId, status: PET_STATUSES.find((known) => known === status) };
   const created = shadow.mock.store.create(draft);
   // The memory store creates at once; a promise would be a store this proxy does not make.
-  if (!(created instanceof Promise)) shadow.ids.set(id, String(created.id));
+  if (!(created instanceof Promise)) remember(shadow, id, String(created.id), name);
 }
 
 /** The exchange's target for the shadow: a pet id the deployment showed becomes the shadow's, an id never shown 0. */
 function shadowTarget(shadow: Shadow, { operationId, target }: Exchange): string {
   if (operationId !== 'getPet') return target;
-  return target.replace(/\/pets\/([^/?]+)/, (whole, id: string) => (/^-?\d+$/.test(id) ? `/pets/${shadow.ids.get(id) ?? '0'}` : whole));
+  return target.replace(/\/pets\/([^/?]+)/, (whole, id: string) => (/^-?\d+$/.test(id) ? `/pets/${used(shadow, id) ?? '0'}` : whole));
 }
 
 /** The shadow's response to the exchange's request, mirroring the pets the deployment's response shows. */

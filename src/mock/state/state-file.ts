@@ -3,7 +3,8 @@ import { access, lstat, open, readdir, readFile, readlink, realpath, rename, rm,
 import { basename, dirname, join, resolve } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { codeOf, EXIT, messageOf, StateFileError } from '../../errors.js';
-import { MAX_PETS_FILE_BYTES, notAFile, readRegularFile, UnreadableFileError } from '../../files/read-file.js';
+import { MAX_PETS_FILE_BYTES, notARegularFile, readRegularFile, UnreadableFileError } from '../../files/read-file.js';
+import { jsonFault } from '../../json/json-fault.js';
 import { isJsonObject, type JsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import type { ResourceModel } from '../../openapi/resource-model.js';
@@ -93,7 +94,7 @@ async function readStateFile(path: string, origin: StateOrigin): Promise<SavedPe
   try {
     state = parseJson(text);
   } catch (error) {
-    rejectStateFile(path, `it is not JSON (${messageOf(error)})`);
+    rejectStateFile(path, jsonFault(error));
   }
   if (!isJsonObject(state) || state.format !== FORMAT) rejectStateFile(path, `it has no "format": "${FORMAT}"`);
   if (!VERSIONS.includes(Number(state.version))) rejectStateFile(path, `its version ${String(state.version)} is not one of ${VERSIONS.join(', ')}`);
@@ -244,6 +245,13 @@ async function isWritable(path: string, mode: number): Promise<boolean> {
 
 /** Refuses, with a `StateFileError` that says what to do, a state path whose file could never be saved. */
 async function checkWritable(path: string, target: string): Promise<void> {
+  // What the path is comes first: a file of /proc sits in a folder nobody may write, and that is not its fault.
+  const kind = await notARegularFile(target);
+  if (kind !== undefined)
+    throw new StateFileError(
+      `--state ${path}: ${target}: ${kind}, and the mock keeps its state in a regular file. Give the path of one, or of a file yet to be made, such as ./pets-state.json.`,
+      { exitCode: EXIT.usage },
+    );
   const folder = dirname(target);
   const folderStat = await stat(folder).catch(() => undefined);
   const folderProblem =
@@ -261,12 +269,7 @@ async function checkWritable(path: string, target: string): Promise<void> {
   }
   const file = await stat(target).catch(() => undefined);
   if (file === undefined) return;
-  // Each fault its own advice: a read-only file can be made writable; a folder, a pipe or a device never holds the state.
-  if (!file.isFile())
-    throw new StateFileError(
-      `--state ${path}: ${target}: ${notAFile(file)}, and the mock keeps its state in a regular file. Give the path of one, or of a file yet to be made, such as ./pets-state.json.`,
-      { exitCode: EXIT.usage },
-    );
+  // A read-only file can be made writable (a folder, a pipe, a device or a file of /proc was refused above).
   if (!(await isWritable(target, file.mode)))
     throw new StateFileError(
       `--state ${path}: ${target} is read-only, and the mock would replace it on the first save. Make it writable (chmod u+w), or choose another path.`,

@@ -1,0 +1,238 @@
+/**
+ * The texts a text may stand for once the encodings a program applies without being asked are undone:
+ * the rule the redactor's patterns (key-patterns.ts) cannot be, a list. A key is written into a log, a
+ * page or a report through a few layers: HTML character references (`&#112;`, `&#x70;`, `&period;`),
+ * the escapes of a string literal (`\x70`, `\u0070`, `\u{70}`, JavaScript's old `%u0070`, percent
+ * escapes, and those escapes escaped again in JSON: `\\x70`), Unicode's compatibility forms (full-width `ｐ`, NFKC), separators between its characters
+ * (`p.e.t`, hex as `70:65:74`), lines cut (base64 at 76 characters) and the binary-to-text encodings
+ * (base64 and base64url from where a run of it starts, base32, hex as UTF-8 or UTF-16 text). Each layer
+ * is undone in one pass over the text, and layers are undone up to `DEPTH` times (base64 of base64 is 2).
+ *
+ * Bounded: the texts made from one text count at most `BUDGET_PER_CHARACTER` characters per character of
+ * it (and `BUDGET_FLOOR` more), so that a hostile body of megabytes costs a redactor a bounded multiple of
+ * reading it, never more; past the budget, deeper layers are not undone. Not covered, on purpose: ciphers
+ * (rot13, a reversed key, XOR), which no program applies unasked: whoever writes a key so holds the key,
+ * and could send it anywhere; the redactor hides a key a text carries by accident, through encodings.
+ * No Node API: the mock runs in a browser too (MSW).
+ */
+
+/** How many layers of encoding are undone: base64 of base64 of a percent-encoded key is 3. */
+const DEPTH = 3;
+
+/** The characters of decoded text made per character of the text, at most. */
+export const BUDGET_PER_CHARACTER = 8;
+
+/** Decoded characters any text may make, however short. */
+const BUDGET_FLOOR = 4_096;
+
+/** The named character references a key's characters may be written as (HTML's, for ASCII punctuation). */
+const NAMED: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  period: '.',
+  colon: ':',
+  semi: ';',
+  comma: ',',
+  lowbar: '_',
+  hyphen: '-',
+  dash: '-',
+  minus: '-',
+  equals: '=',
+  plus: '+',
+  sol: '/',
+  bsol: '\\',
+  num: '#',
+  excl: '!',
+  quest: '?',
+  commat: '@',
+  dollar: '$',
+  percnt: '%',
+  ast: '*',
+  tilde: '~',
+  Hat: '^',
+  verbar: '|',
+  nbsp: ' ',
+};
+
+/** A code point as text, or nothing for one that is none. */
+function codePoint(value: number): string {
+  return Number.isInteger(value) && value >= 0 && value <= 0x10ffff && (value < 0xd800 || value > 0xdfff) ? String.fromCodePoint(value) : '';
+}
+
+const ESCAPES =
+  /\\(["\\/])|&#(\d{1,7});?|&#[xX]([0-9a-fA-F]{1,6});?|&([a-zA-Z]{2,6});|\\[xX]([0-9a-fA-F]{2})|\\u\{([0-9a-fA-F]{1,6})\}|[\\%][uU]([0-9a-fA-F]{4})|((?:%[0-9a-fA-F]{2})+)/g;
+
+const UTF8 = new TextDecoder();
+
+/** The text with every character reference and escape above replaced by its character, in one pass. */
+function unescaped(text: string): string {
+  return text.replace(
+    ESCAPES,
+    (whole, quoted?: string, decimal?: string, hex?: string, name?: string, byte?: string, braced?: string, unit?: string, percent?: string) => {
+      // A string literal's escape of a quote, a backslash or a slash (JSON's, JavaScript's): `\\x70` written in JSON.
+      if (quoted !== undefined) return quoted;
+      if (decimal !== undefined) return codePoint(Number(decimal));
+      if (name !== undefined) return NAMED[name] ?? whole;
+      // A run of percent escapes is the UTF-8 of its characters: `%EF%BD%90` is a full-width `ｐ`.
+      if (percent !== undefined) return UTF8.decode(Uint8Array.from(percent.slice(1).split('%'), (pair) => Number.parseInt(pair, 16)));
+      const digits = hex ?? byte ?? braced ?? unit ?? '';
+      return codePoint(Number.parseInt(digits, 16));
+    },
+  );
+}
+
+/** The separators a text may put between the characters of a key, one kind at a time. */
+const SEPARATORS = ['.', ':', '-', '_', '|', '/', ',', ' '];
+
+/** Runs of one or two characters joined by one separator, at least 8 of them: `p.e.t.s.t.o.r.e`, `70:65:74:73:74:6f:72:65`. */
+const SEPARATED = SEPARATORS.map((separator) => {
+  const part = `[^\\s${separator === '-' ? '\\-' : `\\${separator}`}]{1,2}`;
+  return { separator, pattern: new RegExp(`(?:${part}\\${separator}){7,}${part}`, 'g') };
+});
+
+/** Whether `text` holds `character` `times` times or more. */
+function occurs(text: string, character: string, times: number): boolean {
+  let at = -1;
+  for (let found = 0; found < times; found++) {
+    at = text.indexOf(character, at + 1);
+    if (at === -1) return false;
+  }
+  return true;
+}
+
+/** The text with each run of characters between one kind of separator joined, one text per separator found. */
+function unseparated(text: string): string[] {
+  return SEPARATED.filter(({ separator }) => occurs(text, separator, 7)).map(({ separator, pattern }) =>
+    text.replace(pattern, (run) => run.split(separator).join('')),
+  );
+}
+
+/** A table of digit values by character code, -1 for a character that is none. */
+function digitTable(pairs: readonly (readonly [string, number])[]): Int8Array {
+  const table = new Int8Array(128).fill(-1);
+  for (const [character, value] of pairs) table[character.charCodeAt(0)] = value;
+  return table;
+}
+
+const BASE64 = digitTable([...[...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].map((c, v) => [c, v] as const), ['-', 62], ['_', 63]]);
+const BASE32 = digitTable([...'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'].flatMap((c, v) => [[c, v] as const, [c.toLowerCase(), v] as const]));
+
+/** The bytes a run of `bits`-bit digits stands for (`digits` gives each its value), as Latin-1 text: each byte one character. */
+function bytesOf(run: string, digits: Int8Array, bits: number): string {
+  const bytes = new Uint8Array(Math.floor((run.length * bits) / 8));
+  let [buffer, held, length] = [0, 0, 0];
+  for (let at = 0; at < run.length; at++) {
+    const value = digits[run.charCodeAt(at)] ?? -1;
+    if (value < 0) break;
+    buffer = ((buffer << bits) | value) & 0xffff;
+    held += bits;
+    if (held >= 8) {
+      held -= 8;
+      bytes[length++] = (buffer >> held) & 0xff;
+    }
+  }
+  // A short run as characters at once: a decoder has a cost of its own per call.
+  return length < 1024 ? String.fromCharCode(...bytes.subarray(0, length)) : LATIN1.decode(bytes.subarray(0, length));
+}
+
+const LATIN1 = new TextDecoder('latin1');
+
+/**
+ * The runs of printable ASCII in what binary was decoded to, each at least `NEEDLE` long: a key's bytes
+ * are such a run, and the rest, bytes of what was no encoding at all, is never searched or decoded again.
+ */
+function printableRuns(decoded: string): string[] {
+  return [...decoded.matchAll(PRINTABLE)].map(([run]) => run);
+}
+
+/** The shortest text searched: a long key (8 characters) less an end character. */
+const NEEDLE = 7;
+const PRINTABLE = new RegExp(`[\\x20-\\x7e]{${NEEDLE},}`, 'g');
+
+const HEX = digitTable([...'0123456789abcdef'].flatMap((digit, value) => [[digit, value] as const, [digit.toUpperCase(), value] as const]));
+
+/** Hex as bytes, then those bytes read as Latin-1 (UTF-8 for ASCII), and as UTF-16 in either order: a UTF-16 unit of ASCII is a zero byte beside it. */
+function hexTexts(run: string): string[] {
+  const latin = bytesOf(run, HEX, 4);
+  // UTF-16 text of ASCII is its bytes with a zero byte between them: without the zeros, it reads as Latin-1.
+  return [latin, latin.replaceAll('\0', '')];
+}
+
+/**
+ * What each run of the base64 alphabet (base32's and hex's are within it) decodes to, the encodings
+ * found in one pass over the text. Each run long enough to hold `NEEDLE` bytes: base64 4 characters for
+ * 3 bytes, base32 8 for 5, hex 2 for 1 and 1 for its alignment. Base64 is decoded from where its run
+ * starts, and after each `/` or `+` of it, which a path or a query uses as its own (`/v1/pets/<base64>`):
+ * a key's base64 at any other offset is the patterns' to find (key-patterns.ts), one layer deep.
+ */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{10,}/g;
+const INNER_RUNS: readonly { readonly pattern: RegExp; readonly decode: (run: string) => string[] }[] = [
+  { pattern: /(?<=[/+])[A-Za-z0-9_-]{10,}/g, decode: (run) => [bytesOf(run, BASE64, 6)] },
+  { pattern: /[A-Z2-7]{12,}/g, decode: (run) => [bytesOf(run, BASE32, 5)] },
+  { pattern: /[a-z2-7]{12,}/g, decode: (run) => [bytesOf(run, BASE32, 5)] },
+  { pattern: /[0-9a-fA-F]{15,}/g, decode: (run) => [...hexTexts(run), ...hexTexts(run.slice(1))] },
+];
+
+/** What the runs of binary-to-text encodings in `text` decode to. */
+function binaryDecoded(text: string): string[] {
+  const decoded: string[] = [];
+  for (const [run] of text.matchAll(BASE64_RUN)) {
+    if (!varied(run)) continue;
+    decoded.push(bytesOf(run, BASE64, 6));
+    for (const { pattern, decode } of INNER_RUNS) for (const [inner] of run.matchAll(pattern)) decoded.push(...decode(inner));
+  }
+  return decoded;
+}
+
+/**
+ * Whether a run is worth decoding: its first 32 characters are of 4 kinds or more. The encoding of a key of
+ * 8 characters or more is (`aaaaaaaa` is `YWFhYWFhYWFh`); filler (`xxxx…`, `AAAA…`) is not, and is long.
+ */
+function varied(run: string): boolean {
+  return new Set(run.slice(0, 32)).size >= 4;
+}
+
+/** The texts one layer of decoding makes of `text`: each differs from it. */
+function layer(text: string): string[] {
+  // Each layer only where the text has what it undoes: a pass over a long text costs as much as the rest.
+  const made = [
+    ...(/[&\\%]/.test(text) ? [unescaped(text)] : []),
+    ...(/[^\0-\x7f]/.test(text) ? [text.normalize('NFKC')] : []),
+    ...(/[\r\n]/.test(text) ? [text.replace(/[\r\n]+/g, '')] : []),
+    ...unseparated(text),
+  ];
+  for (const decoded of binaryDecoded(text)) made.push(...printableRuns(decoded));
+  return made.filter((decoded) => decoded !== text && decoded.length >= NEEDLE);
+}
+
+/**
+ * Every text `text` may stand for, `DEPTH` layers of encoding deep, itself first; at most
+ * `BUDGET_PER_CHARACTER` characters of them per character of `text` beyond it.
+ * @example
+ * decodedForms('&#x6b;&#x65;&#x79;'); // ['&#x6b;&#x65;&#x79;', 'key', ...]
+ * decodedForms(btoa(btoa('key'))).includes('key'); // true
+ */
+export function decodedForms(text: string): string[] {
+  const forms = [text];
+  const seen = new Set(forms);
+  let budget = BUDGET_PER_CHARACTER * text.length + BUDGET_FLOOR;
+  let frontier = [text];
+  for (let depth = 0; depth < DEPTH && frontier.length > 0; depth++) {
+    const next: string[] = [];
+    for (const source of frontier) {
+      for (const decoded of layer(source)) {
+        if (seen.has(decoded)) continue;
+        budget -= decoded.length;
+        if (budget < 0) return forms;
+        seen.add(decoded);
+        forms.push(decoded);
+        next.push(decoded);
+      }
+    }
+    frontier = next;
+  }
+  return forms;
+}
