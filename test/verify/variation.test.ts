@@ -114,6 +114,15 @@ const FAULTS: Readonly<Record<string, { start: () => Promise<Deployment>; caught
     caughtBy: 'getPet.variation',
     message: /getPet with Prefer: petstore-verify-unknown=1 answered 400 where the request spelt plainly got 200, and RFC 7240 §2/,
   },
+  'a body over 1 MiB answered 500 (a size limit that throws)': {
+    start: () =>
+      faultyDeployment(
+        rewritingBody((text) => (text.length > 1024 * 1024 ? json(500, { code: 'internal', message: 'x', status: 500 }) : text)),
+        50,
+      ),
+    caughtBy: 'createPet.variation',
+    message: /createPet with a body over 1 MiB answered 500: a server error/,
+  },
   'HEAD answered 500': {
     start: () =>
       faultyDeployment(
