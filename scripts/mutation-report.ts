@@ -7,7 +7,7 @@
  * script, so the published score never rests on an untriaged mutant.
  *
  *   tsx scripts/mutation-report.ts [stryker report.json ...]   (default reports/mutation/mutation.json)
- *   tsx scripts/mutation-report.ts reports/mutation/mutants.jsonl   (the mutants tested so far, during a run)
+ *   tsx scripts/mutation-report.ts reports/mutation/mutants.jsonl   (the files finished so far, during or after a run cut short)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -196,7 +196,12 @@ function survivorsMarkdown(score: Score, triaged: ReadonlyMap<TriageRule, Surviv
     ...[...new Set(untested.map((s) => s.file))].flatMap((file) => [
       `### ${file}: ${untested.filter((s) => s.file === file).length}`,
       '',
-      ...untested.filter((s) => s.file === file).map((s) => `- line ${s.line}, ${s.mutator} (${s.status === 'Ignored' ? 'static, not run' : 'not executed'}): \`${oneLine(s.original)}\` → \`${oneLine(s.replacement)}\``),
+      ...untested
+        .filter((s) => s.file === file)
+        .map(
+          (s) =>
+            `- line ${s.line}, ${s.mutator} (${s.status === 'Ignored' ? 'static, not run' : 'not executed'}): \`${oneLine(s.original)}\` → \`${oneLine(s.replacement)}\``,
+        ),
       '',
     ]),
     '## Outside the contract: seen only where the interface leaves the answer free, or in a mock-only feature',
@@ -258,15 +263,35 @@ export function triage(
   return { score, markdown: survivorsMarkdown(score, triaged, untested), unused: rules.filter((rule) => !triaged.has(rule)) };
 }
 
-/** A report of the mutants tested so far, from the lines scripts/stryker-mutant-log.ts appends during a run; the sources as they are on disk. */
+/**
+ * A report of the mutants tested so far, from the lines scripts/stryker-mutant-log.ts appends during a
+ * run; the sources as they are on disk. Only files every mutant of which has a result are kept: Stryker
+ * numbers the mutants of each file in a row, so a file is finished when no number of its run is missing.
+ */
 function reportOfLog(text: string): StrykerReport {
+  const lines = text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as StrykerMutant & { fileName: string });
+  const ids = new Set(lines.map((line) => Number(line.id)));
+  const firstId = new Map<string, number>();
+  for (const { fileName, id } of lines) firstId.set(fileName, Math.min(firstId.get(fileName) ?? Number(id), Number(id)));
+  const starts = [...firstId.values()].sort((a, b) => a - b);
+  const finished = (fileName: string) => {
+    const start = firstId.get(fileName) ?? 0;
+    const end = starts.find((candidate) => candidate > start) ?? Math.max(...ids) + 1;
+    for (let id = start; id < end; id++) if (!ids.has(id)) return false;
+    return true;
+  };
   const files: Record<string, { source: string; mutants: StrykerMutant[] }> = {};
-  for (const line of text.split('\n').filter(Boolean)) {
-    const { fileName, ...mutant } = JSON.parse(line) as StrykerMutant & { fileName: string };
+  for (const { fileName, ...mutant } of lines) {
+    if (!finished(fileName)) continue;
     const file = relative(process.cwd(), fileName);
     files[file] ??= { source: readFileSync(file, 'utf8'), mutants: [] };
     files[file].mutants.push(mutant);
   }
+  const unfinished = [...firstId.keys()].filter((fileName) => !finished(fileName)).map((fileName) => relative(process.cwd(), fileName));
+  if (unfinished.length > 0) process.stderr.write(`mutation-report: left out, not finished: ${unfinished.join(', ')}\n`);
   return { files };
 }
 

@@ -65,10 +65,13 @@ export function findings(report: VerificationReport): string[] {
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** The process's listeners of `event`, a signal or `exit`. */
+const listenersOf = (event: string): unknown[] => (process as NodeJS.EventEmitter).listeners(event);
+
 /** The listeners `event` gained since `before`: what the command added to the process. */
 function added(event: 'SIGTERM' | 'SIGINT' | 'exit', before: ReadonlyMap<string, readonly unknown[]>): ((...args: unknown[]) => void)[] {
   const old = before.get(event) ?? [];
-  return process.listeners(event).filter((listener) => !old.includes(listener)) as ((...args: unknown[]) => void)[];
+  return listenersOf(event).filter((listener) => !old.includes(listener)) as ((...args: unknown[]) => void)[];
 }
 
 /** The end of what the commands wrote to stderr: the request log and warnings, kept for a problem's message. */
@@ -91,7 +94,7 @@ function keepStderr(): void {
  * it did not start.
  */
 async function startCli(runCli: RunMockCli, argv: readonly string[]): Promise<{ url: string; stop: () => Promise<void> } | { problem: string }> {
-  const before = new Map((['SIGTERM', 'SIGINT', 'exit'] as const).map((event) => [event, process.listeners(event)]));
+  const before = new Map((['SIGTERM', 'SIGINT', 'exit'] as const).map((event) => [event, listenersOf(event)]));
   let stdout = '';
   const { write: outWrite } = process.stdout;
   process.stdout.write = ((chunk: string | Uint8Array) => {

@@ -38,29 +38,23 @@ export interface TriageRule {
 // Reasons shared by many rules.
 const MESSAGE =
   'Only the text of an Error `message` (or of a log line) changes; the interface leaves the message free, so status, `code` and headers are what a verifier may judge, and they are unchanged.';
-const PREFER =
-  'Mock-only feature: `Prefer: code=, delay=, auth=expired` and their `__code` query twins are how tests force answers from the mock; the interface has no such preference, and no verifier of it sends one.';
 const SESSIONS =
   'Mock-only feature: named sessions (`X-Mock-Session`) isolate parallel tests; the interface has no sessions, and a deployment is checked through its one default state.';
 const JOURNAL =
   'Mock-only feature: the request journal (`GET /__mock/requests`, `mock.requests()`) and the rule it names for each answer; nothing in an answer to the API changes.';
-const FAULT = 'Mock-only feature: network faults (`Prefer: fault=`, `--faults`) break or slow the connection on request; no client of the interface asks for one.';
 const PLUMBING =
   'Mock-only plumbing: the self-check, coverage counting, key labels and session names in the request log, the admin endpoints, the MSW `serves` filter; no answer of the API changes.';
-const STARTUP =
-  "A check of the mock's own options at start (keys, a profile a Redis store cannot adopt): with the options every documented configuration passes nothing changes; with options it should refuse, the CLI starts instead of exiting 2. That is the CLI's behaviour, not an answer of a deployment: no verifier of the interface may judge it (test/mock covers it).";
 const CHOICE =
   'The mock then makes another choice the interface leaves open (listPets documents only 200 and 401, so an out-of-range or unparsable `limit` may be clamped or ignored, an unknown `status` may give an empty page; a non-integer petId may be a 404; `Deprecation` may be the legacy `true`; the status of a pet created without one; the order of a page; the ids): a correct deployment may make either, as the profiles of real deployments show, so no verifier of the interface may fail it. The profile then no longer mimics its deployment: test/mock covers that.';
-const CACHE = 'A cache or a performance detail: the answers are the same, only how (or how often) they are computed changes.';
 const SEEDED =
   'The pets a mock starts with change (none, or drawn another way): the interface fixes no initial data, so a deployment may start empty or with any pets, and the verifier reads only the pets it lists or creates. The mock documents its seeded pets (docs/mock-data.md), which test/mock checks.';
 const IDS =
   'The ids the mock gives change (dense from 1, beyond 2^53, drawn at random): the interface leaves ids to the deployment, so the verifier checks only that they are integers, unique and readable back.';
-const UNUSED = 'The value is computed and then not used in that configuration (your own data replaces the seeded pets), so no answer changes; it only costs a little at start.';
+const UNUSED =
+  'The value is computed and then not used in that configuration (your own data replaces the seeded pets), so no answer changes; it only costs a little at start.';
 const RESTART =
   'What `--state` keeps for the next start of the mock changes: a client sees it only after a restart, which no trial makes (the verifier checks one running deployment): untested.';
-const UNTRIED = (config: string) =>
-  `Changes only ${config}, a configuration no trial runs yet (scripts/mutation-run.ts): untested.`;
+const UNTRIED = (config: string) => `Changes only ${config}, a configuration no trial runs yet (scripts/mutation-run.ts): untested.`;
 
 export const TRIAGE: readonly TriageRule[] = [
   // --- create-mock-api.ts: the state a mock starts with --------------------------------------------
@@ -147,14 +141,16 @@ export const TRIAGE: readonly TriageRule[] = [
     code: /^value !== undefined$/,
     replacement: /^true$/,
     verdict: 'equivalent',
-    reason: 'A field the body leaves out and the schema gives no default is set to `undefined`, which JSON leaves out as before; `categoryId` and `name` are required, and `status` has its default.',
+    reason:
+      'A field the body leaves out and the schema gives no default is set to `undefined`, which JSON leaves out as before; `categoryId` and `name` are required, and `status` has its default.',
   },
   {
     file: 'src/mock/operations/create-kind.ts',
     scope: 'create',
     code: /^'error' in saved$|^'error'$/,
     verdict: 'untested',
-    reason: 'A create whose `--state` file cannot be written answers as if saved: no trial makes the file fail to write (a full disk, a read-only directory). Untested.',
+    reason:
+      'A create whose `--state` file cannot be written answers as if saved: no trial makes the file fail to write (a full disk, a read-only directory). Untested.',
   },
   {
     file: 'src/mock/operations/create-kind.ts',
@@ -185,7 +181,12 @@ export const TRIAGE: readonly TriageRule[] = [
       'The value sent is returned in place of the one checked: the lossless parser gives the same number for every integer up to 2^53 (and the bigint beyond, which the original returns too), and a path or query integer is already coerced (coerceParameter).',
   },
   // --- operations/kinds.ts, item-id.ts, list-kind.ts ----------------------------------------------------
-  { file: 'src/mock/operations/kinds.ts', scope: 'mockOperations', verdict: 'untested', reason: `A check of the spec served, at start: the bundled spec passes it. ${UNTRIED('a spec the mock cannot serve (`--spec`)')}` },
+  {
+    file: 'src/mock/operations/kinds.ts',
+    scope: 'mockOperations',
+    verdict: 'untested',
+    reason: `A check of the spec served, at start: the bundled spec passes it. ${UNTRIED('a spec the mock cannot serve (`--spec`)')}`,
+  },
   {
     file: 'src/mock/operations/item-id.ts',
     scope: 'path',
@@ -200,11 +201,27 @@ export const TRIAGE: readonly TriageRule[] = [
     verdict: 'outside',
     reason: `The profile's \`nonIntegerPetId: 404\` is no longer applied, or applied to an integer out of range too. ${CHOICE}`,
   },
-  { file: 'src/mock/operations/list-kind.ts', scope: 'relaxedLimit', verdict: 'outside', reason: `The profile's choices on \`limit\` are applied otherwise. ${CHOICE}` },
-  { file: 'src/mock/operations/list-kind.ts', scope: 'limitRelaxed', verdict: 'outside', reason: `The profile's choices on \`limit\` are applied otherwise. ${CHOICE}` },
-  { file: 'src/mock/create-mock-api.ts', scope: 'respondAdmin', code: /journal\?\.keeper/, verdict: 'untested', reason: UNTRIED('a mock without the journal (`--no-journal`), which would then not start') },
+  {
+    file: 'src/mock/operations/list-kind.ts',
+    scope: 'relaxedLimit',
+    verdict: 'outside',
+    reason: `The profile's choices on \`limit\` are applied otherwise. ${CHOICE}`,
+  },
+  {
+    file: 'src/mock/operations/list-kind.ts',
+    scope: 'limitRelaxed',
+    verdict: 'outside',
+    reason: `The profile's choices on \`limit\` are applied otherwise. ${CHOICE}`,
+  },
+  {
+    file: 'src/mock/create-mock-api.ts',
+    scope: 'respondAdmin',
+    code: /journal\?\.keeper/,
+    verdict: 'untested',
+    reason: UNTRIED('a mock without the journal (`--no-journal`), which would then not start'),
+  },
   { file: 'src/mock/create-mock-api.ts', scope: 'respond', code: /selfCheck/, verdict: 'outside', reason: PLUMBING },
-  ...['reset', 'requests', 'clearRequests', 'coverage', 'serves'].map(
+  ...['reset', 'requests', 'clearRequests', 'coverage'].map(
     (scope): TriageRule => ({
       file: 'src/mock/create-mock-api.ts',
       scope,
@@ -213,7 +230,14 @@ export const TRIAGE: readonly TriageRule[] = [
     }),
   ),
   { file: 'src/mock/create-mock-api.ts', scope: 'memorySessions', code: /settings\.restore/, verdict: 'untested', reason: RESTART },
-  { file: 'src/mock/create-mock-api.ts', scope: 'stateOf', code: /^!shared$/, replacement: /^true$/, verdict: 'untested', reason: UNTRIED('a mock whose state is in Redis (`--store`)') },
+  {
+    file: 'src/mock/create-mock-api.ts',
+    scope: 'stateOf',
+    code: /^!shared$/,
+    replacement: /^true$/,
+    verdict: 'untested',
+    reason: UNTRIED('a mock whose state is in Redis (`--store`)'),
+  },
   { file: 'src/mock/create-mock-api.ts', scope: 'journalOf', verdict: 'outside', reason: JOURNAL },
   { file: 'src/mock/create-mock-api.ts', scope: 'journalOn', verdict: 'outside', reason: JOURNAL },
   { file: 'src/mock/create-mock-api.ts', scope: 'keyLabelsByIndex', verdict: 'outside', reason: PLUMBING },
@@ -235,7 +259,14 @@ export const TRIAGE: readonly TriageRule[] = [
     reason: UNTRIED('a mock of another spec (`--spec`), whose pets would be drawn from the bundled fields'),
   },
   { file: 'src/mock/create-mock-api.ts', scope: 'inMemory', code: /^spec === BUNDLED_SPEC$/, verdict: 'outside', reason: SEEDED },
-  { file: 'src/mock/create-mock-api.ts', scope: 'inMemory', code: /^settings\.data === undefined$/, replacement: /^true$/, verdict: 'equivalent', reason: UNUSED },
+  {
+    file: 'src/mock/create-mock-api.ts',
+    scope: 'inMemory',
+    code: /^settings\.data === undefined$/,
+    replacement: /^true$/,
+    verdict: 'equivalent',
+    reason: UNUSED,
+  },
   { file: 'src/mock/create-mock-api.ts', scope: 'inMemory', code: /^\[\]$/, verdict: 'equivalent', reason: UNUSED },
   { file: 'src/mock/create-mock-api.ts', scope: 'inMemory', code: /^settings\.data === undefined$/, verdict: 'outside', reason: SEEDED },
   {
@@ -250,7 +281,14 @@ export const TRIAGE: readonly TriageRule[] = [
   { file: 'src/mock/create-mock-api.ts', scope: 'memorySessions', code: /^\[\]$/, verdict: 'equivalent', reason: UNUSED },
   { file: 'src/mock/create-mock-api.ts', scope: 'memorySessions', code: /^data === undefined$/, verdict: 'outside', reason: SEEDED },
   { file: 'src/mock/create-mock-api.ts', scope: 'memorySessions', code: /^data !== undefined$/, verdict: 'outside', reason: IDS },
-  { file: 'src/mock/create-mock-api.ts', scope: 'memorySessions', code: /^order === undefined$/, replacement: /^false$/, verdict: 'equivalent', reason: 'An order of `undefined` is passed instead of none: the seed index takes its default order either way.' },
+  {
+    file: 'src/mock/create-mock-api.ts',
+    scope: 'memorySessions',
+    code: /^order === undefined$/,
+    replacement: /^false$/,
+    verdict: 'equivalent',
+    reason: 'An order of `undefined` is passed instead of none: the seed index takes its default order either way.',
+  },
   { file: 'src/mock/create-mock-api.ts', scope: 'memorySessions', code: /order/, verdict: 'outside', reason: CHOICE },
   {
     file: 'src/mock/create-mock-api.ts',
@@ -258,5 +296,81 @@ export const TRIAGE: readonly TriageRule[] = [
     code: /operationOfKind|^'list'$/,
     verdict: 'untested',
     reason: `The list filter of the spec served: for the bundled spec the seed index falls back to the same one. ${UNTRIED('a mock of another spec (`--spec`)')}`,
+  },
+  {
+    file: 'src/mock/operations/list-kind.ts',
+    scope: 'query',
+    verdict: 'untested',
+    reason: `listPets's parameters are all in the query, so the filter changes nothing for the bundled spec. ${UNTRIED('a spec whose list has other parameters (`--spec`)')}`,
+  },
+  {
+    file: 'src/mock/operations/list-kind.ts',
+    scope: 'parse',
+    code: /^filter !== undefined$/,
+    replacement: /^true$/,
+    verdict: 'untested',
+    reason: `The bundled spec's list has a filter (\`status\`), so nothing changes. ${UNTRIED('a spec whose list has none (`--spec`)')}`,
+  },
+  {
+    file: 'src/mock/operations/list-kind.ts',
+    scope: 'listKind',
+    code: /unknownStatus|^'empty'$|emptyForUnknownValue|filter === undefined|filter !== undefined|value === raw|^raw === null/,
+    verdict: 'outside',
+    reason: `Which \`status\` values count as unknown, and whether one gives the profile's empty page (\`unknownStatus: empty\`) or a 400. ${CHOICE}`,
+  },
+  {
+    file: 'src/mock/operations/list-kind.ts',
+    scope: 'parse',
+    code: /^repeated !== undefined$/,
+    verdict: 'outside',
+    reason:
+      'A parameter given twice (`limit=1&limit=2`) is read as its first value rather than refused: the interface does not say, and frameworks differ (Express and FastAPI take one of them, a strict validator refuses), so the verifier may not fail either.',
+  },
+  {
+    file: 'src/mock/operations/list-kind.ts',
+    code: /^pageSize\?\.parameter$|^filter\?\.parameter$/,
+    mutators: ['OptionalChaining'],
+    verdict: 'untested',
+    reason: `The bundled spec's list has a page size and a filter, so nothing changes. ${UNTRIED('a spec whose list has neither (`--spec`)')}`,
+  },
+  {
+    file: 'src/mock/operations/list-kind.ts',
+    scope: 'values',
+    verdict: 'outside',
+    reason: `The profile's choices on \`limit\` and on an unknown \`status\` are applied otherwise. ${CHOICE}`,
+  },
+  { file: 'src/mock/operations/list-kind.ts', code: /^'The query'$|^`The query/, verdict: 'outside', reason: MESSAGE },
+  // --- operations/parameters.ts: the 400 of a parameter, and its message --------------------------------
+  ...['describeErrors', 'phrase', 'fieldName', 'valueAt', 'TYPE_PHRASES', 'spellingHint', 'rangeOf', 'rangesOf'].map(
+    (scope): TriageRule => ({ file: 'src/mock/operations/parameters.ts', scope, verdict: 'outside', reason: `${MESSAGE} (The words of a 400's message.)` }),
+  ),
+  {
+    file: 'src/mock/operations/parameters.ts',
+    scope: 'coerceParameter',
+    code: /^schema\.type !== 'integer'$/,
+    replacement: /^false$/,
+    verdict: 'untested',
+    reason: `A parameter that is no integer is coerced when it is spelt as one: the bundled spec's only such parameter, \`status\`, takes words, refused either way. ${UNTRIED('a spec with a string parameter that may be digits (`--spec`)')}`,
+  },
+  {
+    file: 'src/mock/operations/parameters.ts',
+    scope: 'repeatedParameter',
+    verdict: 'outside',
+    reason:
+      'A parameter given twice (`limit=1&limit=2`) is read as its first value rather than refused: the interface does not say, and frameworks differ (Express and FastAPI take one of them, a strict validator refuses), so the verifier may not fail either.',
+  },
+  {
+    file: 'src/mock/operations/parameters.ts',
+    scope: 'parseParameters',
+    code: /^raw === undefined$/,
+    verdict: 'equivalent',
+    reason: 'No lookup gives `undefined`: a path parameter is always there once the route matched, and a query parameter that is absent is `null`.',
+  },
+  {
+    file: 'src/mock/operations/parameters.ts',
+    scope: 'parseParameters',
+    code: /^ranges\.size > 0$/,
+    verdict: 'outside',
+    reason: `${MESSAGE} (The ranges are carried only for the 400's message.)`,
   },
 ];

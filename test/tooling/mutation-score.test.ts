@@ -91,7 +91,14 @@ describe('mutation-report triage', () => {
 
   it('counts a survivor no trial executes as untested, whatever its rule says, unless the rule puts it outside the contract', () => {
     const file = report.files['src/mock/f.ts'];
-    const unreached = { files: { 'src/mock/f.ts': { ...file, mutants: file.mutants.map((mutant) => ({ ...mutant, status: mutant.status === 'Survived' ? 'NoCoverage' : mutant.status })) } } };
+    const unreached = {
+      files: {
+        'src/mock/f.ts': {
+          ...file,
+          mutants: file.mutants.map((mutant) => ({ ...mutant, status: mutant.status === 'Survived' ? 'NoCoverage' : mutant.status })),
+        },
+      },
+    };
     const equivalent: TriageRule = { file: 'src/mock/f.ts', scope: 'f', verdict: 'equivalent', reason: 'why' };
     const unruled = triage([unreached], [], '2026-01-01');
     const asEquivalent = triage([unreached], [equivalent], '2026-01-01');
