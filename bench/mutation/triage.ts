@@ -373,4 +373,196 @@ export const TRIAGE: readonly TriageRule[] = [
     verdict: 'outside',
     reason: `${MESSAGE} (The ranges are carried only for the 400's message.)`,
   },
+  // --- operations/read-kind.ts: getPet, its deprecation and its sunset ----------------------------------
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'deprecationHeaders',
+    code: /^form === 'legacy'$|^'legacy'$/,
+    verdict: 'outside',
+    reason: `\`Deprecation: true\` (the legacy form) in place of RFC 9745's date, or the profile's legacy form not applied. ${CHOICE}`,
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'deprecationHeaders',
+    code: /^(deprecatedAt|sunset|replacement) === undefined$/,
+    replacement: /^false$/,
+    verdict: 'untested',
+    reason: `getPet of the bundled spec has a deprecation date, a sunset and a replacement, so nothing changes. ${UNTRIED('a spec with a deprecated operation without them (`--spec`)')}`,
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'deprecationHeaders',
+    verdict: 'missed',
+    reason:
+      "getPet's answers lose `Deprecation`, `Sunset` or `Link`, which the spec documents on getPet. The verifier takes a documented header that is absent as advice, as the interface names no response header. Check to add: fail getPet when a deprecation header the spec documents is absent, at least under the spec rather than the interface.",
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'goneResponse',
+    verdict: 'untested',
+    reason:
+      "The 410 getPet answers past its sunset (5 December 2030), made at start and served only then: no trial runs the mock past the sunset (with `--now` after it, the verifier fails the mock on getPet.petId-spellings, a 410 for `1abc`, which is the verifier's to settle). Untested.",
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'retirement',
+    code: /^\{\s*const \{ deprecation \}|^\{\s*removal:|^deprecation === undefined$/,
+    replacement: /^\{\}$|^true$/,
+    verdict: 'missed',
+    reason: 'getPet loses its deprecation notice (`Deprecation`, `Sunset`, `Link`) and its 410: the headers are caught by the check proposed above.',
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'retirement',
+    code: /^deprecation === undefined$/,
+    replacement: /!==/,
+    verdict: 'missed',
+    reason: 'getPet loses its deprecation notice (`Deprecation`, `Sunset`, `Link`) and its 410: the headers are caught by the check proposed above.',
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    code: /^deprecation === undefined$|^replacement\?\.path$/,
+    verdict: 'untested',
+    reason: `getPet of the bundled spec has a deprecation with a replacement, so nothing changes. ${UNTRIED('a spec with a read operation that has none (`--spec`)')}`,
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'replacement',
+    replacement: /^true$/,
+    verdict: 'equivalent',
+    reason: "The first operation of the model is listPets, getPet's replacement itself.",
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'replacement',
+    replacement: /!==/,
+    verdict: 'untested',
+    reason:
+      "The replacement found is createPet, whose path is listPets' (`/pets`): the `Link` is the same, and only the 410's message past the sunset changes, which no trial reaches.",
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'replacement',
+    verdict: 'missed',
+    reason: 'getPet loses its `Link` to the replacement (and its 410 names none): caught by the check of documented headers proposed above.',
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'retirement',
+    code: /^sunset === undefined$/,
+    verdict: 'untested',
+    reason:
+      'getPet keeps its notice but would not answer 410 past its sunset (or, for `false`, nothing changes for the bundled spec): no trial runs the mock past the sunset. Untested.',
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'responseHeaders',
+    code: /^\(status, isRemoved\)|^isRemoved \|\| status === 410$|^status === 410$/,
+    replacement: /^\(\) => undefined$|^true$|^status !== 410$/,
+    verdict: 'missed',
+    reason:
+      "getPet's answers before the sunset lose `Deprecation` and `Link` (or all three headers): caught by the check of documented headers proposed above.",
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'responseHeaders',
+    verdict: 'untested',
+    reason:
+      'Only a 410 changes (it carries the notice rather than the `Sunset` alone): the mock answers 410 past the sunset, which no trial reaches, or when `Prefer: code=410` forces it. Untested.',
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'readKind',
+    code: /nonIntegerPetId/,
+    verdict: 'outside',
+    reason: `The profile's \`nonIntegerPetId: 404\` is no longer applied, or applied without a profile. ${CHOICE}`,
+  },
+  { file: 'src/mock/operations/read-kind.ts', code: /^['`]No pet has/, verdict: 'outside', reason: MESSAGE },
+  // --- pipeline/auth.ts: the bearer check and the --api-key values --------------------------------------
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    scope: 'rejection',
+    verdict: 'outside',
+    reason: `Which of the four 401s a credential that is not accepted gets: each is the same 401 with \`code: unauthorized\` and \`WWW-Authenticate: Bearer\`, so only the message differs. ${MESSAGE}`,
+  },
+  { file: 'src/mock/pipeline/auth.ts', scope: 'tokenBounds', verdict: 'outside', reason: `Used only to choose the 401's message (see rejection). ${MESSAGE}` },
+  { file: 'src/mock/pipeline/auth.ts', scope: 'AUTH_MESSAGES', verdict: 'outside', reason: MESSAGE },
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    scope: 'isWhitespace',
+    verdict: 'outside',
+    reason: `Used to choose the 401's message, and at start to refuse a key with whitespace, which no client could send as a Bearer token anyway. ${MESSAGE}`,
+  },
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    scope: 'whitespaceIn',
+    verdict: 'untested',
+    reason: UNTRIED('a mock given a key it must refuse at start, with whitespace in it (`--api-key "two words"`)'),
+  },
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    scope: 'apiKeyProblem',
+    verdict: 'untested',
+    reason: UNTRIED(
+      'a mock given a key it must refuse at start: empty (`--api-key ci:` with its variable unset, which would then take an empty token) or with whitespace',
+    ),
+  },
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    scope: 'keys',
+    verdict: 'untested',
+    reason: UNTRIED('a mock given a key it must refuse at start (empty, or with whitespace)'),
+  },
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    scope: 'parseApiKey',
+    verdict: 'untested',
+    reason: `\`ci=a-labelled-key\` and \`k\` still read as the trial means them; another spelling of \`--api-key\` (\`ci:key\`, a padded base64 key, \`ci==x\`) may read otherwise. ${UNTRIED('those spellings')}`,
+  },
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    scope: 'labelledBy',
+    verdict: 'untested',
+    reason: `\`ci=a-labelled-key\` and \`k\` still read as the trial means them; another spelling of \`--api-key\` may read otherwise. ${UNTRIED('those spellings')}`,
+  },
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    scope: 'isSpaceOrTab',
+    code: /0x09/,
+    verdict: 'outside',
+    reason:
+      'A tab between `Bearer` and the token (or around it) is no longer taken: RFC 9110 §11.4 separates the scheme from its credentials by spaces only (`1*SP`), so refusing a tab is as correct as the mock’s leniency, and no verifier may fail either.',
+  },
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    scope: 'bearerCheck',
+    code: /^length > BEARER\.length$|^i < key\.length$|^start < length$|^end > start$|^end - 1$|^end > start && isSpaceOrTab/,
+    replacement: /^true$|^length >= BEARER\.length$|^i <= key\.length$|^start <= length$|^end >= start$|^end <= start$|^end \+ 1$|^false$/,
+    verdict: 'equivalent',
+    reason:
+      'The bounds of the scan change where nothing lies: a header shorter than the scheme fails the letters anyway, a code unit past the end reads as none (NaN, 0 in the comparison), and a field value never ends in spaces or tabs (RFC 9110 §5.5: HTTP parsers and the Fetch Headers strip them), so trailing whitespace never reaches the check.',
+  },
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    scope: 'bearerCheck',
+    code: /^start < length && isSpaceOrTab|^start < length$/,
+    verdict: 'outside',
+    reason:
+      'More than one space between `Bearer` and the token is no longer taken: RFC 9110 §11.4 allows several (`1*SP`), but mainstream parsers split at the first space (FastAPI’s `get_authorization_scheme_param`), so the verifier does not require it.',
+  },
+  {
+    file: 'src/mock/pipeline/auth.ts',
+    scope: 'bearerCheck',
+    code: /BEARER|scheme/,
+    verdict: 'missed',
+    reason:
+      'The scheme is not checked: the real key under another scheme of six letters (`Digest <key>`) is taken. Check to add: the real key under other schemes (`Basic`, `Digest`, `Token`) is refused with 401 (RFC 6750 §2.1: the Bearer scheme is what carries the token).',
+  },
+  {
+    file: 'src/mock/operations/read-kind.ts',
+    scope: 'retirement',
+    code: /^\{ sunset:|^\{ at:/,
+    verdict: 'untested',
+    reason: "The 410 past getPet's sunset loses its `Sunset`, or never comes: no trial runs the mock past the sunset. Untested.",
+  },
 ];
