@@ -123,6 +123,17 @@ const FAULTS: Readonly<Record<string, { start: () => Promise<Deployment>; caught
     caughtBy: 'createPet.variation',
     message: /createPet with a body over 1 MiB answered 500: a server error/,
   },
+  'the key taken under any scheme (a check of the scheme by its length)': {
+    start: () =>
+      faultyDeployment((request, mock) => {
+        const authorization = request.headers.get('authorization') ?? '';
+        const headers = new Headers(request.headers);
+        if (/^\S{6} /.test(authorization)) headers.set('authorization', `Bearer ${authorization.slice(7)}`);
+        return mock(new Request(request, { headers }));
+      }, 50),
+    caughtBy: '*.variation',
+    message: /with the key under the scheme Digest accepted it/,
+  },
   'HEAD answered 500': {
     start: () =>
       faultyDeployment(

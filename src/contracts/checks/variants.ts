@@ -130,6 +130,15 @@ const CREDENTIALS: readonly Variant[] = [
     advisory: 'Rails’ token authentication matches "Bearer" as written, and the interface writes it so',
     change: always({ authorization: `bearer ${KEY_PLACEHOLDER}` }),
   },
+  // Schemes of other lengths too, so that a check of the scheme by its length alone is seen.
+  ...['Basic', 'Digest', 'Token'].map(
+    (scheme): Variant => ({
+      what: `the key under the scheme ${scheme}`,
+      rule: 'RFC 6750 §2.1 and RFC 9110 §11.4: the key is a credential of the Bearer scheme, which the interface names; under another scheme it is none',
+      expect: 'refuse',
+      change: always({ authorization: `${scheme} ${KEY_PLACEHOLDER}` }),
+    }),
+  ),
 ];
 
 /** RFC 9110 §8.3: the media type of a request body, in any spelling the RFC makes the same. */
