@@ -551,14 +551,6 @@ export const TRIAGE: readonly TriageRule[] = [
       'More than one space between `Bearer` and the token is no longer taken: RFC 9110 §11.4 allows several (`1*SP`), but mainstream parsers split at the first space (FastAPI’s `get_authorization_scheme_param`), so the verifier does not require it.',
   },
   {
-    file: 'src/mock/pipeline/auth.ts',
-    scope: 'bearerCheck',
-    code: /BEARER|scheme/,
-    verdict: 'missed',
-    reason:
-      'The scheme is not checked: the real key under another scheme of six letters (`Digest <key>`) is taken. Check to add: the real key under other schemes (`Basic`, `Digest`, `Token`) is refused with 401 (RFC 6750 §2.1: the Bearer scheme is what carries the token).',
-  },
-  {
     file: 'src/mock/operations/read-kind.ts',
     scope: 'retirement',
     code: /^\{ sunset:|^\{ at:/,
