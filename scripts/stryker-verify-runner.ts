@@ -1,6 +1,6 @@
 /**
  * A Stryker test runner whose "tests" are the trials of scripts/mutation-run.ts: petstore-verify
- * against the mock built from Stryker's sandbox. It runs in Stryker's worker process and switches
+ * against the mock built from Stryker's sandbox, started by its command in each documented configuration. It runs in Stryker's worker process and switches
  * mutants at run time, as Stryker's own runners do, so a mutant costs one verifier run instead of a
  * new Node process (~4x faster on this project). Code that runs only while modules load (a "static"
  * mutant) cannot be switched so; Stryker then starts a fresh worker, and the mutant is switched on
@@ -22,7 +22,7 @@ import {
   TestStatus,
   toMutantRunResult,
 } from '@stryker-mutator/api/test-runner';
-import { runTrial, type StartMock, TRIALS } from './mutation-run.js';
+import { type RunMockCli, runTrial, TRIALS } from './mutation-run.js';
 
 /** The state Stryker's instrumented code reads and writes on `globalThis.__stryker__`. */
 interface InstrumenterContext {
@@ -42,11 +42,11 @@ function instrumenter(): InstrumenterContext {
   return globalThis.__stryker__;
 }
 
-/** The mutated mock: imported from the sandbox (the working directory), once per worker. */
-let mockUnderTest: Promise<StartMock> | undefined;
-function startMock(): Promise<StartMock> {
-  mockUnderTest ??= import(pathToFileURL(join(process.cwd(), 'src/mock/hosts/node-server.ts')).href).then(
-    (module: typeof import('../src/mock/hosts/node-server.js')) => module.startMockServer,
+/** The mutated mock's command, as bin/petstore-mock.js runs it: imported from the sandbox (the working directory), once per worker. */
+let mockUnderTest: Promise<RunMockCli> | undefined;
+function startMock(): Promise<RunMockCli> {
+  mockUnderTest ??= import(pathToFileURL(join(process.cwd(), 'src/mock/hosts/cli.ts')).href).then(
+    (module: typeof import('../src/mock/hosts/cli.js')) => module.runMockCli,
   );
   return mockUnderTest;
 }
@@ -54,7 +54,7 @@ function startMock(): Promise<StartMock> {
 /** Runs the trials named by `filter` (all when none), in order, stopping at the first that fails. */
 async function runTrials(filter: readonly string[] | undefined, context: InstrumenterContext): Promise<TestResult[]> {
   const trials = TRIALS.filter((candidate) => filter === undefined || filter.includes(candidate.name));
-  let start: StartMock;
+  let start: RunMockCli;
   try {
     start = await startMock();
   } catch (error) {

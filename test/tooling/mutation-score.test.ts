@@ -7,11 +7,12 @@ const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta
 const score: Score = JSON.parse(read('bench/mutation/score.json'));
 
 describe('the published mutation score', () => {
-  it('adds up: every mutant is killed, timed out, survived or other; every survivor is equivalent or missed', () => {
-    const { total, killed, timeout, survived, noCoverage, other } = score.stryker;
-    expect(killed + timeout + survived + noCoverage + other).toBe(total);
-    expect(score.equivalent + score.missed).toBe(survived + noCoverage);
+  it('adds up: every mutant is killed, timed out, survived or other; every survivor is equivalent, outside the contract, missed or untested', () => {
+    const { total, killed, timeout, survived, noCoverage, ignored, other } = score.stryker;
+    expect(killed + timeout + survived + noCoverage + ignored + other).toBe(total);
+    expect(score.equivalent + score.outside + score.missed + score.untested).toBe(survived + noCoverage + ignored);
     expect(score.score).toBe(Math.round((1000 * (killed + timeout)) / (killed + timeout + score.missed)) / 10);
+    expect(score.scoreWithUntested).toBe(Math.round((1000 * (killed + timeout)) / (killed + timeout + score.missed + score.untested)) / 10);
   });
 
   it('is the one docs/mutation.md publishes, with its date and raw Stryker numbers', () => {
@@ -19,6 +20,8 @@ describe('the published mutation score', () => {
     const detected = score.stryker.killed + score.stryker.timeout;
     expect(page).toContain(`${score.score}%`);
     expect(page).toContain(`${detected} of ${detected + score.missed}`);
+    expect(page).toContain(`${score.scoreWithUntested}%`);
+    expect(page).toContain(`${detected} of ${detected + score.missed + score.untested}`);
     expect(page).toContain(`${score.stryker.total} mutants`);
     expect(page).toContain(score.date);
   });
@@ -27,7 +30,7 @@ describe('the published mutation score', () => {
     const entries = read('bench/mutation/SURVIVORS.md')
       .split('\n')
       .filter((line) => line.startsWith('- line '));
-    expect(entries).toHaveLength(score.stryker.survived + score.stryker.noCoverage);
+    expect(entries).toHaveLength(score.stryker.survived + score.stryker.noCoverage + score.stryker.ignored);
   });
 
   it('is about files that exist and that stryker.config.json mutates', () => {
@@ -84,5 +87,24 @@ describe('mutation-report triage', () => {
     const asMissed = triage([report], [missed], '2026-01-01');
     expect('score' in asEquivalent && asEquivalent.score).toMatchObject({ equivalent: 1, missed: 0, score: 100, strykerScore: 50 });
     expect('score' in asMissed && asMissed.score).toMatchObject({ equivalent: 0, missed: 1, score: 50, strykerScore: 50 });
+  });
+
+  it('counts a survivor no trial executes as untested, whatever its rule says, unless the rule puts it outside the contract', () => {
+    const file = report.files['src/mock/f.ts'];
+    const unreached = {
+      files: {
+        'src/mock/f.ts': {
+          ...file,
+          mutants: file.mutants.map((mutant) => ({ ...mutant, status: mutant.status === 'Survived' ? 'NoCoverage' : mutant.status })),
+        },
+      },
+    };
+    const equivalent: TriageRule = { file: 'src/mock/f.ts', scope: 'f', verdict: 'equivalent', reason: 'why' };
+    const unruled = triage([unreached], [], '2026-01-01');
+    const asEquivalent = triage([unreached], [equivalent], '2026-01-01');
+    const asOutside = triage([unreached], [{ ...equivalent, verdict: 'outside' }], '2026-01-01');
+    expect('score' in unruled && unruled.score).toMatchObject({ equivalent: 0, untested: 1, score: 100, scoreWithUntested: 50 });
+    expect('score' in asEquivalent && asEquivalent.score).toMatchObject({ equivalent: 0, untested: 1, score: 100, scoreWithUntested: 50 });
+    expect('score' in asOutside && asOutside.score).toMatchObject({ outside: 1, untested: 0, score: 100, scoreWithUntested: 100 });
   });
 });

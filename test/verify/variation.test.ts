@@ -114,6 +114,26 @@ const FAULTS: Readonly<Record<string, { start: () => Promise<Deployment>; caught
     caughtBy: 'getPet.variation',
     message: /getPet with Prefer: petstore-verify-unknown=1 answered 400 where the request spelt plainly got 200, and RFC 7240 §2/,
   },
+  'a body over 1 MiB answered 500 (a size limit that throws)': {
+    start: () =>
+      faultyDeployment(
+        rewritingBody((text) => (text.length > 1024 * 1024 ? json(500, { code: 'internal', message: 'x', status: 500 }) : text)),
+        50,
+      ),
+    caughtBy: 'createPet.variation',
+    message: /createPet with a body over 1 MiB answered 500: a server error/,
+  },
+  'the key taken under any scheme (a check of the scheme by its length)': {
+    start: () =>
+      faultyDeployment((request, mock) => {
+        const authorization = request.headers.get('authorization') ?? '';
+        const headers = new Headers(request.headers);
+        if (/^\S{6} /.test(authorization)) headers.set('authorization', `Bearer ${authorization.slice(7)}`);
+        return mock(new Request(request, { headers }));
+      }, 50),
+    caughtBy: '*.variation',
+    message: /with the key under the scheme Digest accepted it/,
+  },
   'HEAD answered 500': {
     start: () =>
       faultyDeployment(

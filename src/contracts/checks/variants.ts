@@ -140,6 +140,15 @@ const CREDENTIALS: readonly Variant[] = [
     advisory: 'Rails’ token authentication matches "Bearer" as written, and the interface writes it so',
     change: always({ authorization: `bearer ${KEY_PLACEHOLDER}` }),
   },
+  // Schemes of other lengths too, so that a check of the scheme by its length alone is seen.
+  ...['Basic', 'Digest', 'Token'].map(
+    (scheme): Variant => ({
+      what: `the key under the scheme ${scheme}`,
+      rule: 'RFC 6750 §2.1 and RFC 9110 §11.4: the key is a credential of the Bearer scheme, which the interface names; under another scheme it is none',
+      expect: 'refuse',
+      change: always({ authorization: `${scheme} ${KEY_PLACEHOLDER}` }),
+    }),
+  ),
 ];
 
 /** RFC 9110 §8.3: the media type of a request body, in any spelling the RFC makes the same. */
@@ -188,6 +197,9 @@ function withField(fields: Fields, kind: 'string' | 'integer', value: (text: str
  * interface says only that bodies are JSON.
  */
 const PARSER_EXTENSION = 'RFC 8259 §9: a JSON parser MAY accept non-JSON forms or extensions (Ruby’s JSON reads comments, Python’s NaN)';
+
+/** The size of the string in the oversized body: with the rest of the body, just over 1 MiB. */
+const OVERSIZED_BYTES = 1024 * 1024;
 
 /** RFC 8259: what is one JSON text (the same request, however spaced, ordered or escaped), and what is none. */
 const JSON_TEXTS: readonly Variant[] = [
@@ -256,6 +268,10 @@ const JSON_TEXTS: readonly Variant[] = [
     const field = firstOf(fields, 'string');
     return field && `{${JSON.stringify(field[0])}:"petstore-verify first",${bodyOf(fields).slice(1)}`;
   }),
+  // Past the limits servers set by default (Express 100 kB, nginx 1 MiB), so that the path that refuses a body for its size runs.
+  body('a body over 1 MiB', 'RFC 9110 §15.5.14: a server may refuse content larger than it is willing to process (413), or take it', 'either', (fields) =>
+    withField(fields, 'string', () => JSON.stringify('x'.repeat(OVERSIZED_BYTES))),
+  ),
 ];
 
 /** What the schema of a request body says of member names: compared exactly, and those it does not name. */
