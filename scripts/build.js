@@ -43,7 +43,7 @@ for (const file of readdirSync('src/generated').filter((name) => name.endsWith('
 // it imports stay where npm installed them, once: bundled, they would ship a second copy of each (faker,
 // ajv, yaml, commander), and load even what only some flags use (faker, for another --seed).
 await build({
-  entryPoints: ['dist/mock/hosts/cli.js'],
+  entryPoints: ['dist/mock/hosts/mock-cli.js'],
   outfile: 'dist/bin/petstore-mock.js',
   bundle: true,
   packages: 'external',

@@ -7,8 +7,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { Command, Option } from 'commander';
-import { verifyCommand } from '../src/contracts/cli.js';
-import { mockCommand } from '../src/mock/hosts/cli.js';
+import { verifyCommand } from '../src/contracts/verify-cli.js';
+import { mockCommand } from '../src/mock/hosts/mock-cli.js';
 
 /** Which page shows the flags of which command. */
 export const FLAG_TABLES: readonly { page: string; command: () => Command }[] = [

@@ -45,8 +45,8 @@ function instrumenter(): InstrumenterContext {
 /** The mutated mock's command, as bin/petstore-mock.js runs it: imported from the sandbox (the working directory), once per worker. */
 let mockUnderTest: Promise<RunMockCli> | undefined;
 function startMock(): Promise<RunMockCli> {
-  mockUnderTest ??= import(pathToFileURL(join(process.cwd(), 'src/mock/hosts/cli.ts')).href).then(
-    (module: typeof import('../src/mock/hosts/cli.js')) => module.runMockCli,
+  mockUnderTest ??= import(pathToFileURL(join(process.cwd(), 'src/mock/hosts/mock-cli.ts')).href).then(
+    (module: typeof import('../src/mock/hosts/mock-cli.js')) => module.runMockCli,
   );
   return mockUnderTest;
 }

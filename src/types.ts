@@ -1,4 +1,4 @@
-import type { components } from './generated/types.js';
+import type { components } from './generated/spec-types.js';
 
 /**
  * Availability status of an animal: `available`, `pending` or `sold`.

@@ -161,18 +161,18 @@ export const TRIAGE: readonly TriageRule[] = [
       "The 201 has no `Location` (or an empty one), which the spec documents on createPet's 201. The verifier takes a documented header that is absent as advice, as the interface names no response header. Check to add: a 201 carries `Location` naming the created pet, or fail under the spec.",
   },
   { file: 'src/mock/operations/create-kind.ts', scope: 'sizeOf', verdict: 'outside', reason: `${MESSAGE} (The size named in the 413's message.)` },
-  // --- operations/inputs.ts ---------------------------------------------------------------------------
+  // --- operations/request-inputs.ts ---------------------------------------------------------------------------
   {
-    file: 'src/mock/operations/inputs.ts',
+    file: 'src/mock/operations/request-inputs.ts',
     scope: 'checkInput',
     code: /^validator === undefined$/,
     replacement: /^false$/,
     verdict: 'untested',
     reason: `Every place of the bundled spec that is checked has a validator, so nothing changes. ${UNTRIED('a spec with an operation without parameters (`--spec`)')}`,
   },
-  { file: 'src/mock/operations/inputs.ts', scope: 'rejection', verdict: 'outside', reason: MESSAGE },
+  { file: 'src/mock/operations/request-inputs.ts', scope: 'rejection', verdict: 'outside', reason: MESSAGE },
   {
-    file: 'src/mock/operations/inputs.ts',
+    file: 'src/mock/operations/request-inputs.ts',
     scope: 'exactInteger',
     code: /^typeof sent === 'bigint'$/,
     replacement: /^true$/,

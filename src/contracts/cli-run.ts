@@ -7,7 +7,6 @@ import { randomInt } from 'node:crypto';
 import { appendFile, writeFile } from 'node:fs/promises';
 import { messageOf } from '../errors.js';
 import { profileDocument } from '../profile/profile.js';
-import { type Flags, type Plan, packageVersion, type Reporter } from './cli.js';
 import type { ObservedExchange } from './http.js';
 import { profileOfRun } from './learn-profile.js';
 import { painter, resultLine, summary } from './reporters/console.js';
@@ -17,6 +16,7 @@ import { junitReport } from './reporters/junit.js';
 import { markdownSummary } from './reporters/markdown.js';
 import { DEFAULT_FUZZ_RUNS } from './run-bounds.js';
 import { type VerificationReport, verify } from './runner.js';
+import { type Flags, type Plan, packageVersion, type Reporter } from './verify-cli.js';
 
 function render(report: VerificationReport, reporter: Reporter): string {
   if (reporter === 'junit') return junitReport(report);

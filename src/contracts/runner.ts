@@ -6,11 +6,11 @@ import { basePathOf } from '../openapi/document.js';
 import { operationOfKind } from '../openapi/resource-model.js';
 import { DROPPED } from './causes.js';
 import { Advice, type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
-import { authChecks } from './checks/auth.js';
+import { authChecks } from './checks/auth-checks.js';
+import { inputChecks } from './checks/check-inputs.js';
 import { createChecks } from './checks/create.js';
 import { deleteChecks, deleteWrites } from './checks/delete-checks.js';
 import { getChecks } from './checks/get.js';
-import { inputChecks } from './checks/inputs.js';
 import { listChecks } from './checks/list.js';
 import { replaceChecks, replaceWrites } from './checks/replace-checks.js';
 import { variationChecks } from './checks/variation.js';
@@ -31,9 +31,9 @@ import {
 } from './http.js';
 import { BigIntegers, groupWithRoundedIntegers } from './lossy-integers.js';
 import { pactInstalled } from './pact/pact-module.js';
+import { type PactWorker, pactWriteBudget, startPactWorker, verifyPacts } from './pact/pact-suite.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
-import { type PactWorker, pactWriteBudget, startPactWorker, verifyPacts } from './pact/suite.js';
-import { type Coverage, CoverageRecorder } from './reporters/coverage.js';
+import { type Coverage, CoverageRecorder } from './reporters/coverage-reporter.js';
 import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES, SPEC_WRITES } from './run-bounds.js';
 
 /** `fuzz` runs the fuzz suite alone; with another suite it runs when `VerifyOptions.fuzz` asks for it. */
@@ -412,7 +412,7 @@ async function runFuzzSuite(run: Run, state: RunState): Promise<CheckResult[]> {
   // Its own writes, besides what the other suites left of the run's budget.
   run.client.grantWrites(MAX_FUZZ_WRITES);
   const result = fastCheckInstalled()
-    ? shown(run, await runCheck((await import('./fuzz/suite.js')).fuzzCheck(options), state, 'fuzz'))
+    ? shown(run, await runCheck((await import('./fuzz/fuzz-suite.js')).fuzzCheck(options), state, 'fuzz'))
     : {
         id: 'fuzz.model',
         suite: 'fuzz' as const,

@@ -1,6 +1,6 @@
 // Generated from spec/openapi.yaml by `npm run generate`. Do not edit.
 import type { ValidateFunction } from 'ajv';
-import type { components, operations } from './types.js';
+import type { components, operations } from './spec-types.js';
 
 /** `T` as ajv leaves it once it has filled in the schema's defaults: the properties `K` are there. */
 type Defaulted<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: Exclude<T[P], undefined> };

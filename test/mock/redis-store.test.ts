@@ -3,7 +3,7 @@ import { StoreUnavailableError } from '../../src/errors.js';
 import { seededPets } from '../../src/fixtures/seed.js';
 import { BIG_ID_OFFSET } from '../../src/fixtures/seeding.js';
 import type { Pending } from '../../src/mock/core/pending.js';
-import { SharedCoverage } from '../../src/mock/state/redis/coverage.js';
+import { SharedCoverage } from '../../src/mock/state/redis/redis-coverage.js';
 import { connectRedisStore, displayUrl, type RedisStore, type RedisStoreOptions } from '../../src/mock/state/redis/redis-store.js';
 import { MemoryPetStore, type PetDraft, type PetStore } from '../../src/mock/state/store.js';
 import { PET_STATUSES } from '../../src/openapi/facts.js';

@@ -105,7 +105,7 @@ describe('a copy of spec/openapi.yaml with an optional tag, and nothing else edi
   it('regenerates: its types name the tag, and the fixtures draw it from its schema, each pet valid by the copy', async () => {
     const path = await addTag();
     const files = await generatedFiles(path);
-    expect(files['src/generated/types.ts']).toMatch(/\btag\?: string/);
+    expect(files['src/generated/spec-types.ts']).toMatch(/\btag\?: string/);
     const validate = compiledValidators(await loadSpecFile(path));
     for (const [file, schema] of [
       ['fixtures/pets.json', 'Pet'],

@@ -55,7 +55,7 @@ describe('the packed package, installed without dev dependencies', () => {
   const bin = (name: string) => join(project, 'node_modules', '.bin', name);
 
   beforeAll(async () => {
-    if (!existsSync(join(root, 'dist/contracts/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+    if (!existsSync(join(root, 'dist/contracts/verify-cli.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
     project = await mkdtemp(join(tmpdir(), 'petstore-install-'));
     // dist/ is built already; --ignore-scripts keeps `prepare` from building it a second time.
     const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], root, 60_000);

@@ -6,8 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { FLAG_TABLES, flagsTableIn, renderFlagsTable, withFlagsTable } from '../../scripts/flags-table.js';
-import { verifyCommand } from '../../src/contracts/cli.js';
-import { mockCommand } from '../../src/mock/hosts/cli.js';
+import { verifyCommand } from '../../src/contracts/verify-cli.js';
+import { mockCommand } from '../../src/mock/hosts/mock-cli.js';
 
 const root = new URL('../../', import.meta.url);
 const REGENERATE = 'run `npm run docs:flags` to rewrite it from the CLI, and commit the page';

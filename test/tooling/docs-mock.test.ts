@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, it } from 'vitest';
 import { ADMIN_ENDPOINTS } from '../../src/mock/admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../../src/mock/core/defaults.js';
-import { mockCommand } from '../../src/mock/hosts/cli.js';
+import { mockCommand } from '../../src/mock/hosts/mock-cli.js';
 
 const read = (page: string) => readFile(new URL(`../../${page}`, import.meta.url), 'utf8');
 const pages = { 'docs/mock.md': await read('docs/mock.md'), 'docs/mock-admin.md': await read('docs/mock-admin.md') };

@@ -42,7 +42,7 @@ async function modulesLoaded(args: readonly string[]): Promise<string[]> {
 describe('petstore-verify --version and --help load nothing of the run', () => {
   it.each([['--version'], ['--help']])('%s loads neither the runner, the checks, the reporters nor the spec', async (flag) => {
     const loaded = await modulesLoaded([flag]);
-    expect(loaded.some((url) => url.endsWith('/dist/contracts/cli.js'))).toBe(true);
+    expect(loaded.some((url) => url.endsWith('/dist/contracts/verify-cli.js'))).toBe(true);
     // pact-module.js and fast-check-module.js only ask whether the optional peers resolve, to check the flags.
     const heavy =
       /contracts\/(runner|cli-run|check|http)\.js|\/(checks|reporters|openapi)\/|\/pact\/(suite|worker|proxy|pacts)\.js|\/(ajv|yaml|lossless-json)\//;

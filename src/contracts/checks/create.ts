@@ -3,7 +3,7 @@ import { ID_REUSED } from '../causes.js';
 import type { Check, CheckContext } from '../check.js';
 import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, newPetBody, type PetJson } from '../pets.js';
 import { bodyChecks } from './bodies.js';
-import { typeChecks } from './types.js';
+import { typeChecks } from './check-types.js';
 
 /** 2^53 + 1: the smallest integer a double cannot hold. */
 const BEYOND_DOUBLE = '9007199254740993';

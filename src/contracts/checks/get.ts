@@ -1,7 +1,7 @@
 import { ABSENT_SERVED } from '../causes.js';
 import type { Check } from '../check.js';
 import { absentIdBeyond, existingPet, idOf, isPet, samePet } from '../pets.js';
-import { lenientIntegerFault } from './inputs.js';
+import { lenientIntegerFault } from './check-inputs.js';
 
 const DAY_MS = 86_400_000;
 

@@ -10,7 +10,7 @@ import type { CallOptions, CheckContext, Finding } from '../check.js';
 import type { Exchange, RecordedRequest } from '../http.js';
 import { TransportError } from '../http.js';
 import { idOf } from '../pets.js';
-import type { BodyInput, ListInput, ReadInput } from './inputs.js';
+import type { BodyInput, ListInput, ReadInput } from './fuzz-inputs.js';
 import { type FuzzModel, idToRead, judgeCreate, judgeDelete, judgeList, judgeRead, petToRemove, type Violation } from './model.js';
 
 /** A response the model does not allow, or one that breaks the spec's conformance rule. */

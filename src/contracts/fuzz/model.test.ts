@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../json/lossless.js';
 import type { PetJson } from '../pets.js';
-import type { BodyInput, ListInput, ReadInput } from './inputs.js';
+import type { BodyInput, ListInput, ReadInput } from './fuzz-inputs.js';
 import { emptyModel, type FuzzModel, idToRead, judgeCreate, judgeDelete, judgeList, judgeRead, petToRemove } from './model.js';
 
 const FIELDS = ['name', 'categoryId', 'status', 'id'];

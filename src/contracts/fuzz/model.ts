@@ -13,10 +13,10 @@
 import type { JsonValue } from '../../json/lossless.js';
 import { ABSENT_SERVED, FEWER_THAN_LIMIT, MORE_THAN_LIMIT, OTHER_STATUS, unknownValueFault } from '../causes.js';
 import { statusFault } from '../check.js';
-import { lenientIntegerFault } from '../checks/inputs.js';
+import { lenientIntegerFault } from '../checks/check-inputs.js';
 import { integerDenoted } from '../integer-spellings.js';
 import { absentIdBeyond, changedFieldFault, differingFields, exact, idOf, isPet, type PetJson } from '../pets.js';
-import { type BodyInput, type ListInput, malformedId, type ReadInput } from './inputs.js';
+import { type BodyInput, type ListInput, malformedId, type ReadInput } from './fuzz-inputs.js';
 
 /** A response the model does not allow: what was wrong, with what it expected. */
 export interface Violation {

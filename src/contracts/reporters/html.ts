@@ -7,7 +7,7 @@
 import type { CheckResult, Finding } from '../check.js';
 import { toCurl } from '../http.js';
 import type { VerificationReport } from '../runner.js';
-import { type Coverage, coverageRows, totalsText } from './coverage.js';
+import { type Coverage, coverageRows, totalsText } from './coverage-reporter.js';
 import { countsText, failuresOf, followersOf, verdictText } from './verdict.js';
 
 const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

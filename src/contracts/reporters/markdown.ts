@@ -6,7 +6,7 @@
  */
 import { toCurl } from '../http.js';
 import type { VerificationReport } from '../runner.js';
-import { coverageRows, totalsText } from './coverage.js';
+import { coverageRows, totalsText } from './coverage-reporter.js';
 import { countsText, failuresOf, followersOf, verdictText } from './verdict.js';
 
 /** The most failures the summary shows: a summary page is for the first look; the other reports hold them all. */

@@ -6,7 +6,7 @@ import { loadContract } from '../contract.js';
 import { KEY_PLACEHOLDER, type ObservedExchange } from '../http.js';
 import type { VerificationReport } from '../runner.js';
 import { painter, resultLine, summary } from './console.js';
-import { CoverageRecorder } from './coverage.js';
+import { CoverageRecorder } from './coverage-reporter.js';
 import { harOf } from './har.js';
 import { escapeHtml, htmlReport } from './html.js';
 import { fenced, markdownSummary, markdownText } from './markdown.js';

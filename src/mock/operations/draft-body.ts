@@ -12,8 +12,8 @@ import type { ModelField, ModelOperation, ResourceModel } from '../../openapi/re
 import { known } from '../../profile/profile.js';
 import { bodyText, errorResponse, JSON_CONTENT_TYPE, type MockRequest, type MockResponse } from '../core/messages.js';
 import type { PetDraft } from '../state/store.js';
-import { checkInput, exactInteger, validatorOf } from './inputs.js';
 import type { OperationEnv } from './operation.js';
+import { checkInput, exactInteger, validatorOf } from './request-inputs.js';
 
 /** A body limit for an operation whose spec gives none (`x-max-body-bytes`): the bundled spec's 1 MiB. */
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

@@ -1,8 +1,8 @@
 /** The id of the item a request's path names, as the read, replace and delete kinds parse it, and the 404 of one absent. */
 import type { ModelOperation, ResourceModel } from '../../openapi/resource-model.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
-import { checkInput, exactInteger, validatorOf } from './inputs.js';
 import { parseParameters } from './parameters.js';
+import { checkInput, exactInteger, validatorOf } from './request-inputs.js';
 
 /**
  * The id in the path, checked by the operation's path validator (an int64 stays exact beyond 2^53), or

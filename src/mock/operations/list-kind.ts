@@ -9,9 +9,9 @@ import type { ModelOperation, PageSize } from '../../openapi/resource-model.js';
 import type { PetStatus } from '../../types.js';
 import { errorResponse, JSON_RESPONSE_HEADERS, type MockResponse, prepared, preparedResponse } from '../core/messages.js';
 import { andThen } from '../core/pending.js';
-import { checkInput, validatorOf } from './inputs.js';
 import type { MockOperation, OperationEnv, ParsedInputs } from './operation.js';
 import { parseParameters, repeatedParameter } from './parameters.js';
+import { checkInput, validatorOf } from './request-inputs.js';
 
 /** The page of a list whose spec gives it no page size: every pet. */
 const UNBOUNDED = 2 ** 31;

@@ -24,7 +24,7 @@ import type { CoverageKeeper } from '../state/coverage.js';
 import { type JournalRule, journalSession } from '../state/journal.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
 import { type AuthProblem, UNAUTHORIZED } from './auth.js';
-import { keptAuthorization, longBody, type PipelineJournal, RecordingRequest } from './journal.js';
+import { keptAuthorization, longBody, type PipelineJournal, RecordingRequest } from './journal-step.js';
 import { appliedPreferences, brokenConnection, forcedResponse, type Preferences, parsePreferences } from './prefer.js';
 import type { Reached, Router, Target } from './router.js';
 import type { Route } from './routes.js';

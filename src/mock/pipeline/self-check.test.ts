@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { operations } from '../../generated/types.js';
+import type { operations } from '../../generated/spec-types.js';
 import { errorResponse, jsonResponse } from '../core/messages.js';
 import { createSelfCheck, findMismatch } from './self-check.js';
 

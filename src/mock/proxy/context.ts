@@ -15,13 +15,13 @@ import { normalizeMockOptions } from '../options.js';
 import { type AuthProblem, bearerCheck, type LabelledApiKey } from '../pipeline/auth.js';
 import { hostCheck, hostName } from '../pipeline/host-guard.js';
 import type { ServerTimeouts } from '../pipeline/http-server.js';
-import type { PipelineJournal } from '../pipeline/journal.js';
+import type { PipelineJournal } from '../pipeline/journal-step.js';
 import { targetRedactor } from '../pipeline/request-log.js';
 import type { Router } from '../pipeline/router.js';
 import { RESPONSE_SCHEMAS } from '../pipeline/self-check.js';
 import { DriftLog } from './drift-report.js';
 import { requestRedactor } from './hide-credentials.js';
-import { createForcer } from './prefer.js';
+import { createForcer } from './proxy-prefer.js';
 import { Recorder } from './record.js';
 import { createShadow, type Shadow } from './shadow.js';
 import { parseUpstream } from './upstream-url.js';
@@ -103,7 +103,7 @@ export interface ProxyContext {
   readonly recorder: Recorder | undefined;
   /** The request-target as the request log shows it: without the mock's keys or the upstream key, as the mock's log. */
   readonly logTarget: (target: string) => string;
-  /** The request journal (journal.ts), its entries without the mock's keys or the upstream key; `undefined` when it is off. */
+  /** The request journal (proxy-journal.ts), its entries without the mock's keys or the upstream key; `undefined` when it is off. */
   readonly journal: PipelineJournal | undefined;
   /** The label of the mock's key an Authorization holds, when the proxy checks keys (`upstreamKey`) and that key has one. */
   readonly keyLabelOf: (authorization: string | undefined) => string | undefined;

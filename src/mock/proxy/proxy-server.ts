@@ -19,7 +19,7 @@ import { writeFault } from '../pipeline/node-faults.js';
 import { createProxyContext, type ProxyContext, type ProxyOptions } from './context.js';
 import type { DriftReport } from './drift-report.js';
 import { guardRejection, keyRejection } from './guard.js';
-import { journalAnswered, type Noted, operationReached } from './journal.js';
+import { journalAnswered, type Noted, operationReached } from './proxy-journal.js';
 import { respond } from './respond.js';
 
 export type { ProxyOptions } from './context.js';

@@ -1,6 +1,6 @@
 /**
  * The proxy's response to one request its guards let pass (guard.ts). The admin endpoints stay local:
- * `GET /__mock/drift` is the drift report, `/__mock/requests` the proxy's journal (journal.ts), the
+ * `GET /__mock/drift` is the drift report, `/__mock/requests` the proxy's journal (proxy-journal.ts), the
  * rest are the shadow's. An API request is forwarded to the deployment, held to the spec, sent to the
  * shadow too, and the deployment's response relayed with its violations; a CORS preflight is the
  * shadow's, as the mock's own; a request that forces its response with `Prefer` is answered here, as
@@ -17,16 +17,16 @@ import { SESSION_HEADER, sessionName } from '../state/sessions.js';
 import type { Exchange, Incoming, ProxyContext } from './context.js';
 import { forward, type Relayable, relayedResponse } from './forward.js';
 import { oneLine } from './hide-credentials.js';
-import type { Noted } from './journal.js';
 import { parsedBody } from './json-body.js';
-import { preferred } from './prefer.js';
+import type { Noted } from './proxy-journal.js';
+import { preferred } from './proxy-prefer.js';
 import { type ShadowResponse, shadowResponse, textRequest } from './shadow.js';
 import { upstreamUrl } from './upstream-url.js';
 import { recordViolations } from './violations.js';
 
 /**
  * The response to one client request; it rejects only on a fault of the proxy itself. Each step that
- * may respond to an API request first notes its rule for the journal (journal.ts).
+ * may respond to an API request first notes its rule for the journal (proxy-journal.ts).
  */
 export async function respond(context: ProxyContext, incoming: Incoming, noted: Noted): Promise<MockResponse> {
   const { basePath } = context;

@@ -3,7 +3,7 @@
  * session. The pipeline records each request as it is answered, cheaply: references and small values
  * (`JournalRecord`); a record becomes the published `JournalEntry` (key hidden, body capped) only when
  * someone reads the journal, through the `format` the mock gives. The shared (Redis) journal, which
- * every replica writes, is in redis/journal.ts.
+ * every replica writes, is in redis/redis-journal.ts.
  */
 import type { Pending } from '../core/pending.js';
 import { JournalRings, type RecordRing, type RingBounds } from './journal-ring.js';

@@ -1,10 +1,10 @@
 /**
  * The inspector: `GET /__mock/` in a browser shows what the mock received, its sessions, coverage,
  * profile and drift, updating by itself (docs/mock-inspector.md). Four static files, no build step
- * and no framework: the page, its style, its icon and its script (client.ts). They hold no data, so they are
+ * and no framework: the page, its style, its icon and its script (inspector-client.ts). They hold no data, so they are
  * served without a key; everything they show comes from the admin endpoints, which are guarded.
  */
-import { inspectorScript } from './client.js';
+import { inspectorScript } from './inspector-client.js';
 
 const PAGE = `<!doctype html>
 <html lang="en">

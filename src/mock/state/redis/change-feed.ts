@@ -10,8 +10,9 @@
  * replica's trust in the old value: once it answers, each replica has either heard the change or stopped
  * trusting what it kept, and reads Redis again (and gets a 503 if Redis does not answer).
  */
-import type { RedisClient, RedisTransaction, SubscriberClient } from './client.js';
+
 import { openSubscriber } from './connection.js';
+import type { RedisClient, RedisTransaction, SubscriberClient } from './redis-client.js';
 
 /**
  * How often a replica pings Redis on its subscription: often enough that a pong renews the lease

@@ -4,7 +4,7 @@
  * must not let Redis drop a key of the mock's to make room.
  */
 import { codeOf, EXIT, messageOf, StoreUnavailableError, UsageError } from '../../../errors.js';
-import type { RedisClient, ScriptHost, SubscriberClient } from './client.js';
+import type { RedisClient, ScriptHost, SubscriberClient } from './redis-client.js';
 
 /** Milliseconds a Redis command may take before the request that needs it gets a 503. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 3_000;

@@ -10,8 +10,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { StoreUnavailableError } from '../../../errors.js';
 import type { JournalEntry } from '../journal.js';
-import type { SubscriberClient } from './client.js';
 import { openSubscriber } from './connection.js';
+import type { SubscriberClient } from './redis-client.js';
 import type { RedisStore } from './redis-store.js';
 
 /**

@@ -7,7 +7,7 @@
  * then needs no Redis command at all; one that needs a created pet, or makes one, needs one.
  *
  * ioredis is an optional peer dependency, loaded only when a Redis store is asked for; the store's
- * signatures name its own `RedisClient` (client.ts), so that the published types need no ioredis.
+ * signatures name its own `RedisClient` (redis-client.ts), so that the published types need no ioredis.
  */
 import { EXIT, messageOf, StoreUnavailableError } from '../../../errors.js';
 import { BIG_ID_OFFSET } from '../../../fixtures/seeding.js';
@@ -18,11 +18,11 @@ import type { PetData } from '../pet-data.js';
 import { petDataHash } from '../pet-data-file.js';
 import { DEFAULT_SESSION } from '../sessions.js';
 import { ChangeFeed, type FeedMark, settle } from './change-feed.js';
-import type { RedisClient } from './client.js';
 import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, evictionProblem, withDeadline } from './connection.js';
 import { CreateBatches } from './create-batch.js';
 import { CreatedCache } from './created-cache.js';
 import { RedisPetStore } from './pet-store.js';
+import type { RedisClient } from './redis-client.js';
 import { COUNTED_SCRIPTS, SCRIPTS } from './scripts.js';
 import { loadWorld, SEED_LOCK_MS, type SeedRecipe, specHash, type World } from './world.js';
 

@@ -24,7 +24,7 @@
 import type { ClientContext, Result } from 'ioredis';
 import { PET_STATUSES } from '../../../openapi/facts.js';
 import { CHANGES } from './change-feed.js';
-import type { ScriptCommands } from './client.js';
+import type { ScriptCommands } from './redis-client.js';
 
 /** Redis's clock in milliseconds: one clock for every replica, so a session's idle time means the same to all. */
 const NOW_MS = `local function now_ms() local t = redis.call('TIME') return t[1] * 1000 + math.floor(t[2] / 1000) end`;
@@ -314,7 +314,7 @@ type ScriptCommanders<Context extends ClientContext> = {
   [Name in keyof ScriptCommands]: (...args: ScriptCommands[Name]['args']) => Result<ScriptCommands[Name]['reply'], Context>;
 };
 
-// ioredis adds a method per `defineCommand`; this tells TypeScript about them, as client.ts names them.
+// ioredis adds a method per `defineCommand`; this tells TypeScript about them, as redis-client.ts names them.
 declare module 'ioredis' {
   interface RedisCommander<Context> extends ScriptCommanders<Context> {}
 }

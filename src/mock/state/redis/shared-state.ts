@@ -4,10 +4,10 @@
  * takes its parts in place of the in-memory ones.
  */
 
-import { SharedCoverage } from './coverage.js';
 import { JournalBus } from './journal-bus.js';
+import { SharedCoverage } from './redis-coverage.js';
+import { RedisSessions } from './redis-sessions.js';
 import { connectRedisStore, type RedisStore, type RedisStoreOptions } from './redis-store.js';
-import { RedisSessions } from './sessions.js';
 
 /**
  * A mock's state in Redis.

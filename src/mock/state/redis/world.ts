@@ -16,7 +16,7 @@ import { isStoredPet } from '../pet-data.js';
 import { idsAfter } from '../seed-index.js';
 import type { PetDraft, StoredPet } from '../store.js';
 import { announceChange, settle } from './change-feed.js';
-import type { RedisClient } from './client.js';
+import type { RedisClient } from './redis-client.js';
 
 /** What a namespace was seeded with: the first replica's `--seed`, `--count` and `--big-ids`, or the hash of its `--data`; and its `--spec`. */
 export interface SeedRecipe {

@@ -8,7 +8,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MockResponse } from '../core/messages.js';
 import type { OperationId } from '../operations/operation.js';
-import { keptAuthorization, longBody } from '../pipeline/journal.js';
+import { keptAuthorization, longBody } from '../pipeline/journal-step.js';
 import { type JournalRule, journalSession } from '../state/journal.js';
 import { SESSION_HEADER, sessionName } from '../state/sessions.js';
 import type { ProxyContext } from './context.js';

@@ -12,7 +12,7 @@ import { type Check, CheckContext, type Finding, type RunState } from '../check.
 import type { TransportError } from '../http.js';
 import { acceptedCategoryId, exact, isPet, petName } from '../pets.js';
 import { CreateCommand, DeleteCommand, type FuzzRun, ListCommand, ModelViolation, ReadCommand, type Real } from './commands.js';
-import { bodyInputs, listInputs, readInputs } from './inputs.js';
+import { bodyInputs, listInputs, readInputs } from './fuzz-inputs.js';
 import { emptyModel } from './model.js';
 
 /** POSTs kept back while sequences are generated, so that shrinking a failure can still replay its creates. */

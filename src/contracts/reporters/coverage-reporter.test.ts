@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadContract } from '../contract.js';
 import { KEY_PLACEHOLDER, type ObservedExchange } from '../http.js';
-import { CoverageRecorder, coverageRows } from './coverage.js';
+import { CoverageRecorder, coverageRows } from './coverage-reporter.js';
 
 const BASE = 'https://staging.example.com/v1';
 const contract = await loadContract();

@@ -11,8 +11,8 @@ import { type CheckResult, type Finding, type RunState, statusFault, undocumente
 import type { Contract } from '../contract.js';
 import { type ExchangeObserver, KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { acceptedCategoryId } from '../pets.js';
-import { type Mismatch, mismatchFault } from './faults.js';
 import { isObject } from './guards.js';
+import { type Mismatch, mismatchFault } from './pact-faults.js';
 import { type LoadedPact, type PactDocument, type PactInteraction, statesOf } from './pacts.js';
 import { breaksContract } from './proxy.js';
 import { type StateSetup, stateSetups, stateSpecOf } from './states.js';

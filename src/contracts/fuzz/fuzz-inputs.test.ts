@@ -6,7 +6,7 @@ import { parseJson, validationView } from '../../json/lossless.js';
 import { compileSpec } from '../../openapi/ajv.js';
 import type { OpenApiDocument } from '../../openapi/document.js';
 import { type Contract, loadContract } from '../contract.js';
-import { bodyInputs, breakages, listInputs } from './inputs.js';
+import { bodyInputs, breakages, listInputs } from './fuzz-inputs.js';
 
 let contract: Contract;
 beforeAll(async () => {
