@@ -4,8 +4,6 @@
  * error about a file given by mistake (`--pact /proc/self/environ`, `--state ~/.env`) would print the
  * secrets it holds. Files are named in errors, and where they break JSON; never quoted.
  */
-import { messageOf } from '../errors.js';
-
 /**
  * What is wrong with a text a JSON parser refused, from the parser's `error`, without its content:
  * the line and column, or the character's place, when the parser says it.
@@ -14,7 +12,7 @@ import { messageOf } from '../errors.js';
  * jsonFault(new SyntaxError('Bad control character in JSON at position 2 (line 1 column 3)')); // 'it is not JSON: it breaks at line 1, column 3'
  */
 export function jsonFault(error: unknown): string {
-  const message = messageOf(error);
+  const message = error instanceof Error ? error.message : String(error);
   if (/nest deeper than/.test(message)) return `it is not JSON: its ${message}`;
   const line = /line (\d+) column (\d+)/.exec(message);
   if (line) return `it is not JSON: it breaks at line ${line[1]}, column ${line[2]}`;

@@ -2,7 +2,7 @@
  * The layout's rules, checked on the code itself (docs/architecture.md draws them): each folder of src/
  * imports only the folders below it, so data flows one way (openapi -> state and operations -> pipeline
  * -> hosts), the mock and the verifier never lean on each other, and no function grows past what a
- * reader can hold (60 lines).
+ * reader can hold (60 lines); and each file's name is its own in src/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -112,6 +112,13 @@ describe('the house', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it("names every source file of src/ once: a name says which room it is of (the entry points' index.ts aside)", () => {
+    const byName = new Map<string, string[]>();
+    for (const file of sourceFiles('src').filter((path) => !path.endsWith('/index.ts')))
+      byName.set(file.split('/').at(-1) ?? file, [...(byName.get(file.split('/').at(-1) ?? file) ?? []), file]);
+    expect([...byName.values()].filter((paths) => paths.length > 1)).toEqual([]);
   });
 
   it('keeps every function of src/ within 60 lines (generated code aside)', () => {
