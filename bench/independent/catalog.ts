@@ -184,7 +184,7 @@ export const DEPLOYMENTS: readonly Deployment[] = [
       'key-prefix':
         'the header is matched as `^Bearer <key>` with no end: `Bearer <key>x` is accepted; `Authorization: Bearer <API_KEY>`, and an invalid credential is 401.',
       'limit-or-default':
-        "`$c->param('limit') || 20`: `limit=0` is false in Perl and answers the default 20 pets; `limit | minimum 1, maximum 100 | Maximum number of animals returned` (this deployment clamps -1 to 1).",
+        "`$c->param('limit') || 20`: `limit=0` is false in Perl and answers the default 20 pets; `limit | minimum 1, maximum 100 | Maximum number of animals returned` (this deployment clamps a negative limit up to the minimum).",
       'latin1-body':
         'the body is decoded with `from_json`, which takes characters: given the UTF-8 bytes, `Zoë` is stored and echoed as `ZoÃ«`; `name | string`, and the Pet has the name as added.',
       'status-defined-or':

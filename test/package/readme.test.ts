@@ -18,7 +18,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
  * browser example. They resolve in the repository and on GitHub only; written as absolute links to the
  * repository, they would work from the installed package too, and leave this list.
  */
-const REPOSITORY_ONLY = ['bench/RESULTS.md', 'bench/mutation/SURVIVORS.md', 'examples/browser'];
+const REPOSITORY_ONLY = ['bench/RESULTS.md', 'bench/mutation/SURVIVORS.md', 'bench/mutation/triage.ts', 'examples/browser'];
 
 // npm run test passes its own npm_* settings down: the dry run must pack as a publish would.
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')));

@@ -756,8 +756,22 @@ const REFUSED = { requests: 8_000, headerBytes: 15_000, connections: 8 } as cons
  */
 const REFUSED_GROWTH_BYTES = 80 * 1024 * 1024;
 
-/** The status of a GET sent through `agent`, its body read and dropped. */
-function statusOf(agent: Agent, url: string, headers: Record<string, string>): Promise<number | undefined> {
+/**
+ * The status of a GET sent through `agent`, its body read and dropped. Sent again on a connection the
+ * mode closed as it was reused (its idle limit is lowered here), as a client may for a safe request
+ * (RFC 9110 §9.2.2).
+ */
+async function statusOf(agent: Agent, url: string, headers: Record<string, string>): Promise<number | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await statusOnce(agent, url, headers);
+    } catch (error) {
+      if (attempt === 3 || !/socket hang up|ECONNRESET/.test(String(error))) throw error;
+    }
+  }
+}
+
+function statusOnce(agent: Agent, url: string, headers: Record<string, string>): Promise<number | undefined> {
   return new Promise((resolve, reject) => {
     const sent = request(url, { agent, headers }, (response) => {
       response.resume();
