@@ -99,6 +99,9 @@ describe('the Node server under bad clients', () => {
     });
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toMatch(/"code":"payload_too_large"/);
+    // The connection closes after it, and the answer says so (RFC 9112 §9.6): a client reusing it would see its next request dropped.
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(answer).not.toMatch(/keep-alive/i);
   });
 
   it('stops reading a streamed body once it passes 1 MiB, and answers 413 while the client is still sending', async () => {

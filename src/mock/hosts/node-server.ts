@@ -214,8 +214,8 @@ async function createMock(settings: ResolvedMockOptions, held: HeldState): Promi
 
 /** Writes the response, closes the connection when the body was left unread, and logs the request. */
 function sendResponse(context: ServerContext, request: IncomingMessage, received: NodeRequest, outgoing: ServerResponse, response: MockResponse): void {
-  writeResponse(outgoing, response, context.closing);
   if (received.bodyLeftUnread) lingerThenClose(request, outgoing);
+  writeResponse(outgoing, response, context.closing);
   const { onRequest } = context;
   if (onRequest) {
     onRequest(

@@ -92,13 +92,24 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<st
 const LINGER_MS = 1_000;
 
 /**
- * After responding to a body that was too large, discards (never buffers) what the client is still
- * sending for a moment, then closes. Closing at once would reset the connection while the client
- * is still writing, and a reset can destroy the 413 before the client reads it.
+ * Before responding to a body that was too large: the response says the connection closes (RFC 9112
+ * §9.6; a client would otherwise send its next request on a connection the mock is closing, and see it
+ * dropped). Once it is sent, the mock stops writing but reads on, discarding (never buffering) what the
+ * client is still sending for a moment, then closes: closing at once would reset the connection while
+ * the client is still writing, and a reset can destroy the 413 before the client reads it.
  */
 export function lingerThenClose(request: IncomingMessage, outgoing: ServerResponse): void {
+  outgoing.shouldKeepAlive = false;
   request.resume();
-  outgoing.once('finish', () => setTimeout(() => request.socket.destroy(), LINGER_MS).unref());
+  const { socket } = request;
+  // Node ends a connection that is not kept alive with `destroySoon`, which destroys it as soon as its
+  // end is sent: this one ends, then lingers.
+  Object.assign(socket, {
+    destroySoon: () => {
+      socket.end();
+      setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    },
+  });
 }
 
 /**
