@@ -6,7 +6,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +86,30 @@ describe('petstore-mock reads only regular files, up to 16 MiB', () => {
       expect(result.code, path).toBe(2);
       expect(result.stderr).toContain(`: ${what}, and the mock keeps its state in a regular file. Give the path of one`);
       expect(result.stderr).not.toContain('chmod');
+    }
+  });
+
+  it('refuses a --record path that is no regular file before writing anything, leaving it as it was', async () => {
+    const upstream = await startMockCli(['--port', '0', '--quiet']);
+    try {
+      const pipe = join(folder, 'record-pipe');
+      execFileSync('mkfifo', [pipe]);
+      // A link to a device: were the check gone, the recording's rename would replace the link, never the device.
+      const device = join(folder, 'record-device');
+      await symlink('/dev/null', device);
+      const refused: [path: string, what: string, kind: (stats: Stats) => boolean][] = [
+        [pipe, 'it is a named pipe, not a regular file', (stats) => stats.isFIFO()],
+        [device, 'it is a character device (such as /dev/zero), not a regular file', (stats) => stats.isSymbolicLink()],
+        [folder, 'it is a folder, not a file', (stats) => stats.isDirectory()],
+      ];
+      for (const [path, what, kind] of refused) {
+        const result = await runCli('petstore-mock', ['--port', '0', '--proxy', upstream.url, '--record', path]);
+        expect(result.code, path).toBe(2);
+        expect(result.stderr).toContain(`--record ${path}: ${path}: ${what}, and a recording is written to regular files.`);
+        expect(kind(await lstat(path)), path).toBe(true);
+      }
+    } finally {
+      await upstream.stop();
     }
   });
 });

@@ -10,6 +10,7 @@
 import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { notARegularFile } from '../../files/read-file.js';
 import { isJsonObject, type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
 import { inOrder, type ListOrder, type ProfileDocument } from '../../profile/profile.js';
 import { checkPets } from '../state/pet-data.js';
@@ -121,6 +122,15 @@ export class Recorder {
 
   /** Writes the empty recording, so that a path that cannot be written stops the proxy at start. */
   async start(): Promise<void> {
+    // A recording replaces its files whole: what stands at either path must be a regular file (or
+    // nothing yet), never a device, a pipe, a folder or a file of /proc that the rename would replace.
+    for (const path of [this.#file, profilePathOf(this.#file)]) {
+      const kind = await notARegularFile(path);
+      if (kind !== undefined)
+        throw new UsageError(
+          `--record ${this.#file}: ${path}: ${kind}, and a recording is written to regular files. Give the path of one, or of a file yet to be made, such as ./recorded-pets.json.`,
+        );
+    }
     await this.#write().catch((error: unknown) => {
       throw new UsageError(
         `--record ${this.#file}: cannot write it (${error instanceof Error ? error.message : String(error)}); choose a path in a writable folder.`,
