@@ -5,7 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { appendFile, writeFile } from 'node:fs/promises';
-import { messageOf } from '../errors.js';
+import { codeOf, messageOf, UsageError } from '../errors.js';
 import { profileDocument } from '../profile/profile.js';
 import type { ObservedExchange } from './http.js';
 import { profileOfRun } from './learn-profile.js';
@@ -57,15 +57,28 @@ async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteS
   return report;
 }
 
+/**
+ * Writes a file a flag names. One that cannot be written (a full disk, a device that refuses it) is a
+ * run whose results did not reach where they were asked for: exit 2 with a sentence, never a crash
+ * and exit 1, which says the contract is broken.
+ */
+async function writeOutput(flag: string, path: string, text: string): Promise<void> {
+  await writeFile(path, text).catch((error: unknown) => {
+    throw new UsageError(
+      `${flag} ${path}: could not write it (${codeOf(error) ?? messageOf(error)}); the results are above. Give a writable file with room for it.`,
+    );
+  });
+}
+
 /** Writes the profile (--write-profile) and the json or junit document (to --output, else stdout). */
 async function writeReports(flags: Flags, report: VerificationReport, progress: NodeJS.WriteStream): Promise<void> {
   if (flags.writeProfile && report.fatal === undefined) {
-    await writeFile(flags.writeProfile, `${JSON.stringify(profileDocument(profileOfRun(report.results)), null, 2)}\n`);
+    await writeOutput('--write-profile', flags.writeProfile, `${JSON.stringify(profileDocument(profileOfRun(report.results)), null, 2)}\n`);
     progress.write(`Profile of the deployment written to ${flags.writeProfile}; run petstore-mock --profile ${flags.writeProfile} to mimic it.\n`);
   }
   if (flags.reporter === 'console') return;
   const document = render(report, flags.reporter);
-  if (flags.output) await writeFile(flags.output, document);
+  if (flags.output) await writeOutput('--output', flags.output, document);
   else process.stdout.write(document);
 }
 
@@ -76,10 +89,10 @@ async function writeReports(flags: Flags, report: VerificationReport, progress: 
 async function writeRunFiles(flags: Flags, report: VerificationReport, exchanges: readonly ObservedExchange[], progress: NodeJS.WriteStream): Promise<void> {
   if (flags.har) {
     const har = harOf(exchanges, { version: packageVersion(), runId: report.runId, baseUrl: report.baseUrl, startedAt: report.startedAt });
-    await writeFile(flags.har, `${JSON.stringify(har, null, 2)}\n`);
+    await writeOutput('--har', flags.har, `${JSON.stringify(har, null, 2)}\n`);
     progress.write(`HAR of the run's ${exchanges.length} responses written to ${flags.har}; open it in a browser's network panel (Import HAR).\n`);
   }
-  if (flags.coverage) await writeFile(flags.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
+  if (flags.coverage) await writeOutput('--coverage', flags.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
   const stepSummary = process.env.GITHUB_STEP_SUMMARY;
   if (stepSummary) {
     await appendFile(stepSummary, markdownSummary(report)).catch((error: unknown) =>

@@ -137,4 +137,16 @@ describe('petstore-verify says what to fix, exit 2', () => {
     expect(run.stderr).toMatch(/--output .* is a folder; give a file name in it/);
     expect(run.received).toBe(0);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'a --har or --coverage that cannot be written after the run (a full disk: /dev/full) is exit 2 with a sentence, never a crash and exit 1',
+    async () => {
+      for (const flag of ['--har', '--coverage']) {
+        const run = await verifyCli(['--base-url', deployment.url, '--suite', 'spec', flag, '/dev/full']);
+        expect(run.code, flag).toBe(2);
+        expect(run.stderr).toContain(`petstore-verify: ${flag} /dev/full: could not write it (ENOSPC); the results are above.`);
+        expect(run.stderr).not.toMatch(/\n\s+at /);
+      }
+    },
+  );
 });
