@@ -9,7 +9,7 @@ export default defineConfig({
   resolve,
   test: {
     // Vitest runs one file at a time on a 2-core machine (cores - 1), but an e2e file spends most of its
-    // time waiting for the processes, sockets and timers it starts: four files at once keep both cores busy (six over-subscribe them: the verifier's runs then slow each other down).
+    // time waiting for the processes, sockets and timers it starts: four files at once keep both cores busy (six took as long: the verifier's runs then slow each other down).
     maxWorkers: 4,
     projects: [
       // In process and fast on a quiet machine; the bound is a hang's, not a speed's: a property test of a
