@@ -52,6 +52,14 @@ function splitResponses(bytes: Buffer, methods: readonly string[]): { responses:
  * Writes `requests` to `port` in one write and reads until the server ends the connection, or until
  * `withinMs` (a wide bound: a server that keeps a connection open forever is what it finds).
  */
+/**
+ * Whether this Node's client reports a reset that comes right after a whole answer as the reset
+ * (ECONNRESET). Node 22's reports it as an end: against the mock on Node 22, a Python client sees the
+ * reset where a Node 22 client sees an end; Node 24 and 26 report it as it is. Where it cannot tell, a
+ * test leaves that one observation out rather than take an end for a reset.
+ */
+export const CLIENT_SEES_RESET = Number(process.versions.node.split('.')[0]) >= 24;
+
 export function pipeline(port: number, requests: readonly string[], withinMs = 10_000): Promise<WireExchange> {
   const methods = requests.map((request) => request.slice(0, request.indexOf(' ')));
   return new Promise((resolve) => {
