@@ -16,6 +16,7 @@ import { DEFAULT_SESSION } from '../sessions.js';
 import type { PetDraft, PetStore, SavedPets, StoredPet } from '../store.js';
 import { settle } from './change-feed.js';
 import type { CreatedCache } from './created-cache.js';
+import type { SessionWrite } from './redis-client.js';
 import type { RedisStore, View } from './redis-store.js';
 import { exactId, petFrom, type SeedEntry, tailOf, type World } from './world.js';
 
@@ -137,26 +138,10 @@ export class RedisPetStore implements PetStore {
    * the default session's once no replica can still serve its seeded pets from memory.
    */
   async put(pets: readonly StoredPet[]): Promise<void> {
-    const { redis, registry, recipeKey, prefix } = this.#state;
-    const name = this.#name === DEFAULT_SESSION ? '' : this.#name;
-    const [top, added] = [this.#state.key(this.#name, 'top'), this.#state.key(this.#name, 'added')];
+    const { redis, prefix } = this.#state;
     const highest = idsAfter(pets);
     const told = await this.#state.inWorld((world) =>
-      redis.petstorePut(
-        recipeKey,
-        this.#n,
-        this.#put,
-        top,
-        added,
-        registry,
-        world.text,
-        name,
-        String(world.largest),
-        String(world.base),
-        highest === 0n ? '' : String(highest),
-        prefix,
-        ...putArguments(world, pets),
-      ),
+      redis.petstorePut(...this.#sessionWrite(world), highest === 0n ? '' : String(highest), prefix, ...putArguments(world, pets)),
     );
     // Every replica serves the default session's seeded pets from memory: answered once none still may.
     if (told === 1) await settle();
@@ -252,32 +237,21 @@ export class RedisPetStore implements PetStore {
     return (await this.#change(id, stringifyJson(pet))) === 0 ? undefined : pet;
   }
 
+  /** The keys, world and name a script that writes this session's pets by id is given first. */
+  #sessionWrite(world: World): SessionWrite {
+    const { registry, recipeKey } = this.#state;
+    const [top, added] = [this.#state.key(this.#name, 'top'), this.#state.key(this.#name, 'added')];
+    const name = this.#name === DEFAULT_SESSION ? '' : this.#name;
+    return [recipeKey, this.#n, this.#put, top, added, registry, world.text, name, String(world.largest), String(world.base)];
+  }
+
   /**
    * Puts `json` (or a tombstone) in place of the pet of `id`, when the session holds one; 0 when it
    * does not. A change to the default session is answered once no replica can still serve the pet before.
    */
   async #change(id: number | bigint, json: string): Promise<0 | 1 | 2> {
-    const { redis, registry, recipeKey, prefix } = this.#state;
-    const name = this.#name === DEFAULT_SESSION ? '' : this.#name;
-    const [top, added] = [this.#state.key(this.#name, 'top'), this.#state.key(this.#name, 'added')];
-    const told = await this.#state.inWorld((world) =>
-      redis.petstoreChange(
-        recipeKey,
-        this.#n,
-        this.#put,
-        top,
-        added,
-        registry,
-        world.text,
-        name,
-        String(world.largest),
-        String(world.base),
-        prefix,
-        String(id),
-        json,
-        whereOf(world, id),
-      ),
-    );
+    const { redis, prefix } = this.#state;
+    const told = await this.#state.inWorld((world) => redis.petstoreChange(...this.#sessionWrite(world), prefix, String(id), json, whereOf(world, id)));
     if (told === 2) await settle();
     return told;
   }

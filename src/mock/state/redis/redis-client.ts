@@ -6,6 +6,20 @@
  * so the compiler checks that it does, with the scripts typed by scripts.ts.
  */
 
+/** What the scripts that write a session's pets by id (put, replace, remove) are given first: its keys, its world and its name. */
+export type SessionWrite = [
+  recipe: string,
+  n: string,
+  put: string,
+  top: string,
+  added: string,
+  registry: string,
+  text: string,
+  name: string,
+  largest: string,
+  base: string,
+];
+
 /** The Lua scripts of scripts.ts by command name: the keys and arguments each takes, and its reply. */
 export interface ScriptCommands {
   readonly petstoreOpen: {
@@ -18,40 +32,11 @@ export interface ScriptCommands {
     readonly reply: (number | string)[] | -1;
   };
   readonly petstorePut: {
-    readonly args: [
-      recipe: string,
-      n: string,
-      put: string,
-      top: string,
-      added: string,
-      registry: string,
-      text: string,
-      name: string,
-      largest: string,
-      base: string,
-      highest: string,
-      prefix: string,
-      ...idJsonWhere: string[],
-    ];
+    readonly args: [...SessionWrite, highest: string, prefix: string, ...idJsonWhere: string[]];
     readonly reply: number;
   };
   readonly petstoreChange: {
-    readonly args: [
-      recipe: string,
-      n: string,
-      put: string,
-      top: string,
-      added: string,
-      registry: string,
-      text: string,
-      name: string,
-      largest: string,
-      base: string,
-      prefix: string,
-      id: string,
-      json: string,
-      where: string,
-    ];
+    readonly args: [...SessionWrite, prefix: string, id: string, json: string, where: string];
     readonly reply: 0 | 1 | 2;
   };
   readonly petstoreCreated: {
