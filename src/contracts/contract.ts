@@ -1,10 +1,10 @@
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { SpecError } from '../errors.js';
 import { type JsonValue, validationView } from '../json/lossless.js';
 import { compiledValidators } from '../openapi/ajv.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type JsonSchema, type OpenApiDocument, type OperationEntry, operationsOf, parametersOf, resolve } from '../openapi/document.js';
-import type { ResourceModel } from '../openapi/resource-model.js';
+import type { ResourceModel, ValidatorLookup } from '../openapi/resource-model.js';
 
 /** What the verifier knows of one operation, from the spec. */
 export interface ContractOperation {
@@ -184,17 +184,33 @@ function fieldsOf(doc: OpenApiDocument, schemaName: string): string[] {
 }
 
 /**
+ * The options of every ajv that judges what a deployment sent: no default filled in (a field a deployment
+ * left out must stay missing), and the bundled spec not checked against JSON Schema's meta-schema again.
+ */
+export function judgeOptions(doc: OpenApiDocument): Options {
+  return { useDefaults: false, ...(doc === BUNDLED_SPEC.doc ? { validateSchema: false } : {}) };
+}
+
+/** The response validators of each document, shared by every run over it (in process, a test runs the verifier hundreds of times). */
+const judgesByDocument = new WeakMap<OpenApiDocument, ValidatorLookup>();
+
+function judgesOf(doc: OpenApiDocument): ValidatorLookup {
+  let judges = judgesByDocument.get(doc);
+  if (judges === undefined) judgesByDocument.set(doc, (judges = compiledValidators(doc, judgeOptions(doc))));
+  return judges;
+}
+
+/**
  * The contract of a spec: by default the bundled spec/openapi.yaml, as `npm run generate` wrote it out
  * (a run then parses no YAML); another, a variant of this interface, as `compileSpec` read it
- * (`--spec FILE`). The verifier compiles its own validators of the responses, which fill in no default
- * (a field a deployment left out must stay missing), each on first use. The bundled spec's schemas,
- * which the project's lint and tests already hold to JSON Schema's meta-schema, are not checked
- * against it again (ajv's check of a document costs more than compiling every validator a run needs);
- * a spec file given at run time is.
+ * (`--spec FILE`). The verifier compiles its own validators of the responses (`judgeOptions`), each on
+ * first use and once a document. The bundled spec's schemas, which the project's lint and tests already
+ * hold to JSON Schema's meta-schema, are not checked against it again (ajv's check of a document costs
+ * more than compiling every validator a run needs); a spec file given at run time is.
  */
 export async function loadContract(spec: CompiledSpec = BUNDLED_SPEC): Promise<Contract> {
   const { doc, model } = spec;
-  const validator = compiledValidators(doc, { useDefaults: false, ...(spec === BUNDLED_SPEC ? { validateSchema: false } : {}) });
+  const validator = judgesOf(doc);
   const operations = operationsById(doc);
   return {
     doc,

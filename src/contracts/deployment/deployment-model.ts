@@ -10,13 +10,14 @@
 
 import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { isWrite } from '../../http/methods.js';
 import { type JsonValue, parseJson } from '../../json/lossless.js';
 import { createAjv } from '../../openapi/ajv.js';
 import { type JsonSchema, type OpenApiDocument, operationById, operationsOf, resolve } from '../../openapi/document.js';
 import { type ModelOperation, operationOfKind, type ResourceModel } from '../../openapi/resource-model.js';
 import { conformanceOf, formFault, undocumentedStatusFault } from '../check.js';
-import type { Contract } from '../contract.js';
+import { type Contract, judgeOptions } from '../contract.js';
 import { excerpt } from '../excerpt.js';
 import { KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { exact, isPet, type PetJson } from '../pets.js';
@@ -104,18 +105,36 @@ interface HeaderForms {
   readonly deprecated: ValidateFunction[];
 }
 
+/**
+ * The header forms of each response of a document, compiled once for every run over it (in process, a
+ * test runs the verifier hundreds of times): ajv's set-up, which compiles JSON Schema's meta-schema and
+ * checks each component against it, costs more than every compile a run needs.
+ */
+const formsByDocument = new WeakMap<OpenApiDocument, Map<string, Map<string, HeaderForms>>>();
+
 function headerForms(doc: OpenApiDocument, operationId: string, status: number): Map<string, HeaderForms> {
+  let byResponse = formsByDocument.get(doc);
+  if (byResponse === undefined) formsByDocument.set(doc, (byResponse = new Map()));
+  const key = `${operationId} ${status}`;
+  let forms = byResponse.get(key);
+  if (forms === undefined) byResponse.set(key, (forms = compiledHeaderForms(doc, operationId, status)));
+  return forms;
+}
+
+function compiledHeaderForms(doc: OpenApiDocument, operationId: string, status: number): Map<string, HeaderForms> {
   const forms = new Map<string, HeaderForms>();
   const reference = operationById(doc, operationId).operation.responses[String(status)];
   if (reference === undefined) return forms;
-  const ajv = createAjv(doc, { useDefaults: false });
+  let ajv: Ajv2020 | undefined;
   for (const [name, header] of Object.entries(resolve(doc, reference).headers ?? {})) {
     const schema = resolve(doc, header).schema;
     const branches = schema && [schema.anyOf, schema.oneOf].flatMap((list) => (Array.isArray(list) ? (list as JsonSchema[]) : []));
     if (!schema || !branches?.some((branch) => branch.deprecated === true)) continue;
+    ajv ??= createAjv(doc, judgeOptions(doc));
+    const compiler = ajv;
     // A branch is read with its parent's type, as the parent applies both.
     const type = schema.type === undefined ? {} : { type: schema.type };
-    const compile = (branch: JsonSchema) => ajv.compile({ ...type, ...branch });
+    const compile = (branch: JsonSchema) => compiler.compile({ ...type, ...branch });
     forms.set(name.toLowerCase(), {
       current: branches.filter((branch) => branch.deprecated !== true).map(compile),
       deprecated: branches.filter((branch) => branch.deprecated === true).map(compile),
@@ -178,7 +197,6 @@ export class DeploymentModel {
   /** How many responses sent a header the spec documents for them: what `headerProblems` were judged on. */
   headersSent = 0;
   readonly #base: URL;
-  readonly #formsByResponse = new Map<string, Map<string, HeaderForms>>();
   /** Every operation of the spec, by its method and a pattern of its path: whose documented headers a response is held to. */
   readonly #operations: readonly { readonly operationId: string; readonly method: string; readonly path: RegExp }[];
 
@@ -333,7 +351,7 @@ export class DeploymentModel {
 
   /** Advice, once per header, for a value only a branch of its schema marked `deprecated` accepts. */
   #adviseDeprecatedForms(operationId: string, status: number, headers: Readonly<Record<string, string>>): void {
-    for (const [name, forms] of this.#forms(operationId, status)) {
+    for (const [name, forms] of headerForms(this.contract.doc, operationId, status)) {
       const value = headers[name];
       if (
         value === undefined ||
@@ -347,17 +365,6 @@ export class DeploymentModel {
         `${operationId}'s responses come with ${name}: ${value.slice(0, 120)}, a form the spec's schema for it marks deprecated (the interface does not state this header, so this is no failure)`,
       );
     }
-  }
-
-  /** The branches of each documented header's schema of a response, current and deprecated, compiled once; only headers with a deprecated branch. */
-  #forms(operationId: string, status: number): Map<string, HeaderForms> {
-    const key = `${operationId} ${status}`;
-    let forms = this.#formsByResponse.get(key);
-    if (forms === undefined) {
-      forms = headerForms(this.contract.doc, operationId, status);
-      this.#formsByResponse.set(key, forms);
-    }
-    return forms;
   }
 
   /** True when the response sends a header the spec documents for this operation and status. */
