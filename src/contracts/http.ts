@@ -305,14 +305,15 @@ export class HttpClient {
 
   /** A response the client did not receive itself (the Pact suite's, through its proxy), redacted as the client's own are. */
   redactExchange(exchange: ObservedExchange): ObservedExchange {
-    let isJson = exchange.text.trim() !== '';
+    let json: JsonValue | undefined;
     try {
-      if (isJson) parseJsonFast(exchange.text);
+      if (exchange.text.trim() !== '') json = parseJsonFast(exchange.text);
     } catch {
-      isJson = false;
+      json = undefined;
     }
     const headers = exchange.headers.map(([name, value]): [string, string] => [name, this.#redactor.text(value)]);
-    return { ...exchange, headers, text: this.#redactor.body(exchange.text, isJson) };
+    const text = json === undefined ? this.#redactor.body(exchange.text, false) : this.#redactor.parsedBody(exchange.text, json);
+    return { ...exchange, headers, text };
   }
 
   async send(request: ApiRequest): Promise<Exchange> {
@@ -398,7 +399,7 @@ export class HttpClient {
           }
         }
         // The key and every near miss of it sent so far, echoed back in any form, are replaced.
-        const text = this.#redactor.body(raw, json !== undefined);
+        const text = json === undefined ? this.#redactor.body(raw, false) : this.#redactor.parsedBody(raw, json);
         // Parsed again only when the deployment echoed the key, so that `json` holds no more than `text`.
         if (json !== undefined && text !== raw) json = parseJsonFast(text);
         const exchange: Exchange = {

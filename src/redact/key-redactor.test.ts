@@ -185,6 +185,30 @@ describe('KeyRedactor: short keys and the values the verifier sends', () => {
     expect(redactor.text('A cat, ax; Ax; max 61')).toBe('*** cat, ***; Ax; max 61');
   });
 
+  it('redacts a parsed JSON body as body() does, scanning its distinct strings, and forgets its verdicts when a near miss is known', () => {
+    const key = 'sk_live_9fQ2xZ7pLm4R8tVwq3';
+    const redactor = new KeyRedactor([key], { placeholder: PLACEHOLDER });
+    const page = (name: string) =>
+      JSON.stringify([
+        { id: 1, name, status: 'available' },
+        { id: 2, name: 'Rex', status: 'available' },
+      ]);
+    const plain = page('Tom');
+    expect(redactor.parsedBody(plain, JSON.parse(plain))).toBe(plain);
+    const escaped = page(key).replace('sk_', '\\u0073k_');
+    for (const raw of [page(key), escaped, JSON.stringify({ [key]: 1 })]) {
+      expect(redactor.parsedBody(raw, JSON.parse(raw))).toBe(redactor.body(raw, true));
+      expect(revealsKey(redactor.parsedBody(raw, JSON.parse(raw)), key)).toBeUndefined();
+    }
+    // A string found clean is remembered as clean only until a secret it holds is known.
+    const later = 'another-secret-0042';
+    const echo = page(`near ${base64(later)}`);
+    expect(redactor.parsedBody(echo, JSON.parse(echo))).toBe(echo);
+    redactor.know(later);
+    expect(redactor.parsedBody(echo, JSON.parse(echo))).toBe(redactor.body(echo, true));
+    expect(redactor.parsedBody(echo, JSON.parse(echo))).not.toContain(base64(later));
+  });
+
   it('redacts every header value', () => {
     const headers = new KeyRedactor(['sk_live_123456']).headers(new Headers({ 'x-echo': 'sk_live_123456', 'content-type': 'application/json' }));
     expect(Object.fromEntries(headers)).toEqual({ 'x-echo': '***', 'content-type': 'application/json' });

@@ -8,6 +8,9 @@ import { type SecretKind, SHORT_SECRET_LENGTH, secretPattern } from './key-patte
 
 const JSON_STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
 
+/** How many characters of strings `parsedBody` remembers the verdict of: a few pages of a run's biggest answers. */
+const HELD_STRINGS_CHARS = 8 * 1024 * 1024;
+
 /** A word of a text as the decoded forms are looked for in it: what stands between blanks, quotes and angle brackets. */
 const WORD = /[^\s"'<>`]+/g;
 
@@ -46,6 +49,9 @@ export class KeyRedactor {
   readonly #rest: RegExp;
   /** The long values lower-cased, each whole and without its first or last character: what a decoded text is searched for. */
   #decodedNeedles: string[] = [];
+  /** Whether each string of a parsed body seen since the last secret was added holds one (`parsedBody`). */
+  readonly #heldStrings = new Map<string, boolean>();
+  #heldChars = 0;
 
   constructor(secrets: readonly (string | undefined)[], options: KeyRedactorOptions = {}) {
     this.#placeholder = options.placeholder ?? '***';
@@ -109,6 +115,34 @@ export class KeyRedactor {
     return isJson ? raw.replace(JSON_STRING_LITERAL, (literal) => this.text(literal)) : this.text(raw);
   }
 
+  /**
+   * A JSON body whose parsed value is at hand, as `body(raw, true)` returns it. `body` touches only the
+   * string literals, so a secret it would hide stands in the strings of `value` (member names and
+   * values, escapes undone, which only makes a form plainer): those are what is scanned, each distinct
+   * one once (a page repeats its member names and statuses on every item), and only a body that holds
+   * one is scanned whole.
+   */
+  parsedBody(raw: string, value: unknown): string {
+    for (const string of distinctStrings(value)) if (this.#holdsString(string)) return this.body(raw, true);
+    return raw;
+  }
+
+  /** `holds`, remembered for each string until a secret is added: the pages of a run list the same strings again and again. */
+  #holdsString(string: string): boolean {
+    let holds = this.#heldStrings.get(string);
+    if (holds === undefined) {
+      holds = this.holds(string);
+      this.#heldChars += string.length;
+      // Bounded in characters: past the bound the strings are forgotten, not kept.
+      if (this.#heldChars > HELD_STRINGS_CHARS) {
+        this.#heldStrings.clear();
+        this.#heldChars = string.length;
+      }
+      this.#heldStrings.set(string, holds);
+    }
+    return holds;
+  }
+
   /** Headers with every value redacted. */
   headers(headers: Headers): Headers {
     const redacted = new Headers();
@@ -117,6 +151,8 @@ export class KeyRedactor {
   }
 
   #compile(): void {
+    this.#heldStrings.clear();
+    this.#heldChars = 0;
     const long = this.#values.filter((value) => value.length >= SHORT_SECRET_LENGTH).sort((a, b) => b.length - a.length);
     // The halves last: a half of a longer value may stand inside a shorter one's form, and hiding it
     // first would leave the rest of that form behind.
@@ -127,6 +163,24 @@ export class KeyRedactor {
       this.#shortKind,
     );
   }
+}
+
+/** The distinct strings of a parsed JSON value, member names included. */
+function distinctStrings(value: unknown): Set<string> {
+  const strings = new Set<string>();
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') strings.add(item);
+    else if (Array.isArray(item)) for (const element of item) pending.push(element);
+    else if (item !== null && typeof item === 'object') {
+      for (const [name, member] of Object.entries(item)) {
+        strings.add(name);
+        pending.push(member);
+      }
+    }
+  }
+  return strings;
 }
 
 function found(pattern: RegExp | undefined, text: string): boolean {
