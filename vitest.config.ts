@@ -1,7 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { sourceAliases } from './scripts/source-aliases.js';
 
 const resolve = { alias: sourceAliases() };
+
+/** The release project's files (see below). */
+const RELEASE = ['test/package/{install,consumers,downstream,jest,recipes,types,browser-bundle}.test.ts', 'test/tooling/bench-*smoke.test.ts'];
 
 // Two projects: `unit` runs beside the code, in process (no sockets, no child processes), and must stay
 // fast enough to run on every save; `e2e` starts real servers, browsers, Redis and third-party tools.
@@ -21,8 +24,18 @@ export default defineConfig({
         // verifier run with every suite, the benchmark's smoke run) take tens of seconds on a quiet 2-core
         // machine and twice that or more beside two busy processes (.ci/run's loaded run); three minutes
         // leaves them room, and a test raises its own only when it waits on purpose for longer.
-        test: { name: 'e2e', include: ['test/**/*.test.ts', 'examples/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000 },
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...RELEASE],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
       },
+      // What a release and CI add to `npm test` (`npm run test:release`): the packed package installed into new
+      // projects from the registry (npm, tsc in every resolution mode, Jest, Vite, the recipes), and the
+      // benchmark's smoke runs. They test the artifact and the bench, not a behaviour `npm test` leaves out.
+      { resolve, test: { name: 'release', include: RELEASE, testTimeout: 180_000, hookTimeout: 180_000 } },
     ],
   },
 });
