@@ -196,7 +196,10 @@ const judgesByDocument = new WeakMap<OpenApiDocument, ValidatorLookup>();
 
 function judgesOf(doc: OpenApiDocument): ValidatorLookup {
   let judges = judgesByDocument.get(doc);
-  if (judges === undefined) judgesByDocument.set(doc, (judges = compiledValidators(doc, judgeOptions(doc))));
+  if (judges === undefined) {
+    judges = compiledValidators(doc, judgeOptions(doc));
+    judgesByDocument.set(doc, judges);
+  }
   return judges;
 }
 

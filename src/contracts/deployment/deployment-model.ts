@@ -114,10 +114,16 @@ const formsByDocument = new WeakMap<OpenApiDocument, Map<string, Map<string, Hea
 
 function headerForms(doc: OpenApiDocument, operationId: string, status: number): Map<string, HeaderForms> {
   let byResponse = formsByDocument.get(doc);
-  if (byResponse === undefined) formsByDocument.set(doc, (byResponse = new Map()));
+  if (byResponse === undefined) {
+    byResponse = new Map();
+    formsByDocument.set(doc, byResponse);
+  }
   const key = `${operationId} ${status}`;
   let forms = byResponse.get(key);
-  if (forms === undefined) byResponse.set(key, (forms = compiledHeaderForms(doc, operationId, status)));
+  if (forms === undefined) {
+    forms = compiledHeaderForms(doc, operationId, status);
+    byResponse.set(key, forms);
+  }
   return forms;
 }
 
