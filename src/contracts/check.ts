@@ -18,6 +18,7 @@ import {
   TransportError,
   type UnansweredRequest,
 } from './http.js';
+import type { Removals } from './removal.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
 
@@ -72,8 +73,10 @@ export interface RunState {
   readonly categoryId?: string;
   /** The first page of the listing at the start (`limit` at its maximum). */
   readonly listing: readonly Record<string, JsonValue>[];
-  /** The clock, for deprecation warnings. */
+  /** This machine's clock, for deprecation warnings; the deployment's decides a removal (`removals`). */
   readonly now: Date;
+  /** The operations found removed at their sunset, by the deployment's clock: removal.ts. */
+  readonly removals: Removals;
   /** Writes left in this run's budget, retries counted; shared by all checks (the client keeps it). */
   readonly writesLeft: number;
   /** What the run advises where the interface leaves room: each said once, whichever checks met it. */
@@ -122,6 +125,11 @@ export interface CallOptions {
   readonly headers?: Readonly<Record<string, string | null>>;
   /** What is unusual about the request, for the report of a server error it meets: `Prefer: return=minimal`. */
   readonly what?: string;
+  /**
+   * The check judges the operation's removal itself: its 410 past the sunset is returned to it. Any other
+   * check that meets that 410 is skipped, naming the removal (removal.ts).
+   */
+  readonly judgesRemoval?: boolean;
 }
 
 const BUDGET_SPENT = 'the run has used its budget of writes';
@@ -232,6 +240,9 @@ export class CheckContext {
     // A retry is said once for the run, in the report's line about retries: not here, once per request.
     this.#operations.set(exchange, operation.operationId);
     this.#inspect(operation, exchange, options.what);
+    this.state.removals.heard(operation, exchange.status, exchange.headers.get('date'));
+    const removed = exchange.status === 410 ? this.state.removals.reason(operation.operationId) : undefined;
+    if (removed !== undefined && !options.judgesRemoval) this.skip(removed);
     // Every page lists each pet once, whatever check asked for it (a page listed after creates included).
     if (operation.method === 'GET' && exchange.status === 200 && Array.isArray(exchange.json)) {
       const ids = exchange.json

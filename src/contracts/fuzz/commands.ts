@@ -28,6 +28,8 @@ export class ModelViolation extends Error {
 export interface FuzzRun {
   /** POSTs the fuzz suite may still send, and whether the run is read-only. */
   canWrite(): boolean;
+  /** Whether the deployment removed the operation at its sunset (removal.ts): a sequence then never calls it. */
+  removed(operationId: string): boolean;
   /** The problem that stopped the run from reaching the deployment (a deadline, a timeout): no sequence runs after it. */
   stopped?: TransportError;
   readonly bounds: { readonly default: number; readonly maximum: number };
@@ -63,6 +65,8 @@ async function send(real: Real, operationId: string, options: CallOptions): Prom
     const found = real.context.findings[before];
     if (error instanceof TransportError) real.sent.push(error.request);
     if (found) throw new ModelViolation(violationOf(found), undefined);
+    // The call met the operation's removal at its sunset (the check's skip): it tells nothing of the model.
+    if (real.run.removed(operationId)) fc.pre(false);
     if (!(error instanceof TransportError)) throw error;
     real.run.stopped ??= error;
     fc.pre(false);
@@ -110,9 +114,12 @@ export class ListCommand implements AsyncCommand<FuzzModel, Real> {
 }
 
 export class ReadCommand implements AsyncCommand<FuzzModel, Real> {
-  constructor(readonly input: ReadInput) {}
+  constructor(
+    readonly input: ReadInput,
+    readonly fuzz: FuzzRun,
+  ) {}
   check(model: Readonly<FuzzModel>): boolean {
-    return idToRead(model, this.input) !== undefined;
+    return !this.fuzz.removed('getPet') && idToRead(model, this.input) !== undefined;
   }
   async run(model: FuzzModel, real: Real): Promise<void> {
     const id = idToRead(model, this.input);

@@ -71,6 +71,9 @@ class FuzzSession implements FuzzRun {
   canWrite(): boolean {
     return !this.state.readOnly && this.state.writesLeft > (this.failure ? 0 : SHRINK_RESERVE);
   }
+  removed(operationId: string): boolean {
+    return this.state.removals.reason(operationId) !== undefined;
+  }
 }
 
 function commandsOf(session: FuzzSession, known: (field: string) => readonly string[]) {
@@ -78,7 +81,7 @@ function commandsOf(session: FuzzSession, known: (field: string) => readonly str
   const bodies = bodyInputs(state.contract, 'createPet', known, petName(state, 'fuzz'));
   const creates = bodies.valid.map((body) => new CreateCommand(body, session));
   const lists = listInputs(state.contract).map((input) => new ListCommand(input));
-  const reads = readInputs().map((input) => new ReadCommand(input));
+  const reads = readInputs().map((input) => new ReadCommand(input, session));
   // A delete of the resource model, when the spec has one, removes pets the sequence created.
   const remove = operationOfKind(state.contract.model, 'delete');
   const idParameter = state.contract.model.id.parameter;
