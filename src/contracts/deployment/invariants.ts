@@ -311,7 +311,7 @@ function listed(items: readonly string[]): string {
 function headersEverywhere(model: DeploymentModel): Finding[] {
   const byOperation = new Map<string, HeaderPresence[]>();
   for (const presence of model.headerPresence.values())
-    if (presence.sentOn.size > 0 && presence.missing.size > 0 && !missingWhereRequired(presence))
+    if (presence.sentOn.size > 0 && presence.missing.size > 0 && missingWhereRequired(presence).length === 0)
       byOperation.set(presence.operationId, [...(byOperation.get(presence.operationId) ?? []), presence]);
   return [...byOperation].map(([operationId, presences]) => {
     const names = presences.map((presence) => presence.name);
