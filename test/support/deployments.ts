@@ -241,13 +241,6 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
       return json(400, { code: 'bad_request', message: 'name and categoryId are required', status: 400 });
     return mock(new Request(request, { body: text }));
   },
-  // Perl's `unless ($name)`: "" and "0" are false, so a pet so named is refused as if no name were sent.
-  'a name tested for truth, "0" and "" refused as missing (Perl)': async (request, mock) => {
-    if (!isCreate(request)) return mock(request);
-    const text = await request.text();
-    if (/"name":(""|"0")[,}]/.test(text.replace(/\s/g, ''))) return json(400, { code: 'bad_request', message: 'name: required', status: 400 });
-    return mock(new Request(request, { body: text }));
-  },
   "getPet's Deprecation, Sunset and Link only on its 200s": async (request, mock) => {
     const response = await mock(request);
     if (!isGet(request) || response.status === 200) return response;
