@@ -3,10 +3,11 @@ import { isWrite } from '../http/methods.js';
 import { isInt64 } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type Conformance, createConformance } from '../openapi/conformance.js';
+import type { OperationKind } from '../openapi/resource-model.js';
 import { DROPPED, TOO_LARGE } from './causes.js';
 import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
-import type { Contract, ContractOperation } from './contract.js';
+import { type Contract, type ContractOperation, operationIdOf } from './contract.js';
 import { excerpt } from './excerpt.js';
 import {
   type AnsweredRequest,
@@ -206,6 +207,11 @@ export class CheckContext {
 
   get contract(): Contract {
     return this.state.contract;
+  }
+
+  /** The operationId of the resource model's operation of `kind`: what a check of the list, the create or the read calls. */
+  kind(kind: OperationKind): string {
+    return operationIdOf(this.state.contract, kind);
   }
 
   /** Sends a request for `operationId` and records every way its response breaks the spec. */
@@ -416,7 +422,7 @@ function observationsOf(operation: ContractOperation, exchange: Exchange): Obser
   }
   const contentType = exchange.headers.get('content-type');
   if (json !== undefined && contentType !== null) seen.charset = /;\s*charset=/i.test(contentType) ? 'utf-8' : 'none';
-  if (operation.operationId === 'getPet' && (status === 200 || status === 404)) {
+  if (operation.deprecated && (status === 200 || status === 404)) {
     const deprecation = exchange.headers.get('deprecation');
     const form = deprecation?.trim();
     // Another form (an HTTP-date, as before RFC 9745) is no choice the profile knows: it is left unseen.

@@ -24,7 +24,7 @@ export const getChecks: Check[] = [
     writes: false,
     async run(context) {
       const pet = await existingPet(context);
-      const exchange = await context.call('getPet', { params: { petId: idOf(pet) } });
+      const exchange = await context.call(context.kind('read'), { params: { petId: idOf(pet) } });
       if (exchange.status !== 200)
         context.fail(`getPet answered ${exchange.status} for the listed pet ${idOf(pet)}`, exchange, { expected: '200', actual: String(exchange.status) });
       else if (!isPet(exchange.json) || !samePet(context, exchange.json, pet))
@@ -38,7 +38,7 @@ export const getChecks: Check[] = [
     writes: false,
     async run(context) {
       const id = absentIdBeyond(context.state.listing.map(idOf));
-      const exchange = await context.call('getPet', { params: { petId: id } });
+      const exchange = await context.call(context.kind('read'), { params: { petId: id } });
       if (exchange.status !== 404)
         context.fail(`getPet answered ${exchange.status} for the absent id ${id}`, exchange, {
           expected: '404',
@@ -54,14 +54,14 @@ export const getChecks: Check[] = [
     writes: false,
     async run(context) {
       for (const id of ['abc', '1.5']) {
-        const exchange = await context.call('getPet', { params: { petId: id } });
+        const exchange = await context.call(context.kind('read'), { params: { petId: id } });
         if (exchange.status === 400 || exchange.status === 404) context.observe({ nonIntegerPetId: exchange.status });
         if (exchange.status !== 400 && exchange.status !== 404)
           context.fail(`getPet answered ${exchange.status} for the id ${id}`, exchange, {
             expected: '400 or 404',
             actual: String(exchange.status),
             // A pet for `1.5` is the lenient reading getPet.petId-spellings finds too: one fault, reported once.
-            ...(exchange.status === 200 && isPet(exchange.json) ? { fault: lenientIntegerFault('getPet', 'petId') } : {}),
+            ...(exchange.status === 200 && isPet(exchange.json) ? { fault: lenientIntegerFault(context.kind('read'), 'petId') } : {}),
           });
       }
     },
@@ -75,7 +75,7 @@ export const getChecks: Check[] = [
       const listed = new Set(context.state.listing.map(idOf));
       for (const [id, what] of BOUNDARY_IDS) {
         if (listed.has(id)) continue;
-        const exchange = await context.call('getPet', { params: { petId: id } });
+        const exchange = await context.call(context.kind('read'), { params: { petId: id } });
         // An id no pet has is 404; an id the deployment never assigns may be rejected as invalid. 200 only for a pet with that id.
         const served = exchange.status === 200 && isPet(exchange.json) && idOf(exchange.json) === id;
         if (exchange.status !== 404 && exchange.status !== 400 && !served)
@@ -97,13 +97,13 @@ export const getChecks: Check[] = [
     operationId: 'getPet',
     writes: false,
     async run(context) {
-      const { deprecated, sunset } = context.contract.operation('getPet');
+      const { deprecated, sunset } = context.contract.operation(context.kind('read'));
       if (!deprecated || !sunset) return;
       // The days left are the user's to plan by, on this machine's clock; the removal is judged on the deployment's (removal.ts).
       const daysLeft = Math.ceil((sunset.getTime() - context.state.now.getTime()) / DAY_MS);
       const day = sunsetDay(sunset);
       const pet = await existingPet(context);
-      const exchange = await context.call('getPet', { params: { petId: idOf(pet) }, judgesRemoval: true });
+      const exchange = await context.call(context.kind('read'), { params: { petId: idOf(pet) }, judgesRemoval: true });
       const clock = deploymentClock(exchange.headers.get('date'), context.state.now);
       const past = clock.at >= sunset.getTime();
       if (!past && daysLeft > 0)

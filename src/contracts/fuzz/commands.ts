@@ -30,6 +30,8 @@ export interface FuzzRun {
   canWrite(): boolean;
   /** Whether the deployment removed the operation at its sunset (removal.ts): a sequence then never calls it. */
   removed(operationId: string): boolean;
+  /** The operationId of the resource model's read, which `ReadCommand` calls. */
+  readonly readOperation: string;
   /** The problem that stopped the run from reaching the deployment (a deadline, a timeout): no sequence runs after it. */
   stopped?: TransportError;
   readonly bounds: { readonly default: number; readonly maximum: number };
@@ -91,7 +93,7 @@ export class CreateCommand implements AsyncCommand<FuzzModel, Real> {
     return this.fuzz.canWrite();
   }
   async run(model: FuzzModel, real: Real): Promise<void> {
-    const exchange = await send(real, 'createPet', { body: this.body.text });
+    const exchange = await send(real, real.context.kind('create'), { body: this.body.text });
     expect(judgeCreate(model, this.body, exchange.status, exchange.json), exchange);
   }
   toString(): string {
@@ -105,7 +107,7 @@ export class ListCommand implements AsyncCommand<FuzzModel, Real> {
     return true;
   }
   async run(model: FuzzModel, real: Real): Promise<void> {
-    const exchange = await send(real, 'listPets', this.input.query === '' ? {} : { query: this.input.query });
+    const exchange = await send(real, real.context.kind('list'), this.input.query === '' ? {} : { query: this.input.query });
     expect(judgeList(model, this.input, exchange.status, exchange.json, real.run.bounds), exchange);
   }
   toString(): string {
@@ -119,12 +121,12 @@ export class ReadCommand implements AsyncCommand<FuzzModel, Real> {
     readonly fuzz: FuzzRun,
   ) {}
   check(model: Readonly<FuzzModel>): boolean {
-    return !this.fuzz.removed('getPet') && idToRead(model, this.input) !== undefined;
+    return !this.fuzz.removed(this.fuzz.readOperation) && idToRead(model, this.input) !== undefined;
   }
   async run(model: FuzzModel, real: Real): Promise<void> {
     const id = idToRead(model, this.input);
     if (id === undefined) return;
-    const exchange = await send(real, 'getPet', { params: { petId: id } });
+    const exchange = await send(real, this.fuzz.readOperation, { params: { petId: id } });
     expect(judgeRead(model, this.input, id, exchange.status, exchange.json), exchange);
   }
   toString(): string {

@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { operationOfKind } from '../../openapi/resource-model.js';
 import { type Check, CheckContext, type Finding, type RunState } from '../check.js';
+import { operationIdOf } from '../contract.js';
 import type { TransportError } from '../http.js';
 import { acceptedCategoryId, exact, isPet, petName } from '../pets.js';
 import { CreateCommand, DeleteCommand, type FuzzRun, ListCommand, ModelViolation, ReadCommand, type Real } from './commands.js';
@@ -65,8 +66,10 @@ class FuzzSession implements FuzzRun {
   stopped?: TransportError;
   failure?: Failure;
   readonly bounds: FuzzRun['bounds'];
+  readonly readOperation: string;
   constructor(readonly state: RunState) {
-    this.bounds = state.contract.integerParameter('listPets', 'limit');
+    this.bounds = state.contract.integerParameter(operationIdOf(state.contract, 'list'), 'limit');
+    this.readOperation = operationIdOf(state.contract, 'read');
   }
   canWrite(): boolean {
     return !this.state.readOnly && this.state.writesLeft > (this.failure ? 0 : SHRINK_RESERVE);
@@ -78,7 +81,7 @@ class FuzzSession implements FuzzRun {
 
 function commandsOf(session: FuzzSession, known: (field: string) => readonly string[]) {
   const { state } = session;
-  const bodies = bodyInputs(state.contract, 'createPet', known, petName(state, 'fuzz'));
+  const bodies = bodyInputs(state.contract, operationIdOf(state.contract, 'create'), known, petName(state, 'fuzz'));
   const creates = bodies.valid.map((body) => new CreateCommand(body, session));
   const lists = listInputs(state.contract).map((input) => new ListCommand(input));
   const reads = readInputs().map((input) => new ReadCommand(input, session));
