@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VerificationReport as Report, verify } from '../../src/contracts/runner.js';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { runCli, startMockCli } from '../support/cli.js';
 import { type Deployment, serve } from '../support/deployments.js';
 
 const KEY = 'petstore-dev-key';
@@ -86,6 +87,20 @@ describe('petstore-verify judges the sunset of getPet by the deployment clock', 
       );
     } finally {
       await late.close();
+    }
+  });
+});
+
+describe('the CLIs, as the mutation trials start them', () => {
+  it('petstore-verify passes petstore-mock --now 2031-01-01T00:00:00Z, every suite: exit 0, getPet named removed', async () => {
+    const mock = await startMockCli(['--port', '0', '--now', '2031-01-01T00:00:00Z', '--quiet']);
+    try {
+      const result = await runCli('petstore-verify', ['--base-url', mock.url, '--api-key', KEY]);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/○ getPet\.petId-spellings \d+ ms \(getPet is removed: the deployment answers it 410/);
+      expect(result.stdout).toContain('The deployment keeps the contract.');
+    } finally {
+      await mock.stop();
     }
   });
 });
