@@ -3,10 +3,11 @@ import { isWrite } from '../http/methods.js';
 import { isInt64 } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type Conformance, createConformance } from '../openapi/conformance.js';
+import type { OperationKind } from '../openapi/resource-model.js';
 import { DROPPED, TOO_LARGE } from './causes.js';
 import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
-import type { Contract, ContractOperation } from './contract.js';
+import { type Contract, type ContractOperation, operationIdOf } from './contract.js';
 import { excerpt } from './excerpt.js';
 import {
   type AnsweredRequest,
@@ -18,6 +19,7 @@ import {
   TransportError,
   type UnansweredRequest,
 } from './http.js';
+import type { Removals } from './removal.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
 
@@ -72,8 +74,10 @@ export interface RunState {
   readonly categoryId?: string;
   /** The first page of the listing at the start (`limit` at its maximum). */
   readonly listing: readonly Record<string, JsonValue>[];
-  /** The clock, for deprecation warnings. */
+  /** This machine's clock, for deprecation warnings; the deployment's decides a removal (`removals`). */
   readonly now: Date;
+  /** The operations found removed at their sunset, by the deployment's clock: removal.ts. */
+  readonly removals: Removals;
   /** Writes left in this run's budget, retries counted; shared by all checks (the client keeps it). */
   readonly writesLeft: number;
   /** What the run advises where the interface leaves room: each said once, whichever checks met it. */
@@ -122,6 +126,11 @@ export interface CallOptions {
   readonly headers?: Readonly<Record<string, string | null>>;
   /** What is unusual about the request, for the report of a server error it meets: `Prefer: return=minimal`. */
   readonly what?: string;
+  /**
+   * The check judges the operation's removal itself: its 410 past the sunset is returned to it. Any other
+   * check that meets that 410 is skipped, naming the removal (removal.ts).
+   */
+  readonly judgesRemoval?: boolean;
 }
 
 const BUDGET_SPENT = 'the run has used its budget of writes';
@@ -200,6 +209,11 @@ export class CheckContext {
     return this.state.contract;
   }
 
+  /** The operationId of the resource model's operation of `kind`: what a check of the list, the create or the read calls. */
+  kind(kind: OperationKind): string {
+    return operationIdOf(this.state.contract, kind);
+  }
+
   /** Sends a request for `operationId` and records every way its response breaks the spec. */
   async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const operation = this.contract.operation(operationId);
@@ -232,6 +246,9 @@ export class CheckContext {
     // A retry is said once for the run, in the report's line about retries: not here, once per request.
     this.#operations.set(exchange, operation.operationId);
     this.#inspect(operation, exchange, options.what);
+    this.state.removals.heard(operation, exchange.status, exchange.headers.get('date'));
+    const removed = exchange.status === 410 ? this.state.removals.reason(operation.operationId) : undefined;
+    if (removed !== undefined && !options.judgesRemoval) this.skip(removed);
     // Every page lists each pet once, whatever check asked for it (a page listed after creates included).
     if (operation.method === 'GET' && exchange.status === 200 && Array.isArray(exchange.json)) {
       const ids = exchange.json
@@ -405,7 +422,7 @@ function observationsOf(operation: ContractOperation, exchange: Exchange): Obser
   }
   const contentType = exchange.headers.get('content-type');
   if (json !== undefined && contentType !== null) seen.charset = /;\s*charset=/i.test(contentType) ? 'utf-8' : 'none';
-  if (operation.operationId === 'getPet' && (status === 200 || status === 404)) {
+  if (operation.deprecated && (status === 200 || status === 404)) {
     const deprecation = exchange.headers.get('deprecation');
     const form = deprecation?.trim();
     // Another form (an HTTP-date, as before RFC 9745) is no choice the profile knows: it is left unseen.

@@ -4,7 +4,7 @@ import { type JsonValue, validationView } from '../json/lossless.js';
 import { compiledValidators } from '../openapi/ajv.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type JsonSchema, type OpenApiDocument, type OperationEntry, operationsOf, parametersOf, resolve } from '../openapi/document.js';
-import type { ResourceModel, ValidatorLookup } from '../openapi/resource-model.js';
+import { type OperationKind, operationOfKind, type ResourceModel, type ValidatorLookup } from '../openapi/resource-model.js';
 
 /** What the verifier knows of one operation, from the spec. */
 export interface ContractOperation {
@@ -243,4 +243,14 @@ export async function loadContract(spec: CompiledSpec = BUNDLED_SPEC): Promise<C
     fields: (schemaName) => fieldsOf(doc, schemaName),
     body: (operationId) => bodyShapeOf(doc, operationId),
   };
+}
+
+/**
+ * The operationId of the resource model's operation of `kind` (src/openapi/resource-model.ts): the
+ * checks name the list, the create and the read by their kind, so that what they send follows the spec.
+ */
+export function operationIdOf(contract: Contract, kind: OperationKind): string {
+  const found = operationOfKind(contract.model, kind);
+  if (found === undefined) throw new SpecError(`the spec has no operation of the kind ${kind}, which the spec suite checks`);
+  return found.operationId;
 }

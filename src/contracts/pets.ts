@@ -101,12 +101,12 @@ function knownCategoryId(state: RunState): string {
 
 /** The largest limit the spec allows, to see as much of the listing as one page shows. */
 export function maxLimit(context: CheckContext): number {
-  return context.contract.integerParameter('listPets', 'limit').maximum;
+  return context.contract.integerParameter(context.kind('list'), 'limit').maximum;
 }
 
 /** One page of the listing with `query` (besides the limit). */
 export async function listPage(context: CheckContext, query = `limit=${maxLimit(context)}`): Promise<{ exchange: Exchange; pets: PetJson[] }> {
-  const exchange = await context.call('listPets', { query });
+  const exchange = await context.call(context.kind('list'), { query });
   if (exchange.status === 200 && !Array.isArray(exchange.json)) context.skip('the listing is not an array');
   return { exchange, pets: petsOf(exchange) };
 }
@@ -151,7 +151,7 @@ export interface Created {
 
 /** Sends one create, and records whether the deployment took the category. */
 async function postPet(context: CheckContext, purpose: string, fields: NewPetFields, categoryId: string): Promise<Exchange> {
-  const exchange = await context.call('createPet', { body: newPetBody(context.state, purpose, { ...fields, categoryId }) });
+  const exchange = await context.call(context.kind('create'), { body: newPetBody(context.state, purpose, { ...fields, categoryId }) });
   if (exchange.status === 400) context.observe({ refusedCategories: [categoryId] });
   else if (exchange.status === 201) context.observe({ categories: [categoryId] });
   return exchange;
@@ -218,13 +218,13 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
       context.fail(
         `createPet refused (400) a valid NewPet (name ${JSON.stringify(name)}, the accepted categoryId ${categoryId}${fields.status === undefined ? '' : `, status ${fields.status}`})`,
         exchange,
-        { expected: '201', actual: '400', fault: statusFault('createPet', 400) },
+        { expected: '201', actual: '400', fault: statusFault(context.kind('create'), 400) },
       );
     if (rejectedAll)
       context.fail(
         `createPet refused (400) a valid NewPet with every category tried, the listing's own among them (${categoryCandidates(context.state).join(', ')})`,
         exchange,
-        { expected: '201', actual: '400', fault: statusFault('createPet', 400) },
+        { expected: '201', actual: '400', fault: statusFault(context.kind('create'), 400) },
       );
     context.skip(`the deployment refused to create a pet with categoryId ${categoryId} (400), so this cannot be checked`);
   }
@@ -232,7 +232,7 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
     context.fail(`createPet answered ${exchange.status} to a valid NewPet`, exchange, {
       expected: '201',
       actual: String(exchange.status),
-      fault: statusFault('createPet', exchange.status),
+      fault: statusFault(context.kind('create'), exchange.status),
     });
   }
   if (!isPet(exchange.json)) context.skip('createPet gave no pet to check further');
@@ -253,13 +253,13 @@ export function differingFields(fields: readonly string[], a: PetJson, b: PetJso
 
 /** Reads a created pet back by id and holds it to be the created one, field by field. */
 export async function expectReread(context: CheckContext, created: PetJson, what: string): Promise<void> {
-  const read = await context.call('getPet', { params: { petId: idOf(created) } });
+  const read = await context.call(context.kind('read'), { params: { petId: idOf(created) } });
   if (read.status !== 200) {
     context.fail(`getPet answered ${read.status} for the pet ${idOf(created)} just created ${what}`, read, {
       expected: '200',
       actual: String(read.status),
       // A pet that exists answered with another status is one fault of getPet, whichever check met it.
-      fault: read.status >= 400 ? statusFault('getPet', read.status) : `reread:getPet:${read.status}`,
+      fault: read.status >= 400 ? statusFault(context.kind('read'), read.status) : `reread:getPet:${read.status}`,
     });
     return;
   }

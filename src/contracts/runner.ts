@@ -33,6 +33,7 @@ import { BigIntegers, groupWithRoundedIntegers } from './lossy-integers.js';
 import { pactInstalled } from './pact/pact-module.js';
 import { type PactWorker, pactWriteBudget, startPactWorker, verifyPacts } from './pact/pact-suite.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
+import { Removals } from './removal.js';
 import { type Coverage, CoverageRecorder } from './reporters/coverage-reporter.js';
 import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES, SPEC_WRITES } from './run-bounds.js';
 
@@ -328,17 +329,19 @@ async function pactsToVerify(run: Run): Promise<{ pacts: LoadedPact[] } | { fata
 }
 
 function runStateOf(run: Run, listing: readonly Record<string, JsonValue>[]): RunState {
+  const now = run.options.now ?? new Date();
   return {
     contract: run.contract,
     client: run.client,
     runId: run.runId,
     readOnly: run.readOnly,
     listing,
-    now: run.options.now ?? new Date(),
+    now,
     get writesLeft() {
       return run.client.writesLeft;
     },
     advice: new Advice(),
+    removals: new Removals(run.contract, now),
     ...(run.options.categoryId === undefined ? {} : { categoryId: run.options.categoryId }),
   };
 }

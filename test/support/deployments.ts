@@ -705,8 +705,12 @@ export interface Choices {
   readonly defaultStatus: 'available' | 'pending' | 'sold' | 'omitted';
   /** The path before `/pets`: `/v1`, or a gateway prefix before it. */
   readonly basePath: string;
-  /** An integer limit out of range: clamped, refused, or clamped above the maximum and refused below the minimum (a gateway's `min(limit, 100)`). */
-  readonly limitOutOfRange: 'clamp' | 'refuse' | 'clamp-above';
+  /**
+   * An integer limit out of range: clamped, refused, clamped above the maximum and refused below the
+   * minimum (a gateway's `min(limit, 100)`), or clamped above and the default page below (Django REST
+   * framework's `LimitOffsetPagination`: `limit=0` is no positive integer, so the default limit).
+   */
+  readonly limitOutOfRange: 'clamp' | 'refuse' | 'clamp-above' | 'default';
   readonly nonIntegerPetId: 400 | 404;
   /**
    * How paths are matched, behind the key either way: exactly, or leniently (in any case, with a
@@ -922,7 +926,7 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
       if (!(limit >= 1 && limit <= 100)) {
         if (choices.limitOutOfRange === 'refuse' || (choices.limitOutOfRange === 'clamp-above' && !(limit > 100)))
           return error(request, 400, 'bad_request', 'limit must be an integer from 1 to 100');
-        limit = Number.isNaN(limit) ? 20 : Math.min(100, Math.max(1, limit));
+        limit = Number.isNaN(limit) || (choices.limitOutOfRange === 'default' && limit < 1) ? 20 : Math.min(100, Math.max(1, limit));
       }
       const status = url.searchParams.get('status');
       if (status !== null && !STATUSES.includes(status as (typeof STATUSES)[number]) && choices.unknownStatus === 'refuse')

@@ -128,6 +128,12 @@ const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; pact: bo
     observed: { limitAboveMaximum: 'clamp', limitBelowMinimum: 'refuse', listOrder: 'name', nonIntegerPetId: 404, unknownStatus: 'empty' },
   },
   {
+    name: "Django REST framework's pagination: a limit below the minimum answered as if absent (the default page of 20), one above it clamped to 100",
+    choices: { limitOutOfRange: 'default' },
+    pact: true,
+    observed: { limitAboveMaximum: 'clamp', limitBelowMinimum: 'clamp' },
+  },
+  {
     name: 'pages showing only the required fields (status only in a 201 and a read by id), another client adding pets meanwhile, newest first, status left out when not sent',
     choices: { listOmitsOptional: true, otherClient: true, order: 'newest-first', defaultStatus: 'omitted' },
     // The bundled pacts' list interactions expect each pet's status.

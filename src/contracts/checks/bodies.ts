@@ -17,39 +17,62 @@ interface Boundary {
    * before): when the deployment refuses the boundary and takes this, it refused the value itself.
    */
   readonly control?: { readonly what: string; readonly fields: Readonly<Record<string, string>> };
+  /** Why a deployment may refuse the boundary though its control is taken (a mainstream framework's default): advice, not a failure. */
+  readonly mayRefuse?: string;
 }
 
 /** An integer no listed pet is likely to have as its category, as new to the deployment as 0 is. */
 const FRESH_INTEGER = '4242425';
 
-/**
- * The zero value of a JSON type (`""`, `0`, `false`) and another value of that type as new to the
- * deployment: a value some code takes for "not sent" (Go's zero values, a falsy test in JavaScript or
- * Python), where JSON Schema makes it a value like any other when the field's schema allows it.
- */
-function zeroAndOther(state: CheckContext['state'], field: string, type: string | undefined): [string, string] | undefined {
-  if (type === 'string') return ['""', JSON.stringify(petName(state, `${field} not empty`))];
-  if (type === 'integer' || type === 'number') return ['0', FRESH_INTEGER];
-  if (type === 'boolean') return ['false', 'true'];
-  return undefined;
+/** A value some code takes for "not sent", and another of the same type as new to the deployment: see `zeroValues`. */
+interface ZeroValue {
+  readonly zero: string;
+  readonly other: string;
+  readonly mayRefuse?: string;
 }
 
-/** Each field at the zero value of its type, when its schema allows it there (the body stays valid), with its control. */
+/**
+ * The values of a JSON type that some code takes for "not sent" (Go's zero values, a truthiness test in
+ * JavaScript, Python, Perl or PHP), where JSON Schema makes each a value like any other when the
+ * field's schema allows it: `""`, `0`, `false`, and the string `"0"`, false in Perl and PHP. Each comes
+ * with another value of the type as new to the deployment. A blank string is one mainstream frameworks
+ * refuse by default (Django REST framework's `CharField`, `allow_blank=False`; Rails' `presence`):
+ * refusing it is advice.
+ */
+function zeroAndOther(state: CheckContext['state'], field: string, type: string | undefined): ZeroValue[] {
+  if (type === 'string')
+    return [
+      {
+        zero: '""',
+        other: JSON.stringify(petName(state, `${field} not empty`)),
+        mayRefuse: "a blank string, which Django REST framework's CharField (allow_blank=False) and Rails' presence validation refuse by default",
+      },
+      { zero: '"0"', other: '"1"' },
+    ];
+  if (type === 'integer' || type === 'number') return [{ zero: '0', other: FRESH_INTEGER }];
+  if (type === 'boolean') return [{ zero: 'false', other: 'true' }];
+  return [];
+}
+
+/**
+ * Each field at each value some code takes for "not sent", when its schema allows it there (the body
+ * stays valid), with its control. Not the field the run names its pets with: every pet the run creates
+ * carries the run's prefix there, so that a shared staging can tell them apart (docs/verifier.md).
+ */
 function zeroValues(context: CheckContext, valid: (purpose: string) => Readonly<Record<string, string>>): Boundary[] {
-  const shape = context.contract.body('createPet');
+  const shape = context.contract.body(context.kind('create'));
   const cases: Boundary[] = [];
   const named = valid('zero');
+  const isValid = (body: Record<string, string>) => (context.contract.requestViolations(context.kind('create'), JSON.parse(bodyOf(body))) ?? []).length === 0;
   for (const [field, { type, enum: allowed }] of Object.entries(shape.properties)) {
-    // The field the run names its pets with keeps the run's prefix, so that a shared staging can tell them apart: no "" there.
-    if (named[field]?.startsWith('"')) continue;
-    const values = allowed === undefined ? zeroAndOther(context.state, field, type) : undefined;
-    if (values === undefined) continue;
-    const [zero, other] = values;
-    const fields = { ...valid(`${field} zero`), [field]: zero };
-    const control = { ...valid(`${field} control`), [field]: other };
-    const isValid = (body: Record<string, string>) => (context.contract.requestViolations('createPet', JSON.parse(bodyOf(body))) ?? []).length === 0;
-    if (!isValid(fields) || !isValid(control)) continue;
-    cases.push({ what: `${field} ${zero} (the zero value of its type)`, fields, control: { what: `${field} ${other}`, fields: control } });
+    if (allowed !== undefined || named[field]?.startsWith('"')) continue;
+    for (const { zero, other, mayRefuse } of zeroAndOther(context.state, field, type)) {
+      const fields = { ...valid(`${field} zero`), [field]: zero };
+      const control = { ...valid(`${field} control`), [field]: other };
+      if (!isValid(fields) || !isValid(control)) continue;
+      const what = zero === '"0"' ? `${field} "0" (false to a truthiness test in Perl and PHP)` : `${field} ${zero} (the zero value of its type)`;
+      cases.push({ what, fields, control: { what: `${field} ${other}`, fields: control }, ...(mayRefuse === undefined ? {} : { mayRefuse }) });
+    }
   }
   return cases;
 }
@@ -72,7 +95,7 @@ export function bodyOf(fields: Readonly<Record<string, string>>): string {
  */
 function boundaries(context: CheckContext, categoryId: string): Boundary[] {
   const { state } = context;
-  const shape = context.contract.body('createPet');
+  const shape = context.contract.body(context.kind('create'));
   const valid = (purpose: string) => ({ name: JSON.stringify(petName(state, purpose)), categoryId });
   const cases: Boundary[] = [{ what: 'an empty object', fields: {}, mustReject: true }];
   for (const [field, { type, format, enum: allowed }] of Object.entries(shape.properties)) {
@@ -130,9 +153,19 @@ function clientId(context: CheckContext): string {
  * A body refused with 400 whose control (the same body, the field at another value as new) is taken: the
  * deployment refused the value itself, a value its schema allows, as if the field were not sent.
  */
-async function refusedAlone(context: CheckContext, what: string, refused: Exchange, control: NonNullable<Boundary['control']>): Promise<void> {
-  const other = await context.call('createPet', { body: bodyOf(control.fields) });
+async function refusedAlone(
+  context: CheckContext,
+  what: string,
+  refused: Exchange,
+  control: NonNullable<Boundary['control']>,
+  mayRefuse: string | undefined,
+): Promise<void> {
+  const other = await context.call(context.kind('create'), { body: bodyOf(control.fields) });
   if (other.status !== 201) return;
+  if (mayRefuse !== undefined) {
+    context.advise(`createPet refused a body with ${what} and took the same body with ${control.what}: ${mayRefuse}, though the spec's schema allows it`);
+    return;
+  }
   context.fail(
     `createPet refused a body with ${what} with 400, and took the same body with ${control.what}: the schema allows the zero value, so it is a value, not a missing field; test whether the field was sent, not whether its value is empty or 0`,
     refused,
@@ -157,9 +190,9 @@ export const bodyChecks: Check[] = [
         ...zeroValues(context, valid),
         { what: `an id of its own (${idSent})`, fields: { name: JSON.stringify(petName(context.state, 'client id')), categoryId, id: idSent } },
       ];
-      for (const { what, fields, mustReject, because, control } of cases) {
-        const exchange = await context.call('createPet', { body: bodyOf(fields) });
-        if (exchange.status === 400 && control !== undefined) await refusedAlone(context, what, exchange, control);
+      for (const { what, fields, mustReject, because, control, mayRefuse } of cases) {
+        const exchange = await context.call(context.kind('create'), { body: bodyOf(fields) });
+        if (exchange.status === 400 && control !== undefined) await refusedAlone(context, what, exchange, control, mayRefuse);
         if (exchange.status === 400) continue;
         if (exchange.status !== 201) {
           context.fail(`createPet answered ${exchange.status} to a body with ${what}`, exchange, {

@@ -46,11 +46,11 @@ function validValue(field: string, type: string | undefined, categoryId: string)
 
 async function expectMistypedRefused(context: CheckContext): Promise<void> {
   const categoryId = await bodyCategoryId(context.state);
-  const { properties } = context.contract.body('createPet');
+  const { properties } = context.contract.body(context.kind('create'));
   for (const [field, { type }] of Object.entries(properties)) {
     for (const { value, what } of mistyped(type, validValue(field, type, categoryId))) {
       const body = bodyWith(context, `${field} mistyped`, categoryId, field, value);
-      const exchange = await context.call('createPet', { body });
+      const exchange = await context.call(context.kind('create'), { body });
       if (exchange.status === 400) continue;
       const stored = exchange.status === 201 && isPet(exchange.json) ? exact(exchange.json[field]) : undefined;
       context.fail(
@@ -67,12 +67,12 @@ async function expectMistypedRefused(context: CheckContext): Promise<void> {
 /** Each integer field written with a zero fraction: refused, or kept as the integer it is. */
 async function expectZeroFractionKept(context: CheckContext): Promise<void> {
   const categoryId = await bodyCategoryId(context.state);
-  const { properties } = context.contract.body('createPet');
+  const { properties } = context.contract.body(context.kind('create'));
   for (const [field, { type }] of Object.entries(properties)) {
     if (type !== 'integer') continue;
     const valid = validValue(field, type, categoryId);
     const body = bodyWith(context, `${field} zero fraction`, categoryId, field, `${valid}.0`);
-    const exchange = await context.call('createPet', { body });
+    const exchange = await context.call(context.kind('create'), { body });
     if (exchange.status === 400) {
       context.advise(
         `createPet refuses ${field} ${valid}.0, an integer to JSON Schema (as Go's encoding/json refuses it; pydantic and JavaScript read it as ${valid}): a client whose serializer writes integers with a zero fraction is refused. The interface leaves this open, so it is no failure`,

@@ -88,7 +88,7 @@ function observeIds(context: CheckContext, first: PetJson, second: PetJson): voi
  * that are not JSON objects. Each is a complete, otherwise valid body.
  */
 function invalidBodies(context: CheckContext): [string, string][] {
-  const shape = context.contract.body('createPet');
+  const shape = context.contract.body(context.kind('create'));
   // Safe: newPetBody writes a JSON object, so this parses to one.
   const valid = JSON.parse(newPetBody(context.state, 'invalid')) as Record<string, unknown>;
   const without = (field: string) => Object.fromEntries(Object.entries(valid).filter(([name]) => name !== field));
@@ -117,7 +117,7 @@ export const createChecks: Check[] = [
     operationId: 'createPet',
     writes: true,
     async run(context) {
-      const statuses = context.contract.enumParameter('listPets', 'status');
+      const statuses = context.contract.enumParameter(context.kind('list'), 'status');
       const created = await createPet(context, 'Zoë 小狗 "quoted"', { status: statuses[1] ?? statuses[0] ?? 'available' });
       expectEcho(context, created);
       const location = created.exchange.headers.get('location');
@@ -153,7 +153,7 @@ export const createChecks: Check[] = [
       );
       let unlisted = UNLISTED_CATEGORY;
       while (listed.includes(String(unlisted))) unlisted++;
-      const exchange = await context.call('createPet', { body: newPetBody(context.state, 'unlisted category', { categoryId: String(unlisted) }) });
+      const exchange = await context.call(context.kind('create'), { body: newPetBody(context.state, 'unlisted category', { categoryId: String(unlisted) }) });
       if (exchange.status === 201) context.observe({ unlistedCategory: 'accepted' });
       else if (exchange.status === 400) context.observe({ unlistedCategory: 'refused', listedCategories: listed });
       else
@@ -189,8 +189,8 @@ export const createChecks: Check[] = [
       const { pet } = await createPet(context, 'persisted');
       await expectReread(context, pet, 'without a status');
       const page = await listPage(context);
-      const max = context.contract.integerParameter('listPets', 'limit').maximum;
-      if (page.pets.length < max) expectListed(context, pet, page, 'listPets');
+      const max = context.contract.integerParameter(context.kind('list'), 'limit').maximum;
+      if (page.pets.length < max) expectListed(context, pet, page, context.kind('list'));
     },
   },
   {
@@ -200,7 +200,7 @@ export const createChecks: Check[] = [
     writes: true,
     async run(context) {
       for (const [what, body] of invalidBodies(context)) {
-        const exchange = await context.call('createPet', { body });
+        const exchange = await context.call(context.kind('create'), { body });
         if (exchange.status !== 400)
           context.fail(`createPet answered ${exchange.status} to a body with ${what}`, exchange, { expected: '400', actual: String(exchange.status) });
       }

@@ -26,7 +26,7 @@ function orderOf(pets: readonly PetJson[]): Observations['listOrder'] {
 }
 
 function pageSize(context: CheckContext) {
-  return context.contract.integerParameter('listPets', 'limit');
+  return context.contract.integerParameter(context.kind('list'), 'limit');
 }
 
 /** Values of the limit the interface forbids, derived from its bounds. */
@@ -86,7 +86,7 @@ export const listChecks: Check[] = [
       // by id and status, so that a filter that is ignored is the filter's fault, not the limit's).
       let seen = (await listPage(context, '')).pets.length;
       const byStatus = new Set<string>();
-      for (const status of context.contract.enumParameter('listPets', 'status'))
+      for (const status of context.contract.enumParameter(context.kind('list'), 'status'))
         for (const pet of (await listPage(context, `status=${status}&limit=${max}`)).pets) if (pet.status === status) byStatus.add(idOf(pet));
       seen = Math.min(max, Math.max(seen, byStatus.size));
       const { exchange: full, pets: all } = await listPage(context);
@@ -121,7 +121,7 @@ export const listChecks: Check[] = [
       const max = maxLimit(context);
       const { minimum, maximum, default: size } = pageSize(context);
       for (const limit of outOfRangeLimits(context)) {
-        const exchange = await context.call('listPets', { query: `limit=${encodeURIComponent(limit)}` });
+        const exchange = await context.call(context.kind('list'), { query: `limit=${encodeURIComponent(limit)}` });
         const count = petsOf(exchange).length;
         if (exchange.status === 200 || exchange.status === 400) context.observe(limitChoice(limit, exchange.status === 200, maximum));
         // Clamped, a limit above the range gives at most the maximum; below it, or no integer, at most the
@@ -160,7 +160,7 @@ export const listChecks: Check[] = [
     writes: false,
     async run(context) {
       const max = maxLimit(context);
-      for (const status of context.contract.enumParameter('listPets', 'status')) {
+      for (const status of context.contract.enumParameter(context.kind('list'), 'status')) {
         const { exchange, pets } = await listPage(context, `status=${status}&limit=${max}`);
         // No operation changes a pet's status, so pets listed with it at the start still have it.
         const known = Math.min(max, context.state.listing.filter((pet) => pet.status === status).length);
@@ -188,7 +188,7 @@ export const listChecks: Check[] = [
     writes: true,
     async run(context) {
       const max = maxLimit(context);
-      const statuses = context.contract.enumParameter('listPets', 'status');
+      const statuses = context.contract.enumParameter(context.kind('list'), 'status');
       const status = statuses.at(-1);
       if (status === undefined) throw new SpecError('the spec gives the status parameter of listPets no enum');
       const { pet } = await createPet(context, `status ${status}`, { status });
@@ -204,7 +204,7 @@ export const listChecks: Check[] = [
     writes: false,
     async run(context) {
       const max = maxLimit(context);
-      for (const status of context.contract.enumParameter('listPets', 'status')) {
+      for (const status of context.contract.enumParameter(context.kind('list'), 'status')) {
         // Pets are only ever added while the run lasts: the count of the full page is a lower bound.
         const { pets: all } = await listPage(context, `status=${status}&limit=${max}`);
         const { exchange, pets } = await listPage(context, `status=${status}&limit=${SMALL_LIMIT}`);
@@ -226,14 +226,14 @@ export const listChecks: Check[] = [
     operationId: 'listPets',
     writes: false,
     async run(context) {
-      const exchange = await context.call('listPets', { query: 'status=petstore-verify-unknown' });
+      const exchange = await context.call(context.kind('list'), { query: 'status=petstore-verify-unknown' });
       const count = petsOf(exchange).length;
       if (exchange.status === 400 || (exchange.status === 200 && count === 0)) context.observe({ unknownStatus: exchange.status === 400 ? 'refuse' : 'empty' });
       if (exchange.status === 200 ? count > 0 : exchange.status !== 400) {
         context.fail(`listPets with an unknown status answered ${exchange.status} with ${count} pets`, exchange, {
           expected: '400, or 200 with no pets',
           actual: `${exchange.status}, ${count} pets`,
-          ...(count > 0 ? { fault: unknownValueFault('listPets', 'status') } : {}),
+          ...(count > 0 ? { fault: unknownValueFault(context.kind('list'), 'status') } : {}),
         });
       }
     },

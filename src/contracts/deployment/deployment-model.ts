@@ -89,6 +89,8 @@ export interface HeaderPresence {
   readonly name: string;
   readonly sentOn: Set<number>;
   readonly missing: Map<number, { readonly first: Heard; count: number }>;
+  /** The statuses whose header object marks it `required` (OpenAPI 3.1 Header Object): there its absence breaks the spec, whatever else was sent. */
+  readonly requiredOn: Set<number>;
 }
 
 /** A way a response the suites' checks did not inspect (the Pact suite's) breaks the spec: the first that showed it, and how many did. */
@@ -375,13 +377,14 @@ export class DeploymentModel {
 
   /** True when the response sends a header the spec documents for this operation and status. */
   #documentsAny(operationId: string, status: number, headers: Readonly<Record<string, string>>): boolean {
-    return this.#documented(operationId, status).some((name) => headers[name.toLowerCase()] !== undefined);
+    return this.#documented(operationId, status).some(([name]) => headers[name.toLowerCase()] !== undefined);
   }
 
-  /** The headers the spec documents on the operation's response of `status`, as it writes their names. */
-  #documented(operationId: string, status: number): string[] {
+  /** The headers the spec documents on the operation's response of `status`, as it writes their names, each with whether its header object marks it `required`. */
+  #documented(operationId: string, status: number): [string, boolean][] {
     const reference = operationById(this.contract.doc, operationId).operation.responses[String(status)];
-    return Object.keys(reference === undefined ? {} : (resolve(this.contract.doc, reference).headers ?? {}));
+    const headers = reference === undefined ? {} : (resolve(this.contract.doc, reference).headers ?? {});
+    return Object.entries(headers).map(([name, header]) => [name, resolve(this.contract.doc, header).required === true]);
   }
 
   /**
@@ -392,13 +395,14 @@ export class DeploymentModel {
    */
   #notePresence(operationId: string, status: number, headers: Readonly<Record<string, string>>, heard: Heard): void {
     if (status === 401 || status === 429 || status >= 500) return;
-    for (const name of this.#documented(operationId, status)) {
+    for (const [name, required] of this.#documented(operationId, status)) {
       const key = `${operationId} ${name.toLowerCase()}`;
       let presence = this.headerPresence.get(key);
       if (presence === undefined) {
-        presence = { operationId, name, sentOn: new Set(), missing: new Map() };
+        presence = { operationId, name, sentOn: new Set(), missing: new Map(), requiredOn: new Set() };
         this.headerPresence.set(key, presence);
       }
+      if (required) presence.requiredOn.add(status);
       if (headers[name.toLowerCase()] !== undefined) presence.sentOn.add(status);
       else {
         const known = presence.missing.get(status);

@@ -311,7 +311,7 @@ function listed(items: readonly string[]): string {
 function headersEverywhere(model: DeploymentModel): Finding[] {
   const byOperation = new Map<string, HeaderPresence[]>();
   for (const presence of model.headerPresence.values())
-    if (presence.sentOn.size > 0 && presence.missing.size > 0)
+    if (presence.sentOn.size > 0 && presence.missing.size > 0 && missingWhereRequired(presence).length === 0)
       byOperation.set(presence.operationId, [...(byOperation.get(presence.operationId) ?? []), presence]);
   return [...byOperation].map(([operationId, presences]) => {
     const names = presences.map((presence) => presence.name);
@@ -332,8 +332,43 @@ function headersEverywhere(model: DeploymentModel): Finding[] {
   });
 }
 
+/** The statuses a header was missing on where its header object marks it `required`. */
+function missingWhereRequired(presence: HeaderPresence): number[] {
+  return [...presence.missing.keys()].filter((status) => presence.requiredOn.has(status)).sort();
+}
+
+/**
+ * A header the spec's header object marks `required` (OpenAPI 3.1 §4.8.21) on a response, missing from
+ * one: whether the interface names the header or not, the spec then says every such response carries
+ * it, from the header object, with no code per header. One finding per operation, as for a header sent
+ * on some answers only (the same fault: one place writes the answers without it).
+ */
+function requiredHeaders(model: DeploymentModel): Finding[] {
+  const byOperation = new Map<string, HeaderPresence[]>();
+  for (const presence of model.headerPresence.values())
+    if (missingWhereRequired(presence).length > 0) byOperation.set(presence.operationId, [...(byOperation.get(presence.operationId) ?? []), presence]);
+  return [...byOperation].map(([operationId, presences]) => {
+    const names = presences.map((presence) => presence.name);
+    const statuses = [...new Set(presences.flatMap(missingWhereRequired))].sort();
+    const entries = presences
+      .flatMap((presence) => missingWhereRequired(presence).map((status) => presence.missing.get(status)))
+      .filter((entry) => entry !== undefined);
+    const first = entries.reduce((earliest, entry) => (entry.first.heardAt < earliest.first.heardAt ? entry : earliest));
+    const count = Math.max(...entries.map((entry) => entry.count));
+    return {
+      message: `${operationId} answered ${listed(statuses.map(String))} without ${listed(names)} (${count} responses, the first ${first.first.request.method} ${first.first.request.url}), which the spec's header object marks required on ${names.length === 1 ? 'that response' : 'those responses'}: send ${names.length === 1 ? 'it' : 'them'} on every ${listed(statuses.map(String))} answer of ${operationId}`,
+      fault: `header-presence:${operationId}`,
+      request: first.first.request,
+      status: first.first.status,
+      expected: `${listed(names)} on every ${listed(statuses.map(String))} answer of ${operationId} (required: true)`,
+      actual: 'none',
+    };
+  });
+}
+
 function documentedHeaders(model: DeploymentModel): Finding[] {
   return [
+    ...requiredHeaders(model),
     ...headersEverywhere(model),
     ...[...model.headerProblems.values()].map((problem) => ({
       message: `${problem.operationId} answered ${problem.first.status} with ${problem.name}: ${problem.value.slice(0, 120)}, which breaks the schema the spec documents for it (${problem.message})${problem.count > 1 ? `, in ${problem.count} responses` : ''}`,
@@ -407,8 +442,11 @@ export const INVARIANTS: readonly Invariant[] = [
   {
     id: 'run.headers',
     title:
-      'every header the spec documents for a response, when sent, keeps its schema (pattern, enum, type), on every response of the run; one sent on some of an operation’s responses is sent on every one the spec documents it on',
-    idle: (model) => (model.headersSent === 0 ? 'no response sent a header the spec documents for it' : undefined),
+      'every header the spec documents for a response, when sent, keeps its schema (pattern, enum, type), on every response of the run; one sent on some of an operation’s responses is sent on every one the spec documents it on, and one its header object marks required on every one',
+    idle: (model) =>
+      model.headersSent === 0 && ![...model.headerPresence.values()].some((presence) => missingWhereRequired(presence).length > 0)
+        ? 'no response sent a header the spec documents for it'
+        : undefined,
     judge: documentedHeaders,
   },
   {

@@ -28,6 +28,10 @@ export class ModelViolation extends Error {
 export interface FuzzRun {
   /** POSTs the fuzz suite may still send, and whether the run is read-only. */
   canWrite(): boolean;
+  /** Whether the deployment removed the operation at its sunset (removal.ts): a sequence then never calls it. */
+  removed(operationId: string): boolean;
+  /** The operationId of the resource model's read, which `ReadCommand` calls. */
+  readonly readOperation: string;
   /** The problem that stopped the run from reaching the deployment (a deadline, a timeout): no sequence runs after it. */
   stopped?: TransportError;
   readonly bounds: { readonly default: number; readonly maximum: number };
@@ -63,6 +67,8 @@ async function send(real: Real, operationId: string, options: CallOptions): Prom
     const found = real.context.findings[before];
     if (error instanceof TransportError) real.sent.push(error.request);
     if (found) throw new ModelViolation(violationOf(found), undefined);
+    // The call met the operation's removal at its sunset (the check's skip): it tells nothing of the model.
+    if (real.run.removed(operationId)) fc.pre(false);
     if (!(error instanceof TransportError)) throw error;
     real.run.stopped ??= error;
     fc.pre(false);
@@ -87,7 +93,7 @@ export class CreateCommand implements AsyncCommand<FuzzModel, Real> {
     return this.fuzz.canWrite();
   }
   async run(model: FuzzModel, real: Real): Promise<void> {
-    const exchange = await send(real, 'createPet', { body: this.body.text });
+    const exchange = await send(real, real.context.kind('create'), { body: this.body.text });
     expect(judgeCreate(model, this.body, exchange.status, exchange.json), exchange);
   }
   toString(): string {
@@ -101,7 +107,7 @@ export class ListCommand implements AsyncCommand<FuzzModel, Real> {
     return true;
   }
   async run(model: FuzzModel, real: Real): Promise<void> {
-    const exchange = await send(real, 'listPets', this.input.query === '' ? {} : { query: this.input.query });
+    const exchange = await send(real, real.context.kind('list'), this.input.query === '' ? {} : { query: this.input.query });
     expect(judgeList(model, this.input, exchange.status, exchange.json, real.run.bounds), exchange);
   }
   toString(): string {
@@ -110,14 +116,17 @@ export class ListCommand implements AsyncCommand<FuzzModel, Real> {
 }
 
 export class ReadCommand implements AsyncCommand<FuzzModel, Real> {
-  constructor(readonly input: ReadInput) {}
+  constructor(
+    readonly input: ReadInput,
+    readonly fuzz: FuzzRun,
+  ) {}
   check(model: Readonly<FuzzModel>): boolean {
-    return idToRead(model, this.input) !== undefined;
+    return !this.fuzz.removed(this.fuzz.readOperation) && idToRead(model, this.input) !== undefined;
   }
   async run(model: FuzzModel, real: Real): Promise<void> {
     const id = idToRead(model, this.input);
     if (id === undefined) return;
-    const exchange = await send(real, 'getPet', { params: { petId: id } });
+    const exchange = await send(real, this.fuzz.readOperation, { params: { petId: id } });
     expect(judgeRead(model, this.input, id, exchange.status, exchange.json), exchange);
   }
   toString(): string {

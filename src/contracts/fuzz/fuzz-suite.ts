@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { operationOfKind } from '../../openapi/resource-model.js';
 import { type Check, CheckContext, type Finding, type RunState } from '../check.js';
+import { operationIdOf } from '../contract.js';
 import type { TransportError } from '../http.js';
 import { acceptedCategoryId, exact, isPet, petName } from '../pets.js';
 import { CreateCommand, DeleteCommand, type FuzzRun, ListCommand, ModelViolation, ReadCommand, type Real } from './commands.js';
@@ -65,20 +66,25 @@ class FuzzSession implements FuzzRun {
   stopped?: TransportError;
   failure?: Failure;
   readonly bounds: FuzzRun['bounds'];
+  readonly readOperation: string;
   constructor(readonly state: RunState) {
-    this.bounds = state.contract.integerParameter('listPets', 'limit');
+    this.bounds = state.contract.integerParameter(operationIdOf(state.contract, 'list'), 'limit');
+    this.readOperation = operationIdOf(state.contract, 'read');
   }
   canWrite(): boolean {
     return !this.state.readOnly && this.state.writesLeft > (this.failure ? 0 : SHRINK_RESERVE);
+  }
+  removed(operationId: string): boolean {
+    return this.state.removals.reason(operationId) !== undefined;
   }
 }
 
 function commandsOf(session: FuzzSession, known: (field: string) => readonly string[]) {
   const { state } = session;
-  const bodies = bodyInputs(state.contract, 'createPet', known, petName(state, 'fuzz'));
+  const bodies = bodyInputs(state.contract, operationIdOf(state.contract, 'create'), known, petName(state, 'fuzz'));
   const creates = bodies.valid.map((body) => new CreateCommand(body, session));
   const lists = listInputs(state.contract).map((input) => new ListCommand(input));
-  const reads = readInputs().map((input) => new ReadCommand(input));
+  const reads = readInputs().map((input) => new ReadCommand(input, session));
   // A delete of the resource model, when the spec has one, removes pets the sequence created.
   const remove = operationOfKind(state.contract.model, 'delete');
   const idParameter = state.contract.model.id.parameter;

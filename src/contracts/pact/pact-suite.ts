@@ -375,6 +375,8 @@ function emit(context: PactSuiteContext, result: CheckResult): void {
 
 /** A response of the worker's proxy, redacted here with every near miss of the key the run sent, for the run's observer. */
 function hear(context: PactSuiteContext, exchange: ObservedExchange): void {
+  const date = exchange.headers.find(([name]) => name.toLowerCase() === 'date')?.[1];
+  context.state.removals.heardRequest(exchange.request.method, exchange.request.url, exchange.status, date);
   context.options.onExchange?.(context.state.client.redactExchange(exchange));
 }
 
@@ -473,7 +475,12 @@ function emitOutcomes(
     else {
       const { advice, ...judged } = { advice: undefined, ...judge(interaction, found, request, context.redact, faultOf(context.state.contract)) };
       if (advice !== undefined) context.state.advice.add(`${consumer}: ${advice}`);
-      emit(context, { ...resultBase(consumer, interaction), ...judged });
+      // An interaction that reaches an operation the deployment removed at its sunset (removal.ts) meets its 410, not a fault.
+      const removed = judged.outcome === 'fail' ? context.state.removals.reasonFor(request.method, request.url) : undefined;
+      emit(context, {
+        ...resultBase(consumer, interaction),
+        ...(removed === undefined ? judged : { outcome: 'skip', ms: judged.ms, findings: [], reason: removed }),
+      });
     }
   });
 }

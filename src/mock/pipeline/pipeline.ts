@@ -72,6 +72,12 @@ interface RequestContext {
   reached: Reached | undefined;
   /** Whether the operation is removed (past its sunset) by the clock of the request's session: it then responds with its 410, and has its headers of then. */
   removed: boolean;
+  /**
+   * The clock of the request's session when it arrived, read only for an operation with a sunset: its
+   * answers state it in `Date` (RFC 9110 §6.6.1, the origin's clock), so that a client judging the
+   * removal reads the clock that decided it, `--now` or a moved session clock included.
+   */
+  clock: number | undefined;
   /** The label of the key the request holds, for the log. */
   keyLabel: string | undefined;
   /** The session's name, once step 3 has checked it. */
@@ -176,6 +182,7 @@ function respondTo(context: RequestContext): Pending<MockResponse> {
 function removalKnown(context: RequestContext, target: Target, now: number): Pending<MockResponse> {
   const removal = context.reached?.operation.removal;
   context.removed = removal !== undefined && now >= removal.at;
+  context.clock = now;
   return authenticate(context, target);
 }
 
@@ -318,6 +325,12 @@ function withPreferenceApplied(context: RequestContext, response: MockResponse):
   return { status: response.status, headers: { ...response.headers, 'preference-applied': applied }, body: response.body };
 }
 
+/** `Date` by the session's clock, for an answer whose operation that clock decides (`clock`); others keep the host's. */
+function withClockDate(context: RequestContext, response: MockResponse): MockResponse {
+  if (context.clock === undefined) return response;
+  return { status: response.status, headers: { ...response.headers, date: new Date(context.clock).toUTCString() }, body: response.body };
+}
+
 /** The key's label and the session's name, for the request log. */
 function withLogDetail(context: RequestContext, response: MockResponse): MockResponse {
   const { keyLabel } = context;
@@ -332,7 +345,7 @@ function withLogDetail(context: RequestContext, response: MockResponse): MockRes
 /** What follows every response, whichever step made it: 10, `Preference-Applied`, the profile's form, 11 self-check, coverage, the log. */
 function finish(context: RequestContext, made: MockResponse): MockResponse {
   const { pipeline, reached } = context;
-  let response = withPreferenceApplied(context, withOperationHeaders(context, made));
+  let response = withClockDate(context, withPreferenceApplied(context, withOperationHeaders(context, made)));
   if (pipeline.form) response = pipeline.form(response);
   if (pipeline.selfCheck) {
     const checked = pipeline.selfCheck(reached?.operation.id, response, context.removed);
@@ -393,6 +406,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
       request,
       reached: undefined,
       removed: false,
+      clock: undefined,
       keyLabel: undefined,
       sessionName: undefined,
       preferences: undefined,
