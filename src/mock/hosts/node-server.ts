@@ -100,10 +100,8 @@ class NodeRequest implements MockRequest {
     return Array.isArray(value) ? value.join(', ') : value;
   }
 
-  async text(maxBytes: number): Promise<string | undefined> {
-    const text = await readBody(this.#request, maxBytes);
-    if (text === undefined) this.bodyLeftUnread = true;
-    return text;
+  text(maxBytes: number): Promise<string | undefined> {
+    return readBody(this.#request, maxBytes, this);
   }
 }
 

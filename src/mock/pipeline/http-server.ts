@@ -61,11 +61,15 @@ const NO_TUNNEL = prepared(errorResponse('bad_request', 'CONNECT is not served: 
 
 /**
  * Reads the body up to `maxBytes`; past that it stops reading and resolves `undefined`, as it does at
- * once for a declared `Content-Length` past it, before a byte is read. A body whose bytes are not
- * UTF-8 rejects with `NotUtf8Error`: JSON must be UTF-8 (RFC 8259), never read with U+FFFD in place.
+ * once for a declared `Content-Length` past it, before a byte is read, and marks `unread` (whose
+ * connection must then close). A body whose bytes are not UTF-8 rejects with `NotUtf8Error`: JSON must
+ * be UTF-8 (RFC 8259), never read with U+FFFD in place.
  */
-export function readBody(request: IncomingMessage, maxBytes: number): Promise<string | undefined> {
-  if (Number(request.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
+export function readBody(request: IncomingMessage, maxBytes: number, unread?: { bodyLeftUnread: boolean }): Promise<string | undefined> {
+  if (Number(request.headers['content-length']) > maxBytes) {
+    if (unread) unread.bodyLeftUnread = true;
+    return Promise.resolve(undefined);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -74,13 +78,15 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<st
       if (size > maxBytes) {
         request.off('data', onData).off('end', onEnd);
         request.pause();
+        if (unread) unread.bodyLeftUnread = true;
         resolve(undefined);
         return;
       }
       chunks.push(chunk);
     };
     const onEnd = () => {
-      const body = Buffer.concat(chunks, size);
+      // A small body comes in one chunk, read as it is: no copy.
+      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
       if (isUtf8(body)) resolve(body.toString('utf8'));
       else reject(new NotUtf8Error());
     };
