@@ -142,8 +142,8 @@ function rejectTunnel(guard: Guard, request: IncomingMessage, socket: Duplex): v
  * and hands each to the handler at once, queueing the answers until those before them are sent: a
  * client that pipelines thousands of requests and reads no answer made the mock hold thousands of
  * answers (87 MB grew to 308 MB), on a connection that stayed open for ever. Here the next request of
- * a connection is handled only once the answer before it has left for the network (its `finish`,
- * which Node emits when the socket has taken the last byte), and while one waits the socket is not
+ * a connection is handled only once the answer before it has left for the network (its `close`,
+ * which Node emits a tick after the socket has taken the last byte, or when the connection goes), and while one waits the socket is not
  * read: the bytes queued for a connection are at most one answer's, the requests read ahead of their
  * answers at most one read of the socket (64 KiB). A connection whose client takes none of the bytes
  * written to it for `drainMs` is closed.
@@ -215,13 +215,8 @@ function oneAtATime(handle: RequestHandler, drainMs: number): RequestHandler {
     const known = connection;
     const run = () => {
       known.busy = true;
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        next(socket, known);
-      };
-      outgoing.once('finish', finish).once('close', finish);
+      // `close` follows the answer's `finish` (a tick later), or the connection's end before it: one listener for both.
+      outgoing.once('close', () => next(socket, known));
       watchDrain(socket, known, drainMs);
       handle(request, outgoing, rejection);
     };
