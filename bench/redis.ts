@@ -30,6 +30,17 @@ const GET_CREATED: Scenario = {
   minRatio: GET.minRatio,
 };
 
+/** The named session (`X-Mock-Session`) of `GET_CREATED_NAMED`: opened in Redis by each of its requests. */
+const SESSION = { 'x-mock-session': 'bench' };
+
+/** `GET_CREATED` in a named session, whose created pets a replica keeps as it keeps the default session's (issue 36). */
+const GET_CREATED_NAMED: Scenario = {
+  ...GET_CREATED,
+  id: 'get-created-named',
+  title: `${GET_CREATED.title}, X-Mock-Session`,
+  request: { ...GET_CREATED.request, headers: { ...GET_CREATED.request.headers, ...SESSION } },
+};
+
 /** What the Redis store must reach, as a share of the in-memory mock's req/s (issue 23). */
 const TARGETS: Readonly<Record<string, number>> = { list: 0.9, get: 0.9, create: 0.75 };
 
@@ -76,12 +87,13 @@ export interface RedisBenchReport {
   readonly problems: readonly string[];
 }
 
-/** Checks a freshly started server; for `GET_CREATED`, creates the pet it then reads. */
+/** Checks a freshly started server; for `GET_CREATED` (in its session, for `GET_CREATED_NAMED`), creates the pet it then reads. */
 function checkOf(scenario: Scenario): (server: Server) => Promise<string[]> {
   const check = answersAs(scenario);
-  if (scenario !== GET_CREATED) return check;
+  if (scenario !== GET_CREATED && scenario !== GET_CREATED_NAMED) return check;
+  const create = scenario === GET_CREATED ? CREATE.request : { ...CREATE.request, headers: { ...CREATE.request.headers, ...SESSION } };
   return async (server) => {
-    const created = await answerOf(server.base, CREATE.request);
+    const created = await answerOf(server.base, create);
     return created.status === CREATE.answer.status ? check(server) : [`${server.name}: the create before answered ${created.status}`];
   };
 }
@@ -97,7 +109,7 @@ export async function runRedisBench(runs: Runs): Promise<RedisBenchReport> {
   const problems: string[] = [];
   try {
     const stores: RedisBenchRow[] = [];
-    for (const scenario of [...SCENARIOS.filter(({ id }) => MEASURED.includes(id)), GET_CREATED]) {
+    for (const scenario of [...SCENARIOS.filter(({ id }) => MEASURED.includes(id)), GET_CREATED, GET_CREATED_NAMED]) {
       const { status } = scenario.answer;
       const check = checkOf(scenario);
       const rss = { memory: [] as number[], redis: [] as number[] };

@@ -177,7 +177,9 @@ export function validationView(value: JsonValue): unknown {
     return copy ?? value;
   }
   let copy: Record<string, unknown> | undefined;
-  for (const [key, item] of Object.entries(value)) {
+  // `for...in` over a parsed object's own keys: no array of pairs per body (JSON.parse makes no inherited ones).
+  for (const key in value) {
+    const item = value[key] as JsonValue;
     const seen = validationView(item);
     if (seen !== item) {
       copy ??= { ...value };

@@ -297,6 +297,49 @@ describe('Redis commands per request', () => {
     expect(await commandsPer(namespace, () => create(a, 'More'))).toBe(TIMES);
   });
 
+  it("are none for a pet a named session created or a page it fills, as for the default session's (getPet's one is its clock, for the sunset)", async () => {
+    const [a] = (await replicas(1)) as [RunningMock];
+    const namespace = `cache${namespaces}`;
+    const session = { ...AUTH, 'x-mock-session': 'alice' };
+    const read = (path: string) => async () => {
+      const response = await fetch(`${a.url}${path}`, { headers: session });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    };
+    const created = await create(a, 'Seen', 'alice');
+    await read(`/pets/${created}`)();
+    // getPet reads the session's clock before anything else (its sunset): that one command stays.
+    const clockOnly = await commandsPer(namespace, read('/pets/7'));
+    expect(await commandsPer(namespace, read(`/pets/${created}`))).toBe(clockOnly);
+    expect(await commandsPer(namespace, read('/pets?limit=51'))).toBe(0);
+    expect(await commandsPer(namespace, read('/pets?status=pending&limit=100'))).toBe(TIMES);
+    expect(await commandsPer(namespace, read('/pets?status=pending&limit=100'))).toBe(TIMES);
+  });
+
+  it("never serve a named session's pet kept from before it was reset, dropped or expired on another replica", async () => {
+    const [a, b] = (await replicas(2, ['--session-ttl', '2'])) as [RunningMock, RunningMock];
+    const headers = { ...AUTH, 'x-mock-session': 'bob' };
+    const readFrom = async (mock: RunningMock, id: number) => {
+      const response = await fetch(`${mock.url}/pets/${id}`, { headers });
+      return response.status === 200 ? ((await response.json()) as { name: string }).name : response.status;
+    };
+    const ends = [
+      () => fetch(`${origin(a)}/__mock/sessions/bob/reset`, { method: 'POST', headers: ADMIN }),
+      () => fetch(`${origin(a)}/__mock/sessions/bob`, { method: 'DELETE', headers: ADMIN }),
+      () => new Promise((resolve) => setTimeout(resolve, 2_500)),
+    ];
+    for (const [i, end] of ends.entries()) {
+      const id = await create(a, `Before${i}`, 'bob');
+      // Read twice from the other replica: the second is its own copy.
+      for (let read = 0; read < 2; read++) expect(await readFrom(b, id)).toBe(`Before${i}`);
+      await end();
+      expect(await readFrom(b, id)).toBe(404);
+      expect(await create(a, `After${i}`, 'bob')).toBe(id);
+      expect(await readFrom(b, id)).toBe(`After${i}`);
+      await fetch(`${origin(a)}/__mock/sessions/bob`, { method: 'DELETE', headers: ADMIN });
+    }
+  });
+
   it('are fewer than one a create for creates that arrive together: those of one session go as one script', async () => {
     const [a] = (await replicas(1)) as [RunningMock];
     const namespace = `cache${namespaces}`;

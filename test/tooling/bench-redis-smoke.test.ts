@@ -12,7 +12,7 @@ describe('npm run bench -- --only redis (smoke: tiny durations)', () => {
     const runs = { warmupMs: 100, durationMs: 200, rounds: 1, connections: 4, trials: 1, amount: 40 };
     const report = await runRedisBench(runs);
     expect(report.problems).toEqual([]);
-    expect(report.stores.map(({ scenario }) => scenario.id)).toEqual(['list', 'sold', 'create', 'get', 'get-created']);
+    expect(report.stores.map(({ scenario }) => scenario.id)).toEqual(['list', 'sold', 'create', 'get', 'get-created', 'get-created-named']);
     for (const { redis, memory, workers, rss } of report.stores) {
       expect(redis.rounds[0]?.requests).toBeGreaterThan(0);
       expect(memory.rounds[0]?.requests).toBeGreaterThan(0);

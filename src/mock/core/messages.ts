@@ -78,6 +78,18 @@ export function preparedResponse(status: number, headers: PreparedHeaders, body:
   return { status, headers: headers.record, body, prepared: headers };
 }
 
+/**
+ * `base` and one header more, for one answer (a create's `Location`): its list is `base`'s with two
+ * entries after it, so that a host writes it as it writes prepared headers, deriving none from a record.
+ * @example
+ * preparedWith(JSON_RESPONSE_HEADERS, 'location', '/v1/pets/51').list.at(-1); // '/v1/pets/51'
+ */
+export function preparedWith(base: PreparedHeaders, name: string, value: string): PreparedHeaders {
+  const list = base.list.slice();
+  list.push(name, value);
+  return { record: { ...base.record, [name]: value }, list };
+}
+
 const mergedHeaders = new WeakMap<PreparedHeaders, WeakMap<PreparedHeaders, PreparedHeaders>>();
 
 /**
@@ -148,21 +160,36 @@ export function errorResponse(code: ErrorCode, message: string, headers?: Readon
 }
 
 /**
+ * `next` of a request's body as text (`undefined` once past `maxBytes`), or the 400 rejecting a body
+ * whose bytes are not UTF-8, which JSON must be (RFC 8259). `whole` names the body in the message.
+ * One `then` on the host's read, not an `async` chain: a create waits for its body and nothing else.
+ * @example
+ * const parsed = await textThen(request, MAX_BODY_BYTES, 'The request body', (text) => parse(text));
+ * if ('rejection' in parsed) return parsed.rejection;
+ */
+export function textThen<T>(
+  request: MockRequest,
+  maxBytes: number,
+  whole: string,
+  next: (text: string | undefined) => T,
+): Promise<T | { readonly rejection: MockResponse }> {
+  return request.text(maxBytes).then(next, (error: unknown) => {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    return { rejection: errorResponse('bad_request', `${whole} is not UTF-8, which JSON requires (RFC 8259): send its text encoded as UTF-8.`) };
+  });
+}
+
+/**
  * A request's body as text (`undefined` once past `maxBytes`), or the 400 rejecting a body whose bytes
- * are not UTF-8, which JSON must be (RFC 8259). `whole` names the body in the message.
+ * are not UTF-8 (`textThen`).
  * @example
  * const body = await bodyText(request, MAX_BODY_BYTES, 'The request body');
  * if ('rejection' in body) return body.rejection;
  */
-export async function bodyText(
+export function bodyText(
   request: MockRequest,
   maxBytes: number,
   whole: string,
 ): Promise<{ readonly text: string | undefined } | { readonly rejection: MockResponse }> {
-  try {
-    return { text: await request.text(maxBytes) };
-  } catch (error) {
-    if (!(error instanceof NotUtf8Error)) throw error;
-    return { rejection: errorResponse('bad_request', `${whole} is not UTF-8, which JSON requires (RFC 8259): send its text encoded as UTF-8.`) };
-  }
+  return textThen(request, maxBytes, whole, (text) => ({ text }));
 }

@@ -5,16 +5,21 @@
  */
 import type { ModelOperation, ResourceModel } from '../../openapi/resource-model.js';
 import { JSON_RESPONSE_HEADERS, type MockResponse, preparedResponse } from '../core/messages.js';
+import { andThen, type Pending } from '../core/pending.js';
 import type { Session } from '../state/sessions.js';
 import { absentItem, parseItemId } from './item-id.js';
 import type { MockOperation, OperationEnv } from './operation.js';
 
 const REMOVED: MockResponse = preparedResponse(204, JSON_RESPONSE_HEADERS, '');
 
-async function remove(env: OperationEnv, id: number | bigint, session: Session): Promise<MockResponse> {
-  const saved = await env.change(session, () => session.store.remove(id));
-  if ('error' in saved) return saved.error;
-  return saved.value ? REMOVED : absentItem(id);
+function remove(env: OperationEnv, id: number | bigint, session: Session): Pending<MockResponse> {
+  return andThen(
+    env.change(session, () => session.store.remove(id)),
+    (saved) => {
+      if ('error' in saved) return saved.error;
+      return saved.value ? REMOVED : absentItem(id);
+    },
+  );
 }
 
 /** A delete of one pet by its id. */

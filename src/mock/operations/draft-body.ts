@@ -10,9 +10,11 @@ import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
 import type { ErrorCode } from '../../openapi/facts.js';
 import type { ModelField, ModelOperation, ResourceModel } from '../../openapi/resource-model.js';
 import { known } from '../../profile/profile.js';
-import { bodyText, errorResponse, JSON_CONTENT_TYPE, type MockRequest, type MockResponse } from '../core/messages.js';
+import { memoize } from '../core/memo.js';
+import { errorResponse, JSON_CONTENT_TYPE, type MockRequest, type MockResponse, textThen } from '../core/messages.js';
+import type { Pending } from '../core/pending.js';
 import type { PetDraft } from '../state/store.js';
-import type { OperationEnv } from './operation.js';
+import type { OperationEnv, ParsedInputs, Responder } from './operation.js';
 import { checkInput, exactInteger, validatorOf } from './request-inputs.js';
 
 /** A body limit for an operation whose spec gives none (`x-max-body-bytes`): the bundled spec's 1 MiB. */
@@ -38,16 +40,25 @@ interface DraftContext {
   readonly knownCategories: ReadonlySet<string> | undefined;
 }
 
+/** `jsonMediaTypeProblem`, worked out once per distinct Content-Type: a client sends the same one with every body. */
+const mediaTypeProblemOf = memoize(jsonMediaTypeProblem);
+
 /** A body's draft, or the rejection of the body. */
 type ParsedDraft = { readonly draft: PetDraft } | { readonly rejection: MockResponse };
+
+/**
+ * The inputs of a request whose body is a draft: its rejection, or the responder `respondWith` makes of the draft.
+ * The body is waited for once, and everything after it is worked out in the same turn.
+ */
+export type DraftInputs = (request: MockRequest, respondWith: (draft: PetDraft) => Responder) => Pending<ParsedInputs>;
 
 /**
  * The parser of `operation`'s body into a draft, its fields read from the model.
  * @example
  * const parse = draftParser(env, model, createPet);
- * await parse(request); // { draft: { name: 'Rex', categoryId: 1, status: 'available' } }
+ * await parse(request, (draft) => (_request, session) => create(draft, session)); // { respond }, or { rejection } for a bad body
  */
-export function draftParser(env: OperationEnv, model: ResourceModel, operation: ModelOperation): (request: MockRequest) => Promise<ParsedDraft> {
+export function draftParser(env: OperationEnv, model: ResourceModel, operation: ModelOperation): DraftInputs {
   const { categories } = env.profile;
   const writable = model.fields.filter((field) => field.writable);
   const context: DraftContext = {
@@ -59,21 +70,24 @@ export function draftParser(env: OperationEnv, model: ResourceModel, operation: 
     serverDefaulted: writable.find((field) => field.serverDefault !== undefined),
     knownCategories: typeof categories === 'object' ? new Set(categories.known) : undefined,
   };
-  return (request) => parseBody(context, request);
+  return (request, respondWith) => {
+    // The media type first, before a byte of the body is read.
+    const contentType = request.header('content-type');
+    const mediaTypeProblem = contentType === undefined ? jsonMediaTypeProblem(contentType) : mediaTypeProblemOf(contentType);
+    if (mediaTypeProblem !== undefined) {
+      const got = contentType === undefined ? 'no Content-Type' : `Content-Type ${contentType}`;
+      return reject('unsupported_media_type', `The request body must be sent as ${JSON_CONTENT_TYPE}; got ${got} (${mediaTypeProblem}).`);
+    }
+    return textThen(request, context.maxBodyBytes, 'The request body', (text): ParsedInputs => {
+      const parsed = parseBody(context, text);
+      return 'rejection' in parsed ? parsed : { respond: respondWith(parsed.draft) };
+    });
+  };
 }
 
-/** The body as JSON: its media type, its size and its syntax checked. */
-async function parseBody(context: DraftContext, request: MockRequest): Promise<ParsedDraft> {
-  const contentType = request.header('content-type');
-  const mediaTypeProblem = jsonMediaTypeProblem(contentType);
-  if (mediaTypeProblem !== undefined) {
-    const got = contentType === undefined ? 'no Content-Type' : `Content-Type ${contentType}`;
-    return reject('unsupported_media_type', `The request body must be sent as ${JSON_CONTENT_TYPE}; got ${got} (${mediaTypeProblem}).`);
-  }
+/** The body's text as JSON: its size and its syntax checked, then the draft. */
+function parseBody(context: DraftContext, text: string | undefined): ParsedDraft {
   const { maxBodyBytes } = context;
-  const read = await bodyText(request, maxBodyBytes, 'The request body');
-  if ('rejection' in read) return read;
-  const { text } = read;
   if (text === undefined) return reject('payload_too_large', `The request body is larger than ${maxBodyBytes} bytes (${sizeOf(maxBodyBytes)}).`);
   if (text.trim() === '') return reject('bad_request', 'The request body is required: send a NewPet such as {"name": "Rex", "categoryId": 1}.');
   let body: JsonValue;
@@ -118,6 +132,6 @@ function parseDraft({ env, validate, writable, serverDefaulted, knownCategories 
   return { draft: draft as PetDraft };
 }
 
-function reject(code: ErrorCode, message: string): ParsedDraft {
+function reject(code: ErrorCode, message: string): { readonly rejection: MockResponse } {
   return { rejection: errorResponse(code, message) };
 }

@@ -24,7 +24,7 @@ export type Responder = (request: MockRequest, session: Session) => Pending<Mock
 export type ParsedInputs =
   | { readonly rejection: MockResponse }
   | { readonly respond: Responder }
-  | { readonly parseBody: (request: MockRequest) => Promise<ParsedInputs> };
+  | { readonly parseBody: (request: MockRequest) => Pending<ParsedInputs> };
 
 /**
  * One operation of the mock.
@@ -63,5 +63,5 @@ export interface OperationEnv {
    * its state (`--state`), one change at a time, and undone when the save fails (then the Error response
    * says so). A store that keeps its own state (Redis) has nothing to save: the change is simply made.
    */
-  change<T>(session: Session, change: () => Pending<T>): Promise<Saved<T>>;
+  change<T>(session: Session, change: () => Pending<T>): Pending<Saved<T>>;
 }

@@ -7,16 +7,21 @@
 import { stringifyJson } from '../../json/lossless.js';
 import type { ModelOperation, ResourceModel } from '../../openapi/resource-model.js';
 import { JSON_RESPONSE_HEADERS, type MockResponse, preparedResponse } from '../core/messages.js';
+import { andThen, type Pending } from '../core/pending.js';
 import type { Session } from '../state/sessions.js';
 import type { PetDraft } from '../state/store.js';
 import { draftParser } from './draft-body.js';
 import { absentItem, parseItemId } from './item-id.js';
 import type { MockOperation, OperationEnv } from './operation.js';
 
-async function replace(env: OperationEnv, id: number | bigint, draft: PetDraft, session: Session): Promise<MockResponse> {
-  const saved = await env.change(session, () => session.store.replace(id, draft));
-  if ('error' in saved) return saved.error;
-  return saved.value === undefined ? absentItem(id) : preparedResponse(200, JSON_RESPONSE_HEADERS, stringifyJson(saved.value));
+function replace(env: OperationEnv, id: number | bigint, draft: PetDraft, session: Session): Pending<MockResponse> {
+  return andThen(
+    env.change(session, () => session.store.replace(id, draft)),
+    (saved) => {
+      if ('error' in saved) return saved.error;
+      return saved.value === undefined ? absentItem(id) : preparedResponse(200, JSON_RESPONSE_HEADERS, stringifyJson(saved.value));
+    },
+  );
 }
 
 /** A replace of one record by its id, its body and its fields read from the model. */
@@ -27,12 +32,7 @@ export function replaceKind(env: OperationEnv, model: ResourceModel, operation: 
     parse(params) {
       const parsed = parseItemId(model, operation, params);
       if ('rejection' in parsed) return parsed;
-      return {
-        parseBody: async (request) => {
-          const body = await parseDraft(request);
-          return 'rejection' in body ? body : { respond: (_request, session) => replace(env, parsed.id, body.draft, session) };
-        },
-      };
+      return { parseBody: (request) => parseDraft(request, (draft) => (_request, session) => replace(env, parsed.id, draft, session)) };
     },
   };
 }

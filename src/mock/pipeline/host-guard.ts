@@ -6,6 +6,7 @@
  */
 import { isIP } from 'node:net';
 import { ADMIN_PREFIX, isAdminPath, withoutCors } from '../admin/endpoints.js';
+import { memoize } from '../core/memo.js';
 import { errorResponse, type MockRequest, type MockResponse, prepared } from '../core/messages.js';
 
 /** The header a page of the mock's own origin sends to show an admin write is meant; a page on another origin cannot send it without a preflight. */
@@ -32,10 +33,11 @@ export function hostName(authority: string): string {
  */
 export function hostCheck(allowedHosts: readonly string[]): (host: string) => boolean {
   const names = new Set(['localhost', ...allowedHosts.map((name) => hostName(name))]);
-  return (host) => {
-    const name = parsedHost(host)?.name;
+  // Every request of a client names the same Host: it is judged once.
+  return memoize((host) => {
+    const name = parsedHostOf(host)?.name;
     return name !== undefined && (names.has(name) || isIP(name) !== 0);
-  };
+  });
 }
 
 /** Each value a header was sent with: Node keeps only the first `Host` or `Authorization` in `headers`. */
@@ -44,7 +46,9 @@ export function headerValues(rawHeaders: readonly string[], name: string): strin
   // Names and values alternate: `['Host', 'a', 'host', 'b']`.
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const value = rawHeaders[i + 1];
-    if (rawHeaders[i]?.toLowerCase() === name && value !== undefined) values.push(value);
+    const raw = rawHeaders[i];
+    // The length first: most names are not the one looked for, and lower-casing each would make a string.
+    if (raw?.length === name.length && raw.toLowerCase() === name && value !== undefined) values.push(value);
   }
   return values;
 }
@@ -91,6 +95,9 @@ function parsedHost(value: string): { readonly name: string } | undefined {
   const inner = host.slice(1, -1);
   return (isIP(inner) === 6 && !inner.includes('%')) || IP_FUTURE.test(inner) ? { name: inner.toLowerCase() } : undefined;
 }
+
+/** `parsedHost`, read once per distinct value: a client sends the same `Host` with every request. */
+const parsedHostOf = memoize(parsedHost);
 
 /** The rejection of a `Host` that is not well formed: a 400, as RFC 9112 3.2 asks for an invalid `Host`. */
 function malformedHost(host: string): MockResponse {
@@ -165,7 +172,7 @@ export interface RawRequest {
 export function guardResponse(hostAllowed: (host: string) => boolean, request: MockRequest, raw: RawRequest): MockResponse | undefined {
   const hosts = headerValues(raw.rawHeaders, 'host');
   if (hosts.length === 0 && raw.httpVersion === '1.1') return MISSING_HOST;
-  const malformed = hosts.find((host) => parsedHost(host) === undefined);
+  const malformed = hosts.find((host) => parsedHostOf(host) === undefined);
   if (malformed !== undefined) return malformedHost(malformed);
   const foreign = hosts.find((host) => !hostAllowed(host));
   if (foreign !== undefined) return foreignHost(foreign);

@@ -61,11 +61,15 @@ const NO_TUNNEL = prepared(errorResponse('bad_request', 'CONNECT is not served: 
 
 /**
  * Reads the body up to `maxBytes`; past that it stops reading and resolves `undefined`, as it does at
- * once for a declared `Content-Length` past it, before a byte is read. A body whose bytes are not
- * UTF-8 rejects with `NotUtf8Error`: JSON must be UTF-8 (RFC 8259), never read with U+FFFD in place.
+ * once for a declared `Content-Length` past it, before a byte is read, and marks `unread` (whose
+ * connection must then close). A body whose bytes are not UTF-8 rejects with `NotUtf8Error`: JSON must
+ * be UTF-8 (RFC 8259), never read with U+FFFD in place.
  */
-export function readBody(request: IncomingMessage, maxBytes: number): Promise<string | undefined> {
-  if (Number(request.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
+export function readBody(request: IncomingMessage, maxBytes: number, unread?: { bodyLeftUnread: boolean }): Promise<string | undefined> {
+  if (Number(request.headers['content-length']) > maxBytes) {
+    if (unread) unread.bodyLeftUnread = true;
+    return Promise.resolve(undefined);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -74,13 +78,15 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<st
       if (size > maxBytes) {
         request.off('data', onData).off('end', onEnd);
         request.pause();
+        if (unread) unread.bodyLeftUnread = true;
         resolve(undefined);
         return;
       }
       chunks.push(chunk);
     };
     const onEnd = () => {
-      const body = Buffer.concat(chunks, size);
+      // A small body comes in one chunk, read as it is: no copy.
+      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
       if (isUtf8(body)) resolve(body.toString('utf8'));
       else reject(new NotUtf8Error());
     };
@@ -136,8 +142,8 @@ function rejectTunnel(guard: Guard, request: IncomingMessage, socket: Duplex): v
  * and hands each to the handler at once, queueing the answers until those before them are sent: a
  * client that pipelines thousands of requests and reads no answer made the mock hold thousands of
  * answers (87 MB grew to 308 MB), on a connection that stayed open for ever. Here the next request of
- * a connection is handled only once the answer before it has left for the network (its `finish`,
- * which Node emits when the socket has taken the last byte), and while one waits the socket is not
+ * a connection is handled only once the answer before it has left for the network (its `close`,
+ * which Node emits a tick after the socket has taken the last byte, or when the connection goes), and while one waits the socket is not
  * read: the bytes queued for a connection are at most one answer's, the requests read ahead of their
  * answers at most one read of the socket (64 KiB). A connection whose client takes none of the bytes
  * written to it for `drainMs` is closed.
@@ -209,13 +215,8 @@ function oneAtATime(handle: RequestHandler, drainMs: number): RequestHandler {
     const known = connection;
     const run = () => {
       known.busy = true;
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        next(socket, known);
-      };
-      outgoing.once('finish', finish).once('close', finish);
+      // `close` follows the answer's `finish` (a tick later), or the connection's end before it: one listener for both.
+      outgoing.once('close', () => next(socket, known));
       watchDrain(socket, known, drainMs);
       handle(request, outgoing, rejection);
     };

@@ -62,10 +62,11 @@ export class RecordingRequest implements MockRequest {
     return this.#request.header(name);
   }
 
-  async text(maxBytes: number): Promise<string | undefined> {
-    const text = await this.#request.text(maxBytes);
-    this.#holder.body = text;
-    return text;
+  text(maxBytes: number): Promise<string | undefined> {
+    return this.#request.text(maxBytes).then((text) => {
+      this.#holder.body = text;
+      return text;
+    });
   }
 }
 

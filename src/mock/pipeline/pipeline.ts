@@ -284,7 +284,11 @@ function respondIfForced(context: RequestContext, reached: Reached): MockRespons
 /** 7. the body's inputs: 415, 413 or 400 for the body of an operation that has one; then the session, for the parsed inputs. */
 function parseBody(context: RequestContext, inputs: ParsedInputs): Pending<MockResponse> {
   if ('rejection' in inputs) return decided(context, 'validation', inputs.rejection);
-  if ('parseBody' in inputs) return inputs.parseBody(bodyReader(context)).then((parsed) => parseBody(context, parsed));
+  if ('parseBody' in inputs) {
+    // A body the inputs reject before reading it (its media type) is rejected in the same turn.
+    const parsed = inputs.parseBody(bodyReader(context));
+    return parsed instanceof Promise ? parsed.then((ready) => parseBody(context, ready)) : parseBody(context, parsed);
+  }
   // Step 3 checked the name.
   return whenReady(context.pipeline.sessions.open(context.sessionName ?? DEFAULT_SESSION), context, inputs.respond, operate);
 }

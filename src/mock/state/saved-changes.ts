@@ -4,17 +4,17 @@
  * sees the 500 and retries does not add the pet twice. Named sessions are never saved.
  */
 import { errorResponse, type MockResponse } from '../core/messages.js';
-import type { Pending } from '../core/pending.js';
+import { andThen, type Pending } from '../core/pending.js';
 import type { PetStore, SavedPets } from './store.js';
 
 /** A change that was made (and saved, where that applies), with what it gave; or the Error answer that says it was undone. */
 export type Saved<T> = { readonly value: T } | { readonly error: MockResponse };
 
-/** Runs a change of a store's pets, and saves it where the mock keeps its state. */
-export type SaveChange = <T>(change: () => Pending<T>) => Promise<Saved<T>>;
+/** Runs a change of a store's pets, and saves it where the mock keeps its state; at once when nothing is waited for. */
+export type SaveChange = <T>(change: () => Pending<T>) => Pending<Saved<T>>;
 
-/** A change of pets that are not saved (a named session's): it is simply made. */
-export const unsavedChange: SaveChange = async (change) => ({ value: await change() });
+/** A change of pets that are not saved (a named session's, or any without `--state`): it is simply made, in the same turn when the store answers at once. */
+export const unsavedChange: SaveChange = (change) => andThen(change(), (value) => ({ value }));
 
 /**
  * The one way the default session's pets change when `persist` keeps them; without `persist`, the

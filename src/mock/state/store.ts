@@ -85,7 +85,11 @@ export interface PetStore {
 /** The pet with `id` and the fields of `draft` that have a value, the id first. */
 function petOf(id: number | bigint, draft: PetDraft): StoredPet {
   const pet: Record<string, unknown> = { id };
-  for (const [field, value] of Object.entries(draft)) if (value !== undefined) pet[field] = value;
+  // A draft is a plain object of its own fields: `for...in` reads them without the array of pairs `Object.entries` makes.
+  for (const field in draft) {
+    const value = draft[field as keyof PetDraft];
+    if (value !== undefined) pet[field] = value;
+  }
   return pet as StoredPet;
 }
 
@@ -314,8 +318,9 @@ export class MemoryPetStore implements PetStore {
   }
 
   #changes(): void {
-    this.#pages.clear();
-    this.#ownSorted.clear();
+    // V8 gives a cleared Map a new table even when it was empty: creates in a row, with no page read between, clear nothing.
+    if (this.#pages.size > 0) this.#pages.clear();
+    if (this.#ownSorted.size > 0) this.#ownSorted.clear();
   }
 
   /** The id of a pet created once ids are not pet numbers: the next of a random-looking scheme when free, else the first free one after the largest below `CREATED_IDS_BELOW` (or the last created). */

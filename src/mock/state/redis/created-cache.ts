@@ -8,7 +8,10 @@
  * and the reads of one thing that arrive in one turn of the event loop share one command, sent at
  * its end (as creates do, create-batch.ts): each of them arrived before it was sent, so none misses
  * a change answered before it arrived.
- * Named sessions keep nothing here: a reset of one is not published, and each of their reads asks Redis.
+ * A named session's created pets are kept the same way, under the same view (`SessionCaches`), with
+ * one more rule: a reset, a drop or an expiry of one is not published, but it deletes the session's
+ * birth, which every request reads as it opens the session (`OPEN` in scripts.ts), so a replica keeps
+ * each session's pets by its birth and never serves those of a session of the same name before it.
  */
 import type { PetStatus } from '../../../types.js';
 import type { World } from './world.js';
@@ -126,5 +129,37 @@ export class CreatedCache {
     if (ks.length !== from) return;
     for (const [k] of listed) ks.push(k);
     this.#lists.set(status, ks);
+  }
+}
+
+/**
+ * The created pets of named sessions one replica keeps under one view: for each session, those of the
+ * birth its requests last opened (a session reset, dropped or expired starts its numbers again, under
+ * another birth). At most `max` sessions (`--max-sessions`, which Redis holds open at once), the one
+ * kept longest going first.
+ * @example
+ * const caches = new SessionCaches(() => feed.unchanged(mark), 100);
+ * caches.of('alice', born).keep(1, '{"id":51,...}');
+ */
+export class SessionCaches {
+  readonly #valid: () => boolean;
+  readonly #max: number;
+  readonly #caches = new Map<string, { readonly born: string; readonly cache: CreatedCache }>();
+
+  constructor(valid: () => boolean, max: number) {
+    this.#valid = valid;
+    this.#max = Math.max(1, max);
+  }
+
+  /** The pets kept of session `name` of birth `born`: none yet for a birth this replica did not see. */
+  of(name: string, born: string): CreatedCache {
+    const held = this.#caches.get(name);
+    if (held?.born === born) return held.cache;
+    this.#caches.delete(name);
+    const oldest = this.#caches.keys().next();
+    if (this.#caches.size >= this.#max && !oldest.done) this.#caches.delete(oldest.value);
+    const cache = new CreatedCache(this.#valid);
+    this.#caches.set(name, { born, cache });
+    return cache;
   }
 }

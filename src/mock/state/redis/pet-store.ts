@@ -1,7 +1,7 @@
 /**
  * One session's pets in Redis, with the method names of the in-memory `PetStore`. The seeded pets come
  * first in id order, and the replica keeps them: a pet or a page the seed answers is served from
- * memory, at once, and so is a created pet of the default session, or a page, that the replica
+ * memory, at once, and so is a created pet of a session, or a page, that the replica
  * already holds (created-cache.ts); any other created pet, a page past what the replica holds and a
  * create each cost one script, which checks in the same step that Redis still holds the generation
  * the replica serves. Pets put into a session
@@ -105,14 +105,17 @@ export class RedisPetStore implements PetStore {
   readonly #put: string;
   /** Whether a named session had pets put into it when the request opened it; the default session's is in the replica's view. */
   readonly #puts: boolean;
+  /** A named session's birth, as the request opened it (`OPEN` in scripts.ts): what its kept pets are kept by. */
+  readonly #born: string | undefined;
 
-  constructor(state: RedisStore, name: string, puts: boolean) {
+  constructor(state: RedisStore, name: string, puts: boolean, born?: string) {
     this.#state = state;
     this.#name = name;
     this.#n = state.key(name, 'n');
     this.#pets = state.key(name, 'pets');
     this.#put = state.key(name, 'put');
     this.#puts = puts;
+    this.#born = born;
   }
 
   /** Adds a pet: its number, the pet and its place in the status index in one step, with the session's other creates of this turn (create-batch.ts). */
@@ -154,9 +157,8 @@ export class RedisPetStore implements PetStore {
   }
 
   /**
-   * One pet's JSON: a seeded one at once, a created one of the default session at once once this
-   * replica has read or made it (created-cache.ts), any other (or any, once pets were put into the
-   * session) from Redis.
+   * One pet's JSON: a seeded one at once, a created one at once once this replica has read or made it
+   * (created-cache.ts), any other (or any, once pets were put into the session) from Redis.
    */
   petJson(id: number | bigint): Pending<string | undefined> {
     const view = this.#state.view();
@@ -179,8 +181,8 @@ export class RedisPetStore implements PetStore {
   }
 
   /**
-   * `list` as a JSON array: a page the seed fills at once, and one whose created pets of the default
-   * session this replica knows (created-cache.ts); one past them from Redis.
+   * `list` as a JSON array: a page the seed fills at once, and one whose created pets this replica
+   * knows (created-cache.ts); one past them from Redis.
    */
   listJson(limit: number, status?: PetStatus): Pending<string> {
     const view = this.#state.view();
@@ -273,9 +275,13 @@ export class RedisPetStore implements PetStore {
     return this.#name === DEFAULT_SESSION ? defaultPuts : this.#puts;
   }
 
-  /** The created pets this replica keeps under `view`: the default session's, while none was put, replaced or removed. */
+  /**
+   * The created pets this replica keeps under `view` of this session, while none was put into it,
+   * replaced or removed: the default session's, or a named one's of the birth the request opened.
+   */
   #cacheOf(view: View): CreatedCache | undefined {
-    return this.#name === DEFAULT_SESSION && !view.puts ? view.created : undefined;
+    if (this.#name === DEFAULT_SESSION) return view.puts ? undefined : view.created;
+    return this.#puts || this.#born === undefined ? undefined : view.named?.of(this.#name, this.#born);
   }
 
   /** One pet's JSON, Redis asked only when the seed (or the cache) does not answer for it; reads of one pet in one turn share a command. */

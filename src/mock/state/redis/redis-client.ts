@@ -23,8 +23,8 @@ export type SessionWrite = [
 /** The Lua scripts of scripts.ts by command name: the keys and arguments each takes, and its reply. */
 export interface ScriptCommands {
   readonly petstoreOpen: {
-    readonly args: [registry: string, prefix: string, name: string, ttlMs: number, max: number];
-    readonly reply: [0] | [1, string, 0 | 1];
+    readonly args: [registry: string, prefix: string, name: string, ttlMs: number, max: number, token: string];
+    readonly reply: [0] | [1, string, 0 | 1, string];
   };
   readonly petstoreCreate: {
     /** The keys (recipe, n, pets, registry, top, put, added, made, status lists), then recipe, name, and per pet its status list's index and JSON. */

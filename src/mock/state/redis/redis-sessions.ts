@@ -58,7 +58,9 @@ export class RedisSessions implements SessionRegistry {
   /** The session with this name, opened (or marked used) on every replica; `undefined` when that would pass the cap. */
   open(name: string): Pending<RedisSession | undefined> {
     if (name === DEFAULT_SESSION) return this.#defaultSession();
-    return this.#state.openSession(name).then((opened) => (opened === undefined ? undefined : this.#session(name, opened.clockOffset, opened.puts)));
+    return this.#state
+      .openSession(name)
+      .then((opened) => (opened === undefined ? undefined : this.#session(name, opened.clockOffset, opened.puts, opened.born)));
   }
 
   /** The session with this name as it stands, without opening it: one never opened reads as seeded, on the base clock. */
@@ -112,8 +114,8 @@ export class RedisSessions implements SessionRegistry {
     return this.#default.session;
   }
 
-  /** `puts`: whether pets were put into the session when it was opened; unknown, as if they were. */
-  #session(name: string, offset: number, puts: boolean | undefined): RedisSession {
-    return { name, store: this.#state.store(name, puts), clock: new MockClock(this.#base, offset) };
+  /** `puts`: whether pets were put into the session when it was opened; unknown, as if they were. `born`: its birth, as opened. */
+  #session(name: string, offset: number, puts: boolean | undefined, born?: string): RedisSession {
+    return { name, store: this.#state.store(name, puts, born), clock: new MockClock(this.#base, offset) };
   }
 }

@@ -9,6 +9,7 @@
  * ioredis is an optional peer dependency, loaded only when a Redis store is asked for; the store's
  * signatures name its own `RedisClient` (redis-client.ts), so that the published types need no ioredis.
  */
+import { randomUUID } from 'node:crypto';
 import { EXIT, messageOf, StoreUnavailableError } from '../../../errors.js';
 import { BIG_ID_OFFSET } from '../../../fixtures/seeding.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../../../openapi/bundled-model.js';
@@ -20,7 +21,7 @@ import { DEFAULT_SESSION } from '../sessions.js';
 import { ChangeFeed, type FeedMark, settle } from './change-feed.js';
 import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, evictionProblem, withDeadline } from './connection.js';
 import { CreateBatches } from './create-batch.js';
-import { CreatedCache } from './created-cache.js';
+import { CreatedCache, SessionCaches } from './created-cache.js';
 import { RedisPetStore } from './pet-store.js';
 import type { RedisClient } from './redis-client.js';
 import { COUNTED_SCRIPTS, SCRIPTS } from './scripts.js';
@@ -78,12 +79,15 @@ export interface View {
   readonly mark: FeedMark | undefined;
   /** The default session's created pets this replica keeps while it keeps the view (none while the feed is not proven). */
   readonly created: CreatedCache | undefined;
+  /** The named sessions' created pets it keeps under the same terms, each session's of the birth requests last opened. */
+  readonly named: SessionCaches | undefined;
 }
 
-/** A named session as a request opens it: its clock offset, and whether pets were put into it. */
+/** A named session as a request opens it: its clock offset, whether pets were put into it, and its birth (see `OPEN` in scripts.ts). */
 export interface OpenedSession {
   readonly clockOffset: number;
   readonly puts: boolean;
+  readonly born?: string;
 }
 
 /** How often each replica asks Redis for its eviction policy again, which may change while the mock runs. */
@@ -119,6 +123,9 @@ export class RedisStore {
   #rejection: string | undefined;
   /** The move to the namespace's new generation, while one is under way: requests wait for it. */
   #following: Promise<void> | undefined;
+  /** This replica among all, for the tokens of the sessions it opens. */
+  readonly #replica = randomUUID();
+  #openings = 0;
   readonly #policyTimer: NodeJS.Timeout;
   /** @internal The creates waiting for the end of this turn, sent as one script per session. */
   readonly creates = new CreateBatches(this);
@@ -163,8 +170,8 @@ export class RedisStore {
    * The store of one session's pets. Cheap: it holds only the session's name and its keys, and, for a
    * named session, whether pets were put into it when the request opened it (unknown: as if they were).
    */
-  store(name: string, puts?: boolean): RedisPetStore {
-    return new RedisPetStore(this, name, puts ?? true);
+  store(name: string, puts?: boolean, born?: string): RedisPetStore {
+    return new RedisPetStore(this, name, puts ?? true, born);
   }
 
   /** What this replica may serve now: the one it keeps while the change feed trusts it, else one read from Redis (one round trip). */
@@ -192,8 +199,12 @@ export class RedisStore {
   async openSession(name: string): Promise<OpenedSession | undefined> {
     if (name === DEFAULT_SESSION) return this.view();
     const { sessionTtl, maxSessions } = this.#options;
-    const [opened] = await this.run(() => Promise.all([this.#redis.petstoreOpen(this.#registry, this.#prefix, name, sessionTtl, maxSessions), this.world()]));
-    return opened[0] === 0 ? undefined : { clockOffset: Number(opened[1] || 0), puts: opened[2] === 1 };
+    // A token no other opening gives: this replica's, then its count of openings.
+    const token = `${this.#replica}.${++this.#openings}`;
+    const [opened] = await this.run(() =>
+      Promise.all([this.#redis.petstoreOpen(this.#registry, this.#prefix, name, sessionTtl, maxSessions, token), this.world()]),
+    );
+    return opened[0] === 0 ? undefined : { clockOffset: Number(opened[1] || 0), puts: opened[2] === 1, born: opened[3] };
   }
 
   /** A named session's clock offset in milliseconds, without opening it. */
@@ -337,8 +348,10 @@ export class RedisStore {
       await this.run(() => this.#follow(world));
       return this.#refresh(tries + 1);
     }
-    const created = mark === undefined ? undefined : new CreatedCache(() => this.#feed.unchanged(mark));
-    const view: View = { world, clockOffset: Number(offset ?? 0), puts: typeof top === 'string', mark, created };
+    const valid = () => mark !== undefined && this.#feed.unchanged(mark);
+    const created = mark === undefined ? undefined : new CreatedCache(valid);
+    const named = mark === undefined ? undefined : new SessionCaches(valid, this.#options.maxSessions);
+    const view: View = { world, clockOffset: Number(offset ?? 0), puts: typeof top === 'string', mark, created, named };
     if (mark !== undefined && this.#feed.unchanged(mark)) this.#view = view;
     return view;
   }

@@ -9,6 +9,7 @@
  *   pets         hash k -> the pet's JSON without its id (`"name":...,"status":"sold"}`)
  *   st:<status>  list of the k of the session's pets with that status, in creation order
  *   clock        the session clock's offset from the base clock, in milliseconds
+ *   born         a named session's birth: the token of the opening that found none of its keys
  * and, once pets were put into the session by id (`POST /__mock/pets`), replaced or removed:
  *   put          hash id -> the pet's JSON: each pet put or replaced, in place of a seeded or created
  *                pet of its id, and each pet created since (its id no longer follows from its number);
@@ -32,7 +33,7 @@ const NOW_MS = `local function now_ms() local t = redis.call('TIME') return t[1]
 /** Deletes every key of one session. */
 const DROP_KEYS = `local function drop_keys(prefix, name)
   local base = prefix .. 's:' .. name .. ':'
-  redis.call('DEL', base .. 'n', base .. 'pets', base .. 'clock', base .. 'put', base .. 'top', base .. 'added', base .. 'made'${PET_STATUSES.map((status) => `, base .. 'st:${status}'`).join('')})
+  redis.call('DEL', base .. 'n', base .. 'pets', base .. 'clock', base .. 'put', base .. 'top', base .. 'added', base .. 'made', base .. 'born'${PET_STATUSES.map((status) => `, base .. 'st:${status}'`).join('')})
 end`;
 
 /** Drops the named sessions idle for `ttl` ms or more; returns the time now. */
@@ -48,15 +49,19 @@ end`;
 const HELPERS = [NOW_MS, DROP_KEYS, EXPIRE].join('\n');
 
 /**
- * Opens or touches a named session. KEYS: registry. ARGV: prefix, name, ttl ms, cap.
- * Returns `{1, clock offset or '', 1 when pets were put into it else 0}`, or `{0}` when opening it would pass the cap.
+ * Opens or touches a named session. KEYS: registry. ARGV: prefix, name, ttl ms, cap, a token no other
+ * opening ever gives. Returns `{1, clock offset or '', 1 when pets were put into it else 0, its birth}`,
+ * or `{0}` when opening it would pass the cap. Its birth is the token of the opening that found none of
+ * its keys: a reset, a drop or an expiry deletes it with the rest, so the pets a replica keeps of a
+ * session (created-cache.ts) are those of one birth, never of a session of the same name before it.
  */
 const OPEN = `${HELPERS}
 local now = expire(KEYS[1], ARGV[1], tonumber(ARGV[3]))
 if not redis.call('ZSCORE', KEYS[1], ARGV[2]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return {0} end
 redis.call('ZADD', KEYS[1], now, ARGV[2])
 local base = ARGV[1] .. 's:' .. ARGV[2] .. ':'
-return {1, redis.call('GET', base .. 'clock') or '', redis.call('EXISTS', base .. 'top')}`;
+redis.call('SETNX', base .. 'born', ARGV[5])
+return {1, redis.call('GET', base .. 'clock') or '', redis.call('EXISTS', base .. 'top'), redis.call('GET', base .. 'born')}`;
 
 /**
  * The first lines of a script that reads or writes a generation's pets: -1, and nothing done, when
