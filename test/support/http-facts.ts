@@ -395,7 +395,7 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
           ['/pets/0', ''],
           ['/pets', 'code=503'],
           ['/pets', 'fault=slow, trickle=50'],
-        ]) {
+        ] as const) {
           const headers = { ...AUTH, ...(prefer === '' ? {} : { prefer }) };
           const get = await target.request(path, { headers });
           const length = new TextEncoder().encode(await get.text()).length;
