@@ -568,6 +568,26 @@ const headIsGet: Guarantee = {
   },
 };
 
+const preferNeverEchoed: Guarantee = {
+  name: 'a bad `Prefer` value is a 400 Error naming the preference, never quoting its value: the key sent as `fault=`, `code=`, `auth=` or `__trickle=`, plain or base64, never comes back',
+  async check(mock) {
+    const forms = [mock.key, Buffer.from(`u:${mock.key}`).toString('base64')];
+    for (const form of forms) {
+      const asked = [
+        { path: '/pets', prefer: `fault=${form}` },
+        { path: '/pets/1', prefer: `code=${form}` },
+        { path: '/pets', prefer: `auth=${form}; delay=5` },
+        { path: `/pets?__fault=slow&__trickle=${encodeURIComponent(form)}`, prefer: undefined },
+      ];
+      for (const { path, prefer } of asked) {
+        const answered = await call(mock, path, { headers: { ...bearer(mock), ...(prefer === undefined ? {} : { prefer }) } });
+        expectError(answered, 400, /^(Prefer: [a-z]+|__[a-z]+)=…: /);
+        expect(keysRevealed(answered.text, [mock.key]), `${path} ${prefer}`).toEqual([]);
+      }
+    }
+  },
+};
+
 /** Journal reads a client pipelines without reading an answer: each answer is a journal of 2 MB. */
 const UNREAD_READS = 40;
 
@@ -932,6 +952,7 @@ export const GUARANTEES = {
   faultBreaksBeforeResponse,
   everyConnectionEnds,
   headIsGet,
+  preferNeverEchoed,
   unreadAnswersBounded,
   relayedIsData,
   inputsRefused,
