@@ -40,7 +40,7 @@ const JSON_TAGS = new Set(['!', ...['str', 'int', 'float', 'bool', 'null', 'seq'
  * pets of a `--data` file; the parse stays within about 100 MB and a few seconds. Larger data is read
  * as JSON, whose parse holds its values alone.
  */
-export const MAX_YAML_NODES = 100_000;
+const MAX_YAML_NODES = 100_000;
 
 /** Whether a lexeme of the `yaml` lexer starts a node: a scalar (plain, quoted, block), an alias, a flow collection, a sequence item. */
 function startsNode(lexeme: string): boolean {

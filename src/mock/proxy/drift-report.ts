@@ -13,10 +13,10 @@ import type { Drift } from '../profile/drift.js';
 const KEPT = 1_000;
 
 /** The most characters of one text an entry keeps: its start, then how long it was. */
-export const FIELD_CHARS = 1_000;
+const FIELD_CHARS = 1_000;
 
 /** The most bytes each list (violations, drifts) keeps, counted at 2 a character and 64 an entry. */
-export const KEPT_BYTES = 2 * 1024 * 1024;
+const KEPT_BYTES = 2 * 1024 * 1024;
 
 /**
  * `text` cut to its first `FIELD_CHARS` characters with how long it was, as a copy: a slice of a long
