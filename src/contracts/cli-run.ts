@@ -8,7 +8,7 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import { codeOf, messageOf, UsageError } from '../errors.js';
 import { profileDocument } from '../profile/profile.js';
 import type { ObservedExchange } from './http.js';
-import { profileOfRun } from './learn-profile.js';
+import { profileOfRun, unlearnedErrorCodes } from './learn-profile.js';
 import { painter, resultLine, summary } from './reporters/console.js';
 import { harOf } from './reporters/har.js';
 import { htmlReport } from './reporters/html.js';
@@ -74,6 +74,7 @@ async function writeOutput(flag: string, path: string, text: string): Promise<vo
 async function writeReports(flags: Flags, report: VerificationReport, progress: NodeJS.WriteStream): Promise<void> {
   if (flags.writeProfile && report.fatal === undefined) {
     await writeOutput('--write-profile', flags.writeProfile, `${JSON.stringify(profileDocument(profileOfRun(report.results)), null, 2)}\n`);
+    for (const note of unlearnedErrorCodes(report.results)) progress.write(`Note: ${note}\n`);
     progress.write(`Profile of the deployment written to ${flags.writeProfile}; run petstore-mock --profile ${flags.writeProfile} to mimic it.\n`);
   }
   if (flags.reporter === 'console') return;

@@ -5,7 +5,7 @@
  */
 
 import { ERROR_CODES, type ErrorCode, PET_STATUSES } from '../openapi/facts.js';
-import { type Profile, readProfile, UNKNOWN, UNKNOWN_PROFILE, versionFor } from '../profile/profile.js';
+import { isProfileErrorCode, type Profile, readProfile, UNKNOWN, UNKNOWN_PROFILE, versionFor } from '../profile/profile.js';
 import type { CheckResult } from './check.js';
 import { mergeObservations, type Observations } from './checks/observations.js';
 
@@ -25,15 +25,34 @@ function sameWord(a: string, b: string): boolean {
  * Each situation of the spec's catalogue (`x-error-codes`) with the deployment's code for it: the
  * code seen with its status that spells the situation's name, else the only code seen with that status.
  */
-function errorCodesOf(byStatus: Observations['errorCodesByStatus']): Choice<'errorCodes'> {
-  const learned: Partial<Record<ErrorCode, string>> = {};
+function shownCodesOf(byStatus: Observations['errorCodesByStatus']): [ErrorCode, string][] {
+  const shown: [ErrorCode, string][] = [];
   // Safe: Object.entries types keys as string, and ERROR_CODES is keyed by ErrorCode alone.
   for (const [situation, { status }] of Object.entries(ERROR_CODES) as [ErrorCode, { status: number }][]) {
     const seen = byStatus?.[String(status)] ?? [];
     const code = seen.find((candidate) => sameWord(candidate, situation)) ?? (seen.length === 1 ? seen[0] : undefined);
-    if (code !== undefined) learned[situation] = code;
+    if (code !== undefined) shown.push([situation, code]);
   }
-  return learned;
+  return shown;
+}
+
+/** The codes of `shownCodesOf` a profile may hold (`isProfileErrorCode`): the rest are left unknown, and said (`unlearnedErrorCodes`). */
+function errorCodesOf(byStatus: Observations['errorCodesByStatus']): Choice<'errorCodes'> {
+  return Object.fromEntries(shownCodesOf(byStatus).filter(([, code]) => isProfileErrorCode(code)));
+}
+
+/**
+ * A sentence for each Error code a run saw that a profile cannot hold (over 100 characters, or with a
+ * control or invisible format character), naming its situation and what is wrong, never the code itself.
+ */
+export function unlearnedErrorCodes(results: readonly Pick<CheckResult, 'observations'>[]): string[] {
+  const seen = mergeObservations(results.map((result) => result.observations));
+  return shownCodesOf(seen.errorCodesByStatus)
+    .filter(([, code]) => !isProfileErrorCode(code))
+    .map(
+      ([situation, code]) =>
+        `the deployment's Error code for ${situation} (${code.length} characters${code.length > 100 ? '' : ', with a control or invisible character'}) was not learned: a profile holds codes of 1 to 100 characters without them, so the mock answers ${situation} with its own code.`,
+    );
 }
 
 /** Categories: any, when one no pet has was accepted; the listed and accepted ones less the rejected, when it was rejected. */

@@ -2,10 +2,11 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/petstore-mock/petstore-mock/schemas/profile.schema.json","title":"petstore-mock profile","description":"The choices a deployment of the pet store interface made where the interface leaves room. Every choice is \"unknown\" when not learned.","type":"object","additionalProperties":false,"required":["version"],"if":{"properties":{"version":{"const":1}}},"then":{"properties":{"limitAboveMaximum":{"const":"unknown"},"limitBelowMinimum":{"const":"unknown"}}},"properties":{"version":{"enum":[1,2],"description":"The version of this document format: 2 when it uses limitAboveMaximum or limitBelowMinimum."},"limitOutOfRange":{"enum":["refuse","clamp","unknown"],"description":"listPets with an integer limit outside 1..100: 400, or clamped into range."},"limitAboveMaximum":{"enum":["refuse","clamp","unknown"],"description":"Version 2. listPets with an integer limit above 100 only: 400, or clamped to 100. Known, it wins over limitOutOfRange on that side."},"limitBelowMinimum":{"enum":["refuse","clamp","unknown"],"description":"Version 2. listPets with an integer limit below 1 only: 400, or clamped to 1. Known, it wins over limitOutOfRange on that side."},"limitNotInteger":{"enum":["refuse","ignore","unknown"],"description":"listPets with a limit that is not an integer: 400, or ignored (the default 20). Unknown: as limitOutOfRange says."},"unknownStatus":{"enum":["refuse","empty","unknown"],"description":"listPets with a status outside the enum: 400, or an empty page."},"defaultStatus":{"enum":["available","pending","sold","omitted","unknown"],"description":"The status of a pet added without one; \"omitted\": the pet has none."},"listOrder":{"enum":["id-asc","id-desc","name","status","unknown"],"description":"The order of listPets."},"nonIntegerPetId":{"enum":[400,404,"unknown"],"description":"getPet with a petId that is not an integer."},"categories":{"description":"Categories a new pet may name: \"any\", or only the known ones (others refused with 400).","oneOf":[{"enum":["any","unknown"]},{"type":"object","additionalProperties":false,"required":["known"],"properties":{"known":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^-?(0|[1-9][0-9]{0,18})$"}}}}]},"idScheme":{"enum":["increasing","random","unknown"],"description":"How ids are assigned."},"idsBeyondDouble":{"enum":[true,false,"unknown"],"description":"Whether ids pass 2^53."},"errorCodes":{"type":"object","description":"The deployment's Error code for each situation, named by the spec's code (x-error-codes).","additionalProperties":false,"properties":{"bad_request":{"type":"string","minLength":1,"maxLength":100},"malformed_json":{"type":"string","minLength":1,"maxLength":100},"unauthorized":{"type":"string","minLength":1,"maxLength":100},"not_found":{"type":"string","minLength":1,"maxLength":100},"forbidden":{"type":"string","minLength":1,"maxLength":100},"method_not_allowed":{"type":"string","minLength":1,"maxLength":100},"request_timeout":{"type":"string","minLength":1,"maxLength":100},"gone":{"type":"string","minLength":1,"maxLength":100},"payload_too_large":{"type":"string","minLength":1,"maxLength":100},"unsupported_media_type":{"type":"string","minLength":1,"maxLength":100},"expectation_failed":{"type":"string","minLength":1,"maxLength":100},"request_header_fields_too_large":{"type":"string","minLength":1,"maxLength":100},"too_many_requests":{"type":"string","minLength":1,"maxLength":100},"internal_error":{"type":"string","minLength":1,"maxLength":100},"service_unavailable":{"type":"string","minLength":1,"maxLength":100}}},"charset":{"enum":["none","utf-8","unknown"],"description":"Content-Type of JSON answers: application/json, or with charset=utf-8."},"deprecation":{"enum":["rfc9745","legacy","unknown"],"description":"getPet's Deprecation header: the RFC 9745 date, or the legacy true."}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/petstore-mock/petstore-mock/schemas/profile.schema.json","title":"petstore-mock profile","description":"The choices a deployment of the pet store interface made where the interface leaves room. Every choice is \"unknown\" when not learned.","type":"object","additionalProperties":false,"required":["version"],"if":{"properties":{"version":{"const":1}}},"then":{"properties":{"limitAboveMaximum":{"const":"unknown"},"limitBelowMinimum":{"const":"unknown"}}},"properties":{"version":{"enum":[1,2],"description":"The version of this document format: 2 when it uses limitAboveMaximum or limitBelowMinimum."},"limitOutOfRange":{"enum":["refuse","clamp","unknown"],"description":"listPets with an integer limit outside 1..100: 400, or clamped into range."},"limitAboveMaximum":{"enum":["refuse","clamp","unknown"],"description":"Version 2. listPets with an integer limit above 100 only: 400, or clamped to 100. Known, it wins over limitOutOfRange on that side."},"limitBelowMinimum":{"enum":["refuse","clamp","unknown"],"description":"Version 2. listPets with an integer limit below 1 only: 400, or clamped to 1. Known, it wins over limitOutOfRange on that side."},"limitNotInteger":{"enum":["refuse","ignore","unknown"],"description":"listPets with a limit that is not an integer: 400, or ignored (the default 20). Unknown: as limitOutOfRange says."},"unknownStatus":{"enum":["refuse","empty","unknown"],"description":"listPets with a status outside the enum: 400, or an empty page."},"defaultStatus":{"enum":["available","pending","sold","omitted","unknown"],"description":"The status of a pet added without one; \"omitted\": the pet has none."},"listOrder":{"enum":["id-asc","id-desc","name","status","unknown"],"description":"The order of listPets."},"nonIntegerPetId":{"enum":[400,404,"unknown"],"description":"getPet with a petId that is not an integer."},"categories":{"description":"Categories a new pet may name: \"any\", or only the known ones (others refused with 400).","oneOf":[{"enum":["any","unknown"]},{"type":"object","additionalProperties":false,"required":["known"],"properties":{"known":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^-?(0|[1-9][0-9]{0,18})$"}}}}]},"idScheme":{"enum":["increasing","random","unknown"],"description":"How ids are assigned."},"idsBeyondDouble":{"enum":[true,false,"unknown"],"description":"Whether ids pass 2^53."},"errorCodes":{"type":"object","description":"The deployment's Error code for each situation, named by the spec's code (x-error-codes).","additionalProperties":false,"properties":{"bad_request":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"malformed_json":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"unauthorized":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"not_found":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"forbidden":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"method_not_allowed":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"request_timeout":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"gone":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"payload_too_large":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"unsupported_media_type":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"expectation_failed":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"request_header_fields_too_large":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"too_many_requests":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"internal_error":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},"service_unavailable":{"type":"string","minLength":1,"maxLength":100,"pattern":"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"}}},"charset":{"enum":["none","utf-8","unknown"],"description":"Content-Type of JSON answers: application/json, or with charset=utf-8."},"deprecation":{"enum":["rfc9745","legacy","unknown"],"description":"getPet's Deprecation header: the RFC 9745 date, or the legacy true."}}};
 const func1 = Object.prototype.hasOwnProperty;
 const func3 = (text) => { let length = 0; for (const _ of text) length++; return length; };
 const pattern4 = new RegExp("^-?(0|[1-9][0-9]{0,18})$", "u");
+const pattern5 = new RegExp("^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://github.com/petstore-mock/petstore-mock/schemas/profile.schema.json" */;
@@ -478,6 +479,12 @@ if(func3(data18) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/bad_request",schemaPath:"#/properties/errorCodes/properties/bad_request/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+if(!pattern5.test(data18)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/bad_request",schemaPath:"#/properties/errorCodes/properties/bad_request/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
+}
 }
 }
 else {
@@ -504,6 +511,12 @@ else {
 if(func3(data19) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/malformed_json",schemaPath:"#/properties/errorCodes/properties/malformed_json/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
+}
+else {
+if(!pattern5.test(data19)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/malformed_json",schemaPath:"#/properties/errorCodes/properties/malformed_json/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -532,6 +545,12 @@ if(func3(data20) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/unauthorized",schemaPath:"#/properties/errorCodes/properties/unauthorized/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+if(!pattern5.test(data20)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/unauthorized",schemaPath:"#/properties/errorCodes/properties/unauthorized/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
+}
 }
 }
 else {
@@ -558,6 +577,12 @@ else {
 if(func3(data21) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/not_found",schemaPath:"#/properties/errorCodes/properties/not_found/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
+}
+else {
+if(!pattern5.test(data21)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/not_found",schemaPath:"#/properties/errorCodes/properties/not_found/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -586,6 +611,12 @@ if(func3(data22) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/forbidden",schemaPath:"#/properties/errorCodes/properties/forbidden/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+if(!pattern5.test(data22)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/forbidden",schemaPath:"#/properties/errorCodes/properties/forbidden/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
+}
 }
 }
 else {
@@ -612,6 +643,12 @@ else {
 if(func3(data23) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/method_not_allowed",schemaPath:"#/properties/errorCodes/properties/method_not_allowed/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
+}
+else {
+if(!pattern5.test(data23)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/method_not_allowed",schemaPath:"#/properties/errorCodes/properties/method_not_allowed/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -640,6 +677,12 @@ if(func3(data24) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/request_timeout",schemaPath:"#/properties/errorCodes/properties/request_timeout/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+if(!pattern5.test(data24)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/request_timeout",schemaPath:"#/properties/errorCodes/properties/request_timeout/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
+}
 }
 }
 else {
@@ -666,6 +709,12 @@ else {
 if(func3(data25) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/gone",schemaPath:"#/properties/errorCodes/properties/gone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
+}
+else {
+if(!pattern5.test(data25)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/gone",schemaPath:"#/properties/errorCodes/properties/gone/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -694,6 +743,12 @@ if(func3(data26) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/payload_too_large",schemaPath:"#/properties/errorCodes/properties/payload_too_large/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+if(!pattern5.test(data26)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/payload_too_large",schemaPath:"#/properties/errorCodes/properties/payload_too_large/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
+}
 }
 }
 else {
@@ -720,6 +775,12 @@ else {
 if(func3(data27) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/unsupported_media_type",schemaPath:"#/properties/errorCodes/properties/unsupported_media_type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
+}
+else {
+if(!pattern5.test(data27)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/unsupported_media_type",schemaPath:"#/properties/errorCodes/properties/unsupported_media_type/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -748,6 +809,12 @@ if(func3(data28) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/expectation_failed",schemaPath:"#/properties/errorCodes/properties/expectation_failed/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+if(!pattern5.test(data28)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/expectation_failed",schemaPath:"#/properties/errorCodes/properties/expectation_failed/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
+}
 }
 }
 else {
@@ -774,6 +841,12 @@ else {
 if(func3(data29) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/request_header_fields_too_large",schemaPath:"#/properties/errorCodes/properties/request_header_fields_too_large/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
+}
+else {
+if(!pattern5.test(data29)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/request_header_fields_too_large",schemaPath:"#/properties/errorCodes/properties/request_header_fields_too_large/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -802,6 +875,12 @@ if(func3(data30) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/too_many_requests",schemaPath:"#/properties/errorCodes/properties/too_many_requests/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+if(!pattern5.test(data30)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/too_many_requests",schemaPath:"#/properties/errorCodes/properties/too_many_requests/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
+}
 }
 }
 else {
@@ -829,6 +908,12 @@ if(func3(data31) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/internal_error",schemaPath:"#/properties/errorCodes/properties/internal_error/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+if(!pattern5.test(data31)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/internal_error",schemaPath:"#/properties/errorCodes/properties/internal_error/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
+}
 }
 }
 else {
@@ -855,6 +940,12 @@ else {
 if(func3(data32) < 1){
 validate20.errors = [{instancePath:instancePath+"/errorCodes/service_unavailable",schemaPath:"#/properties/errorCodes/properties/service_unavailable/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
+}
+else {
+if(!pattern5.test(data32)){
+validate20.errors = [{instancePath:instancePath+"/errorCodes/service_unavailable",schemaPath:"#/properties/errorCodes/properties/service_unavailable/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$"+"\""}];
+return false;
+}
 }
 }
 }

@@ -91,8 +91,17 @@ function parseLosslessly(text: string): JsonValue {
  * run's deadline; the mock reads requests with `parseJson`.
  */
 export function parseJsonFast(text: string): JsonValue {
-  if (outlineJsonText(text).depth > MAX_JSON_DEPTH) throw tooDeep();
+  refuseDeepJson(text);
   return engineParse(text);
+}
+
+/**
+ * Throws the `SyntaxError` of every JSON input this project reads when `text` nests deeper than
+ * `MAX_JSON_DEPTH`, measured in one pass without recursion: for a reader that parses by other means
+ * (the pacts, handed to the Pact Verifier as `JSON.parse` reads them).
+ */
+export function refuseDeepJson(text: string): void {
+  if (outlineJsonText(text).depth > MAX_JSON_DEPTH) throw tooDeep();
 }
 
 /**

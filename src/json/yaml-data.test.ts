@@ -84,6 +84,13 @@ describe('parseYamlData', () => {
   // would take half an hour. Linear or quadratic is told by CPU time, which a busy machine does not
   // stretch as it does the wall clock: eight times the keys take about eight times as long when the
   // parse is linear, sixty-four times when it is quadratic.
+  it('reads 100,000 nodes, and refuses the one past them as the parser meets it', async () => {
+    const list = (scalars: number) => `[${Array.from({ length: scalars }, (_, i) => i).join(', ')}]`;
+    // The list is a node too.
+    expect(((await parseYamlData(list(99_999))) as unknown[]).length).toBe(99_999);
+    await expect(parseYamlData(list(100_000))).rejects.toThrow(/^it holds more than 100,000 YAML nodes .* at line 1, column \d+\)/);
+  });
+
   it('reads a mapping in time linear in its number of keys', async () => {
     const mapping = (count: number) => `- id: 1\n${Array.from({ length: count }, (_, i) => `  k${i}: ${i}\n`).join('')}`;
     const cpuMs = async (text: string) => {

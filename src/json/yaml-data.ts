@@ -15,6 +15,10 @@
  *   JSON written as YAML (OpenAPI 3.1 4.3 asks the same of a spec), and the package resolves the tags
  *   of YAML 1.1 it knows into values no JSON holds (`!!binary` a byte array that a check of pets then
  *   walks byte by byte: a 2.8 MB file took 760 MB and 3 s to refuse).
+ * - more than `MAX_YAML_NODES` nodes (values, keys and collections), counted as the parser meets them
+ *   and refused at once: the package holds about 1 KB per node while it builds a document (a 5 MB
+ *   file of 1.2 million nodes took 33 s and 1 GB before it was refused for its content), so the
+ *   byte caps of the flags alone left YAML 150 times its size in memory; JSON has no such cost.
  * The text is parsed in pieces with a turn of the event loop between them, so SIGINT and SIGTERM stop
  * the process while a large file is parsed.
  */
@@ -30,6 +34,40 @@ const MAX_YAML_ALIASES = 100;
  * which only says "not a plain scalar" (a string). Any other names a type JSON does not have.
  */
 const JSON_TAGS = new Set(['!', ...['str', 'int', 'float', 'bool', 'null', 'seq', 'map'].map((type) => `tag:yaml.org,2002:${type}`)]);
+
+/**
+ * The most nodes a YAML text may hold: 100 times the bundled spec's (under 1,000), and about 10,000
+ * pets of a `--data` file; the parse stays within about 100 MB and a few seconds. Larger data is read
+ * as JSON, whose parse holds its values alone.
+ */
+const MAX_YAML_NODES = 100_000;
+
+/** Whether a lexeme of the `yaml` lexer starts a node: a scalar (plain, quoted, block), an alias, a flow collection, a sequence item. */
+function startsNode(lexeme: string): boolean {
+  const first = lexeme[0];
+  return (
+    lexeme === '\x1f' || lexeme === '{' || lexeme === '[' || lexeme === '-' || first === '"' || first === "'" || first === '*' || first === '|' || first === '>'
+  );
+}
+
+/** The package's parser, counting the nodes it meets and refusing the text past `MAX_YAML_NODES` before it builds more. */
+class BoundedParser extends Parser {
+  #nodes = 0;
+  readonly #lines: LineCounter;
+
+  constructor(onNewLine: (offset: number) => void, lines: LineCounter) {
+    super(onNewLine);
+    this.#lines = lines;
+  }
+
+  override *next(lexeme: string): Generator<CST.Token, void> {
+    if (startsNode(lexeme) && ++this.#nodes > MAX_YAML_NODES)
+      throw new YamlDataError(
+        `it holds more than ${MAX_YAML_NODES.toLocaleString('en-US')} YAML nodes (values, keys and lists; the one past them is at ${place(this.#lines, this.offset)}), which YAML takes about 1 KB of memory each to read: write the data as JSON, which has no such bound below the size cap`,
+      );
+    yield* super.next(lexeme);
+  }
+}
 
 /** Characters parsed between two turns of the event loop. */
 const PIECE = 64 * 1024;
@@ -67,9 +105,9 @@ function place(lines: LineCounter, offset: number): string {
 /** The parser's tokens of `text`, made a piece at a time, with a turn of the event loop after each piece. */
 async function tokensOf(text: string, lines: LineCounter): Promise<CST.Token[]> {
   // The parser counts a line at offset 0 each time it is handed text before it has read any: once is right.
-  const parser = new Parser((offset) => {
+  const parser = new BoundedParser((offset) => {
     if (lines.lineStarts.at(-1) !== offset) lines.addNewLine(offset);
-  });
+  }, lines);
   const tokens: CST.Token[] = [];
   for (let at = 0; at < text.length; at += PIECE) {
     for (const token of parser.parse(text.slice(at, at + PIECE), true)) tokens.push(token);

@@ -135,6 +135,24 @@ export const UNKNOWN_PROFILE: Profile = Object.freeze({
 const oneOf = (values: readonly (string | number | boolean)[], description: string) => ({ enum: [...values, UNKNOWN], description });
 
 /** The JSON Schema of a profile, published as `schemas/profile.schema.json` (a test keeps the two equal). */
+/**
+ * An Error code a profile may hold: 1 to 100 characters, none of them a control character (C0, DEL,
+ * C1) or an invisible format character (zero-width, bidirectional marks and overrides, the BOM): a
+ * mock with the profile serves the code in every error answer, where such a character would hide or
+ * reorder what a reader sees.
+ */
+const ERROR_CODE_SCHEMA = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2069\\uFEFF]+$',
+} as const;
+
+/** Whether a profile may hold `code` as an Error code (`ERROR_CODE_SCHEMA`, the schema's own rule). */
+export function isProfileErrorCode(code: string): boolean {
+  return code.length >= ERROR_CODE_SCHEMA.minLength && code.length <= ERROR_CODE_SCHEMA.maxLength && new RegExp(ERROR_CODE_SCHEMA.pattern, 'u').test(code);
+}
+
 export const PROFILE_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://github.com/petstore-mock/petstore-mock/schemas/profile.schema.json',
@@ -184,7 +202,7 @@ export const PROFILE_SCHEMA = {
       type: 'object',
       description: "The deployment's Error code for each situation, named by the spec's code (x-error-codes).",
       additionalProperties: false,
-      properties: Object.fromEntries(Object.keys(ERROR_CODES).map((code) => [code, { type: 'string', minLength: 1, maxLength: 100 }])),
+      properties: Object.fromEntries(Object.keys(ERROR_CODES).map((code) => [code, ERROR_CODE_SCHEMA])),
     },
     charset: oneOf(['none', 'utf-8'], 'Content-Type of JSON answers: application/json, or with charset=utf-8.'),
     deprecation: oneOf(['rfc9745', 'legacy'], "getPet's Deprecation header: the RFC 9745 date, or the legacy true."),

@@ -178,6 +178,24 @@ describe('YAML --data within bounds', () => {
     expect([bomb.code, bomb.stderr]).toEqual([2, expect.stringMatching(/it is not YAML: its aliases \(\*name\) expand more than 100 times over/)]);
   });
 
+  // The red team's files: 5 MB of YAML (1.2 million nodes) took 33-65 s and 0.9 GB to refuse as a spec, 32 s and 730 MB to read as pets.
+  it('refuses YAML of more than 100,000 nodes as it meets the one past them, naming the flag and the cap: --data, --spec, and the verifier’s --spec', {
+    timeout: 60_000,
+  }, async () => {
+    const many = await file('many-nodes.yaml', `openapi: 3.1.0\nx-big:\n${'  - {a: 1, b: hello}\n'.repeat(34_000)}`);
+    const refusal =
+      /: it holds more than 100,000 YAML nodes \(values, keys and lists; the one past them is at line \d+, column \d+\), .*write the data as JSON/;
+    for (const [cli, flags] of [
+      ['petstore-mock', ['--port', '0', '--data']],
+      ['petstore-mock', ['--port', '0', '--spec']],
+      ['petstore-verify', ['-u', 'http://127.0.0.1:1/v1', '-k', 'some-key-0123456789', '--spec']],
+    ] as const) {
+      const result = await runCli(cli, [...flags, many]);
+      expect([result.code, result.stderr], `${cli} ${flags.at(-1)}`).toEqual([2, expect.stringMatching(refusal)]);
+      expect(result.stderr).toContain(`${flags.at(-1)} `);
+    }
+  });
+
   // The red team's file: 2.8 MB of `!!binary` took 760 MB and 3 s to refuse as "pets[0].name is required".
   it('refuses a tag outside the JSON schema (!!binary of 2.8 MB), naming it and its line', async () => {
     const binary = await runCli('petstore-mock', ['--port', '0', '--data', await file('binary.yaml', `- id: 1\n  name: !!binary ${'A'.repeat(2_796_200)}\n`)]);
@@ -191,9 +209,9 @@ describe('YAML --data within bounds', () => {
 describe('a signal while a large --data file is read', () => {
   let large: string;
   beforeAll(async () => {
-    // About 12 MiB of YAML pets: within the cap, and seconds of parsing, more on a busy machine.
+    // About 12 MiB of YAML pets, within the size cap and the 100,000 nodes (9 a pet): seconds of parsing, more on a busy machine.
     const pets: string[] = [];
-    for (let id = 1; id <= 170_000; id++) pets.push(`- id: ${id}\n  name: Pet number ${id}\n  categoryId: 1\n  status: available\n`);
+    for (let id = 1; id <= 10_000; id++) pets.push(`- id: ${id}\n  name: ${`Pet number ${id} `.repeat(70)}\n  categoryId: 1\n  status: available\n`);
     large = await file('many.yaml', pets.join(''));
   });
 

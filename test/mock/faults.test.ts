@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { setupServer } from 'msw/node';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -217,6 +218,28 @@ describe('--faults: a share of requests, drawn from the seed', () => {
     expect(failed).toBeGreaterThan(12);
     expect(failed).toBeLessThan(36);
     expect(new Set(first)).toEqual(new Set(['200', 'ECONNRESET']));
+  });
+
+  it('--proxy draws them as the plain mock does, the same requests for the same seed, and forwards none that breaks before an answer', async () => {
+    const deployment = await startMockCli(['--port', '0', '--api-key', KEY]);
+    const flags = ['--port', '0', '--seed', '5', '--faults', 'reset:0.4,truncate:0.2', '--api-key', KEY];
+    const [plain, proxy] = await Promise.all([startMockCli(flags), startMockCli([...flags, '--proxy', deployment.url, '--upstream-key', KEY])]);
+    try {
+      const [mocked, proxied] = await Promise.all([outcomes(plain.url, 30), outcomes(proxy.url, 30)]);
+      expect(proxied).toEqual(mocked);
+      expect(new Set(proxied)).toEqual(new Set(['200', 'ECONNRESET']));
+      // Only the requests not reset reached the deployment (a truncated one was forwarded, its answer cut).
+      const lines = (log: string, fault = '') => log.split('\n').filter((line) => line.startsWith('GET /v1/pets?limit=1 ') && line.includes(fault)).length;
+      // Each log line comes a little after its answer: waited for, within a wide bound.
+      for (const until = Date.now() + 10_000; [plain, proxy].some((mock) => lines(mock.stderr()) < 30) && Date.now() < until; ) await setTimeout(20);
+      expect(lines(proxy.stderr(), 'fault=reset')).toBe(lines(plain.stderr(), 'fault=reset'));
+      expect(lines(proxy.stderr(), 'fault=truncate')).toBe(lines(plain.stderr(), 'fault=truncate'));
+      const forwarded = 30 - lines(proxy.stderr(), 'fault=reset');
+      for (const until = Date.now() + 10_000; lines(deployment.stderr()) < forwarded && Date.now() < until; ) await setTimeout(20);
+      expect(lines(deployment.stderr())).toBe(forwarded);
+    } finally {
+      await Promise.all([plain.stop(), proxy.stop(), deployment.stop()]);
+    }
   });
 
   it('refuses a rate it cannot use, with exit 2 and what to write instead', async () => {

@@ -7,11 +7,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { createHandlers } from '../../src/mock/hosts/msw.js';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
 import { readProfile } from '../../src/profile/profile.js';
 import { runCli, startMockCli } from '../support/cli.js';
-import { type CorrectDeployment, correctDeployment } from '../support/deployments.js';
+import { type CorrectDeployment, correctDeployment, serve } from '../support/deployments.js';
 
 const KEY = 'petstore-dev-key';
 const DOCS = new URL('../../docs/profiles.md', import.meta.url);
@@ -140,6 +141,41 @@ describe('a profile the contract forbids is refused at start, naming the field',
     await writeFile(file, '{ "version": 1,');
     expect(await runCli('petstore-mock', ['--profile', file])).toMatchObject({ code: 2, stderr: expect.stringMatching(/not JSON/) });
     expect(await runCli('petstore-mock', ['--profile', join(folder, 'absent.json')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/ENOENT/) });
+  });
+});
+
+describe('petstore-verify --write-profile learns only what a profile may hold', () => {
+  it('skips an Error code over 100 characters, or with ESC, BEL, C1 or RLO, saying so without printing it; never crashes', { timeout: 240_000 }, async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-profile-codes-'));
+    try {
+      for (const code of ['A'.repeat(101), 'E\u001b[31mbad\u0007', 'E\u0085x', 'E\u202eevil']) {
+        const mock = createMockApi({ apiKey: KEY });
+        // The mock, with every Error's code replaced by `code` (a gateway's own).
+        const deployment = await serve(async (request) => {
+          const answer = await mock.fetch(request);
+          const text = await answer.text();
+          const body = /"code":"[a-z_]+"/.test(text) ? text.replace(/"code":"[a-z_]+"/, `"code":${JSON.stringify(code)}`) : text;
+          return new Response(body === '' ? null : body, { status: answer.status, headers: answer.headers });
+        });
+        try {
+          const file = join(folder, 'profile.json');
+          const run = await runCli('petstore-verify', ['--base-url', deployment.url, '--suite', 'spec', '--write-profile', file], { PETSTORE_API_KEY: KEY });
+          const printed = `${run.stdout}${run.stderr}`;
+          expect(printed, JSON.stringify(code)).toMatch(
+            /Note: the deployment's Error code for bad_request \(\d+ characters(, with a control or invisible character)?\) was not learned/,
+          );
+          expect(printed).toMatch(/Profile of the deployment written to/);
+          expect(printed).not.toMatch(/TypeError/);
+          for (const character of ['\u001b', '\u0007', '\u0085', '\u202e']) expect(printed).not.toContain(character);
+          const learned = readProfile(JSON.parse(await readFile(file, 'utf8')));
+          expect(Object.values(learned.errorCodes)).not.toContain(code);
+        } finally {
+          await deployment.close();
+        }
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
 

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { runCli } from '../support/cli.js';
 import { ADMIN, KEY } from '../support/http-facts.js';
-import { startRedis, type TestRedis } from '../support/redis.js';
+import { keysRevealed } from '../support/key-echoes.js';
+import { monitored, startRedis, type TestRedis } from '../support/redis.js';
 
 interface Answer {
   readonly status: number;
@@ -79,6 +80,49 @@ describe('a mock with its state in Redis', () => {
       await redis.restart();
     }
     await expect.poll(async () => (await send(server.port, 'GET', '/__mock/health', { host: host() })).status, { timeout: 10_000 }).toBe(200);
+  });
+});
+
+describe('a session named after the key, with its state in Redis', () => {
+  it('reaches Redis as a digest only: no key name, registry member, script argument or message holds any form of it (MONITOR)', async () => {
+    const key = 'session-key-Zq8Wm3Rt6Yp1';
+    const mock = await startMockServer({ port: 0, store: redis.url, namespace: 'named', apiKey: key });
+    const names = [key, `s-${key}-1`, Buffer.from(`u:${key}`).toString('base64url'), Buffer.from(key).toString('hex')];
+    const origin = `http://127.0.0.1:${mock.port}`;
+    let listed = '';
+    try {
+      const commands = await monitored(redis, async () => {
+        for (const name of names) {
+          const headers = { authorization: `Bearer ${key}`, 'x-mock-session': name };
+          await (await fetch(`${origin}/v1/pets?limit=1`, { headers })).text();
+          await (
+            await fetch(`${origin}/v1/pets`, {
+              method: 'POST',
+              headers: { ...headers, 'content-type': 'application/json' },
+              body: '{"name":"Rex","categoryId":1}',
+            })
+          ).text();
+          await (
+            await fetch(`${origin}/__mock/clock`, {
+              method: 'POST',
+              headers: { ...headers, 'content-type': 'application/json' },
+              body: '{"now":"2031-01-01T00:00:00Z"}',
+            })
+          ).text();
+        }
+        listed = await (await fetch(`${origin}/__mock/sessions`)).text();
+        await (await fetch(`${origin}/__mock/sessions/${names[1]}/reset`, { method: 'POST' })).text();
+        await (await fetch(`${origin}/__mock/sessions/${names[2]}`, { method: 'DELETE' })).text();
+      });
+      expect(commands.some((line) => line.includes('named:s:@'))).toBe(true);
+      expect(keysRevealed(commands.join('\n'), [key])).toEqual([]);
+      // The list still names each session, as the admin shows it: the key hidden.
+      const shown = (JSON.parse(listed) as { sessions: { name: string; pets: number }[] }).sessions;
+      expect(shown.map((session) => session.name).sort()).toEqual(['***', '***', 'dTp***', 's-***-1']);
+      expect(shown.every((session) => session.pets === 51)).toBe(true);
+    } finally {
+      await mock.close();
+    }
   });
 });
 

@@ -535,6 +535,59 @@ const everyConnectionEnds: Guarantee = {
   },
 };
 
+/** What a client sees of each fault a `HEAD` asks for (docs/mock-faults.md): a GET's, with no body to cut or trickle. */
+const HEAD_FAULTS = { reset: 'ECONNRESET', close: 'end', garbage: 'garbage end', truncate: '200 end', slow: '200 end' };
+
+/** The status and `Content-Length` of the answer to one request with these header lines, on a connection of its own. */
+async function headOf(mock: StartedMock, method: string, path: string, lines: readonly string[]): Promise<string> {
+  const [response] = (await pipeline(portOf(mock), [rawRequest(method, path, [...lines, 'Connection: close'])])).responses;
+  return `${response?.status} ${response?.headers['content-length']}${method === 'HEAD' && response?.body.length ? ' with a body' : ''}`;
+}
+
+const headIsGet: Guarantee = {
+  name: 'a `HEAD` is a GET without the body (RFC 9110 §9.3.2): it gets each `fault=`, `code=` and `auth=expired` a GET gets, never forwarded by `--proxy`, and the head a GET has, its `Content-Length` too; its empty body is never a drift or a violation',
+  async check(mock) {
+    const auth = `Authorization: Bearer ${mock.key}`;
+    const path = target(mock, '/pets?limit=2');
+    for (const [kind, outline] of Object.entries(HEAD_FAULTS)) {
+      if (kind === 'reset' && !CLIENT_SEES_RESET) continue;
+      const wire = await pipeline(portOf(mock), [rawRequest('HEAD', path, [auth, `Prefer: fault=${kind}, trickle=100`, 'Connection: close'])]);
+      expect(exchangeOutline(wire), `HEAD fault=${kind}`).toBe(outline);
+    }
+    for (const lines of [[auth], [auth, 'Prefer: code=503'], [auth, 'Prefer: auth=expired'], [auth, 'Prefer: code=418']]) {
+      const [get, head] = [await headOf(mock, 'GET', path, lines), await headOf(mock, 'HEAD', path, lines)];
+      expect(head, lines.join(', ')).toBe(get);
+    }
+    await setTimeout(200);
+    expect(
+      mock
+        .log()
+        .split('\n')
+        .filter((line) => /HEAD .*(drift|violation)|(drift|violation).*HEAD /i.test(line)),
+    ).toEqual([]);
+  },
+};
+
+const preferNeverEchoed: Guarantee = {
+  name: 'a bad `Prefer` value is a 400 Error naming the preference, never quoting its value: the key sent as `fault=`, `code=`, `auth=` or `__trickle=`, plain or base64, never comes back',
+  async check(mock) {
+    const forms = [mock.key, Buffer.from(`u:${mock.key}`).toString('base64')];
+    for (const form of forms) {
+      const asked = [
+        { path: '/pets', prefer: `fault=${form}` },
+        { path: '/pets/1', prefer: `code=${form}` },
+        { path: '/pets', prefer: `auth=${form}; delay=5` },
+        { path: `/pets?__fault=slow&__trickle=${encodeURIComponent(form)}`, prefer: undefined },
+      ];
+      for (const { path, prefer } of asked) {
+        const answered = await call(mock, path, { headers: { ...bearer(mock), ...(prefer === undefined ? {} : { prefer }) } });
+        expectError(answered, 400, /^(Prefer: [a-z]+|__[a-z]+)=…: /);
+        expect(keysRevealed(answered.text, [mock.key]), `${path} ${prefer}`).toEqual([]);
+      }
+    }
+  },
+};
+
 /** Journal reads a client pipelines without reading an answer: each answer is a journal of 2 MB. */
 const UNREAD_READS = 40;
 
@@ -898,6 +951,8 @@ export const GUARANTEES = {
   paddedKey,
   faultBreaksBeforeResponse,
   everyConnectionEnds,
+  headIsGet,
+  preferNeverEchoed,
   unreadAnswersBounded,
   relayedIsData,
   inputsRefused,

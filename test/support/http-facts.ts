@@ -388,6 +388,22 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
     });
 
     describe('routing and CORS', () => {
+      it('answers a HEAD with the head its GET has, Content-Length too, and no body (RFC 9110 §9.3.2, §8.6); under a fault as well', async () => {
+        for (const [path, prefer] of [
+          ['/pets?limit=3', ''],
+          ['/pets/1', ''],
+          ['/pets/0', ''],
+          ['/pets', 'code=503'],
+          ['/pets', 'fault=slow, trickle=50'],
+        ] as const) {
+          const headers = { ...AUTH, ...(prefer === '' ? {} : { prefer }) };
+          const get = await target.request(path, { headers });
+          const length = new TextEncoder().encode(await get.text()).length;
+          const head = await target.request(path, { method: 'HEAD', headers });
+          expect([head.status, head.headers.get('content-length'), await head.text()], `HEAD ${path} ${prefer}`).toEqual([get.status, String(length), '']);
+        }
+      });
+
       it('answers 404 for an unknown path', async () => {
         expectError(await call('/owners', { headers: AUTH }), 404);
         expectError(await call('/pets/1/toys', { headers: AUTH }), 404);

@@ -86,6 +86,23 @@ describe('petstore-verify says what to fix, exit 2', () => {
     expect(run.received).toBe(0);
   });
 
+  it('a --pact nesting past 128 levels (200, and 5,000 deep), refused with exit 2 and a sentence, never a stack overflow', async () => {
+    for (const depth of [200, 5_000]) {
+      const file = join(folder, `deep-${depth}.json`);
+      const [interaction] = bundledPact.interactions;
+      // Written as text: the test's own JSON.stringify would overflow its stack on 5,000 levels.
+      const text = JSON.stringify({ ...bundledPact, interactions: [{ ...interaction, response: { status: 200, body: 'BODY' } }] });
+      writeFileSync(file, text.replace('"BODY"', `${'['.repeat(depth)}${']'.repeat(depth)}`));
+      const run = await verifyCli(['--base-url', deployment.url, '--pact', file]);
+      expect([run.code, run.output], `${depth} levels`).toEqual([
+        2,
+        expect.stringContaining(`${file} (--pact): it is not JSON: its arrays and objects nest deeper than 128 levels; give a pact JSON file.`),
+      ]);
+      expect(run.output).not.toMatch(/RangeError|call stack/);
+      expect(run.received).toBe(0);
+    }
+  });
+
   it('an unreadable --pact (a folder), named', async () => {
     const run = await verifyCli(['--base-url', deployment.url, '--pact', folder]);
     expect(run.code).toBe(2);

@@ -5,6 +5,7 @@ import { readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { readLimited } from '../../http/read-limited.js';
 import { jsonFault } from '../../json/json-fault.js';
+import { refuseDeepJson } from '../../json/lossless.js';
 import { isObject } from './guards.js';
 import { PROVIDER, STATES } from './names.js';
 
@@ -96,6 +97,8 @@ function isPactDocument(value: unknown): value is PactDocument {
 function parsePact(source: string, text: string): PactDocument {
   let pact: unknown;
   try {
+    // The depth rule of every JSON input (128 levels), before JSON.parse, or a later walk, meets a deeper one.
+    refuseDeepJson(text);
     pact = JSON.parse(text);
   } catch (error) {
     throw new Error(`${source} (--pact): ${jsonFault(error)}; give a pact JSON file.`);

@@ -19,8 +19,11 @@ function fromRequest(request: Request): MockRequest {
 /** The handler's response as a web `Response`; bodies are dropped where HTTP forbids them. */
 function toResponse(response: MockResponse, method: string): Response {
   const body = wireBody(method, response);
-  if (response.fault) return faultyResponse(response.fault, response.status, response.headers, body);
-  return new Response(body === '' ? null : body, { status: response.status, headers: response.headers });
+  // A HEAD's head is its GET's, Content-Length too (RFC 9110 §9.3.2, §8.6), as the Node server and the proxy send it.
+  const headers =
+    body === '' && response.body !== '' ? { ...response.headers, 'content-length': String(new TextEncoder().encode(response.body).length) } : response.headers;
+  if (response.fault) return faultyResponse(response.fault, response.status, headers, body);
+  return new Response(body === '' ? null : body, { status: response.status, headers });
 }
 
 /**

@@ -182,6 +182,7 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
     ...(flags.profile === undefined ? {} : { profile: flags.profile }),
     ...(flags.record === undefined ? {} : { record: flags.record }),
     prefer: flags.prefer,
+    ...(flags.faults === undefined ? {} : { faults: flags.faults, faultSeed: processFaultSeed(flags.seed) }),
     journalSize: flags.journal ? flags.journalSize : 0,
     journalBodyLimit: flags.journalBody,
     onProblem: logLine,

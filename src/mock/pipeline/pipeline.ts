@@ -26,7 +26,7 @@ import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, typ
 import { type AuthProblem, UNAUTHORIZED } from './auth.js';
 import { keptAuthorization, longBody, type PipelineJournal, RecordingRequest } from './journal-step.js';
 import { appliedPreferences, brokenConnection, forcedResponse, type Preferences, parsePreferences } from './prefer.js';
-import type { Reached, Router, Target } from './router.js';
+import { type Reached, type Router, reachedBy, type Target } from './router.js';
 import type { Route } from './routes.js';
 
 /** The parts of a mock the pipeline runs through; `createMockApi` wires them. */
@@ -172,7 +172,7 @@ function respondTo(context: RequestContext): Pending<MockResponse> {
   if (target.area === 'admin') return respondToAdmin(context, target);
   if (target.area === 'elsewhere') return decided(context, 'route', elsewhere(pipeline, request.method, target.path));
   if (request.method === 'OPTIONS') return decided(context, 'route', preflight(target.route));
-  context.reached = target.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
+  context.reached = reachedBy(target, request.method);
   // Decided now, before any step responds, so that every response (the 401 too) has the headers of
   // the same moment; the session is named as sent, and not opened.
   if (!context.reached?.operation.removal) return authenticate(context, target);

@@ -19,11 +19,11 @@ describe('parsePreferences', () => {
     expect(parsePreferences(undefined, '__fault=slow&__trickle=500', 'getPet')).toEqual({ fault: 'slow', trickle: 500 });
     const unknown = parsePreferences('fault=explode', '', 'listPets');
     expect(unknown && 'error' in unknown && JSON.parse(unknown.error.body).message).toMatch(
-      /^Prefer: fault=explode: the network faults are reset, close, garbage, truncate, slow/,
+      /^Prefer: fault=…: the network faults are reset, close, garbage, truncate, slow/,
     );
     const tooSlow = parsePreferences('fault=slow, trickle=60001', '', 'listPets');
     expect(tooSlow && 'error' in tooSlow && JSON.parse(tooSlow.error.body).message).toBe(
-      'Prefer: trickle=60001: trickle must be a whole number of milliseconds from 0 to 60000.',
+      'Prefer: trickle=…: trickle must be a whole number of milliseconds from 0 to 60000.',
     );
   });
 
@@ -31,7 +31,7 @@ describe('parsePreferences', () => {
     const error = parsePreferences(undefined, '__code=418', 'getPet');
     expect(error && 'error' in error && JSON.parse(error.error.body)).toMatchObject({
       status: 400,
-      message: expect.stringMatching(/^__code=418: getPet does not document 418/),
+      message: expect.stringMatching(/^__code=…: getPet does not document 418/),
     });
   });
 });

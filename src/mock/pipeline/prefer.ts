@@ -30,7 +30,11 @@ export interface Preferences {
 interface Token {
   readonly name: string;
   readonly value: string;
-  /** How the request said it, for messages: `Prefer: code=404` or `__code=404`. */
+  /**
+   * Which preference it is, for messages: `Prefer: code=…` or `__code=…`. Never its value, which a 400
+   * would echo to whoever sent it, through every mode and the proxy: a key pasted there (`fault=<key>`)
+   * came back in clear. A message names what the value may be instead.
+   */
   readonly said: string;
 }
 
@@ -67,11 +71,11 @@ function tokensOf(prefer: string | undefined, query: string): Token[] {
     const equals = part.indexOf('=');
     const name = (equals === -1 ? part : part.slice(0, equals)).trim().toLowerCase();
     const value = equals === -1 ? '' : unquote(part.slice(equals + 1).trim());
-    if (name !== '') tokens.push({ name, value, said: `Prefer: ${part.trim()}` });
+    if (name !== '') tokens.push({ name, value, said: `Prefer: ${name}=…` });
   }
   if (query.includes('__')) {
     for (const [key, value] of new URLSearchParams(query)) {
-      if (key.startsWith('__')) tokens.push({ name: key.slice(2).toLowerCase(), value, said: `${key}=${value}` });
+      if (key.startsWith('__')) tokens.push({ name: key.slice(2).toLowerCase(), value, said: `${key.toLowerCase()}=…` });
     }
   }
   return tokens;

@@ -35,6 +35,15 @@ export interface Target {
 }
 
 /**
+ * The operation a request with `method` reaches at `target`: a HEAD reaches the GET's, as HEAD is GET
+ * without the body (RFC 9110 §9.3.2). Every step that asks which operation a request reaches (the mock's
+ * pipeline, the proxy's `Prefer`, its journal, its checks) asks here, so none treats a HEAD as unknown.
+ */
+export function reachedBy(target: Target, method: string): Reached | undefined {
+  return target.operations.get(method === 'HEAD' ? 'GET' : method);
+}
+
+/**
  * The mock's router over spec/openapi.yaml's paths under `basePath`.
  * @example
  * const router = createRouter('/v1', [listPets(), createPet(env), getPet(env)], coverage);

@@ -9,6 +9,7 @@ import { type Conformance, createConformance } from '../../openapi/conformance.j
 import type { ProfileDocument } from '../../profile/profile.js';
 import type { KeyRedactor } from '../../redact/key-redactor.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
+import { type FaultKind, type FaultRates, faultDraw } from '../core/faults.js';
 import { journalOf, type MockApi } from '../create-mock-api.js';
 import type { OperationId } from '../operations/operation.js';
 import { normalizeMockOptions } from '../options.js';
@@ -57,6 +58,10 @@ export interface ProxyOptions {
   readonly prefer?: boolean;
   /** How long a slow client may hold a connection; defaults as the mock's (docs/guarantees.md). */
   readonly timeouts?: ServerTimeouts;
+  /** The share of API requests that get each network fault, drawn per request as by the mock (docs/mock-faults.md). Default: none. */
+  readonly faults?: FaultRates;
+  /** Seed of the draws of `faults`, as the mock's `faultSeed`. Default: the mock's seed. */
+  readonly faultSeed?: number;
   /** Requests the journal keeps per session (`GET /__mock/requests`): what the proxy forwarded and what it answered itself; 0 turns it off. Default: 500, as the mock's. */
   readonly journalSize?: number;
   /** Characters of a request body a journal entry shows. Default: 4096, as the mock's. */
@@ -96,6 +101,8 @@ export interface ProxyContext {
   /** The deployment's responses held to spec/openapi.yaml. */
   readonly conformance: Conformance<OperationId>;
   readonly shadow: Shadow;
+  /** Picks a network fault for a request that asks for none (`faults`), as the mock's pipeline does; `undefined` when no fault has a rate. */
+  readonly drawFault: (() => FaultKind | undefined) | undefined;
   /** The mock that answers a request forcing its response (`Prefer: code=`); `undefined` with `prefer: false`. */
   readonly forcer: MockApi | undefined;
   readonly log: DriftLog;
@@ -161,6 +168,8 @@ export function createProxyContext(options: ProxyOptions): ProxyContext {
       ...(options.apiKeys === undefined ? {} : { apiKeys: options.apiKeys }),
       ...(options.journalSize === undefined ? {} : { journalSize: options.journalSize }),
       ...(options.journalBodyLimit === undefined ? {} : { journalBodyLimit: options.journalBodyLimit }),
+      ...(options.faults === undefined ? {} : { faults: options.faults }),
+      ...(options.faultSeed === undefined ? {} : { faultSeed: options.faultSeed }),
     },
     { host },
   );
@@ -181,6 +190,7 @@ export function createProxyContext(options: ProxyOptions): ProxyContext {
     timeoutMs: options.timeoutMs ?? 10_000,
     basePath,
     shadow: createShadow(options.profile),
+    drawFault: faultDraw(settings.faults, settings.faultSeed),
     forcer: options.prefer === false ? undefined : createForcer(options.profile),
     inputChecks: createInputChecks(basePath),
     conformance: createConformance<OperationId>(openapi, RESPONSE_SCHEMAS),

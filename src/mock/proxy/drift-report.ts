@@ -1,11 +1,42 @@
 /**
  * What the proxy saw, for `GET /__mock/drift` and the log: every contract violation and every drift
  * counted, the last ones kept, each logged on one line as it happens.
+ *
+ * Bounded in bytes as well as in count, as the journal is: each text an entry keeps (the request line,
+ * a value, a message) is an excerpt of at most `FIELD_CHARS` characters, and each list holds at most
+ * `KEPT_BYTES`, the oldest entries leaving first (1,000 reads with a 16 KB query made the report 32 MB,
+ * the proxy 450 MiB larger).
  */
 import type { Drift } from '../profile/drift.js';
 
 /** At most this many violations and drifts are kept (the counts go on); a long session stays bounded. */
 const KEPT = 1_000;
+
+/** The most characters of one text an entry keeps: its start, then how long it was. */
+const FIELD_CHARS = 1_000;
+
+/** The most bytes each list (violations, drifts) keeps, counted at 2 a character and 64 an entry. */
+const KEPT_BYTES = 2 * 1024 * 1024;
+
+/**
+ * `text` cut to its first `FIELD_CHARS` characters with how long it was, as a copy: a slice of a long
+ * string keeps the whole of it alive in V8.
+ */
+function excerpt(text: string): string {
+  return text.length > FIELD_CHARS ? `${Array.from(text.slice(0, FIELD_CHARS)).join('')}… (${text.length} characters)` : text;
+}
+
+/** The entry with each of its texts an excerpt. */
+function excerpted<T extends object>(entry: T): T {
+  return Object.fromEntries(Object.entries(entry).map(([name, value]) => [name, typeof value === 'string' ? excerpt(value) : value])) as T;
+}
+
+/** What an entry counts against `KEPT_BYTES`. */
+function bytesOf(entry: object): number {
+  let bytes = 64;
+  for (const value of Object.values(entry)) if (typeof value === 'string') bytes += 2 * value.length;
+  return bytes;
+}
 
 /** One way a request or a response breaks the spec. */
 export interface ContractViolation {
@@ -30,17 +61,32 @@ export interface DriftReport {
   };
 }
 
-function keep<T>(list: T[], item: T): void {
-  list.push(item);
-  if (list.length > KEPT) list.shift();
+/** The last entries of one kind, within `KEPT` and `KEPT_BYTES`. */
+class Kept<T extends object> {
+  readonly #entries: { readonly entry: T; readonly bytes: number }[] = [];
+  #bytes = 0;
+
+  /** Keeps an excerpt of `entry`, letting the oldest go past either bound; returns the excerpt. */
+  add(entry: T): T {
+    const kept = excerpted(entry);
+    const bytes = bytesOf(kept);
+    this.#entries.push({ entry: kept, bytes });
+    this.#bytes += bytes;
+    while (this.#entries.length > KEPT || this.#bytes > KEPT_BYTES) this.#bytes -= this.#entries.shift()?.bytes ?? 0;
+    return kept;
+  }
+
+  list(): T[] {
+    return this.#entries.map(({ entry }) => entry);
+  }
 }
 
 /** The running record behind the drift report. */
 export class DriftLog {
   readonly #upstream: string;
   readonly #onProblem: (line: string) => void;
-  readonly #violations: ContractViolation[] = [];
-  readonly #drifts: KeptDrift[] = [];
+  readonly #violations = new Kept<ContractViolation>();
+  readonly #drifts = new Kept<KeptDrift>();
   readonly #byAspect: Record<string, number> = {};
   #requests = 0;
   #violationCount = 0;
@@ -58,15 +104,14 @@ export class DriftLog {
 
   addViolation(violation: ContractViolation): void {
     this.#violationCount++;
-    keep(this.#violations, violation);
-    this.#onProblem(`petstore-mock: contract violation (${violation.side}): ${violation.request}: ${violation.message}`);
+    const { side, request, message } = this.#violations.add(violation);
+    this.#onProblem(`petstore-mock: contract violation (${side}): ${request}: ${message}`);
   }
 
   addDrift(drift: KeptDrift): void {
     this.#driftCount++;
     this.#byAspect[drift.aspect] = (this.#byAspect[drift.aspect] ?? 0) + 1;
-    keep(this.#drifts, drift);
-    this.#onProblem(`petstore-mock: drift (${drift.aspect}): ${drift.message}`);
+    this.#onProblem(`petstore-mock: drift (${drift.aspect}): ${this.#drifts.add(drift).message}`);
   }
 
   /** A copy: what a caller holds does not change as requests go on. */
@@ -74,8 +119,8 @@ export class DriftLog {
     return {
       upstream: this.#upstream,
       requests: this.#requests,
-      violations: { count: this.#violationCount, kept: [...this.#violations] },
-      drift: { count: this.#driftCount, byAspect: { ...this.#byAspect }, kept: [...this.#drifts] },
+      violations: { count: this.#violationCount, kept: this.#violations.list() },
+      drift: { count: this.#driftCount, byAspect: { ...this.#byAspect }, kept: this.#drifts.list() },
     };
   }
 }

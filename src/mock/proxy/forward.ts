@@ -50,9 +50,13 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
  */
 async function send(context: ProxyContext, { method, headers, body }: Incoming, url: URL): Promise<Response> {
   const signal = AbortSignal.timeout(context.timeoutMs);
+  // A HEAD is sent as the GET it stands for (RFC 9110 §9.3.2): the proxy holds to the spec, compares
+  // and relays the head of what GET carries (its Content-Length too, RFC 9110 §8.6), never an empty
+  // body as if it were the deployment's answer; the client still gets the head alone.
+  const sent = method === 'HEAD' ? 'GET' : method;
   const once = () =>
     fetch(url, {
-      method,
+      method: sent,
       headers: forwardedHeaders(headers, context.upstreamKey),
       redirect: 'manual',
       signal,

@@ -9,6 +9,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { MockResponse } from '../core/messages.js';
 import type { OperationId } from '../operations/operation.js';
 import { keptAuthorization, longBody } from '../pipeline/journal-step.js';
+import { reachedBy } from '../pipeline/router.js';
 import { type JournalRule, journalSession } from '../state/journal.js';
 import { SESSION_HEADER, sessionName } from '../state/sessions.js';
 import type { ProxyContext } from './context.js';
@@ -43,7 +44,7 @@ function oneHeader(headers: IncomingHttpHeaders, name: string): string | undefin
 
 /** The operation a request's method and path reach, by the spec's own routes; `undefined` for none. */
 export function operationReached(context: ProxyContext, method: string, target: string): OperationId | undefined {
-  return context.inputChecks.target(target).operations.get(method)?.operation.id;
+  return reachedBy(context.inputChecks.target(target), method)?.operation.id;
 }
 
 /**

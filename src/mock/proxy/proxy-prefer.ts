@@ -11,12 +11,12 @@
  */
 
 import type { ProfileDocument } from '../../profile/profile.js';
-import { breaksBeforeResponse } from '../core/faults.js';
+import { breaksBeforeResponse, DEFAULT_TRICKLE_MS, type FaultKind, type NetworkFault } from '../core/faults.js';
 import type { MockResponse } from '../core/messages.js';
 import type { Pending } from '../core/pending.js';
 import { createMockApi, type MockApi } from '../create-mock-api.js';
-import { type Preferences, parsePreferences } from '../pipeline/prefer.js';
-import type { Router } from '../pipeline/router.js';
+import { appliedPreferences, brokenConnection, type Preferences, parsePreferences } from '../pipeline/prefer.js';
+import { type Router, reachedBy } from '../pipeline/router.js';
 import type { Incoming } from './context.js';
 import { textRequest } from './shadow.js';
 
@@ -33,26 +33,34 @@ export function createForcer(profile: ProfileDocument | undefined): MockApi {
 
 /**
  * What a request prefers, as the proxy honours it: a response it forces, made here; or what it does to
- * the forwarded request, a delay before it and a fault of its response (`truncate`, `slow`).
+ * the forwarded request, a delay before it and a fault of its response (`truncate`, `slow`), with the
+ * `Preference-Applied` it earns (none for a fault `--faults` drew).
  */
-type Preferred = { readonly forced: Pending<MockResponse> } | Pick<Preferences, 'delay' | 'fault' | 'trickle'> | undefined;
+type Preferred = { readonly forced: Pending<MockResponse> } | { readonly delay?: number; readonly fault?: NetworkFault; readonly applied: string } | undefined;
 
 /** Whether `preferences` ask for a response made without the deployment: a forced status, or a fault that leaves no response to relay. */
 function forces(preferences: Preferences): boolean {
   return preferences.code !== undefined || preferences.auth !== undefined || (preferences.fault !== undefined && breaksBeforeResponse(preferences.fault));
 }
 
-/** What `incoming` prefers, by the mock's own parsing; `undefined` without `forcer` (`--no-prefer`) or when it prefers nothing the mock knows. */
-export function preferred(forcer: MockApi | undefined, inputChecks: Router, incoming: Incoming): Preferred {
-  if (forcer === undefined) return undefined;
+/**
+ * What `incoming` prefers, by the mock's own parsing (none without `forcer`: `--no-prefer`), and the
+ * fault `drawFault` (`--faults`) draws for a request that asks for none, as the mock's pipeline draws it:
+ * `undefined` for a request that reaches no operation, or that prefers nothing and draws nothing.
+ */
+export function preferred(
+  forcer: MockApi | undefined,
+  inputChecks: Router,
+  incoming: Incoming,
+  drawFault: (() => FaultKind | undefined) | undefined,
+): Preferred {
   const { method, target, headers, body } = incoming;
   const reached = inputChecks.target(target);
-  const operationId = reached.operations.get(method)?.operation.id;
-  const prefer = Array.isArray(headers.prefer) ? headers.prefer.join(', ') : headers.prefer;
+  const operationId = reachedBy(reached, method)?.operation.id;
   if (operationId === undefined) return undefined;
-  const preferences = parsePreferences(prefer, reached.query, operationId);
-  if (preferences === undefined) return undefined;
-  if ('error' in preferences || forces(preferences)) {
+  const prefer = Array.isArray(headers.prefer) ? headers.prefer.join(', ') : headers.prefer;
+  const preferences = forcer === undefined ? undefined : parsePreferences(prefer, reached.query, operationId);
+  if (forcer !== undefined && preferences !== undefined && ('error' in preferences || forces(preferences))) {
     const contentType = headers['content-type'];
     const sent = {
       authorization: `Bearer ${FORCER_KEY}`,
@@ -61,7 +69,18 @@ export function preferred(forcer: MockApi | undefined, inputChecks: Router, inco
     };
     return { forced: forcer.respond(textRequest(method, target, body, sent)) };
   }
-  const { delay, fault, trickle } = preferences;
-  if (delay === undefined && fault === undefined) return undefined;
-  return { ...(delay === undefined ? {} : { delay }), ...(fault === undefined ? {} : { fault, ...(trickle === undefined ? {} : { trickle }) }) };
+  const asked = preferences === undefined || 'error' in preferences ? undefined : preferences;
+  const { delay, fault, trickle } = asked ?? {};
+  const applied = asked === undefined ? '' : appliedPreferences(asked);
+  // A fault drawn by --faults counts as asked for, as by the mock (its pipeline's step 6), without a Preference-Applied.
+  const drawn = fault === undefined ? drawFault?.() : undefined;
+  if (drawn !== undefined && breaksBeforeResponse(drawn))
+    return { forced: { ...brokenConnection(drawn, operationId), fault: { kind: drawn, trickleMs: DEFAULT_TRICKLE_MS } } };
+  const kind = fault ?? drawn;
+  if (delay === undefined && kind === undefined) return undefined;
+  return {
+    ...(delay === undefined ? {} : { delay }),
+    ...(kind === undefined ? {} : { fault: { kind, trickleMs: (fault === undefined ? undefined : trickle) ?? DEFAULT_TRICKLE_MS } }),
+    applied,
+  };
 }

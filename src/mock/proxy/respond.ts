@@ -8,10 +8,8 @@
  */
 import { setTimeout } from 'node:timers/promises';
 import { journalEndpoint, withoutKeys } from '../admin/endpoints.js';
-import { DEFAULT_TRICKLE_MS } from '../core/faults.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
 import type { OperationId } from '../operations/operation.js';
-import { appliedPreferences } from '../pipeline/prefer.js';
 import { compareResponses } from '../profile/drift.js';
 import { SESSION_HEADER, sessionName } from '../state/sessions.js';
 import type { Exchange, Incoming, ProxyContext } from './context.js';
@@ -41,7 +39,7 @@ export async function respond(context: ProxyContext, incoming: Incoming, noted: 
   const there = upstreamUrl(context.upstream, basePath, incoming.target);
   if ('rejection' in there) return errorResponse('bad_request', there.rejection);
   noted.rule = 'prefer';
-  const prefers = preferred(context.forcer, context.inputChecks, incoming);
+  const prefers = preferred(context.forcer, context.inputChecks, incoming, context.drawFault);
   if (prefers !== undefined && 'forced' in prefers) return prefers.forced;
   if (prefers?.delay !== undefined) await setTimeout(prefers.delay);
   noted.rule = 'forwarded';
@@ -59,8 +57,8 @@ export async function respond(context: ProxyContext, incoming: Incoming, noted: 
   await context.recorder?.observe(exchange);
   const relayed = relayedResponse(context, exchange, violations);
   if (prefers === undefined) return relayed;
-  const fault = prefers.fault === undefined ? {} : { fault: { kind: prefers.fault, trickleMs: prefers.trickle ?? DEFAULT_TRICKLE_MS } };
-  return { ...relayed, headers: { ...relayed.headers, 'preference-applied': appliedPreferences(prefers) }, ...fault };
+  const headers = prefers.applied === '' ? relayed.headers : { ...relayed.headers, 'preference-applied': prefers.applied };
+  return { ...relayed, headers, ...(prefers.fault === undefined ? {} : { fault: prefers.fault }) };
 }
 
 /**

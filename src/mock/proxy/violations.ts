@@ -7,7 +7,7 @@ import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { UNKNOWN_PROFILE } from '../../profile/profile.js';
 import { mockOperations } from '../operations/kinds.js';
 import type { OperationEnv } from '../operations/operation.js';
-import { createRouter, type Router } from '../pipeline/router.js';
+import { createRouter, type Router, reachedBy } from '../pipeline/router.js';
 import { Coverage } from '../state/coverage.js';
 import { unsavedChange } from '../state/saved-changes.js';
 import type { Exchange, ProxyContext } from './context.js';
@@ -29,7 +29,7 @@ function messageOf(error: JsonValue | undefined): string {
 /** Why the input checks reject the exchange's request, if they do: the message of their 400. */
 async function requestProblems(inputChecks: Router, { method, target, body, headers }: Exchange): Promise<string[]> {
   const contentType = headers['content-type'];
-  const reached = inputChecks.target(target).operations.get(method);
+  const reached = reachedBy(inputChecks.target(target), method);
   if (reached === undefined) return [];
   // The target's parameters are checked already; a request with a body has that checked too.
   const checked = reached.parsed;

@@ -51,7 +51,7 @@ export type JournalQuestion =
  * @example
  * bus.ask({ kind: 'clear', session: bus.digest('worker-1') });
  */
-function sessionDigest(name: string): string {
+export function sessionDigest(name: string): string {
   return createHash('sha256').update(name).digest('base64url');
 }
 

@@ -23,7 +23,7 @@ export type SessionWrite = [
 /** The Lua scripts of scripts.ts by command name: the keys and arguments each takes, and its reply. */
 export interface ScriptCommands {
   readonly petstoreOpen: {
-    readonly args: [registry: string, prefix: string, name: string, ttlMs: number, max: number, token: string];
+    readonly args: [registry: string, prefix: string, session: string, ttlMs: number, max: number, shown: string, token: string];
     readonly reply: [0] | [1, string, 0 | 1, string];
   };
   readonly petstoreCreate: {
@@ -50,7 +50,7 @@ export interface ScriptCommands {
   readonly petstoreResetAll: { readonly args: [registry: string, prefix: string]; readonly reply: number };
   readonly petstoreSessions: { readonly args: [registry: string, prefix: string, ttlMs: number]; readonly reply: (number | string)[] };
   readonly petstoreSetClock: {
-    readonly args: [registry: string, prefix: string, offset: string, name: string, ttlMs: number, max: number];
+    readonly args: [registry: string, prefix: string, offset: string, session: string, ttlMs: number, max: number, shown: string];
     readonly reply: number;
   };
 }

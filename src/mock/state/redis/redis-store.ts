@@ -14,6 +14,7 @@ import { EXIT, messageOf, StoreUnavailableError } from '../../../errors.js';
 import { BIG_ID_OFFSET } from '../../../fixtures/seeding.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../../../openapi/bundled-model.js';
 import type { ResourceModel } from '../../../openapi/resource-model.js';
+import { KeyRedactor } from '../../../redact/key-redactor.js';
 import type { Pending } from '../../core/pending.js';
 import type { PetData } from '../pet-data.js';
 import { petDataHash } from '../pet-data-file.js';
@@ -22,6 +23,7 @@ import { ChangeFeed, type FeedMark, settle } from './change-feed.js';
 import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, evictionProblem, withDeadline } from './connection.js';
 import { CreateBatches } from './create-batch.js';
 import { CreatedCache, SessionCaches } from './created-cache.js';
+import { sessionDigest } from './journal-bus.js';
 import { RedisPetStore } from './pet-store.js';
 import type { RedisClient } from './redis-client.js';
 import { COUNTED_SCRIPTS, SCRIPTS } from './scripts.js';
@@ -54,12 +56,25 @@ export interface RedisStoreOptions {
   readonly spec?: CompiledSpec | undefined;
   /** Milliseconds a named session may stay idle before it is dropped. */
   readonly sessionTtl: number;
+  /** The mock's keys: a session's name is kept in Redis, for `GET /__mock/sessions`, only as shown without them. Default: none. */
+  readonly apiKeys?: readonly string[];
   /** How many named sessions may be open at once across every replica. */
   readonly maxSessions: number;
   /** Milliseconds to wait for Redis at start. Default: 5 000. */
   readonly connectTimeoutMs?: number;
   /** Milliseconds each Redis command may take before the request that needs it gets a 503. Default: 3 000. */
   readonly commandTimeoutMs?: number;
+}
+
+/**
+ * What Redis names a session by: the default session `default`; a named one `@` and the SHA-256 of its
+ * name (the journal bus's digest), never the name, which may hold a key (docs/redis.md). A name never
+ * starts with `@`, so an id given again stays itself.
+ * @example
+ * sessionId('worker-1'); // '@Qm9...' (44 characters)
+ */
+function sessionId(name: string): string {
+  return name === DEFAULT_SESSION || name.startsWith('@') ? name : `@${sessionDigest(name)}`;
 }
 
 /** Why `name` cannot be a namespace, or `undefined` when it can. */
@@ -113,6 +128,8 @@ export class RedisStore {
   readonly #prefix: string;
   readonly #registry: string;
   readonly #options: RedisStoreOptions;
+  /** A session's name as Redis keeps it for the list: without the mock's keys. */
+  readonly #shown: KeyRedactor;
   /** The generation this replica last loaded. */
   #world: World;
   /** What it serves without asking Redis, while the feed trusts it. */
@@ -134,6 +151,7 @@ export class RedisStore {
     this.#redis = redis;
     this.#feed = feed;
     this.#options = options;
+    this.#shown = new KeyRedactor(options.apiKeys ?? []);
     this.url = displayUrl(options.url);
     this.namespace = options.namespace ?? DEFAULT_NAMESPACE;
     this.#prefix = `${this.namespace}:`;
@@ -171,7 +189,7 @@ export class RedisStore {
    * named session, whether pets were put into it when the request opened it (unknown: as if they were).
    */
   store(name: string, puts?: boolean, born?: string): RedisPetStore {
-    return new RedisPetStore(this, name, puts ?? true, born);
+    return new RedisPetStore(this, sessionId(name), puts ?? true, born);
   }
 
   /** What this replica may serve now: the one it keeps while the change feed trusts it, else one read from Redis (one round trip). */
@@ -202,7 +220,10 @@ export class RedisStore {
     // A token no other opening gives: this replica's, then its count of openings.
     const token = `${this.#replica}.${++this.#openings}`;
     const [opened] = await this.run(() =>
-      Promise.all([this.#redis.petstoreOpen(this.#registry, this.#prefix, name, sessionTtl, maxSessions, token), this.world()]),
+      Promise.all([
+        this.#redis.petstoreOpen(this.#registry, this.#prefix, sessionId(name), sessionTtl, maxSessions, this.#shown.text(name), token),
+        this.world(),
+      ]),
     );
     return opened[0] === 0 ? undefined : { clockOffset: Number(opened[1] || 0), puts: opened[2] === 1, born: opened[3] };
   }
@@ -210,7 +231,7 @@ export class RedisStore {
   /** A named session's clock offset in milliseconds, without opening it. */
   async clockOffset(name: string): Promise<number> {
     if (name === DEFAULT_SESSION) return (await this.view()).clockOffset;
-    const [offset] = await this.run(() => Promise.all([this.#redis.get(this.key(name, 'clock')), this.world()]));
+    const [offset] = await this.run(() => Promise.all([this.#redis.get(this.key(sessionId(name), 'clock')), this.world()]));
     return Number(offset ?? 0);
   }
 
@@ -218,7 +239,15 @@ export class RedisStore {
   async setClock(name: string, offset: number | null): Promise<boolean> {
     const { sessionTtl, maxSessions } = this.#options;
     const set = await this.run(() =>
-      this.#redis.petstoreSetClock(this.#registry, this.#prefix, offset === null ? '' : String(offset), name, sessionTtl, maxSessions),
+      this.#redis.petstoreSetClock(
+        this.#registry,
+        this.#prefix,
+        offset === null ? '' : String(offset),
+        sessionId(name),
+        sessionTtl,
+        maxSessions,
+        this.#shown.text(name),
+      ),
     );
     // Every replica keeps the default session's clock: answered once none can still read the one before.
     if (set === 1 && name === DEFAULT_SESSION) await settle();
@@ -227,7 +256,7 @@ export class RedisStore {
 
   /** Drops a named session on every replica; whether it was open. */
   async drop(name: string): Promise<boolean> {
-    return (await this.run(() => this.#redis.petstoreDrop(this.#registry, this.#prefix, name))) === 1;
+    return (await this.run(() => this.#redis.petstoreDrop(this.#registry, this.#prefix, sessionId(name)))) === 1;
   }
 
   /** The default session back to the seed, every named one dropped. */
@@ -237,7 +266,7 @@ export class RedisStore {
 
   /** One session back to the seeded pets and the base clock, on every replica. */
   async reset(name: string): Promise<void> {
-    if ((await this.run(() => this.#redis.petstoreReset(this.#prefix, name))) === 1) await settle();
+    if ((await this.run(() => this.#redis.petstoreReset(this.#prefix, sessionId(name)))) === 1) await settle();
   }
 
   /** The open named sessions, least recently used first. */

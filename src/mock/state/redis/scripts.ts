@@ -36,31 +36,39 @@ const DROP_KEYS = `local function drop_keys(prefix, name)
   redis.call('DEL', base .. 'n', base .. 'pets', base .. 'clock', base .. 'put', base .. 'top', base .. 'added', base .. 'made', base .. 'born'${PET_STATUSES.map((status) => `, base .. 'st:${status}'`).join('')})
 end`;
 
+/** Deletes every key of one session, and its name as shown (which a reset keeps): the session is gone. */
+const FORGET = `local function forget(prefix, name)
+  drop_keys(prefix, name)
+  redis.call('DEL', prefix .. 's:' .. name .. ':shown')
+end`;
+
 /** Drops the named sessions idle for `ttl` ms or more; returns the time now. */
 const EXPIRE = `local function expire(registry, prefix, ttl)
   local now = now_ms()
   for _, name in ipairs(redis.call('ZRANGEBYSCORE', registry, '-inf', now - ttl)) do
-    drop_keys(prefix, name)
+    forget(prefix, name)
     redis.call('ZREM', registry, name)
   end
   return now
 end`;
 
-const HELPERS = [NOW_MS, DROP_KEYS, EXPIRE].join('\n');
+const HELPERS = [NOW_MS, DROP_KEYS, FORGET, EXPIRE].join('\n');
 
 /**
- * Opens or touches a named session. KEYS: registry. ARGV: prefix, name, ttl ms, cap, a token no other
- * opening ever gives. Returns `{1, clock offset or '', 1 when pets were put into it else 0, its birth}`,
- * or `{0}` when opening it would pass the cap. Its birth is the token of the opening that found none of
- * its keys: a reset, a drop or an expiry deletes it with the rest, so the pets a replica keeps of a
- * session (created-cache.ts) are those of one birth, never of a session of the same name before it.
+ * Opens or touches a named session. KEYS: registry. ARGV: prefix, session id, ttl ms, cap, its name as
+ * shown, a token no other opening ever gives. Returns `{1, clock offset or '', 1 when pets were put into
+ * it else 0, its birth}`, or `{0}` when opening it would pass the cap. Its birth is the token of the
+ * opening that found none of its keys: a reset, a drop or an expiry deletes it with the rest, so the pets
+ * a replica keeps of a session (created-cache.ts) are those of one birth, never of a session of the same
+ * name before it.
  */
 const OPEN = `${HELPERS}
 local now = expire(KEYS[1], ARGV[1], tonumber(ARGV[3]))
 if not redis.call('ZSCORE', KEYS[1], ARGV[2]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return {0} end
 redis.call('ZADD', KEYS[1], now, ARGV[2])
 local base = ARGV[1] .. 's:' .. ARGV[2] .. ':'
-redis.call('SETNX', base .. 'born', ARGV[5])
+redis.call('SET', base .. 'shown', ARGV[5])
+redis.call('SETNX', base .. 'born', ARGV[6])
 return {1, redis.call('GET', base .. 'clock') or '', redis.call('EXISTS', base .. 'top'), redis.call('GET', base .. 'born')}`;
 
 /**
@@ -245,8 +253,9 @@ return 0`;
 
 /** Drops one named session. KEYS: registry. ARGV: prefix, name. Returns 1 when it was open. */
 const DROP = `${DROP_KEYS}
+${FORGET}
 local removed = redis.call('ZREM', KEYS[1], ARGV[2])
-if removed == 1 then drop_keys(ARGV[1], ARGV[2]) end
+if removed == 1 then forget(ARGV[1], ARGV[2]) end
 return removed`;
 
 /**
@@ -254,9 +263,10 @@ return removed`;
  * Returns 2 when the default session's clock was moved or pets created or put into it, and every replica is told, else 1.
  */
 const RESET_ALL = `${DROP_KEYS}
+${FORGET}
 ${ANNOUNCE_CLOCK}
 ${DEFAULT_MOVED}
-for _, name in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do drop_keys(ARGV[1], name) end
+for _, name in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do forget(ARGV[1], name) end
 redis.call('DEL', KEYS[1])
 local moved = default_moved(ARGV[1])
 drop_keys(ARGV[1], 'default')
@@ -272,9 +282,9 @@ local now = expire(KEYS[1], ARGV[1], tonumber(ARGV[2]))
 local out = {now}
 local open = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 for i = 1, #open, 2 do
-  out[#out + 1] = open[i]
-  out[#out + 1] = tonumber(open[i + 1])
   local base = ARGV[1] .. 's:' .. open[i] .. ':'
+  out[#out + 1] = redis.call('GET', base .. 'shown') or open[i]
+  out[#out + 1] = tonumber(open[i + 1])
   out[#out + 1] = tonumber(redis.call('GET', base .. 'n') or '0') + tonumber(redis.call('GET', base .. 'added') or '0')
 end
 return out`;
@@ -282,7 +292,7 @@ return out`;
 /**
  * Sets (ARGV[2] a number) or clears (ARGV[2] '') a session's clock offset, opening the session as
  * `OPEN` does, and tells every replica when it is the default session's. KEYS: registry. ARGV: prefix,
- * offset, name, ttl, cap. Returns 0 when the cap refuses it.
+ * offset, session id, ttl, cap, its name as shown. Returns 0 when the cap refuses it.
  */
 const SET_CLOCK = `${HELPERS}
 ${ANNOUNCE_CLOCK}
@@ -291,6 +301,7 @@ if name ~= 'default' then
   local now = expire(KEYS[1], ARGV[1], tonumber(ARGV[4]))
   if not redis.call('ZSCORE', KEYS[1], name) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[5]) then return 0 end
   redis.call('ZADD', KEYS[1], now, name)
+  redis.call('SET', ARGV[1] .. 's:' .. name .. ':shown', ARGV[6])
 end
 local key = ARGV[1] .. 's:' .. name .. ':clock'
 if ARGV[2] == '' then redis.call('DEL', key) else redis.call('SET', key, ARGV[2]) end
