@@ -557,34 +557,8 @@ export const TRIAGE: readonly TriageRule[] = [
       'More than one space between `Bearer` and the token is no longer taken: RFC 9110 §11.4 allows several (`1*SP`), but mainstream parsers split at the first space (FastAPI’s `get_authorization_scheme_param`), so the verifier does not require it.',
   },
   // --- pipeline/pipeline.ts: the one path every request walks ------------------------------------------
-  {
-    file: 'src/mock/pipeline/pipeline.ts',
-    scope: 'authenticate',
-    code: /^!route$/,
-    replacement: /^false$/,
-    verdict: 'missed',
-    reason:
-      'An authenticated request to a path under the base path that the spec does not define makes the mock throw (no route to read `allow` from): a 500. Caught since this branch: methods.variation sends HEAD, OPTIONS and DELETE to `/pets/<id>/petstore-verify-undefined` and allows anything but a 5xx (test/verify/variation.test.ts).',
-  },
-  {
-    file: 'src/mock/pipeline/pipeline.ts',
-    scope: 'authenticate',
-    code: /^\{ allow \}$/,
-    verdict: 'missed',
-    reason:
-      'The 405 of a method the path does not serve loses its `Allow`, which RFC 9110 §15.5.6 requires on every 405. Caught since this branch: methods.variation fails a 405 without `Allow` (test/verify/variation.test.ts); FastAPI, Go’s ServeMux, Django, Flask and Spring all send it.',
-  },
   { file: 'src/mock/pipeline/pipeline.ts', scope: 'authenticate', code: /^'(auth|route)'$/, verdict: 'outside', reason: JOURNAL },
   { file: 'src/mock/pipeline/pipeline.ts', scope: 'authenticate', verdict: 'outside', reason: MESSAGE },
-  {
-    file: 'src/mock/pipeline/pipeline.ts',
-    scope: 'preflight',
-    code: /^route\?\.allow$/,
-    mutators: ['OptionalChaining'],
-    verdict: 'missed',
-    reason:
-      'An OPTIONS to a path under the base path that the spec does not define makes the mock throw: a 500. Caught since this branch: methods.variation sends OPTIONS to `/pets/<id>/petstore-verify-undefined` and allows anything but a 5xx.',
-  },
   {
     file: 'src/mock/pipeline/pipeline.ts',
     scope: 'preflight',
@@ -738,23 +712,7 @@ export const TRIAGE: readonly TriageRule[] = [
     verdict: 'outside',
     reason: `\`removed\` is read for an operation without a sunset only by the self-check (\`--self-check\`), and \`forced\` only for \`Preference-Applied\`; step 1 sets \`removed\` for getPet. ${PREFER}`,
   },
-  {
-    file: 'src/mock/pipeline/pipeline.ts',
-    scope: 'createPipeline',
-    code: /^\(error: unknown\) =>/,
-    verdict: 'untested',
-    reason: UNTRIED('a store or step that fails in a promise (Redis away with `--store`, whose 503 then never comes)'),
-  },
   // --- pipeline/prefer.ts: the mock's own preferences ----------------------------------------------------
-  {
-    file: 'src/mock/pipeline/prefer.ts',
-    scope: 'tokensOf',
-    code: /^prefer\?\.split/,
-    mutators: ['OptionalChaining', 'LogicalOperator'],
-    verdict: 'missed',
-    reason:
-      "A request without `Prefer` whose query has a parameter beginning with `__` (`?__proto__=1`) makes the mock throw: a 500 on a request a client may send. Caught since this branch: each operation's variation sends an undocumented query parameter named `__proto__` and allows anything but a 5xx (RFC 3986 §3.4; test/verify/variation.test.ts).",
-  },
   {
     file: 'src/mock/pipeline/prefer.ts',
     verdict: 'outside',
@@ -771,17 +729,9 @@ export const TRIAGE: readonly TriageRule[] = [
   {
     file: 'src/mock/pipeline/router.ts',
     scope: 'target',
-    code: /^match === undefined$|^\{ path, query, area: 'api', route: undefined/,
-    verdict: 'missed',
-    reason:
-      'A request to a path under the base path that the spec does not define makes the mock throw: a 500. Caught since this branch: methods.variation sends HEAD, OPTIONS and DELETE to `/pets/<id>/petstore-verify-undefined` and allows anything but a 5xx.',
-  },
-  {
-    file: 'src/mock/pipeline/router.ts',
-    scope: 'target',
     code: /^\[\]$/,
     verdict: 'equivalent',
-    reason: 'Every route has its operations in `served`, made at start from the same routes: the fallback is never taken.',
+    reason: 'Every route has its operations in `served`, made at start from the same routes: the fallback is never taken (so no trial executes it: untested).',
   },
   {
     file: 'src/mock/pipeline/router.ts',
