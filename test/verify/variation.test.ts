@@ -143,6 +143,40 @@ const FAULTS: Readonly<Record<string, { start: () => Promise<Deployment>; caught
     caughtBy: 'methods.variation',
     message: /HEAD \/pets answered 500: a server error, never allowed/,
   },
+  'a path the spec does not define answered 500 (a router that throws on a path it does not match)': {
+    start: () =>
+      faultyDeployment(
+        (request, mock) =>
+          /^\/v1\/pets(\/[^/]+)?$/.test(new URL(request.url).pathname)
+            ? mock(request)
+            : Promise.resolve(json(500, { code: 'internal', message: 'x', status: 500 })),
+        50,
+      ),
+    caughtBy: 'methods.variation',
+    message: /(?:OPTIONS|HEAD|DELETE) \/pets\/\d+\/petstore-verify-undefined answered 500: a server error, never allowed/,
+  },
+  'an undocumented query parameter named __proto__ answered 500 (a query read into a plain object)': {
+    start: () =>
+      faultyDeployment(
+        (request, mock) =>
+          new URL(request.url).searchParams.has('__proto__') ? Promise.resolve(json(500, { code: 'internal', message: 'x', status: 500 })) : mock(request),
+        50,
+      ),
+    caughtBy: '*.variation',
+    message: /with a query parameter the spec does not document, named __proto__ answered 500: a server error/,
+  },
+  'a 405 without Allow (RFC 9110 §15.5.6)': {
+    start: () =>
+      faultyDeployment(async (request, mock) => {
+        const answer = await mock(request);
+        if (answer.status !== 405) return answer;
+        const headers = new Headers(answer.headers);
+        headers.delete('allow');
+        return new Response(answer.body, { status: 405, headers });
+      }, 50),
+    caughtBy: 'methods.variation',
+    message: /DELETE \/pets\/\d+ answered 405 without an Allow header, which RFC 9110 §15.5.6 requires/,
+  },
 };
 
 describe.concurrent('request variation catches, naming the variant and its rule', () => {

@@ -29,6 +29,8 @@ export interface Change {
   readonly contentType?: string;
   /** The `Authorization` header as sent, `KEY_PLACEHOLDER` standing for the key. */
   readonly authorization?: string;
+  /** A query the request-target gets, as sent: only for a variant that need not conform. */
+  readonly query?: string;
 }
 
 export interface Variant {
@@ -121,6 +123,13 @@ const CONTEXT: readonly Variant[] = [
     rule: 'RFC 9110 §10.1.3: Referer only says where the client found the URI, and a client may leave it out; refusing a request for it guards credentials a browser sends by itself (cookies), and the interface’s only credential, a bearer key, is none',
     expect: 'alike',
     change: always({ headers: { referer: 'https://another-site.example/page' } }),
+  },
+  {
+    what: 'a query parameter the spec does not document, named __proto__',
+    rule: 'RFC 3986 §3.4: the query is the server’s to read, so a parameter the spec does not name may be ignored or refused; a name a JavaScript object or a framework’s own prefix treats apart (`__proto__`, a leading `_`) is still only a name',
+    expect: 'either',
+    conforms: false,
+    change: always({ query: '__proto__=petstore-verify' }),
   },
 ];
 

@@ -101,7 +101,8 @@ function send(context: CheckContext, plain: Plain, variant: Variant, change: Cha
   if (variant.conforms !== false) return context.call(plain.operationId, { ...request, params: plain.params, what: variant.what });
   if (operation.method === 'POST') context.reserveWrite();
   const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(plain.params[name] ?? ''));
-  return context.state.client.send({ method: operation.method, path, ...request, what: `${plain.operationId} with ${variant.what}` });
+  const query = change.query === undefined ? {} : { query: change.query };
+  return context.state.client.send({ method: operation.method, path, ...query, ...request, what: `${plain.operationId} with ${variant.what}` });
 }
 
 async function varyOperation(context: CheckContext, shape: FollowedOperations, operationId: string): Promise<void> {
@@ -136,10 +137,19 @@ async function varyOperation(context: CheckContext, shape: FollowedOperations, o
   }
 }
 
-/** Each method of `METHOD_VARIANTS` on each documented path of the collection: anything but a server error or a dropped connection. */
+/** Below an item no one has: a path the spec does not define, which a client may still send (a typo, a newer client). */
+const UNDEFINED_PATH_SEGMENT = 'petstore-verify-undefined';
+
+/**
+ * Each method of `METHOD_VARIANTS` on each documented path of the collection, and on a path below an
+ * item that the spec does not define: anything but a server error or a dropped connection (a router
+ * that throws on a path it does not match is the mock's bug as much as any deployment's); a 405
+ * names what the resource supports, as RFC 9110 §15.5.6 requires.
+ */
 async function varyMethods(context: CheckContext, shape: FollowedOperations): Promise<void> {
   const absent = absentIdBeyond(context.state.listing.map(idOf));
-  const paths = [shape.list.path, shape.read.path.replace(/\{[^}]+\}$/, absent)];
+  const item = shape.read.path.replace(/\{[^}]+\}$/, absent);
+  const paths = [shape.list.path, item, `${item}/${UNDEFINED_PATH_SEGMENT}`];
   for (const path of paths)
     for (const variant of METHOD_VARIANTS) {
       if (variant.unsafe && (context.state.readOnly || path === shape.list.path)) continue;
@@ -163,6 +173,16 @@ async function varyMethods(context: CheckContext, shape: FollowedOperations): Pr
           actual: String(exchange.status),
           fault: `server-error:${variant.method}`,
         });
+      else if (exchange.status === 405 && exchange.headers.get('allow') === null)
+        context.fail(
+          `${what} answered 405 without an Allow header, which RFC 9110 §15.5.6 requires on every 405 (the methods the resource supports)`,
+          exchange,
+          {
+            expected: 'a 405 with Allow',
+            actual: '405 without Allow',
+            fault: 'allow-missing',
+          },
+        );
     }
 }
 
@@ -183,7 +203,8 @@ export function variationChecks(contract: Contract): Check[] {
     ),
     {
       id: 'methods.variation',
-      title: 'OPTIONS (a CORS preflight too), HEAD and an undocumented method on each documented path get anything but a 5xx',
+      title:
+        'OPTIONS (a CORS preflight too), HEAD and an undocumented method on each documented path, and on a path below an item the spec does not define, get anything but a 5xx, and a 405 names the methods allowed',
       writes: false,
       run: (context) => varyMethods(context, shape),
     },
