@@ -8,8 +8,9 @@ import { type SecretKind, SHORT_SECRET_LENGTH, secretPattern } from './key-patte
 
 const JSON_STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
 
-/** How many characters of strings `parsedBody` remembers the verdict of: a few pages of a run's biggest answers. */
+/** How many characters of strings `parsedBody` remembers the verdict of, in all and for one string. */
 const HELD_STRINGS_CHARS = 8 * 1024 * 1024;
+const HELD_STRING_CHARS = 64 * 1024;
 
 /** A word of a text as the decoded forms are looked for in it: what stands between blanks, quotes and angle brackets. */
 const WORD = /[^\s"'<>`]+/g;
@@ -129,6 +130,8 @@ export class KeyRedactor {
 
   /** `holds`, remembered for each string until a secret is added: the pages of a run list the same strings again and again. */
   #holdsString(string: string): boolean {
+    // A long string is scanned each time: kept, it (or the text it was sliced from) held hundreds of MB beside a deployment answering 5 MB names.
+    if (string.length > HELD_STRING_CHARS) return this.holds(string);
     let holds = this.#heldStrings.get(string);
     if (holds === undefined) {
       holds = this.holds(string);
