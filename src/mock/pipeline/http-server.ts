@@ -23,6 +23,11 @@ export interface ServerTimeouts {
   readonly keepAliveMs?: number;
   /** A connection whose client takes none of the bytes written to it stays open. Default 10 000. */
   readonly drainMs?: number;
+  /**
+   * A client takes the whole of an answer, from when the mock has written its last byte (a `fault=slow`
+   * trickle ended, a delay over). Default 30 000: 5 MiB, the largest answer, at 170 KiB/s.
+   */
+  readonly sendMs?: number;
 }
 
 /**
@@ -36,6 +41,7 @@ const CLIENT_LIMITS: Required<ServerTimeouts> = {
   requestMs: 30_000,
   keepAliveMs: 5_000,
   drainMs: 10_000,
+  sendMs: 30_000,
   ...Reflect.get(globalThis, Symbol.for('petstore-mock.client-limits')),
 };
 
@@ -140,7 +146,9 @@ function rejectTunnel(guard: Guard, request: IncomingMessage, socket: Duplex): v
  * which Node emits when the socket has taken the last byte), and while one waits the socket is not
  * read: the bytes queued for a connection are at most one answer's, the requests read ahead of their
  * answers at most one read of the socket (64 KiB). A connection whose client takes none of the bytes
- * written to it for `drainMs` is closed.
+ * written to it for `drainMs` is closed, and so is one whose client has not taken a whole answer
+ * `sendMs` after the mock wrote its last byte: a client that reads a few bytes now and then takes bytes
+ * (the drain check passes) and once held a journal answer, and its connection, for hours.
  */
 interface Connection {
   /** A request of this connection is being handled, its answer not yet sent. */
@@ -176,6 +184,24 @@ function watchDrain(socket: Socket, connection: Connection, drainMs: number): vo
   }, drainMs).unref();
 }
 
+/** Destroys the socket when the client has not taken the whole answer `sendMs` after its last byte was written (Node's `prefinish`). */
+function sendDeadline(socket: Socket, outgoing: ServerResponse, sendMs: number): void {
+  outgoing.once('prefinish', () => {
+    // A reset, not a close: the kernel would otherwise go on sending what it holds of the answer (megabytes) at the client's pace.
+    const deadline = setTimeout(() => socket.resetAndDestroy(), sendMs).unref();
+    const met = () => clearTimeout(deadline);
+    outgoing.once('finish', met).once('close', met);
+  });
+}
+
+/**
+ * Whether a request asks to upgrade (RFC 9110 7.8: `Upgrade`, named in `Connection`). Node's
+ * `request.upgrade` says so only to a server that listens for upgrades, which this one does not.
+ */
+function asksToUpgrade(request: IncomingMessage): boolean {
+  return request.headers.upgrade !== undefined && /(^|,)\s*upgrade\s*(,|$)/i.test(request.headers.connection ?? '');
+}
+
 /** Stops reading a socket while requests wait; Node may resume it when an answer drains, so it is paused again then. */
 function holdReading(socket: Socket, connection: Connection): void {
   socket.pause();
@@ -190,7 +216,7 @@ function holdReading(socket: Socket, connection: Connection): void {
  * `handle`, with each connection's requests handled one at a time (`Connection`): a request read
  * while another of its connection is busy waits, and the socket is not read meanwhile.
  */
-function oneAtATime(handle: RequestHandler, drainMs: number): RequestHandler {
+function oneAtATime(handle: RequestHandler, drainMs: number, sendMs: number): RequestHandler {
   const next = (socket: Socket, connection: Connection) => {
     connection.busy = false;
     if (socket.destroyed) connection.waiting.length = 0;
@@ -217,6 +243,11 @@ function oneAtATime(handle: RequestHandler, drainMs: number): RequestHandler {
       };
       outgoing.once('finish', finish).once('close', finish);
       watchDrain(socket, known, drainMs);
+      sendDeadline(socket, outgoing, sendMs);
+      // Node's parser reads nothing after a request asking to upgrade (what follows would be another
+      // protocol's), and the mock upgrades to none: the request is answered, and the connection closed,
+      // so that a request pipelined behind it is not left unanswered on an open connection.
+      if (asksToUpgrade(request)) outgoing.shouldKeepAlive = false;
       handle(request, outgoing, rejection);
     };
     if (!known.busy && known.waiting.length === 0) run();
@@ -234,7 +265,7 @@ function oneAtATime(handle: RequestHandler, drainMs: number): RequestHandler {
  */
 export function createHostServer(timeouts: ServerTimeouts, guard: Guard, handle: RequestHandler): Server {
   const headersMs = timeouts.headersMs ?? CLIENT_LIMITS.headersMs;
-  const serve = oneAtATime(handle, timeouts.drainMs ?? CLIENT_LIMITS.drainMs);
+  const serve = oneAtATime(handle, timeouts.drainMs ?? CLIENT_LIMITS.drainMs, timeouts.sendMs ?? CLIENT_LIMITS.sendMs);
   const server = createServer(
     {
       headersTimeout: headersMs,
