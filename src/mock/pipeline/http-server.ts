@@ -24,8 +24,9 @@ export interface ServerTimeouts {
   /** A connection whose client takes none of the bytes written to it stays open. Default 10 000. */
   readonly drainMs?: number;
   /**
-   * A client takes the whole of an answer, from when the mock has written its last byte (a `fault=slow`
-   * trickle ended, a delay over). Default 30 000: 5 MiB, the largest answer, at 170 KiB/s.
+   * From when the mock has written an answer's last byte (a `fault=slow` trickle ended, a delay over),
+   * the client sends its next request or closes within this, or the connection is reset. Default
+   * 30 000: 5 MiB, the largest answer, at 170 KiB/s.
    */
   readonly sendMs?: number;
 }
@@ -146,9 +147,10 @@ function rejectTunnel(guard: Guard, request: IncomingMessage, socket: Duplex): v
  * which Node emits when the socket has taken the last byte), and while one waits the socket is not
  * read: the bytes queued for a connection are at most one answer's, the requests read ahead of their
  * answers at most one read of the socket (64 KiB). A connection whose client takes none of the bytes
- * written to it for `drainMs` is closed, and so is one whose client has not taken a whole answer
- * `sendMs` after the mock wrote its last byte: a client that reads a few bytes now and then takes bytes
- * (the drain check passes) and once held a journal answer, and its connection, for hours.
+ * written to it for `drainMs` is closed, and one whose client has neither sent its next request nor
+ * closed `sendMs` after the mock wrote an answer's last byte is reset: a client that reads a few bytes
+ * now and then takes bytes (the drain check passes) and once held a journal answer, and its
+ * connection, for hours.
  */
 interface Connection {
   /** A request of this connection is being handled, its answer not yet sent. */
@@ -161,6 +163,8 @@ interface Connection {
   sent: number;
   /** The socket is paused again whenever it resumes while requests wait. */
   held: boolean;
+  /** Resets the connection unless the client takes the last answer, and another, or closes first (`armSendDeadline`). */
+  deadline: NodeJS.Timeout | undefined;
 }
 
 const connections = new WeakMap<Duplex, Connection>();
@@ -184,14 +188,34 @@ function watchDrain(socket: Socket, connection: Connection, drainMs: number): vo
   }, drainMs).unref();
 }
 
-/** Destroys the socket when the client has not taken the whole answer `sendMs` after its last byte was written (Node's `prefinish`). */
-function sendDeadline(socket: Socket, outgoing: ServerResponse, sendMs: number): void {
-  outgoing.once('prefinish', () => {
-    // A reset, not a close: the kernel would otherwise go on sending what it holds of the answer (megabytes) at the client's pace.
-    const deadline = setTimeout(() => socket.resetAndDestroy(), sendMs).unref();
-    const met = () => clearTimeout(deadline);
-    outgoing.once('finish', met).once('close', met);
-  });
+/**
+ * Resets the connection `sendMs` from now unless the client first sends its next request or closes.
+ * Node's `finish` says only that the kernel took an answer's bytes, and its close frees the socket while
+ * the kernel goes on sending them at the client's pace: a client reading a few bytes now and then once
+ * held twenty journal answers (2 MB each) for as long as it liked. A reset, not a close: the kernel
+ * drops what it holds.
+ */
+function armSendDeadline(socket: Socket, connection: Connection, sendMs: number): void {
+  clearTimeout(connection.deadline);
+  connection.deadline = setTimeout(() => {
+    if (!socket.destroyed) socket.resetAndDestroy();
+  }, sendMs).unref();
+}
+
+/**
+ * Ends a connection the mock is done with (after an answer that closes it, or when it has been idle for
+ * the keep-alive limit): the socket says it is ending (FIN, after the bytes the kernel still holds)
+ * and stays the mock's until the client closes too, or its send deadline resets it. Node would free it at
+ * once, leaving the kernel to send the rest for as long as the client reads.
+ */
+function endWithinDeadline(socket: Socket, sendMs: number): void {
+  const connection = connections.get(socket);
+  if (connection === undefined) {
+    socket.destroy();
+    return;
+  }
+  socket.end();
+  if (connection.deadline === undefined) armSendDeadline(socket, connection, sendMs);
 }
 
 /**
@@ -229,12 +253,19 @@ function oneAtATime(handle: RequestHandler, drainMs: number, sendMs: number): Re
     const socket = request.socket;
     let connection = connections.get(socket);
     if (connection === undefined) {
-      connection = { busy: false, waiting: [], watch: undefined, sent: 0, held: false };
-      connections.set(socket, connection);
+      const created: Connection = { busy: false, waiting: [], watch: undefined, sent: 0, held: false, deadline: undefined };
+      connections.set(socket, created);
+      socket.once('close', () => clearTimeout(created.deadline));
+      // Node closes a connection after an answer that says so with `destroySoon`.
+      Object.assign(socket, { destroySoon: () => endWithinDeadline(socket, sendMs) });
+      connection = created;
     }
     const known = connection;
     const run = () => {
       known.busy = true;
+      // The client sent its next request: it has read the answers before (it could not have, pipelining, and those are covered by this one's).
+      clearTimeout(known.deadline);
+      known.deadline = undefined;
       let done = false;
       const finish = () => {
         if (done) return;
@@ -243,7 +274,7 @@ function oneAtATime(handle: RequestHandler, drainMs: number, sendMs: number): Re
       };
       outgoing.once('finish', finish).once('close', finish);
       watchDrain(socket, known, drainMs);
-      sendDeadline(socket, outgoing, sendMs);
+      outgoing.once('prefinish', () => armSendDeadline(socket, known, sendMs));
       // Node's parser reads nothing after a request asking to upgrade (what follows would be another
       // protocol's), and the mock upgrades to none: the request is answered, and the connection closed,
       // so that a request pipelined behind it is not left unanswered on an open connection.
@@ -265,7 +296,8 @@ function oneAtATime(handle: RequestHandler, drainMs: number, sendMs: number): Re
  */
 export function createHostServer(timeouts: ServerTimeouts, guard: Guard, handle: RequestHandler): Server {
   const headersMs = timeouts.headersMs ?? CLIENT_LIMITS.headersMs;
-  const serve = oneAtATime(handle, timeouts.drainMs ?? CLIENT_LIMITS.drainMs, timeouts.sendMs ?? CLIENT_LIMITS.sendMs);
+  const sendMs = timeouts.sendMs ?? CLIENT_LIMITS.sendMs;
+  const serve = oneAtATime(handle, timeouts.drainMs ?? CLIENT_LIMITS.drainMs, sendMs);
   const server = createServer(
     {
       headersTimeout: headersMs,
@@ -280,6 +312,8 @@ export function createHostServer(timeouts: ServerTimeouts, guard: Guard, handle:
   );
   return server
     .on('clientError', respondToParserError)
+    // The keep-alive limit: Node emits it here and, with a listener, leaves the closing to it.
+    .on('timeout', (socket: Socket) => endWithinDeadline(socket, sendMs))
     .on('checkExpectation', (request: IncomingMessage, outgoing: ServerResponse) => serve(request, outgoing, UNMET_EXPECTATION))
     .on('connect', (request: IncomingMessage, socket: Duplex) => rejectTunnel(guard, request, socket));
 }
