@@ -134,7 +134,7 @@ interface HarFile {
       time: number;
       timings: Record<string, number>;
       request: { method: string; url: string; headers: { name: string; value: string }[] };
-      response: { status: number; content: { text: string } };
+      response: { status: number; content: { text: string; size: number } };
     }[];
   };
 }
