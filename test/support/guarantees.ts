@@ -726,7 +726,7 @@ const keyInNoEncoding: Guarantee = {
 };
 
 const keyUnderLayers: Guarantee = {
-  name: 'no key under layers of encoding (HTML references, `\\x` and `\\u{}` escapes, full-width, dotted, base32, base64 of base64, hex of UTF-16) in a query, a path or a body reaches the request log or the journal',
+  name: 'no key under layers of encoding (HTML references, `\\x` and `\\u{}` escapes, full-width, dotted, base32, base64 of base64, hex of UTF-16; its bytes as numbers in any radix, its characters between a filler, base64 of UTF-16) in a query, a path or a body reaches the request log or the journal',
   async check(mock) {
     const done = unique('layers');
     const bearer = { authorization: `Bearer ${mock.key}` };
