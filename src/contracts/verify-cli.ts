@@ -87,7 +87,8 @@ async function outputProblem(file: string, flag = '--output', example = 'petstor
   if (existing?.isDirectory()) return `${flag} ${file} is a folder; give a file name in it, like ${file.replace(/\/+$/, '')}/${example}`;
   // A named pipe nobody reads would hold the run's end for ever, a device (/dev/full) or a file of /proc refuse or swallow it.
   const kind = await notARegularFile(file);
-  if (kind !== undefined) return `${flag} ${file}: ${kind}, and petstore-verify writes to regular files; give the path of one, or of a file yet to be made, such as ./${example}`;
+  if (kind !== undefined)
+    return `${flag} ${file}: ${kind}, and petstore-verify writes to regular files; give the path of one, or of a file yet to be made, such as ./${example}`;
   try {
     await access(existing ? file : folder, constants.W_OK);
   } catch {

@@ -36,7 +36,11 @@ describe('petstore-mock: a session holds at most SESSION_PETS_BYTES of pets of i
     const refused = await put(session, id++);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
-    expect(await refused.json()).toMatchObject({ code: 'too_many_requests', status: 429, message: expect.stringContaining(`more than ${SESSION_PETS_BYTES} bytes of pets`) });
+    expect(await refused.json()).toMatchObject({
+      code: 'too_many_requests',
+      status: 429,
+      message: expect.stringContaining(`more than ${SESSION_PETS_BYTES} bytes of pets`),
+    });
     const created = await fetch(`${mock.url}/pets`, {
       method: 'POST',
       headers: { ...AUTH, 'content-type': 'application/json', 'x-mock-session': session },

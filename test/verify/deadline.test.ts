@@ -135,9 +135,13 @@ describe('petstore-verify reads a --pact URL within --deadline', () => {
     await once(trickle, 'listening');
     try {
       const { port } = trickle.address() as { port: number };
-      const run = await runCli('petstore-verify', ['--base-url', deployment.url, '--suite', 'pact', '--pact', `http://127.0.0.1:${port}/pact.json`, '--deadline', '3000'], {
-        PETSTORE_API_KEY: KEY,
-      });
+      const run = await runCli(
+        'petstore-verify',
+        ['--base-url', deployment.url, '--suite', 'pact', '--pact', `http://127.0.0.1:${port}/pact.json`, '--deadline', '3000'],
+        {
+          PETSTORE_API_KEY: KEY,
+        },
+      );
       expect(run.code, run.stdout).toBe(2);
       // It read until the pact's own 15 s, past the run's deadline.
       expect(`${run.stdout}${run.stderr}`).toMatch(/deadline \(--deadline\) passed while the pact http:\/\/127\.0\.0\.1:\d+\/pact\.json \(--pact\) was read/);

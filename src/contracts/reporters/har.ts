@@ -147,7 +147,9 @@ function entryOf(exchange: HarExchange): HarEntry {
       headers: Object.entries(request.headers).map(([name, value]) => header(name, value)),
       queryString: [...new URL(request.url).searchParams].map(([name, value]) => header(name, value)),
       ...(request.body === undefined ? {} : { postData: { mimeType: request.headers['content-type'] ?? 'application/json', text: request.body, params: [] } }),
-      ...(exchange.requestBodyLeftOut ? { postData: { mimeType: request.headers['content-type'] ?? 'application/json', text: '', params: [], comment: LEFT_OUT } } : {}),
+      ...(exchange.requestBodyLeftOut
+        ? { postData: { mimeType: request.headers['content-type'] ?? 'application/json', text: '', params: [], comment: LEFT_OUT } }
+        : {}),
       headersSize: -1,
       bodySize: request.body === undefined ? 0 : Buffer.byteLength(request.body),
     },

@@ -11,9 +11,13 @@ afterEach(() => {
 
 /** A server on port 0 that answers every request with `bytes` bytes, and its port. */
 async function answering(bytes: number, timeouts: ServerTimeouts): Promise<number> {
-  const server = createHostServer(timeouts, () => undefined, (_request, outgoing) => {
-    outgoing.end(Buffer.alloc(bytes, 'x'));
-  });
+  const server = createHostServer(
+    timeouts,
+    () => undefined,
+    (_request, outgoing) => {
+      outgoing.end(Buffer.alloc(bytes, 'x'));
+    },
+  );
   servers.push(server);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -28,7 +32,10 @@ async function slowRead(port: number): Promise<{ received: number; ended: boolea
   socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
   let received = 0;
   let ended = false;
-  socket.on('close', () => (ended = true)).on('error', () => (ended = true)).on('end', () => (ended = true));
+  socket
+    .on('close', () => (ended = true))
+    .on('error', () => (ended = true))
+    .on('end', () => (ended = true));
   for (const until = Date.now() + 20_000; !ended && Date.now() < until; await setTimeout(50)) received += (socket.read(1024) as Buffer | null)?.length ?? 0;
   socket.destroy();
   return { received, ended };
@@ -54,9 +61,13 @@ describe('the Node server under every mode: every connection ends', () => {
   });
 
   it('answers a request asking to upgrade, then closes, so that a request pipelined behind it is not left unanswered', async () => {
-    const server = createHostServer({ keepAliveMs: 600_000 }, () => undefined, (_request, outgoing) => {
-      outgoing.end('served');
-    });
+    const server = createHostServer(
+      { keepAliveMs: 600_000 },
+      () => undefined,
+      (_request, outgoing) => {
+        outgoing.end('served');
+      },
+    );
     servers.push(server);
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');

@@ -310,10 +310,12 @@ export function createHostServer(timeouts: ServerTimeouts, guard: Guard, handle:
     },
     serve,
   );
-  return server
-    .on('clientError', respondToParserError)
-    // The keep-alive limit: Node emits it here and, with a listener, leaves the closing to it.
-    .on('timeout', (socket: Socket) => endWithinDeadline(socket, sendMs))
-    .on('checkExpectation', (request: IncomingMessage, outgoing: ServerResponse) => serve(request, outgoing, UNMET_EXPECTATION))
-    .on('connect', (request: IncomingMessage, socket: Duplex) => rejectTunnel(guard, request, socket));
+  return (
+    server
+      .on('clientError', respondToParserError)
+      // The keep-alive limit: Node emits it here and, with a listener, leaves the closing to it.
+      .on('timeout', (socket: Socket) => endWithinDeadline(socket, sendMs))
+      .on('checkExpectation', (request: IncomingMessage, outgoing: ServerResponse) => serve(request, outgoing, UNMET_EXPECTATION))
+      .on('connect', (request: IncomingMessage, socket: Duplex) => rejectTunnel(guard, request, socket))
+  );
 }

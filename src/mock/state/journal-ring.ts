@@ -73,6 +73,7 @@ const TEXT_FIELDS: readonly TextField[] = [
 ];
 
 /** A character JSON writes in more than one byte: escaped (`"`, `\\`, a control character) or beyond ASCII. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
 const WIDE_IN_JSON = /[\u0000-\u001f"\\\u0080-\uffff]/;
 
 /**

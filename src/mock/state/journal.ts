@@ -270,7 +270,8 @@ export function* newestFormatted(ring: RecordRing | undefined, filter: JournalFi
   }
 }
 
-const BEYOND_ASCII = /[^\u0000-\u007f]/;
+// JSON.stringify escapes every control character: what it writes is printable ASCII but for the characters beyond.
+const BEYOND_ASCII = /[^ -\x7f]/;
 
 /** The bytes of `entry` in a JSON answer (UTF-8; a surrogate pair counted 6, more than its 4). */
 function jsonBytes(entry: JournalEntry): number {
@@ -290,10 +291,7 @@ function jsonBytes(entry: JournalEntry): number {
  * @example
  * newestWithin(newestFormatted(ring, {}, format)); // { entries: [...] } or { entries: [...], truncated: true }
  */
-export function newestWithin(
-  newest: Iterable<JournalEntry>,
-  maxBytes = JOURNAL_PAGE_BYTES,
-): { readonly entries: JournalEntry[]; readonly truncated?: true } {
+export function newestWithin(newest: Iterable<JournalEntry>, maxBytes = JOURNAL_PAGE_BYTES): { readonly entries: JournalEntry[]; readonly truncated?: true } {
   const entries: JournalEntry[] = [];
   // The list's brackets, and a comma after each entry.
   let bytes = 2;
