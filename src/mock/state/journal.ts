@@ -205,6 +205,20 @@ export function entryFilter(filter: JournalFilter): (entry: JournalEntry) => boo
     (since === undefined || entry.id > since);
 }
 
+/**
+ * A test of records against the parts of `filter` a record holds as its entry shows them (the method,
+ * the status, the operation): a record they exclude is never formatted, which hides keys in its target
+ * and is the dear part of a read. The path is the entry's, keys hidden: `entryFilter` tests it.
+ */
+function recordFilter(filter: JournalFilter): (record: JournalRecord) => boolean {
+  const method = filter.method?.toUpperCase();
+  const { status, operation } = filter;
+  return (record) =>
+    (method === undefined || record.method === method) &&
+    (status === undefined || statusMatches(status, record.status)) &&
+    (operation === undefined || (record.operation ?? null) === operation);
+}
+
 /** What is wrong with a filter read from a query (`?method=POST&status=4xx&since=3`), or the filter. */
 export function parseJournalFilter(query: URLSearchParams): JournalFilter | { readonly error: string } {
   const known = new Set(['method', 'path', 'status', 'operation', 'since']);
@@ -262,9 +276,11 @@ export class MemoryJournal implements JournalKeeper {
  */
 export function* newestFormatted(ring: RecordRing | undefined, filter: JournalFilter, format: FormatRecord): Generator<JournalEntry> {
   const matches = entryFilter(filter);
+  const mayMatch = recordFilter(filter);
   const records = ring?.records(filter.since) ?? [];
   for (let i = records.length - 1; i >= 0; i--) {
     const { id, record } = records[i] as (typeof records)[number];
+    if (!mayMatch(record)) continue;
     const entry = format(record, id);
     if (matches(entry)) yield entry;
   }
