@@ -55,6 +55,11 @@ export class StoreUnavailableError extends PetstoreError {
   override readonly name = 'StoreUnavailableError';
 }
 
+/** A session that would hold more of its own pets than its cap (`SESSION_PETS_BYTES`): the mock answers 429 with the message, and changes nothing. */
+export class SessionFullError extends PetstoreError {
+  override readonly name = 'SessionFullError';
+}
+
 /** Thrown by a wait of petstore-verify that the run's deadline cut short. */
 export class DeadlineError extends PetstoreError {
   override readonly name = 'DeadlineError';

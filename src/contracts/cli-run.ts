@@ -10,7 +10,7 @@ import { profileDocument } from '../profile/profile.js';
 import type { ObservedExchange } from './http.js';
 import { profileOfRun, unlearnedErrorCodes } from './learn-profile.js';
 import { painter, resultLine, summary } from './reporters/console.js';
-import { harOf } from './reporters/har.js';
+import { HAR_BODY_BYTES, HarExchanges, harOf } from './reporters/har.js';
 import { htmlReport } from './reporters/html.js';
 import { junitReport } from './reporters/junit.js';
 import { markdownSummary } from './reporters/markdown.js';
@@ -31,7 +31,7 @@ function fuzzPlan(flags: Flags, plan: Plan): { seed: number; runs: number } | un
 }
 
 /** Runs the verification, writing a line per check and the summary to `progress`. */
-async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteStream, exchanges: ObservedExchange[]): Promise<VerificationReport> {
+async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteStream, exchanges: HarExchanges): Promise<VerificationReport> {
   const paint = painter(progress);
   const fuzz = fuzzPlan(flags, plan);
   if (flags.spec !== undefined) progress.write(`Verifying against ${flags.spec} (${plan.spec?.doc.info.title ?? 'its spec'})\n`);
@@ -50,8 +50,8 @@ async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteS
     ...(fuzz ? { fuzz } : {}),
     warnings: flags.strict ? 'all' : (flags.warnings ?? 'notices'),
     onResult: (result) => progress.write(`${resultLine(result, paint)}\n`),
-    // Only a HAR needs every response kept whole.
-    ...(flags.har === undefined ? {} : { observe: (exchange: ObservedExchange) => exchanges.push(exchange) }),
+    // Only a HAR needs the responses' bodies kept.
+    ...(flags.har === undefined ? {} : { observe: (exchange: ObservedExchange) => exchanges.observe(exchange) }),
   });
   progress.write(summary(report, paint));
   return report;
@@ -87,11 +87,15 @@ async function writeReports(flags: Flags, report: VerificationReport, progress: 
  * Writes the HAR (--har), the coverage (--coverage) and, in a GitHub Actions job, the step summary
  * (`$GITHUB_STEP_SUMMARY`). A summary that cannot be written is said on stderr: it does not change the verdict.
  */
-async function writeRunFiles(flags: Flags, report: VerificationReport, exchanges: readonly ObservedExchange[], progress: NodeJS.WriteStream): Promise<void> {
+async function writeRunFiles(flags: Flags, report: VerificationReport, kept: HarExchanges, progress: NodeJS.WriteStream): Promise<void> {
   if (flags.har) {
-    const har = harOf(exchanges, { version: packageVersion(), runId: report.runId, baseUrl: report.baseUrl, startedAt: report.startedAt });
+    const har = harOf(kept.exchanges, { version: packageVersion(), runId: report.runId, baseUrl: report.baseUrl, startedAt: report.startedAt });
     await writeOutput('--har', flags.har, `${JSON.stringify(har, null, 2)}\n`);
-    progress.write(`HAR of the run's ${exchanges.length} responses written to ${flags.har}; open it in a browser's network panel (Import HAR).\n`);
+    progress.write(`HAR of the run's ${kept.exchanges.length} responses written to ${flags.har}; open it in a browser's network panel (Import HAR).\n`);
+    if (kept.leftOut > 0)
+      progress.write(
+        `The bodies of its last ${kept.leftOut} are left out: a HAR holds at most ${HAR_BODY_BYTES} bytes of bodies, and the run's first ones filled it.\n`,
+      );
   }
   if (flags.coverage) await writeOutput('--coverage', flags.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
   const stepSummary = process.env.GITHUB_STEP_SUMMARY;
@@ -106,7 +110,7 @@ async function writeRunFiles(flags: Flags, report: VerificationReport, exchanges
 export async function runPlanned(flags: Flags, plan: Plan): Promise<number> {
   // The document goes to stdout unless it goes to a file; progress goes wherever it does not.
   const progress = flags.reporter !== 'console' && !flags.output ? process.stderr : process.stdout;
-  const exchanges: ObservedExchange[] = [];
+  const exchanges = new HarExchanges();
   const report = await runWithProgress(flags, plan, progress, exchanges);
   await writeReports(flags, report, progress);
   await writeRunFiles(flags, report, exchanges, progress);

@@ -320,7 +320,7 @@ async function pactsToVerify(run: Run): Promise<{ pacts: LoadedPact[] } | { fata
   if (run.suite === 'spec' || run.suite === 'fuzz') return { pacts: [] };
   let pacts: LoadedPact[];
   try {
-    pacts = await loadPacts(run.options.pacts);
+    pacts = await loadPacts(run.options.pacts, AbortSignal.timeout(Math.max(1, run.deadlineAt - Date.now())));
   } catch (error) {
     return { fatal: messageOf(error) };
   }

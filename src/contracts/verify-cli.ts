@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT, messageOf, UsageError } from '../errors.js';
+import { notARegularFile } from '../files/read-file.js';
 import type { CompiledSpec } from '../openapi/bundled-model.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
@@ -84,6 +85,10 @@ async function outputProblem(file: string, flag = '--output', example = 'petstor
   if (!info?.isDirectory()) return `${flag} ${file}: the folder ${folder} does not exist; create it, or write the report elsewhere`;
   const existing = await stat(file).catch(() => undefined);
   if (existing?.isDirectory()) return `${flag} ${file} is a folder; give a file name in it, like ${file.replace(/\/+$/, '')}/${example}`;
+  // A named pipe nobody reads would hold the run's end for ever, a device (/dev/full) or a file of /proc refuse or swallow it.
+  const kind = await notARegularFile(file);
+  if (kind !== undefined)
+    return `${flag} ${file}: ${kind}, and petstore-verify writes to regular files; give the path of one, or of a file yet to be made, such as ./${example}`;
   try {
     await access(existing ? file : folder, constants.W_OK);
   } catch {
@@ -310,6 +315,7 @@ async function planOf(flags: Flags): Promise<Plan> {
   const files = [
     flags.har && outputProblem(flags.har, '--har', 'petstore-verify.har'),
     flags.coverage && outputProblem(flags.coverage, '--coverage', 'coverage.json'),
+    flags.writeProfile && outputProblem(flags.writeProfile, '--write-profile', 'profile.json'),
   ];
   const unwritableFile = (await Promise.all(files)).find((problem) => typeof problem === 'string');
   if (unwritableFile) throw new UsageError(unwritableFile);

@@ -110,6 +110,67 @@ function unseparated(text: string): string[] {
   );
 }
 
+/**
+ * At least 8 characters, each but the last followed by one filler, the same throughout, which none of
+ * them is; a filler of `SEPARATORS` is `unseparated`'s.
+ */
+const FILLED = /[\s\S]([^.:\-_|/, ])(?:(?!\1)[\s\S]\1){6,}(?!\1)[\s\S]/gs;
+
+/**
+ * The text with each run of single characters between one filler joined, whatever the filler (`p\0e\0t…`,
+ * as UTF-16 text shows when read as bytes, `p~e~t…`).
+ */
+function unfilled(text: string): string {
+  return text.replace(FILLED, (run) => {
+    let joined = '';
+    for (let at = 0; at < run.length; at += 2) joined += run[at];
+    return joined;
+  });
+}
+
+/**
+ * A run of at least `NEEDLE` numbers, each a byte or a character's code, written with one radix's digits
+ * (binary, octal, decimal, hex), after a prefix or not (`0x53`, `\123`, `\53 `, `=53`, `U+0053`), with
+ * any filler between them (`83,51,99`, Node's `{"type":"Buffer","data":[83,51]}`, `53 33`): the key's
+ * bytes written as a list of numbers, the one rule for all these. A number without a prefix ends at a
+ * filler, so a run splits one way only. The escapes `unescaped` reads (`&#83;`, `%53`, `\x53`) are its.
+ */
+const NUMBER_RUN = /(?:(?:0[xXoObB]|\\|=|[uU]\+)[0-9a-fA-F]{1,8}[\s,;:.\]["'/|-]{0,3}|[0-9a-fA-F]{1,8}[\s,;:.\]["'/|-]{1,3}){7,}/g;
+const NUMBER = /(?:0[xXoObB]|\\|=|[uU]\+)?([0-9a-fA-F]{1,8})/g;
+const RADIX_DIGITS: readonly (readonly [number, RegExp])[] = [
+  [2, /^[01]{8}$/],
+  [8, /^[0-7]{1,3}$/],
+  [10, /^\d{1,7}$/],
+  [16, /^[0-9a-fA-F]{1,6}$/],
+];
+
+/**
+ * What each run of numbers in `text` stands for, as characters: in each radix, every stretch of at least
+ * `NEEDLE` numbers its digits can write (a word's hex letters beside a list of decimals are not of it).
+ */
+function numbersDecoded(text: string): string[] {
+  const decoded: string[] = [];
+  for (const [run] of text.matchAll(NUMBER_RUN)) {
+    const digits = [...run.matchAll(NUMBER)].map((match) => match[1] ?? '');
+    if (digits.length < NEEDLE) continue;
+    for (const [radix, pattern] of RADIX_DIGITS) {
+      let stretch = '';
+      let length = 0;
+      for (const number of [...digits, '']) {
+        if (number !== '' && pattern.test(number)) {
+          stretch += codePoint(Number.parseInt(number, radix));
+          length++;
+          continue;
+        }
+        // Filler (`65,65,65…`) is no key: a key of 8 characters or more has 4 kinds of them, as `varied` asks of base64.
+        if (length >= NEEDLE && varied(stretch)) decoded.push(stretch);
+        [stretch, length] = ['', 0];
+      }
+    }
+  }
+  return decoded;
+}
+
 /** A table of digit values by character code, -1 for a character that is none. */
 function digitTable(pairs: readonly (readonly [string, number])[]): Int8Array {
   const table = new Int8Array(128).fill(-1);
@@ -154,11 +215,18 @@ const PRINTABLE = new RegExp(`[\\x20-\\x7e]{${NEEDLE},}`, 'g');
 
 const HEX = digitTable([...'0123456789abcdef'].flatMap((digit, value) => [[digit, value] as const, [digit.toUpperCase(), value] as const]));
 
-/** Hex as bytes, then those bytes read as Latin-1 (UTF-8 for ASCII), and as UTF-16 in either order: a UTF-16 unit of ASCII is a zero byte beside it. */
+/**
+ * Bytes (as Latin-1 text) read as Latin-1 (UTF-8 for ASCII), and as UTF-16 in either order: a UTF-16
+ * unit of ASCII is a zero byte beside it, so without the zeros it reads as Latin-1. Whatever binary
+ * is decoded from is read both ways: the key in UTF-16 is the key.
+ */
+function bothWidths(latin: string): string[] {
+  return latin.includes('\0') ? [latin, latin.replaceAll('\0', '')] : [latin];
+}
+
+/** Hex as bytes, read as `bothWidths`. */
 function hexTexts(run: string): string[] {
-  const latin = bytesOf(run, HEX, 4);
-  // UTF-16 text of ASCII is its bytes with a zero byte between them: without the zeros, it reads as Latin-1.
-  return [latin, latin.replaceAll('\0', '')];
+  return bothWidths(bytesOf(run, HEX, 4));
 }
 
 /**
@@ -170,9 +238,9 @@ function hexTexts(run: string): string[] {
  */
 const BASE64_RUN = /[A-Za-z0-9+/_-]{10,}/g;
 const INNER_RUNS: readonly { readonly pattern: RegExp; readonly decode: (run: string) => string[] }[] = [
-  { pattern: /(?<=[/+])[A-Za-z0-9_-]{10,}/g, decode: (run) => [bytesOf(run, BASE64, 6)] },
-  { pattern: /[A-Z2-7]{12,}/g, decode: (run) => [bytesOf(run, BASE32, 5)] },
-  { pattern: /[a-z2-7]{12,}/g, decode: (run) => [bytesOf(run, BASE32, 5)] },
+  { pattern: /(?<=[/+])[A-Za-z0-9_-]{10,}/g, decode: (run) => bothWidths(bytesOf(run, BASE64, 6)) },
+  { pattern: /[A-Z2-7]{12,}/g, decode: (run) => bothWidths(bytesOf(run, BASE32, 5)) },
+  { pattern: /[a-z2-7]{12,}/g, decode: (run) => bothWidths(bytesOf(run, BASE32, 5)) },
   { pattern: /[0-9a-fA-F]{15,}/g, decode: (run) => [...hexTexts(run), ...hexTexts(run.slice(1))] },
 ];
 
@@ -181,7 +249,7 @@ function binaryDecoded(text: string): string[] {
   const decoded: string[] = [];
   for (const [run] of text.matchAll(BASE64_RUN)) {
     if (!varied(run)) continue;
-    decoded.push(bytesOf(run, BASE64, 6));
+    decoded.push(...bothWidths(bytesOf(run, BASE64, 6)));
     for (const { pattern, decode } of INNER_RUNS) for (const [inner] of run.matchAll(pattern)) decoded.push(...decode(inner));
   }
   return decoded;
@@ -203,8 +271,9 @@ function layer(text: string): string[] {
     ...(/[^\0-\x7f]/.test(text) ? [text.normalize('NFKC')] : []),
     ...(/[\r\n]/.test(text) ? [text.replace(/[\r\n]+/g, '')] : []),
     ...unseparated(text),
+    unfilled(text),
   ];
-  for (const decoded of binaryDecoded(text)) made.push(...printableRuns(decoded));
+  for (const decoded of [...binaryDecoded(text), ...numbersDecoded(text).flatMap(bothWidths)]) made.push(...printableRuns(decoded));
   return made.filter((decoded) => decoded !== text && decoded.length >= NEEDLE);
 }
 

@@ -259,7 +259,8 @@ describe('KeyRedactor: a key under layers of encoding (decoded-forms.ts)', () =>
         expect(shown).not.toContain(encoded);
         expect(shown).toContain('***');
       }
-      if (!encoded.includes('\n')) {
+      // A form with quotes (Node's Buffer as JSON) is escaped in a JSON body, where `[^"]*` cannot read it.
+      if (!/[\n"]/.test(encoded)) {
         // The words around it are left; of the word, what the placeholder stands for.
         expect(redactor.text(`a ${encoded} b`)).toMatch(/^a \S*\*\*\*\S* b$/);
         expect(redactor.body(JSON.stringify({ name: encoded, id: 1 }), true)).toMatch(/^\{"name":"[^"]*\*\*\*[^"]*","id":1\}$/);

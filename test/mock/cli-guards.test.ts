@@ -108,4 +108,19 @@ describe('petstore-mock --allowed-host', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Expected a host name such as mock.internal, without scheme, port or path.');
   });
+
+  it('refuses, for --allowed-host and --host alike, what RFC 1123 calls no host name and no IP address, naming the rule', async () => {
+    const names = ['.', '..', '-evil.com', 'evil-.com', 'a..b', '1.2.3.256', '300', `${'a'.repeat(64)}.test`, 'pets_test'];
+    const runs = names.flatMap((name) => [
+      runCli('petstore-mock', ['--port', '0', '--allowed-host', name]).then((result) => ({ flag: '--allowed-host', name, result })),
+      runCli('petstore-mock', ['--port', '0', '--host', name]).then((result) => ({ flag: '--host', name, result })),
+    ]);
+    for (const { flag, name, result } of await Promise.all(runs)) {
+      expect(result.code, `${flag} ${name}`).toBe(2);
+      expect(result.stderr, `${flag} ${name}`).toContain('between dots (RFC 1123)');
+    }
+    // Still accepted: a name with its final dot, an IPv4 and an IPv6 address.
+    const allowed = await startMockCli(['--port', '0', '--quiet', '--allowed-host', 'mock.internal.', '--allowed-host', '10.0.0.1', '--allowed-host', '::1']);
+    await allowed.stop();
+  });
 });

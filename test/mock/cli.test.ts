@@ -114,6 +114,10 @@ describe('petstore-mock CLI', () => {
       "petstore-mock: option '--now <date>' argument '2030-02-30T00:00:00Z' is invalid. 2030-02-30T00:00:00Z is not a day of the calendar: February 2030 has 28 days. Give a date of the calendar, such as 2030-12-06T00:00:00Z. Run petstore-mock --help for every flag.\n",
     ],
     [
+      ['--now', '9999-12-31T23:59:59Z'],
+      "petstore-mock: option '--now <date>' argument '9999-12-31T23:59:59Z' is invalid. 9999-12-31T23:59:59Z is outside the years an RFC 3339 date prints (0001 to 9999, leaving the clock a year to tick): give a date from 0001-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z. Give a date of the calendar, such as 2030-12-06T00:00:00Z. Run petstore-mock --help for every flag.\n",
+    ],
+    [
       ['--host', ''],
       "petstore-mock: option '-H, --host <host>' argument '' is invalid. Expected an interface to bind: an IP address such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface), or a host name such as localhost. Run petstore-mock --help for every flag.\n",
     ],

@@ -1,12 +1,16 @@
 /**
  * `--proxy URL --record FILE`, then `--data FILE --profile ...`: the proxy in front of a mock seeded
  * with --seed 7 writes what it was shown, and a new mock started from the recording serves the same
- * pets offline. The upstream key never lands in either file, in any encoding.
+ * pets offline. The upstream key never lands in either file, in any encoding, and the file stays
+ * within the size of a file the CLIs read, however many pets the deployment shows.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MAX_FILE_BYTES } from '../../src/files/read-file.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
 import { AUTH, JSON_HEADERS } from '../support/http-facts.js';
@@ -86,5 +90,28 @@ describe('petstore-mock --proxy URL --record FILE', () => {
     expect([nowhere.code, nowhere.stderr]).toEqual([2, expect.stringContaining('--record /nonexistent-folder/pets.json: cannot write it')]);
     const alone = await runCli('petstore-mock', ['--port', '0', '--record', file]);
     expect([alone.code, alone.stderr]).toEqual([2, expect.stringContaining('--record needs --proxy <base url>')]);
+  });
+
+  it('keeps the file within 16 MiB of pets however many a deployment shows, says so once, and serves on', async () => {
+    // A deployment whose every page is 4,000 pets never shown before, each with a name of 1,000
+    // characters: 4 MB a page (a deployment of short names paging so made a recording of 36 MB).
+    let next = 1;
+    const deployment = createServer((request, answer) => {
+      request.resume();
+      const pets = Array.from({ length: 4_000 }, (_, i) => ({ id: next + i, name: `${'x'.repeat(1_000)}${next + i}`, categoryId: 1, status: 'available' }));
+      next += pets.length;
+      answer.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(pets));
+    });
+    deployment.listen(0, '127.0.0.1');
+    await once(deployment, 'listening');
+    running.push({ close: () => new Promise<void>((resolve) => deployment.close(() => resolve())) } as unknown as MockServer);
+    const { port } = deployment.address() as { port: number };
+    const file = join(await mkdtemp(join(tmpdir(), 'petstore-record-')), 'pets.json');
+    const proxy = await startMockCli(['--port', '0', '--quiet', '--proxy', `http://127.0.0.1:${port}/v1`, '--record', file]);
+    running.push(proxy);
+    for (let page = 0; page < 6; page++) expect((await fetch(`${proxy.url}/pets?limit=100`, { headers: AUTH })).status).toBe(200);
+    expect((await stat(file)).size).toBeLessThanOrEqual(MAX_FILE_BYTES);
+    expect(JSON.parse(await readFile(file, 'utf8')).length).toBeGreaterThan(15_000);
+    expect(proxy.stderr().split(`--record ${file} holds ${MAX_FILE_BYTES} bytes of pets`)).toHaveLength(2);
   });
 });

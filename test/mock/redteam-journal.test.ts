@@ -2,12 +2,13 @@
  * The journal and the request log against an attacker with a socket and a careless user, on the real
  * `petstore-mock` command (needs `dist/`): a key with a `/` in the userinfo of an absolute-form
  * target is hidden in both, and a hostile path filter (`****…x`) is answered at once, the mock serving
- * on.
+ * on; a journal of control characters, which JSON writes six bytes each, is answered within its bytes.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpuMicros } from '../../bench/cpu.js';
-import type { JournalPage } from '../../src/mock/state/journal.js';
+import { JOURNAL_PAGE_BYTES, type JournalPage } from '../../src/mock/state/journal.js';
+import { JOURNAL_SESSION_BYTES } from '../../src/mock/state/journal-ring.js';
 import { type RunningMock, startMockCli } from '../support/cli.js';
 
 const KEY = 'Zk3y+/Sec/ret==';
@@ -61,5 +62,30 @@ describe('petstore-mock: the journal and the log against hostile requests', () =
     const cpuAfter = cpuMicros(pid);
     const spentMs = cpuBefore === undefined || cpuAfter === undefined ? performance.now() - started : (cpuAfter - cpuBefore) / 1000;
     expect(spentMs).toBeLessThan(5_000);
+  });
+
+  it('answers a journal of control characters within its bytes: what a ring keeps is counted as JSON writes it', async () => {
+    const session = 'control-characters';
+    // 520 bodies of 4,096 control characters (not JSON: a 400 each, its body journalled), on 4 connections:
+    // counted 2 bytes a character, they made 12 MB of `\u0001` escapes.
+    let sent = 0;
+    const send = async () => {
+      while (sent++ < 520)
+        await (
+          await fetch(`${mock.url}/pets`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'x-mock-session': session },
+            body: '\u0001'.repeat(4096),
+          })
+        ).arrayBuffer();
+    };
+    await Promise.all([send(), send(), send(), send()]);
+    const answer = await fetch(new URL('/__mock/requests', mock.url), { headers: { 'x-mock-session': session } });
+    const bytes = Buffer.from(await answer.arrayBuffer());
+    const page = JSON.parse(bytes.toString()) as JournalPage;
+    // The ring's bytes, and the field names of each entry besides: within a page.
+    expect(bytes.length).toBeLessThanOrEqual(Math.min(JOURNAL_PAGE_BYTES, JOURNAL_SESSION_BYTES) + 1024);
+    expect(page.entries.length).toBeGreaterThan(100);
+    expect(page.entries.at(-1)?.body).toBe('\u0001'.repeat(4096));
   });
 });

@@ -519,7 +519,7 @@ const faultBreaksBeforeResponse: Guarantee = {
 const PIPELINED_FAULTS = { reset: '200 ECONNRESET', close: '200 end', garbage: '200 garbage end', truncate: '200,200 cut end', slow: '200,200 end' };
 
 const everyConnectionEnds: Guarantee = {
-  name: 'every connection ends: a request pipelined behind another (two in one write) gets the `fault=` it asks for, and a `HEAD` with `fault=truncate` its whole head, then the close',
+  name: 'every connection ends: a request pipelined behind another (two in one write) gets the `fault=` it asks for, a `HEAD` with `fault=truncate` its whole head, then the close, and a request asking to upgrade its answer, then the close',
   async check(mock) {
     const auth = `Authorization: Bearer ${mock.key}`;
     const path = target(mock, '/pets?limit=1');
@@ -532,6 +532,9 @@ const everyConnectionEnds: Guarantee = {
       expect(exchangeOutline(wire), `fault=${kind}`).toBe(outline);
     }
     expect(exchangeOutline(await pipeline(portOf(mock), [rawRequest('HEAD', path, [auth, 'Prefer: fault=truncate'])]))).toBe('200 end');
+    // Node's parser reads nothing after it: the request pipelined behind was left unanswered on an open connection.
+    const upgrade = rawRequest('GET', path, [auth, 'Connection: Upgrade', 'Upgrade: websocket']);
+    expect(exchangeOutline(await pipeline(portOf(mock), [upgrade, rawRequest('GET', path, [auth])]))).toBe('200 end');
   },
 };
 
@@ -776,7 +779,7 @@ const keyInNoEncoding: Guarantee = {
 };
 
 const keyUnderLayers: Guarantee = {
-  name: 'no key under layers of encoding (HTML references, `\\x` and `\\u{}` escapes, full-width, dotted, base32, base64 of base64, hex of UTF-16) in a query, a path or a body reaches the request log or the journal',
+  name: 'no key under layers of encoding (HTML references, `\\x` and `\\u{}` escapes, full-width, dotted, base32, base64 of base64, hex of UTF-16; its bytes as numbers in any radix, its characters between a filler, base64 of UTF-16) in a query, a path or a body reaches the request log or the journal',
   async check(mock) {
     const done = unique('layers');
     const bearer = { authorization: `Bearer ${mock.key}` };

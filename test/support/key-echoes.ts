@@ -46,7 +46,11 @@ export function keyEncodings(key: string): Record<string, string> {
   };
 }
 
-/** The second red team's encodings of a key (issue 34): each one a program may write a key in without being asked. */
+/**
+ * The second and third red teams' encodings of a key (issue 34): each one a program may write a key in
+ * without being asked. The third's follow from three rules: the key's bytes as a list of numbers in any
+ * radix, its characters between a fixed filler, the key in UTF-16.
+ */
 export function layeredKeyEncodings(key: string): Record<string, string> {
   const b64 = (value: string) => Buffer.from(value).toString('base64');
   const hex = (value: string) => Buffer.from(value).toString('hex');
@@ -69,6 +73,15 @@ export function layeredKeyEncodings(key: string): Record<string, string> {
     'hex of UTF-16': Buffer.from(key, 'utf16le').swap16().toString('hex'),
     'full-width letters': characters.map((c) => (c > ' ' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join(''),
     'dotted letters': characters.join('.'),
+    "Node's Buffer as JSON": JSON.stringify(Buffer.from(key)),
+    'decimal bytes': [...Buffer.from(key)].join(','),
+    '0x bytes': [...Buffer.from(key)].map((byte) => `0x${byte.toString(16)}`).join(','),
+    'octal escapes': [...Buffer.from(key)].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join(''),
+    'CSS escapes': [...Buffer.from(key)].map((byte) => `\\${byte.toString(16).padStart(6, '0')}`).join(''),
+    'quoted-printable': [...Buffer.from(key)].map((byte) => `=${byte.toString(16).toUpperCase()}`).join(''),
+    'binary bytes': [...Buffer.from(key)].map((byte) => byte.toString(2).padStart(8, '0')).join('.'),
+    'base64 of UTF-16': Buffer.from(key, 'utf16le').toString('base64'),
+    '\\u0000 between the characters': characters.join('\\u0000'),
   };
 }
 

@@ -1,9 +1,11 @@
 /**
  * petstore-verify ends within --deadline against servers that attack every answer, and while --rps
  * waits, with the verifier's memory bounded (every process of the run under 768 MB) and the right
- * exit code; the Pact suite goes through the same bounds and counts. Run through the real CLI, as
- * CI would, with its peak memory read from /proc.
+ * exit code; the Pact suite goes through the same bounds and counts, and so does the read of a
+ * `--pact` URL. Run through the real CLI, as CI would, with its peak memory read from /proc.
  */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { bySuite, DEADLINE_SLACK_MS, MAX_RSS, reportOf } from '../support/bounds.js';
@@ -116,5 +118,36 @@ describe('the Pact suite goes through the same bounds and counts as the spec sui
     // The pacer keeps to its schedule, so a first request a busy machine sent late shortens the span: by
     // up to two intervals (250 ms) here. Without --rps the requests would all go within a few intervals.
     expect(span).toBeGreaterThanOrEqual(((pact.length - 3) * 1000) / rps);
+  });
+});
+
+describe('petstore-verify reads a --pact URL within --deadline', () => {
+  it('ends a pact served a byte a second with the run, naming the deadline', async () => {
+    deployment = await serve((request) => createMockApi().fetch(request));
+    // Headers at once, then a byte of JSON a second, for ever.
+    const trickle = createServer((_request, answer) => {
+      answer.writeHead(200, { 'content-type': 'application/json' });
+      answer.write('{');
+      const drip = setInterval(() => answer.write(' '), 1_000);
+      answer.on('close', () => clearInterval(drip));
+    });
+    trickle.listen(0, '127.0.0.1');
+    await once(trickle, 'listening');
+    try {
+      const { port } = trickle.address() as { port: number };
+      const run = await runCli(
+        'petstore-verify',
+        ['--base-url', deployment.url, '--suite', 'pact', '--pact', `http://127.0.0.1:${port}/pact.json`, '--deadline', '3000'],
+        {
+          PETSTORE_API_KEY: KEY,
+        },
+      );
+      expect(run.code, run.stdout).toBe(2);
+      // It read until the pact's own 15 s, past the run's deadline.
+      expect(`${run.stdout}${run.stderr}`).toMatch(/deadline \(--deadline\) passed while the pact http:\/\/127\.0\.0\.1:\d+\/pact\.json \(--pact\) was read/);
+    } finally {
+      trickle.closeAllConnections();
+      trickle.close();
+    }
   });
 });

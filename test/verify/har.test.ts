@@ -3,7 +3,8 @@
  * written here from the HAR 1.2 spec, and with har-validator when it is installed), it holds every
  * request of both suites, and no form of the key, nor of any near miss of it the verifier sent,
  * is anywhere in it, although the deployment echoes each credential it gets, in bodies and
- * headers, as sent, in hex, base64, percent-encoded and in halves.
+ * headers, as sent, in hex, base64, percent-encoded and in halves. Against a deployment that answers
+ * megabytes to every request, it keeps its bodies within its byte cap, and says so.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAR_BODY_BYTES } from '../../src/contracts/reporters/har.js';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { runCli } from '../support/cli.js';
-import { type Deployment, serve } from '../support/deployments.js';
+import { type Deployment, json, serve } from '../support/deployments.js';
 
 const KEY = 'sk_live_9fQ2xZ7pLm4R8tVwq3';
 const folder = mkdtempSync(join(tmpdir(), 'petstore-verify-har-'));
@@ -132,7 +134,7 @@ interface HarFile {
       time: number;
       timings: Record<string, number>;
       request: { method: string; url: string; headers: { name: string; value: string }[] };
-      response: { status: number; content: { text: string } };
+      response: { status: number; content: { text: string; size: number } };
     }[];
   };
 }
@@ -204,5 +206,28 @@ describe('--har against a deployment that echoes every credential it gets', () =
     });
     const decoded = strings.join('\n');
     for (const [name, form] of Object.entries(forms(token))) expect(decoded.includes(form), `${name} ${form}`).toBe(false);
+  });
+});
+
+describe('--har against a deployment that answers megabytes', () => {
+  it('keeps the bodies of the first exchanges within 16 MiB, the rest without theirs, and says so once', async () => {
+    // Its first 8 answers 4.9 MB each, within what the verifier reads of one (18 such answers once made a
+    // HAR of 90 MB); the rest small, so that the run is quick.
+    let answered = 0;
+    const refusal = (bytes: number) => json(400, { code: 'bad_request', message: 'y'.repeat(bytes), status: 400 });
+    const deployment = await serve(async () => refusal(answered++ < 8 ? 4_900_000 : 2));
+    try {
+      const file = join(folder, 'large.har');
+      const run = await runCli('petstore-verify', ['--base-url', deployment.url, '--suite', 'spec', '--har', file], { PETSTORE_API_KEY: KEY });
+      const text = readFileSync(file, 'utf8');
+      const { log } = JSON.parse(text) as HarFile;
+      const leftOut = log.entries.filter((entry) => entry.response.content.text === '' && entry.response.content.size > 0);
+      expect(leftOut.length, run.stdout).toBeGreaterThan(0);
+      // The bodies kept, and each entry's headers and timings besides.
+      expect(Buffer.byteLength(text)).toBeLessThan(HAR_BODY_BYTES * 1.25 + log.entries.length * 4096);
+      expect(run.stdout.split(`a HAR holds at most ${HAR_BODY_BYTES} bytes of bodies`)).toHaveLength(2);
+    } finally {
+      await deployment.close();
+    }
   });
 });

@@ -3,6 +3,7 @@
  * check (and, where no request is needed to see it, before the first request), never a run of
  * hundreds of failures. Each through the real CLI.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,14 +157,25 @@ describe('petstore-verify says what to fix, exit 2', () => {
   });
 
   it.runIf(process.platform === 'linux')(
-    'a --har or --coverage that cannot be written after the run (a full disk: /dev/full) is exit 2 with a sentence, never a crash and exit 1',
+    'a report or run file that is no regular file (a full disk: /dev/full, a named pipe nobody reads) is exit 2 with a sentence before the first request, never a crash, nor a run that never ends',
     async () => {
-      for (const flag of ['--har', '--coverage']) {
-        const run = await verifyCli(['--base-url', deployment.url, '--suite', 'spec', flag, '/dev/full']);
+      const pipe = join(folder, 'report.fifo');
+      execFileSync('mkfifo', [pipe]);
+      for (const [flag, path, kind] of [
+        ['--har', '/dev/full', 'character device'],
+        ['--coverage', '/dev/full', 'character device'],
+        ['--write-profile', pipe, 'named pipe'],
+        ['--har', pipe, 'named pipe'],
+      ] as const) {
+        const run = await verifyCli(['--base-url', deployment.url, '--suite', 'spec', flag, path]);
         expect(run.code, flag).toBe(2);
-        expect(run.stderr).toContain(`petstore-verify: ${flag} /dev/full: could not write it (ENOSPC); the results are above.`);
+        expect(run.stderr).toContain(`petstore-verify: ${flag} ${path}: it is a ${kind}`);
+        expect(run.stderr).toContain('petstore-verify writes to regular files; give the path of one');
         expect(run.stderr).not.toMatch(/\n\s+at /);
+        expect(run.received, flag).toBe(0);
       }
+      const output = await verifyCli(['--base-url', deployment.url, '--suite', 'spec', '--reporter', 'json', '--output', pipe]);
+      expect([output.code, output.received]).toEqual([2, 0]);
     },
   );
 });

@@ -63,19 +63,39 @@ function fetchFailure(error: unknown): string {
   return cause === undefined || cause === null ? messageOf(error) : String(cause);
 }
 
-async function readSource(source: string): Promise<string> {
-  if (/^https?:\/\//i.test(source)) {
-    let response: Response;
-    try {
-      response = await fetch(source, { signal: AbortSignal.timeout(15_000), redirect: 'follow' });
-    } catch (error) {
-      throw new Error(`cannot fetch the pact ${source} (--pact): ${fetchFailure(error)}. Check the URL, or give a file.`);
-    }
-    if (!response.ok) throw new Error(`cannot fetch the pact ${source} (--pact): it answered ${response.status}. Check the URL, or give a file.`);
-    const text = await readLimited(response.body, MAX_RESPONSE_BYTES);
-    if (text === undefined) throw new Error(`the pact ${source} (--pact) is larger than ${MAX_RESPONSE_BYTES} bytes; no pact of this API is that large.`);
-    return text;
+/** The longest a pact URL may take to answer whole, within the run's deadline. */
+const PACT_FETCH_MS = 15_000;
+
+/**
+ * The text of the pact at the URL `source`, read whole within `PACT_FETCH_MS` and the run's `deadline`:
+ * both signals end the answer's body too, so a pact served a byte at a time ends with the run.
+ */
+async function fetchSource(source: string, deadline: AbortSignal | undefined): Promise<string> {
+  const signal = deadline === undefined ? AbortSignal.timeout(PACT_FETCH_MS) : AbortSignal.any([AbortSignal.timeout(PACT_FETCH_MS), deadline]);
+  const failed = (error: unknown) =>
+    new Error(
+      deadline?.aborted
+        ? `the run's deadline (--deadline) passed while the pact ${source} (--pact) was read; give a file, or a URL that answers at once.`
+        : signal.aborted
+          ? `the pact ${source} (--pact) did not answer whole within ${PACT_FETCH_MS / 1000} s; give a file, or a URL that answers at once.`
+          : `cannot fetch the pact ${source} (--pact): ${fetchFailure(error)}. Check the URL, or give a file.`,
+    );
+  let response: Response;
+  try {
+    response = await fetch(source, { signal, redirect: 'follow' });
+  } catch (error) {
+    throw failed(error);
   }
+  if (!response.ok) throw new Error(`cannot fetch the pact ${source} (--pact): it answered ${response.status}. Check the URL, or give a file.`);
+  const text = await readLimited(response.body, MAX_RESPONSE_BYTES).catch((error: unknown) => {
+    throw failed(error);
+  });
+  if (text === undefined) throw new Error(`the pact ${source} (--pact) is larger than ${MAX_RESPONSE_BYTES} bytes; no pact of this API is that large.`);
+  return text;
+}
+
+async function readSource(source: string, deadline: AbortSignal | undefined): Promise<string> {
+  if (/^https?:\/\//i.test(source)) return fetchSource(source, deadline);
   try {
     return await readRegularFile(source);
   } catch (error) {
@@ -127,8 +147,8 @@ export function pactProblem({ source, pact }: LoadedPact): string | undefined {
   return undefined;
 }
 
-/** The bundled pacts and any others given (files or URLs), parsed. */
-export async function loadPacts(extra: readonly string[] = []): Promise<LoadedPact[]> {
+/** The bundled pacts and any others given (files or URLs), parsed; a URL is read within the run's `deadline`. */
+export async function loadPacts(extra: readonly string[] = [], deadline?: AbortSignal): Promise<LoadedPact[]> {
   const bundled = (await readdir(BUNDLED_PACTS)).filter((name) => name.endsWith('.json')).map((name) => BUNDLED_PACTS + name);
-  return Promise.all([...bundled, ...extra].map(async (source) => ({ source, pact: parsePact(source, await readSource(source)) })));
+  return Promise.all([...bundled, ...extra].map(async (source) => ({ source, pact: parsePact(source, await readSource(source, deadline)) })));
 }

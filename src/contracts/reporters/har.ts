@@ -24,7 +24,7 @@ interface HarEntry {
     readonly cookies: readonly never[];
     readonly headers: readonly HarHeader[];
     readonly queryString: readonly HarHeader[];
-    readonly postData?: { readonly mimeType: string; readonly text: string; readonly params: readonly never[] };
+    readonly postData?: { readonly mimeType: string; readonly text: string; readonly params: readonly never[]; readonly comment?: string };
     readonly headersSize: -1;
     readonly bodySize: number;
   };
@@ -34,7 +34,7 @@ interface HarEntry {
     readonly httpVersion: string;
     readonly cookies: readonly never[];
     readonly headers: readonly HarHeader[];
-    readonly content: { readonly size: number; readonly mimeType: string; readonly text: string };
+    readonly content: { readonly size: number; readonly mimeType: string; readonly text: string; readonly comment?: string };
     readonly redirectURL: string;
     readonly headersSize: -1;
     readonly bodySize: -1;
@@ -72,6 +72,56 @@ export interface HarRun {
 
 const PAGE_ID = 'petstore-verify';
 
+/**
+ * The most bytes of bodies (the requests' and the responses') a HAR holds: the size of a file the CLIs
+ * read. A deployment answering 5 MB to each request once made a HAR of 90 MB after 18 of them, all kept
+ * in memory until the run's end; past this, an exchange is kept without its bodies.
+ */
+export const HAR_BODY_BYTES = 16 * 1024 * 1024;
+
+/** An exchange as the HAR keeps it: whole, or without its bodies (their sizes kept) once the HAR holds `HAR_BODY_BYTES`. */
+export interface HarExchange extends ObservedExchange {
+  /** Set when the bodies were left out: the bytes of the response's. */
+  readonly leftOutBytes?: number;
+  /** Set, and true, when the request had a body, left out. */
+  readonly requestBodyLeftOut?: true;
+}
+
+/**
+ * The exchanges of a run for its HAR, their bodies within `HAR_BODY_BYTES` together.
+ * @example
+ * const kept = new HarExchanges();
+ * await verify({ ...options, observe: (exchange) => kept.observe(exchange) });
+ * harOf(kept.exchanges, run); // kept.leftOut: how many lost their bodies
+ */
+export class HarExchanges {
+  readonly exchanges: HarExchange[] = [];
+  #bytes = 0;
+  #leftOut = 0;
+
+  constructor(readonly maxBytes = HAR_BODY_BYTES) {}
+
+  /** How many exchanges were kept without their bodies. */
+  get leftOut(): number {
+    return this.#leftOut;
+  }
+
+  observe(exchange: ObservedExchange): void {
+    const responseBytes = Buffer.byteLength(exchange.text);
+    const bytes = responseBytes + Buffer.byteLength(exchange.request.body ?? '');
+    if (this.#bytes + bytes <= this.maxBytes) {
+      this.#bytes += bytes;
+      this.exchanges.push(exchange);
+      return;
+    }
+    this.#leftOut++;
+    const { body, ...request } = exchange.request;
+    this.exchanges.push({ ...exchange, request, text: '', leftOutBytes: responseBytes, ...(body === undefined ? {} : { requestBodyLeftOut: true as const }) });
+  }
+}
+
+const LEFT_OUT = `left out: the HAR holds at most ${HAR_BODY_BYTES} bytes of bodies (--har)`;
+
 function header(name: string, value: string): HarHeader {
   return { name, value };
 }
@@ -79,7 +129,8 @@ function header(name: string, value: string): HarHeader {
 /** The HTTP version is not known to fetch; HTTP/1.1 is what the verifier speaks to every deployment so far. */
 const HTTP_VERSION = 'HTTP/1.1';
 
-function entryOf(exchange: ObservedExchange): HarEntry {
+function entryOf(exchange: HarExchange): HarEntry {
+  const leftOut = exchange.leftOutBytes !== undefined;
   const { request } = exchange;
   const responseHeader = (name: string) => exchange.headers.find(([candidate]) => candidate === name)?.[1];
   // Milliseconds with a fraction are allowed; three decimals are enough and keep the file readable.
@@ -96,6 +147,9 @@ function entryOf(exchange: ObservedExchange): HarEntry {
       headers: Object.entries(request.headers).map(([name, value]) => header(name, value)),
       queryString: [...new URL(request.url).searchParams].map(([name, value]) => header(name, value)),
       ...(request.body === undefined ? {} : { postData: { mimeType: request.headers['content-type'] ?? 'application/json', text: request.body, params: [] } }),
+      ...(exchange.requestBodyLeftOut
+        ? { postData: { mimeType: request.headers['content-type'] ?? 'application/json', text: '', params: [], comment: LEFT_OUT } }
+        : {}),
       headersSize: -1,
       bodySize: request.body === undefined ? 0 : Buffer.byteLength(request.body),
     },
@@ -106,7 +160,12 @@ function entryOf(exchange: ObservedExchange): HarEntry {
       httpVersion: HTTP_VERSION,
       cookies: [],
       headers: exchange.headers.map(([name, value]) => header(name, value)),
-      content: { size: Buffer.byteLength(exchange.text), mimeType: responseHeader('content-type') ?? 'x-unknown', text: exchange.text },
+      content: {
+        size: exchange.leftOutBytes ?? Buffer.byteLength(exchange.text),
+        mimeType: responseHeader('content-type') ?? 'x-unknown',
+        text: exchange.text,
+        ...(leftOut ? { comment: LEFT_OUT } : {}),
+      },
       // The Location of a redirect; the Location of a 201 names what was made, not where to go.
       redirectURL: exchange.status >= 300 && exchange.status < 400 ? (responseHeader('location') ?? '') : '',
       headersSize: -1,
@@ -120,7 +179,7 @@ function entryOf(exchange: ObservedExchange): HarEntry {
 }
 
 /** The HAR document of the exchanges, oldest first, as the spec orders entries. */
-export function harOf(exchanges: readonly ObservedExchange[], run: HarRun): Har {
+export function harOf(exchanges: readonly HarExchange[], run: HarRun): Har {
   const entries = [...exchanges].sort((a, b) => a.startedAt - b.startedAt).map(entryOf);
   return {
     log: {

@@ -23,6 +23,12 @@ export interface ServerTimeouts {
   readonly keepAliveMs?: number;
   /** A connection whose client takes none of the bytes written to it stays open. Default 10 000. */
   readonly drainMs?: number;
+  /**
+   * From when the mock has written an answer's last byte (a `fault=slow` trickle ended, a delay over),
+   * the client sends its next request or closes within this, or the connection is reset. Default
+   * 30 000: 5 MiB, the largest answer, at 170 KiB/s.
+   */
+  readonly sendMs?: number;
 }
 
 /**
@@ -36,6 +42,7 @@ const CLIENT_LIMITS: Required<ServerTimeouts> = {
   requestMs: 30_000,
   keepAliveMs: 5_000,
   drainMs: 10_000,
+  sendMs: 30_000,
   ...Reflect.get(globalThis, Symbol.for('petstore-mock.client-limits')),
 };
 
@@ -146,7 +153,10 @@ function rejectTunnel(guard: Guard, request: IncomingMessage, socket: Duplex): v
  * which Node emits a tick after the socket has taken the last byte, or when the connection goes), and while one waits the socket is not
  * read: the bytes queued for a connection are at most one answer's, the requests read ahead of their
  * answers at most one read of the socket (64 KiB). A connection whose client takes none of the bytes
- * written to it for `drainMs` is closed.
+ * written to it for `drainMs` is closed, and one whose client has neither sent its next request nor
+ * closed `sendMs` after the mock wrote an answer's last byte is reset: a client that reads a few bytes
+ * now and then takes bytes (the drain check passes) and once held a journal answer, and its
+ * connection, for hours.
  */
 interface Connection {
   /** A request of this connection is being handled, its answer not yet sent. */
@@ -159,6 +169,8 @@ interface Connection {
   sent: number;
   /** The socket is paused again whenever it resumes while requests wait. */
   held: boolean;
+  /** Resets the connection unless the client takes the last answer, and another, or closes first (`armSendDeadline`). */
+  deadline: NodeJS.Timeout | undefined;
 }
 
 const connections = new WeakMap<Duplex, Connection>();
@@ -182,6 +194,44 @@ function watchDrain(socket: Socket, connection: Connection, drainMs: number): vo
   }, drainMs).unref();
 }
 
+/**
+ * Resets the connection `sendMs` from now unless the client first sends its next request or closes.
+ * Node's `finish` says only that the kernel took an answer's bytes, and its close frees the socket while
+ * the kernel goes on sending them at the client's pace: a client reading a few bytes now and then once
+ * held twenty journal answers (2 MB each) for as long as it liked. A reset, not a close: the kernel
+ * drops what it holds.
+ */
+function armSendDeadline(socket: Socket, connection: Connection, sendMs: number): void {
+  clearTimeout(connection.deadline);
+  connection.deadline = setTimeout(() => {
+    if (!socket.destroyed) socket.resetAndDestroy();
+  }, sendMs).unref();
+}
+
+/**
+ * Ends a connection the mock is done with (after an answer that closes it, or when it has been idle for
+ * the keep-alive limit): the socket says it is ending (FIN, after the bytes the kernel still holds)
+ * and stays the mock's until the client closes too, or its send deadline resets it. Node would free it at
+ * once, leaving the kernel to send the rest for as long as the client reads.
+ */
+function endWithinDeadline(socket: Socket, sendMs: number): void {
+  const connection = connections.get(socket);
+  if (connection === undefined) {
+    socket.destroy();
+    return;
+  }
+  socket.end();
+  if (connection.deadline === undefined) armSendDeadline(socket, connection, sendMs);
+}
+
+/**
+ * Whether a request asks to upgrade (RFC 9110 7.8: `Upgrade`, named in `Connection`). Node's
+ * `request.upgrade` says so only to a server that listens for upgrades, which this one does not.
+ */
+function asksToUpgrade(request: IncomingMessage): boolean {
+  return request.headers.upgrade !== undefined && /(^|,)\s*upgrade\s*(,|$)/i.test(request.headers.connection ?? '');
+}
+
 /** Stops reading a socket while requests wait; Node may resume it when an answer drains, so it is paused again then. */
 function holdReading(socket: Socket, connection: Connection): void {
   socket.pause();
@@ -196,7 +246,7 @@ function holdReading(socket: Socket, connection: Connection): void {
  * `handle`, with each connection's requests handled one at a time (`Connection`): a request read
  * while another of its connection is busy waits, and the socket is not read meanwhile.
  */
-function oneAtATime(handle: RequestHandler, drainMs: number): RequestHandler {
+function oneAtATime(handle: RequestHandler, drainMs: number, sendMs: number): RequestHandler {
   const next = (socket: Socket, connection: Connection) => {
     connection.busy = false;
     if (socket.destroyed) connection.waiting.length = 0;
@@ -209,15 +259,32 @@ function oneAtATime(handle: RequestHandler, drainMs: number): RequestHandler {
     const socket = request.socket;
     let connection = connections.get(socket);
     if (connection === undefined) {
-      connection = { busy: false, waiting: [], watch: undefined, sent: 0, held: false };
-      connections.set(socket, connection);
+      const created: Connection = { busy: false, waiting: [], watch: undefined, sent: 0, held: false, deadline: undefined };
+      connections.set(socket, created);
+      socket.once('close', () => clearTimeout(created.deadline));
+      // Node closes a connection after an answer that says so with `destroySoon`.
+      Object.assign(socket, { destroySoon: () => endWithinDeadline(socket, sendMs) });
+      connection = created;
     }
     const known = connection;
     const run = () => {
       known.busy = true;
-      // `close` follows the answer's `finish` (a tick later), or the connection's end before it: one listener for both.
-      outgoing.once('close', () => next(socket, known));
+      // The client sent its next request: it has read the answers before (it could not have, pipelining, and those are covered by this one's).
+      clearTimeout(known.deadline);
+      known.deadline = undefined;
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        next(socket, known);
+      };
+      outgoing.once('finish', finish).once('close', finish);
       watchDrain(socket, known, drainMs);
+      outgoing.once('prefinish', () => armSendDeadline(socket, known, sendMs));
+      // Node's parser reads nothing after a request asking to upgrade (what follows would be another
+      // protocol's), and the mock upgrades to none: the request is answered, and the connection closed,
+      // so that a request pipelined behind it is not left unanswered on an open connection.
+      if (asksToUpgrade(request)) outgoing.shouldKeepAlive = false;
       handle(request, outgoing, rejection);
     };
     if (!known.busy && known.waiting.length === 0) run();
@@ -235,7 +302,8 @@ function oneAtATime(handle: RequestHandler, drainMs: number): RequestHandler {
  */
 export function createHostServer(timeouts: ServerTimeouts, guard: Guard, handle: RequestHandler): Server {
   const headersMs = timeouts.headersMs ?? CLIENT_LIMITS.headersMs;
-  const serve = oneAtATime(handle, timeouts.drainMs ?? CLIENT_LIMITS.drainMs);
+  const sendMs = timeouts.sendMs ?? CLIENT_LIMITS.sendMs;
+  const serve = oneAtATime(handle, timeouts.drainMs ?? CLIENT_LIMITS.drainMs, sendMs);
   const server = createServer(
     {
       headersTimeout: headersMs,
@@ -248,8 +316,12 @@ export function createHostServer(timeouts: ServerTimeouts, guard: Guard, handle:
     },
     serve,
   );
-  return server
-    .on('clientError', respondToParserError)
-    .on('checkExpectation', (request: IncomingMessage, outgoing: ServerResponse) => serve(request, outgoing, UNMET_EXPECTATION))
-    .on('connect', (request: IncomingMessage, socket: Duplex) => rejectTunnel(guard, request, socket));
+  return (
+    server
+      .on('clientError', respondToParserError)
+      // The keep-alive limit: Node emits it here and, with a listener, leaves the closing to it.
+      .on('timeout', (socket: Socket) => endWithinDeadline(socket, sendMs))
+      .on('checkExpectation', (request: IncomingMessage, outgoing: ServerResponse) => serve(request, outgoing, UNMET_EXPECTATION))
+      .on('connect', (request: IncomingMessage, socket: Duplex) => rejectTunnel(guard, request, socket))
+  );
 }

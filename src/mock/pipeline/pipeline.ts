@@ -12,7 +12,7 @@
  * must wait (a clock or a session kept in Redis, a delay, a body), and then only from that step on.
  */
 
-import { StoreUnavailableError } from '../../errors.js';
+import { SessionFullError, StoreUnavailableError } from '../../errors.js';
 import type { OpenApiDocument } from '../../openapi/document.js';
 import { ADMIN_PREFIX, isInspectorFile, tooManySessions, withoutCors } from '../admin/endpoints.js';
 import { ICON_FILE } from '../admin/inspector/page.js';
@@ -138,6 +138,7 @@ function decided(context: RequestContext, rule: JournalRule, response: MockRespo
  */
 function failure(error: unknown): MockResponse {
   if (error instanceof StoreUnavailableError) return errorResponse('service_unavailable', error.message);
+  if (error instanceof SessionFullError) return errorResponse('too_many_requests', error.message);
   const reason = error instanceof Error ? error.message : String(error);
   return errorResponse('internal_error', `The mock failed to answer: ${reason}. This is a bug in petstore-mock; please report it.`);
 }

@@ -194,7 +194,7 @@ export function createProxyContext(options: ProxyOptions): ProxyContext {
     forcer: options.prefer === false ? undefined : createForcer(options.profile),
     inputChecks: createInputChecks(basePath),
     conformance: createConformance<OperationId>(openapi, RESPONSE_SCHEMAS),
-    recorder: options.record === undefined ? undefined : new Recorder(options.record, options.profile),
+    recorder: options.record === undefined ? undefined : new Recorder(options.record, options.profile, options.onProblem),
     log: new DriftLog(upstream.href, options.onProblem ?? (() => {})),
     logTarget: targetRedactor(hidden, basePath),
     journal: journalOf(settings, hidden),

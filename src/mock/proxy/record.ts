@@ -10,7 +10,7 @@
 import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { notARegularFile } from '../../files/read-file.js';
+import { MAX_FILE_BYTES, notARegularFile } from '../../files/read-file.js';
 import { isJsonObject, type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
 import { inOrder, type ListOrder, type ProfileDocument } from '../../profile/profile.js';
 import { checkPets } from '../state/pet-data.js';
@@ -105,19 +105,42 @@ function parseJsonOrUndefined(text: string): JsonValue | undefined {
 }
 
 /**
+ * The most a recording's file of pets holds, in bytes: what every file the CLIs read may hold. The file
+ * is rewritten whole as pets come (so that a relayed answer is on disk), and a deployment paging through
+ * ever new pets once grew it to 36 MB, and the proxy with it; past this, new pets are not recorded.
+ */
+const RECORDING_BYTES = MAX_FILE_BYTES;
+
+/** A pet as the recording keeps it: the line the file holds, and its bytes there. */
+interface RecordedPet {
+  readonly pet: StoredPet;
+  readonly line: string;
+  readonly bytes: number;
+}
+
+/**
  * The recording of one proxy: `observe` each exchange; each one that shows a pet rewrites the files,
- * and resolves once they are on disk, so a response relayed means it is recorded.
+ * and resolves once they are on disk, so a response relayed means it is recorded. The file holds at
+ * most `RECORDING_BYTES`: a pet that would pass it is left out, said once through `onFull`, and the
+ * proxy serves on.
  */
 export class Recorder {
   readonly #file: string;
   readonly #profile: ProfileDocument | undefined;
-  readonly #pets = new Map<string, StoredPet>();
+  readonly #pets = new Map<string, RecordedPet>();
   readonly #seen = new SeenChoices();
+  readonly #onFull: (line: string) => void;
+  readonly #maxBytes: number;
+  /** The bytes of the file of pets: its brackets and each pet's line. */
+  #bytes = 4;
+  #full = false;
   #writing: Promise<void> = Promise.resolve();
 
-  constructor(file: string, profile: ProfileDocument | undefined) {
+  constructor(file: string, profile: ProfileDocument | undefined, onFull: (line: string) => void = () => {}, maxBytes = RECORDING_BYTES) {
     this.#file = file;
     this.#profile = profile;
+    this.#onFull = onFull;
+    this.#maxBytes = maxBytes;
   }
 
   /** Writes the empty recording, so that a path that cannot be written stops the proxy at start. */
@@ -142,15 +165,34 @@ export class Recorder {
   observe(exchange: Exchange): Promise<void> {
     const pets = shownPets(exchange).flatMap((value) => recordedPet(value, exchange.redact) ?? []);
     if (pets.length === 0) return this.#writing;
-    for (const pet of pets) this.#pets.set(String(pet.id), pet);
+    for (const pet of pets) this.#keep(pet);
     this.#seen.see(exchange, pets);
     this.#writing = this.#writing.catch(() => {}).then(() => this.#write());
     return this.#writing;
   }
 
+  /** Keeps `pet` (in place of the one of its id), unless the file would pass its bytes. */
+  #keep(pet: StoredPet): void {
+    const id = String(pet.id);
+    const line = stringifyJson(pet);
+    // Its line, its indent and the comma and line break after it.
+    const bytes = Buffer.byteLength(line) + 4;
+    const bytesAfter = this.#bytes - (this.#pets.get(id)?.bytes ?? 0) + bytes;
+    if (bytesAfter > this.#maxBytes) {
+      if (!this.#full)
+        this.#onFull(
+          `petstore-mock: --record ${this.#file} holds ${this.#maxBytes} bytes of pets, the most a recording holds (the size of a file the CLIs read); the pets shown from now on are not recorded, and the proxy serves on. Record fewer pages, or start again with a new file.`,
+        );
+      this.#full = true;
+      return;
+    }
+    this.#bytes = bytesAfter;
+    this.#pets.set(id, { pet, line, bytes });
+  }
+
   async #write(): Promise<void> {
-    const pets = [...this.#pets.values()].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-    const list = pets.length === 0 ? '[]\n' : `[\n  ${pets.map((pet) => stringifyJson(pet)).join(',\n  ')}\n]\n`;
+    const pets = [...this.#pets.values()].sort((a, b) => (BigInt(a.pet.id) < BigInt(b.pet.id) ? -1 : 1));
+    const list = pets.length === 0 ? '[]\n' : `[\n  ${pets.map((kept) => kept.line).join(',\n  ')}\n]\n`;
     await writeWhole(this.#file, list);
     await writeWhole(profilePathOf(this.#file), `${JSON.stringify(this.#seen.profile(this.#profile), null, 2)}\n`);
   }

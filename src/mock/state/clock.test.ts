@@ -60,6 +60,17 @@ describe('parseIsoDate', () => {
       expect(parseIsoDate(text), text).toEqual({ problem: expect.stringMatching(/is not an ISO 8601 date/) });
   });
 
+  it('refuses an instant RFC 3339 cannot print, or could not once the clock ticks a year: years 0000 and 9999 on, an offset past either', () => {
+    for (const text of ['0000-01-01T00:00:00Z', '0000-12-31T23:59:59Z', '9999-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '9998-12-31T23:30:00-01:00'])
+      expect(parseIsoDate(text), text).toEqual({ problem: expect.stringMatching(/outside the years an RFC 3339 date prints/) });
+    for (const text of ['0001-01-01T00:00:00Z', '9998-12-31T23:59:59Z', '0001-01-01T00:30:00+00:30']) {
+      const parsed = parseIsoDate(text);
+      expect(parsed, text).toEqual({ time: Date.parse(text) });
+      // A year later (9999 has 365 days) it still prints as RFC 3339: four digits of year.
+      if ('time' in parsed) expect(new Date(parsed.time + 365 * 86_400_000).toISOString()).toMatch(/^\d{4}-/);
+    }
+  });
+
   it('POST /__mock/clock refuses such a date too', () => {
     expect(parseClockBody('{"now":"2030-02-30T00:00:00Z"}')).toEqual({ error: expect.stringMatching(/February 2030 has 28 days/) });
   });

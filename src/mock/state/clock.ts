@@ -41,6 +41,15 @@ const EXAMPLE = '{"now": "2031-01-01T00:00:00Z"}';
 /** An ISO 8601 date (RFC 3339), with a time to the minute or finer, `Z` or an offset: each field captured. */
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))?)?$/i;
 
+/**
+ * The first and the last instant a clock may be set to: a time the mock shows is an RFC 3339
+ * date-time (`toISOString`), whose year is four digits, 0001 to 9999 (year 0 is none of the
+ * calendar's, 10000 prints as `+010000`). The last leaves a year to 9999's end, as the clock ticks on
+ * from it.
+ */
+const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
+const LATEST = Date.parse('9998-12-31T23:59:59.999Z');
+
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** The days of `month` (1 to 12) in `year`, by the proleptic Gregorian calendar ISO 8601 counts in. */
@@ -80,7 +89,12 @@ export function parseIsoDate(text: string): { readonly time: number } | { readon
   );
   if (problem !== undefined) return { problem };
   const time = Date.parse(text.toUpperCase());
-  return Number.isNaN(time) ? { problem: `${JSON.stringify(text)} is not an ISO 8601 date such as 2031-01-01T00:00:00Z` } : { time };
+  if (Number.isNaN(time)) return { problem: `${JSON.stringify(text)} is not an ISO 8601 date such as 2031-01-01T00:00:00Z` };
+  if (time < EARLIEST || time > LATEST)
+    return {
+      problem: `${text} is outside the years an RFC 3339 date prints (0001 to 9999, leaving the clock a year to tick): give a date from ${new Date(EARLIEST).toISOString()} to ${new Date(LATEST).toISOString()}`,
+    };
+  return { time };
 }
 
 /**

@@ -72,11 +72,37 @@ const TEXT_FIELDS: readonly TextField[] = [
   'keyLabel',
 ];
 
-/** The bytes a record is counted as: 2 a character of each string it keeps (V8 keeps a string in 1 or 2 bytes a character), and its numbers. */
+/** A character JSON writes in more than one byte: escaped (`"`, `\\`, a control character) or beyond ASCII. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
+const WIDE_IN_JSON = /[\u0000-\u001f"\\\u0080-\uffff]/;
+
+/**
+ * The bytes `text` is counted as: the greater of its memory (2 a character: V8 keeps a string in 1 or
+ * 2 bytes a character) and its bytes in a JSON answer, where a control character is written as a
+ * 6-byte escape (`\u0001`), `"` and `\` as 2, a character beyond ASCII as up to 3 bytes of UTF-8 and a
+ * lone surrogate as a 6-byte escape. So a ring bounds what its records cost to keep and to send alike:
+ * 4 MiB of control characters once made a 12 MB answer.
+ */
+export function textBytes(text: string): number {
+  if (!WIDE_IN_JSON.test(text)) return 2 * text.length;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || (code >= 0xd800 && code < 0xe000)) bytes += 6;
+    else if (code === 0x22 || code === 0x5c) bytes += 2;
+    else bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+  }
+  return Math.max(2 * text.length, bytes);
+}
+
+/** The bytes a record is counted as: each string it keeps (`textBytes`), and its numbers. */
 function bytesOf(record: JournalRecord): number {
-  let characters = 0;
-  for (const field of TEXT_FIELDS) characters += record[field]?.length ?? 0;
-  return RECORD_BYTES + 2 * characters;
+  let bytes = RECORD_BYTES;
+  for (const field of TEXT_FIELDS) {
+    const text = record[field];
+    if (text !== undefined) bytes += textBytes(text);
+  }
+  return bytes;
 }
 
 /** The columns of a ring with room for `room` records. */

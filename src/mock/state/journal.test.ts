@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entryFilter, type JournalEntry, type JournalRecord, journalSession, MemoryJournal, parseJournalFilter } from './journal.js';
-import { JOURNAL_SESSION_BYTES, JOURNAL_TOTAL_BYTES, JournalRings, RecordRing } from './journal-ring.js';
+import { entryFilter, type JournalEntry, type JournalRecord, journalSession, MemoryJournal, newestWithin, parseJournalFilter } from './journal.js';
+import { JOURNAL_SESSION_BYTES, JOURNAL_TOTAL_BYTES, JournalRings, RecordRing, textBytes } from './journal-ring.js';
 
 const entry = (fields: Partial<JournalEntry>): JournalEntry => ({
   id: 1,
@@ -161,6 +161,23 @@ describe('the journal, bounded in bytes as well as in records', () => {
 
   it('states its bounds once: 4 MiB a session, 32 MiB in all', () => {
     expect([JOURNAL_SESSION_BYTES, JOURNAL_TOTAL_BYTES]).toEqual([4 * 1024 * 1024, 32 * 1024 * 1024]);
+  });
+
+  it('counts a string as the greater of its memory and its JSON: a control character as its 6-byte escape', () => {
+    expect(textBytes('pets')).toBe(8);
+    expect(textBytes('\u0001')).toBe(6);
+    expect(textBytes('"\\')).toBe(4);
+    expect(textBytes('\u20ac'.repeat(3))).toBe(9);
+    expect(textBytes('\ud800')).toBe(6);
+    for (const text of ['\u0000\u001f', 'a"b', '\u00e9t\u00e9', '\u{1f600}', 'plain'])
+      expect(textBytes(text)).toBeGreaterThanOrEqual(Math.max(2 * text.length, Buffer.byteLength(JSON.stringify(text)) - 2));
+  });
+
+  it('answers the newest entries whose JSON fits in a page, saying when older ones were left out', () => {
+    const entries = [3, 2, 1].map((id) => entry({ id, path: `/v1/${'x'.repeat(1000)}` }));
+    const size = JSON.stringify(entries[0]).length + 1;
+    expect(newestWithin(entries, 2 + 2 * size)).toEqual({ entries: [entries[1], entries[0]], truncated: true });
+    expect(newestWithin(entries, 2 + 3 * size)).toEqual({ entries: [...entries].reverse() });
   });
 
   it('keeps the newest records of a session that fit in its bytes, however few, and always the last one', () => {

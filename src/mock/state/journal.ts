@@ -127,12 +127,25 @@ export interface JournalFilter {
   readonly since?: number;
 }
 
-/** One session's journal as listed: its entries oldest first, and the greatest id the mock has given so far (0 for none): the next poll's `since`. */
+/**
+ * One session's journal as listed: its entries oldest first, and the greatest id the mock has given so
+ * far (0 for none): the next poll's `since`. `truncated` is there, and true, when older entries that
+ * match were left out to keep the answer within `JOURNAL_PAGE_BYTES`.
+ */
 export interface JournalPage {
   readonly session: string;
   readonly entries: readonly JournalEntry[];
   readonly last: number;
+  readonly truncated?: true;
 }
+
+/**
+ * The most one read of the journal answers, in bytes of its entries' JSON: the newest entries that fit.
+ * A session's ring is bounded in these bytes too (`JOURNAL_SESSION_BYTES`), so a lone mock's answer is
+ * cut only when hiding keys lengthened it; a cluster's, which gathers every replica's ring, may be. It
+ * stays within what the package reads of an answer (`MAX_RESPONSE_BYTES`, 5 MiB: `expectRequests`).
+ */
+export const JOURNAL_PAGE_BYTES = 4 * 1024 * 1024;
 
 /** Where the journal lives: this process's memory, or Redis. */
 export interface JournalKeeper {
@@ -192,6 +205,20 @@ export function entryFilter(filter: JournalFilter): (entry: JournalEntry) => boo
     (since === undefined || entry.id > since);
 }
 
+/**
+ * A test of records against the parts of `filter` a record holds as its entry shows them (the method,
+ * the status, the operation): a record they exclude is never formatted, which hides keys in its target
+ * and is the dear part of a read. The path is the entry's, keys hidden: `entryFilter` tests it.
+ */
+function recordFilter(filter: JournalFilter): (record: JournalRecord) => boolean {
+  const method = filter.method?.toUpperCase();
+  const { status, operation } = filter;
+  return (record) =>
+    (method === undefined || record.method === method) &&
+    (status === undefined || statusMatches(status, record.status)) &&
+    (operation === undefined || (record.operation ?? null) === operation);
+}
+
 /** What is wrong with a filter read from a query (`?method=POST&status=4xx&since=3`), or the filter. */
 export function parseJournalFilter(query: URLSearchParams): JournalFilter | { readonly error: string } {
   const known = new Set(['method', 'path', 'status', 'operation', 'since']);
@@ -234,7 +261,7 @@ export class MemoryJournal implements JournalKeeper {
 
   list(filter: JournalFilter): JournalPage {
     const session = filter.session ?? 'default';
-    return { session, entries: formatted(this.#rings.get(session), filter, this.#format), last: this.#last };
+    return { session, ...newestWithin(newestFormatted(this.#rings.get(session), filter, this.#format)), last: this.#last };
   }
 
   clear(session?: string): void {
@@ -242,8 +269,52 @@ export class MemoryJournal implements JournalKeeper {
   }
 }
 
-/** The entries of `ring` that `filter` matches, oldest first; those before `filter.since` are never formatted, so a poller pays for the new ones only. */
-export function formatted(ring: RecordRing | undefined, filter: JournalFilter, format: FormatRecord): JournalEntry[] {
+/**
+ * The entries of `ring` that `filter` matches, newest first, each formatted only when it is taken: those
+ * before `filter.since` never are, so a poller pays for the new ones only, and a page that is full stops
+ * the formatting (hiding keys is the dear part of it).
+ */
+export function* newestFormatted(ring: RecordRing | undefined, filter: JournalFilter, format: FormatRecord): Generator<JournalEntry> {
   const matches = entryFilter(filter);
-  return (ring?.records(filter.since) ?? []).map(({ id, record }) => format(record, id)).filter(matches);
+  const mayMatch = recordFilter(filter);
+  const records = ring?.records(filter.since) ?? [];
+  for (let i = records.length - 1; i >= 0; i--) {
+    const { id, record } = records[i] as (typeof records)[number];
+    if (!mayMatch(record)) continue;
+    const entry = format(record, id);
+    if (matches(entry)) yield entry;
+  }
+}
+
+// JSON.stringify escapes every control character: what it writes is printable ASCII but for the characters beyond.
+const BEYOND_ASCII = /[^ -\x7f]/;
+
+/** The bytes of `entry` in a JSON answer (UTF-8; a surrogate pair counted 6, more than its 4). */
+function jsonBytes(entry: JournalEntry): number {
+  const text = JSON.stringify(entry);
+  if (!BEYOND_ASCII.test(text)) return text.length;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+  }
+  return bytes;
+}
+
+/**
+ * The newest of `newest` (newest first) whose JSON fits in `maxBytes`, oldest first, and whether older
+ * ones were left out: the page of a journal read.
+ * @example
+ * newestWithin(newestFormatted(ring, {}, format)); // { entries: [...] } or { entries: [...], truncated: true }
+ */
+export function newestWithin(newest: Iterable<JournalEntry>, maxBytes = JOURNAL_PAGE_BYTES): { readonly entries: JournalEntry[]; readonly truncated?: true } {
+  const entries: JournalEntry[] = [];
+  // The list's brackets, and a comma after each entry.
+  let bytes = 2;
+  for (const entry of newest) {
+    bytes += jsonBytes(entry) + 1;
+    if (bytes > maxBytes) return { entries: entries.reverse(), truncated: true };
+    entries.push(entry);
+  }
+  return { entries: entries.reverse() };
 }

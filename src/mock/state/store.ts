@@ -1,3 +1,4 @@
+import { SessionFullError } from '../../errors.js';
 import type { Pet, PetStatus } from '../../types.js';
 import { cachedIn } from '../core/memo.js';
 import type { Pending } from '../core/pending.js';
@@ -138,6 +139,19 @@ function merge(
 }
 
 /**
+ * The most a session's own pets (created, put, or replacing seeded ones) are counted as, in bytes:
+ * 2 a character of each pet's JSON and 128 for its place in the session's lists. Some 100,000 pets of
+ * the usual size; a larger data set is a seed (`--data`), which every session shares at no cost.
+ * `POST /__mock/pets` of 1 MiB bodies, again and again, once grew a session without end.
+ */
+export const SESSION_PETS_BYTES = 16 * 1024 * 1024;
+
+/** What one pet of a session's own is counted as. */
+function entryBytes(entry: Entry): number {
+  return 128 + 2 * jsonOf(entry).length;
+}
+
+/**
  * One session's pets in memory: an overlay over the seed, which every session shares and none
  * changes. Opening a session copies nothing; the overlay holds what the session changed (the pets
  * created, put or removed), so its memory grows with those changes alone, and a reset drops it. A page
@@ -168,10 +182,14 @@ export class MemoryPetStore implements PetStore {
   #numbered = 0;
   /** The largest id so far below `CREATED_IDS_BELOW` (or the last created past it), once ids are not pet numbers: a created pet gets the next free one. */
   #largest = 0n;
+  /** The bytes the session's own pets are counted as (`entryBytes`), at most `#maxBytes`. */
+  #ownBytes = 0;
+  readonly #maxBytes: number;
 
   /** A store over a seed shared with other sessions, or over pets of its own (a new seed, made with `options`). */
-  constructor(seed: SeedIndex | readonly StoredPet[] = [], options: SeedOptions = {}) {
+  constructor(seed: SeedIndex | readonly StoredPet[] = [], options: SeedOptions = {}, maxBytes = SESSION_PETS_BYTES) {
     this.#seed = seed instanceof SeedIndex ? seed : new SeedIndex(seed, options);
+    this.#maxBytes = maxBytes;
     this.reset();
   }
 
@@ -182,12 +200,14 @@ export class MemoryPetStore implements PetStore {
 
   /** Adds a pet and returns it with its new id. */
   create(draft: PetDraft): StoredPet {
+    // The id a refused create would have had is not given later: ids are never given twice, and may skip.
     const id = this.#byId ? this.#nextId() : this.#seed.idOf(this.#seed.size + this.#creates + 1);
+    const entry: Entry = { pet: petOf(id, draft), json: undefined, saved: 'created' };
+    this.#makeRoom([entry]);
     this.#creates++;
     this.#numbered++;
-    const pet = petOf(id, draft);
-    this.#add({ pet, json: undefined, saved: 'created' });
-    return pet;
+    this.#add(entry);
+    return entry.pet;
   }
 
   /** The pet with this id, if there is one. */
@@ -217,10 +237,11 @@ export class MemoryPetStore implements PetStore {
   replace(id: number | bigint, draft: PetDraft): StoredPet | undefined {
     const old = this.#entry(id);
     if (old === undefined) return undefined;
-    const pet = petOf(old.pet.id, draft);
     const seeded = this.#seed.find(old.pet.id) !== undefined;
-    this.#add({ pet, json: undefined, saved: old.saved ?? (seeded ? 'replaced' : undefined) });
-    return pet;
+    const entry: Entry = { pet: petOf(old.pet.id, draft), json: undefined, saved: old.saved ?? (seeded ? 'replaced' : undefined) };
+    this.#makeRoom([entry]);
+    this.#add(entry);
+    return entry.pet;
   }
 
   /** Removes the pet with this id: one of the session's own is dropped from the overlay, a seeded one is hidden. */
@@ -262,6 +283,7 @@ export class MemoryPetStore implements PetStore {
 
   /** Back to the seeded pets: the overlay dropped. */
   reset(): void {
+    this.#ownBytes = 0;
     this.#changed.clear();
     this.#own = [];
     this.#ownByValue.clear();
@@ -275,6 +297,7 @@ export class MemoryPetStore implements PetStore {
 
   /** Adds these pets with their own ids, each replacing the pet of its id; from then on created pets are numbered after the largest id. */
   put(pets: readonly StoredPet[]): void {
+    this.#makeRoom(pets.map((pet) => ({ pet, json: undefined })));
     if (!this.#byId) {
       // Created ids were pet numbers until now: the next ones follow the largest id the session holds.
       this.#byId = true;
@@ -289,8 +312,22 @@ export class MemoryPetStore implements PetStore {
     }
   }
 
+  /** Throws `SessionFullError`, before anything changes, when `entries` in place of the session's own pets of their ids would pass its bytes. */
+  #makeRoom(entries: readonly Entry[]): void {
+    let bytes = this.#ownBytes;
+    for (const entry of entries) {
+      const old = this.#changed.get(keyOf(entry.pet.id));
+      bytes += entryBytes(entry) - (old ? entryBytes(old) : 0);
+    }
+    if (bytes > this.#maxBytes)
+      throw new SessionFullError(
+        `The session would hold more than ${this.#maxBytes} bytes of pets of its own, its cap (SESSION_PETS_BYTES, docs/guarantees.md); nothing was changed. Reset the session (POST /__mock/reset with its X-Mock-Session), or seed large data with --data.`,
+      );
+  }
+
   /** Adds a pet to the overlay, in place of the one of its id: the session's own, or a seeded one it then hides. */
   #add(entry: Entry): void {
+    this.#ownBytes += entryBytes(entry);
     const key = keyOf(entry.pet.id);
     const old = this.#changed.get(key);
     if (old) this.#drop(old);
@@ -308,6 +345,7 @@ export class MemoryPetStore implements PetStore {
 
   /** Takes one of the session's own pets out of its lists. */
   #drop(entry: Entry): void {
+    this.#ownBytes -= entryBytes(entry);
     removeFrom(this.#own, entry);
     removeFrom(this.#ownByValue.get(this.#valueOf(entry)), entry);
   }

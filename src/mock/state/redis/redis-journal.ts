@@ -8,7 +8,7 @@
 
 import { memoize } from '../../core/memo.js';
 import type { FormatRecord, JournalEntry, JournalFilter, JournalKeeper, JournalPage, JournalRecord } from '../journal.js';
-import { entryFilter, formatted } from '../journal.js';
+import { entryFilter, newestFormatted, newestWithin } from '../journal.js';
 import { JournalRings, type RingBounds } from '../journal-ring.js';
 import type { JournalBus, JournalQuestion } from './journal-bus.js';
 import type { RedisStore } from './redis-store.js';
@@ -57,8 +57,9 @@ export class ClusterJournal implements JournalKeeper {
     const question: JournalQuestion =
       typeof filter.since === 'number' ? { kind: 'list', session: digest, since: filter.since } : { kind: 'list', session: digest };
     const { entries, last } = await this.#bus.ask(question);
-    // Each replica keeps `size` of the session's entries; the cluster's journal shows the newest `size` of them all.
-    return { session, entries: entries.filter(entryFilter(filter)).sort(byId).slice(-this.#size), last };
+    // Each replica keeps `size` of the session's entries; the cluster's journal shows the newest `size` of them all, within a page's bytes.
+    const newest = entries.filter(entryFilter(filter)).sort(byId).slice(-this.#size).reverse();
+    return { session, ...newestWithin(newest), last };
   }
 
   async clear(session?: string): Promise<void> {
@@ -86,6 +87,7 @@ export class ClusterJournal implements JournalKeeper {
       const top = await this.#store.run(() => this.#store.redis.incrby(this.#bus.counterKey, count));
       ring.number(top - count + 1, count);
     }
-    return formatted(ring, question.since === undefined ? {} : { since: question.since }, this.#format);
+    // A replica's part is within a page too: the reader keeps no more of it.
+    return newestWithin(newestFormatted(ring, question.since === undefined ? {} : { since: question.since }, this.#format)).entries;
   }
 }
