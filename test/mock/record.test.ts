@@ -3,6 +3,7 @@
  * with --seed 7 writes what it was shown, and a new mock started from the recording serves the same
  * pets offline. The upstream key never lands in either file, in any encoding.
  */
+
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
 import { AUTH, JSON_HEADERS } from '../support/http-facts.js';
+import { FULL_PAGE } from '../support/page-size.js';
 
 const UPSTREAM_KEY = 'staging-s3cret/key+42';
 const UPSTREAM_AUTH = { authorization: `Bearer ${UPSTREAM_KEY}` };
@@ -31,7 +33,7 @@ describe('petstore-mock --proxy URL --record FILE', () => {
     const name = `owner ${UPSTREAM_KEY} ${Buffer.from(UPSTREAM_KEY).toString('base64')}`;
     const created = await fetch(`${proxy.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, categoryId: 2 }) });
     expect(created.status).toBe(201);
-    expect((await fetch(`${proxy.url}/pets?limit=100`, { headers: AUTH })).status).toBe(200);
+    expect((await fetch(`${proxy.url}/pets?${FULL_PAGE}`, { headers: AUTH })).status).toBe(200);
     expect((await fetch(`${proxy.url}/pets/3`, { headers: AUTH })).status).toBe(200);
     const recorded = await readFile(file, 'utf8');
     const profileFile = join(file, '..', 'staging.profile.json');
@@ -45,8 +47,8 @@ describe('petstore-mock --proxy URL --record FILE', () => {
 
     const replay = await startMockCli(['--port', '0', '--quiet', '--data', file, '--profile', profileFile]);
     running.push(replay);
-    const there = await (await fetch(`${upstream.url}/pets?limit=100`, { headers: UPSTREAM_AUTH })).text();
-    const here = await (await fetch(`${replay.url}/pets?limit=100`, { headers: AUTH })).text();
+    const there = await (await fetch(`${upstream.url}/pets?${FULL_PAGE}`, { headers: UPSTREAM_AUTH })).text();
+    const here = await (await fetch(`${replay.url}/pets?${FULL_PAGE}`, { headers: AUTH })).text();
     expect(here).toBe(there.replace(JSON.stringify(name).slice(1, -1), 'owner *** ***'));
     expect(JSON.parse(here)).toHaveLength(51);
   });

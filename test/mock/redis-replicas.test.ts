@@ -3,10 +3,12 @@
  * requests over them: every replica must answer as one mock would. Needs `dist/` (built by `npm test`)
  * and Debian's redis-server.
  */
+
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
 import { ADMIN, AUTH, JSON_HEADERS } from '../support/http-facts.js';
+import { FULL_PAGE, LIMIT } from '../support/page-size.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
 let redis: TestRedis;
@@ -73,8 +75,8 @@ describe('three replicas on one Redis', () => {
       24,
     );
     for (const mock of mocks) {
-      const page = (await (await fetch(`${mock.url}/pets?status=sold&limit=100`, { headers: AUTH })).json()) as { id: number }[];
-      expect(page).toHaveLength(100);
+      const page = (await (await fetch(`${mock.url}/pets?status=sold&${FULL_PAGE}`, { headers: AUTH })).json()) as { id: number }[];
+      expect(page).toHaveLength(LIMIT.maximum);
     }
   });
 
@@ -83,7 +85,7 @@ describe('three replicas on one Redis', () => {
     const inSession = (session: string) => ({ ...JSON_HEADERS, 'x-mock-session': session });
     const made = (await (await create(a, 'Alice pet', inSession('alice'))).json()) as { id: number };
     expect(made.id).toBe(51);
-    const listed = (await (await fetch(`${b.url}/pets?limit=100`, { headers: inSession('alice') })).json()) as { name: string }[];
+    const listed = (await (await fetch(`${b.url}/pets?${FULL_PAGE}`, { headers: inSession('alice') })).json()) as { name: string }[];
     expect(listed.at(-1)?.name).toBe('Alice pet');
     expect((await create(b, 'Bob pet', inSession('bob'))).status).toBe(201);
     const third = await create(c, 'Carol pet', inSession('carol'));

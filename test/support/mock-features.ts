@@ -4,6 +4,7 @@
  * control with `Prefer`, auth scenarios, coverage, the self-check and the clock. The self-check is on
  * throughout, so every answer here is also checked against spec/openapi.yaml.
  */
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openapi } from '../../src/generated/openapi.js';
 import * as validators from '../../src/generated/validators.js';
@@ -12,6 +13,7 @@ import type { MockOptions } from '../../src/mock/create-mock-api.js';
 import type { CoverageReport } from '../../src/mock/state/coverage.js';
 import { operationsOf } from '../../src/openapi/document.js';
 import { ADMIN, AUTH, answer, expectError, expectValid, JSON_HEADERS, type MockTarget, type StartTarget, selfChecked, withStarted } from './http-facts.js';
+import { FULL_PAGE } from './page-size.js';
 
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 const FIRST_BIG_ID = 2n ** 53n + 1n;
@@ -41,7 +43,7 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
     let target: MockTarget;
     const call = async (path: string, init?: RequestInit) => answer(await target.request(path, init), { admin: path.startsWith('/__mock') });
     const names = async (session: string) =>
-      ((await call('/pets?limit=100', { headers: inSession(session) })).json as { name: string }[]).map((pet) => pet.name);
+      ((await call(`/pets?${FULL_PAGE}`, { headers: inSession(session) })).json as { name: string }[]).map((pet) => pet.name);
     const create = (session: string, name: string) =>
       call('/pets', { method: 'POST', headers: inSession(session, JSON_HEADERS), body: JSON.stringify({ name, categoryId: 1 }) });
 
@@ -57,7 +59,7 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
         expect(await names('alice')).toHaveLength(51);
         expect(await names('bob')).toHaveLength(50);
         expect(await names('default')).toHaveLength(50);
-        expect(((await call('/pets?limit=100', { headers: AUTH })).json as unknown[]).length).toBe(50);
+        expect(((await call(`/pets?${FULL_PAGE}`, { headers: AUTH })).json as unknown[]).length).toBe(50);
         expect((await call('/pets/51', { headers: inSession('alice') })).json).toMatchObject({ id: 51, name: 'Rex' });
       });
 
@@ -249,7 +251,7 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
           expect(created.text).toBe(`{"id":${id},"name":"Rex","categoryId":3,"status":"sold"}`);
           expect(created.response.headers.get('location')).toBe(`/v1/pets/${id}`);
           expect((await answer(await big.request(`/pets/${id}`, { headers: AUTH }))).text).toBe(created.text);
-          expect((await answer(await big.request('/pets?status=sold&limit=100', { headers: AUTH }))).text).toContain(`"id":${id},`);
+          expect((await answer(await big.request(`/pets?status=sold&${FULL_PAGE}`, { headers: AUTH }))).text).toContain(`"id":${id},`);
           expect(parseJson(list.text)).toMatchObject([{ id: FIRST_BIG_ID }, { id: FIRST_BIG_ID + 1n }]);
         });
       });
