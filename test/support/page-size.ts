@@ -3,6 +3,7 @@
  * model the mock and the verifier read, so a test that asks for a full page, steps past the range or
  * names the range in a message follows the spec when its schema changes, with no edit.
  */
+import { DEFAULT_COUNT } from '../../src/fixtures/seeding.js';
 import { BUNDLED_MODEL } from '../../src/openapi/bundled-model.js';
 import { operationOfKind } from '../../src/openapi/resource-model.js';
 
@@ -17,6 +18,12 @@ export const FULL_PAGE = `limit=${LIMIT.maximum}`;
 
 /** Pets enough that a clamp of `limit` to its maximum shows: half a largest page more than one. */
 export const MORE_THAN_A_PAGE = Math.ceil(LIMIT.maximum * 1.5);
+
+/**
+ * A seed that leaves room on one full page for the few pets a test adds (ten at the most), so that a
+ * listing shows them all: the default seed, or fewer pets when the spec's largest page would not hold them.
+ */
+export const SEED_WITH_ROOM = Math.min(DEFAULT_COUNT, LIMIT.maximum - 10);
 
 /** The 400 message of an integer `limit` outside its bounds, as the mock words it (without the full stop). */
 export const LIMIT_RANGE_MESSAGE = `limit must be an integer from ${LIMIT.minimum} to ${LIMIT.maximum}`;
