@@ -17,7 +17,7 @@ import { type MockServer, startMockServer } from '../../src/mock/hosts/node-serv
 import { type PetstoreMockPluginOptions, petstoreMock } from '../../src/mock/hosts/vite.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, skipWithoutChromium } from '../support/chromium.js';
 import { AUTH, JSON_HEADERS } from '../support/http-facts.js';
-import { FULL_PAGE } from '../support/page-size.js';
+import { FULL_PAGE, SEED_WITH_ROOM } from '../support/page-size.js';
 import { type StaticServer, serveStatic } from '../support/static-server.js';
 
 const TEST = 'test/mock/vite-plugin.test.ts';
@@ -136,7 +136,8 @@ describe.skipIf(skipWithoutChromium(TEST))('petstore-mock/vite, with a real dev 
 
   it('lets no page on another origin use the admin through the dev server: the mock rejects each request, and its state survives', async () => {
     const log: string[] = [];
-    const { vite, url } = await devServer({ onRequest: (line) => log.push(line) });
+    // A seed that leaves room on a full page, where the pet kept is listed after the seeded ones.
+    const { vite, url } = await devServer({ count: SEED_WITH_ROOM, onRequest: (line) => log.push(line) });
     try {
       expect((await fetch(`${url}v1/pets`, { method: 'POST', headers: JSON_HEADERS, body: '{"name":"Keep me","categoryId":1}' })).status).toBe(201);
       const page = await browser.newPage();
