@@ -135,9 +135,10 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
     if (isList(request)) url.searchParams.delete('status');
     return mock(new Request(url, request));
   },
-  'limit capped at 50': async (request, mock) => {
+  'limit capped at half its maximum': async (request, mock) => {
     const url = new URL(request.url);
-    if (isList(request) && Number(url.searchParams.get('limit')) > 50) url.searchParams.set('limit', '50');
+    const cap = Math.floor(LIMIT.maximum / 2);
+    if (isList(request) && Number(url.searchParams.get('limit')) > cap) url.searchParams.set('limit', String(cap));
     return mock(new Request(url, request));
   },
   'status filter answers an empty page': async (request, mock) =>

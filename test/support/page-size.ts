@@ -20,10 +20,15 @@ export const FULL_PAGE = `limit=${LIMIT.maximum}`;
 export const MORE_THAN_A_PAGE = Math.ceil(LIMIT.maximum * 1.5);
 
 /**
- * A seed that leaves room on one full page for the few pets a test adds (ten at the most), so that a
- * listing shows them all: the default seed, or fewer pets when the spec's largest page would not hold them.
+ * A seed that leaves room on one full page for the `added` pets a test adds, so that a listing shows
+ * them all: the default seed, or fewer pets when the spec's largest page would not hold them.
  */
-export const SEED_WITH_ROOM = Math.min(DEFAULT_COUNT, LIMIT.maximum - 10);
+export function seedLeavingRoom(added: number): number {
+  return Math.min(DEFAULT_COUNT, LIMIT.maximum - added);
+}
+
+/** A seed that leaves room on a full page for a few pets (ten at the most). */
+export const SEED_WITH_ROOM = seedLeavingRoom(10);
 
 /** The 400 message of an integer `limit` outside its bounds, as the mock words it (without the full stop). */
 export const LIMIT_RANGE_MESSAGE = `limit must be an integer from ${LIMIT.minimum} to ${LIMIT.maximum}`;
