@@ -7,6 +7,8 @@ import { seededPets } from '../src/fixtures/seed.js';
 import { DEFAULT_COUNT, DEFAULT_SEED } from '../src/fixtures/seeding.js';
 import { DEFAULT_API_KEY } from '../src/mock/core/defaults.js';
 import { AUTH_MESSAGES } from '../src/mock/pipeline/auth.js';
+import { BUNDLED_MODEL } from '../src/openapi/bundled-model.js';
+import { operationOfKind } from '../src/openapi/resource-model.js';
 import type { BareConfig } from './servers.js';
 
 /** A request, its path relative to the API's base URL. */
@@ -42,6 +44,10 @@ export interface Scenario {
 export const BASE_PATH = '/v1';
 const AUTH = { authorization: `Bearer ${DEFAULT_API_KEY}` };
 const pets = seededPets(DEFAULT_SEED, DEFAULT_COUNT);
+/** `limit`'s bounds and default page, as the spec gives them. */
+const PAGE = operationOfKind(BUNDLED_MODEL, 'list')?.pageSize;
+if (PAGE?.default === undefined) throw new Error("the spec's list has no page size with a default: the benchmark's list scenarios read it");
+const { minimum, maximum, default: defaultPage } = PAGE;
 
 // What every answer of the mock carries, and getPet's deprecation notice.
 const JSON_HEADERS = {
@@ -70,17 +76,17 @@ const NEW_PET = { name: 'Rex', categoryId: 3, status: 'pending' };
 export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'list',
-    title: 'GET /v1/pets?limit=20',
-    request: get('/pets?limit=20'),
-    answer: ok(200, pets.slice(0, 20)),
+    title: `GET /v1/pets?limit=${defaultPage}`,
+    request: get(`/pets?limit=${defaultPage}`),
+    answer: ok(200, pets.slice(0, defaultPage)),
     minRatio: 0.85,
     minPrismRatio: 20,
   },
   {
     id: 'sold',
-    title: 'GET /v1/pets?status=sold&limit=100',
-    request: get('/pets?status=sold&limit=100'),
-    answer: ok(200, pets.filter((pet) => pet.status === 'sold').slice(0, 100)),
+    title: `GET /v1/pets?status=sold&limit=${maximum}`,
+    request: get(`/pets?status=sold&limit=${maximum}`),
+    answer: ok(200, pets.filter((pet) => pet.status === 'sold').slice(0, maximum)),
     minRatio: 0.8,
   },
   {
@@ -100,9 +106,9 @@ export const SCENARIOS: readonly Scenario[] = [
   { id: 'unauthorized', title: 'GET /v1/pets without a key (401)', request: get('/pets', {}), answer: UNAUTHORIZED, minRatio: 0.85 },
   {
     id: 'bad-limit',
-    title: 'GET /v1/pets?limit=0 (400)',
-    request: get('/pets?limit=0'),
-    answer: error('bad_request', 400, 'limit must be an integer from 1 to 100.'),
+    title: `GET /v1/pets?limit=${minimum - 1} (400)`,
+    request: get(`/pets?limit=${minimum - 1}`),
+    answer: error('bad_request', 400, `limit must be an integer from ${minimum} to ${maximum}.`),
     minRatio: 0.85,
   },
 ];

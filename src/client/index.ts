@@ -13,7 +13,7 @@ export interface ClientOptions {
 }
 
 export interface ListPetsQuery {
-  /** 1 to 100; the API's default is 20. */
+  /** The page size, within the bounds spec/openapi.yaml gives `limit`; without it, the API's default page. */
   readonly limit?: number;
   readonly status?: PetStatus;
 }

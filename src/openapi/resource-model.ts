@@ -428,7 +428,7 @@ export function readResourceModel(doc: OpenApiDocument, validators: ValidatorLoo
 /**
  * The one operation of a kind, when the model has it; a model with two of a kind is not one the mock serves.
  * @example
- * operationOfKind(model, 'list')?.pageSize; // { parameter: 'limit', minimum: 1, maximum: 100, default: 20 }
+ * operationOfKind(model, 'list')?.pageSize; // { parameter: 'limit', minimum, maximum, default }: limit's schema
  */
 export function operationOfKind(model: ResourceModel, kind: OperationKind): ModelOperation | undefined {
   return model.operations.find((operation) => operation.kind === kind);

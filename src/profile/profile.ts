@@ -73,13 +73,13 @@ export function inOrder(order: ListOrder, pets: readonly Ordered[]): boolean {
 export interface Profile {
   /** 1, or 2 when the document uses a field version 2 added (`limitAboveMaximum`, `limitBelowMinimum`). */
   readonly version: ProfileVersion;
-  /** `listPets` with an integer `limit` outside 1..100: refused with 400, or clamped into range. */
+  /** `listPets` with an integer `limit` outside the spec's bounds: refused with 400, or clamped into range. */
   readonly limitOutOfRange: 'refuse' | 'clamp' | Unknown;
-  /** Version 2: `listPets` with an integer `limit` above 100 only, when the deployment treats the two sides apart (a gateway's `min(limit, 100)`); known, it wins over `limitOutOfRange` on that side. */
+  /** Version 2: `listPets` with an integer `limit` above the spec's maximum only, when the deployment treats the two sides apart (a gateway's `min(limit, maximum)`); known, it wins over `limitOutOfRange` on that side. */
   readonly limitAboveMaximum: 'refuse' | 'clamp' | Unknown;
-  /** Version 2: `listPets` with an integer `limit` below 1 only; known, it wins over `limitOutOfRange` on that side. */
+  /** Version 2: `listPets` with an integer `limit` below the spec's minimum only; known, it wins over `limitOutOfRange` on that side. */
   readonly limitBelowMinimum: 'refuse' | 'clamp' | Unknown;
-  /** `listPets` with a `limit` that is not an integer: refused with 400, or ignored (the default 20). Unknown: as `limitOutOfRange` says (clamp ignores it). */
+  /** `listPets` with a `limit` that is not an integer: refused with 400, or ignored (the default page). Unknown: as `limitOutOfRange` says (clamp ignores it). */
   readonly limitNotInteger: 'refuse' | 'ignore' | Unknown;
   /** `listPets` with a `status` outside the enum: refused with 400, or answered with an empty page. */
   readonly unknownStatus: 'refuse' | 'empty' | Unknown;
@@ -167,18 +167,18 @@ export const PROFILE_SCHEMA = {
   then: { properties: Object.fromEntries(VERSION_2_FIELDS.map((field) => [field, { const: UNKNOWN }])) },
   properties: {
     version: { enum: [1, 2], description: 'The version of this document format: 2 when it uses limitAboveMaximum or limitBelowMinimum.' },
-    limitOutOfRange: oneOf(['refuse', 'clamp'], 'listPets with an integer limit outside 1..100: 400, or clamped into range.'),
+    limitOutOfRange: oneOf(['refuse', 'clamp'], "listPets with an integer limit outside the spec's bounds: 400, or clamped into range."),
     limitAboveMaximum: oneOf(
       ['refuse', 'clamp'],
-      'Version 2. listPets with an integer limit above 100 only: 400, or clamped to 100. Known, it wins over limitOutOfRange on that side.',
+      "Version 2. listPets with an integer limit above the spec's maximum only: 400, or clamped to the maximum. Known, it wins over limitOutOfRange on that side.",
     ),
     limitBelowMinimum: oneOf(
       ['refuse', 'clamp'],
-      'Version 2. listPets with an integer limit below 1 only: 400, or clamped to 1. Known, it wins over limitOutOfRange on that side.',
+      "Version 2. listPets with an integer limit below the spec's minimum only: 400, or clamped to the minimum. Known, it wins over limitOutOfRange on that side.",
     ),
     limitNotInteger: oneOf(
       ['refuse', 'ignore'],
-      'listPets with a limit that is not an integer: 400, or ignored (the default 20). Unknown: as limitOutOfRange says.',
+      'listPets with a limit that is not an integer: 400, or ignored (the default page). Unknown: as limitOutOfRange says.',
     ),
     unknownStatus: oneOf(['refuse', 'empty'], 'listPets with a status outside the enum: 400, or an empty page.'),
     defaultStatus: oneOf([...PET_STATUSES, 'omitted'], 'The status of a pet added without one; "omitted": the pet has none.'),

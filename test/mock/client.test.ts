@@ -4,6 +4,7 @@ import { createClient, type PetstoreClient } from '../../src/client/index.js';
 import { createHandlers } from '../../src/mock/hosts/msw.js';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
 import { apiErrorOf } from '../support/api-error.js';
+import { LIMIT } from '../support/page-size.js';
 
 const KEY = 'petstore-dev-key';
 
@@ -41,9 +42,9 @@ describe.each(targets)('the typed client against %s', (_, start) => {
   afterAll(() => target.close());
 
   it('lists pets, with a limit and a status', async () => {
-    expect(await client.listPets()).toHaveLength(20);
+    expect(await client.listPets()).toHaveLength(LIMIT.default);
     expect(await client.listPets({ limit: 3 })).toHaveLength(3);
-    const sold = await client.listPets({ status: 'sold', limit: 100 });
+    const sold = await client.listPets({ status: 'sold', limit: LIMIT.maximum });
     expect(sold.length).toBeGreaterThan(0);
     expect(sold.every((pet) => pet.status === 'sold')).toBe(true);
   });

@@ -3,6 +3,7 @@
  * careless user meet it: exact int64 ids over real HTTP, a bad file refused naming every fault, and
  * the same pets in every mode: memory, `--state`, `--store redis://`, `--workers`.
  */
+
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
 import { ADMIN, AUTH, JSON_HEADERS } from '../support/http-facts.js';
+import { FULL_PAGE } from '../support/page-size.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
 const MAX = '9223372036854775807';
@@ -291,10 +293,10 @@ describe('--data with --store redis://', () => {
         `/pets/${MAX}`,
         '/pets/52',
         '/pets/4242',
-        '/pets?limit=100',
+        `/pets?${FULL_PAGE}`,
         '/pets?limit=5',
-        '/pets?status=pending&limit=100',
-        '/pets?status=sold&limit=100',
+        `/pets?status=pending&${FULL_PAGE}`,
+        `/pets?status=sold&${FULL_PAGE}`,
       ])
         answers.push(`${path} ${await (await fetch(`${url}${path}`, { headers })).text()}`);
       return answers;

@@ -18,6 +18,7 @@ import { type MockServer, startMockServer } from '../../src/mock/hosts/node-serv
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, skipWithoutChromium } from '../support/chromium.js';
 import { type RunningMock, startMockCli } from '../support/cli.js';
 import { AUTH, JSON_HEADERS, KEY } from '../support/http-facts.js';
+import { FULL_PAGE } from '../support/page-size.js';
 import { CLIENT_SEES_RESET, exchangeOutline, pipeline, rawRequest } from '../support/raw-http.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { type StaticServer, serveStatic } from '../support/static-server.js';
@@ -69,7 +70,7 @@ function rawBytes(url: string, path: string): Promise<{ readonly bytes: Buffer; 
 }
 
 async function petCount(baseUrl: string): Promise<number> {
-  const response = await fetch(`${baseUrl}/pets?limit=100`, { headers: AUTH });
+  const response = await fetch(`${baseUrl}/pets?${FULL_PAGE}`, { headers: AUTH });
   return ((await response.json()) as unknown[]).length;
 }
 

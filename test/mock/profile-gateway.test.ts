@@ -1,6 +1,6 @@
 /**
- * A gateway in front of a correct deployment clamps `limit` above 100 (a `min(limit, 100)`) but
- * refuses one below 1, and orders the list by name by code units (`Pet Z` before `pet a`, as a binary
+ * A gateway in front of a correct deployment clamps `limit` above its maximum (a `min(limit, maximum)`)
+ * but refuses one below its minimum, and orders the list by name by code units (`Pet Z` before `pet a`, as a binary
  * collation does): petstore-verify learns both, the mock adopts
  * them, and the proxy stops calling the clamp a drift once it holds the profile learned.
  */
@@ -12,11 +12,21 @@ import { type MockServer, startMockServer } from '../../src/mock/hosts/node-serv
 import { startProxyServer } from '../../src/mock/proxy/proxy-server.js';
 import { inOrder, type Profile, profileDocument, readProfile } from '../../src/profile/profile.js';
 import { correctDeployment, type Deployment } from '../support/deployments.js';
+import { FULL_PAGE, LIMIT, MORE_THAN_A_PAGE } from '../support/page-size.js';
 
 const KEY = 'petstore-dev-key';
 const AUTH = { authorization: `Bearer ${KEY}` };
+/** A limit far above the maximum, as docs/profiles.md's example asks for. */
+const FAR_ABOVE = LIMIT.maximum * 5;
 /** What a client of the gateway sends that its choices decide: both sides of the limit's range, and full pages. */
-const REQUESTS = ['/pets?limit=101', '/pets?limit=500', '/pets?limit=0', '/pets?limit=-1', '/pets?limit=100', '/pets'];
+const REQUESTS = [
+  `/pets?limit=${LIMIT.maximum + 1}`,
+  `/pets?limit=${FAR_ABOVE}`,
+  `/pets?limit=${LIMIT.minimum - 1}`,
+  '/pets?limit=-1',
+  `/pets?${FULL_PAGE}`,
+  '/pets',
+];
 
 async function page(base: string, path: string): Promise<{ status: number; pets: { id: number; name: string }[] }> {
   const response = await fetch(`${base}${path}`, { headers: AUTH });
@@ -28,7 +38,7 @@ describe('a gateway that clamps limit above the maximum only and orders by name'
   let gateway: Deployment;
   let profile: Profile;
   beforeAll(async () => {
-    gateway = await correctDeployment({ limitOutOfRange: 'clamp-above', order: 'name', count: 150, mixedCaseNames: true });
+    gateway = await correctDeployment({ limitOutOfRange: 'clamp-above', order: 'name', count: MORE_THAN_A_PAGE, mixedCaseNames: true });
     const report = await verify({ baseUrl: gateway.url, apiKey: KEY, suite: 'spec' });
     expect(report.exitCode, JSON.stringify(report.results.filter((result) => result.outcome === 'fail'))).toBe(0);
     profile = profileOfRun(report.results);
@@ -43,17 +53,17 @@ describe('a gateway that clamps limit above the maximum only and orders by name'
   describe('the mock with that profile', () => {
     let mock: MockServer;
     beforeAll(async () => {
-      mock = await startMockServer({ profile, count: 150 });
+      mock = await startMockServer({ profile, count: MORE_THAN_A_PAGE });
     });
     afterAll(() => mock.close());
 
-    it('answers as the gateway does: 100 pets above the maximum, 400 below the minimum, by name', async () => {
+    it(`answers as the gateway does: ${LIMIT.maximum} pets above the maximum, 400 below the minimum, by name`, async () => {
       for (const path of REQUESTS) {
         const [theirs, ours] = [await page(gateway.url, path), await page(mock.url, path)];
         expect([path, ours.status, ours.pets.length]).toEqual([path, theirs.status, theirs.pets.length]);
       }
-      expect((await page(mock.url, '/pets?limit=500')).pets).toHaveLength(100);
-      const { pets } = await page(mock.url, '/pets?limit=100');
+      expect((await page(mock.url, `/pets?limit=${FAR_ABOVE}`)).pets).toHaveLength(LIMIT.maximum);
+      const { pets } = await page(mock.url, `/pets?${FULL_PAGE}`);
       expect(
         inOrder(
           'name',
@@ -75,7 +85,7 @@ describe('a gateway that clamps limit above the maximum only and orders by name'
     };
     const without = await drifts(false);
     expect(
-      without.some((message) => /limit=101: status: the deployment 200, the mock 400/.test(message)),
+      without.some((message) => message.includes(`limit=${LIMIT.maximum + 1}: status: the deployment 200, the mock 400`)),
       without.join('\n'),
     ).toBe(true);
     expect(
@@ -85,16 +95,16 @@ describe('a gateway that clamps limit above the maximum only and orders by name'
     expect(await drifts(true)).toEqual([]);
   });
 
-  it('is the version-2 example of docs/profiles.md, which the mock runs: 100 pets for limit=500, 400 for limit=0', async () => {
+  it(`is the version-2 example of docs/profiles.md, which the mock runs: ${LIMIT.maximum} pets for limit=${FAR_ABOVE}, 400 for limit=${LIMIT.minimum - 1}`, async () => {
     const examples = [...(await readFile(new URL('../../docs/profiles.md', import.meta.url), 'utf8')).matchAll(/```json\n([\s\S]*?)```/g)];
     const written: unknown = JSON.parse(examples[1]?.[1] ?? '');
     // The choices the example names are the ones learned from the gateway.
     expect(profile).toMatchObject(written as object);
     const example = readProfile(written);
-    const mock = await startMockServer({ profile: example, count: 150, selfCheck: (mismatch) => expect.fail(mismatch) });
+    const mock = await startMockServer({ profile: example, count: MORE_THAN_A_PAGE, selfCheck: (mismatch) => expect.fail(mismatch) });
     try {
-      expect((await page(mock.url, '/pets?limit=500')).pets).toHaveLength(100);
-      expect((await page(mock.url, '/pets?limit=0')).status).toBe(400);
+      expect((await page(mock.url, `/pets?limit=${FAR_ABOVE}`)).pets).toHaveLength(LIMIT.maximum);
+      expect((await page(mock.url, `/pets?limit=${LIMIT.minimum - 1}`)).status).toBe(400);
     } finally {
       await mock.close();
     }

@@ -3,10 +3,12 @@
  * and bytes (issue 34): a deployment that lists a thousand pets never shown before on every read grew
  * the proxy without end. The real proxy in front of such a deployment, read over HTTP.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProxyServer, startProxyServer } from '../../src/mock/proxy/proxy-server.js';
 import { MAX_MIRRORED_BYTES, MAX_MIRRORED_PETS } from '../../src/mock/proxy/shadow.js';
 import { type Deployment, json, serve } from '../support/deployments.js';
+import { FULL_PAGE } from '../support/page-size.js';
 
 /** Pets on each page the deployment lists, each new. */
 const PAGE = 1_000;
@@ -32,7 +34,7 @@ afterAll(async () => {
 /** Lists `pages` pages through the proxy, then the number of pets the shadow holds. */
 async function mirroredAfter(pages: number): Promise<number> {
   const headers = { authorization: 'Bearer petstore-dev-key' };
-  for (let page = 0; page < pages; page++) await (await fetch(`${proxy.url}/pets?limit=100`, { headers })).arrayBuffer();
+  for (let page = 0; page < pages; page++) await (await fetch(`${proxy.url}/pets?${FULL_PAGE}`, { headers })).arrayBuffer();
   const health = (await (await fetch(`${new URL(proxy.url).origin}/__mock/health`)).json()) as { pets: number };
   return health.pets;
 }

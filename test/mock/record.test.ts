@@ -14,6 +14,7 @@ import { MAX_FILE_BYTES } from '../../src/files/read-file.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
 import { AUTH, JSON_HEADERS } from '../support/http-facts.js';
+import { FULL_PAGE, SEED_WITH_ROOM } from '../support/page-size.js';
 
 const UPSTREAM_KEY = 'staging-s3cret/key+42';
 const UPSTREAM_AUTH = { authorization: `Bearer ${UPSTREAM_KEY}` };
@@ -26,7 +27,8 @@ afterEach(async () => {
 
 describe('petstore-mock --proxy URL --record FILE', () => {
   it('records the pets and the profile the deployment showed; --data and --profile serve them again offline', async () => {
-    const upstream = await startMockServer({ port: 0, seed: 7, apiKey: UPSTREAM_KEY });
+    // Few enough pets that the one added still fits on a full page, which the replay is compared by.
+    const upstream = await startMockServer({ port: 0, seed: 7, count: SEED_WITH_ROOM, apiKey: UPSTREAM_KEY });
     running.push(upstream);
     const file = join(await mkdtemp(join(tmpdir(), 'petstore-record-')), 'staging.json');
     const proxy = await startMockCli(['--port', '0', '--quiet', '--proxy', upstream.url, '--upstream-key', UPSTREAM_KEY, '--record', file]);
@@ -35,7 +37,7 @@ describe('petstore-mock --proxy URL --record FILE', () => {
     const name = `owner ${UPSTREAM_KEY} ${Buffer.from(UPSTREAM_KEY).toString('base64')}`;
     const created = await fetch(`${proxy.url}/pets`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, categoryId: 2 }) });
     expect(created.status).toBe(201);
-    expect((await fetch(`${proxy.url}/pets?limit=100`, { headers: AUTH })).status).toBe(200);
+    expect((await fetch(`${proxy.url}/pets?${FULL_PAGE}`, { headers: AUTH })).status).toBe(200);
     expect((await fetch(`${proxy.url}/pets/3`, { headers: AUTH })).status).toBe(200);
     const recorded = await readFile(file, 'utf8');
     const profileFile = join(file, '..', 'staging.profile.json');
@@ -49,10 +51,10 @@ describe('petstore-mock --proxy URL --record FILE', () => {
 
     const replay = await startMockCli(['--port', '0', '--quiet', '--data', file, '--profile', profileFile]);
     running.push(replay);
-    const there = await (await fetch(`${upstream.url}/pets?limit=100`, { headers: UPSTREAM_AUTH })).text();
-    const here = await (await fetch(`${replay.url}/pets?limit=100`, { headers: AUTH })).text();
+    const there = await (await fetch(`${upstream.url}/pets?${FULL_PAGE}`, { headers: UPSTREAM_AUTH })).text();
+    const here = await (await fetch(`${replay.url}/pets?${FULL_PAGE}`, { headers: AUTH })).text();
     expect(here).toBe(there.replace(JSON.stringify(name).slice(1, -1), 'owner *** ***'));
-    expect(JSON.parse(here)).toHaveLength(51);
+    expect(JSON.parse(here)).toHaveLength(SEED_WITH_ROOM + 1);
   });
 
   it('records no form of the upstream key the request log would hide: unpadded, base64 unpadded or url, encoded twice', async () => {

@@ -3,10 +3,12 @@
  * requests over them: every replica must answer as one mock would. Needs `dist/` (built by `npm test`)
  * and Debian's redis-server.
  */
+
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
 import { ADMIN, AUTH, JSON_HEADERS } from '../support/http-facts.js';
+import { FULL_PAGE, LIMIT, SEED_WITH_ROOM } from '../support/page-size.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
 let redis: TestRedis;
@@ -47,7 +49,8 @@ async function inFlight<T>(tasks: readonly (() => Promise<T>)[], width: number):
 describe('three replicas on one Redis', () => {
   let mocks: RunningMock[];
   beforeAll(async () => {
-    mocks = await replicas(3, ['--max-sessions', '2']);
+    // A seed that leaves room on a full page, where a session's pet is listed after the seeded ones.
+    mocks = await replicas(3, ['--max-sessions', '2', '--count', String(SEED_WITH_ROOM)]);
   });
   afterAll(() => stopAll(mocks));
 
@@ -61,7 +64,7 @@ describe('three replicas on one Redis', () => {
       24,
     );
     expect(new Set(made).size).toBe(1000);
-    expect([...made].sort((a, b) => a - b)).toEqual(Array.from({ length: 1000 }, (_, i) => 51 + i));
+    expect([...made].sort((a, b) => a - b)).toEqual(Array.from({ length: 1000 }, (_, i) => SEED_WITH_ROOM + 1 + i));
     await inFlight(
       made.flatMap((id) =>
         mocks.map((mock) => async () => {
@@ -73,8 +76,8 @@ describe('three replicas on one Redis', () => {
       24,
     );
     for (const mock of mocks) {
-      const page = (await (await fetch(`${mock.url}/pets?status=sold&limit=100`, { headers: AUTH })).json()) as { id: number }[];
-      expect(page).toHaveLength(100);
+      const page = (await (await fetch(`${mock.url}/pets?status=sold&${FULL_PAGE}`, { headers: AUTH })).json()) as { id: number }[];
+      expect(page).toHaveLength(LIMIT.maximum);
     }
   });
 
@@ -82,17 +85,20 @@ describe('three replicas on one Redis', () => {
     const [a, b, c] = mocks as [RunningMock, RunningMock, RunningMock];
     const inSession = (session: string) => ({ ...JSON_HEADERS, 'x-mock-session': session });
     const made = (await (await create(a, 'Alice pet', inSession('alice'))).json()) as { id: number };
-    expect(made.id).toBe(51);
-    const listed = (await (await fetch(`${b.url}/pets?limit=100`, { headers: inSession('alice') })).json()) as { name: string }[];
+    expect(made.id).toBe(SEED_WITH_ROOM + 1);
+    const listed = (await (await fetch(`${b.url}/pets?${FULL_PAGE}`, { headers: inSession('alice') })).json()) as { name: string }[];
     expect(listed.at(-1)?.name).toBe('Alice pet');
     expect((await create(b, 'Bob pet', inSession('bob'))).status).toBe(201);
     const third = await create(c, 'Carol pet', inSession('carol'));
     expect(third.status, 'a third session passes the cap of 2 across replicas').toBe(429);
     const origin = new URL(c.url).origin;
     const sessions = (await (await fetch(`${origin}/__mock/sessions`)).json()) as { sessions: { name: string; pets: number }[] };
-    expect(sessions.sessions).toEqual([expect.objectContaining({ name: 'alice', pets: 51 }), expect.objectContaining({ name: 'bob', pets: 51 })]);
+    expect(sessions.sessions).toEqual([
+      expect.objectContaining({ name: 'alice', pets: SEED_WITH_ROOM + 1 }),
+      expect.objectContaining({ name: 'bob', pets: SEED_WITH_ROOM + 1 }),
+    ]);
     expect((await fetch(`${new URL(b.url).origin}/__mock/reset`, { method: 'POST', headers: ADMIN })).status).toBe(200);
-    expect((await fetch(`${a.url}/pets/51`, { headers: inSession('alice') })).status).toBe(404);
+    expect((await fetch(`${a.url}/pets/${SEED_WITH_ROOM + 1}`, { headers: inSession('alice') })).status).toBe(404);
     expect((await fetch(`${c.url}/pets/1100`, { headers: AUTH })).status).toBe(404);
     expect((await create(c, 'Carol pet', inSession('carol'))).status, 'the reset dropped every session').toBe(201);
   });

@@ -2,9 +2,11 @@
  * Creates attacked from the outside: real servers on port 0, real HTTP, a redis-server of the test's
  * own. Each test is a defect found by a red-team pass over grouped creates (create-batch.ts).
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/json/lossless.js';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
+import { FULL_PAGE } from '../support/page-size.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
 let redis: TestRedis;
@@ -59,7 +61,7 @@ describe.each([
         const read = await fetch(`${server.url}/pets/${pet.id}`, { headers });
         expect(((await jsonOf(read)) as { name: string }).name).toBe(pet.name);
       }
-      const list = (await jsonOf(await fetch(`${server.url}/pets?limit=100`, { headers }))) as { id: bigint | number }[];
+      const list = (await jsonOf(await fetch(`${server.url}/pets?${FULL_PAGE}`, { headers }))) as { id: bigint | number }[];
       const listed = list.map((pet) => BigInt(pet.id));
       expect(new Set(listed).size).toBe(listed.length);
       expect(listed).toHaveLength(5 + 2 + 6);
@@ -85,7 +87,7 @@ async function createdPastData(store: object): Promise<{ ids: bigint[]; listed: 
         ),
       ),
     );
-    const list = (await jsonOf(await fetch(`${server.url}/pets?limit=100`, { headers }))) as { id: bigint | number }[];
+    const list = (await jsonOf(await fetch(`${server.url}/pets?${FULL_PAGE}`, { headers }))) as { id: bigint | number }[];
     return { ids: created.map((pet) => BigInt(pet.id)), listed: list.map((pet) => BigInt(pet.id)) };
   } finally {
     await server.close();

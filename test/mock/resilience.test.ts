@@ -13,6 +13,7 @@ import * as validators from '../../src/generated/validators.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { runCli, startMockCli } from '../support/cli.js';
 import { ADMIN, AUTH, JSON_HEADERS, KEY } from '../support/http-facts.js';
+import { FULL_PAGE } from '../support/page-size.js';
 
 /**
  * Sends raw bytes and resolves with everything the server answers until it closes the connection, or
@@ -153,7 +154,7 @@ describe('the Node server under concurrent writes', () => {
     let writing = true;
     const pages: unknown[] = [];
     const reader = (async () => {
-      while (writing) pages.push(await (await fetch(`${server.url}/pets?status=sold&limit=100`, { headers: AUTH })).json());
+      while (writing) pages.push(await (await fetch(`${server.url}/pets?status=sold&${FULL_PAGE}`, { headers: AUTH })).json());
     })();
     const created = await Promise.all(
       Array.from({ length: 1_000 }, async (_, i) => {

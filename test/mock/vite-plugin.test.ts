@@ -4,6 +4,7 @@
  * this machine, cannot use the admin through it; the mock the plugin started stops with the dev
  * server, and a mock it was pointed at (`target`) does not.
  */
+
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { type MockServer, startMockServer } from '../../src/mock/hosts/node-serv
 import { type PetstoreMockPluginOptions, petstoreMock } from '../../src/mock/hosts/vite.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, skipWithoutChromium } from '../support/chromium.js';
 import { AUTH, JSON_HEADERS } from '../support/http-facts.js';
+import { FULL_PAGE, SEED_WITH_ROOM } from '../support/page-size.js';
 import { type StaticServer, serveStatic } from '../support/static-server.js';
 
 const TEST = 'test/mock/vite-plugin.test.ts';
@@ -134,7 +136,8 @@ describe.skipIf(skipWithoutChromium(TEST))('petstore-mock/vite, with a real dev 
 
   it('lets no page on another origin use the admin through the dev server: the mock rejects each request, and its state survives', async () => {
     const log: string[] = [];
-    const { vite, url } = await devServer({ onRequest: (line) => log.push(line) });
+    // A seed that leaves room on a full page, where the pet kept is listed after the seeded ones.
+    const { vite, url } = await devServer({ count: SEED_WITH_ROOM, onRequest: (line) => log.push(line) });
     try {
       expect((await fetch(`${url}v1/pets`, { method: 'POST', headers: JSON_HEADERS, body: '{"name":"Keep me","categoryId":1}' })).status).toBe(201);
       const page = await browser.newPage();
@@ -148,7 +151,7 @@ describe.skipIf(skipWithoutChromium(TEST))('petstore-mock/vite, with a real dev 
         'X-Mock-Admin POST: cors 403',
       ]);
       expect(adminLines(log)).toEqual(Array.from({ length: 5 }, () => 'POST /__mock/reset 403'));
-      const listed = (await (await fetch(`${url}v1/pets?limit=100`, { headers: AUTH })).json()) as { name: string }[];
+      const listed = (await (await fetch(`${url}v1/pets?${FULL_PAGE}`, { headers: AUTH })).json()) as { name: string }[];
       expect(listed.map((pet) => pet.name)).toContain('Keep me');
     } finally {
       await vite.close();

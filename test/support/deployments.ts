@@ -9,6 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { type JsonValue, parseJson, stringifyJson } from '../../src/json/lossless.js';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
+import { LIMIT, LIMIT_RANGE_MESSAGE } from './page-size.js';
 
 export type WebHandler = (request: Request) => Promise<Response>;
 
@@ -121,7 +122,7 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
   },
   'default page size ignored': async (request, mock) => {
     const url = new URL(request.url);
-    if (isList(request) && !url.searchParams.has('limit')) url.searchParams.set('limit', '100');
+    if (isList(request) && !url.searchParams.has('limit')) url.searchParams.set('limit', String(LIMIT.maximum));
     return mock(new Request(url, request));
   },
   'limit ignored': async (request, mock) => {
@@ -134,9 +135,10 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
     if (isList(request)) url.searchParams.delete('status');
     return mock(new Request(url, request));
   },
-  'limit capped at 50': async (request, mock) => {
+  'limit capped at half its maximum': async (request, mock) => {
     const url = new URL(request.url);
-    if (isList(request) && Number(url.searchParams.get('limit')) > 50) url.searchParams.set('limit', '50');
+    const cap = Math.floor(LIMIT.maximum / 2);
+    if (isList(request) && Number(url.searchParams.get('limit')) > cap) url.searchParams.set('limit', String(cap));
     return mock(new Request(url, request));
   },
   'status filter answers an empty page': async (request, mock) =>
@@ -201,9 +203,9 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
     const response = await mock(request);
     return response.status === 404 ? new Response('', { status: 404 }) : response;
   },
-  'limit not capped at 100': async (request, mock) => {
+  'limit not capped at its maximum': async (request, mock) => {
     const url = new URL(request.url);
-    if (isList(request) && Number(url.searchParams.get('limit')) > 100) {
+    if (isList(request) && Number(url.searchParams.get('limit')) > LIMIT.maximum) {
       return json(
         200,
         Array.from({ length: Number(url.searchParams.get('limit')) }, (_, i) => ({ id: i + 1, name: `pet ${i}`, categoryId: 1, status: 'sold' })),
@@ -707,7 +709,7 @@ export interface Choices {
   readonly basePath: string;
   /**
    * An integer limit out of range: clamped, refused, clamped above the maximum and refused below the
-   * minimum (a gateway's `min(limit, 100)`), or clamped above and the default page below (Django REST
+   * minimum (a gateway's `min(limit, maximum)`), or clamped above and the default page below (Django REST
    * framework's `LimitOffsetPagination`: `limit=0` is no positive integer, so the default limit).
    */
   readonly limitOutOfRange: 'clamp' | 'refuse' | 'clamp-above' | 'default';
@@ -921,12 +923,12 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
     if (request.headers.get('authorization') !== `Bearer ${KEY}`) return error(request, 401, 'unauthorized', 'a valid bearer key is required');
     const path = url.pathname.slice(base.length);
     if (path === '/pets' && request.method === 'GET') {
-      const rawLimit = url.searchParams.get('limit') ?? '20';
+      const rawLimit = url.searchParams.get('limit') ?? String(LIMIT.default);
       let limit = /^-?\d+$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
-      if (!(limit >= 1 && limit <= 100)) {
-        if (choices.limitOutOfRange === 'refuse' || (choices.limitOutOfRange === 'clamp-above' && !(limit > 100)))
-          return error(request, 400, 'bad_request', 'limit must be an integer from 1 to 100');
-        limit = Number.isNaN(limit) || (choices.limitOutOfRange === 'default' && limit < 1) ? 20 : Math.min(100, Math.max(1, limit));
+      if (!(limit >= LIMIT.minimum && limit <= LIMIT.maximum)) {
+        if (choices.limitOutOfRange === 'refuse' || (choices.limitOutOfRange === 'clamp-above' && !(limit > LIMIT.maximum)))
+          return error(request, 400, 'bad_request', LIMIT_RANGE_MESSAGE);
+        limit = Number.isNaN(limit) || (choices.limitOutOfRange === 'default' && limit < LIMIT.minimum) ? LIMIT.default : Math.min(LIMIT.maximum, Math.max(LIMIT.minimum, limit));
       }
       const status = url.searchParams.get('status');
       if (status !== null && !STATUSES.includes(status as (typeof STATUSES)[number]) && choices.unknownStatus === 'refuse')
@@ -991,8 +993,8 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
 }
 
 /**
- * The other side of most open choices at once: newest first, status left out when not sent, categories
- * 1..10 only, limit clamped, an empty page for an unknown status, 404 for a non-integer id, charset,
+ * The other side of most open choices at once: newest first, status left out when not sent,
+ * categories 1..10 only, limit clamped, an empty page for an unknown status, 404 for a non-integer id, charset,
  * extra fields, numeric error codes. The verifier, the profile learner and the proxy are each tested
  * against a deployment that makes them.
  */

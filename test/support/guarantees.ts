@@ -9,6 +9,7 @@
  * gap is closed, until the list says so too. A mode added tomorrow starts with no gap listed: it fails
  * the suite until it keeps every promise.
  */
+
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
@@ -23,6 +24,7 @@ import { startMockCli } from './cli.js';
 import { ACTING_CHARACTERS, DROPPED_FIELDS, hostileOriginDeployment, TERMINAL_ESCAPES } from './hostile-origin.js';
 import { answer, expectError } from './http-facts.js';
 import { adminAnswers, keysRevealed, layeredKeyEncodings, sendKeyEverywhere } from './key-echoes.js';
+import { FULL_PAGE } from './page-size.js';
 import { residentBytes } from './peak-rss.js';
 import { CLIENT_SEES_RESET, exchangeOutline, pipeline, rawRequest, unreadPipeline } from './raw-http.js';
 import { published, type TestRedis } from './redis.js';
@@ -160,7 +162,7 @@ async function createPet(mock: StartedMock, name = unique('pet')) {
 
 /** The ids of the pets of a session, as the API lists them. */
 async function petIds(mock: StartedMock, session: string) {
-  const listed = await call(mock, '/pets?limit=100', { headers: { ...bearer(mock), 'x-mock-session': session } });
+  const listed = await call(mock, `/pets?${FULL_PAGE}`, { headers: { ...bearer(mock), 'x-mock-session': session } });
   expect(listed.response.status, listed.text).toBe(200);
   if (!validators.Pets(listed.json)) throw new Error(`the 200 holds no Pets: ${listed.text}`);
   return listed.json.map((pet) => pet.id);
@@ -322,7 +324,7 @@ const concurrentCreates: Guarantee = {
     const session = unique('parallel');
     const headers = { ...bearer(mock), 'x-mock-session': session };
     const listOf = async (status: string) => {
-      const listed = await call(mock, `/pets?status=${status}&limit=100`, { headers });
+      const listed = await call(mock, `/pets?status=${status}&${FULL_PAGE}`, { headers });
       expect(listed.response.status, listed.text).toBe(200);
       if (!validators.Pets(listed.json)) throw new Error(`a list read during creates holds no Pets: ${listed.text}`);
       return listed.json;

@@ -9,6 +9,7 @@ import { parseItem } from 'structured-headers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as validators from '../../src/generated/validators.js';
 import type { MockApi, MockOptions } from '../../src/mock/create-mock-api.js';
+import { FULL_PAGE, LIMIT, LIMIT_RANGE_MESSAGE } from './page-size.js';
 
 export interface MockTarget {
   /** The API's base URL, ending in `/v1`. */
@@ -154,20 +155,20 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
     });
 
     describe('GET /v1/pets', () => {
-      it('answers a bare array of 20 pets in ascending id order by default', async () => {
+      it(`answers a bare array of ${LIMIT.default} pets in ascending id order by default`, async () => {
         const result = await call('/pets', { headers: AUTH });
         expect(result.response.status).toBe(200);
         expectValid(validators.listPets200, result.json);
         const ids = (result.json as { id: number }[]).map((pet) => pet.id);
-        expect(ids).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+        expect(ids).toEqual(Array.from({ length: LIMIT.default }, (_, i) => i + 1));
       });
 
-      it('honours limit 1 and limit 100', async () => {
-        expect(((await call('/pets?limit=1', { headers: AUTH })).json as unknown[]).length).toBe(1);
-        expect(((await call('/pets?limit=100', { headers: AUTH })).json as unknown[]).length).toBe(50);
+      it(`honours limit ${LIMIT.minimum} and limit ${LIMIT.maximum}`, async () => {
+        expect(((await call(`/pets?limit=${LIMIT.minimum}`, { headers: AUTH })).json as unknown[]).length).toBe(LIMIT.minimum);
+        expect(((await call(`/pets?${FULL_PAGE}`, { headers: AUTH })).json as unknown[]).length).toBe(50);
       });
 
-      for (const limit of ['0', '101', '-1', '1.5', 'abc', '', '1e2', '99999999999999999999999', ' 5']) {
+      for (const limit of [`${LIMIT.minimum - 1}`, `${LIMIT.maximum + 1}`, '-1', '1.5', 'abc', '', '1e2', '99999999999999999999999', ' 5']) {
         it(`answers 400 naming limit for limit=${JSON.stringify(limit)}`, async () => {
           expectError(await call(`/pets?limit=${encodeURIComponent(limit)}`, { headers: AUTH }), 400, /limit/);
         });
@@ -175,7 +176,7 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
 
       it('filters by status, keeping id order', async () => {
         for (const status of ['available', 'pending', 'sold']) {
-          const result = await call(`/pets?status=${status}&limit=100`, { headers: AUTH });
+          const result = await call(`/pets?status=${status}&${FULL_PAGE}`, { headers: AUTH });
           expectValid(validators.listPets200, result.json);
           const pets = result.json as { id: number; status: string }[];
           expect(pets.length).toBeGreaterThan(0);
@@ -210,9 +211,9 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
         });
       }
 
-      it('names the documented bounds of limit, 1 to 100, whatever the value', async () => {
-        for (const limit of ['99999999999999999999', '0', '101', '-9223372036854775809']) {
-          expectError(await call(`/pets?limit=${limit}`, { headers: AUTH }), 400, /^limit must be an integer from 1 to 100\.$/);
+      it(`names the documented bounds of limit, ${LIMIT.minimum} to ${LIMIT.maximum}, whatever the value`, async () => {
+        for (const limit of ['99999999999999999999', `${LIMIT.minimum - 1}`, `${LIMIT.maximum + 1}`, '-9223372036854775809']) {
+          expectError(await call(`/pets?limit=${limit}`, { headers: AUTH }), 400, new RegExp(`^${LIMIT_RANGE_MESSAGE}\\.$`));
         }
       });
 
@@ -233,7 +234,7 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
         expect(created.json).toEqual({ id: pet.id, name: 'Rex', categoryId: 3, status: 'pending' });
         expect(created.response.headers.get('location')).toBe(`/v1/pets/${pet.id}`);
         expect((await call(`/pets/${pet.id}`, { headers: AUTH })).json).toEqual(created.json);
-        const pending = (await call('/pets?status=pending&limit=100', { headers: AUTH })).json as { id: number }[];
+        const pending = (await call(`/pets?status=pending&${FULL_PAGE}`, { headers: AUTH })).json as { id: number }[];
         expect(pending.map((p) => p.id)).toContain(pet.id);
       });
 
@@ -287,7 +288,7 @@ export function runHttpFacts(host: string, startHost: StartTarget): void {
       for (const [what, body, message] of invalid) {
         it(`answers 400 naming the fault for ${what}`, async () => {
           expectError(await post(body), 400, message);
-          expect(((await call('/pets?limit=100', { headers: AUTH })).json as unknown[]).length).toBe(50);
+          expect(((await call(`/pets?${FULL_PAGE}`, { headers: AUTH })).json as unknown[]).length).toBe(50);
         });
       }
 

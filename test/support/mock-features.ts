@@ -4,6 +4,7 @@
  * control with `Prefer`, auth scenarios, coverage, the self-check and the clock. The self-check is on
  * throughout, so every answer here is also checked against spec/openapi.yaml.
  */
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openapi } from '../../src/generated/openapi.js';
 import * as validators from '../../src/generated/validators.js';
@@ -12,8 +13,11 @@ import type { MockOptions } from '../../src/mock/create-mock-api.js';
 import type { CoverageReport } from '../../src/mock/state/coverage.js';
 import { operationsOf } from '../../src/openapi/document.js';
 import { ADMIN, AUTH, answer, expectError, expectValid, JSON_HEADERS, type MockTarget, type StartTarget, selfChecked, withStarted } from './http-facts.js';
+import { FULL_PAGE, SEED_WITH_ROOM } from './page-size.js';
 
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+/** The pets the sessions' target starts with: few enough that a session's own few pets still fit on a full page. */
+const SEED = SEED_WITH_ROOM;
 const FIRST_BIG_ID = 2n ** 53n + 1n;
 
 /** Each operation, a request to it, and the error statuses the spec documents for it. */
@@ -41,12 +45,12 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
     let target: MockTarget;
     const call = async (path: string, init?: RequestInit) => answer(await target.request(path, init), { admin: path.startsWith('/__mock') });
     const names = async (session: string) =>
-      ((await call('/pets?limit=100', { headers: inSession(session) })).json as { name: string }[]).map((pet) => pet.name);
+      ((await call(`/pets?${FULL_PAGE}`, { headers: inSession(session) })).json as { name: string }[]).map((pet) => pet.name);
     const create = (session: string, name: string) =>
       call('/pets', { method: 'POST', headers: inSession(session, JSON_HEADERS), body: JSON.stringify({ name, categoryId: 1 }) });
 
     beforeAll(async () => {
-      target = await start({});
+      target = await start({ count: SEED });
     });
     afterAll(() => target.close());
     beforeEach(() => target.reset());
@@ -54,11 +58,11 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
     describe('isolated sessions (X-Mock-Session)', () => {
       it('gives each session its own copy of the seeded pets, opened on first use', async () => {
         expect((await create('alice', 'Rex')).response.status).toBe(201);
-        expect(await names('alice')).toHaveLength(51);
-        expect(await names('bob')).toHaveLength(50);
-        expect(await names('default')).toHaveLength(50);
-        expect(((await call('/pets?limit=100', { headers: AUTH })).json as unknown[]).length).toBe(50);
-        expect((await call('/pets/51', { headers: inSession('alice') })).json).toMatchObject({ id: 51, name: 'Rex' });
+        expect(await names('alice')).toHaveLength(SEED + 1);
+        expect(await names('bob')).toHaveLength(SEED);
+        expect(await names('default')).toHaveLength(SEED);
+        expect(((await call(`/pets?${FULL_PAGE}`, { headers: AUTH })).json as unknown[]).length).toBe(SEED);
+        expect((await call(`/pets/${SEED + 1}`, { headers: inSession('alice') })).json).toMatchObject({ id: SEED + 1, name: 'Rex' });
       });
 
       it('keeps parallel workers apart: each sees its own pets and never another worker’s', async () => {
@@ -66,33 +70,36 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
         await Promise.all(workers.flatMap((worker) => Array.from({ length: 5 }, (_, i) => create(worker, `${worker} pet ${i}`))));
         for (const worker of workers) {
           const seen = await names(worker);
-          expect(seen).toHaveLength(55);
+          expect(seen).toHaveLength(SEED + 5);
           expect(seen.filter((name) => name.startsWith('worker-')).sort()).toEqual(Array.from({ length: 5 }, (_, i) => `${worker} pet ${i}`));
         }
-        expect(await names('default')).toHaveLength(50);
+        expect(await names('default')).toHaveLength(SEED);
       });
 
       it('resets or drops one session and leaves the others; /__mock/reset without a session resets them all', async () => {
         await create('a', 'Rex');
         await create('b', 'Rex');
-        expect((await call('/__mock/sessions/a/reset', { method: 'POST', headers: ADMIN })).json).toEqual({ status: 'ok', session: 'a', pets: 50 });
-        expect(await names('a')).toHaveLength(50);
-        expect(await names('b')).toHaveLength(51);
+        expect((await call('/__mock/sessions/a/reset', { method: 'POST', headers: ADMIN })).json).toEqual({ status: 'ok', session: 'a', pets: SEED });
+        expect(await names('a')).toHaveLength(SEED);
+        expect(await names('b')).toHaveLength(SEED + 1);
         expect((await call('/__mock/sessions', {})).json).toMatchObject({
           sessions: [
-            { name: 'a', pets: 50 },
-            { name: 'b', pets: 51 },
+            { name: 'a', pets: SEED },
+            { name: 'b', pets: SEED + 1 },
           ],
         });
         expect((await call('/__mock/sessions/b', { method: 'DELETE', headers: ADMIN })).json).toEqual({ status: 'ok', session: 'b', dropped: true });
-        expect(await names('b')).toHaveLength(50);
+        expect(await names('b')).toHaveLength(SEED);
         await create('b', 'Rex');
         await create('default', 'Rex');
-        expect((await call('/__mock/reset', { method: 'POST', headers: { ...ADMIN, 'x-mock-session': 'b' } })).json).toMatchObject({ session: 'b', pets: 50 });
-        expect(await names('default')).toHaveLength(51);
+        expect((await call('/__mock/reset', { method: 'POST', headers: { ...ADMIN, 'x-mock-session': 'b' } })).json).toMatchObject({
+          session: 'b',
+          pets: SEED,
+        });
+        expect(await names('default')).toHaveLength(SEED + 1);
         await create('b', 'Rex');
-        expect((await call('/__mock/reset', { method: 'POST', headers: ADMIN })).json).toMatchObject({ pets: 50, sessions: 0 });
-        expect(await names('default')).toHaveLength(50);
+        expect((await call('/__mock/reset', { method: 'POST', headers: ADMIN })).json).toMatchObject({ pets: SEED, sessions: 0 });
+        expect(await names('default')).toHaveLength(SEED);
         expect((await call('/__mock/sessions', {})).json).toMatchObject({ sessions: [] });
         expectError(await call('/__mock/sessions/default', { method: 'DELETE', headers: ADMIN }), 400, /reset it/);
       });
@@ -144,7 +151,7 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
             if (status === 401) expect(result.response.headers.get('www-authenticate')).toBe('Bearer');
             if (status === 410) expect(result.response.headers.get('sunset')).toBe(SUNSET);
           }
-          expect(await target.mock.store.size).toBe(50);
+          expect(await target.mock.store.size).toBe(SEED);
         });
       }
 
@@ -249,7 +256,7 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
           expect(created.text).toBe(`{"id":${id},"name":"Rex","categoryId":3,"status":"sold"}`);
           expect(created.response.headers.get('location')).toBe(`/v1/pets/${id}`);
           expect((await answer(await big.request(`/pets/${id}`, { headers: AUTH }))).text).toBe(created.text);
-          expect((await answer(await big.request('/pets?status=sold&limit=100', { headers: AUTH }))).text).toContain(`"id":${id},`);
+          expect((await answer(await big.request(`/pets?status=sold&${FULL_PAGE}`, { headers: AUTH }))).text).toContain(`"id":${id},`);
           expect(parseJson(list.text)).toMatchObject([{ id: FIRST_BIG_ID }, { id: FIRST_BIG_ID + 1n }]);
         });
       });

@@ -6,6 +6,7 @@
  */
 import { type JsonValue, parseJson, stringifyJson } from '../../src/json/lossless.js';
 import { type Fault, isCreate, isGet, isList, json, type WebHandler } from './deployments.js';
+import { LIMIT } from './page-size.js';
 
 /** A pet as the mock answers it, read losslessly (a categoryId beyond 2^53 stays exact); the mock's ids are small numbers. */
 type Pet = { [field: string]: JsonValue } & { id: number };
@@ -142,7 +143,7 @@ export function filterLeaksNoStatus(): Fault {
     if (pet) return rewrite(response, () => without(pet, 'status'));
     if (isGet(request)) return mapPets(request, response, mock, (one) => (none.pets.has(one.id) ? without(one, 'status') : one));
     if (!isList(request) || response.status !== 200) return response;
-    const limit = Number(new URL(request.url).searchParams.get('limit') ?? 20);
+    const limit = Number(new URL(request.url).searchParams.get('limit') ?? LIMIT.default);
     const leaked = [...none.pets.values()].map((one) => without(one, 'status'));
     // The pets of no status on every page, filtered or not: unfiltered as they should be, filtered as the leak.
     return rewrite(response, (pets) => [...(pets as Pet[]).filter((one) => !none.pets.has(one.id)), ...leaked].sort((a, b) => a.id - b.id).slice(0, limit));

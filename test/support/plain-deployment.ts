@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type Deployment, listenOnLoopback } from './deployments.js';
+import { LIMIT, LIMIT_RANGE_MESSAGE } from './page-size.js';
 
 export type PlainFault =
   /** `parseInt` on the id: `/pets/7abc` and `/pets/7.5` are the pet 7. */
@@ -60,10 +61,10 @@ function routed(path: string, fault: PlainFault | undefined): string {
 export async function plainDeployment(fault?: PlainFault): Promise<Deployment> {
   const pets: Pet[] = Array.from({ length: 30 }, (_, i) => ({ id: i + 1, name: `Plain ${i + 1}`, categoryId: (i % 4) + 1, status: STATUSES[i % 3] as string }));
   const list = (response: ServerResponse, query: URLSearchParams) => {
-    const limit = query.get('limit') ?? '20';
+    const limit = query.get('limit') ?? String(LIMIT.default);
     const status = query.get('status');
-    if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > 100)
-      return sendError(response, 400, 'bad_request', 'limit must be an integer from 1 to 100');
+    if (!/^\d+$/.test(limit) || Number(limit) < LIMIT.minimum || Number(limit) > LIMIT.maximum)
+      return sendError(response, 400, 'bad_request', LIMIT_RANGE_MESSAGE);
     if (status !== null && !STATUSES.includes(status)) return sendError(response, 400, 'bad_request', 'status must be available, pending or sold');
     send(response, 200, pets.filter((pet) => status === null || pet.status === status).slice(0, Number(limit)));
   };

@@ -15,6 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { Deployment } from './deployments.js';
+import { LIMIT, LIMIT_RANGE_MESSAGE, MORE_THAN_A_PAGE } from './page-size.js';
 
 const KEY = 'petstore-dev-key';
 const STATUSES = ['available', 'pending', 'sold'] as const;
@@ -31,7 +32,7 @@ export interface Style {
   readonly order: 'id-asc' | 'id-desc' | 'name' | 'name-desc' | 'shuffled';
   /** The status of a pet added without one: a value, or left out. */
   readonly defaultStatus: 'available' | 'pending' | 'sold' | 'omit';
-  /** `limit` out of range: refused, clamped into 1..100, or (a gateway) clamped above 100 and refused below 1. */
+  /** `limit` out of range: refused, clamped into its bounds, or (a gateway) clamped above the maximum and refused below the minimum. */
   readonly limitOutOfRange: 'refuse' | 'clamp' | 'clamp-above';
   /** `limit` that is no integer: refused, or ignored (the default page). */
   readonly limitNotInteger: 'refuse' | 'ignore';
@@ -95,8 +96,8 @@ export type RedteamFault =
   | 'int64-rounded'
   | 'error-status-mismatch'
   | 'absent-pet-200-null'
-  | 'default-limit-10'
-  | 'max-limit-50'
+  | 'default-limit-half'
+  | 'max-limit-half'
   | 'fastify-body-coercion'
   | 'fastapi-422'
   | 'key-prefix-compare'
@@ -254,17 +255,17 @@ export async function redteamDeployment(name: string, overrides: Partial<Style> 
   };
 
   const readLimit = (raw: string | null): number | Answer => {
-    if (raw === null) return fault === 'default-limit-10' ? 10 : 20;
+    if (raw === null) return fault === 'default-limit-half' ? Math.floor(LIMIT.default / 2) : LIMIT.default;
     let limit: number | undefined;
     if (fault === 'limit-parseint') limit = Number.parseInt(raw, 10);
     else if (style.limitParse === 'ajv') limit = ajvInteger(raw);
     else limit = /^-?\d+$/.test(raw) ? Number(raw) : undefined;
-    if (limit === undefined || Number.isNaN(limit)) return style.limitNotInteger === 'ignore' ? 20 : badRequest('limit must be an integer from 1 to 100');
-    const most = fault === 'max-limit-50' ? 50 : 100;
-    if (limit > 100) return style.limitOutOfRange === 'refuse' ? badRequest('limit must be at most 100') : most;
+    if (limit === undefined || Number.isNaN(limit)) return style.limitNotInteger === 'ignore' ? LIMIT.default : badRequest(LIMIT_RANGE_MESSAGE);
+    const most = fault === 'max-limit-half' ? Math.floor(LIMIT.maximum / 2) : LIMIT.maximum;
+    if (limit > LIMIT.maximum) return style.limitOutOfRange === 'refuse' ? badRequest(`limit must be at most ${LIMIT.maximum}`) : most;
     // `limit=0` read as "no limit", as many ORMs do.
     if (limit === 0 && fault === 'limit-zero-unlimited') return pets.length;
-    if (limit < 1) return style.limitOutOfRange === 'clamp' ? 1 : badRequest('limit must be at least 1');
+    if (limit < LIMIT.minimum) return style.limitOutOfRange === 'clamp' ? LIMIT.minimum : badRequest(`limit must be at least ${LIMIT.minimum}`);
     return Math.min(limit, most);
   };
 
@@ -529,8 +530,8 @@ export const CORRECT: readonly { name: string; style: Partial<Style> }[] = [
     style: { rateLimit: { every: 11, retryAfter: 'date' }, order: 'name-desc', otherMethods: 404 },
   },
   {
-    name: 'a gateway clamping limit above 100 and refusing below 1, bodies ended by closing the connection, ids from 1000',
-    style: { limitOutOfRange: 'clamp-above', framing: 'close', ids: 'from-1000', count: 150 },
+    name: 'a gateway clamping limit above its maximum and refusing below its minimum, bodies ended by closing the connection, ids from 1000',
+    style: { limitOutOfRange: 'clamp-above', framing: 'close', ids: 'from-1000', count: MORE_THAN_A_PAGE },
   },
   {
     name: 'express with a category table, errors with problem-details fields, 404 for bad ids, empty page for unknown status, 5 pets',
@@ -584,8 +585,8 @@ export const FAULTY: readonly { fault: RedteamFault; style: Partial<Style>; name
   { fault: 'int64-rounded', style: {}, names: /categoryId/ },
   { fault: 'error-status-mismatch', style: {}, names: /status/ },
   { fault: 'absent-pet-200-null', style: {}, names: /200|null/ },
-  { fault: 'default-limit-10', style: {}, names: /20|default/ },
-  { fault: 'max-limit-50', style: { limitOutOfRange: 'clamp', count: 150 }, names: /100|limit/ },
+  { fault: 'default-limit-half', style: {}, names: new RegExp(`${LIMIT.default}|default`) },
+  { fault: 'max-limit-half', style: { limitOutOfRange: 'clamp', count: MORE_THAN_A_PAGE }, names: new RegExp(`${LIMIT.maximum}|limit`) },
   { fault: 'fastify-body-coercion', style: { limitParse: 'ajv' }, names: /categoryId|name/ },
   { fault: 'fastapi-422', style: { routing: 'fastapi' }, names: /422/ },
   { fault: 'key-prefix-compare', style: {}, names: /suffix/ },

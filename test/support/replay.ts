@@ -5,6 +5,7 @@
  */
 import { type JsonValue, parseJson } from '../../src/json/lossless.js';
 import { inOrder, type ListOrder, type Ordered } from '../../src/profile/profile.js';
+import { FULL_PAGE, LIMIT } from './page-size.js';
 
 /** The choices a profile records, as the corpus names them. */
 export type ChoiceName =
@@ -41,11 +42,11 @@ export interface Seen {
 /** The corpus; `category` is one the deployment accepts. */
 export function corpus(category: string): Probe[] {
   return [
-    { choice: 'limitOutOfRange', method: 'GET', path: '/pets?limit=0' },
-    { choice: 'limitOutOfRange', method: 'GET', path: '/pets?limit=101' },
+    { choice: 'limitOutOfRange', method: 'GET', path: `/pets?limit=${LIMIT.minimum - 1}` },
+    { choice: 'limitOutOfRange', method: 'GET', path: `/pets?limit=${LIMIT.maximum + 1}` },
     { choice: 'limitNotInteger', method: 'GET', path: '/pets?limit=abc' },
     { choice: 'unknownStatus', method: 'GET', path: '/pets?status=lost' },
-    { choice: 'listOrder', method: 'GET', path: '/pets?limit=100' },
+    { choice: 'listOrder', method: 'GET', path: `/pets?${FULL_PAGE}` },
     { choice: 'nonIntegerPetId', method: 'GET', path: '/pets/abc' },
     { choice: 'defaultStatus', method: 'POST', path: '/pets', body: `{"name":"Replayed","categoryId":${category}}` },
     { choice: 'categories', method: 'POST', path: '/pets', body: '{"name":"Replayed","categoryId":4242425,"status":"sold"}' },

@@ -41,7 +41,7 @@ export function variantSpec(): OpenApiDocument {
   const limit = nodeAt(doc, 'paths', '/pets', 'get', 'parameters', 0);
   if (limit.name !== 'limit') throw new Error('the first parameter of listPets is no longer limit');
   nodeAt(limit, 'schema').maximum = VARIANT_LIMIT_MAXIMUM;
-  limit.description = `Maximum number of animals returned (1 to ${VARIANT_LIMIT_MAXIMUM}, default 20).`;
+  limit.description = `Maximum number of animals returned (1 to ${VARIANT_LIMIT_MAXIMUM}, default ${String(nodeAt(limit, 'schema').default)}).`;
   nodeAt(doc, 'components', 'responses', 'BadRequest', 'content', 'application/json', 'example').message = `limit: must be <= ${VARIANT_LIMIT_MAXIMUM}`;
   const petId = nodeAt(doc, 'paths', '/pets/{petId}', 'get', 'parameters', 0);
   // What an operation on one animal shares: its tag, its key, its id in the path, and its errors.

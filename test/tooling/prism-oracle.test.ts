@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { AUTH, JSON_HEADERS } from '../support/http-facts.js';
+import { FULL_PAGE } from '../support/page-size.js';
 import { type RunningPrism, startPrism } from '../support/prism.js';
 
 interface Violation {
@@ -12,7 +13,7 @@ interface Violation {
 const corpus: [string, string, RequestInit][] = [
   ['list, default page', '/pets', { headers: AUTH }],
   ['list, limit 1', '/pets?limit=1', { headers: AUTH }],
-  ['list, limit 100', '/pets?limit=100', { headers: AUTH }],
+  ['list, a full page', `/pets?${FULL_PAGE}`, { headers: AUTH }],
   ['list, status sold', '/pets?status=sold', { headers: AUTH }],
   ['list, bad limit', '/pets?limit=0', { headers: AUTH }],
   ['list, bad status', '/pets?status=adopted', { headers: AUTH }],

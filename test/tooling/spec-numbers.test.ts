@@ -2,8 +2,9 @@
  * `limit`'s bounds are the spec's: `minimum` and `maximum` of listPets's parameter, read here from the
  * resource model. Every other place that writes them (the spec's own prose and examples, docs,
  * examples, comments, tests) is a copy, and this test fails when a copy disagrees with the schema:
- * a range "1 to 100", a "<= 100", a clamp "to 100", or a `limit=` that is neither a page size the
- * spec allows, the first value past it, nor a value far beyond it.
+ * a range "1 to 100" or "1..100", a "<= 100", a clamp "to 100", a page "of at most 100" or a limit
+ * "above 100", a "default 20", or a `limit=` that is neither a page size the spec allows, the first
+ * value past it, nor a value far beyond it. Tests read the bounds from test/support/page-size.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -19,6 +20,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 interface Bounds {
   readonly minimum: number;
   readonly maximum: number;
+  readonly default?: number | undefined;
 }
 
 const pageSize = operationOfKind(BUNDLED_MODEL, 'list')?.pageSize;
@@ -26,29 +28,39 @@ if (pageSize === undefined) throw new Error('the spec has no page size on its li
 
 /** Folders whose text may copy the bounds; the changelog tells what was, and generated files follow the spec by construction. */
 const SCANNED = ['README.md', 'docs', 'examples', 'spec/openapi.yaml', 'src', 'test', 'bench'];
-const SKIPPED = /(^|\/)(node_modules|generated|pacts|dredd|programs)(\/|$)|RESULTS\.md$|\.png$/;
+const SKIPPED = /(^|\/)(node_modules|generated|pacts|dredd|programs|independent)(\/|$)|RESULTS\.md$|\.png$/;
 
 function filesUnder(path: string): string[] {
   const full = join(root, path);
   try {
     return readdirSync(full, { withFileTypes: true }).flatMap((entry) => filesUnder(join(path, entry.name)));
   } catch {
-    return SKIPPED.test(path) || !/\.(ts|md|yaml|mts|js)$/.test(path) ? [] : [path];
+    return SKIPPED.test(path) || !/\.(ts|md|yaml|mts|js|mjs|cjs)$/.test(path) ? [] : [path];
   }
 }
 
 /** Where a line of `text` writes `limit`'s bounds otherwise than `bounds`, as `file:line: what`. */
-function disagreements(file: string, text: string, { minimum, maximum }: Bounds): string[] {
+function disagreements(file: string, text: string, { minimum, maximum, default: defaultPage }: Bounds): string[] {
   const found: string[] = [];
   text.split('\n').forEach((line, index) => {
     if (!/\blimit\b/i.test(line)) return;
     const at = `${file}:${index + 1}`;
-    for (const [, from, to] of line.matchAll(/\b(\d+) (?:to|\.\.) ?(\d+)\b|\b(\d+)\.\.(\d+)\b/g)) {
+    // Another range on the line (categories 1..10) is not limit's.
+    for (const [, spaced, spacedTo, dotted, dottedTo] of line.matchAll(/(?<!categor\w* )(?:\b(\d+) (?:to|\.\.) ?(\d+)\b|\b(\d+)\.\.(\d+)\b)/g)) {
+      const [from, to] = [spaced ?? dotted, spacedTo ?? dottedTo];
       if (from !== undefined && to !== undefined && (Number(from) !== minimum || Number(to) !== maximum))
         found.push(`${at}: a range ${from} to ${to}, where the spec says ${minimum} to ${maximum}`);
     }
     for (const [phrase, value] of line.matchAll(/(?:must be <= ?|min\(limit, ?)(\d+)/g)) {
       if (Number(value) !== maximum) found.push(`${at}: "${phrase}", where the spec's maximum is ${maximum}`);
+    }
+    for (const [phrase, ...values] of line.matchAll(/\b(?:at most (\d+) pets|page of at most (\d+)|above (\d+)|maximum (\d+))\b/g)) {
+      const value = Number(values.find((group) => group !== undefined));
+      if (![minimum, maximum, defaultPage].includes(value))
+        found.push(`${at}: "${phrase}", where the spec's bounds are ${minimum} and ${maximum}, its default ${defaultPage}`);
+    }
+    for (const [phrase, value] of line.matchAll(/\bdefault (?:page )?(?:of )?(\d+)\b/g)) {
+      if (Number(value) !== defaultPage) found.push(`${at}: "${phrase}", where the spec's default is ${defaultPage}`);
     }
     for (const [phrase, value] of line.matchAll(/clamp(?:ed)? (?:in)?to (\d+)/g)) {
       if (Number(value) !== maximum && Number(value) !== minimum) found.push(`${at}: "${phrase}", where the spec's bounds are ${minimum} and ${maximum}`);
@@ -80,7 +92,7 @@ describe("limit's bounds", () => {
   });
 
   it('would name every copy a change of the maximum leaves behind, the spec’s own prose and example first', () => {
-    const stale = texts.flatMap(([file, text]) => disagreements(file, text, { minimum: pageSize.minimum, maximum: VARIANT_LIMIT_MAXIMUM }));
+    const stale = texts.flatMap(([file, text]) => disagreements(file, text, { ...pageSize, maximum: VARIANT_LIMIT_MAXIMUM }));
     expect(stale.filter((line) => line.startsWith('spec/openapi.yaml')).length).toBeGreaterThanOrEqual(3);
     expect(stale.some((line) => line.startsWith('docs/'))).toBe(true);
   });

@@ -6,6 +6,7 @@ import { MAX_WRITES, verify } from '../../src/contracts/runner.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { runCli } from '../support/cli.js';
 import { alternativeDeployment, type Deployment, FAULTS, faultyDeployment, serve } from '../support/deployments.js';
+import { FULL_PAGE } from '../support/page-size.js';
 import { startPrism } from '../support/prism.js';
 
 const KEY = 'petstore-dev-key';
@@ -42,7 +43,7 @@ describe('petstore-verify against the project mock', () => {
       const report = await verify({ baseUrl: small.url, apiKey: KEY, suite: 'spec' });
       expect(failedIds(report)).toEqual([]);
       expect(report.writes).toBeLessThanOrEqual(MAX_WRITES);
-      const names = (await (await fetch(`${small.url}/pets?limit=100`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { name: string }[];
+      const names = (await (await fetch(`${small.url}/pets?${FULL_PAGE}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { name: string }[];
       expect(names.slice(3).every((pet) => pet.name.startsWith(`petstore-verify ${report.runId} `))).toBe(true);
     } finally {
       await small.close();
@@ -199,7 +200,7 @@ describe('petstore-verify CLI', () => {
     const result = await runCli('petstore-verify', ['--base-url', closed.url, '--api-key', 'k']);
     expect(result.code).toBe(2);
     expect(result.stdout).toContain(
-      `petstore-verify could not verify the deployment: cannot reach the deployment: GET ${closed.url}/pets?limit=100: connection refused`,
+      `petstore-verify could not verify the deployment: cannot reach the deployment: GET ${closed.url}/pets?${FULL_PAGE}: connection refused`,
     );
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../src/contracts/check.js';
 import { verify } from '../../src/contracts/runner.js';
 import { crashingDeployment } from '../support/crashing-deployment.js';
+import { FULL_PAGE } from '../support/page-size.js';
 
 const KEY = 'petstore-dev-key';
 
@@ -71,7 +72,7 @@ describe.concurrent('petstore-verify against a deployment whose process exits on
     try {
       const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' });
       expect(report.exitCode).toBe(2);
-      expect(report.fatal).toMatch(/cannot reach the deployment: GET .*\/v1\/pets\?limit=100: (socket hang up|connection refused)/);
+      expect(report.fatal).toMatch(new RegExp(`cannot reach the deployment: GET .*/v1/pets\\?${FULL_PAGE}: (socket hang up|connection refused)`));
     } finally {
       await deployment.close();
     }

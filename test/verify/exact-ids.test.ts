@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JsonValue, parseJson, stringifyJson } from '../../src/json/lossless.js';
 import { runCli, startMockCli } from '../support/cli.js';
 import { type Deployment, serve } from '../support/deployments.js';
+import { LIMIT, LIMIT_RANGE_MESSAGE } from '../support/page-size.js';
 
 const KEY = 'petstore-dev-key';
 const STATUSES = ['available', 'pending', 'sold'];
@@ -41,9 +42,9 @@ function bigIdDeployment(): Promise<Deployment> {
     if (request.headers.get('authorization') !== `Bearer ${KEY}`) return error(401, 'unauthorized', 'a valid bearer key is needed');
     const url = new URL(request.url);
     if (url.pathname === '/v1/pets' && request.method === 'GET') {
-      const limitText = url.searchParams.get('limit') ?? '20';
+      const limitText = url.searchParams.get('limit') ?? String(LIMIT.default);
       const limit = Number(limitText);
-      if (!/^\d+$/.test(limitText) || limit < 1 || limit > 100) return error(400, 'bad_request', 'limit must be an integer from 1 to 100');
+      if (!/^\d+$/.test(limitText) || limit < LIMIT.minimum || limit > LIMIT.maximum) return error(400, 'bad_request', LIMIT_RANGE_MESSAGE);
       const status = url.searchParams.get('status');
       if (status !== null && !STATUSES.includes(status)) return error(400, 'bad_request', 'status must be available, pending or sold');
       return reply(200, pets.filter((pet) => status === null || pet.status === status).slice(0, limit));

@@ -55,7 +55,7 @@ const TWO_FAILURES: readonly RedteamFault[] = [
   // Ids given twice: a re-read shows another pet (createPet.persisted), and a burst shows the same id twice (createPet.burst).
   'id-race',
 ];
-// Pages capped at 50 (limit=100 answering fewer than exist, a new pet missing from a page taken for not full) were
+// Pages capped at half the maximum (a full page answering fewer than exist, a new pet missing from a page taken for not full) were
 // two failures; the run-wide model's pages (run.pages) meet both symptoms, and so report them as one.
 
 describe.concurrent('an outsider’s correct deployments pass quietly (spec suite, in process)', () => {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TIMEOUT_MS, verify } from '../../src/contracts/runner.js';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { type Deployment, serve, type WebHandler } from '../support/deployments.js';
+import { FULL_PAGE } from '../support/page-size.js';
 
 const KEY = 'sk-resilience-secret-key';
 const mock = createMockApi({ apiKeys: [KEY] });
@@ -42,7 +43,9 @@ describe('petstore-verify when the deployment cannot be verified', () => {
   it('exits 2 when the host name does not resolve', async () => {
     const report = await verify({ ...base, baseUrl: 'http://petstore.invalid/v1' });
     expect(report.exitCode).toBe(2);
-    expect(report.fatal).toMatch(/^cannot reach the deployment: GET http:\/\/petstore\.invalid\/v1\/pets\?limit=100: the host name does not resolve/);
+    expect(report.fatal).toMatch(
+      new RegExp(`^cannot reach the deployment: GET http://petstore\\.invalid/v1/pets\\?${FULL_PAGE}: the host name does not resolve`),
+    );
   });
 
   it('exits 2 when nothing answers within the timeout', async () => {
@@ -75,7 +78,7 @@ describe('petstore-verify when the deployment cannot be verified', () => {
     // Past the preflight, every answer takes longer than the run: only the deadline (2 s, time enough for
     // the preflight on a busy machine) can end it before each request's own --timeout (10 s by default).
     const slow: WebHandler = async (request) =>
-      new URL(request.url).search.includes('limit=100') ? correct(request) : unrefSleep(60_000).then(() => correct(request));
+      new URL(request.url).search.includes(FULL_PAGE) ? correct(request) : unrefSleep(60_000).then(() => correct(request));
     const started = performance.now();
     const report = await withDeployment(slow, (deployment) => verify({ ...base, baseUrl: deployment.url, deadlineMs: 2_000, readOnly: true }));
     expect(performance.now() - started).toBeLessThan(BY_THE_DEFAULT_TIMEOUT);
@@ -151,7 +154,9 @@ describe('petstore-verify when the deployment misbehaves', () => {
     };
     const report = await withDeployment(redirecting, (deployment) => verify({ ...base, baseUrl: deployment.url }));
     expect(report.exitCode).toBe(2);
-    expect(report.fatal).toMatch(/redirects \(307\) to http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=100\. petstore-verify follows no redirect/);
+    expect(report.fatal).toMatch(
+      new RegExp(`redirects \\(307\\) to http://127\\.0\\.0\\.1:\\d+/v1/pets\\?${FULL_PAGE}\\. petstore-verify follows no redirect`),
+    );
     expect(received).toEqual([]);
   });
 
@@ -203,7 +208,7 @@ describe('petstore-verify when the deployment misbehaves', () => {
     const report = await withDeployment(flaky, (deployment) => verify({ ...base, baseUrl: deployment.url, readOnly: true }));
     expect(report.exitCode).toBe(0);
     expect(report.retried.length).toBeGreaterThan(5);
-    expect(report.retried[0]).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=100 after 503$/);
+    expect(report.retried[0]).toMatch(new RegExp(`^GET http://127\\.0\\.0\\.1:\\d+/v1/pets\\?${FULL_PAGE} after 503$`));
     // Said once for the run (the console's one line about retries), not as a warning of each check.
     expect(report.retries.byCause).toEqual({ '503': report.retried.length });
     expect(report.results.flatMap((result) => result.warnings)).toEqual([]);

@@ -13,6 +13,7 @@ import { expect, it } from 'vitest';
 import { spawn } from '../../support/children.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../support/chromium.js';
 import { startMockCli } from '../../support/cli.js';
+import { FULL_PAGE } from '../../support/page-size.js';
 import { startPrism } from '../../support/prism.js';
 import { startRedis } from '../../support/redis.js';
 import { processTree } from './process-tree.js';
@@ -20,7 +21,7 @@ import { processTree } from './process-tree.js';
 /** petstore-verify's Pact suite against a deployment that answers its first listing and nothing after: its worker waits. */
 async function verifierInPactSuite(): Promise<void> {
   const deployment = createServer((request, response) => {
-    if (request.url === '/v1/pets?limit=100') response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    if (request.url === `/v1/pets?${FULL_PAGE}`) response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
   });
   await new Promise<void>((resolve) => deployment.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(deployment.address() as AddressInfo).port}/v1`;
