@@ -928,7 +928,10 @@ export async function correctDeployment(overrides: Partial<Choices> = {}): Promi
       if (!(limit >= LIMIT.minimum && limit <= LIMIT.maximum)) {
         if (choices.limitOutOfRange === 'refuse' || (choices.limitOutOfRange === 'clamp-above' && !(limit > LIMIT.maximum)))
           return error(request, 400, 'bad_request', LIMIT_RANGE_MESSAGE);
-        limit = Number.isNaN(limit) || (choices.limitOutOfRange === 'default' && limit < LIMIT.minimum) ? LIMIT.default : Math.min(LIMIT.maximum, Math.max(LIMIT.minimum, limit));
+        limit =
+          Number.isNaN(limit) || (choices.limitOutOfRange === 'default' && limit < LIMIT.minimum)
+            ? LIMIT.default
+            : Math.min(LIMIT.maximum, Math.max(LIMIT.minimum, limit));
       }
       const status = url.searchParams.get('status');
       if (status !== null && !STATUSES.includes(status as (typeof STATUSES)[number]) && choices.unknownStatus === 'refuse')
