@@ -56,6 +56,10 @@ const RESTART =
   'What `--state` keeps for the next start of the mock changes: a client sees it only after a restart, which no trial makes (the verifier checks one running deployment): untested.';
 const PREFER =
   'Mock-only feature: the preferences the mock honours (`Prefer: code=`, `delay=`, `auth=expired`, `fault=`, `trickle=`), their `__name` query twins, `--delay` and `--faults`: a client of the interface sends none of them (a standard RFC 7240 preference such as `return=minimal` is ignored either way), and the interface promises no latency.';
+/** Why a field the body leaves out may as well be set to `undefined`. */
+const LEFT_OUT_UNDEFINED =
+  'A field the body leaves out and the schema gives no default is set to `undefined`, which JSON leaves out as before; `categoryId` and `name` are required, and `status` has its default.';
+
 const PAST_SUNSET =
   "Only getPet's 410 past its sunset (5 December 2030) changes: no trial runs the mock past the sunset (with `--now` after it, the verifier fails the mock on getPet.petId-spellings, a 410 for `1abc`, which is the verifier's to settle). Untested.";
 const UNDEFINED_PATHS =
@@ -147,8 +151,7 @@ export const TRIAGE: readonly TriageRule[] = [
     code: /^value !== undefined$/,
     replacement: /^true$/,
     verdict: 'equivalent',
-    reason:
-      'A field the body leaves out and the schema gives no default is set to `undefined`, which JSON leaves out as before; `categoryId` and `name` are required, and `status` has its default.',
+    reason: LEFT_OUT_UNDEFINED,
   },
   {
     file: 'src/mock/operations/create-kind.ts',
@@ -621,8 +624,7 @@ export const TRIAGE: readonly TriageRule[] = [
     code: /^value !== undefined$/,
     replacement: /^true$/,
     verdict: 'equivalent',
-    reason:
-      'A field the body leaves out and the schema gives no default is set to `undefined`, which JSON leaves out as before; `categoryId` and `name` are required, and `status` has its default.',
+    reason: LEFT_OUT_UNDEFINED,
   },
   {
     file: 'src/mock/operations/draft-body.ts',
