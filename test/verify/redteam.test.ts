@@ -14,6 +14,12 @@ import { instantWaitsEnv } from '../support/instant-waits.js';
 import { ADVISED, CORRECT, FAULTY, type RedteamDeployment, type RedteamFault, redteamDeployment } from '../support/redteam-deployments.js';
 
 const KEY = 'petstore-dev-key';
+/**
+ * Each request's bound, a hang's and not a speed's: the deployments answer from this file's own process,
+ * which runs several verifier runs at once, and beside other work an answer took longer than the
+ * default 10 s (`--timeout`); what these tests judge is the verdict, not the speed.
+ */
+const TIMEOUT_MS = 60_000;
 
 // The rate-limited deployments ask for Retry-After: 1; the waits are asked for, not sat through.
 const schedule = waits.schedule;
@@ -62,7 +68,7 @@ describe.concurrent('an outsider’s correct deployments pass quietly (spec suit
   for (const { name, style } of CORRECT) {
     it(name, async () => {
       await against([name, style], async (deployment) => {
-        const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' });
+        const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec', timeoutMs: TIMEOUT_MS });
         expect(failed(report), explained(report)).toEqual([]);
         expect(report.results.filter((result) => result.outcome === 'error').map((result) => [result.id, result.reason])).toEqual([]);
         expect(report.exitCode).toBe(0);
@@ -78,8 +84,8 @@ describe.concurrent('what HTTP asks and the interface does not is advice, shown 
   it.each(ADVISED)('$fault', ({ fault, style, names }) =>
     against([fault, style, fault], async ({ url }) => {
       const [quiet, strict] = await Promise.all([
-        verify({ baseUrl: url, apiKey: KEY, suite: 'spec' }),
-        verify({ baseUrl: url, apiKey: KEY, suite: 'spec', warnings: 'all' }),
+        verify({ baseUrl: url, apiKey: KEY, suite: 'spec', timeoutMs: TIMEOUT_MS }),
+        verify({ baseUrl: url, apiKey: KEY, suite: 'spec', warnings: 'all', timeoutMs: TIMEOUT_MS }),
       ]);
       expect([quiet.exitCode, strict.exitCode], explained(quiet)).toEqual([0, 0]);
       expect(quiet.advice).toEqual([]);
@@ -92,7 +98,7 @@ describe.concurrent('an outsider’s faulty deployments fail, one failure per fa
   for (const { fault, style, names } of FAULTY) {
     it(fault, async () => {
       await against([fault, style, fault], async (deployment) => {
-        const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec' });
+        const report = await verify({ baseUrl: deployment.url, apiKey: KEY, suite: 'spec', timeoutMs: TIMEOUT_MS });
         expect(report.exitCode, explained(report)).toBe(1);
         const causes = failed(report).filter((result) => result.follows === undefined);
         expect(causes.length, explained(report)).toBe(TWO_FAILURES.includes(fault) ? 2 : 1);
@@ -108,7 +114,7 @@ describe.concurrent('an outsider’s faulty deployments fail, one failure per fa
 
 describe.concurrent('the CLI against an outsider’s deployments, with the Pact and the fuzz suites', () => {
   const run = (url: string, ...more: string[]) =>
-    runCli('petstore-verify', ['--base-url', url, '--api-key', KEY, ...more], instantWaitsEnv('/dev/null')).then((result) => ({
+    runCli('petstore-verify', ['--base-url', url, '--api-key', KEY, '--timeout', String(TIMEOUT_MS), ...more], instantWaitsEnv('/dev/null')).then((result) => ({
       ...result,
       report: JSON.parse(result.stdout) as VerificationReport,
     }));
