@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpuMicros } from '../../bench/cpu.js';
 import { spawn } from '../support/children.js';
 import { runCli, startMockCli } from '../support/cli.js';
 
@@ -209,9 +210,10 @@ describe('YAML --data within bounds', () => {
 describe('a signal while a large --data file is read', () => {
   let large: string;
   beforeAll(async () => {
-    // About 12 MiB of YAML pets, within the size cap and the 100,000 nodes (9 a pet): seconds of parsing, more on a busy machine.
+    // About 32 MB of YAML pets, within the size cap and the 100,000 nodes (9 a pet): about 2 s of CPU to read and
+    // parse on a quiet 2-core machine, against about 0.25 s for the process to start.
     const pets: string[] = [];
-    for (let id = 1; id <= 10_000; id++) pets.push(`- id: ${id}\n  name: ${`Pet number ${id} `.repeat(70)}\n  categoryId: 1\n  status: available\n`);
+    for (let id = 1; id <= 10_000; id++) pets.push(`- id: ${id}\n  name: ${`Pet number ${id} `.repeat(200)}\n  categoryId: 1\n  status: available\n`);
     large = await file('many.yaml', pets.join(''));
   });
 
@@ -222,8 +224,9 @@ describe('a signal while a large --data file is read', () => {
       let stdout = '';
       child.stdout.on('data', (chunk) => (stdout += chunk));
       const exited = once(child, 'exit');
-      // Long enough for Node to start and the read to begin; the parse alone takes longer than this.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Sent once the process has used more CPU than starting takes, and well before the parse is done: CPU time,
+      // which a busy machine does not stretch, where a wall-clock delay let a fast machine finish the parse first.
+      await expect.poll(() => cpuMicros(child.pid ?? 0) ?? 0, { timeout: 60_000, interval: 10 }).toBeGreaterThan(600_000);
       child.kill(signal);
       const [code, by] = await exited;
       expect(stdout).not.toContain('listening');
