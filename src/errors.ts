@@ -60,6 +60,15 @@ export class SessionFullError extends PetstoreError {
   override readonly name = 'SessionFullError';
 }
 
+/**
+ * The mock's clock (the `now` option of the code API) gave no instant a date may show: not a number, or
+ * outside the years 0001 to 9998 `--now` and `POST /__mock/clock` keep to. The request it was read for
+ * is answered 500 with the message; the mock goes on serving.
+ */
+export class ClockError extends PetstoreError {
+  override readonly name = 'ClockError';
+}
+
 /** Thrown by a wait of petstore-verify that the run's deadline cut short. */
 export class DeadlineError extends PetstoreError {
   override readonly name = 'DeadlineError';

@@ -7,6 +7,7 @@ import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from
 import { MOCK_DEFAULTS } from './core/defaults.js';
 import { checkFaultRates, type FaultRates } from './core/faults.js';
 import { apiKeyProblem, KEY_LABEL, type LabelledApiKey } from './pipeline/auth.js';
+import { checkedClock } from './state/clock.js';
 import { checkPets, type DataPet, type PetData } from './state/pet-data.js';
 import type { SharedState } from './state/redis/shared-state.js';
 import type { SavedPets } from './state/store.js';
@@ -190,7 +191,7 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
     seed: options.seed ?? MOCK_DEFAULTS.seed,
     count,
     delay,
-    now: options.now ?? Date.now,
+    now: checkedClock(options.now),
     basePath: (options.basePath ?? (options.spec === undefined ? MOCK_DEFAULTS.basePath : spec.model.basePath)).replace(/\/+$/, ''),
     // A profile of a deployment whose ids pass 2^53 asks for big ids, unless told otherwise.
     bigIds: options.bigIds ?? (profile.idsBeyondDouble === true || MOCK_DEFAULTS.bigIds),

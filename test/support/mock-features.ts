@@ -217,6 +217,45 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
   // Each of these starts a mock of its own, after the shared one has closed: MSW intercepts for one
   // server at a time.
   describe(`mock features with options: ${host}`, () => {
+    // The `now` option is held to the rule of --now: a reading no date may show is the request's 500
+    // naming `now` and the range, on the API and the clock; the journal, which needs no clock, still reads.
+    const beyond = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, 'year 10000': Date.parse('+010000-01-01T00:00:00Z'), 'year 0': Date.parse('0000-06-01T00:00:00Z'), 'a string': '2031' };
+    for (const [what, reading] of Object.entries(beyond)) {
+      it(`answers 500 naming now and its range, never an Invalid Date, to a now() that reads ${what}`, async () => {
+        let next: unknown = reading;
+        await withTarget({ now: () => next as number }, async (broken) => {
+          for (const [path, headers] of [['/pets/1', AUTH], ['/pets', AUTH], ['/__mock/clock', {}]] as const) {
+            const result = await answer(await broken.request(path, { headers }), { admin: path.startsWith('/__mock') });
+            expectError(result, 500, /now option\) read .* 0001 to 9998.*0001-01-01T00:00:00\.000Z to 9998-12-31T23:59:59\.999Z/);
+            expect(result.response.headers.get('date') ?? '').not.toMatch(/Invalid/);
+          }
+          // The journal needs no clock to be read: the requests the clock failed are filed at the epoch.
+          const journal = await answer(await broken.request('/__mock/requests', {}), { admin: true });
+          expect((journal.json as { entries: { time: string; status: number }[] }).entries).toEqual([
+            expect.objectContaining({ time: '1970-01-01T00:00:00.000Z', status: 500 }),
+            expect.objectContaining({ time: '1970-01-01T00:00:00.000Z', status: 500 }),
+          ]);
+          next = Date.parse('2031-01-01T00:00:00Z');
+          expectError(await answer(await broken.request('/pets/1', { headers: AUTH })), 410, /removed/);
+        });
+      });
+    }
+
+    it('says which option is wrong when now() throws', async () => {
+      await withTarget(
+        {
+          now: () => {
+            throw new Error('no time today');
+          },
+        },
+        async (broken) => expectError(await answer(await broken.request('/pets/1', { headers: AUTH })), 500, /now option\) threw: no time today/),
+      );
+    });
+
+    it('refuses a now that is no function with a TypeError naming now, before serving', async () => {
+      await expect(start({ now: '2031-01-01T00:00:00Z' as unknown as () => number })).rejects.toThrow(/^now must be a function .*got "2031-01-01T00:00:00Z"/);
+    });
+
     it('answers 429 past the cap on sessions, and opens sessions again once idle ones expire', async () => {
       await withTarget({ maxSessions: 2, sessionTtl: 200 }, async (capped) => {
         const list = async (session: string) => answer(await capped.request('/pets', { headers: inSession(session) }));

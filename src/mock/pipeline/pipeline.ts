@@ -12,7 +12,7 @@
  * must wait (a clock or a session kept in Redis, a delay, a body), and then only from that step on.
  */
 
-import { SessionFullError, StoreUnavailableError } from '../../errors.js';
+import { ClockError, SessionFullError, StoreUnavailableError } from '../../errors.js';
 import type { OpenApiDocument } from '../../openapi/document.js';
 import { ADMIN_PREFIX, isInspectorFile, tooManySessions, withoutCors } from '../admin/endpoints.js';
 import { ICON_FILE } from '../admin/inspector/page.js';
@@ -89,8 +89,11 @@ interface RequestContext {
   fault: FaultKind | undefined;
   /** The rule that decided the response, for the journal: set by the step that responds; `undefined` for the admin's, which is not journalled. */
   rule: JournalRule | undefined;
-  /** When the request reached the pipeline by the mock's clock, for the journal; 0 when it is off. */
-  readonly arrived: number;
+  /**
+   * When the request reached the pipeline by the mock's clock, for the journal; 0 when it is off, or
+   * when the clock (a `now` the caller gave) had no reading, the request then answered with its 500.
+   */
+  arrived: number;
   /**
    * When the request arrived (`performance.now()`), for the journal's latency: the host's stamp when it
    * gave one (the Node server's, which its request log times from too), else the pipeline's own; 0 when the journal is off.
@@ -139,6 +142,8 @@ function decided(context: RequestContext, rule: JournalRule, response: MockRespo
 function failure(error: unknown): MockResponse {
   if (error instanceof StoreUnavailableError) return errorResponse('service_unavailable', error.message);
   if (error instanceof SessionFullError) return errorResponse('too_many_requests', error.message);
+  // The caller's clock is no bug of the mock: its message names the option and the range.
+  if (error instanceof ClockError) return errorResponse('internal_error', error.message);
   const reason = error instanceof Error ? error.message : String(error);
   return errorResponse('internal_error', `The mock failed to answer: ${reason}. This is a bug in petstore-mock; please report it.`);
 }
@@ -171,6 +176,8 @@ function respondTo(context: RequestContext): Pending<MockResponse> {
   const { pipeline, request } = context;
   const target = pipeline.router.target(request.target);
   if (target.area === 'admin') return respondToAdmin(context, target);
+  // Read here, past the admin (never journalled): a clock that fails is this request's 500.
+  if (pipeline.journal) context.arrived = pipeline.journal.now();
   if (target.area === 'elsewhere') return decided(context, 'route', elsewhere(pipeline, request.method, target.path));
   if (request.method === 'OPTIONS') return decided(context, 'route', preflight(target.route));
   context.reached = reachedBy(target, request.method);
@@ -418,7 +425,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
       forced: false,
       fault: undefined,
       rule: 'operation',
-      arrived: pipeline.journal ? pipeline.journal.now() : 0,
+      arrived: 0,
       body: undefined,
       authorization: null,
       started: pipeline.journal ? request.started || clock.now() : 0,

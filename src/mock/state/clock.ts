@@ -1,3 +1,4 @@
+import { ClockError, messageOf } from '../../errors.js';
 import { type JsonValue, parseJson } from '../../json/lossless.js';
 
 /**
@@ -90,11 +91,55 @@ export function parseIsoDate(text: string): { readonly time: number } | { readon
   if (problem !== undefined) return { problem };
   const time = Date.parse(text.toUpperCase());
   if (Number.isNaN(time)) return { problem: `${JSON.stringify(text)} is not an ISO 8601 date such as 2031-01-01T00:00:00Z` };
-  if (time < EARLIEST || time > LATEST)
-    return {
-      problem: `${text} is outside the years an RFC 3339 date prints (0001 to 9999, leaving the clock a year to tick): give a date from ${new Date(EARLIEST).toISOString()} to ${new Date(LATEST).toISOString()}`,
-    };
+  if (!inRange(time)) return { problem: `${text} is outside the years an RFC 3339 date prints (0001 to 9999, leaving the clock a year to tick): ${RANGE}` };
   return { time };
+}
+
+/** The one rule every instant the mock's clock gives is held to, wherever the clock comes from. */
+function inRange(time: unknown): time is number {
+  return typeof time === 'number' && time >= EARLIEST && time <= LATEST;
+}
+
+const RANGE = `give a date from ${new Date(EARLIEST).toISOString()} to ${new Date(LATEST).toISOString()}`;
+
+/** A value as a sentence may quote it: a function or an object by its kind, a number or a string as written. */
+function quoted(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  return value === null ? 'null' : `a value of type ${typeof value}`;
+}
+
+/**
+ * The mock's base clock (the `now` option): `Date.now` when none is given; a given one is refused with a
+ * `TypeError` unless it is a function, and each reading is held to the rule of `--now` and
+ * `POST /__mock/clock` (epoch milliseconds, years 0001 to 9998), so a date the mock shows is always one
+ * of the calendar. A reading that is not, or a clock that throws, is a `ClockError`: the request it was
+ * read for is answered 500 with a sentence naming `now`, never `Invalid Date` nor a crash.
+ * @example
+ * checkedClock(() => Date.parse('2031-01-01T00:00:00Z'))(); // 1924992000000
+ * checkedClock(() => NaN)(); // throws ClockError: ...read NaN...
+ * checkedClock('2031-01-01'); // throws TypeError: now must be a function...
+ */
+export function checkedClock(now: unknown): () => number {
+  if (now === undefined) return Date.now;
+  if (typeof now !== 'function')
+    throw new TypeError(
+      `now must be a function that returns the time in epoch milliseconds, such as () => Date.parse('2031-01-01T00:00:00Z'); got ${quoted(now)}`,
+    );
+  const read = now as () => unknown;
+  return () => {
+    let time: unknown;
+    try {
+      time = read();
+    } catch (error) {
+      throw new ClockError(`The mock's clock (its now option) threw: ${messageOf(error)}. Give a now() that returns epoch milliseconds.`, { cause: error });
+    }
+    if (!inRange(time))
+      throw new ClockError(
+        `The mock's clock (its now option) read ${quoted(time)}, which is no instant a date of the mock may show: now() must return epoch milliseconds of the years 0001 to 9998, as --now and POST /__mock/clock take; ${RANGE}.`,
+      );
+    return time;
+  };
 }
 
 /**
