@@ -11,6 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT, messageOf, UsageError } from '../errors.js';
 import { notARegularFile } from '../files/read-file.js';
+import { parseUserUrl } from '../http/user-url.js';
 import type { CompiledSpec } from '../openapi/bundled-model.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
@@ -64,11 +65,10 @@ function baseUrlOf(flags: Flags): string {
   if (!value) throw new UsageError('--base-url is required (or set PETSTORE_BASE_URL), e.g. --base-url https://staging.example.com/v1');
   let url: URL;
   try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`--base-url "${withoutPassword(value)}" is not a URL; give one like https://staging.example.com/v1`);
+    url = parseUserUrl(value, { name: '--base-url', schemes: ['http:', 'https:'], example: 'https://staging.example.com/v1' });
+  } catch (error) {
+    throw new UsageError(messageOf(error));
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http or https, not ${url.protocol}`);
   if (url.search || url.hash) throw new UsageError('--base-url must not carry a query or a fragment');
   // fetch cannot send a URL with credentials in it, and a password must not reach a report: say so, without it.
   if (url.username || url.password)

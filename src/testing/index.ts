@@ -6,6 +6,7 @@
 import { messageOf, StoreUnavailableError } from '../errors.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { readLimited } from '../http/read-limited.js';
+import { parseUserUrl } from '../http/user-url.js';
 import type { JournalEntry, JournalFilter } from '../mock/state/journal.js';
 import { describeEntry, describeExpected, differences, type ExpectedRequest } from './match.js';
 
@@ -107,8 +108,8 @@ function entriesOf(text: string, where: string): readonly JournalEntry[] {
  * than a journal of 500 entries holds) and `timeout` milliseconds for the whole answer, so that an
  * endless or trickling answer ends in an error that says which.
  */
-async function readUrl(source: string | URL, options: ExpectRequestsOptions): Promise<readonly JournalEntry[]> {
-  const url = new URL('/__mock/requests', source);
+async function readUrl(base: URL, options: ExpectRequestsOptions): Promise<readonly JournalEntry[]> {
+  const url = new URL('/__mock/requests', base);
   const where = `GET ${url.href}`;
   const headers: Record<string, string> = {};
   if (options.session !== undefined) headers['x-mock-session'] = options.session;
@@ -141,7 +142,11 @@ async function readUrl(source: string | URL, options: ExpectRequestsOptions): Pr
 }
 
 function reader(source: JournalSource, options: ExpectRequestsOptions): () => Promise<readonly JournalEntry[]> {
-  if (typeof source === 'string' || source instanceof URL) return () => readUrl(source, options);
+  if (typeof source === 'string' || source instanceof URL) {
+    // Checked now, where the test names it: the host rule of every URL the package is given.
+    const base = parseUserUrl(String(source), { name: 'expectRequests', schemes: ['http:', 'https:'], example: 'http://127.0.0.1:4010/v1' });
+    return () => readUrl(base, options);
+  }
   const mock = 'requests' in source ? source : source.mock;
   const filter: JournalFilter = options.session === undefined ? {} : { session: options.session };
   return async () => mock.requests(filter);

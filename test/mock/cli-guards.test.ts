@@ -123,4 +123,18 @@ describe('petstore-mock --allowed-host', () => {
     const allowed = await startMockCli(['--port', '0', '--quiet', '--allowed-host', 'mock.internal.', '--allowed-host', '10.0.0.1', '--allowed-host', '::1']);
     await allowed.stop();
   });
+
+  // WHATWG's URL parser reads http:///v1 as the host v1 (the /v1 lost): the host is read as written.
+  it('refuses, for --proxy and petstore-verify --base-url alike, a URL whose host the same rule refuses, naming the flag', async () => {
+    const urls = ['http:///v1', 'http://-evil.com/v1', 'http://..../v1', 'http://a..b/v1'];
+    const runs = urls.flatMap((url) => [
+      runCli('petstore-mock', ['--port', '0', '--proxy', url]).then((result) => ({ flag: '--proxy', url, result })),
+      runCli('petstore-verify', ['--base-url', url, '--api-key', 'k']).then((result) => ({ flag: '--base-url', url, result })),
+    ]);
+    for (const { flag, url, result } of await Promise.all(runs)) {
+      expect(result.code, `${flag} ${url}`).toBe(2);
+      expect(result.stderr, `${flag} ${url}`).toContain(flag);
+      expect(result.stderr, `${flag} ${url}`).toMatch(url === 'http:///v1' ? /must name the host/ : /is no IP address nor host name\. A name is .*\(RFC 1123\)/);
+    }
+  });
 });

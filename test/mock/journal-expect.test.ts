@@ -104,6 +104,11 @@ describe('expectRequests against a mock in process', () => {
     expect(() => expectRequests(mock).toInclude({}).times(-1)).toThrow(RangeError);
   });
 
+  it('refuses at once a URL whose host the host rule refuses, naming expectRequests', () => {
+    expect(() => expectRequests('http:///v1')).toThrow(/^expectRequests: must name the host/);
+    expect(() => expectRequests('http://-evil.com/v1')).toThrow(/^expectRequests: "-evil\.com" is no IP address nor host name/);
+  });
+
   it('reads a named session', async () => {
     await send('/pets', { headers: { ...AUTH, 'x-mock-session': 'w1' } });
     await expectRequests(mock, { session: 'w1' }).toInclude({ path: '/v1/pets' }).times(1);

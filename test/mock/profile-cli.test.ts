@@ -184,7 +184,7 @@ describe('petstore-mock --proxy refusals', () => {
     const secret = 'an-upstream-secret-42';
     const ftp = await runCli('petstore-mock', ['--proxy', 'ftp://staging.example', '--upstream-key', secret, '--port', '0']);
     expect(ftp.code).toBe(2);
-    expect(ftp.stderr).toMatch(/--proxy: upstream: must be http or https/);
+    expect(ftp.stderr).toMatch(/--proxy: upstream: must be a http:\/\/ or https:\/\/ URL, not ftp:/);
     const alone = await runCli('petstore-mock', ['--upstream-key', secret, '--port', '0']);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toMatch(/--upstream-key needs --proxy/);

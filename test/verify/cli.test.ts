@@ -181,7 +181,7 @@ describe('petstore-verify CLI', () => {
   const usage: [string[], Record<string, string>, RegExp][] = [
     [[], {}, /^petstore-verify: --base-url is required \(or set PETSTORE_BASE_URL\)/],
     [['--base-url', 'http://127.0.0.1:1/v1'], {}, /^petstore-verify: --api-key is required/],
-    [['--base-url', 'not a url', '--api-key', 'k'], {}, /--base-url "not a url" is not a URL/],
+    [['--base-url', 'not a url', '--api-key', 'k'], {}, /--base-url: is not a URL written scheme:\/\/host/],
     [['--base-url', 'http://x/v1', '--api-key', 'k', '--suite', 'nope'], {}, /option '--suite <suite>' argument 'nope' is invalid/],
     [['--bse-url', 'x'], {}, /unknown option '--bse-url' \(Did you mean --base-url\?\)/],
     [['--base-url', 'http://x/v1', '--api-key', 'k', '--timeout', '0'], {}, /--timeout <ms>' argument '0' is invalid/],

@@ -118,6 +118,17 @@ describe('petstore-verify says what to fix, exit 2', () => {
     expect(run.output).toContain(`cannot fetch the pact ${url} (--pact): it answered 404.`);
   });
 
+  it('a --pact URL whose host the host rule refuses (http:///x, which fetch would read as the host x), named, before any request', async () => {
+    for (const [url, message] of [
+      ['http:///pacts/p.json', '--pact: must name the host'],
+      ['http://-evil.com/p.json', '--pact: "-evil.com" is no IP address nor host name'],
+    ] as const) {
+      const run = await verifyCli(['--base-url', deployment.url, '--pact', url]);
+      expect([run.code, run.output], url).toEqual([2, expect.stringContaining(message)]);
+      expect(run.received).toBe(0);
+    }
+  });
+
   it('a pact for another provider', async () => {
     const file = pactFile('other-provider.json', (pact) => ({ ...pact, provider: { name: 'orders-api' } }));
     const run = await verifyCli(['--base-url', deployment.url, '--pact', file]);

@@ -4,6 +4,7 @@ import { messageOf } from '../../errors.js';
 import { readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { readLimited } from '../../http/read-limited.js';
+import { parseUserUrl } from '../../http/user-url.js';
 import { jsonFault } from '../../json/json-fault.js';
 import { refuseDeepJson } from '../../json/lossless.js';
 import { isObject } from './guards.js';
@@ -80,9 +81,10 @@ async function fetchSource(source: string, deadline: AbortSignal | undefined): P
           ? `the pact ${source} (--pact) did not answer whole within ${PACT_FETCH_MS / 1000} s; give a file, or a URL that answers at once.`
           : `cannot fetch the pact ${source} (--pact): ${fetchFailure(error)}. Check the URL, or give a file.`,
     );
+  const url = parseUserUrl(source, { name: '--pact', schemes: ['http:', 'https:'], example: 'https://broker.example.com/pacts/petstore.json, or a file' });
   let response: Response;
   try {
-    response = await fetch(source, { signal, redirect: 'follow' });
+    response = await fetch(url, { signal, redirect: 'follow' });
   } catch (error) {
     throw failed(error);
   }

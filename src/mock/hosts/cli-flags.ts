@@ -4,11 +4,11 @@
  * value a parser rejects, or a file that cannot be used, stops the CLI with exit 2 before anything starts.
  */
 import { createRequire as requireFrom } from 'node:module';
-import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { codeOf, messageOf, UsageError } from '../../errors.js';
 import { MAX_PETS_FILE_BYTES, readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import { jsonFault } from '../../json/json-fault.js';
+import { HOST_NAME_RULE, isHostName } from '../../http/user-url.js';
 import { parseJson } from '../../json/lossless.js';
 import { compileSpec } from '../../openapi/ajv.js';
 import type { CompiledSpec } from '../../openapi/bundled-model.js';
@@ -78,28 +78,9 @@ function isoDate(value: string): number {
   throw new InvalidArgumentError(`${parsed.problem}. Give a date of the calendar, such as 2030-12-06T00:00:00Z.`);
 }
 
-/** A label of a host name (RFC 1123 2.1): letters, digits and hyphens, 63 at most, a hyphen at neither end. */
-const HOST_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-
-/**
- * Whether `value` is an IP address or a host name of RFC 1123: labels (`HOST_LABEL`) between dots, 253
- * characters at most, one final dot allowed, and a last label that is not all digits, so that a name
- * never reads as an IPv4 address (`1.2.3.256` is neither). The one rule of `--host` and `--allowed-host`.
- */
-function isHost(value: string): boolean {
-  if (isIP(value) !== 0) return true;
-  const name = value.endsWith('.') ? value.slice(0, -1) : value;
-  const labels = name.split('.');
-  return name.length > 0 && name.length <= 253 && labels.every((label) => HOST_LABEL.test(label)) && !/^\d+$/.test(labels.at(-1) ?? '');
-}
-
-/** What a host name is, said when one is refused. */
-const HOST_NAME_RULE =
-  'A name is labels of letters, digits and inner hyphens (63 at most) between dots (RFC 1123), its last not all digits (1.2.3.256 is no address).';
-
 /** `--host`: an interface to bind, named; an empty one would bind every interface unsaid. */
 function interfaceHost(value: string): string {
-  if (!isHost(value))
+  if (!isHostName(value))
     throw new InvalidArgumentError(
       `Expected an interface to bind: an IP address such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface), or a host name such as localhost.${value === '' ? '' : ` ${HOST_NAME_RULE}`}`,
     );
@@ -122,7 +103,7 @@ function namespace(value: string): string {
 }
 
 function collectHost(value: string, previous: string[] | undefined): string[] {
-  if (!isHost(value)) throw new InvalidArgumentError(`Expected a host name such as mock.internal, without scheme, port or path. ${HOST_NAME_RULE}`);
+  if (!isHostName(value)) throw new InvalidArgumentError(`Expected a host name such as mock.internal, without scheme, port or path. ${HOST_NAME_RULE}`);
   return [...(previous ?? []), value];
 }
 

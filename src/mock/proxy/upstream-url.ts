@@ -4,15 +4,11 @@
  * path: `/v1/../../internal/secret` would otherwise reach the deployment as `/internal/secret`.
  */
 
+import { parseUserUrl } from '../../http/user-url.js';
+
 /** The `--proxy` base URL, parsed and checked: http or https, with no query, fragment or credentials. */
 export function parseUpstream(value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new TypeError(`upstream: "${value}" is not a URL; give the deployment's base URL, like https://staging.example.com/v1`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`upstream: must be http or https, not ${url.protocol}`);
+  const url = parseUserUrl(value, { name: 'upstream', schemes: ['http:', 'https:'], example: 'https://staging.example.com/v1' });
   if (url.search || url.hash || url.username || url.password) throw new TypeError('upstream: must carry no query, fragment or credentials');
   return url;
 }

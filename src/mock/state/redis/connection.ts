@@ -4,6 +4,7 @@
  * must not let Redis drop a key of the mock's to make room.
  */
 import { codeOf, EXIT, messageOf, StoreUnavailableError, UsageError } from '../../../errors.js';
+import { parseUserUrl } from '../../../http/user-url.js';
 import type { RedisClient, ScriptHost, SubscriberClient } from './redis-client.js';
 
 /** Milliseconds a Redis command may take before the request that needs it gets a 503. */
@@ -14,16 +15,7 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 3_000;
  * from the query (`?password=...` among them), so no part of it is shown.
  */
 export function displayUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new TypeError('The store must be a URL such as redis://127.0.0.1:6379 or redis://host:6379/2; got something that is not a URL.');
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new TypeError(`The store must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379; got a ${parsed.protocol}// URL.`);
-  }
-  if (parsed.hostname === '') throw new TypeError('The store must name the host Redis runs on, such as redis://127.0.0.1:6379; got a URL without one.');
+  const parsed = parseUserUrl(url, { name: 'The store', schemes: ['redis:', 'rediss:'], example: 'redis://127.0.0.1:6379 or redis://host:6379/2' });
   databaseOf(parsed);
   parsed.username = '';
   parsed.password = '';
