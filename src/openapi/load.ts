@@ -1,6 +1,6 @@
 import { messageOf, SpecError } from '../errors.js';
 import { readRegularFile, UnreadableFileError } from '../files/read-file.js';
-import { parseYamlData } from '../json/yaml-data.js';
+import { parseStructured } from '../json/structured-data.js';
 import type { OpenApiDocument } from './document.js';
 
 /** Whether a parsed file has what marks an OpenAPI document: `openapi` and `paths`. The rest is taken on trust: checking a whole document is a linter's work (npm run lint runs Spectral and Redocly on spec/openapi.yaml). */
@@ -21,11 +21,13 @@ export async function loadSpecFile(path: string): Promise<OpenApiDocument> {
 
 /** An OpenAPI document from the YAML or JSON text of the file at `path` (which names it in the `SpecError`), within the bounds of src/json/yaml-data.ts. */
 async function specOfText(text: string, path: string): Promise<OpenApiDocument> {
+  const { language, value } = parseStructured(text, path);
   let doc: unknown;
   try {
-    doc = await parseYamlData(text);
+    doc = await value;
   } catch (error) {
-    throw new SpecError(`${path} cannot be read as YAML or JSON: ${messageOf(error)}`);
+    const named = language === 'JSON' && !/\.json$/i.test(path) ? ' (it starts with { or [; name it .yaml to read it as YAML)' : '';
+    throw new SpecError(`${path} cannot be read as ${language}${named}: ${messageOf(error)}`);
   }
   if (!isOpenApiDocument(doc)) throw new SpecError(`${path} is not an OpenAPI document: it needs "openapi" and "paths"`);
   return doc;

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpuMicros } from '../../bench/cpu.js';
+import { openapi } from '../../src/generated/openapi.js';
 import { spawn } from '../support/children.js';
 import { runCli, startMockCli } from '../support/cli.js';
 
@@ -195,6 +196,27 @@ describe('YAML --data within bounds', () => {
       expect([result.code, result.stderr], `${cli} ${flags.at(-1)}`).toEqual([2, expect.stringMatching(refusal)]);
       expect(result.stderr).toContain(`${flags.at(-1)} `);
     }
+  });
+
+  // The red team's file: a JSON spec with an enum of 300,003 values, refused with the YAML cap and "write the data as JSON".
+  it('reads a JSON --spec past 100,000 values as JSON, held to JSON bounds, not the YAML node cap: the mock and the verifier', { timeout: 60_000 }, async () => {
+    const spec = structuredClone(openapi) as unknown as { components: { schemas: { PetStatus: { enum: string[] } } } };
+    spec.components.schemas.PetStatus.enum.push(...Array.from({ length: 110_000 }, (_, index) => `s${index}`));
+    // No extension: JSON by its first character.
+    const json = await file('wide-spec', ` \n${JSON.stringify(spec)}`);
+    const mock = await startMockCli(['--port', '0', '--quiet', '--spec', json]);
+    try {
+      const pets = await fetch(`${mock.url}/pets?status=s109999`, { headers: { authorization: 'Bearer petstore-dev-key' } });
+      expect(pets.status).toBe(200);
+    } finally {
+      await mock.stop();
+    }
+    const verifier = await runCli('petstore-verify', ['-u', 'http://127.0.0.1:1/v1', '-k', 'some-key-0123456789', '--suite', 'spec', '--spec', json]);
+    expect(`${verifier.stdout}${verifier.stderr}`).toMatch(/Verifying against .*wide-spec/);
+    expect(`${verifier.stdout}${verifier.stderr}`).not.toMatch(/YAML/);
+    // A JSON file is JSON's to refuse: its error names JSON, and a file named otherwise is told how to be read as YAML.
+    const broken = await runCli('petstore-mock', ['--port', '0', '--spec', await file('broken-spec', '{openapi: 3.1.0}')]);
+    expect([broken.code, broken.stderr]).toEqual([2, expect.stringMatching(/broken-spec cannot be read as JSON \(it starts with \{ or \[; name it \.yaml to read it as YAML\): /)]);
   });
 
   // The red team's file: 2.8 MB of `!!binary` took 760 MB and 3 s to refuse as "pets[0].name is required".

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parseJson, stringifyJson } from '../../json/lossless.js';
+import { readsAsJson } from '../../json/structured-data.js';
 import { parseYamlData } from '../../json/yaml-data.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import type { ResourceModel } from '../../openapi/resource-model.js';
@@ -56,13 +57,13 @@ async function parseDataText(text: string, yaml: boolean): Promise<unknown> {
 }
 
 /**
- * A data file's pets: JSON (`.json`, or text that starts with `[`) or YAML, checked by `checkPets`.
+ * A data file's pets: JSON or YAML (`readsAsJson`: by its name, else by its first character), checked by `checkPets`.
  * Rejects with a `PetDataError` naming what is wrong.
  * @example
  * await readPetData(await readFile('pets.yaml', 'utf8'), 'pets.yaml');
  */
 export async function readPetData(text: string, path: string, model: ResourceModel = BUNDLED_MODEL): Promise<PetData> {
-  const yaml = /\.ya?ml$/i.test(path) || !/^\s*\[/.test(text);
+  const yaml = !readsAsJson(text, path);
   let value: unknown;
   try {
     value = await parseDataText(text, yaml);
