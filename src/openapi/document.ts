@@ -72,23 +72,50 @@ function isReference(value: unknown): value is Reference {
   return typeof value === 'object' && value !== null && '$ref' in value;
 }
 
-/** Follows a local `#/...` reference (and chains of them) to the object it names. */
+/**
+ * The most `$ref`s a chain of references that name references may hold (`A` names `B`, which names
+ * `C`...): far more than a spec writes (the bundled one, 1), and few enough for every reader after this
+ * one (ajv's compiler among them) to follow. A longer chain is refused saying so, a cycle as a cycle.
+ */
+export const MAX_REF_CHAIN = 64;
+
+/** The chain as a sentence shows it: its ends, and how many links lie between. */
+function chainText(refs: readonly string[]): string {
+  return refs.length <= 4 ? refs.join(' -> ') : `${refs.slice(0, 2).join(' -> ')} -> (${refs.length - 3} more) -> ${refs.at(-1)}`;
+}
+
+/** The node a local reference names in `doc`; a `SpecError` when there is none. */
+function referenced(doc: OpenApiDocument, ref: string): unknown {
+  if (!ref.startsWith('#/')) throw new SpecError(`only local references are supported, found ${ref}`);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((node, segment) => {
+      const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
+      if (typeof node !== 'object' || node === null || !(key in node)) {
+        throw new SpecError(`unresolvable reference ${ref}`);
+      }
+      return Reflect.get(node, key);
+    }, doc);
+}
+
+/**
+ * Follows a local `#/...` reference, and a chain of them, to the object it names, in a loop: a chain
+ * that comes back to a reference it holds is a `SpecError` saying "reference cycle", one longer than
+ * `MAX_REF_CHAIN` a `SpecError` saying how long a chain may be.
+ */
 export function resolve<T>(doc: OpenApiDocument, value: T | Reference): T {
   let current: unknown = value;
-  for (let hops = 0; isReference(current); hops++) {
-    if (hops > 32) throw new SpecError(`reference cycle at ${current.$ref}`);
+  const chain: string[] = [];
+  while (isReference(current)) {
     const ref = current.$ref;
-    if (!ref.startsWith('#/')) throw new SpecError(`only local references are supported, found ${ref}`);
-    current = ref
-      .slice(2)
-      .split('/')
-      .reduce<unknown>((node, segment) => {
-        const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
-        if (typeof node !== 'object' || node === null || !(key in node)) {
-          throw new SpecError(`unresolvable reference ${ref}`);
-        }
-        return Reflect.get(node, key);
-      }, doc);
+    if (chain.includes(ref)) throw new SpecError(`reference cycle at ${ref}: ${chainText([...chain.slice(chain.indexOf(ref)), ref])}`);
+    if (chain.length === MAX_REF_CHAIN)
+      throw new SpecError(
+        `more than ${MAX_REF_CHAIN} $ref links in a chain (${chainText([...chain, ref])}, not yet at its end): make a $ref name the schema itself, not another $ref`,
+      );
+    chain.push(ref);
+    current = referenced(doc, ref);
   }
   // Unchecked: a `$ref` names an object of the kind its place asks for (a response, a parameter, a
   // header), which is the `T` the caller asks for; that a document keeps to this is a linter's check.

@@ -165,6 +165,43 @@ describe('petstore-mock --spec', () => {
     );
   });
 
+  /** The variant with PetStatus reached through a chain of `links` $refs (PetStatus -> C1 -> ... -> the schema), or a cycle back to PetStatus. */
+  async function chained(name: string, links: number, cycle = false): Promise<string> {
+    const doc = variantSpec();
+    const schemas = nodeAt(doc, 'components', 'schemas');
+    const status = schemas.PetStatus;
+    const at = (index: number) => `#/components/schemas/C${index}`;
+    schemas.PetStatus = { $ref: at(1) };
+    for (let index = 1; index < links; index++) schemas[`C${index}`] = { $ref: index === links - 1 && cycle ? '#/components/schemas/PetStatus' : at(index + 1) };
+    schemas[`C${links}`] = status;
+    const file = join(dir, name);
+    await writeFile(file, stringify(doc));
+    return file;
+  }
+
+  // The red team's spec: a chain of 3,000 links, no cycle, was refused as "reference cycle at #/components/schemas/C32".
+  it('follows a chain of $refs up to 64 links, refuses a longer one saying so and a cycle as a cycle: the mock and the verifier (exit 2)', async () => {
+    const long = await chained('long-chain.yaml', 3_000);
+    const loop = await chained('loop.yaml', 40, true);
+    for (const [cli, flags] of [
+      ['petstore-mock', ['--port', '0', '--spec']],
+      ['petstore-verify', ['-u', 'http://127.0.0.1:1/v1', '-k', 'some-key-0123456789', '--suite', 'spec', '--spec']],
+    ] as const) {
+      const refused = await runCli(cli, [...flags, long]);
+      expect([refused.code, refused.stderr], cli).toEqual([2, expect.stringMatching(/--spec .*long-chain\.yaml: more than 64 \$ref links in a chain \(/)]);
+      expect(refused.stderr).not.toMatch(/cycle/);
+      const looped = await runCli(cli, [...flags, loop]);
+      expect([looped.code, looped.stderr], cli).toEqual([2, expect.stringMatching(/--spec .*loop\.yaml: reference cycle at #\/components\/schemas\/PetStatus: /)]);
+    }
+    // 63 links from PetStatus, 64 from a $ref naming it: served.
+    const served = await startMockCli(['--port', '0', '--quiet', '--spec', await chained('chain.yaml', 63)]);
+    try {
+      expect((await call(served, 'GET', '/pets?status=sold')).status).toBe(200);
+    } finally {
+      await served.stop();
+    }
+  });
+
   it('refuses --spec beside the modes that serve the bundled spec alone (exit 2)', async () => {
     const data = join(dir, 'pets.json');
     await writeFile(data, JSON.stringify([{ id: 1, name: 'Rex', categoryId: 1 }]));
