@@ -138,8 +138,14 @@ function seedOf(value: string): number {
 }
 
 /** `--pact`, repeatable: each value is added to those before it. */
+/** A file path as a flag takes it: any but the empty one, which names no file and would be taken for none given. */
+function filePath(value: string): string {
+  if (value === '') throw new InvalidArgumentError('Expected the path of a file, such as ./petstore-verify.json.');
+  return value;
+}
+
 function appended(value: string, previous: string[]): string[] {
-  return [...previous, value];
+  return [...previous, filePath(value)];
 }
 
 const HELP_AFTER = `
@@ -209,13 +215,17 @@ function reportOptions(): Option[] {
       'which warnings to report: off, notices (what may matter and could not be judged), or all (advice too); a correct deployment is quiet by default',
     ).choices(['off', 'notices', 'all']),
     new Option('--reporter <name>', 'console, json, junit or html (one self-contained page)').choices(['console', 'json', 'junit', 'html']).default('console'),
-    new Option('-o, --output <file>', 'write the json, junit or html report to this file (the console shows progress)'),
-    new Option('--har <file>', 'write every request and response of the run as a HAR 1.2 file, the key redacted, to open in a browser network panel'),
-    new Option('--coverage <file>', 'write the spec coverage of the run as JSON: each operation, status, parameter and enum value, exercised or not'),
+    new Option('-o, --output <file>', 'write the json, junit or html report to this file (the console shows progress)').argParser(filePath),
+    new Option('--har <file>', 'write every request and response of the run as a HAR 1.2 file, the key redacted, to open in a browser network panel').argParser(
+      filePath,
+    ),
+    new Option('--coverage <file>', 'write the spec coverage of the run as JSON: each operation, status, parameter and enum value, exercised or not').argParser(
+      filePath,
+    ),
     new Option(
       '--write-profile <file>',
       "write the deployment's choices where the interface leaves room, as a profile for petstore-mock --profile (read-only runs leave some unknown)",
-    ),
+    ).argParser(filePath),
   ];
 }
 

@@ -5,7 +5,8 @@ const HTTP = { name: '--base-url', schemes: ['http:', 'https:'], example: 'https
 
 describe('isHostName (RFC 1123, or an IP address)', () => {
   it('takes names, IPv4 and IPv6 addresses', () => {
-    for (const host of ['localhost', 'staging.example.com', 'mock.internal.', 'xn--bcher-kva.de', '127.0.0.1', '::1', 'fe80::1']) expect(isHostName(host), host).toBe(true);
+    for (const host of ['localhost', 'staging.example.com', 'mock.internal.', 'xn--bcher-kva.de', '127.0.0.1', '::1', 'fe80::1'])
+      expect(isHostName(host), host).toBe(true);
   });
 
   it('refuses empty, dotted, hyphen-edged, numeric-looking and over-long names', () => {

@@ -71,6 +71,7 @@ export interface UrlRule {
  * parseUserUrl('http:///v1', ...); // TypeError: --base-url names no host ...
  */
 export function parseUserUrl(value: string, rule: UrlRule): URL {
+  if (typeof value !== 'string') throw new TypeError(`${rule.name}: must be a URL, a string such as ${rule.example}; got a value of type ${typeof value}.`);
   const schemes = rule.schemes.map((scheme) => `${scheme}//`).join(' or ');
   const written = WRITTEN.exec(value);
   if (written === null) throw new TypeError(`${rule.name}: is not a URL written scheme://host/..., such as ${rule.example}.`);

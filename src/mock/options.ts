@@ -4,8 +4,9 @@
 
 import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from '../profile/profile.js';
-import { MOCK_DEFAULTS } from './core/defaults.js';
+import { MOCK_BOUNDS, MOCK_DEFAULTS } from './core/defaults.js';
 import { checkFaultRates, type FaultRates } from './core/faults.js';
+import { callback, described, list, optionsObject, record, text, trueOrFalse, wholeNumberIn } from './core/option-checks.js';
 import { apiKeyProblem, KEY_LABEL, type LabelledApiKey } from './pipeline/auth.js';
 import { checkedClock } from './state/clock.js';
 import { checkPets, type DataPet, type PetData } from './state/pet-data.js';
@@ -133,27 +134,56 @@ export interface ResolvedMockOptions
   readonly shared: SharedState | undefined;
 }
 
-function wholeNumber(name: string, value: number, min: number): number {
-  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`${name} must be a whole number, ${min} or more; got ${value}`);
-  return value;
+/** One accepted key as given: a string, or `{ key, label }`. */
+function keyEntry(entry: unknown, keyLabels: Map<string, string>): string {
+  if (typeof entry === 'string') return entry;
+  if (typeof entry !== 'object' || entry === null || typeof Reflect.get(entry, 'key') !== 'string')
+    throw new TypeError(`apiKey, apiKeys: each key is a string, or { key, label } with a string key; got ${described(entry)}`);
+  const { key, label } = entry as LabelledApiKey;
+  if (typeof label !== 'string' || !KEY_LABEL.test(label))
+    throw new TypeError(`apiKeys: a key label is a word of letters, digits, '_', '.' or '-'; got ${JSON.stringify(label) ?? described(label)}`);
+  keyLabels.set(key, label);
+  return key;
 }
 
 /** `apiKey` and `apiKeys` as one list of keys (the default key when neither names one), and the labels of the labelled ones. */
 function resolveApiKeys(options: MockOptions): Pick<ResolvedMockOptions, 'apiKeys' | 'keyLabels'> {
-  const named = [...(options.apiKey === undefined ? [] : [options.apiKey]), ...(options.apiKeys ?? [])];
+  const one = text('apiKey', options.apiKey, "'test-key'");
+  const named = [...(one === undefined ? [] : [one]), ...(list('apiKeys', options.apiKeys, "['test-key', { label: 'ci', key: 'ci-key' }]") ?? [])];
   const keyLabels = new Map<string, string>();
-  const apiKeys = (named.length > 0 ? named : [MOCK_DEFAULTS.apiKey]).map((entry) => {
-    if (typeof entry === 'string') return entry;
-    if (!KEY_LABEL.test(entry.label))
-      throw new TypeError(`apiKeys: a key label is a word of letters, digits, '_', '.' or '-'; got ${JSON.stringify(entry.label)}`);
-    keyLabels.set(entry.key, entry.label);
-    return entry.key;
-  });
+  const apiKeys = (named.length > 0 ? named : [MOCK_DEFAULTS.apiKey]).map((entry) => keyEntry(entry, keyLabels));
   for (const key of apiKeys) {
     const problem = apiKeyProblem(key);
     if (problem !== undefined) throw new TypeError(`apiKey, apiKeys: ${problem}`);
   }
   return { apiKeys, keyLabels };
+}
+
+/** The path every operation is served under: `''` or `/` and segments, no query, fragment or white space; without its trailing slashes. */
+function resolveBasePath(options: MockOptions, spec: CompiledSpec): string {
+  const given = text('basePath', options.basePath, "'/v1'");
+  if (given !== undefined && !/^(?:\/[^\s?#]*)?$/.test(given))
+    throw new TypeError(
+      `basePath must be a path such as /v1 (or '' for the root): a / then segments, no query, fragment or space; got ${JSON.stringify(given)}`,
+    );
+  return (given ?? (options.spec === undefined ? MOCK_DEFAULTS.basePath : spec.model.basePath)).replace(/\/+$/, '');
+}
+
+/** What an earlier run changed, as `persist` was given it: its lists and its count checked where it enters. */
+function resolveRestore(restore: SavedPets | undefined): SavedPets | undefined {
+  const what = 'what persist was last given: { created: [...], removed: [...], creates: n }';
+  const saved = record('restore', restore, what);
+  if (saved !== undefined && (!Array.isArray(saved.created) || !Array.isArray(saved.removed) || typeof saved.creates !== 'number'))
+    throw new TypeError(`restore must be ${what}; got an object without them`);
+  return saved;
+}
+
+/** What a compiled spec has, checked where it enters: `compileSpec(await loadSpecFile(path))` gives one. */
+function resolveSpec(options: MockOptions): CompiledSpec {
+  const spec = record('spec', options.spec, 'what compileSpec(await loadSpecFile(path)) gives');
+  if (spec !== undefined && (typeof Reflect.get(spec, 'model') !== 'object' || typeof Reflect.get(spec, 'doc') !== 'object'))
+    throw new TypeError('spec must be what compileSpec(await loadSpecFile(path)) gives, both from petstore-mock; got another object');
+  return spec ?? BUNDLED_SPEC;
 }
 
 /** Your own pets, checked, refused beside the options of the seeded pets they replace. */
@@ -170,42 +200,43 @@ function resolveData(options: MockOptions, spec: CompiledSpec): PetData | undefi
  * @example
  * normalizeMockOptions({}, { host: '0.0.0.0' }).adminKeyRequired; // true: other machines reach it
  */
-export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace = {}): ResolvedMockOptions {
+export function normalizeMockOptions(given: MockOptions = {}, place: MockPlace = {}): ResolvedMockOptions {
+  const options = optionsObject('the mock', given);
   const { apiKeys, keyLabels } = resolveApiKeys(options);
-  const count = options.count ?? MOCK_DEFAULTS.count;
-  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a whole number of pets, 0 or more; got ${count}`);
-  const delay = options.delay ?? MOCK_DEFAULTS.delay;
-  if (!(delay >= 0)) throw new RangeError(`delay must be 0 or more milliseconds; got ${delay}`);
   // The all-or-nothing saves of `persist` undo a failed change by rewriting the store: never Redis's, which keeps its own state.
   if (options.persist && options.shared) throw new TypeError('persist and shared cannot go together: with shared state, Redis keeps the pets.');
-  const { selfCheck = false, faults = {} } = options;
+  const faults = record('faults', options.faults, 'an object of rates such as { reset: 0.02, slow: 0.1 }') ?? {};
   checkFaultRates(faults);
-  const profile = options.profile === undefined ? UNKNOWN_PROFILE : readProfile(options.profile);
-  const spec = options.spec ?? BUNDLED_SPEC;
+  const document = record('profile', options.profile, 'a profile document, as petstore-verify --write-profile writes it');
+  const profile = document === undefined ? UNKNOWN_PROFILE : readProfile(document);
+  const spec = resolveSpec(options);
+  const seed = wholeNumberIn('seed', options.seed, MOCK_BOUNDS.seed, MOCK_DEFAULTS.seed);
+  const selfCheck =
+    options.selfCheck === undefined || typeof options.selfCheck === 'function' ? options.selfCheck : trueOrFalse('selfCheck', options.selfCheck, false);
   return {
     spec,
     profile,
     apiKeys,
     keyLabels,
     data: resolveData(options, spec),
-    seed: options.seed ?? MOCK_DEFAULTS.seed,
-    count,
-    delay,
+    seed,
+    count: wholeNumberIn('count', options.count, MOCK_BOUNDS.count, MOCK_DEFAULTS.count),
+    delay: wholeNumberIn('delay', options.delay, MOCK_BOUNDS.delay, MOCK_DEFAULTS.delay),
     now: checkedClock(options.now),
-    basePath: (options.basePath ?? (options.spec === undefined ? MOCK_DEFAULTS.basePath : spec.model.basePath)).replace(/\/+$/, ''),
+    basePath: resolveBasePath(options, spec),
     // A profile of a deployment whose ids pass 2^53 asks for big ids, unless told otherwise.
-    bigIds: options.bigIds ?? (profile.idsBeyondDouble === true || MOCK_DEFAULTS.bigIds),
-    prefer: options.prefer ?? MOCK_DEFAULTS.prefer,
+    bigIds: trueOrFalse('bigIds', options.bigIds, profile.idsBeyondDouble === true || MOCK_DEFAULTS.bigIds),
+    prefer: trueOrFalse('prefer', options.prefer, MOCK_DEFAULTS.prefer),
     faults,
-    faultSeed: options.faultSeed ?? options.seed ?? MOCK_DEFAULTS.seed,
-    sessionTtl: wholeNumber('sessionTtl', options.sessionTtl ?? MOCK_DEFAULTS.sessionTtl, 1),
-    maxSessions: wholeNumber('maxSessions', options.maxSessions ?? MOCK_DEFAULTS.maxSessions, 0),
+    faultSeed: wholeNumberIn('faultSeed', options.faultSeed, MOCK_BOUNDS.seed, seed),
+    sessionTtl: wholeNumberIn('sessionTtl', options.sessionTtl, MOCK_BOUNDS.sessionTtl, MOCK_DEFAULTS.sessionTtl),
+    maxSessions: wholeNumberIn('maxSessions', options.maxSessions, MOCK_BOUNDS.maxSessions, MOCK_DEFAULTS.maxSessions),
     selfCheck: selfCheck === true ? () => {} : selfCheck === false ? undefined : selfCheck,
-    restore: options.restore,
-    persist: options.persist,
-    shared: options.shared,
-    adminKeyRequired: options.adminKeyRequired ?? (place.host !== undefined && !isLoopback(place.host)),
-    journalSize: wholeNumber('journalSize', options.journalSize ?? MOCK_DEFAULTS.journalSize, 0),
-    journalBodyLimit: wholeNumber('journalBodyLimit', options.journalBodyLimit ?? MOCK_DEFAULTS.journalBodyLimit, 0),
+    restore: resolveRestore(options.restore),
+    persist: callback('persist', options.persist, 'async (saved) => writeFile(path, JSON.stringify(saved))'),
+    shared: record('shared', options.shared, 'what openSharedState gives'),
+    adminKeyRequired: trueOrFalse('adminKeyRequired', options.adminKeyRequired, place.host !== undefined && !isLoopback(place.host)),
+    journalSize: wholeNumberIn('journalSize', options.journalSize, MOCK_BOUNDS.journalSize, MOCK_DEFAULTS.journalSize),
+    journalBodyLimit: wholeNumberIn('journalBodyLimit', options.journalBodyLimit, MOCK_BOUNDS.journalBodyLimit, MOCK_DEFAULTS.journalBodyLimit),
   };
 }

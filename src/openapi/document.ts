@@ -77,7 +77,7 @@ function isReference(value: unknown): value is Reference {
  * `C`...): far more than a spec writes (the bundled one, 1), and few enough for every reader after this
  * one (ajv's compiler among them) to follow. A longer chain is refused saying so, a cycle as a cycle.
  */
-export const MAX_REF_CHAIN = 64;
+const MAX_REF_CHAIN = 64;
 
 /** The chain as a sentence shows it: its ends, and how many links lie between. */
 function chainText(refs: readonly string[]): string {

@@ -147,7 +147,11 @@ function reader(source: JournalSource, options: ExpectRequestsOptions): () => Pr
     const base = parseUserUrl(String(source), { name: 'expectRequests', schemes: ['http:', 'https:'], example: 'http://127.0.0.1:4010/v1' });
     return () => readUrl(base, options);
   }
-  const mock = 'requests' in source ? source : source.mock;
+  const mock = typeof source === 'object' && source !== null ? ('requests' in source ? source : source.mock) : undefined;
+  if (typeof mock?.requests !== 'function')
+    throw new TypeError(
+      `expectRequests reads the journal of a mock: give its URL (http://127.0.0.1:4010/v1), a MockApi, a started server or what createHandlers returns; got ${source === null ? 'null' : `a value of type ${typeof source}`}`,
+    );
   const filter: JournalFilter = options.session === undefined ? {} : { session: options.session };
   return async () => mock.requests(filter);
 }

@@ -199,7 +199,9 @@ describe('YAML --data within bounds', () => {
   });
 
   // The red team's file: a JSON spec with an enum of 300,003 values, refused with the YAML cap and "write the data as JSON".
-  it('reads a JSON --spec past 100,000 values as JSON, held to JSON bounds, not the YAML node cap: the mock and the verifier', { timeout: 60_000 }, async () => {
+  it('reads a JSON --spec past 100,000 values as JSON, held to JSON bounds, not the YAML node cap: the mock and the verifier', {
+    timeout: 60_000,
+  }, async () => {
     const spec = structuredClone(openapi) as unknown as { components: { schemas: { PetStatus: { enum: string[] } } } };
     spec.components.schemas.PetStatus.enum.push(...Array.from({ length: 110_000 }, (_, index) => `s${index}`));
     // No extension: JSON by its first character.
@@ -216,7 +218,23 @@ describe('YAML --data within bounds', () => {
     expect(`${verifier.stdout}${verifier.stderr}`).not.toMatch(/YAML/);
     // A JSON file is JSON's to refuse: its error names JSON, and a file named otherwise is told how to be read as YAML.
     const broken = await runCli('petstore-mock', ['--port', '0', '--spec', await file('broken-spec', '{openapi: 3.1.0}')]);
-    expect([broken.code, broken.stderr]).toEqual([2, expect.stringMatching(/broken-spec cannot be read as JSON \(it starts with \{ or \[; name it \.yaml to read it as YAML\): /)]);
+    expect([broken.code, broken.stderr]).toEqual([
+      2,
+      expect.stringMatching(/broken-spec cannot be read as JSON \(it starts with \{ or \[; name it \.yaml to read it as YAML\): /),
+    ]);
+  });
+
+  it('refuses an empty path for the files it writes, naming the flag (exit 2), where --state was an exit 1 of the code API', async () => {
+    for (const flags of [
+      ['--state', ''],
+      ['--proxy', 'http://127.0.0.1:1/v1', '--record', ''],
+    ]) {
+      const result = await runCli('petstore-mock', ['--port', '0', ...flags]);
+      expect([result.code, result.stderr]).toEqual([
+        2,
+        expect.stringMatching(new RegExp(`option '${flags.at(-2)} <file>' argument '' is invalid\\. Expected the path of a file`)),
+      ]);
+    }
   });
 
   // The red team's file: 2.8 MB of `!!binary` took 760 MB and 3 s to refuse as "pets[0].name is required".

@@ -134,7 +134,9 @@ describe('petstore-mock --allowed-host', () => {
     for (const { flag, url, result } of await Promise.all(runs)) {
       expect(result.code, `${flag} ${url}`).toBe(2);
       expect(result.stderr, `${flag} ${url}`).toContain(flag);
-      expect(result.stderr, `${flag} ${url}`).toMatch(url === 'http:///v1' ? /must name the host/ : /is no IP address nor host name\. A name is .*\(RFC 1123\)/);
+      expect(result.stderr, `${flag} ${url}`).toMatch(
+        url === 'http:///v1' ? /must name the host/ : /is no IP address nor host name\. A name is .*\(RFC 1123\)/,
+      );
     }
   });
 });

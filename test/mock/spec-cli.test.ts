@@ -172,7 +172,8 @@ describe('petstore-mock --spec', () => {
     const status = schemas.PetStatus;
     const at = (index: number) => `#/components/schemas/C${index}`;
     schemas.PetStatus = { $ref: at(1) };
-    for (let index = 1; index < links; index++) schemas[`C${index}`] = { $ref: index === links - 1 && cycle ? '#/components/schemas/PetStatus' : at(index + 1) };
+    for (let index = 1; index < links; index++)
+      schemas[`C${index}`] = { $ref: index === links - 1 && cycle ? '#/components/schemas/PetStatus' : at(index + 1) };
     schemas[`C${links}`] = status;
     const file = join(dir, name);
     await writeFile(file, stringify(doc));
@@ -191,7 +192,10 @@ describe('petstore-mock --spec', () => {
       expect([refused.code, refused.stderr], cli).toEqual([2, expect.stringMatching(/--spec .*long-chain\.yaml: more than 64 \$ref links in a chain \(/)]);
       expect(refused.stderr).not.toMatch(/cycle/);
       const looped = await runCli(cli, [...flags, loop]);
-      expect([looped.code, looped.stderr], cli).toEqual([2, expect.stringMatching(/--spec .*loop\.yaml: reference cycle at #\/components\/schemas\/PetStatus: /)]);
+      expect([looped.code, looped.stderr], cli).toEqual([
+        2,
+        expect.stringMatching(/--spec .*loop\.yaml: reference cycle at #\/components\/schemas\/PetStatus: /),
+      ]);
     }
     // 63 links from PetStatus, 64 from a $ref naming it: served.
     const served = await startMockCli(['--port', '0', '--quiet', '--spec', await chained('chain.yaml', 63)]);

@@ -219,12 +219,22 @@ export function runMockFeatures(host: string, startHost: StartTarget): void {
   describe(`mock features with options: ${host}`, () => {
     // The `now` option is held to the rule of --now: a reading no date may show is the request's 500
     // naming `now` and the range, on the API and the clock; the journal, which needs no clock, still reads.
-    const beyond = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, 'year 10000': Date.parse('+010000-01-01T00:00:00Z'), 'year 0': Date.parse('0000-06-01T00:00:00Z'), 'a string': '2031' };
+    const beyond = {
+      NaN: Number.NaN,
+      Infinity: Number.POSITIVE_INFINITY,
+      'year 10000': Date.parse('+010000-01-01T00:00:00Z'),
+      'year 0': Date.parse('0000-06-01T00:00:00Z'),
+      'a string': '2031',
+    };
     for (const [what, reading] of Object.entries(beyond)) {
       it(`answers 500 naming now and its range, never an Invalid Date, to a now() that reads ${what}`, async () => {
         let next: unknown = reading;
         await withTarget({ now: () => next as number }, async (broken) => {
-          for (const [path, headers] of [['/pets/1', AUTH], ['/pets', AUTH], ['/__mock/clock', {}]] as const) {
+          for (const [path, headers] of [
+            ['/pets/1', AUTH],
+            ['/pets', AUTH],
+            ['/__mock/clock', {}],
+          ] as const) {
             const result = await answer(await broken.request(path, { headers }), { admin: path.startsWith('/__mock') });
             expectError(result, 500, /now option\) read .* 0001 to 9998.*0001-01-01T00:00:00\.000Z to 9998-12-31T23:59:59\.999Z/);
             expect(result.response.headers.get('date') ?? '').not.toMatch(/Invalid/);

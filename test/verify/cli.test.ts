@@ -185,6 +185,9 @@ describe('petstore-verify CLI', () => {
     [['--base-url', 'http://x/v1', '--api-key', 'k', '--suite', 'nope'], {}, /option '--suite <suite>' argument 'nope' is invalid/],
     [['--bse-url', 'x'], {}, /unknown option '--bse-url' \(Did you mean --base-url\?\)/],
     [['--base-url', 'http://x/v1', '--api-key', 'k', '--timeout', '0'], {}, /--timeout <ms>' argument '0' is invalid/],
+    // An empty path was taken for no file: the report, the HAR or the pact silently not written or read.
+    [['--base-url', 'http://x/v1', '--api-key', 'k', '--har', ''], {}, /option '--har <file>' argument '' is invalid\. Expected the path of a file/],
+    [['--base-url', 'http://x/v1', '--api-key', 'k', '--pact', ''], {}, /option '--pact <file or url>' argument '' is invalid\. Expected the path of a file/],
   ];
   for (const [args, env, message] of usage) {
     it(`exits 2 on a usage error: ${args.join(' ') || '(no flags)'}`, async () => {

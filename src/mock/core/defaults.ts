@@ -47,6 +47,28 @@ export const MOCK_DEFAULTS = Object.freeze({
 });
 
 /**
+ * The whole numbers each numeric option takes, `[least, most]`, written once: `normalizeMockOptions` and
+ * `startMockServer` hold the code API's options to them, and the CLI's flags (in their own units:
+ * `--session-ttl` in seconds) too, so a value one refuses the other refuses.
+ * @example
+ * MOCK_BOUNDS.count; // [0, 10_000_000]
+ */
+export const MOCK_BOUNDS = Object.freeze({
+  seed: [0, 2 ** 32 - 1],
+  count: [0, 10_000_000],
+  /** Milliseconds: ten minutes. */
+  delay: [0, 600_000],
+  /** Milliseconds: a year. */
+  sessionTtl: [1, 31_536_000_000],
+  maxSessions: [0, 100_000],
+  journalSize: [0, 1_000_000],
+  journalBodyLimit: [0, 1_048_576],
+  port: [0, 65_535],
+  /** Milliseconds. */
+  storeTimeout: [1, 600_000],
+} as const satisfies Record<string, readonly [number, number]>);
+
+/**
  * What is added to every id: `BIG_ID_OFFSET` with `--big-ids`, and nothing (`undefined`) without.
  * "No offset" is written here only.
  * @example

@@ -70,7 +70,8 @@ export function checkFaultRates(rates: FaultRates): void {
   let sum = 0;
   for (const [name, rate] of Object.entries(rates)) {
     if (!isFaultKind(name)) throw new RangeError(`faults: ${name} is not a fault; the faults are ${FAULT_KINDS.join(', ')}.`);
-    if (!(rate >= 0 && rate <= 1)) throw new RangeError(`faults: the rate of ${name} must be from 0 to 1; got ${rate}.`);
+    if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1))
+      throw new RangeError(`faults: the rate of ${name} must be a number from 0 to 1; got ${JSON.stringify(rate) ?? typeof rate}.`);
     sum += rate;
   }
   if (sum > 1 + 1e-9) throw new RangeError(`faults: the rates add up to ${sum}, more than every request; lower them to a sum of 1 or less.`);

@@ -7,15 +7,15 @@ import { createRequire as requireFrom } from 'node:module';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { codeOf, messageOf, UsageError } from '../../errors.js';
 import { MAX_PETS_FILE_BYTES, readRegularFile, UnreadableFileError } from '../../files/read-file.js';
-import { jsonFault } from '../../json/json-fault.js';
 import { HOST_NAME_RULE, isHostName } from '../../http/user-url.js';
+import { jsonFault } from '../../json/json-fault.js';
 import { parseJson } from '../../json/lossless.js';
 import { compileSpec } from '../../openapi/ajv.js';
 import type { CompiledSpec } from '../../openapi/bundled-model.js';
 import { loadSpecFile } from '../../openapi/load.js';
 import { type ProfileDocument, readProfile } from '../../profile/profile.js';
 import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
-import { MOCK_DEFAULTS } from '../core/defaults.js';
+import { MOCK_BOUNDS, MOCK_DEFAULTS } from '../core/defaults.js';
 import { type FaultRates, parseFaultRates } from '../core/faults.js';
 import { apiKeyProblem, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
 import { parseIsoDate } from '../state/clock.js';
@@ -85,6 +85,14 @@ function interfaceHost(value: string): string {
       `Expected an interface to bind: an IP address such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface), or a host name such as localhost.${value === '' ? '' : ` ${HOST_NAME_RULE}`}`,
     );
   return value;
+}
+
+/** A file the mock writes: any path but the empty one, which names none. */
+function filePath(example: string) {
+  return (value: string): string => {
+    if (value === '') throw new InvalidArgumentError(`Expected the path of a file, such as ${example}.`);
+    return value;
+  };
 }
 
 function redisUrl(value: string): string {
@@ -188,7 +196,7 @@ async function readSpecFile(path: string): Promise<NonNullable<MockFlags['spec']
 /** Where the mock listens, and who may reach it. */
 function listenOptions(): Option[] {
   return [
-    new Option('-p, --port <port>', 'TCP port; 0 picks a free one').default(MOCK_DEFAULTS.port).argParser(integerIn(0, 65535, 'a port')),
+    new Option('-p, --port <port>', 'TCP port; 0 picks a free one').default(MOCK_DEFAULTS.port).argParser(integerIn(...MOCK_BOUNDS.port, 'a port')),
     new Option('-H, --host <host>', 'interface to bind; 0.0.0.0 exposes the mock to your network').default(MOCK_DEFAULTS.host).argParser(interfaceHost),
     new Option('--allowed-host <name>', 'a host name clients may reach the mock by, besides localhost and IP addresses; repeat for several').argParser(
       collectHost,
@@ -202,15 +210,15 @@ function behaviourOptions(): Option[] {
   return [
     new Option('--seed <n>', 'seed of the generated pets: the same seed gives the same pets')
       .default(MOCK_DEFAULTS.seed)
-      .argParser(integerIn(0, 2 ** 32 - 1, 'a whole number')),
-    new Option('--count <n>', 'how many pets to start with').default(MOCK_DEFAULTS.count).argParser(integerIn(0, 10_000_000, 'a whole number')),
+      .argParser(integerIn(...MOCK_BOUNDS.seed, 'a whole number')),
+    new Option('--count <n>', 'how many pets to start with').default(MOCK_DEFAULTS.count).argParser(integerIn(...MOCK_BOUNDS.count, 'a whole number')),
     new Option(
       '-k, --api-key <key>',
       `accepted bearer key, or label:key (or label=key) to log it as key=label; repeat for several (default: ${MOCK_DEFAULTS.apiKey})`,
     )
       .env('PETSTORE_API_KEY')
       .argParser(collectApiKey),
-    new Option('--delay <ms>', 'latency added to every API answer').default(MOCK_DEFAULTS.delay).argParser(integerIn(0, 600_000, 'milliseconds')),
+    new Option('--delay <ms>', 'latency added to every API answer').default(MOCK_DEFAULTS.delay).argParser(integerIn(...MOCK_BOUNDS.delay, 'milliseconds')),
     new Option('--now <date>', "start the mock's clock at this ISO date (after 2030-12-05, getPet answers 410)").argParser(isoDate),
     new Option('--data <file>', 'serve these pets (a JSON or YAML list of Pets) instead of seeded ones; not with --seed, --count, --big-ids'),
     new Option('--big-ids', 'ids beyond 2^53, exact in the JSON: shows clients that read ids into JavaScript numbers'),
@@ -231,20 +239,23 @@ function stateOptions(): Option[] {
   return [
     new Option('--session-ttl <seconds>', 'drop a named session (X-Mock-Session) after this long idle')
       .default(MOCK_DEFAULTS.sessionTtl / 1000)
-      .argParser(integerIn(1, 31_536_000, 'seconds')),
+      .argParser(integerIn(MOCK_BOUNDS.sessionTtl[0], MOCK_BOUNDS.sessionTtl[1] / 1000, 'seconds')),
     new Option('--max-sessions <n>', 'how many named sessions may be open at once')
       .default(MOCK_DEFAULTS.maxSessions)
-      .argParser(integerIn(0, 100_000, 'a whole number')),
+      .argParser(integerIn(...MOCK_BOUNDS.maxSessions, 'a whole number')),
     new Option('--coverage', 'on exit, print which documented statuses and enum values clients exercised (also GET /__mock/coverage)'),
     new Option('--self-check', 'check every answer against spec/openapi.yaml; a mismatch is logged and answered 500'),
-    new Option('--state <file>', 'keep the pets created, replaced and removed in this JSON file across restarts (each change saved before its answer)'),
+    new Option(
+      '--state <file>',
+      'keep the pets created, replaced and removed in this JSON file across restarts (each change saved before its answer)',
+    ).argParser(filePath('./pets-state.json')),
     new Option('--profile <file>', "mimic a deployment's choices where the interface leaves room (learned by petstore-verify --write-profile)"),
     new Option('--journal-size <n>', 'requests the journal keeps per session (GET /__mock/requests); 0 turns it off')
       .default(MOCK_DEFAULTS.journalSize)
-      .argParser(integerIn(0, 1_000_000, 'a whole number')),
+      .argParser(integerIn(...MOCK_BOUNDS.journalSize, 'a whole number')),
     new Option('--journal-body <chars>', 'characters of a request body a journal entry shows')
       .default(MOCK_DEFAULTS.journalBodyLimit)
-      .argParser(integerIn(0, 1_048_576, 'a whole number')),
+      .argParser(integerIn(...MOCK_BOUNDS.journalBodyLimit, 'a whole number')),
     new Option('--no-journal', 'keep no request journal (GET /__mock/requests answers 404)'),
   ];
 }
@@ -259,11 +270,14 @@ function deploymentOptions(): Option[] {
     new Option('--upstream-key <key>', "the key sent to the --proxy deployment (never printed); without it, the client's Authorization is forwarded").env(
       'PETSTORE_UPSTREAM_KEY',
     ),
-    new Option('--record <file>', "with --proxy, write the deployment's pets to this file (for --data) and the profile seen beside it (for --profile)"),
+    new Option(
+      '--record <file>',
+      "with --proxy, write the deployment's pets to this file (for --data) and the profile seen beside it (for --profile)",
+    ).argParser(filePath('./recorded-pets.json')),
     new Option('--store <url>', 'keep all state in Redis (redis://host:port[/db]), shared by every mock on it; needs the ioredis package').argParser(redisUrl),
     new Option('--namespace <name>', 'key prefix in Redis, so that several mocks share one Redis (default: petstore)').argParser(namespace),
     new Option('--store-timeout <ms>', 'how long a Redis command may take before the mock responds 503 (default: 3000)').argParser(
-      integerIn(1, 600_000, 'milliseconds'),
+      integerIn(...MOCK_BOUNDS.storeTimeout, 'milliseconds'),
     ),
     new Option('--workers <n>', 'serve from n processes sharing the port, one per core (needs --store)').argParser(integerIn(1, 256, 'a number of processes')),
     new Option('-q, --quiet', 'no request log'),

@@ -7,7 +7,9 @@
  * (test/tooling/msw-options.test.ts checks them).
  */
 import { type HttpHandler, http } from 'msw';
+import { parseUserUrl } from '../../http/user-url.js';
 import { BASE_PATH } from '../../openapi/facts.js';
+import { described, optionsObject } from '../core/option-checks.js';
 import type { Pending } from '../core/pending.js';
 import { createMockApi, type MockApi, type MockOptions } from '../create-mock-api.js';
 
@@ -43,12 +45,12 @@ export interface MockHandlers extends ReadonlyArray<HttpHandler> {
   readonly requests: MockApi['requests'];
 }
 
-function locate(baseUrl: string): { readonly origin?: string; readonly basePath: string } {
+/** Where the handlers serve: a path on any origin, or an absolute URL held to the rule of every URL a user gives (`parseUserUrl`). */
+function locate(baseUrl: unknown): { readonly origin?: string; readonly basePath: string } {
+  const example = 'an absolute URL such as https://api.example.test/v1, or a path such as /v1';
+  if (typeof baseUrl !== 'string') throw new TypeError(`baseUrl must be ${example}; got ${described(baseUrl)}`);
   if (baseUrl.startsWith('/')) return { basePath: baseUrl };
-  if (!URL.canParse(baseUrl)) {
-    throw new TypeError(`baseUrl must be an absolute URL such as https://api.example.test/v1, or a path such as /v1; got ${JSON.stringify(baseUrl)}`);
-  }
-  const url = new URL(baseUrl);
+  const url = parseUserUrl(baseUrl, { name: 'baseUrl', schemes: ['http:', 'https:'], example });
   return { origin: url.origin, basePath: url.pathname };
 }
 
@@ -66,7 +68,7 @@ function locate(baseUrl: string): { readonly origin?: string; readonly basePath:
  * afterAll(() => server.close());
  */
 export function createHandlers(options: MockHandlersOptions = {}): MockHandlers {
-  const { baseUrl = BASE_PATH, ...mockOptions } = options;
+  const { baseUrl = BASE_PATH, ...mockOptions } = optionsObject('createHandlers', options);
   const { origin, basePath } = locate(baseUrl);
   const mock = createMockApi({ ...mockOptions, basePath });
   const handler = http.all(

@@ -1,15 +1,17 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { coarseClock } from '../core/coarse-clock.js';
-import { idOffsetOf, MOCK_DEFAULTS } from '../core/defaults.js';
+import { idOffsetOf, MOCK_BOUNDS, MOCK_DEFAULTS } from '../core/defaults.js';
 import { memoize } from '../core/memo.js';
 import { type MockRequest, type MockResponse, wireBody } from '../core/messages.js';
+import { checkServerPlace, optionsObject, text, wholeNumberIn } from '../core/option-checks.js';
 import { type MockApi, type MockOptions, mockApiOf } from '../create-mock-api.js';
 import { normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
 import { guardResponse, hostCheck, joinedHeader } from '../pipeline/host-guard.js';
-import { createHostServer, lingerThenClose, readBody, type ServerTimeouts } from '../pipeline/http-server.js';
+import { checkTimeouts, createHostServer, lingerThenClose, readBody, type ServerTimeouts } from '../pipeline/http-server.js';
 import { writeFault } from '../pipeline/node-faults.js';
 import { detailRedactor, targetRedactor } from '../pipeline/request-log.js';
+import { displayUrl, namespaceProblem } from '../state/redis/redis-store.js';
 import { openSharedState, type SharedState } from '../state/redis/shared-state.js';
 import { type OpenStateFile, openStateFile } from '../state/state-file.js';
 
@@ -271,6 +273,25 @@ function closeServer(context: ServerContext, server: Server, held: HeldState, gr
 }
 
 /**
+ * The server's own options checked where they enter, before any file or Redis is opened (the mock's
+ * options are `normalizeMockOptions`'): where it listens (`checkServerPlace`), its time-outs, the state
+ * file's path, and the store's URL (`parseUserUrl`, in `displayUrl`), namespace and time-out.
+ */
+function checkedServerOptions(given: MockServerOptions): MockServerOptions {
+  const options = optionsObject('startMockServer', given);
+  checkServerPlace('startMockServer', options);
+  checkTimeouts(options.timeouts);
+  if (text('stateFile', options.stateFile, "'./pets-state.json'") === '')
+    throw new TypeError('stateFile must name a file, such as ./pets-state.json; got an empty string');
+  if (text('store', options.store, "'redis://127.0.0.1:6379'") !== undefined) displayUrl(options.store as string);
+  const namespace = text('namespace', options.namespace, "'petstore'");
+  const problem = namespace === undefined ? undefined : namespaceProblem(namespace);
+  if (problem !== undefined) throw new TypeError(`namespace: ${problem}`);
+  wholeNumberIn('storeTimeout', options.storeTimeout, MOCK_BOUNDS.storeTimeout, 0);
+  return options;
+}
+
+/**
  * Starts the mock on a real HTTP port, for a dev server or a test suite's global setup.
  * @example
  * // vitest globalSetup
@@ -279,7 +300,8 @@ function closeServer(context: ServerContext, server: Server, held: HeldState, gr
  * // ... later
  * await server.close();
  */
-export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+export async function startMockServer(given: MockServerOptions = {}): Promise<MockServer> {
+  const options = checkedServerOptions(given);
   const host = options.host ?? MOCK_DEFAULTS.host;
   if (options.stateFile !== undefined && options.store !== undefined) {
     throw new TypeError('stateFile and store cannot go together: with a store, Redis keeps the pets (see its AOF settings in docs/redis.md).');
@@ -299,7 +321,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     closing: false,
   };
   const server = createHostServer(
-    options.timeouts ?? {},
+    checkTimeouts(options.timeouts),
     (request) => guardResponse(context.hostAllowed, new NodeRequest(request, 0), request),
     (request, outgoing, rejection) => handleRequest(context, request, outgoing, rejection),
   );

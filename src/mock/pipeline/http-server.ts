@@ -11,6 +11,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { NotUtf8Error } from '../../http/read-limited.js';
 import { errorResponse, type MockResponse, prepared } from '../core/messages.js';
+import { record, wholeNumberIn } from '../core/option-checks.js';
 import { parserErrorResponse, rawResponse } from './parser-errors.js';
 
 /** Limits on slow clients, in milliseconds. */
@@ -45,6 +46,25 @@ const CLIENT_LIMITS: Required<ServerTimeouts> = {
   sendMs: 30_000,
   ...Reflect.get(globalThis, Symbol.for('petstore-mock.client-limits')),
 };
+
+/** The longest any of a server's time-outs may be: a day, in milliseconds. */
+const LONGEST_TIMEOUT_MS = 86_400_000;
+
+/**
+ * The `timeouts` option of a server (`startMockServer`, `startProxyServer`), checked where it enters:
+ * an object whose every field is one of `ServerTimeouts`, in whole milliseconds from 1 to a day.
+ * @example
+ * checkTimeouts({ keepAliveMs: 300 }); // { keepAliveMs: 300 }
+ */
+export function checkTimeouts(timeouts: ServerTimeouts | undefined): ServerTimeouts {
+  const given = record('timeouts', timeouts, 'an object such as { headersMs: 10_000, keepAliveMs: 5_000 }') ?? {};
+  for (const [name, value] of Object.entries(given)) {
+    if (!Object.hasOwn(CLIENT_LIMITS, name))
+      throw new TypeError(`timeouts: ${name} is none of the server's time-outs, ${Object.keys(CLIENT_LIMITS).join(', ')}`);
+    wholeNumberIn(`timeouts.${name}`, value, [1, LONGEST_TIMEOUT_MS], 0);
+  }
+  return given;
+}
 
 /**
  * Responds to one request. `rejection`, when given, is the response to a request Node would answer

@@ -10,12 +10,13 @@ import type { ProfileDocument } from '../../profile/profile.js';
 import type { KeyRedactor } from '../../redact/key-redactor.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { type FaultKind, type FaultRates, faultDraw } from '../core/faults.js';
+import { callback, checkServerPlace, optionsObject, text, trueOrFalse, wholeNumberIn } from '../core/option-checks.js';
 import { journalOf, type MockApi } from '../create-mock-api.js';
 import type { OperationId } from '../operations/operation.js';
 import { normalizeMockOptions } from '../options.js';
 import { type AuthProblem, bearerCheck, type LabelledApiKey } from '../pipeline/auth.js';
 import { hostCheck, hostName } from '../pipeline/host-guard.js';
-import type { ServerTimeouts } from '../pipeline/http-server.js';
+import { checkTimeouts, type ServerTimeouts } from '../pipeline/http-server.js';
 import type { PipelineJournal } from '../pipeline/journal-step.js';
 import { targetRedactor } from '../pipeline/request-log.js';
 import type { Router } from '../pipeline/router.js';
@@ -158,7 +159,22 @@ function keyLabels(
 }
 
 /** The context of a proxy with these options; throws a TypeError for an upstream that is not an http(s) base URL, or a key that cannot be one. */
-export function createProxyContext(options: ProxyOptions): ProxyContext {
+/** The proxy's own options, checked where they enter; those it shares with the mock are `normalizeMockOptions`'. */
+function checkedProxyOptions(given: ProxyOptions): ProxyOptions {
+  const options = optionsObject('startProxyServer', given);
+  checkServerPlace('startProxyServer', options);
+  checkTimeouts(options.timeouts);
+  text('upstreamKey', options.upstreamKey, 'process.env.STAGING_KEY');
+  wholeNumberIn('timeoutMs', options.timeoutMs, [1, 600_000], 0);
+  if (text('record', options.record, "'./recorded-pets.json'") === '')
+    throw new TypeError('record must name a file, such as ./recorded-pets.json; got an empty string');
+  trueOrFalse('prefer', options.prefer, true);
+  callback('onProblem', options.onProblem, '(line) => console.warn(line)');
+  return options;
+}
+
+export function createProxyContext(given: ProxyOptions): ProxyContext {
+  const options = checkedProxyOptions(given);
   const upstream = parseUpstream(options.upstream);
   const basePath = MOCK_DEFAULTS.basePath;
   const host = options.host ?? MOCK_DEFAULTS.host;

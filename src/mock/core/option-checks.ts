@@ -1,0 +1,88 @@
+/**
+ * The checks every option of the code API passes where it enters (`createMockApi`, `startMockServer`,
+ * `createHandlers`, `startProxyServer`): a value of the wrong type, from JavaScript or a cast, is a
+ * `TypeError`, one out of its range (`MOCK_BOUNDS`) a `RangeError`, each a sentence naming the option
+ * and what to give, never a message of the code that would have tripped on it later
+ * (`Cannot read properties of undefined`) nor a value taken as another (`seed: '7'`).
+ */
+import { HOST_NAME_RULE, isHostName } from '../../http/user-url.js';
+import { MOCK_BOUNDS } from './defaults.js';
+
+/** A value as a sentence names it: its type, and numbers and short strings as written. */
+export function described(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
+  return `a value of type ${typeof value}`;
+}
+
+/** The options argument itself: an object, or nothing. */
+export function optionsObject<T extends object>(where: string, options: T | undefined): T {
+  if (options === undefined) return {} as T;
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError(`${where} takes an object of options, such as { port: 0 }, or nothing; got ${described(options)}`);
+  return options;
+}
+
+/** A whole number from `least` to `most`, or the option's default when absent. */
+export function wholeNumberIn(name: string, value: unknown, [least, most]: readonly [number, number], fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, a whole one from ${least} to ${most}; got ${described(value)}`);
+  if (!Number.isInteger(value) || value < least || value > most) throw new RangeError(`${name} must be a whole number from ${least} to ${most}; got ${value}`);
+  return value;
+}
+
+/** `true` or `false`, or the default when absent. */
+export function trueOrFalse(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false; got ${described(value)}`);
+  return value;
+}
+
+/** A function, or `undefined` when absent. */
+export function callback<F>(name: string, value: F | undefined, example: string): F | undefined {
+  if (value !== undefined && typeof value !== 'function') throw new TypeError(`${name} must be a function, such as ${example}; got ${described(value)}`);
+  return value;
+}
+
+/** A string, or `undefined` when absent. */
+export function text(name: string, value: unknown, example: string): string | undefined {
+  if (value !== undefined && typeof value !== 'string') throw new TypeError(`${name} must be a string, such as ${example}; got ${described(value)}`);
+  return value;
+}
+
+/** A list, or `undefined` when absent. */
+export function list<T>(name: string, value: readonly T[] | undefined, example: string): readonly T[] | undefined {
+  if (value !== undefined && !Array.isArray(value)) throw new TypeError(`${name} must be a list, such as ${example}; got ${described(value)}`);
+  return value;
+}
+
+/** A plain object (no list, no null), or `undefined` when absent. */
+export function record<T extends object>(name: string, value: T | undefined, what: string): T | undefined {
+  if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
+    throw new TypeError(`${name} must be ${what}; got ${described(value)}`);
+  return value;
+}
+
+/** What every Node host of the mock (its server, the proxy) takes about where it listens. */
+interface ServerPlace {
+  readonly port?: number;
+  readonly host?: string;
+  readonly allowedHosts?: readonly string[];
+  readonly onRequest?: (line: string) => void;
+}
+
+/**
+ * Checks the options of where a server listens, the same for `startMockServer` and `startProxyServer`:
+ * the port by `MOCK_BOUNDS.port`, `host` and each of `allowedHosts` by the one host rule of `--host`
+ * (`isHostName`: an IP address or an RFC 1123 name), `onRequest` a function. (`timeouts`: `checkTimeouts`.)
+ */
+export function checkServerPlace(where: string, options: ServerPlace): void {
+  wholeNumberIn('port', options.port, MOCK_BOUNDS.port, 0);
+  const hosts = [text('host', options.host, "'127.0.0.1'"), ...(list('allowedHosts', options.allowedHosts, "['mock.internal']") ?? [])];
+  for (const host of hosts)
+    if (host !== undefined && (typeof host !== 'string' || !isHostName(host)))
+      throw new TypeError(`${where}: host and allowedHosts take IP addresses and host names; got ${described(host)}. ${HOST_NAME_RULE}`);
+  callback('onRequest', options.onRequest, '(line) => console.log(line)');
+}

@@ -1,0 +1,64 @@
+/**
+ * The code API's entry points fed what JavaScript may pass them (issue 34, item 5: every input checked
+ * where it enters): a wrong type or value is a `TypeError` or `RangeError` naming the option and what
+ * to give, before a port is bound or a file opened; never a message of the code that would trip on it
+ * later (`authority.indexOf is not a function`), a crash at the first request, nor a value silently
+ * taken (`port: '80'`, `allowedHosts: ['-evil.com']`).
+ */
+import { describe, expect, it } from 'vitest';
+import { createHandlers } from '../../src/mock/hosts/msw.js';
+import { startMockServer } from '../../src/mock/hosts/node-server.js';
+import { startProxyServer } from '../../src/mock/proxy/proxy-server.js';
+import { expectRequests } from '../../src/testing/index.js';
+
+const server: [string, unknown, RegExp][] = [
+  ['port', '80', /^port must be a number, a whole one from 0 to 65535; got the string "80"$/],
+  ['port', 70_000, /^port must be a whole number from 0 to 65535; got 70000$/],
+  ['host', 42, /^host must be a string/],
+  ['host', '', /host and allowedHosts take IP addresses and host names; got the string ""\. A name is .*\(RFC 1123\)/],
+  ['allowedHosts', 'mock.internal', /^allowedHosts must be a list/],
+  ['allowedHosts', ['-evil.com'], /host and allowedHosts take IP addresses and host names; got the string "-evil\.com"/],
+  ['onRequest', 'console.log', /^onRequest must be a function/],
+  ['timeouts', { headersMs: -1 }, /^timeouts\.headersMs must be a whole number from 1 to 86400000; got -1$/],
+  ['timeouts', { headerMs: 500 }, /^timeouts: headerMs is none of the server's time-outs, headersMs, requestMs/],
+];
+
+describe('startMockServer and startProxyServer refuse a wrong option before they bind, naming it', () => {
+  for (const [name, value, message] of server) {
+    it(`${name}: ${JSON.stringify(value)}`, async () => {
+      await expect(startMockServer({ port: 0, [name]: value } as never)).rejects.toThrow(message);
+      await expect(startProxyServer({ upstream: 'http://127.0.0.1:1/v1', port: 0, [name]: value } as never)).rejects.toThrow(message);
+    });
+  }
+
+  it('startMockServer: the state file, the store, its namespace and time-out', async () => {
+    await expect(startMockServer({ stateFile: '' })).rejects.toThrow(/^stateFile must name a file/);
+    await expect(startMockServer({ store: 'redis:///0' })).rejects.toThrow(/^The store: must name the host/);
+    await expect(startMockServer({ store: 'redis://127.0.0.1:1', namespace: 'a b' })).rejects.toThrow(/^namespace: A namespace is 1 to 64 letters/);
+    await expect(startMockServer({ storeTimeout: 0 })).rejects.toThrow(/^storeTimeout must be a whole number from 1 to 600000/);
+    await expect(startMockServer(42 as never)).rejects.toThrow(/^startMockServer takes an object of options/);
+  });
+
+  it('startProxyServer: its own options', async () => {
+    const upstream = 'http://127.0.0.1:1/v1';
+    await expect(startProxyServer({ upstream: 42 as never })).rejects.toThrow(/^upstream: must be a URL, a string/);
+    await expect(startProxyServer({ upstream, timeoutMs: 0 })).rejects.toThrow(/^timeoutMs must be a whole number/);
+    await expect(startProxyServer({ upstream, upstreamKey: 42 as never })).rejects.toThrow(/^upstreamKey must be a string/);
+    await expect(startProxyServer({ upstream, prefer: 'no' as never })).rejects.toThrow(/^prefer must be true or false/);
+  });
+});
+
+describe('createHandlers and expectRequests refuse what they cannot serve or read, naming it', () => {
+  it('createHandlers: a baseUrl that is no string, or whose host the host rule refuses', () => {
+    expect(() => createHandlers({ baseUrl: 42 as never })).toThrow(/^baseUrl must be an absolute URL .* or a path such as \/v1; got number 42$/);
+    expect(() => createHandlers({ baseUrl: 'http:///v1' })).toThrow(/^baseUrl: must name the host/);
+    expect(() => createHandlers({ baseUrl: 'ftp://api.example.test/v1' })).toThrow(/^baseUrl: must be a http:\/\/ or https:\/\/ URL/);
+    expect(() => createHandlers(null as never)).toThrow(/^createHandlers takes an object of options/);
+    expect(() => createHandlers({ count: '10' as never })).toThrow(/^count must be a number/);
+  });
+
+  it('expectRequests: a source that is no URL and no mock', () => {
+    for (const source of [42, null, {}, true])
+      expect(() => expectRequests(source as never), String(source)).toThrow(/^expectRequests reads the journal of a mock: give its URL/);
+  });
+});
