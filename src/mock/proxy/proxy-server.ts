@@ -12,6 +12,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MAX_BODY_BYTES } from '../../openapi/facts.js';
+import { keylessErrors } from '../core/keyless-errors.js';
 import { bodyText, errorResponse, type MockRequest, type MockResponse, wireBody } from '../core/messages.js';
 import { guardResponse, isAdminTarget, joinedHeader } from '../pipeline/host-guard.js';
 import { createHostServer, lingerThenClose, readBody } from '../pipeline/http-server.js';
@@ -101,10 +102,12 @@ async function handle(
   const arrived = context.journal === undefined ? 0 : Date.now();
   context.log.countRequest();
   const noted: Noted = { rule: undefined, operation: undefined, body: undefined };
-  const made = await responseTo(context, request, response, noted, rejection).catch((error: unknown) => {
+  const answered = await responseTo(context, request, response, noted, rejection).catch((error: unknown) => {
     if (noted.rule !== undefined) noted.rule = 'error';
     return proxyFailure(error);
   });
+  // Its own Errors (a path, a Host, the --proxy URL it names) and those of the mock it answers with, without a key the proxy hides.
+  const made = keylessErrors(context.hide(request.headers.authorization))(answered);
   // The deployment's time is the proxy's: a forwarded request's latency is the client's wait.
   const latencyMs = performance.now() - started;
   // A client that went away while it sent its body (a reset, or cut off as too slow) is owed nothing.
@@ -154,7 +157,10 @@ export async function startProxyServer(options: ProxyOptions): Promise<ProxyServ
   // The mock's own server: its limits on slow clients, and its Error JSON for what Node would answer.
   const server = createHostServer(
     options.timeouts ?? {},
-    (request) => guardRejection(context, receivedRequest(request), request),
+    (request) => {
+      const rejected = guardRejection(context, receivedRequest(request), request);
+      return rejected && keylessErrors(context.hide(request.headers.authorization))(rejected);
+    },
     (request, response, rejection) => void handle(context, options, request, response, rejection),
   );
   const { host } = context;
