@@ -153,7 +153,7 @@ describe('an Error answer never quotes the key a client sent', () => {
   it('on MSW', async () => {
     const baseUrl = 'https://api.example.test/v1';
     const server = setupServer(...createHandlers({ baseUrl, apiKey: KEY }));
-    server.listen({ onUnhandledRequest: 'bypass' });
+    server.listen({ onUnhandledFrame: 'bypass' });
     try {
       const send = async (probe: Probe): Promise<Seen> => {
         const response = await fetch(new URL(probe.target, baseUrl), { method: probe.method, headers: probe.headers, body: probe.body ?? null });
