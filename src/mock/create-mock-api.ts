@@ -235,7 +235,8 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     selfCheck: settings.selfCheck && createSelfCheck(settings.selfCheck, spec === BUNDLED_SPEC ? undefined : spec),
     journal,
     doc: spec.doc,
-    keyless: keylessErrors(redactor),
+    // A short key only where it stands as a token of its own: a key `a` must leave the words of a message alone.
+    keyless: keylessErrors(new KeyRedactor(settings.apiKeys, { shortAsToken: true })),
   });
   return {
     respond,

@@ -17,9 +17,19 @@ import { cachedIn, memoize } from './memo.js';
 import type { MockResponse } from './messages.js';
 
 /**
+ * The userinfo of a URL an Error quotes (an absolute-form target, `http://user:password@host/`): a
+ * credential whatever it holds, a key the mock knows or not, as the request log shows it (`***`).
+ */
+const USERINFO = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#\s"]*@/g;
+
+/** The exit of each redactor, made once: the proxy asks for the one of a request's redactor, which it keeps for the credentials a client repeats. */
+const exits = new WeakMap<KeyRedactor, (response: MockResponse) => MockResponse>();
+
+/**
  * The function each exit passes its answers through: an Error body that holds a key, in any form
  * `redactor` finds, has each form replaced by `***` in its string literals (it stays the spec's Error
- * JSON, its code and status as they were); any other answer is given back as it is.
+ * JSON, its code and status as they were), and so has the userinfo of a URL it quotes; any other
+ * answer is given back as it is.
  * @example
  * const keyless = keylessErrors(new KeyRedactor(['s3cretKEYvalue42']));
  * keyless(errorResponse('not_found', 'No operation is served at /v1/s3cretKEYvalue42.')).body;
@@ -28,7 +38,7 @@ import type { MockResponse } from './messages.js';
 export function keylessErrors(redactor: KeyRedactor): (response: MockResponse) => MockResponse {
   return cachedIn(exits, redactor, () => {
     // A client that repeats a request repeats its Error: the body is scanned once while it is repeated.
-    const shown = memoize((body) => redactor.body(body, true));
+    const shown = memoize((body) => redactor.body(body, true).replace(USERINFO, '$1***@'));
     return (response) => {
       if (response.status < 400 || response.body === '') return response;
       const body = shown(response.body);
@@ -37,6 +47,3 @@ export function keylessErrors(redactor: KeyRedactor): (response: MockResponse) =
     };
   });
 }
-
-/** The exit of each redactor, made once: the proxy asks for the one of a request's redactor, which it keeps for the credentials a client repeats. */
-const exits = new WeakMap<KeyRedactor, (response: MockResponse) => MockResponse>();

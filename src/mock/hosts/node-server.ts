@@ -291,7 +291,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const mock = await createMock(settings, held);
   // Whether a `Host` names this server: localhost, an IP address, the bound name (one its clients use) or an allowed one.
   const hostAllowed = hostCheck([...(options.allowedHosts ?? []), host]);
-  const keyless = keylessErrors(new KeyRedactor(mock.options.apiKeys));
+  const keyless = keylessErrors(new KeyRedactor(mock.options.apiKeys, { shortAsToken: true }));
   const context: ServerContext = {
     mock,
     onRequest: options.onRequest,
