@@ -35,34 +35,37 @@ export function shortened(text: string): string {
   return `${start} … (${runs.length - start.length - KEPT_END_CHARS} characters left out) … ${runs.slice(-KEPT_END_CHARS)}`;
 }
 
-function shortenedRequest(request: RecordedRequest): RecordedRequest {
+function shownRequest(request: RecordedRequest, shown: (text: string) => string): RecordedRequest {
   return {
     ...request,
-    url: shortened(request.url),
-    headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, shortened(value)])),
-    ...(request.body === undefined ? {} : { body: shortened(request.body) }),
+    url: shown(request.url),
+    headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, shown(value)])),
+    ...(request.body === undefined ? {} : { body: shown(request.body) }),
   };
 }
 
-function shortenedFinding(finding: Finding): Finding {
-  const text = (key: 'message' | 'expected' | 'actual' | 'excerpt') => (finding[key] === undefined ? {} : { [key]: shortened(finding[key]) });
+function shownFinding(finding: Finding, shown: (text: string) => string): Finding {
+  const text = (key: 'message' | 'expected' | 'actual' | 'excerpt') => (finding[key] === undefined ? {} : { [key]: shown(finding[key]) });
   return {
     ...finding,
     ...text('message'),
     ...text('expected'),
     ...text('actual'),
     ...text('excerpt'),
-    ...(finding.request === undefined ? {} : { request: shortenedRequest(finding.request) }),
-    ...(finding.replay === undefined ? {} : { replay: finding.replay.map(shortenedRequest) }),
+    ...(finding.request === undefined ? {} : { request: shownRequest(finding.request, shown) }),
+    ...(finding.replay === undefined ? {} : { replay: finding.replay.map((request) => shownRequest(request, shown)) }),
   };
 }
 
-/** A result as every report shows it: each text the deployment may have put in it shortened. */
-export function shortenedResult(result: CheckResult): CheckResult {
+/**
+ * A result as every report shows it: each text the deployment may have put in it passed through
+ * `shown` (by default `shortened`; the runner hides a key there too when the base URL holds one).
+ */
+export function shortenedResult(result: CheckResult, shown: (text: string) => string = shortened): CheckResult {
   return {
     ...result,
-    findings: result.findings.map(shortenedFinding),
-    warnings: result.warnings.map(shortened),
-    ...(result.reason === undefined ? {} : { reason: shortened(result.reason) }),
+    findings: result.findings.map((finding) => shownFinding(finding, shown)),
+    warnings: result.warnings.map(shown),
+    ...(result.reason === undefined ? {} : { reason: shown(result.reason) }),
   };
 }

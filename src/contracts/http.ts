@@ -2,6 +2,7 @@ import { DeadlineError, EXIT, messageOf, PetstoreError, stringField } from '../e
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { isWrite } from '../http/methods.js';
 import { type JsonValue, parseJsonFast } from '../json/lossless.js';
+import { SHORT_SECRET_LENGTH } from '../redact/key-patterns.js';
 import type { KeyRedactor } from '../redact/key-redactor.js';
 import { Pacer, sleepUnlessAborted } from './pace.js';
 import { readText, send as sendOverHttp } from './transport.js';
@@ -210,6 +211,9 @@ export function describeFailure(error: unknown, deadline: AbortSignal | undefine
 export class HttpClient {
   readonly #options: Required<Omit<HttpClientOptions, 'deadline' | 'rps' | 'observe'>> & Pick<HttpClientOptions, 'deadline' | 'observe'>;
   readonly #base: string;
+  /** The base URL's path, and as every report shows it: a key written in it (`https://host/<key>/v1`) replaced, as everywhere. */
+  readonly #basePath: string;
+  readonly #shownBasePath: string;
   readonly #pacer: Pacer;
   readonly #redactor: KeyRedactor;
   /** How many requests were sent, retries included. */
@@ -241,6 +245,9 @@ export class HttpClient {
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#pacer = new Pacer({ concurrency: options.concurrency, rps, deadline: options.deadline });
     this.#redactor = verifierRedactor(options.apiKey);
+    // Only the path: the origin holds no key (a URL with userinfo is refused), and a short key would match a digit of its address.
+    this.#basePath = this.#base.slice(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/.exec(this.#base)?.[0].length ?? 0);
+    this.#shownBasePath = this.#redactor.text(this.#basePath);
   }
 
   /** Writes the budget still allows, retries counted. */
@@ -284,6 +291,23 @@ export class HttpClient {
   /** The base URL requests go to, without a trailing slash. */
   get baseUrl(): string {
     return this.#base;
+  }
+
+  /** Whether the base URL holds the key in its path (a deployment mounted under a secret path): then `shown` hides it. */
+  get baseHoldsKey(): boolean {
+    return this.#shownBasePath !== this.#basePath;
+  }
+
+  /**
+   * A text the run wrote from the base URL (a request's URL, a message naming the base path) as every
+   * report shows it: the base path as the redactor shows it; a long key in any other form too (a URL
+   * `new URL` wrote again), and a short one only there, so that the ids and counts of a report keep
+   * their digits. As it is when the base URL holds no key.
+   */
+  shown(text: string): string {
+    if (!this.baseHoldsKey) return text;
+    const replaced = text.replaceAll(this.#basePath, this.#shownBasePath);
+    return this.#options.apiKey.length >= SHORT_SECRET_LENGTH ? this.#redactor.text(replaced) : replaced;
   }
 
   /**

@@ -275,7 +275,7 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
   const contract = await loadContract(options.spec);
   const deadlineMs = options.deadlineMs ?? 120_000;
   const deadlineAt = Date.now() + deadlineMs;
-  const coverage = new CoverageRecorder(contract, options.baseUrl);
+  const coverage = new CoverageRecorder(contract, options.baseUrl, (url) => client.shown(url));
   const bigIntegers = new BigIntegers();
   const kinds = followedOperations(contract.model);
   const model = kinds && new DeploymentModel(kinds, contract, options.baseUrl);
@@ -283,7 +283,8 @@ async function prepareRun(options: VerifyOptions): Promise<Run> {
     coverage.observe(exchange);
     bigIntegers.observe(exchange.text);
     model?.observe(exchange, inspect);
-    options.observe?.(exchange);
+    // The caller's observer (the HAR) is given the URL as every report shows it: without a key the base URL holds.
+    options.observe?.(client.baseHoldsKey ? { ...exchange, request: { ...exchange.request, url: client.shown(exchange.request.url) } } : exchange);
   };
   const client = new HttpClient({
     // The spec suite's, and those the checks of an operation its spec adds (a delete, a replace) bring.
@@ -346,10 +347,18 @@ function runStateOf(run: Run, listing: readonly Record<string, JsonValue>[]): Ru
   };
 }
 
+/**
+ * A text as every report shows it: an excerpt (src/contracts/excerpt.ts) of what the deployment may have
+ * put in it; and when the base URL holds the key, without the key, which every text written from the
+ * base URL would show (a Location resolved against it, the URL that could not be reached).
+ */
+function reportText(client: HttpClient): (text: string) => string {
+  return client.baseHoldsKey ? (text) => shortened(client.shown(text)) : shortened;
+}
+
 /** A result as the run's warning level shows it: without its warnings under `off`. */
 function shown(run: Run, result: CheckResult): CheckResult {
-  // Every text the deployment may have put in it an excerpt (src/contracts/excerpt.ts), as every report shows it.
-  const short = shortenedResult(result);
+  const short = shortenedResult(result, reportText(run.client));
   return run.options.warnings === 'off' && short.warnings.length > 0 ? { ...short, warnings: [] } : short;
 }
 
@@ -444,10 +453,10 @@ async function runModelSuite(run: Run, state: RunState): Promise<CheckResult[]> 
 function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | undefined, fatal?: string): VerificationReport {
   const { client, pactTotals } = run;
   const results = groupWithRoundedIntegers(checked, run.bigIntegers.rounded);
-  const advice = run.options.warnings === 'all' && state ? state.advice.messages.map(shortened) : [];
+  const advice = run.options.warnings === 'all' && state ? state.advice.messages.map(reportText(client)) : [];
   const { byCause, waitedMs } = client.retries;
   return {
-    baseUrl: run.options.baseUrl,
+    baseUrl: client.shown(run.options.baseUrl),
     suite: run.suite,
     runId: run.runId,
     readOnly: run.readOnly,
@@ -456,7 +465,7 @@ function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | u
     requests: client.sent + pactTotals.requests,
     posts: client.writes + pactTotals.writes,
     writes: client.writesSent,
-    retried: client.retried.map(shortened),
+    retried: client.retried.map(reportText(client)),
     retries: { byCause, waitedMs },
     advice,
     results,
@@ -468,7 +477,7 @@ function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | u
       errors: count(results, 'error'),
       warnings: results.reduce((n, r) => n + r.warnings.length, advice.length),
     },
-    ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal: shortened(fatal), exitCode: EXIT.usage }),
+    ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal: reportText(client)(fatal), exitCode: EXIT.usage }),
     coverage: run.coverage.coverage(),
   };
 }

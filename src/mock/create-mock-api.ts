@@ -12,6 +12,7 @@ import { createAdmin } from './admin/endpoints.js';
 import { idOffsetOf } from './core/defaults.js';
 import { faultDraw } from './core/faults.js';
 import { fetchAdapter } from './core/fetch-adapter.js';
+import { keylessErrors } from './core/keyless-errors.js';
 import type { MockRequest, MockResponse } from './core/messages.js';
 import { andThen, type Pending } from './core/pending.js';
 import { mockOperations } from './operations/kinds.js';
@@ -217,6 +218,7 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
   const { spec } = settings;
   const router = createRouter(basePath, mockOperations(spec.model, env), coverage, routesOf(spec.doc));
   const journal = journalOf(settings);
+  const redactor = new KeyRedactor(settings.apiKeys);
   const respond = createPipeline({
     basePath,
     router,
@@ -225,7 +227,7 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     authorize: bearerCheck(settings.apiKeys),
     keyLabels: keyLabelsByIndex(settings),
     adminKeyRequired: settings.adminKeyRequired,
-    respondAdmin: createAdmin(sessions, coverage, saveDefault, new KeyRedactor(settings.apiKeys), profile, journal?.keeper, spec.model),
+    respondAdmin: createAdmin(sessions, coverage, saveDefault, redactor, profile, journal?.keeper, spec.model),
     form: profileForm(profile),
     prefer: settings.prefer,
     delay: settings.delay,
@@ -233,6 +235,8 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     selfCheck: settings.selfCheck && createSelfCheck(settings.selfCheck, spec === BUNDLED_SPEC ? undefined : spec),
     journal,
     doc: spec.doc,
+    // A short key only where it stands as a token of its own: a key `a` must leave the words of a message alone.
+    keyless: keylessErrors(new KeyRedactor(settings.apiKeys, { shortAsToken: true })),
   });
   return {
     respond,

@@ -245,16 +245,21 @@ export class CoverageRecorder {
   readonly #base: string;
   readonly #hits = new Map<string, Hit[]>();
   readonly #unmatched: Hit[] = [];
+  readonly #shown: (url: string) => string;
 
-  /** `baseUrl`: what every request's URL starts with, the API's version prefix included. */
-  constructor(contract: Contract, baseUrl: string) {
+  /**
+   * `baseUrl`: what every request's URL starts with, the API's version prefix included; `shown`: a URL
+   * as the coverage's examples show it (without the key, when the base URL holds it).
+   */
+  constructor(contract: Contract, baseUrl: string, shown: (url: string) => string = (url) => url) {
     this.#operations = specOperations(contract);
     this.#base = baseUrl.replace(/\/+$/, '');
+    this.#shown = shown;
   }
 
   readonly observe = (exchange: ObservedExchange): void => {
     const { url, method } = exchange.request;
-    const request = `${method} ${url}`;
+    const request = `${method} ${this.#shown(url)}`;
     const relative = url.startsWith(this.#base) ? url.slice(this.#base.length) : undefined;
     const [path = '', query = ''] = (relative ?? '').split(/\?(.*)/s);
     for (const operation of this.#operations) {

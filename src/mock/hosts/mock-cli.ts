@@ -5,6 +5,7 @@
 import { type Command, CommanderError } from 'commander';
 import { codeOf, EXIT, exitCodeOf, messageOf, StateFileError, StoreUnavailableError, UsageError } from '../../errors.js';
 import { BASE_PATH } from '../../openapi/facts.js';
+import { KeyRedactor } from '../../redact/key-redactor.js';
 import { terminalText } from '../../terminal/terminal-text.js';
 import { coarseClock } from '../core/coarse-clock.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
@@ -172,6 +173,8 @@ function proxySummary(proxy: ProxyServer): string {
 
 /** `--proxy`: the validating proxy in front of a deployment, until SIGINT or SIGTERM; then a summary. */
 async function startProxyMode(flags: MockFlags, upstream: string): Promise<void> {
+  // The deployment's URL may hold a key in its path (`http://host/<key>/v1`): every line that names it hides the keys the proxy hides.
+  const keys = new KeyRedactor([...(flags.apiKey ?? []).map((key) => (typeof key === 'string' ? key : key.key)), flags.upstreamKey]);
   const proxy = await startProxyServer({
     upstream,
     port: flags.port,
@@ -189,7 +192,7 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
     ...(flags.quiet ? {} : { onRequest: logLine }),
   }).catch((error: unknown) => {
     // The proxy rejects a base URL it cannot forward to with a TypeError: the flag's value is wrong.
-    if (error instanceof TypeError) throw new UsageError(`--proxy: ${error.message}`);
+    if (error instanceof TypeError) throw new UsageError(`--proxy: ${keys.text(error.message)}`);
     if (error instanceof UsageError) throw error;
     if (codeOf(error) === 'EADDRINUSE') throw new Error(`port ${flags.port} on ${flags.host} is already in use: pass --port 0 for a free port.`);
     throw new Error(messageOf(error));
@@ -203,7 +206,7 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
   warnIfReachable(flags.host);
   const key = flags.upstreamKey ? 'the key from --upstream-key' : "each client's own Authorization";
   process.stdout.write(
-    `petstore-mock proxying ${proxy.url} to ${upstream} (${key}${flags.profile === undefined ? '' : ', compared with the profile'}${flags.record === undefined ? '' : `, recording to ${flags.record}`}); drift at GET /__mock/drift\n`,
+    `petstore-mock proxying ${proxy.url} to ${keys.text(upstream)} (${key}${flags.profile === undefined ? '' : ', compared with the profile'}${flags.record === undefined ? '' : `, recording to ${flags.record}`}); drift at GET /__mock/drift\n`,
   );
 }
 

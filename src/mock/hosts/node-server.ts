@@ -1,7 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { KeyRedactor } from '../../redact/key-redactor.js';
 import { coarseClock } from '../core/coarse-clock.js';
 import { idOffsetOf, MOCK_BOUNDS, MOCK_DEFAULTS } from '../core/defaults.js';
+import { keylessErrors } from '../core/keyless-errors.js';
 import { memoize } from '../core/memo.js';
 import { type MockRequest, type MockResponse, wireBody } from '../core/messages.js';
 import { checkServerPlace, optionsObject, text, wholeNumberIn } from '../core/option-checks.js';
@@ -148,8 +150,6 @@ export function serverUrl(host: string, port: number, basePath: string): string 
 /** What every request of one server needs: the mock, who may reach it, the request log, and whether it is closing. */
 interface ServerContext {
   readonly mock: MockApi;
-  /** Whether a `Host` header names this server: localhost, an IP address, the bound name or an allowed one. */
-  readonly hostAllowed: (host: string) => boolean;
   readonly onRequest: ((line: string) => void) | undefined;
   /** Whether a request is stamped when it arrives: for the request log, or for the journal's latency, which starts at the same moment. */
   readonly timed: boolean;
@@ -157,6 +157,8 @@ interface ServerContext {
   readonly redact: (target: string) => string;
   /** The log's detail (`key=ci session=NAME`) without keys. */
   readonly redactDetail: (detail: string) => string;
+  /** The guard's rejection of a request, an Error without the mock's keys: it may quote the `Host` or `Origin` sent. */
+  readonly guard: (received: MockRequest, request: IncomingMessage) => MockResponse | undefined;
   /** Set once `close` begins: every response after that asks the client to close its connection. */
   closing: boolean;
 }
@@ -234,7 +236,7 @@ function sendResponse(context: ServerContext, request: IncomingMessage, received
 function handleRequest(context: ServerContext, request: IncomingMessage, outgoing: ServerResponse, rejection?: MockResponse): void {
   const received = new NodeRequest(request, context.timed ? clock.now() : 0);
   // Before the handler: a Host the server does not serve, or an admin request a page could have forged.
-  const rejected = guardResponse(context.hostAllowed, received, request) ?? rejection;
+  const rejected = context.guard(received, request) ?? rejection;
   if (rejected) {
     sendResponse(context, request, received, outgoing, rejected);
     return;
@@ -309,20 +311,25 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
   const settings = normalizeMockOptions({ ...options, now: options.now ?? coarseClock() }, { host });
   const held = await openState(options, settings);
   const mock = await createMock(settings, held);
+  // Whether a `Host` names this server: localhost, an IP address, the bound name (one its clients use) or an allowed one.
+  const hostAllowed = hostCheck([...(options.allowedHosts ?? []), host]);
+  const keyless = keylessErrors(new KeyRedactor(mock.options.apiKeys, { shortAsToken: true }));
   const context: ServerContext = {
     mock,
-    // The name the mock was bound by is one its clients use.
-    hostAllowed: hostCheck([...(options.allowedHosts ?? []), host]),
     onRequest: options.onRequest,
     timed: options.onRequest !== undefined || mock.options.journalSize > 0,
     // Hiding keys is the log's dearest step, and a pure function of the text: paid once per distinct target or detail.
     redact: memoize(targetRedactor(mock.options.apiKeys, mock.options.basePath)),
     redactDetail: memoize(detailRedactor(mock.options.apiKeys)),
+    guard: (received, request) => {
+      const rejected = guardResponse(hostAllowed, received, request);
+      return rejected && keyless(rejected);
+    },
     closing: false,
   };
   const server = createHostServer(
     checkTimeouts(options.timeouts),
-    (request) => guardResponse(context.hostAllowed, new NodeRequest(request, 0), request),
+    (request) => context.guard(new NodeRequest(request, 0), request),
     (request, outgoing, rejection) => handleRequest(context, request, outgoing, rejection),
   );
   const port = await listen(server, options.port ?? 0, host).catch(async (error: unknown) => {

@@ -53,6 +53,8 @@ export interface PipelineParts {
   readonly journal: PipelineJournal | undefined;
   /** The spec served (what a client may force with `Prefer: code=`): the bundled one unless told (`--spec`). */
   readonly doc?: OpenApiDocument;
+  /** Every answer passes it last: an Error body without the mock's keys (src/mock/core/keyless-errors.ts). */
+  readonly keyless: (response: MockResponse) => MockResponse;
 }
 
 /** The parts, and what the pipeline works out from them once. */
@@ -354,7 +356,7 @@ function withLogDetail(context: RequestContext, response: MockResponse): MockRes
   };
 }
 
-/** What follows every response, whichever step made it: 10, `Preference-Applied`, the profile's form, 11 self-check, coverage, the log. */
+/** What follows every response, whichever step made it: 10, `Preference-Applied`, the profile's form, 11 self-check, coverage, the keys out of an Error, the log. */
 function finish(context: RequestContext, made: MockResponse): MockResponse {
   const { pipeline, reached } = context;
   let response = withClockDate(context, withPreferenceApplied(context, withOperationHeaders(context, made)));
@@ -370,7 +372,8 @@ function finish(context: RequestContext, made: MockResponse): MockResponse {
   // A fault decides how the response arrives, if it does: the journal names it.
   const rule = fault !== undefined && context.rule !== undefined ? 'fault' : context.rule;
   if (pipeline.journal && rule !== undefined) journal(pipeline.journal, context, rule, response.status);
-  response = withLogDetail(context, response);
+  // Whichever step made it, an Error that quotes the client's input leaves without a key.
+  response = withLogDetail(context, pipeline.keyless(response));
   return fault === undefined ? response : { ...response, fault: { kind: fault, trickleMs: context.preferences?.trickle ?? DEFAULT_TRICKLE_MS } };
 }
 

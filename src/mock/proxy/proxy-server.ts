@@ -12,6 +12,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MAX_BODY_BYTES } from '../../openapi/facts.js';
+import { keylessErrors } from '../core/keyless-errors.js';
 import { bodyText, errorResponse, type MockRequest, type MockResponse, wireBody } from '../core/messages.js';
 import { guardResponse, isAdminTarget, joinedHeader } from '../pipeline/host-guard.js';
 import { createHostServer, lingerThenClose, readBody } from '../pipeline/http-server.js';
@@ -49,13 +50,14 @@ function receivedRequest(request: IncomingMessage): MockRequest {
  * is the mock's 400, forwarded nowhere. Rejects when the client goes away while it sends its body.
  * What the journal keeps of it goes in `noted`: an API request is journalled by the rule of the step
  * that responds, each setting it before it may; the Host guard's rejection and the admin's requests are
- * not, as by the mock.
+ * not, as by the mock. `passed.guards` is set once the guards, the key's included, let the request pass.
  */
 async function responseTo(
   context: ProxyContext,
   request: IncomingMessage,
   outgoing: ServerResponse,
   noted: Noted,
+  passed: { guards: boolean },
   rejection?: MockResponse,
 ): Promise<MockResponse> {
   const received = receivedRequest(request);
@@ -68,6 +70,7 @@ async function responseTo(
   }
   const rejected = keyRejection(context, received);
   if (rejected !== undefined) return rejected;
+  passed.guards = true;
   if (noted.rule !== undefined) noted.rule = 'validation';
   const read = await bodyText(received, MAX_BODY_BYTES, 'The request body');
   if ('rejection' in read) return read.rejection;
@@ -101,10 +104,15 @@ async function handle(
   const arrived = context.journal === undefined ? 0 : Date.now();
   context.log.countRequest();
   const noted: Noted = { rule: undefined, operation: undefined, body: undefined };
-  const made = await responseTo(context, request, response, noted, rejection).catch((error: unknown) => {
+  const passed = { guards: false };
+  const answered = await responseTo(context, request, response, noted, passed, rejection).catch((error: unknown) => {
     if (noted.rule !== undefined) noted.rule = 'error';
     return proxyFailure(error);
   });
+  // Its own Errors (a path, a Host, the --proxy URL it names) and those of the mock it answers with, without a key the proxy
+  // hides; the request's own credential too once the guards let it pass: a redactor is made for each credential, and one
+  // for every credential a client refused could send would be the client's to multiply.
+  const made = keylessErrors(context.hide(passed.guards ? request.headers.authorization : undefined))(answered);
   // The deployment's time is the proxy's: a forwarded request's latency is the client's wait.
   const latencyMs = performance.now() - started;
   // A client that went away while it sent its body (a reset, or cut off as too slow) is owed nothing.
@@ -154,7 +162,10 @@ export async function startProxyServer(options: ProxyOptions): Promise<ProxyServ
   // The mock's own server: its limits on slow clients, and its Error JSON for what Node would answer.
   const server = createHostServer(
     options.timeouts ?? {},
-    (request) => guardRejection(context, receivedRequest(request), request),
+    (request) => {
+      const rejected = guardRejection(context, receivedRequest(request), request);
+      return rejected && keylessErrors(context.hide(undefined))(rejected);
+    },
     (request, response, rejection) => void handle(context, options, request, response, rejection),
   );
   const { host } = context;

@@ -1,0 +1,49 @@
+/**
+ * The one exit of the mock's Error bodies. A message that helps a client names what it sent: the
+ * `Content-Type` of a 415, the `X-Mock-Session` of a 400, the path of a 404, the `Host` of a 403, the
+ * `Origin` the admin refuses. Whatever a client put there (its key, by mistake or through a page that
+ * makes it send one) comes back in the answer, and from there into a browser's console, a test's
+ * output or a CI log. So no message hides input itself: every Error body any host writes passes
+ * `keylessErrors` once, whole, and a message written later that quotes input is covered as those of
+ * today are. Its exits: the pipeline's (src/mock/pipeline/pipeline.ts: the Node server, its workers,
+ * MSW, the Vite plugin and the code API all answer through it), the Node hosts' guard before the
+ * pipeline (the mock's server and the proxy), and the proxy's own answers.
+ *
+ * Only answers of 400 and up: a success answer holds what the client sent as data (a pet's name), and
+ * the redactor's cost stays off the path of every answer that succeeds.
+ */
+import type { KeyRedactor } from '../../redact/key-redactor.js';
+import { cachedIn, memoize } from './memo.js';
+import type { MockResponse } from './messages.js';
+
+/**
+ * The userinfo of a URL an Error quotes (an absolute-form target, `http://user:password@host/`): a
+ * credential whatever it holds, a key the mock knows or not, as the request log shows it (`***`).
+ */
+const USERINFO = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#\s"]*@/g;
+
+/** The exit of each redactor, made once: the proxy asks for the one of a request's redactor, which it keeps for the credentials a client repeats. */
+const exits = new WeakMap<KeyRedactor, (response: MockResponse) => MockResponse>();
+
+/**
+ * The function each exit passes its answers through: an Error body that holds a key, in any form
+ * `redactor` finds, has each form replaced by `***` in its string literals (it stays the spec's Error
+ * JSON, its code and status as they were), and so has the userinfo of a URL it quotes; any other
+ * answer is given back as it is.
+ * @example
+ * const keyless = keylessErrors(new KeyRedactor(['s3cretKEYvalue42']));
+ * keyless(errorResponse('not_found', 'No operation is served at /v1/s3cretKEYvalue42.')).body;
+ * // '{"code":"not_found","message":"No operation is served at /v1/***.","status":404}'
+ */
+export function keylessErrors(redactor: KeyRedactor): (response: MockResponse) => MockResponse {
+  return cachedIn(exits, redactor, () => {
+    // A client that repeats a request repeats its Error: the body is scanned once while it is repeated.
+    const shown = memoize((body) => redactor.body(body, true).replace(USERINFO, '$1***@'));
+    return (response) => {
+      if (response.status < 400 || response.body === '') return response;
+      const body = shown(response.body);
+      // The headers are unchanged, prepared ones included: a host sets the length from the body it writes.
+      return body === response.body ? response : { ...response, body };
+    };
+  });
+}
