@@ -117,3 +117,11 @@ export class Share {
     this.#open = false;
   }
 }
+
+/**
+ * The largest answer the mock queues for one connection, in bytes: one read of the journal, one page
+ * of pets. A connection's answers go one at a time (docs/guarantees.md), so a client that reads
+ * nothing pins at most this; a page of 50 pets of 1 MB names answered 24 MB, and 60 such clients
+ * held 1.5 GB. Within what the package reads of an answer (`MAX_RESPONSE_BYTES`, 5 MiB).
+ */
+export const ANSWER_BYTES = 4 * 1024 * 1024;
