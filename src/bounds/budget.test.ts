@@ -26,4 +26,15 @@ describe('Budget', () => {
     expect(budget.bytes).toBe(0);
     expect(budget.share().take(10)).toBeUndefined();
   });
+
+  it('says when a share that keeps its newest holds too much, so that its oldest go', () => {
+    const kept = new Budget({ totalBytes: 10, totalCount: 2 }).share();
+    kept.adjust(4, 1);
+    kept.adjust(4, 1);
+    expect(kept.exceeded).toBe(false);
+    kept.adjust(1, 1);
+    expect(kept.exceeded).toBe(true);
+    kept.adjust(-4, -1);
+    expect(kept.exceeded).toBe(false);
+  });
 });

@@ -3,9 +3,10 @@
  * count, for each owner (a session, a run) and for all owners together. A bound kept per owner only is
  * multiplied by the owners (100 sessions of 16 MiB of pets each held 3.4 GB); one kept in bytes only is
  * multiplied by the count (a HAR of 31,432 small exchanges was 95 MB). So each seam that keeps what
- * clients or deployments send (a session's pets, the verifier's `--har`, the proxy's `--record`) takes
- * from a `Budget` through a `Share`, and asks before it keeps: what passes the bound is refused or
- * left out, and said.
+ * clients or deployments send (a session's pets, the verifier's `--har` and its list of retries, the
+ * proxy's `--record` and drift report) takes from a `Budget` through a `Share`: it asks before it
+ * keeps, and what passes the bound is refused or left out, and said; or, keeping the newest, it lets
+ * its oldest go while the share is `exceeded`.
  */
 
 /** The most a budget lets its owners hold: each owner, and all of them together, in bytes and in count. */
@@ -109,6 +110,13 @@ export class Share {
     this.#bytes += bytes;
     this.#count += count;
     if (this.#open) this.#counted(bytes, count);
+  }
+
+  /** Whether this owner holds more than its bound, or all owners more than theirs: what keeps the newest lets its oldest go while it does. */
+  get exceeded(): boolean {
+    const { ownerBytes, totalBytes, ownerCount, totalCount } = this.budget.bound;
+    if (this.#bytes > ownerBytes || this.#count > ownerCount) return true;
+    return this.#open && (this.budget.bytes > totalBytes || this.budget.count > totalCount);
   }
 
   /** Gives back all this owner holds and closes the share: what it takes from now on counts against its own bound only (an owner dropped while a request still holds it). */
