@@ -165,7 +165,7 @@ export interface HttpClientOptions {
  * every retry is counted by cause whatever their number. A deployment answering 503 to every read made
  * two lines per read of a fuzz run, kept until its end.
  */
-export const RETRIED_LINES = 1_000;
+const RETRIED_LINES = 1_000;
 const RETRIED_BYTES = 1024 * 1024;
 
 /** Why a request was sent again, counted for the run's one line about retries. */

@@ -155,7 +155,7 @@ export const SESSION_PETS_BYTES = 16 * 1024 * 1024;
 export const SESSIONS_PETS_BYTES = 4 * SESSION_PETS_BYTES;
 
 /** The bound of one session's pets alone: a store made on its own, and the default session's. */
-export const SESSION_PETS_BOUND: Bound = { ownerBytes: SESSION_PETS_BYTES, totalBytes: SESSION_PETS_BYTES };
+const SESSION_PETS_BOUND: Bound = { ownerBytes: SESSION_PETS_BYTES, totalBytes: SESSION_PETS_BYTES };
 
 /** The bound of the named sessions' pets: each within `SESSION_PETS_BYTES`, all within `SESSIONS_PETS_BYTES`. */
 export const NAMED_SESSIONS_PETS_BOUND: Bound = { ownerBytes: SESSION_PETS_BYTES, totalBytes: SESSIONS_PETS_BYTES };
