@@ -10,7 +10,7 @@ import { profileDocument } from '../profile/profile.js';
 import type { ObservedExchange } from './http.js';
 import { profileOfRun, unlearnedErrorCodes } from './learn-profile.js';
 import { painter, resultLine, summary } from './reporters/console.js';
-import { HAR_BODY_BYTES, HarExchanges, harOf } from './reporters/har.js';
+import { HAR_BODY_BYTES, HAR_BYTES, HAR_ENTRIES, HarExchanges, harOf } from './reporters/har.js';
 import { htmlReport } from './reporters/html.js';
 import { junitReport } from './reporters/junit.js';
 import { markdownSummary } from './reporters/markdown.js';
@@ -89,12 +89,16 @@ async function writeReports(flags: Flags, report: VerificationReport, progress: 
  */
 async function writeRunFiles(flags: Flags, report: VerificationReport, kept: HarExchanges, progress: NodeJS.WriteStream): Promise<void> {
   if (flags.har) {
-    const har = harOf(kept.exchanges, { version: packageVersion(), runId: report.runId, baseUrl: report.baseUrl, startedAt: report.startedAt });
-    await writeOutput('--har', flags.har, `${JSON.stringify(har, null, 2)}\n`);
+    const run = { version: packageVersion(), runId: report.runId, baseUrl: report.baseUrl, startedAt: report.startedAt, dropped: kept.dropped };
+    await writeOutput('--har', flags.har, `${JSON.stringify(harOf(kept.exchanges, run), null, 2)}\n`);
     progress.write(`HAR of the run's ${kept.exchanges.length} responses written to ${flags.har}; open it in a browser's network panel (Import HAR).\n`);
     if (kept.leftOut > 0)
       progress.write(
         `The bodies of its last ${kept.leftOut} are left out: a HAR holds at most ${HAR_BODY_BYTES} bytes of bodies, and the run's first ones filled it.\n`,
+      );
+    if (kept.dropped > 0)
+      progress.write(
+        `The run's last ${kept.dropped} responses are not in it: a HAR holds at most ${HAR_ENTRIES} responses and ${HAR_BYTES} bytes, and the run's first ones filled it.\n`,
       );
   }
   if (flags.coverage) await writeOutput('--coverage', flags.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);

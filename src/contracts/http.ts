@@ -1,3 +1,4 @@
+import { Budget } from '../bounds/budget.js';
 import { DeadlineError, EXIT, messageOf, PetstoreError, stringField } from '../errors.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { isWrite } from '../http/methods.js';
@@ -160,6 +161,14 @@ export interface HttpClientOptions {
   readonly maxWrites?: number;
 }
 
+/**
+ * The most retries a run lists one by one (`retried`), and the most bytes of those lines: the first ones;
+ * every retry is counted by cause whatever their number. A deployment answering 503 to every read made
+ * two lines per read of a fuzz run, kept until its end.
+ */
+const RETRIED_LINES = 1_000;
+const RETRIED_BYTES = 1024 * 1024;
+
 /** Why a request was sent again, counted for the run's one line about retries. */
 export type RetryCause = '429' | '502' | '503' | '504' | 'network';
 
@@ -234,8 +243,9 @@ export class HttpClient {
   };
   /** The last requests the deployment answered, newest last: a crash right after an answer most likely came from one of them. */
   readonly #lastAnswered: AnsweredRequest[] = [];
-  /** The requests that were sent again, as `GET <url> after 503`. */
+  /** The requests that were sent again, as `GET <url> after 503`: the first `RETRIED_LINES`. */
   readonly retried: string[] = [];
+  readonly #retriedKept = new Budget({ totalBytes: RETRIED_BYTES, totalCount: RETRIED_LINES }).share();
   readonly #retryCauses: Partial<Record<RetryCause, number>> = {};
   #waitedMs = 0;
 
@@ -276,7 +286,8 @@ export class HttpClient {
   }
 
   #retriedAfter(request: RecordedRequest, cause: RetryCause, detail: string): void {
-    this.retried.push(`${request.method} ${request.url} after ${detail}`);
+    const line = `${request.method} ${request.url} after ${detail}`;
+    if (this.#retriedKept.take(2 * line.length, 1) === undefined) this.retried.push(line);
     this.#retryCauses[cause] = (this.#retryCauses[cause] ?? 0) + 1;
   }
 

@@ -248,31 +248,40 @@ describe('YAML --data within bounds', () => {
 });
 
 describe('a signal while a large --data file is read', () => {
-  let large: string;
+  const files: Record<string, string> = {};
   beforeAll(async () => {
     // About 32 MB of YAML pets, within the size cap and the 100,000 nodes (9 a pet): about 2 s of CPU to read and
     // parse on a quiet 2-core machine, against about 0.25 s for the process to start.
     const pets: string[] = [];
     for (let id = 1; id <= 10_000; id++) pets.push(`- id: ${id}\n  name: ${`Pet number ${id} `.repeat(200)}\n  categoryId: 1\n  status: available\n`);
-    large = await file('many.yaml', pets.join(''));
+    files.YAML = await file('many.yaml', pets.join(''));
+    // About 48 MB of JSON pets (700,000), parsed in one piece: the red team's file, which the mock went on to
+    // listen with, exiting seconds after the signal (fifth attack, #7).
+    const json: string[] = [];
+    for (let id = 1; id < 700_000; id++) json.push(`{"id":${id},"name":"pet${id}","categoryId":${(id % 10) + 1},"status":"available"}`);
+    files.JSON = await file('many.json', `[${json.join(',')}]`);
   });
 
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    // Were the signal ignored, the mock would read on and listen, and this test would run out of time.
-    it(`${signal} stops the process before it listens, as it asks`, { timeout: 120_000 }, async () => {
-      const child = spawn(process.execPath, ['bin/petstore-mock.js', '--port', '0', '--data', large], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
-      let stdout = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      const exited = once(child, 'exit');
-      // Sent once the process has used more CPU than starting takes, and well before the parse is done: CPU time,
-      // which a busy machine does not stretch, where a wall-clock delay let a fast machine finish the parse first.
-      await expect.poll(() => cpuMicros(child.pid ?? 0) ?? 0, { timeout: 60_000, interval: 10 }).toBeGreaterThan(600_000);
-      child.kill(signal);
-      const [code, by] = await exited;
-      expect(stdout).not.toContain('listening');
-      expect({ code, by }).toEqual({ code: null, by: signal });
-    });
-  }
+  for (const format of ['YAML', 'JSON'] as const)
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      // Were the signal ignored, the mock would read on and listen, and this test would run out of time.
+      it(`${signal} during a ${format} file stops the process before it listens, as it asks`, { timeout: 120_000 }, async () => {
+        const child = spawn(process.execPath, ['bin/petstore-mock.js', '--port', '0', '--data', files[format] ?? ''], {
+          cwd: root,
+          env: { ...process.env, NO_COLOR: '1' },
+        });
+        let stdout = '';
+        child.stdout.on('data', (chunk) => (stdout += chunk));
+        const exited = once(child, 'exit');
+        // Sent once the process has used more CPU than starting takes, and well before the parse is done: CPU time,
+        // which a busy machine does not stretch, where a wall-clock delay let a fast machine finish the parse first.
+        await expect.poll(() => cpuMicros(child.pid ?? 0) ?? 0, { timeout: 60_000, interval: 10 }).toBeGreaterThan(600_000);
+        child.kill(signal);
+        const [code, by] = await exited;
+        expect(stdout).not.toContain('listening');
+        expect({ code, by }).toEqual({ code: null, by: signal });
+      });
+    }
 });
 
 describe('a file written with a byte order mark', () => {

@@ -2,10 +2,12 @@
  * A session's own pets are bounded in bytes (`SESSION_PETS_BYTES`), on the real `petstore-mock`
  * command (needs `dist/`): `POST /__mock/pets` of 1 MB pets again and again, or creates through the
  * API, are refused with the spec's 429 Error once the session holds its cap, changing nothing; a
- * reset makes room again, and other sessions are not touched.
+ * reset makes room again, and other sessions are not touched. All named sessions together hold at
+ * most `SESSIONS_PETS_BYTES`, so `--max-sessions` does not multiply the cap; the default session has
+ * its own room besides.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_PETS_BYTES } from '../../src/mock/state/store.js';
+import { SESSION_PETS_BYTES, SESSIONS_PETS_BYTES } from '../../src/mock/state/store.js';
 import { type RunningMock, startMockCli } from '../support/cli.js';
 import { AUTH } from '../support/http-facts.js';
 
@@ -52,5 +54,27 @@ describe('petstore-mock: a session holds at most SESSION_PETS_BYTES of pets of i
     expect((await put('elsewhere', 1)).status).toBe(200);
     expect((await admin('/__mock/reset', session, { method: 'POST' })).status).toBe(200);
     expect((await put(session, id++)).status).toBe(200);
+  });
+
+  it('refuses a put past the pets of all named sessions together with a 429 Error; dropping a session gives its room back; the default session keeps its own', async () => {
+    const full = SESSIONS_PETS_BYTES / SESSION_PETS_BYTES;
+    // Each session filled to its own cap (8 pets of 2 MB counted), `full` of them fill the total.
+    const fill = async (session: string) => {
+      let status = 200;
+      for (let id = 1; status === 200; id++) status = (await put(session, id)).status;
+      return status;
+    };
+    await admin('/__mock/reset', 'default', { method: 'POST' });
+    for (let i = 0; i < full; i++) expect(await fill(`all-${i}`)).toBe(429);
+    const refused = await put('one-more', 1);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({
+      code: 'too_many_requests',
+      status: 429,
+      message: expect.stringContaining(`more than ${SESSIONS_PETS_BYTES} bytes of pets of their own together`),
+    });
+    expect((await put('default', 1)).status).toBe(200);
+    expect((await fetch(new URL('/__mock/sessions/all-0', mock.url), { method: 'DELETE' })).status).toBeLessThan(300);
+    expect((await put('one-more', 1)).status).toBe(200);
   });
 });

@@ -943,6 +943,30 @@ const concurrentJournalReads: Guarantee = {
   },
 };
 
+/** The largest answer the mock queues (`ANSWER_BYTES`, src/bounds/budget.ts), in MiB. */
+const ANSWER_MIB = 4;
+
+const pageBoundedInBytes: Guarantee = {
+  name: 'a page of pets answers at most 4 MiB, the first pets that fit, however large their names (five of 1 MB: four); a page of usual pets is whole',
+  async check(mock) {
+    const session = unique('large');
+    const headers = { ...bearer(mock), 'x-mock-session': session, 'content-type': 'application/json' };
+    for (let i = 0; i < 5; i++) {
+      const created = await call(mock, '/pets', { method: 'POST', headers, body: JSON.stringify({ name: `${i}`.repeat(1_000_000), categoryId: 1 }) });
+      expect(created.response.status, created.text.slice(0, 200)).toBe(201);
+    }
+    const full = await call(mock, `/pets?${FULL_PAGE}`, { headers });
+    expect(full.response.status, full.text.slice(0, 200)).toBe(200);
+    expect(Buffer.byteLength(full.text)).toBeLessThanOrEqual(ANSWER_MIB * 2 ** 20);
+    const pets = JSON.parse(full.text) as { name: string }[];
+    const large = pets.filter((pet) => pet.name.length === 1_000_000);
+    expect(large.length).toBeGreaterThan(0);
+    expect(large.length).toBeLessThan(5);
+    const usual = await call(mock, '/pets?limit=2', { headers: bearer(mock) });
+    expect((JSON.parse(usual.text) as unknown[]).length).toBe(2);
+  },
+};
+
 /** Every guarantee by a short name, in the order of the table in docs/guarantees.md. */
 export const GUARANTEES = {
   foreignHost,
@@ -982,6 +1006,7 @@ export const GUARANTEES = {
   refusedOpensNothing,
   journalBoundedInBytes,
   concurrentJournalReads,
+  pageBoundedInBytes,
 } satisfies Record<string, Guarantee>;
 
 const ALL: readonly Guarantee[] = Object.values(GUARANTEES);

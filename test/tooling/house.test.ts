@@ -25,6 +25,7 @@ const SHARED = [
   'src/fixtures',
   'src/terminal',
   'src/files',
+  'src/bounds',
 ];
 const MOCK_CORE = ['src/mock/core'];
 const MOCK_STATE = [...MOCK_CORE, 'src/mock/state'];
@@ -39,6 +40,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'src/http': [],
   'src/terminal': [],
   'src/files': [],
+  'src/bounds': [],
   'src/redact': [],
   'src/generated': [],
   'src/types.ts': ['src/generated'],

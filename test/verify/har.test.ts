@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAR_BODY_BYTES } from '../../src/contracts/reporters/har.js';
+import { HAR_BODY_BYTES, HAR_BYTES, HAR_ENTRIES, HarExchanges } from '../../src/contracts/reporters/har.js';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { runCli } from '../support/cli.js';
 import { type Deployment, json, serve } from '../support/deployments.js';
@@ -229,5 +229,43 @@ describe('--har against a deployment that answers megabytes', () => {
     } finally {
       await deployment.close();
     }
+  });
+});
+
+describe('--har of a long run', () => {
+  it('holds the first exchanges within HAR_BYTES in all, headers included, the rest left out and said once, in the file and on the console', async () => {
+    // An honest mock whose every answer carries 12 KB of headers: a fuzz run of 1,000 sequences (some 3,000
+    // requests) would make a HAR of 40 MB; the red team's 10,000 made 95 MB and 1.2 GB of memory.
+    const mock = createMockApi({ count: 5, apiKeys: [KEY] });
+    const deployment = await serve(async (request) => {
+      const response = await mock.fetch(request);
+      const headers = new Headers(response.headers);
+      headers.set('x-padding', 'p'.repeat(12_000));
+      return new Response(response.body, { status: response.status, headers });
+    });
+    try {
+      const file = join(folder, 'long.har');
+      const run = await runCli('petstore-verify', ['--base-url', deployment.url, '--suite', 'fuzz', '--fuzz-runs', '1000', '--seed', '1', '--har', file], {
+        PETSTORE_API_KEY: KEY,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      const text = readFileSync(file, 'utf8');
+      const { log } = JSON.parse(text) as HarFile & { log: { comment?: string } };
+      const requests = Number(/(\d+) requests/.exec(run.stdout)?.[1]);
+      expect(log.entries.length).toBeLessThan(requests);
+      expect(log.comment).toContain(`${requests - log.entries.length} later exchanges are left out`);
+      // What the bound counts, and HAR's own names and indentation besides.
+      expect(Buffer.byteLength(text)).toBeLessThan(HAR_BYTES + log.entries.length * 2048);
+      expect(run.stdout.split(`a HAR holds at most ${HAR_ENTRIES} responses and ${HAR_BYTES} bytes`)).toHaveLength(2);
+    } finally {
+      await deployment.close();
+    }
+  }, 120_000);
+
+  it('holds at most HAR_ENTRIES exchanges, however small', () => {
+    const kept = new HarExchanges(HAR_BODY_BYTES, 3);
+    const exchange = { request: { method: 'GET', url: 'http://x/v1/pets', headers: {} }, status: 200, headers: [], text: '[]', startedAt: 0, ms: 1 };
+    for (let i = 0; i < 5; i++) kept.observe(exchange);
+    expect([kept.exchanges.length, kept.dropped]).toEqual([3, 2]);
   });
 });

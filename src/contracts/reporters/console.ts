@@ -73,11 +73,11 @@ const RETRY_CAUSES: Readonly<Record<string, string>> = {
 
 /** The run's one line about retries: how many, after what, and how long Retry-After made it wait. */
 function retryLine(report: VerificationReport): string | undefined {
-  const total = report.retried.length;
+  const total = Object.values(report.retries.byCause).reduce((sum, n) => sum + n, 0);
   if (total === 0) return undefined;
   const causes = Object.entries(report.retries.byCause).map(([cause, n]) => `${n} after ${RETRY_CAUSES[cause] ?? cause}`);
   const waited = report.retries.waitedMs > 0 ? `, waiting ${(report.retries.waitedMs / 1000).toFixed(1)} s in all as Retry-After asked` : '';
-  return `Retried ${plural(total, 'request')}: ${causes.join(', ')}${waited} (each listed in the JSON report's "retried").`;
+  return `Retried ${plural(total, 'request')}: ${causes.join(', ')}${waited} (${total > report.retried.length ? `the first ${report.retried.length}` : 'each'} listed in the JSON report's "retried").`;
 }
 
 /** The end of a console run: every fault with its evidence and the checks that follow from it, then the totals and the verdict. */

@@ -6,6 +6,7 @@
  * console's are, before they reach the recorder.
  */
 import { STATUS_CODES } from 'node:http';
+import { Budget, type Share } from '../../bounds/budget.js';
 import type { ObservedExchange } from '../http.js';
 
 interface HarHeader {
@@ -59,6 +60,7 @@ export interface Har {
     readonly creator: { readonly name: string; readonly version: string };
     readonly pages: readonly { readonly startedDateTime: string; readonly id: string; readonly title: string; readonly pageTimings: Record<string, never> }[];
     readonly entries: readonly HarEntry[];
+    readonly comment?: string;
   };
 }
 
@@ -68,6 +70,8 @@ export interface HarRun {
   readonly runId: string;
   readonly baseUrl: string;
   readonly startedAt: string;
+  /** How many exchanges were left out, past `HAR_ENTRIES` or `HAR_BYTES`: said in the log's comment. */
+  readonly dropped?: number;
 }
 
 const PAGE_ID = 'petstore-verify';
@@ -79,6 +83,17 @@ const PAGE_ID = 'petstore-verify';
  */
 export const HAR_BODY_BYTES = 16 * 1024 * 1024;
 
+/**
+ * The most exchanges a HAR holds, and the most bytes of them in all (each entry's URL, headers and the
+ * bodies it keeps, and 512 for the rest): the first ones of a run. Bodies alone bounded no count: a
+ * fuzz run of 10,000 (`--fuzz-runs`' most) made 31,432 exchanges, a 95 MB HAR and 1.2 GB of memory.
+ * 10,000 exchanges of usual size are some 34 MB of HAR; past either, an exchange is left out, counted.
+ */
+export const HAR_ENTRIES = 10_000;
+export const HAR_BYTES = 2 * HAR_BODY_BYTES;
+/** What an entry holds besides its URL, headers and bodies (timings, sizes, HAR's own names), written out. */
+const ENTRY_BYTES = 512;
+
 /** An exchange as the HAR keeps it: whole, or without its bodies (their sizes kept) once the HAR holds `HAR_BODY_BYTES`. */
 export interface HarExchange extends ObservedExchange {
   /** Set when the bodies were left out: the bytes of the response's. */
@@ -87,30 +102,59 @@ export interface HarExchange extends ObservedExchange {
   readonly requestBodyLeftOut?: true;
 }
 
+/** The bytes an exchange's URL and headers are, as the HAR writes them. */
+function headBytes(exchange: ObservedExchange): number {
+  let bytes = ENTRY_BYTES + 2 * Buffer.byteLength(exchange.request.url);
+  for (const [name, value] of Object.entries(exchange.request.headers)) bytes += name.length + Buffer.byteLength(value);
+  for (const [name, value] of exchange.headers) bytes += name.length + Buffer.byteLength(value);
+  return bytes;
+}
+
 /**
- * The exchanges of a run for its HAR, their bodies within `HAR_BODY_BYTES` together.
+ * The exchanges of a run for its HAR: at most `HAR_ENTRIES` of them and `HAR_BYTES` in all, their bodies
+ * within `HAR_BODY_BYTES` together (each a `Budget` of one owner, src/bounds/budget.ts).
  * @example
  * const kept = new HarExchanges();
  * await verify({ ...options, observe: (exchange) => kept.observe(exchange) });
- * harOf(kept.exchanges, run); // kept.leftOut: how many lost their bodies
+ * harOf(kept.exchanges, run); // kept.leftOut: how many lost their bodies; kept.dropped: how many are not in it
  */
 export class HarExchanges {
   readonly exchanges: HarExchange[] = [];
-  #bytes = 0;
+  readonly #bodies: Share;
+  readonly #entries: Share;
   #leftOut = 0;
+  #dropped = 0;
 
-  constructor(readonly maxBytes = HAR_BODY_BYTES) {}
+  constructor(
+    readonly maxBytes = HAR_BODY_BYTES,
+    maxEntries = HAR_ENTRIES,
+    maxAllBytes = HAR_BYTES,
+  ) {
+    this.#bodies = new Budget({ totalBytes: maxBytes }).share();
+    this.#entries = new Budget({ totalBytes: maxAllBytes, totalCount: maxEntries }).share();
+  }
 
   /** How many exchanges were kept without their bodies. */
   get leftOut(): number {
     return this.#leftOut;
   }
 
+  /** How many exchanges were left out of the HAR, past its entries or its bytes. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
   observe(exchange: ObservedExchange): void {
     const responseBytes = Buffer.byteLength(exchange.text);
     const bytes = responseBytes + Buffer.byteLength(exchange.request.body ?? '');
-    if (this.#bytes + bytes <= this.maxBytes) {
-      this.#bytes += bytes;
+    const head = headBytes(exchange);
+    const whole = this.#entries.overrun(head + bytes, 1) === undefined && this.#bodies.take(bytes) === undefined;
+    if (!whole && this.#entries.overrun(head, 1) !== undefined) {
+      this.#dropped++;
+      return;
+    }
+    this.#entries.adjust(whole ? head + bytes : head, 1);
+    if (whole) {
       this.exchanges.push(exchange);
       return;
     }
@@ -187,6 +231,9 @@ export function harOf(exchanges: readonly HarExchange[], run: HarRun): Har {
       creator: { name: 'petstore-verify', version: run.version },
       pages: [{ startedDateTime: run.startedAt, id: PAGE_ID, title: `petstore-verify run ${run.runId} against ${run.baseUrl}`, pageTimings: {} }],
       entries,
+      ...(run.dropped
+        ? { comment: `${run.dropped} later exchanges are left out: a HAR holds at most ${HAR_ENTRIES} exchanges and ${HAR_BYTES} bytes (--har)` }
+        : {}),
     },
   };
 }

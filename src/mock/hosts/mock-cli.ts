@@ -33,8 +33,25 @@ function writeStderr(text: string): void {
   process.stderr.write(text);
 }
 
-/** Runs `stop` on the first SIGINT or SIGTERM: Ctrl-C in a terminal, or a process manager stopping the mock. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+/** The listeners of the stop signals that modules add as they load (signal-exit, for proper-lockfile's locks), set aside while the mock starts. */
+let setAside: (readonly [NodeJS.Signals, ((...args: unknown[]) => void)[]])[] = [];
+
+/**
+ * Until the mock listens, SIGINT and SIGTERM take their default action: the process ends at once, by the
+ * signal, whatever it reads or parses. A listener runs only once the event loop is free, and a JSON
+ * `--data` of 48 MB is parsed in one piece: the mock went on to listen, and exited seconds later. A lock
+ * a process ended so leaves is taken over at the next start (docs/guarantees.md).
+ */
+function stopSignalsEndStartUp(): void {
+  setAside = STOP_SIGNALS.map((signal) => [signal, process.listeners(signal) as ((...args: unknown[]) => void)[]] as const);
+  for (const signal of STOP_SIGNALS) process.removeAllListeners(signal);
+}
+
+/** Runs `stop` on the first SIGINT or SIGTERM: Ctrl-C in a terminal, or a process manager stopping the mock; the listeners set aside at start come back. */
 function onStopSignal(stop: () => void): void {
+  for (const [signal, listeners] of setAside) for (const listener of listeners) process.on(signal, listener);
+  setAside = [];
   process.once('SIGINT', stop).once('SIGTERM', stop);
 }
 
@@ -337,6 +354,7 @@ function oneLine(text: string): string {
 export async function runMockCli(argv: readonly string[]): Promise<number | undefined> {
   // A line logged just before the process exits is still written.
   process.once('exit', stderrLines.flush);
+  stopSignalsEndStartUp();
   const command = mockCommand()
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`petstore-mock: ${terminalText(oneLine(text))} Run petstore-mock --help for every flag.\n`) });

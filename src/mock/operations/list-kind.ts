@@ -10,6 +10,7 @@ import type { PetStatus } from '../../types.js';
 import { errorResponse, JSON_RESPONSE_HEADERS, type MockResponse, prepared, preparedResponse } from '../core/messages.js';
 import { andThen } from '../core/pending.js';
 import type { MockOperation, OperationEnv, ParsedInputs } from './operation.js';
+import { pageWithin } from './page-within.js';
 import { parseParameters, repeatedParameter } from './parameters.js';
 import { checkInput, validatorOf } from './request-inputs.js';
 
@@ -52,7 +53,7 @@ function limitRelaxed(profile: OperationEnv['profile']): LimitRelaxed {
 }
 
 function page(body: string): MockResponse {
-  return preparedResponse(200, JSON_RESPONSE_HEADERS, body);
+  return preparedResponse(200, JSON_RESPONSE_HEADERS, pageWithin(body));
 }
 
 /** A list of the resource, its query read from the model: the page size, and the filter the store indexes. */

@@ -7,6 +7,7 @@
  * `KEPT_BYTES`, the oldest entries leaving first (1,000 reads with a 16 KB query made the report 32 MB,
  * the proxy 450 MiB larger).
  */
+import { Budget } from '../../bounds/budget.js';
 import type { Drift } from '../profile/drift.js';
 
 /** At most this many violations and drifts are kept (the counts go on); a long session stays bounded. */
@@ -61,18 +62,18 @@ export interface DriftReport {
   };
 }
 
-/** The last entries of one kind, within `KEPT` and `KEPT_BYTES`. */
+/** The last entries of one kind, within `KEPT` and `KEPT_BYTES` (a `Budget` of one owner, src/bounds/budget.ts). */
 class Kept<T extends object> {
   readonly #entries: { readonly entry: T; readonly bytes: number }[] = [];
-  #bytes = 0;
+  readonly #share = new Budget({ totalBytes: KEPT_BYTES, totalCount: KEPT }).share();
 
   /** Keeps an excerpt of `entry`, letting the oldest go past either bound; returns the excerpt. */
   add(entry: T): T {
     const kept = excerpted(entry);
     const bytes = bytesOf(kept);
     this.#entries.push({ entry: kept, bytes });
-    this.#bytes += bytes;
-    while (this.#entries.length > KEPT || this.#bytes > KEPT_BYTES) this.#bytes -= this.#entries.shift()?.bytes ?? 0;
+    this.#share.adjust(bytes, 1);
+    while (this.#share.exceeded) this.#share.adjust(-(this.#entries.shift()?.bytes ?? 0), -1);
     return kept;
   }
 

@@ -7,8 +7,10 @@
  * holding a key the proxy hides (the mock's, the upstream key) or the client's credential, whatever
  * its scheme (a Basic one's password too), in any encoding, has it replaced by `***`.
  */
+
 import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { Budget, type Share } from '../../bounds/budget.js';
 import { UsageError } from '../../errors.js';
 import { MAX_FILE_BYTES, notARegularFile } from '../../files/read-file.js';
 import { isJsonObject, type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
@@ -130,9 +132,8 @@ export class Recorder {
   readonly #pets = new Map<string, RecordedPet>();
   readonly #seen = new SeenChoices();
   readonly #onFull: (line: string) => void;
-  readonly #maxBytes: number;
-  /** The bytes of the file of pets: its brackets and each pet's line. */
-  #bytes = 4;
+  /** The bytes of the file of pets: its brackets and each pet's line, within `RECORDING_BYTES` (a `Budget` of one owner). */
+  readonly #bytes: Share;
   #full = false;
   #writing: Promise<void> = Promise.resolve();
 
@@ -140,7 +141,8 @@ export class Recorder {
     this.#file = file;
     this.#profile = profile;
     this.#onFull = onFull;
-    this.#maxBytes = maxBytes;
+    this.#bytes = new Budget({ totalBytes: maxBytes }).share();
+    this.#bytes.adjust(4);
   }
 
   /** Writes the empty recording, so that a path that cannot be written stops the proxy at start. */
@@ -177,16 +179,14 @@ export class Recorder {
     const line = stringifyJson(pet);
     // Its line, its indent and the comma and line break after it.
     const bytes = Buffer.byteLength(line) + 4;
-    const bytesAfter = this.#bytes - (this.#pets.get(id)?.bytes ?? 0) + bytes;
-    if (bytesAfter > this.#maxBytes) {
+    if (this.#bytes.take(bytes - (this.#pets.get(id)?.bytes ?? 0)) !== undefined) {
       if (!this.#full)
         this.#onFull(
-          `petstore-mock: --record ${this.#file} holds ${this.#maxBytes} bytes of pets, the most a recording holds (the size of a file the CLIs read); the pets shown from now on are not recorded, and the proxy serves on. Record fewer pages, or start again with a new file.`,
+          `petstore-mock: --record ${this.#file} holds ${this.#bytes.budget.bound.totalBytes} bytes of pets, the most a recording holds (the size of a file the CLIs read); the pets shown from now on are not recorded, and the proxy serves on. Record fewer pages, or start again with a new file.`,
         );
       this.#full = true;
       return;
     }
-    this.#bytes = bytesAfter;
     this.#pets.set(id, { pet, line, bytes });
   }
 

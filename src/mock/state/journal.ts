@@ -5,6 +5,7 @@
  * someone reads the journal, through the `format` the mock gives. The shared (Redis) journal, which
  * every replica writes, is in redis/redis-journal.ts.
  */
+import { ANSWER_BYTES } from '../../bounds/budget.js';
 import type { Pending } from '../core/pending.js';
 import { JournalRings, type RecordRing, type RingBounds } from './journal-ring.js';
 import { DEFAULT_SESSION } from './sessions.js';
@@ -145,7 +146,7 @@ export interface JournalPage {
  * cut only when hiding keys lengthened it; a cluster's, which gathers every replica's ring, may be. It
  * stays within what the package reads of an answer (`MAX_RESPONSE_BYTES`, 5 MiB: `expectRequests`).
  */
-export const JOURNAL_PAGE_BYTES = 4 * 1024 * 1024;
+export const JOURNAL_PAGE_BYTES = ANSWER_BYTES;
 
 /** Where the journal lives: this process's memory, or Redis. */
 export interface JournalKeeper {

@@ -1,7 +1,8 @@
+import { Budget } from '../../bounds/budget.js';
 import type { Pending } from '../core/pending.js';
 import { MockClock } from './clock.js';
 import type { SeedIndex } from './seed-index.js';
-import { MemoryPetStore, type PetStore } from './store.js';
+import { MemoryPetStore, NAMED_SESSIONS_PETS_BOUND, type PetStore } from './store.js';
 
 /** The request header that names a session. */
 export const SESSION_HEADER = 'x-mock-session';
@@ -68,6 +69,7 @@ export interface SessionRegistry {
 }
 
 interface OpenSession extends Session {
+  readonly store: MemoryPetStore;
   /** When it was last used, by the monotonic clock. */
   lastUsed: number;
 }
@@ -97,6 +99,8 @@ export class Sessions implements SessionRegistry {
   readonly default: Session;
   readonly #options: SessionsOptions;
   readonly #named = new Map<string, OpenSession>();
+  /** The named sessions' pets, each within its cap and all within theirs; the default session's are bounded alone. */
+  readonly #pets = new Budget(NAMED_SESSIONS_PETS_BOUND);
 
   constructor(options: SessionsOptions) {
     this.#options = options;
@@ -157,11 +161,14 @@ export class Sessions implements SessionRegistry {
 
   /** Drops a named session; whether it was open. */
   drop(name: string): boolean {
+    const session = this.#named.get(name);
+    session?.store.release();
     return this.#named.delete(name);
   }
 
   /** The default session back to the seed, every named one dropped: the mock as it started. */
   resetAll(): Pending<void> {
+    for (const session of this.#named.values()) session.store.release();
     this.#named.clear();
     return this.reset(DEFAULT_SESSION);
   }
@@ -183,6 +190,7 @@ export class Sessions implements SessionRegistry {
     const now = performance.now();
     for (const [name, session] of this.#named) {
       if (now - session.lastUsed < this.#options.ttl) break;
+      session.store.release();
       this.#named.delete(name);
     }
     return now;
@@ -192,7 +200,7 @@ export class Sessions implements SessionRegistry {
     const { seed, now } = this.#options;
     return {
       name,
-      store: new MemoryPetStore(seed),
+      store: name === DEFAULT_SESSION ? new MemoryPetStore(seed) : new MemoryPetStore(seed, {}, this.#pets.share()),
       clock: new MockClock(now),
       lastUsed: performance.now(),
     };

@@ -1,3 +1,4 @@
+import { type Bound, Budget, type Overrun, type Share } from '../../bounds/budget.js';
 import { SessionFullError } from '../../errors.js';
 import type { Pet, PetStatus } from '../../types.js';
 import { cachedIn } from '../core/memo.js';
@@ -146,6 +147,26 @@ function merge(
  */
 export const SESSION_PETS_BYTES = 16 * 1024 * 1024;
 
+/**
+ * The pets of all named sessions together, in memory: four full sessions. `--max-sessions` (100 by
+ * default) multiplied the cap of one: 100 sessions of 16 MiB each took a mock to 3.4 GB. The default
+ * session has its own `SESSION_PETS_BYTES` besides, so that named sessions never fill it.
+ */
+export const SESSIONS_PETS_BYTES = 4 * SESSION_PETS_BYTES;
+
+/** The bound of one session's pets alone: a store made on its own, and the default session's. */
+const SESSION_PETS_BOUND: Bound = { ownerBytes: SESSION_PETS_BYTES, totalBytes: SESSION_PETS_BYTES };
+
+/** The bound of the named sessions' pets: each within `SESSION_PETS_BYTES`, all within `SESSIONS_PETS_BYTES`. */
+export const NAMED_SESSIONS_PETS_BOUND: Bound = { ownerBytes: SESSION_PETS_BYTES, totalBytes: SESSIONS_PETS_BYTES };
+
+/** The 429's message for a put or a create that would pass the pets' bound: which part, and what to do. */
+function fullMessage(over: Overrun, bound: Required<Bound>): string {
+  const alone = `The session would hold more than ${bound.ownerBytes} bytes of pets of its own, its cap (SESSION_PETS_BYTES, docs/guarantees.md); nothing was changed. Reset the session (POST /__mock/reset with its X-Mock-Session), or seed large data with --data.`;
+  if (over !== 'total bytes') return alone;
+  return `The named sessions would hold more than ${bound.totalBytes} bytes of pets of their own together, their cap (SESSIONS_PETS_BYTES, docs/guarantees.md); nothing was changed. Reset or drop sessions you are done with (POST /__mock/sessions/<name>/reset, DELETE /__mock/sessions/<name>), or seed large data with --data.`;
+}
+
 /** What one pet of a session's own is counted as. */
 function entryBytes(entry: Entry): number {
   return 128 + 2 * jsonOf(entry).length;
@@ -182,15 +203,19 @@ export class MemoryPetStore implements PetStore {
   #numbered = 0;
   /** The largest id so far below `CREATED_IDS_BELOW` (or the last created past it), once ids are not pet numbers: a created pet gets the next free one. */
   #largest = 0n;
-  /** The bytes the session's own pets are counted as (`entryBytes`), at most `#maxBytes`. */
-  #ownBytes = 0;
-  readonly #maxBytes: number;
+  /** The bytes the session's own pets are counted as (`entryBytes`), within its share of the sessions' budget. */
+  readonly #share: Share;
 
-  /** A store over a seed shared with other sessions, or over pets of its own (a new seed, made with `options`). */
-  constructor(seed: SeedIndex | readonly StoredPet[] = [], options: SeedOptions = {}, maxBytes = SESSION_PETS_BYTES) {
+  /** A store over a seed shared with other sessions, or over pets of its own (a new seed, made with `options`); its own pets within `share`. */
+  constructor(seed: SeedIndex | readonly StoredPet[] = [], options: SeedOptions = {}, share: Share = new Budget(SESSION_PETS_BOUND).share()) {
     this.#seed = seed instanceof SeedIndex ? seed : new SeedIndex(seed, options);
-    this.#maxBytes = maxBytes;
+    this.#share = share;
     this.reset();
+  }
+
+  /** Gives the session's pets back to the budget it shares with other sessions: the session is dropped. */
+  release(): void {
+    this.#share.release();
   }
 
   /** How many pets the store holds. */
@@ -283,7 +308,7 @@ export class MemoryPetStore implements PetStore {
 
   /** Back to the seeded pets: the overlay dropped. */
   reset(): void {
-    this.#ownBytes = 0;
+    this.#share.adjust(-this.#share.bytes);
     this.#changed.clear();
     this.#own = [];
     this.#ownByValue.clear();
@@ -312,22 +337,20 @@ export class MemoryPetStore implements PetStore {
     }
   }
 
-  /** Throws `SessionFullError`, before anything changes, when `entries` in place of the session's own pets of their ids would pass its bytes. */
+  /** Throws `SessionFullError`, before anything changes, when `entries` in place of the session's own pets of their ids would pass its share of the budget. */
   #makeRoom(entries: readonly Entry[]): void {
-    let bytes = this.#ownBytes;
+    let bytes = 0;
     for (const entry of entries) {
       const old = this.#changed.get(keyOf(entry.pet.id));
       bytes += entryBytes(entry) - (old ? entryBytes(old) : 0);
     }
-    if (bytes > this.#maxBytes)
-      throw new SessionFullError(
-        `The session would hold more than ${this.#maxBytes} bytes of pets of its own, its cap (SESSION_PETS_BYTES, docs/guarantees.md); nothing was changed. Reset the session (POST /__mock/reset with its X-Mock-Session), or seed large data with --data.`,
-      );
+    const over = this.#share.overrun(bytes);
+    if (over !== undefined) throw new SessionFullError(fullMessage(over, this.#share.budget.bound));
   }
 
   /** Adds a pet to the overlay, in place of the one of its id: the session's own, or a seeded one it then hides. */
   #add(entry: Entry): void {
-    this.#ownBytes += entryBytes(entry);
+    this.#share.adjust(entryBytes(entry));
     const key = keyOf(entry.pet.id);
     const old = this.#changed.get(key);
     if (old) this.#drop(old);
@@ -345,7 +368,7 @@ export class MemoryPetStore implements PetStore {
 
   /** Takes one of the session's own pets out of its lists. */
   #drop(entry: Entry): void {
-    this.#ownBytes -= entryBytes(entry);
+    this.#share.adjust(-entryBytes(entry));
     removeFrom(this.#own, entry);
     removeFrom(this.#ownByValue.get(this.#valueOf(entry)), entry);
   }

@@ -3,8 +3,10 @@
  * be shown (never a password), the time-out on every command, and the server's eviction policy, which
  * must not let Redis drop a key of the mock's to make room.
  */
+
 import { codeOf, EXIT, messageOf, StoreUnavailableError, UsageError } from '../../../errors.js';
 import { parseUserUrl } from '../../../http/user-url.js';
+import { liveDeadline, longestWait } from '../../core/live-deadline.js';
 import type { RedisClient, ScriptHost, SubscriberClient } from './redis-client.js';
 
 /** Milliseconds a Redis command may take before the request that needs it gets a 503. */
@@ -83,16 +85,17 @@ export async function openSubscriber(redis: RedisClient, purpose: string, channe
  * would wait twice the time-out. This bounds the wait from the moment the request asks.
  */
 export function withDeadline<T>(reply: Promise<T>, ms: number): Promise<T> {
-  // One promise and one timer, not a race of two and a finally: this runs for every command.
+  // One promise and one deadline, not a race of two and a finally: this runs for every command. The deadline
+  // does not count this process's own stalls, when a reply waits unread in the socket (live-deadline.ts).
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no response within ${ms} ms`)), ms);
+    const deadline = liveDeadline(ms, () => reject(new Error(`no response within ${ms} ms`)));
     reply.then(
       (value) => {
-        clearTimeout(timer);
+        deadline.clear();
         resolve(value);
       },
       (error: unknown) => {
-        clearTimeout(timer);
+        deadline.clear();
         reject(error);
       },
     );
@@ -133,8 +136,9 @@ function clientOptions(timeouts: ConnectionTimeouts, isConnected: () => boolean)
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     // A Redis that keeps the connection open but does not respond (stopped, swapping, blocked by a
-    // long script) fails each command after this long, so that no request waits for it unbounded.
-    commandTimeout: timeouts.commandMs,
+    // long script) fails each command after this long, so that no request waits for it unbounded. The
+    // store's own deadline (`withDeadline`) comes first; this one, which counts the process's stalls, is its backstop.
+    commandTimeout: longestWait(timeouts.commandMs),
     // At start a refused connection is final (the mock exits naming the URL); once connected,
     // reconnect for as long as the mock runs, so that it recovers by itself when Redis is back.
     retryStrategy: (times: number) => (isConnected() ? Math.min(times * 50, 500) : null),

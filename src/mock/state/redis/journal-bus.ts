@@ -9,19 +9,27 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { StoreUnavailableError } from '../../../errors.js';
+import { type LiveDeadline, liveDeadline } from '../../core/live-deadline.js';
 import type { JournalEntry } from '../journal.js';
 import { openSubscriber } from './connection.js';
 import type { SubscriberClient } from './redis-client.js';
 import type { RedisStore } from './redis-store.js';
 
 /**
- * How long a read waits for the replicas' answers, from the moment Redis delivered its question; if one
- * has not answered by then, the read is a 503 (`unanswered`). A replica busy with other work (its event
- * loop behind, on a loaded machine) answers within it; one stopped (SIGSTOP) never does.
+ * How long a read waits for every replica to hear its question, from the moment Redis delivered it: each
+ * says so at once, before it makes its answer, as soon as its event loop is free. One stopped (SIGSTOP)
+ * never does, and the read is a 503. One busy is free within the longest piece of work a replica does
+ * without yielding: making one answer of the journal's bound (4 MiB, `ANSWER_BYTES`, its keys hidden),
+ * measured at up to 4.2 s on a loaded 2-core machine (ten reads at once of a journal at its bound); 3 s
+ * made half of such reads a 503 saying a replica had stopped, though none had.
  */
-const ANSWER_MS = 3_000;
-/** How long a read holds the cluster's journal at most, past its `ANSWER_MS`: a reader that dies holding it frees it by then. */
+const HEARD_MS = 10_000;
+/** How long a read then waits for the answers of the replicas that heard it: each makes its answer, after those queued before it. */
+const WORK_MS = 20_000;
+/** How long a read holds the cluster's journal at most, past its `HEARD_MS` (and past `WORK_MS` once all heard): a reader that dies holding it frees it by then. */
 const LOCK_MS = 8_000;
+/** The longest a read holds the journal, its lock run out included: a holder past it is Redis failing to expire it. */
+const HELD_MS = HEARD_MS + WORK_MS + 2 * LOCK_MS;
 /** How often a read waiting for another one tries again. */
 const LOCK_RETRY_MS = 3;
 /**
@@ -66,8 +74,12 @@ interface Envelope {
 
 interface Waiting {
   readonly entries: JournalEntry[];
+  /** Replicas that said they heard the question, and that answered it. */
+  heard: number;
   answers: number;
   needed: number;
+  /** Called once every replica heard it. */
+  allHeard: () => void;
   done: () => void;
 }
 
@@ -82,6 +94,9 @@ const LOCK = `if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then r
  * alone counts pattern subscribers too (a `redis-cli psubscribe '*'` left open to watch), which never answer.
  */
 const ASK = `local replicas = redis.call('pubsub', 'numsub', KEYS[1])[2] redis.call('publish', KEYS[1], ARGV[1]) return replicas`;
+
+/** Holds the lock longer, only if this read still holds it. */
+const EXTEND = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
 /** Frees the lock only if this read still holds it (it may have run out and been taken by another). */
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -107,6 +122,8 @@ export class JournalBus {
   /** The reads of this replica waiting their turn, by question: an identical read asked meanwhile waits with it. */
   readonly #queued = new Map<string, Promise<{ readonly entries: JournalEntry[]; readonly last: number }>>();
   #answerer: JournalAnswerer = () => Promise.resolve([]);
+  /** The turn of the last read given its answer (`#inTurn`). */
+  #turns: Promise<void> = Promise.resolve();
   /** The questions this replica answers, one after another, in the order Redis delivered them. */
   #answering: Promise<void> = Promise.resolve();
 
@@ -146,12 +163,24 @@ export class JournalBus {
   ask(question: JournalQuestion): Promise<{ readonly entries: JournalEntry[]; readonly last: number }> {
     const key = JSON.stringify(question);
     const queued = this.#queued.get(key);
-    if (queued !== undefined) return queued;
+    if (queued !== undefined) return queued.then((answer) => this.#inTurn(answer));
     const asked = this.#askInTurn(question, () => {
       if (this.#queued.get(key) === asked) this.#queued.delete(key);
     });
     this.#queued.set(key, asked);
-    return asked;
+    return asked.then((answer) => this.#inTurn(answer));
+  }
+
+  /**
+   * `value` once the reads given theirs before have gone on: one a turn of the event loop. What a read
+   * does with its answer (a page of up to 4 MiB, its keys hidden once more) takes a second of CPU, and
+   * ten reads sharing one answer did it one after another without the loop reading a socket between:
+   * the replica then heard no question for 8 s, and the other's reads were a 503 saying it had stopped.
+   */
+  #inTurn<T>(value: T): Promise<T> {
+    const turn = this.#turns.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    this.#turns = turn;
+    return turn.then(() => value);
   }
 
   /** Takes the cluster's turn, then asks every replica; `sent` once the question is about to go, when later reads must ask again. */
@@ -170,31 +199,39 @@ export class JournalBus {
     }
     sent();
     try {
-      return await this.#askAll(question);
+      // Once every replica heard it, the read holds the journal while they make their answers.
+      const extend = () => this.#store.run(() => redis.eval(EXTEND, 1, lock, token, WORK_MS + LOCK_MS)).catch(() => undefined);
+      return await this.#askAll(question, extend);
     } finally {
       await this.#store.run(() => redis.eval(UNLOCK, 1, lock, token)).catch(() => undefined);
     }
   }
 
-  /** Publishes `question` and waits for every replica that heard it to answer, at most `ANSWER_MS` from then. */
-  async #askAll(question: JournalQuestion): Promise<{ readonly entries: JournalEntry[]; readonly last: number }> {
+  /** Publishes `question` and waits for every replica that heard it to say so, at most `HEARD_MS` from then, and to answer, at most `WORK_MS` from that. */
+  async #askAll(question: JournalQuestion, allHeard: () => void): Promise<{ readonly entries: JournalEntry[]; readonly last: number }> {
     const { redis } = this.#store;
     const nonce = randomUUID();
-    const waiting: Waiting = { entries: [], answers: 0, needed: Number.POSITIVE_INFINITY, done: () => {} };
+    const waiting: Waiting = { entries: [], heard: 0, answers: 0, needed: Number.POSITIVE_INFINITY, allHeard: () => {}, done: () => {} };
     const answered = new Promise<void>((resolve) => {
       waiting.done = resolve;
     });
     this.#waiting.set(nonce, waiting);
-    let timer: NodeJS.Timeout | undefined;
+    let deadline: LiveDeadline | undefined;
     try {
       const envelope: Envelope = { nonce, replyTo: this.#replies, question };
+      waiting.allHeard = () => {
+        deadline?.clear();
+        deadline = liveDeadline(WORK_MS, waiting.done);
+        allHeard();
+      };
       waiting.needed = Number(await this.#store.run(() => redis.eval(ASK, 1, this.#asks, JSON.stringify(envelope))));
-      // Timed from the publish: a slow PUBLISH on a busy machine must not eat the replicas' time to answer.
-      timer = setTimeout(() => waiting.done(), ANSWER_MS);
+      // Timed from the publish: a slow PUBLISH on a busy machine must not eat the replicas' time to hear it.
+      deadline = liveDeadline(HEARD_MS, waiting.done);
+      if (waiting.heard >= waiting.needed) waiting.allHeard();
       if (waiting.answers >= waiting.needed) waiting.done();
       await answered;
     } finally {
-      clearTimeout(timer);
+      deadline?.clear();
       this.#waiting.delete(nonce);
     }
     // A replica that did not answer may have numbered entries this read cannot list: a `last` past them would make a
@@ -210,7 +247,7 @@ export class JournalBus {
 
   /**
    * Waits for the cluster's turn. Other reads holding it one after another are reads, not a replica
-   * stopped: the wait fails only when one read holds it past `LOCK_MS` and `ANSWER_MS` (Redis too slow
+   * stopped: the wait fails only when one read holds it past `HELD_MS` (Redis too slow
    * to expire it), or when the reads ahead have taken `TURN_MS` in all.
    */
   async #lock(lock: string, token: string): Promise<void> {
@@ -225,9 +262,9 @@ export class JournalBus {
       if (got !== holder) {
         holder = got;
         heldSince = now;
-      } else if (now - heldSince > LOCK_MS + ANSWER_MS)
+      } else if (now - heldSince > HELD_MS)
         throw new StoreUnavailableError(
-          `The request journal could not be read: one read has held it for over ${(LOCK_MS + ANSWER_MS) / 1000} s, which Redis at ${this.#store.url} should have ended after ${LOCK_MS / 1000} s (Redis overloaded?). Try again.`,
+          `The request journal could not be read: one read has held it for over ${HELD_MS / 1000} s, which Redis at ${this.#store.url} should have ended by then (Redis overloaded?). Try again.`,
         );
       if (now - started > TURN_MS)
         throw new StoreUnavailableError(
@@ -241,6 +278,9 @@ export class JournalBus {
     const envelope = parsed<Envelope>(message);
     if (envelope === undefined) return;
     const { redis } = this.#store;
+    // Heard at once, before the answers queued ahead of this one: the reader then knows this replica runs.
+    const heard = JSON.stringify({ nonce: envelope.nonce, heard: true });
+    this.#store.run(() => redis.publish(envelope.replyTo, heard)).catch(() => undefined);
     this.#answering = this.#answering
       .then(async () => {
         const entries = await this.#answerer(envelope.question).catch(() => []);
@@ -257,9 +297,13 @@ export class JournalBus {
   }
 
   #collect(message: string): void {
-    const answer = parsed<{ nonce: string; entries?: JournalEntry[]; at?: string }>(message);
+    const answer = parsed<{ nonce: string; heard?: true; entries?: JournalEntry[]; at?: string }>(message);
     const waiting = answer === undefined ? undefined : this.#waiting.get(answer.nonce);
     if (answer === undefined || waiting === undefined) return;
+    if (answer.heard) {
+      if (++waiting.heard === waiting.needed) waiting.allHeard();
+      return;
+    }
     const { at } = answer;
     if (at === undefined) {
       this.#counted(waiting, answer.entries ?? []);
@@ -285,8 +329,12 @@ export class JournalBus {
 
 /** Why a read lists nothing: not every replica that heard the question answered it in time. */
 function unanswered(waiting: Waiting): StoreUnavailableError {
+  if (waiting.heard < waiting.needed)
+    return new StoreUnavailableError(
+      `The request journal could not be read whole: ${waiting.heard} of the ${waiting.needed} replicas heard the read within ${HEARD_MS / 1000} s (one may be stopped, its connection to Redis still open). Try again; once it runs again or its connection closes, reads work again.`,
+    );
   return new StoreUnavailableError(
-    `The request journal could not be read whole: ${waiting.answers} of the ${waiting.needed} replicas answered within ${ANSWER_MS / 1000} s (one may be stopped or overloaded, its connection to Redis still open). Try again; once it answers or its connection closes, reads work again.`,
+    `The request journal could not be read whole: ${waiting.answers} of the ${waiting.needed} replicas answered within ${WORK_MS / 1000} s of hearing the read (overloaded?). Try again, or read it less often.`,
   );
 }
 
