@@ -1,6 +1,6 @@
 /**
- * A page that lists and adds pets over the pet store API, as a front-end app would. It knows
- * nothing of the mock but the one call to startMocking(); remove it and the page talks to a real API.
+ * A page that lists the first page of pets (the API's default size) and adds pets, as a front-end app
+ * would. It knows nothing of the mock but the one call to startMocking(); remove it and the page talks to a real API.
  */
 import type { ApiError, NewPet, Pet, PetStatus } from 'petstore-mock';
 import { startMocking } from './mocks.js';
@@ -36,7 +36,7 @@ function show(text: string, isError = false): void {
 
 async function refresh(): Promise<void> {
   try {
-    const pets = await api<Pet[]>('/pets?limit=100');
+    const pets = await api<Pet[]>('/pets');
     list.replaceChildren(
       ...pets.map((pet) => {
         const item = document.createElement('li');

@@ -16,8 +16,10 @@ export const DROPPED = 'dropped:*';
 /** An answer past the body cap, whichever operation and suite met it: one fault, as one server writes them all. */
 export const TOO_LARGE = 'too-large:*';
 
-/** A page longer than its `limit`, whatever the filter beside it: one fault of listPets' paging. */
-export const MORE_THAN_LIMIT = 'limit:listPets:more-than-asked';
+/** A page longer than its `limit`, whatever the filter beside it: one fault of the list's paging. */
+export function moreThanLimitFault(list: string): string {
+  return `limit:${list}:more-than-asked`;
+}
 
 /** Pets of another value on the page filtered by `name`: one fault of the filter, whatever the limit beside it, whichever suite met it. */
 export function otherValueFault(name: string): string {
@@ -27,13 +29,14 @@ export function otherValueFault(name: string): string {
 export const OTHER_STATUS = otherValueFault('status');
 
 /** Two items given one id: one fault of the create's id assignment, whichever check or the run-wide model met it. */
-export const ID_REUSED = 'unique:createPet:id';
+export function idReusedFault(create: string): string {
+  return `unique:${create}:id`;
+}
 
-/** getPet answering 200 for an id no pet has, where 404 is due: one fault, whichever id or suite showed it. */
-export const ABSENT_SERVED = 'status:getPet:200';
-
-/** A page shorter than its `limit` (or the default) while more pets match: one fault of listPets' paging. */
-export const FEWER_THAN_LIMIT = 'limit:listPets:fewer-than-asked';
+/** A page shorter than its `limit` (or the default) while more pets match: one fault of the list's paging. */
+export function fewerThanLimitFault(list: string): string {
+  return `limit:${list}:fewer-than-asked`;
+}
 
 /** The fault of a filter that serves pets for a value outside its enum (unknown, or one of it in another case), whichever check or suite sent one. */
 export function unknownValueFault(operationId: string, name: string): string {

@@ -3,7 +3,7 @@ import { isWrite } from '../http/methods.js';
 import { isInt64 } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type Conformance, createConformance } from '../openapi/conformance.js';
-import type { OperationKind } from '../openapi/resource-model.js';
+import { type OperationKind, operationOfKind } from '../openapi/resource-model.js';
 import { DROPPED, TOO_LARGE } from './causes.js';
 import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
@@ -109,6 +109,26 @@ export interface Check {
   /** A check that writes is skipped under `--read-only`. */
   readonly writes: boolean;
   run(context: CheckContext): Promise<void>;
+}
+
+/**
+ * A check of the spec's operation of one kind, written once for whichever operation the spec gives that
+ * kind: its id and title are made from that operation's id (`getPet.existing` where the read is getPet),
+ * and a spec with no operation of its kind has no such check.
+ */
+export interface KindCheck extends Omit<Check, 'id' | 'title' | 'operationId'> {
+  readonly kind: OperationKind;
+  /** What follows the operation's id in the check's id: `existing`. */
+  readonly name: string;
+  title(operationId: string): string;
+}
+
+/** The checks of the kinds the contract's spec has, each named after its operation. */
+export function ofKinds(contract: Contract, checks: readonly KindCheck[]): Check[] {
+  return checks.flatMap(({ kind, name, title, ...check }) => {
+    const operationId = operationOfKind(contract.model, kind)?.operationId;
+    return operationId === undefined ? [] : [{ ...check, id: `${operationId}.${name}`, title: title(operationId), operationId }];
+  });
 }
 
 class Skip extends Error {

@@ -76,8 +76,8 @@ export interface Contract {
   enumParameter(operationId: string, name: string): readonly string[];
   /** The request body's shape. */
   body(operationId: string): BodyShape;
-  /** The property names of a component schema, through `allOf`. */
-  fields(schemaName: string): readonly string[];
+  /** The names of the record's fields, from the resource model. */
+  fields(): readonly string[];
 }
 
 function describe(error: ErrorObject): SchemaViolation {
@@ -177,12 +177,6 @@ function bodyShapeOf(doc: OpenApiDocument, operationId: string): BodyShape {
   return { required, properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, propertyShape(property)])) };
 }
 
-function fieldsOf(doc: OpenApiDocument, schemaName: string): string[] {
-  const schema = doc.components?.schemas?.[schemaName];
-  if (!schema) throw new SpecError(`the spec has no schema "${schemaName}"`);
-  return Object.keys(flattenObject(doc, schema).properties);
-}
-
 /**
  * The options of every ajv that judges what a deployment sent: no default filled in (a field a deployment
  * left out must stay missing), and the bundled spec not checked against JSON Schema's meta-schema again.
@@ -240,7 +234,7 @@ export async function loadContract(spec: CompiledSpec = BUNDLED_SPEC): Promise<C
       return { minimum: Number(schema.minimum), maximum: Number(schema.maximum), default: Number(schema.default) };
     },
     enumParameter: (operationId, name) => stringsOf(parameterSchema(doc, operationId, name).enum),
-    fields: (schemaName) => fieldsOf(doc, schemaName),
+    fields: () => model.fields.map((field) => field.name),
     body: (operationId) => bodyShapeOf(doc, operationId),
   };
 }

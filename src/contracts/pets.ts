@@ -22,18 +22,18 @@ function jsonType(value: JsonValue | undefined): string {
  * answer that writes the field so; or an integer rounded through a double, one fault of the field
  * whichever check sent the integer; else a change of the field's value.
  */
-export function changedFieldFault(field: string, sent: string, got: JsonValue | undefined): string {
+export function changedFieldFault(create: string, field: string, sent: string, got: JsonValue | undefined): string {
   let sentValue: JsonValue;
   try {
     sentValue = JSON.parse(sent);
   } catch {
-    return `changed:createPet:${field}`;
+    return `changed:${create}:${field}`;
   }
   if (jsonType(sentValue) !== jsonType(got)) return formFault('schema', 201, `body/${field}`);
   // An integer kept as a double: equal to what was sent once both are doubles, other digits.
-  if ((typeof got === 'bigint' || typeof got === 'number') && Number(got) === Number(sent)) return `rounded:createPet:${field}`;
+  if ((typeof got === 'bigint' || typeof got === 'number') && Number(got) === Number(sent)) return `rounded:${create}:${field}`;
   // Any other change of the field (a name trimmed, a status replaced) is one fault of the field, whichever body showed it.
-  return `changed:createPet:${field}`;
+  return `changed:${create}:${field}`;
 }
 
 /** Deep equality of two JSON values, exact for big integers. */
@@ -51,7 +51,7 @@ export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): bo
  * both have differs. A deployment may show more fields in one response than in another.
  */
 export function samePet(context: CheckContext, a: PetJson, b: PetJson): boolean {
-  return sameJson(a.id, b.id) && context.contract.fields('Pet').every((field) => !(field in a && field in b) || sameJson(a[field], b[field]));
+  return sameJson(a.id, b.id) && context.contract.fields().every((field) => !(field in a && field in b) || sameJson(a[field], b[field]));
 }
 
 export function isPet(value: JsonValue | undefined): value is PetJson {
@@ -216,26 +216,26 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
       fields.categoryId === undefined && settledCategory.get(context.state) === undefined && context.state.categoryId === undefined && listed.length > 0;
     if (fields.categoryId === undefined && settledCategory.get(context.state) === categoryId)
       context.fail(
-        `createPet refused (400) a valid NewPet (name ${JSON.stringify(name)}, the accepted categoryId ${categoryId}${fields.status === undefined ? '' : `, status ${fields.status}`})`,
+        `${context.kind('create')} refused (400) a valid NewPet (name ${JSON.stringify(name)}, the accepted categoryId ${categoryId}${fields.status === undefined ? '' : `, status ${fields.status}`})`,
         exchange,
         { expected: '201', actual: '400', fault: statusFault(context.kind('create'), 400) },
       );
     if (rejectedAll)
       context.fail(
-        `createPet refused (400) a valid NewPet with every category tried, the listing's own among them (${categoryCandidates(context.state).join(', ')})`,
+        `${context.kind('create')} refused (400) a valid NewPet with every category tried, the listing's own among them (${categoryCandidates(context.state).join(', ')})`,
         exchange,
         { expected: '201', actual: '400', fault: statusFault(context.kind('create'), 400) },
       );
     context.skip(`the deployment refused to create a pet with categoryId ${categoryId} (400), so this cannot be checked`);
   }
   if (exchange.status !== 201) {
-    context.fail(`createPet answered ${exchange.status} to a valid NewPet`, exchange, {
+    context.fail(`${context.kind('create')} answered ${exchange.status} to a valid NewPet`, exchange, {
       expected: '201',
       actual: String(exchange.status),
       fault: statusFault(context.kind('create'), exchange.status),
     });
   }
-  if (!isPet(exchange.json)) context.skip('createPet gave no pet to check further');
+  if (!isPet(exchange.json)) context.skip(`${context.kind('create')} gave no pet to check further`);
   return {
     exchange,
     pet: exchange.json,
@@ -255,21 +255,21 @@ export function differingFields(fields: readonly string[], a: PetJson, b: PetJso
 export async function expectReread(context: CheckContext, created: PetJson, what: string): Promise<void> {
   const read = await context.call(context.kind('read'), { params: { petId: idOf(created) } });
   if (read.status !== 200) {
-    context.fail(`getPet answered ${read.status} for the pet ${idOf(created)} just created ${what}`, read, {
+    context.fail(`${context.kind('read')} answered ${read.status} for the pet ${idOf(created)} just created ${what}`, read, {
       expected: '200',
       actual: String(read.status),
-      // A pet that exists answered with another status is one fault of getPet, whichever check met it.
-      fault: read.status >= 400 ? statusFault(context.kind('read'), read.status) : `reread:getPet:${read.status}`,
+      // A pet that exists answered with another status is one fault of the read, whichever check met it.
+      fault: read.status >= 400 ? statusFault(context.kind('read'), read.status) : `reread:${context.kind('read')}:${read.status}`,
     });
     return;
   }
-  const differ = isPet(read.json) ? differingFields(context.contract.fields('Pet'), created, read.json) : ['id'];
+  const differ = isPet(read.json) ? differingFields(context.contract.fields(), created, read.json) : ['id'];
   if (differ.length > 0)
-    context.fail(`getPet answered the pet ${idOf(created)} created ${what} with other ${differ.join(', ')}`, read, {
+    context.fail(`${context.kind('read')} answered the pet ${idOf(created)} created ${what} with other ${differ.join(', ')}`, read, {
       expected: differ.map((field) => `${field}: ${field in created ? exact(created[field]) : '(absent)'}`).join(', '),
       actual: differ.map((field) => `${field}: ${isPet(read.json) && field in read.json ? exact(read.json[field]) : '(absent)'}`).join(', '),
       // One fault whichever fields differ: the store gives back another pet than it acknowledged (which fields depends on which pet).
-      fault: 'reread:getPet:changed',
+      fault: `reread:${context.kind('read')}:changed`,
     });
 }
 
@@ -291,6 +291,6 @@ export function expectListed(context: CheckContext, pet: PetJson, page: { exchan
   context.fail(`the pet ${idOf(pet)} just created is missing from ${where}`, page.exchange, {
     expected: `id ${idOf(pet)} listed`,
     actual: `${page.pets.length} other pets`,
-    fault: 'listed:listPets:created',
+    fault: `listed:${context.kind('list')}:created`,
   });
 }

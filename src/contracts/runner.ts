@@ -5,7 +5,7 @@ import type { CompiledSpec } from '../openapi/bundled-model.js';
 import { basePathOf } from '../openapi/document.js';
 import { operationOfKind } from '../openapi/resource-model.js';
 import { DROPPED } from './causes.js';
-import { Advice, type Check, type CheckResult, type Outcome, type RunState, runCheck } from './check.js';
+import { Advice, type Check, type CheckResult, type Outcome, ofKinds, type RunState, runCheck } from './check.js';
 import { authChecks } from './checks/auth-checks.js';
 import { inputChecks } from './checks/check-inputs.js';
 import { createChecks } from './checks/create.js';
@@ -138,9 +138,7 @@ export function specChecks(contract: Contract): Check[] {
   const operations = followed.map(({ operationId }) => contract.operation(operationId));
   return [
     ...authChecks(operations),
-    ...listChecks,
-    ...createChecks,
-    ...getChecks,
+    ...ofKinds(contract, [...listChecks, ...createChecks, ...getChecks]),
     ...deleteChecks(contract),
     ...replaceChecks(contract),
     ...inputChecks(contract.doc),
@@ -498,29 +496,12 @@ export async function verify(options: VerifyOptions): Promise<VerificationReport
   }
 }
 
-/**
- * The list, the create and the read keep the operationIds the spec suite's checks of them name
- * (`listPets`, `createPet`, `getPet`): a variant that renames one is said before the first request
- * (exit 2), not met as a check's error. A delete and a replace are followed by their kind, whatever their names.
- */
-function renamedOperations(contract: Contract): string | undefined {
-  const named = { list: 'listPets', create: 'createPet', read: 'getPet' } as const;
-  const renamed = Object.entries(named).flatMap(([kind, operationId]) => {
-    const found = operationOfKind(contract.model, kind as keyof typeof named);
-    return found === undefined || found.operationId === operationId ? [] : [`${kind} is ${found.operationId}, not ${operationId}`];
-  });
-  if (renamed.length === 0) return undefined;
-  return `the spec's ${renamed.join(', ')}: the spec suite's checks of the list, the create and the read follow them by these names yet, so keep them in the spec you verify against`;
-}
-
 /** The run's steps, in order; a misconfiguration or a deployment that cannot be asked ends it early with `fatal`. */
 async function verifyWith(run: Run): Promise<VerificationReport> {
   const { options } = run;
   // Misconfiguration is found before the first request: exit 2 with what to fix, not a run of failures.
   const prefix = prefixProblems(options.baseUrl, basePathOf(run.contract.doc));
   if (prefix.past) return reportOf(run, [], undefined, prefix.past);
-  const renamed = renamedOperations(run.contract);
-  if (renamed) return reportOf(run, [], undefined, renamed);
   const pacts = await pactsToVerify(run);
   if ('fatal' in pacts) return reportOf(run, [], undefined, pacts.fatal);
   const seen = await preflight(run.contract, run.client, prefix.lacking);

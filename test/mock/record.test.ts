@@ -111,7 +111,7 @@ describe('petstore-mock --proxy URL --record FILE', () => {
     const file = join(await mkdtemp(join(tmpdir(), 'petstore-record-')), 'pets.json');
     const proxy = await startMockCli(['--port', '0', '--quiet', '--proxy', `http://127.0.0.1:${port}/v1`, '--record', file]);
     running.push(proxy);
-    for (let page = 0; page < 6; page++) expect((await fetch(`${proxy.url}/pets?limit=100`, { headers: AUTH })).status).toBe(200);
+    for (let page = 0; page < 6; page++) expect((await fetch(`${proxy.url}/pets?${FULL_PAGE}`, { headers: AUTH })).status).toBe(200);
     expect((await stat(file)).size).toBeLessThanOrEqual(MAX_FILE_BYTES);
     expect(JSON.parse(await readFile(file, 'utf8')).length).toBeGreaterThan(15_000);
     expect(proxy.stderr().split(`--record ${file} holds ${MAX_FILE_BYTES} bytes of pets`)).toHaveLength(2);

@@ -12,6 +12,7 @@ import { RATE_LIMIT_RETRIES } from '../../src/contracts/http.js';
 import { runCli, startMockCli } from '../support/cli.js';
 import { type Choices, type CorrectDeployment, correctDeployment, OTHER_CHOICES } from '../support/deployments.js';
 import { instantWaitsEnv, waitsIn } from '../support/instant-waits.js';
+import { LIMIT } from '../support/page-size.js';
 
 const KEY = 'petstore-dev-key';
 
@@ -128,7 +129,7 @@ const ALTERNATIVES: readonly { name: string; choices: Partial<Choices>; pact: bo
     observed: { limitAboveMaximum: 'clamp', limitBelowMinimum: 'refuse', listOrder: 'name', nonIntegerPetId: 404, unknownStatus: 'empty' },
   },
   {
-    name: "Django REST framework's pagination: a limit below the minimum answered as if absent (the default page of 20), one above it clamped to 100",
+    name: `Django REST framework's pagination: a limit below the minimum answered as if absent (the default page of ${LIMIT.default}), one above it clamped to ${LIMIT.maximum}`,
     choices: { limitOutOfRange: 'default' },
     pact: true,
     observed: { limitAboveMaximum: 'clamp', limitBelowMinimum: 'clamp' },

@@ -198,7 +198,7 @@ async function expectNothingCreated(context: CheckContext, body: string): Promis
   const { exchange, pets } = await listPage(context);
   const stored = pets.find((pet) => pet.name === name);
   if (stored)
-    context.fail(`a createPet refused with 401 still created the pet ${idOf(stored)} (named "${name}")`, exchange, {
+    context.fail(`a ${context.kind('create')} refused with 401 still created the pet ${idOf(stored)} (named "${name}")`, exchange, {
       expected: 'nothing created',
       actual: `id ${idOf(stored)}`,
     });
@@ -215,7 +215,7 @@ async function expectAccepted(context: CheckContext, operation: Operation): Prom
   const exchange = await context.call(operationId, await validRequest(context, operationId));
   // A deployment may reject a category it does not know; that says nothing about the key.
   if (operationId === context.kind('create') && exchange.status === 400)
-    context.skip('the deployment refused the NewPet (400), so the key cannot be judged on createPet');
+    context.skip(`the deployment refused the NewPet (400), so the key cannot be judged on ${operationId}`);
   if (exchange.status === 401 || exchange.status === 403)
     context.fail(`${operationId} refused the valid key with ${exchange.status}`, exchange, { expected: '2xx', actual: String(exchange.status) });
   else if (exchange.status >= 300)

@@ -1,6 +1,6 @@
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
-import { ID_REUSED } from '../causes.js';
-import type { Check, CheckContext } from '../check.js';
+import { idReusedFault } from '../causes.js';
+import type { CheckContext, KindCheck } from '../check.js';
 import type { Exchange } from '../http.js';
 import { bodyCategoryId, changedFieldFault, createPet, exact, expectReread, idOf, isPet, petName } from '../pets.js';
 
@@ -163,22 +163,24 @@ async function refusedAlone(
   const other = await context.call(context.kind('create'), { body: bodyOf(control.fields) });
   if (other.status !== 201) return;
   if (mayRefuse !== undefined) {
-    context.advise(`createPet refused a body with ${what} and took the same body with ${control.what}: ${mayRefuse}, though the spec's schema allows it`);
+    context.advise(
+      `${context.kind('create')} refused a body with ${what} and took the same body with ${control.what}: ${mayRefuse}, though the spec's schema allows it`,
+    );
     return;
   }
   context.fail(
-    `createPet refused a body with ${what} with 400, and took the same body with ${control.what}: the schema allows the zero value, so it is a value, not a missing field; test whether the field was sent, not whether its value is empty or 0`,
+    `${context.kind('create')} refused a body with ${what} with 400, and took the same body with ${control.what}: the schema allows the zero value, so it is a value, not a missing field; test whether the field was sent, not whether its value is empty or 0`,
     refused,
-    { expected: '201, as for any valid value', actual: '400', fault: 'zero-value:createPet' },
+    { expected: '201, as for any valid value', actual: '400', fault: `zero-value:${context.kind('create')}` },
   );
 }
 
-export const bodyChecks: Check[] = [
+export const bodyChecks: KindCheck[] = [
   {
-    id: 'createPet.boundaries',
-    title:
-      'createPet refuses with 400, or accepts and echoes exactly, bodies at the edges of the schema: {}, int64 limits and one past, 10,000 characters, astral unicode, enum values in another case; a client-sent id is never honoured',
-    operationId: 'createPet',
+    kind: 'create',
+    name: 'boundaries',
+    title: (op) =>
+      `${op} refuses with 400, or accepts and echoes exactly, bodies at the edges of the schema: {}, int64 limits and one past, 10,000 characters, astral unicode, enum values in another case; a client-sent id is never honoured`,
     writes: true,
     async run(context) {
       const idSent = clientId(context);
@@ -195,14 +197,14 @@ export const bodyChecks: Check[] = [
         if (exchange.status === 400 && control !== undefined) await refusedAlone(context, what, exchange, control, mayRefuse);
         if (exchange.status === 400) continue;
         if (exchange.status !== 201) {
-          context.fail(`createPet answered ${exchange.status} to a body with ${what}`, exchange, {
+          context.fail(`${context.kind('create')} answered ${exchange.status} to a body with ${what}`, exchange, {
             expected: '400, or 201 echoing it',
             actual: String(exchange.status),
           });
           continue;
         }
         if (mustReject) {
-          context.fail(`createPet accepted a body with ${what}${because ? `: ${because}` : ''}`, exchange, { expected: '400', actual: '201' });
+          context.fail(`${context.kind('create')} accepted a body with ${what}${because ? `: ${because}` : ''}`, exchange, { expected: '400', actual: '201' });
           continue;
         }
         if (!isPet(exchange.json)) continue;
@@ -210,13 +212,16 @@ export const bodyChecks: Check[] = [
         for (const [field, sent] of Object.entries(fields)) {
           if (field === 'id') {
             if (exact(pet.id) === sent)
-              context.fail(`createPet honoured the id ${sent} the client sent`, exchange, { expected: 'an id the service assigns', actual: `id ${sent}` });
+              context.fail(`${context.kind('create')} honoured the id ${sent} the client sent`, exchange, {
+                expected: 'an id the service assigns',
+                actual: `id ${sent}`,
+              });
           } else if (exact(pet[field]) !== sent) {
             const got = pet[field] === undefined ? '(missing)' : exact(pet[field]);
-            context.fail(`createPet accepted a body with ${what} but changed ${field}`, exchange, {
+            context.fail(`${context.kind('create')} accepted a body with ${what} but changed ${field}`, exchange, {
               expected: sent.length > 200 ? `${sent.slice(0, 200)}… (${sent.length} characters)` : sent,
               actual: got.length > 200 ? `${got.slice(0, 200)}… (${got.length} characters)` : got,
-              fault: changedFieldFault(field, sent, pet[field]),
+              fault: changedFieldFault(context.kind('create'), field, sent, pet[field]),
             });
           }
         }
@@ -225,9 +230,9 @@ export const bodyChecks: Check[] = [
     },
   },
   {
-    id: 'createPet.burst',
-    title: 'a burst of parallel creates yields distinct ids, each readable as created',
-    operationId: 'createPet',
+    kind: 'create',
+    name: 'burst',
+    title: (op) => `a burst of parallel ${op} requests yields distinct ids, each readable as created`,
     writes: true,
     async run(context) {
       const created = await Promise.all(Array.from({ length: BURST }, (_, i) => createPet(context, `burst ${i + 1}`)));
@@ -238,7 +243,7 @@ export const bodyChecks: Check[] = [
         context.fail(`${BURST} parallel creates gave the same id ${[...new Set(repeated)].join(', ')} to more than one pet`, exchange, {
           expected: `${BURST} distinct ids`,
           actual: ids.join(', '),
-          fault: ID_REUSED,
+          fault: idReusedFault(context.kind('create')),
         });
       }
       await Promise.all(created.map(({ pet }) => expectReread(context, pet, 'in a burst of parallel creates')));

@@ -5,7 +5,7 @@
  * correct deployment answers 400. An integer written with a zero fraction (`7.0`) is an integer to
  * JSON Schema: accepting it is a choice, so it only has to be kept as that integer.
  */
-import type { Check, CheckContext } from '../check.js';
+import type { CheckContext, KindCheck } from '../check.js';
 import { bodyCategoryId, changedFieldFault, exact, isPet, petName } from '../pets.js';
 import { bodyOf } from './bodies.js';
 
@@ -55,8 +55,8 @@ async function expectMistypedRefused(context: CheckContext): Promise<void> {
       const stored = exchange.status === 201 && isPet(exchange.json) ? exact(exchange.json[field]) : undefined;
       context.fail(
         exchange.status === 201
-          ? `createPet accepted ${field} ${value}, ${what}, and stored ${field} ${stored}: ${field} is ${type === 'integer' ? 'an integer' : `a ${type}`} in the schema, so check the JSON type before converting and answer 400 naming ${field}`
-          : `createPet answered ${exchange.status} to ${field} ${value}, ${what}`,
+          ? `${context.kind('create')} accepted ${field} ${value}, ${what}, and stored ${field} ${stored}: ${field} is ${type === 'integer' ? 'an integer' : `a ${type}`} in the schema, so check the JSON type before converting and answer 400 naming ${field}`
+          : `${context.kind('create')} answered ${exchange.status} to ${field} ${value}, ${what}`,
         exchange,
         { expected: `400 naming ${field}`, actual: String(exchange.status) },
       );
@@ -75,7 +75,7 @@ async function expectZeroFractionKept(context: CheckContext): Promise<void> {
     const exchange = await context.call(context.kind('create'), { body });
     if (exchange.status === 400) {
       context.advise(
-        `createPet refuses ${field} ${valid}.0, an integer to JSON Schema (as Go's encoding/json refuses it; pydantic and JavaScript read it as ${valid}): a client whose serializer writes integers with a zero fraction is refused. The interface leaves this open, so it is no failure`,
+        `${context.kind('create')} refuses ${field} ${valid}.0, an integer to JSON Schema (as Go's encoding/json refuses it; pydantic and JavaScript read it as ${valid}): a client whose serializer writes integers with a zero fraction is refused. The interface leaves this open, so it is no failure`,
         `zero-fraction:${field}`,
       );
       continue;
@@ -85,31 +85,31 @@ async function expectZeroFractionKept(context: CheckContext): Promise<void> {
       if (!isPet(exchange.json)) continue;
       const stored = exact(exchange.json[field]);
       if (stored !== valid)
-        context.fail(`createPet accepted ${field} ${valid}.0 but stored ${field} ${stored}`, exchange, {
+        context.fail(`${context.kind('create')} accepted ${field} ${valid}.0 but stored ${field} ${stored}`, exchange, {
           expected: `${field} ${valid}`,
           actual: `${field} ${stored}`,
-          fault: changedFieldFault(field, valid, exchange.json[field]),
+          fault: changedFieldFault(context.kind('create'), field, valid, exchange.json[field]),
         });
     } else
-      context.fail(`createPet answered ${exchange.status} to ${field} ${valid}.0 (an integer to JSON Schema)`, exchange, {
+      context.fail(`${context.kind('create')} answered ${exchange.status} to ${field} ${valid}.0 (an integer to JSON Schema)`, exchange, {
         expected: `400, or 201 with ${field} ${valid}`,
         actual: String(exchange.status),
       });
   }
 }
 
-export const typeChecks: Check[] = [
+export const typeChecks: KindCheck[] = [
   {
-    id: 'createPet.types',
-    title: 'createPet answers 400 to each field of another JSON type: a boolean, a string or a fraction for an integer, a number or a boolean for a string',
-    operationId: 'createPet',
+    kind: 'create',
+    name: 'types',
+    title: (op) => `${op} answers 400 to each field of another JSON type: a boolean, a string or a fraction for an integer, a number or a boolean for a string`,
     writes: true,
     run: expectMistypedRefused,
   },
   {
-    id: 'createPet.zero-fraction',
-    title: 'createPet refuses an integer written with a zero fraction (7.0), or keeps it as that integer',
-    operationId: 'createPet',
+    kind: 'create',
+    name: 'zero-fraction',
+    title: (op) => `${op} refuses an integer written with a zero fraction (7.0), or keeps it as that integer`,
     writes: true,
     run: expectZeroFractionKept,
   },

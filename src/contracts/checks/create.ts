@@ -1,6 +1,6 @@
 import { operationOfKind } from '../../openapi/resource-model.js';
-import { ID_REUSED } from '../causes.js';
-import type { Check, CheckContext } from '../check.js';
+import { idReusedFault } from '../causes.js';
+import type { CheckContext, KindCheck } from '../check.js';
 import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, newPetBody, type PetJson } from '../pets.js';
 import { bodyChecks } from './bodies.js';
 import { typeChecks } from './check-types.js';
@@ -13,10 +13,10 @@ function expectEcho(context: CheckContext, created: Awaited<ReturnType<typeof cr
   for (const [field, sent] of Object.entries(created.sent)) {
     const got = created.pet[field];
     if (exact(got) !== sent)
-      context.fail(`createPet changed ${field}`, created.exchange, {
+      context.fail(`${context.kind('create')} changed ${field}`, created.exchange, {
         expected: sent,
         actual: got === undefined ? '(missing)' : exact(got),
-        fault: changedFieldFault(field, sent, got),
+        fault: changedFieldFault(context.kind('create'), field, sent, got),
       });
   }
 }
@@ -109,12 +109,12 @@ function invalidBodies(context: CheckContext): [string, string][] {
   return bodies;
 }
 
-export const createChecks: Check[] = [
+export const createChecks: KindCheck[] = [
   {
-    id: 'createPet.echo',
-    title:
-      'createPet answers 201 with the pet, echoing a non-ASCII name (Basic Multilingual Plane), the categoryId and the status exactly, with a Location naming it when it sends one',
-    operationId: 'createPet',
+    kind: 'create',
+    name: 'echo',
+    title: (op) =>
+      `${op} answers 201 with the pet, echoing a non-ASCII name (Basic Multilingual Plane), the categoryId and the status exactly, with a Location naming it when it sends one`,
     writes: true,
     async run(context) {
       const statuses = context.contract.enumParameter(context.kind('list'), 'status');
@@ -123,29 +123,29 @@ export const createChecks: Check[] = [
       const location = created.exchange.headers.get('location');
       // The spec describes Location, the interface does not ask for it: without one a client loses nothing it was promised.
       if (location === null || location.trim() === '')
-        return context.advise("createPet's 201 carries no Location header, which the spec describes (the interface does not ask for it)");
+        return context.advise(`${context.kind('create')}'s 201 carries no Location header, which the spec describes (the interface does not ask for it)`);
       const wrong = locationProblem(context, location, idOf(created.pet), created.exchange.request.url);
       if (wrong)
-        context.fail(`createPet's 201 carries ${wrong.problem}; write it from the base path the service is mounted under`, created.exchange, {
+        context.fail(`${context.kind('create')}'s 201 carries ${wrong.problem}; write it from the base path the service is mounted under`, created.exchange, {
           expected: `Location: ${wrong.expected}`,
           actual: location,
-          fault: 'location:createPet',
+          fault: `location:${context.kind('create')}`,
         });
     },
   },
   {
-    id: 'createPet.big-category',
-    title: 'createPet keeps a categoryId beyond 2^53 exactly (or refuses it with 400)',
-    operationId: 'createPet',
+    kind: 'create',
+    name: 'big-category',
+    title: (op) => `${op} keeps a categoryId beyond 2^53 exactly (or refuses it with 400)`,
     writes: true,
     async run(context) {
       expectEcho(context, await createPet(context, 'big categoryId', { categoryId: BEYOND_DOUBLE }));
     },
   },
   {
-    id: 'createPet.unlisted-category',
-    title: 'createPet with a category no listed pet has answers 201 or 400 (a deployment may know only some categories)',
-    operationId: 'createPet',
+    kind: 'create',
+    name: 'unlisted-category',
+    title: (op) => `${op} with a category no listed pet has answers 201 or 400 (a deployment may know only some categories)`,
     writes: true,
     async run(context) {
       const listed = [...new Set(context.state.listing.map((pet) => pet.categoryId).filter((id) => typeof id === 'bigint' || typeof id === 'number'))].map(
@@ -157,16 +157,16 @@ export const createChecks: Check[] = [
       if (exchange.status === 201) context.observe({ unlistedCategory: 'accepted' });
       else if (exchange.status === 400) context.observe({ unlistedCategory: 'refused', listedCategories: listed });
       else
-        context.fail(`createPet answered ${exchange.status} for the category ${unlisted}`, exchange, {
+        context.fail(`${context.kind('create')} answered ${exchange.status} for the category ${unlisted}`, exchange, {
           expected: '201 or 400',
           actual: String(exchange.status),
         });
     },
   },
   {
-    id: 'createPet.unique-ids',
-    title: 'createPet assigns every pet its own id',
-    operationId: 'createPet',
+    kind: 'create',
+    name: 'unique-ids',
+    title: (op) => `${op} assigns every pet its own id`,
     writes: true,
     async run(context) {
       const first = await createPet(context, 'unique 1');
@@ -174,16 +174,21 @@ export const createChecks: Check[] = [
       observeIds(context, first.pet, second.pet);
       const taken = new Set(context.state.listing.map(idOf));
       if (idOf(first.pet) === idOf(second.pet))
-        context.fail(`createPet gave two new pets the same id ${idOf(first.pet)}`, second.exchange, { fault: ID_REUSED });
+        context.fail(`${context.kind('create')} gave two new pets the same id ${idOf(first.pet)}`, second.exchange, {
+          fault: idReusedFault(context.kind('create')),
+        });
       for (const { pet, exchange } of [first, second]) {
-        if (taken.has(idOf(pet))) context.fail(`createPet gave a new pet the id ${idOf(pet)} of a pet listed before`, exchange, { fault: ID_REUSED });
+        if (taken.has(idOf(pet)))
+          context.fail(`${context.kind('create')} gave a new pet the id ${idOf(pet)} of a pet listed before`, exchange, {
+            fault: idReusedFault(context.kind('create')),
+          });
       }
     },
   },
   {
-    id: 'createPet.persisted',
-    title: 'a created pet is then readable by id, field by field as created, and listed (when the page is not full)',
-    operationId: 'createPet',
+    kind: 'create',
+    name: 'persisted',
+    title: (op) => `a pet ${op} created is then readable by id, field by field as created, and listed (when the page is not full)`,
     writes: true,
     async run(context) {
       const { pet } = await createPet(context, 'persisted');
@@ -194,15 +199,18 @@ export const createChecks: Check[] = [
     },
   },
   {
-    id: 'createPet.invalid',
-    title: 'createPet answers 400 to each invalid body (missing and null fields, a status outside the enum, malformed JSON)',
-    operationId: 'createPet',
+    kind: 'create',
+    name: 'invalid',
+    title: (op) => `${op} answers 400 to each invalid body (missing and null fields, a status outside the enum, malformed JSON)`,
     writes: true,
     async run(context) {
       for (const [what, body] of invalidBodies(context)) {
         const exchange = await context.call(context.kind('create'), { body });
         if (exchange.status !== 400)
-          context.fail(`createPet answered ${exchange.status} to a body with ${what}`, exchange, { expected: '400', actual: String(exchange.status) });
+          context.fail(`${context.kind('create')} answered ${exchange.status} to a body with ${what}`, exchange, {
+            expected: '400',
+            actual: String(exchange.status),
+          });
       }
     },
   },

@@ -1,5 +1,5 @@
-import { ABSENT_SERVED } from '../causes.js';
-import type { Check } from '../check.js';
+import { operationOfKind } from '../../openapi/resource-model.js';
+import { type CheckContext, type KindCheck, statusFault } from '../check.js';
 import { absentIdBeyond, existingPet, idOf, isPet, samePet } from '../pets.js';
 import { clockName, deploymentClock, sunsetDay } from '../removal.js';
 import { lenientIntegerFault } from './check-inputs.js';
@@ -16,48 +16,59 @@ const BOUNDARY_IDS: readonly [string, string][] = [
   ['-9223372036854775809', 'one past the int64 minimum'],
 ];
 
-export const getChecks: Check[] = [
+/** Where the spec sends clients of the deprecated read: its `x-replacement`, with the filter to use when that is the list. */
+function replacementOf(context: CheckContext): string {
+  const { model } = context.contract;
+  const replacement = operationOfKind(model, 'read')?.deprecation?.replacement ?? context.kind('list');
+  const filter = operationOfKind(model, 'list')?.filters[0];
+  return replacement === context.kind('list') && filter !== undefined ? `${replacement} with the ${filter.parameter} filter` : replacement;
+}
+
+export const getChecks: KindCheck[] = [
   {
-    id: 'getPet.existing',
-    title: 'getPet answers 200 with the same pet the listing shows',
-    operationId: 'getPet',
+    kind: 'read',
+    name: 'existing',
+    title: (op) => `${op} answers 200 with the same pet the listing shows`,
     writes: false,
     async run(context) {
       const pet = await existingPet(context);
       const exchange = await context.call(context.kind('read'), { params: { petId: idOf(pet) } });
       if (exchange.status !== 200)
-        context.fail(`getPet answered ${exchange.status} for the listed pet ${idOf(pet)}`, exchange, { expected: '200', actual: String(exchange.status) });
+        context.fail(`${context.kind('read')} answered ${exchange.status} for the listed pet ${idOf(pet)}`, exchange, {
+          expected: '200',
+          actual: String(exchange.status),
+        });
       else if (!isPet(exchange.json) || !samePet(context, exchange.json, pet))
-        context.fail(`getPet answered another pet than the listing shows for id ${idOf(pet)}`, exchange);
+        context.fail(`${context.kind('read')} answered another pet than the listing shows for id ${idOf(pet)}`, exchange);
     },
   },
   {
-    id: 'getPet.absent',
-    title: 'getPet answers 404 for an id no pet has',
-    operationId: 'getPet',
+    kind: 'read',
+    name: 'absent',
+    title: (op) => `${op} answers 404 for an id no pet has`,
     writes: false,
     async run(context) {
       const id = absentIdBeyond(context.state.listing.map(idOf));
       const exchange = await context.call(context.kind('read'), { params: { petId: id } });
       if (exchange.status !== 404)
-        context.fail(`getPet answered ${exchange.status} for the absent id ${id}`, exchange, {
+        context.fail(`${context.kind('read')} answered ${exchange.status} for the absent id ${id}`, exchange, {
           expected: '404',
           actual: String(exchange.status),
-          ...(exchange.status === 200 ? { fault: ABSENT_SERVED } : {}),
+          ...(exchange.status === 200 ? { fault: statusFault(context.kind('read'), 200) } : {}),
         });
     },
   },
   {
-    id: 'getPet.not-an-integer',
-    title: 'getPet answers 400 or 404 for an id that is not an integer',
-    operationId: 'getPet',
+    kind: 'read',
+    name: 'not-an-integer',
+    title: (op) => `${op} answers 400 or 404 for an id that is not an integer`,
     writes: false,
     async run(context) {
       for (const id of ['abc', '1.5']) {
         const exchange = await context.call(context.kind('read'), { params: { petId: id } });
         if (exchange.status === 400 || exchange.status === 404) context.observe({ nonIntegerPetId: exchange.status });
         if (exchange.status !== 400 && exchange.status !== 404)
-          context.fail(`getPet answered ${exchange.status} for the id ${id}`, exchange, {
+          context.fail(`${context.kind('read')} answered ${exchange.status} for the id ${id}`, exchange, {
             expected: '400 or 404',
             actual: String(exchange.status),
             // A pet for `1.5` is the lenient reading getPet.petId-spellings finds too: one fault, reported once.
@@ -67,9 +78,9 @@ export const getChecks: Check[] = [
     },
   },
   {
-    id: 'getPet.boundary-ids',
-    title: 'getPet answers 404 (or 400) for the int64 ids at the edges: 0, -1, the int64 maximum and minimum, and one past each',
-    operationId: 'getPet',
+    kind: 'read',
+    name: 'boundary-ids',
+    title: (op) => `${op} answers 404 (or 400) for the int64 ids at the edges: 0, -1, the int64 maximum and minimum, and one past each`,
     writes: false,
     async run(context) {
       const listed = new Set(context.state.listing.map(idOf));
@@ -80,21 +91,21 @@ export const getChecks: Check[] = [
         const served = exchange.status === 200 && isPet(exchange.json) && idOf(exchange.json) === id;
         if (exchange.status !== 404 && exchange.status !== 400 && !served)
           context.fail(
-            `getPet answered ${exchange.status} for the id ${id}, ${what}${exchange.status >= 500 ? ': compare petId with the int64 range before the store reads it, and answer 400 (or 404)' : ''}`,
+            `${context.kind('read')} answered ${exchange.status} for the id ${id}, ${what}${exchange.status >= 500 ? ': compare petId with the int64 range before the store reads it, and answer 400 (or 404)' : ''}`,
             exchange,
             {
               expected: '404 or 400',
               actual: String(exchange.status),
-              ...(exchange.status === 200 && !isPet(exchange.json) ? { fault: ABSENT_SERVED } : {}),
+              ...(exchange.status === 200 && !isPet(exchange.json) ? { fault: statusFault(context.kind('read'), 200) } : {}),
             },
           );
       }
     },
   },
   {
-    id: 'getPet.deprecation',
-    title: "getPet, deprecated, keeps working until its sunset by the deployment's clock and announces it",
-    operationId: 'getPet',
+    kind: 'read',
+    name: 'deprecation',
+    title: (op) => `${op}, deprecated, keeps working until its sunset by the deployment's clock and announces it`,
     writes: false,
     async run(context) {
       const { deprecated, sunset } = context.contract.operation(context.kind('read'));
@@ -107,20 +118,26 @@ export const getChecks: Check[] = [
       const clock = deploymentClock(exchange.headers.get('date'), context.state.now);
       const past = clock.at >= sunset.getTime();
       if (!past && daysLeft > 0)
-        context.advise(`getPet is deprecated: ${daysLeft} days left until its removal on ${day}; move clients to listPets with the status filter`);
+        context.advise(`${context.kind('read')} is deprecated: ${daysLeft} days left until its removal on ${day}; move clients to ${replacementOf(context)}`);
       if (!past && exchange.status === 410)
-        context.fail(`getPet answered 410 before its sunset (${day}) by ${clockName(clock)}: it must keep working until then`, exchange, {
+        context.fail(`${context.kind('read')} answered 410 before its sunset (${day}) by ${clockName(clock)}: it must keep working until then`, exchange, {
           expected: '200',
           actual: '410',
         });
       // The interface schedules the removal but does not say what a removed operation answers: the spec's 410 is advice.
       if (past && exchange.status !== 410)
-        context.advise(`getPet still answers ${exchange.status} though by ${clockName(clock)} its sunset (${day}) has passed; the spec says 410 from then on`);
+        context.advise(
+          `${context.kind('read')} still answers ${exchange.status} though by ${clockName(clock)} its sunset (${day}) has passed; the spec says 410 from then on`,
+        );
       const header = exchange.headers.get('sunset');
       // The interface gives the date of removal but no header: what the spec describes of it is advice.
-      if (header === null) context.advise(`the deployment sends no Sunset header on getPet (expected ${sunset.toUTCString()})`, 'header:headers/sunset');
+      if (header === null)
+        context.advise(`the deployment sends no Sunset header on ${context.kind('read')} (expected ${sunset.toUTCString()})`, 'header:headers/sunset');
       else if (Date.parse(header) !== sunset.getTime())
-        context.advise(`the deployment's Sunset header on getPet is "${header}", the spec says ${sunset.toUTCString()}`, 'header:headers/sunset');
+        context.advise(
+          `the deployment's Sunset header on ${context.kind('read')} is "${header}", the spec says ${sunset.toUTCString()}`,
+          'header:headers/sunset',
+        );
       // A Deprecation in neither form the spec describes is advice too (check.ts), said once for the run.
     },
   },

@@ -1,7 +1,7 @@
 import { SpecError } from '../../errors.js';
 import { inOrder, type ListOrder } from '../../profile/profile.js';
-import { FEWER_THAN_LIMIT, MORE_THAN_LIMIT, OTHER_STATUS, unknownValueFault } from '../causes.js';
-import type { Check, CheckContext } from '../check.js';
+import { fewerThanLimitFault, moreThanLimitFault, OTHER_STATUS, unknownValueFault } from '../causes.js';
+import type { CheckContext, KindCheck } from '../check.js';
 import { createPet, expectListed, idOf, listPage, maxLimit, type PetJson, petsOf } from '../pets.js';
 import type { Observations } from './observations.js';
 
@@ -42,11 +42,11 @@ function limitChoice(limit: string, answered: boolean, maximum: number): Observa
   return Number(limit) > maximum ? { limitOutOfRange: choice, limitAboveMaximum: choice } : { limitOutOfRange: choice, limitBelowMinimum: choice };
 }
 
-export const listChecks: Check[] = [
+export const listChecks: KindCheck[] = [
   {
-    id: 'listPets.default-page',
-    title: 'listPets answers the default page size when enough pets exist (creating what is missing)',
-    operationId: 'listPets',
+    kind: 'list',
+    name: 'default-page',
+    title: (op) => `${op} answers the default page size when enough pets exist (creating what is missing)`,
     writes: false,
     async run(context) {
       const size = pageSize(context).default;
@@ -63,21 +63,21 @@ export const listChecks: Check[] = [
       const least = Math.min(size, existing);
       if (pets.length < least || pets.length > size) {
         context.fail(
-          `listPets without limit answered ${pets.length} pets while at least ${existing} exist: limit defaults to ${size}, so a request without it gets up to ${size} pets`,
+          `${context.kind('list')} without limit answered ${pets.length} pets while at least ${existing} exist: limit defaults to ${size}, so a request without it gets up to ${size} pets`,
           exchange,
           {
             expected: existing >= size ? `${size} pets (the default limit)` : `${least} to ${size} pets`,
             actual: `${pets.length} pets`,
-            fault: pets.length < least ? FEWER_THAN_LIMIT : MORE_THAN_LIMIT,
+            fault: pets.length < least ? fewerThanLimitFault(context.kind('list')) : moreThanLimitFault(context.kind('list')),
           },
         );
       }
     },
   },
   {
-    id: 'listPets.limit',
-    title: 'listPets honours limit 1, a middle value and the maximum',
-    operationId: 'listPets',
+    kind: 'list',
+    name: 'limit',
+    title: (op) => `${op} honours limit 1, a middle value and the maximum`,
     writes: false,
     async run(context) {
       const max = maxLimit(context);
@@ -91,31 +91,31 @@ export const listChecks: Check[] = [
       seen = Math.min(max, Math.max(seen, byStatus.size));
       const { exchange: full, pets: all } = await listPage(context);
       if (all.length > max)
-        context.fail(`listPets with limit=${max} answered ${all.length} pets`, full, { expected: `at most ${max}`, actual: String(all.length) });
+        context.fail(`${context.kind('list')} with limit=${max} answered ${all.length} pets`, full, { expected: `at most ${max}`, actual: String(all.length) });
       if (all.length < seen) {
-        context.fail(`listPets with limit=${max} answered fewer pets than exist`, full, {
+        context.fail(`${context.kind('list')} with limit=${max} answered fewer pets than exist`, full, {
           expected: `at least ${seen} (seen without a limit and by status)`,
           actual: String(all.length),
-          fault: FEWER_THAN_LIMIT,
+          fault: fewerThanLimitFault(context.kind('list')),
         });
       }
       for (const limit of [1, 5]) {
         const { exchange, pets } = await listPage(context, `limit=${limit}`);
         const least = Math.min(limit, all.length);
         if (pets.length < least || pets.length > limit) {
-          context.fail(`listPets with limit=${limit} answered ${pets.length} pets`, exchange, {
+          context.fail(`${context.kind('list')} with limit=${limit} answered ${pets.length} pets`, exchange, {
             expected: least === limit ? `${limit} pets` : `${least} to ${limit} pets`,
             actual: `${pets.length} pets`,
-            fault: pets.length > limit ? MORE_THAN_LIMIT : FEWER_THAN_LIMIT,
+            fault: pets.length > limit ? moreThanLimitFault(context.kind('list')) : fewerThanLimitFault(context.kind('list')),
           });
         }
       }
     },
   },
   {
-    id: 'listPets.limit-invalid',
-    title: 'listPets answers an out-of-range or non-integer limit with 400 or a valid page of at most the maximum',
-    operationId: 'listPets',
+    kind: 'list',
+    name: 'limit-invalid',
+    title: (op) => `${op} answers an out-of-range or non-integer limit with 400 or a valid page of at most the maximum`,
     writes: false,
     async run(context) {
       const max = maxLimit(context);
@@ -129,20 +129,23 @@ export const listChecks: Check[] = [
         const most = Number(limit) > maximum ? max : size;
         if (exchange.status === 200 && count > most) {
           context.fail(
-            `listPets with limit=${limit} answered ${count} pets: a limit outside ${minimum} to ${maximum} is refused with 400, clamped into the range, or ignored (the default page of ${size}), never read as more`,
+            `${context.kind('list')} with limit=${limit} answered ${count} pets: a limit outside ${minimum} to ${maximum} is refused with 400, clamped into the range, or ignored (the default page of ${size}), never read as more`,
             exchange,
             { expected: `400, or at most ${most} pets`, actual: `${count} pets` },
           );
         } else if (exchange.status !== 200 && exchange.status !== 400) {
-          context.fail(`listPets with limit=${limit} answered ${exchange.status}`, exchange, { expected: '400 or 200', actual: String(exchange.status) });
+          context.fail(`${context.kind('list')} with limit=${limit} answered ${exchange.status}`, exchange, {
+            expected: '400 or 200',
+            actual: String(exchange.status),
+          });
         }
       }
     },
   },
   {
-    id: 'listPets.ids-unique',
-    title: 'listPets lists each pet once',
-    operationId: 'listPets',
+    kind: 'list',
+    name: 'ids-unique',
+    title: (op) => `${op} lists each pet once`,
     writes: false,
     async run(context) {
       const { exchange, pets } = await listPage(context);
@@ -150,13 +153,13 @@ export const listChecks: Check[] = [
       if (order) context.observe({ listOrder: order });
       const ids = pets.map(idOf);
       const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
-      if (repeated.length > 0) context.fail(`listPets lists the ids ${[...new Set(repeated)].join(', ')} more than once`, exchange);
+      if (repeated.length > 0) context.fail(`${context.kind('list')} lists the ids ${[...new Set(repeated)].join(', ')} more than once`, exchange);
     },
   },
   {
-    id: 'listPets.status-filter',
-    title: 'listPets with a status answers only pets of that status',
-    operationId: 'listPets',
+    kind: 'list',
+    name: 'status-filter',
+    title: (op) => `${op} with a status answers only pets of that status`,
     writes: false,
     async run(context) {
       const max = maxLimit(context);
@@ -165,14 +168,18 @@ export const listChecks: Check[] = [
         // No operation changes a pet's status, so pets listed with it at the start still have it.
         const known = Math.min(max, context.state.listing.filter((pet) => pet.status === status).length);
         if (pets.length < known) {
-          context.fail(`listPets with status=${status} answered ${pets.length} pets, but ${known} with that status were listed at the start`, exchange, {
-            expected: `at least ${known}`,
-            actual: String(pets.length),
-          });
+          context.fail(
+            `${context.kind('list')} with status=${status} answered ${pets.length} pets, but ${known} with that status were listed at the start`,
+            exchange,
+            {
+              expected: `at least ${known}`,
+              actual: String(pets.length),
+            },
+          );
         }
         const others = pets.filter((pet) => pet.status !== undefined && pet.status !== status);
         if (others.length > 0) {
-          context.fail(`listPets with status=${status} answered ${others.length} pet(s) of another status`, exchange, {
+          context.fail(`${context.kind('list')} with status=${status} answered ${others.length} pet(s) of another status`, exchange, {
             expected: `only status ${status}`,
             actual: `ids ${others.map(idOf).slice(0, 5).join(', ')} with status ${[...new Set(others.map((pet) => String(pet.status)))].join(', ')}`,
             fault: OTHER_STATUS,
@@ -182,25 +189,25 @@ export const listChecks: Check[] = [
     },
   },
   {
-    id: 'listPets.status-filter-new-pet',
-    title: 'listPets with a status includes a pet just created with it (when the page is not full)',
-    operationId: 'listPets',
+    kind: 'list',
+    name: 'status-filter-new-pet',
+    title: (op) => `${op} with a status includes a pet just created with it (when the page is not full)`,
     writes: true,
     async run(context) {
       const max = maxLimit(context);
       const statuses = context.contract.enumParameter(context.kind('list'), 'status');
       const status = statuses.at(-1);
-      if (status === undefined) throw new SpecError('the spec gives the status parameter of listPets no enum');
+      if (status === undefined) throw new SpecError(`the spec gives the status parameter of ${context.kind('list')} no enum`);
       const { pet } = await createPet(context, `status ${status}`, { status });
       const page = await listPage(context, `status=${status}&limit=${max}`);
       if (page.pets.length >= max) context.skip(`the page of status ${status} is full (${max}), so a new pet need not be on it`);
-      expectListed(context, pet, page, `listPets?status=${status}`);
+      expectListed(context, pet, page, `${context.kind('list')}?status=${status}`);
     },
   },
   {
-    id: 'listPets.status-limit',
-    title: 'listPets with a status and a small limit answers that many pets of that status when they exist',
-    operationId: 'listPets',
+    kind: 'list',
+    name: 'status-limit',
+    title: (op) => `${op} with a status and a small limit answers that many pets of that status when they exist`,
     writes: false,
     async run(context) {
       const max = maxLimit(context);
@@ -211,26 +218,35 @@ export const listChecks: Check[] = [
         const least = Math.min(SMALL_LIMIT, all.length);
         const others = pets.filter((pet) => pet.status !== undefined && pet.status !== status);
         if (pets.length < least || pets.length > SMALL_LIMIT || others.length > 0) {
-          context.fail(`listPets with status=${status}&limit=${SMALL_LIMIT} answered ${pets.length} pets, ${others.length} of another status`, exchange, {
-            expected: `${least === SMALL_LIMIT ? SMALL_LIMIT : `${least} to ${SMALL_LIMIT}`} pets of status ${status} (${all.length} listed with limit=${max})`,
-            actual: `${pets.length} pets${others.length > 0 ? `, ids ${others.map(idOf).join(', ')} of another status` : ''}`,
-            fault: others.length > 0 ? OTHER_STATUS : pets.length > SMALL_LIMIT ? MORE_THAN_LIMIT : FEWER_THAN_LIMIT,
-          });
+          context.fail(
+            `${context.kind('list')} with status=${status}&limit=${SMALL_LIMIT} answered ${pets.length} pets, ${others.length} of another status`,
+            exchange,
+            {
+              expected: `${least === SMALL_LIMIT ? SMALL_LIMIT : `${least} to ${SMALL_LIMIT}`} pets of status ${status} (${all.length} listed with limit=${max})`,
+              actual: `${pets.length} pets${others.length > 0 ? `, ids ${others.map(idOf).join(', ')} of another status` : ''}`,
+              fault:
+                others.length > 0
+                  ? OTHER_STATUS
+                  : pets.length > SMALL_LIMIT
+                    ? moreThanLimitFault(context.kind('list'))
+                    : fewerThanLimitFault(context.kind('list')),
+            },
+          );
         }
       }
     },
   },
   {
-    id: 'listPets.status-invalid',
-    title: 'listPets answers a status outside the enum with 400 or an empty page',
-    operationId: 'listPets',
+    kind: 'list',
+    name: 'status-invalid',
+    title: (op) => `${op} answers a status outside the enum with 400 or an empty page`,
     writes: false,
     async run(context) {
       const exchange = await context.call(context.kind('list'), { query: 'status=petstore-verify-unknown' });
       const count = petsOf(exchange).length;
       if (exchange.status === 400 || (exchange.status === 200 && count === 0)) context.observe({ unknownStatus: exchange.status === 400 ? 'refuse' : 'empty' });
       if (exchange.status === 200 ? count > 0 : exchange.status !== 400) {
-        context.fail(`listPets with an unknown status answered ${exchange.status} with ${count} pets`, exchange, {
+        context.fail(`${context.kind('list')} with an unknown status answered ${exchange.status} with ${count} pets`, exchange, {
           expected: '400, or 200 with no pets',
           actual: `${exchange.status}, ${count} pets`,
           ...(count > 0 ? { fault: unknownValueFault(context.kind('list'), 'status') } : {}),

@@ -13,7 +13,7 @@
  * - an item a delete removed is gone: no read answers it, no page lists it, whichever suite asked.
  * Every failure names the requests that show it; many responses showing one fault are one finding.
  */
-import { FEWER_THAN_LIMIT, ID_REUSED, MORE_THAN_LIMIT, otherValueFault } from '../causes.js';
+import { fewerThanLimitFault, idReusedFault, moreThanLimitFault, otherValueFault } from '../causes.js';
 import { type CheckResult, type Finding, statusFault } from '../check.js';
 import { changedFieldFault, differingFields, exact, type PetJson, sameJson } from '../pets.js';
 import type { Acknowledged, DeploymentModel, HeaderPresence, Heard, Page } from './deployment-model.js';
@@ -118,14 +118,14 @@ function idsUnique(model: DeploymentModel): Finding[] {
     const shown = shownBefore.get(ack.id);
     if (earlier)
       tally.add(
-        ID_REUSED,
+        idReusedFault(model.kinds.create.operationId),
         ack,
         `${model.kinds.create.operationId} gave the id ${ack.id} to two items: ${named(earlier)} and ${named(ack)} both answered ${ack.status} with it`,
         { expected: 'an id no other item has', actual: `id ${ack.id} twice`, replay: [earlier] },
       );
     else if (shown && after(ack, shown.by))
       tally.add(
-        ID_REUSED,
+        idReusedFault(model.kinds.create.operationId),
         ack,
         `${model.kinds.create.operationId} gave a new item the id ${ack.id}, which ${named(shown.by)} had already shown for another item before it was sent`,
         { expected: 'an id no other item has', actual: `id ${ack.id} again`, replay: [shown.by] },
@@ -223,7 +223,7 @@ function pageComplete(model: DeploymentModel, known: Map<string, Known>, page: P
   const { judged } = page;
   const list = model.kinds.list.operationId;
   if (judged !== undefined && page.items.length > judged.limit)
-    tally.add(MORE_THAN_LIMIT, page, `${list} answered ${page.items.length} items to a request for at most ${judged.limit}`, {
+    tally.add(moreThanLimitFault(list), page, `${list} answered ${page.items.length} items to a request for at most ${judged.limit}`, {
       expected: `at most ${judged.limit} items`,
       actual: `${page.items.length} items`,
     });
@@ -235,7 +235,7 @@ function pageComplete(model: DeploymentModel, known: Map<string, Known>, page: P
   );
   // A page without items that were there before the run is cut short (the fault of its paging, as a check of the limit names it);
   // one without only the items the run created has not stored them where it lists (as a check of a created pet names it).
-  const fault = missing.every(([, ref]) => ref.acknowledged) ? `listed:${list}:created` : FEWER_THAN_LIMIT;
+  const fault = missing.every(([, ref]) => ref.acknowledged) ? `listed:${list}:created` : fewerThanLimitFault(list);
   for (const [id, ref] of missing) {
     tally.add(
       fault,
@@ -256,7 +256,7 @@ function fieldsKept(model: DeploymentModel): Finding[] {
       if (sameJson(sent, got)) continue;
       const text = exact(sent);
       tally.add(
-        changedFieldFault(field, text, got),
+        changedFieldFault(create, field, text, got),
         ack,
         got === undefined
           ? `${create} acknowledged a valid body with ${field} ${text} but its item has no ${field}: every field the schema names is stored and returned`

@@ -11,7 +11,7 @@ import type { Exchange, RecordedRequest } from '../http.js';
 import { TransportError } from '../http.js';
 import { idOf } from '../pets.js';
 import type { BodyInput, ListInput, ReadInput } from './fuzz-inputs.js';
-import { type FuzzModel, idToRead, judgeCreate, judgeDelete, judgeList, judgeRead, petToRemove, type Violation } from './model.js';
+import { type FuzzModel, idToRead, type JudgedOperations, judgeCreate, judgeDelete, judgeList, judgeRead, petToRemove, type Violation } from './model.js';
 
 /** A response the model does not allow, or one that breaks the spec's conformance rule. */
 export class ModelViolation extends Error {
@@ -30,8 +30,8 @@ export interface FuzzRun {
   canWrite(): boolean;
   /** Whether the deployment removed the operation at its sunset (removal.ts): a sequence then never calls it. */
   removed(operationId: string): boolean;
-  /** The operationId of the resource model's read, which `ReadCommand` calls. */
-  readonly readOperation: string;
+  /** The operations of the resource model the commands call, by kind. */
+  readonly named: JudgedOperations;
   /** The problem that stopped the run from reaching the deployment (a deadline, a timeout): no sequence runs after it. */
   stopped?: TransportError;
   readonly bounds: { readonly default: number; readonly maximum: number };
@@ -93,25 +93,28 @@ export class CreateCommand implements AsyncCommand<FuzzModel, Real> {
     return this.fuzz.canWrite();
   }
   async run(model: FuzzModel, real: Real): Promise<void> {
-    const exchange = await send(real, real.context.kind('create'), { body: this.body.text });
+    const exchange = await send(real, this.fuzz.named.create, { body: this.body.text });
     expect(judgeCreate(model, this.body, exchange.status, exchange.json), exchange);
   }
   toString(): string {
-    return `createPet ${this.body.text}`;
+    return `${this.fuzz.named.create} ${this.body.text}`;
   }
 }
 
 export class ListCommand implements AsyncCommand<FuzzModel, Real> {
-  constructor(readonly input: ListInput) {}
+  constructor(
+    readonly input: ListInput,
+    readonly fuzz: FuzzRun,
+  ) {}
   check(): boolean {
     return true;
   }
   async run(model: FuzzModel, real: Real): Promise<void> {
-    const exchange = await send(real, real.context.kind('list'), this.input.query === '' ? {} : { query: this.input.query });
+    const exchange = await send(real, this.fuzz.named.list, this.input.query === '' ? {} : { query: this.input.query });
     expect(judgeList(model, this.input, exchange.status, exchange.json, real.run.bounds), exchange);
   }
   toString(): string {
-    return `listPets ${this.input.query}`;
+    return `${this.fuzz.named.list} ${this.input.query}`;
   }
 }
 
@@ -121,16 +124,16 @@ export class ReadCommand implements AsyncCommand<FuzzModel, Real> {
     readonly fuzz: FuzzRun,
   ) {}
   check(model: Readonly<FuzzModel>): boolean {
-    return !this.fuzz.removed(this.fuzz.readOperation) && idToRead(model, this.input) !== undefined;
+    return !this.fuzz.removed(this.fuzz.named.read) && idToRead(model, this.input) !== undefined;
   }
   async run(model: FuzzModel, real: Real): Promise<void> {
     const id = idToRead(model, this.input);
     if (id === undefined) return;
-    const exchange = await send(real, this.fuzz.readOperation, { params: { petId: id } });
+    const exchange = await send(real, this.fuzz.named.read, { params: { [this.fuzz.named.idParameter]: id } });
     expect(judgeRead(model, this.input, id, exchange.status, exchange.json), exchange);
   }
   toString(): string {
-    return `getPet ${JSON.stringify(this.input, (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value))}`;
+    return `${this.fuzz.named.read} ${JSON.stringify(this.input, (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value))}`;
   }
 }
 
@@ -139,7 +142,6 @@ export class DeleteCommand implements AsyncCommand<FuzzModel, Real> {
   constructor(
     readonly index: number,
     readonly operation: ModelOperation,
-    readonly idParameter: string,
     readonly fuzz: FuzzRun,
   ) {}
   check(model: Readonly<FuzzModel>): boolean {
@@ -148,7 +150,7 @@ export class DeleteCommand implements AsyncCommand<FuzzModel, Real> {
   async run(model: FuzzModel, real: Real): Promise<void> {
     const pet = petToRemove(model, this.index);
     if (pet === undefined) return;
-    const exchange = await send(real, this.operation.operationId, { params: { [this.idParameter]: idOf(pet) } });
+    const exchange = await send(real, this.operation.operationId, { params: { [this.fuzz.named.idParameter]: idOf(pet) } });
     expect(judgeDelete(model, this.operation, pet, exchange.status), exchange);
   }
   toString(): string {

@@ -14,7 +14,7 @@ import type { TransportError } from '../http.js';
 import { acceptedCategoryId, exact, isPet, petName } from '../pets.js';
 import { CreateCommand, DeleteCommand, type FuzzRun, ListCommand, ModelViolation, ReadCommand, type Real } from './commands.js';
 import { bodyInputs, listInputs, readInputs } from './fuzz-inputs.js';
-import { emptyModel } from './model.js';
+import { emptyModel, type JudgedOperations } from './model.js';
 
 /** POSTs kept back while sequences are generated, so that shrinking a failure can still replay its creates. */
 const SHRINK_RESERVE = 30;
@@ -66,10 +66,16 @@ class FuzzSession implements FuzzRun {
   stopped?: TransportError;
   failure?: Failure;
   readonly bounds: FuzzRun['bounds'];
-  readonly readOperation: string;
+  readonly named: JudgedOperations;
   constructor(readonly state: RunState) {
-    this.bounds = state.contract.integerParameter(operationIdOf(state.contract, 'list'), 'limit');
-    this.readOperation = operationIdOf(state.contract, 'read');
+    const { contract } = state;
+    this.named = {
+      list: operationIdOf(contract, 'list'),
+      create: operationIdOf(contract, 'create'),
+      read: operationIdOf(contract, 'read'),
+      idParameter: contract.model.id.parameter,
+    };
+    this.bounds = contract.integerParameter(this.named.list, 'limit');
   }
   canWrite(): boolean {
     return !this.state.readOnly && this.state.writesLeft > (this.failure ? 0 : SHRINK_RESERVE);
@@ -81,14 +87,13 @@ class FuzzSession implements FuzzRun {
 
 function commandsOf(session: FuzzSession, known: (field: string) => readonly string[]) {
   const { state } = session;
-  const bodies = bodyInputs(state.contract, operationIdOf(state.contract, 'create'), known, petName(state, 'fuzz'));
+  const bodies = bodyInputs(state.contract, session.named.create, known, petName(state, 'fuzz'));
   const creates = bodies.valid.map((body) => new CreateCommand(body, session));
-  const lists = listInputs(state.contract).map((input) => new ListCommand(input));
+  const lists = listInputs(state.contract).map((input) => new ListCommand(input, session));
   const reads = readInputs().map((input) => new ReadCommand(input, session));
   // A delete of the resource model, when the spec has one, removes pets the sequence created.
   const remove = operationOfKind(state.contract.model, 'delete');
-  const idParameter = state.contract.model.id.parameter;
-  const deletes = remove === undefined ? [] : [fc.nat().map((index) => new DeleteCommand(index, remove, idParameter, session))];
+  const deletes = remove === undefined ? [] : [fc.nat().map((index) => new DeleteCommand(index, remove, session))];
   // fast-check draws each call from these alike: a kind listed twice is drawn twice as often. Invalid
   // bodies fail in one call, reads and lists after creates find the faults of state.
   return fc.commands([creates, creates, bodies.invalid.map((body) => new CreateCommand(body, session)), lists, lists, reads, reads, reads, ...deletes], {
@@ -99,12 +104,12 @@ function commandsOf(session: FuzzSession, known: (field: string) => readonly str
 /** Runs the generated sequences, each against a fresh model, keeping the last one that failed: after shrinking, the shortest. */
 async function explore(session: FuzzSession, known: (field: string) => readonly string[], options: FuzzOptions): Promise<{ failed: boolean; error: unknown }> {
   const { state } = session;
-  const petFields = state.contract.fields('Pet');
+  const petFields = state.contract.fields();
   const property = fc.asyncProperty(commandsOf(session, known), async (commands) => {
     fc.pre(session.stopped === undefined);
     const real: Real = { context: new CheckContext(state), sent: [], run: session };
     try {
-      await fc.asyncModelRun(() => ({ model: emptyModel(petFields, state.listing.filter(isPet)), real }), commands);
+      await fc.asyncModelRun(() => ({ model: emptyModel(session.named, petFields, state.listing.filter(isPet)), real }), commands);
     } catch (error) {
       if (error instanceof ModelViolation) session.failure = { error, sent: real.sent };
       throw error;

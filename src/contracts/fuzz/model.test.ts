@@ -11,8 +11,11 @@ const listed: PetJson[] = [
   { id: 2, name: 'Daisy', categoryId: 2, status: 'sold' },
 ];
 
+/** The bundled spec's operations, which the messages below name. */
+const NAMED = { list: 'listPets', create: 'createPet', read: 'getPet', idParameter: 'petId' };
+
 function model(): FuzzModel {
-  return emptyModel(FIELDS, listed);
+  return emptyModel(NAMED, FIELDS, listed);
 }
 
 const valid = (fields: Record<string, string>): BodyInput => ({ text: '', valid: true, what: 'a valid body', fields });
@@ -138,7 +141,7 @@ describe('the fuzz model: getPet', () => {
   });
 
   it('has no known pet to read when none is listed or created', () => {
-    expect(idToRead(emptyModel(FIELDS, []), known)).toBeUndefined();
+    expect(idToRead(emptyModel(NAMED, FIELDS, []), known)).toBeUndefined();
   });
 });
 

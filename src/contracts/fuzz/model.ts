@@ -11,7 +11,7 @@
  * reproduce the failure.
  */
 import type { JsonValue } from '../../json/lossless.js';
-import { ABSENT_SERVED, FEWER_THAN_LIMIT, MORE_THAN_LIMIT, OTHER_STATUS, unknownValueFault } from '../causes.js';
+import { fewerThanLimitFault, moreThanLimitFault, OTHER_STATUS, unknownValueFault } from '../causes.js';
 import { statusFault } from '../check.js';
 import { lenientIntegerFault } from '../checks/check-inputs.js';
 import { integerDenoted } from '../integer-spellings.js';
@@ -27,8 +27,17 @@ export interface Violation {
   readonly fault?: string;
 }
 
+/** The spec's operations the model judges, by kind, and the path parameter of the id: they name its messages and faults. */
+export interface JudgedOperations {
+  readonly list: string;
+  readonly create: string;
+  readonly read: string;
+  readonly idParameter: string;
+}
+
 /** What the model knows of the deployment while one sequence runs. */
 export interface FuzzModel {
+  readonly named: JudgedOperations;
   /** The fields of the spec's Pet. */
   readonly petFields: readonly string[];
   /** The first page of the listing when the run started: those pets exist throughout. */
@@ -41,8 +50,8 @@ export interface FuzzModel {
   readonly removed: PetJson[];
 }
 
-export function emptyModel(petFields: readonly string[], listed: readonly PetJson[]): FuzzModel {
-  return { petFields, listed, created: [], accepted: new Set(), removed: [] };
+export function emptyModel(named: JudgedOperations, petFields: readonly string[], listed: readonly PetJson[]): FuzzModel {
+  return { named, petFields, listed, created: [], accepted: new Set(), removed: [] };
 }
 
 /** The pet of this sequence a delete with `index` removes, when it created one. */
@@ -87,22 +96,26 @@ function integerFields(body: BodyInput): string[] {
 }
 
 function createdPet(model: FuzzModel, body: BodyInput, pet: JsonValue | undefined): Violation | undefined {
-  if (!isPet(pet)) return { message: 'createPet answered 201 without a pet', expected: 'a Pet with its id' };
+  if (!isPet(pet)) return { message: `${model.named.create} answered 201 without a pet`, expected: 'a Pet with its id' };
   for (const [field, sent] of Object.entries(body.fields)) {
     if (exact(pet[field]) !== sent)
       return {
-        message: `createPet changed ${field}`,
+        message: `${model.named.create} changed ${field}`,
         expected: sent,
         actual: pet[field] === undefined ? '(missing)' : exact(pet[field]),
-        fault: changedFieldFault(field, sent, pet[field]),
+        fault: changedFieldFault(model.named.create, field, sent, pet[field]),
       };
   }
   const taken = knownPets(model).find((known) => idOf(known) === idOf(pet));
   if (taken)
-    return { message: `createPet gave a new pet the id ${idOf(pet)} of a pet ${where(model, taken)}`, expected: 'an id no pet has', actual: idOf(pet) };
+    return {
+      message: `${model.named.create} gave a new pet the id ${idOf(pet)} of a pet ${where(model, taken)}`,
+      expected: 'an id no pet has',
+      actual: idOf(pet),
+    };
   if (removedWith(model, idOf(pet)))
     return {
-      message: `createPet gave a new pet the id ${idOf(pet)} of a pet removed in this sequence`,
+      message: `${model.named.create} gave a new pet the id ${idOf(pet)} of a pet removed in this sequence`,
       expected: 'an id never given before',
       actual: idOf(pet),
     };
@@ -114,19 +127,21 @@ function createdPet(model: FuzzModel, body: BodyInput, pet: JsonValue | undefine
 /** createPet: 201 with the pet as sent and a new id for a valid body (or 400 for a value it does not know), 400 for an invalid one. */
 export function judgeCreate(model: FuzzModel, body: BodyInput, status: number, json: JsonValue | undefined): Violation | undefined {
   if (!body.valid)
-    return status === 400 ? undefined : { message: `createPet answered ${status} to a body with ${body.what}`, expected: '400', actual: String(status) };
+    return status === 400
+      ? undefined
+      : { message: `${model.named.create} answered ${status} to a body with ${body.what}`, expected: '400', actual: String(status) };
   if (status === 201) return createdPet(model, body, json);
   if (status !== 400)
     return {
-      message: `createPet answered ${status} to a valid body`,
+      message: `${model.named.create} answered ${status} to a valid body`,
       expected: '201, or 400 for a category it does not know',
       actual: String(status),
-      fault: statusFault('createPet', status),
+      fault: statusFault(`${model.named.create}`, status),
     };
   const fields = integerFields(body);
   if (fields.length > 0 && fields.every((field) => model.accepted.has(field)))
     return {
-      message: `createPet refused (400) a valid body with ${fields.join(', ')}, which it accepted earlier in this sequence`,
+      message: `${model.named.create} refused (400) a valid body with ${fields.join(', ')}, which it accepted earlier in this sequence`,
       expected: '201',
       actual: '400',
     };
@@ -144,16 +159,16 @@ function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[
   const most = limit ?? bounds.maximum;
   if (pets.length > most)
     return {
-      message: `listPets answered ${pets.length} pets for ${input.query === '' ? 'no query' : input.query}`,
+      message: `${model.named.list} answered ${pets.length} pets for ${input.query === '' ? 'no query' : input.query}`,
       expected: `at most ${most}`,
       actual: String(pets.length),
-      ...(limit === undefined ? {} : { fault: MORE_THAN_LIMIT }),
+      ...(limit === undefined ? {} : { fault: moreThanLimitFault(model.named.list) }),
     };
   const filter = input.status.kind === 'valid' ? input.status.value : undefined;
   const stray = filter === undefined ? undefined : pets.find((pet) => pet.status !== filter);
   if (stray)
     return {
-      message: `listPets filtered by status=${filter} answered the pet ${idOf(stray)} with status ${exact(stray.status)}`,
+      message: `${model.named.list} filtered by status=${filter} answered the pet ${idOf(stray)} with status ${exact(stray.status)}`,
       expected: `status ${filter}`,
       actual: exact(stray.status),
       fault: OTHER_STATUS,
@@ -161,10 +176,10 @@ function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[
   const gone = pets.find((pet) => removedWith(model, idOf(pet)));
   if (gone)
     return {
-      message: `listPets (${input.query === '' ? 'no query' : input.query}) lists the pet ${idOf(gone)} removed in this sequence`,
+      message: `${model.named.list} (${input.query === '' ? 'no query' : input.query}) lists the pet ${idOf(gone)} removed in this sequence`,
       expected: `no pet ${idOf(gone)}`,
       actual: `the pet ${idOf(gone)} listed`,
-      fault: 'deleted:listPets:listed',
+      fault: `deleted:${model.named.list}:listed`,
     };
   for (const pet of pets) {
     const known = knownPets(model).find((candidate) => idOf(candidate) === idOf(pet));
@@ -178,7 +193,7 @@ function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[
       : [];
     if (known && differ.length > 0)
       return {
-        message: `listPets shows the pet ${idOf(pet)} ${where(model, known)} with other ${differ.join(', ')}`,
+        message: `${model.named.list} shows the pet ${idOf(pet)} ${where(model, known)} with other ${differ.join(', ')}`,
         expected: differ.map((f) => `${f}: ${exact(known[f])}`).join(', '),
         actual: differ.map((f) => `${f}: ${exact(pet[f])}`).join(', '),
       };
@@ -189,10 +204,10 @@ function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[
   const missing = knownPets(model).find((pet) => (filter === undefined || pet.status === filter) && !shown.has(idOf(pet)));
   if (missing)
     return {
-      message: `listPets (${input.query === '' ? 'no query' : input.query}) answered a page of ${pets.length}, fewer than its limit ${limit}, without the pet ${idOf(missing)} ${where(model, missing)}`,
+      message: `${model.named.list} (${input.query === '' ? 'no query' : input.query}) answered a page of ${pets.length}, fewer than its limit ${limit}, without the pet ${idOf(missing)} ${where(model, missing)}`,
       expected: `the pet ${idOf(missing)} listed`,
       actual: `${pets.length} other pets`,
-      fault: FEWER_THAN_LIMIT,
+      fault: fewerThanLimitFault(model.named.list),
     };
   return undefined;
 }
@@ -209,8 +224,8 @@ export function judgeList(
   if (status === 400)
     return rejectable
       ? undefined
-      : { message: `listPets answered 400 to a valid query (${input.query === '' ? 'none' : input.query})`, expected: '200', actual: '400' };
-  if (status !== 200) return { message: `listPets answered ${status}`, expected: rejectable ? '200 or 400' : '200', actual: String(status) };
+      : { message: `${model.named.list} answered 400 to a valid query (${input.query === '' ? 'none' : input.query})`, expected: '200', actual: '400' };
+  if (status !== 200) return { message: `${model.named.list} answered ${status}`, expected: rejectable ? '200 or 400' : '200', actual: String(status) };
   // A body that is not an array breaks the schema: conformance says so.
   if (!Array.isArray(json)) return undefined;
   // No pet has a status outside the enum: the page is empty, whatever its limit.
@@ -218,10 +233,10 @@ export function judgeList(
     return json.length === 0
       ? undefined
       : {
-          message: `listPets answered ${json.length} pets for status=${input.status.value}, outside the enum`,
+          message: `${model.named.list} answered ${json.length} pets for status=${input.status.value}, outside the enum`,
           expected: '400, or an empty page',
           actual: `${json.length} pets`,
-          fault: unknownValueFault('listPets', 'status'),
+          fault: unknownValueFault(`${model.named.list}`, 'status'),
         };
   return pageProblem(model, input, json.filter(isPet), bounds);
 }
@@ -247,10 +262,10 @@ export function idToRead(model: FuzzModel, input: ReadInput): string | undefined
 function readKnown(model: FuzzModel, pet: PetJson, status: number, json: JsonValue | undefined): Violation | undefined {
   if (status !== 200)
     return {
-      message: `getPet answered ${status} for the pet ${idOf(pet)} ${where(model, pet)}`,
+      message: `${model.named.read} answered ${status} for the pet ${idOf(pet)} ${where(model, pet)}`,
       expected: '200',
       actual: String(status),
-      ...(status >= 400 ? { fault: statusFault('getPet', status) } : {}),
+      ...(status >= 400 ? { fault: statusFault(`${model.named.read}`, status) } : {}),
     };
   if (!isPet(json)) return undefined;
   const mine = model.created.includes(pet);
@@ -259,19 +274,19 @@ function readKnown(model: FuzzModel, pet: PetJson, status: number, json: JsonVal
   const differ = idOf(json) === idOf(pet) ? differingFields(fields, pet, json) : ['id'];
   if (differ.length === 0) return undefined;
   return {
-    message: `getPet answered the pet ${idOf(pet)} ${where(model, pet)} with other ${differ.join(', ')}`,
+    message: `${model.named.read} answered the pet ${idOf(pet)} ${where(model, pet)} with other ${differ.join(', ')}`,
     expected: differ.map((f) => `${f}: ${f in pet ? exact(pet[f]) : '(absent)'}`).join(', '),
     actual: differ.map((f) => `${f}: ${f in json ? exact(json[f]) : '(absent)'}`).join(', '),
   };
 }
 
 /** The fault of a read answered wrong, as the spec suite's checks name it. */
-function readFault(input: ReadInput, status: number, json: JsonValue | undefined): { fault?: string } {
-  if (status >= 400) return { fault: statusFault('getPet', status) };
+function readFault(model: FuzzModel, input: ReadInput, status: number, json: JsonValue | undefined): { fault?: string } {
+  if (status >= 400) return { fault: statusFault(`${model.named.read}`, status) };
   if (status !== 200) return {};
   // A pet for a text no int64 is: the lenient reading getPet.petId-spellings finds.
-  if (input.kind === 'malformed') return isPet(json) ? { fault: lenientIntegerFault('getPet', 'petId') } : {};
-  return { fault: ABSENT_SERVED };
+  if (input.kind === 'malformed') return isPet(json) ? { fault: lenientIntegerFault(`${model.named.read}`, 'petId') } : {};
+  return { fault: statusFault(model.named.read, 200) };
 }
 
 /** getPet: 200 with the pet for one known to exist; 404 for an absent id (400 too at the int64 edges); 400 or 404 for a text no int64 is. */
@@ -279,10 +294,10 @@ export function judgeRead(model: FuzzModel, input: ReadInput, id: string, status
   const removed = input.kind === 'known' ? removedWith(model, id) : undefined;
   if (removed && status !== 404)
     return {
-      message: `getPet answered ${status} for the pet ${id} removed in this sequence`,
+      message: `${model.named.read} answered ${status} for the pet ${id} removed in this sequence`,
       expected: '404',
       actual: String(status),
-      fault: `deleted:getPet:${status}`,
+      fault: `deleted:${model.named.read}:${status}`,
     };
   if (input.kind === 'known') {
     const pet = knownPets(model).find((candidate) => idOf(candidate) === id);
@@ -297,9 +312,9 @@ export function judgeRead(model: FuzzModel, input: ReadInput, id: string, status
   const what = input.kind === 'malformed' ? `${JSON.stringify(id)}, which is no int64 (${input.form})` : `${id}, which no pet is known to have`;
   const served = status === 200 && isPet(json) ? `, the pet ${idOf(json)}` : '';
   return {
-    message: `getPet answered ${status}${served} for the id ${what}`,
+    message: `${model.named.read} answered ${status}${served} for the id ${what}`,
     expected: allowed.join(' or '),
     actual: String(status),
-    ...readFault(input, status, json),
+    ...readFault(model, input, status, json),
   };
 }
