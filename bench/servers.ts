@@ -5,6 +5,7 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_API_KEY } from '../src/mock/core/defaults.js';
 import { startMockCli } from '../test/support/cli.js';
 import { startPrism } from '../test/support/prism.js';
 import type { Answer } from './scenarios.js';
@@ -15,6 +16,12 @@ export interface Server {
   /** Where the API's paths hang: `http://127.0.0.1:<port>/v1` (Prism serves them at its root). */
   readonly base: string;
   readonly pid: number | undefined;
+  /**
+   * Puts back what creates added, where the server bounds it: the mock's default session holds at most
+   * `SESSION_PETS_BYTES` of pets of its own (some 70,000 creates), fewer than a round of creates on a
+   * quiet machine makes. Called before each measurement of creates, outside it.
+   */
+  reset?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +41,11 @@ export async function startMock(args: readonly string[] = [], name = 'mock', { l
     name,
     base: running.url,
     pid: running.child.pid,
+    reset: async () => {
+      const response = await fetch(new URL('/__mock/reset', running.url), { method: 'POST', headers: { authorization: `Bearer ${DEFAULT_API_KEY}` } });
+      if (!response.ok) throw new Error(`${name}: POST /__mock/reset answered ${response.status}`);
+      await response.arrayBuffer();
+    },
     close: async () => {
       await running.stop('SIGTERM');
     },

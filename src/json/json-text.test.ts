@@ -19,4 +19,10 @@ describe('outlineJsonText', () => {
     expect(outlineJsonText(`{"id":${'9'.repeat(100)}}`).overlongNumber).toBeUndefined();
     expect(outlineJsonText(`{"name":"${'9'.repeat(1000)}","q":"\\"${'1'.repeat(1000)}"}`).overlongNumber).toBeUndefined();
   });
+
+  it('says whether a number may be rounded by a double (a fraction, an exponent, 16 digits), never for a string, true or false', () => {
+    for (const text of ['{"a":1.5}', '[2e3]', '[-1E-2]', '{"id":1234567890123456}', '[0.0]']) expect(outlineJsonText(text).inexactNumber, text).toBe(true);
+    for (const text of ['{"id":123456789012345,"ok":true,"no":false}', '{"s":"1.5e3 1234567890123456"}', '[-7, null]'])
+      expect(outlineJsonText(text).inexactNumber, text).toBe(false);
+  });
 });

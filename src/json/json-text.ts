@@ -21,6 +21,11 @@ export interface JsonTextOutline {
   readonly members: number;
   /** The first number longer than `MAX_JSON_NUMBER_CHARS`: where it starts, and how long it is. */
   readonly overlongNumber: { readonly at: number; readonly length: number } | undefined;
+  /**
+   * Whether a number outside strings has a fraction, an exponent or 16 digits or more: one a double
+   * may round, which a lossless reader reads from its text. Without one, `JSON.parse` reads every number exactly.
+   */
+  readonly inexactNumber: boolean;
 }
 
 const QUOTE = 34;
@@ -43,6 +48,7 @@ export function outlineJsonText(text: string): JsonTextOutline {
   let deepest = 0;
   let members = 0;
   let overlongNumber: JsonTextOutline['overlongNumber'];
+  let inexactNumber = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
@@ -59,9 +65,16 @@ export function outlineJsonText(text: string): JsonTextOutline {
     else if (c === 93 || c === 125) depth--;
     else if (isNumberCharacter(c)) {
       const start = i;
-      while (i + 1 < text.length && isNumberCharacter(text.charCodeAt(i + 1))) i++;
+      let digits = 0;
+      for (let d = c; ; d = text.charCodeAt(++i)) {
+        if (d >= 48 && d <= 57) digits++;
+        // After a digit: the `e` of `true` or `false` is no exponent.
+        else if (digits > 0 && (d === 46 || d === 101 || d === 69)) inexactNumber = true;
+        if (i + 1 >= text.length || !isNumberCharacter(text.charCodeAt(i + 1))) break;
+      }
+      if (digits >= 16) inexactNumber = true;
       if (overlongNumber === undefined && i + 1 - start > MAX_JSON_NUMBER_CHARS) overlongNumber = { at: start, length: i + 1 - start };
     }
   }
-  return { depth: deepest, members, overlongNumber };
+  return { depth: deepest, members, overlongNumber, inexactNumber };
 }

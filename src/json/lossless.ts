@@ -61,11 +61,12 @@ export const MAX_JSON_DEPTH = 128;
  * deeper than `MAX_JSON_DEPTH`, which is refused before any recursion can exhaust the stack.
  */
 export function parseJson(text: string): JsonValue {
-  const { depth, members } = outlineJsonText(text);
+  const { depth, members, inexactNumber } = outlineJsonText(text);
   if (depth > MAX_JSON_DEPTH) throw tooDeep();
   let value: JsonValue | undefined;
   try {
-    value = mayParsePlainly(text) ? (JSON.parse(text) as JsonValue) : undefined;
+    // The outline's pass has looked at every number already: no second pass for `mayParsePlainly`.
+    value = inexactNumber ? undefined : (JSON.parse(text) as JsonValue);
   } catch {
     value = undefined;
   }

@@ -11,6 +11,8 @@
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it escapes
 const ACTING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** `ACTING` without its global flag, whose `test` would start where the last one stopped. */
+const HOLDS_ACTING = new RegExp(ACTING.source);
 
 /**
  * `text` with every character a terminal acts on written as `\uXXXX`; the rest as it is.
@@ -18,5 +20,7 @@ const ACTING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u206
  * terminalText('Rex\u001b[2J'); // 'Rex\\u001b[2J', shown as Rex\u001b[2J, the screen left alone
  */
 export function terminalText(text: string): string {
+  // Most text holds none (every line of the request log): a test, without `replace`'s global search, costs half as much.
+  if (!HOLDS_ACTING.test(text)) return text;
   return text.replace(ACTING, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -7,6 +7,7 @@ import type { ModelOperation, ResourceModel } from '../../openapi/resource-model
 import { JSON_RESPONSE_HEADERS, type MockResponse, preparedResponse, preparedWith } from '../core/messages.js';
 import { andThen, type Pending } from '../core/pending.js';
 import type { Saved } from '../state/saved-changes.js';
+import { lastJsonOf } from '../state/seed-index.js';
 import type { Session } from '../state/sessions.js';
 import type { PetDraft, StoredPet } from '../state/store.js';
 import { draftParser } from './draft-body.js';
@@ -19,7 +20,7 @@ type ItemPath = readonly [before: string, after: string];
 function created(saved: Saved<StoredPet>, [before, after]: ItemPath): MockResponse {
   if ('error' in saved) return saved.error;
   const pet = saved.value;
-  return preparedResponse(201, preparedWith(JSON_RESPONSE_HEADERS, 'location', `${before}${pet.id}${after}`), stringifyJson(pet));
+  return preparedResponse(201, preparedWith(JSON_RESPONSE_HEADERS, 'location', `${before}${pet.id}${after}`), lastJsonOf(pet) ?? stringifyJson(pet));
 }
 
 /** Saves a record of `draft` in the session's store, then answers: in the same turn when the store and the save need no waiting. */

@@ -80,7 +80,7 @@ export function draftParser(env: OperationEnv, model: ResourceModel, operation: 
     }
     return textThen(request, context.maxBodyBytes, 'The request body', (text): ParsedInputs => {
       const parsed = parseBody(context, text);
-      return 'rejection' in parsed ? parsed : { respond: respondWith(parsed.draft) };
+      return 'rejection' in parsed ? { rejection: parsed.rejection, body: text } : { respond: respondWith(parsed.draft), body: text };
     });
   };
 }

@@ -19,11 +19,12 @@ export type Responder = (request: MockRequest, session: Session) => Pending<Mock
 /**
  * What parsing a request gives an operation: its checked inputs bound into a responder; the
  * rejection of them (a 400, 413, 415), under `rejection`; or, for an operation with a body, the parsing
- * of that body, still to come, under `parseBody`.
+ * of that body, still to come, under `parseBody`, which gives the text it read as `body` (for the journal:
+ * the request log and the journal show what the operation read, and the body cannot be read twice).
  */
 export type ParsedInputs =
-  | { readonly rejection: MockResponse }
-  | { readonly respond: Responder }
+  | { readonly rejection: MockResponse; readonly body?: string | undefined }
+  | { readonly respond: Responder; readonly body?: string | undefined }
   | { readonly parseBody: (request: MockRequest) => Pending<ParsedInputs> };
 
 /**

@@ -179,8 +179,8 @@ function rejectTunnel(guard: Guard, request: IncomingMessage, socket: Duplex): v
  * connection, for hours.
  */
 interface Connection {
-  /** A request of this connection is being handled, its answer not yet sent. */
-  busy: boolean;
+  /** The answer being made for a request of this connection, not yet sent; `undefined` when none is. */
+  answering: ServerResponse | undefined;
   /** The requests read while one was busy, each waiting to be handled, in order. */
   readonly waiting: (() => void)[];
   /** Checks, every `drainMs` while the connection is busy, that its client takes bytes. */
@@ -189,8 +189,18 @@ interface Connection {
   sent: number;
   /** The socket is paused again whenever it resumes while requests wait. */
   held: boolean;
-  /** Resets the connection unless the client takes the last answer, and another, or closes first (`armSendDeadline`). */
+  /**
+   * Resets the connection unless the client takes the last answer, and another, or closes first
+   * (`armSendDeadline`): one timer per connection, rescheduled for each answer (`refresh`), where a
+   * timer made and cleared per answer cost each request an allocation and two updates of the timer list.
+   */
   deadline: NodeJS.Timeout | undefined;
+  /** Whether `deadline` counts: it is disarmed, not cleared, when the client sends its next request. */
+  armed: boolean;
+  /** Listens for the `close` of the answer in the making: the connection's next request goes in then. */
+  readonly onClose: (this: ServerResponse) => void;
+  /** Listens for the `prefinish` of the answer in the making: its last byte is written, the send deadline starts. */
+  readonly onWritten: (this: ServerResponse) => void;
 }
 
 const connections = new WeakMap<Duplex, Connection>();
@@ -207,7 +217,7 @@ function watchDrain(socket: Socket, connection: Connection, drainMs: number): vo
   connection.sent = sentBy(socket);
   let due = performance.now() + drainMs;
   connection.watch = setInterval(() => {
-    if (!connection.busy || socket.destroyed) {
+    if (connection.answering === undefined || socket.destroyed) {
       clearInterval(connection.watch);
       connection.watch = undefined;
       return;
@@ -230,9 +240,13 @@ function watchDrain(socket: Socket, connection: Connection, drainMs: number): vo
  * drops what it holds.
  */
 function armSendDeadline(socket: Socket, connection: Connection, sendMs: number): void {
-  clearTimeout(connection.deadline);
+  connection.armed = true;
+  if (connection.deadline !== undefined) {
+    connection.deadline.refresh();
+    return;
+  }
   connection.deadline = setTimeout(() => {
-    if (!socket.destroyed) socket.resetAndDestroy();
+    if (connection.armed && !socket.destroyed) socket.resetAndDestroy();
   }, sendMs).unref();
 }
 
@@ -249,7 +263,7 @@ function endWithinDeadline(socket: Socket, sendMs: number): void {
     return;
   }
   socket.end();
-  if (connection.deadline === undefined) armSendDeadline(socket, connection, sendMs);
+  if (!connection.armed) armSendDeadline(socket, connection, sendMs);
 }
 
 /**
@@ -270,55 +284,66 @@ function holdReading(socket: Socket, connection: Connection): void {
   });
 }
 
+/** The state of a new connection, with its listeners, made once for all of its requests. */
+function newConnection(socket: Socket, sendMs: number, next: (socket: Socket, connection: Connection) => void): Connection {
+  const connection: Connection = {
+    answering: undefined,
+    waiting: [],
+    watch: undefined,
+    sent: 0,
+    held: false,
+    deadline: undefined,
+    armed: false,
+    // `close` follows the answer's `finish` (a tick later), or the connection's end before it: one listener for both.
+    onClose() {
+      if (connection.answering !== this) return;
+      connection.answering = undefined;
+      next(socket, connection);
+    },
+    onWritten() {
+      if (connection.answering === this) armSendDeadline(socket, connection, sendMs);
+    },
+  };
+  connections.set(socket, connection);
+  socket.once('close', () => clearTimeout(connection.deadline));
+  // Node closes a connection after an answer that says so with `destroySoon`.
+  Object.assign(socket, { destroySoon: () => endWithinDeadline(socket, sendMs) });
+  return connection;
+}
+
 /**
  * `handle`, with each connection's requests handled one at a time (`Connection`): a request read
- * while another of its connection is busy waits, and the socket is not read meanwhile.
+ * while another of its connection is busy waits, and the socket is not read meanwhile. The listeners
+ * an answer gets are its connection's, made once: `on`, not `once`, as an answer emits each event once
+ * and is dropped after, where `once` wraps a listener in a closure of its own per answer.
  */
 function oneAtATime(handle: RequestHandler, drainMs: number, sendMs: number): RequestHandler {
   const next = (socket: Socket, connection: Connection) => {
-    connection.busy = false;
     if (socket.destroyed) connection.waiting.length = 0;
     const waiting = connection.waiting.shift();
     // The last one waiting may have a body still to come: the socket is read again before it is handled.
     if (connection.waiting.length === 0) socket.resume();
     waiting?.();
   };
+  const run = (connection: Connection, request: IncomingMessage, outgoing: ServerResponse, rejection: MockResponse | undefined) => {
+    connection.answering = outgoing;
+    // The client sent its next request: it has read the answers before (it could not have, pipelining, and those are covered by this one's).
+    connection.armed = false;
+    outgoing.on('close', connection.onClose).on('prefinish', connection.onWritten);
+    watchDrain(request.socket, connection, drainMs);
+    // Node's parser reads nothing after a request asking to upgrade (what follows would be another
+    // protocol's), and the mock upgrades to none: the request is answered, and the connection closed,
+    // so that a request pipelined behind it is not left unanswered on an open connection.
+    if (asksToUpgrade(request)) outgoing.shouldKeepAlive = false;
+    handle(request, outgoing, rejection);
+  };
   return (request, outgoing, rejection) => {
     const socket = request.socket;
-    let connection = connections.get(socket);
-    if (connection === undefined) {
-      const created: Connection = { busy: false, waiting: [], watch: undefined, sent: 0, held: false, deadline: undefined };
-      connections.set(socket, created);
-      socket.once('close', () => clearTimeout(created.deadline));
-      // Node closes a connection after an answer that says so with `destroySoon`.
-      Object.assign(socket, { destroySoon: () => endWithinDeadline(socket, sendMs) });
-      connection = created;
-    }
-    const known = connection;
-    const run = () => {
-      known.busy = true;
-      // The client sent its next request: it has read the answers before (it could not have, pipelining, and those are covered by this one's).
-      clearTimeout(known.deadline);
-      known.deadline = undefined;
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        next(socket, known);
-      };
-      outgoing.once('finish', finish).once('close', finish);
-      watchDrain(socket, known, drainMs);
-      outgoing.once('prefinish', () => armSendDeadline(socket, known, sendMs));
-      // Node's parser reads nothing after a request asking to upgrade (what follows would be another
-      // protocol's), and the mock upgrades to none: the request is answered, and the connection closed,
-      // so that a request pipelined behind it is not left unanswered on an open connection.
-      if (asksToUpgrade(request)) outgoing.shouldKeepAlive = false;
-      handle(request, outgoing, rejection);
-    };
-    if (!known.busy && known.waiting.length === 0) run();
+    const connection = connections.get(socket) ?? newConnection(socket, sendMs, next);
+    if (connection.answering === undefined && connection.waiting.length === 0) run(connection, request, outgoing, rejection);
     else {
-      known.waiting.push(run);
-      holdReading(socket, known);
+      connection.waiting.push(() => run(connection, request, outgoing, rejection));
+      holdReading(socket, connection);
     }
   };
 }

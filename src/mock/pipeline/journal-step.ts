@@ -5,7 +5,6 @@
  */
 
 import { memoize } from '../core/memo.js';
-import type { MockRequest } from '../core/messages.js';
 import type { FormatRecord, JournalKeeper, JournalRecord } from '../state/journal.js';
 import { targetRedactor, textRedactor } from './request-log.js';
 
@@ -37,37 +36,6 @@ function cut(body: string, limit: number): string {
  */
 export function longBody(journal: PipelineJournal, body: string): string {
   return cut(journal.redactBody(body), journal.bodyLimit);
-}
-
-/**
- * `request`, its body kept in `holder.body` once read: the journal shows what the operation read, and
- * reading the body again is not possible. Its methods are the class's: no closure per request.
- * @example
- * await operation.parseBody(new RecordingRequest(request, context)); // context.body: the text it read
- */
-export class RecordingRequest implements MockRequest {
-  readonly method: string;
-  readonly target: string;
-  readonly #request: MockRequest;
-  readonly #holder: { body: string | undefined };
-
-  constructor(request: MockRequest, holder: { body: string | undefined }) {
-    this.method = request.method;
-    this.target = request.target;
-    this.#request = request;
-    this.#holder = holder;
-  }
-
-  header(name: string): string | undefined {
-    return this.#request.header(name);
-  }
-
-  text(maxBytes: number): Promise<string | undefined> {
-    return this.#request.text(maxBytes).then((text) => {
-      this.#holder.body = text;
-      return text;
-    });
-  }
 }
 
 const BEARER_SHOWN = 'Bearer ***';

@@ -17,14 +17,23 @@ import type { OpenApiDocument } from '../../openapi/document.js';
 import { ADMIN_PREFIX, isInspectorFile, tooManySessions, withoutCors } from '../admin/endpoints.js';
 import { ICON_FILE } from '../admin/inspector/page.js';
 import { breaksBeforeResponse, DEFAULT_TRICKLE_MS, type FaultKind } from '../core/faults.js';
-import { errorResponse, jsonResponse, type MockRequest, type MockResponse, mergePrepared, type PreparedHeaders, preparedResponse } from '../core/messages.js';
+import {
+  errorResponse,
+  jsonResponse,
+  type MockRequest,
+  type MockResponse,
+  mergePrepared,
+  type PreparedHeaders,
+  preparedResponse,
+  preparedWith,
+} from '../core/messages.js';
 import type { Pending } from '../core/pending.js';
 import type { OperationId, ParsedInputs, Responder } from '../operations/operation.js';
 import type { CoverageKeeper } from '../state/coverage.js';
 import { type JournalRule, journalSession } from '../state/journal.js';
 import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type Session, type SessionRegistry, sessionName } from '../state/sessions.js';
 import { type AuthProblem, UNAUTHORIZED } from './auth.js';
-import { keptAuthorization, longBody, type PipelineJournal, RecordingRequest } from './journal-step.js';
+import { keptAuthorization, longBody, type PipelineJournal } from './journal-step.js';
 import { appliedPreferences, brokenConnection, forcedResponse, type Preferences, parsePreferences } from './prefer.js';
 import { type Reached, type Router, reachedBy, type Target } from './router.js';
 import type { Route } from './routes.js';
@@ -296,8 +305,8 @@ function parseBody(context: RequestContext, inputs: ParsedInputs): Pending<MockR
   if ('rejection' in inputs) return decided(context, 'validation', inputs.rejection);
   if ('parseBody' in inputs) {
     // A body the inputs reject before reading it (its media type) is rejected in the same turn.
-    const parsed = inputs.parseBody(bodyReader(context));
-    return parsed instanceof Promise ? parsed.then((ready) => parseBody(context, ready)) : parseBody(context, parsed);
+    const parsed = inputs.parseBody(context.request);
+    return parsed instanceof Promise ? parsed.then((ready) => bodyParsed(context, ready)) : bodyParsed(context, parsed);
   }
   // Step 3 checked the name.
   return whenReady(context.pipeline.sessions.open(context.sessionName ?? DEFAULT_SESSION), context, inputs.respond, operate);
@@ -308,9 +317,10 @@ function operate(context: RequestContext, respond: Responder, session: Session |
   return session ? respond(context.request, session) : decided(context, 'session-cap', tooManySessions(context.pipeline.sessions));
 }
 
-/** The request whose body an operation reads: one that keeps what it read for the journal, when there is one. */
-function bodyReader(context: RequestContext): MockRequest {
-  return context.pipeline.journal ? new RecordingRequest(context.request, context) : context.request;
+/** 7, once the body is read: the text the operation read kept for the journal (no wrapper of the request, no promise more), then on. */
+function bodyParsed(context: RequestContext, inputs: ParsedInputs): Pending<MockResponse> {
+  if ('body' in inputs) context.body = inputs.body;
+  return parseBody(context, inputs);
 }
 
 // --- 10 and 11: what every response gets ---------------------------------------------------------
@@ -339,10 +349,29 @@ function withPreferenceApplied(context: RequestContext, response: MockResponse):
   return { status: response.status, headers: { ...response.headers, 'preference-applied': applied }, body: response.body };
 }
 
+/**
+ * The last `Date` made for each prepared set of headers, with the second it names: `Date` counts whole
+ * seconds (RFC 9110 §5.6.7), so the answers of one second share their headers, prepared once, where each
+ * formatted the date and copied the headers, which the host then listed again (getPet, on every request).
+ */
+const datedHeaders = new WeakMap<PreparedHeaders, { readonly second: number; readonly headers: PreparedHeaders }>();
+
+function preparedWithDate(headers: PreparedHeaders, clock: number): PreparedHeaders {
+  const second = Math.floor(clock / 1000);
+  let dated = datedHeaders.get(headers);
+  if (dated?.second !== second) {
+    dated = { second, headers: preparedWith(headers, 'date', new Date(clock).toUTCString()) };
+    datedHeaders.set(headers, dated);
+  }
+  return dated.headers;
+}
+
 /** `Date` by the session's clock, for an answer whose operation that clock decides (`clock`); others keep the host's. */
 function withClockDate(context: RequestContext, response: MockResponse): MockResponse {
-  if (context.clock === undefined) return response;
-  return { status: response.status, headers: { ...response.headers, date: new Date(context.clock).toUTCString() }, body: response.body };
+  const { clock } = context;
+  if (clock === undefined) return response;
+  if (response.prepared !== undefined) return preparedResponse(response.status, preparedWithDate(response.prepared, clock), response.body);
+  return { status: response.status, headers: { ...response.headers, date: new Date(clock).toUTCString() }, body: response.body };
 }
 
 /** The key's label and the session's name, for the request log. */

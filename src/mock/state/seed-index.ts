@@ -51,9 +51,26 @@ export function contiguous(text: string): string {
   return text.length < 2 ? text : [text.slice(0, 1), text.slice(1)].join('');
 }
 
+/** The pet whose JSON `jsonOf` made last, and that JSON: see `lastJsonOf`. */
+let lastPet: StoredPet | undefined;
+let lastJson = '';
+
 export function jsonOf(entry: Entry): string {
-  entry.json ??= contiguous(stringifyJson(entry.pet));
+  if (entry.json === undefined) {
+    entry.json = contiguous(stringifyJson(entry.pet));
+    lastPet = entry.pet;
+    lastJson = entry.json;
+  }
   return entry.json;
+}
+
+/**
+ * The JSON of `pet` if it is the pet `jsonOf` made JSON for last: a create's 201 then writes the text its
+ * store made to count the pet's bytes, in the same turn, instead of serializing the pet a second time.
+ * Only the last one is kept: a map of every pet would hold them all, and cost each collection.
+ */
+export function lastJsonOf(pet: StoredPet): string | undefined {
+  return lastPet === pet ? lastJson : undefined;
 }
 
 /** A field of a pet, by name. */
