@@ -28,6 +28,7 @@ import { FULL_PAGE } from './page-size.js';
 import { residentBytes } from './peak-rss.js';
 import { CLIENT_SEES_RESET, exchangeOutline, pipeline, rawRequest, unreadPipeline } from './raw-http.js';
 import { published, type TestRedis } from './redis.js';
+import { clientTextInHeads, deploymentTextInHeads } from './safe-heads.js';
 
 /** A mode of the CLI, started as a real process: where it listens, the key it takes, and its log. */
 export interface StartedMock {
@@ -53,7 +54,7 @@ export interface StartedMock {
 }
 
 /** One promise of docs/guarantees.md, checked from outside against a started mock. */
-interface Guarantee {
+export interface Guarantee {
   /** A row of the table in docs/guarantees.md, and the name of its test. */
   readonly name: string;
   /** The modes it is about, when it is about some only (what `--proxy` relays): the table shows — for the others, which run nothing. */
@@ -1007,6 +1008,8 @@ export const GUARANTEES = {
   journalBoundedInBytes,
   concurrentJournalReads,
   pageBoundedInBytes,
+  clientTextInHeads,
+  deploymentTextInHeads,
 } satisfies Record<string, Guarantee>;
 
 const ALL: readonly Guarantee[] = Object.values(GUARANTEES);

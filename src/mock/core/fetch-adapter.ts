@@ -1,7 +1,8 @@
 /** The web `fetch` adapter of the mock: a `Request` in, a `Response` out, around the pipeline's `respond`. */
+import { safeHeaderRecord } from '../../http/header-value.js';
 import { readLimited } from '../../http/read-limited.js';
 import { faultyResponse } from './fault-stream.js';
-import { type MockRequest, type MockResponse, wireBody } from './messages.js';
+import { type MockRequest, type MockResponse, unwritableHead, wireBody } from './messages.js';
 import type { Pending } from './pending.js';
 
 /** A web `Request` as the handler's `MockRequest`. */
@@ -20,8 +21,10 @@ function fromRequest(request: Request): MockRequest {
 function toResponse(response: MockResponse, method: string): Response {
   const body = wireBody(method, response);
   // A HEAD's head is its GET's, Content-Length too (RFC 9110 §9.3.2, §8.6), as the Node server and the proxy send it.
-  const headers =
-    body === '' && response.body !== '' ? { ...response.headers, 'content-length': String(new TextEncoder().encode(response.body).length) } : response.headers;
+  // Every value as HTTP allows it (src/http/header-value.ts): `Headers` throws on others, as Node does.
+  const headers = safeHeaderRecord(
+    body === '' && response.body !== '' ? { ...response.headers, 'content-length': String(new TextEncoder().encode(response.body).length) } : response.headers,
+  );
   if (response.fault) return faultyResponse(response.fault, response.status, headers, body);
   return new Response(body === '' ? null : body, { status: response.status, headers });
 }
@@ -33,5 +36,14 @@ function toResponse(response: MockResponse, method: string): Response {
  * await fetchMock(new Request('http://mock.test/v1/pets'));
  */
 export function fetchAdapter(respond: (request: MockRequest) => Pending<MockResponse>): (request: Request) => Promise<Response> {
-  return async (request) => toResponse(await respond(fromRequest(request)), request.method);
+  return async (request) => {
+    const response = await respond(fromRequest(request));
+    try {
+      return toResponse(response, request.method);
+    } catch (error) {
+      // A head `Response` refuses (a bug: every value is made safe) is the spec's Error 500, never a throw into the host.
+      const reason = error instanceof Error ? error.name : 'an error';
+      return toResponse(unwritableHead(reason), request.method);
+    }
+  };
 }

@@ -160,6 +160,15 @@ export function errorResponse(code: ErrorCode, message: string, headers?: Readon
 }
 
 /**
+ * The answer in place of one whose head a host refused to write (a character HTTP forbids, a status
+ * out of range): every value is made safe before (src/http/header-value.ts), so this is a bug's.
+ * `reason` names the error, never the value, which may be a deployment's text.
+ */
+export function unwritableHead(reason: string): MockResponse {
+  return errorResponse('internal_error', `The mock could not write the head of its answer (${reason}). This is a bug in petstore-mock; please report it.`);
+}
+
+/**
  * `next` of a request's body as text (`undefined` once past `maxBytes`), or the 400 rejecting a body
  * whose bytes are not UTF-8, which JSON must be (RFC 8259). `whole` names the body in the message.
  * One `then` on the host's read, not an `async` chain: a create waits for its body and nothing else.

@@ -13,6 +13,7 @@ import { NotUtf8Error } from '../../http/read-limited.js';
 import { errorResponse, type MockResponse, prepared } from '../core/messages.js';
 import { record, wholeNumberIn } from '../core/option-checks.js';
 import { parserErrorResponse, rawResponse } from './parser-errors.js';
+import { SafeHeadResponse } from './safe-head-response.js';
 
 /** Limits on slow clients, in milliseconds. */
 export interface ServerTimeouts {
@@ -366,6 +367,8 @@ export function createHostServer(timeouts: ServerTimeouts, guard: Guard, handle:
       connectionsCheckingInterval: Math.min(1_000, headersMs),
       // A request without Host gets the guard's response, with an Error body, not Node's bare 400.
       requireHostHeader: false,
+      // Every head written through it: only values HTTP allows, and a head Node refuses answers a 500 instead of throwing.
+      ServerResponse: SafeHeadResponse,
     },
     serve,
   );

@@ -93,10 +93,13 @@ export async function forward(context: ProxyContext, incoming: Incoming, url: UR
   }
 }
 
-/** A header value on one line of visible ASCII, at most `max` characters: what a violation may add to a response. */
+/**
+ * A violation as `X-Contract-Violation` carries it: on one line, at most `max` characters, cut with an
+ * ASCII "...". (The host's head makes every value safe besides: src/http/header-value.ts.)
+ */
 function headerSafe(text: string, max = 400): string {
   const plain = text.replace(/[^\x20-\x7e]+/g, ' ');
-  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
+  return plain.length > max ? `${plain.slice(0, max - 3)}...` : plain;
 }
 
 /**

@@ -1,0 +1,60 @@
+/**
+ * What a header value may hold, stated once for every header any host of the mock writes (the Node
+ * server, `--workers`, `--proxy`, MSW and every `fetch` host): RFC 9110 §5.5 lets a field value hold
+ * visible ASCII, spaces and tabs inside it, and obs-text that senders must not generate; Node refuses
+ * anything past Latin-1 and CR, LF and NUL with a throw (`ERR_INVALID_CHAR`), and `fetch`'s `Headers`
+ * likewise. A value built from outside text (a deployment's Content-Type quoted in a violation, a
+ * request's header echoed back) once put an excerpt's "…" in `X-Contract-Violation`, and the throw
+ * ended the `--proxy` process. Every value passes `headerValue` where the host writes it: a character
+ * HTTP forbids is percent-encoded (its UTF-8 bytes, `%E2%80%A6` for "…"), never written raw.
+ */
+
+/** A value of visible ASCII with single spaces or tabs inside, no space at either end: written as it is. */
+const SAFE_VALUE = /^(?:[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?)?$/;
+
+/** A character a header value may not hold as it is: outside visible ASCII, space and tab. */
+const UNSAFE_CHARACTER = /[^\t\x20-\x7e]/gu;
+
+/**
+ * `value` as a header may carry it: as it is when it holds only visible ASCII (and spaces or tabs
+ * inside); else each other character percent-encoded as its UTF-8 bytes, and spaces at either end
+ * dropped (a field value has none, RFC 9110 §5.5).
+ * @example
+ * headerValue('text/x-a… (300 characters)'); // 'text/x-a%E2%80%A6 (300 characters)'
+ */
+export function headerValue(value: string): string {
+  if (SAFE_VALUE.test(value)) return value;
+  return value.replace(UNSAFE_CHARACTER, percentEncoded).replace(/^[\t ]+|[\t ]+$/g, '');
+}
+
+/** One character as its UTF-8 bytes percent-encoded; half a surrogate pair, which has no UTF-8, as U+FFFD's. */
+function percentEncoded(character: string): string {
+  const lone = character.length === 1 && character.charCodeAt(0) >= 0xd800 && character.charCodeAt(0) <= 0xdfff;
+  return encodeURIComponent(lone ? '\ufffd' : character);
+}
+
+/**
+ * A flat header list (`[name, value, name, value, ...]`, the form Node's `writeHead` takes) with every
+ * string value made safe by `headerValue`; the same list when every value already was.
+ */
+export function safeHeaderList(list: readonly (string | number)[]): readonly (string | number)[] {
+  let safe: (string | number)[] | undefined;
+  for (let index = 1; index < list.length; index += 2) {
+    const value = list[index];
+    if (typeof value !== 'string' || SAFE_VALUE.test(value)) continue;
+    safe ??= list.slice();
+    safe[index] = headerValue(value);
+  }
+  return safe ?? list;
+}
+
+/** Headers by name with every value made safe by `headerValue`; the same record when every value already was. */
+export function safeHeaderRecord(record: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  let safe: Record<string, string> | undefined;
+  for (const [name, value] of Object.entries(record)) {
+    if (SAFE_VALUE.test(value)) continue;
+    safe ??= { ...record };
+    safe[name] = headerValue(value);
+  }
+  return safe ?? record;
+}
