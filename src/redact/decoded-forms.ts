@@ -3,9 +3,10 @@
  * the rule the redactor's patterns (key-patterns.ts) cannot be, a list. A key is written into a log, a
  * page or a report through a few layers: HTML character references (`&#112;`, `&#x70;`, `&period;`),
  * the escapes of a string literal (`\x70`, `\u0070`, `\u{70}`, JavaScript's old `%u0070`, percent
- * escapes, and those escapes escaped again in JSON: `\\x70`), Unicode's compatibility forms (full-width `ｐ`, NFKC), separators between its characters
+ * escapes, `\U00000070`, and those escapes escaped again in JSON: `\\x70`), Unicode's compatibility forms (full-width `ｐ`, NFKC),
+ * characters drawn as nothing between its characters (a zero-width space, a soft hyphen, a combining mark), separators between its characters
  * (`p.e.t`, hex as `70:65:74`), lines cut (base64 at 76 characters) and the binary-to-text encodings
- * (base64 and base64url from where a run of it starts, base32, hex as UTF-8 or UTF-16 text). Each layer
+ * (base64 and base64url from where a run of it starts, base32 and base32hex, hex as UTF-8 or UTF-16 text). Each layer
  * is undone in one pass over the text, and layers are undone up to `DEPTH` times (base64 of base64 is 2).
  *
  * Bounded: the texts made from one text count at most `BUDGET_PER_CHARACTER` characters per character of
@@ -62,8 +63,9 @@ function codePoint(value: number): string {
   return Number.isInteger(value) && value >= 0 && value <= 0x10ffff && (value < 0xd800 || value > 0xdfff) ? String.fromCodePoint(value) : '';
 }
 
+/** The escapes `unescaped` reads; `\U0001F600` (C, Python: 8 digits) before `\u0070`, whose 4 digits it starts with. */
 const ESCAPES =
-  /\\(["\\/])|&#(\d{1,7});?|&#[xX]([0-9a-fA-F]{1,6});?|&([a-zA-Z]{2,6});|\\[xX]([0-9a-fA-F]{2})|\\u\{([0-9a-fA-F]{1,6})\}|[\\%][uU]([0-9a-fA-F]{4})|((?:%[0-9a-fA-F]{2})+)/g;
+  /\\(["\\/])|&#(\d{1,7});?|&#[xX]([0-9a-fA-F]{1,6});?|&([a-zA-Z]{2,6});|\\[xX]([0-9a-fA-F]{2})|\\u\{([0-9a-fA-F]{1,6})\}|\\U([0-9a-fA-F]{8})|[\\%][uU]([0-9a-fA-F]{4})|((?:%[0-9a-fA-F]{2})+)/g;
 
 const UTF8 = new TextDecoder();
 
@@ -71,17 +73,25 @@ const UTF8 = new TextDecoder();
 function unescaped(text: string): string {
   return text.replace(
     ESCAPES,
-    (whole, quoted?: string, decimal?: string, hex?: string, name?: string, byte?: string, braced?: string, unit?: string, percent?: string) => {
+    (whole, quoted?: string, decimal?: string, hex?: string, name?: string, byte?: string, braced?: string, wide?: string, unit?: string, percent?: string) => {
       // A string literal's escape of a quote, a backslash or a slash (JSON's, JavaScript's): `\\x70` written in JSON.
       if (quoted !== undefined) return quoted;
       if (decimal !== undefined) return codePoint(Number(decimal));
       if (name !== undefined) return NAMED[name] ?? whole;
       // A run of percent escapes is the UTF-8 of its characters: `%EF%BD%90` is a full-width `ｐ`.
       if (percent !== undefined) return UTF8.decode(Uint8Array.from(percent.slice(1).split('%'), (pair) => Number.parseInt(pair, 16)));
-      const digits = hex ?? byte ?? braced ?? unit ?? '';
+      const digits = hex ?? byte ?? braced ?? wide ?? unit ?? '';
       return codePoint(Number.parseInt(digits, 16));
     },
   );
+}
+
+/**
+ * The text with only a JSON string's escapes undone (`\\`, `\"`, `\/`, `\u0070`): `unescaped` reads a
+ * `%aa` the string holds as a percent escape too, and so never gives back a key with `%` and hex digits in it.
+ */
+function stringUnescaped(text: string): string {
+  return text.replace(/\\(["\\/])|\\u([0-9a-fA-F]{4})/g, (_, quoted?: string, unit?: string) => quoted ?? codePoint(Number.parseInt(unit ?? '', 16)));
 }
 
 /** The separators a text may put between the characters of a key, one kind at a time. */
@@ -180,6 +190,8 @@ function digitTable(pairs: readonly (readonly [string, number])[]): Int8Array {
 
 const BASE64 = digitTable([...[...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].map((c, v) => [c, v] as const), ['-', 62], ['_', 63]]);
 const BASE32 = digitTable([...'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'].flatMap((c, v) => [[c, v] as const, [c.toLowerCase(), v] as const]));
+/** RFC 4648 7's base32hex, the alphabet that keeps the bytes' order (DNSSEC's NSEC3 names). */
+const BASE32HEX = digitTable([...'0123456789ABCDEFGHIJKLMNOPQRSTUV'].flatMap((c, v) => [[c, v] as const, [c.toLowerCase(), v] as const]));
 
 /** The bytes a run of `bits`-bit digits stands for (`digits` gives each its value), as Latin-1 text: each byte one character. */
 function bytesOf(run: string, digits: Int8Array, bits: number): string {
@@ -241,6 +253,8 @@ const INNER_RUNS: readonly { readonly pattern: RegExp; readonly decode: (run: st
   { pattern: /(?<=[/+])[A-Za-z0-9_-]{10,}/g, decode: (run) => bothWidths(bytesOf(run, BASE64, 6)) },
   { pattern: /[A-Z2-7]{12,}/g, decode: (run) => bothWidths(bytesOf(run, BASE32, 5)) },
   { pattern: /[a-z2-7]{12,}/g, decode: (run) => bothWidths(bytesOf(run, BASE32, 5)) },
+  { pattern: /[0-9A-V]{12,}/g, decode: (run) => bothWidths(bytesOf(run, BASE32HEX, 5)) },
+  { pattern: /[0-9a-v]{12,}/g, decode: (run) => bothWidths(bytesOf(run, BASE32HEX, 5)) },
   { pattern: /[0-9a-fA-F]{15,}/g, decode: (run) => [...hexTexts(run), ...hexTexts(run.slice(1))] },
 ];
 
@@ -263,12 +277,21 @@ function varied(run: string): boolean {
   return new Set(run.slice(0, 32)).size >= 4;
 }
 
+/**
+ * What a terminal or a page draws as nothing, or as a mark on the character before it: Unicode's default
+ * ignorable code points (a zero-width space U+200B, a soft hyphen U+00AD, joiners, U+FEFF, variation
+ * selectors, bidirectional marks) and combining marks (`s\u0336` draws a struck-out `s`). A key with them
+ * between its characters reads as the key, and a program that wraps a long token inserts them unasked.
+ */
+export const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}]/gu;
+
 /** The texts one layer of decoding makes of `text`: each differs from it. */
 function layer(text: string): string[] {
   // Each layer only where the text has what it undoes: a pass over a long text costs as much as the rest.
   const made = [
     ...(/[&\\%]/.test(text) ? [unescaped(text)] : []),
-    ...(/[^\0-\x7f]/.test(text) ? [text.normalize('NFKC')] : []),
+    ...(text.includes('\\') && /%[0-9a-fA-F]{2}/.test(text) ? [stringUnescaped(text)] : []),
+    ...(/[^\0-\x7f]/.test(text) ? [text.normalize('NFKC'), text.replace(INVISIBLE, '')] : []),
     ...(/[\r\n]/.test(text) ? [text.replace(/[\r\n]+/g, '')] : []),
     ...unseparated(text),
     unfilled(text),

@@ -57,6 +57,33 @@ describe('KeyRedactor: a key in any encoding never survives (fast-check)', () =>
     );
   }, 30_000);
 
+  it('a key with characters a terminal draws as nothing between its own (zero-width spaces, soft hyphens, joiners, U+FEFF, combining marks)', () => {
+    // The check reads the text as a reader sees it: without what is drawn as nothing.
+    const invisible = fc.constantFrom('\u200b', '\u00ad', '\u200c', '\u200d', '\u2060', '\ufeff', '\u034f', '\u0336');
+    fc.assert(
+      fc.property(
+        keys.chain((key) => fc.tuple(fc.constant(key), fc.array(fc.tuple(fc.nat(key.length), invisible), { minLength: 1, maxLength: 6 }))),
+        text,
+        text,
+        fc.boolean(),
+        ([key, inserts], before, after, json) => {
+          const characters = [...key];
+          for (const [at, character] of inserts) characters.splice(at, 0, character);
+          const split = characters.join('');
+          const shown = json
+            ? new KeyRedactor([key]).body(JSON.stringify({ name: `${before}${split}${after}` }), true)
+            : new KeyRedactor([key]).text(`${before}${split}${after}`);
+          const seen = shown.replace(/[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}]/gu, '');
+          expect(revealsKey(seen, key)).toBeUndefined();
+          // Nor a half of it: no pattern for a half hides that half alone and leaves the rest.
+          for (const half of [key.slice(0, Math.floor(key.length / 2)), key.slice(Math.ceil(key.length / 2))].filter((half) => half.length >= 8))
+            expect(seen.toLowerCase()).not.toContain(half.toLowerCase());
+        },
+      ),
+      { numRuns: 150 },
+    );
+  }, 30_000);
+
   it('leaves a text without the key as it is', () => {
     fc.assert(
       fc.property(keys, text, (key, other) => {

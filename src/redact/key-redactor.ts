@@ -3,7 +3,7 @@
  * `--record` files, drift log) and the verifier (every report, the HAR) hide their keys with it, so that
  * a form of a key one of them finds, the other finds too. See key-patterns.ts for the forms.
  */
-import { decodedForms } from './decoded-forms.js';
+import { decodedForms, INVISIBLE } from './decoded-forms.js';
 import { type SecretKind, SHORT_SECRET_LENGTH, secretPattern } from './key-patterns.js';
 
 const JSON_STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
@@ -12,8 +12,14 @@ const JSON_STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
 const HELD_STRINGS_CHARS = 8 * 1024 * 1024;
 const HELD_STRING_CHARS = 64 * 1024;
 
-/** A word of a text as the decoded forms are looked for in it: what stands between blanks, quotes and angle brackets. */
-const WORD = /[^\s"'<>`]+/g;
+/**
+ * A word of a text as the decoded forms are looked for in it: what stands between blanks, quotes and
+ * angle brackets. U+FEFF, which JavaScript counts as a blank, is drawn as nothing: it joins a word.
+ */
+const WORD = /(?:[^\s"'<>`]|\uFEFF)+/g;
+
+/** One character drawn as nothing (decoded-forms.ts `INVISIBLE`), to test a text for. */
+const HAS_INVISIBLE = new RegExp(INVISIBLE.source, 'u');
 
 /** How a redactor shows what it hides, and where it looks for a short secret. */
 export interface KeyRedactorOptions {
@@ -78,9 +84,17 @@ export class KeyRedactor {
    * character short of its end (a near miss, a base64 window) leaves no part of it beside the placeholder.
    */
   text(text: string): string {
+    // A key with characters drawn as nothing between its own reads as the key, and no pattern finds it whole:
+    // each word that holds one so goes whole first, before a pattern for a half of it hides that half and leaves the rest.
     let shown = text;
+    if (HAS_INVISIBLE.test(text)) {
+      shown = text.replace(WORD, (word) => (HAS_INVISIBLE.test(word) && this.#decodedHolds(word) ? this.#placeholder : word));
+      // A key that spans words (it holds a quote) goes with the whole text, as one under layers does below.
+      if (this.#decodedHolds(shown)) return this.#placeholder;
+    }
+    const before = shown;
     for (const pattern of this.#long) shown = shown.replace(pattern, this.#placeholder);
-    if (shown !== text) shown = shown.replace(this.#rest, this.#placeholder);
+    if (shown !== before) shown = shown.replace(this.#rest, this.#placeholder);
     if (this.#short) shown = shown.replace(this.#short, this.#placeholder);
     // What is left holds a long secret only under layers of encoding (decoded-forms.ts): each word that
     // does goes whole, and the whole text when only words together do.
@@ -113,7 +127,22 @@ export class KeyRedactor {
     // Most bodies echo nothing: one scan says so, and the body is kept as it is, not copied (a copy of a
     // body of megabytes per answer is what a deployment answering them would make the verifier hold).
     if (!this.holds(raw)) return raw;
-    return isJson ? raw.replace(JSON_STRING_LITERAL, (literal) => this.text(literal)) : this.text(raw);
+    return isJson ? raw.replace(JSON_STRING_LITERAL, (literal) => this.#literal(literal)) : this.text(raw);
+  }
+
+  /**
+   * A JSON string literal redacted: as text, escapes and all; or, when it stands for characters drawn as
+   * nothing (`\u200b`, which a JSON viewer draws as nothing), as the string it stands for, written again.
+   */
+  #literal(literal: string): string {
+    if (literal.includes('\\u')) {
+      const value = parsedLiteral(literal);
+      if (value !== undefined && HAS_INVISIBLE.test(value)) {
+        const shown = this.text(value);
+        return shown === value ? literal : JSON.stringify(shown);
+      }
+    }
+    return this.text(literal);
   }
 
   /**
@@ -184,6 +213,16 @@ function distinctStrings(value: unknown): Set<string> {
     }
   }
   return strings;
+}
+
+/** The string a JSON string literal stands for, or `undefined` for one JSON does not read (a `\x` escape). */
+function parsedLiteral(literal: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(literal);
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function found(pattern: RegExp | undefined, text: string): boolean {

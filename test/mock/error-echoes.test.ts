@@ -166,6 +166,30 @@ describe('an Error answer never quotes the key a client sent', () => {
   });
 });
 
+describe("--proxy without --upstream-key, which relays the client's own key to the deployment", () => {
+  it('hides that key in its own Errors and its request log, as the keys it knows', async () => {
+    const deploymentKey = 'DeploymentKey-Hq3Zp7Wc';
+    const deployment = await started(['--api-key', deploymentKey]);
+    const proxy = await startMockCli(['--port', '0', '--proxy', deployment.url]);
+    running.push(proxy);
+    const authorization = `Bearer ${deploymentKey}`;
+    const seen: string[] = [];
+    for (const form of [deploymentKey, base64(`u:${deploymentKey}`)])
+      for (const probe of [
+        { method: 'GET', target: `http://u:${encodeURIComponent(form)}@localhost/v1/pets`, headers: { authorization }, names: '' },
+        { method: 'GET', target: `/${encodeURIComponent(form)}/v1/pets`, headers: { authorization }, names: '' },
+        { method: 'GET', target: '/v1/pets', headers: { authorization, host: `[${form}]` }, names: '' },
+      ]) {
+        const answer = await sendRaw(portOf(proxy), probe);
+        expect(answer.status, probe.target).toBeGreaterThanOrEqual(400);
+        seen.push(answer.body);
+      }
+    for (const [surface, text] of Object.entries({ answers: seen.join('\n'), log: proxy.stderr() + proxy.stdout() }))
+      expect(keysRevealed(text, [deploymentKey]), `${surface}: ${text}`).toEqual([]);
+    expect(proxy.stderr()).toContain('GET /***/v1/pets 404');
+  });
+});
+
 describe("a key in --proxy's URL", () => {
   it.each([
     ['as a path segment', `/${UPSTREAM_KEY}/v1`],

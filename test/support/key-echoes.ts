@@ -49,7 +49,8 @@ export function keyEncodings(key: string): Record<string, string> {
 /**
  * The second and third red teams' encodings of a key (issue 34): each one a program may write a key in
  * without being asked. The third's follow from three rules: the key's bytes as a list of numbers in any
- * radix, its characters between a fixed filler, the key in UTF-16.
+ * radix, its characters between a fixed filler, the key in UTF-16. The fourth's: base32hex, 8-digit
+ * `\U` escapes, and characters a terminal draws as nothing between the key's (it still reads as the key).
  */
 export function layeredKeyEncodings(key: string): Record<string, string> {
   const b64 = (value: string) => Buffer.from(value).toString('base64');
@@ -82,12 +83,16 @@ export function layeredKeyEncodings(key: string): Record<string, string> {
     'binary bytes': [...Buffer.from(key)].map((byte) => byte.toString(2).padStart(8, '0')).join('.'),
     'base64 of UTF-16': Buffer.from(key, 'utf16le').toString('base64'),
     '\\u0000 between the characters': characters.join('\\u0000'),
+    base32hex: base32(key, '0123456789ABCDEFGHIJKLMNOPQRSTUV'),
+    '\\U escapes (8 digits)': characters.map((c) => `\\U${c.codePointAt(0)?.toString(16).padStart(8, '0')}`).join(''),
+    'zero-width spaces between the characters': characters.join('\u200b'),
+    'soft hyphens between the characters': characters.join('\u00ad'),
+    'each character struck out (a combining mark)': characters.map((c) => `${c}\u0336`).join(''),
   };
 }
 
-/** RFC 4648 base32. */
-function base32(text: string): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+/** RFC 4648 base32, or with `alphabet` its base32hex. */
+function base32(text: string, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'): string {
   let [bits, value, out] = [0, 0, ''];
   for (const byte of Buffer.from(text)) {
     value = (value << 8) | byte;

@@ -50,14 +50,13 @@ function receivedRequest(request: IncomingMessage): MockRequest {
  * is the mock's 400, forwarded nowhere. Rejects when the client goes away while it sends its body.
  * What the journal keeps of it goes in `noted`: an API request is journalled by the rule of the step
  * that responds, each setting it before it may; the Host guard's rejection and the admin's requests are
- * not, as by the mock. `passed.guards` is set once the guards, the key's included, let the request pass.
+ * not, as by the mock.
  */
 async function responseTo(
   context: ProxyContext,
   request: IncomingMessage,
   outgoing: ServerResponse,
   noted: Noted,
-  passed: { guards: boolean },
   rejection?: MockResponse,
 ): Promise<MockResponse> {
   const received = receivedRequest(request);
@@ -70,7 +69,6 @@ async function responseTo(
   }
   const rejected = keyRejection(context, received);
   if (rejected !== undefined) return rejected;
-  passed.guards = true;
   if (noted.rule !== undefined) noted.rule = 'validation';
   const read = await bodyText(received, MAX_BODY_BYTES, 'The request body');
   if ('rejection' in read) return read.rejection;
@@ -83,6 +81,16 @@ async function responseTo(
   // The body it forwards or answers: none for a GET or a HEAD, which forward none.
   if (body !== '' && method !== 'GET' && method !== 'HEAD') noted.body = body;
   return respond(context, { method, target, headers: request.headers, body }, noted);
+}
+
+/**
+ * The client's credential to hide beside the keys the proxy knows, in what it answers and logs: the
+ * deployment's own key when the proxy holds none and relays the client's. With `--upstream-key` the
+ * proxy relays only a request holding one of the mock's keys, which it hides anyway, and makes no
+ * redactor for every credential a refused client could send (each one compiles its patterns).
+ */
+function credentialToHide(context: ProxyContext, request: IncomingMessage): string | undefined {
+  return context.upstreamKey === undefined ? request.headers.authorization : undefined;
 }
 
 /** A fault of the proxy itself, as a 500 Error response. */
@@ -104,15 +112,13 @@ async function handle(
   const arrived = context.journal === undefined ? 0 : Date.now();
   context.log.countRequest();
   const noted: Noted = { rule: undefined, operation: undefined, body: undefined };
-  const passed = { guards: false };
-  const answered = await responseTo(context, request, response, noted, passed, rejection).catch((error: unknown) => {
+  const answered = await responseTo(context, request, response, noted, rejection).catch((error: unknown) => {
     if (noted.rule !== undefined) noted.rule = 'error';
     return proxyFailure(error);
   });
-  // Its own Errors (a path, a Host, the --proxy URL it names) and those of the mock it answers with, without a key the proxy
-  // hides; the request's own credential too once the guards let it pass: a redactor is made for each credential, and one
-  // for every credential a client refused could send would be the client's to multiply.
-  const made = keylessErrors(context.hide(passed.guards ? request.headers.authorization : undefined))(answered);
+  // Its own Errors (a path, a Host, the --proxy URL it names) and those of the mock it answers with, without a key it hides.
+  const hidden = context.hide(credentialToHide(context, request));
+  const made = keylessErrors(hidden)(answered);
   // The deployment's time is the proxy's: a forwarded request's latency is the client's wait.
   const latencyMs = performance.now() - started;
   // A client that went away while it sent its body (a reset, or cut off as too slow) is owed nothing.
@@ -129,7 +135,10 @@ async function handle(
     response.end(made.body);
   }
   journalAnswered(context, { method, target: url, headers, arrived, latencyMs, response: made }, noted);
-  options.onRequest?.(`${method} ${context.logTarget(url)} ${made.status}${made.fault ? ` fault=${made.fault.kind}` : ''} ${latencyMs.toFixed(1)}ms`);
+  const target = context.logTarget(url);
+  options.onRequest?.(
+    `${method} ${context.upstreamKey === undefined && headers.authorization !== undefined ? hidden.text(target) : target} ${made.status}${made.fault ? ` fault=${made.fault.kind}` : ''} ${latencyMs.toFixed(1)}ms`,
+  );
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -164,7 +173,7 @@ export async function startProxyServer(options: ProxyOptions): Promise<ProxyServ
     options.timeouts ?? {},
     (request) => {
       const rejected = guardRejection(context, receivedRequest(request), request);
-      return rejected && keylessErrors(context.hide(undefined))(rejected);
+      return rejected && keylessErrors(context.hide(credentialToHide(context, request)))(rejected);
     },
     (request, response, rejection) => void handle(context, options, request, response, rejection),
   );

@@ -68,7 +68,8 @@ export async function respond(context: ProxyContext, incoming: Incoming, noted: 
  * answer has the keys the proxy hides taken out, as the mock's admin answers have (`withoutKeys`).
  */
 async function adminResponse(context: ProxyContext, incoming: Incoming, path: string): Promise<MockResponse> {
-  return withoutKeys(await adminAnswer(context, incoming, path), context.hide(undefined));
+  // The client's credential too when it is the deployment's key (no --upstream-key): the admin quotes what it was sent.
+  return withoutKeys(await adminAnswer(context, incoming, path), context.hide(context.upstreamKey === undefined ? incoming.headers.authorization : undefined));
 }
 
 async function adminAnswer(context: ProxyContext, { method, target, headers, body }: Incoming, path: string): Promise<MockResponse> {
