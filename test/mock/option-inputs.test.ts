@@ -6,8 +6,10 @@
  * taken (`port: '80'`, `allowedHosts: ['-evil.com']`).
  */
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/index.js';
 import { createHandlers } from '../../src/mock/hosts/msw.js';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
+import { petstoreMock } from '../../src/mock/hosts/vite.js';
 import { startProxyServer } from '../../src/mock/proxy/proxy-server.js';
 import { expectRequests } from '../../src/testing/index.js';
 
@@ -60,5 +62,21 @@ describe('createHandlers and expectRequests refuse what they cannot serve or rea
   it('expectRequests: a source that is no URL and no mock', () => {
     for (const source of [42, null, {}, true])
       expect(() => expectRequests(source as never), String(source)).toThrow(/^expectRequests reads the journal of a mock: give its URL/);
+  });
+});
+
+describe('the client and the Vite plugin hold the URLs they are given to the host rule', () => {
+  it('createClient: a baseUrl that is no string, or whose host the rule refuses; a path of the page is taken', () => {
+    expect(() => createClient({ baseUrl: 42 as never })).toThrow(/^createClient: baseUrl must be a URL such as https:\/\/staging\.example\.com\/v1/);
+    expect(() => createClient(undefined as never)).toThrow(/^createClient: baseUrl must be a URL/);
+    expect(() => createClient({ baseUrl: 'http:///v1' })).toThrow(/^createClient: baseUrl: must name the host/);
+    expect(() => createClient({ baseUrl: 'http://a..b/v1' })).toThrow(/^createClient: baseUrl: "a\.\.b" is no IP address nor host name/);
+    expect(createClient({ baseUrl: '/v1' })).toBeDefined();
+  });
+
+  it('petstoreMock: a target that is no URL of a host, said when the config is written', () => {
+    expect(() => petstoreMock({ target: 'http:///v1' })).toThrow(/^petstoreMock: target: must name the host/);
+    expect(() => petstoreMock({ target: '127.0.0.1:4010' })).toThrow(/^petstoreMock: target: is not a URL written scheme:\/\/host/);
+    expect(() => petstoreMock('http://127.0.0.1:4010' as never)).toThrow(/^petstoreMock takes an object of options/);
   });
 });
