@@ -4,7 +4,7 @@ import { coarseClock } from '../core/coarse-clock.js';
 import { idOffsetOf, MOCK_BOUNDS, MOCK_DEFAULTS } from '../core/defaults.js';
 import { memoize } from '../core/memo.js';
 import { type MockRequest, type MockResponse, wireBody } from '../core/messages.js';
-import { checkServerPlace, optionsObject, text, wholeNumberIn } from '../core/option-checks.js';
+import { checkServerPlace, guardedCallback, optionsObject, text, wholeNumberIn } from '../core/option-checks.js';
 import { type MockApi, type MockOptions, mockApiOf } from '../create-mock-api.js';
 import { normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
 import { guardResponse, hostCheck, joinedHeader } from '../pipeline/host-guard.js';
@@ -313,7 +313,7 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
     mock,
     // The name the mock was bound by is one its clients use.
     hostAllowed: hostCheck([...(options.allowedHosts ?? []), host]),
-    onRequest: options.onRequest,
+    onRequest: guardedCallback('onRequest', options.onRequest, '(line) => console.log(line)'),
     timed: options.onRequest !== undefined || mock.options.journalSize > 0,
     // Hiding keys is the log's dearest step, and a pure function of the text: paid once per distinct target or detail.
     redact: memoize(targetRedactor(mock.options.apiKeys, mock.options.basePath)),
