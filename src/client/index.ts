@@ -1,3 +1,4 @@
+import { parseUserUrl } from '../http/user-url.js';
 import type { ApiError as ErrorBody, NewPet, Pet, PetStatus } from '../types.js';
 
 export type { ErrorBody, NewPet, Pet, PetStatus };
@@ -73,6 +74,18 @@ export interface PetstoreClient {
 }
 
 /**
+ * `baseUrl` as `createClient` takes it: a path on the page's own origin (`/v1`), or an absolute URL
+ * held to the rule of every URL a user gives (`parseUserUrl`: http or https, a host RFC 1123 allows).
+ */
+function checkedBaseUrl(baseUrl: unknown): string {
+  const example = 'https://staging.example.com/v1, or a path such as /v1';
+  if (typeof baseUrl !== 'string')
+    throw new TypeError(`createClient: baseUrl must be a URL such as ${example}; got a value of type ${baseUrl === null ? 'null' : typeof baseUrl}`);
+  if (!baseUrl.startsWith('/')) parseUserUrl(baseUrl, { name: 'createClient: baseUrl', schemes: ['http:', 'https:'], example });
+  return baseUrl;
+}
+
+/**
  * Creates a client. Every method resolves with the typed body of a success and rejects with an
  * `ApiError` carrying the Error body otherwise.
  * @example
@@ -82,7 +95,7 @@ export interface PetstoreClient {
  * const rex = await client.createPet({ name: 'Rex', categoryId: 3 });
  */
 export function createClient(options: ClientOptions): PetstoreClient {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const baseUrl = checkedBaseUrl(options?.baseUrl).replace(/\/+$/, '');
   const send = options.fetch ?? fetch;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;

@@ -52,6 +52,18 @@ describe('parseUserUrl: every URL a user gives, its host as written', () => {
     });
   }
 
+  // WHATWG's parser drops them: ' http://h/v1 ' and 'http://h/v\n1' would be read as http://h/v1.
+  for (const url of [
+    ' http://staging.example.com/v1',
+    'http://staging.example.com/v1 ',
+    'http://staging.example.com/v\n1',
+    'http://staging.example.com/v\t1',
+  ]) {
+    it(`refuses ${JSON.stringify(url)}, white space or a control character the parser would drop`, () => {
+      expect(() => parseUserUrl(url, HTTP)).toThrow(/^--base-url: holds white space or a control character/);
+    });
+  }
+
   it('refuses another scheme, and a URL WHATWG cannot parse', () => {
     expect(() => parseUserUrl('ftp://example.com/v1', HTTP)).toThrow(/^--base-url: must be a http:\/\/ or https:\/\/ URL, not ftp:/);
     expect(() => parseUserUrl('http://example.com:99999/v1', HTTP)).toThrow(/^--base-url: is not a URL \(/);

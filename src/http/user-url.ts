@@ -52,6 +52,15 @@ function writtenHost(authority: string): string {
   return colon === -1 ? hostPort : hostPort.slice(0, colon);
 }
 
+/** Whether `value` holds a space or a C0 control character (tab, line break...) or DEL. */
+function hasSpaceOrControl(value: string): boolean {
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    if (code <= 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
 /** What a user URL must be, and who gave it: the flag or option named in every sentence. */
 export interface UrlRule {
   /** The flag or option, as the sentence names it: `--proxy`, `expectRequests`. */
@@ -72,6 +81,11 @@ export interface UrlRule {
  */
 export function parseUserUrl(value: string, rule: UrlRule): URL {
   if (typeof value !== 'string') throw new TypeError(`${rule.name}: must be a URL, a string such as ${rule.example}; got a value of type ${typeof value}.`);
+  // The URL parser drops white space around a URL, and tabs and line breaks within it: what it reads is then not what was written.
+  if (hasSpaceOrControl(value))
+    throw new TypeError(
+      `${rule.name}: holds white space or a control character, which a URL does not; give it alone, such as ${rule.example} (a space within is %20).`,
+    );
   const schemes = rule.schemes.map((scheme) => `${scheme}//`).join(' or ');
   const written = WRITTEN.exec(value);
   if (written === null) throw new TypeError(`${rule.name}: is not a URL written scheme://host/..., such as ${rule.example}.`);

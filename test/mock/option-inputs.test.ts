@@ -5,9 +5,11 @@
  * later (`authority.indexOf is not a function`), a crash at the first request, nor a value silently
  * taken (`port: '80'`, `allowedHosts: ['-evil.com']`).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createClient } from '../../src/client/index.js';
 import { createHandlers } from '../../src/mock/hosts/msw.js';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
+import { petstoreMock } from '../../src/mock/hosts/vite.js';
 import { startProxyServer } from '../../src/mock/proxy/proxy-server.js';
 import { expectRequests } from '../../src/testing/index.js';
 
@@ -61,4 +63,61 @@ describe('createHandlers and expectRequests refuse what they cannot serve or rea
     for (const source of [42, null, {}, true])
       expect(() => expectRequests(source as never), String(source)).toThrow(/^expectRequests reads the journal of a mock: give its URL/);
   });
+});
+
+describe('the client and the Vite plugin hold the URLs they are given to the host rule', () => {
+  it('createClient: a baseUrl that is no string, or whose host the rule refuses; a path of the page is taken', () => {
+    expect(() => createClient({ baseUrl: 42 as never })).toThrow(/^createClient: baseUrl must be a URL such as https:\/\/staging\.example\.com\/v1/);
+    expect(() => createClient(undefined as never)).toThrow(/^createClient: baseUrl must be a URL/);
+    expect(() => createClient({ baseUrl: 'http:///v1' })).toThrow(/^createClient: baseUrl: must name the host/);
+    expect(() => createClient({ baseUrl: 'http://a..b/v1' })).toThrow(/^createClient: baseUrl: "a\.\.b" is no IP address nor host name/);
+    expect(createClient({ baseUrl: '/v1' })).toBeDefined();
+  });
+
+  it('petstoreMock: a target that is no URL of a host, said when the config is written', () => {
+    expect(() => petstoreMock({ target: 'http:///v1' })).toThrow(/^petstoreMock: target: must name the host/);
+    expect(() => petstoreMock({ target: '127.0.0.1:4010' })).toThrow(/^petstoreMock: target: is not a URL written scheme:\/\/host/);
+    expect(() => petstoreMock('http://127.0.0.1:4010' as never)).toThrow(/^petstoreMock takes an object of options/);
+  });
+});
+
+// A callback that throws in a server's event handler is an uncaught exception, which ends Node (and
+// fails this run: vitest reports unhandled errors); the mock says it once and serves on.
+describe("a caller's callback that throws never stops the server", () => {
+  const throwing = [
+    [
+      'throws',
+      () => {
+        throw new Error('log full');
+      },
+    ],
+    [
+      'rejects',
+      async () => {
+        throw new Error('log full');
+      },
+    ],
+  ] as const;
+  for (const [how, onRequest] of throwing) {
+    it(`onRequest that ${how}: startMockServer and startProxyServer answer on, said once on stderr`, async () => {
+      const said = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const mock = await startMockServer({ port: 0, onRequest });
+      const proxy = await startProxyServer({ upstream: mock.url, port: 0, onRequest });
+      try {
+        for (const url of [mock.url, mock.url, proxy.url, proxy.url]) {
+          const answer = await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer petstore-dev-key' } });
+          expect(answer.status).toBe(200);
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(said.mock.calls.map(([line]) => line)).toEqual([
+          'petstore-mock: onRequest threw (log full); the mock serves on and says this once: fix onRequest.',
+          'petstore-mock: onRequest threw (log full); the mock serves on and says this once: fix onRequest.',
+        ]);
+      } finally {
+        said.mockRestore();
+        await proxy.close();
+        await mock.close();
+      }
+    });
+  }
 });

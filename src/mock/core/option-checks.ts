@@ -86,3 +86,37 @@ export function checkServerPlace(where: string, options: ServerPlace): void {
       throw new TypeError(`${where}: host and allowedHosts take IP addresses and host names; got ${described(host)}. ${HOST_NAME_RULE}`);
   callback('onRequest', options.onRequest, '(line) => console.log(line)');
 }
+
+/**
+ * A caller's function the mock calls as it serves (`onRequest`, `onProblem`), checked where it enters
+ * and kept from stopping the process: what it throws, or its promise rejects with, would be an
+ * uncaught exception in a server's event handler, which ends Node. It is said once on stderr instead,
+ * and the mock serves on.
+ * @example
+ * const log = guardedCallback('onRequest', options.onRequest, '(line) => console.log(line)');
+ * log?.('GET /v1/pets 200 0.4ms'); // never throws
+ */
+export function guardedCallback<A extends unknown[]>(
+  name: string,
+  value: ((...args: A) => unknown) | undefined,
+  example: string,
+): ((...args: A) => void) | undefined {
+  const given = callback(name, value, example);
+  if (given === undefined) return undefined;
+  let told = false;
+  const tell = (error: unknown) => {
+    if (told) return;
+    told = true;
+    console.error(
+      `petstore-mock: ${name} threw (${error instanceof Error ? error.message : String(error)}); the mock serves on and says this once: fix ${name}.`,
+    );
+  };
+  return (...args) => {
+    try {
+      const result = given(...args);
+      if (result instanceof Promise) result.catch(tell);
+    } catch (error) {
+      tell(error);
+    }
+  };
+}

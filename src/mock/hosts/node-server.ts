@@ -6,7 +6,7 @@ import { idOffsetOf, MOCK_BOUNDS, MOCK_DEFAULTS } from '../core/defaults.js';
 import { keylessErrors } from '../core/keyless-errors.js';
 import { memoize } from '../core/memo.js';
 import { type MockRequest, type MockResponse, wireBody } from '../core/messages.js';
-import { checkServerPlace, optionsObject, text, wholeNumberIn } from '../core/option-checks.js';
+import { checkServerPlace, guardedCallback, optionsObject, text, wholeNumberIn } from '../core/option-checks.js';
 import { type MockApi, type MockOptions, mockApiOf } from '../create-mock-api.js';
 import { normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
 import { guardResponse, hostCheck, joinedHeader } from '../pipeline/host-guard.js';
@@ -325,7 +325,7 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
   const keyless = keylessErrors(new KeyRedactor(mock.options.apiKeys, { shortAsToken: true }));
   const context: ServerContext = {
     mock,
-    onRequest: options.onRequest,
+    onRequest: guardedCallback('onRequest', options.onRequest, '(line) => console.log(line)'),
     timed: options.onRequest !== undefined || mock.options.journalSize > 0,
     // Hiding keys is the log's dearest step, and a pure function of the text: paid once per distinct target or detail.
     redact: memoize(targetRedactor(mock.options.apiKeys, mock.options.basePath)),

@@ -6,8 +6,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Plugin, ProxyOptions, ResolvedConfig, ViteDevServer } from 'vite';
+import { parseUserUrl } from '../../http/user-url.js';
 import { ADMIN_PREFIX } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
+import { optionsObject } from '../core/option-checks.js';
 import { hostCheck } from '../pipeline/host-guard.js';
 import { type MockServerOptions, startMockServer } from './node-server.js';
 
@@ -61,10 +63,15 @@ async function startUpstream(options: MockServerOptions): Promise<Upstream> {
   return upstream;
 }
 
+/** A running mock's URL, held to the rule of every URL a user gives (`parseUserUrl`). */
+function targetUrl(target: string): URL {
+  return parseUserUrl(target, { name: 'petstoreMock: target', schemes: ['http:', 'https:'], example: 'http://127.0.0.1:4010' });
+}
+
 /** The mock the dev server proxies to: the running one `target` names, or one started now. */
 function upstreamOf(options: PetstoreMockPluginOptions): Promise<Upstream> {
   if (!('target' in options)) return startUpstream(options);
-  const url = new URL(options.target);
+  const url = targetUrl(options.target);
   const path = url.pathname.replace(/\/+$/, '');
   // Not ours to stop: it was running before the dev server and runs after it.
   return Promise.resolve({ origin: url.origin, basePath: path === '' ? MOCK_DEFAULTS.basePath : path, stop: async () => {} });
@@ -149,7 +156,10 @@ function printWhere(server: ViteDevServer, upstream: Upstream): void {
  * // the app: fetch('/v1/pets', { headers: { authorization: 'Bearer petstore-dev-key' } })
  * //          fetch('/__mock/reset', { method: 'POST', headers: { 'x-mock-admin': '1' } })
  */
-export function petstoreMock(options: PetstoreMockPluginOptions = {}): Plugin {
+export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
+  // Checked where it enters: a target that is no URL is said when the config is written, not when Vite starts.
+  const options = optionsObject('petstoreMock', given);
+  if ('target' in options) targetUrl(options.target);
   let upstream: Upstream | undefined;
   // Until Vite's config says it checks `Host` itself, the names are those the mock serves.
   let hostServed = hostCheck('target' in options ? [] : (options.allowedHosts ?? []));

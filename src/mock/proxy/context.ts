@@ -10,7 +10,7 @@ import type { ProfileDocument } from '../../profile/profile.js';
 import type { KeyRedactor } from '../../redact/key-redactor.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { type FaultKind, type FaultRates, faultDraw } from '../core/faults.js';
-import { callback, checkServerPlace, optionsObject, text, trueOrFalse, wholeNumberIn } from '../core/option-checks.js';
+import { checkServerPlace, guardedCallback, optionsObject, text, trueOrFalse, wholeNumberIn } from '../core/option-checks.js';
 import { journalOf, type MockApi } from '../create-mock-api.js';
 import type { OperationId } from '../operations/operation.js';
 import { normalizeMockOptions } from '../options.js';
@@ -158,9 +158,8 @@ function keyLabels(
   };
 }
 
-/** The context of a proxy with these options; throws a TypeError for an upstream that is not an http(s) base URL, or a key that cannot be one. */
-/** The proxy's own options, checked where they enter; those it shares with the mock are `normalizeMockOptions`'. */
-function checkedProxyOptions(given: ProxyOptions): ProxyOptions {
+/** The proxy's own options, checked where they enter, its callbacks kept from throwing; those it shares with the mock are `normalizeMockOptions`'. */
+export function checkedProxyOptions(given: ProxyOptions): ProxyOptions {
   const options = optionsObject('startProxyServer', given);
   checkServerPlace('startProxyServer', options);
   checkTimeouts(options.timeouts);
@@ -169,12 +168,13 @@ function checkedProxyOptions(given: ProxyOptions): ProxyOptions {
   if (text('record', options.record, "'./recorded-pets.json'") === '')
     throw new TypeError('record must name a file, such as ./recorded-pets.json; got an empty string');
   trueOrFalse('prefer', options.prefer, true);
-  callback('onProblem', options.onProblem, '(line) => console.warn(line)');
-  return options;
+  const onProblem = guardedCallback('onProblem', options.onProblem, '(line) => console.warn(line)');
+  const onRequest = guardedCallback('onRequest', options.onRequest, '(line) => console.log(line)');
+  return { ...options, ...(onProblem === undefined ? {} : { onProblem }), ...(onRequest === undefined ? {} : { onRequest }) };
 }
 
-export function createProxyContext(given: ProxyOptions): ProxyContext {
-  const options = checkedProxyOptions(given);
+/** The context of a proxy with these options (as `checkedProxyOptions` gives them); throws a TypeError for an upstream that is not an http(s) base URL, or a key that cannot be one. */
+export function createProxyContext(options: ProxyOptions): ProxyContext {
   const upstream = parseUpstream(options.upstream);
   const basePath = MOCK_DEFAULTS.basePath;
   const host = options.host ?? MOCK_DEFAULTS.host;

@@ -17,7 +17,7 @@ import { bodyText, errorResponse, type MockRequest, type MockResponse, wireBody 
 import { guardResponse, isAdminTarget, joinedHeader } from '../pipeline/host-guard.js';
 import { createHostServer, lingerThenClose, readBody } from '../pipeline/http-server.js';
 import { writeFault } from '../pipeline/node-faults.js';
-import { createProxyContext, type ProxyContext, type ProxyOptions } from './context.js';
+import { checkedProxyOptions, createProxyContext, type ProxyContext, type ProxyOptions } from './context.js';
 import type { DriftReport } from './drift-report.js';
 import { guardRejection, keyRejection } from './guard.js';
 import { journalAnswered, type Noted, operationReached } from './proxy-journal.js';
@@ -165,7 +165,8 @@ function portOf(server: Server): number {
  * // point the front end at proxy.url; then
  * proxy.report().drift.count;
  */
-export async function startProxyServer(options: ProxyOptions): Promise<ProxyServer> {
+export async function startProxyServer(given: ProxyOptions): Promise<ProxyServer> {
+  const options = checkedProxyOptions(given);
   const context = createProxyContext(options);
   await context.recorder?.start();
   // The mock's own server: its limits on slow clients, and its Error JSON for what Node would answer.
