@@ -188,6 +188,33 @@ describe('a namespace emptied under running replicas (FLUSHALL)', () => {
   });
 });
 
+describe('--workers 2: the workers Node runs', () => {
+  it("bounds each worker's young generation as memory mode has it, unless NODE_OPTIONS sets its own", async () => {
+    const redis = await startRedis();
+    try {
+      const argsOfWorkers = (cluster: RunningMock) =>
+        execFileSync('ps', ['-o', 'args=', '--ppid', String(cluster.child.pid)], { encoding: 'utf8' })
+          .split('\n')
+          .filter(Boolean);
+      const bounded = await mock(['--store', redis.url, '--namespace', 'semi-a', '--workers', '2', '--quiet']);
+      expect(argsOfWorkers(bounded)).toHaveLength(2);
+      for (const args of argsOfWorkers(bounded)) expect(args).toContain('--max-semi-space-size=8');
+      await bounded.stop('SIGTERM');
+      const own = await startMockCli(['--port', '0', '--store', redis.url, '--namespace', 'semi-b', '--workers', '2', '--quiet'], {
+        NODE_OPTIONS: '--max-semi-space-size=32',
+      });
+      try {
+        expect(argsOfWorkers(own)).toHaveLength(2);
+        for (const args of argsOfWorkers(own)) expect(args).not.toContain('--max-semi-space-size=8');
+      } finally {
+        await own.stop('SIGTERM');
+      }
+    } finally {
+      await redis.stop();
+    }
+  });
+});
+
 describe('--workers 2 while Redis is down', () => {
   it('replaces a worker killed with -9 by one that connects and serves once Redis is back', async () => {
     const redis = await startRedis();
