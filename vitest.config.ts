@@ -17,7 +17,10 @@ export default defineConfig({
     projects: [
       // In process and fast on a quiet machine; the bound is a hang's, not a speed's: a property test of a
       // few hundred milliseconds takes seconds beside two busy processes (.ci/run's loaded run).
-      { resolve, test: { name: 'unit', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
+      // Its files share their workers' modules (isolate: false), as a worker started and the package's
+      // modules loaded again for each of 63 files took about half the project's CPU; a unit test puts back
+      // what it changes of a module (fake timers, `waits.schedule`) in its afterEach.
+      { resolve, test: { name: 'unit', include: ['src/**/*.test.ts'], testTimeout: 30_000, isolate: false } },
       {
         resolve,
         // One bound for every e2e test and hook: a hang's, not a speed's. The slowest tests (a whole
