@@ -3,8 +3,15 @@ import { SpecError } from '../errors.js';
 import { type JsonValue, validationView } from '../json/lossless.js';
 import { compiledValidators } from '../openapi/ajv.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
-import { type JsonSchema, type OpenApiDocument, type OperationEntry, operationsOf, parametersOf, resolve } from '../openapi/document.js';
-import { type OperationKind, operationOfKind, type ResourceModel, type ValidatorLookup } from '../openapi/resource-model.js';
+import { type JsonSchema, type OpenApiDocument, type OperationEntry, operationsOf, resolve } from '../openapi/document.js';
+import {
+  type ModelOperation,
+  type OperationKind,
+  operationOfKind,
+  type PageSize,
+  type ResourceModel,
+  type ValidatorLookup,
+} from '../openapi/resource-model.js';
 
 /** What the verifier knows of one operation, from the spec. */
 export interface ContractOperation {
@@ -19,13 +26,6 @@ export interface ContractOperation {
   readonly deprecated: boolean;
   /** `x-sunset`: when a deprecated operation is removed. */
   readonly sunset: Date | undefined;
-}
-
-/** An integer query parameter's bounds and default, as the spec states them. */
-interface IntegerBounds {
-  readonly minimum: number;
-  readonly maximum: number;
-  readonly default: number;
 }
 
 /** The body schema's shape: what a valid request body needs. */
@@ -70,10 +70,6 @@ export interface Contract {
   requestViolations(operationId: string, body: JsonValue): SchemaViolation[] | undefined;
   /** Every violation of the schemas the spec gives the headers of this operation and status (by lower-case name), or `undefined` when it documents none. */
   headerViolations(operationId: string, status: number, headers: Readonly<Record<string, string>>): SchemaViolation[] | undefined;
-  /** Bounds of an integer query parameter. */
-  integerParameter(operationId: string, name: string): IntegerBounds;
-  /** Allowed values of an enum query parameter. */
-  enumParameter(operationId: string, name: string): readonly string[];
   /** The request body's shape. */
   body(operationId: string): BodyShape;
   /** The names of the record's fields, from the resource model. */
@@ -152,14 +148,6 @@ function operationEntry(doc: OpenApiDocument, operationId: string): OperationEnt
   return operationsOf(doc).find((candidate) => candidate.operationId === operationId);
 }
 
-/** The schema of a parameter of an operation, references followed. */
-function parameterSchema(doc: OpenApiDocument, operationId: string, name: string): JsonSchema {
-  const entry = operationEntry(doc, operationId);
-  const found = entry && parametersOf(doc, entry.operation).find((p) => p.name === name);
-  if (!found) throw new SpecError(`the spec has no parameter "${name}" on "${operationId}"`);
-  return resolve(doc, found.schema);
-}
-
 function bodyShapeOf(doc: OpenApiDocument, operationId: string): BodyShape {
   const schema = operationEntry(doc, operationId)?.operation.requestBody?.content['application/json']?.schema;
   if (!schema) throw new SpecError(`the spec gives "${operationId}" no JSON request body`);
@@ -229,11 +217,6 @@ export async function loadContract(spec: CompiledSpec = BUNDLED_SPEC): Promise<C
       const validate = validator(`${operationId}${status}Headers`);
       return validate && violationsOf(validate, headers);
     },
-    integerParameter(operationId, name) {
-      const schema = parameterSchema(doc, operationId, name);
-      return { minimum: Number(schema.minimum), maximum: Number(schema.maximum), default: Number(schema.default) };
-    },
-    enumParameter: (operationId, name) => stringsOf(parameterSchema(doc, operationId, name).enum),
     fields: () => model.fields.map((field) => field.name),
     body: (operationId) => bodyShapeOf(doc, operationId),
   };
@@ -247,4 +230,25 @@ export function operationIdOf(contract: Contract, kind: OperationKind): string {
   const found = operationOfKind(contract.model, kind);
   if (found === undefined) throw new SpecError(`the spec has no operation of the kind ${kind}, which the spec suite checks`);
   return found.operationId;
+}
+
+/** The spec's list with its page size, default included: what the checks of the list and the fuzz suite take their bounds and filters from. */
+export function listOf(contract: Contract): ModelOperation & { readonly pageSize: PageSize & { readonly default: number } } {
+  const list = operationOfKind(contract.model, 'list');
+  const pageSize = list?.pageSize;
+  if (list === undefined || pageSize?.default === undefined)
+    throw new SpecError(
+      'the spec has no list with a page size and its default (an integer query parameter with a minimum, a maximum and a default), which the spec suite checks',
+    );
+  return { ...list, pageSize: { ...pageSize, default: pageSize.default } };
+}
+
+/** The query of the largest page a list allows (`limit=100`), or none when it has no page size. */
+export function fullPage(list: ModelOperation): string {
+  return list.pageSize === undefined ? '' : `${list.pageSize.parameter}=${list.pageSize.maximum}`;
+}
+
+/** The values of the list's filter of `field` (the `status` enum). */
+export function filterValues(contract: Contract, field: string): string[] {
+  return (listOf(contract).filters.find((filter) => filter.field === field)?.values ?? []).map(String);
 }

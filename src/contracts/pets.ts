@@ -1,6 +1,7 @@
 import { INT64_MAX } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type CheckContext, formFault, type RunState, statusFault } from './check.js';
+import { fullPage, listOf } from './contract.js';
 import type { Exchange } from './http.js';
 
 export type PetJson = Record<string, JsonValue>;
@@ -101,11 +102,11 @@ function knownCategoryId(state: RunState): string {
 
 /** The largest limit the spec allows, to see as much of the listing as one page shows. */
 export function maxLimit(context: CheckContext): number {
-  return context.contract.integerParameter(context.kind('list'), 'limit').maximum;
+  return listOf(context.contract).pageSize.maximum;
 }
 
 /** One page of the listing with `query` (besides the limit). */
-export async function listPage(context: CheckContext, query = `limit=${maxLimit(context)}`): Promise<{ exchange: Exchange; pets: PetJson[] }> {
+export async function listPage(context: CheckContext, query = fullPage(listOf(context.contract))): Promise<{ exchange: Exchange; pets: PetJson[] }> {
   const exchange = await context.call(context.kind('list'), { query });
   if (exchange.status === 200 && !Array.isArray(exchange.json)) context.skip('the listing is not an array');
   return { exchange, pets: petsOf(exchange) };
@@ -204,6 +205,7 @@ async function postWithAcceptedCategory(context: CheckContext, purpose: string, 
  * does not know), so the calling check is skipped then; any other failure to create is a finding.
  */
 export async function createPet(context: CheckContext, purpose: string, fields: NewPetFields = {}): Promise<Created> {
+  const create = context.kind('create');
   const name = petName(context.state, purpose);
   const { exchange, categoryId } =
     fields.categoryId === undefined
@@ -216,26 +218,26 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
       fields.categoryId === undefined && settledCategory.get(context.state) === undefined && context.state.categoryId === undefined && listed.length > 0;
     if (fields.categoryId === undefined && settledCategory.get(context.state) === categoryId)
       context.fail(
-        `${context.kind('create')} refused (400) a valid NewPet (name ${JSON.stringify(name)}, the accepted categoryId ${categoryId}${fields.status === undefined ? '' : `, status ${fields.status}`})`,
+        `${create} refused (400) a valid NewPet (name ${JSON.stringify(name)}, the accepted categoryId ${categoryId}${fields.status === undefined ? '' : `, status ${fields.status}`})`,
         exchange,
-        { expected: '201', actual: '400', fault: statusFault(context.kind('create'), 400) },
+        { expected: '201', actual: '400', fault: statusFault(create, 400) },
       );
     if (rejectedAll)
       context.fail(
-        `${context.kind('create')} refused (400) a valid NewPet with every category tried, the listing's own among them (${categoryCandidates(context.state).join(', ')})`,
+        `${create} refused (400) a valid NewPet with every category tried, the listing's own among them (${categoryCandidates(context.state).join(', ')})`,
         exchange,
-        { expected: '201', actual: '400', fault: statusFault(context.kind('create'), 400) },
+        { expected: '201', actual: '400', fault: statusFault(create, 400) },
       );
     context.skip(`the deployment refused to create a pet with categoryId ${categoryId} (400), so this cannot be checked`);
   }
   if (exchange.status !== 201) {
-    context.fail(`${context.kind('create')} answered ${exchange.status} to a valid NewPet`, exchange, {
+    context.fail(`${create} answered ${exchange.status} to a valid NewPet`, exchange, {
       expected: '201',
       actual: String(exchange.status),
-      fault: statusFault(context.kind('create'), exchange.status),
+      fault: statusFault(create, exchange.status),
     });
   }
-  if (!isPet(exchange.json)) context.skip(`${context.kind('create')} gave no pet to check further`);
+  if (!isPet(exchange.json)) context.skip(`${create} gave no pet to check further`);
   return {
     exchange,
     pet: exchange.json,

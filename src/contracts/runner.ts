@@ -14,7 +14,7 @@ import { getChecks } from './checks/get.js';
 import { listChecks } from './checks/list.js';
 import { replaceChecks, replaceWrites } from './checks/replace-checks.js';
 import { variationChecks } from './checks/variation.js';
-import { type Contract, loadContract } from './contract.js';
+import { type Contract, fullPage, loadContract } from './contract.js';
 import { DeploymentModel, followedOperations } from './deployment/deployment-model.js';
 import { runModelPhase } from './deployment/model-phase.js';
 import { shortened, shortenedResult } from './excerpt.js';
@@ -190,9 +190,8 @@ async function preflight(
 ): Promise<{ listing: Record<string, JsonValue>[] } | { fatal: string }> {
   const list = operationOfKind(contract.model, 'list');
   if (list === undefined) return { fatal: 'the spec has no list of its resource (a GET on the collection answering an array), which every run starts with' };
-  const { path, pageSize } = list;
   try {
-    const exchange = await client.send({ method: 'GET', path, ...(pageSize === undefined ? {} : { query: `${pageSize.parameter}=${pageSize.maximum}` }) });
+    const exchange = await client.send({ method: 'GET', path: list.path, query: fullPage(list) });
     const where = `GET ${exchange.request.url}`;
     if (exchange.status === 401 || exchange.status === 403) {
       return {

@@ -45,18 +45,19 @@ function validValue(field: string, type: string | undefined, categoryId: string)
 }
 
 async function expectMistypedRefused(context: CheckContext): Promise<void> {
+  const create = context.kind('create');
   const categoryId = await bodyCategoryId(context.state);
-  const { properties } = context.contract.body(context.kind('create'));
+  const { properties } = context.contract.body(create);
   for (const [field, { type }] of Object.entries(properties)) {
     for (const { value, what } of mistyped(type, validValue(field, type, categoryId))) {
       const body = bodyWith(context, `${field} mistyped`, categoryId, field, value);
-      const exchange = await context.call(context.kind('create'), { body });
+      const exchange = await context.call(create, { body });
       if (exchange.status === 400) continue;
       const stored = exchange.status === 201 && isPet(exchange.json) ? exact(exchange.json[field]) : undefined;
       context.fail(
         exchange.status === 201
-          ? `${context.kind('create')} accepted ${field} ${value}, ${what}, and stored ${field} ${stored}: ${field} is ${type === 'integer' ? 'an integer' : `a ${type}`} in the schema, so check the JSON type before converting and answer 400 naming ${field}`
-          : `${context.kind('create')} answered ${exchange.status} to ${field} ${value}, ${what}`,
+          ? `${create} accepted ${field} ${value}, ${what}, and stored ${field} ${stored}: ${field} is ${type === 'integer' ? 'an integer' : `a ${type}`} in the schema, so check the JSON type before converting and answer 400 naming ${field}`
+          : `${create} answered ${exchange.status} to ${field} ${value}, ${what}`,
         exchange,
         { expected: `400 naming ${field}`, actual: String(exchange.status) },
       );
@@ -66,16 +67,17 @@ async function expectMistypedRefused(context: CheckContext): Promise<void> {
 
 /** Each integer field written with a zero fraction: refused, or kept as the integer it is. */
 async function expectZeroFractionKept(context: CheckContext): Promise<void> {
+  const create = context.kind('create');
   const categoryId = await bodyCategoryId(context.state);
-  const { properties } = context.contract.body(context.kind('create'));
+  const { properties } = context.contract.body(create);
   for (const [field, { type }] of Object.entries(properties)) {
     if (type !== 'integer') continue;
     const valid = validValue(field, type, categoryId);
     const body = bodyWith(context, `${field} zero fraction`, categoryId, field, `${valid}.0`);
-    const exchange = await context.call(context.kind('create'), { body });
+    const exchange = await context.call(create, { body });
     if (exchange.status === 400) {
       context.advise(
-        `${context.kind('create')} refuses ${field} ${valid}.0, an integer to JSON Schema (as Go's encoding/json refuses it; pydantic and JavaScript read it as ${valid}): a client whose serializer writes integers with a zero fraction is refused. The interface leaves this open, so it is no failure`,
+        `${create} refuses ${field} ${valid}.0, an integer to JSON Schema (as Go's encoding/json refuses it; pydantic and JavaScript read it as ${valid}): a client whose serializer writes integers with a zero fraction is refused. The interface leaves this open, so it is no failure`,
         `zero-fraction:${field}`,
       );
       continue;
@@ -85,13 +87,13 @@ async function expectZeroFractionKept(context: CheckContext): Promise<void> {
       if (!isPet(exchange.json)) continue;
       const stored = exact(exchange.json[field]);
       if (stored !== valid)
-        context.fail(`${context.kind('create')} accepted ${field} ${valid}.0 but stored ${field} ${stored}`, exchange, {
+        context.fail(`${create} accepted ${field} ${valid}.0 but stored ${field} ${stored}`, exchange, {
           expected: `${field} ${valid}`,
           actual: `${field} ${stored}`,
-          fault: changedFieldFault(context.kind('create'), field, valid, exchange.json[field]),
+          fault: changedFieldFault(create, field, valid, exchange.json[field]),
         });
     } else
-      context.fail(`${context.kind('create')} answered ${exchange.status} to ${field} ${valid}.0 (an integer to JSON Schema)`, exchange, {
+      context.fail(`${create} answered ${exchange.status} to ${field} ${valid}.0 (an integer to JSON Schema)`, exchange, {
         expected: `400, or 201 with ${field} ${valid}`,
         actual: String(exchange.status),
       });

@@ -1,7 +1,8 @@
 import { operationOfKind } from '../../openapi/resource-model.js';
 import { idReusedFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
-import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, newPetBody, type PetJson } from '../pets.js';
+import { filterValues } from '../contract.js';
+import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, maxLimit, newPetBody, type PetJson } from '../pets.js';
 import { bodyChecks } from './bodies.js';
 import { typeChecks } from './check-types.js';
 
@@ -10,13 +11,14 @@ const BEYOND_DOUBLE = '9007199254740993';
 
 /** Checks that what was sent comes back exactly. */
 function expectEcho(context: CheckContext, created: Awaited<ReturnType<typeof createPet>>): void {
+  const create = context.kind('create');
   for (const [field, sent] of Object.entries(created.sent)) {
     const got = created.pet[field];
     if (exact(got) !== sent)
-      context.fail(`${context.kind('create')} changed ${field}`, created.exchange, {
+      context.fail(`${create} changed ${field}`, created.exchange, {
         expected: sent,
         actual: got === undefined ? '(missing)' : exact(got),
-        fault: changedFieldFault(context.kind('create'), field, sent, got),
+        fault: changedFieldFault(create, field, sent, got),
       });
   }
 }
@@ -117,19 +119,20 @@ export const createChecks: KindCheck[] = [
       `${op} answers 201 with the pet, echoing a non-ASCII name (Basic Multilingual Plane), the categoryId and the status exactly, with a Location naming it when it sends one`,
     writes: true,
     async run(context) {
-      const statuses = context.contract.enumParameter(context.kind('list'), 'status');
+      const create = context.kind('create');
+      const statuses = filterValues(context.contract, 'status');
       const created = await createPet(context, 'Zoë 小狗 "quoted"', { status: statuses[1] ?? statuses[0] ?? 'available' });
       expectEcho(context, created);
       const location = created.exchange.headers.get('location');
       // The spec describes Location, the interface does not ask for it: without one a client loses nothing it was promised.
       if (location === null || location.trim() === '')
-        return context.advise(`${context.kind('create')}'s 201 carries no Location header, which the spec describes (the interface does not ask for it)`);
+        return context.advise(`${create}'s 201 carries no Location header, which the spec describes (the interface does not ask for it)`);
       const wrong = locationProblem(context, location, idOf(created.pet), created.exchange.request.url);
       if (wrong)
-        context.fail(`${context.kind('create')}'s 201 carries ${wrong.problem}; write it from the base path the service is mounted under`, created.exchange, {
+        context.fail(`${create}'s 201 carries ${wrong.problem}; write it from the base path the service is mounted under`, created.exchange, {
           expected: `Location: ${wrong.expected}`,
           actual: location,
-          fault: `location:${context.kind('create')}`,
+          fault: `location:${create}`,
         });
     },
   },
@@ -148,16 +151,17 @@ export const createChecks: KindCheck[] = [
     title: (op) => `${op} with a category no listed pet has answers 201 or 400 (a deployment may know only some categories)`,
     writes: true,
     async run(context) {
+      const create = context.kind('create');
       const listed = [...new Set(context.state.listing.map((pet) => pet.categoryId).filter((id) => typeof id === 'bigint' || typeof id === 'number'))].map(
         String,
       );
       let unlisted = UNLISTED_CATEGORY;
       while (listed.includes(String(unlisted))) unlisted++;
-      const exchange = await context.call(context.kind('create'), { body: newPetBody(context.state, 'unlisted category', { categoryId: String(unlisted) }) });
+      const exchange = await context.call(create, { body: newPetBody(context.state, 'unlisted category', { categoryId: String(unlisted) }) });
       if (exchange.status === 201) context.observe({ unlistedCategory: 'accepted' });
       else if (exchange.status === 400) context.observe({ unlistedCategory: 'refused', listedCategories: listed });
       else
-        context.fail(`${context.kind('create')} answered ${exchange.status} for the category ${unlisted}`, exchange, {
+        context.fail(`${create} answered ${exchange.status} for the category ${unlisted}`, exchange, {
           expected: '201 or 400',
           actual: String(exchange.status),
         });
@@ -169,19 +173,16 @@ export const createChecks: KindCheck[] = [
     title: (op) => `${op} assigns every pet its own id`,
     writes: true,
     async run(context) {
+      const create = context.kind('create');
       const first = await createPet(context, 'unique 1');
       const second = await createPet(context, 'unique 2');
       observeIds(context, first.pet, second.pet);
       const taken = new Set(context.state.listing.map(idOf));
       if (idOf(first.pet) === idOf(second.pet))
-        context.fail(`${context.kind('create')} gave two new pets the same id ${idOf(first.pet)}`, second.exchange, {
-          fault: idReusedFault(context.kind('create')),
-        });
+        context.fail(`${create} gave two new pets the same id ${idOf(first.pet)}`, second.exchange, { fault: idReusedFault(create) });
       for (const { pet, exchange } of [first, second]) {
         if (taken.has(idOf(pet)))
-          context.fail(`${context.kind('create')} gave a new pet the id ${idOf(pet)} of a pet listed before`, exchange, {
-            fault: idReusedFault(context.kind('create')),
-          });
+          context.fail(`${create} gave a new pet the id ${idOf(pet)} of a pet listed before`, exchange, { fault: idReusedFault(create) });
       }
     },
   },
@@ -194,7 +195,7 @@ export const createChecks: KindCheck[] = [
       const { pet } = await createPet(context, 'persisted');
       await expectReread(context, pet, 'without a status');
       const page = await listPage(context);
-      const max = context.contract.integerParameter(context.kind('list'), 'limit').maximum;
+      const max = maxLimit(context);
       if (page.pets.length < max) expectListed(context, pet, page, context.kind('list'));
     },
   },
@@ -204,13 +205,11 @@ export const createChecks: KindCheck[] = [
     title: (op) => `${op} answers 400 to each invalid body (missing and null fields, a status outside the enum, malformed JSON)`,
     writes: true,
     async run(context) {
+      const create = context.kind('create');
       for (const [what, body] of invalidBodies(context)) {
-        const exchange = await context.call(context.kind('create'), { body });
+        const exchange = await context.call(create, { body });
         if (exchange.status !== 400)
-          context.fail(`${context.kind('create')} answered ${exchange.status} to a body with ${what}`, exchange, {
-            expected: '400',
-            actual: String(exchange.status),
-          });
+          context.fail(`${create} answered ${exchange.status} to a body with ${what}`, exchange, { expected: '400', actual: String(exchange.status) });
       }
     },
   },

@@ -9,7 +9,7 @@
 import type { ModelOperation } from '../../openapi/resource-model.js';
 import { operationOfKind } from '../../openapi/resource-model.js';
 import type { Check, CheckContext } from '../check.js';
-import type { Contract } from '../contract.js';
+import { type Contract, fullPage } from '../contract.js';
 import type { Exchange } from '../http.js';
 import { absentIdBeyond, createPet, idOf, type PetJson, petsOf } from '../pets.js';
 import { expectStatus } from './item-kinds.js';
@@ -44,9 +44,8 @@ function sendDelete(context: CheckContext, around: Around, id: string, authoriza
  * pet's own value (a page of one status is where a new record shows first when the collection is large).
  */
 function queriesFor(around: Around, pet: PetJson): string[] {
-  const { pageSize, filters } = around.list;
-  const size = pageSize === undefined ? '' : `${pageSize.parameter}=${pageSize.maximum}`;
-  const filtered = filters
+  const size = fullPage(around.list);
+  const filtered = around.list.filters
     .filter((filter) => typeof pet[filter.field] === 'string' || typeof pet[filter.field] === 'number')
     .map((filter) => `${filter.parameter}=${encodeURIComponent(String(pet[filter.field]))}`);
   return [size, ...filtered.map((query) => (size === '' ? query : `${query}&${size}`))];

@@ -18,10 +18,11 @@ const BOUNDARY_IDS: readonly [string, string][] = [
 
 /** Where the spec sends clients of the deprecated read: its `x-replacement`, with the filter to use when that is the list. */
 function replacementOf(context: CheckContext): string {
+  const list = context.kind('list');
   const { model } = context.contract;
-  const replacement = operationOfKind(model, 'read')?.deprecation?.replacement ?? context.kind('list');
+  const replacement = operationOfKind(model, 'read')?.deprecation?.replacement ?? list;
   const filter = operationOfKind(model, 'list')?.filters[0];
-  return replacement === context.kind('list') && filter !== undefined ? `${replacement} with the ${filter.parameter} filter` : replacement;
+  return replacement === list && filter !== undefined ? `${replacement} with the ${filter.parameter} filter` : replacement;
 }
 
 export const getChecks: KindCheck[] = [
@@ -31,15 +32,13 @@ export const getChecks: KindCheck[] = [
     title: (op) => `${op} answers 200 with the same pet the listing shows`,
     writes: false,
     async run(context) {
+      const read = context.kind('read');
       const pet = await existingPet(context);
-      const exchange = await context.call(context.kind('read'), { params: { petId: idOf(pet) } });
+      const exchange = await context.call(read, { params: { petId: idOf(pet) } });
       if (exchange.status !== 200)
-        context.fail(`${context.kind('read')} answered ${exchange.status} for the listed pet ${idOf(pet)}`, exchange, {
-          expected: '200',
-          actual: String(exchange.status),
-        });
+        context.fail(`${read} answered ${exchange.status} for the listed pet ${idOf(pet)}`, exchange, { expected: '200', actual: String(exchange.status) });
       else if (!isPet(exchange.json) || !samePet(context, exchange.json, pet))
-        context.fail(`${context.kind('read')} answered another pet than the listing shows for id ${idOf(pet)}`, exchange);
+        context.fail(`${read} answered another pet than the listing shows for id ${idOf(pet)}`, exchange);
     },
   },
   {
@@ -48,13 +47,14 @@ export const getChecks: KindCheck[] = [
     title: (op) => `${op} answers 404 for an id no pet has`,
     writes: false,
     async run(context) {
+      const read = context.kind('read');
       const id = absentIdBeyond(context.state.listing.map(idOf));
-      const exchange = await context.call(context.kind('read'), { params: { petId: id } });
+      const exchange = await context.call(read, { params: { petId: id } });
       if (exchange.status !== 404)
-        context.fail(`${context.kind('read')} answered ${exchange.status} for the absent id ${id}`, exchange, {
+        context.fail(`${read} answered ${exchange.status} for the absent id ${id}`, exchange, {
           expected: '404',
           actual: String(exchange.status),
-          ...(exchange.status === 200 ? { fault: statusFault(context.kind('read'), 200) } : {}),
+          ...(exchange.status === 200 ? { fault: statusFault(read, 200) } : {}),
         });
     },
   },
@@ -64,15 +64,16 @@ export const getChecks: KindCheck[] = [
     title: (op) => `${op} answers 400 or 404 for an id that is not an integer`,
     writes: false,
     async run(context) {
+      const read = context.kind('read');
       for (const id of ['abc', '1.5']) {
-        const exchange = await context.call(context.kind('read'), { params: { petId: id } });
+        const exchange = await context.call(read, { params: { petId: id } });
         if (exchange.status === 400 || exchange.status === 404) context.observe({ nonIntegerPetId: exchange.status });
         if (exchange.status !== 400 && exchange.status !== 404)
-          context.fail(`${context.kind('read')} answered ${exchange.status} for the id ${id}`, exchange, {
+          context.fail(`${read} answered ${exchange.status} for the id ${id}`, exchange, {
             expected: '400 or 404',
             actual: String(exchange.status),
             // A pet for `1.5` is the lenient reading getPet.petId-spellings finds too: one fault, reported once.
-            ...(exchange.status === 200 && isPet(exchange.json) ? { fault: lenientIntegerFault(context.kind('read'), 'petId') } : {}),
+            ...(exchange.status === 200 && isPet(exchange.json) ? { fault: lenientIntegerFault(read, 'petId') } : {}),
           });
       }
     },
@@ -83,20 +84,21 @@ export const getChecks: KindCheck[] = [
     title: (op) => `${op} answers 404 (or 400) for the int64 ids at the edges: 0, -1, the int64 maximum and minimum, and one past each`,
     writes: false,
     async run(context) {
+      const read = context.kind('read');
       const listed = new Set(context.state.listing.map(idOf));
       for (const [id, what] of BOUNDARY_IDS) {
         if (listed.has(id)) continue;
-        const exchange = await context.call(context.kind('read'), { params: { petId: id } });
+        const exchange = await context.call(read, { params: { petId: id } });
         // An id no pet has is 404; an id the deployment never assigns may be rejected as invalid. 200 only for a pet with that id.
         const served = exchange.status === 200 && isPet(exchange.json) && idOf(exchange.json) === id;
         if (exchange.status !== 404 && exchange.status !== 400 && !served)
           context.fail(
-            `${context.kind('read')} answered ${exchange.status} for the id ${id}, ${what}${exchange.status >= 500 ? ': compare petId with the int64 range before the store reads it, and answer 400 (or 404)' : ''}`,
+            `${read} answered ${exchange.status} for the id ${id}, ${what}${exchange.status >= 500 ? ': compare petId with the int64 range before the store reads it, and answer 400 (or 404)' : ''}`,
             exchange,
             {
               expected: '404 or 400',
               actual: String(exchange.status),
-              ...(exchange.status === 200 && !isPet(exchange.json) ? { fault: statusFault(context.kind('read'), 200) } : {}),
+              ...(exchange.status === 200 && !isPet(exchange.json) ? { fault: statusFault(read, 200) } : {}),
             },
           );
       }
@@ -108,36 +110,31 @@ export const getChecks: KindCheck[] = [
     title: (op) => `${op}, deprecated, keeps working until its sunset by the deployment's clock and announces it`,
     writes: false,
     async run(context) {
-      const { deprecated, sunset } = context.contract.operation(context.kind('read'));
+      const read = context.kind('read');
+      const { deprecated, sunset } = context.contract.operation(read);
       if (!deprecated || !sunset) return;
       // The days left are the user's to plan by, on this machine's clock; the removal is judged on the deployment's (removal.ts).
       const daysLeft = Math.ceil((sunset.getTime() - context.state.now.getTime()) / DAY_MS);
       const day = sunsetDay(sunset);
       const pet = await existingPet(context);
-      const exchange = await context.call(context.kind('read'), { params: { petId: idOf(pet) }, judgesRemoval: true });
+      const exchange = await context.call(read, { params: { petId: idOf(pet) }, judgesRemoval: true });
       const clock = deploymentClock(exchange.headers.get('date'), context.state.now);
       const past = clock.at >= sunset.getTime();
       if (!past && daysLeft > 0)
-        context.advise(`${context.kind('read')} is deprecated: ${daysLeft} days left until its removal on ${day}; move clients to ${replacementOf(context)}`);
+        context.advise(`${read} is deprecated: ${daysLeft} days left until its removal on ${day}; move clients to ${replacementOf(context)}`);
       if (!past && exchange.status === 410)
-        context.fail(`${context.kind('read')} answered 410 before its sunset (${day}) by ${clockName(clock)}: it must keep working until then`, exchange, {
+        context.fail(`${read} answered 410 before its sunset (${day}) by ${clockName(clock)}: it must keep working until then`, exchange, {
           expected: '200',
           actual: '410',
         });
       // The interface schedules the removal but does not say what a removed operation answers: the spec's 410 is advice.
       if (past && exchange.status !== 410)
-        context.advise(
-          `${context.kind('read')} still answers ${exchange.status} though by ${clockName(clock)} its sunset (${day}) has passed; the spec says 410 from then on`,
-        );
+        context.advise(`${read} still answers ${exchange.status} though by ${clockName(clock)} its sunset (${day}) has passed; the spec says 410 from then on`);
       const header = exchange.headers.get('sunset');
       // The interface gives the date of removal but no header: what the spec describes of it is advice.
-      if (header === null)
-        context.advise(`the deployment sends no Sunset header on ${context.kind('read')} (expected ${sunset.toUTCString()})`, 'header:headers/sunset');
+      if (header === null) context.advise(`the deployment sends no Sunset header on ${read} (expected ${sunset.toUTCString()})`, 'header:headers/sunset');
       else if (Date.parse(header) !== sunset.getTime())
-        context.advise(
-          `the deployment's Sunset header on ${context.kind('read')} is "${header}", the spec says ${sunset.toUTCString()}`,
-          'header:headers/sunset',
-        );
+        context.advise(`the deployment's Sunset header on ${read} is "${header}", the spec says ${sunset.toUTCString()}`, 'header:headers/sunset');
       // A Deprecation in neither form the spec describes is advice too (check.ts), said once for the run.
     },
   },

@@ -2,6 +2,7 @@ import { SpecError } from '../../errors.js';
 import { inOrder, type ListOrder } from '../../profile/profile.js';
 import { fewerThanLimitFault, moreThanLimitFault, OTHER_STATUS, unknownValueFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
+import { filterValues, listOf } from '../contract.js';
 import { createPet, expectListed, idOf, listPage, maxLimit, type PetJson, petsOf } from '../pets.js';
 import type { Observations } from './observations.js';
 
@@ -26,7 +27,7 @@ function orderOf(pets: readonly PetJson[]): Observations['listOrder'] {
 }
 
 function pageSize(context: CheckContext) {
-  return context.contract.integerParameter(context.kind('list'), 'limit');
+  return listOf(context.contract).pageSize;
 }
 
 /** Values of the limit the interface forbids, derived from its bounds. */
@@ -49,6 +50,7 @@ export const listChecks: KindCheck[] = [
     title: (op) => `${op} answers the default page size when enough pets exist (creating what is missing)`,
     writes: false,
     async run(context) {
+      const list = context.kind('list');
       const size = pageSize(context).default;
       // Pets are only ever added while the run lasts, so what was seen or created is a lower bound.
       let existing = (await listPage(context)).pets.length;
@@ -63,12 +65,12 @@ export const listChecks: KindCheck[] = [
       const least = Math.min(size, existing);
       if (pets.length < least || pets.length > size) {
         context.fail(
-          `${context.kind('list')} without limit answered ${pets.length} pets while at least ${existing} exist: limit defaults to ${size}, so a request without it gets up to ${size} pets`,
+          `${list} without limit answered ${pets.length} pets while at least ${existing} exist: limit defaults to ${size}, so a request without it gets up to ${size} pets`,
           exchange,
           {
             expected: existing >= size ? `${size} pets (the default limit)` : `${least} to ${size} pets`,
             actual: `${pets.length} pets`,
-            fault: pets.length < least ? fewerThanLimitFault(context.kind('list')) : moreThanLimitFault(context.kind('list')),
+            fault: pets.length < least ? fewerThanLimitFault(list) : moreThanLimitFault(list),
           },
         );
       }
@@ -80,33 +82,34 @@ export const listChecks: KindCheck[] = [
     title: (op) => `${op} honours limit 1, a middle value and the maximum`,
     writes: false,
     async run(context) {
+      const list = context.kind('list');
       const max = maxLimit(context);
       // Pets are only ever added while the run lasts, so a count seen earlier is a lower bound:
       // together the pages of each status show at least their distinct pets of that status (counted
       // by id and status, so that a filter that is ignored is the filter's fault, not the limit's).
       let seen = (await listPage(context, '')).pets.length;
       const byStatus = new Set<string>();
-      for (const status of context.contract.enumParameter(context.kind('list'), 'status'))
+      for (const status of filterValues(context.contract, 'status'))
         for (const pet of (await listPage(context, `status=${status}&limit=${max}`)).pets) if (pet.status === status) byStatus.add(idOf(pet));
       seen = Math.min(max, Math.max(seen, byStatus.size));
       const { exchange: full, pets: all } = await listPage(context);
       if (all.length > max)
-        context.fail(`${context.kind('list')} with limit=${max} answered ${all.length} pets`, full, { expected: `at most ${max}`, actual: String(all.length) });
+        context.fail(`${list} with limit=${max} answered ${all.length} pets`, full, { expected: `at most ${max}`, actual: String(all.length) });
       if (all.length < seen) {
-        context.fail(`${context.kind('list')} with limit=${max} answered fewer pets than exist`, full, {
+        context.fail(`${list} with limit=${max} answered fewer pets than exist`, full, {
           expected: `at least ${seen} (seen without a limit and by status)`,
           actual: String(all.length),
-          fault: fewerThanLimitFault(context.kind('list')),
+          fault: fewerThanLimitFault(list),
         });
       }
       for (const limit of [1, 5]) {
         const { exchange, pets } = await listPage(context, `limit=${limit}`);
         const least = Math.min(limit, all.length);
         if (pets.length < least || pets.length > limit) {
-          context.fail(`${context.kind('list')} with limit=${limit} answered ${pets.length} pets`, exchange, {
+          context.fail(`${list} with limit=${limit} answered ${pets.length} pets`, exchange, {
             expected: least === limit ? `${limit} pets` : `${least} to ${limit} pets`,
             actual: `${pets.length} pets`,
-            fault: pets.length > limit ? moreThanLimitFault(context.kind('list')) : fewerThanLimitFault(context.kind('list')),
+            fault: pets.length > limit ? moreThanLimitFault(list) : fewerThanLimitFault(list),
           });
         }
       }
@@ -118,10 +121,11 @@ export const listChecks: KindCheck[] = [
     title: (op) => `${op} answers an out-of-range or non-integer limit with 400 or a valid page of at most the maximum`,
     writes: false,
     async run(context) {
+      const list = context.kind('list');
       const max = maxLimit(context);
       const { minimum, maximum, default: size } = pageSize(context);
       for (const limit of outOfRangeLimits(context)) {
-        const exchange = await context.call(context.kind('list'), { query: `limit=${encodeURIComponent(limit)}` });
+        const exchange = await context.call(list, { query: `limit=${encodeURIComponent(limit)}` });
         const count = petsOf(exchange).length;
         if (exchange.status === 200 || exchange.status === 400) context.observe(limitChoice(limit, exchange.status === 200, maximum));
         // Clamped, a limit above the range gives at most the maximum; below it, or no integer, at most the
@@ -129,15 +133,12 @@ export const listChecks: KindCheck[] = [
         const most = Number(limit) > maximum ? max : size;
         if (exchange.status === 200 && count > most) {
           context.fail(
-            `${context.kind('list')} with limit=${limit} answered ${count} pets: a limit outside ${minimum} to ${maximum} is refused with 400, clamped into the range, or ignored (the default page of ${size}), never read as more`,
+            `${list} with limit=${limit} answered ${count} pets: a limit outside ${minimum} to ${maximum} is refused with 400, clamped into the range, or ignored (the default page of ${size}), never read as more`,
             exchange,
             { expected: `400, or at most ${most} pets`, actual: `${count} pets` },
           );
         } else if (exchange.status !== 200 && exchange.status !== 400) {
-          context.fail(`${context.kind('list')} with limit=${limit} answered ${exchange.status}`, exchange, {
-            expected: '400 or 200',
-            actual: String(exchange.status),
-          });
+          context.fail(`${list} with limit=${limit} answered ${exchange.status}`, exchange, { expected: '400 or 200', actual: String(exchange.status) });
         }
       }
     },
@@ -162,24 +163,21 @@ export const listChecks: KindCheck[] = [
     title: (op) => `${op} with a status answers only pets of that status`,
     writes: false,
     async run(context) {
+      const list = context.kind('list');
       const max = maxLimit(context);
-      for (const status of context.contract.enumParameter(context.kind('list'), 'status')) {
+      for (const status of filterValues(context.contract, 'status')) {
         const { exchange, pets } = await listPage(context, `status=${status}&limit=${max}`);
         // No operation changes a pet's status, so pets listed with it at the start still have it.
         const known = Math.min(max, context.state.listing.filter((pet) => pet.status === status).length);
         if (pets.length < known) {
-          context.fail(
-            `${context.kind('list')} with status=${status} answered ${pets.length} pets, but ${known} with that status were listed at the start`,
-            exchange,
-            {
-              expected: `at least ${known}`,
-              actual: String(pets.length),
-            },
-          );
+          context.fail(`${list} with status=${status} answered ${pets.length} pets, but ${known} with that status were listed at the start`, exchange, {
+            expected: `at least ${known}`,
+            actual: String(pets.length),
+          });
         }
         const others = pets.filter((pet) => pet.status !== undefined && pet.status !== status);
         if (others.length > 0) {
-          context.fail(`${context.kind('list')} with status=${status} answered ${others.length} pet(s) of another status`, exchange, {
+          context.fail(`${list} with status=${status} answered ${others.length} pet(s) of another status`, exchange, {
             expected: `only status ${status}`,
             actual: `ids ${others.map(idOf).slice(0, 5).join(', ')} with status ${[...new Set(others.map((pet) => String(pet.status)))].join(', ')}`,
             fault: OTHER_STATUS,
@@ -194,14 +192,15 @@ export const listChecks: KindCheck[] = [
     title: (op) => `${op} with a status includes a pet just created with it (when the page is not full)`,
     writes: true,
     async run(context) {
+      const list = context.kind('list');
       const max = maxLimit(context);
-      const statuses = context.contract.enumParameter(context.kind('list'), 'status');
+      const statuses = filterValues(context.contract, 'status');
       const status = statuses.at(-1);
-      if (status === undefined) throw new SpecError(`the spec gives the status parameter of ${context.kind('list')} no enum`);
+      if (status === undefined) throw new SpecError(`the spec gives the status parameter of ${list} no enum`);
       const { pet } = await createPet(context, `status ${status}`, { status });
       const page = await listPage(context, `status=${status}&limit=${max}`);
       if (page.pets.length >= max) context.skip(`the page of status ${status} is full (${max}), so a new pet need not be on it`);
-      expectListed(context, pet, page, `${context.kind('list')}?status=${status}`);
+      expectListed(context, pet, page, `${list}?status=${status}`);
     },
   },
   {
@@ -210,28 +209,20 @@ export const listChecks: KindCheck[] = [
     title: (op) => `${op} with a status and a small limit answers that many pets of that status when they exist`,
     writes: false,
     async run(context) {
+      const list = context.kind('list');
       const max = maxLimit(context);
-      for (const status of context.contract.enumParameter(context.kind('list'), 'status')) {
+      for (const status of filterValues(context.contract, 'status')) {
         // Pets are only ever added while the run lasts: the count of the full page is a lower bound.
         const { pets: all } = await listPage(context, `status=${status}&limit=${max}`);
         const { exchange, pets } = await listPage(context, `status=${status}&limit=${SMALL_LIMIT}`);
         const least = Math.min(SMALL_LIMIT, all.length);
         const others = pets.filter((pet) => pet.status !== undefined && pet.status !== status);
         if (pets.length < least || pets.length > SMALL_LIMIT || others.length > 0) {
-          context.fail(
-            `${context.kind('list')} with status=${status}&limit=${SMALL_LIMIT} answered ${pets.length} pets, ${others.length} of another status`,
-            exchange,
-            {
-              expected: `${least === SMALL_LIMIT ? SMALL_LIMIT : `${least} to ${SMALL_LIMIT}`} pets of status ${status} (${all.length} listed with limit=${max})`,
-              actual: `${pets.length} pets${others.length > 0 ? `, ids ${others.map(idOf).join(', ')} of another status` : ''}`,
-              fault:
-                others.length > 0
-                  ? OTHER_STATUS
-                  : pets.length > SMALL_LIMIT
-                    ? moreThanLimitFault(context.kind('list'))
-                    : fewerThanLimitFault(context.kind('list')),
-            },
-          );
+          context.fail(`${list} with status=${status}&limit=${SMALL_LIMIT} answered ${pets.length} pets, ${others.length} of another status`, exchange, {
+            expected: `${least === SMALL_LIMIT ? SMALL_LIMIT : `${least} to ${SMALL_LIMIT}`} pets of status ${status} (${all.length} listed with limit=${max})`,
+            actual: `${pets.length} pets${others.length > 0 ? `, ids ${others.map(idOf).join(', ')} of another status` : ''}`,
+            fault: others.length > 0 ? OTHER_STATUS : pets.length > SMALL_LIMIT ? moreThanLimitFault(list) : fewerThanLimitFault(list),
+          });
         }
       }
     },
@@ -242,14 +233,15 @@ export const listChecks: KindCheck[] = [
     title: (op) => `${op} answers a status outside the enum with 400 or an empty page`,
     writes: false,
     async run(context) {
-      const exchange = await context.call(context.kind('list'), { query: 'status=petstore-verify-unknown' });
+      const list = context.kind('list');
+      const exchange = await context.call(list, { query: 'status=petstore-verify-unknown' });
       const count = petsOf(exchange).length;
       if (exchange.status === 400 || (exchange.status === 200 && count === 0)) context.observe({ unknownStatus: exchange.status === 400 ? 'refuse' : 'empty' });
       if (exchange.status === 200 ? count > 0 : exchange.status !== 400) {
-        context.fail(`${context.kind('list')} with an unknown status answered ${exchange.status} with ${count} pets`, exchange, {
+        context.fail(`${list} with an unknown status answered ${exchange.status} with ${count} pets`, exchange, {
           expected: '400, or 200 with no pets',
           actual: `${exchange.status}, ${count} pets`,
-          ...(count > 0 ? { fault: unknownValueFault(context.kind('list'), 'status') } : {}),
+          ...(count > 0 ? { fault: unknownValueFault(list, 'status') } : {}),
         });
       }
     },

@@ -8,7 +8,7 @@
 import { operationById } from '../../openapi/document.js';
 import { type Check, type CheckContext, type CheckResult, type RunState, runCheck, statusFault } from '../check.js';
 import type { Contract } from '../contract.js';
-import { flattenObject } from '../contract.js';
+import { flattenObject, fullPage } from '../contract.js';
 import { createPet, exact, idOf, isPet, petName } from '../pets.js';
 import { CROSS_CACHE_CREATES } from '../run-bounds.js';
 import { DeploymentModel, followedOperations } from './deployment-model.js';
@@ -82,7 +82,7 @@ async function crossCaches(context: CheckContext, model: DeploymentModel): Promi
   const { read, list } = model.kinds;
   const idParameter = model.contract.model.id.parameter;
   const ids = [...earliestAcknowledged(model, EARLIEST_READ), ...state.listing.slice(0, LISTED_READ).map(idOf)];
-  const size = list.pageSize ? `${list.pageSize.parameter}=${list.pageSize.maximum}` : '';
+  const size = fullPage(list);
   const queries = [size, ...list.filters.flatMap((filter) => filter.values.map((value) => `${filter.parameter}=${encodeURIComponent(String(value))}`))];
   // All at once, after every create: the client's pacer bounds what is in flight.
   await Promise.all([

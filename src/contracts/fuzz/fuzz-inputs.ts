@@ -6,7 +6,7 @@
  */
 import fc, { type Arbitrary } from 'fast-check';
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
-import { type Contract, operationIdOf } from '../contract.js';
+import { type Contract, filterValues, listOf } from '../contract.js';
 
 /** One body for createPet, as the exact JSON text sent. */
 export interface BodyInput {
@@ -169,8 +169,8 @@ export function bodyInputs(
 
 /** Queries for listPets: `limit` absent, within its bounds, beyond them or not an integer; `status` absent, in its enum, or outside it. */
 export function listInputs(contract: Contract): Arbitrary<ListInput> {
-  const { minimum, maximum } = contract.integerParameter(operationIdOf(contract, 'list'), 'limit');
-  const statuses = contract.enumParameter(operationIdOf(contract, 'list'), 'status');
+  const { minimum, maximum } = listOf(contract).pageSize;
+  const statuses = filterValues(contract, 'status');
   const limit = fc.oneof(
     { arbitrary: fc.constant({ kind: 'absent' as const }), weight: 2 },
     { arbitrary: fc.integer({ min: minimum, max: maximum }).map((value) => ({ kind: 'valid' as const, value })), weight: 4 },

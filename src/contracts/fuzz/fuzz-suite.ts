@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { operationOfKind } from '../../openapi/resource-model.js';
 import { type Check, CheckContext, type Finding, type RunState } from '../check.js';
-import { operationIdOf } from '../contract.js';
+import { listOf, operationIdOf } from '../contract.js';
 import type { TransportError } from '../http.js';
 import { acceptedCategoryId, exact, isPet, petName } from '../pets.js';
 import { CreateCommand, DeleteCommand, type FuzzRun, ListCommand, ModelViolation, ReadCommand, type Real } from './commands.js';
@@ -75,7 +75,7 @@ class FuzzSession implements FuzzRun {
       read: operationIdOf(contract, 'read'),
       idParameter: contract.model.id.parameter,
     };
-    this.bounds = contract.integerParameter(this.named.list, 'limit');
+    this.bounds = listOf(contract).pageSize;
   }
   canWrite(): boolean {
     return !this.state.readOnly && this.state.writesLeft > (this.failure ? 0 : SHRINK_RESERVE);
