@@ -61,6 +61,9 @@ function shortenedFinding(finding: Finding): Finding {
 export function shortenedResult(result: CheckResult): CheckResult {
   return {
     ...result,
+    // A pact's interaction names its id and title: a description of 10,000 characters once made each result 20 KB.
+    id: excerpt(result.id),
+    title: shortened(result.title),
     findings: result.findings.map(shortenedFinding),
     warnings: result.warnings.map(shortened),
     ...(result.reason === undefined ? {} : { reason: shortened(result.reason) }),

@@ -468,7 +468,7 @@ function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | u
       errors: count(results, 'error'),
       warnings: results.reduce((n, r) => n + r.warnings.length, advice.length),
     },
-    ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal: shortened(fatal), exitCode: EXIT.usage }),
+    ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal: shortened(client.redact(fatal)), exitCode: EXIT.usage }),
     coverage: run.coverage.coverage(),
   };
 }
