@@ -6,7 +6,8 @@ import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from '../profile/profile.js';
 import { MOCK_DEFAULTS } from './core/defaults.js';
 import { checkFaultRates, type FaultRates } from './core/faults.js';
-import { apiKeyProblem, KEY_LABEL, type LabelledApiKey } from './pipeline/auth.js';
+import { apiKeyProblem, KEY_LABEL, LABEL_WITHOUT_KEY, type LabelledApiKey, parseApiKey } from './pipeline/auth.js';
+import { checkReach, isLoopback } from './server-reach.js';
 import { checkPets, type DataPet, type PetData } from './state/pet-data.js';
 import type { SharedState } from './state/redis/shared-state.js';
 import type { SavedPets } from './state/store.js';
@@ -103,15 +104,12 @@ export interface MockOptions {
   readonly spec?: CompiledSpec;
 }
 
-/** Where a mock is served from, as far as its defaults depend on it. */
+/** Where a mock is served from, as far as its defaults and its rules depend on it. */
 export interface MockPlace {
   /** The interface a server binds; none for a mock in process or under MSW. */
   readonly host?: string;
-}
-
-/** True for addresses only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  /** The host names besides `localhost` and IP addresses that a server's clients may use. */
+  readonly allowedHosts?: readonly string[] | undefined;
 }
 
 /** The options with every default filled in; `apiKey` is folded into `apiKeys`, labels into `keyLabels`. */
@@ -142,7 +140,12 @@ function resolveApiKeys(options: MockOptions): Pick<ResolvedMockOptions, 'apiKey
   const named = [...(options.apiKey === undefined ? [] : [options.apiKey]), ...(options.apiKeys ?? [])];
   const keyLabels = new Map<string, string>();
   const apiKeys = (named.length > 0 ? named : [MOCK_DEFAULTS.apiKey]).map((entry) => {
-    if (typeof entry === 'string') return entry;
+    if (typeof entry === 'string') {
+      // `ci:` from `ci:${CI_KEY}` with the variable unset: the CLI's rule, a label with no key after it is no key at all.
+      const parsed = parseApiKey(entry);
+      if (typeof parsed !== 'string' && parsed.key === '') throw new TypeError(`apiKey, apiKeys: ${LABEL_WITHOUT_KEY}`);
+      return entry;
+    }
     if (!KEY_LABEL.test(entry.label))
       throw new TypeError(`apiKeys: a key label is a word of letters, digits, '_', '.' or '-'; got ${JSON.stringify(entry.label)}`);
     keyLabels.set(entry.key, entry.label);
@@ -167,10 +170,13 @@ function resolveData(options: MockOptions, spec: CompiledSpec): PetData | undefi
 /**
  * The options with every default filled in, as a new object; the caller's object is never changed.
  * @example
- * normalizeMockOptions({}, { host: '0.0.0.0' }).adminKeyRequired; // true: other machines reach it
+ * normalizeMockOptions({ apiKey: 'team-key' }, { host: '0.0.0.0' }).adminKeyRequired; // true: other machines reach it
  */
 export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace = {}): ResolvedMockOptions {
   const { apiKeys, keyLabels } = resolveApiKeys(options);
+  // A server's reach, by the CLI's rules, for every server of the code API (the mock's, the proxy's).
+  if (place.host !== undefined)
+    checkReach({ host: place.host, allowedHosts: place.allowedHosts, keyGiven: options.apiKey !== undefined || (options.apiKeys?.length ?? 0) > 0 });
   const count = options.count ?? MOCK_DEFAULTS.count;
   if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a whole number of pets, 0 or more; got ${count}`);
   const delay = options.delay ?? MOCK_DEFAULTS.delay;

@@ -4,7 +4,6 @@
  * value a parser rejects, or a file that cannot be used, stops the CLI with exit 2 before anything starts.
  */
 import { createRequire as requireFrom } from 'node:module';
-import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { codeOf, messageOf, UsageError } from '../../errors.js';
 import { MAX_PETS_FILE_BYTES, readRegularFile, UnreadableFileError } from '../../files/read-file.js';
@@ -17,7 +16,8 @@ import { type ProfileDocument, readProfile } from '../../profile/profile.js';
 import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { type FaultRates, parseFaultRates } from '../core/faults.js';
-import { apiKeyProblem, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
+import { apiKeyProblem, LABEL_WITHOUT_KEY, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
+import { allowedHostProblem, interfaceProblem } from '../server-reach.js';
 import { parseIsoDate } from '../state/clock.js';
 import type { PetData } from '../state/pet-data.js';
 import { readPetData } from '../state/pet-data-file.js';
@@ -78,31 +78,10 @@ function isoDate(value: string): number {
   throw new InvalidArgumentError(`${parsed.problem}. Give a date of the calendar, such as 2030-12-06T00:00:00Z.`);
 }
 
-/** A label of a host name (RFC 1123 2.1): letters, digits and hyphens, 63 at most, a hyphen at neither end. */
-const HOST_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-
-/**
- * Whether `value` is an IP address or a host name of RFC 1123: labels (`HOST_LABEL`) between dots, 253
- * characters at most, one final dot allowed, and a last label that is not all digits, so that a name
- * never reads as an IPv4 address (`1.2.3.256` is neither). The one rule of `--host` and `--allowed-host`.
- */
-function isHost(value: string): boolean {
-  if (isIP(value) !== 0) return true;
-  const name = value.endsWith('.') ? value.slice(0, -1) : value;
-  const labels = name.split('.');
-  return name.length > 0 && name.length <= 253 && labels.every((label) => HOST_LABEL.test(label)) && !/^\d+$/.test(labels.at(-1) ?? '');
-}
-
-/** What a host name is, said when one is refused. */
-const HOST_NAME_RULE =
-  'A name is labels of letters, digits and inner hyphens (63 at most) between dots (RFC 1123), its last not all digits (1.2.3.256 is no address).';
-
 /** `--host`: an interface to bind, named; an empty one would bind every interface unsaid. */
 function interfaceHost(value: string): string {
-  if (!isHost(value))
-    throw new InvalidArgumentError(
-      `Expected an interface to bind: an IP address such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface), or a host name such as localhost.${value === '' ? '' : ` ${HOST_NAME_RULE}`}`,
-    );
+  const problem = interfaceProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
   return value;
 }
 
@@ -122,7 +101,8 @@ function namespace(value: string): string {
 }
 
 function collectHost(value: string, previous: string[] | undefined): string[] {
-  if (!isHost(value)) throw new InvalidArgumentError(`Expected a host name such as mock.internal, without scheme, port or path. ${HOST_NAME_RULE}`);
+  const problem = allowedHostProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
   return [...(previous ?? []), value];
 }
 
@@ -130,9 +110,7 @@ function collectApiKey(value: string, previous: (string | LabelledApiKey)[] | un
   const parsed = parseApiKey(value);
   // `--api-key ci:$CI_KEY` with the variable unset: a label and nothing after it is no key at all.
   // The message names neither the label nor the value: what looks like a label may be a key.
-  if (typeof parsed !== 'string' && parsed.key === '') {
-    throw new InvalidArgumentError('It is a label with no key after it: is the variable that should hold the key set? Give a key, as label:<key>.');
-  }
+  if (typeof parsed !== 'string' && parsed.key === '') throw new InvalidArgumentError(LABEL_WITHOUT_KEY);
   const problem = apiKeyProblem(typeof parsed === 'string' ? parsed : parsed.key);
   if (problem !== undefined) throw new InvalidArgumentError(`${problem[0]?.toUpperCase()}${problem.slice(1)}.`);
   return [...(previous ?? []), parsed];

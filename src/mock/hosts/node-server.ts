@@ -53,7 +53,7 @@ export interface MockServerOptions extends MockOptions {
   readonly storeTimeout?: number;
 }
 
-export { isLoopback } from '../options.js';
+export { isLoopback } from '../server-reach.js';
 
 /**
  * A running Node server hosting the mock's handler.
@@ -284,7 +284,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   if (options.stateFile !== undefined && options.store !== undefined) {
     throw new TypeError('stateFile and store cannot go together: with a store, Redis keeps the pets (see its AOF settings in docs/redis.md).');
   }
-  const settings = normalizeMockOptions({ ...options, now: options.now ?? coarseClock() }, { host });
+  const settings = normalizeMockOptions({ ...options, now: options.now ?? coarseClock() }, { host, allowedHosts: options.allowedHosts });
   const held = await openState(options, settings);
   const mock = await createMock(settings, held);
   const context: ServerContext = {
