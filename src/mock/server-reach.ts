@@ -7,7 +7,6 @@
  * the public key (and `--proxy` then handed its upstream key to anyone who sent it), which the CLI
  * refused with exit 2. Each rule is a sentence naming the option, in the spelling of its caller.
  */
-import { isIP } from 'node:net';
 import { MOCK_DEFAULTS } from './core/defaults.js';
 
 /** True for addresses only this machine can reach. */
@@ -24,10 +23,30 @@ const HOST_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
  * never reads as an IPv4 address (`1.2.3.256` is neither). The one rule of a host to bind and of an allowed host.
  */
 function isHost(value: string): boolean {
-  if (isIP(value) !== 0) return true;
+  if (isIpAddress(value)) return true;
   const name = value.endsWith('.') ? value.slice(0, -1) : value;
   const labels = name.split('.');
   return name.length > 0 && name.length <= 253 && labels.every((label) => HOST_LABEL.test(label)) && !/^\d+$/.test(labels.at(-1) ?? '');
+}
+
+/** An IPv4 address in dotted-decimal, each part 0 to 255 without a leading zero. */
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
+/**
+ * Whether `value` is an IP address, as Node's `isIP` says, without `node:net`: the rules also run in
+ * a browser build (MSW's handlers resolve their options here). An IPv6 address is what a URL's host takes between brackets.
+ */
+function isIpAddress(value: string): boolean {
+  if (IPV4.test(value)) return true;
+  // A link-local address may name its interface (`fe80::1%eth0`), as an interface to bind: the URL takes the address without it.
+  const address = value.replace(/%[\w.-]+$/, '');
+  if (!/^[0-9A-Fa-f:.]+$/.test(address) || !address.includes(':')) return false;
+  try {
+    new URL(`http://[${address}]/`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** What a host name is, said when one is refused. */
