@@ -2,6 +2,7 @@
  * How a mock behaves (`MockOptions`), and the same with every default of `MOCK_DEFAULTS` filled in.
  */
 
+import { nestingProblem } from '../json/nesting.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from '../profile/profile.js';
 import { MOCK_DEFAULTS } from './core/defaults.js';
@@ -161,6 +162,9 @@ function resolveApiKeys(options: MockOptions): Pick<ResolvedMockOptions, 'apiKey
 /** Your own pets, checked, refused beside the options of the seeded pets they replace. */
 function resolveData(options: MockOptions, spec: CompiledSpec): PetData | undefined {
   if (options.data === undefined) return undefined;
+  // The depth rule of a --data file, for pets given as values: every walk of a pet below recurses.
+  const problem = nestingProblem(options.data);
+  if (problem !== undefined) throw new TypeError(`data: ${problem}; give pets as JSON would hold them`);
   const seeding = (['seed', 'count', 'bigIds'] as const).filter((name) => options[name] !== undefined);
   if (seeding.length > 0)
     throw new TypeError(`data replaces the seeded pets, so ${seeding.join(', ')} cannot go with it: pass your pets, or a seed, not both.`);
