@@ -1,3 +1,5 @@
+import { MAX_RESPONSE_BYTES } from '../http/limits.js';
+import { readLimited } from '../http/read-limited.js';
 import { parseUserUrl } from '../http/user-url.js';
 import type { ApiError as ErrorBody, NewPet, Pet, PetStatus } from '../types.js';
 
@@ -11,7 +13,15 @@ export interface ClientOptions {
   readonly apiKey?: string;
   /** A `fetch` to use instead of the global one (a test double, an instrumented fetch). */
   readonly fetch?: typeof fetch;
+  /**
+   * The most milliseconds one call may take, its whole answer read: a server that trickles or never
+   * ends its answer rejects the call then. Default: 10,000.
+   */
+  readonly timeout?: number;
 }
+
+/** How long one call may take, its answer read, when `timeout` does not say: as long as `expectRequests`'s read. */
+const CALL_TIMEOUT_MS = 10_000;
 
 export interface ListPetsQuery {
   /** The page size, within the bounds spec/openapi.yaml gives `limit`; without it, the API's default page. */
@@ -100,14 +110,36 @@ export function createClient(options: ClientOptions): PetstoreClient {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
 
+  const timeout = options.timeout ?? CALL_TIMEOUT_MS;
+
+  /**
+   * The answer to one call as text, read within `timeout` and `MAX_RESPONSE_BYTES` (5 MiB, more than a
+   * page of 100 pets of the spec holds), the bound of every answer the package reads: an endless answer
+   * once grew a client to 3 GB, and a trickling one kept a call pending for ever.
+   */
+  async function answer(method: string, url: string, init: RequestInit): Promise<{ response: Response; text: string }> {
+    let response: Response;
+    let text: string | undefined;
+    try {
+      // The signal bounds the body too: a read it ends rejects with its reason.
+      response = await send(url, { ...init, signal: AbortSignal.timeout(timeout) });
+      text = await readLimited(response.body, MAX_RESPONSE_BYTES);
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'TimeoutError')
+        throw new Error(`${method} ${url} did not answer whole within ${timeout} ms (raise it with createClient({ timeout }))`);
+      throw error;
+    }
+    if (text === undefined) throw new Error(`${method} ${url} answered more than ${MAX_RESPONSE_BYTES} bytes, which no answer of this API holds`);
+    return { response, text };
+  }
+
   async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const url = baseUrl + path;
-    const response = await send(url, {
+    const { response, text } = await answer(method, url, {
       method,
       headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    const text = await response.text();
     let parsed: unknown;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);

@@ -64,6 +64,9 @@ function shownFinding(finding: Finding, shown: (text: string) => string): Findin
 export function shortenedResult(result: CheckResult, shown: (text: string) => string = shortened): CheckResult {
   return {
     ...result,
+    // A pact's interaction names its id and title: a description of 10,000 characters once made each result 20 KB.
+    id: excerpt(result.id),
+    title: shown(result.title),
     findings: result.findings.map((finding) => shownFinding(finding, shown)),
     warnings: result.warnings.map(shown),
     ...(result.reason === undefined ? {} : { reason: shown(result.reason) }),

@@ -15,6 +15,7 @@ import { parseUserUrl } from '../http/user-url.js';
 import type { CompiledSpec } from '../openapi/bundled-model.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
+import { pactUrlProblem } from './pact/pact-url.js';
 import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES, MAX_WRITES } from './run-bounds.js';
 import type { Suite, WarningLevel } from './runner.js';
 import { verifierRedactor } from './verifier-redactor.js';
@@ -320,6 +321,8 @@ async function planOf(flags: Flags): Promise<Plan> {
   const fuzzes = suite === 'fuzz' || flags.fuzzRuns !== undefined;
   if (flags.seed !== undefined && !fuzzes) throw new UsageError("--seed is the fuzz suite's: add --fuzz-runs N (or --suite fuzz) to run it");
   if (fuzzes && !fastCheckInstalled()) throw new UsageError(FAST_CHECK_INSTALL_HINT);
+  const badPact = flags.pact.map(pactUrlProblem).find((problem) => problem !== undefined);
+  if (badPact) throw new UsageError(badPact);
   const unwritable = flags.output === undefined ? undefined : await outputProblem(flags.output);
   if (unwritable) throw new UsageError(unwritable);
   const files = [

@@ -2,12 +2,14 @@
  * How a mock behaves (`MockOptions`), and the same with every default of `MOCK_DEFAULTS` filled in.
  */
 
+import { nestingProblem } from '../json/nesting.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from '../profile/profile.js';
 import { MOCK_BOUNDS, MOCK_DEFAULTS } from './core/defaults.js';
 import { checkFaultRates, type FaultRates } from './core/faults.js';
 import { callback, described, list, optionsObject, record, text, trueOrFalse, wholeNumberIn } from './core/option-checks.js';
-import { apiKeyProblem, KEY_LABEL, type LabelledApiKey } from './pipeline/auth.js';
+import { apiKeyProblem, KEY_LABEL, LABEL_WITHOUT_KEY, type LabelledApiKey, parseApiKey } from './pipeline/auth.js';
+import { checkReach, isLoopback } from './server-reach.js';
 import { checkedClock } from './state/clock.js';
 import { checkPets, type DataPet, type PetData } from './state/pet-data.js';
 import type { SharedState } from './state/redis/shared-state.js';
@@ -105,15 +107,12 @@ export interface MockOptions {
   readonly spec?: CompiledSpec;
 }
 
-/** Where a mock is served from, as far as its defaults depend on it. */
+/** Where a mock is served from, as far as its defaults and its rules depend on it. */
 export interface MockPlace {
   /** The interface a server binds; none for a mock in process or under MSW. */
   readonly host?: string;
-}
-
-/** True for addresses only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  /** The host names besides `localhost` and IP addresses that a server's clients may use. */
+  readonly allowedHosts?: readonly string[] | undefined;
 }
 
 /** The options with every default filled in; `apiKey` is folded into `apiKeys`, labels into `keyLabels`. */
@@ -136,7 +135,12 @@ export interface ResolvedMockOptions
 
 /** One accepted key as given: a string, or `{ key, label }`. */
 function keyEntry(entry: unknown, keyLabels: Map<string, string>): string {
-  if (typeof entry === 'string') return entry;
+  if (typeof entry === 'string') {
+    // `ci:` from `ci:${CI_KEY}` with the variable unset: the CLI's rule, a label with no key after it is no key at all.
+    const parsed = parseApiKey(entry);
+    if (typeof parsed !== 'string' && parsed.key === '') throw new TypeError(`apiKey, apiKeys: ${LABEL_WITHOUT_KEY}`);
+    return entry;
+  }
   if (typeof entry !== 'object' || entry === null || typeof Reflect.get(entry, 'key') !== 'string')
     throw new TypeError(`apiKey, apiKeys: each key is a string, or { key, label } with a string key; got ${described(entry)}`);
   const { key, label } = entry as LabelledApiKey;
@@ -189,6 +193,9 @@ function resolveSpec(options: MockOptions): CompiledSpec {
 /** Your own pets, checked, refused beside the options of the seeded pets they replace. */
 function resolveData(options: MockOptions, spec: CompiledSpec): PetData | undefined {
   if (options.data === undefined) return undefined;
+  // The depth rule of a --data file, for pets given as values: every walk of a pet below recurses.
+  const problem = nestingProblem(options.data);
+  if (problem !== undefined) throw new TypeError(`data: ${problem}; give pets as JSON would hold them`);
   const seeding = (['seed', 'count', 'bigIds'] as const).filter((name) => options[name] !== undefined);
   if (seeding.length > 0)
     throw new TypeError(`data replaces the seeded pets, so ${seeding.join(', ')} cannot go with it: pass your pets, or a seed, not both.`);
@@ -198,11 +205,14 @@ function resolveData(options: MockOptions, spec: CompiledSpec): PetData | undefi
 /**
  * The options with every default filled in, as a new object; the caller's object is never changed.
  * @example
- * normalizeMockOptions({}, { host: '0.0.0.0' }).adminKeyRequired; // true: other machines reach it
+ * normalizeMockOptions({ apiKey: 'team-key' }, { host: '0.0.0.0' }).adminKeyRequired; // true: other machines reach it
  */
 export function normalizeMockOptions(given: MockOptions = {}, place: MockPlace = {}): ResolvedMockOptions {
   const options = optionsObject('the mock', given);
   const { apiKeys, keyLabels } = resolveApiKeys(options);
+  // A server's reach, by the CLI's rules, for every server of the code API (the mock's, the proxy's).
+  if (place.host !== undefined)
+    checkReach({ host: place.host, allowedHosts: place.allowedHosts, keyGiven: options.apiKey !== undefined || (options.apiKeys?.length ?? 0) > 0 });
   // The all-or-nothing saves of `persist` undo a failed change by rewriting the store: never Redis's, which keeps its own state.
   if (options.persist && options.shared) throw new TypeError('persist and shared cannot go together: with shared state, Redis keeps the pets.');
   const faults = record('faults', options.faults, 'an object of rates such as { reset: 0.02, slow: 0.1 }') ?? {};

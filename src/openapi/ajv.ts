@@ -1,6 +1,8 @@
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020, type Options } from 'ajv/dist/2020.js';
+import { SpecError } from '../errors.js';
 import { formats } from '../json/int64.js';
+import { nestingProblem } from '../json/nesting.js';
 import type { CompiledSpec } from './bundled-model.js';
 import type { OpenApiDocument } from './document.js';
 import { readResourceModel, type ValidatorLookup } from './resource-model.js';
@@ -54,6 +56,9 @@ export function compiledValidators(doc: OpenApiDocument, options: Options = {}):
  * createMockApi({ spec });
  */
 export function compileSpec(doc: OpenApiDocument): CompiledSpec {
+  // The depth rule of a spec file (128 levels, no node inside itself), for a document given as a value: every walk below recurses.
+  const problem = nestingProblem(doc);
+  if (problem !== undefined) throw new SpecError(`the spec given to compileSpec cannot be read: ${problem}; a spec's schemas refer to each other with $ref`);
   const validators = compiledValidators(doc);
   return { doc, model: readResourceModel(doc, validators), validators };
 }

@@ -9,6 +9,7 @@ import { jsonFault } from '../../json/json-fault.js';
 import { refuseDeepJson } from '../../json/lossless.js';
 import { isObject } from './guards.js';
 import { PROVIDER, STATES } from './names.js';
+import { pactUrlProblem } from './pact-url.js';
 
 /** The pacts shipped with the package: spec/pacts/*.json. */
 export const BUNDLED_PACTS = fileURLToPath(new URL('../../../spec/pacts/', import.meta.url));
@@ -149,8 +150,45 @@ export function pactProblem({ source, pact }: LoadedPact): string | undefined {
   return undefined;
 }
 
-/** The bundled pacts and any others given (files or URLs), parsed; a URL is read within the run's `deadline`. */
+/**
+ * The most bytes of all the pacts of one run together, the bundled ones included: each file is capped
+ * (`MAX_FILE_BYTES`, a URL's answer `MAX_RESPONSE_BYTES`), and eight files under the cap once held the
+ * verifier at 1.78 GB and wrote a report of 243 MB. One file's cap is plenty for every pact of a run.
+ */
+export const MAX_PACTS_BYTES_IN_ALL = 16 * 1024 * 1024;
+
+/**
+ * The most interactions of all the pacts of one run together: each is one result of every report, and
+ * one run of the Pact Verifier; a consumer's pacts of this API need tens.
+ */
+export const MAX_PACT_INTERACTIONS_IN_ALL = 2_000;
+
+/**
+ * The bundled pacts and any others given (files or URLs), parsed, one after the other; a URL is read
+ * within the run's `deadline`. All of them together hold at most `MAX_PACTS_BYTES_IN_ALL` bytes and
+ * `MAX_PACT_INTERACTIONS_IN_ALL` interactions: reading stops at the pact that passes either.
+ */
 export async function loadPacts(extra: readonly string[] = [], deadline?: AbortSignal): Promise<LoadedPact[]> {
   const bundled = (await readdir(BUNDLED_PACTS)).filter((name) => name.endsWith('.json')).map((name) => BUNDLED_PACTS + name);
-  return Promise.all([...bundled, ...extra].map(async (source) => ({ source, pact: parsePact(source, await readSource(source, deadline)) })));
+  const loaded: LoadedPact[] = [];
+  let bytes = 0;
+  let interactions = 0;
+  for (const source of [...bundled, ...extra]) {
+    const problem = pactUrlProblem(source);
+    if (problem !== undefined) throw new Error(problem);
+    const text = await readSource(source, deadline);
+    bytes += Buffer.byteLength(text);
+    if (bytes > MAX_PACTS_BYTES_IN_ALL)
+      throw new Error(
+        `the pacts to verify (--pact, with the bundled ones) hold more than ${MAX_PACTS_BYTES_IN_ALL} bytes (16 MiB) together, past ${source}; no consumer's pacts of this API are that large: give fewer or smaller pacts`,
+      );
+    const pact = parsePact(source, text);
+    interactions += pact.interactions.length;
+    if (interactions > MAX_PACT_INTERACTIONS_IN_ALL)
+      throw new Error(
+        `the pacts to verify (--pact, with the bundled ones) hold more than ${MAX_PACT_INTERACTIONS_IN_ALL} interactions together, past ${source}; give fewer pacts, or pacts of fewer interactions`,
+      );
+    loaded.push({ source, pact });
+  }
+  return loaded;
 }

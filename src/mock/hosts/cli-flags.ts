@@ -17,7 +17,8 @@ import { type ProfileDocument, readProfile } from '../../profile/profile.js';
 import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
 import { MOCK_BOUNDS, MOCK_DEFAULTS } from '../core/defaults.js';
 import { type FaultRates, parseFaultRates } from '../core/faults.js';
-import { apiKeyProblem, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
+import { apiKeyProblem, LABEL_WITHOUT_KEY, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
+import { allowedHostProblem, interfaceProblem } from '../server-reach.js';
 import { parseIsoDate } from '../state/clock.js';
 import type { PetData } from '../state/pet-data.js';
 import { readPetData } from '../state/pet-data-file.js';
@@ -80,10 +81,8 @@ function isoDate(value: string): number {
 
 /** `--host`: an interface to bind, named; an empty one would bind every interface unsaid. */
 function interfaceHost(value: string): string {
-  if (!isHostName(value))
-    throw new InvalidArgumentError(
-      `Expected an interface to bind: an IP address such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface), or a host name such as localhost.${value === '' ? '' : ` ${HOST_NAME_RULE}`}`,
-    );
+  const problem = interfaceProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
   return value;
 }
 
@@ -111,7 +110,8 @@ function namespace(value: string): string {
 }
 
 function collectHost(value: string, previous: string[] | undefined): string[] {
-  if (!isHostName(value)) throw new InvalidArgumentError(`Expected a host name such as mock.internal, without scheme, port or path. ${HOST_NAME_RULE}`);
+  const problem = allowedHostProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
   return [...(previous ?? []), value];
 }
 
@@ -119,9 +119,7 @@ function collectApiKey(value: string, previous: (string | LabelledApiKey)[] | un
   const parsed = parseApiKey(value);
   // `--api-key ci:$CI_KEY` with the variable unset: a label and nothing after it is no key at all.
   // The message names neither the label nor the value: what looks like a label may be a key.
-  if (typeof parsed !== 'string' && parsed.key === '') {
-    throw new InvalidArgumentError('It is a label with no key after it: is the variable that should hold the key set? Give a key, as label:<key>.');
-  }
+  if (typeof parsed !== 'string' && parsed.key === '') throw new InvalidArgumentError(LABEL_WITHOUT_KEY);
   const problem = apiKeyProblem(typeof parsed === 'string' ? parsed : parsed.key);
   if (problem !== undefined) throw new InvalidArgumentError(`${problem[0]?.toUpperCase()}${problem.slice(1)}.`);
   return [...(previous ?? []), parsed];

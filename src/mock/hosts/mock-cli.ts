@@ -10,6 +10,7 @@ import { terminalText } from '../../terminal/terminal-text.js';
 import { coarseClock } from '../core/coarse-clock.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { type ProxyServer, startProxyServer } from '../proxy/proxy-server.js';
+import { publicKeyProblem, type ReachNames } from '../server-reach.js';
 import { formatCoverage } from '../state/coverage.js';
 import { petDataHash } from '../state/pet-data-file.js';
 import type { SeedRecipe } from '../state/redis/redis-store.js';
@@ -142,12 +143,22 @@ function checkDataFlags(flags: MockFlags, command: Command): void {
 
 /** Rejects the public default key on an interface other machines reach (exit 2): in every mode, the proxy's too. */
 function checkKeyBeyondLoopback(flags: MockFlags, command: Command): void {
-  if (!isLoopback(flags.host) && !flags.apiKey && !flags.allowDefaultKey) {
-    command.error(
-      `--host ${flags.host} lets other machines reach the mock, and its default key ${MOCK_DEFAULTS.apiKey} is public: give your own with --api-key (or PETSTORE_API_KEY), or pass --allow-default-key if the default is meant.`,
-      { exitCode: EXIT.usage, code: 'commander.defaultKeyBeyondLoopback' },
-    );
-  }
+  const problem = publicKeyProblem(flags.host, flags.apiKey !== undefined || flags.allowDefaultKey === true, CLI_NAMES);
+  if (problem !== undefined) command.error(problem, { exitCode: EXIT.usage, code: 'commander.defaultKeyBeyondLoopback' });
+}
+
+/** The flags the rules of src/mock/server-reach.ts name, as the CLI spells them. */
+const CLI_NAMES: ReachNames = {
+  host: '--host',
+  allowedHosts: '--allowed-host',
+  key: '--api-key (or PETSTORE_API_KEY)',
+  allowDefault: 'pass --allow-default-key if the default is meant',
+};
+
+/** The keys a server takes: those given, or the public default one named when `--allow-default-key` says it is meant (the server's own rule asks for one beyond loopback). */
+function keysOf(flags: MockFlags): { apiKeys?: NonNullable<MockFlags['apiKey']> } {
+  if (flags.apiKey) return { apiKeys: flags.apiKey };
+  return flags.allowDefaultKey ? { apiKeys: [MOCK_DEFAULTS.apiKey] } : {};
 }
 
 /** The store `--workers` shares; without `--store` the flags are rejected (exit 2). */
@@ -197,7 +208,7 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
     port: flags.port,
     host: flags.host,
     ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
-    ...(flags.apiKey ? { apiKeys: flags.apiKey } : {}),
+    ...keysOf(flags),
     ...(flags.upstreamKey ? { upstreamKey: flags.upstreamKey } : {}),
     ...(flags.profile === undefined ? {} : { profile: flags.profile }),
     ...(flags.record === undefined ? {} : { record: flags.record }),
@@ -274,7 +285,7 @@ function serverOptions(flags: MockFlags): MockServerOptions {
     sessionTtl: flags.sessionTtl * 1000,
     maxSessions: flags.maxSessions,
     ...(flags.selfCheck ? { selfCheck: (mismatch: string) => logLine(`petstore-mock: self-check: ${mismatch}`) } : {}),
-    ...(flags.apiKey ? { apiKeys: flags.apiKey } : {}),
+    ...keysOf(flags),
     ...(offset === 0 ? {} : { now: coarseClock(() => Date.now() + offset) }),
     ...(flags.state === undefined ? {} : { stateFile: flags.state }),
     ...(flags.profile === undefined ? {} : { profile: flags.profile }),

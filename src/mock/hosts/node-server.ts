@@ -57,7 +57,7 @@ export interface MockServerOptions extends MockOptions {
   readonly storeTimeout?: number;
 }
 
-export { isLoopback } from '../options.js';
+export { isLoopback } from '../server-reach.js';
 
 /**
  * A running Node server hosting the mock's handler.
@@ -317,7 +317,7 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
   if (options.stateFile !== undefined && options.store !== undefined) {
     throw new TypeError('stateFile and store cannot go together: with a store, Redis keeps the pets (see its AOF settings in docs/redis.md).');
   }
-  const settings = normalizeMockOptions({ ...options, now: options.now ?? coarseClock() }, { host });
+  const settings = normalizeMockOptions({ ...options, now: options.now ?? coarseClock() }, { host, allowedHosts: options.allowedHosts });
   const held = await openState(options, settings);
   const mock = await createMock(settings, held);
   // Whether a `Host` names this server: localhost, an IP address, the bound name (one its clients use) or an allowed one.

@@ -156,6 +156,12 @@ export function parseApiKey(value: string): string | LabelledApiKey {
   return equals !== undefined && !equals.key.startsWith('=') ? equals : value;
 }
 
+/**
+ * Said of a key given as a label and nothing after it (`ci:` from `ci:$CI_KEY` with the variable unset),
+ * which the CLI and the code API refuse; it names neither the label nor the value: what looks like a label may be a key.
+ */
+export const LABEL_WITHOUT_KEY = 'It is a label with no key after it: is the variable that should hold the key set? Give a key, as label:<key>.';
+
 /** The headers of every 401: the scheme the client must use. */
 export const UNAUTHORIZED_HEADERS: Readonly<Record<string, string>> = { 'www-authenticate': 'Bearer' };
 

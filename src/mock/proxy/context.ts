@@ -14,7 +14,7 @@ import { checkServerPlace, guardedCallback, optionsObject, text, trueOrFalse, wh
 import { journalOf, type MockApi } from '../create-mock-api.js';
 import type { OperationId } from '../operations/operation.js';
 import { normalizeMockOptions } from '../options.js';
-import { type AuthProblem, bearerCheck, type LabelledApiKey } from '../pipeline/auth.js';
+import { type AuthProblem, apiKeyProblem, bearerCheck, type LabelledApiKey } from '../pipeline/auth.js';
 import { hostCheck, hostName } from '../pipeline/host-guard.js';
 import { checkTimeouts, type ServerTimeouts } from '../pipeline/http-server.js';
 import type { PipelineJournal } from '../pipeline/journal-step.js';
@@ -176,6 +176,8 @@ export function checkedProxyOptions(given: ProxyOptions): ProxyOptions {
 /** The context of a proxy with these options (as `checkedProxyOptions` gives them); throws a TypeError for an upstream that is not an http(s) base URL, or a key that cannot be one. */
 export function createProxyContext(options: ProxyOptions): ProxyContext {
   const upstream = parseUpstream(options.upstream);
+  const upstreamKeyProblem = options.upstreamKey === undefined ? undefined : apiKeyProblem(options.upstreamKey);
+  if (upstreamKeyProblem !== undefined) throw new TypeError(`upstreamKey: ${upstreamKeyProblem}`);
   const basePath = MOCK_DEFAULTS.basePath;
   const host = options.host ?? MOCK_DEFAULTS.host;
   // The mock's own defaults for its keys and its admin: the default key, and the key at /__mock/* beyond loopback.
@@ -187,7 +189,7 @@ export function createProxyContext(options: ProxyOptions): ProxyContext {
       ...(options.faults === undefined ? {} : { faults: options.faults }),
       ...(options.faultSeed === undefined ? {} : { faultSeed: options.faultSeed }),
     },
-    { host },
+    { host, allowedHosts: options.allowedHosts },
   );
   const { apiKeys, adminKeyRequired } = settings;
   const hidden = options.upstreamKey === undefined ? apiKeys : [...apiKeys, options.upstreamKey];

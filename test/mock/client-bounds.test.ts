@@ -1,0 +1,70 @@
+/**
+ * The typed client reads every answer within the package's bounds (red team 6, #7): an endless answer
+ * once grew it to 3 GB in 30 s, a trickle kept a call pending for ever, and 64 MB were taken whole for
+ * `limit: 5`. Each against a real server on a free port that answers as a broken deployment would.
+ */
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/index.js';
+import { MAX_RESPONSE_BYTES } from '../../src/http/limits.js';
+
+const servers: Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+/** A server that, once a request's head has arrived, writes its answer with `answer`; its base URL. */
+async function answering(answer: (socket: import('node:net').Socket) => void): Promise<string> {
+  const server = createServer((socket) => {
+    let head = '';
+    socket.on('error', () => {});
+    socket.on('data', (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      if (head.includes('\r\n\r\n')) answer(socket);
+    });
+  });
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+}
+
+describe('the typed client reads an answer within 5 MiB and its timeout', () => {
+  it('rejects an endless answer once it passes 5 MiB, without growing by it', async () => {
+    const piece = Buffer.alloc(64 * 1024, '[');
+    const baseUrl = await answering((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+      const more = () => {
+        while (!socket.destroyed && socket.write(`${piece.length.toString(16)}\r\n${piece}\r\n`));
+      };
+      socket.on('drain', more);
+      more();
+    });
+    const before = process.memoryUsage().rss;
+    await expect(createClient({ baseUrl, apiKey: 'k' }).listPets({ limit: 5 })).rejects.toThrow(
+      `GET ${baseUrl}/pets?limit=5 answered more than ${MAX_RESPONSE_BYTES} bytes, which no answer of this API holds`,
+    );
+    // A wide bound: the cap is 5 MiB, read into text; 3 GB in 30 s was the failure.
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 * 2 ** 20);
+  });
+
+  it('rejects an answer of 64 MB declared whole, past 5 MiB', async () => {
+    const baseUrl = await answering((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${64_000_000}\r\n\r\n`);
+      socket.write(Buffer.alloc(6 * 2 ** 20, ' '));
+    });
+    await expect(createClient({ baseUrl }).getPet(1)).rejects.toThrow(`answered more than ${MAX_RESPONSE_BYTES} bytes`);
+  });
+
+  it('rejects an answer that trickles past its timeout, saying how to raise it', async () => {
+    const baseUrl = await answering((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[');
+      const timer = setInterval(() => socket.write(' '), 100);
+      socket.on('close', () => clearInterval(timer));
+    });
+    await expect(createClient({ baseUrl, timeout: 500 }).listPets()).rejects.toThrow(
+      `GET ${baseUrl}/pets did not answer whole within 500 ms (raise it with createClient({ timeout }))`,
+    );
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * The code API holds values to the depth rule of the files the CLI reads (red team 6, #8): `data` in
+ * `createMockApi`, `startMockServer` and `createHandlers`, and the document of `compileSpec`, once
+ * ended in "Maximum call stack size exceeded" (a pet holding itself, 100,000 levels) and took 200
+ * levels that `--data` refuses. Each through the package's entry points, as a user calls them.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileSpec, createMockApi, loadSpecFile, startMockServer } from '../../src/index.js';
+import { createHandlers } from '../../src/mock/hosts/msw.js';
+
+/** A pet with a field `levels` objects deep. */
+function deepPet(levels: number): Record<string, unknown> {
+  let value: unknown = 'end';
+  for (let level = 0; level < levels; level++) value = { a: value };
+  return { id: 1, name: 'Rex', categoryId: 1, deep: value };
+}
+
+const TOO_DEEP = 'data: its arrays and objects nest deeper than 128 levels; give pets as JSON would hold them';
+
+describe('pets given as values (data)', () => {
+  it.each([[200], [100_000]])('%i levels deep: a TypeError with the rule, in every entry that takes data', async (levels) => {
+    const data = [deepPet(levels)] as never;
+    expect(() => createMockApi({ data })).toThrow(TOO_DEEP);
+    expect(() => createHandlers({ data })).toThrow(TOO_DEEP);
+    await expect(startMockServer({ port: 0, data })).rejects.toThrow(TOO_DEEP);
+  });
+
+  it('a pet that holds itself: a TypeError saying so, not a stack overflow', () => {
+    const pet: Record<string, unknown> = { id: 1, name: 'Rex', categoryId: 1 };
+    pet.tags = [pet];
+    expect(() => createMockApi({ data: [pet] as never })).toThrow('data: it holds itself (an object or array inside itself), which would make it endless');
+  });
+});
+
+describe('a spec given as a value (compileSpec)', () => {
+  it('refuses a schema inside itself, and one 200 or 20,000 levels deep, with a SpecError; compiles the bundled one', async () => {
+    const spec = await loadSpecFile('spec/openapi.yaml');
+    expect(compileSpec(structuredClone(spec)).model.basePath).toBe('/v1');
+    const looped = structuredClone(spec) as unknown as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const newPet = looped.components.schemas.NewPet as { properties: Record<string, unknown> };
+    newPet.properties.self = newPet;
+    expect(() => compileSpec(looped as never)).toThrow('it holds itself');
+    for (const levels of [200, 20_000]) {
+      const deep = structuredClone(spec) as unknown as typeof looped;
+      let schema: unknown = { type: 'string' };
+      for (let level = 0; level < levels; level++) schema = { type: 'object', properties: { a: schema } };
+      (deep.components.schemas.NewPet as { properties: Record<string, unknown> }).properties.deep = schema;
+      expect(() => compileSpec(deep as never)).toThrow('its arrays and objects nest deeper than 128 levels');
+    }
+  });
+});
