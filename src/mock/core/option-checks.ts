@@ -5,7 +5,6 @@
  * and what to give, never a message of the code that would have tripped on it later
  * (`Cannot read properties of undefined`) nor a value taken as another (`seed: '7'`).
  */
-import { HOST_NAME_RULE, isHostName } from '../../http/user-url.js';
 import { MOCK_BOUNDS } from './defaults.js';
 
 /** A value as a sentence names it: its type, and numbers and short strings as written. */
@@ -75,15 +74,14 @@ interface ServerPlace {
 
 /**
  * Checks the options of where a server listens, the same for `startMockServer` and `startProxyServer`:
- * the port by `MOCK_BOUNDS.port`, `host` and each of `allowedHosts` by the one host rule of `--host`
- * (`isHostName`: an IP address or an RFC 1123 name), `onRequest` a function. (`timeouts`: `checkTimeouts`.)
+ * the port by `MOCK_BOUNDS.port`, `host` and each of `allowedHosts` a string (their rule is `checkReach`'s,
+ * src/mock/server-reach.ts, which the options' normalizing applies), `onRequest` a function. (`timeouts`: `checkTimeouts`.)
  */
 export function checkServerPlace(where: string, options: ServerPlace): void {
   wholeNumberIn('port', options.port, MOCK_BOUNDS.port, 0);
-  const hosts = [text('host', options.host, "'127.0.0.1'"), ...(list('allowedHosts', options.allowedHosts, "['mock.internal']") ?? [])];
-  for (const host of hosts)
-    if (host !== undefined && (typeof host !== 'string' || !isHostName(host)))
-      throw new TypeError(`${where}: host and allowedHosts take IP addresses and host names; got ${described(host)}. ${HOST_NAME_RULE}`);
+  text('host', options.host, "'127.0.0.1'");
+  for (const host of list('allowedHosts', options.allowedHosts, "['mock.internal']") ?? [])
+    if (typeof host !== 'string') throw new TypeError(`${where}: allowedHosts takes IP addresses and host names; got ${described(host)}.`);
   callback('onRequest', options.onRequest, '(line) => console.log(line)');
 }
 

@@ -7,7 +7,6 @@ import { createRequire as requireFrom } from 'node:module';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { codeOf, messageOf, UsageError } from '../../errors.js';
 import { MAX_PETS_FILE_BYTES, readRegularFile, UnreadableFileError } from '../../files/read-file.js';
-import { HOST_NAME_RULE, isHostName } from '../../http/user-url.js';
 import { jsonFault } from '../../json/json-fault.js';
 import { parseJson } from '../../json/lossless.js';
 import { compileSpec } from '../../openapi/ajv.js';
