@@ -136,7 +136,9 @@ class Skip extends Error {
 }
 
 export interface CallOptions {
-  /** Path parameters by name. */
+  /** The record's id, for the item path's parameter (`petId`, from the resource model). */
+  readonly id?: string;
+  /** Other path parameters by name. */
   readonly params?: Readonly<Record<string, string>>;
   readonly query?: string;
   readonly authorization?: string | null | DerivedCredential;
@@ -238,7 +240,10 @@ export class CheckContext {
   async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const operation = this.contract.operation(operationId);
     if (isWrite(operation.method)) this.reserveWrite();
-    const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
+    const idParameter = this.contract.model.id.parameter;
+    const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      encodeURIComponent(options.params?.[name] ?? (name === idParameter ? options.id : '') ?? ''),
+    );
     let exchange: Exchange;
     try {
       exchange = await this.state.client.send({

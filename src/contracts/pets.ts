@@ -255,7 +255,7 @@ export function differingFields(fields: readonly string[], a: PetJson, b: PetJso
 
 /** Reads a created pet back by id and holds it to be the created one, field by field. */
 export async function expectReread(context: CheckContext, created: PetJson, what: string): Promise<void> {
-  const read = await context.call(context.kind('read'), { params: { petId: idOf(created) } });
+  const read = await context.call(context.kind('read'), { id: idOf(created) });
   if (read.status !== 200) {
     context.fail(`${context.kind('read')} answered ${read.status} for the pet ${idOf(created)} just created ${what}`, read, {
       expected: '200',

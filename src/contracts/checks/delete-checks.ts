@@ -25,8 +25,6 @@ interface Around {
   readonly remove: ModelOperation;
   readonly read: ModelOperation;
   readonly list: ModelOperation;
-  /** The path parameter that carries the id: `petId`. */
-  readonly idParameter: string;
 }
 
 /** What a request of the operation is, for a message: `deletePet (DELETE /pets/{petId})`. */
@@ -36,7 +34,7 @@ function named(operation: ModelOperation): string {
 
 /** Sends the delete of `id`, with the key unless `authorization` says otherwise. */
 function sendDelete(context: CheckContext, around: Around, id: string, authorization?: null | string): Promise<Exchange> {
-  return context.call(around.remove.operationId, { params: { [around.idParameter]: id }, ...(authorization === undefined ? {} : { authorization }) });
+  return context.call(around.remove.operationId, { id, ...(authorization === undefined ? {} : { authorization }) });
 }
 
 /**
@@ -59,7 +57,7 @@ async function removes(context: CheckContext, around: Around): Promise<void> {
   const removed = await sendDelete(context, around, id);
   const documented = `: the spec documents ${named(operation)} answering ${operation.success} for a record that exists`;
   if (!expectStatus(context, removed, operation.operationId, [operation.success], `to the delete of the record ${id} just created${documented}`)) return;
-  const after = await context.call(read.operationId, { params: { [around.idParameter]: id } });
+  const after = await context.call(read.operationId, { id });
   if (after.status !== 404)
     context.fail(`${read.operationId} answered ${after.status} for the record ${id} after ${operation.operationId} answered ${removed.status} for it`, after, {
       expected: '404',
@@ -90,7 +88,7 @@ async function refusedWithoutKey(context: CheckContext, around: Around): Promise
     const exchange = await sendDelete(context, around, id, authorization);
     expectStatus(context, exchange, around.remove.operationId, [401], `to the delete of the record ${id} ${what}`);
   }
-  const still = await context.call(around.read.operationId, { params: { [around.idParameter]: id } });
+  const still = await context.call(around.read.operationId, { id });
   if (still.status !== 200)
     context.fail(`${around.read.operationId} answered ${still.status} for the record ${id} after deletes refused for want of the key`, still, {
       expected: '200: a refused delete removes nothing',
@@ -109,7 +107,7 @@ export function deleteChecks(contract: Contract): Check[] {
   const { model } = contract;
   const [remove, read, list] = (['delete', 'read', 'list'] as const).map((kind) => operationOfKind(model, kind));
   if (remove === undefined || read === undefined || list === undefined) return [];
-  const around: Around = { remove, read, list, idParameter: model.id.parameter };
+  const around: Around = { remove, read, list };
   const { operationId } = remove;
   const notAnId = model.id.type === 'integer' ? ['abc', '1.5'] : [];
   return [

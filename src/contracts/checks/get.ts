@@ -34,7 +34,7 @@ export const getChecks: KindCheck[] = [
     async run(context) {
       const read = context.kind('read');
       const pet = await existingPet(context);
-      const exchange = await context.call(read, { params: { petId: idOf(pet) } });
+      const exchange = await context.call(read, { id: idOf(pet) });
       if (exchange.status !== 200)
         context.fail(`${read} answered ${exchange.status} for the listed pet ${idOf(pet)}`, exchange, { expected: '200', actual: String(exchange.status) });
       else if (!isPet(exchange.json) || !samePet(context, exchange.json, pet))
@@ -49,7 +49,7 @@ export const getChecks: KindCheck[] = [
     async run(context) {
       const read = context.kind('read');
       const id = absentIdBeyond(context.state.listing.map(idOf));
-      const exchange = await context.call(read, { params: { petId: id } });
+      const exchange = await context.call(read, { id: id });
       if (exchange.status !== 404)
         context.fail(`${read} answered ${exchange.status} for the absent id ${id}`, exchange, {
           expected: '404',
@@ -66,14 +66,14 @@ export const getChecks: KindCheck[] = [
     async run(context) {
       const read = context.kind('read');
       for (const id of ['abc', '1.5']) {
-        const exchange = await context.call(read, { params: { petId: id } });
+        const exchange = await context.call(read, { id: id });
         if (exchange.status === 400 || exchange.status === 404) context.observe({ nonIntegerPetId: exchange.status });
         if (exchange.status !== 400 && exchange.status !== 404)
           context.fail(`${read} answered ${exchange.status} for the id ${id}`, exchange, {
             expected: '400 or 404',
             actual: String(exchange.status),
             // A pet for `1.5` is the lenient reading getPet.petId-spellings finds too: one fault, reported once.
-            ...(exchange.status === 200 && isPet(exchange.json) ? { fault: lenientIntegerFault(read, 'petId') } : {}),
+            ...(exchange.status === 200 && isPet(exchange.json) ? { fault: lenientIntegerFault(read, context.contract.model.id.parameter) } : {}),
           });
       }
     },
@@ -88,12 +88,12 @@ export const getChecks: KindCheck[] = [
       const listed = new Set(context.state.listing.map(idOf));
       for (const [id, what] of BOUNDARY_IDS) {
         if (listed.has(id)) continue;
-        const exchange = await context.call(read, { params: { petId: id } });
+        const exchange = await context.call(read, { id: id });
         // An id no pet has is 404; an id the deployment never assigns may be rejected as invalid. 200 only for a pet with that id.
         const served = exchange.status === 200 && isPet(exchange.json) && idOf(exchange.json) === id;
         if (exchange.status !== 404 && exchange.status !== 400 && !served)
           context.fail(
-            `${read} answered ${exchange.status} for the id ${id}, ${what}${exchange.status >= 500 ? ': compare petId with the int64 range before the store reads it, and answer 400 (or 404)' : ''}`,
+            `${read} answered ${exchange.status} for the id ${id}, ${what}${exchange.status >= 500 ? `: compare ${context.contract.model.id.parameter} with the int64 range before the store reads it, and answer 400 (or 404)` : ''}`,
             exchange,
             {
               expected: '404 or 400',
@@ -117,7 +117,7 @@ export const getChecks: KindCheck[] = [
       const daysLeft = Math.ceil((sunset.getTime() - context.state.now.getTime()) / DAY_MS);
       const day = sunsetDay(sunset);
       const pet = await existingPet(context);
-      const exchange = await context.call(read, { params: { petId: idOf(pet) }, judgesRemoval: true });
+      const exchange = await context.call(read, { id: idOf(pet), judgesRemoval: true });
       const clock = deploymentClock(exchange.headers.get('date'), context.state.now);
       const past = clock.at >= sunset.getTime();
       if (!past && daysLeft > 0)

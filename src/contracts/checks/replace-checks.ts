@@ -22,7 +22,6 @@ const REPLACE_WRITES = 3 * 4 + 6;
 interface Around {
   readonly replace: ModelOperation;
   readonly read: ModelOperation;
-  readonly idParameter: string;
 }
 
 /** The schema of the replace's body, with the fields it requires. */
@@ -60,7 +59,7 @@ function replacementOf(contract: Contract, operation: ModelOperation, before: Pe
 /** Sends the replace of `id` with `body`, with the key unless `authorization` says otherwise. */
 function sendReplace(context: CheckContext, around: Around, id: string, body: string, authorization?: null): Promise<Exchange> {
   return context.call(around.replace.operationId, {
-    params: { [around.idParameter]: id },
+    id,
     body,
     ...(authorization === undefined ? {} : { authorization }),
   });
@@ -68,7 +67,7 @@ function sendReplace(context: CheckContext, around: Around, id: string, body: st
 
 /** Reads `id` back and fails for each field that is not `expected`'s (the id among them): `after` says what was sent. */
 async function expectRead(context: CheckContext, around: Around, id: string, expected: PetJson, after: string): Promise<void> {
-  const read = await context.call(around.read.operationId, { params: { [around.idParameter]: id } });
+  const read = await context.call(around.read.operationId, { id });
   if (read.status !== 200 || !isPet(read.json)) {
     context.fail(`${around.read.operationId} answered ${read.status} for the record ${id} ${after}`, read, { expected: '200', actual: String(read.status) });
     return;
@@ -143,7 +142,7 @@ export function replaceChecks(contract: Contract): Check[] {
   const replace = operationOfKind(model, 'replace');
   const read = operationOfKind(model, 'read');
   if (replace === undefined || read === undefined) return [];
-  const around: Around = { replace, read, idParameter: model.id.parameter };
+  const around: Around = { replace, read };
   const { operationId } = replace;
   return [
     {

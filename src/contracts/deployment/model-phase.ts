@@ -54,7 +54,6 @@ async function createWithEveryField(context: CheckContext, model: DeploymentMode
   const made = everyFieldBodies(model, context.state);
   if (!made) context.skip('a required field of the body has a schema no valid value can be derived from');
   const { create, read } = model.kinds;
-  const idParameter = model.contract.model.id.parameter;
   for (const body of made.bodies) {
     const exchange = await context.call(create.operationId, { body });
     if (exchange.status === 400 && !made.trusted) context.skip(`the deployment refused (400) a body whose numbers it was never seen to take: ${body}`);
@@ -66,7 +65,7 @@ async function createWithEveryField(context: CheckContext, model: DeploymentMode
       });
       continue;
     }
-    if (isPet(exchange.json)) await context.call(read.operationId, { params: { [idParameter]: idOf(exchange.json) } });
+    if (isPet(exchange.json)) await context.call(read.operationId, { id: idOf(exchange.json) });
   }
 }
 
@@ -80,13 +79,12 @@ async function crossCaches(context: CheckContext, model: DeploymentModel): Promi
     await Promise.all(Array.from({ length: missing }, (_, i) => createPet(context, `cache ${i + 1}`).catch(() => undefined)));
   }
   const { read, list } = model.kinds;
-  const idParameter = model.contract.model.id.parameter;
   const ids = [...earliestAcknowledged(model, EARLIEST_READ), ...state.listing.slice(0, LISTED_READ).map(idOf)];
   const size = fullPage(list);
   const queries = [size, ...list.filters.flatMap((filter) => filter.values.map((value) => `${filter.parameter}=${encodeURIComponent(String(value))}`))];
   // All at once, after every create: the client's pacer bounds what is in flight.
   await Promise.all([
-    ...[...new Set(ids)].map((id) => context.call(read.operationId, { params: { [idParameter]: id } })),
+    ...[...new Set(ids)].map((id) => context.call(read.operationId, { id })),
     ...queries.map((query) => context.call(list.operationId, { query: size && query !== size ? `${query}&${size}` : query })),
   ]);
 }

@@ -129,7 +129,7 @@ export class ReadCommand implements AsyncCommand<FuzzModel, Real> {
   async run(model: FuzzModel, real: Real): Promise<void> {
     const id = idToRead(model, this.input);
     if (id === undefined) return;
-    const exchange = await send(real, this.fuzz.named.read, { params: { [this.fuzz.named.idParameter]: id } });
+    const exchange = await send(real, this.fuzz.named.read, { id });
     expect(judgeRead(model, this.input, id, exchange.status, exchange.json), exchange);
   }
   toString(): string {
@@ -150,7 +150,7 @@ export class DeleteCommand implements AsyncCommand<FuzzModel, Real> {
   async run(model: FuzzModel, real: Real): Promise<void> {
     const pet = petToRemove(model, this.index);
     if (pet === undefined) return;
-    const exchange = await send(real, this.operation.operationId, { params: { [this.fuzz.named.idParameter]: idOf(pet) } });
+    const exchange = await send(real, this.operation.operationId, { id: idOf(pet) });
     expect(judgeDelete(model, this.operation, pet, exchange.status), exchange);
   }
   toString(): string {

@@ -285,7 +285,7 @@ function readFault(model: FuzzModel, input: ReadInput, status: number, json: Jso
   if (status >= 400) return { fault: statusFault(`${model.named.read}`, status) };
   if (status !== 200) return {};
   // A pet for a text no int64 is: the lenient reading getPet.petId-spellings finds.
-  if (input.kind === 'malformed') return isPet(json) ? { fault: lenientIntegerFault(`${model.named.read}`, 'petId') } : {};
+  if (input.kind === 'malformed') return isPet(json) ? { fault: lenientIntegerFault(model.named.read, model.named.idParameter) } : {};
   return { fault: statusFault(model.named.read, 200) };
 }
 
