@@ -220,8 +220,12 @@ export function describeFailure(error: unknown, deadline: AbortSignal | undefine
 export class HttpClient {
   readonly #options: Required<Omit<HttpClientOptions, 'deadline' | 'rps' | 'observe'>> & Pick<HttpClientOptions, 'deadline' | 'observe'>;
   readonly #base: string;
-  /** The base URL's path, and as every report shows it: a key written in it (`https://host/<key>/v1`) replaced, as everywhere. */
+  /**
+   * The base URL and its path, and each as every report shows it: a key written in them
+   * (`https://host/<key>/v1`, a host `<key>.tenant.example`) replaced, as everywhere.
+   */
   readonly #basePath: string;
+  readonly #shownBase: string;
   readonly #shownBasePath: string;
   readonly #pacer: Pacer;
   readonly #redactor: KeyRedactor;
@@ -255,9 +259,11 @@ export class HttpClient {
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#pacer = new Pacer({ concurrency: options.concurrency, rps, deadline: options.deadline });
     this.#redactor = verifierRedactor(options.apiKey);
-    // Only the path: the origin holds no key (a URL with userinfo is refused), and a short key would match a digit of its address.
-    this.#basePath = this.#base.slice(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/.exec(this.#base)?.[0].length ?? 0);
+    const origin = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/.exec(this.#base)?.[0] ?? '';
+    this.#basePath = this.#base.slice(origin.length);
     this.#shownBasePath = this.#redactor.text(this.#basePath);
+    // A short key in the path only: it would match a digit of an address (a key `1` in 127.0.0.1).
+    this.#shownBase = options.apiKey.length >= SHORT_SECRET_LENGTH ? this.#redactor.text(this.#base) : `${origin}${this.#shownBasePath}`;
   }
 
   /** Writes the budget still allows, retries counted. */
@@ -304,20 +310,21 @@ export class HttpClient {
     return this.#base;
   }
 
-  /** Whether the base URL holds the key in its path (a deployment mounted under a secret path): then `shown` hides it. */
+  /** Whether the base URL holds the key (a deployment mounted under a secret path or host): then `shown` hides it. */
   get baseHoldsKey(): boolean {
-    return this.#shownBasePath !== this.#basePath;
+    return this.#shownBase !== this.#base;
   }
 
   /**
    * A text the run wrote from the base URL (a request's URL, a message naming the base path) as every
-   * report shows it: the base path as the redactor shows it; a long key in any other form too (a URL
+   * report shows it: the base URL and its path as the redactor shows them; a long key in any other form too (a URL
    * `new URL` wrote again), and a short one only there, so that the ids and counts of a report keep
    * their digits. As it is when the base URL holds no key.
    */
   shown(text: string): string {
     if (!this.baseHoldsKey) return text;
-    const replaced = text.replaceAll(this.#basePath, this.#shownBasePath);
+    let replaced = text.replaceAll(this.#base, this.#shownBase);
+    if (this.#basePath !== '') replaced = replaced.replaceAll(this.#basePath, this.#shownBasePath);
     return this.#options.apiKey.length >= SHORT_SECRET_LENGTH ? this.#redactor.text(replaced) : replaced;
   }
 

@@ -167,7 +167,7 @@ describe('an Error answer never quotes the key a client sent', () => {
 });
 
 describe("--proxy without --upstream-key, which relays the client's own key to the deployment", () => {
-  it('hides that key in its own Errors and its request log, as the keys it knows', async () => {
+  it('hides that key in its own Errors, its request log and its journal, as the keys it knows', async () => {
     const deploymentKey = 'DeploymentKey-Hq3Zp7Wc';
     const deployment = await started(['--api-key', deploymentKey]);
     const proxy = await startMockCli(['--port', '0', '--proxy', deployment.url]);
@@ -184,7 +184,11 @@ describe("--proxy without --upstream-key, which relays the client's own key to t
         expect(answer.status, probe.target).toBeGreaterThanOrEqual(400);
         seen.push(answer.body);
       }
-    for (const [surface, text] of Object.entries({ answers: seen.join('\n'), log: proxy.stderr() + proxy.stdout() }))
+    // Forwarded, and journalled: the journal keeps the request without the key.
+    await fetch(`${proxy.url}/pets?limit=1&k=${deploymentKey}`, { headers: { authorization } });
+    const journal = await (await fetch(new URL('/__mock/requests', proxy.url))).text();
+    expect(journal).toContain('k=***');
+    for (const [surface, text] of Object.entries({ answers: seen.join('\n'), log: proxy.stderr() + proxy.stdout(), journal }))
       expect(keysRevealed(text, [deploymentKey]), `${surface}: ${text}`).toEqual([]);
     expect(proxy.stderr()).toContain('GET /***/v1/pets 404');
   });

@@ -64,3 +64,13 @@ describe.each([
     expect(keysRevealed(outputs[name] ?? '', [KEY])).toEqual([]);
   });
 });
+
+it('a base URL holding the key (a hyphen for each `_`) as a host name: the sentence for a host that does not resolve names it without the key', async () => {
+  // `.invalid` never resolves (RFC 6761): the run says so, and where.
+  const run = await runCli('petstore-verify', ['--base-url', `http://${KEY.toLowerCase().replaceAll('_', '-')}.invalid/v1`, '--suite', 'spec'], {
+    PETSTORE_API_KEY: KEY,
+  });
+  const output = run.stdout + run.stderr;
+  expect(output).toMatch(/cannot reach the deployment: GET http:\/\/\S*\$PETSTORE_API_KEY\S*\.invalid\/v1\/pets/);
+  expect(keysRevealed(output, [KEY])).toEqual([]);
+}, 60_000);

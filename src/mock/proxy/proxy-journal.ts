@@ -56,20 +56,25 @@ export function journalAnswered(context: ProxyContext, answered: Answered, noted
   const { rule, body } = noted;
   if (journal === undefined || rule === undefined) return;
   const { headers } = answered;
-  const long = body !== undefined && body.length > journal.bodyLimit;
   const sessionHeader = oneHeader(headers, SESSION_HEADER);
+  // The journal hides the keys the proxy knows when it is read; the client's own credential, the deployment's key when
+  // the proxy holds none, only this request knows: what holds it is kept without it.
+  const own = context.upstreamKey === undefined && headers.authorization !== undefined ? context.hide(headers.authorization) : undefined;
+  const kept = <T extends string | undefined>(text: T): T => (text === undefined || own === undefined ? text : (own.text(text) as T));
+  const keptBody = body === undefined || own === undefined ? body : own.body(body, /^\s*[[{]/.test(body));
+  const long = keptBody !== undefined && keptBody.length > journal.bodyLimit;
   journal.keeper.record({
     time: answered.arrived,
     // The proxy opens no session: the name only sorts its journal, as the mock's does; a request its key check refused opens none.
     session: journalSession(rule !== 'auth', sessionName(sessionHeader)),
     method: answered.method,
-    target: answered.target,
-    contentType: headers['content-type'],
-    accept: headers.accept,
-    prefer: oneHeader(headers, 'prefer'),
-    sessionHeader,
+    target: kept(answered.target),
+    contentType: kept(headers['content-type']),
+    accept: kept(headers.accept),
+    prefer: kept(oneHeader(headers, 'prefer')),
+    sessionHeader: kept(sessionHeader),
     authorization: keptAuthorization(headers.authorization),
-    body: long ? longBody(journal, body) : body,
+    body: long ? longBody(journal, keptBody) : keptBody,
     bodyTruncated: long,
     status: answered.response.status,
     operation: noted.operation,
