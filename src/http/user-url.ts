@@ -81,14 +81,14 @@ export interface UrlRule {
  */
 export function parseUserUrl(value: string, rule: UrlRule): URL {
   if (typeof value !== 'string') throw new TypeError(`${rule.name}: must be a URL, a string such as ${rule.example}; got a value of type ${typeof value}.`);
+  if (!WRITTEN.test(value.trim())) throw new TypeError(`${rule.name}: is not a URL written scheme://host/..., such as ${rule.example}.`);
   // The URL parser drops white space around a URL, and tabs and line breaks within it: what it reads is then not what was written.
   if (hasSpaceOrControl(value))
     throw new TypeError(
       `${rule.name}: holds white space or a control character, which a URL does not; give it alone, such as ${rule.example} (a space within is %20).`,
     );
   const schemes = rule.schemes.map((scheme) => `${scheme}//`).join(' or ');
-  const written = WRITTEN.exec(value);
-  if (written === null) throw new TypeError(`${rule.name}: is not a URL written scheme://host/..., such as ${rule.example}.`);
+  const written = WRITTEN.exec(value) ?? [];
   const scheme = `${(written[1] ?? '').toLowerCase()}:`;
   if (!rule.schemes.includes(scheme)) throw new TypeError(`${rule.name}: must be a ${schemes} URL, not ${scheme}//; give one such as ${rule.example}.`);
   const host = writtenHost(written[2] ?? '');

@@ -27,7 +27,7 @@ import { routesOf } from './pipeline/routes.js';
 import { createSelfCheck } from './pipeline/self-check.js';
 import { profileForm } from './profile/form.js';
 import { Coverage, type CoverageKeeper, type CoverageReport } from './state/coverage.js';
-import { type JournalEntry, type JournalFilter, type JournalKeeper, MemoryJournal } from './state/journal.js';
+import { type JournalEntry, type JournalFilter, type JournalKeeper, journalFilterOf, MemoryJournal } from './state/journal.js';
 import { randomIdOf } from './state/random-ids.js';
 import { ClusterJournal } from './state/redis/redis-journal.js';
 import { savedChanges, unsavedChange } from './state/saved-changes.js';
@@ -242,7 +242,7 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     respond,
     fetch: fetchAdapter(respond),
     reset: () => andThen(sessions.resetAll(), () => journal?.keeper.clear()),
-    requests: (filter = {}) => andThen(journalOn(journal).list(filter), (page) => page.entries),
+    requests: (filter = {}) => andThen(journalOn(journal).list(journalFilterOf(filter)), (page) => page.entries),
     clearRequests: (session) => journalOn(journal).clear(session),
     coverage: () => coverage.report(),
     serves: router.serves,

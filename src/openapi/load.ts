@@ -1,5 +1,6 @@
 import { messageOf, SpecError } from '../errors.js';
 import { readRegularFile, UnreadableFileError } from '../files/read-file.js';
+import { jsonFault } from '../json/json-fault.js';
 import { parseStructured } from '../json/structured-data.js';
 import type { OpenApiDocument } from './document.js';
 
@@ -26,8 +27,10 @@ async function specOfText(text: string, path: string): Promise<OpenApiDocument> 
   try {
     doc = await value;
   } catch (error) {
-    const named = language === 'JSON' && !/\.json$/i.test(path) ? ' (it starts with { or [; name it .yaml to read it as YAML)' : '';
-    throw new SpecError(`${path} cannot be read as ${language}${named}: ${messageOf(error)}`);
+    if (language === 'YAML') throw new SpecError(`${path} cannot be read as YAML: ${messageOf(error)}`);
+    // JSON's own message quotes the text it fails on; a file given by mistake may hold secrets.
+    const named = /\.json$/i.test(path) ? '' : ' (read as JSON, as it starts with { or [; name it .yaml to read it as YAML)';
+    throw new SpecError(`${path} cannot be read: ${jsonFault(error)}${named}`);
   }
   if (!isOpenApiDocument(doc)) throw new SpecError(`${path} is not an OpenAPI document: it needs "openapi" and "paths"`);
   return doc;

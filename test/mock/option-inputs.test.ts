@@ -7,6 +7,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../src/client/index.js';
+import { seededPets } from '../../src/fixtures/index.js';
+import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { createHandlers } from '../../src/mock/hosts/msw.js';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
 import { petstoreMock } from '../../src/mock/hosts/vite.js';
@@ -120,4 +122,28 @@ describe("a caller's callback that throws never stops the server", () => {
       }
     });
   }
+});
+
+describe('the mock in code, and the fixtures, refuse what they cannot read, naming it', () => {
+  it("mock.requests(filter): the query's rules and types, with a sentence", async () => {
+    const mock = createMockApi();
+    expect(() => mock.requests({ method: 42 } as never)).toThrow(/^requests: method must be a string; got a value of type number$/);
+    expect(() => mock.requests({ status: 'abc' })).toThrow(/^requests: status must be a status such as 404, or a class such as 4xx\.$/);
+    expect(() => mock.requests({ since: -1 })).toThrow(/^requests: since must be the id of an entry/);
+    expect(() => mock.requests({ nope: 'x' } as never)).toThrow(/^requests: nope is not a filter/);
+    expect(() => mock.requests('POST' as never)).toThrow(/^requests takes a filter object/);
+    await mock.fetch(new Request('http://mock.test/v1/pets/404', { headers: { authorization: 'Bearer petstore-dev-key' } }));
+    expect(await mock.requests({ status: 404, method: 'get', session: 'default' })).toHaveLength(1);
+  });
+
+  it('mock.fetch: anything but a Request, said', async () => {
+    await expect(createMockApi().fetch('http://mock.test/v1/pets' as never)).rejects.toThrow(/^fetch takes a Request, such as new Request/);
+  });
+
+  it('seededPets: a seed or a count that is no whole number of its range', () => {
+    expect(() => seededPets('7' as never, 2)).toThrow(/^seededPets: seed must be a whole number from 0 to 4294967295; got a value of type string$/);
+    expect(() => seededPets(1, -1)).toThrow(/^seededPets: count must be a whole number from 0 to 10000000; got -1$/);
+    expect(() => seededPets(Number.NaN, 2)).toThrow(RangeError);
+    expect(seededPets(7, 2)).toHaveLength(2);
+  });
 });

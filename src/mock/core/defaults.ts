@@ -2,7 +2,7 @@
  * What the mock does when nobody says otherwise, written once: `createMockApi`, `startMockServer`, the
  * CLI's flags and help, and docs/architecture.md read these values, never a copy of them.
  */
-import { BIG_ID_OFFSET, DEFAULT_COUNT, DEFAULT_SEED } from '../../fixtures/seeding.js';
+import { BIG_ID_OFFSET, COUNT_RANGE, DEFAULT_COUNT, DEFAULT_SEED, SEED_RANGE } from '../../fixtures/seeding.js';
 import { BASE_PATH } from '../../openapi/facts.js';
 
 /**
@@ -54,8 +54,8 @@ export const MOCK_DEFAULTS = Object.freeze({
  * MOCK_BOUNDS.count; // [0, 10_000_000]
  */
 export const MOCK_BOUNDS = Object.freeze({
-  seed: [0, 2 ** 32 - 1],
-  count: [0, 10_000_000],
+  seed: SEED_RANGE,
+  count: COUNT_RANGE,
   /** Milliseconds: ten minutes. */
   delay: [0, 600_000],
   /** Milliseconds: a year. */

@@ -7,6 +7,9 @@ import type { Pending } from './pending.js';
 
 /** A web `Request` as the handler's `MockRequest`. */
 function fromRequest(request: Request): MockRequest {
+  // By its fields, not `instanceof`: a Request of another realm (a test DOM, another copy of undici) is one too.
+  if (typeof request !== 'object' || request === null || typeof request.url !== 'string' || typeof request.method !== 'string')
+    throw new TypeError("fetch takes a Request, such as new Request('http://mock.test/v1/pets'); got another value");
   const url = new URL(request.url);
   return {
     // Fetch leaves the case of methods other than the six it knows as sent: `patch`.

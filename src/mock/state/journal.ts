@@ -220,6 +220,37 @@ function recordFilter(filter: JournalFilter): (record: JournalRecord) => boolean
     (operation === undefined || (record.operation ?? null) === operation);
 }
 
+/**
+ * A filter given in code (`mock.requests(filter)`), held to the rules of the query's filters
+ * (`parseJournalFilter`) and to their types, with its `session`: a `TypeError` naming what is wrong,
+ * never a method of a number called (`filter.method?.toUpperCase is not a function`).
+ * @example
+ * journalFilterOf({ method: 'POST', status: '4xx' }); // { method: 'POST', status: '4xx' }
+ * journalFilterOf({ status: 'abc' }); // TypeError: requests: status must be a status such as 404, ...
+ */
+export function journalFilterOf(filter: unknown): JournalFilter {
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter))
+    throw new TypeError(
+      `requests takes a filter object, such as { method: 'POST', status: '4xx' }, or nothing; got a value of type ${filter === null ? 'null' : typeof filter}`,
+    );
+  const { session, ...rest } = filter as Record<string, unknown>;
+  if (session !== undefined && typeof session !== 'string')
+    throw new TypeError(`requests: session must be a session's name, a string; got a value of type ${typeof session}`);
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(rest)) {
+    if (value === undefined) continue;
+    const numeric = (name === 'status' || name === 'since') && typeof value === 'number' && Number.isInteger(value);
+    if (typeof value !== 'string' && !numeric)
+      throw new TypeError(
+        `requests: ${name} must be a string${name === 'status' || name === 'since' ? ' or a whole number' : ''}; got a value of type ${typeof value}`,
+      );
+    query.set(name, String(value));
+  }
+  const parsed = parseJournalFilter(query);
+  if ('error' in parsed) throw new TypeError(`requests: ${parsed.error}`);
+  return session === undefined ? parsed : { ...parsed, session };
+}
+
 /** What is wrong with a filter read from a query (`?method=POST&status=4xx&since=3`), or the filter. */
 export function parseJournalFilter(query: URLSearchParams): JournalFilter | { readonly error: string } {
   const known = new Set(['method', 'path', 'status', 'operation', 'since']);

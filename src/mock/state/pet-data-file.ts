@@ -5,6 +5,7 @@
  * by pet-data.ts alone.
  */
 import { createHash } from 'node:crypto';
+import { jsonFault } from '../../json/json-fault.js';
 import { parseJson, stringifyJson } from '../../json/lossless.js';
 import { readsAsJson } from '../../json/structured-data.js';
 import { parseYamlData } from '../../json/yaml-data.js';
@@ -68,7 +69,8 @@ export async function readPetData(text: string, path: string, model: ResourceMod
   try {
     value = await parseDataText(text, yaml);
   } catch (error) {
-    throw new PetDataError([`it is not ${yaml ? 'YAML' : 'JSON'}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`]);
+    // JSON's own messages quote the text they fail on; `jsonFault` says where, quoting none of it.
+    throw new PetDataError([yaml ? `it is not YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` : jsonFault(error)]);
   }
   return checkPets(value, 'pets', true, model);
 }

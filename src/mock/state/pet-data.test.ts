@@ -25,7 +25,7 @@ describe('checkPets and readPetData', () => {
     );
     await expect(readPetData(`${'['.repeat(20_000)}${']'.repeat(20_000)}`, 'a.yaml')).rejects.toThrow(/it is not YAML: it nests deeper than 128 levels/);
     await expect(readPetData(`${'['.repeat(20_000)}${']'.repeat(20_000)}`, 'a.json')).rejects.toThrow(
-      /it is not JSON: arrays and objects nest deeper than 128 levels/,
+      /it is not JSON: its arrays and objects nest deeper than 128 levels/,
     );
   });
 
