@@ -48,16 +48,6 @@ const RECORD_BYTES = 128;
 /** The records a new ring has room for; it doubles its room, up to `size`, as records come. */
 const FIRST_ROOM = 8;
 
-/**
- * `value`, or the equal string the record before holds: a client that sends the same target or header
- * again and again (a poller, a load test) then leaves the ring one string, and each request's own
- * copy dies young.
- */
-function same(column: readonly (string | undefined)[], before: number, value: string | undefined): string | undefined {
-  const previous = column[before];
-  return previous === value ? previous : value;
-}
-
 /** Every string a record keeps. */
 const TEXT_FIELDS: readonly TextField[] = [
   'method',
@@ -93,16 +83,6 @@ export function textBytes(text: string): number {
     else bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
   }
   return Math.max(2 * text.length, bytes);
-}
-
-/** The bytes a record is counted as: each string it keeps (`textBytes`), and its numbers. */
-function bytesOf(record: JournalRecord): number {
-  let bytes = RECORD_BYTES;
-  for (const field of TEXT_FIELDS) {
-    const text = record[field];
-    if (text !== undefined) bytes += textBytes(text);
-  }
-  return bytes;
 }
 
 /** The columns of a ring with room for `room` records. */
@@ -164,6 +144,8 @@ export class RecordRing {
   #next = 0;
   #count = 0;
   #bytes = 0;
+  /** The bytes of each string of the record pushed last, by its field's place in `push` (`#keep`). */
+  readonly #lastBytes = new Float64Array(TEXT_FIELDS.length);
 
   constructor(session: string, size: number, maxBytes = JOURNAL_SESSION_BYTES) {
     this.#session = session;
@@ -172,42 +154,60 @@ export class RecordRing {
     this.#columns = new Columns(Math.min(size, FIRST_ROOM));
   }
 
-  /** The bytes its records are counted as (`bytesOf`). */
+  /** The bytes its records are counted as (`#keep`, and `RECORD_BYTES` each). */
   get bytes(): number {
     return this.#bytes;
   }
 
   push(record: JournalRecord, id: number): void {
     if (this.#count === this.#columns.room && this.#columns.room < this.#size) this.#grow();
-    let columns = this.#columns;
-    const room = columns.room;
+    const room = this.#columns.room;
     const at = this.#next;
     if (this.#count === room) this.#dropOldest();
-    columns = this.#columns;
-    const bytes = bytesOf(record);
+    const columns = this.#columns;
+    const before = (at - 1 + room) % room;
+    const bytes =
+      RECORD_BYTES +
+      this.#keep(columns.texts.method, 0, at, before, record.method) +
+      this.#keep(columns.texts.target, 1, at, before, record.target) +
+      this.#keep(columns.texts.contentType, 2, at, before, record.contentType) +
+      this.#keep(columns.texts.accept, 3, at, before, record.accept) +
+      this.#keep(columns.texts.prefer, 4, at, before, record.prefer) +
+      this.#keep(columns.texts.sessionHeader, 5, at, before, record.sessionHeader) +
+      this.#keep(columns.texts.authorization, 6, at, before, record.authorization) +
+      this.#keep(columns.texts.body, 7, at, before, record.body) +
+      this.#keep(columns.texts.operation, 8, at, before, record.operation) +
+      this.#keep(columns.texts.keyLabel, 9, at, before, record.keyLabel);
     columns.ids[at] = id;
     columns.times[at] = record.time;
     columns.latencies[at] = record.latencyMs;
     columns.statuses[at] = record.status;
     columns.flags[at] = (RULE_NUMBERS.get(record.rule) ?? 0) | (record.bodyTruncated ? 128 : 0);
     columns.bytes[at] = bytes;
-    const texts = columns.texts;
-    const before = (at - 1 + room) % room;
-    texts.method[at] = record.method;
-    texts.target[at] = same(texts.target, before, record.target);
-    texts.contentType[at] = same(texts.contentType, before, record.contentType);
-    texts.accept[at] = same(texts.accept, before, record.accept);
-    texts.prefer[at] = record.prefer;
-    texts.sessionHeader[at] = record.sessionHeader;
-    texts.authorization[at] = same(texts.authorization, before, record.authorization);
-    texts.body[at] = record.body;
-    texts.operation[at] = record.operation;
-    texts.keyLabel[at] = record.keyLabel;
     this.#next = (at + 1) % room;
     this.#count++;
     this.#bytes += bytes;
     // The record just pushed stays, even alone past the bound: one request is never more than 1 MiB and 16 KiB of headers.
     while (this.#bytes > this.#maxBytes && this.#count > 1) this.#dropOldest();
+  }
+
+  /**
+   * Keeps `value` in slot `at` of `column` and returns the bytes it is counted as (`textBytes`). A value
+   * equal to the one the record before holds (`before`, pushed last) is kept as that string and counted
+   * as it was (`#lastBytes`, by the field's place): a client that sends the same target or header
+   * again and again (a poller, a load test) leaves the ring one string, each request's own copy dies
+   * young, and no string is measured twice.
+   */
+  #keep(column: (string | undefined)[], field: number, at: number, before: number, value: string | undefined): number {
+    const previous = column[before];
+    if (value !== undefined && previous === value) {
+      column[at] = previous;
+      return this.#lastBytes[field] ?? 0;
+    }
+    column[at] = value;
+    const bytes = value === undefined ? 0 : textBytes(value);
+    this.#lastBytes[field] = bytes;
+    return bytes;
   }
 
   /** The records with their ids, oldest first, those with an id past `since` only. */

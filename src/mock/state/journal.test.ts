@@ -180,6 +180,19 @@ describe('the journal, bounded in bytes as well as in records', () => {
     expect(newestWithin(entries, 2 + 3 * size)).toEqual({ entries: [...entries].reverse() });
   });
 
+  it('counts a record sent again (equal strings, each its own copy) as it counts the first', () => {
+    const ring = new RecordRing('a', 4);
+    const sent = ['/v1/\u0001a', '/v1/\u0001a', '/v1/b', '/v1/\u0001a', '/v1/\u0001a', '/v1/b', '/v1/b'];
+    const expected = (target: string) => 128 + textBytes('GET') + textBytes(target) + textBytes('listPets');
+    sent.forEach((target, i) => {
+      // A string of its own each time, as each request's parser makes it.
+      ring.push(record('a', [...target].join('')), i + 1);
+    });
+    expect(ring.bytes).toBe(sent.slice(-4).reduce((sum, target) => sum + expected(target), 0));
+    const kept = ring.records().map(({ record: { target } }) => target);
+    expect(kept).toEqual(sent.slice(-4));
+  });
+
   it('keeps the newest records of a session that fit in its bytes, however few, and always the last one', () => {
     const ring = new RecordRing('a', 100, bytes(1000) * 3);
     for (let i = 1; i <= 5; i++) ring.push(sized('a', 1000, `r${i}`), i);
