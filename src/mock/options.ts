@@ -5,10 +5,10 @@
 import { nestingProblem } from '../json/nesting.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from '../profile/profile.js';
-import { MOCK_DEFAULTS } from './core/defaults.js';
+import { MOCK_DEFAULTS, MOCK_RANGES } from './core/defaults.js';
 import { checkFaultRates, type FaultRates } from './core/faults.js';
 import { apiKeyProblem, KEY_LABEL, LABEL_WITHOUT_KEY, type LabelledApiKey, parseApiKey } from './pipeline/auth.js';
-import { checkReach, isLoopback } from './server-reach.js';
+import { checkReach, isLoopback } from './pipeline/server-reach.js';
 import { checkPets, type DataPet, type PetData } from './state/pet-data.js';
 import type { SharedState } from './state/redis/shared-state.js';
 import type { SavedPets } from './state/store.js';
@@ -131,8 +131,10 @@ export interface ResolvedMockOptions
   readonly shared: SharedState | undefined;
 }
 
-function wholeNumber(name: string, value: number, min: number): number {
-  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`${name} must be a whole number, ${min} or more; got ${value}`);
+/** `value` when it is a whole number within the range of `name` (`MOCK_RANGES`, the CLI's too); a `RangeError` naming both otherwise. */
+export function inRange(name: keyof typeof MOCK_RANGES, value: number): number {
+  const [min, max] = MOCK_RANGES[name];
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new RangeError(`${name} must be a whole number from ${min} to ${max}; got ${value}`);
   return value;
 }
 
@@ -181,10 +183,11 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
   // A server's reach, by the CLI's rules, for every server of the code API (the mock's, the proxy's).
   if (place.host !== undefined)
     checkReach({ host: place.host, allowedHosts: place.allowedHosts, keyGiven: options.apiKey !== undefined || (options.apiKeys?.length ?? 0) > 0 });
-  const count = options.count ?? MOCK_DEFAULTS.count;
-  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a whole number of pets, 0 or more; got ${count}`);
+  const count = inRange('count', options.count ?? MOCK_DEFAULTS.count);
   const delay = options.delay ?? MOCK_DEFAULTS.delay;
-  if (!(delay >= 0)) throw new RangeError(`delay must be 0 or more milliseconds; got ${delay}`);
+  // A delay may have a fraction of a millisecond; past the range, Node's timer would overflow to 1 ms.
+  if (!(delay >= MOCK_RANGES.delay[0] && delay <= MOCK_RANGES.delay[1]))
+    throw new RangeError(`delay must be from ${MOCK_RANGES.delay[0]} to ${MOCK_RANGES.delay[1]} milliseconds; got ${delay}`);
   // The all-or-nothing saves of `persist` undo a failed change by rewriting the store: never Redis's, which keeps its own state.
   if (options.persist && options.shared) throw new TypeError('persist and shared cannot go together: with shared state, Redis keeps the pets.');
   const { selfCheck = false, faults = {} } = options;
@@ -197,7 +200,7 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
     apiKeys,
     keyLabels,
     data: resolveData(options, spec),
-    seed: options.seed ?? MOCK_DEFAULTS.seed,
+    seed: inRange('seed', options.seed ?? MOCK_DEFAULTS.seed),
     count,
     delay,
     now: options.now ?? Date.now,
@@ -207,14 +210,14 @@ export function normalizeMockOptions(options: MockOptions = {}, place: MockPlace
     prefer: options.prefer ?? MOCK_DEFAULTS.prefer,
     faults,
     faultSeed: options.faultSeed ?? options.seed ?? MOCK_DEFAULTS.seed,
-    sessionTtl: wholeNumber('sessionTtl', options.sessionTtl ?? MOCK_DEFAULTS.sessionTtl, 1),
-    maxSessions: wholeNumber('maxSessions', options.maxSessions ?? MOCK_DEFAULTS.maxSessions, 0),
+    sessionTtl: inRange('sessionTtl', options.sessionTtl ?? MOCK_DEFAULTS.sessionTtl),
+    maxSessions: inRange('maxSessions', options.maxSessions ?? MOCK_DEFAULTS.maxSessions),
     selfCheck: selfCheck === true ? () => {} : selfCheck === false ? undefined : selfCheck,
     restore: options.restore,
     persist: options.persist,
     shared: options.shared,
     adminKeyRequired: options.adminKeyRequired ?? (place.host !== undefined && !isLoopback(place.host)),
-    journalSize: wholeNumber('journalSize', options.journalSize ?? MOCK_DEFAULTS.journalSize, 0),
-    journalBodyLimit: wholeNumber('journalBodyLimit', options.journalBodyLimit ?? MOCK_DEFAULTS.journalBodyLimit, 0),
+    journalSize: inRange('journalSize', options.journalSize ?? MOCK_DEFAULTS.journalSize),
+    journalBodyLimit: inRange('journalBodyLimit', options.journalBodyLimit ?? MOCK_DEFAULTS.journalBodyLimit),
   };
 }

@@ -47,6 +47,26 @@ export const MOCK_DEFAULTS = Object.freeze({
 });
 
 /**
+ * The range of each number the mock takes, the same for the CLI's flags and the code API's options
+ * (in the code API's unit: milliseconds for `sessionTtl`, which `--session-ttl` gives in whole seconds): past
+ * them the code API once served `count: 2e7` (3.5 GB) and overflowed Node's timers (`delay: 2 ** 31`
+ * answered at once). A time is at most `MAX_TIMER_MS`, the longest timer Node keeps as given.
+ */
+export const MOCK_RANGES = Object.freeze({
+  seed: [0, 2 ** 32 - 1],
+  count: [0, 10_000_000],
+  delay: [0, 600_000],
+  sessionTtl: [1, 31_536_000_000],
+  maxSessions: [0, 100_000],
+  journalSize: [0, 1_000_000],
+  journalBodyLimit: [0, 1_048_576],
+  storeTimeout: [1, 600_000],
+} as const satisfies Record<string, readonly [number, number]>);
+
+/** The longest timer Node keeps as given (2^31 - 1 ms, about 24.8 days); a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
  * What is added to every id: `BIG_ID_OFFSET` with `--big-ids`, and nothing (`undefined`) without.
  * "No offset" is written here only.
  * @example

@@ -14,10 +14,10 @@ import type { CompiledSpec } from '../../openapi/bundled-model.js';
 import { loadSpecFile } from '../../openapi/load.js';
 import { type ProfileDocument, readProfile } from '../../profile/profile.js';
 import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
-import { MOCK_DEFAULTS } from '../core/defaults.js';
+import { MOCK_DEFAULTS, MOCK_RANGES } from '../core/defaults.js';
 import { type FaultRates, parseFaultRates } from '../core/faults.js';
 import { apiKeyProblem, LABEL_WITHOUT_KEY, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
-import { allowedHostProblem, interfaceProblem } from '../server-reach.js';
+import { allowedHostProblem, interfaceProblem } from '../pipeline/server-reach.js';
 import { parseIsoDate } from '../state/clock.js';
 import type { PetData } from '../state/pet-data.js';
 import { readPetData } from '../state/pet-data-file.js';
@@ -199,15 +199,15 @@ function behaviourOptions(): Option[] {
   return [
     new Option('--seed <n>', 'seed of the generated pets: the same seed gives the same pets')
       .default(MOCK_DEFAULTS.seed)
-      .argParser(integerIn(0, 2 ** 32 - 1, 'a whole number')),
-    new Option('--count <n>', 'how many pets to start with').default(MOCK_DEFAULTS.count).argParser(integerIn(0, 10_000_000, 'a whole number')),
+      .argParser(integerIn(...MOCK_RANGES.seed, 'a whole number')),
+    new Option('--count <n>', 'how many pets to start with').default(MOCK_DEFAULTS.count).argParser(integerIn(...MOCK_RANGES.count, 'a whole number')),
     new Option(
       '-k, --api-key <key>',
       `accepted bearer key, or label:key (or label=key) to log it as key=label; repeat for several (default: ${MOCK_DEFAULTS.apiKey})`,
     )
       .env('PETSTORE_API_KEY')
       .argParser(collectApiKey),
-    new Option('--delay <ms>', 'latency added to every API answer').default(MOCK_DEFAULTS.delay).argParser(integerIn(0, 600_000, 'milliseconds')),
+    new Option('--delay <ms>', 'latency added to every API answer').default(MOCK_DEFAULTS.delay).argParser(integerIn(...MOCK_RANGES.delay, 'milliseconds')),
     new Option('--now <date>', "start the mock's clock at this ISO date (after 2030-12-05, getPet answers 410)").argParser(isoDate),
     new Option('--data <file>', 'serve these pets (a JSON or YAML list of Pets) instead of seeded ones; not with --seed, --count, --big-ids'),
     new Option('--big-ids', 'ids beyond 2^53, exact in the JSON: shows clients that read ids into JavaScript numbers'),
@@ -228,20 +228,20 @@ function stateOptions(): Option[] {
   return [
     new Option('--session-ttl <seconds>', 'drop a named session (X-Mock-Session) after this long idle')
       .default(MOCK_DEFAULTS.sessionTtl / 1000)
-      .argParser(integerIn(1, 31_536_000, 'seconds')),
+      .argParser(integerIn(1, MOCK_RANGES.sessionTtl[1] / 1000, 'seconds')),
     new Option('--max-sessions <n>', 'how many named sessions may be open at once')
       .default(MOCK_DEFAULTS.maxSessions)
-      .argParser(integerIn(0, 100_000, 'a whole number')),
+      .argParser(integerIn(...MOCK_RANGES.maxSessions, 'a whole number')),
     new Option('--coverage', 'on exit, print which documented statuses and enum values clients exercised (also GET /__mock/coverage)'),
     new Option('--self-check', 'check every answer against spec/openapi.yaml; a mismatch is logged and answered 500'),
     new Option('--state <file>', 'keep the pets created, replaced and removed in this JSON file across restarts (each change saved before its answer)'),
     new Option('--profile <file>', "mimic a deployment's choices where the interface leaves room (learned by petstore-verify --write-profile)"),
     new Option('--journal-size <n>', 'requests the journal keeps per session (GET /__mock/requests); 0 turns it off')
       .default(MOCK_DEFAULTS.journalSize)
-      .argParser(integerIn(0, 1_000_000, 'a whole number')),
+      .argParser(integerIn(...MOCK_RANGES.journalSize, 'a whole number')),
     new Option('--journal-body <chars>', 'characters of a request body a journal entry shows')
       .default(MOCK_DEFAULTS.journalBodyLimit)
-      .argParser(integerIn(0, 1_048_576, 'a whole number')),
+      .argParser(integerIn(...MOCK_RANGES.journalBodyLimit, 'a whole number')),
     new Option('--no-journal', 'keep no request journal (GET /__mock/requests answers 404)'),
   ];
 }
@@ -260,7 +260,7 @@ function deploymentOptions(): Option[] {
     new Option('--store <url>', 'keep all state in Redis (redis://host:port[/db]), shared by every mock on it; needs the ioredis package').argParser(redisUrl),
     new Option('--namespace <name>', 'key prefix in Redis, so that several mocks share one Redis (default: petstore)').argParser(namespace),
     new Option('--store-timeout <ms>', 'how long a Redis command may take before the mock responds 503 (default: 3000)').argParser(
-      integerIn(1, 600_000, 'milliseconds'),
+      integerIn(...MOCK_RANGES.storeTimeout, 'milliseconds'),
     ),
     new Option('--workers <n>', 'serve from n processes sharing the port, one per core (needs --store)').argParser(integerIn(1, 256, 'a number of processes')),
     new Option('-q, --quiet', 'no request log'),

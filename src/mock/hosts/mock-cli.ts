@@ -8,8 +8,8 @@ import { BASE_PATH } from '../../openapi/facts.js';
 import { terminalText } from '../../terminal/terminal-text.js';
 import { coarseClock } from '../core/coarse-clock.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
+import { publicKeyProblem, type ReachNames } from '../pipeline/server-reach.js';
 import { type ProxyServer, startProxyServer } from '../proxy/proxy-server.js';
-import { publicKeyProblem, type ReachNames } from '../server-reach.js';
 import { formatCoverage } from '../state/coverage.js';
 import { petDataHash } from '../state/pet-data-file.js';
 import type { SeedRecipe } from '../state/redis/redis-store.js';
@@ -129,7 +129,7 @@ function checkKeyBeyondLoopback(flags: MockFlags, command: Command): void {
   if (problem !== undefined) command.error(problem, { exitCode: EXIT.usage, code: 'commander.defaultKeyBeyondLoopback' });
 }
 
-/** The flags the rules of src/mock/server-reach.ts name, as the CLI spells them. */
+/** The flags the rules of src/mock/pipeline/server-reach.ts name, as the CLI spells them. */
 const CLI_NAMES: ReachNames = {
   host: '--host',
   allowedHosts: '--allowed-host',

@@ -5,7 +5,7 @@ import { idOffsetOf, MOCK_DEFAULTS } from '../core/defaults.js';
 import { memoize } from '../core/memo.js';
 import { type MockRequest, type MockResponse, wireBody } from '../core/messages.js';
 import { type MockApi, type MockOptions, mockApiOf } from '../create-mock-api.js';
-import { normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
+import { inRange, normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
 import { guardResponse, hostCheck, joinedHeader } from '../pipeline/host-guard.js';
 import { createHostServer, lingerThenClose, readBody, type ServerTimeouts } from '../pipeline/http-server.js';
 import { writeFault } from '../pipeline/node-faults.js';
@@ -53,7 +53,7 @@ export interface MockServerOptions extends MockOptions {
   readonly storeTimeout?: number;
 }
 
-export { isLoopback } from '../server-reach.js';
+export { isLoopback } from '../pipeline/server-reach.js';
 
 /**
  * A running Node server hosting the mock's handler.
@@ -284,6 +284,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   if (options.stateFile !== undefined && options.store !== undefined) {
     throw new TypeError('stateFile and store cannot go together: with a store, Redis keeps the pets (see its AOF settings in docs/redis.md).');
   }
+  if (options.storeTimeout !== undefined) inRange('storeTimeout', options.storeTimeout);
   const settings = normalizeMockOptions({ ...options, now: options.now ?? coarseClock() }, { host, allowedHosts: options.allowedHosts });
   const held = await openState(options, settings);
   const mock = await createMock(settings, held);

@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, ServerResponse } from 
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { NotUtf8Error } from '../../http/read-limited.js';
+import { MAX_TIMER_MS } from '../core/defaults.js';
 import { errorResponse, type MockResponse, prepared } from '../core/messages.js';
 import { parserErrorResponse, rawResponse } from './parser-errors.js';
 import { SafeHeadResponse } from './safe-head-response.js';
@@ -302,6 +303,10 @@ function oneAtATime(handle: RequestHandler, drainMs: number, sendMs: number): Re
  * unmet expectations (through `handle`, so the mode's guards come first) and to CONNECT (after `guard`).
  */
 export function createHostServer(timeouts: ServerTimeouts, guard: Guard, handle: RequestHandler): Server {
+  // A time past Node's longest timer would fire after 1 ms: every limit would cut every client off at once.
+  for (const [name, ms] of Object.entries(timeouts))
+    if (typeof ms === 'number' && !(ms >= 1 && ms <= MAX_TIMER_MS))
+      throw new RangeError(`timeouts.${name} must be from 1 to ${MAX_TIMER_MS} milliseconds; got ${ms}`);
   const headersMs = timeouts.headersMs ?? CLIENT_LIMITS.headersMs;
   const sendMs = timeouts.sendMs ?? CLIENT_LIMITS.sendMs;
   const serve = oneAtATime(handle, timeouts.drainMs ?? CLIENT_LIMITS.drainMs, sendMs);
