@@ -15,12 +15,17 @@ import { petDataHash } from '../state/pet-data-file.js';
 import type { SeedRecipe } from '../state/redis/redis-store.js';
 import { openSharedState } from '../state/redis/shared-state.js';
 import { type MockFlags, mockFlagsCommand, type ParsedMockFlags, readFlagFiles } from './cli-flags.js';
-import { lineWriter } from './line-writer.js';
+import { LINE_WRITE_MS, lineWriter } from './line-writer.js';
 import { isLoopback, type MockServer, type MockServerOptions, serverUrl, startMockServer } from './node-server.js';
 import { forkWorkers, isWorkerProcess, leaveCluster, processFaultSeed, startWorker } from './workers.js';
 
 /** The request log, warnings and problems of a running mock: in order, a write every few milliseconds. */
-const stderrLines = lineWriter((text) => process.stderr.write(text));
+const stderrLines = lineWriter(
+  (text) => process.stderr.write(text),
+  LINE_WRITE_MS,
+  undefined,
+  () => process.stderr.writableLength,
+);
 
 /** Writes a line of the log, or a warning, to stderr: what a deployment or a client sent in it is shown, never acted on by the terminal. */
 function logLine(line: string): void {

@@ -74,7 +74,7 @@ export interface ReachNames {
   readonly allowDefault: string;
 }
 
-export const CODE_API_NAMES: ReachNames = {
+const CODE_API_NAMES: ReachNames = {
   host: 'host',
   allowedHosts: 'allowedHosts',
   key: 'apiKey (or apiKeys)',
