@@ -20,12 +20,10 @@ function fromRequest(request: Request): MockRequest {
 /** The handler's response as a web `Response`; bodies are dropped where HTTP forbids them. */
 function toResponse(response: MockResponse, method: string): Response {
   const body = wireBody(method, response);
-  // Content-Length on every answer with a body, and a HEAD's head is its GET's, Content-Length too (RFC 9110 §9.3.2, §8.6),
-  // as the Node server and the proxy send it; none on a 204 or a 304, which have no body.
-  const sized = response.body !== '' && response.status !== 204 && response.status !== 304;
+  // A HEAD's head is its GET's, Content-Length too (RFC 9110 §9.3.2, §8.6), as the Node server and the proxy send it.
   // Every value as HTTP allows it (src/http/header-value.ts): `Headers` throws on others, as Node does.
   const headers = safeHeaderRecord(
-    sized ? { ...response.headers, 'content-length': String(new TextEncoder().encode(response.body).length) } : response.headers,
+    body === '' && response.body !== '' ? { ...response.headers, 'content-length': String(new TextEncoder().encode(response.body).length) } : response.headers,
   );
   if (response.fault) return faultyResponse(response.fault, response.status, headers, body);
   return new Response(body === '' ? null : body, { status: response.status, headers });
