@@ -4,10 +4,11 @@
  * log); past `MAX_UNSENT_LOG_BYTES` it drops lines, and says how many once stderr is read again.
  * The CLI as a real process, its stderr a pipe left unread while requests arrive.
  */
-import { spawn } from 'node:child_process';
+
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { MAX_UNSENT_LOG_BYTES } from '../../src/mock/hosts/line-writer.js';
+import { spawn } from '../support/children.js';
 import { pipeline, rawRequest } from '../support/raw-http.js';
 
 describe('petstore-mock with stderr unread', () => {
