@@ -70,6 +70,27 @@ function isErrorBody(value: unknown): value is ErrorBody {
   );
 }
 
+/**
+ * The answer to one call as text, read within `timeout` and `MAX_RESPONSE_BYTES` (5 MiB, more than a
+ * page of 100 pets of the spec holds), the bound of every answer the package reads: an endless answer
+ * once grew a client to 3 GB, and a trickling one kept a call pending for ever.
+ */
+async function answer(send: typeof fetch, timeout: number, method: string, url: string, init: RequestInit): Promise<{ response: Response; text: string }> {
+  let response: Response;
+  let text: string | undefined;
+  try {
+    // The signal bounds the body too: a read it ends rejects with its reason.
+    response = await send(url, { ...init, signal: AbortSignal.timeout(timeout) });
+    text = await readLimited(response.body, MAX_RESPONSE_BYTES);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'TimeoutError')
+      throw new Error(`${method} ${url} did not answer whole within ${timeout} ms (raise it with createClient({ timeout }))`);
+    throw error;
+  }
+  if (text === undefined) throw new Error(`${method} ${url} answered more than ${MAX_RESPONSE_BYTES} bytes, which no answer of this API holds`);
+  return { response, text };
+}
+
 /** A typed client of the pet store API, as a front-end would use it. */
 export interface PetstoreClient {
   /** `GET /pets`: a page of pets, at most `limit`, optionally of one status. */
@@ -111,31 +132,9 @@ export function createClient(options: ClientOptions): PetstoreClient {
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
 
   const timeout = options.timeout ?? CALL_TIMEOUT_MS;
-
-  /**
-   * The answer to one call as text, read within `timeout` and `MAX_RESPONSE_BYTES` (5 MiB, more than a
-   * page of 100 pets of the spec holds), the bound of every answer the package reads: an endless answer
-   * once grew a client to 3 GB, and a trickling one kept a call pending for ever.
-   */
-  async function answer(method: string, url: string, init: RequestInit): Promise<{ response: Response; text: string }> {
-    let response: Response;
-    let text: string | undefined;
-    try {
-      // The signal bounds the body too: a read it ends rejects with its reason.
-      response = await send(url, { ...init, signal: AbortSignal.timeout(timeout) });
-      text = await readLimited(response.body, MAX_RESPONSE_BYTES);
-    } catch (error) {
-      if (error instanceof DOMException && error.name === 'TimeoutError')
-        throw new Error(`${method} ${url} did not answer whole within ${timeout} ms (raise it with createClient({ timeout }))`);
-      throw error;
-    }
-    if (text === undefined) throw new Error(`${method} ${url} answered more than ${MAX_RESPONSE_BYTES} bytes, which no answer of this API holds`);
-    return { response, text };
-  }
-
   async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const url = baseUrl + path;
-    const { response, text } = await answer(method, url, {
+    const { response, text } = await answer(send, timeout, method, url, {
       method,
       headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

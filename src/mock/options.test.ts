@@ -13,7 +13,7 @@ describe('normalizeMockOptions', () => {
   it('asks the key of the admin only where other machines reach the mock: a server bound beyond loopback', () => {
     expect(normalizeMockOptions().adminKeyRequired).toBe(false);
     for (const host of ['127.0.0.1', 'localhost', '::1', '127.1.2.3']) expect(normalizeMockOptions({}, { host }).adminKeyRequired, host).toBe(false);
-    // Beyond loopback a key of the user's own is needed (src/mock/server-reach.ts): the default one is public.
+    // Beyond loopback a key of the user's own is needed (src/mock/pipeline/server-reach.ts): the default one is public.
     for (const host of ['0.0.0.0', '::', '192.168.1.20']) {
       expect(normalizeMockOptions({ apiKey: 'own-key' }, { host }).adminKeyRequired, host).toBe(true);
       expect(() => normalizeMockOptions({}, { host }), host).toThrow(`host ${host} lets other machines reach the mock`);

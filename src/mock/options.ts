@@ -9,7 +9,7 @@ import { MOCK_BOUNDS, MOCK_DEFAULTS } from './core/defaults.js';
 import { checkFaultRates, type FaultRates } from './core/faults.js';
 import { callback, described, list, optionsObject, record, text, trueOrFalse, wholeNumberIn } from './core/option-checks.js';
 import { apiKeyProblem, KEY_LABEL, LABEL_WITHOUT_KEY, type LabelledApiKey, parseApiKey } from './pipeline/auth.js';
-import { checkReach, isLoopback } from './server-reach.js';
+import { checkReach, isLoopback } from './pipeline/server-reach.js';
 import { checkedClock } from './state/clock.js';
 import { checkPets, type DataPet, type PetData } from './state/pet-data.js';
 import type { SharedState } from './state/redis/shared-state.js';

@@ -1,5 +1,5 @@
 /**
- * The code API's servers follow the CLI's rules of reach (src/mock/server-reach.ts; red team 6, #1):
+ * The code API's servers follow the CLI's rules of reach (src/mock/pipeline/server-reach.ts; red team 6, #1):
  * `startMockServer({ host: '0.0.0.0' })` once answered the network with the public key
  * `petstore-dev-key`, `startProxyServer` then handed its upstream key to anyone who sent it, and
  * `host: ''` bound every interface while `url` said 127.0.0.1; the CLI refused each with exit 2.

@@ -21,34 +21,36 @@ function fromRequest(request: Request): MockRequest {
 }
 
 /** The handler's response as a web `Response`; bodies are dropped where HTTP forbids them. */
-function toResponse(response: MockResponse, method: string): Response {
+function toResponse(response: MockResponse, method: string, sized: boolean): Response {
   const body = wireBody(method, response);
-  // Content-Length on every answer with a body, and a HEAD's head is its GET's, Content-Length too (RFC 9110 §9.3.2, §8.6),
-  // as the Node server and the proxy send it; none on a 204 or a 304, which have no body.
-  const sized = response.body !== '' && response.status !== 204 && response.status !== 304;
+  // A HEAD's head is its GET's, Content-Length too (RFC 9110 §9.3.2, §8.6), as the Node server and the proxy send it;
+  // a host that stands for the network (`sized`: MSW) says every body's length, as they do. None on a 204 or a 304.
+  const length = (body === '' || sized) && response.body !== '' && response.status !== 204 && response.status !== 304;
   // Every value as HTTP allows it (src/http/header-value.ts): `Headers` throws on others, as Node does.
   const headers = safeHeaderRecord(
-    sized ? { ...response.headers, 'content-length': String(new TextEncoder().encode(response.body).length) } : response.headers,
+    length ? { ...response.headers, 'content-length': String(new TextEncoder().encode(response.body).length) } : response.headers,
   );
   if (response.fault) return faultyResponse(response.fault, response.status, headers, body);
   return new Response(body === '' ? null : body, { status: response.status, headers });
 }
 
 /**
- * `respond` as a web handler: `(request: Request) => Promise<Response>`, for MSW, Pact and any fetch host.
+ * `respond` as a web handler; `sized` for a host that stands for the network (MSW), whose every answer
+ * with a body says its `Content-Length` as a server's does (`mock.fetch` leaves it out of a GET's, so
+ * that code that rewrites a body and copies the headers sends no stale length): `(request: Request) => Promise<Response>`, for MSW, Pact and any fetch host.
  * @example
  * const fetchMock = fetchAdapter(mock.respond);
  * await fetchMock(new Request('http://mock.test/v1/pets'));
  */
-export function fetchAdapter(respond: (request: MockRequest) => Pending<MockResponse>): (request: Request) => Promise<Response> {
+export function fetchAdapter(respond: (request: MockRequest) => Pending<MockResponse>, sized = false): (request: Request) => Promise<Response> {
   return async (request) => {
     const response = await respond(fromRequest(request));
     try {
-      return toResponse(response, request.method);
+      return toResponse(response, request.method, sized);
     } catch (error) {
       // A head `Response` refuses (a bug: every value is made safe) is the spec's Error 500, never a throw into the host.
       const reason = error instanceof Error ? error.name : 'an error';
-      return toResponse(unwritableHead(reason), request.method);
+      return toResponse(unwritableHead(reason), request.method, sized);
     }
   };
 }

@@ -17,7 +17,7 @@ import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
 import { MOCK_BOUNDS, MOCK_DEFAULTS } from '../core/defaults.js';
 import { type FaultRates, parseFaultRates } from '../core/faults.js';
 import { apiKeyProblem, LABEL_WITHOUT_KEY, type LabelledApiKey, parseApiKey } from '../pipeline/auth.js';
-import { allowedHostProblem, interfaceProblem } from '../server-reach.js';
+import { allowedHostProblem, interfaceProblem } from '../pipeline/server-reach.js';
 import { parseIsoDate } from '../state/clock.js';
 import type { PetData } from '../state/pet-data.js';
 import { readPetData } from '../state/pet-data-file.js';

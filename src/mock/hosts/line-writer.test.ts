@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LINE_WRITE_MS, lineWriter } from './line-writer.js';
+import { LINE_WRITE_MS, lineWriter, MAX_UNSENT_LOG_BYTES } from './line-writer.js';
 
 describe('lineWriter', () => {
   beforeEach(() => {
@@ -32,5 +32,27 @@ describe('lineWriter', () => {
     log.flush();
     vi.advanceTimersByTime(LINE_WRITE_MS);
     expect(writes).toEqual(['12345\n67890\n', 'last\n']);
+  });
+
+  it('drops lines while its reader leaves over MAX_UNSENT_LOG_BYTES untaken, and says how many once it takes them again', () => {
+    const writes: string[] = [];
+    let unsent = MAX_UNSENT_LOG_BYTES + 1;
+    const log = lineWriter(
+      (text) => writes.push(text),
+      LINE_WRITE_MS,
+      10,
+      () => unsent,
+    );
+    log.line('first 1');
+    log.line('first 2');
+    log.line('second');
+    log.flush();
+    expect(writes).toEqual([]);
+    unsent = 0;
+    log.line('after');
+    log.flush();
+    expect(writes).toEqual([
+      `petstore-mock: 3 line(s) of the log dropped: stderr was not read (over ${MAX_UNSENT_LOG_BYTES} bytes waited for its reader)\nafter\n`,
+    ]);
   });
 });

@@ -9,19 +9,24 @@ import { KeyRedactor } from '../../redact/key-redactor.js';
 import { terminalText } from '../../terminal/terminal-text.js';
 import { coarseClock } from '../core/coarse-clock.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
+import { publicKeyProblem, type ReachNames } from '../pipeline/server-reach.js';
 import { type ProxyServer, startProxyServer } from '../proxy/proxy-server.js';
-import { publicKeyProblem, type ReachNames } from '../server-reach.js';
 import { formatCoverage } from '../state/coverage.js';
 import { petDataHash } from '../state/pet-data-file.js';
 import type { SeedRecipe } from '../state/redis/redis-store.js';
 import { openSharedState } from '../state/redis/shared-state.js';
 import { type MockFlags, mockFlagsCommand, type ParsedMockFlags, readFlagFiles } from './cli-flags.js';
-import { lineWriter } from './line-writer.js';
+import { LINE_WRITE_MS, lineWriter } from './line-writer.js';
 import { isLoopback, type MockServer, type MockServerOptions, serverUrl, startMockServer } from './node-server.js';
 import { forkWorkers, isWorkerProcess, leaveCluster, processFaultSeed, startWorker } from './workers.js';
 
 /** The request log, warnings and problems of a running mock: in order, a write every few milliseconds. */
-const stderrLines = lineWriter((text) => process.stderr.write(text));
+const stderrLines = lineWriter(
+  (text) => process.stderr.write(text),
+  LINE_WRITE_MS,
+  undefined,
+  () => process.stderr.writableLength,
+);
 
 /** Writes a line of the log, or a warning, to stderr: what a deployment or a client sent in it is shown, never acted on by the terminal. */
 function logLine(line: string): void {
@@ -147,7 +152,7 @@ function checkKeyBeyondLoopback(flags: MockFlags, command: Command): void {
   if (problem !== undefined) command.error(problem, { exitCode: EXIT.usage, code: 'commander.defaultKeyBeyondLoopback' });
 }
 
-/** The flags the rules of src/mock/server-reach.ts name, as the CLI spells them. */
+/** The flags the rules of src/mock/pipeline/server-reach.ts name, as the CLI spells them. */
 const CLI_NAMES: ReachNames = {
   host: '--host',
   allowedHosts: '--allowed-host',

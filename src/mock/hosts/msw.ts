@@ -9,6 +9,7 @@
 import { type HttpHandler, http } from 'msw';
 import { parseUserUrl } from '../../http/user-url.js';
 import { BASE_PATH } from '../../openapi/facts.js';
+import { fetchAdapter } from '../core/fetch-adapter.js';
 import { described, optionsObject } from '../core/option-checks.js';
 import type { Pending } from '../core/pending.js';
 import { createMockApi, type MockApi, type MockOptions } from '../create-mock-api.js';
@@ -67,17 +68,20 @@ function locate(baseUrl: unknown): { readonly origin?: string; readonly basePath
  * afterEach(() => api.reset());
  * afterAll(() => server.close());
  */
+/** The mock's answers as MSW hands them to a client, each body's `Content-Length` said as the Node server says it (RFC 9110 §8.6). */
+function sizedFetch(mock: MockApi): ({ request }: { request: Request }) => Promise<Response> {
+  const fetchSized = fetchAdapter(mock.respond, true);
+  return ({ request }) => fetchSized(request);
+}
+
 export function createHandlers(options: MockHandlersOptions = {}): MockHandlers {
   const { baseUrl = BASE_PATH, ...mockOptions } = optionsObject('createHandlers', options);
   const { origin, basePath } = locate(baseUrl);
   const mock = createMockApi({ ...mockOptions, basePath });
-  const handler = http.all(
-    ({ request }) => {
-      const url = new URL(request.url);
-      return (origin === undefined || url.origin === origin) && mock.serves(url.pathname);
-    },
-    ({ request }) => mock.fetch(request),
-  );
+  const handler = http.all(({ request }) => {
+    const url = new URL(request.url);
+    return (origin === undefined || url.origin === origin) && mock.serves(url.pathname);
+  }, sizedFetch(mock));
   return Object.freeze(Object.assign([handler], { reset: () => mock.reset(), mock, requests: mock.requests }));
 }
 

@@ -57,7 +57,7 @@ export interface MockServerOptions extends MockOptions {
   readonly storeTimeout?: number;
 }
 
-export { isLoopback } from '../server-reach.js';
+export { isLoopback } from '../pipeline/server-reach.js';
 
 /**
  * A running Node server hosting the mock's handler.

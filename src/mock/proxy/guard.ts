@@ -9,7 +9,7 @@ import { withoutCors } from '../admin/endpoints.js';
 import { errorResponse, type MockRequest, type MockResponse } from '../core/messages.js';
 import { UNAUTHORIZED } from '../pipeline/auth.js';
 import { guardResponse, hostName, isAdminTarget, type RawRequest } from '../pipeline/host-guard.js';
-import { isLoopback } from '../server-reach.js';
+import { isLoopback } from '../pipeline/server-reach.js';
 import type { ProxyContext } from './context.js';
 
 /**

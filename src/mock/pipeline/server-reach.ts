@@ -7,8 +7,8 @@
  * the public key (and `--proxy` then handed its upstream key to anyone who sent it), which the CLI
  * refused with exit 2. Each rule is a sentence naming the option, in the spelling of its caller.
  */
-import { HOST_NAME_RULE, isHostName } from '../http/user-url.js';
-import { MOCK_DEFAULTS } from './core/defaults.js';
+import { HOST_NAME_RULE, isHostName } from '../../http/user-url.js';
+import { MOCK_DEFAULTS } from '../core/defaults.js';
 
 /** True for addresses only this machine can reach. */
 export function isLoopback(host: string): boolean {
