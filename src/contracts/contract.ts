@@ -243,7 +243,7 @@ export function listOf(contract: Contract): ModelOperation & { readonly pageSize
   return { ...list, pageSize: { ...pageSize, default: pageSize.default } };
 }
 
-/** The query of the largest page a list allows (`limit=100`), or none when it has no page size. */
+/** The query of the largest page a list allows (its page size parameter at its maximum), or none when it has no page size. */
 export function fullPage(list: ModelOperation): string {
   return list.pageSize === undefined ? '' : `${list.pageSize.parameter}=${list.pageSize.maximum}`;
 }

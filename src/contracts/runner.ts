@@ -474,7 +474,7 @@ function reportOf(run: Run, checked: readonly CheckResult[], state: RunState | u
       errors: count(results, 'error'),
       warnings: results.reduce((n, r) => n + r.warnings.length, advice.length),
     },
-    ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal: reportText(client)(fatal), exitCode: EXIT.usage }),
+    ...(fatal === undefined ? { exitCode: exitCodeOfResults(results) } : { fatal: reportText(client)(client.redact(fatal)), exitCode: EXIT.usage }),
     coverage: run.coverage.coverage(),
   };
 }

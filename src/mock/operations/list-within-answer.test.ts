@@ -13,7 +13,7 @@ describe('a list through fetch (MSW)', () => {
     // Your own data of 3 usual pets and 5 of 1 MB names: a page of all of them would be 5 MB.
     const data = Array.from({ length: 8 }, (_, i) => ({ id: i + 1, name: i < 3 ? `Pet ${i}` : `${i}`.repeat(1_000_000), categoryId: 1 }));
     const mock = createMockApi({ data });
-    const page = await mock.fetch(new Request('http://mock.test/v1/pets?limit=100', { headers }));
+    const page = await mock.fetch(new Request(`http://mock.test/v1/pets?limit=${data.length}`, { headers }));
     const bytes = new Uint8Array(await page.arrayBuffer());
     expect(bytes.length).toBeLessThanOrEqual(ANSWER_BYTES);
     const pets = JSON.parse(new TextDecoder().decode(bytes)) as { id: number }[];
