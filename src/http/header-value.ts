@@ -16,6 +16,14 @@ const SAFE_VALUE = /^(?:[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?)?$/;
 const UNSAFE_CHARACTER = /[^\t\x20-\x7e]/gu;
 
 /**
+ * Whether `value` goes into a header as it is (RFC 9110 §5.5): a key must, as `fetch` and Node refuse
+ * to send anything else and a percent-encoded key is another key.
+ */
+export function isHeaderValue(value: string): boolean {
+  return SAFE_VALUE.test(value);
+}
+
+/**
  * `value` as a header may carry it: as it is when it holds only visible ASCII (and spaces or tabs
  * inside); else each other character percent-encoded as its UTF-8 bytes, and spaces at either end
  * dropped (a field value has none, RFC 9110 §5.5).

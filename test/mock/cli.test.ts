@@ -133,6 +133,10 @@ describe('petstore-mock CLI', () => {
       ['--api-key', 'ci=s3cret key'],
       "petstore-mock: option '-k, --api-key <key>' argument '***' is invalid. An API key cannot contain whitespace (found at character 7): a Bearer token is one word. Run petstore-mock --help for every flag.\n",
     ],
+    [
+      ['--api-key', 'euro-€-key'],
+      "petstore-mock: option '-k, --api-key <key>' argument '***' is invalid. An API key is sent in an HTTP header, which carries visible ASCII only: it cannot hold a control character or a non-ASCII one; give the key exactly as it was issued. Run petstore-mock --help for every flag.\n",
+    ],
   ];
   for (const [args, stderr] of usageErrors) {
     it(`exits 2 with one line naming the flag for ${args.join(' ')}`, async () => {

@@ -380,7 +380,9 @@ export async function runMockCli(argv: readonly string[]): Promise<number | unde
   } catch (error) {
     if (error instanceof CommanderError) return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT.usage;
     if (error instanceof UsageError) {
-      writeStderr(`petstore-mock: ${terminalText(error.message)} Run petstore-mock --help for every flag.\n`);
+      // A sentence of the code API's (`upstreamKey: ...`) may end without its full stop.
+      const message = /[.!?)]$/.test(error.message) ? error.message : `${error.message}.`;
+      writeStderr(`petstore-mock: ${terminalText(message)} Run petstore-mock --help for every flag.\n`);
       return EXIT.usage;
     }
     // A message may quote what came from outside: a line of a --data file, a reply of Redis.

@@ -29,6 +29,12 @@ describe('bearerCheck', () => {
     expect(apiKeyProblem('tab\there')).toMatch(/character 4/);
     expect(apiKeyProblem('petstore-dev-key')).toBeUndefined();
   });
+
+  it('refuses keys no HTTP header can carry as they are: a non-ASCII or a control character (red team 7, #2)', () => {
+    for (const key of ['euro-€-key', 'esc-\u001b-key', 'nul-\u0000-key', 'del-\u007f-key'])
+      expect(apiKeyProblem(key), JSON.stringify(key)).toMatch(/^an API key is sent in an HTTP header, which carries visible ASCII only/);
+    expect(apiKeyProblem('~!@#$%^&*()_+{}|:"<>?')).toBeUndefined();
+  });
 });
 
 describe('the Authorization format', () => {

@@ -1,3 +1,4 @@
+import { isHeaderValue } from '../../http/header-value.js';
 import { errorResponse, type PreparedResponse, prepared } from '../core/messages.js';
 
 export type AuthProblem = 'missing' | 'scheme' | 'empty' | 'key';
@@ -67,6 +68,8 @@ export function apiKeyProblem(key: string): string | undefined {
   if (key === '') return 'an API key cannot be empty';
   const at = whitespaceIn(key);
   if (at !== -1) return `an API key cannot contain whitespace (found at character ${at + 1}): a Bearer token is one word`;
+  if (!isHeaderValue(key))
+    return 'an API key is sent in an HTTP header, which carries visible ASCII only: it cannot hold a control character or a non-ASCII one; give the key exactly as it was issued';
   return undefined;
 }
 
