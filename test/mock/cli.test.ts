@@ -134,6 +134,11 @@ describe('petstore-mock CLI', () => {
       "petstore-mock: option '-k, --api-key <key>' argument '***' is invalid. An API key cannot contain whitespace (found at character 7): a Bearer token is one word. Run petstore-mock --help for every flag.\n",
     ],
     [
+      // A sentence about another flag hides the keys the command line names, wherever they stand (red team 7, #4).
+      ['--data', '/nonexistent/KeyInAPath-0042.json', '-k', 'ci:KeyInAPath-0042'],
+      'petstore-mock: --data /nonexistent/***.json: Cannot read it (ENOENT); give a JSON or YAML file holding a list of pets. Run petstore-mock --help for every flag.\n',
+    ],
+    [
       ['--api-key', 'euro-€-key'],
       "petstore-mock: option '-k, --api-key <key>' argument '***' is invalid. An API key is sent in an HTTP header, which carries visible ASCII only: it cannot hold a control character or a non-ASCII one; give the key exactly as it was issued. Run petstore-mock --help for every flag.\n",
     ],

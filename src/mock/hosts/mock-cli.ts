@@ -9,6 +9,7 @@ import { KeyRedactor } from '../../redact/key-redactor.js';
 import { terminalText } from '../../terminal/terminal-text.js';
 import { coarseClock } from '../core/coarse-clock.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
+import { parseApiKey } from '../pipeline/auth.js';
 import { publicKeyProblem, type ReachNames } from '../pipeline/server-reach.js';
 import { type ProxyServer, startProxyServer } from '../proxy/proxy-server.js';
 import { formatCoverage } from '../state/coverage.js';
@@ -33,10 +34,40 @@ function logLine(line: string): void {
   stderrLines.line(terminalText(line));
 }
 
-/** Writes `text` to stderr after the lines still waiting, so that the order holds. */
+/** Writes `text` to stderr after the lines still waiting, so that the order holds; without the command line's keys. */
 function writeStderr(text: string): void {
   stderrLines.flush();
-  process.stderr.write(text);
+  process.stderr.write(commandLineKeys.text(text));
+}
+
+/** Writes `text` to stdout without the command line's keys: the deployment's URL may hold one in its path (`http://host/<key>/v1`), a file's name too. */
+function writeStdout(text: string): void {
+  process.stdout.write(commandLineKeys.text(text));
+}
+
+/** The keys the command line names (`keysOfCommandLine`), hidden in every sentence the CLI writes. */
+let commandLineKeys = new KeyRedactor([]);
+
+/**
+ * The keys a command line names, read before its flags are parsed (`-k`, `--api-key`, `--upstream-key`,
+ * as the next argument or after `=`, and their variables): a sentence about another flag may quote a
+ * path named after a key (`--data /tmp/<key>.yaml`), which the verifier hid and the mock printed.
+ */
+function keysOfCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): KeyRedactor {
+  const keys: string[] = [];
+  const add = (value: string | undefined) => {
+    if (value === undefined || value === '') return;
+    const parsed = parseApiKey(value);
+    keys.push(value, typeof parsed === 'string' ? parsed : parsed.key);
+  };
+  add(env.PETSTORE_API_KEY);
+  add(env.PETSTORE_UPSTREAM_KEY);
+  argv.forEach((arg, at) => {
+    const flag = /^(?:-k|--api-key|--upstream-key)(?:=([\s\S]*))?$/.exec(arg);
+    if (flag !== null) add(flag[1] ?? argv[at + 1]);
+    else if (/^-k[^-]/.test(arg)) add(arg.slice(2));
+  });
+  return new KeyRedactor(keys);
 }
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -206,8 +237,6 @@ function proxySummary(proxy: ProxyServer): string {
 
 /** `--proxy`: the validating proxy in front of a deployment, until SIGINT or SIGTERM; then a summary. */
 async function startProxyMode(flags: MockFlags, upstream: string): Promise<void> {
-  // The deployment's URL may hold a key in its path (`http://host/<key>/v1`): every line that names it hides the keys the proxy hides.
-  const keys = new KeyRedactor([...(flags.apiKey ?? []).map((key) => (typeof key === 'string' ? key : key.key)), flags.upstreamKey]);
   const proxy = await startProxyServer({
     upstream,
     port: flags.port,
@@ -225,7 +254,7 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
     ...(flags.quiet ? {} : { onRequest: logLine }),
   }).catch((error: unknown) => {
     // The proxy rejects a base URL it cannot forward to with a TypeError: the flag's value is wrong.
-    if (error instanceof TypeError) throw new UsageError(`--proxy: ${keys.text(error.message)}`);
+    if (error instanceof TypeError) throw new UsageError(`--proxy: ${error.message}`);
     if (error instanceof UsageError) throw error;
     if (codeOf(error) === 'EADDRINUSE') throw new Error(`port ${flags.port} on ${flags.host} is already in use: pass --port 0 for a free port.`);
     throw new Error(messageOf(error));
@@ -238,8 +267,8 @@ async function startProxyMode(flags: MockFlags, upstream: string): Promise<void>
   });
   warnIfReachable(flags.host);
   const key = flags.upstreamKey ? 'the key from --upstream-key' : "each client's own Authorization";
-  process.stdout.write(
-    `petstore-mock proxying ${proxy.url} to ${keys.text(upstream)} (${key}${flags.profile === undefined ? '' : ', compared with the profile'}${flags.record === undefined ? '' : `, recording to ${flags.record}`}); drift at GET /__mock/drift\n`,
+  writeStdout(
+    `petstore-mock proxying ${proxy.url} to ${upstream} (${key}${flags.profile === undefined ? '' : ', compared with the profile'}${flags.record === undefined ? '' : `, recording to ${flags.record}`}); drift at GET /__mock/drift\n`,
   );
 }
 
@@ -270,7 +299,7 @@ async function startWorkersMode(flags: MockFlags, count: number, store: string):
   const workers = await forkWorkers(count, (line) => writeStderr(line));
   warnIfReachable(flags.host);
   onStopSignal(() => void workers.stop().finally(() => process.exit(0)));
-  process.stdout.write(
+  writeStdout(
     `petstore-mock listening on ${serverUrl(flags.host, workers.port, BASE_PATH)} (${count} workers, ${describePets(recipe)}, ${describeKeys(flags.apiKey)}, ${describeStore(url, namespace, flags, recipe)})\n`,
   );
 }
@@ -346,7 +375,7 @@ async function startServerMode(flags: MockFlags): Promise<void> {
   // A worker's primary says where the mock listens and warns, once for all workers.
   if (isWorkerProcess()) return;
   warnIfReachable(flags.host);
-  process.stdout.write(await serverBanner(server, flags));
+  writeStdout(await serverBanner(server, flags));
 }
 
 /**
@@ -371,9 +400,12 @@ export async function runMockCli(argv: readonly string[]): Promise<number | unde
   // A line logged just before the process exits is still written.
   process.once('exit', stderrLines.flush);
   stopSignalsEndStartUp();
+  commandLineKeys = keysOfCommandLine(argv, process.env);
   const command = mockCommand()
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(`petstore-mock: ${terminalText(oneLine(text))} Run petstore-mock --help for every flag.\n`) });
+    .configureOutput({
+      outputError: (text, write) => write(commandLineKeys.text(`petstore-mock: ${terminalText(oneLine(text))} Run petstore-mock --help for every flag.\n`)),
+    });
   try {
     await command.parseAsync(argv, { from: 'user' });
     return undefined;
