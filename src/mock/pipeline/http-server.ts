@@ -8,6 +8,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import { NotUtf8Error } from '../../http/read-limited.js';
 import { errorResponse, type MockResponse, prepared } from '../core/messages.js';
@@ -209,6 +210,9 @@ const connections = new WeakMap<Duplex, Connection>();
 /** How late a check may run before the mock counts its own event loop as having been busy meanwhile, in milliseconds. */
 const STALL_MS = 100;
 
+/** The share of a drain check's interval the event loop may spend busy before the mock counts the stall its own. */
+const BUSY_LOOP = 0.5;
+
 /** The bytes a socket has handed to the network: those written less those it still holds. */
 const sentBy = (socket: Socket) => socket.bytesWritten - socket.writableLength;
 
@@ -217,6 +221,7 @@ function watchDrain(socket: Socket, connection: Connection, drainMs: number): vo
   if (connection.watch !== undefined) return;
   connection.sent = sentBy(socket);
   let due = performance.now() + drainMs;
+  let loop = performance.eventLoopUtilization();
   connection.watch = setInterval(() => {
     if (connection.answering === undefined || socket.destroyed) {
       clearInterval(connection.watch);
@@ -224,9 +229,12 @@ function watchDrain(socket: Socket, connection: Connection, drainMs: number): vo
       return;
     }
     const sent = sentBy(socket);
-    // A check that runs late found the mock's own event loop busy (a large journal read being made), when it
-    // could not write what the client was ready to take: that is not the client's stall.
-    const stalled = performance.now() - due > STALL_MS;
+    // The socket writes only while the mock's event loop is free: a check that runs late, or one after an
+    // interval the loop spent mostly busy (large journal reads being made, ten at once), found the mock's own
+    // stall, not the client's. The send deadline still bounds such a connection once its answer is written.
+    const busy = performance.eventLoopUtilization(loop).utilization > BUSY_LOOP;
+    loop = performance.eventLoopUtilization();
+    const stalled = busy || performance.now() - due > STALL_MS;
     due = performance.now() + drainMs;
     if (socket.writableLength > 0 && sent === connection.sent && !stalled) socket.destroy();
     connection.sent = sent;
