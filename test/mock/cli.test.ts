@@ -139,6 +139,11 @@ describe('petstore-mock CLI', () => {
       'petstore-mock: --data /nonexistent/***.json: Cannot read it (ENOENT); give a JSON or YAML file holding a list of pets. Run petstore-mock --help for every flag.\n',
     ],
     [
+      // A short key is hidden only as a token of its own: `-k an` once printed "C***not read it".
+      ['-k', 'an', '--data', '/nonexistent/x.json'],
+      'petstore-mock: --data /nonexistent/x.json: Cannot read it (ENOENT); give a JSON or YAML file holding a list of pets. Run petstore-mock --help for every flag.\n',
+    ],
+    [
       ['--api-key', 'euro-€-key'],
       "petstore-mock: option '-k, --api-key <key>' argument '***' is invalid. An API key is sent in an HTTP header, which carries visible ASCII only: it cannot hold a control character or a non-ASCII one; give the key exactly as it was issued. Run petstore-mock --help for every flag.\n",
     ],

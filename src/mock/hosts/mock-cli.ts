@@ -67,7 +67,8 @@ function keysOfCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): Key
     if (flag !== null) add(flag[1] ?? argv[at + 1]);
     else if (/^-k[^-]/.test(arg)) add(arg.slice(2));
   });
-  return new KeyRedactor(keys);
+  // A short key (`-k an`) hidden only as a token of its own, as in Error bodies, so that the words of a sentence stay.
+  return new KeyRedactor(keys, { shortAsToken: true });
 }
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
