@@ -1,6 +1,6 @@
 /**
  * Network faults, seen as a client sees them: Node's HTTP client and raw sockets against the server
- * (in process and as every mode of the CLI), fetch under MSW, and a page in a real Chromium, which
+ * (in process, through the Vite plugin's dev server, and as every mode of the CLI), fetch under MSW, and a page in a real Chromium, which
  * reports each fault as the network error docs/mock-faults.md names.
  */
 
@@ -12,9 +12,11 @@ import { join } from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import { setupServer } from 'msw/node';
 import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHandlers } from '../../src/mock/hosts/msw.js';
-import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { petstoreMock } from '../../src/mock/hosts/vite.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, skipWithoutChromium } from '../support/chromium.js';
 import { type RunningMock, startMockCli } from '../support/cli.js';
 import { AUTH, JSON_HEADERS, KEY } from '../support/http-facts.js';
@@ -74,11 +76,36 @@ async function petCount(baseUrl: string): Promise<number> {
   return ((await response.json()) as unknown[]).length;
 }
 
-describe('network faults on the Node server', () => {
-  let mock: MockServer;
+/** A host the app reaches the mock through: its API's URL, the port its connections arrive on, and how to stop it. */
+type FaultHost = Pick<MockServer, 'url' | 'port' | 'close'>;
+
+/**
+ * The dev server of `petstore-mock/vite`, whose proxy must relay each fault as the mock makes it: the
+ * same break on the app's own connection, in its order among pipelined requests.
+ */
+async function viteHost(options: MockServerOptions): Promise<FaultHost> {
+  // As under `vite`: the plugin stays out of vitest, which this suite runs under.
+  vi.stubEnv('VITEST', '');
+  const vite = await createServer({
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [petstoreMock(options)],
+    server: { host: '127.0.0.1', port: 0, watch: null },
+  });
+  vi.unstubAllEnvs();
+  await vite.listen();
+  const port = new URL(vite.resolvedUrls?.local[0] ?? 'http://127.0.0.1').port;
+  return { url: `http://127.0.0.1:${port}/v1`, port: Number(port), close: () => vite.close() };
+}
+
+describe.each([
+  ['the Node server', startMockServer],
+  ['the Vite plugin', viteHost],
+])('network faults on %s', (_host, start: (options: MockServerOptions) => Promise<FaultHost>) => {
+  let mock: FaultHost;
   const log: string[] = [];
   beforeAll(async () => {
-    mock = await startMockServer({ port: 0, count: 3, onRequest: (line) => log.push(line) });
+    mock = await start({ port: 0, count: 3, onRequest: (line) => log.push(line) });
   });
   afterAll(() => mock?.close());
 

@@ -76,6 +76,12 @@ function adminLines(log: readonly string[]): string[] {
   return log.filter((line) => line.includes('/__mock/')).map((line) => line.replace(/ [\d.]+ms.*$/, ''));
 }
 
+/** The origin of the mock the dev server's `/v1` proxy sends the API to. */
+function proxyTarget(vite: ViteDevServer): string {
+  const api = vite.config.server.proxy?.['/v1'];
+  return String(typeof api === 'object' ? api.target : api);
+}
+
 describe.skipIf(skipWithoutChromium(TEST))('petstore-mock/vite, with a real dev server and Chromium', () => {
   let root: string;
   let site: StaticServer;
@@ -120,7 +126,7 @@ describe.skipIf(skipWithoutChromium(TEST))('petstore-mock/vite, with a real dev 
   it('serves the app, whose page calls /v1 and /__mock/reset through the proxy, and stops the mock with the dev server', async () => {
     const log: string[] = [];
     const { vite, url } = await devServer({ apiKey: KEY, seed: 3, count: 5, onRequest: (line) => log.push(line) });
-    const mockOrigin = vite.config.server.proxy?.['/v1'];
+    const mockOrigin = proxyTarget(vite);
     try {
       const page = await browser.newPage();
       await page.goto(`${url}?key=${KEY}`);
@@ -212,7 +218,7 @@ describe.skipIf(skipWithoutChromium(TEST))('petstore-mock/vite, with a real dev 
       await vite.listen();
       vite.printUrls();
       const url = vite.resolvedUrls?.local[0] ?? '';
-      const mockOrigin = String(vite.config.server.proxy?.['/v1']);
+      const mockOrigin = proxyTarget(vite);
       // Vite colours its lines where it thinks a terminal can show colours (under CI=true too).
       const lines = stripVTControlCharacters(printed.join('\n')).split('\n');
       const local = lines.findIndex((line) => line.includes('Local:'));

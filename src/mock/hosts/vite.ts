@@ -12,6 +12,7 @@ import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { optionsObject } from '../core/option-checks.js';
 import { hostCheck } from '../pipeline/host-guard.js';
 import { type MockServerOptions, startMockServer } from './node-server.js';
+import { relayAsMock } from './vite-relay.js';
 
 /**
  * A mock already running, which the dev server proxies to instead of starting its own.
@@ -106,6 +107,7 @@ function adminProxy(origin: string, fromApp: (request: IncomingMessage) => boole
     target: origin,
     changeOrigin: true,
     configure: (proxy) => {
+      relayAsMock(proxy);
       proxy.on('proxyReq', (proxyRequest, request) => {
         if (fromApp(request)) proxyRequest.setHeader('origin', mockOrigin);
       });
@@ -169,8 +171,9 @@ export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
     apply: (_config, env) => env.command === 'serve' && env.isPreview !== true && env.mode !== 'test' && !process.env.VITEST,
     async config() {
       upstream = await upstreamOf(options);
-      // The API needs the shorthand only: it sends the mock its own address as `Host`, a name the mock serves.
-      return { server: { proxy: { [upstream.basePath]: upstream.origin, [ADMIN_PATHS]: adminProxy(upstream.origin, fromApp) } } };
+      // The API's proxy sends the mock its own address as `Host`, a name the mock serves.
+      const api: ProxyOptions = { target: upstream.origin, changeOrigin: true, configure: relayAsMock };
+      return { server: { proxy: { [upstream.basePath]: api, [ADMIN_PATHS]: adminProxy(upstream.origin, fromApp) } } };
     },
     configureServer(server) {
       if (upstream) printWhere(server, upstream);

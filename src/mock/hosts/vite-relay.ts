@@ -1,0 +1,75 @@
+/**
+ * The dev server's proxy to the mock, made to relay the mock's answers as the mock gave them. Vite's
+ * proxy (http-proxy) makes a broken answer a 502 after 6 s and a stack in the log, leaves the app's
+ * connection open for good after a truncated body, and copies the mock's `Connection: close` (a field
+ * of the connection it was sent on, RFC 9110 7.6.1) onto the app's, which drops the requests pipelined
+ * behind. The app must see what it would see from the mock itself (docs/mock-faults.md): the same break
+ * on its own connection, each fault in its order, the connection otherwise kept.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ProxyOptions } from 'vite';
+import type { FaultKind } from '../core/faults.js';
+import { writeFault } from '../pipeline/node-faults.js';
+
+/** `Preference-Applied` naming the truncate fault. */
+const TRUNCATED = /(?:^|,)\s*fault=truncate\s*(?:,|$)/;
+
+type HttpProxy = Parameters<NonNullable<ProxyOptions['configure']>>[0];
+
+/**
+ * The fault the mock made, by how the connection to it broke before an answer: Node says `read
+ * ECONNRESET` for a reset, `socket hang up` for a close, an `HPE_` code for bytes that are not HTTP.
+ * Anything else (the mock not listening) is a proxy error, Vite's to report.
+ */
+function faultOf(error: NodeJS.ErrnoException): FaultKind | undefined {
+  if (error.code?.startsWith('HPE_')) return 'garbage';
+  if (error.code !== 'ECONNRESET') return undefined;
+  return error.syscall === 'read' ? 'reset' : 'close';
+}
+
+/** Runs `then` with the response's socket once it has one: a response pipelined behind others waits for it. */
+function withSocket(response: ServerResponse, then: (socket: Socket) => void): void {
+  if (response.socket) then(response.socket);
+  // Node emits 'socket' before it flushes what was written while waiting; what `then` does comes after.
+  else response.once('socket', (socket: Socket) => setImmediate(() => then(socket)));
+}
+
+/** The fields of the mock's connection (RFC 9110 7.6.1): `Connection` and those it names. */
+function dropConnectionFields(upstream: IncomingMessage): void {
+  const named = String(upstream.headers.connection ?? '').split(',');
+  for (const name of ['connection', 'keep-alive', ...named]) delete upstream.headers[name.trim().toLowerCase()];
+}
+
+/** Has `proxy` relay the mock's faults and keep the app's connection its own (for `configure`). */
+export function relayAsMock(proxy: HttpProxy): void {
+  proxy.on('proxyRes', (upstream, _request, response) => {
+    dropConnectionFields(upstream);
+    const endConnection = () => withSocket(response, (socket) => socket.end(() => socket.destroy()));
+    // A truncated body: the app's connection ends after the half that came, as the mock's did.
+    upstream.on('close', () => {
+      if (!upstream.complete) endConnection();
+    });
+    // A truncated HEAD has no body to cut, and the mock closes its connection after the head: so does
+    // the proxy, when the answer says it was asked for (a fault drawn by `faults` says nothing of itself).
+    // Node takes the socket from a response as it finishes, so it is held from before.
+    if (TRUNCATED.test(String(upstream.headers['preference-applied'] ?? ''))) {
+      withSocket(response, (socket) => {
+        const end = () => socket.end(() => socket.destroy());
+        if (response.writableFinished) end();
+        else response.once('finish', end);
+      });
+    }
+  });
+  // A fault is the mock's answer, not the proxy's error: it is made on the app's connection, and
+  // Vite's error listener (a 502 and a stack in the log) never hears of it.
+  const emitter = proxy as unknown as { emit(event: string | symbol, ...args: unknown[]): boolean };
+  const emit = emitter.emit.bind(emitter);
+  emitter.emit = (event, ...args) => {
+    const [error, , response] = args;
+    const kind = event === 'error' && error instanceof Error ? faultOf(error) : undefined;
+    if (kind === undefined || !(response instanceof Object) || !('req' in response)) return emit(event, ...args);
+    writeFault(response as ServerResponse, { kind, trickleMs: 0 }, 0, [], '');
+    return true;
+  };
+}
