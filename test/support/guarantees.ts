@@ -613,7 +613,7 @@ const preferNeverEchoed: Guarantee = {
 const UNREAD_READS = 40;
 
 const unreadAnswersBounded: Guarantee = {
-  name: 'a client that pipelines 40 reads of a 2 MB journal and reads no answer is answered one request at a time, only as its answers leave (at most 10 of them), and its connection is closed once none leaves for the drain limit',
+  name: 'a client that pipelines 40 reads of a 2 MB journal and reads no answer is answered one request at a time, only as its answers leave (at most 10 of them), and its connection is reset once none leaves for the drain limit',
   timeoutMs: 90_000,
   async check(mock) {
     const session = unique('unread');
@@ -630,6 +630,8 @@ const unreadAnswersBounded: Guarantee = {
     })();
     const exchange = await unreadPipeline(portOf(mock), rawRequest('GET', '/__mock/requests', [`X-Mock-Session: ${session}`]), UNREAD_READS, settled);
     expect(exchange.ended).not.toBe('open');
+    // Reset, not closed: a close leaves the kernel sending what it holds (megabytes) at the client's pace.
+    if (CLIENT_SEES_RESET) expect(exchange.ended).toBe('ECONNRESET');
     expect(reads() - before).toBeLessThanOrEqual(10);
     expect(exchange.answers).toBeLessThanOrEqual(10);
   },

@@ -45,7 +45,7 @@ function dropConnectionFields(upstream: IncomingMessage): void {
 export function relayAsMock(proxy: HttpProxy): void {
   proxy.on('proxyRes', (upstream, _request, response) => {
     dropConnectionFields(upstream);
-    const endConnection = () => withSocket(response, (socket) => socket.end(() => socket.destroy()));
+    const endConnection = () => withSocket(response, (socket) => socket.destroySoon());
     // A truncated body: the app's connection ends after the half that came, as the mock's did.
     upstream.on('close', () => {
       if (!upstream.complete) endConnection();
@@ -55,7 +55,7 @@ export function relayAsMock(proxy: HttpProxy): void {
     // Node takes the socket from a response as it finishes, so it is held from before.
     if (TRUNCATED.test(String(upstream.headers['preference-applied'] ?? ''))) {
       withSocket(response, (socket) => {
-        const end = () => socket.end(() => socket.destroy());
+        const end = () => socket.destroySoon();
         if (response.writableFinished) end();
         else response.once('finish', end);
       });

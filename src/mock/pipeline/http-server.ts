@@ -175,7 +175,7 @@ function rejectTunnel(guard: Guard, request: IncomingMessage, socket: Duplex): v
  * which Node emits a tick after the socket has taken the last byte, or when the connection goes), and while one waits the socket is not
  * read: the bytes queued for a connection are at most one answer's, the requests read ahead of their
  * answers at most one read of the socket (64 KiB). A connection whose client takes none of the bytes
- * written to it for `drainMs` is closed, and one whose client has neither sent its next request nor
+ * written to it for `drainMs` is reset, and one whose client has neither sent its next request nor
  * closed `sendMs` after the mock wrote an answer's last byte is reset: a client that reads a few bytes
  * now and then takes bytes (the drain check passes) and once held a journal answer, and its
  * connection, for hours.
@@ -236,7 +236,9 @@ function watchDrain(socket: Socket, connection: Connection, drainMs: number): vo
     loop = performance.eventLoopUtilization();
     const stalled = busy || performance.now() - due > STALL_MS;
     due = performance.now() + drainMs;
-    if (socket.writableLength > 0 && sent === connection.sent && !stalled) socket.destroy();
+    // A reset, not a close: closed, the socket would leave the kernel sending what it holds (an answer of
+    // megabytes) at the client's pace, for as long as the client lives.
+    if (socket.writableLength > 0 && sent === connection.sent && !stalled) socket.resetAndDestroy();
     connection.sent = sent;
   }, drainMs).unref();
 }

@@ -34,7 +34,8 @@ function breakOn(socket: Socket, outgoing: ServerResponse, fault: NetworkFault, 
       socket.destroy();
       return;
     case 'garbage':
-      socket.end(GARBAGE, () => socket.destroy());
+      socket.write(GARBAGE);
+      socket.destroySoon();
       return;
     case 'truncate': {
       const bytes = Buffer.from(body);
@@ -42,8 +43,9 @@ function breakOn(socket: Socket, outgoing: ServerResponse, fault: NetworkFault, 
       // The head is sent even when there is no body to cut (HEAD): Node sends it with the first byte of a body otherwise.
       outgoing.flushHeaders();
       outgoing.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
-      // Ends the connection once what was written has left, never before: the client gets the head and half the body, then the close.
-      socket.end(() => socket.destroy());
+      // Ends the connection once what was written has left, never before: the client gets the head and
+      // half the body, then the close. The mock's server ends it within its send deadline (http-server.ts).
+      socket.destroySoon();
       return;
     }
     case 'slow':
