@@ -18,7 +18,15 @@ import type { CoverageKeeper } from '../state/coverage.js';
 import { type JournalKeeper, parseJournalFilter } from '../state/journal.js';
 import { checkPets, type PetData } from '../state/pet-data.js';
 import type { SaveChange } from '../state/saved-changes.js';
-import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, SESSIONS_BYTES, type SessionRegistry, sessionName, sessionsOpenable } from '../state/sessions.js';
+import {
+  DEFAULT_SESSION,
+  describeSessionName,
+  SESSION_HEADER,
+  SESSIONS_BYTES,
+  type SessionRegistry,
+  sessionName,
+  sessionsOpenable,
+} from '../state/sessions.js';
 import { inspectorFile } from './inspector/page.js';
 
 /** The prefix of every admin path. */
