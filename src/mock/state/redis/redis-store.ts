@@ -379,7 +379,7 @@ export class RedisStore {
     }
     const valid = () => mark !== undefined && this.#feed.unchanged(mark);
     const created = mark === undefined ? undefined : new CreatedCache(valid);
-    const named = mark === undefined ? undefined : new SessionCaches(valid, this.#options.maxSessions);
+    const named = mark === undefined ? undefined : new SessionCaches(valid, sessionsOpenable(this.#options.maxSessions));
     const view: View = { world, clockOffset: Number(offset ?? 0), puts: typeof top === 'string', mark, created, named };
     if (mark !== undefined && this.#feed.unchanged(mark)) this.#view = view;
     return view;
