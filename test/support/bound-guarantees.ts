@@ -45,7 +45,8 @@ const petsOf = async (mock: StartedMock, session: string) =>
 /**
  * The modes whose sessions keep their pets in the mock's process, each in the same `Sessions` and its
  * one budget of pets (src/mock/state/sessions.ts): with `--store` they are Redis's, bounded by its
- * `maxmemory` (docs/guarantees.md), and the proxy's sessions are its deployment's.
+ * `maxmemory` (docs/guarantees.md), and `--proxy` opens no named session (`X-Mock-Session` is not
+ * its: `GET /__mock/sessions` stays empty, a `POST /__mock/pets` naming one goes to its default session).
  */
 const PETS_IN_PROCESS = ['memory', '--state', '--profile'];
 
