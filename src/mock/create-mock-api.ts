@@ -33,7 +33,7 @@ import { ClusterJournal } from './state/redis/redis-journal.js';
 import { savedChanges, unsavedChange } from './state/saved-changes.js';
 import { SeedIndex } from './state/seed-index.js';
 import { laterSessions } from './state/seeded-later.js';
-import { DEFAULT_SESSION, type SessionRegistry, Sessions } from './state/sessions.js';
+import { DEFAULT_SESSION, type SessionRegistry, Sessions, sessionsOpenable } from './state/sessions.js';
 import type { PetStore, StoredPet } from './state/store.js';
 
 export type { MockOptions, ResolvedMockOptions } from './options.js';
@@ -167,8 +167,9 @@ export function journalOf(settings: ResolvedMockOptions, keys: readonly string[]
   const { journalSize: size, shared } = settings;
   if (size === 0) return undefined;
   const format = journalFormat(keys, settings.basePath);
-  // One ring per named session the cap lets open (one at least, for a 429's), and the default session's.
-  const rings = { size, maxRings: Math.max(1, settings.maxSessions), format };
+  // One ring per named session the cap and the sessions' own bytes let open (one at least, for a 429's), and the
+  // default session's: a request that opens no session (a 400, a 429) is filed under the name it gave.
+  const rings = { size, maxRings: Math.max(1, sessionsOpenable(settings.maxSessions)), format };
   const keeper: JournalKeeper = shared ? new ClusterJournal(shared.store, shared.journalBus, rings) : new MemoryJournal(rings);
   return { keeper, bodyLimit: settings.journalBodyLimit, redactBody: textRedactor(keys), now: settings.now };
 }

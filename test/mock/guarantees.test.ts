@@ -72,6 +72,17 @@ const MODES: readonly { readonly name: string; flags(around: Surroundings): Prom
  */
 const FEWER_REFUSALS: ReadonlySet<string> = new Set(['--state', '--store redis://', '--workers 2', '--profile']);
 
+/**
+ * The modes that fill one session with pets (its own 16 MiB) rather than four (the named sessions' 64 MiB
+ * together: some 40 puts of 1 MB, 2 s of CPU a mode). They keep their sessions in the same `Sessions` as
+ * `memory`, whose one `Budget` of pets every named session's store takes from, its own bound and the
+ * total checked by the same `take` (src/mock/state/sessions.ts, src/bounds/budget.ts): `--state` saves
+ * only the default session, `--profile` changes only the answers' form. So a put refused at one
+ * session's bound shows their stores take from that budget, and `memory` fills all four, as
+ * test/mock/session-pets-bound.test.ts does on the CLI.
+ */
+const ONE_PETS_SESSION: ReadonlySet<string> = new Set(['--state', '--profile']);
+
 const EVERY_MODE = MODES.map((mode) => mode.name);
 /**
  * The promises some modes do not keep yet, found by this suite; each (guarantee, mode) pair runs as
@@ -118,6 +129,7 @@ function launch(mode: string): Promise<StartedMock> {
           pid: running.child.pid ?? 0,
           ...(given.includes('--store') ? { redis: around.redis } : {}),
           ...(FEWER_REFUSALS.has(name) ? { refusedRequests: 1_000 } : {}),
+          ...(ONE_PETS_SESSION.has(name) ? { onePetsSession: true } : {}),
           stop: () => running.stop(),
         };
       }),

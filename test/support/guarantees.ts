@@ -20,6 +20,7 @@ import { setTimeout } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as validators from '../../src/generated/validators.js';
 import { expectRequests } from '../../src/testing/index.js';
+import { errorEchoBounded, sessionsPetsBounded } from './bound-guarantees.js';
 import { startMockCli } from './cli.js';
 import { ACTING_CHARACTERS, DROPPED_FIELDS, hostileOriginDeployment, TERMINAL_ESCAPES } from './hostile-origin.js';
 import { answer, expectError } from './http-facts.js';
@@ -55,6 +56,11 @@ export interface StartedMock {
    * 8,000 unless set, set lower only where the refusal's path is that of a mode sent the 8,000 (test/mock/guarantees.test.ts says which).
    */
   readonly refusedRequests?: number;
+  /**
+   * Whether the guarantee on the named sessions' pets fills one session only (its own bound) rather than
+   * all (their total): set where the mode keeps sessions as a mode filling all does (test/mock/guarantees.test.ts says which).
+   */
+  readonly onePetsSession?: boolean;
   stop(): Promise<unknown>;
 }
 
@@ -1019,6 +1025,8 @@ export const GUARANTEES = {
   journalBoundedInBytes,
   concurrentJournalReads,
   pageBoundedInBytes,
+  sessionsPetsBounded,
+  errorEchoBounded,
   clientTextInHeads,
   deploymentTextInHeads,
 } satisfies Record<string, Guarantee>;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACT_FILE } from '../../src/contracts/pact/names.js';
-import { BUNDLED_PACTS, MAX_PACT_INTERACTIONS_IN_ALL, MAX_PACTS_BYTES_IN_ALL } from '../../src/contracts/pact/pacts.js';
+import { BUNDLED_PACTS, PACTS_BOUND } from '../../src/contracts/pact/pacts.js';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { runCli } from '../support/cli.js';
 import { type Deployment, serve } from '../support/deployments.js';
@@ -41,23 +41,23 @@ function verifyCli(args: readonly string[]) {
 }
 
 describe('the pacts of a run, together', () => {
-  it(`hold at most ${MAX_PACTS_BYTES_IN_ALL} bytes: three pacts of 6 MB, each under the file cap, are refused at start with exit 2 and a sentence`, async () => {
+  it(`hold at most ${PACTS_BOUND.totalBytes} bytes: three pacts of 6 MB, each under the file cap, are refused at start with exit 2 and a sentence`, async () => {
     const padding = 'x'.repeat(6 * 1024 * 1024);
     const files = [1, 2, 3].map((n) => pactFile(`padded-${n}.json`, (pact) => ({ ...pact, padding })));
     const run = await verifyCli(files.flatMap((file) => ['--pact', file]));
     expect(run.code).toBe(2);
     expect(run.stdout + run.stderr).toContain(
-      `the pacts to verify (--pact, with the bundled ones) hold more than ${MAX_PACTS_BYTES_IN_ALL} bytes (16 MiB) together, past ${files[2]}`,
+      `the pacts to verify (--pact, with the bundled ones) hold more than ${PACTS_BOUND.totalBytes} bytes (16 MiB) together, past ${files[2]}`,
     );
   });
 
-  it(`hold at most ${MAX_PACT_INTERACTIONS_IN_ALL} interactions, refused at start with exit 2 and a sentence`, async () => {
-    const file = pactFile('many.json', (pact) => ({ ...pact, interactions: Array.from({ length: MAX_PACT_INTERACTIONS_IN_ALL }, () => pact.interactions[0]) }));
+  it(`hold at most ${PACTS_BOUND.totalCount} interactions, refused at start with exit 2 and a sentence`, async () => {
+    const file = pactFile('many.json', (pact) => ({ ...pact, interactions: Array.from({ length: PACTS_BOUND.totalCount }, () => pact.interactions[0]) }));
     const before = served;
     const run = await verifyCli(['--pact', file]);
     expect(run.code).toBe(2);
     expect(run.stdout + run.stderr).toContain(
-      `the pacts to verify (--pact, with the bundled ones) hold more than ${MAX_PACT_INTERACTIONS_IN_ALL} interactions together, past ${file}`,
+      `the pacts to verify (--pact, with the bundled ones) hold more than ${PACTS_BOUND.totalCount} interactions together, past ${file}`,
     );
     expect(served - before).toBe(0);
   });

@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { type Bound, Budget } from '../../bounds/budget.js';
 import { messageOf } from '../../errors.js';
 import { readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
@@ -151,42 +152,35 @@ export function pactProblem({ source, pact }: LoadedPact): string | undefined {
 }
 
 /**
- * The most bytes of all the pacts of one run together, the bundled ones included: each file is capped
- * (`MAX_FILE_BYTES`, a URL's answer `MAX_RESPONSE_BYTES`), and eight files under the cap once held the
- * verifier at 1.78 GB and wrote a report of 243 MB. One file's cap is plenty for every pact of a run.
+ * The most all the pacts of one run hold together, the bundled ones included (a `Budget` of one owner,
+ * src/bounds/budget.ts). In bytes: each file is capped (`MAX_FILE_BYTES`, a URL's answer
+ * `MAX_RESPONSE_BYTES`), and eight files under the cap once held the verifier at 1.78 GB and wrote a
+ * report of 243 MB; one file's cap is plenty for every pact of a run. In interactions: each is one
+ * result of every report, and one run of the Pact Verifier; a consumer's pacts of this API need tens.
  */
-export const MAX_PACTS_BYTES_IN_ALL = 16 * 1024 * 1024;
-
-/**
- * The most interactions of all the pacts of one run together: each is one result of every report, and
- * one run of the Pact Verifier; a consumer's pacts of this API need tens.
- */
-export const MAX_PACT_INTERACTIONS_IN_ALL = 2_000;
+export const PACTS_BOUND = { totalBytes: 16 * 1024 * 1024, totalCount: 2_000 } as const satisfies Bound;
 
 /**
  * The bundled pacts and any others given (files or URLs), parsed, one after the other; a URL is read
- * within the run's `deadline`. All of them together hold at most `MAX_PACTS_BYTES_IN_ALL` bytes and
- * `MAX_PACT_INTERACTIONS_IN_ALL` interactions: reading stops at the pact that passes either.
+ * within the run's `deadline`. All of them together hold at most `PACTS_BOUND`: reading stops at the
+ * pact that passes it.
  */
 export async function loadPacts(extra: readonly string[] = [], deadline?: AbortSignal): Promise<LoadedPact[]> {
   const bundled = (await readdir(BUNDLED_PACTS)).filter((name) => name.endsWith('.json')).map((name) => BUNDLED_PACTS + name);
   const loaded: LoadedPact[] = [];
-  let bytes = 0;
-  let interactions = 0;
+  const held = new Budget(PACTS_BOUND).share();
   for (const source of [...bundled, ...extra]) {
     const problem = pactUrlProblem(source);
     if (problem !== undefined) throw new Error(problem);
     const text = await readSource(source, deadline);
-    bytes += Buffer.byteLength(text);
-    if (bytes > MAX_PACTS_BYTES_IN_ALL)
+    if (held.take(Buffer.byteLength(text)) !== undefined)
       throw new Error(
-        `the pacts to verify (--pact, with the bundled ones) hold more than ${MAX_PACTS_BYTES_IN_ALL} bytes (16 MiB) together, past ${source}; no consumer's pacts of this API are that large: give fewer or smaller pacts`,
+        `the pacts to verify (--pact, with the bundled ones) hold more than ${PACTS_BOUND.totalBytes} bytes (16 MiB) together, past ${source}; no consumer's pacts of this API are that large: give fewer or smaller pacts`,
       );
     const pact = parsePact(source, text);
-    interactions += pact.interactions.length;
-    if (interactions > MAX_PACT_INTERACTIONS_IN_ALL)
+    if (held.take(0, pact.interactions.length) !== undefined)
       throw new Error(
-        `the pacts to verify (--pact, with the bundled ones) hold more than ${MAX_PACT_INTERACTIONS_IN_ALL} interactions together, past ${source}; give fewer pacts, or pacts of fewer interactions`,
+        `the pacts to verify (--pact, with the bundled ones) hold more than ${PACTS_BOUND.totalCount} interactions together, past ${source}; give fewer pacts, or pacts of fewer interactions`,
       );
     loaded.push({ source, pact });
   }

@@ -18,7 +18,15 @@ import type { CoverageKeeper } from '../state/coverage.js';
 import { type JournalKeeper, parseJournalFilter } from '../state/journal.js';
 import { checkPets, type PetData } from '../state/pet-data.js';
 import type { SaveChange } from '../state/saved-changes.js';
-import { DEFAULT_SESSION, describeSessionName, SESSION_HEADER, type SessionRegistry, sessionName } from '../state/sessions.js';
+import {
+  DEFAULT_SESSION,
+  describeSessionName,
+  SESSION_HEADER,
+  SESSIONS_BYTES,
+  type SessionRegistry,
+  sessionName,
+  sessionsOpenable,
+} from '../state/sessions.js';
 import { inspectorFile } from './inspector/page.js';
 
 /** The prefix of every admin path. */
@@ -154,6 +162,12 @@ function ok(body: unknown): MockResponse {
  * if (!session) return tooManySessions(sessions);
  */
 export function tooManySessions(sessions: SessionRegistry): MockResponse {
+  const openable = sessionsOpenable(sessions.max);
+  if (openable < sessions.max)
+    return errorResponse(
+      'too_many_requests',
+      `${openable} sessions are open, whose own bytes reach the mock's bound on them (${SESSIONS_BYTES} bytes, SESSIONS_BYTES, docs/guarantees.md) before --max-sessions ${sessions.max}: drop sessions you are done with (DELETE /__mock/sessions/<name>, or POST /__mock/reset to drop them all), or let idle ones expire (--session-ttl).`,
+    );
   return errorResponse(
     'too_many_requests',
     `${sessions.max} sessions are open, the mock's cap (--max-sessions): drop one with DELETE /__mock/sessions/<name>, or let idle ones expire (--session-ttl).`,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { seededPets } from '../../fixtures/seed.js';
 import { SeedIndex } from './seed-index.js';
-import { DEFAULT_SESSION, Sessions, sessionName } from './sessions.js';
+import { DEFAULT_SESSION, SESSION_BYTES, SESSIONS_BYTES, Sessions, sessionName, sessionsOpenable } from './sessions.js';
 
 const options = { seed: new SeedIndex(seededPets(1, 3)), now: () => 0, ttl: 1_000, max: 2 };
 
@@ -35,6 +35,21 @@ describe('Sessions', () => {
     expect(sessions.open('c')).toBeUndefined();
     expect(sessions.open(DEFAULT_SESSION)).toBe(sessions.default);
     expect(sessions.open('a')).toBe(sessions.open('a'));
+  });
+
+  it('opens named sessions up to their own bytes (SESSIONS_BYTES) whatever the cap; a drop or resetAll gives the room back', () => {
+    const sessions = new Sessions({ ...options, max: 100_000 });
+    const openable = SESSIONS_BYTES / SESSION_BYTES;
+    expect(sessionsOpenable(100_000)).toBe(Math.floor(openable));
+    expect(sessionsOpenable(100)).toBe(100);
+    for (let i = 0; i < sessionsOpenable(100_000); i++) expect(sessions.open(`s${i}`)).toBeDefined();
+    expect(sessions.open('one-more')).toBeUndefined();
+    expect(sessions.open('s0')).toBeDefined();
+    expect(sessions.drop('s0')).toBe(true);
+    expect(sessions.open('one-more')).toBeDefined();
+    expect(sessions.open('two-more')).toBeUndefined();
+    sessions.resetAll();
+    expect(sessions.open('two-more')).toBeDefined();
   });
 
   it('drops sessions idle for ttl milliseconds, least recently used first, and keeps those in use', async () => {

@@ -135,8 +135,8 @@ export class CreatedCache {
 /**
  * The created pets of named sessions one replica keeps under one view: for each session, those of the
  * birth its requests last opened (a session reset, dropped or expired starts its numbers again, under
- * another birth). At most `max` sessions (`--max-sessions`, which Redis holds open at once), the one
- * kept longest going first.
+ * another birth). At most `max` sessions (as many as Redis holds open at once: `--max-sessions`, or
+ * fewer by `SESSIONS_BYTES`), the one kept longest going first.
  * @example
  * const caches = new SessionCaches(() => feed.unchanged(mark), 100);
  * caches.of('alice', born).keep(1, '{"id":51,...}');

@@ -18,7 +18,7 @@ import { KeyRedactor } from '../../../redact/key-redactor.js';
 import type { Pending } from '../../core/pending.js';
 import type { PetData } from '../pet-data.js';
 import { petDataHash } from '../pet-data-file.js';
-import { DEFAULT_SESSION } from '../sessions.js';
+import { DEFAULT_SESSION, sessionsOpenable } from '../sessions.js';
 import { ChangeFeed, type FeedMark, settle } from './change-feed.js';
 import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, evictionProblem, withDeadline } from './connection.js';
 import { CreateBatches } from './create-batch.js';
@@ -221,7 +221,7 @@ export class RedisStore {
     const token = `${this.#replica}.${++this.#openings}`;
     const [opened] = await this.run(() =>
       Promise.all([
-        this.#redis.petstoreOpen(this.#registry, this.#prefix, sessionId(name), sessionTtl, maxSessions, this.#shown.text(name), token),
+        this.#redis.petstoreOpen(this.#registry, this.#prefix, sessionId(name), sessionTtl, sessionsOpenable(maxSessions), this.#shown.text(name), token),
         this.world(),
       ]),
     );
@@ -245,7 +245,7 @@ export class RedisStore {
         offset === null ? '' : String(offset),
         sessionId(name),
         sessionTtl,
-        maxSessions,
+        sessionsOpenable(maxSessions),
         this.#shown.text(name),
       ),
     );
@@ -379,7 +379,7 @@ export class RedisStore {
     }
     const valid = () => mark !== undefined && this.#feed.unchanged(mark);
     const created = mark === undefined ? undefined : new CreatedCache(valid);
-    const named = mark === undefined ? undefined : new SessionCaches(valid, this.#options.maxSessions);
+    const named = mark === undefined ? undefined : new SessionCaches(valid, sessionsOpenable(this.#options.maxSessions));
     const view: View = { world, clockOffset: Number(offset ?? 0), puts: typeof top === 'string', mark, created, named };
     if (mark !== undefined && this.#feed.unchanged(mark)) this.#view = view;
     return view;
