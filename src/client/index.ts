@@ -1,6 +1,9 @@
+import { LONGEST_WAIT_MS, wholeNumberIn } from '../bounds/option-value.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { readLimited } from '../http/read-limited.js';
 import { parseUserUrl } from '../http/user-url.js';
+import { excerpt, shortened } from '../terminal/excerpt-text.js';
+import { terminalText } from '../terminal/terminal-text.js';
 import type { ApiError as ErrorBody, NewPet, Pet, PetStatus } from '../types.js';
 
 export type { ErrorBody, NewPet, Pet, PetStatus };
@@ -15,7 +18,7 @@ export interface ClientOptions {
   readonly fetch?: typeof fetch;
   /**
    * The most milliseconds one call may take, its whole answer read: a server that trickles or never
-   * ends its answer rejects the call then. Default: 10,000.
+   * ends its answer rejects the call then. A whole number from 1 to 86,400,000 (a day). Default: 10,000.
    */
   readonly timeout?: number;
 }
@@ -30,8 +33,10 @@ export interface ListPetsQuery {
 }
 
 /**
- * The API answered with an error. `body` is the spec's Error (`code`, `message`, `status`); a
- * response that is not one still becomes an `ApiError`, with a body describing what came back.
+ * The API answered with an error. `body` is the spec's Error (`code`, `message`, `status`), as it came; a
+ * response that is not one still becomes an `ApiError`, with a body describing what came back. The
+ * `message` shows the server's words with the characters a terminal acts on escaped and long runs cut
+ * (`\u001b[2J`, `… (3000000 characters)`).
  * @example
  * try {
  *   await client.getPet(404404);
@@ -51,7 +56,8 @@ export class ApiError extends Error {
     readonly url: string,
     body: ErrorBody,
   ) {
-    super(`${method} ${url} answered ${body.status} ${body.code}: ${body.message}`);
+    // Shown where a test fails, on a terminal: the server's words escaped and cut, as the verifier shows a deployment's.
+    super(`${method} ${terminalText(excerpt(url))} answered ${body.status} ${terminalText(excerpt(body.code))}: ${terminalText(shortened(body.message))}`);
     this.status = body.status;
     this.body = body;
   }
@@ -131,7 +137,7 @@ export function createClient(options: ClientOptions): PetstoreClient {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
 
-  const timeout = options.timeout ?? CALL_TIMEOUT_MS;
+  const timeout = wholeNumberIn('createClient: timeout', options.timeout, [1, LONGEST_WAIT_MS], CALL_TIMEOUT_MS);
   async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const url = baseUrl + path;
     const { response, text } = await answer(send, timeout, method, url, {

@@ -4,11 +4,11 @@ import { isInt64 } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type Conformance, createConformance } from '../openapi/conformance.js';
 import { type OperationKind, operationOfKind } from '../openapi/resource-model.js';
+import { excerpt } from '../terminal/excerpt-text.js';
 import { DROPPED, TOO_LARGE } from './causes.js';
 import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
 import { type Contract, type ContractOperation, operationIdOf } from './contract.js';
-import { excerpt } from './excerpt.js';
 import {
   type AnsweredRequest,
   type DerivedCredential,

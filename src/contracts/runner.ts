@@ -4,6 +4,7 @@ import type { JsonValue } from '../json/lossless.js';
 import type { CompiledSpec } from '../openapi/bundled-model.js';
 import { basePathOf } from '../openapi/document.js';
 import { operationOfKind } from '../openapi/resource-model.js';
+import { shortened } from '../terminal/excerpt-text.js';
 import { DROPPED } from './causes.js';
 import { Advice, type Check, type CheckResult, type Outcome, ofKinds, type RunState, runCheck } from './check.js';
 import { authChecks } from './checks/auth-checks.js';
@@ -17,7 +18,7 @@ import { variationChecks } from './checks/variation.js';
 import { type Contract, fullPage, loadContract } from './contract.js';
 import { DeploymentModel, followedOperations } from './deployment/deployment-model.js';
 import { runModelPhase } from './deployment/model-phase.js';
-import { shortened, shortenedResult } from './excerpt.js';
+import { shortenedResult } from './excerpt.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import {
   DroppedError,

@@ -2,12 +2,13 @@
  * How a mock behaves (`MockOptions`), and the same with every default of `MOCK_DEFAULTS` filled in.
  */
 
+import { described, wholeNumberIn } from '../bounds/option-value.js';
 import { nestingProblem } from '../json/nesting.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from '../profile/profile.js';
 import { MOCK_BOUNDS, MOCK_DEFAULTS } from './core/defaults.js';
 import { checkFaultRates, type FaultRates } from './core/faults.js';
-import { callback, described, list, optionsObject, record, text, trueOrFalse, wholeNumberIn } from './core/option-checks.js';
+import { callback, list, optionsObject, record, text, trueOrFalse } from './core/option-checks.js';
 import { apiKeyProblem, KEY_LABEL, LABEL_WITHOUT_KEY, type LabelledApiKey, parseApiKey } from './pipeline/auth.js';
 import { checkReach, isLoopback } from './pipeline/server-reach.js';
 import { checkedClock } from './state/clock.js';

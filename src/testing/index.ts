@@ -3,6 +3,8 @@
  * journal from any test runner (vitest, Jest, node:test, mocha). A miss throws an `Error` whose
  * message names the request expected and the nearest requests the mock did receive, and how each differs.
  */
+
+import { LONGEST_WAIT_MS, wholeNumberIn } from '../bounds/option-value.js';
 import { messageOf, StoreUnavailableError } from '../errors.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { readLimited } from '../http/read-limited.js';
@@ -34,12 +36,12 @@ export interface ExpectRequestsOptions {
   /**
    * Milliseconds to keep reading the journal until it holds what is expected: for a request the app
    * sends a moment later, or through a journal that cannot be read for a moment (a 503 with Redis).
-   * Default: 0, read once.
+   * A whole number from 0 to 86,400,000 (a day). Default: 0, read once.
    */
   readonly within?: number;
   /**
    * For a URL: milliseconds one read of the journal may take, its whole answer; an answer that trickles
-   * past it is an error that says so. Default: 10 000.
+   * past it is an error that says so. A whole number from 1 to 86,400,000 (a day). Default: 10 000.
    */
   readonly timeout?: number;
 }
@@ -216,8 +218,10 @@ async function check(
  * await expectRequests('http://127.0.0.1:4010/v1').toInclude({ path: '/v1/pets/*', status: 404 });
  */
 export function expectRequests(source: JournalSource, options: ExpectRequestsOptions = {}): RequestExpectations {
-  const read = reader(source, options);
-  const within = options.within ?? 0;
+  // Checked where they enter, as every option of the package: a timer would take 2^31 ms as 1 ms.
+  const within = wholeNumberIn('expectRequests: within', options.within, [0, LONGEST_WAIT_MS], 0);
+  const timeout = wholeNumberIn('expectRequests: timeout', options.timeout, [1, LONGEST_WAIT_MS], READ_TIMEOUT_MS);
+  const read = reader(source, { ...options, timeout });
   return {
     toInclude: (expected) => {
       const atLeastOne = { replaced: false };

@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
+import { ApiError, createClient } from '../../src/client/index.js';
 import { MAX_RESPONSE_BYTES } from '../../src/http/limits.js';
 
 const servers: Server[] = [];
@@ -66,5 +66,32 @@ describe('the typed client reads an answer within 5 MiB and its timeout', () => 
     await expect(createClient({ baseUrl, timeout: 500 }).listPets()).rejects.toThrow(
       `GET ${baseUrl}/pets did not answer whole within 500 ms (raise it with createClient({ timeout }))`,
     );
+  });
+
+  it('refuses a timeout no timer can keep where the client is made, naming the option and its range (red team 8, #1)', () => {
+    const baseUrl = 'http://127.0.0.1:9/v1';
+    for (const timeout of [2 ** 31, 1e12, Number.POSITIVE_INFINITY, -1, Number.NaN, 0.5, 0])
+      expect(() => createClient({ baseUrl, timeout }), String(timeout)).toThrow(
+        new RangeError(`createClient: timeout must be a whole number from 1 to 86400000; got ${timeout}`),
+      );
+    expect(() => createClient({ baseUrl, timeout: '100' as unknown as number })).toThrow(TypeError);
+    expect(() => createClient({ baseUrl, timeout: 86_400_000 })).not.toThrow();
+  });
+
+  it("shows a server's Error escaped and cut in the ApiError's message, and whole in its body (red team 8, #2)", async () => {
+    const body = JSON.stringify({ code: 'bad_request\u001b[31m', message: `\u001b]0;pwned\u0007\u001b[2J${'m'.repeat(3_000_000)}`, status: 400 });
+    const baseUrl = await answering((socket) =>
+      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`),
+    );
+    const error: unknown = await createClient({ baseUrl })
+      .listPets()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    const { message, body: kept } = error as ApiError;
+    expect(message).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets answered 400 bad_request\\u001b\[31m: \\u001b\]0;pwned\\u0007\\u001b\[2Jm+… \(\d+ characters\)$/,
+    );
+    expect(message.length).toBeLessThan(2_500);
+    expect(kept.message).toHaveLength(3_000_014);
   });
 });

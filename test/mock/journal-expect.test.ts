@@ -104,6 +104,18 @@ describe('expectRequests against a mock in process', () => {
     expect(() => expectRequests(mock).toInclude({}).times(-1)).toThrow(RangeError);
   });
 
+  it('refuses at once a timeout or a within no timer can keep, naming the option and its range (red team 8, #1)', () => {
+    for (const value of [2 ** 31, Number.POSITIVE_INFINITY, -5, Number.NaN, 0.5]) {
+      expect(() => expectRequests(mock, { timeout: value }), String(value)).toThrow(
+        new RangeError(`expectRequests: timeout must be a whole number from 1 to 86400000; got ${value}`),
+      );
+      expect(() => expectRequests(mock, { within: value }), String(value)).toThrow(
+        new RangeError(`expectRequests: within must be a whole number from 0 to 86400000; got ${value}`),
+      );
+    }
+    expect(() => expectRequests(mock, { timeout: '5' as unknown as number })).toThrow(TypeError);
+  });
+
   it('refuses at once a URL whose host the host rule refuses, naming expectRequests', () => {
     expect(() => expectRequests('http:///v1')).toThrow(/^expectRequests: must name the host/);
     expect(() => expectRequests('http://-evil.com/v1')).toThrow(/^expectRequests: "-evil\.com" is no IP address nor host name/);

@@ -16,9 +16,9 @@ import { type JsonValue, parseJson } from '../../json/lossless.js';
 import { createAjv } from '../../openapi/ajv.js';
 import { type JsonSchema, type OpenApiDocument, operationById, operationsOf, resolve } from '../../openapi/document.js';
 import { type ModelOperation, operationOfKind, type ResourceModel } from '../../openapi/resource-model.js';
+import { excerpt } from '../../terminal/excerpt-text.js';
 import { conformanceOf, formFault, undocumentedStatusFault } from '../check.js';
 import { type Contract, judgeOptions } from '../contract.js';
-import { excerpt } from '../excerpt.js';
 import { KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { exact, isPet, type PetJson } from '../pets.js';
 

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { isWrite } from '../../http/methods.js';
 import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
-import { excerpt } from '../excerpt.js';
+import { excerpt } from '../../terminal/excerpt-text.js';
 import {
   bodyCapMessage,
   describeFailure,

@@ -6,7 +6,7 @@
  */
 
 import { DeadlineError, messageOf } from '../../errors.js';
-import { shortened } from '../excerpt.js';
+import { shortened } from '../../terminal/excerpt-text.js';
 import { HttpClient, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { Pacer } from '../pace.js';
 import { loadPactCore, PACT_INSTALL_HINT, type PactCore } from './pact-module.js';

@@ -5,16 +5,8 @@
  * and what to give, never a message of the code that would have tripped on it later
  * (`Cannot read properties of undefined`) nor a value taken as another (`seed: '7'`).
  */
+import { described, wholeNumberIn } from '../../bounds/option-value.js';
 import { MOCK_BOUNDS } from './defaults.js';
-
-/** A value as a sentence names it: its type, and numbers and short strings as written. */
-export function described(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : `the string ${JSON.stringify(value)}`;
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
-  return `a value of type ${typeof value}`;
-}
 
 /** The options argument itself: an object, or nothing. */
 export function optionsObject<T extends object>(where: string, options: T | undefined): T {
@@ -22,14 +14,6 @@ export function optionsObject<T extends object>(where: string, options: T | unde
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new TypeError(`${where} takes an object of options, such as { port: 0 }, or nothing; got ${described(options)}`);
   return options;
-}
-
-/** A whole number from `least` to `most`, or the option's default when absent. */
-export function wholeNumberIn(name: string, value: unknown, [least, most]: readonly [number, number], fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, a whole one from ${least} to ${most}; got ${described(value)}`);
-  if (!Number.isInteger(value) || value < least || value > most) throw new RangeError(`${name} must be a whole number from ${least} to ${most}; got ${value}`);
-  return value;
 }
 
 /** `true` or `false`, or the default when absent. */

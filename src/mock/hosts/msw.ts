@@ -7,10 +7,11 @@
  * (test/tooling/msw-options.test.ts checks them).
  */
 import { type HttpHandler, http } from 'msw';
+import { described } from '../../bounds/option-value.js';
 import { parseUserUrl } from '../../http/user-url.js';
 import { BASE_PATH } from '../../openapi/facts.js';
 import { fetchAdapter } from '../core/fetch-adapter.js';
-import { described, optionsObject } from '../core/option-checks.js';
+import { optionsObject } from '../core/option-checks.js';
 import type { Pending } from '../core/pending.js';
 import { createMockApi, type MockApi, type MockOptions } from '../create-mock-api.js';
 

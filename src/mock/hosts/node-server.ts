@@ -1,12 +1,13 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { wholeNumberIn } from '../../bounds/option-value.js';
 import { KeyRedactor } from '../../redact/key-redactor.js';
 import { coarseClock } from '../core/coarse-clock.js';
 import { idOffsetOf, MOCK_BOUNDS, MOCK_DEFAULTS } from '../core/defaults.js';
 import { keylessErrors } from '../core/keyless-errors.js';
 import { memoize } from '../core/memo.js';
 import { type MockRequest, type MockResponse, wireBody } from '../core/messages.js';
-import { checkServerPlace, guardedCallback, optionsObject, text, wholeNumberIn } from '../core/option-checks.js';
+import { checkServerPlace, guardedCallback, optionsObject, text } from '../core/option-checks.js';
 import { type MockApi, type MockOptions, mockApiOf } from '../create-mock-api.js';
 import { normalizeMockOptions, type ResolvedMockOptions } from '../options.js';
 import { guardResponse, hostCheck, joinedHeader } from '../pipeline/host-guard.js';

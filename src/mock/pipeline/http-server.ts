@@ -10,9 +10,10 @@ import { createServer, type IncomingMessage, type Server, ServerResponse } from 
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
+import { LONGEST_WAIT_MS, wholeNumberIn } from '../../bounds/option-value.js';
 import { NotUtf8Error } from '../../http/read-limited.js';
 import { errorResponse, type MockResponse, prepared } from '../core/messages.js';
-import { record, wholeNumberIn } from '../core/option-checks.js';
+import { record } from '../core/option-checks.js';
 import { parserErrorResponse, rawResponse } from './parser-errors.js';
 import { SafeHeadResponse } from './safe-head-response.js';
 
@@ -49,9 +50,6 @@ const CLIENT_LIMITS: Required<ServerTimeouts> = {
   ...Reflect.get(globalThis, Symbol.for('petstore-mock.client-limits')),
 };
 
-/** The longest any of a server's time-outs may be: a day, in milliseconds. */
-const LONGEST_TIMEOUT_MS = 86_400_000;
-
 /**
  * The `timeouts` option of a server (`startMockServer`, `startProxyServer`), checked where it enters:
  * an object whose every field is one of `ServerTimeouts`, in whole milliseconds from 1 to a day.
@@ -63,7 +61,7 @@ export function checkTimeouts(timeouts: ServerTimeouts | undefined): ServerTimeo
   for (const [name, value] of Object.entries(given)) {
     if (!Object.hasOwn(CLIENT_LIMITS, name))
       throw new TypeError(`timeouts: ${name} is none of the server's time-outs, ${Object.keys(CLIENT_LIMITS).join(', ')}`);
-    wholeNumberIn(`timeouts.${name}`, value, [1, LONGEST_TIMEOUT_MS], 0);
+    wholeNumberIn(`timeouts.${name}`, value, [1, LONGEST_WAIT_MS], 0);
   }
   return given;
 }

@@ -3,6 +3,7 @@
  * forwarded request (`Exchange`). Each step is a function of these two, so it reads on its own.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { wholeNumberIn } from '../../bounds/option-value.js';
 import { openapi } from '../../generated/openapi.js';
 import type { JsonValue } from '../../json/lossless.js';
 import { type Conformance, createConformance } from '../../openapi/conformance.js';
@@ -10,7 +11,7 @@ import type { ProfileDocument } from '../../profile/profile.js';
 import type { KeyRedactor } from '../../redact/key-redactor.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { type FaultKind, type FaultRates, faultDraw } from '../core/faults.js';
-import { checkServerPlace, guardedCallback, optionsObject, text, trueOrFalse, wholeNumberIn } from '../core/option-checks.js';
+import { checkServerPlace, guardedCallback, optionsObject, text, trueOrFalse } from '../core/option-checks.js';
 import { journalOf, type MockApi } from '../create-mock-api.js';
 import type { OperationId } from '../operations/operation.js';
 import { normalizeMockOptions } from '../options.js';

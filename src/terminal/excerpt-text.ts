@@ -1,0 +1,32 @@
+/**
+ * Outside text as a report or an error shows it: a deployment may answer a name of five million
+ * characters or an id of a million digits, and what shows it (the verifier's reports, the typed
+ * client's `ApiError`) must stay readable and small whatever it sends. A run of more than
+ * `EXCERPT_CHARS` characters without a space keeps its start, then an ellipsis and its length; a text
+ * still longer than `MAX_TEXT_CHARS` keeps its start and its end.
+ */
+
+/** The most characters of one run without a space a report shows. */
+const EXCERPT_CHARS = 200;
+/** The most characters of one text (a message, a reason) a report shows. */
+const MAX_TEXT_CHARS = 2_000;
+/** Of a text cut to `MAX_TEXT_CHARS`, how much of its end is kept: where a message says what to do. */
+const KEPT_END_CHARS = 500;
+
+/**
+ * `text` cut to its first `max` characters, with an ellipsis and how long it was; as it is when no
+ * longer. The cut is a copy: a slice of a long string keeps the whole of it alive in V8 (a body of
+ * megabytes, held by every report that shows its start).
+ */
+export function excerpt(text: string, max = EXCERPT_CHARS): string {
+  return text.length > max ? `${Array.from(text.slice(0, max)).join('')}… (${text.length} characters)` : text;
+}
+
+/** A text as a report shows it: each long run without a space an excerpt, the whole at most `MAX_TEXT_CHARS` and a little. */
+export function shortened(text: string): string {
+  // Longer than an excerpt's own run (its characters and the ellipsis), so that shortening twice changes nothing.
+  const runs = text.replace(new RegExp(`\\S{${EXCERPT_CHARS + 2},}`, 'g'), (run) => excerpt(run));
+  if (runs.length <= MAX_TEXT_CHARS) return runs;
+  const start = runs.slice(0, MAX_TEXT_CHARS - KEPT_END_CHARS);
+  return `${start} … (${runs.length - start.length - KEPT_END_CHARS} characters left out) … ${runs.slice(-KEPT_END_CHARS)}`;
+}
