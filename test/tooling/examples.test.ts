@@ -303,7 +303,8 @@ describe('examples', () => {
     expect(await response.json()).toEqual(pets.slice(0, 20));
     const health = await fetch(`http://127.0.0.1:${address?.port}/__mock/health`);
     expect(await health.json()).toMatchObject({ status: 'ok', pets: 50 });
-    const mockOrigin = server.config.server.proxy?.['/v1'] as string;
+    const api = server.config.server.proxy?.['/v1'];
+    const mockOrigin = String(typeof api === 'object' ? api.target : api);
     await server.close();
     await expect(fetch(`${mockOrigin}/v1/pets`, { headers: AUTH })).rejects.toThrow();
   });
@@ -336,7 +337,8 @@ describe('examples', () => {
       logLevel: 'silent',
       server: { middlewareMode: true, watch: null },
     });
-    const mockOrigin = server.config.server.proxy?.['/v1'] as string;
+    const api = server.config.server.proxy?.['/v1'];
+    const mockOrigin = String(typeof api === 'object' ? api.target : api);
     expect(await (await fetch(`${mockOrigin}/v1/pets`, { headers: AUTH })).json()).toEqual(pets.slice(0, 20));
     await server.close();
     await expect(fetch(`${mockOrigin}/v1/pets`, { headers: AUTH })).rejects.toThrow();
