@@ -10,14 +10,11 @@ function clockTicks(): number {
   return ticksPerSecond;
 }
 
-/**
- * The CPU time (user and system) process `pid` has used so far, in microseconds, from
- * /proc/<pid>/stat; `undefined` where there is no /proc (macOS), or no such process.
- */
-export function cpuMicros(pid: number): number | undefined {
+/** The CPU time (user and system) in a /proc `stat` file, in microseconds; `undefined` where there is none. */
+function statMicros(path: string): number | undefined {
   let stat: string;
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    stat = readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
@@ -25,4 +22,21 @@ export function cpuMicros(pid: number): number | undefined {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
   return Number.isFinite(ticks) ? (ticks * 1e6) / clockTicks() : undefined;
+}
+
+/**
+ * The CPU time (user and system) process `pid` has used so far, in microseconds, from
+ * /proc/<pid>/stat; `undefined` where there is no /proc (macOS), or no such process.
+ */
+export function cpuMicros(pid: number): number | undefined {
+  return statMicros(`/proc/${pid}/stat`);
+}
+
+/**
+ * The part of `cpuMicros` its main thread used (the JavaScript's, Node's and the parts of V8's
+ * collector that run there); the rest is V8's compiler and collector threads and libuv's, which a
+ * fresh process keeps busy for its first seconds, compiling. Read from /proc/<pid>/task/<pid>/stat.
+ */
+export function mainThreadCpuMicros(pid: number): number | undefined {
+  return statMicros(`/proc/${pid}/task/${pid}/stat`);
 }

@@ -21,6 +21,8 @@ export interface Measurement {
   readonly errors: number;
   /** Microseconds of the server's CPU time per answer, where it can be read (see bench/cpu.ts). */
   readonly cpuPerRequest?: number;
+  /** The part of `cpuPerRequest` the server's main thread spent (`mainThreadCpuMicros`). */
+  readonly mainCpuPerRequest?: number;
 }
 
 /**

@@ -4,7 +4,7 @@
  * afresh for each trial, since one process of the same server can run a few per cent faster or slower
  * than the next for as long as it lives.
  */
-import { cpuMicros } from './cpu.js';
+import { cpuMicros, mainThreadCpuMicros } from './cpu.js';
 import { answerOf, differences, type Load, type Measurement, measure } from './load.js';
 import type { BenchRequest, Scenario } from './scenarios.js';
 import type { Server } from './servers.js';
@@ -76,11 +76,15 @@ function figuresOf(name: string, rounds: readonly Measurement[]): Figures {
 
 /** `measure`, and the server's CPU time per answer meanwhile. */
 async function measureWithCpu(server: Server, requests: readonly BenchRequest[], load: Load): Promise<Measurement> {
-  const before = server.pid === undefined ? undefined : cpuMicros(server.pid);
+  const { pid } = server;
+  const before = pid === undefined ? undefined : cpuMicros(pid);
+  const mainBefore = pid === undefined ? undefined : mainThreadCpuMicros(pid);
   const measurement = await measure(server.base, requests, load);
-  const after = server.pid === undefined ? undefined : cpuMicros(server.pid);
+  const after = pid === undefined ? undefined : cpuMicros(pid);
+  const mainAfter = pid === undefined ? undefined : mainThreadCpuMicros(pid);
   if (before === undefined || after === undefined || measurement.requests === 0) return measurement;
-  return { ...measurement, cpuPerRequest: (after - before) / measurement.requests };
+  const main = mainBefore === undefined || mainAfter === undefined ? {} : { mainCpuPerRequest: (mainAfter - mainBefore) / measurement.requests };
+  return { ...measurement, cpuPerRequest: (after - before) / measurement.requests, ...main };
 }
 
 /** What went wrong in a measurement: connection errors, or answers of another status than `status`. */

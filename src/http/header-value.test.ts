@@ -1,7 +1,7 @@
 import { validateHeaderValue } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { headerValue, safeHeaderList, safeHeaderRecord } from './header-value.js';
+import { headerValue, safeHeaderList, safeHeaderRecord, vouchedHeaderList, withHeader } from './header-value.js';
 
 /** What RFC 9110 §5.5 lets a sender write in a field value, without obs-text (which senders must not generate). */
 const FIELD_VALUE = /^(?:[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?)?$/;
@@ -35,5 +35,18 @@ describe('headerValue', () => {
     const record = { 'content-type': 'application/json' };
     expect(safeHeaderRecord(record)).toBe(record);
     expect(safeHeaderRecord({ 'x-a': '…' })).toEqual({ 'x-a': '%E2%80%A6' });
+  });
+
+  it('makes a list made once for many answers safe as it is made, and each header added to it, so that a host need not test them again', () => {
+    const vouched = vouchedHeaderList(['content-length', 0, 'x-a', 'é', 'content-type', 'application/json']);
+    expect(vouched).toEqual(['content-length', 0, 'x-a', '%C3%A9', 'content-type', 'application/json']);
+    expect(safeHeaderList(vouched)).toBe(vouched);
+    const longer = withHeader(vouched, 'location', '/v1/pets/…');
+    expect(longer).toEqual([...vouched, 'location', '/v1/pets/%E2%80%A6']);
+    expect(safeHeaderList(longer)).toBe(longer);
+    // A list no one vouched for is tested on every write, the header added to it too.
+    const plain = ['x-b', 'text'];
+    expect(withHeader(plain, 'x-c', 'ü')).toEqual(['x-b', 'text', 'x-c', '%C3%BC']);
+    expect(safeHeaderList([...plain, 'x-c', 'ü'])).toEqual(['x-b', 'text', 'x-c', '%C3%BC']);
   });
 });

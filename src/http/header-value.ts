@@ -42,10 +42,35 @@ function percentEncoded(character: string): string {
 }
 
 /**
+ * Flat header lists made safe where they were made (`vouchedHeaderList`, `withHeader`): headers made
+ * once and written for many answers, whose values a host then writes without testing each again (six
+ * tests of a regular expression per answer). Such a list is never changed after, but for numbers (its
+ * length, which `safeHeaderList` never looks at).
+ */
+const VOUCHED = new WeakSet<readonly (string | number)[]>();
+
+/** `list` with every value made safe (`safeHeaderList`), known as such from then on: for headers made once for many answers. */
+export function vouchedHeaderList(list: (string | number)[]): (string | number)[] {
+  const safe = safeHeaderList(list) as (string | number)[];
+  VOUCHED.add(safe);
+  return safe;
+}
+
+/** A copy of `list` with one header more, its value made safe (`headerValue`): known safe when `list` was (a create's `Location`). */
+export function withHeader(list: readonly (string | number)[], name: string, value: string): (string | number)[] {
+  const longer = list.slice();
+  longer.push(name, headerValue(value));
+  if (VOUCHED.has(list)) VOUCHED.add(longer);
+  return longer;
+}
+
+/**
  * A flat header list (`[name, value, name, value, ...]`, the form Node's `writeHead` takes) with every
- * string value made safe by `headerValue`; the same list when every value already was.
+ * string value made safe by `headerValue`; the same list when every value already was, or when it was
+ * made safe where it was made.
  */
 export function safeHeaderList(list: readonly (string | number)[]): readonly (string | number)[] {
+  if (VOUCHED.has(list)) return list;
   let safe: (string | number)[] | undefined;
   for (let index = 1; index < list.length; index += 2) {
     const value = list[index];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuMicros } from '../../bench/cpu.js';
+import { cpuMicros, mainThreadCpuMicros } from '../../bench/cpu.js';
 import type { Measurement } from '../../bench/load.js';
 import { type Figures, pairedRatio } from '../../bench/throughput.js';
 
@@ -33,5 +33,15 @@ describe.runIf(process.platform === 'linux')('cpuMicros', () => {
 
   it('is undefined for a process that is not there', () => {
     expect(cpuMicros(2 ** 30)).toBeUndefined();
+    expect(mainThreadCpuMicros(2 ** 30)).toBeUndefined();
+  });
+
+  it("reads the main thread's part, which grows as the JavaScript works and stays within the whole's", () => {
+    const before = mainThreadCpuMicros(process.pid) as number;
+    const until = performance.now() + 50;
+    while (performance.now() < until);
+    const main = mainThreadCpuMicros(process.pid) as number;
+    expect(main).toBeGreaterThan(before);
+    expect(main).toBeLessThanOrEqual(cpuMicros(process.pid) as number);
   });
 });

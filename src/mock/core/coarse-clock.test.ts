@@ -17,6 +17,11 @@ describe('coarseClock', () => {
     await sleep(5);
     expect(now()).toBe(2_000);
     expect(read).toHaveBeenCalledTimes(2);
+    // The one timer, set again for the second reading, runs again: the clock moves on every time.
+    time = 3_000;
+    await sleep(5);
+    expect([now(), now()]).toEqual([3_000, 3_000]);
+    expect(read).toHaveBeenCalledTimes(3);
   });
 
   it("keeps moving when a test's fake timers are installed after it was made", async () => {

@@ -14,13 +14,17 @@ import { setTimeout } from 'node:timers';
  */
 export function coarseClock(read: () => number = Date.now): () => number {
   let reading: number | undefined;
+  // One timer for the clock's life, set again (`refresh`) for each reading: a timer made per reading
+  // cost a busy server an allocation and its checks up to a thousand times a second.
+  let timer: NodeJS.Timeout | undefined;
   const forget = () => {
     reading = undefined;
   };
   return () => {
     if (reading === undefined) {
       reading = read();
-      setTimeout(forget, 1).unref();
+      if (timer === undefined) timer = setTimeout(forget, 1).unref();
+      else timer.refresh();
     }
     return reading;
   };

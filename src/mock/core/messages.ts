@@ -1,3 +1,4 @@
+import { vouchedHeaderList, withHeader } from '../../http/header-value.js';
 import { NotUtf8Error } from '../../http/read-limited.js';
 import { ERROR_CODES, type ErrorCode } from '../../openapi/facts.js';
 import type { NetworkFault } from './faults.js';
@@ -66,11 +67,11 @@ export interface PreparedHeaders {
   readonly list: (string | number)[];
 }
 
-/** `record` as headers made once for many answers, frozen, with their list. */
+/** `record` as headers made once for many answers, frozen, with their list, whose values are made safe once (src/http/header-value.ts). */
 export function prepareHeaders(record: Readonly<Record<string, string>>): PreparedHeaders {
   const list: (string | number)[] = ['content-length', 0];
   for (const [name, value] of Object.entries(record)) list.push(name, value);
-  return Object.freeze({ record: Object.freeze({ ...record }), list });
+  return Object.freeze({ record: Object.freeze({ ...record }), list: vouchedHeaderList(list) });
 }
 
 /** An answer whose headers are prepared ones: no header is made for it. */
@@ -85,9 +86,7 @@ export function preparedResponse(status: number, headers: PreparedHeaders, body:
  * preparedWith(JSON_RESPONSE_HEADERS, 'location', '/v1/pets/51').list.at(-1); // '/v1/pets/51'
  */
 export function preparedWith(base: PreparedHeaders, name: string, value: string): PreparedHeaders {
-  const list = base.list.slice();
-  list.push(name, value);
-  return { record: { ...base.record, [name]: value }, list };
+  return { record: { ...base.record, [name]: value }, list: withHeader(base.list, name, value) };
 }
 
 const mergedHeaders = new WeakMap<PreparedHeaders, WeakMap<PreparedHeaders, PreparedHeaders>>();

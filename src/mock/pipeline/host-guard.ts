@@ -172,9 +172,8 @@ export interface RawRequest {
 export function guardResponse(hostAllowed: (host: string) => boolean, request: MockRequest, raw: RawRequest): MockResponse | undefined {
   const hosts = headerValues(raw.rawHeaders, 'host');
   if (hosts.length === 0 && raw.httpVersion === '1.1') return MISSING_HOST;
-  const malformed = hosts.find((host) => parsedHostOf(host) === undefined);
-  if (malformed !== undefined) return malformedHost(malformed);
-  const foreign = hosts.find((host) => !hostAllowed(host));
-  if (foreign !== undefined) return foreignHost(foreign);
+  // Plain loops: every request passes here, and a callback to `find` is a closure made per request.
+  for (const host of hosts) if (parsedHostOf(host) === undefined) return malformedHost(host);
+  for (const host of hosts) if (!hostAllowed(host)) return foreignHost(host);
   return isAdminTarget(request.target) ? adminProblem(request, hosts[0]) : undefined;
 }

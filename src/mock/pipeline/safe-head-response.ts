@@ -35,10 +35,10 @@ export class SafeHeadResponse<Request extends IncomingMessage = IncomingMessage>
   /** Set once the head asked for was refused and the Error 500 sent in its place: what the host writes after it is dropped. */
   #replaced = false;
 
-  override writeHead(statusCode: number, ...rest: unknown[]): this {
-    const [first, second] = rest;
-    const message = typeof first === 'string' ? first : undefined;
-    const head = (message === undefined ? first : second) as Head | undefined;
+  // Each override takes the arguments Node's method takes, each named: a rest list and its spread cost every answer an array.
+  override writeHead(statusCode: number, reasonOrHead?: unknown, givenHead?: unknown): this {
+    const message = typeof reasonOrHead === 'string' ? reasonOrHead : undefined;
+    const head = (message === undefined ? reasonOrHead : givenHead) as Head | undefined;
     const safe = head === undefined ? undefined : safeHead(head);
     try {
       return message === undefined ? super.writeHead(statusCode, safe) : super.writeHead(statusCode, message, safe);
@@ -48,17 +48,17 @@ export class SafeHeadResponse<Request extends IncomingMessage = IncomingMessage>
     }
   }
 
-  override write(...args: unknown[]): boolean {
-    if (this.#replaced) return callBack(args);
-    return (super.write as (...all: unknown[]) => boolean)(...args);
+  override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    if (this.#replaced) return callBack(chunk, encoding, callback);
+    return (super.write as (...all: unknown[]) => boolean)(chunk, encoding, callback);
   }
 
-  override end(...args: unknown[]): this {
+  override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
     if (this.#replaced) {
-      callBack(args);
+      callBack(chunk, encoding, callback);
       return this;
     }
-    return (super.end as (...all: unknown[]) => this)(...args);
+    return (super.end as (...all: unknown[]) => this)(chunk, encoding, callback);
   }
 
   /** Sends the spec's Error 500 instead of a head Node refused, and ends the connection. */
@@ -78,9 +78,9 @@ export class SafeHeadResponse<Request extends IncomingMessage = IncomingMessage>
   }
 }
 
-/** Calls the callback a `write` or an `end` was given, as Node would once the bytes left: none are written. */
-function callBack(args: readonly unknown[]): boolean {
-  const last = args.at(-1);
-  if (typeof last === 'function') queueMicrotask(() => (last as () => void)());
+/** Calls the callback a `write` or an `end` was given (its last argument that is a function), as Node would once the bytes left: none are written. */
+function callBack(...args: readonly unknown[]): boolean {
+  const last = args.findLast((arg) => typeof arg === 'function');
+  if (last !== undefined) queueMicrotask(() => (last as () => void)());
   return true;
 }
