@@ -2,6 +2,7 @@ import { LONGEST_WAIT_MS, wholeNumberIn } from '../bounds/option-value.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { readLimited } from '../http/read-limited.js';
 import { parseUserUrl } from '../http/user-url.js';
+import { KeyRedactor } from '../redact/key-redactor.js';
 import { excerpt, shortened } from '../terminal/excerpt-text.js';
 import { terminalText } from '../terminal/terminal-text.js';
 import type { ApiError as ErrorBody, NewPet, Pet, PetStatus } from '../types.js';
@@ -36,7 +37,8 @@ export interface ListPetsQuery {
  * The API answered with an error. `body` is the spec's Error (`code`, `message`, `status`), as it came; a
  * response that is not one still becomes an `ApiError`, with a body describing what came back. The
  * `message` shows the server's words with the characters a terminal acts on escaped and long runs cut
- * (`\u001b[2J`, `… (3000000 characters)`).
+ * (`\u001b[2J`, `… (3000000 characters)`); the client's own key is hidden as `***`, in any form, in
+ * `url` and in the `code` and `message` of `body` (a server may quote the request back).
  * @example
  * try {
  *   await client.getPet(404404);
@@ -81,7 +83,14 @@ function isErrorBody(value: unknown): value is ErrorBody {
  * page of 100 pets of the spec holds), the bound of every answer the package reads: an endless answer
  * once grew a client to 3 GB, and a trickling one kept a call pending for ever.
  */
-async function answer(send: typeof fetch, timeout: number, method: string, url: string, init: RequestInit): Promise<{ response: Response; text: string }> {
+async function answer(
+  send: typeof fetch,
+  timeout: number,
+  method: string,
+  url: string,
+  hidden: (text: string) => string,
+  init: RequestInit,
+): Promise<{ response: Response; text: string }> {
   let response: Response;
   let text: string | undefined;
   try {
@@ -90,10 +99,11 @@ async function answer(send: typeof fetch, timeout: number, method: string, url: 
     text = await readLimited(response.body, MAX_RESPONSE_BYTES);
   } catch (error) {
     if (error instanceof DOMException && error.name === 'TimeoutError')
-      throw new Error(`${method} ${url} did not answer whole within ${timeout} ms (raise it with createClient({ timeout }))`);
+      throw new Error(`${method} ${hidden(url)} did not answer whole within ${timeout} ms (raise it with createClient({ timeout }))`);
+    if (error instanceof Error) error.message = hidden(error.message);
     throw error;
   }
-  if (text === undefined) throw new Error(`${method} ${url} answered more than ${MAX_RESPONSE_BYTES} bytes, which no answer of this API holds`);
+  if (text === undefined) throw new Error(`${method} ${hidden(url)} answered more than ${MAX_RESPONSE_BYTES} bytes, which no answer of this API holds`);
   return { response, text };
 }
 
@@ -138,9 +148,14 @@ export function createClient(options: ClientOptions): PetstoreClient {
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
 
   const timeout = wholeNumberIn('createClient: timeout', options.timeout, [1, LONGEST_WAIT_MS], CALL_TIMEOUT_MS);
+  // Every error the client makes is shown where a test fails: its own key hidden there in any form, in
+  // the URL it called (a key in baseUrl's path or a query) and in what the server quoted back; a short
+  // key only as a token of its own, as the mock's CLI hides it, lest every `k` of a message go.
+  const redactor = options.apiKey === undefined || options.apiKey === '' ? undefined : new KeyRedactor([options.apiKey], { shortAsToken: true });
+  const hidden = (text: string) => redactor?.text(text) ?? text;
   async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const url = baseUrl + path;
-    const { response, text } = await answer(send, timeout, method, url, {
+    const { response, text } = await answer(send, timeout, method, url, hidden, {
       method,
       headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -153,11 +168,8 @@ export function createClient(options: ClientOptions): PetstoreClient {
     }
     // The server's schema types a 2xx body; the client trusts its own API (the verifier is what checks it).
     if (response.ok) return parsed as T;
-    throw new ApiError(
-      method,
-      url,
-      isErrorBody(parsed) ? parsed : { code: 'unexpected_response', message: `not an Error body: ${text.slice(0, 200)}`, status: response.status },
-    );
+    const error = isErrorBody(parsed) ? parsed : { code: 'unexpected_response', message: `not an Error body: ${text.slice(0, 200)}`, status: response.status };
+    throw new ApiError(method, hidden(url), { ...error, code: hidden(error.code), message: hidden(error.message) });
   }
 
   return {

@@ -94,4 +94,31 @@ describe('the typed client reads an answer within 5 MiB and its timeout', () => 
     expect(message.length).toBeLessThan(2_500);
     expect(kept.message).toHaveLength(3_000_014);
   });
+
+  it('hides its own key in every error it makes: in the URL it called, a query, and what the server quoted back (red team 8, #9)', async () => {
+    const key = 's3cretKEYvalue42';
+    const quoting = await answering((socket) => {
+      const body = JSON.stringify({ code: 'not_found', message: `No pet at /${key}/v1 (${Buffer.from(`u:${key}`).toString('base64')})`, status: 404 });
+      socket.end(`HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    });
+    const baseUrl = quoting.replace('/v1', `/${key}/v1`);
+    const errors = [
+      await createClient({ baseUrl, apiKey: key })
+        .getPet(404)
+        .catch((caught: unknown) => caught),
+      await createClient({ baseUrl: quoting, apiKey: key })
+        .listPets({ status: key as 'sold' })
+        .catch((caught: unknown) => caught),
+      await createClient({ baseUrl: (await answering(() => {})).replace('/v1', `/${key}/v1`), apiKey: key, timeout: 300 })
+        .getPet(1)
+        .catch((caught: unknown) => caught),
+    ];
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(Error);
+      const shown = JSON.stringify({ ...(error as object), message: (error as Error).message, stack: (error as Error).stack });
+      expect(shown).toContain('***');
+      expect(shown).not.toContain(key);
+      expect(shown).not.toContain(Buffer.from(`u:${key}`).toString('base64').slice(4, 20));
+    }
+  });
 });

@@ -48,8 +48,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'src/profile': ['src/openapi', 'src/json', 'src/generated', 'src/types.ts', 'src/errors.ts'],
   'src/fixtures': ['src/openapi', 'src/json', 'src/generated', 'src/types.ts', 'src/errors.ts'],
   // The client holds the URL it is given to the rule of every URL a user gives (src/http/user-url.ts), its
-  // options to the rule of every option (src/bounds), and a server's words to the rule of outside text (src/terminal).
-  'src/client': ['src/types.ts', 'src/generated', 'src/http', 'src/bounds', 'src/terminal'],
+  // options to the rule of every option (src/bounds), a server's words to the rule of outside text (src/terminal),
+  // and its key to the one redactor (src/redact).
+  'src/client': ['src/types.ts', 'src/generated', 'src/http', 'src/bounds', 'src/terminal', 'src/redact'],
   'src/mock/core': [...SHARED],
   'src/mock/state': [...SHARED, ...MOCK_CORE],
   'src/mock/operations': [...SHARED, ...MOCK_STATE],
