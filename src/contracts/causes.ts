@@ -26,8 +26,6 @@ export function otherValueFault(name: string): string {
   return `filter:*:other-${name}`;
 }
 
-export const OTHER_STATUS = otherValueFault('status');
-
 /** Two items given one id: one fault of the create's id assignment, whichever check or the run-wide model met it. */
 export function idReusedFault(create: string): string {
   return `unique:${create}:id`;

@@ -276,8 +276,9 @@ export class CheckContext {
     if (removed !== undefined && !options.judgesRemoval) this.skip(removed);
     // Every page lists each pet once, whatever check asked for it (a page listed after creates included).
     if (operation.method === 'GET' && exchange.status === 200 && Array.isArray(exchange.json)) {
+      const { field } = this.contract.model.id;
       const ids = exchange.json
-        .map((pet) => (pet !== null && typeof pet === 'object' && !Array.isArray(pet) && 'id' in pet ? String(pet.id) : undefined))
+        .map((pet) => (pet !== null && typeof pet === 'object' && !Array.isArray(pet) && field in pet ? String(pet[field]) : undefined))
         .filter((id) => id !== undefined);
       const repeated = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
       if (repeated.length > 0)

@@ -5,6 +5,7 @@ import { compiledValidators } from '../openapi/ajv.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type JsonSchema, type OpenApiDocument, type OperationEntry, operationsOf, resolve } from '../openapi/document.js';
 import {
+  type ListFilter,
   type ModelOperation,
   type OperationKind,
   operationOfKind,
@@ -243,12 +244,18 @@ export function listOf(contract: Contract): ModelOperation & { readonly pageSize
   return { ...list, pageSize: { ...pageSize, default: pageSize.default } };
 }
 
-/** The query of the largest page a list allows (its page size parameter at its maximum), or none when it has no page size. */
-export function fullPage(list: ModelOperation): string {
-  return list.pageSize === undefined ? '' : `${list.pageSize.parameter}=${list.pageSize.maximum}`;
+/** The query of a page of `size` records, by the list's page size parameter (`limit=5`); none when the list has no page size. */
+export function sizedPage(list: ModelOperation, size: number | string): string {
+  return list.pageSize === undefined ? '' : `${list.pageSize.parameter}=${encodeURIComponent(size)}`;
 }
 
-/** The values of the list's filter of `field` (the `status` enum). */
-export function filterValues(contract: Contract, field: string): string[] {
-  return (listOf(contract).filters.find((filter) => filter.field === field)?.values ?? []).map(String);
+/** The query of the largest page a list allows (its page size parameter at its maximum), or none when it has no page size. */
+export function fullPage(list: ModelOperation): string {
+  return list.pageSize === undefined ? '' : sizedPage(list, list.pageSize.maximum);
+}
+
+/** The query of a page of the records whose filter's field has `value` (`status=sold`), of `size` records when given. */
+export function filteredPage(list: ModelOperation, filter: ListFilter, value: string, size?: number): string {
+  const sized = size === undefined ? '' : sizedPage(list, size);
+  return `${filter.parameter}=${encodeURIComponent(value)}${sized === '' ? '' : `&${sized}`}`;
 }

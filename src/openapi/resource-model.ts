@@ -60,7 +60,7 @@ interface ModelId {
 }
 
 /** A query parameter of a list that keeps only the records whose field has its value. */
-interface ListFilter {
+export interface ListFilter {
   readonly parameter: string;
   readonly field: string;
   readonly values: readonly EnumValue[];

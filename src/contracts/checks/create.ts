@@ -1,7 +1,7 @@
 import { operationOfKind } from '../../openapi/resource-model.js';
 import { idReusedFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
-import { filterValues } from '../contract.js';
+import { listOf } from '../contract.js';
 import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, maxLimit, newPetBody, type PetJson } from '../pets.js';
 import { bodyChecks } from './bodies.js';
 import { typeChecks } from './check-types.js';
@@ -76,11 +76,14 @@ function observeIds(context: CheckContext, first: PetJson, second: PetJson): voi
   const [a, b] = [idOf(first), idOf(second)];
   if (!/^-?\d+$/.test(a) || !/^-?\d+$/.test(b)) return;
   const step = BigInt(b) - BigInt(a);
+  // The default the server stores for the field the list filters by (the profile's `defaultStatus`).
+  const filtered = listOf(context.contract).filters[0]?.field;
+  const stored = filtered === undefined ? undefined : first[filtered];
   context.observe({
     // A step past 2^56 is no sequence and no time-ordered id (a day of those is below 2^49): ids drawn at random.
     idScheme: step > 0n && step < RANDOM_STEP ? 'increasing' : 'unordered',
     idsBeyondDouble: [a, b].some((id) => BigInt(id) > DOUBLE_EXACT || BigInt(id) < -DOUBLE_EXACT),
-    defaultStatus: typeof first.status === 'string' ? first.status : 'omitted',
+    defaultStatus: typeof stored === 'string' ? stored : 'omitted',
   });
 }
 
@@ -120,8 +123,9 @@ export const createChecks: KindCheck[] = [
     writes: true,
     async run(context) {
       const create = context.kind('create');
-      const statuses = filterValues(context.contract, 'status');
-      const created = await createPet(context, 'Zoë 小狗 "quoted"', { status: statuses[1] ?? statuses[0] ?? 'available' });
+      // Each filter's field with a value other than the first of its enum, which a server may store by default.
+      const fields = Object.fromEntries(listOf(context.contract).filters.map(({ field, values }) => [field, values[1] ?? values[0] ?? null]));
+      const created = await createPet(context, 'Zoë 小狗 "quoted"', { fields });
       expectEcho(context, created);
       const location = created.exchange.headers.get('location');
       // The spec describes Location, the interface does not ask for it: without one a client loses nothing it was promised.

@@ -13,7 +13,7 @@ import type { Contract } from '../contract.js';
 import { flattenObject } from '../contract.js';
 import { validValues } from '../deployment/valid-values.js';
 import type { Exchange } from '../http.js';
-import { absentIdBeyond, createPet, differingFields, exact, idOf, isPet, type PetJson, petName } from '../pets.js';
+import { absentId, createPet, differingFields, exact, idOf, isPet, type PetJson, petName } from '../pets.js';
 import { expectStatus } from './item-kinds.js';
 
 /** The writes the replace checks may send besides the spec suite's: three creates (up to four tries each) and six replaces. */
@@ -158,7 +158,7 @@ export function replaceChecks(contract: Contract): Check[] {
       operationId,
       writes: true,
       async run(context) {
-        const id = absentIdBeyond(context.state.listing.map(idOf));
+        const id = absentId(context);
         // The listing's first record lends its numbers (a category the deployment knows).
         const body = replacementOf(context.contract, replace, context.state.listing[0] ?? {}, petName(context.state, 'replace absent'));
         if (body === undefined) context.skip(`a required field of ${operationId}'s body has a schema no valid value can be derived from`);

@@ -12,7 +12,7 @@ import type { Check, CheckContext } from '../check.js';
 import type { Contract } from '../contract.js';
 import { type FollowedOperations, followedOperations } from '../deployment/deployment-model.js';
 import { type Exchange, TransportError } from '../http.js';
-import { absentIdBeyond, bodyCategoryId, exact, existingPet, idOf, newPetBody } from '../pets.js';
+import { absentId, bodyCategoryId, exact, existingPet, idOf, newPetBody } from '../pets.js';
 import { bodyOf } from './bodies.js';
 import { type BodySchemaView, type Change, METHOD_VARIANTS, type PlainRequest, type Variant, variantsOf } from './variants.js';
 
@@ -147,7 +147,7 @@ const UNDEFINED_PATH_SEGMENT = 'petstore-verify-undefined';
  * names what the resource supports, as RFC 9110 §15.5.6 requires.
  */
 async function varyMethods(context: CheckContext, shape: FollowedOperations): Promise<void> {
-  const absent = absentIdBeyond(context.state.listing.map(idOf));
+  const absent = absentId(context);
   const item = shape.read.path.replace(/\{[^}]+\}$/, absent);
   const paths = [shape.list.path, item, `${item}/${UNDEFINED_PATH_SEGMENT}`];
   for (const path of paths)
