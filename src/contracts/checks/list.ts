@@ -23,8 +23,8 @@ const ORDERS: readonly ListOrder[] = ['id-asc', 'id-desc', 'name', 'status'];
 function orderOf(pets: readonly PetJson[], filter: ListFilter | undefined): Observations['listOrder'] {
   if (pets.length < 3) return undefined;
   const numeric = pets.every((pet) => /^-?\d+$/.test(idOf(pet)));
-  const valueOf = (pet: PetJson) => (filter !== undefined && typeof pet[filter.field] === 'string' ? String(pet[filter.field]) : undefined);
-  const ordered = pets.map((pet) => ({ id: idOf(pet), name: String(pet.name ?? ''), status: valueOf(pet) }));
+  const filtered = (pet: PetJson) => (filter !== undefined && typeof pet[filter.field] === 'string' ? String(pet[filter.field]) : undefined);
+  const ordered = pets.map((pet) => ({ id: idOf(pet), name: String(pet.name ?? ''), status: filtered(pet) }));
   return ORDERS.find((order) => (numeric || !order.startsWith('id')) && inOrder(order, ordered)) ?? 'other';
 }
 
