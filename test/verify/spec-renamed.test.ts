@@ -3,7 +3,8 @@
  * `animalId`, the page size `pageSize` capped at 20, a filter `kind` over another enum): the real
  * commands from the outside. The verifier's checks take every name, bound and value from the resource
  * model, so the mock serving the variant passes every check, each named after the variant's own
- * parameters, and a mock that ignores the renamed bound fails on it.
+ * parameters, in memory and in Redis (whose lists by filter value follow the spec's filter), and a mock
+ * that ignores the renamed bound fails on it. Needs `dist/` and Debian's redis-server.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerificationReport } from '../../src/contracts/runner.js';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
 import { RENAMED_FILTER, RENAMED_ID_PARAMETER, RENAMED_PAGE_SIZE, renamedSpec, writeRenamedSpec } from '../support/renamed-spec.js';
 
 const KEY = 'petstore-dev-key';
@@ -66,6 +68,21 @@ describe('petstore-verify --spec over a variant that renames the parameters', ()
     for (const id of ['deletePet.removes', 'deletePet.absent', 'deletePet.not-an-id', 'replacePet.replaces', 'replacePet.absent']) expect(ids).toContain(id);
     expect(ids.filter((id) => /\.(limit|status)\b|status-/.test(id))).toEqual([]);
     expect(report.results.some((result) => result.suite === 'fuzz')).toBe(true);
+  });
+
+  it('passes the mock serving the variant from Redis, its lists kept by the renamed filter', async () => {
+    let redis: TestRedis | undefined;
+    let stored: RunningMock | undefined;
+    try {
+      redis = await startRedis();
+      stored = await startMockCli(['--port', '0', '--spec', renamed, '--self-check', '--quiet', '--store', redis.url]);
+      const { code, report } = await verifyRenamed(stored.url);
+      expect(failureText(report)).toBe('');
+      expect(code).toBe(0);
+    } finally {
+      await stored?.stop();
+      await redis?.stop();
+    }
   });
 
   it("fails a mock that ignores the renamed page size's maximum, naming the parameter and the bound", async () => {
