@@ -8,6 +8,7 @@ import {
   type ListFilter,
   type ModelOperation,
   type OperationKind,
+  objectShape,
   operationOfKind,
   type PageSize,
   type ResourceModel,
@@ -82,42 +83,8 @@ function describe(error: ErrorObject): SchemaViolation {
   return { instancePath: at, schemaPath: error.schemaPath, message: error.message ?? 'is invalid' };
 }
 
-/*
- * Typed readers of a schema's keywords: the document types a schema as a map of unknown values, so
- * each keyword the verifier uses is checked for the shape it needs, and anything else counts as absent.
- */
-
-function isSchema(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function stringsOf(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-}
-
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-function schemasOf(value: unknown): JsonSchema[] {
-  return Array.isArray(value) ? value.filter(isSchema) : [];
-}
-
-function schemaMapOf(value: unknown): Record<string, JsonSchema> {
-  return isSchema(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, JsonSchema] => isSchema(entry[1]))) : {};
-}
-
-/** An object schema's required names and properties, gathered through `allOf`. */
-export function flattenObject(doc: OpenApiDocument, schema: JsonSchema): { required: string[]; properties: Record<string, JsonSchema> } {
-  const resolved = resolve(doc, schema);
-  const required = stringsOf(resolved.required);
-  const properties = schemaMapOf(resolved.properties);
-  for (const part of schemasOf(resolved.allOf)) {
-    const inner = flattenObject(doc, part);
-    required.push(...inner.required);
-    Object.assign(properties, inner.properties);
-  }
-  return { required, properties };
 }
 
 /** Every violation `validate` finds in `value`. */
@@ -152,7 +119,7 @@ function operationEntry(doc: OpenApiDocument, operationId: string): OperationEnt
 function bodyShapeOf(doc: OpenApiDocument, operationId: string): BodyShape {
   const schema = operationEntry(doc, operationId)?.operation.requestBody?.content['application/json']?.schema;
   if (!schema) throw new SpecError(`the spec gives "${operationId}" no JSON request body`);
-  const { required, properties } = flattenObject(doc, schema);
+  const { required, properties } = objectShape(doc, schema);
   const propertyShape = (property: JsonSchema) => {
     const resolved = resolve(doc, property);
     return {

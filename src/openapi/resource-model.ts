@@ -181,6 +181,16 @@ function propertiesOf(doc: OpenApiDocument, schema: JsonSchema, into = { propert
   return into;
 }
 
+/**
+ * An object schema's required names and properties (each `$ref` followed), gathered through `$ref` and `allOf`.
+ * @example
+ * objectShape(openapi, { $ref: '#/components/schemas/NewPet' }).required; // ['name', 'categoryId']
+ */
+export function objectShape(doc: OpenApiDocument, schema: JsonSchema): { required: string[]; properties: Record<string, JsonSchema> } {
+  const { properties, required } = propertiesOf(doc, schema);
+  return { required: [...required], properties: Object.fromEntries(properties) };
+}
+
 /** The JSON schema of a response or request content, when it has one. */
 function jsonSchema(content: Readonly<Record<string, { readonly schema?: JsonSchema }>> | undefined): JsonSchema | undefined {
   return content?.['application/json']?.schema;

@@ -7,10 +7,9 @@
  */
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
 import { operationById } from '../../openapi/document.js';
-import { type ModelOperation, operationOfKind } from '../../openapi/resource-model.js';
+import { type ModelOperation, objectShape, operationOfKind } from '../../openapi/resource-model.js';
 import type { Check, CheckContext } from '../check.js';
 import type { Contract } from '../contract.js';
-import { flattenObject } from '../contract.js';
 import { validValues } from '../deployment/valid-values.js';
 import type { Exchange } from '../http.js';
 import { absentId, createPet, differingFields, exact, idOf, isPet, type PetJson, petName } from '../pets.js';
@@ -25,9 +24,9 @@ interface Around {
 }
 
 /** The schema of the replace's body, with the fields it requires. */
-function bodySchemaOf(contract: Contract, operation: ModelOperation): ReturnType<typeof flattenObject> | undefined {
+function bodySchemaOf(contract: Contract, operation: ModelOperation): ReturnType<typeof objectShape> | undefined {
   const schema = operationById(contract.doc, operation.operationId).operation.requestBody?.content['application/json']?.schema;
-  return schema === undefined ? undefined : flattenObject(contract.doc, schema);
+  return schema === undefined ? undefined : objectShape(contract.doc, schema);
 }
 
 function requiredOf(contract: Contract, operation: ModelOperation): readonly string[] {
