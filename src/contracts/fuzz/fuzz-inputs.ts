@@ -101,9 +101,14 @@ function objectText(fields: Readonly<Record<string, string>>): string {
     .join(',')}}`;
 }
 
-/** A change that makes a valid body invalid by the schema: a field removed or given a value of another type, or not an object at all. */
+/**
+ * A change that makes a valid body invalid by the schema, of a `kind`: a field missing, null or outside
+ * its enum (`field`), of another JSON type (`type`), an enum's value in another case (`case`), a body
+ * that is no object (`shape`), or no JSON at all (`syntax`).
+ */
 interface Breakage {
   readonly what: string;
+  readonly kind: 'field' | 'type' | 'case' | 'shape' | 'syntax';
   apply(fields: Readonly<Record<string, string>>): string;
 }
 
@@ -130,22 +135,27 @@ export function breakages(shape: BodyShape): Breakage[] {
   const out: Breakage[] = [];
   for (const [field, property] of Object.entries(shape.properties)) {
     if (shape.required.includes(field))
-      out.push({ what: `${field} missing`, apply: (fields) => objectText(Object.fromEntries(Object.entries(fields).filter(([name]) => name !== field))) });
-    if (!property.enum?.includes(null)) out.push({ what: `${field} null`, apply: replaced(field, 'null') });
-    for (const [what, value] of mistyped(property.type)) out.push({ what: `${field} ${what}`, apply: replaced(field, value) });
+      out.push({
+        what: `${field} missing`,
+        kind: 'field',
+        apply: (fields) => objectText(Object.fromEntries(Object.entries(fields).filter(([name]) => name !== field))),
+      });
+    if (!property.enum?.includes(null)) out.push({ what: `${field} null`, kind: 'field', apply: replaced(field, 'null') });
+    for (const [what, value] of mistyped(property.type)) out.push({ what: `${field} ${what}`, kind: 'type', apply: replaced(field, value) });
     const first = property.enum?.find((value): value is string => typeof value === 'string');
     if (first !== undefined) {
-      if (first.toUpperCase() !== first)
-        out.push({ what: `${field} ${JSON.stringify(first.toUpperCase())}`, apply: replaced(field, JSON.stringify(first.toUpperCase())) });
-      out.push({ what: `${field} outside its enum`, apply: replaced(field, '"petstore-verify-unknown"') });
+      const upper = JSON.stringify(first.toUpperCase());
+      if (first.toUpperCase() !== first) out.push({ what: `${field} ${upper}`, kind: 'case', apply: replaced(field, upper) });
+      out.push({ what: `${field} outside its enum`, kind: 'field', apply: replaced(field, '"petstore-verify-unknown"') });
     }
   }
   out.push(
-    { what: 'an array', apply: (fields) => `[${objectText(fields)}]` },
-    { what: 'a string', apply: () => '"pet"' },
-    { what: 'null', apply: () => 'null' },
-    { what: 'malformed JSON', apply: (fields) => objectText(fields).slice(0, -1) },
-    { what: 'text after the JSON object', apply: (fields) => `${objectText(fields)} x` },
+    { what: 'an array', kind: 'shape', apply: (fields) => `[${objectText(fields)}]` },
+    { what: 'a string', kind: 'shape', apply: () => '"pet"' },
+    { what: 'null', kind: 'shape', apply: () => 'null' },
+    // A lenient parser that stops at the end of the first value would accept text after it; JSON does not (RFC 8259 §2).
+    { what: 'malformed JSON', kind: 'syntax', apply: (fields) => objectText(fields).slice(0, -1) },
+    { what: 'text after the JSON object', kind: 'syntax', apply: (fields) => `${objectText(fields)} x` },
   );
   return out;
 }
