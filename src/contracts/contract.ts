@@ -211,6 +211,15 @@ export function listOf(contract: Contract): ModelOperation & { readonly pageSize
   return { ...list, pageSize: { ...pageSize, default: pageSize.default } };
 }
 
+/**
+ * A path template as a pattern, each parameter a group: `/pets/{petId}` matches `/pets/12`. Not
+ * `anchored`, it matches the end of a path (a URL's, the base path before the template).
+ */
+export function templatePattern(template: string, anchored = true): RegExp {
+  const parts = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`${anchored ? '^' : ''}${parts.join('([^/]+)')}$`);
+}
+
 /** The query of a page of `size` records, by the list's page size parameter (`limit=5`); none when the list has no page size. */
 export function sizedPage(list: ModelOperation, size: number | string): string {
   return list.pageSize === undefined ? '' : `${list.pageSize.parameter}=${encodeURIComponent(size)}`;
