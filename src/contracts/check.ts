@@ -7,7 +7,7 @@ import { type OperationKind, operationOfKind } from '../openapi/resource-model.j
 import { DROPPED, TOO_LARGE } from './causes.js';
 import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
-import { type Contract, type ContractOperation, operationIdOf } from './contract.js';
+import { type Contract, type ContractOperation, filledPath, operationIdOf } from './contract.js';
 import { excerpt } from './excerpt.js';
 import {
   type AnsweredRequest,
@@ -240,10 +240,7 @@ export class CheckContext {
   async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const operation = this.contract.operation(operationId);
     if (isWrite(operation.method)) this.reserveWrite();
-    const idParameter = this.contract.model.id.parameter;
-    const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-      encodeURIComponent(options.params?.[name] ?? (name === idParameter ? options.id : '') ?? ''),
-    );
+    const path = filledPath(operation.path, { [this.contract.model.id.parameter]: options.id, ...options.params });
     let exchange: Exchange;
     try {
       exchange = await this.state.client.send({

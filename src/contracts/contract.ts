@@ -220,6 +220,11 @@ export function templatePattern(template: string, anchored = true): RegExp {
   return new RegExp(`${anchored ? '^' : ''}${parts.join('([^/]+)')}$`);
 }
 
+/** A path template with its parameters filled in, percent-encoded (an absent one empty): `/pets/{petId}` and `{ petId: '12' }` give `/pets/12`. */
+export function filledPath(template: string, params: Readonly<Record<string, string | undefined>>): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
 /** The query of a page of `size` records, by the list's page size parameter (`limit=5`); none when the list has no page size. */
 export function sizedPage(list: ModelOperation, size: number | string): string {
   return list.pageSize === undefined ? '' : `${list.pageSize.parameter}=${encodeURIComponent(size)}`;

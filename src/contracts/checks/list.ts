@@ -1,5 +1,5 @@
 import { type ListFilter, operationOfKind } from '../../openapi/resource-model.js';
-import { inOrder, type ListOrder } from '../../profile/profile.js';
+import { inOrder, LIST_ORDERS } from '../../profile/profile.js';
 import { fewerThanLimitFault, moreThanLimitFault, otherValueFault, unknownValueFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
 import { type Contract, filteredPage, listOf, sizedPage } from '../contract.js';
@@ -12,9 +12,6 @@ const FILL_STEP = 5;
 /** A limit below what one status usually has, so that the filter and the limit must work together. */
 const SMALL_LIMIT = 2;
 
-/** The orders a page may show, the id orders first: a page sorted by id is not said to be sorted by name by chance. */
-const ORDERS: readonly ListOrder[] = ['id-asc', 'id-desc', 'name', 'status'];
-
 /**
  * The order a page of pets shows, or undefined when a page this short shows none. Names may be sorted
  * by code units (a binary collation) or by a language's collation: both are `name` (see `inOrder`);
@@ -25,7 +22,7 @@ function orderOf(pets: readonly PetJson[], filter: ListFilter | undefined): Obse
   const numeric = pets.every((pet) => /^-?\d+$/.test(idOf(pet)));
   const filtered = (pet: PetJson) => (filter !== undefined && typeof pet[filter.field] === 'string' ? String(pet[filter.field]) : undefined);
   const ordered = pets.map((pet) => ({ id: idOf(pet), name: String(pet.name ?? ''), status: filtered(pet) }));
-  return ORDERS.find((order) => (numeric || !order.startsWith('id')) && inOrder(order, ordered)) ?? 'other';
+  return LIST_ORDERS.find((order) => (numeric || !order.startsWith('id')) && inOrder(order, ordered)) ?? 'other';
 }
 
 function pageSize(context: CheckContext) {

@@ -9,7 +9,7 @@ import { isWrite } from '../../http/methods.js';
 import { parseJson } from '../../json/lossless.js';
 import { operationById, resolve } from '../../openapi/document.js';
 import type { Check, CheckContext } from '../check.js';
-import type { Contract } from '../contract.js';
+import { type Contract, filledPath } from '../contract.js';
 import { type FollowedOperations, followedOperations } from '../deployment/deployment-model.js';
 import { type Exchange, TransportError } from '../http.js';
 import { absentId, bodyCategoryId, exact, existingPet, idOf, newPetBody } from '../pets.js';
@@ -100,7 +100,7 @@ function send(context: CheckContext, plain: Plain, variant: Variant, change: Cha
   };
   if (variant.conforms !== false) return context.call(plain.operationId, { ...request, params: plain.params, what: variant.what });
   if (operation.method === 'POST') context.reserveWrite();
-  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(plain.params[name] ?? ''));
+  const path = filledPath(operation.path, plain.params);
   const query = change.query === undefined ? {} : { query: change.query };
   return context.state.client.send({ method: operation.method, path, ...query, ...request, what: `${plain.operationId} with ${variant.what}` });
 }
