@@ -238,37 +238,22 @@ async function filterInvalid(context: CheckContext, filter: ListFilter): Promise
   }
 }
 
+/** A check of the list named `name`, which reads the deployment and writes nothing unless `writes`. */
+function listCheck(name: string, title: (op: string) => string, run: KindCheck['run'], writes = false): KindCheck {
+  return { kind: 'list', name, title, writes, run };
+}
+
 /** The checks of the page size, named after its parameter (`limit`, `limit-invalid`). */
 function pageSizeChecks(size: string): KindCheck[] {
   return [
-    {
-      kind: 'list',
-      name: 'default-page',
-      title: (op) => `${op} answers the default page size when enough pets exist (creating what is missing)`,
-      writes: false,
-      run: (context) => defaultPage(context),
-    },
-    {
-      kind: 'list',
-      name: size,
-      title: (op) => `${op} honours ${size} 1, a middle value and the maximum`,
-      writes: false,
-      run: (context) => honoursSize(context, size),
-    },
-    {
-      kind: 'list',
-      name: `${size}-invalid`,
-      title: (op) => `${op} answers an out-of-range or non-integer ${size} with 400 or a valid page of at most the maximum`,
-      writes: false,
-      run: (context) => sizeInvalid(context),
-    },
-    {
-      kind: 'list',
-      name: 'ids-unique',
-      title: (op) => `${op} lists each pet once`,
-      writes: false,
-      run: (context) => idsUnique(context),
-    },
+    listCheck('default-page', (op) => `${op} answers the default page size when enough pets exist (creating what is missing)`, defaultPage),
+    listCheck(
+      size,
+      (op) => `${op} honours ${size} 1, a middle value and the maximum`,
+      (context) => honoursSize(context, size),
+    ),
+    listCheck(`${size}-invalid`, (op) => `${op} answers an out-of-range or non-integer ${size} with 400 or a valid page of at most the maximum`, sizeInvalid),
+    listCheck('ids-unique', (op) => `${op} lists each pet once`, idsUnique),
   ];
 }
 
@@ -281,34 +266,27 @@ function valuesOf(filter: ListFilter): string[] {
 function filterChecks(filter: ListFilter, size: string): KindCheck[] {
   const { parameter: name } = filter;
   return [
-    {
-      kind: 'list',
-      name: `${name}-filter`,
-      title: (op) => `${op} with a ${name} answers only pets of that ${name}`,
-      writes: false,
-      run: (context) => onlyFiltered(context, filter),
-    },
-    {
-      kind: 'list',
-      name: `${name}-filter-new-pet`,
-      title: (op) => `${op} with a ${name} includes a pet just created with it (when the page is not full)`,
-      writes: true,
-      run: (context) => newPetFiltered(context, filter),
-    },
-    {
-      kind: 'list',
-      name: `${name}-${size}`,
-      title: (op) => `${op} with a ${name} and a small ${size} answers that many pets of that ${name} when they exist`,
-      writes: false,
-      run: (context) => filteredSmallPage(context, filter),
-    },
-    {
-      kind: 'list',
-      name: `${name}-invalid`,
-      title: (op) => `${op} answers a ${name} outside the enum with 400 or an empty page`,
-      writes: false,
-      run: (context) => filterInvalid(context, filter),
-    },
+    listCheck(
+      `${name}-filter`,
+      (op) => `${op} with a ${name} answers only pets of that ${name}`,
+      (context) => onlyFiltered(context, filter),
+    ),
+    listCheck(
+      `${name}-filter-new-pet`,
+      (op) => `${op} with a ${name} includes a pet just created with it (when the page is not full)`,
+      (context) => newPetFiltered(context, filter),
+      true,
+    ),
+    listCheck(
+      `${name}-${size}`,
+      (op) => `${op} with a ${name} and a small ${size} answers that many pets of that ${name} when they exist`,
+      (context) => filteredSmallPage(context, filter),
+    ),
+    listCheck(
+      `${name}-invalid`,
+      (op) => `${op} answers a ${name} outside the enum with 400 or an empty page`,
+      (context) => filterInvalid(context, filter),
+    ),
   ];
 }
 
