@@ -12,7 +12,7 @@ import type { Check, CheckContext } from '../check.js';
 import { type Contract, fullPage } from '../contract.js';
 import type { Exchange } from '../http.js';
 import { absentId, createPet, idOf, notIds, type PetJson, petsOf } from '../pets.js';
-import { expectStatus } from './item-kinds.js';
+import { expectStatus, itemCheck } from './item-kinds.js';
 
 /**
  * The writes the delete checks may send, a budget of their own besides the spec suite's: two creates
@@ -110,40 +110,31 @@ export function deleteChecks(contract: Contract): Check[] {
   const around: Around = { remove, read, list };
   const { operationId } = remove;
   return [
-    {
-      id: `${operationId}.removes`,
-      title: `${operationId} removes a record: its read answers 404 after, no page and no filter lists it, and a second delete answers 404`,
+    itemCheck(
+      `${operationId}.removes`,
       operationId,
-      writes: true,
-      run: (context) => removes(context, around),
-    },
-    {
-      id: `${operationId}.absent`,
-      title: `${operationId} answers 404 for an id no record has`,
+      `${operationId} removes a record: its read answers 404 after, no page and no filter lists it, and a second delete answers 404`,
+      (context) => removes(context, around),
+    ),
+    itemCheck(`${operationId}.absent`, operationId, `${operationId} answers 404 for an id no record has`, async (context) => {
+      const id = absentId(context);
+      expectStatus(context, await sendDelete(context, around, id), operationId, [404], `for the absent id ${id}`);
+    }),
+    itemCheck(
+      `${operationId}.not-an-id`,
       operationId,
-      writes: true,
-      async run(context) {
-        const id = absentId(context);
-        expectStatus(context, await sendDelete(context, around, id), operationId, [404], `for the absent id ${id}`);
-      },
-    },
-    {
-      id: `${operationId}.not-an-id`,
-      title: `${operationId} answers 400 (or 404, as a read may) for an id that is not one of its type`,
-      operationId,
-      writes: true,
-      async run(context) {
+      `${operationId} answers 400 (or 404, as a read may) for an id that is not one of its type`,
+      async (context) => {
         const texts = notIds(context);
         if (texts.length === 0) context.skip(`the id ${model.id.field} is a string: every text is one`);
         for (const id of texts) expectStatus(context, await sendDelete(context, around, id), operationId, [400, 404], `for the id ${id}, not an integer`);
       },
-    },
-    {
-      id: `auth.${operationId}.refused`,
-      title: `${operationId} answers 401 without a credential or with a wrong key, and removes nothing`,
+    ),
+    itemCheck(
+      `auth.${operationId}.refused`,
       operationId,
-      writes: true,
-      run: (context) => refusedWithoutKey(context, around),
-    },
+      `${operationId} answers 401 without a credential or with a wrong key, and removes nothing`,
+      (context) => refusedWithoutKey(context, around),
+    ),
   ];
 }
