@@ -8,7 +8,7 @@
 
 import { operationsOf } from '../openapi/document.js';
 import type { CheckResult } from './check.js';
-import type { Contract } from './contract.js';
+import { type Contract, templatePattern } from './contract.js';
 
 /** The deployment stopped answering after it had answered (a crash, a dropped connection): one fault, whichever requests met it. */
 export const DROPPED = 'dropped:*';
@@ -25,8 +25,6 @@ export function moreThanLimitFault(list: string): string {
 export function otherValueFault(name: string): string {
   return `filter:*:other-${name}`;
 }
-
-export const OTHER_STATUS = otherValueFault('status');
 
 /** Two items given one id: one fault of the create's id assignment, whichever check or the run-wide model met it. */
 export function idReusedFault(create: string): string {
@@ -108,8 +106,5 @@ export function operationAt(contract: Contract, method: string, url: string): st
   const path = new URL(url, 'http://petstore-verify.invalid').pathname.replace(/\/+$/, '');
   return operationsOf(contract.doc)
     .map(({ operationId }) => contract.operation(operationId))
-    .find((operation) => {
-      const template = new RegExp(`${operation.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`);
-      return operation.method === method.toUpperCase() && template.test(path);
-    })?.operationId;
+    .find((operation) => operation.method === method.toUpperCase() && templatePattern(operation.path, false).test(path))?.operationId;
 }

@@ -8,7 +8,7 @@ import { excerpt } from '../terminal/excerpt-text.js';
 import { DROPPED, TOO_LARGE } from './causes.js';
 import { stillCompressed } from './checks/encoding.js';
 import { isEmpty, mergeObservations, type Observations } from './checks/observations.js';
-import { type Contract, type ContractOperation, operationIdOf } from './contract.js';
+import { type Contract, type ContractOperation, filledPath, operationIdOf } from './contract.js';
 import {
   type AnsweredRequest,
   type DerivedCredential,
@@ -32,7 +32,7 @@ export interface Finding {
   readonly schemaPath?: string;
   readonly request?: RecordedRequest;
   readonly status?: number;
-  /** The start of the response body: `excerpt` in src/contracts/excerpt.ts. */
+  /** The start of the response body: `excerpt` in src/terminal/excerpt-text.ts. */
   readonly excerpt?: string;
   /** The requests, in order, that show the fault together (the fuzz suite's shrunk sequence); the last is the one answered wrong. */
   readonly replay?: readonly RecordedRequest[];
@@ -240,10 +240,7 @@ export class CheckContext {
   async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const operation = this.contract.operation(operationId);
     if (isWrite(operation.method)) this.reserveWrite();
-    const idParameter = this.contract.model.id.parameter;
-    const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-      encodeURIComponent(options.params?.[name] ?? (name === idParameter ? options.id : '') ?? ''),
-    );
+    const path = filledPath(operation.path, { [this.contract.model.id.parameter]: options.id, ...options.params });
     let exchange: Exchange;
     try {
       exchange = await this.state.client.send({
@@ -276,8 +273,9 @@ export class CheckContext {
     if (removed !== undefined && !options.judgesRemoval) this.skip(removed);
     // Every page lists each pet once, whatever check asked for it (a page listed after creates included).
     if (operation.method === 'GET' && exchange.status === 200 && Array.isArray(exchange.json)) {
+      const { field } = this.contract.model.id;
       const ids = exchange.json
-        .map((pet) => (pet !== null && typeof pet === 'object' && !Array.isArray(pet) && 'id' in pet ? String(pet.id) : undefined))
+        .map((pet) => (pet !== null && typeof pet === 'object' && !Array.isArray(pet) && field in pet ? String(pet[field]) : undefined))
         .filter((id) => id !== undefined);
       const repeated = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
       if (repeated.length > 0)

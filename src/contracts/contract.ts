@@ -5,8 +5,10 @@ import { compiledValidators } from '../openapi/ajv.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type JsonSchema, type OpenApiDocument, type OperationEntry, operationsOf, resolve } from '../openapi/document.js';
 import {
+  type ListFilter,
   type ModelOperation,
   type OperationKind,
+  objectShape,
   operationOfKind,
   type PageSize,
   type ResourceModel,
@@ -81,42 +83,8 @@ function describe(error: ErrorObject): SchemaViolation {
   return { instancePath: at, schemaPath: error.schemaPath, message: error.message ?? 'is invalid' };
 }
 
-/*
- * Typed readers of a schema's keywords: the document types a schema as a map of unknown values, so
- * each keyword the verifier uses is checked for the shape it needs, and anything else counts as absent.
- */
-
-function isSchema(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function stringsOf(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-}
-
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-function schemasOf(value: unknown): JsonSchema[] {
-  return Array.isArray(value) ? value.filter(isSchema) : [];
-}
-
-function schemaMapOf(value: unknown): Record<string, JsonSchema> {
-  return isSchema(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, JsonSchema] => isSchema(entry[1]))) : {};
-}
-
-/** An object schema's required names and properties, gathered through `allOf`. */
-export function flattenObject(doc: OpenApiDocument, schema: JsonSchema): { required: string[]; properties: Record<string, JsonSchema> } {
-  const resolved = resolve(doc, schema);
-  const required = stringsOf(resolved.required);
-  const properties = schemaMapOf(resolved.properties);
-  for (const part of schemasOf(resolved.allOf)) {
-    const inner = flattenObject(doc, part);
-    required.push(...inner.required);
-    Object.assign(properties, inner.properties);
-  }
-  return { required, properties };
 }
 
 /** Every violation `validate` finds in `value`. */
@@ -151,7 +119,7 @@ function operationEntry(doc: OpenApiDocument, operationId: string): OperationEnt
 function bodyShapeOf(doc: OpenApiDocument, operationId: string): BodyShape {
   const schema = operationEntry(doc, operationId)?.operation.requestBody?.content['application/json']?.schema;
   if (!schema) throw new SpecError(`the spec gives "${operationId}" no JSON request body`);
-  const { required, properties } = flattenObject(doc, schema);
+  const { required, properties } = objectShape(doc, schema);
   const propertyShape = (property: JsonSchema) => {
     const resolved = resolve(doc, property);
     return {
@@ -243,12 +211,32 @@ export function listOf(contract: Contract): ModelOperation & { readonly pageSize
   return { ...list, pageSize: { ...pageSize, default: pageSize.default } };
 }
 
-/** The query of the largest page a list allows (its page size parameter at its maximum), or none when it has no page size. */
-export function fullPage(list: ModelOperation): string {
-  return list.pageSize === undefined ? '' : `${list.pageSize.parameter}=${list.pageSize.maximum}`;
+/**
+ * A path template as a pattern, each parameter a group: `/pets/{petId}` matches `/pets/12`. Not
+ * `anchored`, it matches the end of a path (a URL's, the base path before the template).
+ */
+export function templatePattern(template: string, anchored = true): RegExp {
+  const parts = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`${anchored ? '^' : ''}${parts.join('([^/]+)')}$`);
 }
 
-/** The values of the list's filter of `field` (the `status` enum). */
-export function filterValues(contract: Contract, field: string): string[] {
-  return (listOf(contract).filters.find((filter) => filter.field === field)?.values ?? []).map(String);
+/** A path template with its parameters filled in, percent-encoded (an absent one empty): `/pets/{petId}` and `{ petId: '12' }` give `/pets/12`. */
+export function filledPath(template: string, params: Readonly<Record<string, string | undefined>>): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+/** The query of a page of `size` records, by the list's page size parameter (`limit=5`); none when the list has no page size. */
+export function sizedPage(list: ModelOperation, size: number | string): string {
+  return list.pageSize === undefined ? '' : `${list.pageSize.parameter}=${encodeURIComponent(size)}`;
+}
+
+/** The query of the largest page a list allows (its page size parameter at its maximum), or none when it has no page size. */
+export function fullPage(list: ModelOperation): string {
+  return list.pageSize === undefined ? '' : sizedPage(list, list.pageSize.maximum);
+}
+
+/** The query of a page of the records whose filter's field has `value` (`status=sold`), of `size` records when given. */
+export function filteredPage(list: ModelOperation, filter: ListFilter, value: string, size?: number): string {
+  const sized = size === undefined ? '' : sizedPage(list, size);
+  return `${filter.parameter}=${encodeURIComponent(value)}${sized === '' ? '' : `&${sized}`}`;
 }

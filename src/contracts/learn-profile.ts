@@ -5,7 +5,7 @@
  */
 
 import { ERROR_CODES, type ErrorCode, PET_STATUSES } from '../openapi/facts.js';
-import { isProfileErrorCode, type Profile, readProfile, UNKNOWN, UNKNOWN_PROFILE, versionFor } from '../profile/profile.js';
+import { isProfileErrorCode, LIST_ORDERS, type Profile, readProfile, UNKNOWN, UNKNOWN_PROFILE, versionFor } from '../profile/profile.js';
 import type { CheckResult } from './check.js';
 import { mergeObservations, type Observations } from './checks/observations.js';
 
@@ -92,7 +92,7 @@ export function learnProfile(seen: Observations): Profile {
     limitNotInteger: oneOf(seen.limitNotInteger, ['refuse', 'ignore']),
     unknownStatus: oneOf(seen.unknownStatus, ['refuse', 'empty']),
     defaultStatus: oneOf(seen.defaultStatus, [...PET_STATUSES, 'omitted']),
-    listOrder: oneOf(seen.listOrder, ['id-asc', 'id-desc', 'name', 'status']),
+    listOrder: oneOf(seen.listOrder, LIST_ORDERS),
     nonIntegerPetId: oneOf(seen.nonIntegerPetId, [400, 404]),
     categories: categoriesOf(seen),
     idScheme: seen.idScheme === 'increasing' ? 'increasing' : seen.idScheme === 'unordered' ? 'random' : UNKNOWN,

@@ -112,8 +112,12 @@ export async function listPage(context: CheckContext, query = fullPage(listOf(co
   return { exchange, pets: petsOf(exchange) };
 }
 
+/** A value a body's field may take from an enum. */
+type FieldValue = string | number | boolean | null;
+
 export interface NewPetFields {
-  readonly status?: string;
+  /** Fields besides the name and the category, each as its value (the value of a list's filter: `{ status: 'sold' }`). */
+  readonly fields?: Readonly<Record<string, FieldValue>>;
   /** Exact digits. */
   readonly categoryId?: string;
 }
@@ -124,23 +128,43 @@ export async function bodyCategoryId(state: RunState): Promise<string> {
 }
 
 /** A NewPet as JSON text, with `categoryId` written as exact digits. */
-export function newPetJson(name: string, categoryId: string, status?: string): string {
+export function newPetJson(name: string, categoryId: string, fields: Readonly<Record<string, FieldValue>> = {}): string {
   const parts = [`"name":${JSON.stringify(name)}`, `"categoryId":${categoryId}`];
-  if (status !== undefined) parts.push(`"status":${JSON.stringify(status)}`);
+  for (const [field, value] of Object.entries(fields)) parts.push(`${JSON.stringify(field)}:${JSON.stringify(value)}`);
   return `{${parts.join(',')}}`;
 }
 
 /** A valid NewPet as JSON text, named for this run. */
 export function newPetBody(state: RunState, purpose: string, fields: NewPetFields = {}): string {
-  return newPetJson(petName(state, purpose), fields.categoryId ?? knownCategoryId(state), fields.status);
+  return newPetJson(petName(state, purpose), fields.categoryId ?? knownCategoryId(state), fields.fields);
 }
 
-/** An id none of `ids` is, and unlikely to be any pet's: far beyond the largest, within int64. */
-export function absentIdBeyond(ids: readonly string[]): string {
+/** The largest integer id of a schema without `format: int64`: int32's, which every integer id holds. */
+const INT32_MAX = 2n ** 31n - 1n;
+
+/** An integer id none of `ids` is, and unlikely to be any record's: far beyond the largest, at most `most` (int64's by default). */
+export function absentIdBeyond(ids: readonly string[], most = INT64_MAX): string {
   let largest = 0n;
   for (const id of ids) if (/^\d+$/.test(id) && BigInt(id) > largest) largest = BigInt(id);
-  const candidate = largest + 1_000_000_007n;
-  return String(candidate <= INT64_MAX ? candidate : 1_000_000_007n);
+  const step = most < 1_000_000_007n ? 1_007n : 1_000_000_007n;
+  const candidate = largest + step;
+  return String(candidate <= most ? candidate : step);
+}
+
+/**
+ * An id no record the run listed has, of the type the resource model gives the id: an integer beyond
+ * the largest listed, within int64 for `format: int64` and within int32 otherwise; a text for a string id.
+ */
+export function absentId(context: CheckContext): string {
+  const { id } = context.contract.model;
+  const listed = context.state.listing.map(idOf);
+  if (id.type === 'string') return `petstore-verify-absent-${context.state.runId}`;
+  return absentIdBeyond(listed, id.int64 ? INT64_MAX : INT32_MAX);
+}
+
+/** Texts that are no id of the model's type: for an integer id a word and a fraction; none for a string id, which every text is. */
+export function notIds(context: CheckContext): string[] {
+  return context.contract.model.id.type === 'integer' ? ['abc', '1.5'] : [];
 }
 
 export interface Created {
@@ -218,7 +242,9 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
       fields.categoryId === undefined && settledCategory.get(context.state) === undefined && context.state.categoryId === undefined && listed.length > 0;
     if (fields.categoryId === undefined && settledCategory.get(context.state) === categoryId)
       context.fail(
-        `${create} refused (400) a valid NewPet (name ${JSON.stringify(name)}, the accepted categoryId ${categoryId}${fields.status === undefined ? '' : `, status ${fields.status}`})`,
+        `${create} refused (400) a valid NewPet (name ${JSON.stringify(name)}, the accepted categoryId ${categoryId}${Object.entries(fields.fields ?? {})
+          .map(([field, value]) => `, ${field} ${String(value)}`)
+          .join('')})`,
         exchange,
         { expected: '201', actual: '400', fault: statusFault(create, 400) },
       );
@@ -241,7 +267,11 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
   return {
     exchange,
     pet: exchange.json,
-    sent: { name: JSON.stringify(name), categoryId, ...(fields.status === undefined ? {} : { status: JSON.stringify(fields.status) }) },
+    sent: {
+      name: JSON.stringify(name),
+      categoryId,
+      ...Object.fromEntries(Object.entries(fields.fields ?? {}).map(([field, value]) => [field, JSON.stringify(value)])),
+    },
   };
 }
 

@@ -13,7 +13,7 @@
  */
 
 import { operationsOf } from '../openapi/document.js';
-import type { Contract, ContractOperation } from './contract.js';
+import { type Contract, type ContractOperation, templatePattern } from './contract.js';
 
 /** The deployment's clock as one response states it: its `Date`, else the verifier's own. */
 export interface DeploymentClock {
@@ -51,7 +51,7 @@ export class Removals {
     this.#sunsets = operationsOf(contract.doc)
       .map(({ operationId }) => contract.operation(operationId))
       .filter((operation) => operation.sunset !== undefined)
-      .map((operation) => ({ operation, path: new RegExp(`${operation.path.replace(/\{\w+\}/g, '[^/]+').replace(/\//g, '\\/')}$`) }));
+      .map((operation) => ({ operation, path: templatePattern(operation.path, false) }));
   }
 
   /** Hears a response of `operation`: a documented 410 at or after its sunset by the deployment's clock is its removal. */

@@ -15,7 +15,7 @@ import { getChecks } from './checks/get.js';
 import { listChecks } from './checks/list.js';
 import { replaceChecks, replaceWrites } from './checks/replace-checks.js';
 import { variationChecks } from './checks/variation.js';
-import { type Contract, fullPage, loadContract } from './contract.js';
+import { type Contract, fullPage, loadContract, sizedPage } from './contract.js';
 import { DeploymentModel, followedOperations } from './deployment/deployment-model.js';
 import { runModelPhase } from './deployment/model-phase.js';
 import { shortenedResult } from './excerpt.js';
@@ -139,7 +139,7 @@ export function specChecks(contract: Contract): Check[] {
   const operations = followed.map(({ operationId }) => contract.operation(operationId));
   return [
     ...authChecks(operations),
-    ...ofKinds(contract, [...listChecks, ...createChecks, ...getChecks]),
+    ...ofKinds(contract, [...listChecks(contract), ...createChecks, ...getChecks]),
     ...deleteChecks(contract),
     ...replaceChecks(contract),
     ...inputChecks(contract.doc),
@@ -380,7 +380,8 @@ async function stoppedAnswering(run: Run, results: readonly CheckResult[]): Prom
   const met = results.find((result) => result.findings.some((finding) => finding.fault === DROPPED));
   if (met === undefined) return undefined;
   try {
-    await run.client.send({ method: 'GET', path: operationOfKind(run.contract.model, 'list')?.path ?? '/', query: 'limit=1' });
+    const list = operationOfKind(run.contract.model, 'list');
+    await run.client.send({ method: 'GET', path: list?.path ?? '/', query: list?.pageSize === undefined ? '' : sizedPage(list, list.pageSize.minimum) });
     return undefined;
   } catch (error) {
     if (!(error instanceof DroppedError)) throw error;

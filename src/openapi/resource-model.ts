@@ -60,7 +60,7 @@ interface ModelId {
 }
 
 /** A query parameter of a list that keeps only the records whose field has its value. */
-interface ListFilter {
+export interface ListFilter {
   readonly parameter: string;
   readonly field: string;
   readonly values: readonly EnumValue[];
@@ -179,6 +179,16 @@ function propertiesOf(doc: OpenApiDocument, schema: JsonSchema, into = { propert
   for (const [name, property] of Object.entries(properties)) into.properties.set(name, followed(doc, property));
   for (const name of Array.isArray(here.required) ? (here.required as string[]) : []) into.required.add(name);
   return into;
+}
+
+/**
+ * An object schema's required names and properties (each `$ref` followed), gathered through `$ref` and `allOf`.
+ * @example
+ * objectShape(openapi, { $ref: '#/components/schemas/NewPet' }).required; // ['name', 'categoryId']
+ */
+export function objectShape(doc: OpenApiDocument, schema: JsonSchema): { required: string[]; properties: Record<string, JsonSchema> } {
+  const { properties, required } = propertiesOf(doc, schema);
+  return { required: [...required], properties: Object.fromEntries(properties) };
 }
 
 /** The JSON schema of a response or request content, when it has one. */

@@ -29,6 +29,9 @@ function collate(a: string, b: string): number {
 /** The order of `listPets`: by id ascending or descending (newest first), by name, or by status (ties by id). */
 export type ListOrder = 'id-asc' | 'id-desc' | 'name' | 'status';
 
+/** Every order a page may show, the id orders first: a page sorted by id is not said to be sorted by name by chance. */
+export const LIST_ORDERS: readonly ListOrder[] = ['id-asc', 'id-desc', 'name', 'status'];
+
 /** What `inOrder` reads of a pet: its id as exact digits, its name and status. */
 export interface Ordered {
   readonly id: string;
@@ -182,7 +185,7 @@ export const PROFILE_SCHEMA = {
     ),
     unknownStatus: oneOf(['refuse', 'empty'], 'listPets with a status outside the enum: 400, or an empty page.'),
     defaultStatus: oneOf([...PET_STATUSES, 'omitted'], 'The status of a pet added without one; "omitted": the pet has none.'),
-    listOrder: oneOf(['id-asc', 'id-desc', 'name', 'status'], 'The order of listPets.'),
+    listOrder: oneOf(LIST_ORDERS, 'The order of listPets.'),
     nonIntegerPetId: oneOf([400, 404], 'getPet with a petId that is not an integer.'),
     categories: {
       description: 'Categories a new pet may name: "any", or only the known ones (others refused with 400).',

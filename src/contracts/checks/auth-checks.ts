@@ -1,6 +1,7 @@
 import { isWrite } from '../../http/methods.js';
 import type { ModelOperation } from '../../openapi/resource-model.js';
 import type { Check, CheckContext } from '../check.js';
+import { filledPath } from '../contract.js';
 import { type DerivedCredential, type Exchange, KEY_PLACEHOLDER } from '../http.js';
 import { bodyCategoryId, existingPet, idOf, isPet, listPage, newPetBody } from '../pets.js';
 
@@ -230,7 +231,7 @@ function answersAsTheApi(exchange: Exchange): boolean {
 
 async function expectNoDataOnPathVariants(context: CheckContext, operation: Operation): Promise<void> {
   const { params, body } = await validRequest(context, operation.operationId);
-  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''));
+  const path = filledPath(operation.path, params ?? {});
   const basePath = new URL(context.state.client.baseUrl).pathname.replace(/\/+$/, '');
   const variants = [...pathVariants(path), ...basePathVariants(basePath, path)];
   let crashed = 0;

@@ -1,7 +1,9 @@
+import { isJsonObject, parseJson, stringifyJson } from '../../json/lossless.js';
 import { operationOfKind } from '../../openapi/resource-model.js';
 import { idReusedFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
-import { filterValues } from '../contract.js';
+import { listOf } from '../contract.js';
+import { breakages } from '../fuzz/fuzz-inputs.js';
 import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, maxLimit, newPetBody, type PetJson } from '../pets.js';
 import { bodyChecks } from './bodies.js';
 import { typeChecks } from './check-types.js';
@@ -76,39 +78,28 @@ function observeIds(context: CheckContext, first: PetJson, second: PetJson): voi
   const [a, b] = [idOf(first), idOf(second)];
   if (!/^-?\d+$/.test(a) || !/^-?\d+$/.test(b)) return;
   const step = BigInt(b) - BigInt(a);
+  // The default the server stores for the field the list filters by (the profile's `defaultStatus`).
+  const filtered = listOf(context.contract).filters[0]?.field;
+  const stored = filtered === undefined ? undefined : first[filtered];
   context.observe({
     // A step past 2^56 is no sequence and no time-ordered id (a day of those is below 2^49): ids drawn at random.
     idScheme: step > 0n && step < RANDOM_STEP ? 'increasing' : 'unordered',
     idsBeyondDouble: [a, b].some((id) => BigInt(id) > DOUBLE_EXACT || BigInt(id) < -DOUBLE_EXACT),
-    defaultStatus: typeof first.status === 'string' ? first.status : 'omitted',
+    defaultStatus: typeof stored === 'string' ? stored : 'omitted',
   });
 }
 
 /**
- * Bodies the spec's NewPet schema rejects, derived from it: each required field missing or null,
- * a value outside an enum, and bodies
- * that are not JSON objects. Each is a complete, otherwise valid body.
+ * Bodies the spec's schema of the create's body rejects, each a valid body broken one way (fuzz-inputs.ts):
+ * a field missing, null or outside its enum, or no JSON. A field of another JSON type has its own check,
+ * with a value the deployment would otherwise accept: createPet.types (check-types.ts).
  */
 function invalidBodies(context: CheckContext): [string, string][] {
-  const shape = context.contract.body(context.kind('create'));
-  // Safe: newPetBody writes a JSON object, so this parses to one.
-  const valid = JSON.parse(newPetBody(context.state, 'invalid')) as Record<string, unknown>;
-  const without = (field: string) => Object.fromEntries(Object.entries(valid).filter(([name]) => name !== field));
-  const bodies: [string, string][] = [];
-  for (const field of shape.required) {
-    bodies.push([`${field} missing`, JSON.stringify(without(field))]);
-    bodies.push([`${field} null`, JSON.stringify({ ...valid, [field]: null })]);
-  }
-  for (const [field, { enum: allowed }] of Object.entries(shape.properties)) {
-    if (allowed) bodies.push([`${field} outside its enum`, JSON.stringify({ ...valid, [field]: 'petstore-verify-unknown' })]);
-    // An optional field may be left out, but not sent as null: the schema does not allow null for it.
-    if (!shape.required.includes(field) && !allowed?.includes(null)) bodies.push([`${field} null`, JSON.stringify({ ...valid, [field]: null })]);
-    // A field of another JSON type has its own check, with a value the deployment would otherwise accept: createPet.types (types.ts).
-  }
-  bodies.push(['malformed JSON', '{"name": "petstore-verify",']);
-  // A lenient parser that stops at the end of the first value would accept this; JSON does not (RFC 8259 §2).
-  bodies.push(['text after the JSON object', `${JSON.stringify(valid)} x`]);
-  return bodies;
+  const valid = parseJson(newPetBody(context.state, 'invalid'));
+  const fields = isJsonObject(valid) ? Object.fromEntries(Object.entries(valid).map(([name, value]) => [name, stringifyJson(value)])) : {};
+  return breakages(context.contract.body(context.kind('create')))
+    .filter((breakage) => breakage.kind === 'field' || breakage.kind === 'syntax')
+    .map((breakage) => [breakage.what, breakage.apply(fields)]);
 }
 
 export const createChecks: KindCheck[] = [
@@ -120,8 +111,9 @@ export const createChecks: KindCheck[] = [
     writes: true,
     async run(context) {
       const create = context.kind('create');
-      const statuses = filterValues(context.contract, 'status');
-      const created = await createPet(context, 'Zoë 小狗 "quoted"', { status: statuses[1] ?? statuses[0] ?? 'available' });
+      // Each filter's field with a value other than the first of its enum, which a server may store by default.
+      const fields = Object.fromEntries(listOf(context.contract).filters.map(({ field, values }) => [field, values[1] ?? values[0] ?? null]));
+      const created = await createPet(context, 'Zoë 小狗 "quoted"', { fields });
       expectEcho(context, created);
       const location = created.exchange.headers.get('location');
       // The spec describes Location, the interface does not ask for it: without one a client loses nothing it was promised.

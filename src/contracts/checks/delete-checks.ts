@@ -11,8 +11,8 @@ import { operationOfKind } from '../../openapi/resource-model.js';
 import type { Check, CheckContext } from '../check.js';
 import { type Contract, fullPage } from '../contract.js';
 import type { Exchange } from '../http.js';
-import { absentIdBeyond, createPet, idOf, type PetJson, petsOf } from '../pets.js';
-import { expectStatus } from './item-kinds.js';
+import { absentId, createPet, idOf, notIds, type PetJson, petsOf } from '../pets.js';
+import { expectStatus, itemCheck } from './item-kinds.js';
 
 /**
  * The writes the delete checks may send, a budget of their own besides the spec suite's: two creates
@@ -109,41 +109,32 @@ export function deleteChecks(contract: Contract): Check[] {
   if (remove === undefined || read === undefined || list === undefined) return [];
   const around: Around = { remove, read, list };
   const { operationId } = remove;
-  const notAnId = model.id.type === 'integer' ? ['abc', '1.5'] : [];
   return [
-    {
-      id: `${operationId}.removes`,
-      title: `${operationId} removes a record: its read answers 404 after, no page and no filter lists it, and a second delete answers 404`,
+    itemCheck(
+      `${operationId}.removes`,
       operationId,
-      writes: true,
-      run: (context) => removes(context, around),
-    },
-    {
-      id: `${operationId}.absent`,
-      title: `${operationId} answers 404 for an id no record has`,
+      `${operationId} removes a record: its read answers 404 after, no page and no filter lists it, and a second delete answers 404`,
+      (context) => removes(context, around),
+    ),
+    itemCheck(`${operationId}.absent`, operationId, `${operationId} answers 404 for an id no record has`, async (context) => {
+      const id = absentId(context);
+      expectStatus(context, await sendDelete(context, around, id), operationId, [404], `for the absent id ${id}`);
+    }),
+    itemCheck(
+      `${operationId}.not-an-id`,
       operationId,
-      writes: true,
-      async run(context) {
-        const id = absentIdBeyond(context.state.listing.map(idOf));
-        expectStatus(context, await sendDelete(context, around, id), operationId, [404], `for the absent id ${id}`);
+      `${operationId} answers 400 (or 404, as a read may) for an id that is not one of its type`,
+      async (context) => {
+        const texts = notIds(context);
+        if (texts.length === 0) context.skip(`the id ${model.id.field} is a string: every text is one`);
+        for (const id of texts) expectStatus(context, await sendDelete(context, around, id), operationId, [400, 404], `for the id ${id}, not an integer`);
       },
-    },
-    {
-      id: `${operationId}.not-an-id`,
-      title: `${operationId} answers 400 (or 404, as a read may) for an id that is not one of its type`,
+    ),
+    itemCheck(
+      `auth.${operationId}.refused`,
       operationId,
-      writes: true,
-      async run(context) {
-        if (notAnId.length === 0) context.skip(`the id ${model.id.field} is a string: every text is one`);
-        for (const id of notAnId) expectStatus(context, await sendDelete(context, around, id), operationId, [400, 404], `for the id ${id}, not an integer`);
-      },
-    },
-    {
-      id: `auth.${operationId}.refused`,
-      title: `${operationId} answers 401 without a credential or with a wrong key, and removes nothing`,
-      operationId,
-      writes: true,
-      run: (context) => refusedWithoutKey(context, around),
-    },
+      `${operationId} answers 401 without a credential or with a wrong key, and removes nothing`,
+      (context) => refusedWithoutKey(context, around),
+    ),
   ];
 }

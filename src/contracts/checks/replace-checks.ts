@@ -7,14 +7,13 @@
  */
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
 import { operationById } from '../../openapi/document.js';
-import { type ModelOperation, operationOfKind } from '../../openapi/resource-model.js';
+import { type ModelOperation, objectShape, operationOfKind } from '../../openapi/resource-model.js';
 import type { Check, CheckContext } from '../check.js';
 import type { Contract } from '../contract.js';
-import { flattenObject } from '../contract.js';
 import { validValues } from '../deployment/valid-values.js';
 import type { Exchange } from '../http.js';
-import { absentIdBeyond, createPet, differingFields, exact, idOf, isPet, type PetJson, petName } from '../pets.js';
-import { expectStatus } from './item-kinds.js';
+import { absentId, createPet, differingFields, exact, idOf, isPet, type PetJson, petName } from '../pets.js';
+import { expectStatus, itemCheck } from './item-kinds.js';
 
 /** The writes the replace checks may send besides the spec suite's: three creates (up to four tries each) and six replaces. */
 const REPLACE_WRITES = 3 * 4 + 6;
@@ -25,9 +24,9 @@ interface Around {
 }
 
 /** The schema of the replace's body, with the fields it requires. */
-function bodySchemaOf(contract: Contract, operation: ModelOperation): ReturnType<typeof flattenObject> | undefined {
+function bodySchemaOf(contract: Contract, operation: ModelOperation): ReturnType<typeof objectShape> | undefined {
   const schema = operationById(contract.doc, operation.operationId).operation.requestBody?.content['application/json']?.schema;
-  return schema === undefined ? undefined : flattenObject(contract.doc, schema);
+  return schema === undefined ? undefined : objectShape(contract.doc, schema);
 }
 
 function requiredOf(contract: Contract, operation: ModelOperation): readonly string[] {
@@ -145,33 +144,30 @@ export function replaceChecks(contract: Contract): Check[] {
   const around: Around = { replace, read };
   const { operationId } = replace;
   return [
-    {
-      id: `${operationId}.replaces`,
-      title: `${operationId} stores a valid replacement, a new value of every field, and the record is read back with it, its id kept`,
+    itemCheck(
+      `${operationId}.replaces`,
       operationId,
-      writes: true,
-      run: (context) => replaces(context, around),
-    },
-    {
-      id: `${operationId}.absent`,
-      title: `${operationId} answers 404 for an id no record has (or 201 if the spec documents that a replace creates)`,
+      `${operationId} stores a valid replacement, a new value of every field, and the record is read back with it, its id kept`,
+      (context) => replaces(context, around),
+    ),
+    itemCheck(
+      `${operationId}.absent`,
       operationId,
-      writes: true,
-      async run(context) {
-        const id = absentIdBeyond(context.state.listing.map(idOf));
+      `${operationId} answers 404 for an id no record has (or 201 if the spec documents that a replace creates)`,
+      async (context) => {
+        const id = absentId(context);
         // The listing's first record lends its numbers (a category the deployment knows).
         const body = replacementOf(context.contract, replace, context.state.listing[0] ?? {}, petName(context.state, 'replace absent'));
         if (body === undefined) context.skip(`a required field of ${operationId}'s body has a schema no valid value can be derived from`);
         const allowed = replace.statuses.includes(201) ? [404, 201] : [404];
         expectStatus(context, await sendReplace(context, around, id, stringifyJson(body)), operationId, allowed, `for the absent id ${id}`);
       },
-    },
-    {
-      id: `${operationId}.refused`,
-      title: `${operationId} answers 400 to a body its schema refuses and 401 without a credential, and the record is unchanged`,
+    ),
+    itemCheck(
+      `${operationId}.refused`,
       operationId,
-      writes: true,
-      run: (context) => refused(context, around),
-    },
+      `${operationId} answers 400 to a body its schema refuses and 401 without a credential, and the record is unchanged`,
+      (context) => refused(context, around),
+    ),
   ];
 }

@@ -9,10 +9,10 @@ import { isWrite } from '../../http/methods.js';
 import { parseJson } from '../../json/lossless.js';
 import { operationById, resolve } from '../../openapi/document.js';
 import type { Check, CheckContext } from '../check.js';
-import type { Contract } from '../contract.js';
+import { type Contract, filledPath } from '../contract.js';
 import { type FollowedOperations, followedOperations } from '../deployment/deployment-model.js';
 import { type Exchange, TransportError } from '../http.js';
-import { absentIdBeyond, bodyCategoryId, exact, existingPet, idOf, newPetBody } from '../pets.js';
+import { absentId, bodyCategoryId, exact, existingPet, idOf, newPetBody } from '../pets.js';
 import { bodyOf } from './bodies.js';
 import { type BodySchemaView, type Change, METHOD_VARIANTS, type PlainRequest, type Variant, variantsOf } from './variants.js';
 
@@ -100,7 +100,7 @@ function send(context: CheckContext, plain: Plain, variant: Variant, change: Cha
   };
   if (variant.conforms !== false) return context.call(plain.operationId, { ...request, params: plain.params, what: variant.what });
   if (operation.method === 'POST') context.reserveWrite();
-  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(plain.params[name] ?? ''));
+  const path = filledPath(operation.path, plain.params);
   const query = change.query === undefined ? {} : { query: change.query };
   return context.state.client.send({ method: operation.method, path, ...query, ...request, what: `${plain.operationId} with ${variant.what}` });
 }
@@ -147,7 +147,7 @@ const UNDEFINED_PATH_SEGMENT = 'petstore-verify-undefined';
  * names what the resource supports, as RFC 9110 §15.5.6 requires.
  */
 async function varyMethods(context: CheckContext, shape: FollowedOperations): Promise<void> {
-  const absent = absentIdBeyond(context.state.listing.map(idOf));
+  const absent = absentId(context);
   const item = shape.read.path.replace(/\{[^}]+\}$/, absent);
   const paths = [shape.list.path, item, `${item}/${UNDEFINED_PATH_SEGMENT}`];
   for (const path of paths)

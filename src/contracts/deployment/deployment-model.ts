@@ -18,7 +18,7 @@ import { type JsonSchema, type OpenApiDocument, operationById, operationsOf, res
 import { type ModelOperation, operationOfKind, type ResourceModel } from '../../openapi/resource-model.js';
 import { excerpt } from '../../terminal/excerpt-text.js';
 import { conformanceOf, formFault, undocumentedStatusFault } from '../check.js';
-import { type Contract, judgeOptions } from '../contract.js';
+import { type Contract, judgeOptions, templatePattern } from '../contract.js';
 import { KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { exact, isPet, type PetJson } from '../pets.js';
 
@@ -235,7 +235,7 @@ export class DeploymentModel {
     this.#operations = operationsOf(contract.doc).map(({ operationId, method, path }) => ({
       operationId,
       method: method.toUpperCase(),
-      path: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      path: templatePattern(path),
     }));
   }
 

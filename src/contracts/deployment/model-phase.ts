@@ -6,9 +6,9 @@
  * each filter once more. The model hears all of it, and its invariants are then judged over the run.
  */
 import { operationById } from '../../openapi/document.js';
+import { objectShape } from '../../openapi/resource-model.js';
 import { type Check, type CheckContext, type CheckResult, type RunState, runCheck, statusFault } from '../check.js';
-import type { Contract } from '../contract.js';
-import { flattenObject, fullPage } from '../contract.js';
+import { type Contract, fullPage } from '../contract.js';
 import { createPet, exact, idOf, isPet, petName } from '../pets.js';
 import { CROSS_CACHE_CREATES } from '../run-bounds.js';
 import { DeploymentModel, followedOperations } from './deployment-model.js';
@@ -24,7 +24,7 @@ function fieldValues(model: DeploymentModel, prefix: string): { values: [string,
   const { doc } = model.contract;
   const schema = operationById(doc, model.kinds.create.operationId).operation.requestBody?.content['application/json']?.schema;
   if (!schema) return undefined;
-  const { required, properties } = flattenObject(doc, schema);
+  const { required, properties } = objectShape(doc, schema);
   let trusted = true;
   const values: [string, string[]][] = [];
   for (const [field, property] of Object.entries(properties)) {

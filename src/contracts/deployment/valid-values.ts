@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type JsonSchema, type OpenApiDocument, resolve } from '../../openapi/document.js';
-import { flattenObject } from '../contract.js';
+import { objectShape } from '../../openapi/resource-model.js';
 
 /** What a value may be drawn from besides the schema: the text strings start with, and values the deployment took for this field. */
 interface Hints {
@@ -80,7 +80,7 @@ export function validValues(doc: OpenApiDocument, schema: JsonSchema, hints: Hin
 
 /** An object with a valid value of every property, or undefined when a required one has none. */
 function objectOf(doc: OpenApiDocument, schema: JsonSchema, hints: Hints): string | undefined {
-  const { required, properties } = flattenObject(doc, schema);
+  const { required, properties } = objectShape(doc, schema);
   const parts: string[] = [];
   for (const [name, property] of Object.entries(properties)) {
     const value = validValues(doc, property, { ...hints, accepted: [] })[0];

@@ -6,7 +6,7 @@
  */
 import fc, { type Arbitrary } from 'fast-check';
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
-import { type Contract, filterValues, listOf } from '../contract.js';
+import { type Contract, listOf, sizedPage } from '../contract.js';
 
 /** One body for createPet, as the exact JSON text sent. */
 export interface BodyInput {
@@ -22,7 +22,7 @@ export interface BodyInput {
 /** Whether a parameter's value is one the spec allows, one out of its range or enum, or not of its type. */
 type ValueKind = 'absent' | 'valid' | 'outside' | 'mistyped';
 
-/** One query for listPets. */
+/** One query for the list: `limit` is its page size's value, `status` its first filter's. */
 export interface ListInput {
   readonly query: string;
   readonly limit: { readonly kind: ValueKind; readonly value?: number };
@@ -101,9 +101,14 @@ function objectText(fields: Readonly<Record<string, string>>): string {
     .join(',')}}`;
 }
 
-/** A change that makes a valid body invalid by the schema: a field removed or given a value of another type, or not an object at all. */
+/**
+ * A change that makes a valid body invalid by the schema, of a `kind`: a field missing, null or outside
+ * its enum (`field`), of another JSON type (`type`), an enum's value in another case (`case`), a body
+ * that is no object (`shape`), or no JSON at all (`syntax`).
+ */
 interface Breakage {
   readonly what: string;
+  readonly kind: 'field' | 'type' | 'case' | 'shape' | 'syntax';
   apply(fields: Readonly<Record<string, string>>): string;
 }
 
@@ -130,22 +135,27 @@ export function breakages(shape: BodyShape): Breakage[] {
   const out: Breakage[] = [];
   for (const [field, property] of Object.entries(shape.properties)) {
     if (shape.required.includes(field))
-      out.push({ what: `${field} missing`, apply: (fields) => objectText(Object.fromEntries(Object.entries(fields).filter(([name]) => name !== field))) });
-    if (!property.enum?.includes(null)) out.push({ what: `${field} null`, apply: replaced(field, 'null') });
-    for (const [what, value] of mistyped(property.type)) out.push({ what: `${field} ${what}`, apply: replaced(field, value) });
+      out.push({
+        what: `${field} missing`,
+        kind: 'field',
+        apply: (fields) => objectText(Object.fromEntries(Object.entries(fields).filter(([name]) => name !== field))),
+      });
+    if (!property.enum?.includes(null)) out.push({ what: `${field} null`, kind: 'field', apply: replaced(field, 'null') });
+    for (const [what, value] of mistyped(property.type)) out.push({ what: `${field} ${what}`, kind: 'type', apply: replaced(field, value) });
     const first = property.enum?.find((value): value is string => typeof value === 'string');
     if (first !== undefined) {
-      if (first.toUpperCase() !== first)
-        out.push({ what: `${field} ${JSON.stringify(first.toUpperCase())}`, apply: replaced(field, JSON.stringify(first.toUpperCase())) });
-      out.push({ what: `${field} outside its enum`, apply: replaced(field, '"petstore-verify-unknown"') });
+      const upper = JSON.stringify(first.toUpperCase());
+      if (first.toUpperCase() !== first) out.push({ what: `${field} ${upper}`, kind: 'case', apply: replaced(field, upper) });
+      out.push({ what: `${field} outside its enum`, kind: 'field', apply: replaced(field, '"petstore-verify-unknown"') });
     }
   }
   out.push(
-    { what: 'an array', apply: (fields) => `[${objectText(fields)}]` },
-    { what: 'a string', apply: () => '"pet"' },
-    { what: 'null', apply: () => 'null' },
-    { what: 'malformed JSON', apply: (fields) => objectText(fields).slice(0, -1) },
-    { what: 'text after the JSON object', apply: (fields) => `${objectText(fields)} x` },
+    { what: 'an array', kind: 'shape', apply: (fields) => `[${objectText(fields)}]` },
+    { what: 'a string', kind: 'shape', apply: () => '"pet"' },
+    { what: 'null', kind: 'shape', apply: () => 'null' },
+    // A lenient parser that stops at the end of the first value would accept text after it; JSON does not (RFC 8259 §2).
+    { what: 'malformed JSON', kind: 'syntax', apply: (fields) => objectText(fields).slice(0, -1) },
+    { what: 'text after the JSON object', kind: 'syntax', apply: (fields) => `${objectText(fields)} x` },
   );
   return out;
 }
@@ -167,27 +177,35 @@ export function bodyInputs(
   };
 }
 
-/** Queries for listPets: `limit` absent, within its bounds, beyond them or not an integer; `status` absent, in its enum, or outside it. */
+/**
+ * Queries for the list: its page size absent, within its bounds, beyond them or not an integer; its
+ * first filter absent, in its enum, or outside it (the parameters named as the spec names them).
+ */
 export function listInputs(contract: Contract): Arbitrary<ListInput> {
-  const { minimum, maximum } = listOf(contract).pageSize;
-  const statuses = filterValues(contract, 'status');
+  const list = listOf(contract);
+  const { minimum, maximum } = list.pageSize;
+  const filter = list.filters[0];
+  const values = (filter?.values ?? []).map(String);
   const limit = fc.oneof(
     { arbitrary: fc.constant({ kind: 'absent' as const }), weight: 2 },
     { arbitrary: fc.integer({ min: minimum, max: maximum }).map((value) => ({ kind: 'valid' as const, value })), weight: 4 },
     { arbitrary: fc.constantFrom(minimum - 1, minimum - 2, maximum + 1, maximum * 10).map((value) => ({ kind: 'outside' as const, value })), weight: 1 },
     { arbitrary: fc.constant({ kind: 'mistyped' as const }), weight: 1 },
   );
-  const first = statuses[0] ?? 'available';
-  const status = fc.oneof(
-    { arbitrary: fc.constant({ kind: 'absent' as const }), weight: 3 },
-    { arbitrary: fc.constantFrom(...statuses).map((value) => ({ kind: 'valid' as const, value })), weight: 3 },
-    { arbitrary: fc.constantFrom(first.toUpperCase(), 'petstore-verify-unknown').map((value) => ({ kind: 'outside' as const, value })), weight: 1 },
-  );
+  const absent = fc.constant({ kind: 'absent' as const });
+  const status: Arbitrary<ListInput['status']> =
+    values[0] === undefined
+      ? absent
+      : fc.oneof(
+          { arbitrary: absent, weight: 3 },
+          { arbitrary: fc.constantFrom(...values).map((value) => ({ kind: 'valid' as const, value })), weight: 3 },
+          { arbitrary: fc.constantFrom(values[0].toUpperCase(), 'petstore-verify-unknown').map((value) => ({ kind: 'outside' as const, value })), weight: 1 },
+        );
   return fc.record({ limit, status }).map(({ limit: l, status: s }) => {
     const parts: string[] = [];
-    if (l.kind === 'valid' || l.kind === 'outside') parts.push(`limit=${l.value}`);
-    if (l.kind === 'mistyped') parts.push('limit=1.5');
-    if (s.kind !== 'absent') parts.push(`status=${encodeURIComponent(s.value)}`);
+    if (l.kind === 'valid' || l.kind === 'outside') parts.push(sizedPage(list, l.value));
+    if (l.kind === 'mistyped') parts.push(sizedPage(list, '1.5'));
+    if (filter !== undefined && s.kind !== 'absent' && s.value !== undefined) parts.push(`${filter.parameter}=${encodeURIComponent(s.value)}`);
     return { query: parts.join('&'), limit: l, status: s };
   });
 }

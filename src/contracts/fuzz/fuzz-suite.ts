@@ -74,6 +74,7 @@ class FuzzSession implements FuzzRun {
       create: operationIdOf(contract, 'create'),
       read: operationIdOf(contract, 'read'),
       idParameter: contract.model.id.parameter,
+      filter: listOf(contract).filters[0],
     };
     this.bounds = listOf(contract).pageSize;
   }

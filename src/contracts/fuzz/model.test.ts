@@ -12,7 +12,7 @@ const listed: PetJson[] = [
 ];
 
 /** The bundled spec's operations, which the messages below name. */
-const NAMED = { list: 'listPets', create: 'createPet', read: 'getPet', idParameter: 'petId' };
+const NAMED = { list: 'listPets', create: 'createPet', read: 'getPet', idParameter: 'petId', filter: { parameter: 'status', field: 'status' } };
 
 function model(): FuzzModel {
   return emptyModel(NAMED, FIELDS, listed);

@@ -11,7 +11,7 @@
  * reproduce the failure.
  */
 import type { JsonValue } from '../../json/lossless.js';
-import { fewerThanLimitFault, moreThanLimitFault, OTHER_STATUS, unknownValueFault } from '../causes.js';
+import { fewerThanLimitFault, moreThanLimitFault, otherValueFault, unknownValueFault } from '../causes.js';
 import { statusFault } from '../check.js';
 import { lenientIntegerFault } from '../checks/check-inputs.js';
 import { integerDenoted } from '../integer-spellings.js';
@@ -27,12 +27,14 @@ export interface Violation {
   readonly fault?: string;
 }
 
-/** The spec's operations the model judges, by kind, and the path parameter of the id: they name its messages and faults. */
+/** The spec's operations the model judges, by kind, the path parameter of the id and the list's first filter: they name its messages and faults. */
 export interface JudgedOperations {
   readonly list: string;
   readonly create: string;
   readonly read: string;
   readonly idParameter: string;
+  /** The list's filter the queries use (`status`), when it has one. */
+  readonly filter: { readonly parameter: string; readonly field: string } | undefined;
 }
 
 /** What the model knows of the deployment while one sequence runs. */
@@ -164,14 +166,16 @@ function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[
       actual: String(pets.length),
       ...(limit === undefined ? {} : { fault: moreThanLimitFault(model.named.list) }),
     };
-  const filter = input.status.kind === 'valid' ? input.status.value : undefined;
-  const stray = filter === undefined ? undefined : pets.find((pet) => pet.status !== filter);
-  if (stray)
+  const { filter: by } = model.named;
+  const filter = input.status.kind === 'valid' && by !== undefined ? input.status.value : undefined;
+  const has = (pet: PetJson) => by === undefined || filter === undefined || String(pet[by.field]) === filter;
+  const stray = pets.find((pet) => !has(pet));
+  if (stray && by)
     return {
-      message: `${model.named.list} filtered by status=${filter} answered the pet ${idOf(stray)} with status ${exact(stray.status)}`,
-      expected: `status ${filter}`,
-      actual: exact(stray.status),
-      fault: OTHER_STATUS,
+      message: `${model.named.list} filtered by ${by.parameter}=${filter} answered the pet ${idOf(stray)} with ${by.field} ${exact(stray[by.field])}`,
+      expected: `${by.field} ${filter}`,
+      actual: exact(stray[by.field]),
+      fault: otherValueFault(by.field),
     };
   const gone = pets.find((pet) => removedWith(model, idOf(pet)));
   if (gone)
@@ -201,7 +205,7 @@ function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[
   // A page shorter than its limit is the whole listing (in any order): every pet known to exist that matches is on it.
   if (limit === undefined || pets.length >= limit) return undefined;
   const shown = new Set(pets.map(idOf));
-  const missing = knownPets(model).find((pet) => (filter === undefined || pet.status === filter) && !shown.has(idOf(pet)));
+  const missing = knownPets(model).find((pet) => has(pet) && !shown.has(idOf(pet)));
   if (missing)
     return {
       message: `${model.named.list} (${input.query === '' ? 'no query' : input.query}) answered a page of ${pets.length}, fewer than its limit ${limit}, without the pet ${idOf(missing)} ${where(model, missing)}`,
@@ -228,15 +232,16 @@ export function judgeList(
   if (status !== 200) return { message: `${model.named.list} answered ${status}`, expected: rejectable ? '200 or 400' : '200', actual: String(status) };
   // A body that is not an array breaks the schema: conformance says so.
   if (!Array.isArray(json)) return undefined;
-  // No pet has a status outside the enum: the page is empty, whatever its limit.
-  if (input.status.kind === 'outside')
+  // No pet has a value outside the filter's enum: the page is empty, whatever its limit.
+  const { filter } = model.named;
+  if (input.status.kind === 'outside' && filter)
     return json.length === 0
       ? undefined
       : {
-          message: `${model.named.list} answered ${json.length} pets for status=${input.status.value}, outside the enum`,
+          message: `${model.named.list} answered ${json.length} pets for ${filter.parameter}=${input.status.value}, outside the enum`,
           expected: '400, or an empty page',
           actual: `${json.length} pets`,
-          fault: unknownValueFault(`${model.named.list}`, 'status'),
+          fault: unknownValueFault(model.named.list, filter.parameter),
         };
   return pageProblem(model, input, json.filter(isPet), bounds);
 }

@@ -42,6 +42,8 @@ export interface StateSpec {
   readonly pageSize: { readonly parameter: string; readonly maximum: number } | undefined;
   /** The field that identifies a record: `id`. */
   readonly idField: string;
+  /** The list's first filter (`status`): what the pact's "a sold pet exists" filters by and creates with. */
+  readonly filter: { readonly parameter: string; readonly field: string } | undefined;
 }
 
 /** The spec's part the provider states use, from its resource model: the list and the create, whatever their names. */
@@ -55,6 +57,7 @@ export function stateSpecOf(contract: Contract): StateSpec {
     create: { method: create.method.toUpperCase(), path: create.path },
     pageSize: list.pageSize && { parameter: list.pageSize.parameter, maximum: list.pageSize.maximum },
     idField: model.id.field,
+    filter: list.filters[0],
   };
 }
 
@@ -109,19 +112,21 @@ async function knownCategory(context: StateContext): Promise<JsonValue> {
 }
 
 /** POSTs a pet of this run in the category; the response's status, and the new pet's id when it has one. */
-async function post(context: StateContext, categoryId: string, status?: string): Promise<{ status: number; id?: JsonValue }> {
-  const body = newPetJson(`petstore-verify ${context.runId} pact`, categoryId, status);
+async function post(context: StateContext, categoryId: string, value?: string): Promise<{ status: number; id?: JsonValue }> {
+  const fields = value === undefined || context.filter === undefined ? {} : { [context.filter.field]: value };
+  const body = newPetJson(`petstore-verify ${context.runId} pact`, categoryId, fields);
   const exchange = await context.client.send({ method: context.create.method, path: context.create.path, body });
   const id = isObject(exchange.json) ? exchange.json[context.idField] : undefined;
   return { status: exchange.status, ...(id === undefined ? {} : { id }) };
 }
 
-async function createPet(context: StateContext, status?: string): Promise<StateParams> {
+/** Creates a pet of this run, its filtered field `value` when given. */
+async function createPet(context: StateContext, value?: string): Promise<StateParams> {
   if (context.exhausted) throw unavailable(context);
   const tries = context.learned === undefined ? await candidates(context) : [context.learned];
   let last = 0;
   for (const categoryId of tries) {
-    const response = await post(context, categoryId, status);
+    const response = await post(context, categoryId, value);
     last = response.status;
     if (response.status === 201 && response.id !== undefined) {
       context.learned = categoryId;
@@ -138,9 +143,10 @@ async function createPet(context: StateContext, status?: string): Promise<StateP
   throw new Error(`cannot set up the state: POST ${context.create.path} answered ${last}`);
 }
 
-/** Creates a pet only when the listing with `query` is empty. */
-async function ensure(context: StateContext, query: string, status?: string): Promise<undefined> {
-  if ((await listing(context, query)).length === 0) await createPet(context, status);
+/** Creates a pet (of the filter's `value`, when given) only when the listing (of that value) is empty. */
+async function ensure(context: StateContext, value?: string): Promise<undefined> {
+  const filter = value === undefined || context.filter === undefined ? undefined : `${context.filter.parameter}=${encodeURIComponent(value)}`;
+  if ((await listing(context, page(context, 'one', filter))).length === 0) await createPet(context, value);
   return undefined;
 }
 
@@ -156,8 +162,8 @@ interface StateRecipe {
 
 /** How each provider state is set up, by its name in the pact. */
 const RECIPES: Readonly<Record<string, StateRecipe>> = {
-  [STATES.petsExist]: { mayWrite: true, setup: (context) => ensure(context, page(context, 'one')) },
-  [STATES.soldPetExists]: { mayWrite: true, setup: (context) => ensure(context, page(context, 'one', 'status=sold'), 'sold') },
+  [STATES.petsExist]: { mayWrite: true, setup: (context) => ensure(context) },
+  [STATES.soldPetExists]: { mayWrite: true, setup: (context) => ensure(context, 'sold') },
   [STATES.petExists]: { mayWrite: true, setup: (context) => createPet(context) },
   [STATES.categoryExists]: { mayWrite: false, setup: async (context) => ({ categoryId: await knownCategory(context) }) },
   [STATES.petAbsent]: { mayWrite: false, setup: absentId },

@@ -6,7 +6,7 @@
  * check sends it.
  */
 import { type JsonSchema, operationsOf, parametersOf, resolve } from '../../openapi/document.js';
-import type { Contract } from '../contract.js';
+import { type Contract, templatePattern } from '../contract.js';
 import type { ObservedExchange } from '../http.js';
 
 /** How many responses had each status, by status. */
@@ -104,19 +104,9 @@ function inputKey(input: Pick<Input, 'in' | 'name'>): string {
   return `${input.in}:${input.name}`;
 }
 
-/** A path template as a pattern: `/pets/{petId}` matches `/pets/12`, the id in a group. */
+/** A path template as a pattern, with the names of its parameters in the order of the pattern's groups. */
 function patternOf(path: string): { pattern: RegExp; pathNames: string[] } {
-  const pathNames: string[] = [];
-  const source = path
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      const name = /^\{([^}]+)\}$/.exec(part)?.[1];
-      if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      pathNames.push(name);
-      return '([^/]+)';
-    })
-    .join('');
-  return { pattern: new RegExp(`^${source}$`), pathNames };
+  return { pattern: templatePattern(path), pathNames: [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '') };
 }
 
 /** The operations of the spec, their documented statuses, parameters and body fields. */

@@ -3,11 +3,12 @@
  * the same request in the same state, on what a client relies on: the status, the Error `code`, the
  * contract's headers (the form of `Deprecation`, a `charset`), the body's shape, the fields the request
  * determines (an echoed name, the filter's status) and the order of a page. Ids, generated names
- * and dates legitimately differ and are never compared.
+ * and dates legitimately differ and are never compared. Which operation is a create, a read or a list,
+ * the record's fields and the list's filter come from the resource model of the spec served.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../../json/lossless.js';
+import { operationOfKind, type ResourceModel } from '../../openapi/resource-model.js';
 import { inOrder, type ListOrder, type Ordered } from '../../profile/profile.js';
-import type { OperationId } from '../operations/operation.js';
 
 /** What differs. */
 export type DriftAspect = 'status' | 'code' | 'header' | 'shape' | 'field' | 'order';
@@ -39,16 +40,19 @@ function kindOf(value: JsonValue | undefined): string {
   return value === null ? 'null' : typeof value === 'object' ? 'an object' : typeof value;
 }
 
-/** The fields of a Pet the contract names: what a client may read. */
-const PET_FIELDS = ['id', 'name', 'categoryId', 'status'] as const;
-
-function fieldsOf(pet: JsonObject): string {
-  return PET_FIELDS.filter((field) => pet[field] !== undefined).join(', ');
+/** The fields of the record the contract names that `pet` has: what a client may read. */
+function fieldsOf(model: ResourceModel, pet: JsonObject): string {
+  return model.fields
+    .map((field) => field.name)
+    .filter((field) => pet[field] !== undefined)
+    .join(', ');
 }
 
-function ordered(pet: JsonValue): Ordered {
+/** What an order reads of a record: its id, its name and the value of the list's filter (the profile's `status` order). */
+function ordered(model: ResourceModel, filter: string | undefined, pet: JsonValue): Ordered {
   const fields = isJsonObject(pet) ? pet : {};
-  return { id: String(fields.id), name: String(fields.name), status: typeof fields.status === 'string' ? fields.status : undefined };
+  const value = filter === undefined ? undefined : fields[filter];
+  return { id: String(fields[model.id.field]), name: String(fields.name), status: typeof value === 'string' ? value : undefined };
 }
 
 function deprecationForm(value: string | undefined): string | undefined {
@@ -57,13 +61,14 @@ function deprecationForm(value: string | undefined): string | undefined {
 }
 
 /**
- * Every drift of `upstream` from `mock` as responses of `operationId` to one request; `order` is the
- * order the mock lists in, `query` the request's query.
+ * Every drift of `upstream` from `mock` as responses of `operationId` of `model` to one request; `order`
+ * is the order the mock lists in, `query` the request's query.
  * @example
- * compareResponses('listPets', 'GET /v1/pets?limit=0', new URLSearchParams('limit=0'), upstream, mock, 'id-asc');
+ * compareResponses(BUNDLED_MODEL, 'listPets', 'GET /v1/pets?limit=0', new URLSearchParams('limit=0'), upstream, mock, 'id-asc');
  */
 export function compareResponses(
-  operationId: OperationId | undefined,
+  model: ResourceModel,
+  operationId: string | undefined,
   request: string,
   query: URLSearchParams,
   upstream: ComparedResponse,
@@ -89,20 +94,31 @@ export function compareResponses(
   const [theirNotice, ourNotice] = [deprecationForm(upstream.header('deprecation')), deprecationForm(mock.header('deprecation'))];
   if (theirNotice !== undefined && theirNotice !== ourNotice) drift('header', theirNotice, ourNotice ?? 'none', 'Deprecation');
 
-  if (operationId === 'createPet' && upstream.status === 201 && isJsonObject(theirs) && isJsonObject(ours)) {
-    if (fieldsOf(theirs) !== fieldsOf(ours)) drift('shape', `fields ${fieldsOf(theirs)}`, `fields ${fieldsOf(ours)}`, 'the new pet');
-    for (const field of ['name', 'categoryId', 'status'] as const) {
+  const kind = model.operations.find((operation) => operation.operationId === operationId)?.kind;
+  const fields = (pet: JsonObject) => fieldsOf(model, pet);
+  if (kind === 'create' && upstream.status === 201 && isJsonObject(theirs) && isJsonObject(ours)) {
+    if (fields(theirs) !== fields(ours)) drift('shape', `fields ${fields(theirs)}`, `fields ${fields(ours)}`, 'the new pet');
+    // The fields the request determines: those a client sends, which the server echoes.
+    for (const { name: field } of model.fields.filter((candidate) => candidate.writable)) {
       const [a, b] = [theirs[field], ours[field]];
       if (a !== undefined && b !== undefined && String(a) !== String(b)) drift('field', `${field} ${String(a)}`, `${field} ${String(b)}`, 'the new pet');
     }
   }
-  if (operationId === 'getPet' && upstream.status === 200 && isJsonObject(theirs) && isJsonObject(ours) && fieldsOf(theirs) !== fieldsOf(ours))
-    drift('shape', `fields ${fieldsOf(theirs)}`, `fields ${fieldsOf(ours)}`, 'the pet');
-  if (operationId === 'listPets' && upstream.status === 200 && Array.isArray(theirs)) {
-    const status = query.get('status');
-    const others = theirs.filter((pet) => isJsonObject(pet) && status !== null && pet.status !== status);
-    if (status !== null && others.length > 0) drift('field', `${others.length} pet(s) of another status`, `only status ${status}`, 'the filtered page');
-    if (!inOrder(order, theirs.map(ordered))) drift('order', 'another order', `order ${order}`, 'the page');
+  if (kind === 'read' && upstream.status === 200 && isJsonObject(theirs) && isJsonObject(ours) && fields(theirs) !== fields(ours))
+    drift('shape', `fields ${fields(theirs)}`, `fields ${fields(ours)}`, 'the pet');
+  if (kind === 'list' && upstream.status === 200 && Array.isArray(theirs)) {
+    const filter = operationOfKind(model, 'list')?.filters[0];
+    const value = filter === undefined ? null : query.get(filter.parameter);
+    const others = theirs.filter((pet) => isJsonObject(pet) && filter !== undefined && value !== null && pet[filter.field] !== value);
+    if (filter !== undefined && value !== null && others.length > 0)
+      drift('field', `${others.length} pet(s) of another ${filter.field}`, `only ${filter.field} ${value}`, 'the filtered page');
+    if (
+      !inOrder(
+        order,
+        theirs.map((pet) => ordered(model, filter?.field, pet)),
+      )
+    )
+      drift('order', 'another order', `order ${order}`, 'the page');
   }
   return drifts;
 }

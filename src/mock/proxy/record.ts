@@ -13,13 +13,13 @@ import { basename, dirname, join } from 'node:path';
 import { Budget, type Share } from '../../bounds/budget.js';
 import { UsageError } from '../../errors.js';
 import { MAX_FILE_BYTES, notARegularFile } from '../../files/read-file.js';
-import { isJsonObject, type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
-import { inOrder, type ListOrder, type ProfileDocument } from '../../profile/profile.js';
+import { isJsonObject, type JsonValue, stringifyJson } from '../../json/lossless.js';
+import { inOrder, LIST_ORDERS, type ListOrder, type ProfileDocument } from '../../profile/profile.js';
 import { checkPets } from '../state/pet-data.js';
 import type { StoredPet } from '../state/store.js';
 import type { Exchange } from './context.js';
+import { parsedBody } from './json-body.js';
 
-const ORDERS: readonly ListOrder[] = ['id-asc', 'id-desc', 'name', 'status'];
 const BEYOND_DOUBLE = 2n ** 53n;
 
 /**
@@ -64,7 +64,7 @@ function recordedPet(value: JsonValue, redact: (text: string) => string): Stored
 /** What the responses showed of the deployment's choices, gathered as they come. */
 class SeenChoices {
   /** The orders every page of two pets or more fits. */
-  #orders: ListOrder[] = [...ORDERS];
+  #orders: ListOrder[] = [...LIST_ORDERS];
   #pages = 0;
   #beyondDouble = false;
   #charset: 'none' | 'utf-8' | undefined;
@@ -80,7 +80,7 @@ class SeenChoices {
       this.#orders = this.#orders.filter((order) => inOrder(order, ordered));
     }
     if (exchange.operationId === 'createPet' && pets[0] !== undefined) {
-      const sent = parseJsonOrUndefined(exchange.body);
+      const sent = parsedBody(exchange.body);
       if (isJsonObject(sent) && sent.status === undefined) this.#defaultStatus = pets[0].status ?? 'omitted';
     }
   }
@@ -95,14 +95,6 @@ class SeenChoices {
       ...(this.#charset === undefined ? {} : { charset: this.#charset }),
       ...(this.#defaultStatus === undefined ? {} : { defaultStatus: this.#defaultStatus }),
     };
-  }
-}
-
-function parseJsonOrUndefined(text: string): JsonValue | undefined {
-  try {
-    return parseJson(text);
-  } catch {
-    return undefined;
   }
 }
 

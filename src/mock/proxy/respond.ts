@@ -7,6 +7,7 @@
  * by the mock (prefer.ts).
  */
 import { setTimeout } from 'node:timers/promises';
+import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { journalEndpoint, withoutKeys } from '../admin/endpoints.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
 import type { OperationId } from '../operations/operation.js';
@@ -116,6 +117,7 @@ function recordDrifts(context: ProxyContext, exchange: Exchange, shadowed: Shado
   const { target, upstream, clean } = exchange;
   const query = new URLSearchParams(target.includes('?') ? target.slice(target.indexOf('?') + 1) : '');
   const drifts = compareResponses(
+    BUNDLED_MODEL,
     exchange.operationId,
     exchange.requestLine,
     query,

@@ -5,7 +5,7 @@
  */
 import { stringifyJson } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
-import { operationOfKind } from '../../openapi/resource-model.js';
+import { operationOfKind, type ResourceModel } from '../../openapi/resource-model.js';
 import { compareNames, type ListOrder } from '../../profile/profile.js';
 import { cachedIn } from '../core/memo.js';
 import { numberOfRandomId, randomIdOf } from './random-ids.js';
@@ -110,12 +110,17 @@ export interface PageFilter {
   readonly values: readonly unknown[];
 }
 
-/** The bundled spec's list filter. */
-const BUNDLED_FILTER: PageFilter | undefined = operationOfKind(BUNDLED_MODEL, 'list')?.filters[0];
+/** The list filter of a model's list (`status` in the bundled spec), when it has one. */
+export function pageFilterOf(model: ResourceModel): PageFilter | undefined {
+  return operationOfKind(model, 'list')?.filters[0];
+}
 
-/** The value a pet (or a draft) has of the bundled spec's list filter: its status. */
-export function filterValueOf(pet: object): unknown {
-  return BUNDLED_FILTER === undefined ? undefined : Reflect.get(pet, BUNDLED_FILTER.field);
+/** The bundled spec's list filter. */
+const BUNDLED_FILTER = pageFilterOf(BUNDLED_MODEL);
+
+/** The value a pet (or a draft) has of `filter`'s field: its status, in the bundled spec. */
+export function filterValueOf(filter: PageFilter | undefined, pet: object): unknown {
+  return filter === undefined ? undefined : Reflect.get(pet, filter.field);
 }
 
 /**

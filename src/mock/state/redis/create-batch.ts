@@ -85,7 +85,7 @@ export class CreateBatches {
       setImmediate(this.#sendAll);
     }
     // The list of the pet's filter value (its status): `st:` and the value.
-    const made = batch.add(this.#state.key(session, `st:${String(filterValueOf(draft))}`), tail);
+    const made = batch.add(this.#state.key(session, `st:${String(filterValueOf(world.filter, draft))}`), tail);
     if (batch.waiting.length === MAX_BATCH) {
       this.#open.delete(session);
       this.#send(batch);

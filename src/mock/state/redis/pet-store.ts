@@ -64,7 +64,7 @@ function mergedPage(world: World, beyond: Beyond, limit: number, status: PetStat
   for (const json of put.values()) {
     if (json === REMOVED) continue;
     const pet = petFrom(json, world.model);
-    if (status === undefined || filterValueOf(pet) === status) pets.push({ id: BigInt(pet.id), json });
+    if (status === undefined || filterValueOf(world.filter, pet) === status) pets.push({ id: BigInt(pet.id), json });
   }
   return pets
     .sort(byId)

@@ -18,6 +18,7 @@ import { KeyRedactor } from '../../../redact/key-redactor.js';
 import type { Pending } from '../../core/pending.js';
 import type { PetData } from '../pet-data.js';
 import { petDataHash } from '../pet-data-file.js';
+import { pageFilterOf } from '../seed-index.js';
 import { DEFAULT_SESSION, sessionsOpenable } from '../sessions.js';
 import { ChangeFeed, type FeedMark, settle } from './change-feed.js';
 import { connectClient, DEFAULT_COMMAND_TIMEOUT_MS, displayUrl, evictionError, evictionProblem, withDeadline } from './connection.js';
@@ -26,7 +27,7 @@ import { CreatedCache, SessionCaches } from './created-cache.js';
 import { sessionDigest } from './journal-bus.js';
 import { RedisPetStore } from './pet-store.js';
 import type { RedisClient } from './redis-client.js';
-import { COUNTED_SCRIPTS, SCRIPTS } from './scripts.js';
+import { scriptsFor } from './scripts.js';
 import { loadWorld, SEED_LOCK_MS, type SeedRecipe, specHash, type World } from './world.js';
 
 export { displayUrl } from './connection.js';
@@ -456,15 +457,16 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   const problem = namespaceProblem(namespace);
   if (problem !== undefined) throw new TypeError(problem);
   const timeouts = { connectMs: options.connectTimeoutMs ?? 5_000, commandMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS };
+  const { data, spec = BUNDLED_SPEC } = options;
+  const scripts = scriptsFor(pageFilterOf(spec.model)?.values ?? []);
   const redis = await connectClient(options.url, timeouts, (client) => {
-    for (const [name, script] of Object.entries({ ...SCRIPTS, ...COUNTED_SCRIPTS })) client.defineCommand(name, script);
+    for (const [name, script] of Object.entries(scripts)) client.defineCommand(name, script);
   });
   let feed: ChangeFeed | undefined;
   try {
     const evicting = await evictionProblem(redis, options.url);
     if (evicting !== undefined) throw evictionError(evicting);
     feed = await ChangeFeed.open(redis, `${namespace}:`);
-    const { data, spec = BUNDLED_SPEC } = options;
     const hash = specHash(spec);
     const wanted: SeedRecipe = {
       ...(data === undefined

@@ -23,18 +23,26 @@
  * replica serves; one that moves the default session's clock publishes on `<prefix>changes`.
  */
 import type { ClientContext, Result } from 'ioredis';
-import { PET_STATUSES } from '../../../openapi/facts.js';
 import { CHANGES } from './change-feed.js';
 import type { ScriptCommands } from './redis-client.js';
 
 /** Redis's clock in milliseconds: one clock for every replica, so a session's idle time means the same to all. */
 const NOW_MS = `local function now_ms() local t = redis.call('TIME') return t[1] * 1000 + math.floor(t[2] / 1000) end`;
 
+/** Where `drop_keys` names the list of each value of the spec's filter (`st:sold`): `scriptsFor` writes them in. */
+const FILTER_LISTS = '--[[filter lists]]';
+
 /** Deletes every key of one session. */
 const DROP_KEYS = `local function drop_keys(prefix, name)
   local base = prefix .. 's:' .. name .. ':'
-  redis.call('DEL', base .. 'n', base .. 'pets', base .. 'clock', base .. 'put', base .. 'top', base .. 'added', base .. 'made', base .. 'born'${PET_STATUSES.map((status) => `, base .. 'st:${status}'`).join('')})
+  redis.call('DEL', base .. 'n', base .. 'pets', base .. 'clock', base .. 'put', base .. 'top', base .. 'added', base .. 'made', base .. 'born'${FILTER_LISTS})
 end`;
+
+/** A Lua string literal of `text`, each character but letters, digits and a few safe ones as a decimal escape (Lua 5.1 has no `\u`). */
+function luaString(text: string): string {
+  const bytes = [...new TextEncoder().encode(text)];
+  return `"${bytes.map((byte) => (/[\w:.-]/.test(String.fromCharCode(byte)) && byte < 0x80 ? String.fromCharCode(byte) : `\\${String(byte).padStart(3, '0')}`)).join('')}"`;
+}
 
 /** Deletes every key of one session, and its name as shown (which a reset keeps): the session is gone. */
 const FORGET = `local function forget(prefix, name)
@@ -309,7 +317,7 @@ if name == 'default' then announce_clock(ARGV[1]) end
 return 1`;
 
 /** The scripts by command name, for `defineCommand`. */
-export const SCRIPTS = {
+const SCRIPTS = {
   petstoreOpen: { numberOfKeys: 1, lua: OPEN },
   petstorePut: { numberOfKeys: 6, lua: PUT },
   petstoreChange: { numberOfKeys: 6, lua: CHANGE },
@@ -323,7 +331,18 @@ export const SCRIPTS = {
 } as const;
 
 /** Scripts whose key count varies (`CREATE`: one status list per status the pets have; `CREATED`: five or six), given on each call. */
-export const COUNTED_SCRIPTS = { petstoreCreate: { lua: CREATE }, petstoreCreated: { lua: CREATED } } as const;
+const COUNTED_SCRIPTS = { petstoreCreate: { lua: CREATE }, petstoreCreated: { lua: CREATED } } as const;
+
+/**
+ * Every script by command name, for `defineCommand`, with the lists of `filterValues` (the values of the
+ * spec's list filter, `status` in the bundled spec) among the keys a reset deletes.
+ */
+export function scriptsFor(filterValues: readonly unknown[]): Readonly<Record<string, { readonly numberOfKeys?: number; readonly lua: string }>> {
+  const lists = filterValues.map((value) => `, base .. ${luaString(`st:${String(value)}`)}`).join('');
+  return Object.fromEntries(
+    Object.entries({ ...SCRIPTS, ...COUNTED_SCRIPTS }).map(([name, script]) => [name, { ...script, lua: script.lua.replaceAll(FILTER_LISTS, lists) }]),
+  );
+}
 
 /** The scripts as ioredis types a command: the reply in a promise from a client, queued in a pipeline. */
 type ScriptCommanders<Context extends ClientContext> = {

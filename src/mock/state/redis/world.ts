@@ -9,11 +9,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { BIG_ID_OFFSET, seededPetsSoon } from '../../../fixtures/seeding.js';
 import { isJsonObject, parseJson, stringifyJson, validationView } from '../../../json/lossless.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../../../openapi/bundled-model.js';
-import { PET_STATUSES } from '../../../openapi/facts.js';
 import type { ResourceModel } from '../../../openapi/resource-model.js';
 import type { PetStatus } from '../../../types.js';
 import { isStoredPet } from '../pet-data.js';
-import { idsAfter } from '../seed-index.js';
+import { filterValueOf, idsAfter, type PageFilter, pageFilterOf } from '../seed-index.js';
 import type { PetDraft, StoredPet } from '../store.js';
 import { announceChange, settle } from './change-feed.js';
 import type { RedisClient } from './redis-client.js';
@@ -81,10 +80,8 @@ function recipeFrom(text: string, prefix: string): SeedRecipe {
   throw new Error(`${prefix}seed:recipe in Redis is not a petstore-mock seed recipe; pick another --namespace, or delete the key.`);
 }
 
-/** A page's status and limit as one small integer, as the memory store keys its pages. */
-function pageKey(limit: number, status: PetStatus | undefined): number {
-  return limit * (PET_STATUSES.length + 1) + (status === undefined ? 0 : PET_STATUSES.indexOf(status) + 1);
-}
+/** The key of every seeded pet's list, apart from any value a filter takes. */
+const ALL = Symbol('all');
 
 /** An id as the store keeps it: a number while exact as one, a bigint beyond. */
 export function exactId(id: bigint): number | bigint {
@@ -122,7 +119,9 @@ export class World {
   readonly largest: bigint;
   /** With your own data, the pet number of each seeded id (its ids do not follow from numbers). */
   readonly #numbers: ReadonlyMap<string, number> | undefined;
-  readonly #lists: ReadonlyMap<PetStatus | 'all', SeedLists>;
+  /** The list's filter (`status`): the seed is listed by each of its values. */
+  readonly filter: PageFilter | undefined;
+  readonly #lists: ReadonlyMap<unknown, SeedLists>;
   /** The pages the seed alone fills, serialized once each. */
   readonly #pages = new Map<number, string>();
 
@@ -135,12 +134,13 @@ export class World {
     this.largest = given ? idsAfter(seed.map((entry) => entry.pet)) : BigInt(recipe.count === 0 ? 0 : this.idOf(recipe.count));
     this.base = given ? this.largest : BigInt(this.idOf(recipe.count));
     this.#numbers = given ? new Map(seed.map((entry, index) => [String(entry.pet.id), index + 1])) : undefined;
-    const lists = new Map<PetStatus | 'all', SeedLists>([['all', splitAt(seed, this.base)]]);
-    for (const status of PET_STATUSES)
+    this.filter = pageFilterOf(model);
+    const lists = new Map<unknown, SeedLists>([[ALL, splitAt(seed, this.base)]]);
+    for (const value of this.filter?.values ?? [])
       lists.set(
-        status,
+        value,
         splitAt(
-          seed.filter((entry) => entry.pet.status === status),
+          seed.filter((entry) => filterValueOf(this.filter, entry.pet) === value),
           this.base,
         ),
       );
@@ -149,12 +149,18 @@ export class World {
 
   /** The seeded pets (or those with one status) that come before every created pet in id order, and those after. */
   seedPets(status?: PetStatus): SeedLists {
-    return this.#lists.get(status ?? 'all') ?? { below: [], above: [] };
+    return this.#lists.get(status ?? ALL) ?? { below: [], above: [] };
+  }
+
+  /** A page's filter value and limit as one small integer, as the memory store keys its pages. */
+  #pageKey(limit: number, status: PetStatus | undefined): number {
+    const values = this.filter?.values ?? [];
+    return limit * (values.length + 1) + (status === undefined ? 0 : values.indexOf(status) + 1);
   }
 
   /** The JSON of a page when the seed fills it: pets created in a session come after every seeded one it holds. */
   seedPage(limit: number, status: PetStatus | undefined): string | undefined {
-    const key = pageKey(limit, status);
+    const key = this.#pageKey(limit, status);
     let json = this.#pages.get(key);
     if (json !== undefined) return json;
     const pets = this.seedPets(status).below;
