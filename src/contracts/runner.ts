@@ -346,7 +346,7 @@ function runStateOf(run: Run, listing: readonly Record<string, JsonValue>[]): Ru
 }
 
 /**
- * A text as every report shows it: an excerpt (src/contracts/excerpt.ts) of what the deployment may have
+ * A text as every report shows it: an excerpt (src/terminal/excerpt-text.ts) of what the deployment may have
  * put in it; and when the base URL holds the key, without the key, which every text written from the
  * base URL would show (a Location resolved against it, the URL that could not be reached).
  */
