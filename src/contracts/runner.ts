@@ -32,7 +32,7 @@ import {
 } from './http.js';
 import { BigIntegers, groupWithRoundedIntegers } from './lossy-integers.js';
 import { pactInstalled } from './pact/pact-module.js';
-import { type PactWorker, pactWriteBudget, startPactWorker, verifyPacts } from './pact/pact-suite.js';
+import { type PactWorker, pactWriteBudget, pactWritesProblem, startPactWorker, verifyPacts } from './pact/pact-suite.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { Removals } from './removal.js';
 import { type Coverage, CoverageRecorder } from './reporters/coverage-reporter.js';
@@ -323,7 +323,7 @@ async function pactsToVerify(run: Run): Promise<{ pacts: LoadedPact[] } | { fata
   } catch (error) {
     return { fatal: messageOf(error) };
   }
-  const problem = pacts.map(pactProblem).find((found) => found !== undefined);
+  const problem = pacts.map(pactProblem).find((found) => found !== undefined) ?? pactWritesProblem(pacts, run.readOnly);
   return problem ? { fatal: problem } : { pacts };
 }
 
@@ -393,7 +393,8 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
   const { options } = run;
   const notRun = await stoppedAnswering(run, before);
   // Its own writes, besides what the spec suite left of the run's budget; those it sends are taken from it.
-  run.client.grantWrites(pactWriteBudget(state, pacts));
+  const writeBudget = pactWriteBudget(pacts);
+  run.client.grantWrites(writeBudget);
   const pactRun = await verifyPacts(state, pacts, {
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -407,6 +408,7 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
     worker: run.pactWorker,
     // The HAR file and the run-wide model read the answers' bodies.
     bodies: options.observe !== undefined || run.model !== undefined,
+    writeBudget,
   });
   run.pactTotals.requests = pactRun.requests;
   run.pactTotals.writes = pactRun.writes;

@@ -48,10 +48,25 @@ export interface LoadedPact {
   readonly pact: PactDocument;
 }
 
-/** The names of an interaction's provider states, whatever the Pact version. */
+/**
+ * The names of an interaction's provider states, whatever the Pact version, each once: a state is a
+ * fact about the deployment, not a count (`a pet exists` named 3,000 times is one pet, not 3,000 POSTs).
+ */
 export function statesOf(interaction: PactInteraction): string[] {
-  if (interaction.providerStates) return interaction.providerStates.map((state) => state.name);
+  if (interaction.providerStates) return [...new Set(interaction.providerStates.map((state) => state.name))];
   return interaction.providerState ? [interaction.providerState] : [];
+}
+
+/**
+ * The interaction as the Pact Verifier is given it: each provider state named once, at its first
+ * place (the Verifier sets up every entry; petstore-verify's setups read no `params`, so a second
+ * entry of a name is the same fact).
+ */
+export function withStatesOnce(interaction: PactInteraction): PactInteraction {
+  const { providerStates } = interaction;
+  if (providerStates === undefined) return interaction;
+  const named = new Set<string>();
+  return { ...interaction, providerStates: providerStates.filter((state) => !named.has(state.name) && named.add(state.name)) };
 }
 
 const READ_ERRORS: Readonly<Record<string, string>> = {
