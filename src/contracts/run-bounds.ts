@@ -23,7 +23,7 @@ export const MAX_FUZZ_WRITES = 120;
  */
 export const PACT_WRITES = 240;
 
-/** The most writes one run sends to the deployment, every suite and provider state together: the one number `--help` states. */
+/** The most writes one run sends to the deployment, every suite and provider state together, the one number `--help` states (a `--spec` that adds a delete or a replace adds its checks' writes). */
 export const RUN_WRITES = MAX_WRITES + PACT_WRITES + MAX_FUZZ_WRITES;
 
 /** Sequences generated when --fuzz-runs is not given: a few seconds against a local deployment. */

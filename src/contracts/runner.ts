@@ -114,7 +114,7 @@ export interface VerificationReport {
   readonly requests: number;
   /** How many of them were writes: requests of a method that is not safe (RFC 9110 §9.2.1), POST for this API. */
   readonly posts: number;
-  /** Writes taken from the run's budget, retries counted: at most `MAX_WRITES` by the spec suite, and the Pact and fuzz suites' own budgets more. */
+  /** Writes taken from the run's budget, retries counted: at most `RUN_WRITES` in all with the bundled spec (`MAX_WRITES` by the spec suite, `PACT_WRITES` by the Pact suite, `MAX_FUZZ_WRITES` by the fuzz suite). */
   readonly writes: number;
   /** Requests sent again after a 429, a gateway error or a dropped connection: `GET <url> after 503`. */
   readonly retried: readonly string[];

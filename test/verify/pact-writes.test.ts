@@ -37,7 +37,9 @@ afterAll(() => mock.stop());
 
 /** The requests the mock's journal holds, of one method or all. */
 async function journal(method?: string): Promise<number> {
-  const answer = await fetch(`${new URL(mock.url).origin}/__mock/requests${method ? `?method=${method}` : ''}`, { headers: { authorization: `Bearer ${KEY}` } });
+  const answer = await fetch(`${new URL(mock.url).origin}/__mock/requests${method ? `?method=${method}` : ''}`, {
+    headers: { authorization: `Bearer ${KEY}` },
+  });
   return ((await answer.json()) as { entries: unknown[] }).entries.length;
 }
 
@@ -83,7 +85,10 @@ describe("a pact's provider states", () => {
   }, 60_000);
 
   it('that would pass the bound are replayed with --read-only, which sends no write: their interactions are skipped, not refused', async () => {
-    const heavy = pactFile('heavy-read-only', Array.from({ length: PACT_WRITES }, (_, n) => ({ ...(readsCreatedPet as PactInteraction), description: `reads ${n}` })));
+    const heavy = pactFile(
+      'heavy-read-only',
+      Array.from({ length: PACT_WRITES }, (_, n) => ({ ...(readsCreatedPet as PactInteraction), description: `reads ${n}` })),
+    );
     await reset();
     const output = join(folder, 'heavy-read-only.json');
     const run = await verifyCli(['--pact', heavy.source, '--read-only', '--reporter', 'json', '--output', output]);
@@ -91,7 +96,9 @@ describe("a pact's provider states", () => {
     const report = JSON.parse(readFileSync(output, 'utf8')) as { posts: number; results: { id: string; outcome: string; reason?: string }[] };
     const heavyResults = report.results.filter((result) => result.id.startsWith('pact.heavy-read-only.'));
     expect(heavyResults).toHaveLength(PACT_WRITES);
-    expect(heavyResults.every((result) => result.outcome === 'skip' && result.reason === `--read-only: the state "${STATES.petExists}" may need a pet created`)).toBe(true);
+    expect(
+      heavyResults.every((result) => result.outcome === 'skip' && result.reason === `--read-only: the state "${STATES.petExists}" may need a pet created`),
+    ).toBe(true);
     expect(await journal('POST')).toBe(0);
   }, 60_000);
 });
