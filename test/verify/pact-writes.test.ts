@@ -84,6 +84,22 @@ describe("a pact's provider states", () => {
     expect(await journal()).toBe(before);
   }, 60_000);
 
+  it.each([
+    ['"providerStates": [null]', '"providerStates" that are not a list of objects each with a "name"', { providerStates: [null] }],
+    ['"providerStates" a text', '"providerStates" that are not a list of objects each with a "name"', { providerStates: STATES.petExists }],
+    ['no request', 'no HTTP request (a "request" with a "method" and a "path")', { request: undefined }],
+    ['a number for description', 'no "description" text', { description: 7 }],
+  ])(
+    'of an interaction with %s: refused at start, exit 2, with a sentence, never a stack trace (the verifier reads them before the Pact Verifier)',
+    async (_, said, change) => {
+      const odd = pactFile('odd', [{ ...(readsCreatedPet as PactInteraction), ...(change as object) }]);
+      const run = await verifyCli(['--pact', odd.source]);
+      expect(run.code).toBe(2);
+      expect(run.stdout + run.stderr).toContain(`${odd.source}: interaction 1 has ${said}, which petstore-verify reads before it replays a pact`);
+      expect(run.stderr).not.toMatch(/\bat .*\.js:\d+/);
+    },
+  );
+
   it('that would pass the bound are replayed with --read-only, which sends no write: their interactions are skipped, not refused', async () => {
     const heavy = pactFile(
       'heavy-read-only',
