@@ -15,5 +15,16 @@ export const MAX_WRITES = SPEC_WRITES + CROSS_CACHE_CREATES;
 /** The most writes the fuzz suite sends, besides the run's own budget (`MAX_WRITES`). */
 export const MAX_FUZZ_WRITES = 120;
 
+/**
+ * The most writes the Pact suite sends, retries after 429 and provider-state setups counted: a consumer's
+ * pacts of this API need tens (the bundled one 7, granted twice that). Derived from the pacts alone, its
+ * budget followed them: one interaction naming `a pet exists` 3,000 times made 3,000 POSTs on a shared
+ * staging. Pacts that may need more are refused at start, before the run's first request.
+ */
+export const PACT_WRITES = 240;
+
+/** The most writes one run sends to the deployment, every suite and provider state together, the one number `--help` states (a `--spec` that adds a delete or a replace adds its checks' writes). */
+export const RUN_WRITES = MAX_WRITES + PACT_WRITES + MAX_FUZZ_WRITES;
+
 /** Sequences generated when --fuzz-runs is not given: a few seconds against a local deployment. */
 export const DEFAULT_FUZZ_RUNS = 40;

@@ -32,7 +32,7 @@ import {
 } from './http.js';
 import { BigIntegers, groupWithRoundedIntegers } from './lossy-integers.js';
 import { pactInstalled } from './pact/pact-module.js';
-import { type PactWorker, pactWriteBudget, startPactWorker, verifyPacts } from './pact/pact-suite.js';
+import { type PactWorker, pactWriteBudget, pactWritesProblem, startPactWorker, verifyPacts } from './pact/pact-suite.js';
 import { type LoadedPact, loadPacts, pactProblem } from './pact/pacts.js';
 import { Removals } from './removal.js';
 import { type Coverage, CoverageRecorder } from './reporters/coverage-reporter.js';
@@ -114,7 +114,7 @@ export interface VerificationReport {
   readonly requests: number;
   /** How many of them were writes: requests of a method that is not safe (RFC 9110 §9.2.1), POST for this API. */
   readonly posts: number;
-  /** Writes taken from the run's budget, retries counted: at most `MAX_WRITES` by the spec suite, and the Pact and fuzz suites' own budgets more. */
+  /** Writes taken from the run's budget, retries counted: at most `RUN_WRITES` in all with the bundled spec (`MAX_WRITES` by the spec suite, `PACT_WRITES` by the Pact suite, `MAX_FUZZ_WRITES` by the fuzz suite). */
   readonly writes: number;
   /** Requests sent again after a 429, a gateway error or a dropped connection: `GET <url> after 503`. */
   readonly retried: readonly string[];
@@ -323,7 +323,7 @@ async function pactsToVerify(run: Run): Promise<{ pacts: LoadedPact[] } | { fata
   } catch (error) {
     return { fatal: messageOf(error) };
   }
-  const problem = pacts.map(pactProblem).find((found) => found !== undefined);
+  const problem = pacts.map(pactProblem).find((found) => found !== undefined) ?? pactWritesProblem(pacts, run.readOnly);
   return problem ? { fatal: problem } : { pacts };
 }
 
@@ -394,7 +394,8 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
   const { options } = run;
   const notRun = await stoppedAnswering(run, before);
   // Its own writes, besides what the spec suite left of the run's budget; those it sends are taken from it.
-  run.client.grantWrites(pactWriteBudget(state, pacts));
+  const writeBudget = pactWriteBudget(pacts);
+  run.client.grantWrites(writeBudget);
   const pactRun = await verifyPacts(state, pacts, {
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -408,6 +409,7 @@ async function runPactSuite(run: Run, state: RunState, pacts: readonly LoadedPac
     worker: run.pactWorker,
     // The HAR file and the run-wide model read the answers' bodies.
     bodies: options.observe !== undefined || run.model !== undefined,
+    writeBudget,
   });
   run.pactTotals.requests = pactRun.requests;
   run.pactTotals.writes = pactRun.writes;

@@ -17,7 +17,7 @@ import type { CompiledSpec } from '../openapi/bundled-model.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
 import { pactUrlProblem } from './pact/pact-url.js';
-import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES, MAX_WRITES } from './run-bounds.js';
+import { DEFAULT_FUZZ_RUNS, MAX_FUZZ_WRITES, MAX_WRITES, PACT_WRITES, RUN_WRITES } from './run-bounds.js';
 import type { Suite, WarningLevel } from './runner.js';
 import { verifierRedactor } from './verifier-redactor.js';
 
@@ -187,7 +187,7 @@ function targetOptions(): Option[] {
     ),
     new Option(
       '--read-only',
-      `send no write (no method but GET, HEAD, OPTIONS and TRACE, the safe ones of RFC 9110): checks and pact interactions that need one are skipped (otherwise at most ${MAX_WRITES} writes are sent by the spec suite, pets named "petstore-verify <run id> ...")`,
+      `send no write (no method but GET, HEAD, OPTIONS and TRACE, the safe ones of RFC 9110): checks and pact interactions that need one are skipped (otherwise at most ${RUN_WRITES} writes in all, retries and provider states counted: ${MAX_WRITES} by the spec suite (with the bundled spec), ${PACT_WRITES} by the Pact suite, pacts that may need more refused at start, and ${MAX_FUZZ_WRITES} by the fuzz suite; pets named "petstore-verify <run id> ...")`,
     ),
     new Option(
       '--fuzz-runs <n>',

@@ -11,11 +11,12 @@ import { type CheckResult, type Finding, type RunState, statusFault, undocumente
 import type { Contract } from '../contract.js';
 import { type ExchangeObserver, KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { acceptedCategoryId } from '../pets.js';
+import { PACT_WRITES } from '../run-bounds.js';
 import { isObject } from './guards.js';
 import { type Mismatch, mismatchFault } from './pact-faults.js';
-import { type LoadedPact, type PactDocument, type PactInteraction, statesOf } from './pacts.js';
+import { type LoadedPact, type PactDocument, type PactInteraction, statesOf, withStatesOnce } from './pacts.js';
 import { breaksContract } from './proxy.js';
-import { type StateSetup, stateSetups, stateSpecOf } from './states.js';
+import { stateMayWrite, stateSpecOf } from './states.js';
 import type { InteractionOutcome, PactJob, PactOutcome, WorkerMessage } from './worker.js';
 
 /** One interaction's verdict in the verifier's JSON report. */
@@ -218,27 +219,47 @@ function methodOf(interaction: PactInteraction): string {
   return interaction.request.method.toUpperCase();
 }
 
-/** How many writes an interaction may send: its own request when its method is not safe, and one per state that may create a pet. */
-function writesOf(interaction: PactInteraction, setups: Readonly<Record<string, StateSetup>>): number {
-  return (isWrite(methodOf(interaction)) ? 1 : 0) + statesOf(interaction).filter((name) => setups[name]?.mayWrite).length;
+/** How many writes an interaction may send: its own request when its method is not safe, and one per state (each named once) that may create a pet. */
+function writesOf(interaction: PactInteraction): number {
+  return (isWrite(methodOf(interaction)) ? 1 : 0) + statesOf(interaction).filter(stateMayWrite).length;
 }
 
-function skipReason(interaction: PactInteraction, state: RunState, setups: Readonly<Record<string, StateSetup>>): string | undefined {
+function skipReason(interaction: PactInteraction, state: RunState): string | undefined {
   if (!state.readOnly) return undefined;
   const method = methodOf(interaction);
   if (isWrite(method))
     return `--read-only: the interaction sends ${method}, a write (only GET, HEAD, OPTIONS and TRACE are safe, RFC 9110 §9.2.1), so it is not replayed`;
-  const writing = statesOf(interaction).find((name) => setups[name]?.mayWrite);
+  const writing = statesOf(interaction).find(stateMayWrite);
   return writing ? `--read-only: the state "${writing}" may need a pet created` : undefined;
 }
 
+/** The writes the pacts' interactions and their states need, in all. */
+function writesNeeded(pacts: readonly LoadedPact[]): number {
+  return pacts.reduce((sum, { pact }) => sum + pact.interactions.reduce((writes, interaction) => writes + writesOf(interaction), 0), 0);
+}
+
 /**
- * The writes the Pact suite may send, a budget of its own besides the spec suite's: twice what its
- * interactions and their states need, so that a write sent again after a 429 is not taken from another.
+ * The writes the Pact suite may send, a budget of its own besides the spec suite's, within the run's
+ * one bound (`PACT_WRITES`): twice what its interactions and their states need, so that a write sent
+ * again after a 429 is not taken from another.
  */
-export function pactWriteBudget(state: RunState, pacts: readonly LoadedPact[]): number {
-  const setups = stateSetups(stateSpecOf(state.contract), state.client, state.runId);
-  return 2 * pacts.flatMap(({ pact }) => pact.interactions).reduce((sum, interaction) => sum + writesOf(interaction, setups), 0);
+export function pactWriteBudget(pacts: readonly LoadedPact[]): number {
+  return Math.min(2 * writesNeeded(pacts), PACT_WRITES);
+}
+
+/**
+ * Why the pacts cannot be replayed within the Pact suite's bound of writes, or `undefined`: said at
+ * start, before the run's first request, naming the pact that passes it. Under `--read-only` none is sent.
+ */
+export function pactWritesProblem(pacts: readonly LoadedPact[], readOnly: boolean): string | undefined {
+  if (readOnly) return undefined;
+  let needed = 0;
+  for (const loaded of pacts) {
+    needed += writesNeeded([loaded]);
+    if (needed > PACT_WRITES)
+      return `the pacts to verify (--pact, with the bundled ones) may need more than ${PACT_WRITES} writes on the deployment, the most a run's Pact suite sends, past ${loaded.source} (${needed} so far: each interaction's request of a method that is not safe, and each provider state of it that may create a pet, named once); nothing was sent. Give fewer pacts, or interactions that need fewer such states, split them across runs, or replay them with --read-only (which skips the interactions that write)`;
+  }
+  return undefined;
 }
 
 export interface PactRunOptions {
@@ -257,6 +278,8 @@ export interface PactRunOptions {
   readonly worker?: PactWorker | undefined;
   /** Whether `onExchange` needs each answer's body (a HAR file is written). */
   readonly bodies?: boolean;
+  /** The writes the suite may send (`pactWriteBudget`), within what the run's budget has left. */
+  readonly writeBudget: number;
 }
 
 /** The Pact suite's results, and the requests it sent, for the report's totals. */
@@ -358,7 +381,6 @@ interface PactSuiteContext {
   readonly basePath: string;
   readonly baseUrl: string;
   readonly redact: (text: string) => string;
-  readonly setups: Readonly<Record<string, StateSetup>>;
   /** The category the spec suite's creates were accepted with: the provider states try it first. */
   readonly categoryId: string | undefined;
   /** A temporary folder for the pact files, one interaction each. */
@@ -399,7 +421,7 @@ function resultBase(consumer: string, interaction: PactInteraction) {
 /** The pact's interactions to send; those `--read-only` keeps back are reported as skipped. */
 function interactionsToSend(context: PactSuiteContext, pact: PactDocument): PactInteraction[] {
   return pact.interactions.filter((interaction) => {
-    const reason = context.options.notRun ?? skipReason(interaction, context.state, context.setups);
+    const reason = context.options.notRun ?? skipReason(interaction, context.state);
     if (reason) emit(context, { ...resultBase(pact.consumer.name, interaction), outcome: 'skip', ms: 0, findings: [], reason });
     return !reason;
   });
@@ -415,7 +437,7 @@ function writePactFiles(
   return Promise.all(
     interactions.map(async (interaction, n) => {
       const pactFile = join(context.folder, `${index}-${n}.json`);
-      await writeFile(pactFile, JSON.stringify({ ...pact, interactions: [interaction] }));
+      await writeFile(pactFile, JSON.stringify({ ...pact, interactions: [withStatesOnce(interaction)] }));
       return { description: interaction.description, pactFile };
     }),
   );
@@ -432,8 +454,8 @@ function workerJob(context: PactSuiteContext, interactions: PactJob['interaction
     ...(context.categoryId === undefined ? {} : { categoryId: context.categoryId }),
     timeoutMs: options.timeoutMs,
     concurrency: options.concurrency,
-    // What is left of the run's budget, less what the pacts before this one sent.
-    writesLeft: context.state.writesLeft - context.sent.writes,
+    // What is left of the suite's budget (within the run's), less what the pacts before this one sent.
+    writesLeft: Math.min(context.state.writesLeft, options.writeBudget) - context.sent.writes,
     bodies: options.bodies === true,
     ...(options.rps === undefined ? {} : { rps: options.rps }),
     deadlineAt: options.deadlineAt,
@@ -507,7 +529,6 @@ async function verifyPact(context: PactSuiteContext, index: number, loaded: Load
  */
 export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[], options: PactRunOptions): Promise<PactRun> {
   const basePath = basePathOf(state.contract.doc);
-  const setups = stateSetups(stateSpecOf(state.contract), state.client, state.runId);
   const categoryId = acceptedCategoryId(state);
   const folder = await mkdtemp(join(tmpdir(), 'petstore-verify-pacts-'));
   const context: PactSuiteContext = {
@@ -516,7 +537,6 @@ export async function verifyPacts(state: RunState, pacts: readonly LoadedPact[],
     basePath,
     baseUrl: state.client.baseUrl,
     redact: (value) => state.client.redact(value),
-    setups,
     categoryId,
     folder,
     results: [],

@@ -48,10 +48,25 @@ export interface LoadedPact {
   readonly pact: PactDocument;
 }
 
-/** The names of an interaction's provider states, whatever the Pact version. */
+/**
+ * The names of an interaction's provider states, whatever the Pact version, each once: a state is a
+ * fact about the deployment, not a count (`a pet exists` named 3,000 times is one pet, not 3,000 POSTs).
+ */
 export function statesOf(interaction: PactInteraction): string[] {
-  if (interaction.providerStates) return interaction.providerStates.map((state) => state.name);
+  if (interaction.providerStates) return [...new Set(interaction.providerStates.map((state) => state.name))];
   return interaction.providerState ? [interaction.providerState] : [];
+}
+
+/**
+ * The interaction as the Pact Verifier is given it: each provider state named once, at its first
+ * place (the Verifier sets up every entry; petstore-verify's setups read no `params`, so a second
+ * entry of a name is the same fact).
+ */
+export function withStatesOnce(interaction: PactInteraction): PactInteraction {
+  const { providerStates } = interaction;
+  if (providerStates === undefined) return interaction;
+  const named = new Set<string>();
+  return { ...interaction, providerStates: providerStates.filter((state) => !named.has(state.name) && named.add(state.name)) };
 }
 
 const READ_ERRORS: Readonly<Record<string, string>> = {
@@ -136,6 +151,23 @@ function parsePact(source: string, text: string): PactDocument {
 const KNOWN_STATES: ReadonlySet<string> = new Set(Object.values(STATES));
 
 /**
+ * What an interaction lacks of the fields petstore-verify reads before the Pact Verifier sees it (its
+ * description, its request's method and path, its states' names), or `undefined`: a pact's JSON is
+ * the consumer's, and one without them stopped the run with a stack trace.
+ */
+function shapeProblem(interaction: unknown): string | undefined {
+  if (!isObject(interaction)) return 'is not a JSON object';
+  if (typeof interaction.description !== 'string') return 'has no "description" text';
+  const { request, providerStates, providerState } = interaction;
+  if (!isObject(request) || typeof request.method !== 'string' || typeof request.path !== 'string')
+    return 'has no HTTP request (a "request" with a "method" and a "path")';
+  if (providerStates !== undefined && !(Array.isArray(providerStates) && providerStates.every((state) => isObject(state) && typeof state.name === 'string')))
+    return 'has "providerStates" that are not a list of objects each with a "name"';
+  if (providerState !== undefined && providerState !== null && typeof providerState !== 'string') return 'has a "providerState" that is not a text';
+  return undefined;
+}
+
+/**
  * Why a pact cannot be verified against this API, or `undefined`: one written for another
  * provider, or one that needs a provider state this verifier cannot set up (its interactions
  * would otherwise run against whatever the deployment holds, and pass or fail by chance).
@@ -143,7 +175,10 @@ const KNOWN_STATES: ReadonlySet<string> = new Set(Object.values(STATES));
 export function pactProblem({ source, pact }: LoadedPact): string | undefined {
   const provider = isObject(pact.provider) ? pact.provider.name : undefined;
   if (provider !== PROVIDER) return `${source} is a pact for the provider "${String(provider)}", not "${PROVIDER}": give a pact whose provider is ${PROVIDER}.`;
-  for (const interaction of pact.interactions) {
+  for (const [index, interaction] of pact.interactions.entries()) {
+    const unlike = shapeProblem(interaction);
+    if (unlike !== undefined)
+      return `${source}: interaction ${index + 1} ${unlike}, which petstore-verify reads before it replays a pact; give a pact written by Pact (V2 to V4) for this HTTP API.`;
     const unknown = statesOf(interaction).find((state) => !KNOWN_STATES.has(state));
     if (unknown !== undefined)
       return `${source} needs the provider state "${unknown}" (in "${interaction.description}"), which petstore-verify cannot set up; it knows: ${[...KNOWN_STATES].map((state) => `"${state}"`).join(', ')}.`;

@@ -169,6 +169,11 @@ const RECIPES: Readonly<Record<string, StateRecipe>> = {
   [STATES.petAbsent]: { mayWrite: false, setup: absentId },
 };
 
+/** Whether setting the provider state `name` up may need a POST: known from its recipe, before any run. */
+export function stateMayWrite(name: string): boolean {
+  return Object.hasOwn(RECIPES, name) && RECIPES[name]?.mayWrite === true;
+}
+
 /** The provider states' setups for one run, sharing what they learn of the deployment's categories. */
 export function stateSetups(spec: StateSpec, client: HttpClient, runId: string, categoryHint?: string): Record<string, StateSetup> {
   const context: StateContext = {
