@@ -5,6 +5,7 @@
  * and raw HTTP with a forged `Host`, or a request from this machine's address on its network, which the
  * dev server sees as another machine's.
  */
+import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
@@ -44,6 +45,29 @@ async function devServer(options: PetstoreMockPluginOptions, server: InlineConfi
   } finally {
     vi.unstubAllEnvs();
   }
+}
+
+/** Vite in middleware mode, in an HTTP server of the test's own bound to every interface, as an app's server mounts it. */
+async function inMiddlewareMode(options: PetstoreMockPluginOptions) {
+  vi.stubEnv('VITEST', '');
+  const vite = await createServer({
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [petstoreMock(options)],
+    server: { middlewareMode: true, watch: null },
+  }).finally(() => vi.unstubAllEnvs());
+  const server = createHttpServer(vite.middlewares);
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  // Safe: a server listening on a TCP port has an AddressInfo for its address.
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await vite.close();
+    },
+  };
 }
 
 /** One request with `host` as its `Host`, written on a socket of its own, and the answer: status, content type, body. */
@@ -147,6 +171,16 @@ describe('a dev server bound beyond loopback (red team 8 #12)', () => {
       // The mock the plugin had started on that port is stopped with the refusal.
       await expect(fetch(`http://127.0.0.1:${port}/v1/pets`)).rejects.toThrow();
     }
+    // A mock at target: the plugin cannot ask it, so the key it takes is named with it.
+    const mock = await startMockServer({ apiKey: KEY });
+    try {
+      await expect(devServer({ target: mock.url }, { host: '0.0.0.0' })).rejects.toThrow(
+        /^server\.host \(vite --host\) 0\.0\.0\.0 .* petstoreMock\(\{ target, apiKey \}\)/,
+      );
+      await (await devServer({ target: mock.url, apiKey: KEY }, { host: '0.0.0.0' })).vite.close();
+    } finally {
+      await mock.close();
+    }
     // A key of the user's own, or the default one named, is taken, as by the mock's server; loopback needs none.
     for (const options of [{ apiKey: KEY }, { apiKey: 'petstore-dev-key' }]) await (await devServer(options, { host: '0.0.0.0' })).vite.close();
     await (await devServer({}, { host: 'localhost' })).vite.close();
@@ -158,7 +192,7 @@ describe('a dev server bound beyond loopback (red team 8 #12)', () => {
     async () => {
       const dev = await devServer({ apiKey: KEY, count: 2 }, { host: '0.0.0.0' });
       const mock: MockServer = await startMockServer({ apiKey: KEY, count: 2 });
-      const toTarget = await devServer({ target: mock.url }, { host: '0.0.0.0' });
+      const toTarget = await inMiddlewareMode({ target: mock.url });
       const toTargetWithKey = await devServer({ target: mock.url, apiKey: KEY }, { host: '0.0.0.0' });
       try {
         const lan = (port: number, path: string, init: RequestInit = {}) => fetch(`http://${LAN_ADDRESS}:${port}${path}`, init);
@@ -176,13 +210,14 @@ describe('a dev server bound beyond loopback (red team 8 #12)', () => {
           expect((await lan(port, '/v1/pets?limit=1', { headers: bearer })).status).toBe(200);
           expect((await fetch(`http://127.0.0.1:${port}/__mock/requests`)).status).toBe(200);
         }
-        // A target's key the plugin was not given: it cannot ask for it, so other machines get no admin.
+        // A target's key the plugin was not given (Vite in the app's own server, bound where Vite cannot
+        // see, so nothing refused it at start): it cannot ask for it, so other machines get no admin.
         const unknown = await lan(toTarget.port, '/__mock/requests', { headers: bearer });
         expect(unknown.status).toBe(403);
         expect(((await unknown.json()) as { message: string }).message).toMatch(/petstoreMock\(\{ target, apiKey \}\)/);
         expect((await fetch(`http://127.0.0.1:${toTarget.port}/__mock/requests`)).status).toBe(200);
       } finally {
-        await Promise.all([dev.vite.close(), toTarget.vite.close(), toTargetWithKey.vite.close()]);
+        await Promise.all([dev.vite.close(), toTarget.close(), toTargetWithKey.vite.close()]);
         await mock.close();
       }
     },

@@ -167,12 +167,17 @@ function viteChecksHosts(config: ResolvedConfig): boolean {
 const ADMIN_PATHS = `^${ADMIN_PREFIX.slice(0, -1)}(?:[/?]|$)`;
 const ADMIN_MATCH = new RegExp(ADMIN_PATHS);
 
-/** The names the rule of who may reach the mock (`checkReach`) gives the plugin's options in its sentence. */
+/** The names the rule of who may reach the mock (`checkReach`) gives the plugin's options in its sentence: for a mock it starts, or one at `target`. */
 const VITE_REACH_NAMES: ReachNames = {
   host: 'server.host (vite --host)',
   allowedHosts: 'server.allowedHosts',
   key: 'petstoreMock({ apiKey })',
   allowDefault: `petstoreMock({ apiKey: '${MOCK_DEFAULTS.apiKey}' }) if the default is meant`,
+};
+const TARGET_REACH_NAMES: ReachNames = {
+  ...VITE_REACH_NAMES,
+  key: 'petstoreMock({ target, apiKey }), the key the mock at target takes',
+  allowDefault: `petstoreMock({ target, apiKey: '${MOCK_DEFAULTS.apiKey}' }) if that mock takes the default and it is meant`,
 };
 
 /**
@@ -187,13 +192,15 @@ function boundHost(config: ResolvedConfig): string {
 
 /**
  * The rule the mock's server keeps at start (`checkReach`), for the dev server that serves the mock's
- * API: bound beyond loopback, it needs a key of the user's own, as the default one is public. The mock
- * started for it is stopped before the error, which Vite reports as it does a config's.
+ * API: bound beyond loopback, it needs a key of the user's own, as the default one is public (for a
+ * `target`, the key named with it: the plugin cannot ask that mock). The mock started for it is
+ * stopped before the error, which Vite reports as it does a config's.
  */
-async function checkDevServerReach(config: ResolvedConfig, options: MockServerOptions, upstream: Upstream | undefined): Promise<void> {
-  const keyGiven = options.apiKey !== undefined || (options.apiKeys?.length ?? 0) > 0;
+async function checkDevServerReach(config: ResolvedConfig, options: PetstoreMockPluginOptions, upstream: Upstream | undefined): Promise<void> {
+  const target = 'target' in options;
+  const keyGiven = options.apiKey !== undefined || (!target && (options.apiKeys?.length ?? 0) > 0);
   try {
-    checkReach({ host: boundHost(config), keyGiven }, VITE_REACH_NAMES);
+    checkReach({ host: boundHost(config), keyGiven }, target ? TARGET_REACH_NAMES : VITE_REACH_NAMES);
   } catch (error) {
     await upstream?.stop();
     throw error;
@@ -270,7 +277,7 @@ export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
       // Vite's check, when on, runs after the mock's rule for a malformed Host; else the mock's rule
       // holds, with the name the dev server is bound to, as the mock's server takes its own.
       hostServed = viteChecksHosts(config) ? () => true : hostCheck([...allowedHosts, boundHost(config)]);
-      if (!('target' in options)) await checkDevServerReach(config, options, upstream);
+      await checkDevServerReach(config, options, upstream);
     },
     // The dev server's close() ends with closeBundle (once per environment), with or without an HTTP
     // server of its own (middleware mode).
