@@ -7,11 +7,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { Plugin, ProxyOptions, ResolvedConfig, ViteDevServer } from 'vite';
 import { parseUserUrl } from '../../http/user-url.js';
+import { KeyRedactor } from '../../redact/key-redactor.js';
 import { ADMIN_PREFIX } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
-import { optionsObject } from '../core/option-checks.js';
+import { keylessErrors } from '../core/keyless-errors.js';
+import { optionsObject, text } from '../core/option-checks.js';
+import { apiKeyProblem, bearerCheck } from '../pipeline/auth.js';
 import { hostCheck } from '../pipeline/host-guard.js';
+import { checkReach, type ReachNames } from '../pipeline/server-reach.js';
 import { type MockServerOptions, startMockServer } from './node-server.js';
+import { seamGuard } from './vite-guard.js';
 import { relayAsMock } from './vite-relay.js';
 
 /**
@@ -20,8 +25,14 @@ import { relayAsMock } from './vite-relay.js';
  * petstoreMock({ target: 'http://127.0.0.1:4010' }); // `npx petstore-mock` in another terminal
  */
 export interface PetstoreMockTarget {
-  /** The mock's origin, `http://127.0.0.1:4010` (its API under `/v1`), or its API's URL, as `startMockServer` gives it. */
+  /** The mock's origin, `http://127.0.0.1:4010` (its API under `/v1`), or its API's URL, as `startMockServer` gives it; no credentials, query or fragment. */
   readonly target: string;
+  /**
+   * That mock's key, which the plugin cannot learn from it: hidden in the dev server's start lines (a
+   * `target` may hold it in its path), and asked of admin requests from other machines. Without it, a
+   * dev server reachable beyond loopback refuses them the admin.
+   */
+  readonly apiKey?: string;
 }
 
 /**
@@ -30,10 +41,11 @@ export interface PetstoreMockTarget {
  */
 export type PetstoreMockPluginOptions = MockServerOptions | PetstoreMockTarget;
 
-/** The mock behind the proxy: its origin, the path its API lives under, and how to let it go. */
+/** The mock behind the proxy: its origin, the path its API lives under, its keys (unknown for a `target` without `apiKey`), and how to let it go. */
 interface Upstream {
   readonly origin: string;
   readonly basePath: string;
+  readonly keys: readonly string[] | undefined;
   stop(): Promise<void>;
 }
 
@@ -54,6 +66,7 @@ async function startUpstream(options: MockServerOptions): Promise<Upstream> {
   const upstream: Upstream = {
     origin: url.origin,
     basePath: url.pathname,
+    keys: server.mock.options.apiKeys,
     stop: () => {
       if (onGivenPort.get(port) === upstream) onGivenPort.delete(port);
       stopped ??= server.close();
@@ -64,9 +77,26 @@ async function startUpstream(options: MockServerOptions): Promise<Upstream> {
   return upstream;
 }
 
-/** A running mock's URL, held to the rule of every URL a user gives (`parseUserUrl`). */
+/**
+ * A running mock's URL, held to the rule of every URL a user gives (`parseUserUrl`), and as `--proxy`
+ * holds its base URL: credentials would be dropped by the proxy unsaid (and shown in the start lines),
+ * a query or a fragment ignored. The sentence quotes no part of the URL, which may hold a key.
+ */
 function targetUrl(target: string): URL {
-  return parseUserUrl(target, { name: 'petstoreMock: target', schemes: ['http:', 'https:'], example: 'http://127.0.0.1:4010' });
+  const url = parseUserUrl(target, { name: 'petstoreMock: target', schemes: ['http:', 'https:'], example: 'http://127.0.0.1:4010' });
+  if (url.username || url.password || url.search || url.hash)
+    throw new TypeError(
+      'petstoreMock: target must carry no credentials ("user:password@"), query or fragment: the dev server sends none of them to the mock; give its origin, such as http://127.0.0.1:4010, and its key as apiKey.',
+    );
+  return url;
+}
+
+/** The key given with `target`, checked by the mock's rule for a key; `undefined` when none is. */
+function targetKey(options: PetstoreMockTarget): string | undefined {
+  const key = text('petstoreMock: apiKey', options.apiKey, "'test-key'");
+  const problem = key === undefined ? undefined : apiKeyProblem(key);
+  if (problem !== undefined) throw new TypeError(`petstoreMock: apiKey: ${problem}`);
+  return key;
 }
 
 /** The mock the dev server proxies to: the running one `target` names, or one started now. */
@@ -74,8 +104,14 @@ function upstreamOf(options: PetstoreMockPluginOptions): Promise<Upstream> {
   if (!('target' in options)) return startUpstream(options);
   const url = targetUrl(options.target);
   const path = url.pathname.replace(/\/+$/, '');
+  const key = targetKey(options);
   // Not ours to stop: it was running before the dev server and runs after it.
-  return Promise.resolve({ origin: url.origin, basePath: path === '' ? MOCK_DEFAULTS.basePath : path, stop: async () => {} });
+  return Promise.resolve({
+    origin: url.origin,
+    basePath: path === '' ? MOCK_DEFAULTS.basePath : path,
+    keys: key === undefined ? undefined : [key],
+    stop: async () => {},
+  });
 }
 
 /**
@@ -129,18 +165,61 @@ function viteChecksHosts(config: ResolvedConfig): boolean {
  * redirects to its inspector (a key that starts with `^` is a regular expression to Vite).
  */
 const ADMIN_PATHS = `^${ADMIN_PREFIX.slice(0, -1)}(?:[/?]|$)`;
+const ADMIN_MATCH = new RegExp(ADMIN_PATHS);
+
+/** The names the rule of who may reach the mock (`checkReach`) gives the plugin's options in its sentence: for a mock it starts, or one at `target`. */
+const VITE_REACH_NAMES: ReachNames = {
+  host: 'server.host (vite --host)',
+  allowedHosts: 'server.allowedHosts',
+  key: 'petstoreMock({ apiKey })',
+  allowDefault: `petstoreMock({ apiKey: '${MOCK_DEFAULTS.apiKey}' }) if the default is meant`,
+};
+const TARGET_REACH_NAMES: ReachNames = {
+  ...VITE_REACH_NAMES,
+  key: 'petstoreMock({ target, apiKey }), the key the mock at target takes',
+  allowDefault: `petstoreMock({ target, apiKey: '${MOCK_DEFAULTS.apiKey}' }) if that mock takes the default and it is meant`,
+};
+
+/**
+ * The interface the dev server binds, as the mock's `host` would name it: Vite binds `localhost` unless
+ * told, and every interface for `true` (`vite --host`).
+ */
+function boundHost(config: ResolvedConfig): string {
+  const { host } = config.server;
+  if (host === true) return '0.0.0.0';
+  return typeof host === 'string' && host !== '' ? host : 'localhost';
+}
+
+/**
+ * The rule the mock's server keeps at start (`checkReach`), for the dev server that serves the mock's
+ * API: bound beyond loopback, it needs a key of the user's own, as the default one is public (for a
+ * `target`, the key named with it: the plugin cannot ask that mock). The mock started for it is
+ * stopped before the error, which Vite reports as it does a config's.
+ */
+async function checkDevServerReach(config: ResolvedConfig, options: PetstoreMockPluginOptions, upstream: Upstream | undefined): Promise<void> {
+  const target = 'target' in options;
+  const keyGiven = options.apiKey !== undefined || (!target && (options.apiKeys?.length ?? 0) > 0);
+  try {
+    checkReach({ host: boundHost(config), keyGiven }, target ? TARGET_REACH_NAMES : VITE_REACH_NAMES);
+  } catch (error) {
+    await upstream?.stop();
+    throw error;
+  }
+}
 
 /**
  * After Vite's own lines (`Local: http://localhost:5173/`), where the app reaches the API and the
- * inspector through the dev server, and where the mock itself listens.
+ * inspector through the dev server, and where the mock itself listens; the mock's keys hidden as the
+ * proxy's start line hides them, since a `target` may hold one in its path.
  */
 function printWhere(server: ViteDevServer, upstream: Upstream): void {
   const printUrls = server.printUrls.bind(server);
+  const keys = new KeyRedactor(upstream.keys ?? [], { shortAsToken: true });
   server.printUrls = () => {
     printUrls();
     const local = server.resolvedUrls?.local[0];
     if (local === undefined) return;
-    const info = (label: string, url: string) => server.config.logger.info(`  ➜  ${label} ${url}`);
+    const info = (label: string, url: string) => server.config.logger.info(keys.text(`  ➜  ${label} ${url}`));
     info('Pet store API:', `${new URL(upstream.basePath, local).href} (petstore-mock at ${upstream.origin}${upstream.basePath})`);
     info('Its inspector:', new URL(ADMIN_PREFIX, local).href);
   };
@@ -161,10 +240,14 @@ function printWhere(server: ViteDevServer, upstream: Upstream): void {
 export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
   // Checked where it enters: a target that is no URL is said when the config is written, not when Vite starts.
   const options = optionsObject('petstoreMock', given);
-  if ('target' in options) targetUrl(options.target);
+  if ('target' in options) {
+    targetUrl(options.target);
+    targetKey(options);
+  }
   let upstream: Upstream | undefined;
   // Until Vite's config says it checks `Host` itself, the names are those the mock serves.
-  let hostServed = hostCheck('target' in options ? [] : (options.allowedHosts ?? []));
+  const allowedHosts = 'target' in options ? [] : (options.allowedHosts ?? []);
+  let hostServed = hostCheck(allowedHosts);
   const fromApp = (request: IncomingMessage) => fromAppPage(request, hostServed);
   return {
     name: 'petstore-mock',
@@ -176,10 +259,25 @@ export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
       return { server: { proxy: { [upstream.basePath]: api, [ADMIN_PATHS]: adminProxy(upstream.origin, fromApp) } } };
     },
     configureServer(server) {
-      if (upstream) printWhere(server, upstream);
+      if (!upstream) return;
+      printWhere(server, upstream);
+      const { basePath, keys } = upstream;
+      const authorize = keys === undefined ? undefined : bearerCheck(keys);
+      const guard = seamGuard({
+        proxied: (target) => target.startsWith(basePath) || ADMIN_MATCH.test(target),
+        hostServed: (host) => hostServed(host),
+        authorize,
+        keyless: keylessErrors(new KeyRedactor(keys ?? [], { shortAsToken: true })),
+      });
+      // First of all: before Vite's own host check (a malformed Host is the mock's 400, whatever Vite
+      // says of it), its CORS answers and its proxy, which would hand the request to the mock as its own.
+      server.middlewares.stack.unshift({ route: '', handle: guard });
     },
-    configResolved(config) {
-      if (viteChecksHosts(config)) hostServed = () => true;
+    async configResolved(config) {
+      // Vite's check, when on, runs after the mock's rule for a malformed Host; else the mock's rule
+      // holds, with the name the dev server is bound to, as the mock's server takes its own.
+      hostServed = viteChecksHosts(config) ? () => true : hostCheck([...allowedHosts, boundHost(config)]);
+      await checkDevServerReach(config, options, upstream);
     },
     // The dev server's close() ends with closeBundle (once per environment), with or without an HTTP
     // server of its own (middleware mode).

@@ -165,15 +165,30 @@ export interface RawRequest {
 }
 
 /**
+ * The rejection of a request by its `Host` alone: malformed (a port that is no number), one the host
+ * does not serve, or none on HTTP/1.1; `undefined` when it may go on. The Vite plugin applies it where
+ * the dev server proxies to the mock, which sees its own address as `Host` there (src/mock/hosts/vite-guard.ts).
+ */
+export function hostRejection(hostAllowed: (host: string) => boolean, raw: RawRequest): MockResponse | undefined {
+  return hostsRejection(hostAllowed, raw, headerValues(raw.rawHeaders, 'host'));
+}
+
+function hostsRejection(hostAllowed: (host: string) => boolean, raw: RawRequest, hosts: readonly string[]): MockResponse | undefined {
+  if (hosts.length === 0 && raw.httpVersion === '1.1') return MISSING_HOST;
+  // Plain loops: every request passes here, and a callback to `find` is a closure made per request.
+  for (const host of hosts) if (parsedHostOf(host) === undefined) return malformedHost(host);
+  for (const host of hosts) if (!hostAllowed(host)) return foreignHost(host);
+  return undefined;
+}
+
+/**
  * The response a Node host gives before anything else sees the request: a malformed `Host` (a port
  * that is no number), a `Host` it does not serve, an HTTP/1.1 request without one, or an admin request a page could have forged; `undefined` when
  * the request may go on. The mock's server and the proxy both pass every request through here.
  */
 export function guardResponse(hostAllowed: (host: string) => boolean, request: MockRequest, raw: RawRequest): MockResponse | undefined {
   const hosts = headerValues(raw.rawHeaders, 'host');
-  if (hosts.length === 0 && raw.httpVersion === '1.1') return MISSING_HOST;
-  // Plain loops: every request passes here, and a callback to `find` is a closure made per request.
-  for (const host of hosts) if (parsedHostOf(host) === undefined) return malformedHost(host);
-  for (const host of hosts) if (!hostAllowed(host)) return foreignHost(host);
+  const rejected = hostsRejection(hostAllowed, raw, hosts);
+  if (rejected !== undefined) return rejected;
   return isAdminTarget(request.target) ? adminProblem(request, hosts[0]) : undefined;
 }

@@ -1,0 +1,77 @@
+/**
+ * The mock's request guards where the dev server proxies to it. Behind Vite's proxy the mock sees every
+ * request come from 127.0.0.1 with its own address as `Host` (`changeOrigin`), so the rules it keeps on
+ * its own server would hold nothing there: a malformed `Host`, a `Host` it does not serve (DNS
+ * rebinding, when Vite's own check is off), and an admin request from another machine without the key
+ * (a dev server bound beyond loopback, `vite --host`). They are applied here, at the dev server's seam,
+ * by the mock's own functions, and answered with the mock's Error, before Vite's host check and proxy.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Connect } from 'vite';
+import { isInspectorFile, withoutCors } from '../admin/endpoints.js';
+import { errorResponse, type MockResponse, wireBody } from '../core/messages.js';
+import { type AuthProblem, UNAUTHORIZED } from '../pipeline/auth.js';
+import { hostRejection, isAdminTarget, joinedHeader } from '../pipeline/host-guard.js';
+import { isLoopback } from '../pipeline/server-reach.js';
+import { headerList } from './node-server.js';
+
+/** What the dev server holds a request for the mock to. */
+export interface SeamRules {
+  /** Whether the dev server proxies a request-target to the mock (its API or its admin). */
+  readonly proxied: (target: string) => boolean;
+  /** Whether a `Host` is one the dev server serves: the mock's rule when Vite checks none, else any well-formed one (Vite's check follows). */
+  readonly hostServed: (host: string) => boolean;
+  /** The check of the mock's keys; `undefined` when the plugin does not know them (`target` without `apiKey`). */
+  readonly authorize: ((authorization: string | undefined) => AuthProblem | number) | undefined;
+  /** The Error without the mock's keys: the guard may quote the `Host` sent. */
+  readonly keyless: (response: MockResponse) => MockResponse;
+}
+
+/** Said to another machine asking for the admin of a mock at `target` whose key the plugin was not given. */
+const KEY_UNKNOWN = withoutCors(
+  errorResponse(
+    'forbidden',
+    'The admin endpoints answer other machines only with the key, and the dev server was not told the key of the mock at target: give it as petstoreMock({ target, apiKey }), or call the admin from this machine.',
+  ),
+);
+
+/**
+ * Whether a request comes from this machine. The mock asks the admin's key when it is bound beyond
+ * loopback (`adminKeyRequired`); behind the dev server it cannot see who asks, so the dev server judges
+ * each request by the address it came from, with the same rule (`isLoopback`). A dual-stack server
+ * (`::`, `vite --host`) sees an IPv4 client as `::ffff:127.0.0.1`.
+ */
+function fromThisMachine(remoteAddress: string | undefined): boolean {
+  return remoteAddress !== undefined && isLoopback(remoteAddress.replace(/^::ffff:/i, ''));
+}
+
+/** The mock's 401 (or, with the key unknown, 403) for an admin request from another machine without the key; the inspector's files need none, as on the mock. */
+function adminKeyRejection(rules: SeamRules, request: IncomingMessage, target: string): MockResponse | undefined {
+  if (!isAdminTarget(target) || fromThisMachine(request.socket.remoteAddress)) return undefined;
+  if (isInspectorFile(request.method ?? 'GET', target.split('?')[0] ?? '')) return undefined;
+  if (rules.authorize === undefined) return KEY_UNKNOWN;
+  const key = rules.authorize(joinedHeader(request.rawHeaders, 'authorization'));
+  return typeof key === 'string' ? withoutCors(UNAUTHORIZED[key]) : undefined;
+}
+
+/** Writes the guard's Error as the mock's server writes an answer. */
+function answer(outgoing: ServerResponse, method: string, response: MockResponse): void {
+  const headers = headerList(response, false);
+  headers[1] = Buffer.byteLength(response.body);
+  outgoing.writeHead(response.status, headers);
+  outgoing.end(wireBody(method, response));
+}
+
+/**
+ * The middleware that holds each request the dev server proxies to the mock to the mock's guards: its
+ * `Host` rule (`hostRejection`, the Node server's), then the admin's key for another machine.
+ */
+export function seamGuard(rules: SeamRules): Connect.NextHandleFunction {
+  return (request, outgoing, next) => {
+    const target = request.url ?? '/';
+    if (!rules.proxied(target)) return next();
+    const rejected = hostRejection(rules.hostServed, request) ?? adminKeyRejection(rules, request, target);
+    if (rejected === undefined) return next();
+    answer(outgoing, request.method ?? 'GET', rules.keyless(rejected));
+  };
+}
