@@ -39,8 +39,18 @@ export interface Ordered {
   readonly status?: string | undefined;
 }
 
+/**
+ * An id as the exact integer its digits write, or `undefined` for what no page's order can read: a page
+ * is a deployment's answer and may hold anything (no id, `1.5`, `"abc"`, a million digits).
+ */
+function exactIdOf(digits: string): bigint | undefined {
+  return digits.length <= 64 && /^-?\d+$/.test(digits) ? BigInt(digits) : undefined;
+}
+
+/** Two ids in order; an id that is no integer is in no id order. */
 function compareIds(a: string, b: string): number {
-  const [x, y] = [BigInt(a), BigInt(b)];
+  const [x, y] = [exactIdOf(a), exactIdOf(b)];
+  if (x === undefined || y === undefined) return 1;
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
