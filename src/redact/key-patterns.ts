@@ -97,12 +97,8 @@ function needleOf(characters: readonly string[]): string | undefined {
  * form's characters literally holds the form's needle once folded.
  */
 function foldedForNeedles(text: string): string {
-  const lower = text.toLowerCase();
-  return FOLDED.test(lower) ? lower.replace(FOLDED_ALL, (character) => (character === '_' ? '/' : '+')) : lower;
+  return text.toLowerCase().replaceAll('-', '+').replaceAll('_', '/').replaceAll(' ', '+');
 }
-
-const FOLDED = /[-_ ]/;
-const FOLDED_ALL = /[-_ ]/g;
 
 /**
  * The ends of a form of a long value that may be missing, so that the value echoed without its first or

@@ -13,6 +13,14 @@ const HELD_STRINGS_CHARS = 8 * 1024 * 1024;
 const HELD_STRING_CHARS = 64 * 1024;
 
 /**
+ * The texts `text()` remembers its answer for: the short ones (a header value, a word of a line), which a
+ * run or a journal writes again and again (`application/json`, a date, `keep-alive` on every answer).
+ * At most so many, so that what they hold (a short text may be a slice of a long one) stays bounded.
+ */
+const SHOWN_TEXT_CHARS = 128;
+const SHOWN_TEXTS = 2_048;
+
+/**
  * A word of a text as the decoded forms are looked for in it: what stands between blanks, quotes and
  * angle brackets. U+FEFF, which JavaScript counts as a blank, is drawn as nothing: it joins a word.
  */
@@ -59,6 +67,8 @@ export class KeyRedactor {
   /** Whether each string of a parsed body seen since the last secret was added holds one (`parsedBody`). */
   readonly #heldStrings = new Map<string, boolean>();
   #heldChars = 0;
+  /** What `text()` gave each short text since the last secret was added. */
+  readonly #shownTexts = new Map<string, string>();
 
   constructor(secrets: readonly (string | undefined)[], options: KeyRedactorOptions = {}) {
     this.#placeholder = options.placeholder ?? '***';
@@ -84,6 +94,18 @@ export class KeyRedactor {
    * character short of its end (a near miss, a base64 window) leaves no part of it beside the placeholder.
    */
   text(text: string): string {
+    if (text.length > SHOWN_TEXT_CHARS) return this.#shown(text);
+    let shown = this.#shownTexts.get(text);
+    if (shown === undefined) {
+      shown = this.#shown(text);
+      if (this.#shownTexts.size >= SHOWN_TEXTS) this.#shownTexts.clear();
+      this.#shownTexts.set(text, shown);
+    }
+    return shown;
+  }
+
+  /** `text()`, worked out. */
+  #shown(text: string): string {
     // A key with characters drawn as nothing between its own reads as the key, and no pattern finds it whole:
     // each word that holds one so goes whole first, before a pattern for a half of it hides that half and leaves the rest.
     let shown = text;
@@ -195,6 +217,7 @@ export class KeyRedactor {
   #compile(): void {
     this.#heldStrings.clear();
     this.#heldChars = 0;
+    this.#shownTexts.clear();
     const long = this.#values.filter((value) => value.length >= SHORT_SECRET_LENGTH).sort((a, b) => b.length - a.length);
     // The halves last: a half of a longer value may stand inside a shorter one's form, and hiding it
     // first would leave the rest of that form behind.
