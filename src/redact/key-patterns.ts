@@ -70,13 +70,34 @@ interface MissingEnds {
   readonly last: number;
 }
 
-/** `text` as a pattern, character by character, with as many characters at each end optional as `missing` says. */
-function textPattern(text: string, each: (character: string) => string, missing: MissingEnds = { first: 0, last: 0 }): string {
+/**
+ * `text` as a form: a pattern, character by character, with as many characters at each end optional as
+ * `missing` says; and its needle, the characters every match holds, folded (`foldedForNeedles`).
+ */
+function formOf(text: string, each: (character: string) => string, missing: MissingEnds = { first: 0, last: 0 }): Form {
   const characters = [...text].map(each);
-  if (characters.length <= missing.first + missing.last) return characters.join('');
+  if (characters.length <= missing.first + missing.last) return { text, pattern: characters.join(''), needle: needleOf([...text]) };
   for (let i = 0; i < missing.first; i++) characters[i] = `${characters[i]}?`;
   for (let i = 1; i <= missing.last; i++) characters[characters.length - i] = `${characters.at(-i)}?`;
-  return characters.join('');
+  return { text, pattern: characters.join(''), needle: needleOf([...text].slice(missing.first, characters.length - missing.last)) };
+}
+
+/**
+ * The characters a match of a form holds literally when the text it is in has no escape (`%`, `\\`), folded;
+ * `undefined` when a character outside ASCII is among them (its case may be another character).
+ */
+function needleOf(characters: readonly string[]): string | undefined {
+  const needle = characters.join('');
+  return /^[\0-\x7f]*$/.test(needle) ? foldedForNeedles(needle) : undefined;
+}
+
+/**
+ * A text as a needle is looked for in it: lower case, `-` and `_` as base64's `+` and `/` (a form's base64
+ * twins), a space as `+` (how a URL writes it). Each character folds on its own, so a text that holds a
+ * form's characters literally holds the form's needle once folded.
+ */
+function foldedForNeedles(text: string): string {
+  return text.toLowerCase().replaceAll('-', '+').replaceAll('_', '/').replaceAll(' ', '+');
 }
 
 /**
@@ -139,6 +160,8 @@ function halves(value: string): string[] {
 interface Form {
   readonly text: string;
   readonly pattern: string;
+  /** What a text without escapes holds, folded, wherever the pattern finds the form in it (`undefined`: none said). */
+  readonly needle: string | undefined;
 }
 
 /** A character in either case, or escaped. */
@@ -149,20 +172,20 @@ const anyCasePattern = (character: string) => characterPattern(character, true);
  * offset, its hex, its random halves; all but base64 in any case (an echo of the key upper-cased reveals it as surely).
  */
 function longForms(value: string): Form[] {
-  const own = { text: value, pattern: textPattern(value, anyCasePattern, missingEnds(value, 1, true)) };
+  const own = formOf(value, anyCasePattern, missingEnds(value, 1, true));
   // Its whole base64 too, padded or not, so that an echo of it alone leaves no edge character behind.
   const whole = base64Of(utf8.encode(value));
   // A window too short to say anything (a value of one or two bytes) is left to the value's other forms.
   const long = (window: string) => window.length >= 4;
   // Only the windows at each offset lose their ends: the whole forms are for an echo of the value alone.
   const windows = [
-    ...[whole, whole.replace(/=+$/, '')].filter(long).map((window) => ({ text: window, pattern: textPattern(window, base64CharacterPattern) })),
+    ...[whole, whole.replace(/=+$/, '')].filter(long).map((window) => formOf(window, base64CharacterPattern)),
     ...base64Windows(value)
       .filter(long)
-      .map((window) => ({ text: window, pattern: textPattern(window, base64CharacterPattern, missingEnds(window, 2)) })),
+      .map((window) => formOf(window, base64CharacterPattern, missingEnds(window, 2))),
   ];
   const hex = hexOf(value);
-  return [own, ...windows, { text: hex, pattern: textPattern(hex, (digit) => literalPattern(digit, true), missingEnds(hex, 2)) }];
+  return [own, ...windows, formOf(hex, (digit) => literalPattern(digit, true), missingEnds(hex, 2))];
 }
 
 /**
@@ -172,9 +195,9 @@ function longForms(value: string): Form[] {
  */
 function halfForms(value: string): Form[] {
   return halves(value).flatMap((half) => [
-    { text: half, pattern: textPattern(half, anyCasePattern) },
-    ...base64Windows(half).map((window) => ({ text: window, pattern: textPattern(window, base64CharacterPattern) })),
-    { text: hexOf(half), pattern: textPattern(hexOf(half), (digit) => literalPattern(digit, true)) },
+    formOf(half, anyCasePattern),
+    ...base64Windows(half).map((window) => formOf(window, base64CharacterPattern)),
+    formOf(hexOf(half), (digit) => literalPattern(digit, true)),
   ]);
 }
 
@@ -196,23 +219,52 @@ function shortForms(value: string, asToken: boolean): Form[] {
   return [...new Set(texts)]
     .filter((text) => text !== '')
     .map((text) => {
-      const pattern = textPattern(text, text === value ? characterPattern : base64CharacterPattern);
-      if (!asToken) return { text, pattern };
+      const form = formOf(text, text === value ? characterPattern : base64CharacterPattern);
+      if (!asToken) return form;
       const before = ALNUM.test(text[0] ?? '') ? '(?<![A-Za-z0-9])' : '';
       const after = ALNUM.test(text.at(-1) ?? '') ? '(?![A-Za-z0-9])' : '';
-      return { text, pattern: `${before}${pattern}${after}` };
+      return { ...form, pattern: `${before}${form.pattern}${after}` };
     });
 }
 
 /**
- * One regular expression (global) for every form of every value, or `undefined` for none. Longest form
- * first, so that a form holding another (the near miss `<key>x` holds the key) is replaced whole.
+ * How a text is searched for the forms of some values: one regular expression (global) for every form,
+ * and the needles (`Form`) that tell, with no more than `includes`, that a text without escapes holds
+ * none of them. The pattern of each form is long (each character in every escape), and most texts a
+ * report or a log writes hold no key: the needles spare them the pattern.
  */
-export function secretPattern(values: readonly string[], kind: SecretKind): RegExp | undefined {
+export interface SecretFinder {
+  readonly pattern: RegExp;
+  /** One per form, or `undefined` when a form has none: then every text is searched with the pattern. */
+  readonly needles: readonly string[] | undefined;
+}
+
+/**
+ * The finder of every form of every value, or `undefined` for none. Longest form first in the pattern,
+ * so that a form holding another (the near miss `<key>x` holds the key) is replaced whole.
+ */
+export function secretFinder(values: readonly string[], kind: SecretKind): SecretFinder | undefined {
   const forms = values.flatMap((value) =>
     kind === 'long' ? longForms(value) : kind === 'long-halves' ? halfForms(value) : shortForms(value, kind === 'short-token'),
   );
   if (forms.length === 0) return undefined;
   const alternatives = [...new Map(forms.map((form) => [form.pattern, form.text.length]))].sort(([, a], [, b]) => b - a).map(([pattern]) => pattern);
-  return new RegExp(alternatives.join('|'), 'g');
+  const needles = forms.map((form) => form.needle);
+  return {
+    pattern: new RegExp(alternatives.join('|'), 'g'),
+    needles: needles.every((needle) => needle !== undefined) ? [...new Set(needles)] : undefined,
+  };
+}
+
+/**
+ * Whether a text may hold a form `finder` finds: it has an escape (`%` or `\\`, with which any character
+ * of a form may be written), or, folded (`foldedForNeedles`), one of the forms' needles.
+ */
+export function mayHold(finder: SecretFinder, folded: string | undefined): boolean {
+  return finder.needles === undefined || folded === undefined || finder.needles.some((needle) => folded.includes(needle));
+}
+
+/** A text folded for `mayHold`, or `undefined` when it has an escape, and so every pattern must search it. */
+export function literalText(text: string): string | undefined {
+  return text.includes('%') || text.includes('\\') ? undefined : foldedForNeedles(text);
 }

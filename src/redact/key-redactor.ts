@@ -4,13 +4,21 @@
  * a form of a key one of them finds, the other finds too. See key-patterns.ts for the forms.
  */
 import { decodedForms, INVISIBLE } from './decoded-forms.js';
-import { type SecretKind, SHORT_SECRET_LENGTH, secretPattern } from './key-patterns.js';
+import { literalText, mayHold, type SecretFinder, type SecretKind, SHORT_SECRET_LENGTH, secretFinder } from './key-patterns.js';
 
 const JSON_STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
 
 /** How many characters of strings `parsedBody` remembers the verdict of, in all and for one string. */
 const HELD_STRINGS_CHARS = 8 * 1024 * 1024;
 const HELD_STRING_CHARS = 64 * 1024;
+
+/**
+ * The texts `text()` remembers its answer for: the short ones (a header value, a word of a line), which a
+ * run or a journal writes again and again (`application/json`, a date, `keep-alive` on every answer).
+ * At most so many, so that what they hold (a short text may be a slice of a long one) stays bounded.
+ */
+const SHOWN_TEXT_CHARS = 128;
+const SHOWN_TEXTS = 2_048;
 
 /**
  * A word of a text as the decoded forms are looked for in it: what stands between blanks, quotes and
@@ -50,8 +58,8 @@ export class KeyRedactor {
    * base64), and a form that may stop short of its end would otherwise stop inside the longer value's
    * and leave its last characters behind.
    */
-  #long: RegExp[] = [];
-  #short: RegExp | undefined;
+  #long: SecretFinder[] = [];
+  #short: SecretFinder | undefined;
   /** The placeholder and the rest of the word it stands in. */
   readonly #rest: RegExp;
   /** The long values lower-cased, each whole and without its first or last character: what a decoded text is searched for. */
@@ -59,6 +67,8 @@ export class KeyRedactor {
   /** Whether each string of a parsed body seen since the last secret was added holds one (`parsedBody`). */
   readonly #heldStrings = new Map<string, boolean>();
   #heldChars = 0;
+  /** What `text()` gave each short text since the last secret was added. */
+  readonly #shownTexts = new Map<string, string>();
 
   constructor(secrets: readonly (string | undefined)[], options: KeyRedactorOptions = {}) {
     this.#placeholder = options.placeholder ?? '***';
@@ -84,6 +94,18 @@ export class KeyRedactor {
    * character short of its end (a near miss, a base64 window) leaves no part of it beside the placeholder.
    */
   text(text: string): string {
+    if (text.length > SHOWN_TEXT_CHARS) return this.#shown(text);
+    let shown = this.#shownTexts.get(text);
+    if (shown === undefined) {
+      shown = this.#shown(text);
+      if (this.#shownTexts.size >= SHOWN_TEXTS) this.#shownTexts.clear();
+      this.#shownTexts.set(text, shown);
+    }
+    return shown;
+  }
+
+  /** `text()`, worked out. */
+  #shown(text: string): string {
     // A key with characters drawn as nothing between its own reads as the key, and no pattern finds it whole:
     // each word that holds one so goes whole first, before a pattern for a half of it hides that half and leaves the rest.
     let shown = text;
@@ -93,9 +115,18 @@ export class KeyRedactor {
       if (this.#decodedHolds(shown)) return this.#placeholder;
     }
     const before = shown;
-    for (const pattern of this.#long) shown = shown.replace(pattern, this.#placeholder);
-    if (shown !== before) shown = shown.replace(this.#rest, this.#placeholder);
-    if (this.#short) shown = shown.replace(this.#short, this.#placeholder);
+    // Each pattern only where its needles say it may find something; the text is folded again once it changed.
+    let literal = literalText(shown);
+    for (const finder of this.#long) {
+      if (!mayHold(finder, literal)) continue;
+      const replaced = shown.replace(finder.pattern, this.#placeholder);
+      if (replaced !== shown) [shown, literal] = [replaced, literalText(replaced)];
+    }
+    if (shown !== before) {
+      shown = shown.replace(this.#rest, this.#placeholder);
+      literal = literalText(shown);
+    }
+    if (this.#short && mayHold(this.#short, literal)) shown = shown.replace(this.#short.pattern, this.#placeholder);
     // What is left holds a long secret only under layers of encoding (decoded-forms.ts): each word that
     // does goes whole, and the whole text when only words together do.
     if (this.#decodedHolds(shown)) {
@@ -107,7 +138,8 @@ export class KeyRedactor {
 
   /** Whether `text` holds a secret in any form `text()` replaces. */
   holds(text: string): boolean {
-    return this.#long.some((pattern) => found(pattern, text)) || found(this.#short, text) || this.#decodedHolds(text);
+    const literal = literalText(text);
+    return this.#long.some((finder) => found(finder, text, literal)) || found(this.#short, text, literal) || this.#decodedHolds(text);
   }
 
   /** Whether a text `text` stands for, once layers of encoding are undone, holds a long secret (or all of it but an end character). */
@@ -185,12 +217,13 @@ export class KeyRedactor {
   #compile(): void {
     this.#heldStrings.clear();
     this.#heldChars = 0;
+    this.#shownTexts.clear();
     const long = this.#values.filter((value) => value.length >= SHORT_SECRET_LENGTH).sort((a, b) => b.length - a.length);
     // The halves last: a half of a longer value may stand inside a shorter one's form, and hiding it
     // first would leave the rest of that form behind.
-    this.#long = [...long.map((value) => secretPattern([value], 'long')), secretPattern(long, 'long-halves')].filter((pattern) => pattern !== undefined);
+    this.#long = [...long.map((value) => secretFinder([value], 'long')), secretFinder(long, 'long-halves')].filter((finder) => finder !== undefined);
     this.#decodedNeedles = [...new Set(long.flatMap((value) => [value, value.slice(1), value.slice(0, -1)].map((needle) => needle.toLowerCase())))];
-    this.#short = secretPattern(
+    this.#short = secretFinder(
       this.#values.filter((value) => value.length < SHORT_SECRET_LENGTH),
       this.#shortKind,
     );
@@ -225,8 +258,10 @@ function parsedLiteral(literal: string): string | undefined {
   }
 }
 
-function found(pattern: RegExp | undefined, text: string): boolean {
-  if (pattern === undefined) return false;
+/** Whether `finder` finds a form in `text` (`literal`: the text as `literalText` gives it). */
+function found(finder: SecretFinder | undefined, text: string, literal: string | undefined): boolean {
+  if (finder === undefined || !mayHold(finder, literal)) return false;
+  const { pattern } = finder;
   pattern.lastIndex = 0;
   const result = pattern.test(text);
   pattern.lastIndex = 0;
