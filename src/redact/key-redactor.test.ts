@@ -313,3 +313,18 @@ describe('KeyRedactor: a key under layers of encoding (decoded-forms.ts)', () =>
     expect(new KeyRedactor([key]).text(hostile)).toBe(hostile);
   });
 });
+
+describe('a key longer than any pattern may hold (red team 9, #9: 4,700 characters killed both CLIs at start)', () => {
+  it('is hidden whole in its forms, as its windows, and one placeholder stands for it', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.';
+    let state = 7;
+    const key = Array.from({ length: 7_700 }, () => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return alphabet[state % alphabet.length];
+    }).join('');
+    const redactor = new KeyRedactor([key]);
+    const basic = Buffer.from(`u:${key}`).toString('base64');
+    expect(redactor.text(`Bearer ${key} then ${basic} then ${encodeURIComponent(key)}`)).toBe('Bearer *** then dTp*** then ***');
+    expect(redactor.holds(key.slice(1_000, 1_600))).toBe(true);
+  });
+});

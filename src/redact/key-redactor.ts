@@ -29,6 +29,9 @@ const WORD = /(?:[^\s"'<>`]|\uFEFF)+/g;
 /** One character drawn as nothing (decoded-forms.ts `INVISIBLE`), to test a text for. */
 const HAS_INVISIBLE = new RegExp(INVISIBLE.source, 'u');
 
+/** The longest value found whole; a longer one is found as its windows of this many characters (`#add`). */
+const LONGEST_VALUE_CHARS = 512;
+
 /** How a redactor shows what it hides, and where it looks for a short secret. */
 export interface KeyRedactorOptions {
   /** What replaces a secret; default `***`. */
@@ -60,7 +63,7 @@ export class KeyRedactor {
    */
   #long: SecretFinder[] = [];
   #short: SecretFinder | undefined;
-  /** The placeholder and the rest of the word it stands in. */
+  /** The placeholder and the rest of the word it stands in, placeholders after it included. */
   readonly #rest: RegExp;
   /** The long values lower-cased, each whole and without its first or last character: what a decoded text is searched for. */
   #decodedNeedles: string[] = [];
@@ -72,10 +75,28 @@ export class KeyRedactor {
 
   constructor(secrets: readonly (string | undefined)[], options: KeyRedactorOptions = {}) {
     this.#placeholder = options.placeholder ?? '***';
-    this.#rest = new RegExp(`${this.#placeholder.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&')}[0-9A-Za-z=]+`, 'g');
+    const placeholder = this.#placeholder.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&');
+    // The rest of the word, and the placeholders of a long key's windows, side by side: one placeholder.
+    this.#rest = new RegExp(`${placeholder}(?:[0-9A-Za-z=]|${placeholder})+`, 'g');
     this.#shortKind = options.shortAsToken === true ? 'short-token' : 'short';
-    for (const secret of secrets) if (secret !== undefined && secret !== '' && !this.#values.includes(secret)) this.#values.push(secret);
+    for (const secret of secrets) if (secret !== undefined && secret !== '') this.#add(secret);
     this.#compile();
+  }
+
+  /**
+   * Keeps `value` as one of the values whose forms are found, or, past `LONGEST_VALUE_CHARS`, as its
+   * windows: a pattern grows faster than its value (4,000 characters took 4 s to compile, and 4,700 were
+   * more than a regular expression may hold: the CLIs died at start with the key in hex in the stack).
+   * Each window of a long key is as unique as a key, and every form of the whole holds every window's.
+   * A window is a part of the value: the value is `value.length / 512` parts, rounded up, of equal length.
+   */
+  #add(value: string): void {
+    // Parts of equal length side by side, each over half the longest: found one after another, none is cut
+    // short by the one before (a part shorter than a long secret would be found anywhere, as a short one is).
+    const parts = Math.ceil(value.length / LONGEST_VALUE_CHARS);
+    const size = Math.ceil(value.length / parts);
+    const windows = Array.from({ length: parts }, (_, i) => value.slice(i * size, (i + 1) * size));
+    for (const window of windows) if (!this.#values.includes(window)) this.#values.push(window);
   }
 
   /**
@@ -84,7 +105,7 @@ export class KeyRedactor {
    */
   know(value: string): void {
     if (value === '' || this.#values.includes(value)) return;
-    this.#values.push(value);
+    this.#add(value);
     this.#compile();
   }
 

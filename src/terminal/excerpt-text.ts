@@ -22,10 +22,29 @@ export function excerpt(text: string, max = EXCERPT_CHARS): string {
   return text.length > max ? `${Array.from(text.slice(0, max)).join('')}… (${text.length} characters)` : text;
 }
 
+/** A run without a space longer than an excerpt's own (its characters and the ellipsis): shortening twice changes nothing. */
+const LONG_RUN = EXCERPT_CHARS + 2;
+
+/**
+ * `text` with each run of `LONG_RUN` characters or more without a space an excerpt. A scan, not a
+ * regular expression: `\S{202,}` over a run of 20 million characters overflowed the regex engine's stack.
+ */
+function excerptedRuns(text: string): string {
+  const parts: string[] = [];
+  let start = 0;
+  for (const space of text.matchAll(/\s/g)) {
+    const run = text.slice(start, space.index);
+    parts.push(run.length >= LONG_RUN ? excerpt(run) : run, space[0]);
+    start = space.index + 1;
+  }
+  const last = text.slice(start);
+  parts.push(last.length >= LONG_RUN ? excerpt(last) : last);
+  return parts.join('');
+}
+
 /** A text as a report shows it: each long run without a space an excerpt, the whole at most `MAX_TEXT_CHARS` and a little. */
 export function shortened(text: string): string {
-  // Longer than an excerpt's own run (its characters and the ellipsis), so that shortening twice changes nothing.
-  const runs = text.replace(new RegExp(`\\S{${EXCERPT_CHARS + 2},}`, 'g'), (run) => excerpt(run));
+  const runs = text.length < LONG_RUN ? text : excerptedRuns(text);
   if (runs.length <= MAX_TEXT_CHARS) return runs;
   const start = runs.slice(0, MAX_TEXT_CHARS - KEPT_END_CHARS);
   return `${start} … (${runs.length - start.length - KEPT_END_CHARS} characters left out) … ${runs.slice(-KEPT_END_CHARS)}`;
