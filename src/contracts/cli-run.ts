@@ -16,6 +16,7 @@ import { junitReport } from './reporters/junit.js';
 import { markdownSummary } from './reporters/markdown.js';
 import { DEFAULT_FUZZ_RUNS } from './run-bounds.js';
 import { type VerificationReport, verify } from './runner.js';
+import { verifierRedactor } from './verifier-redactor.js';
 import { type Flags, type Plan, packageVersion, type Reporter } from './verify-cli.js';
 
 function render(report: VerificationReport, reporter: Reporter): string {
@@ -34,7 +35,9 @@ function fuzzPlan(flags: Flags, plan: Plan): { seed: number; runs: number } | un
 async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteStream, exchanges: HarExchanges): Promise<VerificationReport> {
   const paint = painter(progress);
   const fuzz = fuzzPlan(flags, plan);
-  if (flags.spec !== undefined) progress.write(`Verifying against ${flags.spec} (${plan.spec?.doc.info.title ?? 'its spec'})\n`);
+  // A path is the user's text, and may be named after the key (every other line of a run hides it too).
+  if (flags.spec !== undefined)
+    progress.write(`Verifying against ${verifierRedactor(plan.apiKey).text(flags.spec)} (${plan.spec?.doc.info.title ?? 'its spec'})\n`);
   if (fuzz) progress.write(`Fuzz suite: ${fuzz.runs} sequences from seed ${fuzz.seed} (run again with --seed ${fuzz.seed} to replay them)\n`);
   const report = await verify({
     ...plan,

@@ -139,6 +139,11 @@ describe('petstore-mock CLI', () => {
       'petstore-mock: --data /nonexistent/***.json: Cannot read it (ENOENT); give a JSON or YAML file holding a list of pets. Run petstore-mock --help for every flag.\n',
     ],
     [
+      // The key given in short flags together, as the parser reads them (red team 9, #11).
+      ['-qk', 'KeyInShortFlags-0042', '--data', '/nonexistent/KeyInShortFlags-0042.json'],
+      'petstore-mock: --data /nonexistent/***.json: Cannot read it (ENOENT); give a JSON or YAML file holding a list of pets. Run petstore-mock --help for every flag.\n',
+    ],
+    [
       // A short key is hidden only as a token of its own: `-k an` once printed "C***not read it".
       ['-k', 'an', '--data', '/nonexistent/x.json'],
       'petstore-mock: --data /nonexistent/x.json: Cannot read it (ENOENT); give a JSON or YAML file holding a list of pets. Run petstore-mock --help for every flag.\n',

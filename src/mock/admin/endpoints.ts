@@ -152,7 +152,7 @@ export function withoutKeys(response: MockResponse, redactor: KeyRedactor): Mock
 }
 
 function ok(body: unknown): MockResponse {
-  return jsonResponse(200, JSON.stringify(body));
+  return jsonResponse(200, stringifyJson(body));
 }
 
 /**

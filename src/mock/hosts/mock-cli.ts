@@ -65,7 +65,11 @@ function keysOfCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): Key
   argv.forEach((arg, at) => {
     const flag = /^(?:-k|--api-key|--upstream-key)(?:=([\s\S]*))?$/.exec(arg);
     if (flag !== null) add(flag[1] ?? argv[at + 1]);
-    else if (/^-k[^-]/.test(arg)) add(arg.slice(2));
+    // Short flags together, as the parser reads them (`-qk KEY`, `-qkKEY`): the first `k` takes the rest, or the next word.
+    else if (/^-[a-zA-Z]*k/.test(arg)) {
+      const rest = arg.slice(arg.indexOf('k') + 1);
+      add(rest === '' ? argv[at + 1] : rest);
+    }
   });
   // A short key (`-k an`) hidden only as a token of its own, as in Error bodies, so that the words of a sentence stay.
   return new KeyRedactor(keys, { shortAsToken: true });

@@ -30,6 +30,9 @@ describe('parseClockBody', () => {
     expect(parseClockBody('')).toEqual({ error: expect.stringMatching(/not valid JSON/) });
     expect(parseClockBody('"2031"')).toEqual({ error: expect.stringMatching(/JSON object with `now`/) });
     expect(parseClockBody('{"now":1}')).toEqual({ error: expect.stringMatching(/ISO 8601 date .* got 1/) });
+    // An integer past 2^53 is read exactly, and quoted so (red team 9, #5: it was a 500, "Do not know how to serialize a BigInt").
+    expect(parseClockBody('{"now":100000000000000000000}')).toEqual({ error: expect.stringMatching(/got 100000000000000000000\.$/) });
+    expect(parseClockBody('{"now":{"at":[100000000000000000000]}}')).toEqual({ error: expect.stringMatching(/got \{"at":\[100000000000000000000\]\}\.$/) });
   });
 });
 

@@ -1,5 +1,5 @@
 import { ClockError, messageOf } from '../../errors.js';
-import { type JsonValue, parseJson } from '../../json/lossless.js';
+import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
 
 /**
  * A session's clock: the mock's base clock (its `now` option: the real clock, or the one `--now`
@@ -161,7 +161,7 @@ export function parseClockBody(text: string): { readonly time: number | null } |
   }
   const now = body.now;
   if (now === null) return { time: null };
-  if (typeof now !== 'string') return { error: `now must be an ISO 8601 date such as 2031-01-01T00:00:00Z, or null; got ${JSON.stringify(now)}.` };
+  if (typeof now !== 'string') return { error: `now must be an ISO 8601 date such as 2031-01-01T00:00:00Z, or null; got ${stringifyJson(now)}.` };
   const parsed = parseIsoDate(now);
   return 'time' in parsed ? parsed : { error: `now must be a date of the calendar, or null: ${parsed.problem}.` };
 }
