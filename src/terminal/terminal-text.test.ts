@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { terminalText } from './terminal-text.js';
+import { reportText, terminalText } from './terminal-text.js';
 
 describe('terminalText', () => {
   it('writes every control character, C0, DEL and C1, as its \\u escape', () => {
@@ -21,5 +21,12 @@ describe('terminalText', () => {
     const hostile = 'Rex\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;ZXZpbA==\u001b\\\u009b31m';
     expect(['\u001b', '\u0007', '\u009b'].filter((code) => terminalText(hostile).includes(code))).toEqual([]);
     expect(terminalText(hostile)).toBe('Rex\\u001b[2J\\u001b]0;pwned\\u0007\\u001b]52;c;ZXZpbA==\\u001b\\\\u009b31m');
+  });
+});
+
+describe('reportText', () => {
+  it('keeps lines, drops the C0 controls XML forbids, escapes what a terminal acts on, and makes no-characters of XML U+FFFD (red team 9, #7)', () => {
+    expect(reportText('a\u0085b\uffff\u0001c\nd\t\ud800e\ud83d\ude00\u202e\ufffe')).toBe('a\\u0085b\ufffdc\nd\t\ufffde\ud83d\ude00\\u202e\ufffd');
+    expect(reportText('plain text, with a line\r\nbreak')).toBe('plain text, with a line\r\nbreak');
   });
 });

@@ -24,3 +24,25 @@ export function terminalText(text: string): string {
   if (!HOLDS_ACTING.test(text)) return text;
   return text.replace(ACTING, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** What a report file (XML, HTML) cannot hold or should not show: C0 controls but tab, LF and CR; DEL, C1 and the reordering marks; U+FFFE, U+FFFF and lone surrogates. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it replaces
+const NOT_IN_A_REPORT =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f]|[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Text from outside as a report file holds it (the verifier's JUnit and HTML): lines kept, the C0
+ * controls XML 1.0 forbids dropped, the characters a terminal acts on written as their `\u` escape
+ * (a report is read with `cat` too), and what is no character of XML (U+FFFE, U+FFFF, half a
+ * surrogate pair) as U+FFFD: one such character made a whole JUnit file one a CI rejects.
+ * @example
+ * reportText('a\u0085b\uffff'); // 'a\\u0085b\ufffd'
+ */
+export function reportText(text: string): string {
+  return text.replace(NOT_IN_A_REPORT, (character) => {
+    const code = character.charCodeAt(0);
+    if (code < 0x20) return '';
+    if (code >= 0xd800 || code === 0xfffe || code === 0xffff) return '\ufffd';
+    return `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}

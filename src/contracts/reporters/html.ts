@@ -4,6 +4,8 @@
  * the style is inline and the page forbids everything else (Content-Security-Policy). What the
  * deployment sent is hostile input: every text is escaped, in content and in attributes alike.
  */
+
+import { reportText } from '../../terminal/terminal-text.js';
 import type { CheckResult, Finding } from '../check.js';
 import { toCurl } from '../http.js';
 import type { VerificationReport } from '../runner.js';
@@ -14,8 +16,7 @@ const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', 
 
 /** Text as HTML shows it, in content or a quoted attribute. */
 export function escapeHtml(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters have no place in a page
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+  return reportText(text).replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
 const STYLE = `

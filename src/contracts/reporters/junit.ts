@@ -1,11 +1,11 @@
+import { reportText } from '../../terminal/terminal-text.js';
 import type { CheckResult, Finding } from '../check.js';
 import { toCurl } from '../http.js';
 import type { VerificationReport } from '../runner.js';
 
 function escapeXml(text: string): string {
-  // XML 1.0 cannot hold most control characters at all, escaped or not.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  // XML 1.0 cannot hold some characters at all, escaped or not: reportText replaces them.
+  return reportText(text).replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function describeFinding(finding: Finding): string {

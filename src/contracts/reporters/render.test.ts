@@ -163,6 +163,8 @@ describe('markdownSummary', () => {
 describe('htmlReport', () => {
   it('escapes text and attribute values', () => {
     expect(escapeHtml(`"'<>&\u0007`)).toBe('&quot;&#39;&lt;&gt;&amp;');
+    // What is no character of XML is U+FFFD, and what a terminal acts on its escape (red team 9, #7).
+    expect(escapeHtml('a\uffff\u0085b')).toBe('a\ufffd\\u0085b');
   });
 
   it('is one page with no script and no external asset, and what the deployment sent shown as text', async () => {
