@@ -26,8 +26,8 @@ export function terminalText(text: string): string {
 }
 
 /** What a report file (XML, HTML) cannot hold or should not show: C0 controls but tab, LF and CR; DEL, C1 and the reordering marks; U+FFFE, U+FFFF and lone surrogates. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it replaces
 const NOT_IN_A_REPORT =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it replaces
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f]|[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
