@@ -1,7 +1,10 @@
 import { LONGEST_WAIT_MS, wholeNumberIn } from '../bounds/option-value.js';
+import { isHeaderValue } from '../http/header-value.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { readLimited } from '../http/read-limited.js';
 import { parseUserUrl } from '../http/user-url.js';
+import { MAX_JSON_NUMBER_CHARS, outlineJsonText } from '../json/json-text.js';
+import { MAX_JSON_DEPTH } from '../json/lossless.js';
 import { KeyRedactor } from '../redact/key-redactor.js';
 import { excerpt, shortened } from '../terminal/excerpt-text.js';
 import { terminalText } from '../terminal/terminal-text.js';
@@ -93,15 +96,27 @@ async function answer(
 ): Promise<{ response: Response; text: string }> {
   let response: Response;
   let text: string | undefined;
+  const late = () => new Error(`${method} ${hidden(url)} did not answer whole within ${timeout} ms (raise it with createClient({ timeout }))`);
+  // The signal bounds the body too (a read it ends rejects with its reason); the timer bounds a `fetch`
+  // option that does not pass the signal on (a wrapper that logs), which would otherwise wait for ever.
+  const signal = AbortSignal.timeout(timeout);
+  let timer: NodeJS.Timeout | undefined;
+  const overdue = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), timeout + 100);
+  });
   try {
-    // The signal bounds the body too: a read it ends rejects with its reason.
-    response = await send(url, { ...init, signal: AbortSignal.timeout(timeout) });
-    text = await readLimited(response.body, MAX_RESPONSE_BYTES);
+    const read = async () => {
+      const answered = await send(url, { ...init, signal });
+      return { answered, body: await readLimited(answered.body, MAX_RESPONSE_BYTES) };
+    };
+    const { answered, body } = await Promise.race([read(), overdue]);
+    [response, text] = [answered, body];
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'TimeoutError')
-      throw new Error(`${method} ${hidden(url)} did not answer whole within ${timeout} ms (raise it with createClient({ timeout }))`);
+    if (error instanceof DOMException && error.name === 'TimeoutError') throw late();
     if (error instanceof Error) error.message = hidden(error.message);
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
   if (text === undefined) throw new Error(`${method} ${hidden(url)} answered more than ${MAX_RESPONSE_BYTES} bytes, which no answer of this API holds`);
   return { response, text };
@@ -133,6 +148,24 @@ function checkedBaseUrl(baseUrl: unknown): string {
 }
 
 /**
+ * A pet's id as the path writes it: an integer in its one spelling (no `-0`, no fraction, no `NaN`), as a
+ * number, a bigint or digits; anything else (`'..'` would have left the path for the list's) is refused.
+ */
+function idText(petId: unknown): string {
+  const text =
+    typeof petId === 'number' && Number.isSafeInteger(petId) && !Object.is(petId, -0)
+      ? String(petId)
+      : typeof petId === 'bigint' || typeof petId === 'string'
+        ? String(petId)
+        : '';
+  if (!/^(?:0|-?[1-9]\d*)$/.test(text))
+    throw new TypeError(
+      `getPet: petId must be an integer such as 42 (a number, a bigint or its digits); got ${typeof petId === 'string' ? JSON.stringify(petId.slice(0, 40)) : String(petId)}`,
+    );
+  return text;
+}
+
+/**
  * Creates a client. Every method resolves with the typed body of a success and rejects with an
  * `ApiError` carrying the Error body otherwise.
  * @example
@@ -143,6 +176,10 @@ function checkedBaseUrl(baseUrl: unknown): string {
  */
 export function createClient(options: ClientOptions): PetstoreClient {
   const baseUrl = checkedBaseUrl(options?.baseUrl).replace(/\/+$/, '');
+  if (options.apiKey !== undefined && (typeof options.apiKey !== 'string' || !isHeaderValue(options.apiKey)))
+    throw new TypeError(
+      'createClient: apiKey is sent in an HTTP header, which carries visible ASCII only: give the key exactly as it was issued (it is not shown here)',
+    );
   const send = options.fetch ?? fetch;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
@@ -160,6 +197,12 @@ export function createClient(options: ClientOptions): PetstoreClient {
       headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
+    // Read as every JSON the package reads: no deeper than 128 levels, no number longer than any of the spec.
+    const outline = outlineJsonText(text);
+    if (outline.depth > MAX_JSON_DEPTH || outline.overlongNumber !== undefined)
+      throw new Error(
+        `${method} ${hidden(url)} answered ${response.status} with JSON ${outline.overlongNumber === undefined ? `nested ${outline.depth} levels deep (at most ${MAX_JSON_DEPTH})` : `holding a number of ${outline.overlongNumber.length} characters (at most ${MAX_JSON_NUMBER_CHARS})`}, which no answer of this API holds`,
+      );
     let parsed: unknown;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);
@@ -175,12 +218,13 @@ export function createClient(options: ClientOptions): PetstoreClient {
   return {
     listPets(query = {}) {
       const search = new URLSearchParams();
-      if (query.limit !== undefined) search.set('limit', String(query.limit));
+      if (query.limit !== undefined)
+        search.set('limit', String(wholeNumberIn('listPets: limit', query.limit, [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER], 0)));
       if (query.status !== undefined) search.set('status', query.status);
       const suffix = search.size > 0 ? `?${search}` : '';
       return request<Pet[]>('GET', `/pets${suffix}`);
     },
     createPet: (pet) => request<Pet>('POST', '/pets', pet),
-    getPet: (petId) => request<Pet>('GET', `/pets/${encodeURIComponent(String(petId))}`),
+    getPet: (petId) => request<Pet>('GET', `/pets/${idText(petId)}`),
   };
 }

@@ -121,4 +121,33 @@ describe('the typed client reads an answer within 5 MiB and its timeout', () => 
       expect(shown).not.toContain(Buffer.from(`u:${key}`).toString('base64').slice(4, 20));
     }
   });
+
+  it('reads JSON as the package does: too deep or with a number longer than any of the spec is an Error that says so (red team 9, #1)', async () => {
+    const deep = await answering((socket) => {
+      const body = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+      socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    });
+    await expect(createClient({ baseUrl: deep }).listPets()).rejects.toThrow(
+      /answered 200 with JSON nested 200000 levels deep \(at most 128\), which no answer of this API holds$/,
+    );
+    const long = await answering((socket) => {
+      const body = `[{"id":${'9'.repeat(4_000)},"name":"x","categoryId":1}]`;
+      socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    });
+    await expect(createClient({ baseUrl: long }).listPets()).rejects.toThrow(/with JSON holding a number of 4000 characters \(at most 100\)/);
+  });
+
+  it('bounds a call by its timeout even through a fetch that drops the signal (red team 9, #6)', async () => {
+    const baseUrl = await answering(() => {});
+    const dropsSignal: typeof fetch = (url, init) => fetch(url, { ...init, signal: undefined });
+    await expect(createClient({ baseUrl, timeout: 300, fetch: dropsSignal }).listPets()).rejects.toThrow('did not answer whole within 300 ms');
+  });
+
+  it('refuses a pet id or a limit that is no integer, and a key no header carries, before any request (red team 9, #3, #10)', () => {
+    const client = createClient({ baseUrl: 'http://127.0.0.1:9/v1' });
+    for (const petId of ['..', '.', '-0', '1.5', 'NaN', '', ' 1']) expect(() => client.getPet(petId), petId).toThrow(TypeError);
+    for (const petId of [-0, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => client.getPet(petId), String(petId)).toThrow(TypeError);
+    expect(() => client.listPets({ limit: Number.NaN })).toThrow(/listPets: limit must be a whole number/);
+    expect(() => createClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k\r\nX: y' })).toThrow(/not shown here/);
+  });
 });

@@ -114,6 +114,9 @@ describe('expectRequests against a mock in process', () => {
       );
     }
     expect(() => expectRequests(mock, { timeout: '5' as unknown as number })).toThrow(TypeError);
+    // Sent in headers: refused where they enter, the key never quoted (red team 9, #10).
+    expect(() => expectRequests('http://127.0.0.1:9/v1', { apiKey: 'key\u0000with-NUL' })).toThrow(/apiKey is sent in an HTTP header.*not shown here/);
+    expect(() => expectRequests(mock, { session: 'two words' })).toThrow(/expectRequests: session: A session name/);
   });
 
   it('refuses at once a URL whose host the host rule refuses, naming expectRequests', () => {

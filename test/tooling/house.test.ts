@@ -49,8 +49,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'src/fixtures': ['src/openapi', 'src/json', 'src/generated', 'src/types.ts', 'src/errors.ts'],
   // The client holds the URL it is given to the rule of every URL a user gives (src/http/user-url.ts), its
   // options to the rule of every option (src/bounds), a server's words to the rule of outside text (src/terminal),
-  // and its key to the one redactor (src/redact).
-  'src/client': ['src/types.ts', 'src/generated', 'src/http', 'src/bounds', 'src/terminal', 'src/redact'],
+  // its key to the one redactor (src/redact), and JSON to the package's bounds on it (src/json).
+  'src/client': ['src/types.ts', 'src/generated', 'src/http', 'src/bounds', 'src/terminal', 'src/redact', 'src/json'],
   'src/mock/core': [...SHARED],
   'src/mock/state': [...SHARED, ...MOCK_CORE],
   'src/mock/operations': [...SHARED, ...MOCK_STATE],
