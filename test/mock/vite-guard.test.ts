@@ -6,7 +6,7 @@
  * dev server sees as another machine's.
  */
 import { createServer as createHttpServer } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 import { createLogger, createServer, type InlineConfig, type ViteDevServer } from 'vite';
@@ -14,19 +14,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as validators from '../../src/generated/validators.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { type PetstoreMockPluginOptions, petstoreMock } from '../../src/mock/hosts/vite.js';
+import { freePort } from '../support/free-port.js';
 import { pipeline } from '../support/raw-http.js';
 
 const KEY = 's3cretKEYvalue42';
-
-/** A port free a moment ago, for a mock given a port. */
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  // Safe: a server listening on a TCP port has an AddressInfo for its address.
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** A dev server with the plugin, on port 0, and its port; started as under `vite` (the plugin stays out of vitest otherwise). */
 async function devServer(options: PetstoreMockPluginOptions, server: InlineConfig['server'] = {}, logger?: InlineConfig['customLogger']) {

@@ -6,7 +6,6 @@
  */
 
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -16,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { type PetstoreMockPluginOptions, petstoreMock } from '../../src/mock/hosts/vite.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, skipWithoutChromium } from '../support/chromium.js';
+import { freePort } from '../support/free-port.js';
 import { AUTH, JSON_HEADERS } from '../support/http-facts.js';
 import { FULL_PAGE, SEED_WITH_ROOM } from '../support/page-size.js';
 import { type StaticServer, serveStatic } from '../support/static-server.js';
@@ -59,16 +59,6 @@ async function tryTheAdmin(page: Page, admin: string): Promise<string[]> {
       await attempt('X-Mock-Admin POST', { headers: { 'x-mock-admin': '1' } }),
     ];
   }, admin);
-}
-
-/** A port free a moment ago, for a mock given a port. */
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  // Safe: a server listening on a TCP port has an AddressInfo for its address.
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** The admin requests a mock logged, without their timings. */

@@ -1,21 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { spawn } from './children.js';
+import { freePort } from './free-port.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const prismBin = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 export interface RunningPrism {
   /** Prism's URL; the spec's paths hang directly below it (`/pets`). */

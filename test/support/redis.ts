@@ -7,11 +7,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer } from '../../src/mock/hosts/node-server.js';
 import { spawn } from './children.js';
+import { freePort } from './free-port.js';
 import { type StartTarget, urlFor } from './http-facts.js';
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -51,18 +52,6 @@ export interface TestRedis {
   resume(): void;
   /** Stops the server and removes its directory. */
   stop(): Promise<void>;
-}
-
-/** A port no one listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no TCP address for a free port');
-  return address.port;
 }
 
 /** Starts redis-server and resolves once it accepts connections; rejects with its output if it exits first. */
