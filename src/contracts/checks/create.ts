@@ -1,9 +1,9 @@
 import { isJsonObject, parseJson, stringifyJson } from '../../json/lossless.js';
 import { operationOfKind } from '../../openapi/resource-model.js';
+import { breakages } from '../body-breakages.js';
 import { idReusedFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
 import { listOf } from '../contract.js';
-import { breakages } from '../fuzz/fuzz-inputs.js';
 import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, maxLimit, newPetBody, type PetJson } from '../pets.js';
 import { bodyChecks } from './bodies.js';
 import { typeChecks } from './check-types.js';
@@ -90,7 +90,7 @@ function observeIds(context: CheckContext, first: PetJson, second: PetJson): voi
 }
 
 /**
- * Bodies the spec's schema of the create's body rejects, each a valid body broken one way (fuzz-inputs.ts):
+ * Bodies the spec's schema of the create's body rejects, each a valid body broken one way (body-breakages.ts):
  * a field missing, null or outside its enum, or no JSON. A field of another JSON type has its own check,
  * with a value the deployment would otherwise accept: createPet.types (check-types.ts).
  */

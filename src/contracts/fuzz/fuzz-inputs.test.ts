@@ -5,8 +5,9 @@ import { createPetBody, listPetsQuery } from '../../generated/validators.js';
 import { parseJson, validationView } from '../../json/lossless.js';
 import { compileSpec } from '../../openapi/ajv.js';
 import type { OpenApiDocument } from '../../openapi/document.js';
+import { breakages } from '../body-breakages.js';
 import { type Contract, loadContract } from '../contract.js';
-import { bodyInputs, breakages, listInputs } from './fuzz-inputs.js';
+import { bodyInputs, listInputs } from './fuzz-inputs.js';
 
 let contract: Contract;
 beforeAll(async () => {
