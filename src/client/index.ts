@@ -1,5 +1,5 @@
 import { LONGEST_WAIT_MS, wholeNumberIn } from '../bounds/option-value.js';
-import { isHeaderValue } from '../http/header-value.js';
+import { checkKeyOption } from '../http/header-value.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { readLimited } from '../http/read-limited.js';
 import { parseUserUrl } from '../http/user-url.js';
@@ -97,22 +97,24 @@ async function answer(
   let response: Response;
   let text: string | undefined;
   const late = () => new Error(`${method} ${hidden(url)} did not answer whole within ${timeout} ms (raise it with createClient({ timeout }))`);
-  // The signal bounds the body too (a read it ends rejects with its reason); the timer bounds a `fetch`
-  // option that does not pass the signal on (a wrapper that logs), which would otherwise wait for ever.
-  const signal = AbortSignal.timeout(timeout);
+  // One timer rejects the call and aborts its request: the abort ends a read of the body, and the
+  // rejection a `fetch` option that does not pass the signal on (a wrapper that logs), which would wait for ever.
+  const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const overdue = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(late()), timeout + 100);
+    timer = setTimeout(() => {
+      reject(late());
+      controller.abort();
+    }, timeout);
   });
   try {
     const read = async () => {
-      const answered = await send(url, { ...init, signal });
+      const answered = await send(url, { ...init, signal: controller.signal });
       return { answered, body: await readLimited(answered.body, MAX_RESPONSE_BYTES) };
     };
     const { answered, body } = await Promise.race([read(), overdue]);
     [response, text] = [answered, body];
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'TimeoutError') throw late();
     if (error instanceof Error) error.message = hidden(error.message);
     throw error;
   } finally {
@@ -176,10 +178,7 @@ function idText(petId: unknown): string {
  */
 export function createClient(options: ClientOptions): PetstoreClient {
   const baseUrl = checkedBaseUrl(options?.baseUrl).replace(/\/+$/, '');
-  if (options.apiKey !== undefined && (typeof options.apiKey !== 'string' || !isHeaderValue(options.apiKey)))
-    throw new TypeError(
-      'createClient: apiKey is sent in an HTTP header, which carries visible ASCII only: give the key exactly as it was issued (it is not shown here)',
-    );
+  checkKeyOption('createClient: apiKey', options.apiKey);
   const send = options.fetch ?? fetch;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;

@@ -24,6 +24,15 @@ export function isHeaderValue(value: string): boolean {
 }
 
 /**
+ * Refuses, where it enters, a key option (`createClient`'s and `expectRequests`' `apiKey`) no header can
+ * carry: sent, it would come back in fetch's error, the key with it. The sentence never quotes it.
+ */
+export function checkKeyOption(where: string, key: unknown): void {
+  if (key !== undefined && (typeof key !== 'string' || !isHeaderValue(key)))
+    throw new TypeError(`${where} is sent in an HTTP header, which carries visible ASCII only: give the key exactly as it was issued (it is not shown here)`);
+}
+
+/**
  * `value` as a header may carry it: as it is when it holds only visible ASCII (and spaces or tabs
  * inside); else each other character percent-encoded as its UTF-8 bytes, and spaces at either end
  * dropped (a field value has none, RFC 9110 §5.5).

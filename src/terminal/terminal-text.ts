@@ -9,10 +9,14 @@
  * added after it.
  */
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it escapes
-const ACTING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** What a terminal acts on besides the C0 controls: DEL, C1, the line and paragraph separators, the bidirectional marks. */
+const ACTING_BEYOND_C0 = '\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+const ACTING = new RegExp(`[\\u0000-\\u001f${ACTING_BEYOND_C0}]`, 'g');
 /** `ACTING` without its global flag, whose `test` would start where the last one stopped. */
 const HOLDS_ACTING = new RegExp(ACTING.source);
+
+/** One character as its `\u` escape, as a terminal shows it without acting on it. */
+const escaped = (character: string) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
  * `text` with every character a terminal acts on written as `\uXXXX`; the rest as it is.
@@ -22,13 +26,14 @@ const HOLDS_ACTING = new RegExp(ACTING.source);
 export function terminalText(text: string): string {
   // Most text holds none (every line of the request log): a test, without `replace`'s global search, costs half as much.
   if (!HOLDS_ACTING.test(text)) return text;
-  return text.replace(ACTING, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(ACTING, escaped);
 }
 
 /** What a report file (XML, HTML) cannot hold or should not show: C0 controls but tab, LF and CR; DEL, C1 and the reordering marks; U+FFFE, U+FFFF and lone surrogates. */
-const NOT_IN_A_REPORT =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it replaces
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f]|[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_IN_A_REPORT = new RegExp(
+  `[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f]|[${ACTING_BEYOND_C0}]|[\\ufffe\\uffff]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]`,
+  'g',
+);
 
 /**
  * Text from outside as a report file holds it (the verifier's JUnit and HTML): lines kept, the C0
@@ -43,6 +48,6 @@ export function reportText(text: string): string {
     const code = character.charCodeAt(0);
     if (code < 0x20) return '';
     if (code >= 0xd800 || code === 0xfffe || code === 0xffff) return '\ufffd';
-    return `\\u${code.toString(16).padStart(4, '0')}`;
+    return escaped(character);
   });
 }

@@ -6,7 +6,7 @@
 
 import { LONGEST_WAIT_MS, wholeNumberIn } from '../bounds/option-value.js';
 import { messageOf, StoreUnavailableError } from '../errors.js';
-import { isHeaderValue } from '../http/header-value.js';
+import { checkKeyOption } from '../http/header-value.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { readLimited } from '../http/read-limited.js';
 import { parseUserUrl } from '../http/user-url.js';
@@ -223,11 +223,7 @@ export function expectRequests(source: JournalSource, options: ExpectRequestsOpt
   // Checked where they enter, as every option of the package: a timer would take 2^31 ms as 1 ms.
   const within = wholeNumberIn('expectRequests: within', options.within, [0, LONGEST_WAIT_MS], 0);
   const timeout = wholeNumberIn('expectRequests: timeout', options.timeout, [1, LONGEST_WAIT_MS], READ_TIMEOUT_MS);
-  // Sent in headers: a value no header can carry would come back in fetch's error, the key with it.
-  if (options.apiKey !== undefined && (typeof options.apiKey !== 'string' || !isHeaderValue(options.apiKey)))
-    throw new TypeError(
-      'expectRequests: apiKey is sent in an HTTP header, which carries visible ASCII only: give the key exactly as it was issued (it is not shown here)',
-    );
+  checkKeyOption('expectRequests: apiKey', options.apiKey);
   if (options.session !== undefined && (typeof options.session !== 'string' || sessionName(options.session) === undefined))
     throw new TypeError(`expectRequests: session: ${describeSessionName(String(options.session))}`);
   const read = reader(source, { ...options, timeout });

@@ -53,13 +53,8 @@ export function relayAsMock(proxy: HttpProxy): void {
     // A truncated HEAD has no body to cut, and the mock closes its connection after the head: so does
     // the proxy, when the answer says it was asked for (a fault drawn by `faults` says nothing of itself).
     // Node takes the socket from a response as it finishes, so it is held from before.
-    if (TRUNCATED.test(String(upstream.headers['preference-applied'] ?? ''))) {
-      withSocket(response, (socket) => {
-        const end = () => socket.destroySoon();
-        if (response.writableFinished) end();
-        else response.once('finish', end);
-      });
-    }
+    if (TRUNCATED.test(String(upstream.headers['preference-applied'] ?? '')))
+      withSocket(response, (socket) => (response.writableFinished ? socket.destroySoon() : response.once('finish', () => socket.destroySoon())));
   });
   // A fault is the mock's answer, not the proxy's error: it is made on the app's connection, and
   // Vite's error listener (a 502 and a stack in the log) never hears of it.
