@@ -3,6 +3,7 @@ import { checkKeyOption } from '../http/header-value.js';
 import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { readLimited } from '../http/read-limited.js';
 import { parseUserUrl } from '../http/user-url.js';
+import { INTEGER_SPELLING } from '../json/int64.js';
 import { MAX_JSON_NUMBER_CHARS, outlineJsonText } from '../json/json-text.js';
 import { MAX_JSON_DEPTH } from '../json/lossless.js';
 import { KeyRedactor } from '../redact/key-redactor.js';
@@ -150,7 +151,7 @@ function checkedBaseUrl(baseUrl: unknown): string {
 }
 
 /**
- * A pet's id as the path writes it: an integer in its one spelling (no `-0`, no fraction, no `NaN`), as a
+ * A pet's id as the path writes it: an integer in its one spelling (`INTEGER_SPELLING`, as the mock reads it), as a
  * number, a bigint or digits; anything else (`'..'` would have left the path for the list's) is refused.
  */
 function idText(petId: unknown): string {
@@ -160,7 +161,7 @@ function idText(petId: unknown): string {
       : typeof petId === 'bigint' || typeof petId === 'string'
         ? String(petId)
         : '';
-  if (!/^(?:0|-?[1-9]\d*)$/.test(text))
+  if (!INTEGER_SPELLING.test(text))
     throw new TypeError(
       `getPet: petId must be an integer such as 42 (a number, a bigint or its digits); got ${typeof petId === 'string' ? JSON.stringify(petId.slice(0, 40)) : String(petId)}`,
     );

@@ -2,6 +2,12 @@
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
+/**
+ * An integer in its one canonical spelling: no sign but `-`, no leading zero, no space, no fraction
+ * or exponent, and no `-0`, a second spelling of 0 that JSON allows but an id never has.
+ */
+export const INTEGER_SPELLING = /^(0|-?[1-9]\d*)$/;
+
 /** True when `value` is an integer that fits in int64. */
 export function isInt64(value: bigint): boolean {
   return value >= INT64_MIN && value <= INT64_MAX;

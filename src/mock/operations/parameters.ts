@@ -1,13 +1,7 @@
 import type { ErrorObject } from 'ajv';
-import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
+import { INT64_MAX, INT64_MIN, INTEGER_SPELLING } from '../../json/int64.js';
 import type { JsonSchema, Parameter } from '../../openapi/document.js';
 import { cachedIn } from '../core/memo.js';
-
-/**
- * An integer in its one canonical spelling: no sign but `-`, no leading zero, no space, no fraction
- * or exponent, and no `-0`, a second spelling of 0 that JSON allows but an id never has.
- */
-const INTEGER_LITERAL = /^(0|-?[1-9]\d*)$/;
 
 /**
  * A query or path value as its schema types it: an integer parameter takes only an integer as JSON
@@ -16,7 +10,7 @@ const INTEGER_LITERAL = /^(0|-?[1-9]\d*)$/;
  * text); an integer beyond 2^53 stays exact as a `bigint`. Everything else stays the string it was.
  */
 export function coerceParameter(raw: string, schema: JsonSchema): string | number | bigint {
-  if (schema.type !== 'integer' || !INTEGER_LITERAL.test(raw)) return raw;
+  if (schema.type !== 'integer' || !INTEGER_SPELLING.test(raw)) return raw;
   const n = Number(raw);
   return Number.isSafeInteger(n) ? n : BigInt(raw);
 }
