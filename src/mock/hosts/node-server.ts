@@ -130,7 +130,8 @@ export function headerList(response: MockResponse, closeConnection: boolean): (s
   return closeConnection ? [...flat, 'connection', 'close'] : flat;
 }
 
-function writeResponse(outgoing: ServerResponse, response: MockResponse, closeConnection: boolean): void {
+/** Writes `response` as the mock's server writes every answer: its prepared head, its true Content-Length, its fault if it has one. */
+export function writeResponse(outgoing: ServerResponse, response: MockResponse, closeConnection: boolean): void {
   const headers = headerList(response, closeConnection);
   // writeHead copies the list into the head it writes before it returns: a shared list is free again at once.
   // A HEAD's Content-Length is the GET's (RFC 9110 9.3.2), though Node sends no body with it.

@@ -6,14 +6,14 @@
  * (a dev server bound beyond loopback, `vite --host`). They are applied here, at the dev server's seam,
  * by the mock's own functions, and answered with the mock's Error, before Vite's host check and proxy.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Connect } from 'vite';
 import { isInspectorFile, withoutCors } from '../admin/endpoints.js';
-import { errorResponse, type MockResponse, wireBody } from '../core/messages.js';
+import { errorResponse, type MockResponse } from '../core/messages.js';
 import { type AuthProblem, UNAUTHORIZED } from '../pipeline/auth.js';
 import { hostRejection, isAdminTarget, joinedHeader } from '../pipeline/host-guard.js';
 import { isLoopback } from '../pipeline/server-reach.js';
-import { headerList } from './node-server.js';
+import { writeResponse } from './node-server.js';
 
 /** What the dev server holds a request for the mock to. */
 export interface SeamRules {
@@ -54,14 +54,6 @@ function adminKeyRejection(rules: SeamRules, request: IncomingMessage, target: s
   return typeof key === 'string' ? withoutCors(UNAUTHORIZED[key]) : undefined;
 }
 
-/** Writes the guard's Error as the mock's server writes an answer. */
-function answer(outgoing: ServerResponse, method: string, response: MockResponse): void {
-  const headers = headerList(response, false);
-  headers[1] = Buffer.byteLength(response.body);
-  outgoing.writeHead(response.status, headers);
-  outgoing.end(wireBody(method, response));
-}
-
 /**
  * The middleware that holds each request the dev server proxies to the mock to the mock's guards: its
  * `Host` rule (`hostRejection`, the Node server's), then the admin's key for another machine.
@@ -72,6 +64,7 @@ export function seamGuard(rules: SeamRules): Connect.NextHandleFunction {
     if (!rules.proxied(target)) return next();
     const rejected = hostRejection(rules.hostServed, request) ?? adminKeyRejection(rules, request, target);
     if (rejected === undefined) return next();
-    answer(outgoing, request.method ?? 'GET', rules.keyless(rejected));
+    // As the mock's server writes an answer: Node sends no body with a HEAD's.
+    writeResponse(outgoing, rules.keyless(rejected), false);
   };
 }
