@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openapi } from '../generated/openapi.js';
 import { headerValidators } from '../generated/validators.js';
-import { createConformance, jsonMediaTypeProblem, type SchemaProblem, schemaProblems } from './conformance.js';
+import { createConformance, jsonMediaTypeProblem, SCHEMA_PROBLEMS_TOLD, type SchemaProblem, schemaProblems } from './conformance.js';
 
 describe('jsonMediaTypeProblem', () => {
   it.each([
@@ -80,6 +80,15 @@ describe('createConformance', () => {
       'headers/link',
     ]);
     expect(strict('getPet', error(410)).map((violation) => violation.path)).toEqual(['headers/sunset']);
+  });
+
+  it(`tells one body's first ${SCHEMA_PROBLEMS_TOLD} schema problems and counts the rest in one more (red team 8, #13: 99,000 lines for one answer)`, () => {
+    const many = Array.from({ length: 15_000 }, (_, i) => ({ ...schemaProblem, instancePath: `/${i}/name` }));
+    const conformance = createConformance(openapi, { violations: () => many, headerViolations: () => undefined });
+    const violations = conformance('listPets', { status: 200, header: headers({ 'content-type': 'application/json' }), body: '[]' });
+    expect(violations).toHaveLength(SCHEMA_PROBLEMS_TOLD + 1);
+    expect(violations[SCHEMA_PROBLEMS_TOLD - 1]?.path).toBe(`body/${SCHEMA_PROBLEMS_TOLD - 1}/name`);
+    expect(violations.at(-1)?.message).toMatch(new RegExp(`in ${15_000 - SCHEMA_PROBLEMS_TOLD} more places than the ${SCHEMA_PROBLEMS_TOLD} above$`));
   });
 
   it('stops at an empty body or one that is not JSON, since nothing more can be read', () => {

@@ -160,6 +160,23 @@ describe('petstore-mock CLI', () => {
     });
   }
 
+  it('serves with a key of 5,000 characters and prints it nowhere (red team 9, #9: 4,700 killed the CLI at start, the key in hex)', async () => {
+    const key = Array.from({ length: 5_000 }, (_, i) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[(i * 7919 + (i >> 3)) % 62]).join('');
+    const mock = await startMockCli(['--port', '0', '--api-key', key, '--data', `/nonexistent/${key}`]).catch((error: unknown) => String(error));
+    expect(String(mock)).toMatch(/exited with 2 before listening: .*--data \/nonexistent\/\*\*\*: /s);
+    expect(String(mock)).not.toContain(key.slice(100, 140));
+    const served = await startMockCli(['--port', '0', '--api-key', key]);
+    try {
+      expect((await fetch(`${served.url}/pets?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      const refused = await fetch(`${served.url}/pets/${key}`, { headers: { authorization: `Bearer ${key}` } });
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).not.toContain(key.slice(100, 140));
+      expect(served.stdout() + served.stderr()).not.toContain(key.slice(100, 140));
+    } finally {
+      await served.stop();
+    }
+  });
+
   it('says what to do when the port is taken, and exits 1', async () => {
     const first = await startMockCli(['--port', '0', '--quiet']);
     try {
