@@ -131,6 +131,15 @@ const request: fc.Arbitrary<Sent> = fc
     body,
   }));
 
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype', 'polluted']);
+
+/** Every key of every object in `value`, own keys as JSON.parse defines them (it makes `__proto__` an own key). */
+function keysIn(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const own = Array.isArray(value) ? [] : Object.keys(value);
+  return [...own, ...Object.values(value).flatMap(keysIn)];
+}
+
 /** Every way `response` breaks the spec for `sent`, or none. */
 function problems(sent: Sent, response: MockResponse): string[] {
   const found: string[] = [];
@@ -155,7 +164,8 @@ function problems(sent: Sent, response: MockResponse): string[] {
     found.push(`${operationId} answered ${response.status}, which the spec does not document`);
   }
   if (validator && !validator(body)) found.push(`a ${operationId} ${response.status} body that breaks the schema: ${response.body.slice(0, 120)}`);
-  if (/__proto__|polluted|"constructor"/.test(response.body) && response.status === 201) found.push('echoed a prototype key');
+  // A key, not a value: a pet may well be named "__proto__", and the mock must echo that name.
+  if (response.status === 201 && keysIn(JSON.parse(response.body)).some((key) => PROTOTYPE_KEYS.has(key))) found.push('echoed a prototype key');
   return found;
 }
 
@@ -167,7 +177,21 @@ describe('the handler, under arbitrary requests', () => {
         const response = await mock.respond(toMockRequest(sent));
         expect(problems(sent, response)).toEqual([]);
       }),
-      { numRuns: RUNS },
+      // A pet named like a prototype key is a valid pet, found once in CI after 9,426 cases; kept as a case.
+      {
+        numRuns: RUNS,
+        examples: [
+          [
+            {
+              method: 'POST',
+              path: '/v1/pets',
+              query: '',
+              headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+              body: '{"name":"__proto__","categoryId":0}',
+            },
+          ],
+        ],
+      },
     );
     expect(({} as Record<string, unknown>).name).toBeUndefined();
   });
