@@ -113,6 +113,39 @@ describe('a malformed Host through the dev server (red team 8 #6)', () => {
   });
 });
 
+describe('a path with a dot segment through the dev server (red team 10 #1)', () => {
+  let dev: { vite: ViteDevServer; port: number };
+  beforeAll(async () => {
+    dev = await devServer({ apiKey: KEY, count: 3 });
+  });
+  afterAll(() => dev?.vite.close());
+
+  it("is the mock's 400 Error, never another route: Vite's proxy would resolve it, and the mock would see the admin from loopback", async () => {
+    const { port } = dev;
+    const host = `localhost:${port}`;
+    const created = await withHost(port, host, 'POST', '/v1/pets', [...AUTH, 'Content-Type: application/json'], '{"name":"kept","categoryId":1}');
+    expect(created.status, created.text).toBe(201);
+    const { id } = JSON.parse(created.text) as { id: number };
+    for (const [method, target] of [
+      ['GET', '/v1/../__mock/requests'],
+      ['GET', '/v1/%2e%2e/__mock/requests'],
+      ['GET', '/v1/%2E%2E/__mock/sessions'],
+      ['POST', '/v1/../__mock/reset'],
+      ['GET', '/v1/pets/../pets'],
+      ['GET', '/v1/./pets'],
+      ['GET', '/__mock/../v1/pets'],
+      ['GET', '/v1/pets/%2e%2e/pets?limit=1'],
+    ] as const) {
+      expectMockError(await withHost(port, host, method, target, AUTH), 400, /dot segment .* the dev server's proxy would resolve/);
+    }
+    // The reset never reached the mock: the pet created before is still there.
+    expect((await withHost(port, host, 'GET', `/v1/pets/${id}`, AUTH)).status).toBe(200);
+    // Dots that are no segment of their own are a path like any other.
+    expect((await withHost(port, host, 'GET', '/v1/pets?status=..', AUTH)).status).toBe(400);
+    expect((await withHost(port, host, 'GET', '/v1/pets/1', AUTH)).status).toBe(200);
+  });
+});
+
 describe("the mock's Host name rule with Vite's host check off, server.allowedHosts: true (red team 8 #11)", () => {
   let dev: { vite: ViteDevServer; port: number };
   beforeAll(async () => {

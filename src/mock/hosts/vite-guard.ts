@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Connect } from 'vite';
+import { climbs } from '../../http/dot-segments.js';
 import { isInspectorFile, withoutCors } from '../admin/endpoints.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
 import { type AuthProblem, UNAUTHORIZED } from '../pipeline/auth.js';
@@ -36,6 +37,16 @@ const KEY_UNKNOWN = withoutCors(
 );
 
 /**
+ * Said of a request-target with a dot segment or a hidden slash: Vite's proxy would resolve it, and the
+ * mock would receive another route than the one judged here (`/v1/../__mock/reset`, an API path to
+ * this guard, is the admin's to the mock, which sees the dev server's loopback address).
+ */
+const CLIMBS = errorResponse(
+  'bad_request',
+  'The request path has a dot segment (".", "..", or a percent-encoded form) or an encoded slash, which the dev server\'s proxy would resolve before the mock sees it: send the path as the API names it, without them.',
+);
+
+/**
  * Whether a request comes from this machine. The mock asks the admin's key when it is bound beyond
  * loopback (`adminKeyRequired`); behind the dev server it cannot see who asks, so the dev server judges
  * each request by the address it came from, with the same rule (`isLoopback`). A dual-stack server
@@ -56,13 +67,14 @@ function adminKeyRejection(rules: SeamRules, request: IncomingMessage, target: s
 
 /**
  * The middleware that holds each request the dev server proxies to the mock to the mock's guards: its
- * `Host` rule (`hostRejection`, the Node server's), then the admin's key for another machine.
+ * `Host` rule (`hostRejection`, the Node server's), a path that would not reach the mock as sent, then
+ * the admin's key for another machine.
  */
 export function seamGuard(rules: SeamRules): Connect.NextHandleFunction {
   return (request, outgoing, next) => {
     const target = request.url ?? '/';
     if (!rules.proxied(target)) return next();
-    const rejected = hostRejection(rules.hostServed, request) ?? adminKeyRejection(rules, request, target);
+    const rejected = hostRejection(rules.hostServed, request) ?? (climbs(target.split('?')[0] ?? '') ? CLIMBS : adminKeyRejection(rules, request, target));
     if (rejected === undefined) return next();
     // As the mock's server writes an answer: Node sends no body with a HEAD's.
     writeResponse(outgoing, rules.keyless(rejected), false);

@@ -4,6 +4,7 @@
  * path: `/v1/../../internal/secret` would otherwise reach the deployment as `/internal/secret`.
  */
 
+import { climbs } from '../../http/dot-segments.js';
 import { parseUserUrl } from '../../http/user-url.js';
 
 /** The `--proxy` base URL, parsed and checked: http or https, with no query, fragment or credentials. */
@@ -11,38 +12,6 @@ export function parseUpstream(value: string): URL {
   const url = parseUserUrl(value, { name: 'upstream', schemes: ['http:', 'https:'], example: 'https://staging.example.com/v1' });
   if (url.search || url.hash || url.username || url.password) throw new TypeError('upstream: must carry no query, fragment or credentials');
   return url;
-}
-
-/** A percent-escape; decoded byte by byte, a `.`, `/` or `\` shows whatever the bytes around it are. */
-const ESCAPE = /%([0-9a-f]{2})/gi;
-
-/** A segment as the least careful server may read it: percent-decoded until nothing changes (`%252e` is `.` too). */
-function decodedSegment(segment: string): string {
-  let form = segment;
-  let next = form.replace(ESCAPE, decodeByte);
-  // Each round takes two characters per escape away, so the loop ends.
-  while (next !== form) {
-    form = next;
-    next = form.replace(ESCAPE, decodeByte);
-  }
-  return form;
-}
-
-/** One escape decoded to the byte it stands for, as a character. */
-function decodeByte(_escape: string, hex: string): string {
-  return String.fromCharCode(Number.parseInt(hex, 16));
-}
-
-/**
- * Whether a path could climb out of the folder it names, here or at the deployment: a dot segment
- * (`.`, `..`, or any percent-encoded form), or a slash or backslash hidden in a segment (`%2f`, `%5c`),
- * which a server may decode before it resolves the path. URLs read `\` as `/`, so it splits segments too.
- */
-function climbs(path: string): boolean {
-  return path.split(/[/\\]/).some((segment) => {
-    const form = decodedSegment(segment);
-    return form === '.' || form === '..' || /[/\\]/.test(form);
-  });
 }
 
 /** The deployment's URL for a request-target, or the message of the 400 when it would not stay under the base URL. */
