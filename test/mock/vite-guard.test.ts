@@ -293,3 +293,31 @@ describe("target, read by the one URL rule and held as --proxy's base URL (red t
     }
   });
 });
+
+describe('a target that does not answer (red team 10 #2)', () => {
+  it("is the spec's 503 Error naming the mock's address, with nothing of the request in the dev server's log", async () => {
+    const port = await freePort();
+    const printed: string[] = [];
+    const logger = createLogger('info');
+    for (const level of ['info', 'warn', 'warnOnce', 'error'] as const) logger[level] = (message: string) => printed.push(message);
+    const { vite, port: devPort } = await devServer({ target: `http://127.0.0.1:${port}/v1`, apiKey: KEY }, {}, logger);
+    try {
+      const base64 = Buffer.from(`u:${KEY}`).toString('base64');
+      for (const target of [`/v1/pets?api_key=${KEY}`, `/v1/${KEY}`, `/v1/pets?x=${base64}`, `/__mock/requests?s=${KEY}`]) {
+        const answer = await withHost(devPort, `localhost:${devPort}`, 'GET', target, AUTH);
+        expectMockError(
+          answer,
+          503,
+          new RegExp(`^The mock at http://127\\.0\\.0\\.1:${port} did not answer \\(ECONNREFUSED\\): .* petstoreMock\\(\\{ target \\}\\)`),
+        );
+        expect(answer.text).not.toContain(KEY);
+      }
+      const log = printed.join('\n');
+      expect(log).not.toContain(KEY);
+      expect(log).not.toContain(base64);
+      expect(log).not.toMatch(/proxy error|ECONNREFUSED/);
+    } finally {
+      await vite.close();
+    }
+  });
+});

@@ -10,7 +10,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ProxyOptions } from 'vite';
 import type { FaultKind } from '../core/faults.js';
+import { errorResponse } from '../core/messages.js';
 import { writeFault } from '../pipeline/node-faults.js';
+import { writeResponse } from './node-server.js';
 
 /** `Preference-Applied` naming the truncate fault. */
 const TRUNCATED = /(?:^|,)\s*fault=truncate\s*(?:,|$)/;
@@ -20,7 +22,7 @@ type HttpProxy = Parameters<NonNullable<ProxyOptions['configure']>>[0];
 /**
  * The fault the mock made, by how the connection to it broke before an answer: Node says `read
  * ECONNRESET` for a reset, `socket hang up` for a close, an `HPE_` code for bytes that are not HTTP.
- * Anything else (the mock not listening) is a proxy error, Vite's to report.
+ * Anything else is the mock not reached.
  */
 function faultOf(error: NodeJS.ErrnoException): FaultKind | undefined {
   if (error.code?.startsWith('HPE_')) return 'garbage';
@@ -41,8 +43,24 @@ function dropConnectionFields(upstream: IncomingMessage): void {
   for (const name of ['connection', 'keep-alive', ...named]) delete upstream.headers[name.trim().toLowerCase()];
 }
 
+/**
+ * The answer when the mock was not reached (a `target` not started yet, restarting, or stopped): the
+ * spec's Error, as `--proxy` answers for a deployment that does not answer, where Vite would send a bare
+ * 502 and print the request's URL (a key in its query) with a stack.
+ */
+function notReached(response: ServerResponse, error: NodeJS.ErrnoException, origin: string): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const reason = error.code ?? error.name;
+  const message = `The mock at ${origin} did not answer (${reason}): the dev server sends /v1 and /__mock/ to it; start it, or point petstoreMock({ target }) at a running one.`;
+  writeResponse(response, errorResponse('service_unavailable', message), false);
+}
+
 /** Has `proxy` relay the mock's faults and keep the app's connection its own (for `configure`). */
-export function relayAsMock(proxy: HttpProxy): void {
+export function relayAsMock(proxy: HttpProxy, options: ProxyOptions): void {
+  const origin = String(options.target);
   proxy.on('proxyRes', (upstream, _request, response) => {
     dropConnectionFields(upstream);
     const endConnection = () => withSocket(response, (socket) => socket.destroySoon());
@@ -56,15 +74,16 @@ export function relayAsMock(proxy: HttpProxy): void {
     if (TRUNCATED.test(String(upstream.headers['preference-applied'] ?? '')))
       withSocket(response, (socket) => (response.writableFinished ? socket.destroySoon() : response.once('finish', () => socket.destroySoon())));
   });
-  // A fault is the mock's answer, not the proxy's error: it is made on the app's connection, and
-  // Vite's error listener (a 502 and a stack in the log) never hears of it.
+  // A fault is the mock's answer, not the proxy's error: it is made on the app's connection; a mock not
+  // reached is the spec's Error. Vite's error listener (a 502, the URL and a stack in the log) never hears of either.
   const emitter = proxy as unknown as { emit(event: string | symbol, ...args: unknown[]): boolean };
   const emit = emitter.emit.bind(emitter);
   emitter.emit = (event, ...args) => {
     const [error, , response] = args;
-    const kind = event === 'error' && error instanceof Error ? faultOf(error) : undefined;
-    if (kind === undefined || !(response instanceof Object) || !('req' in response)) return emit(event, ...args);
-    writeFault(response as ServerResponse, { kind, trickleMs: 0 }, 0, [], '');
+    if (event !== 'error' || !(error instanceof Error) || !(response instanceof Object) || !('req' in response)) return emit(event, ...args);
+    const kind = faultOf(error);
+    if (kind === undefined) notReached(response as ServerResponse, error, origin);
+    else writeFault(response as ServerResponse, { kind, trickleMs: 0 }, 0, [], '');
     return true;
   };
 }

@@ -142,8 +142,8 @@ function adminProxy(origin: string, fromApp: (request: IncomingMessage) => boole
   return {
     target: origin,
     changeOrigin: true,
-    configure: (proxy) => {
-      relayAsMock(proxy);
+    configure: (proxy, options) => {
+      relayAsMock(proxy, options);
       proxy.on('proxyReq', (proxyRequest, request) => {
         if (fromApp(request)) proxyRequest.setHeader('origin', mockOrigin);
       });
