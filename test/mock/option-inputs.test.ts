@@ -52,6 +52,20 @@ describe('startMockServer and startProxyServer refuse a wrong option before they
   });
 });
 
+// The plugin takes startMockServer's options and checks them as it does, when the config is written (red
+// team 10 #5); an empty host is the reach rule's, said when Vite starts.
+describe('petstoreMock refuses a wrong option of the mock it starts where it enters, naming it', () => {
+  for (const [name, value, message] of server.filter(([name, value]) => name !== 'host' || value !== '')) {
+    if (name === 'allowedHosts' && Array.isArray(value)) continue;
+    it(`${name}: ${JSON.stringify(value)}`, () => {
+      expect(() => petstoreMock({ [name]: value } as never)).toThrow(message);
+    });
+  }
+  it("allowedHosts: '*', Vite's wildcard spelled as a string", () => {
+    expect(() => petstoreMock({ allowedHosts: '*' as never })).toThrow(/^allowedHosts must be a list, such as \['mock\.internal'\]; got the string "\*"/);
+  });
+});
+
 describe('createHandlers and expectRequests refuse what they cannot serve or read, naming it', () => {
   it('createHandlers: a baseUrl that is no string, or whose host the host rule refuses', () => {
     expect(() => createHandlers({ baseUrl: 42 as never })).toThrow(/^baseUrl must be an absolute URL .* or a path such as \/v1; got number 42$/);

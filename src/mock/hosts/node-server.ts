@@ -290,9 +290,9 @@ function closeServer(context: ServerContext, server: Server, held: HeldState, gr
  * options are `normalizeMockOptions`'): where it listens (`checkServerPlace`), its time-outs, the state
  * file's path, and the store's URL (`parseUserUrl`, in `displayUrl`), namespace and time-out.
  */
-function checkedServerOptions(given: MockServerOptions): MockServerOptions {
-  const options = optionsObject('startMockServer', given);
-  checkServerPlace('startMockServer', options);
+export function checkedServerOptions(given: MockServerOptions, where = 'startMockServer'): MockServerOptions {
+  const options = optionsObject(where, given);
+  checkServerPlace(where, options);
   checkTimeouts(options.timeouts);
   if (text('stateFile', options.stateFile, "'./pets-state.json'") === '')
     throw new TypeError('stateFile must name a file, such as ./pets-state.json; got an empty string');

@@ -15,7 +15,7 @@ import { optionsObject, text } from '../core/option-checks.js';
 import { apiKeyProblem, bearerCheck } from '../pipeline/auth.js';
 import { hostCheck } from '../pipeline/host-guard.js';
 import { checkReach, type ReachNames } from '../pipeline/server-reach.js';
-import { type MockServerOptions, startMockServer } from './node-server.js';
+import { checkedServerOptions, type MockServerOptions, startMockServer } from './node-server.js';
 import { seamGuard } from './vite-guard.js';
 import { relayAsMock } from './vite-relay.js';
 
@@ -243,7 +243,7 @@ export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
   if ('target' in options) {
     targetUrl(options.target);
     targetKey(options);
-  }
+  } else checkedServerOptions(options, 'petstoreMock');
   let upstream: Upstream | undefined;
   // Until Vite's config says it checks `Host` itself, the names are those the mock serves.
   const allowedHosts = 'target' in options ? [] : (options.allowedHosts ?? []);
