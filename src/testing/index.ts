@@ -12,6 +12,7 @@ import { readLimited } from '../http/read-limited.js';
 import { parseUserUrl } from '../http/user-url.js';
 import type { JournalEntry, JournalFilter } from '../mock/state/journal.js';
 import { describeSessionName, sessionName } from '../mock/state/sessions.js';
+import { KeyRedactor } from '../redact/key-redactor.js';
 import { describeEntry, describeExpected, differences, type ExpectedRequest } from './match.js';
 
 export type { JournalEntry, JournalFilter, JournalRule } from '../mock/state/journal.js';
@@ -212,6 +213,16 @@ async function check(
 }
 
 /**
+ * The keys a refused option may hold, hidden as the mock hides them (a session named after the key):
+ * the one given, and those of a mock in this process.
+ */
+function keysOf(source: JournalSource, options: ExpectRequestsOptions): KeyRedactor {
+  const mock = typeof source === 'object' && source !== null && !(source instanceof URL) ? ('requests' in source ? source : source.mock) : undefined;
+  const held = mock !== undefined && 'options' in mock ? (mock.options as { apiKeys?: unknown }).apiKeys : undefined;
+  return new KeyRedactor([options.apiKey, ...(Array.isArray(held) ? held.filter((key) => typeof key === 'string') : [])], { shortAsToken: true });
+}
+
+/**
  * Expectations on the requests a mock received, for any test runner.
  * @example
  * import { expectRequests } from 'petstore-mock/testing';
@@ -225,7 +236,7 @@ export function expectRequests(source: JournalSource, options: ExpectRequestsOpt
   const timeout = wholeNumberIn('expectRequests: timeout', options.timeout, [1, LONGEST_WAIT_MS], READ_TIMEOUT_MS);
   checkKeyOption('expectRequests: apiKey', options.apiKey);
   if (options.session !== undefined && (typeof options.session !== 'string' || sessionName(options.session) === undefined))
-    throw new TypeError(`expectRequests: session: ${describeSessionName(String(options.session))}`);
+    throw new TypeError(`expectRequests: session: ${keysOf(source, options).text(describeSessionName(String(options.session)))}`);
   const read = reader(source, { ...options, timeout });
   return {
     toInclude: (expected) => {

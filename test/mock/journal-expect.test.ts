@@ -119,6 +119,25 @@ describe('expectRequests against a mock in process', () => {
     expect(() => expectRequests(mock, { session: 'two words' })).toThrow(/expectRequests: session: A session name/);
   });
 
+  it('never quotes the key in a refused session name, given as apiKey or held by the mock in process (red team 10 #4)', () => {
+    const key = 's3cretKEYvalue42';
+    const keyed = createMockApi({ apiKey: key });
+    const names = [`${key}!`, `${key} `, `${'x'.repeat(60)}${key}`, `${Buffer.from(`u:${key}`).toString('base64')}=`];
+    for (const session of names) {
+      for (const attempt of [() => expectRequests('http://127.0.0.1:9/v1', { session, apiKey: key }), () => expectRequests(keyed, { session })]) {
+        let message = '';
+        try {
+          attempt();
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(message, session).toMatch(/^expectRequests: session: A session name/);
+        expect(message).not.toContain(key);
+        expect(message).not.toContain(Buffer.from(`u:${key}`).toString('base64'));
+      }
+    }
+  });
+
   it('refuses at once a URL whose host the host rule refuses, naming expectRequests', () => {
     expect(() => expectRequests('http:///v1')).toThrow(/^expectRequests: must name the host/);
     expect(() => expectRequests('http://-evil.com/v1')).toThrow(/^expectRequests: "-evil\.com" is no IP address nor host name/);
