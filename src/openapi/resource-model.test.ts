@@ -133,6 +133,21 @@ describe('readResourceModel refuses what it cannot recognise', () => {
     expect(read(doc)).toThrow(/GET \/pets\/\{petId\}\/photos\/\{photoId\} \(getPhoto\) is of no kind the mock knows: its path is neither a collection/);
   });
 
+  it('a record no create could carry: lower bounds of its fields past the body limit (red team 10 #3)', () => {
+    const bounded = (minLength: number) =>
+      edited((spec) => {
+        nodeAt(spec, 'components', 'schemas', 'NewPet', 'properties').name = { type: 'string', minLength };
+      });
+    // 1 MiB less the record's other fields fits; a 10^9 minimum (the heap exhausted at start) and 3 MB do not.
+    expect(read(bounded(1_048_000))).not.toThrow();
+    for (const minLength of [3_000_000, 1_000_000_000, 1_048_576])
+      expect(read(bounded(minLength))).toThrow(
+        new RegExp(
+          `^a Pet takes at least \\d+ bytes of JSON by the lower bounds of its fields \\(minLength, minItems: name ${minLength + 2}\\), more than the 1048576 bytes createPet accepts \\(x-max-body-bytes\\): no client could send one; lower those bounds$`,
+        ),
+      );
+  });
+
   it('a list query parameter that is neither a filter nor a page size', () => {
     const doc = edited((spec) => {
       nodeAt(spec, 'paths', '/pets', 'get', 'parameters')[2] = { name: 'q', in: 'query', schema: { type: 'string' } };

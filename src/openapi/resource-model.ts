@@ -269,6 +269,37 @@ function fieldsOf(doc: OpenApiDocument, record: JsonSchema, createBody: JsonSche
   });
 }
 
+/** A body limit for an operation whose spec gives none (`x-max-body-bytes`): the bundled spec's 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The fewest bytes a field's value takes in JSON by its schema's lower bounds: a string's `minLength`
+ * (a character is one byte at least, within two quotes), an array's `minItems` (an item and a comma each).
+ */
+function leastBytes(schema: JsonSchema): number {
+  const count = (value: unknown) => (typeof value === 'number' && value > 0 ? value : 0);
+  if (schema.type === 'string') return 2 + count(schema.minLength);
+  if (schema.type === 'array') return 2 + 2 * count(schema.minItems);
+  return 1;
+}
+
+/**
+ * Refuses a record no body could carry: fields whose lower bounds add up to more than a create accepts.
+ * No client could send one, and the mock would still seed them (a `minLength` of 10^9 exhausted the heap at start).
+ */
+function checkRecordFits(name: string, fields: readonly ModelField[], create: OperationEntry | undefined): void {
+  const given = create?.operation['x-max-body-bytes'];
+  const limit = typeof given === 'number' ? given : DEFAULT_MAX_BODY_BYTES;
+  // `{}`, and per field its quoted name, a colon and a comma.
+  const least = fields.reduce((sum, field) => sum + field.name.length + 4 + leastBytes(field.schema), 2);
+  if (least <= limit) return;
+  const bounded = fields.filter((field) => leastBytes(field.schema) > 2).map((field) => `${field.name} ${leastBytes(field.schema)}`);
+  const where = create === undefined ? 'a body may carry' : `${create.operationId} accepts (x-max-body-bytes)`;
+  throw new SpecError(
+    `a ${name} takes at least ${least} bytes of JSON by the lower bounds of its fields (minLength, minItems: ${bounded.join(', ')}), more than the ${limit} bytes ${where}: no client could send one; lower those bounds`,
+  );
+}
+
 /** The id: the one field every record has that a client never sends, or, without a create, the field named `id`. */
 function idOf(fields: readonly ModelField[], itemParameter: JsonSchema & { readonly name: string }, hasCreate: boolean): ModelId {
   const assigned = fields.filter((field) => field.required && !field.writable);
@@ -400,6 +431,7 @@ export function readResourceModel(doc: OpenApiDocument, validators: ValidatorLoo
   const name = refName(record) ?? 'record';
   const create = classified.find((operation) => operation.kind === 'create');
   const fields = fieldsOf(doc, record, create === undefined ? undefined : jsonSchema(create.entry.operation.requestBody?.content));
+  checkRecordFits(name, fields, create?.entry);
   const collectionPath = collectionOf(classified[0]?.entry.path ?? '/');
   const item = itemParameterOf(doc, classified, collectionPath);
   const validateRecord = validators(name);

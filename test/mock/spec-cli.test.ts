@@ -165,6 +165,26 @@ describe('petstore-mock --spec', () => {
     );
   });
 
+  // The red team's spec: `minLength: 1000000000` on NewPet.name exhausted the heap after 56 s of seeding (red team 10 #3).
+  it('refuses a record no create could carry, by the lower bounds of its fields: the mock and the verifier (exit 2)', async () => {
+    const doc = variantSpec();
+    nodeAt(doc, 'components', 'schemas', 'NewPet', 'properties').name = { type: 'string', minLength: 1_000_000_000 };
+    const huge = join(dir, 'huge-name.yaml');
+    await writeFile(huge, stringify(doc));
+    for (const [cli, flags] of [
+      ['petstore-mock', ['--port', '0', '--spec']],
+      ['petstore-verify', ['-u', 'http://127.0.0.1:1/v1', '-k', 'some-key-0123456789', '--suite', 'spec', '--spec']],
+    ] as const) {
+      const refused = await runCli(cli, [...flags, huge]);
+      expect([refused.code, refused.stderr], cli).toEqual([
+        2,
+        expect.stringMatching(
+          /a Pet takes at least \d+ bytes of JSON by the lower bounds of its fields \(minLength, minItems: name 1000000002\), more than the 1048576 bytes createPet accepts/,
+        ),
+      ]);
+    }
+  });
+
   /** The variant with PetStatus reached through a chain of `links` $refs (PetStatus -> C1 -> ... -> the schema), or a cycle back to PetStatus. */
   async function chained(name: string, links: number, cycle = false): Promise<string> {
     const doc = variantSpec();

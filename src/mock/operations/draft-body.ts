@@ -8,7 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import { isJsonObject, type JsonValue, parseJson } from '../../json/lossless.js';
 import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
 import type { ErrorCode } from '../../openapi/facts.js';
-import type { ModelField, ModelOperation, ResourceModel } from '../../openapi/resource-model.js';
+import { DEFAULT_MAX_BODY_BYTES, type ModelField, type ModelOperation, type ResourceModel } from '../../openapi/resource-model.js';
 import { known } from '../../profile/profile.js';
 import { memoize } from '../core/memo.js';
 import { errorResponse, JSON_CONTENT_TYPE, type MockRequest, type MockResponse, textThen } from '../core/messages.js';
@@ -16,9 +16,6 @@ import type { Pending } from '../core/pending.js';
 import type { PetDraft } from '../state/store.js';
 import type { OperationEnv, ParsedInputs, Responder } from './operation.js';
 import { checkInput, exactInteger, validatorOf } from './request-inputs.js';
-
-/** A body limit for an operation whose spec gives none (`x-max-body-bytes`): the bundled spec's 1 MiB. */
-const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** A size in bytes as a reader says it: `1 MiB`, `512 KiB`, `1000 bytes`. */
 function sizeOf(bytes: number): string {
