@@ -39,6 +39,11 @@ describe('describeErrors', () => {
     expect(problems({ name: 'Rex', categoryId: 2n ** 63n })).toBe('categoryId must be an integer from -9223372036854775808 to 9223372036854775807');
   });
 
+  it('says the type, not int64, for a number past int64 where a string goes (red team 9 #5, second half)', () => {
+    expect(problems({ name: 10n ** 20n, categoryId: 1 })).toBe('name must be a string');
+    expect(problems({ name: 'Rex', categoryId: 1, status: 2n ** 53n + 1n })).toBe('status must be a string');
+  });
+
   it('applies the default status of the spec', () => {
     const body = { name: 'Rex', categoryId: 1 };
     expect(validators.createPetBody(body)).toBe(true);

@@ -119,8 +119,10 @@ function phrase(error: ErrorObject, data: unknown, field: string): string {
     case 'required':
       return 'is required';
     case 'type': {
-      if (typeof valueAt(data, error.instancePath) === 'bigint') return `must be ${INT64_PHRASE}`;
       const types = String(error.params.type).split(',');
+      // A number past int64 where a number goes is out of range; where a string goes, the type is what is wrong.
+      if (typeof valueAt(data, error.instancePath) === 'bigint' && types.some((type) => type === 'integer' || type === 'number'))
+        return `must be ${INT64_PHRASE}`;
       return `must be ${types.map((type) => TYPE_PHRASES[type] ?? type).join(' or ')}`;
     }
     case 'enum': {
