@@ -23,13 +23,55 @@ export function isHeaderValue(value: string): boolean {
   return SAFE_VALUE.test(value);
 }
 
+/** JavaScript's `\s` (and `String.prototype.trim`'s) whitespace, by code unit. */
+export function isWhitespace(code: number): boolean {
+  if (code > 0x20 && code < 0x7f) return false;
+  return (
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** Where `key` has whitespace, or -1: such a key can never be sent, since a Bearer token is one word. */
+function whitespaceIn(key: string): number {
+  for (let i = 0; i < key.length; i++) if (isWhitespace(key.charCodeAt(i))) return i;
+  return -1;
+}
+
+/**
+ * Why `key` cannot be an accepted key, or `undefined` when it can. Never quotes the key.
+ * @example
+ * apiKeyProblem('two words'); // 'an API key cannot contain whitespace (found at character 4): ...'
+ */
+export function apiKeyProblem(key: string): string | undefined {
+  if (key === '') return 'an API key cannot be empty';
+  const at = whitespaceIn(key);
+  if (at !== -1) return `an API key cannot contain whitespace (found at character ${at + 1}): a Bearer token is one word`;
+  if (!isHeaderValue(key))
+    return 'an API key is sent in an HTTP header, which carries visible ASCII only: it cannot hold a control character or a non-ASCII one; give the key exactly as it was issued';
+  return undefined;
+}
+
 /**
  * Refuses, where it enters, a key option (`createClient`'s and `expectRequests`' `apiKey`) no header can
  * carry: sent, it would come back in fetch's error, the key with it. The sentence never quotes it.
  */
 export function checkKeyOption(where: string, key: unknown): void {
-  if (key !== undefined && (typeof key !== 'string' || !isHeaderValue(key)))
+  if (key === undefined) return;
+  if (typeof key !== 'string' || !isHeaderValue(key))
     throw new TypeError(`${where} is sent in an HTTP header, which carries visible ASCII only: give the key exactly as it was issued (it is not shown here)`);
+  // The mock's own rule for the keys it takes: an empty key or two words is never accepted, on any call.
+  const problem = apiKeyProblem(key);
+  if (problem !== undefined) throw new TypeError(`${where}: ${problem} (it is not shown here)`);
 }
 
 /**

@@ -3,13 +3,14 @@
  */
 
 import { described, wholeNumberIn } from '../bounds/option-value.js';
+import { apiKeyProblem } from '../http/header-value.js';
 import { nestingProblem } from '../json/nesting.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
 import { type Profile, type ProfileDocument, readProfile, UNKNOWN_PROFILE } from '../profile/profile.js';
 import { MOCK_BOUNDS, MOCK_DEFAULTS } from './core/defaults.js';
 import { checkFaultRates, type FaultRates } from './core/faults.js';
 import { callback, list, optionsObject, record, text, trueOrFalse } from './core/option-checks.js';
-import { apiKeyProblem, KEY_LABEL, LABEL_WITHOUT_KEY, type LabelledApiKey, parseApiKey } from './pipeline/auth.js';
+import { KEY_LABEL, LABEL_WITHOUT_KEY, type LabelledApiKey, parseApiKey } from './pipeline/auth.js';
 import { checkReach, isLoopback } from './pipeline/server-reach.js';
 import { checkedClock } from './state/clock.js';
 import { checkPets, type DataPet, type PetData } from './state/pet-data.js';

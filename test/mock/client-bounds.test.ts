@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, createClient } from '../../src/client/index.js';
 import { MAX_RESPONSE_BYTES } from '../../src/http/limits.js';
+import { expectRequests } from '../../src/testing/index.js';
 
 const servers: Server[] = [];
 afterEach(() => {
@@ -149,5 +150,23 @@ describe('the typed client reads an answer within 5 MiB and its timeout', () => 
     for (const petId of [-0, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => client.getPet(petId), String(petId)).toThrow(TypeError);
     expect(() => client.listPets({ limit: Number.NaN })).toThrow(/listPets: limit must be a whole number/);
     expect(() => createClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k\r\nX: y' })).toThrow(/not shown here/);
+  });
+
+  it("refuses a key the mock would never take, by the mock's own rule, naming the option and quoting no key (red team 10, re-check of 9 #10)", () => {
+    const baseUrl = 'http://127.0.0.1:9/v1';
+    for (const [apiKey, problem] of [
+      ['', /^createClient: apiKey: an API key cannot be empty/],
+      ['secret words', /^createClient: apiKey: an API key cannot contain whitespace \(found at character 7\)/],
+    ] as const) {
+      expect(() => createClient({ baseUrl, apiKey }), JSON.stringify(apiKey)).toThrow(problem);
+      expect(() => expectRequests(baseUrl, { apiKey }), JSON.stringify(apiKey)).toThrow(new RegExp(problem.source.replace('createClient', 'expectRequests')));
+    }
+    let message = '';
+    try {
+      createClient({ baseUrl, apiKey: 'secret words' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).not.toContain('secret');
   });
 });

@@ -6,13 +6,14 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Plugin, ProxyOptions, ResolvedConfig, ViteDevServer } from 'vite';
+import { apiKeyProblem } from '../../http/header-value.js';
 import { parseUserUrl } from '../../http/user-url.js';
 import { KeyRedactor } from '../../redact/key-redactor.js';
 import { ADMIN_PREFIX } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { keylessErrors } from '../core/keyless-errors.js';
 import { optionsObject, text } from '../core/option-checks.js';
-import { apiKeyProblem, bearerCheck } from '../pipeline/auth.js';
+import { bearerCheck } from '../pipeline/auth.js';
 import { hostCheck } from '../pipeline/host-guard.js';
 import { checkReach, type ReachNames } from '../pipeline/server-reach.js';
 import { checkedServerOptions, type MockServerOptions, startMockServer } from './node-server.js';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { apiKeyProblem, bearerCheck, parseApiKey } from './auth.js';
+import { apiKeyProblem } from '../../http/header-value.js';
+import { bearerCheck, parseApiKey } from './auth.js';
 
 describe('bearerCheck', () => {
   const checkBearer = (header: string | undefined, keys: readonly string[]) => bearerCheck(keys)(header);

@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { wholeNumberIn } from '../../bounds/option-value.js';
 import { openapi } from '../../generated/openapi.js';
+import { apiKeyProblem } from '../../http/header-value.js';
 import type { JsonValue } from '../../json/lossless.js';
 import { type Conformance, createConformance } from '../../openapi/conformance.js';
 import type { ProfileDocument } from '../../profile/profile.js';
@@ -15,7 +16,7 @@ import { checkServerPlace, guardedCallback, optionsObject, text, trueOrFalse } f
 import { journalOf, type MockApi } from '../create-mock-api.js';
 import type { OperationId } from '../operations/operation.js';
 import { normalizeMockOptions } from '../options.js';
-import { type AuthProblem, apiKeyProblem, bearerCheck, type LabelledApiKey } from '../pipeline/auth.js';
+import { type AuthProblem, bearerCheck, type LabelledApiKey } from '../pipeline/auth.js';
 import { hostCheck, hostName } from '../pipeline/host-guard.js';
 import { checkTimeouts, type ServerTimeouts } from '../pipeline/http-server.js';
 import type { PipelineJournal } from '../pipeline/journal-step.js';
