@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { Budget } from '../../bounds/budget.js';
+import { SessionFullError } from '../../errors.js';
 import { parseJson } from '../../json/lossless.js';
 import { compareNames, type ListOrder } from '../../profile/profile.js';
 import { SeedIndex } from './seed-index.js';
@@ -328,5 +330,45 @@ describe('MemoryPetStore against a plain reference', () => {
     const restarted = new MemoryPetStore([{ id: 10, name: 'Ten', categoryId: 1, status: 'sold' }], { givenIds: true });
     restarted.restore(store.saved());
     expect(restarted.create({ name: 'Thirteen', categoryId: 1, status: 'sold' }).id).toBe(13);
+  });
+});
+
+describe("a session's removals of seeded pets are in its budget (red team 10 #6)", () => {
+  const many: StoredPet[] = Array.from({ length: 200 }, (_, index) => ({ id: index + 1, name: `pet${index}`, categoryId: 1, status: 'available' }));
+  // A budget of a few tombstones stands for SESSION_PETS_BYTES: 16 MiB hold about 350,000 of them.
+  const small = () => new Budget({ ownerBytes: 1_000, totalBytes: 1_000 }).share();
+
+  it('refuses a delete past the cap with SessionFullError, removing nothing; a reset gives the room back', () => {
+    const share = small();
+    const store = new MemoryPetStore(new SeedIndex(many), {}, share);
+    let removed = 0;
+    expect(() => {
+      for (const pet of many) if (store.remove(pet.id)) removed++;
+    }).toThrow(SessionFullError);
+    expect(removed).toBeGreaterThan(0);
+    expect(removed).toBeLessThan(many.length);
+    expect(share.bytes).toBeLessThanOrEqual(1_000);
+    expect(store.size).toBe(many.length - removed);
+    expect(store.get(removed + 1)).toBeDefined();
+    store.reset();
+    expect(share.bytes).toBe(0);
+    expect(store.remove(1)).toBe(true);
+  });
+
+  it('counts a removal once: a removed pet put back, or a replaced one removed, leaves no tombstone counted twice', () => {
+    const share = small();
+    const store = new MemoryPetStore(new SeedIndex(many), {}, share);
+    store.remove(1);
+    const tombstone = share.bytes;
+    expect(tombstone).toBeGreaterThan(0);
+    store.put([{ id: 1, name: 'back', categoryId: 1, status: 'sold' }]);
+    store.remove(1);
+    expect(share.bytes).toBe(tombstone);
+  });
+
+  it('restores every removal a state file saved, whatever the budget', () => {
+    const store = new MemoryPetStore(new SeedIndex(many), {}, small());
+    store.restore({ created: [], removed: many.map((pet) => pet.id), creates: 0 });
+    expect(store.size).toBe(0);
   });
 });

@@ -173,6 +173,12 @@ function entryBytes(entry: Entry): number {
 }
 
 /**
+ * What the tombstone of a removed seeded pet is counted as: its id's entry in the overlay's map (a
+ * million deletes in one session held 32 MiB that no budget saw, red team 10 #6).
+ */
+const TOMBSTONE_BYTES = 48;
+
+/**
  * One session's pets in memory: an overlay over the seed, which every session shares and none
  * changes. Opening a session copies nothing; the overlay holds what the session changed (the pets
  * created, put or removed), so its memory grows with those changes alone, and a reset drops it. A page
@@ -271,16 +277,26 @@ export class MemoryPetStore implements PetStore {
 
   /** Removes the pet with this id: one of the session's own is dropped from the overlay, a seeded one is hidden. */
   remove(id: number | bigint): boolean {
+    return this.#remove(id, true);
+  }
+
+  /** `remove`, within the session's budget when `bounded` (a restore takes back what was kept, as its creates do). */
+  #remove(id: number | bigint, bounded: boolean): boolean {
     const key = keyOf(id);
     const own = this.#changed.get(key);
     if (own === null) return false;
+    const seeded = this.#seed.find(key) !== undefined;
     if (own === undefined) {
-      if (this.#seed.find(key) === undefined) return false;
+      if (!seeded) return false;
+      const over = bounded ? this.#share.overrun(TOMBSTONE_BYTES) : undefined;
+      if (over !== undefined) throw new SessionFullError(fullMessage(over, this.#share.budget.bound));
       this.#hidden++;
     } else this.#drop(own);
     // A seeded id stays taken by its tombstone; a created one by the numbering, which only moves on.
-    if (own === undefined || this.#seed.find(key) !== undefined) this.#changed.set(key, null);
-    else this.#changed.delete(key);
+    if (seeded) {
+      this.#changed.set(key, null);
+      this.#share.adjust(TOMBSTONE_BYTES);
+    } else this.#changed.delete(key);
     this.#changes();
     return true;
   }
@@ -297,7 +313,7 @@ export class MemoryPetStore implements PetStore {
   /** Back to the seed, then the saved pets created (with their ids), replaced and removed, numbering after the saved creates. */
   restore(saved: SavedPets): void {
     this.reset();
-    for (const id of saved.removed) this.remove(id);
+    for (const id of saved.removed) this.#remove(id, false);
     for (const pet of saved.created) this.#add({ pet, json: undefined, saved: 'created' });
     for (const pet of saved.replaced ?? []) this.#add({ pet, json: undefined, saved: 'replaced' });
     this.#creates = saved.creates;
@@ -342,7 +358,7 @@ export class MemoryPetStore implements PetStore {
     let bytes = 0;
     for (const entry of entries) {
       const old = this.#changed.get(keyOf(entry.pet.id));
-      bytes += entryBytes(entry) - (old ? entryBytes(old) : 0);
+      bytes += entryBytes(entry) - (old ? entryBytes(old) : old === null ? TOMBSTONE_BYTES : 0);
     }
     const over = this.#share.overrun(bytes);
     if (over !== undefined) throw new SessionFullError(fullMessage(over, this.#share.budget.bound));
@@ -354,7 +370,8 @@ export class MemoryPetStore implements PetStore {
     const key = keyOf(entry.pet.id);
     const old = this.#changed.get(key);
     if (old) this.#drop(old);
-    else if (old === undefined && this.#seed.find(key) !== undefined) this.#hidden++;
+    else if (old === null) this.#share.adjust(-TOMBSTONE_BYTES);
+    else if (this.#seed.find(key) !== undefined) this.#hidden++;
     this.#changed.set(key, entry);
     insertById(this.#own, entry);
     const value = this.#valueOf(entry);
