@@ -4,7 +4,7 @@
  * and proxies the API (`/v1`) and the admin endpoints (`/__mock/`) to it, so that the app calls its
  * own origin. Only types come from 'vite': nothing here loads vite, which stays an optional peer.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Plugin, ProxyOptions, ResolvedConfig, ViteDevServer } from 'vite';
 import { parseUserUrl } from '../../http/user-url.js';
 import { KeyRedactor } from '../../redact/key-redactor.js';
@@ -14,6 +14,7 @@ import { keylessErrors } from '../core/keyless-errors.js';
 import { optionsObject, text } from '../core/option-checks.js';
 import { apiKeyProblem, bearerCheck } from '../pipeline/auth.js';
 import { hostCheck } from '../pipeline/host-guard.js';
+import { checkTimeouts, clientLimitedSeam, type ServerTimeouts } from '../pipeline/http-server.js';
 import { checkReach, type ReachNames } from '../pipeline/server-reach.js';
 import { type MockServerOptions, startMockServer } from './node-server.js';
 import { seamGuard } from './vite-guard.js';
@@ -33,6 +34,8 @@ export interface PetstoreMockTarget {
    * dev server reachable beyond loopback refuses them the admin.
    */
   readonly apiKey?: string;
+  /** The dev server's limits on the app's connections to the mock, as `startMockServer`'s `timeouts`; defaults those of the mock's server. */
+  readonly timeouts?: ServerTimeouts;
 }
 
 /**
@@ -243,6 +246,7 @@ export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
   if ('target' in options) {
     targetUrl(options.target);
     targetKey(options);
+    checkTimeouts(options.timeouts);
   }
   let upstream: Upstream | undefined;
   // Until Vite's config says it checks `Host` itself, the names are those the mock serves.
@@ -263,15 +267,24 @@ export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
       printWhere(server, upstream);
       const { basePath, keys } = upstream;
       const authorize = keys === undefined ? undefined : bearerCheck(keys);
+      const proxied = (target: string) => target.startsWith(basePath) || ADMIN_MATCH.test(target);
       const guard = seamGuard({
-        proxied: (target) => target.startsWith(basePath) || ADMIN_MATCH.test(target),
+        proxied,
         hostServed: (host) => hostServed(host),
         authorize,
         keyless: keylessErrors(new KeyRedactor(keys ?? [], { shortAsToken: true })),
       });
+      // The mock's server's limits on slow clients, on the app's connections: Vite's proxy would hold a
+      // client that reads nothing, and what is queued for it, for good.
+      const http = server.httpServer;
+      const limited = clientLimitedSeam(http !== null && 'keepAliveTimeout' in http ? http : undefined, options.timeouts ?? {});
       // First of all: before Vite's own host check (a malformed Host is the mock's 400, whatever Vite
       // says of it), its CORS answers and its proxy, which would hand the request to the mock as its own.
-      server.middlewares.stack.unshift({ route: '', handle: guard });
+      server.middlewares.stack.unshift({
+        route: '',
+        handle: (request: IncomingMessage, outgoing: ServerResponse, next: () => void) =>
+          proxied(request.url ?? '/') ? limited(request, outgoing, () => guard(request, outgoing, next)) : next(),
+      });
     },
     async configResolved(config) {
       // Vite's check, when on, runs after the mock's rule for a malformed Host; else the mock's rule
