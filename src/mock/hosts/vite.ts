@@ -34,6 +34,8 @@ export interface PetstoreMockTarget {
    * dev server reachable beyond loopback refuses them the admin.
    */
   readonly apiKey?: string;
+  /** With the dev server beyond loopback, that mock's key may be the public default: it is meant. Default false. */
+  readonly allowDefaultKey?: boolean;
   /** The dev server's limits on the app's connections to the mock, as `startMockServer`'s `timeouts`; defaults those of the mock's server. */
   readonly timeouts?: ServerTimeouts;
 }
@@ -175,12 +177,12 @@ const VITE_REACH_NAMES: ReachNames = {
   host: 'server.host (vite --host)',
   allowedHosts: 'server.allowedHosts',
   key: 'petstoreMock({ apiKey })',
-  allowDefault: `petstoreMock({ apiKey: '${MOCK_DEFAULTS.apiKey}' }) if the default is meant`,
+  allowDefault: 'petstoreMock({ allowDefaultKey: true }) if the default is meant',
 };
 const TARGET_REACH_NAMES: ReachNames = {
   ...VITE_REACH_NAMES,
   key: 'petstoreMock({ target, apiKey }), the key the mock at target takes',
-  allowDefault: `petstoreMock({ target, apiKey: '${MOCK_DEFAULTS.apiKey}' }) if that mock takes the default and it is meant`,
+  allowDefault: 'petstoreMock({ target, apiKey, allowDefaultKey: true }) if that mock takes the default and it is meant',
 };
 
 /**
@@ -201,9 +203,9 @@ function boundHost(config: ResolvedConfig): string {
  */
 async function checkDevServerReach(config: ResolvedConfig, options: PetstoreMockPluginOptions, upstream: Upstream | undefined): Promise<void> {
   const target = 'target' in options;
-  const keyGiven = options.apiKey !== undefined || (!target && (options.apiKeys?.length ?? 0) > 0);
+  const keys = [...(options.apiKey === undefined ? [] : [options.apiKey]), ...(target ? [] : (options.apiKeys ?? []))];
   try {
-    checkReach({ host: boundHost(config), keyGiven }, target ? TARGET_REACH_NAMES : VITE_REACH_NAMES);
+    checkReach({ host: boundHost(config), keys, defaultMeant: options.allowDefaultKey === true }, target ? TARGET_REACH_NAMES : VITE_REACH_NAMES);
   } catch (error) {
     await upstream?.stop();
     throw error;
