@@ -231,6 +231,31 @@ function printWhere(server: ViteDevServer, upstream: Upstream): void {
 }
 
 /**
+ * Holds each request the dev server proxies to the mock to the mock's rules, first of all: before
+ * Vite's own host check (a malformed Host is the mock's 400, whatever Vite says of it), its CORS answers
+ * and its proxy, which would hand the request to the mock as its own. The mock's server's limits on slow
+ * clients come first (`clientLimitedSeam`): Vite's proxy would hold a client that reads nothing, and
+ * what is queued for it, for good; then its guards (`seamGuard`).
+ */
+function mountSeam(server: ViteDevServer, upstream: Upstream, timeouts: ServerTimeouts, hostServed: (host: string) => boolean): void {
+  const { basePath, keys } = upstream;
+  const proxied = (target: string) => target.startsWith(basePath) || ADMIN_MATCH.test(target);
+  const guard = seamGuard({
+    proxied,
+    hostServed,
+    authorize: keys === undefined ? undefined : bearerCheck(keys),
+    keyless: keylessErrors(new KeyRedactor(keys ?? [], { shortAsToken: true })),
+  });
+  const http = server.httpServer;
+  const limited = clientLimitedSeam(http !== null && 'keepAliveTimeout' in http ? http : undefined, timeouts);
+  server.middlewares.stack.unshift({
+    route: '',
+    handle: (request: IncomingMessage, outgoing: ServerResponse, next: () => void) =>
+      proxied(request.url ?? '/') ? limited(request, outgoing, () => guard(request, outgoing, next)) : next(),
+  });
+}
+
+/**
  * The Vite plugin: in `vite` (dev) the app's `/v1` and `/__mock/` requests reach the pet store mock,
  * and Vite's start-up lines say where the API and the inspector are.
  * It starts the mock (or uses `target`'s) when Vite reads its config, and stops the mock it started
@@ -267,26 +292,7 @@ export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
     configureServer(server) {
       if (!upstream) return;
       printWhere(server, upstream);
-      const { basePath, keys } = upstream;
-      const authorize = keys === undefined ? undefined : bearerCheck(keys);
-      const proxied = (target: string) => target.startsWith(basePath) || ADMIN_MATCH.test(target);
-      const guard = seamGuard({
-        proxied,
-        hostServed: (host) => hostServed(host),
-        authorize,
-        keyless: keylessErrors(new KeyRedactor(keys ?? [], { shortAsToken: true })),
-      });
-      // The mock's server's limits on slow clients, on the app's connections: Vite's proxy would hold a
-      // client that reads nothing, and what is queued for it, for good.
-      const http = server.httpServer;
-      const limited = clientLimitedSeam(http !== null && 'keepAliveTimeout' in http ? http : undefined, options.timeouts ?? {});
-      // First of all: before Vite's own host check (a malformed Host is the mock's 400, whatever Vite
-      // says of it), its CORS answers and its proxy, which would hand the request to the mock as its own.
-      server.middlewares.stack.unshift({
-        route: '',
-        handle: (request: IncomingMessage, outgoing: ServerResponse, next: () => void) =>
-          proxied(request.url ?? '/') ? limited(request, outgoing, () => guard(request, outgoing, next)) : next(),
-      });
+      mountSeam(server, upstream, options.timeouts ?? {}, (host) => hostServed(host));
     },
     async configResolved(config) {
       // Vite's check, when on, runs after the mock's rule for a malformed Host; else the mock's rule
