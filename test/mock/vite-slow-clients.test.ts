@@ -122,3 +122,21 @@ describe("the dev server cuts a client that does not read, with the mock server'
     expect((await pipeline(dev.port, [trickled], 50_000)).ended).not.toBe('open');
   }, 90_000);
 });
+
+describe('the dev server and a client too slow with its body', () => {
+  it("a body trickled to /v1 is the mock's 408 Error, relayed, and the connection ends", async () => {
+    // The mock's own limit for a whole request lowered; the dev server relays what the mock says of it.
+    const mock = await startMockServer({ port: 0, apiKey: KEY, timeouts: { headersMs: 1_000, requestMs: 2_000 } });
+    const dev = await devServer({ target: mock.url, apiKey: KEY });
+    try {
+      const head = [`Authorization: Bearer ${KEY}`, 'Content-Type: application/json', 'Content-Length: 40'];
+      const exchange = await pipeline(dev.port, [`${rawRequest('POST', '/v1/pets', head).slice(0, -'\r\n\r\n'.length)}\r\n\r\n{"name":`], 30_000);
+      expect(exchange.responses.map((response) => response.status)).toEqual([408]);
+      expect(JSON.parse(exchange.responses[0]?.body.toString() ?? '{}')).toMatchObject({ code: 'request_timeout', status: 408 });
+      expect(exchange.ended).not.toBe('open');
+    } finally {
+      await dev.vite.close();
+      await mock.close();
+    }
+  }, 60_000);
+});
