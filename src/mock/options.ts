@@ -115,6 +115,8 @@ export interface MockPlace {
   readonly host?: string;
   /** The host names besides `localhost` and IP addresses that a server's clients may use. */
   readonly allowedHosts?: readonly string[] | undefined;
+  /** Whether the public default key is meant on a `host` beyond loopback (`allowDefaultKey: true`). */
+  readonly allowDefaultKey?: boolean | undefined;
 }
 
 /** The options with every default filled in; `apiKey` is folded into `apiKeys`, labels into `keyLabels`. */
@@ -213,8 +215,16 @@ export function normalizeMockOptions(given: MockOptions = {}, place: MockPlace =
   const options = optionsObject('the mock', given);
   const { apiKeys, keyLabels } = resolveApiKeys(options);
   // A server's reach, by the CLI's rules, for every server of the code API (the mock's, the proxy's).
-  if (place.host !== undefined)
-    checkReach({ host: place.host, allowedHosts: place.allowedHosts, keyGiven: options.apiKey !== undefined || (options.apiKeys?.length ?? 0) > 0 });
+  if (place.host !== undefined) {
+    const named = options.apiKey !== undefined || (options.apiKeys?.length ?? 0) > 0;
+    const labelled = (key: string) => {
+      const label = keyLabels.get(key);
+      return label === undefined ? key : { label, key };
+    };
+    const keys = named ? apiKeys.map(labelled) : [];
+    const defaultMeant = trueOrFalse('allowDefaultKey', place.allowDefaultKey, false);
+    checkReach({ host: place.host, allowedHosts: place.allowedHosts, keys, defaultMeant });
+  }
   // The all-or-nothing saves of `persist` undo a failed change by rewriting the store: never Redis's, which keeps its own state.
   if (options.persist && options.shared) throw new TypeError('persist and shared cannot go together: with shared state, Redis keeps the pets.');
   const faults = record('faults', options.faults, 'an object of rates such as { reset: 0.02, slow: 0.1 }') ?? {};

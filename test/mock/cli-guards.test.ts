@@ -71,6 +71,24 @@ describe('petstore-mock beyond loopback', () => {
     );
   });
 
+  it('refuses the public default given as a key, by --api-key, a label or PETSTORE_API_KEY, naming it by its label only (ninth red team, #4)', async () => {
+    const fix = 'give your own with --api-key (or PETSTORE_API_KEY), or pass --allow-default-key if the default is meant.';
+    for (const [args, env, which] of [
+      [['--api-key', KEY], {}, 'a key it is given'],
+      [['-k', `ci:${KEY}`], {}, 'the key labelled ci'],
+      [['--api-key', 'team-secret', '--api-key', `lan=${KEY}`], {}, 'the key labelled lan'],
+      [[], { PETSTORE_API_KEY: KEY }, 'a key it is given'],
+    ] as const) {
+      const result = await runCli('petstore-mock', ['--port', '0', '--host', '0.0.0.0', ...args], env);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toBe(
+        `petstore-mock: --host 0.0.0.0 lets other machines reach the mock, and ${which} is the public default key, which anyone may read in the docs: ${fix}${USAGE_TAIL}`,
+      );
+    }
+    const meant = await startMockCli(['--port', '0', '--quiet', '--host', '0.0.0.0', '-k', `ci:${KEY}`, '--allow-default-key']);
+    await meant.stop();
+  });
+
   it('starts with a key of its own, or with --allow-default-key', async () => {
     for (const args of [['--api-key', 'team-secret'], ['--allow-default-key']]) {
       const mock = await startMockCli(['--port', '0', '--quiet', '--host', '0.0.0.0', ...args]);

@@ -29,7 +29,8 @@ beforeAll(async () => {
 });
 afterAll(() => deployment.close());
 
-const PUBLIC_KEY_SENTENCE = `lets other machines reach the mock, and its default key ${DEFAULT_KEY} is public: give your own with apiKey (or apiKeys), or give apiKey: '${DEFAULT_KEY}' if the default is meant.`;
+const FIX = 'give your own with apiKey (or apiKeys), or give allowDefaultKey: true if the default is meant.';
+const PUBLIC_KEY_SENTENCE = `lets other machines reach the mock, and its default key ${DEFAULT_KEY} is public: ${FIX}`;
 
 describe('the code API refuses what the CLI refuses, with the sentence naming the option', () => {
   it.each([
@@ -39,6 +40,18 @@ describe('the code API refuses what the CLI refuses, with the sentence naming th
   ])('startMockServer and startProxyServer with host %j and no key of their own', async (host, sentence) => {
     await expect(startMockServer({ port: 0, host })).rejects.toThrow(sentence);
     await expect(startProxyServer({ port: 0, host, upstream: deployment.url, upstreamKey: UPSTREAM_KEY })).rejects.toThrow(sentence);
+  });
+
+  it('startMockServer and startProxyServer beyond loopback with the public default given as a key, named by its label only (ninth red team, #4)', async () => {
+    const given = (which: string) =>
+      `host 0.0.0.0 lets other machines reach the mock, and ${which} is the public default key, which anyone may read in the docs: ${FIX}`;
+    await expect(startMockServer({ port: 0, host: '0.0.0.0', apiKeys: [{ label: 'ci', key: DEFAULT_KEY }] })).rejects.toThrow(given('the key labelled ci'));
+    await expect(startMockServer({ port: 0, host: '0.0.0.0', apiKey: DEFAULT_KEY })).rejects.toThrow(given('a key it is given'));
+    await expect(startMockServer({ port: 0, host: '0.0.0.0', apiKey: 'team-key-4711', apiKeys: [DEFAULT_KEY] })).rejects.toThrow(given('a key it is given'));
+    await expect(
+      startProxyServer({ port: 0, host: '0.0.0.0', upstream: deployment.url, upstreamKey: UPSTREAM_KEY, apiKeys: [{ label: 'lan', key: DEFAULT_KEY }] }),
+    ).rejects.toThrow(given('the key labelled lan'));
+    await expect(startMockServer({ port: 0, host: '0.0.0.0', allowDefaultKey: 'yes' as unknown as boolean })).rejects.toThrow(/allowDefaultKey/);
   });
 
   it.each([['-evil.com'], ['.'], ['evil.com/path']])('allowedHosts [%j], by the host rule of --allowed-host', async (name) => {
@@ -80,8 +93,8 @@ describe.runIf(lanAddress !== undefined)('beyond loopback with a key of its own,
     }
   });
 
-  it('the mock on 0.0.0.0 with the default key named starts, as --allow-default-key does', async () => {
-    const mock = await startMockServer({ port: 0, host: '0.0.0.0', apiKey: DEFAULT_KEY });
+  it('the mock on 0.0.0.0 with the default key said to be meant starts, as --allow-default-key does', async () => {
+    const mock = await startMockServer({ port: 0, host: '0.0.0.0', apiKeys: [{ label: 'ci', key: DEFAULT_KEY }], allowDefaultKey: true });
     try {
       expect((await fetch(`http://${lanAddress}:${mock.port}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${DEFAULT_KEY}` } })).status).toBe(200);
     } finally {

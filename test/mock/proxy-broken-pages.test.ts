@@ -42,16 +42,16 @@ describe('--proxy: a deployment whose page breaks the schema', () => {
     expect(response.headers.get('x-contract-violation')).toMatch(/breaks its schema/);
   });
 
-  it(`tells at most ${SCHEMA_PROBLEMS_TOLD} schema problems of one answer, and counts the rest in one more line`, async () => {
+  it(`tells at most ${SCHEMA_PROBLEMS_TOLD} schema problems of one answer, and says in one more line that there are more`, async () => {
     const response = await list('5');
     expect(response.status).toBe(200);
     await response.arrayBuffer();
-    await expect.poll(() => proxy.stderr(), { timeout: 30_000 }).toMatch(/in 14980 more places than the 20 above/);
+    await expect.poll(() => proxy.stderr(), { timeout: 30_000 }).toMatch(/in more places than the 20 above \(the rest not looked for\)/);
     const lines = proxy
       .stderr()
       .split('\n')
       .filter((line) => line.includes('GET /v1/pets?limit=5:'));
-    // 5,000 pets lacking three required fields each: 15,000 problems, told as 20 and one line for the rest.
+    // 5,000 pets lacking three required fields each: 15,000 problems, of which the first 20 are looked for and told, and one line says there are more.
     expect(lines.filter((line) => line.includes('breaks its schema')).length).toBe(SCHEMA_PROBLEMS_TOLD + 1);
   });
 });

@@ -205,8 +205,14 @@ describe('a dev server bound beyond loopback (red team 8 #12)', () => {
     } finally {
       await mock.close();
     }
-    // A key of the user's own, or the default one named, is taken, as by the mock's server; loopback needs none.
-    for (const options of [{ apiKey: KEY }, { apiKey: 'petstore-dev-key' }]) await (await devServer(options, { host: '0.0.0.0' })).vite.close();
+    // The public default given as a key is refused as the default itself is (ninth red team, #4): its value is what is public.
+    await expect(devServer({ apiKeys: [{ label: 'lan', key: 'petstore-dev-key' }] }, { host: '0.0.0.0' })).rejects.toThrow(
+      'server.host (vite --host) 0.0.0.0 lets other machines reach the mock, and the key labelled lan is the public default key, which anyone may read in the docs: give your own with petstoreMock({ apiKey }), or petstoreMock({ allowDefaultKey: true }) if the default is meant.',
+    );
+    await expect(devServer({ target: mock.url, apiKey: 'petstore-dev-key' }, { host: '0.0.0.0' })).rejects.toThrow(/allowDefaultKey: true/);
+    // A key of the user's own, or the default one said to be meant, is taken, as by the mock's server; loopback needs none.
+    for (const options of [{ apiKey: KEY }, { allowDefaultKey: true }, { apiKey: 'petstore-dev-key', allowDefaultKey: true }])
+      await (await devServer(options, { host: '0.0.0.0' })).vite.close();
     await (await devServer({}, { host: 'localhost' })).vite.close();
   });
 

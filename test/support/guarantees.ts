@@ -391,16 +391,19 @@ const concurrentCreates: Guarantee = {
 };
 
 const defaultKeyBeyondLoopback: Guarantee = {
-  name: '`--host 0.0.0.0` with the public default key exits 2 before it listens',
+  name: '`--host 0.0.0.0` with the public default key, taken unsaid or given as a key (`--api-key petstore-dev-key`), exits 2 before it listens',
   async check(mock) {
-    const outcome = await startMockCli([...(await mock.flagsAgain()), '--host', '0.0.0.0', '--port', '0']).then(
-      async (started) => {
-        await started.stop();
-        return 'it listened';
-      },
-      (error: unknown) => String(error),
-    );
-    expect(outcome).toMatch(/exited with 2 before listening: .*--api-key/s);
+    // Given as a key too (ninth red team, #4): its value is what is public.
+    for (const key of [[], ['--api-key', 'petstore-dev-key']]) {
+      const outcome = await startMockCli([...(await mock.flagsAgain()), '--host', '0.0.0.0', '--port', '0', ...key]).then(
+        async (started) => {
+          await started.stop();
+          return 'it listened';
+        },
+        (error: unknown) => String(error),
+      );
+      expect(outcome, key.join(' ')).toMatch(/exited with 2 before listening: .*--api-key/s);
+    }
   },
 };
 

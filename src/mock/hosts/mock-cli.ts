@@ -184,7 +184,7 @@ function checkDataFlags(flags: MockFlags, command: Command): void {
 
 /** Rejects the public default key on an interface other machines reach (exit 2): in every mode, the proxy's too. */
 function checkKeyBeyondLoopback(flags: MockFlags, command: Command): void {
-  const problem = publicKeyProblem(flags.host, flags.apiKey !== undefined || flags.allowDefaultKey === true, CLI_NAMES);
+  const problem = publicKeyProblem(flags.host, { keys: flags.apiKey ?? [], defaultMeant: flags.allowDefaultKey === true }, CLI_NAMES);
   if (problem !== undefined) command.error(problem, { exitCode: EXIT.usage, code: 'commander.defaultKeyBeyondLoopback' });
 }
 
@@ -196,10 +196,9 @@ const CLI_NAMES: ReachNames = {
   allowDefault: 'pass --allow-default-key if the default is meant',
 };
 
-/** The keys a server takes: those given, or the public default one named when `--allow-default-key` says it is meant (the server's own rule asks for one beyond loopback). */
-function keysOf(flags: MockFlags): { apiKeys?: NonNullable<MockFlags['apiKey']> } {
-  if (flags.apiKey) return { apiKeys: flags.apiKey };
-  return flags.allowDefaultKey ? { apiKeys: [MOCK_DEFAULTS.apiKey] } : {};
+/** The keys a server takes, and whether the public default among them is meant (`--allow-default-key`): the server's own rule asks beyond loopback. */
+function keysOf(flags: MockFlags): { apiKeys?: NonNullable<MockFlags['apiKey']>; allowDefaultKey?: true } {
+  return { ...(flags.apiKey ? { apiKeys: flags.apiKey } : {}), ...(flags.allowDefaultKey ? { allowDefaultKey: true } : {}) };
 }
 
 /** The store `--workers` shares; without `--store` the flags are rejected (exit 2). */

@@ -34,6 +34,12 @@ export interface MockServerOptions extends MockOptions {
    * a name it points at this machine (DNS rebinding). Default: none.
    */
   readonly allowedHosts?: readonly string[];
+  /**
+   * With a `host` beyond loopback, take the public default key `petstore-dev-key` (as the only key, or
+   * among `apiKey`/`apiKeys`) instead of throwing: it says the default is meant, as `--allow-default-key`
+   * does. Default false.
+   */
+  readonly allowDefaultKey?: boolean;
   /** Called once per request responded to, with a log line (method, path, status, ms); never holds a key. */
   readonly onRequest?: (line: string) => void;
   /**
@@ -319,7 +325,14 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
   if (options.stateFile !== undefined && options.store !== undefined) {
     throw new TypeError('stateFile and store cannot go together: with a store, Redis keeps the pets (see its AOF settings in docs/redis.md).');
   }
-  const settings = normalizeMockOptions({ ...options, now: options.now ?? coarseClock() }, { host, allowedHosts: options.allowedHosts });
+  const settings = normalizeMockOptions(
+    { ...options, now: options.now ?? coarseClock() },
+    {
+      host,
+      allowedHosts: options.allowedHosts,
+      allowDefaultKey: options.allowDefaultKey,
+    },
+  );
   const held = await openState(options, settings);
   const mock = await createMock(settings, held);
   // Whether a `Host` names this server: localhost, an IP address, the bound name (one its clients use) or an allowed one.

@@ -4,7 +4,7 @@
  * and proxies the API (`/v1`) and the admin endpoints (`/__mock/`) to it, so that the app calls its
  * own origin. Only types come from 'vite': nothing here loads vite, which stays an optional peer.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Plugin, ProxyOptions, ResolvedConfig, ViteDevServer } from 'vite';
 import { apiKeyProblem } from '../../http/header-value.js';
 import { parseUserUrl } from '../../http/user-url.js';
@@ -15,6 +15,7 @@ import { keylessErrors } from '../core/keyless-errors.js';
 import { optionsObject, text } from '../core/option-checks.js';
 import { bearerCheck } from '../pipeline/auth.js';
 import { hostCheck } from '../pipeline/host-guard.js';
+import { checkTimeouts, clientLimitedSeam, type ServerTimeouts } from '../pipeline/http-server.js';
 import { checkReach, type ReachNames } from '../pipeline/server-reach.js';
 import { checkedServerOptions, type MockServerOptions, startMockServer } from './node-server.js';
 import { seamGuard } from './vite-guard.js';
@@ -34,6 +35,10 @@ export interface PetstoreMockTarget {
    * dev server reachable beyond loopback refuses them the admin.
    */
   readonly apiKey?: string;
+  /** With the dev server beyond loopback, that mock's key may be the public default: it is meant. Default false. */
+  readonly allowDefaultKey?: boolean;
+  /** The dev server's limits on the app's connections to the mock, as `startMockServer`'s `timeouts`; defaults those of the mock's server. */
+  readonly timeouts?: ServerTimeouts;
 }
 
 /**
@@ -173,12 +178,12 @@ const VITE_REACH_NAMES: ReachNames = {
   host: 'server.host (vite --host)',
   allowedHosts: 'server.allowedHosts',
   key: 'petstoreMock({ apiKey })',
-  allowDefault: `petstoreMock({ apiKey: '${MOCK_DEFAULTS.apiKey}' }) if the default is meant`,
+  allowDefault: 'petstoreMock({ allowDefaultKey: true }) if the default is meant',
 };
 const TARGET_REACH_NAMES: ReachNames = {
   ...VITE_REACH_NAMES,
   key: 'petstoreMock({ target, apiKey }), the key the mock at target takes',
-  allowDefault: `petstoreMock({ target, apiKey: '${MOCK_DEFAULTS.apiKey}' }) if that mock takes the default and it is meant`,
+  allowDefault: 'petstoreMock({ target, apiKey, allowDefaultKey: true }) if that mock takes the default and it is meant',
 };
 
 /**
@@ -199,9 +204,9 @@ function boundHost(config: ResolvedConfig): string {
  */
 async function checkDevServerReach(config: ResolvedConfig, options: PetstoreMockPluginOptions, upstream: Upstream | undefined): Promise<void> {
   const target = 'target' in options;
-  const keyGiven = options.apiKey !== undefined || (!target && (options.apiKeys?.length ?? 0) > 0);
+  const keys = [...(options.apiKey === undefined ? [] : [options.apiKey]), ...(target ? [] : (options.apiKeys ?? []))];
   try {
-    checkReach({ host: boundHost(config), keyGiven }, target ? TARGET_REACH_NAMES : VITE_REACH_NAMES);
+    checkReach({ host: boundHost(config), keys, defaultMeant: options.allowDefaultKey === true }, target ? TARGET_REACH_NAMES : VITE_REACH_NAMES);
   } catch (error) {
     await upstream?.stop();
     throw error;
@@ -227,6 +232,31 @@ function printWhere(server: ViteDevServer, upstream: Upstream): void {
 }
 
 /**
+ * Holds each request the dev server proxies to the mock to the mock's rules, first of all: before
+ * Vite's own host check (a malformed Host is the mock's 400, whatever Vite says of it), its CORS answers
+ * and its proxy, which would hand the request to the mock as its own. The mock's server's limits on slow
+ * clients come first (`clientLimitedSeam`): Vite's proxy would hold a client that reads nothing, and
+ * what is queued for it, for good; then its guards (`seamGuard`).
+ */
+function mountSeam(server: ViteDevServer, upstream: Upstream, timeouts: ServerTimeouts, hostServed: (host: string) => boolean): void {
+  const { basePath, keys } = upstream;
+  const proxied = (target: string) => target.startsWith(basePath) || ADMIN_MATCH.test(target);
+  const guard = seamGuard({
+    proxied,
+    hostServed,
+    authorize: keys === undefined ? undefined : bearerCheck(keys),
+    keyless: keylessErrors(new KeyRedactor(keys ?? [], { shortAsToken: true })),
+  });
+  const http = server.httpServer;
+  const limited = clientLimitedSeam(http !== null && 'keepAliveTimeout' in http ? http : undefined, timeouts);
+  server.middlewares.stack.unshift({
+    route: '',
+    handle: (request: IncomingMessage, outgoing: ServerResponse, next: () => void) =>
+      proxied(request.url ?? '/') ? limited(request, outgoing, () => guard(request, outgoing, next)) : next(),
+  });
+}
+
+/**
  * The Vite plugin: in `vite` (dev) the app's `/v1` and `/__mock/` requests reach the pet store mock,
  * and Vite's start-up lines say where the API and the inspector are.
  * It starts the mock (or uses `target`'s) when Vite reads its config, and stops the mock it started
@@ -244,6 +274,7 @@ export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
   if ('target' in options) {
     targetUrl(options.target);
     targetKey(options);
+    checkTimeouts(options.timeouts);
   } else checkedServerOptions(options, 'petstoreMock');
   let upstream: Upstream | undefined;
   // Until Vite's config says it checks `Host` itself, the names are those the mock serves.
@@ -262,17 +293,7 @@ export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
     configureServer(server) {
       if (!upstream) return;
       printWhere(server, upstream);
-      const { basePath, keys } = upstream;
-      const authorize = keys === undefined ? undefined : bearerCheck(keys);
-      const guard = seamGuard({
-        proxied: (target) => target.startsWith(basePath) || ADMIN_MATCH.test(target),
-        hostServed: (host) => hostServed(host),
-        authorize,
-        keyless: keylessErrors(new KeyRedactor(keys ?? [], { shortAsToken: true })),
-      });
-      // First of all: before Vite's own host check (a malformed Host is the mock's 400, whatever Vite
-      // says of it), its CORS answers and its proxy, which would hand the request to the mock as its own.
-      server.middlewares.stack.unshift({ route: '', handle: guard });
+      mountSeam(server, upstream, options.timeouts ?? {}, (host) => hostServed(host));
     },
     async configResolved(config) {
       // Vite's check, when on, runs after the mock's rule for a malformed Host; else the mock's rule

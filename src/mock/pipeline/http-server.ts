@@ -7,6 +7,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
@@ -388,4 +389,35 @@ export function createHostServer(timeouts: ServerTimeouts, guard: Guard, handle:
       .on('checkExpectation', (request: IncomingMessage, outgoing: ServerResponse) => serve(request, outgoing, UNMET_EXPECTATION))
       .on('connect', (request: IncomingMessage, socket: Duplex) => rejectTunnel(guard, request, socket))
   );
+}
+
+/**
+ * The limits on slow clients of `createHostServer`, kept on the requests a server of another's hands
+ * the mock (the Vite dev server, for the requests its proxy relays): each such request of a connection
+ * is handled one at a time, its connection reset when its client takes no byte for `drainMs` or has
+ * not sent its next request `sendMs` after an answer's last byte; when the server is given, an idle
+ * connection is ended within the send deadline and a request's head must come within `headersMs`
+ * (checked as often as that server checks, every 30 s unless told). Behind the dev server's proxy a client that
+ * pipelined journal reads and read nothing kept megabytes queued in the dev server for good, where the
+ * mock's own server reset it. `then` handles the request (the dev server's next middleware).
+ */
+export function clientLimitedSeam(
+  server: Server | HttpsServer | undefined,
+  timeouts: ServerTimeouts,
+): (request: IncomingMessage, outgoing: ServerResponse, then: () => void) => void {
+  const sendMs = timeouts.sendMs ?? CLIENT_LIMITS.sendMs;
+  if (server) {
+    // Server-wide, as a request's head tells which seam it is for only once whole: a client trickling
+    // one held Vite's connection 60 s and more. Its body, once proxied, is the mock's own server's to time.
+    server.headersTimeout = timeouts.headersMs ?? CLIENT_LIMITS.headersMs;
+    server.keepAliveTimeout = timeouts.keepAliveMs ?? CLIENT_LIMITS.keepAliveMs;
+    // Without a listener Node destroys an idle socket at once, and the kernel sends what it holds at the client's pace.
+    server.on('timeout', (socket: Socket) => endWithinDeadline(socket, sendMs));
+  }
+  const handlers = new WeakMap<IncomingMessage, () => void>();
+  const serve = oneAtATime((request) => handlers.get(request)?.(), timeouts.drainMs ?? CLIENT_LIMITS.drainMs, sendMs);
+  return (request, outgoing, then) => {
+    handlers.set(request, then);
+    serve(request, outgoing);
+  };
 }

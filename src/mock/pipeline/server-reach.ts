@@ -9,6 +9,7 @@
  */
 import { HOST_NAME_RULE, isHostName } from '../../http/user-url.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
+import type { LabelledApiKey } from './auth.js';
 
 /** True for addresses only this machine can reach. */
 export function isLoopback(host: string): boolean {
@@ -41,36 +42,54 @@ const CODE_API_NAMES: ReachNames = {
   host: 'host',
   allowedHosts: 'allowedHosts',
   key: 'apiKey (or apiKeys)',
-  allowDefault: `give apiKey: '${MOCK_DEFAULTS.apiKey}' if the default is meant`,
+  allowDefault: 'give allowDefaultKey: true if the default is meant',
 };
 
-/** Why a server bound to `host` may not take the public default key, or `undefined`: `keyGiven` is whether the user named a key (the default one too). */
-export function publicKeyProblem(host: string, keyGiven: boolean, names: ReachNames): string | undefined {
-  if (isLoopback(host) || keyGiven) return undefined;
-  return `${names.host} ${host} lets other machines reach the mock, and its default key ${MOCK_DEFAULTS.apiKey} is public: give your own with ${names.key}, or ${names.allowDefault}.`;
+/** The keys a server is given, as its caller has them: what `publicKeyProblem` reads. */
+export interface GivenKeys {
+  /** The keys named (`--api-key` or `PETSTORE_API_KEY`, `apiKey`, `apiKeys`), a labelled one with its label; none when the default is taken unsaid. */
+  readonly keys: readonly (string | LabelledApiKey)[];
+  /** Whether the user said the public default key is meant (`--allow-default-key`, `allowDefaultKey: true`). */
+  readonly defaultMeant: boolean;
+}
+
+/**
+ * Why a server bound to `host` may not take its keys, or `undefined`: beyond loopback, no accepted key
+ * may be the public default unless the user says it is meant. Its value, not where it came from, is
+ * what is public: `-k petstore-dev-key` or a `.env` copied from the docs once opened the network with
+ * no word. The sentence names such a key by its label, never by anything else of it.
+ */
+export function publicKeyProblem(host: string, { keys, defaultMeant }: GivenKeys, names: ReachNames): string | undefined {
+  if (isLoopback(host) || defaultMeant) return undefined;
+  const fix = `give your own with ${names.key}, or ${names.allowDefault}.`;
+  const reach = `${names.host} ${host} lets other machines reach the mock`;
+  if (keys.length === 0) return `${reach}, and its default key ${MOCK_DEFAULTS.apiKey} is public: ${fix}`;
+  const given = keys.find((entry) => (typeof entry === 'string' ? entry : entry.key) === MOCK_DEFAULTS.apiKey);
+  if (given === undefined) return undefined;
+  const which = typeof given === 'string' ? 'a key it is given' : `the key labelled ${given.label}`;
+  // The default is not written out: the CLI hides every key its command line names, this one too.
+  return `${reach}, and ${which} is the public default key, which anyone may read in the docs: ${fix}`;
 }
 
 /** What the code API's server options say of who may reach it. */
-interface Reach {
+interface Reach extends GivenKeys {
   readonly host: string;
   readonly allowedHosts?: readonly string[] | undefined;
-  /** Whether `apiKey` or `apiKeys` names a key. */
-  readonly keyGiven: boolean;
 }
 
 /**
  * Checks a server's `host`, `allowedHosts` and key by the CLI's rules, and throws the sentence that
  * names the option: a `TypeError` for a value of the wrong form, an `Error` for the public key beyond loopback.
  * @example
- * checkReach({ host: '0.0.0.0', keyGiven: false }); // throws: host 0.0.0.0 lets other machines reach the mock, ...
+ * checkReach({ host: '0.0.0.0', keys: [], defaultMeant: false }); // throws: host 0.0.0.0 lets other machines reach the mock, ...
  */
-export function checkReach({ host, allowedHosts = [], keyGiven }: Reach, names: ReachNames = CODE_API_NAMES): void {
+export function checkReach({ host, allowedHosts = [], ...given }: Reach, names: ReachNames = CODE_API_NAMES): void {
   const badHost = interfaceProblem(host);
   if (badHost !== undefined) throw new TypeError(`${names.host} ${JSON.stringify(host)}: ${badHost}`);
   for (const name of allowedHosts) {
     const badName = allowedHostProblem(name);
     if (badName !== undefined) throw new TypeError(`${names.allowedHosts} ${JSON.stringify(name)}: ${badName}`);
   }
-  const publicKey = publicKeyProblem(host, keyGiven, names);
+  const publicKey = publicKeyProblem(host, given, names);
   if (publicKey !== undefined) throw new Error(publicKey);
 }

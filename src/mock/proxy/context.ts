@@ -48,6 +48,8 @@ export interface ProxyOptions {
   readonly apiKeys?: readonly (string | LabelledApiKey)[];
   /** Host names, besides `localhost`, IP addresses and `host`, that `Host` may name; any other is rejected with 403, as by the mock. */
   readonly allowedHosts?: readonly string[];
+  /** With a `host` beyond loopback, take the public default key among `apiKeys` (or alone) instead of throwing, as `--allow-default-key`. Default false. */
+  readonly allowDefaultKey?: boolean;
   /** The choices the mock compares with (`petstore-verify --write-profile`). Default: the mock's own. */
   readonly profile?: ProfileDocument;
   readonly port?: number;
@@ -191,7 +193,7 @@ export function createProxyContext(options: ProxyOptions): ProxyContext {
       ...(options.faults === undefined ? {} : { faults: options.faults }),
       ...(options.faultSeed === undefined ? {} : { faultSeed: options.faultSeed }),
     },
-    { host, allowedHosts: options.allowedHosts },
+    { host, allowedHosts: options.allowedHosts, allowDefaultKey: options.allowDefaultKey },
   );
   const { apiKeys, adminKeyRequired } = settings;
   const hidden = options.upstreamKey === undefined ? apiKeys : [...apiKeys, options.upstreamKey];

@@ -1,0 +1,142 @@
+/**
+ * The mock's limits on slow clients where the Vite dev server proxies to it (issue 34, ninth red team
+ * #12): a client that pipelined journal reads and took no byte kept its connection to the dev server
+ * open for good, megabytes queued for it, where the mock's own server resets it. The mock here runs
+ * on its own with its default limits (10 s to take a byte), the plugin points at it (`target`) with
+ * lowered ones, so that only the dev server's seam can cut the client within the test. The client is a
+ * raw socket with a receive window of 4 KiB (SO_RCVBUF, set from Python: Node's sockets cannot), as
+ * a client that reads nothing leaves the server's socket full.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
+import { type PetstoreMockPluginOptions, petstoreMock } from '../../src/mock/hosts/vite.js';
+import { pipeline, rawRequest } from '../support/raw-http.js';
+
+const KEY = 's3cretKEYvalue42';
+/**
+ * The dev server's limits, well under the mock's own, which would cut no client before 10 s; the idle
+ * limit under the send deadline even with the second Node adds to it (`keepAliveTimeoutBuffer`).
+ */
+const LIMITS = { drainMs: 500, sendMs: 2_000, keepAliveMs: 200, headersMs: 1_000 };
+
+/** A dev server with the plugin, on port 0, started as under `vite` (the plugin stays out of vitest otherwise). */
+async function devServer(options: PetstoreMockPluginOptions): Promise<{ vite: ViteDevServer; port: number }> {
+  vi.stubEnv('VITEST', '');
+  try {
+    const vite = await createServer({
+      configFile: false,
+      logLevel: 'silent',
+      plugins: [petstoreMock(options)],
+      server: { host: '127.0.0.1', port: 0, watch: null },
+    });
+    await vite.listen();
+    return { vite, port: Number(new URL(vite.resolvedUrls?.local[0] ?? 'http://127.0.0.1').port) };
+  } finally {
+    vi.unstubAllEnvs();
+  }
+}
+
+/**
+ * A client with a 4 KiB receive window: it writes `request` `count` times in one write, reads nothing
+ * for `holdS` seconds, then reads for up to `readForS`: `ECONNRESET` when the server had reset the
+ * connection, `end` for a close, `open` when it still sent after that.
+ */
+const SMALL_WINDOW_CLIENT = `
+import socket, sys, time, json
+port, count, hold, read_for, request = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+s.connect(('127.0.0.1', port))
+s.sendall(request.encode('latin1') * count)
+time.sleep(hold)
+s.settimeout(read_for)
+ended, until = 'open', time.time() + read_for
+try:
+    while time.time() < until:
+        if not s.recv(65536):
+            ended = 'end'
+            break
+except ConnectionResetError:
+    ended = 'ECONNRESET'
+except socket.timeout:
+    pass
+print(json.dumps(ended))
+`;
+
+async function smallWindow(port: number, request: string, count: number, holdS: number, readForS = 10): Promise<string> {
+  const args = ['-c', SMALL_WINDOW_CLIENT, String(port), String(count), String(holdS), String(readForS), request];
+  const { stdout } = await promisify(execFile)('python3', args, { timeout: (holdS + readForS + 10) * 1_000 });
+  return JSON.parse(stdout) as string;
+}
+
+/** A journal of about 2 MB in `session`: 150 requests with a long query. */
+async function fillJournal(port: number, session: string): Promise<void> {
+  const filler = 'x'.repeat(14_000);
+  let sent = 0;
+  const connection = async () => {
+    while (sent < 150)
+      await (
+        await fetch(`http://127.0.0.1:${port}/v1/pets?limit=1&n=${sent++}&f=${filler}`, {
+          headers: { authorization: `Bearer ${KEY}`, 'x-mock-session': session },
+        })
+      ).arrayBuffer();
+  };
+  await Promise.all(Array.from({ length: 8 }, connection));
+}
+
+const JOURNAL_READ = rawRequest('GET', '/__mock/requests', ['X-Mock-Session: unread']);
+
+describe("the dev server cuts a client that does not read, with the mock server's rules", () => {
+  let mock: MockServer;
+  let dev: { vite: ViteDevServer; port: number };
+  beforeAll(async () => {
+    mock = await startMockServer({ port: 0, apiKey: KEY });
+    dev = await devServer({ target: mock.url, apiKey: KEY, timeouts: LIMITS });
+    await fillJournal(dev.port, 'unread');
+  }, 60_000);
+  afterAll(async () => {
+    await dev?.vite.close();
+    await mock?.close();
+  });
+
+  it('three journal reads pipelined, none read: the connection is reset (drain or send deadline), not held with megabytes queued', async () => {
+    // 6 s: twelve drain limits of the dev server's, under the mock's own 10 s.
+    expect(await smallWindow(dev.port, JOURNAL_READ, 3, 6)).toBe('ECONNRESET');
+  }, 60_000);
+
+  it('one journal read, not read, then nothing: reset once the send deadline passes, where an idle close would leave the kernel sending', async () => {
+    expect(await smallWindow(dev.port, JOURNAL_READ, 1, 6)).toBe('ECONNRESET');
+  }, 60_000);
+
+  it('a small answer read, then the connection idle: ended at the keep-alive limit', async () => {
+    const exchange = await pipeline(dev.port, [rawRequest('GET', '/v1/pets?limit=1', [`Authorization: Bearer ${KEY}`])], 5_000);
+    expect(exchange.responses.map((response) => response.status)).toEqual([200]);
+    expect(exchange.ended).toBe('end');
+  }, 60_000);
+
+  it('a request whose head never ends: cut once the head limit passes (checked every 30 s), where Vite waits 60 s and more', async () => {
+    const trickled = `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n`;
+    expect((await pipeline(dev.port, [trickled], 50_000)).ended).not.toBe('open');
+  }, 90_000);
+});
+
+describe('the dev server and a client too slow with its body', () => {
+  it("a body trickled to /v1 is the mock's 408 Error, relayed, and the connection ends", async () => {
+    // The mock's own limit for a whole request lowered; the dev server relays what the mock says of it.
+    const mock = await startMockServer({ port: 0, apiKey: KEY, timeouts: { headersMs: 1_000, requestMs: 2_000 } });
+    const dev = await devServer({ target: mock.url, apiKey: KEY });
+    try {
+      const head = [`Authorization: Bearer ${KEY}`, 'Content-Type: application/json', 'Content-Length: 40'];
+      const exchange = await pipeline(dev.port, [`${rawRequest('POST', '/v1/pets', head).slice(0, -'\r\n\r\n'.length)}\r\n\r\n{"name":`], 30_000);
+      expect(exchange.responses.map((response) => response.status)).toEqual([408]);
+      expect(JSON.parse(exchange.responses[0]?.body.toString() ?? '{}')).toMatchObject({ code: 'request_timeout', status: 408 });
+      expect(exchange.ended).not.toBe('open');
+    } finally {
+      await dev.vite.close();
+      await mock.close();
+    }
+  }, 60_000);
+});
