@@ -2,8 +2,8 @@
  * The mock's limits on slow clients where the Vite dev server proxies to it (issue 34, ninth red team
  * #12): a client that pipelined journal reads and took no byte kept its connection to the dev server
  * open for good, megabytes queued for it, where the mock's own server resets it. The mock here runs
- * on its own with its default limits (10 s to take a byte), the plugin points at it (`target`) with
- * lowered ones, so that only the dev server's seam can cut the client within the test. The client is a
+ * on its own with limits of 10 minutes, the plugin points at it (`target`) with lowered ones, so that
+ * only the dev server's seam can cut the client within the test's wait. The client is a
  * raw socket with a receive window of 4 KiB (SO_RCVBUF, set from Python: Node's sockets cannot), as
  * a client that reads nothing leaves the server's socket full.
  */
@@ -40,35 +40,33 @@ async function devServer(options: PetstoreMockPluginOptions): Promise<{ vite: Vi
 }
 
 /**
- * A client with a 4 KiB receive window: it writes `request` `count` times in one write, reads nothing
- * for `holdS` seconds, then reads for up to `readForS`: `ECONNRESET` when the server had reset the
- * connection, `end` for a close, `open` when it still sent after that.
+ * A client with a 4 KiB receive window: it writes `request` `count` times in one write and takes no
+ * byte, looking at its socket (never reading it: data queued hides an error from a read) for how the
+ * server ends the connection, for up to `waitS`: `ECONNRESET` when it reset it (`SO_ERROR`), `end` for
+ * a close (the state `CLOSE_WAIT`, the server's FIN come), `open` when neither came. A busy machine
+ * only makes the answer come later, never another one.
  */
 const SMALL_WINDOW_CLIENT = `
-import socket, sys, time, json
-port, count, hold, read_for, request = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+import socket, sys, time, json, errno
+port, count, wait, request = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+CLOSE_WAIT = 8
 s = socket.socket()
 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
 s.connect(('127.0.0.1', port))
 s.sendall(request.encode('latin1') * count)
-time.sleep(hold)
-s.settimeout(read_for)
-ended, until = 'open', time.time() + read_for
-try:
-    while time.time() < until:
-        if not s.recv(65536):
-            ended = 'end'
-            break
-except ConnectionResetError:
-    ended = 'ECONNRESET'
-except socket.timeout:
-    pass
+ended, until = 'open', time.time() + wait
+while ended == 'open' and time.time() < until:
+    time.sleep(0.2)
+    if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == errno.ECONNRESET:
+        ended = 'ECONNRESET'
+    elif s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] == CLOSE_WAIT:
+        ended = 'end'
 print(json.dumps(ended))
 `;
 
-async function smallWindow(port: number, request: string, count: number, holdS: number, readForS = 10): Promise<string> {
-  const args = ['-c', SMALL_WINDOW_CLIENT, String(port), String(count), String(holdS), String(readForS), request];
-  const { stdout } = await promisify(execFile)('python3', args, { timeout: (holdS + readForS + 10) * 1_000 });
+async function smallWindow(port: number, request: string, count: number, waitS = 60): Promise<string> {
+  const args = ['-c', SMALL_WINDOW_CLIENT, String(port), String(count), String(waitS), request];
+  const { stdout } = await promisify(execFile)('python3', args, { timeout: (waitS + 10) * 1_000 });
   return JSON.parse(stdout) as string;
 }
 
@@ -93,7 +91,8 @@ describe("the dev server cuts a client that does not read, with the mock server'
   let mock: MockServer;
   let dev: { vite: ViteDevServer; port: number };
   beforeAll(async () => {
-    mock = await startMockServer({ port: 0, apiKey: KEY });
+    // The mock's own limits out of reach of the test's wait: only the dev server's seam can cut the client.
+    mock = await startMockServer({ port: 0, apiKey: KEY, timeouts: { drainMs: 600_000, sendMs: 600_000 } });
     dev = await devServer({ target: mock.url, apiKey: KEY, timeouts: LIMITS });
     await fillJournal(dev.port, 'unread');
   }, 60_000);
@@ -103,16 +102,15 @@ describe("the dev server cuts a client that does not read, with the mock server'
   });
 
   it('three journal reads pipelined, none read: the connection is reset (drain or send deadline), not held with megabytes queued', async () => {
-    // 6 s: twelve drain limits of the dev server's, under the mock's own 10 s.
-    expect(await smallWindow(dev.port, JOURNAL_READ, 3, 6)).toBe('ECONNRESET');
-  }, 60_000);
+    expect(await smallWindow(dev.port, JOURNAL_READ, 3)).toBe('ECONNRESET');
+  }, 90_000);
 
   it('one journal read, not read, then nothing: reset once the send deadline passes, where an idle close would leave the kernel sending', async () => {
-    expect(await smallWindow(dev.port, JOURNAL_READ, 1, 6)).toBe('ECONNRESET');
-  }, 60_000);
+    expect(await smallWindow(dev.port, JOURNAL_READ, 1)).toBe('ECONNRESET');
+  }, 90_000);
 
   it('a small answer read, then the connection idle: ended at the keep-alive limit', async () => {
-    const exchange = await pipeline(dev.port, [rawRequest('GET', '/v1/pets?limit=1', [`Authorization: Bearer ${KEY}`])], 5_000);
+    const exchange = await pipeline(dev.port, [rawRequest('GET', '/v1/pets?limit=1', [`Authorization: Bearer ${KEY}`])], 30_000);
     expect(exchange.responses.map((response) => response.status)).toEqual([200]);
     expect(exchange.ended).toBe('end');
   }, 60_000);
