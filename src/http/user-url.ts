@@ -61,6 +61,11 @@ function hasSpaceOrControl(value: string): boolean {
   return false;
 }
 
+/** A URL with whatever stands before `@` in its authority left out: `https://***@host/v1`. */
+export function withoutUserinfo(source: string): string {
+  return source.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+}
+
 /** What a user URL must be, and who gave it: the flag or option named in every sentence. */
 export interface UrlRule {
   /** The flag or option, as the sentence names it: `--proxy`, `expectRequests`. */
@@ -99,6 +104,11 @@ export function parseUserUrl(value: string, rule: UrlRule): URL {
   } catch {
     throw new TypeError(`${rule.name}: is not a URL (a space, a port past 65535, a bad character?); give one such as ${rule.example}.`);
   }
+  // fetch cannot send a URL with credentials (WHATWG Fetch), and a text quoting the URL would show them: refused as written.
+  if ((scheme === 'http:' || scheme === 'https:') && (url.username !== '' || url.password !== ''))
+    throw new TypeError(
+      `${rule.name} ${withoutUserinfo(value)} carries credentials ("user:password@"), which are never sent nor shown: give the URL without them, and a key as its own option.`,
+    );
   // A name written in another script is held to the rule in the ASCII form (xn--) it is sent in.
   const name = /[^\x20-\x7e]/.test(host) ? url.hostname : host;
   if (!isHostName(name))

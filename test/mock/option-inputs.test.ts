@@ -75,6 +75,27 @@ describe('createHandlers and expectRequests refuse what they cannot serve or rea
     expect(() => createHandlers({ count: '10' as never })).toThrow(/^count must be a number/);
   });
 
+  it('createClient and expectRequests: a URL with credentials, refused where it enters, quoting none of them (red team 10 #10)', () => {
+    const key = 's3cretKEYvalue42';
+    for (const url of [`http://u:${key}@127.0.0.1:4010/v1`, `http://${key}@127.0.0.1:4010/v1`, `https://u:${key}@staging.example.com/v1`]) {
+      for (const [name, enter] of [
+        ['createClient: baseUrl', () => createClient({ baseUrl: url, apiKey: key })],
+        ['expectRequests', () => expectRequests(url, { apiKey: key })],
+      ] as const) {
+        let message = '';
+        try {
+          enter();
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(message, `${name} ${url}`).toMatch(
+          new RegExp(`^${name} https?://\\*\\*\\*@.* carries credentials \\("user:password@"\\), which are never sent nor shown`),
+        );
+        expect(message).not.toContain(key);
+      }
+    }
+  });
+
   it('expectRequests: a source that is no URL and no mock', () => {
     for (const source of [42, null, {}, true])
       expect(() => expectRequests(source as never), String(source)).toThrow(/^expectRequests reads the journal of a mock: give its URL/);

@@ -2,6 +2,7 @@
  * The rule for a `--pact` URL, light enough for the CLI to check before a run (as it checks
  * `--base-url`), and checked again where the run reads the pacts (the code API's `pacts`).
  */
+import { withoutUserinfo } from '../../http/user-url.js';
 
 /**
  * Why a `--pact` URL cannot be read, or `undefined`: one with credentials in it (`user:key@`), which
@@ -17,9 +18,4 @@ export function pactUrlProblem(source: string): string | undefined {
   }
   if (url.username === '' && url.password === '') return undefined;
   return `--pact ${withoutUserinfo(source)} carries credentials ("user:password@"), which petstore-verify neither sends nor shows: give the URL without them, or download the pact and give the file`;
-}
-
-/** A URL with whatever stands before `@` in its authority left out: `https://***@host/p.json`. */
-function withoutUserinfo(source: string): string {
-  return source.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
 }

@@ -90,7 +90,7 @@ async function startUpstream(options: MockServerOptions): Promise<Upstream> {
  */
 function targetUrl(target: string): URL {
   const url = parseUserUrl(target, { name: 'petstoreMock: target', schemes: ['http:', 'https:'], example: 'http://127.0.0.1:4010' });
-  if (url.username || url.password || url.search || url.hash)
+  if (url.search || url.hash)
     throw new TypeError(
       'petstoreMock: target must carry no credentials ("user:password@"), query or fragment: the dev server sends none of them to the mock; give its origin, such as http://127.0.0.1:4010, and its key as apiKey.',
     );

@@ -7,10 +7,10 @@
 import { climbs } from '../../http/dot-segments.js';
 import { parseUserUrl } from '../../http/user-url.js';
 
-/** The `--proxy` base URL, parsed and checked: http or https, with no query, fragment or credentials. */
+/** The `--proxy` base URL, parsed and checked: http or https, with no query or fragment (nor credentials, as every URL: `parseUserUrl`). */
 export function parseUpstream(value: string): URL {
   const url = parseUserUrl(value, { name: 'upstream', schemes: ['http:', 'https:'], example: 'https://staging.example.com/v1' });
-  if (url.search || url.hash || url.username || url.password) throw new TypeError('upstream: must carry no query, fragment or credentials');
+  if (url.search || url.hash) throw new TypeError('upstream: must carry no query or fragment');
   return url;
 }
 
