@@ -57,7 +57,8 @@ function atomTest(source: string): (code: number) => boolean {
 }
 
 /** An escape outside a class, read where it starts (sticky): a property, a code point written out (a surrogate pair as one), a control letter, or one character. */
-const ESCAPE = /\\(?:[pP]\{[^}]*\}|u\{[0-9A-Fa-f]+\}|u[dD][89aAbB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|c[A-Za-z]|[\s\S])/uy;
+const ESCAPE =
+  /\\(?:[pP]\{[^}]*\}|u\{[0-9A-Fa-f]+\}|u[dD][89aAbB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|c[A-Za-z]|[\s\S])/uy;
 
 /** Reads a pattern V8 has parsed with the `u` flag, so every construct below is well formed. */
 class Reader {
