@@ -39,7 +39,7 @@ type Term =
 const NO_AUTOMATON = 'which no automaton can follow: write the pattern without backreferences, lookahead or lookbehind';
 
 /** A pattern that cannot be run in linear time, or not read at all; the message says why. */
-export class PatternError extends Error {
+class PatternError extends Error {
   override readonly name = 'PatternError';
 }
 
