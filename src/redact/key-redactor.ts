@@ -85,8 +85,9 @@ export class KeyRedactor {
     const placeholder = this.#placeholder.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&');
     // The rest of the word, and the placeholders of a long key's windows, side by side: one placeholder.
     this.#rest = new RegExp(`${placeholder}(?:[0-9A-Za-z=]|${placeholder})+`, 'g');
-    this.#before = new RegExp(`[^\\s"'<>\`]{${SHORT_SECRET_LENGTH},${LONGEST_VALUE_CHARS}}(?=${placeholder})`, 'g');
-    this.#after = new RegExp(`(?<=${placeholder})[^\\s"'<>\`]{1,${LONGEST_VALUE_CHARS}}`, 'g');
+    // Each from where a run starts, lazily: a run of a megabyte is read once, not once a position.
+    this.#before = new RegExp(`(?<![^\\s"'<>\`])[^\\s"'<>\`]+?(?=${placeholder})`, 'g');
+    this.#after = new RegExp(`(?<=${placeholder})[^\\s"'<>\`]+`, 'g');
     this.#shortKind = options.shortAsToken === true ? 'short-token' : 'short';
     for (const secret of secrets) if (secret !== undefined && secret !== '') this.#add(secret);
     this.#compile();
@@ -190,8 +191,9 @@ export class KeyRedactor {
     const piece = (length: number) => (side === 'end' ? lower.slice(lower.length - length) : lower.slice(0, length));
     const isPiece = (length: number) => this.#decodedNeedles.some((needle) => needle.includes(piece(length)));
     const least = side === 'end' ? SHORT_SECRET_LENGTH : 1;
-    if (!isPiece(least)) return 0;
-    let [longest, tooLong] = [least, run.length + 1];
+    if (run.length < least || !isPiece(least)) return 0;
+    // A piece of a part is no longer than the part.
+    let [longest, tooLong] = [least, Math.min(run.length, LONGEST_VALUE_CHARS) + 1];
     while (tooLong - longest > 1) {
       const middle = Math.floor((longest + tooLong) / 2);
       if (isPiece(middle)) longest = middle;
