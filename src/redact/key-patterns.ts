@@ -266,14 +266,40 @@ export interface SecretFinder {
  * so that a form holding another (the near miss `<key>x` holds the key) is replaced whole.
  */
 export function secretFinder(values: readonly string[], kind: SecretKind): SecretFinder | undefined {
+  const key = `${kind}\0${values.join('\0')}`;
+  let made = madeFinders.get(key);
+  if (made === undefined) {
+    made = madeFinder(values, kind);
+    const chars = key.length + (made?.source.length ?? 0);
+    if (madeChars + chars > MADE_FINDERS_CHARS) {
+      madeFinders.clear();
+      madeChars = 0;
+    }
+    madeFinders.set(key, made);
+    madeChars += chars;
+  }
+  return made === null ? undefined : { pattern: new RegExp(made.source, 'g'), needles: made.needles, escapable: made.escapable };
+}
+
+/**
+ * The finders made, as text, by kind and values: the mock's redactors (its log, journal, admin answers,
+ * Errors) each know the same keys, and a key of 7,700 characters took 0.17 s to make each one's 3 MB of
+ * patterns. Text only, bounded in characters: a RegExp holds the code V8 compiles for it (some 45 bytes a
+ * character), which is each redactor's own to hold, or drop.
+ */
+const madeFinders = new Map<string, (Omit<SecretFinder, 'pattern'> & { readonly source: string }) | null>();
+let madeChars = 0;
+const MADE_FINDERS_CHARS = 8 * 1024 * 1024;
+
+function madeFinder(values: readonly string[], kind: SecretKind): (Omit<SecretFinder, 'pattern'> & { readonly source: string }) | null {
   const forms = values.flatMap((value) =>
     kind === 'long' ? longForms(value) : kind === 'long-halves' ? halfForms(value) : shortForms(value, kind === 'short-token'),
   );
-  if (forms.length === 0) return undefined;
+  if (forms.length === 0) return null;
   const alternatives = [...new Map(forms.map((form) => [form.pattern, form.text.length]))].sort(([, a], [, b]) => b - a).map(([pattern]) => pattern);
   const needles = forms.map((form) => form.needle);
   return {
-    pattern: new RegExp(alternatives.join('|'), 'g'),
+    source: alternatives.join('|'),
     needles: needles.every((needle) => needle !== undefined) ? [...new Set(needles)] : undefined,
     escapable: needles.some((needle) => needle?.includes('%') === true || needle?.includes('\\') === true),
   };
