@@ -5,6 +5,7 @@ import { formats } from '../json/int64.js';
 import { nestingProblem } from '../json/nesting.js';
 import type { CompiledSpec } from './bundled-model.js';
 import type { OpenApiDocument } from './document.js';
+import { linearPatternProblems, linearRegExp } from './linear-pattern.js';
 import { readResourceModel, type ValidatorLookup } from './resource-model.js';
 import { componentSchemas, validatorSchemas } from './schemas.js';
 
@@ -15,9 +16,13 @@ const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs'];
  * An ajv instance that knows the document's component schemas and the int32/int64 formats.
  * `useDefaults` fills in schema defaults (the `limit` of 20; the `status` of a new pet, from `x-server-default`), so those
  * values are read from the spec, never written again in code.
+ * Every `pattern` runs in time linear in the text (linear-pattern.ts), but in generated source
+ * (`code.source`: the bundled spec's validators, npm run generate), which keeps V8's engine for the
+ * bundled spec's own patterns; `linear-pattern.test.ts` holds each of those to the linear engine too.
  */
 export function createAjv(doc: OpenApiDocument, options: Options = {}): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, ...options });
+  const code = options.code?.source === true ? options.code : { ...options.code, regExp: linearRegExp };
+  const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, ...options, code });
   ajv.addVocabulary(OPENAPI_KEYWORDS);
   for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format);
   for (const schema of componentSchemas(doc)) ajv.addSchema(schema);
@@ -59,6 +64,9 @@ export function compileSpec(doc: OpenApiDocument): CompiledSpec {
   // The depth rule of a spec file (128 levels, no node inside itself), for a document given as a value: every walk below recurses.
   const problem = nestingProblem(doc);
   if (problem !== undefined) throw new SpecError(`the spec given to compileSpec cannot be read: ${problem}; a spec's schemas refer to each other with $ref`);
+  // Each validator is compiled on first use: a pattern it could not run is refused here, at start, not while answering.
+  const patterns = linearPatternProblems(doc);
+  if (patterns.length > 0) throw new SpecError(`the spec's pattern ${patterns.join('; and ')}`);
   const validators = compiledValidators(doc);
   return { doc, model: readResourceModel(doc, validators), validators };
 }

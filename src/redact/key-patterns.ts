@@ -44,6 +44,26 @@ function literalPattern(character: string, anyCase: boolean): string {
  * times slower for a pattern this long.
  */
 function characterPattern(character: string, anyCase = false): string {
+  // `formOf` maps characters with it, so `anyCase` may be an index: only whether it is truthy counts, as below.
+  const key = `${anyCase ? 'i' : 's'}${character}`;
+  let pattern = characterPatterns.get(key);
+  if (pattern === undefined) {
+    pattern = characterPatternOf(character, anyCase);
+    if (characterPatterns.size >= MAX_CHARACTER_PATTERNS) characterPatterns.clear();
+    characterPatterns.set(key, pattern);
+  }
+  return pattern;
+}
+
+/**
+ * Each character's pattern, once: a key's patterns repeat the few characters of its alphabet, and a key of
+ * 7,700 characters asked for a million of them (most of a verifier's CPU, with UTF-8 encoding each anew).
+ */
+const characterPatterns = new Map<string, string>();
+const MAX_CHARACTER_PATTERNS = 4_096;
+
+/** `characterPattern`, worked out. */
+function characterPatternOf(character: string, anyCase: boolean): string {
   const bytes = [...utf8.encode(character)].map((byte) => `%(?:25)*${hexPattern(byte, 2)}`).join('');
   let units = '';
   for (let i = 0; i < character.length; i++) units += `\\\\+[uU]${hexPattern(character.charCodeAt(i), 4)}`;
@@ -237,6 +257,8 @@ export interface SecretFinder {
   readonly pattern: RegExp;
   /** One per form, or `undefined` when a form has none: then every text is searched with the pattern. */
   readonly needles: readonly string[] | undefined;
+  /** Whether a needle holds `%` or `\\`, which undoing a text's escapes may take for an escape of its own: then a text with escapes is searched. */
+  readonly escapable: boolean;
 }
 
 /**
@@ -244,27 +266,83 @@ export interface SecretFinder {
  * so that a form holding another (the near miss `<key>x` holds the key) is replaced whole.
  */
 export function secretFinder(values: readonly string[], kind: SecretKind): SecretFinder | undefined {
+  const key = `${kind}\0${values.join('\0')}`;
+  let made = madeFinders.get(key);
+  if (made === undefined) {
+    made = madeFinder(values, kind);
+    const chars = key.length + (made?.source.length ?? 0);
+    if (madeChars + chars > MADE_FINDERS_CHARS) {
+      madeFinders.clear();
+      madeChars = 0;
+    }
+    madeFinders.set(key, made);
+    madeChars += chars;
+  }
+  return made === null ? undefined : { pattern: new RegExp(made.source, 'g'), needles: made.needles, escapable: made.escapable };
+}
+
+/**
+ * The finders made, as text, by kind and values: the mock's redactors (its log, journal, admin answers,
+ * Errors) each know the same keys, and a key of 7,700 characters took 0.17 s to make each one's 3 MB of
+ * patterns. Text only, bounded in characters: a RegExp holds the code V8 compiles for it (some 45 bytes a
+ * character), which is each redactor's own to hold, or drop.
+ */
+const madeFinders = new Map<string, (Omit<SecretFinder, 'pattern'> & { readonly source: string }) | null>();
+let madeChars = 0;
+const MADE_FINDERS_CHARS = 8 * 1024 * 1024;
+
+function madeFinder(values: readonly string[], kind: SecretKind): (Omit<SecretFinder, 'pattern'> & { readonly source: string }) | null {
   const forms = values.flatMap((value) =>
     kind === 'long' ? longForms(value) : kind === 'long-halves' ? halfForms(value) : shortForms(value, kind === 'short-token'),
   );
-  if (forms.length === 0) return undefined;
+  if (forms.length === 0) return null;
   const alternatives = [...new Map(forms.map((form) => [form.pattern, form.text.length]))].sort(([, a], [, b]) => b - a).map(([pattern]) => pattern);
   const needles = forms.map((form) => form.needle);
   return {
-    pattern: new RegExp(alternatives.join('|'), 'g'),
+    source: alternatives.join('|'),
     needles: needles.every((needle) => needle !== undefined) ? [...new Set(needles)] : undefined,
+    escapable: needles.some((needle) => needle?.includes('%') === true || needle?.includes('\\') === true),
   };
 }
 
 /**
- * Whether a text may hold a form `finder` finds: it has an escape (`%` or `\\`, with which any character
- * of a form may be written), or, folded (`foldedForNeedles`), one of the forms' needles.
+ * A text as `mayHold` reads it, folded (`foldedForNeedles`): as it is, and, when it has an escape (`%` or
+ * `\\`, with which any character of a form may be written), once more with every escape a form's pattern
+ * reads undone (`ESCAPES`), so that such a text is searched only where a needle says it may hold a form.
  */
-export function mayHold(finder: SecretFinder, folded: string | undefined): boolean {
-  return finder.needles === undefined || folded === undefined || finder.needles.some((needle) => folded.includes(needle));
+export interface FoldedText {
+  readonly plain: string;
+  readonly unescaped: string | undefined;
 }
 
-/** A text folded for `mayHold`, or `undefined` when it has an escape, and so every pattern must search it. */
-export function literalText(text: string): string | undefined {
-  return text.includes('%') || text.includes('\\') ? undefined : foldedForNeedles(text);
+/**
+ * The escapes `characterPattern` reads, each undone into the character it stands for: a byte percent-encoded
+ * any number of times, a UTF-16 unit as `\\uXXXX` behind any number of backslashes, JSON's short escapes.
+ * A form of a needle (ASCII only, without `%` or `\\`) written with them is its needle once they are undone.
+ */
+const ESCAPES = /%(?:25)*([0-9a-fA-F]{2})|\\+[uU]([0-9a-fA-F]{4})|\\+([bfnrt/"\\])/g;
+const SHORT_ESCAPED: Readonly<Record<string, string>> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', '/': '/', '"': '"', '\\': '\\' };
+
+/**
+ * Whether a text may hold a form `finder` finds: a needle of it stands in the text as it is, or, when the text
+ * has escapes, in the text with them undone; or the finder has no needles, or needles an escape could hide.
+ */
+export function mayHold(finder: SecretFinder, folded: FoldedText): boolean {
+  if (finder.needles === undefined || (folded.unescaped !== undefined && finder.escapable)) return true;
+  const { plain, unescaped } = folded;
+  return finder.needles.some((needle) => plain.includes(needle) || unescaped?.includes(needle) === true);
+}
+
+/** A text folded for `mayHold`. */
+export function literalText(text: string): FoldedText {
+  const plain = foldedForNeedles(text);
+  if (!text.includes('%') && !text.includes('\\')) return { plain, unescaped: undefined };
+  const unescaped = text.replace(ESCAPES, (_escape, byte?: string, unit?: string, short?: string) =>
+    byte !== undefined
+      ? String.fromCharCode(Number.parseInt(byte, 16))
+      : unit !== undefined
+        ? String.fromCharCode(Number.parseInt(unit, 16))
+        : (SHORT_ESCAPED[short ?? ''] ?? ''),
+  );
+  return { plain, unescaped: foldedForNeedles(unescaped) };
 }

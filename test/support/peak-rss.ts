@@ -43,7 +43,7 @@ function statusBytes(field: string, pid: number): number {
 const TICKS_PER_SECOND = 100;
 
 /** The CPU time `pid` has used, user and system, in milliseconds; 0 for a process gone. */
-function cpuMsOf(pid: number): number {
+export function cpuMsOf(pid: number): number {
   // The fields after the command's name, which may hold spaces and parentheses: utime and stime are its 12th and 13th.
   const fields = read(`/proc/${pid}/stat`).split(') ').at(-1)?.split(' ') ?? [];
   return ((Number(fields[11]) || 0) + (Number(fields[12]) || 0)) * (1000 / TICKS_PER_SECOND);
