@@ -7,6 +7,7 @@
 import type { ValidateFunction } from 'ajv';
 import { validate } from '../generated/profile-validator.js';
 import { ERROR_CODES, type ErrorCode, PET_STATUSES } from '../openapi/facts.js';
+import { namedValues } from '../terminal/excerpt-text.js';
 import type { PetStatus } from '../types.js';
 
 /** A choice the profile does not know: the mock keeps its own default for it. */
@@ -249,7 +250,7 @@ export function readProfile(value: unknown): Profile {
     const field = `profile${(error?.instancePath ?? '').replace(/\//g, '.')}`;
     if (error?.keyword === 'const' && error.instancePath !== '/version')
       throw new TypeError(`${field} needs "version": 2 (version 1 has no such field); write "version": 2, which petstore-mock reads from this release on`);
-    const allowed = error?.params && 'allowedValues' in error.params ? ` one of ${[error.params.allowedValues].flat().join(', ')}` : '';
+    const allowed = error?.params && 'allowedValues' in error.params ? ` one of ${namedValues([error.params.allowedValues].flat())}` : '';
     const extra = error?.params && 'additionalProperty' in error.params ? ` (no field ${String(error.params.additionalProperty)})` : '';
     throw new TypeError(`${field} ${allowed ? `must be${allowed}` : (error?.message ?? 'is invalid')}${extra}`);
   }

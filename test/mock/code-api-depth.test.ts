@@ -49,3 +49,19 @@ describe('a spec given as a value (compileSpec)', () => {
     }
   });
 });
+
+describe('a spec with a large enum (red team 10 #11)', () => {
+  it('answers a value outside it with a 400 naming the first 20 values and how many more, never the whole enum', async () => {
+    const spec = structuredClone(await loadSpecFile('spec/openapi.yaml')) as unknown as { components: { schemas: { PetStatus: { enum: string[] } } } };
+    const values = [...spec.components.schemas.PetStatus.enum, ...Array.from({ length: 5_000 }, (_, index) => `v${index}`)];
+    spec.components.schemas.PetStatus.enum = values;
+    const mock = createMockApi({ spec: compileSpec(spec as never) });
+    const headers: Record<string, string> = { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' };
+    const ask = (method: string, target: string, body = '') => mock.respond({ method, target, header: (name) => headers[name], text: async () => body });
+    const listed = `must be one of ${values.slice(0, 20).join(', ')} and ${values.length - 20} more`;
+    for (const answer of [await ask('GET', '/v1/pets?status=zzz'), await ask('POST', '/v1/pets', '{"name":"Rex","categoryId":1,"status":"zzz"}')]) {
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body).message).toContain(`status ${listed}`);
+    }
+  });
+});

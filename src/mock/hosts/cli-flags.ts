@@ -11,7 +11,7 @@ import { apiKeyProblem } from '../../http/header-value.js';
 import { jsonFault } from '../../json/json-fault.js';
 import { parseJson } from '../../json/lossless.js';
 import { compileSpec } from '../../openapi/ajv.js';
-import type { CompiledSpec } from '../../openapi/bundled-model.js';
+import { BUNDLED_MODEL, type CompiledSpec } from '../../openapi/bundled-model.js';
 import { loadSpecFile } from '../../openapi/load.js';
 import { type ProfileDocument, readProfile } from '../../profile/profile.js';
 import { ADMIN_ENDPOINTS } from '../admin/endpoints.js';
@@ -159,7 +159,7 @@ async function readDataFile(path: string): Promise<PetData> {
   try {
     return await readPetData(text, path);
   } catch (error) {
-    throw new UsageError(`--data ${path}: ${messageOf(error)}. Fix the file: each pet is a Pet of spec/openapi.yaml (id, name, categoryId, status).`);
+    throw new UsageError(`--data ${path}: ${messageOf(error)}. Fix the file: each pet is a ${BUNDLED_MODEL.name} of spec/openapi.yaml (${BUNDLED_MODEL.fields.map((field) => field.name).join(', ')}).`);
   }
 }
 

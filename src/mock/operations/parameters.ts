@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { INT64_MAX, INT64_MIN, INTEGER_SPELLING } from '../../json/int64.js';
 import type { JsonSchema, Parameter } from '../../openapi/document.js';
+import { namedValues } from '../../terminal/excerpt-text.js';
 import { cachedIn } from '../core/memo.js';
 
 /**
@@ -128,7 +129,7 @@ function phrase(error: ErrorObject, data: unknown, field: string): string {
     case 'enum': {
       // ajv's `EnumParams`: the schema's `enum`, an array.
       const allowed: readonly unknown[] = error.params.allowedValues;
-      return `must be one of ${allowed.join(', ')}`;
+      return `must be one of ${namedValues(allowed)}`;
     }
     case 'minimum':
       return `must be at least ${error.params.limit}`;

@@ -9,6 +9,7 @@ import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
 import { isJsonObject, type JsonObject, type JsonValue, validationView } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import type { ResourceModel } from '../../openapi/resource-model.js';
+import { namedValues } from '../../terminal/excerpt-text.js';
 import { cachedIn } from '../core/memo.js';
 import { ascendingById, compareIds, keyOf } from './seed-index.js';
 import type { StoredPet } from './store.js';
@@ -45,7 +46,7 @@ function phrase(error: ErrorObject, value: unknown): string {
       return 'is required';
     case 'enum': {
       const allowed: unknown = error.params.allowedValues;
-      return `must be one of ${Array.isArray(allowed) ? allowed.join(', ') : String(allowed)}`;
+      return `must be one of ${namedValues([allowed].flat())}`;
     }
     case 'format':
     case 'type':
