@@ -138,3 +138,81 @@ describe('the dev server and a client too slow with its body', () => {
     }
   }, 60_000);
 });
+
+/**
+ * A client that sends `head`, then one byte of `drip` every 200 ms, and looks at its socket (not
+ * reading it) for how the server ends the connection, for up to `waitS`, as `SMALL_WINDOW_CLIENT`;
+ * once ended it reads what came: `{ ended, answer }`.
+ */
+const TRICKLE_CLIENT = `
+import socket, sys, time, json, errno
+port, wait, head, drip = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4]
+CLOSE_WAIT = 8
+s = socket.create_connection(('127.0.0.1', port))
+s.sendall(head.encode('latin1'))
+ended, until, at = 'open', time.time() + wait, 0
+while ended == 'open' and time.time() < until:
+    time.sleep(0.2)
+    if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == errno.ECONNRESET:
+        ended = 'ECONNRESET'
+    elif s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] == CLOSE_WAIT:
+        ended = 'end'
+    elif at < len(drip):
+        try:
+            s.sendall(drip[at].encode('latin1')); at += 1
+        except OSError:
+            ended = 'ECONNRESET'
+answer = b''
+s.settimeout(1)
+try:
+    while True:
+        d = s.recv(65536)
+        if not d: break
+        answer += d
+except OSError:
+    pass
+print(json.dumps({'ended': ended, 'answer': answer.decode('latin1')}))
+`;
+
+async function trickle(port: number, head: string, drip: string, waitS = 60): Promise<{ ended: string; answer: string }> {
+  const args = ['-c', TRICKLE_CLIENT, String(port), String(waitS), head, drip];
+  const { stdout } = await promisify(execFile)('python3', args, { timeout: (waitS + 10) * 1_000 });
+  return JSON.parse(stdout) as { ended: string; answer: string };
+}
+
+/** The body of a raw answer, as JSON. */
+const errorOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as unknown;
+
+describe('the dev server and a client that keeps trickling (tenth attack, #7)', () => {
+  let mock: MockServer;
+  let dev: { vite: ViteDevServer; port: number };
+  beforeAll(async () => {
+    // The mock times a whole request at 2 s; Node's own limit on the dev server's requests is 300 s, out of the test's wait.
+    mock = await startMockServer({ port: 0, apiKey: KEY, timeouts: { headersMs: 1_000, requestMs: 2_000 } });
+    // The dev server's own deadlines out of the test's wait, its head limit as the mock's: only the relay can end the connection.
+    dev = await devServer({ target: mock.url, apiKey: KEY, timeouts: { drainMs: 600_000, sendMs: 600_000, headersMs: 1_000 } });
+  }, 60_000);
+  afterAll(async () => {
+    await dev?.vite.close();
+    await mock?.close();
+  });
+
+  it("a body still coming after the mock's 408: the 408 Error relayed, then the connection ends, where it was held until Node's 300 s", async () => {
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+    const { ended, answer } = await trickle(dev.port, head, 'a'.repeat(900));
+    expect(ended).not.toBe('open');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(errorOf(answer)).toMatchObject({ code: 'request_timeout', status: 408 });
+  }, 90_000);
+
+  it("a head that never ends: the spec's 408 Error at the mock's head limit, where Vite wrote a bare 408 with no body", async () => {
+    const { ended, answer } = await trickle(
+      dev.port,
+      `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\n`,
+      'X-Pad: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    );
+    expect(ended).not.toBe('open');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(errorOf(answer)).toMatchObject({ code: 'request_timeout', status: 408 });
+  }, 90_000);
+});

@@ -5,6 +5,7 @@
  * from a hand list: a status or an enum value added to the spec appears here, unexercised, until a
  * check sends it.
  */
+import { NamingBudget, namedPositions, type Unnamed, unnamedCount, VALUES_NAMED } from '../../bounds/values-named.js';
 import { type JsonSchema, operationsOf, parametersOf, resolve } from '../../openapi/document.js';
 import { type Contract, templatePattern } from '../contract.js';
 import type { ObservedExchange } from '../http.js';
@@ -29,8 +30,10 @@ interface ParameterCoverage {
   /** Requests that sent it, with any value. */
   readonly requests: number;
   readonly answered: Answered;
-  /** Each value of its enum, when the spec gives one. */
+  /** The values of its enum it names, when the spec gives one: at most `VALUES_NAMED`, the exercised first, within the run's `NAMED_VALUE_BYTES`. */
   readonly values?: readonly ValueCoverage[];
+  /** When its enum has more values than are named: how many of the others were exercised, and never. */
+  readonly valuesNotNamed?: Unnamed;
   /** Requests that sent a value outside its enum (another case, another spelling): the probes of its rejection. */
   readonly outsideEnum?: number;
 }
@@ -175,20 +178,34 @@ function answeredBy(hits: readonly Hit[]): Answered {
   return answered;
 }
 
-function inputCoverage(input: Input, hits: readonly Hit[]): ParameterCoverage {
+function inputCoverage(input: Input, hits: readonly Hit[], budget: NamingBudget): ParameterCoverage {
   const key = inputKey(input);
   const sent = hits.filter((hit) => hit.values.has(key));
   const base = { name: input.name, in: input.in, required: input.required, exercised: sent.length > 0, requests: sent.length, answered: answeredBy(sent) };
   if (input.enum === undefined) return base;
-  const values = input.enum.map((value) => {
-    const matching = sent.filter((hit) => hit.values.get(key) === value);
+  // One pass over the requests, not one per value: a variant's enum may list 90,003 values.
+  const byValue = new Map<string, Hit[]>();
+  for (const hit of sent) {
+    const value = hit.values.get(key) ?? '';
+    const same = byValue.get(value);
+    if (same) same.push(hit);
+    else byValue.set(value, [hit]);
+  }
+  const values = input.enum;
+  const exercised = (at: number) => byValue.has(values[at] ?? '');
+  const named = namedPositions(values, exercised, budget, (value) => `${key}=${value}`);
+  const known = new Set(values);
+  const outsideEnum = sent.filter((hit) => !known.has(hit.values.get(key) ?? '')).length;
+  const listed = named.map((at) => {
+    const value = values[at] ?? '';
+    const matching = byValue.get(value) ?? [];
     return { value, exercised: matching.length > 0, requests: matching.length, answered: answeredBy(matching) };
   });
-  const known = new Set(input.enum);
-  return { ...base, values, outsideEnum: sent.filter((hit) => !known.has(hit.values.get(key) ?? '')).length };
+  const notNamed = named.length < values.length ? { valuesNotNamed: unnamedCount(values.length, named, exercised) } : {};
+  return { ...base, values: listed, ...notNamed, outsideEnum };
 }
 
-function operationCoverage(operation: SpecOperation, hits: readonly Hit[]): OperationCoverage {
+function operationCoverage(operation: SpecOperation, hits: readonly Hit[], budget: NamingBudget): OperationCoverage {
   const answered = [...new Set(hits.map((hit) => hit.status))].filter((status) => !operation.statuses.includes(status)).sort((a, b) => a - b);
   const statuses = [...operation.statuses, ...answered].map((status) => {
     const matching = hits.filter((hit) => hit.status === status);
@@ -201,7 +218,7 @@ function operationCoverage(operation: SpecOperation, hits: readonly Hit[]): Oper
     };
   });
   const { operationId, method, path } = operation;
-  return { operationId, method, path, requests: hits.length, statuses, parameters: operation.inputs.map((input) => inputCoverage(input, hits)) };
+  return { operationId, method, path, requests: hits.length, statuses, parameters: operation.inputs.map((input) => inputCoverage(input, hits, budget)) };
 }
 
 function tally<T>(items: readonly T[], exercised: (item: T) => boolean, documented: (item: T) => boolean = () => true): Tally {
@@ -219,9 +236,12 @@ function totalsOf(operations: readonly OperationCoverage[]): Coverage['totals'] 
       (status) => status.documented,
     ),
     parameters: tally(parameters, (parameter) => parameter.exercised),
-    enumValues: tally(
-      parameters.flatMap((parameter) => parameter.values ?? []),
-      (value) => value.exercised,
+    enumValues: parameters.reduce(
+      (sum, { values = [], valuesNotNamed = { exercised: 0, never: 0 } }) => ({
+        documented: sum.documented + values.length + valuesNotNamed.exercised + valuesNotNamed.never,
+        exercised: sum.exercised + values.filter((value) => value.exercised).length + valuesNotNamed.exercised,
+      }),
+      { documented: 0, exercised: 0 },
     ),
   };
 }
@@ -264,7 +284,8 @@ export class CoverageRecorder {
   };
 
   coverage(): Coverage {
-    const operations = this.#operations.map((operation) => operationCoverage(operation, this.#hits.get(operation.operationId) ?? []));
+    const budget = new NamingBudget();
+    const operations = this.#operations.map((operation) => operationCoverage(operation, this.#hits.get(operation.operationId) ?? [], budget));
     return { operations, unmatched: { requests: this.#unmatched.length, answered: answeredBy(this.#unmatched) }, totals: totalsOf(operations) };
   }
 }
@@ -307,6 +328,13 @@ export function coverageRows(operation: OperationCoverage): CoverageRow[] {
     });
     for (const value of parameter.values ?? [])
       rows.push({ what: `${parameter.in} ${parameter.name} = ${value.value}`, exercised: value.exercised, answered: answeredText(value.answered) });
+    const { valuesNotNamed } = parameter;
+    if (valuesNotNamed)
+      rows.push({
+        what: `${parameter.in} ${parameter.name}: ${valuesNotNamed.exercised + valuesNotNamed.never} more values, not named (a report names ${VALUES_NAMED} of an input)`,
+        exercised: valuesNotNamed.never === 0,
+        answered: `${valuesNotNamed.exercised} exercised, ${valuesNotNamed.never} never`,
+      });
   }
   return rows;
 }

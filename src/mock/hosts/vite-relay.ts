@@ -61,9 +61,16 @@ function notReached(response: ServerResponse, error: NodeJS.ErrnoException, orig
 /** Has `proxy` relay the mock's faults and keep the app's connection its own (for `configure`). */
 export function relayAsMock(proxy: HttpProxy, options: ProxyOptions): void {
   const origin = String(options.target);
-  proxy.on('proxyRes', (upstream, _request, response) => {
+  proxy.on('proxyRes', (upstream, request, response) => {
+    const mockCloses = /(?:^|,)\s*close\s*(?:,|$)/i.test(String(upstream.headers.connection ?? ''));
     dropConnectionFields(upstream);
     const endConnection = () => withSocket(response, (socket) => socket.destroySoon());
+    const endAfterAnswer = () =>
+      withSocket(response, (socket) => (response.writableFinished ? socket.destroySoon() : response.once('finish', () => socket.destroySoon())));
+    // An answer before the request's body came whole (the mock's 408 to a slow sender, its 413): the
+    // mock ended its connection after it, and so does the proxy, as the rest of the body is no request;
+    // the app's connection was held, the client still sending, until Node's 300 s request timeout.
+    if (mockCloses && !request.complete) endAfterAnswer();
     // A truncated body: the app's connection ends after the half that came, as the mock's did.
     upstream.on('close', () => {
       if (!upstream.complete) endConnection();
@@ -71,8 +78,7 @@ export function relayAsMock(proxy: HttpProxy, options: ProxyOptions): void {
     // A truncated HEAD has no body to cut, and the mock closes its connection after the head: so does
     // the proxy, when the answer says it was asked for (a fault drawn by `faults` says nothing of itself).
     // Node takes the socket from a response as it finishes, so it is held from before.
-    if (TRUNCATED.test(String(upstream.headers['preference-applied'] ?? '')))
-      withSocket(response, (socket) => (response.writableFinished ? socket.destroySoon() : response.once('finish', () => socket.destroySoon())));
+    if (TRUNCATED.test(String(upstream.headers['preference-applied'] ?? ''))) endAfterAnswer();
   });
   // A fault is the mock's answer, not the proxy's error: it is made on the app's connection; a mock not
   // reached is the spec's Error. Vite's error listener (a 502, the URL and a stack in the log) never hears of either.

@@ -395,9 +395,10 @@ export function createHostServer(timeouts: ServerTimeouts, guard: Guard, handle:
  * The limits on slow clients of `createHostServer`, kept on the requests a server of another's hands
  * the mock (the Vite dev server, for the requests its proxy relays): each such request of a connection
  * is handled one at a time, its connection reset when its client takes no byte for `drainMs` or has
- * not sent its next request `sendMs` after an answer's last byte; when the server is given, an idle
- * connection is ended within the send deadline and a request's head must come within `headersMs`
- * (checked as often as that server checks, every 30 s unless told). Behind the dev server's proxy a client that
+ * not sent its next request `sendMs` after an answer's last byte; when the server is given (the host
+ * owns it: not Vite's `middlewareMode`, where the app's server is the app's), an idle connection is ended
+ * within the send deadline, a request's head must come within `headersMs` (checked every second, as on
+ * the mock's own server) and a late or malformed one is answered the spec's Error (`respondToParserError`). Behind the dev server's proxy a client that
  * pipelined journal reads and read nothing kept megabytes queued in the dev server for good, where the
  * mock's own server reset it. `then` handles the request (the dev server's next middleware).
  */
@@ -409,8 +410,14 @@ export function clientLimitedSeam(
   if (server) {
     // Server-wide, as a request's head tells which seam it is for only once whole: a client trickling
     // one held Vite's connection 60 s and more. Its body, once proxied, is the mock's own server's to time.
-    server.headersTimeout = timeouts.headersMs ?? CLIENT_LIMITS.headersMs;
+    const headersMs = timeouts.headersMs ?? CLIENT_LIMITS.headersMs;
+    server.headersTimeout = headersMs;
+    // As the mock's own server: Node looks for late heads every 30 s unless told (read when it starts listening).
+    Object.assign(server, { connectionsCheckingInterval: Math.min(1_000, headersMs) });
     server.keepAliveTimeout = timeouts.keepAliveMs ?? CLIENT_LIMITS.keepAliveMs;
+    // A late head, or bytes that are not HTTP, answered as the mock's own server answers them: the spec's
+    // Error, where the host's own listener (Vite's) wrote a bare `408` with no body at 23-84 s.
+    server.removeAllListeners('clientError').on('clientError', respondToParserError);
     // Without a listener Node destroys an idle socket at once, and the kernel sends what it holds at the client's pace.
     server.on('timeout', (socket: Socket) => endWithinDeadline(socket, sendMs));
   }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { VALUES_NAMED } from '../../bounds/values-named.js';
+import { openapi } from '../../generated/openapi.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
+import type { OpenApiDocument } from '../../openapi/document.js';
 import { Coverage, formatCoverage } from './coverage.js';
 
 describe('Coverage', () => {
@@ -73,5 +76,27 @@ describe('formatCoverage', () => {
     expect(text).toContain(
       `${'listPets'.padEnd(width)}  GET /v1/pets\n  exercised  nothing\n  never      200, 400, 401, 429, 500, 503, query.status=available`,
     );
+  });
+});
+
+describe('a report of an enum of 90,003 values (tenth attack, #8)', () => {
+  it('names the values sent and the first others, up to VALUES_NAMED an input, counts the rest, and keeps every total', () => {
+    const doc = structuredClone(openapi) as unknown as { components: { schemas: { PetStatus: { enum: string[] } } } };
+    doc.components.schemas.PetStatus.enum.push(...Array.from({ length: 90_000 }, (_, index) => `v${index}`));
+    const coverage = new Coverage('/v1', doc as unknown as OpenApiDocument);
+    coverage.record('listPets', 200, coverage.enumValuesOf('listPets', 'status=v89999'));
+    coverage.recordBody('createPet', { status: 'v500' });
+    const report = coverage.report();
+    const [listPets, createPet] = report.operations;
+    expect(Object.keys(listPets?.enums['query.status'] ?? {})).toHaveLength(VALUES_NAMED);
+    expect(listPets?.enums['query.status']?.v89999).toBe(1);
+    expect(createPet?.enums['body.status']?.v500).toBe(1);
+    expect(listPets?.unnamed).toEqual({ 'query.status': { exercised: 0, never: 90_003 - VALUES_NAMED } });
+    // listPets 200, and one value of each input.
+    expect(report.covered).toBe(3);
+    expect(report.total).toBe(BUNDLED_MODEL.operations.reduce((sum, { statuses }) => sum + statuses.length, 0) + 2 * 90_003);
+    const text = formatCoverage(report);
+    expect(text).toContain(`  not named  query.status: 0 more values exercised, ${90_003 - VALUES_NAMED} more never`);
+    expect(text.length).toBeLessThan(64 * 1024);
   });
 });

@@ -4,6 +4,8 @@
  * fields), each with how often the mock sent or received it. A front-end team reads off the
  * paths its code never met: the 404 it never handled, the status it never filtered by.
  */
+
+import { NamingBudget, namedPositions, type Unnamed, unnamedCount, VALUES_NAMED } from '../../bounds/values-named.js';
 import { openapi } from '../../generated/openapi.js';
 import type { JsonValue } from '../../json/lossless.js';
 import { type JsonSchema, type OpenApiDocument, type Operation, operationsOf, parametersOf, type Reference, resolve } from '../../openapi/document.js';
@@ -23,10 +25,12 @@ export interface OperationCoverage {
   readonly path: string;
   /** Every documented status (and any other the mock responded with), with how many responses had it. */
   readonly statuses: Readonly<Record<string, number>>;
-  /** Each enum-typed input (`query.status`, `body.status`), with how many requests sent each value. */
+  /** Each enum-typed input (`query.status`, `body.status`), with how many requests sent each value it names (`VALUES_NAMED`, the exercised first). */
   readonly enums: Readonly<Record<string, Readonly<Record<string, number>>>>;
-  /** What was never exercised: documented statuses (`404`) and input values (`query.status=sold`). */
+  /** What was never exercised: documented statuses (`404`) and the input values it names (`query.status=sold`). */
   readonly missed: readonly string[];
+  /** Per enum input with more values than a report names (`VALUES_NAMED`, `NAMED_VALUE_BYTES`): how many of the others were exercised and never. */
+  readonly unnamed?: Readonly<Record<string, Unnamed>>;
 }
 
 /**
@@ -54,6 +58,8 @@ interface EnumInput {
   readonly location: 'query' | 'body';
   readonly name: string;
   readonly values: readonly string[];
+  /** Each value's position in `values`: a request's value is found without reading them all (a variant may list 90,003). */
+  readonly positions: ReadonlyMap<string, number>;
 }
 
 interface Tally {
@@ -89,25 +95,33 @@ function enumValues(doc: OpenApiDocument, schema: JsonSchema | Reference | undef
   return Array.isArray(values) ? values.map(String) : undefined;
 }
 
+function enumInput(key: string, location: EnumInput['location'], name: string, values: readonly string[]): EnumInput {
+  const positions = new Map<string, number>();
+  values.forEach((value, at) => {
+    if (!positions.has(value)) positions.set(value, at);
+  });
+  return { key, location, name, values, positions };
+}
+
 function enumInputs(doc: OpenApiDocument, operation: Operation): EnumInput[] {
   const inputs: EnumInput[] = [];
   for (const parameter of parametersOf(doc, operation)) {
     const values = enumValues(doc, parameter.schema);
-    if (parameter.in === 'query' && values) inputs.push({ key: `query.${parameter.name}`, location: 'query', name: parameter.name, values });
+    if (parameter.in === 'query' && values) inputs.push(enumInput(`query.${parameter.name}`, 'query', parameter.name, values));
   }
   const body = operation.requestBody?.content['application/json']?.schema;
   // `properties` of a schema is a map of schemas (the spec's linters hold it to that); JsonSchema types every keyword `unknown`.
   const properties = (body ? resolve<JsonSchema>(doc, body).properties : undefined) as Record<string, JsonSchema> | undefined;
   for (const [name, schema] of Object.entries(properties ?? {})) {
     const values = enumValues(doc, schema);
-    if (values) inputs.push({ key: `body.${name}`, location: 'body', name, values });
+    if (values) inputs.push(enumInput(`body.${name}`, 'body', name, values));
   }
   return inputs;
 }
 
 /** Where `value` is among `input`'s documented values, or -1. */
 function valueIndex(input: EnumInput, value: unknown): number {
-  return typeof value === 'string' ? input.values.indexOf(value) : -1;
+  return typeof value === 'string' ? (input.positions.get(value) ?? -1) : -1;
 }
 
 /** The documented enum values `query` carries for `inputs`. */
@@ -230,9 +244,11 @@ export class Coverage implements CoverageKeeper {
     }
   }
 
+  /** The counts, naming at most `VALUES_NAMED` values of each enum input within `NAMED_VALUE_BYTES` (the others counted): an answer bounded in bytes whatever the spec's enums. */
   report(): CoverageReport {
     let covered = 0;
     let total = 0;
+    const budget = new NamingBudget();
     const operations = [...this.#tallies.values()].map((tally): OperationCoverage => {
       const missed: string[] = [];
       const statuses: Record<string, number> = {};
@@ -246,16 +262,20 @@ export class Coverage implements CoverageKeeper {
         else missed.push(status);
       }
       const enums: Record<string, Record<string, number>> = {};
+      const unnamed: Record<string, Unnamed> = {};
       tally.inputs.forEach((input, index) => {
         const counts = tally.values[index] ?? [];
-        enums[input.key] = Object.fromEntries(input.values.map((value, at) => [value, counts[at] ?? 0]));
-        input.values.forEach((value, at) => {
-          total++;
-          if ((counts[at] ?? 0) > 0) covered++;
-          else missed.push(`${input.key}=${value}`);
-        });
+        const exercised = (at: number) => (counts[at] ?? 0) > 0;
+        const named = namedPositions(input.values, exercised, budget, (value) => `${input.key}=${value}`);
+        enums[input.key] = Object.fromEntries(named.map((at) => [input.values[at], counts[at] ?? 0]));
+        for (const at of named) if (!exercised(at)) missed.push(`${input.key}=${input.values[at]}`);
+        const left = unnamedCount(input.values.length, named, exercised);
+        if (named.length < input.values.length) unnamed[input.key] = left;
+        total += input.values.length;
+        covered += named.filter(exercised).length + left.exercised;
       });
-      return { operationId: tally.operationId, method: tally.method, path: tally.path, statuses, enums, missed };
+      const { operationId, method, path } = tally;
+      return { operationId, method, path, statuses, enums, missed, ...(Object.keys(unnamed).length > 0 ? { unnamed } : {}) };
     });
     return { operations, covered, total };
   }
@@ -285,6 +305,8 @@ export function formatCoverage(report: CoverageReport): string {
     lines.push(`${operation.operationId.padEnd(width)}  ${operation.method} ${operation.path}`);
     lines.push(`  exercised  ${exercised.join(', ') || 'nothing'}`);
     lines.push(`  never      ${operation.missed.join(', ') || 'nothing: all covered'}`);
+    for (const [key, { exercised, never }] of Object.entries(operation.unnamed ?? {}))
+      lines.push(`  not named  ${key}: ${exercised} more values exercised, ${never} more never (a report names ${VALUES_NAMED} values of an input)`);
   }
   return `${lines.join('\n')}\n`;
 }

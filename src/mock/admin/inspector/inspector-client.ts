@@ -163,13 +163,20 @@ async function showSessions(state: PageState): Promise<void> {
 
 /** Each operation's statuses with their counts, and what no client has exercised yet. */
 async function showCoverage(state: PageState): Promise<void> {
-  type Coverage = { covered: number; total: number; operations: { operationId: string; statuses: Record<string, number>; missed: string[] }[] };
+  type Unnamed = Record<string, { exercised: number; never: number }>;
+  type Coverage = {
+    covered: number;
+    total: number;
+    operations: { operationId: string; statuses: Record<string, number>; missed: string[]; unnamed?: Unnamed }[];
+  };
   const coverage = await adminJson<Coverage>(state, '/__mock/coverage');
   if (coverage === undefined) return;
   byId('coverage-total').textContent = `${coverage.covered} of ${coverage.total}`;
   const rows = coverage.operations.map((operation) => {
     const counts = Object.entries(operation.statuses).map(([status, count]) => `${status}×${count}`);
-    return el('tr', '', el('th', '', operation.operationId), el('td', '', counts.join(' ')), el('td', 'missed', operation.missed.join(', ')));
+    // Past the values a report names, the others of an input are counted: `query.status: 89,903 more`.
+    const more = Object.entries(operation.unnamed ?? {}).flatMap(([key, { never }]) => (never > 0 ? [`${key}: ${never} more`] : []));
+    return el('tr', '', el('th', '', operation.operationId), el('td', '', counts.join(' ')), el('td', 'missed', [...operation.missed, ...more].join(', ')));
   });
   byId('coverage').replaceChildren(...rows);
 }
