@@ -26,5 +26,12 @@ export const PACT_WRITES = 240;
 /** The most writes one run sends to the deployment, every suite and provider state together, the one number `--help` states (a `--spec` that adds a delete or a replace adds its checks' writes). */
 export const RUN_WRITES = MAX_WRITES + PACT_WRITES + MAX_FUZZ_WRITES;
 
+/**
+ * The most values of one enum the checks try, each with a request or two (a body with it, a page filtered
+ * by it): the first ones, in the spec's order. A variant's enum of 90,003 values made the checks send a
+ * request per value until the run's deadline.
+ */
+export const ENUM_VALUES_TRIED = 20;
+
 /** Sequences generated when --fuzz-runs is not given: a few seconds against a local deployment. */
 export const DEFAULT_FUZZ_RUNS = 40;

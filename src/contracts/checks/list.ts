@@ -4,6 +4,7 @@ import { fewerThanLimitFault, moreThanLimitFault, otherValueFault, unknownValueF
 import type { CheckContext, KindCheck } from '../check.js';
 import { type Contract, filteredPage, listOf, sizedPage } from '../contract.js';
 import { createPet, expectListed, idOf, listPage, maxLimit, type PetJson, petsOf } from '../pets.js';
+import { ENUM_VALUES_TRIED } from '../run-bounds.js';
 import type { Observations } from './observations.js';
 
 const NOT_INTEGER_LIMITS = ['abc', '1.5'];
@@ -257,9 +258,9 @@ function pageSizeChecks(size: string): KindCheck[] {
   ];
 }
 
-/** The values a filter enumerates, as the query spells them. */
+/** The values of a filter its checks try, as the query spells them: the first `ENUM_VALUES_TRIED` of its enum. */
 function valuesOf(filter: ListFilter): string[] {
-  return filter.values.map(String);
+  return filter.values.slice(0, ENUM_VALUES_TRIED).map(String);
 }
 
 /** The checks of one filter of the list, named after its parameter (`status-filter`, `status-limit`, `status-invalid`). */

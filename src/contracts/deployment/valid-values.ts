@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { type JsonSchema, type OpenApiDocument, resolve } from '../../openapi/document.js';
 import { linearPattern } from '../../openapi/linear-pattern.js';
 import { objectShape } from '../../openapi/resource-model.js';
+import { ENUM_VALUES_TRIED } from '../run-bounds.js';
 
 /** What a value may be drawn from besides the schema: the text strings start with, and values the deployment took for this field. */
 interface Hints {
@@ -53,7 +54,7 @@ function numberWithin(schema: JsonSchema, preferred: number): number {
  */
 export function validValues(doc: OpenApiDocument, schema: JsonSchema, hints: Hints): string[] {
   const resolved = resolve(doc, schema);
-  if (Array.isArray(resolved.enum)) return resolved.enum.map((value) => JSON.stringify(value));
+  if (Array.isArray(resolved.enum)) return resolved.enum.slice(0, ENUM_VALUES_TRIED).map((value) => JSON.stringify(value));
   if ('const' in resolved) return [JSON.stringify(resolved.const)];
   const type = Array.isArray(resolved.type) ? resolved.type.find((t) => t !== 'null') : resolved.type;
   switch (type) {
