@@ -46,31 +46,17 @@ export function headerValues(rawHeaders: readonly string[], name: string): strin
   // Names and values alternate: `['Host', 'a', 'host', 'b']`.
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const value = rawHeaders[i + 1];
-    if (value !== undefined && isNamed(rawHeaders[i], name)) values.push(value);
+    const raw = rawHeaders[i];
+    // The length first: most names are not the one looked for, and lower-casing each would make a string.
+    if (raw?.length === name.length && raw.toLowerCase() === name && value !== undefined) values.push(value);
   }
   return values;
 }
 
-/**
- * Whether a header's name as sent is `name` (lower case), in any case. The length first: most names are
- * not the one looked for; then as sent, as most clients send names in lower case; only then lower-cased,
- * which makes a string.
- */
-function isNamed(raw: string | undefined, name: string): boolean {
-  return raw?.length === name.length && (raw === name || raw.toLowerCase() === name);
-}
-
-/**
- * A header's values joined as fetch joins them, so that a header sent twice reads the same on every
- * host. Every request's `Authorization` is read so: one value is returned as sent, with no list made to join.
- */
+/** A header's values joined as fetch joins them, so that a header sent twice reads the same on every host. */
 export function joinedHeader(rawHeaders: readonly string[], name: string): string | undefined {
-  let joined: string | undefined;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const value = rawHeaders[i + 1];
-    if (value !== undefined && isNamed(rawHeaders[i], name)) joined = joined === undefined ? value : `${joined}, ${value}`;
-  }
-  return joined;
+  const values = headerValues(rawHeaders, name);
+  return values.length === 0 ? undefined : values.join(', ');
 }
 
 /** The rejection of a request whose `Host` the mock does not serve. */

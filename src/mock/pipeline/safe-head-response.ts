@@ -30,17 +30,10 @@ function reasonOf(error: unknown): string {
   return typeof code === 'string' ? code : error instanceof Error ? error.name : 'an error';
 }
 
-/**
- * Marks an answer whose head was refused and whose Error 500 was sent in its place: what the host
- * writes after it is dropped. A property set on that rare answer alone, where a field of the class
- * made every answer initialize it, and its constructor one of its own (a class with no field adds no
- * step to Node's: issue 36, fifth pass).
- */
-const REPLACED = Symbol('head replaced by an Error 500');
-
 /** Node's `ServerResponse` whose `writeHead` writes only safe values and never throws; see the module's comment. */
 export class SafeHeadResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
-  declare [REPLACED]?: true;
+  /** Set once the head asked for was refused and the Error 500 sent in its place: what the host writes after it is dropped. */
+  #replaced = false;
 
   // Each override takes the arguments Node's method takes, each named: a rest list and its spread cost every answer an array.
   override writeHead(statusCode: number, reasonOrHead?: unknown, givenHead?: unknown): this {
@@ -56,12 +49,12 @@ export class SafeHeadResponse<Request extends IncomingMessage = IncomingMessage>
   }
 
   override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
-    if (this[REPLACED]) return callBack(chunk, encoding, callback);
+    if (this.#replaced) return callBack(chunk, encoding, callback);
     return (super.write as (...all: unknown[]) => boolean)(chunk, encoding, callback);
   }
 
   override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
-    if (this[REPLACED]) {
+    if (this.#replaced) {
       callBack(chunk, encoding, callback);
       return this;
     }
@@ -81,7 +74,7 @@ export class SafeHeadResponse<Request extends IncomingMessage = IncomingMessage>
     this.shouldKeepAlive = false;
     super.writeHead(failure.status, { ...failure.headers, 'content-length': body.length, connection: 'close' });
     super.end(body);
-    this[REPLACED] = true;
+    this.#replaced = true;
   }
 }
 
