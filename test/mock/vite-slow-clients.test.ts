@@ -40,34 +40,55 @@ async function devServer(options: PetstoreMockPluginOptions): Promise<{ vite: Vi
 }
 
 /**
- * A client with a 4 KiB receive window: it writes `request` `count` times in one write and takes no
- * byte, looking at its socket (never reading it: data queued hides an error from a read) for how the
- * server ends the connection, for up to `waitS`: `ECONNRESET` when it reset it (`SO_ERROR`), `end` for
- * a close (the state `CLOSE_WAIT`, the server's FIN come), `open` when neither came. A busy machine
- * only makes the answer come later, never another one.
+ * A raw client: it sends `payload` (with a receive window of `rcvbuf` bytes when given: SO_RCVBUF,
+ * which Node's sockets cannot set), then one byte of `drip` every 200 ms, and looks at its socket,
+ * never reading it (data queued hides an error from a read), for how the server ends the connection,
+ * for up to `waitS`: `ECONNRESET` when it reset it (`SO_ERROR`), `end` for a close (the state
+ * `CLOSE_WAIT`, the server's FIN come), `open` when neither came. Then it reads what came. A busy
+ * machine only makes the answer come later, never another one.
  */
-const SMALL_WINDOW_CLIENT = `
+const WATCHING_CLIENT = `
 import socket, sys, time, json, errno
-port, count, wait, request = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+port, rcvbuf, wait, payload, drip = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
 CLOSE_WAIT = 8
 s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+if rcvbuf > 0:
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
 s.connect(('127.0.0.1', port))
-s.sendall(request.encode('latin1') * count)
-ended, until = 'open', time.time() + wait
+s.sendall(payload.encode('latin1'))
+ended, until, at = 'open', time.time() + wait, 0
 while ended == 'open' and time.time() < until:
     time.sleep(0.2)
     if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == errno.ECONNRESET:
         ended = 'ECONNRESET'
     elif s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] == CLOSE_WAIT:
         ended = 'end'
-print(json.dumps(ended))
+    elif at < len(drip):
+        try:
+            s.sendall(drip[at].encode('latin1')); at += 1
+        except OSError:
+            ended = 'ECONNRESET'
+answer = b''
+s.settimeout(1)
+try:
+    while True:
+        d = s.recv(65536)
+        if not d: break
+        answer += d
+except OSError:
+    pass
+print(json.dumps({'ended': ended, 'answer': answer.decode('latin1')}))
 `;
 
-async function smallWindow(port: number, request: string, count: number, waitS = 60): Promise<string> {
-  const args = ['-c', SMALL_WINDOW_CLIENT, String(port), String(count), String(waitS), request];
+async function watched(port: number, payload: string, { rcvbuf = 0, drip = '', waitS = 60 } = {}): Promise<{ ended: string; answer: string }> {
+  const args = ['-c', WATCHING_CLIENT, String(port), String(rcvbuf), String(waitS), payload, drip];
   const { stdout } = await promisify(execFile)('python3', args, { timeout: (waitS + 10) * 1_000 });
-  return JSON.parse(stdout) as string;
+  return JSON.parse(stdout) as { ended: string; answer: string };
+}
+
+/** How the server ends a connection that pipelined `request` `count` times and takes no byte, through a receive window of 4 KiB. */
+async function smallWindow(port: number, request: string, count: number): Promise<string> {
+  return (await watched(port, request.repeat(count), { rcvbuf: 4096 })).ended;
 }
 
 /** A journal of about 2 MB in `session`: 150 requests with a long query. */
@@ -139,45 +160,9 @@ describe('the dev server and a client too slow with its body', () => {
   }, 60_000);
 });
 
-/**
- * A client that sends `head`, then one byte of `drip` every 200 ms, and looks at its socket (not
- * reading it) for how the server ends the connection, for up to `waitS`, as `SMALL_WINDOW_CLIENT`;
- * once ended it reads what came: `{ ended, answer }`.
- */
-const TRICKLE_CLIENT = `
-import socket, sys, time, json, errno
-port, wait, head, drip = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4]
-CLOSE_WAIT = 8
-s = socket.create_connection(('127.0.0.1', port))
-s.sendall(head.encode('latin1'))
-ended, until, at = 'open', time.time() + wait, 0
-while ended == 'open' and time.time() < until:
-    time.sleep(0.2)
-    if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == errno.ECONNRESET:
-        ended = 'ECONNRESET'
-    elif s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] == CLOSE_WAIT:
-        ended = 'end'
-    elif at < len(drip):
-        try:
-            s.sendall(drip[at].encode('latin1')); at += 1
-        except OSError:
-            ended = 'ECONNRESET'
-answer = b''
-s.settimeout(1)
-try:
-    while True:
-        d = s.recv(65536)
-        if not d: break
-        answer += d
-except OSError:
-    pass
-print(json.dumps({'ended': ended, 'answer': answer.decode('latin1')}))
-`;
-
-async function trickle(port: number, head: string, drip: string, waitS = 60): Promise<{ ended: string; answer: string }> {
-  const args = ['-c', TRICKLE_CLIENT, String(port), String(waitS), head, drip];
-  const { stdout } = await promisify(execFile)('python3', args, { timeout: (waitS + 10) * 1_000 });
-  return JSON.parse(stdout) as { ended: string; answer: string };
+/** A client that sends `head`, then one byte of `drip` every 200 ms, until the server ends the connection: `{ ended, answer }`. */
+function trickle(port: number, head: string, drip: string): Promise<{ ended: string; answer: string }> {
+  return watched(port, head, { drip });
 }
 
 /** The body of a raw answer, as JSON. */

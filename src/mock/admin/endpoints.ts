@@ -261,7 +261,10 @@ function petsOfBody(text: string, model: ResourceModel): PetData | MockResponse 
   try {
     return checkPets(Array.isArray(value) ? value : [value], 'pets', false, model);
   } catch (error) {
-    return errorResponse('bad_request', `The body of POST /__mock/pets is a ${model.name} or a list of them, as the spec served defines it (${model.fields.map((field) => field.name).join(', ')}): ${messageOf(error)}.`);
+    return errorResponse(
+      'bad_request',
+      `The body of POST /__mock/pets is a ${model.name} or a list of them, as the spec served defines it (${model.fields.map((field) => field.name).join(', ')}): ${messageOf(error)}.`,
+    );
   }
 }
 

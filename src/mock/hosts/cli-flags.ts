@@ -159,7 +159,9 @@ async function readDataFile(path: string): Promise<PetData> {
   try {
     return await readPetData(text, path);
   } catch (error) {
-    throw new UsageError(`--data ${path}: ${messageOf(error)}. Fix the file: each pet is a ${BUNDLED_MODEL.name} of spec/openapi.yaml (${BUNDLED_MODEL.fields.map((field) => field.name).join(', ')}).`);
+    throw new UsageError(
+      `--data ${path}: ${messageOf(error)}. Fix the file: each pet is a ${BUNDLED_MODEL.name} of spec/openapi.yaml (${BUNDLED_MODEL.fields.map((field) => field.name).join(', ')}).`,
+    );
   }
 }
 
