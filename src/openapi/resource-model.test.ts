@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type JsonNode, nodeAt, VARIANT_LIMIT_MAXIMUM, VARIANT_TAG_MAX_LENGTH, variantSpec } from '../../test/support/variant-spec.js';
+import { ANSWER_BYTES } from '../bounds/budget.js';
 import { SpecError } from '../errors.js';
 import { openapi } from '../generated/openapi.js';
 import { compiledValidators } from './ajv.js';
@@ -146,6 +147,16 @@ describe('readResourceModel refuses what it cannot recognise', () => {
           `^a Pet takes at least \\d+ bytes of JSON by the lower bounds of its fields \\(minLength, minItems: name ${minLength + 2}\\), more than the 1048576 bytes createPet accepts \\(x-max-body-bytes\\): no client could send one; lower those bounds$`,
         ),
       );
+  });
+
+  it('a body limit past every answer of the mock, or none at all (red team 11 #1)', () => {
+    const limited = (bytes: number) =>
+      edited((spec) => {
+        nodeAt(spec, 'paths', '/pets', 'post')['x-max-body-bytes'] = bytes;
+      });
+    expect(read(limited(ANSWER_BYTES))).not.toThrow();
+    for (const bytes of [ANSWER_BYTES + 1, 104_857_600, 4_000_000_000, 0])
+      expect(read(limited(bytes))).toThrow(`createPet's x-max-body-bytes ${bytes} is not from 1 to ${ANSWER_BYTES}, the most any answer of the mock holds`);
   });
 
   it('a list query parameter that is neither a filter nor a page size', () => {

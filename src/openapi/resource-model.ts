@@ -9,6 +9,7 @@
  * that names it and says what would make it one; nothing is guessed.
  */
 import type { ValidateFunction } from 'ajv';
+import { ANSWER_BYTES } from '../bounds/budget.js';
 import { SpecError } from '../errors.js';
 import {
   basePathOf,
@@ -284,12 +285,26 @@ function leastBytes(schema: JsonSchema): number {
 }
 
 /**
+ * An operation's body limit (`x-max-body-bytes`), when it gives one. A body is answered back (a create's
+ * record, a page of them), and no answer passes `ANSWER_BYTES`: nor may a body (a variant's 100 MB limit
+ * let an 8 MB name in, which overflowed the redactor's regular expressions).
+ */
+function bodyLimitOf(entry: OperationEntry): number | undefined {
+  const given = entry.operation['x-max-body-bytes'];
+  if (typeof given !== 'number') return undefined;
+  if (!(given >= 1 && given <= ANSWER_BYTES))
+    throw new SpecError(
+      `${entry.operationId}'s x-max-body-bytes ${given} is not from 1 to ${ANSWER_BYTES}, the most any answer of the mock holds (ANSWER_BYTES): a body it accepts is answered back; give at most ${ANSWER_BYTES}`,
+    );
+  return given;
+}
+
+/**
  * Refuses a record no body could carry: fields whose lower bounds add up to more than a create accepts.
  * No client could send one, and the mock would still seed them (a `minLength` of 10^9 exhausted the heap at start).
  */
 function checkRecordFits(name: string, fields: readonly ModelField[], create: OperationEntry | undefined): void {
-  const given = create?.operation['x-max-body-bytes'];
-  const limit = typeof given === 'number' ? given : DEFAULT_MAX_BODY_BYTES;
+  const limit = (create && bodyLimitOf(create)) ?? DEFAULT_MAX_BODY_BYTES;
   // `{}`, and per field its quoted name, a colon and a comma.
   const least = fields.reduce((sum, field) => sum + field.name.length + 4 + leastBytes(field.schema), 2);
   if (least <= limit) return;
@@ -437,7 +452,6 @@ export function readResourceModel(doc: OpenApiDocument, validators: ValidatorLoo
   const validateRecord = validators(name);
   if (validateRecord === undefined) throw new SpecError(`no validator was compiled for the record's schema ${name}`);
   const operations = classified.map(({ entry, kind, success }): ModelOperation => {
-    const maxBodyBytes = entry.operation['x-max-body-bytes'];
     return {
       operationId: entry.operationId,
       kind,
@@ -449,7 +463,7 @@ export function readResourceModel(doc: OpenApiDocument, validators: ValidatorLoo
       success,
       ...(kind === 'list' ? listQuery(doc, entry, fields) : { filters: [], pageSize: undefined }),
       deprecation: deprecationOf(entry),
-      maxBodyBytes: typeof maxBodyBytes === 'number' ? maxBodyBytes : undefined,
+      maxBodyBytes: bodyLimitOf(entry),
       parameters: parametersOf(doc, entry.operation),
       validators: validatorsOf(entry.operationId, validators),
     };

@@ -329,3 +329,18 @@ describe('a key longer than any pattern may hold (red team 9, #9: 4,700 characte
     expect(redactor.holds(key.slice(1_000, 1_600))).toBe(true);
   });
 });
+
+describe('KeyRedactor: a text too long for the regular expressions (red team 11 #1)', () => {
+  it('withholds what it cannot check, never throws, never shows the key', () => {
+    const key = 's3cretKEYvalue42';
+    const redactor = new KeyRedactor([key]);
+    // A run of 8 million characters without a break overflowed V8's regular-expression stack, and the throw ended the mock.
+    const text = `{"name":"${'x'.repeat(8 * 1024 * 1024)}","note":"${key}"}`;
+    const shown = redactor.text(text);
+    expect(shown).toBe(`*** (${text.length} characters withheld: too long to check for the key)`);
+    expect(redactor.body(text, true)).toBe(shown);
+    expect(redactor.holds(text)).toBe(true);
+    // Short of it, a text is checked as any other.
+    expect(redactor.text(`{"name":"${'x'.repeat(1024 * 1024)}","note":"${key}"}`)).not.toContain(key);
+  });
+});

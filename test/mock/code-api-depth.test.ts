@@ -65,3 +65,14 @@ describe('a spec with a large enum (red team 10 #11)', () => {
     }
   });
 });
+
+describe('a step after the answer that throws (red team 11 #1)', () => {
+  it("is the spec's 500 Error, never a throw out of respond(): the hosts call it as one that never throws", async () => {
+    const mock = createMockApi();
+    // A request the journal cannot read (no header function): the journal's step throws, as the redactor's once did on an 8 MB name.
+    const broken = { method: 'GET', target: '/v1/pets', header: undefined, text: async () => '' } as unknown as Parameters<typeof mock.respond>[0];
+    const answer = await mock.respond(broken);
+    expect(answer.status).toBe(500);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'internal_error', status: 500 });
+  });
+});

@@ -433,6 +433,19 @@ function journal(journal: PipelineJournal, context: RequestContext, rule: Journa
 }
 
 /** A thrown error as a response, noting for the journal whether Redis was away or the mock failed. */
+/**
+ * `finish`, and when one of its steps throws (the journal, the self-check, the key's redaction), the
+ * 500 Error for it, without those steps: a throw there once ended the mock, whose hosts call this
+ * function as one that never throws.
+ */
+function finished(context: RequestContext, made: MockResponse): MockResponse {
+  try {
+    return finish(context, made);
+  } catch (error) {
+    return context.pipeline.keyless(failed(context, error));
+  }
+}
+
 function failed(context: RequestContext, error: unknown): MockResponse {
   const response = failure(error);
   context.rule = context.rule === undefined ? undefined : response.status === 503 ? 'store' : 'error';
@@ -468,10 +481,10 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     } catch (error) {
       made = failed(context, error);
     }
-    if (!(made instanceof Promise)) return finish(context, made);
+    if (!(made instanceof Promise)) return finished(context, made);
     return made.then(
-      (response) => finish(context, response),
-      (error: unknown) => finish(context, failed(context, error)),
+      (response) => finished(context, response),
+      (error: unknown) => finished(context, failed(context, error)),
     );
   };
 }
