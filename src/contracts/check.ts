@@ -231,6 +231,11 @@ export class CheckContext {
     return this.state.contract;
   }
 
+  /** The name of the record's id field, from the resource model: what `idOf` and `isPet` read. */
+  get idField(): string {
+    return this.state.contract.model.id.field;
+  }
+
   /** The operationId of the resource model's operation of `kind`: what a check of the list, the create or the read calls. */
   kind(kind: OperationKind): string {
     return operationIdOf(this.state.contract, kind);

@@ -52,21 +52,29 @@ export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): bo
  * both have differs. A deployment may show more fields in one response than in another.
  */
 export function samePet(context: CheckContext, a: PetJson, b: PetJson): boolean {
-  return sameJson(a.id, b.id) && context.contract.fields().every((field) => !(field in a && field in b) || sameJson(a[field], b[field]));
+  return (
+    sameJson(a[context.idField], b[context.idField]) && context.contract.fields().every((field) => !(field in a && field in b) || sameJson(a[field], b[field]))
+  );
 }
 
-export function isPet(value: JsonValue | undefined): value is PetJson {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'id' in value;
+/** What reading a record needs of the resource model: the name of its id field. */
+interface IdField {
+  readonly idField: string;
+}
+
+/** Whether a value is a record: an object with the model's id field. */
+export function isPet(of: IdField, value: JsonValue | undefined): value is PetJson {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && of.idField in value;
 }
 
 /** The pets of a listing response, or none when it is not an array. */
-export function petsOf(exchange: Exchange): PetJson[] {
-  return Array.isArray(exchange.json) ? exchange.json.filter(isPet) : [];
+export function petsOf(of: IdField, exchange: Exchange): PetJson[] {
+  return Array.isArray(exchange.json) ? exchange.json.filter((value) => isPet(of, value)) : [];
 }
 
 /** A pet's id as exact digits. */
-export function idOf(pet: PetJson): string {
-  return String(pet.id);
+export function idOf(of: IdField, pet: PetJson): string {
+  return String(pet[of.idField]);
 }
 
 /** The name of a pet this run creates: findable on a shared staging. */
@@ -109,7 +117,7 @@ export function maxLimit(context: CheckContext): number {
 export async function listPage(context: CheckContext, query = fullPage(listOf(context.contract))): Promise<{ exchange: Exchange; pets: PetJson[] }> {
   const exchange = await context.call(context.kind('list'), { query });
   if (exchange.status === 200 && !Array.isArray(exchange.json)) context.skip('the listing is not an array');
-  return { exchange, pets: petsOf(exchange) };
+  return { exchange, pets: petsOf(context, exchange) };
 }
 
 /** A value a body's field may take from an enum. */
@@ -157,7 +165,7 @@ export function absentIdBeyond(ids: readonly string[], most = INT64_MAX): string
  */
 export function absentId(context: CheckContext): string {
   const { id } = context.contract.model;
-  const listed = context.state.listing.map(idOf);
+  const listed = context.state.listing.map((pet) => idOf(context, pet));
   if (id.type === 'string') return `petstore-verify-absent-${context.state.runId}`;
   return absentIdBeyond(listed, id.int64 ? INT64_MAX : INT32_MAX);
 }
@@ -263,7 +271,7 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
       fault: statusFault(create, exchange.status),
     });
   }
-  if (!isPet(exchange.json)) context.skip(`${create} gave no pet to check further`);
+  if (!isPet(context, exchange.json)) context.skip(`${create} gave no pet to check further`);
   return {
     exchange,
     pet: exchange.json,
@@ -285,9 +293,9 @@ export function differingFields(fields: readonly string[], a: PetJson, b: PetJso
 
 /** Reads a created pet back by id and holds it to be the created one, field by field. */
 export async function expectReread(context: CheckContext, created: PetJson, what: string): Promise<void> {
-  const read = await context.call(context.kind('read'), { id: idOf(created) });
+  const read = await context.call(context.kind('read'), { id: idOf(context, created) });
   if (read.status !== 200) {
-    context.fail(`${context.kind('read')} answered ${read.status} for the pet ${idOf(created)} just created ${what}`, read, {
+    context.fail(`${context.kind('read')} answered ${read.status} for the pet ${idOf(context, created)} just created ${what}`, read, {
       expected: '200',
       actual: String(read.status),
       // A pet that exists answered with another status is one fault of the read, whichever check met it.
@@ -295,11 +303,11 @@ export async function expectReread(context: CheckContext, created: PetJson, what
     });
     return;
   }
-  const differ = isPet(read.json) ? differingFields(context.contract.fields(), created, read.json) : ['id'];
+  const differ = isPet(context, read.json) ? differingFields(context.contract.fields(), created, read.json) : [context.idField];
   if (differ.length > 0)
-    context.fail(`${context.kind('read')} answered the pet ${idOf(created)} created ${what} with other ${differ.join(', ')}`, read, {
+    context.fail(`${context.kind('read')} answered the pet ${idOf(context, created)} created ${what} with other ${differ.join(', ')}`, read, {
       expected: differ.map((field) => `${field}: ${field in created ? exact(created[field]) : '(absent)'}`).join(', '),
-      actual: differ.map((field) => `${field}: ${isPet(read.json) && field in read.json ? exact(read.json[field]) : '(absent)'}`).join(', '),
+      actual: differ.map((field) => `${field}: ${isPet(context, read.json) && field in read.json ? exact(read.json[field]) : '(absent)'}`).join(', '),
       // One fault whichever fields differ: the store gives back another pet than it acknowledged (which fields depends on which pet).
       fault: `reread:${context.kind('read')}:changed`,
     });
@@ -319,9 +327,9 @@ export async function existingPet(context: CheckContext): Promise<PetJson> {
 
 /** Fails the check when a pet just created is not on a page of the listing that has room for it. */
 export function expectListed(context: CheckContext, pet: PetJson, page: { exchange: Exchange; pets: PetJson[] }, where: string): void {
-  if (page.pets.some((listed) => idOf(listed) === idOf(pet))) return;
-  context.fail(`the pet ${idOf(pet)} just created is missing from ${where}`, page.exchange, {
-    expected: `id ${idOf(pet)} listed`,
+  if (page.pets.some((listed) => idOf(context, listed) === idOf(context, pet))) return;
+  context.fail(`the pet ${idOf(context, pet)} just created is missing from ${where}`, page.exchange, {
+    expected: `id ${idOf(context, pet)} listed`,
     actual: `${page.pets.length} other pets`,
     fault: `listed:${context.kind('list')}:created`,
   });

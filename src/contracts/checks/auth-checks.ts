@@ -79,7 +79,10 @@ async function validRequest(context: CheckContext, operationId: string, purpose 
     case 'read':
       // No pet needs to exist to be rejected without a credential: any id will do when none is listed.
       return {
-        params: { [id.parameter]: purpose === 'auth' ? idOf(await existingPet(context)) : context.state.listing[0] ? idOf(context.state.listing[0]) : '1' },
+        params: {
+          [id.parameter]:
+            purpose === 'auth' ? idOf(context, await existingPet(context)) : context.state.listing[0] ? idOf(context, context.state.listing[0]) : '1',
+        },
       };
     case 'create':
       return { body: newPetBody(context.state, purpose, { categoryId: await bodyCategoryId(context.state) }) };
@@ -199,9 +202,9 @@ async function expectNothingCreated(context: CheckContext, body: string): Promis
   const { exchange, pets } = await listPage(context);
   const stored = pets.find((pet) => pet.name === name);
   if (stored)
-    context.fail(`a ${context.kind('create')} refused with 401 still created the pet ${idOf(stored)} (named "${name}")`, exchange, {
+    context.fail(`a ${context.kind('create')} refused with 401 still created the pet ${idOf(context, stored)} (named "${name}")`, exchange, {
       expected: 'nothing created',
-      actual: `id ${idOf(stored)}`,
+      actual: `id ${idOf(context, stored)}`,
     });
 }
 
@@ -224,8 +227,8 @@ async function expectAccepted(context: CheckContext, operation: Operation): Prom
 }
 
 /** True when an answer is the API's: JSON with a success status, or pets. A web page (a single-page app's fallback) is not. */
-function answersAsTheApi(exchange: Exchange): boolean {
-  const data = isPet(exchange.json) || (Array.isArray(exchange.json) && exchange.json.length > 0);
+function answersAsTheApi(context: CheckContext, exchange: Exchange): boolean {
+  const data = isPet(context, exchange.json) || (Array.isArray(exchange.json) && exchange.json.length > 0);
   return data || (exchange.status >= 200 && exchange.status < 300 && exchange.json !== undefined);
 }
 
@@ -253,7 +256,7 @@ async function expectNoDataOnPathVariants(context: CheckContext, operation: Oper
       continue;
     }
     // Any refusal is right (401, 404, a redirect), and so is a web page: only the API answering without the key is wrong.
-    if (answersAsTheApi(exchange))
+    if (answersAsTheApi(context, exchange))
       context.fail(
         `${operation.method} ${shown} without a credential answered ${exchange.status}${exchange.status < 300 ? ' as the API' : ' with data'}: this spelling of ${basePath}${path} reaches ${operation.operationId} but skips the key; require the key on every path the API answers (authenticate after the router normalizes the path), or answer 404 to this spelling`,
         exchange,

@@ -146,7 +146,7 @@ function enumInOtherCase(values: readonly string[]): string[] {
 /** The `id` a client sends: a pet's that exists, so that honouring it would also break uniqueness. */
 function clientId(context: CheckContext): string {
   const listed = context.state.listing[0];
-  return listed ? idOf(listed) : '1';
+  return listed ? idOf(context, listed) : '1';
 }
 
 /**
@@ -190,7 +190,7 @@ export const bodyChecks: KindCheck[] = [
       const cases: Boundary[] = [
         ...boundaries(context, categoryId),
         ...zeroValues(context, valid),
-        { what: `an id of its own (${idSent})`, fields: { name: JSON.stringify(petName(context.state, 'client id')), categoryId, id: idSent } },
+        { what: `an id of its own (${idSent})`, fields: { name: JSON.stringify(petName(context.state, 'client id')), categoryId, [context.idField]: idSent } },
       ];
       for (const { what, fields, mustReject, because, control, mayRefuse } of cases) {
         const exchange = await context.call(context.kind('create'), { body: bodyOf(fields) });
@@ -207,11 +207,11 @@ export const bodyChecks: KindCheck[] = [
           context.fail(`${context.kind('create')} accepted a body with ${what}${because ? `: ${because}` : ''}`, exchange, { expected: '400', actual: '201' });
           continue;
         }
-        if (!isPet(exchange.json)) continue;
+        if (!isPet(context, exchange.json)) continue;
         const pet = exchange.json;
         for (const [field, sent] of Object.entries(fields)) {
-          if (field === 'id') {
-            if (exact(pet.id) === sent)
+          if (field === context.idField) {
+            if (exact(pet[field]) === sent)
               context.fail(`${context.kind('create')} honoured the id ${sent} the client sent`, exchange, {
                 expected: 'an id the service assigns',
                 actual: `id ${sent}`,
@@ -236,10 +236,10 @@ export const bodyChecks: KindCheck[] = [
     writes: true,
     async run(context) {
       const created = await Promise.all(Array.from({ length: BURST }, (_, i) => createPet(context, `burst ${i + 1}`)));
-      const ids = created.map(({ pet }) => idOf(pet));
+      const ids = created.map(({ pet }) => idOf(context, pet));
       const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
       if (repeated.length > 0) {
-        const exchange = created.find(({ pet }) => idOf(pet) === repeated[0])?.exchange;
+        const exchange = created.find(({ pet }) => idOf(context, pet) === repeated[0])?.exchange;
         context.fail(`${BURST} parallel creates gave the same id ${[...new Set(repeated)].join(', ')} to more than one pet`, exchange, {
           expected: `${BURST} distinct ids`,
           actual: ids.join(', '),

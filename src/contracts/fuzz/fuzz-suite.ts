@@ -106,11 +106,23 @@ function commandsOf(session: FuzzSession, known: (field: string) => readonly str
 async function explore(session: FuzzSession, known: (field: string) => readonly string[], options: FuzzOptions): Promise<{ failed: boolean; error: unknown }> {
   const { state } = session;
   const petFields = state.contract.fields();
+  const idField = { idField: state.contract.model.id.field };
   const property = fc.asyncProperty(commandsOf(session, known), async (commands) => {
     fc.pre(session.stopped === undefined);
     const real: Real = { context: new CheckContext(state), sent: [], run: session };
     try {
-      await fc.asyncModelRun(() => ({ model: emptyModel(session.named, petFields, state.listing.filter(isPet)), real }), commands);
+      await fc.asyncModelRun(
+        () => ({
+          model: emptyModel(
+            session.named,
+            petFields,
+            state.listing.filter((pet) => isPet(idField, pet)),
+            idField.idField,
+          ),
+          real,
+        }),
+        commands,
+      );
     } catch (error) {
       if (error instanceof ModelViolation) session.failure = { error, sent: real.sent };
       throw error;
