@@ -52,9 +52,8 @@ export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): bo
  * both have differs. A deployment may show more fields in one response than in another.
  */
 export function samePet(context: CheckContext, a: PetJson, b: PetJson): boolean {
-  return (
-    sameJson(a[context.idField], b[context.idField]) && context.contract.fields().every((field) => !(field in a && field in b) || sameJson(a[field], b[field]))
-  );
+  const same = (field: string) => sameJson(a[field], b[field]);
+  return same(context.idField) && context.contract.fields().every((field) => !(field in a && field in b) || same(field));
 }
 
 /** What reading a record needs of the resource model: the name of its id field. */
@@ -68,8 +67,8 @@ export function isPet(of: IdField, value: JsonValue | undefined): value is PetJs
 }
 
 /** The pets of a listing response, or none when it is not an array. */
-export function petsOf(of: IdField, exchange: Exchange): PetJson[] {
-  return Array.isArray(exchange.json) ? exchange.json.filter((value) => isPet(of, value)) : [];
+export function petsOf(of: IdField, json: unknown): PetJson[] {
+  return Array.isArray(json) ? json.filter((value) => isPet(of, value)) : [];
 }
 
 /** A pet's id as exact digits. */
@@ -117,7 +116,7 @@ export function maxLimit(context: CheckContext): number {
 export async function listPage(context: CheckContext, query = fullPage(listOf(context.contract))): Promise<{ exchange: Exchange; pets: PetJson[] }> {
   const exchange = await context.call(context.kind('list'), { query });
   if (exchange.status === 200 && !Array.isArray(exchange.json)) context.skip('the listing is not an array');
-  return { exchange, pets: petsOf(context, exchange) };
+  return { exchange, pets: petsOf(context, exchange.json) };
 }
 
 /** A value a body's field may take from an enum. */

@@ -66,7 +66,7 @@ async function removes(context: CheckContext, around: Around): Promise<void> {
     });
   for (const query of queriesFor(around, pet)) {
     const page = await context.call(list.operationId, { query });
-    if (petsOf(context, page).some((listed) => idOf(context, listed) === id))
+    if (petsOf(context, page.json).some((listed) => idOf(context, listed) === id))
       context.fail(`${list.operationId}${query ? ` with ${query}` : ''} lists the record ${id} after ${operation.operationId} removed it`, page, {
         expected: `no id ${id}`,
         actual: `id ${id} listed`,

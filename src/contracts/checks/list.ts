@@ -122,7 +122,7 @@ async function sizeInvalid(context: CheckContext): Promise<void> {
   const { minimum, maximum, default: size } = pageSize(context);
   for (const limit of outOfRangeLimits(context)) {
     const exchange = await context.call(list, { query: sized(context, limit) });
-    const count = petsOf(context, exchange).length;
+    const count = petsOf(context, exchange.json).length;
     if (exchange.status === 200 || exchange.status === 400) context.observe(limitChoice(limit, exchange.status === 200, maximum));
     // Clamped, a limit above the range gives at most the maximum; below it, or no integer, at most the
     // minimum; ignored, the default page. More is a limit read another way (0 as "no limit").
@@ -230,7 +230,7 @@ async function filterInvalid(context: CheckContext, filter: ListFilter): Promise
   const { parameter: name } = filter;
   const list = context.kind('list');
   const exchange = await context.call(list, { query: `${name}=petstore-verify-unknown` });
-  const count = petsOf(context, exchange).length;
+  const count = petsOf(context, exchange.json).length;
   if (exchange.status === 400 || (exchange.status === 200 && count === 0)) context.observe({ unknownStatus: exchange.status === 400 ? 'refuse' : 'empty' });
   if (exchange.status === 200 ? count > 0 : exchange.status !== 400) {
     context.fail(`${list} with an unknown ${name} answered ${exchange.status} with ${count} pets`, exchange, {

@@ -11,7 +11,7 @@ import { operationOfKind } from '../../openapi/resource-model.js';
 import { type Check, CheckContext, type Finding, type RunState } from '../check.js';
 import { listOf, operationIdOf } from '../contract.js';
 import type { TransportError } from '../http.js';
-import { acceptedCategoryId, exact, isPet, petName } from '../pets.js';
+import { acceptedCategoryId, exact, petName } from '../pets.js';
 import { CreateCommand, DeleteCommand, type FuzzRun, ListCommand, ModelViolation, ReadCommand, type Real } from './commands.js';
 import { bodyInputs, listInputs, readInputs } from './fuzz-inputs.js';
 import { emptyModel, type JudgedOperations } from './model.js';
@@ -106,23 +106,11 @@ function commandsOf(session: FuzzSession, known: (field: string) => readonly str
 async function explore(session: FuzzSession, known: (field: string) => readonly string[], options: FuzzOptions): Promise<{ failed: boolean; error: unknown }> {
   const { state } = session;
   const petFields = state.contract.fields();
-  const idField = { idField: state.contract.model.id.field };
   const property = fc.asyncProperty(commandsOf(session, known), async (commands) => {
     fc.pre(session.stopped === undefined);
     const real: Real = { context: new CheckContext(state), sent: [], run: session };
     try {
-      await fc.asyncModelRun(
-        () => ({
-          model: emptyModel(
-            session.named,
-            petFields,
-            state.listing.filter((pet) => isPet(idField, pet)),
-            idField.idField,
-          ),
-          real,
-        }),
-        commands,
-      );
+      await fc.asyncModelRun(() => ({ model: emptyModel(session.named, petFields, state.listing, state.contract.model.id.field), real }), commands);
     } catch (error) {
       if (error instanceof ModelViolation) session.failure = { error, sent: real.sent };
       throw error;

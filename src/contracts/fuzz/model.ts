@@ -16,7 +16,7 @@ import { fewerThanLimitFault, moreThanLimitFault, otherValueFault, unknownValueF
 import { statusFault } from '../check.js';
 import { lenientIntegerFault } from '../checks/check-inputs.js';
 import { integerDenoted } from '../integer-spellings.js';
-import { absentIdBeyond, changedFieldFault, differingFields, exact, idOf, isPet, type PetJson } from '../pets.js';
+import { absentIdBeyond, changedFieldFault, differingFields, exact, idOf, isPet, type PetJson, petsOf } from '../pets.js';
 import { type BodyInput, type ListInput, malformedId, type ReadInput } from './fuzz-inputs.js';
 
 /** A response the model does not allow: what was wrong, with what it expected. */
@@ -55,8 +55,9 @@ export interface FuzzModel {
   readonly idField: string;
 }
 
-export function emptyModel(named: JudgedOperations, petFields: readonly string[], listed: readonly PetJson[], idField = BUNDLED_MODEL.id.field): FuzzModel {
-  return { named, petFields, listed, created: [], accepted: new Set(), removed: [], idField };
+/** The model of a sequence's start: the records among `listing`, by the model's id field. */
+export function emptyModel(named: JudgedOperations, petFields: readonly string[], listing: unknown, idField = BUNDLED_MODEL.id.field): FuzzModel {
+  return { named, petFields, listed: petsOf({ idField }, listing), created: [], accepted: new Set(), removed: [], idField };
 }
 
 /** The pet of this sequence a delete with `index` removes, when it created one. */
@@ -81,6 +82,11 @@ export function judgeDelete(model: FuzzModel, operation: { operationId: string; 
 /** The pet of this sequence removed with `id`, if one was. */
 function removedWith(model: FuzzModel, id: string): PetJson | undefined {
   return model.removed.find((pet) => idOf(model, pet) === id);
+}
+
+/** The pet known to exist with `id`, if there is one. */
+function knownWith(model: FuzzModel, id: string): PetJson | undefined {
+  return knownPets(model).find((pet) => idOf(model, pet) === id);
 }
 
 /** Every pet known to exist: those this sequence created, then those listed at the start. */
@@ -111,7 +117,7 @@ function createdPet(model: FuzzModel, body: BodyInput, pet: JsonValue | undefine
         fault: changedFieldFault(model.named.create, field, sent, pet[field]),
       };
   }
-  const taken = knownPets(model).find((known) => idOf(model, known) === idOf(model, pet));
+  const taken = knownWith(model, idOf(model, pet));
   if (taken)
     return {
       message: `${model.named.create} gave a new pet the id ${idOf(model, pet)} of a pet ${where(model, taken)}`,
@@ -189,7 +195,7 @@ function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[
       fault: `deleted:${model.named.list}:listed`,
     };
   for (const pet of pets) {
-    const known = knownPets(model).find((candidate) => idOf(model, candidate) === idOf(model, pet));
+    const known = knownWith(model, idOf(model, pet));
     // A listing may show fewer fields than a create or a read: only those both show are compared.
     const differ = known
       ? differingFields(
@@ -246,12 +252,7 @@ export function judgeList(
           actual: `${json.length} pets`,
           fault: unknownValueFault(model.named.list, filter.parameter),
         };
-  return pageProblem(
-    model,
-    input,
-    json.filter((pet) => isPet(model, pet)),
-    bounds,
-  );
+  return pageProblem(model, input, petsOf(model, json), bounds);
 }
 
 /** The id a read asks for, from the pets known to exist; undefined for a known pet when none is known. */
@@ -313,7 +314,7 @@ export function judgeRead(model: FuzzModel, input: ReadInput, id: string, status
       fault: `deleted:${model.named.read}:${status}`,
     };
   if (input.kind === 'known') {
-    const pet = knownPets(model).find((candidate) => idOf(model, candidate) === id);
+    const pet = knownWith(model, id);
     return pet && readKnown(model, pet, status, json);
   }
   // An id that some pet beyond the model's knowledge has is served as that pet.

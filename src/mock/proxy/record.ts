@@ -22,13 +22,13 @@ import { checkPets } from '../state/pet-data.js';
 import type { StoredPet } from '../state/store.js';
 import type { Exchange } from './context.js';
 import { parsedBody } from './json-body.js';
+import { FREE_TEXTS } from './shadow.js';
 
 const BEYOND_DOUBLE = 2n ** 53n;
 
-/** The model's id field, the list's filter (the profile's `status` order and default) and the free texts (no enum), which are redacted. */
+/** The model's id field, and the list's filter (the profile's `status` order and default). */
 const { field: ID } = BUNDLED_MODEL.id;
 const FILTER = operationOfKind(BUNDLED_MODEL, 'list')?.filters[0]?.field;
-const FREE_TEXTS = BUNDLED_MODEL.fields.filter((field) => field.enum === undefined && field.schema.type === 'string').map((field) => field.name);
 
 /** A pet as the spec accepts it, read by the model's field names. */
 type Kept = Readonly<Record<string, JsonValue | undefined>>;

@@ -68,7 +68,7 @@ function used(shadow: Shadow, id: string): string | undefined {
 
 /** Remembers that the shadow's `shadowId` stands for the deployment's `id`, then lets the pets used least recently go until the mirror is within its bounds. */
 function remember(shadow: Shadow, id: string, shadowId: string, pet: JsonObject): void {
-  const texts = FREE_TEXTS.reduce((sum, { name }) => sum + String(typeof pet[name] === 'string' ? pet[name] : '').length, 0);
+  const texts = FREE_TEXTS.reduce((sum, name) => sum + String(typeof pet[name] === 'string' ? pet[name] : '').length, 0);
   const bytes = 2 * (id.length + shadowId.length + texts) + 100;
   shadow.ids.set(id, { shadowId, bytes });
   shadow.bytes += bytes;
@@ -93,9 +93,9 @@ export function textRequest(method: string, target: string, body: string, header
   return { method, target, header: (name) => headers[name], text: async (maxBytes) => (Buffer.byteLength(body) > maxBytes ? undefined : body) };
 }
 
-/** The fields a client sends, from the model; the free texts among them (no enum) count against `MAX_MIRRORED_BYTES`. */
+/** The fields a client sends, from the model; the free texts among them (no enum) count against `MAX_MIRRORED_BYTES`, and a recording redacts them. */
 const WRITABLE = BUNDLED_MODEL.fields.filter((field) => field.writable);
-const FREE_TEXTS = WRITABLE.filter((field) => field.enum === undefined && field.schema.type === 'string');
+export const FREE_TEXTS = WRITABLE.filter((field) => field.enum === undefined && field.schema.type === 'string').map((field) => field.name);
 
 /** Whether `value` is one a field may hold, by its enum or its type: what the shadow may create with. */
 function fits(field: ModelField, value: JsonValue | undefined): boolean {
