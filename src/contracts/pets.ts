@@ -1,5 +1,7 @@
+import { SpecError } from '../errors.js';
 import { INT64_MAX } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
+import type { ResourceModel } from '../openapi/resource-model.js';
 import { type CheckContext, formFault, type RunState, statusFault } from './check.js';
 import { fullPage, listOf } from './contract.js';
 import type { Exchange } from './http.js';
@@ -81,6 +83,26 @@ export function petName(state: RunState, purpose: string): string {
   return `petstore-verify ${state.runId} ${purpose}`;
 }
 
+/** The two fields every create of a run fills itself, found in the resource model. */
+export interface RunFields {
+  /** The text that names each record for the run, findable on a shared staging: the first required string a create sends (`name`). */
+  readonly name: string;
+  /** The integer a deployment may refuse as unknown, whose accepted value the run learns: the first required integer a create sends (`categoryId`). */
+  readonly category: string;
+}
+
+/** The fields a run names its records by and learns a category in, from the model's create; a SpecError when it has neither. */
+export function runFieldsOf(model: ResourceModel): RunFields {
+  const sent = model.fields.filter((field) => field.requiredOnCreate && field.enum === undefined);
+  const name = sent.find((field) => field.schema.type === 'string')?.name;
+  const category = sent.find((field) => field.schema.type === 'integer')?.name;
+  if (name === undefined || category === undefined)
+    throw new SpecError(
+      `the create of ${model.name} must require a text field (to name each record a run makes) and an integer field (a category a deployment may refuse)`,
+    );
+  return { name, category };
+}
+
 /** How many categories a run tries before it gives up creating pets: each try is a write. */
 const MAX_CATEGORY_TRIES = 3;
 
@@ -90,7 +112,8 @@ const settledCategory = new WeakMap<RunState, string>();
 
 /** Categories worth trying, as exact digits: those the listing shows (a deployment may reject others), then 1. */
 function categoryCandidates(state: RunState): string[] {
-  const listed = state.listing.map((pet) => pet.categoryId).filter((id) => typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)));
+  const { category } = runFieldsOf(state.contract.model);
+  const listed = state.listing.map((pet) => pet[category]).filter((id) => typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)));
   return [...new Set([...(state.categoryId === undefined ? [] : [state.categoryId]), ...listed.map(String), '1'])].slice(0, MAX_CATEGORY_TRIES);
 }
 
@@ -134,16 +157,16 @@ export async function bodyCategoryId(state: RunState): Promise<string> {
   return (await acceptedCategory.get(state)) ?? knownCategoryId(state);
 }
 
-/** A NewPet as JSON text, with `categoryId` written as exact digits. */
-export function newPetJson(name: string, categoryId: string, fields: Readonly<Record<string, FieldValue>> = {}): string {
-  const parts = [`"name":${JSON.stringify(name)}`, `"categoryId":${categoryId}`];
+/** A create's body as JSON text, named `name`, with the category written as exact digits. */
+export function newPetJson(run: RunFields, name: string, categoryId: string, fields: Readonly<Record<string, FieldValue>> = {}): string {
+  const parts = [`${JSON.stringify(run.name)}:${JSON.stringify(name)}`, `${JSON.stringify(run.category)}:${categoryId}`];
   for (const [field, value] of Object.entries(fields)) parts.push(`${JSON.stringify(field)}:${JSON.stringify(value)}`);
   return `{${parts.join(',')}}`;
 }
 
 /** A valid NewPet as JSON text, named for this run. */
 export function newPetBody(state: RunState, purpose: string, fields: NewPetFields = {}): string {
-  return newPetJson(petName(state, purpose), fields.categoryId ?? knownCategoryId(state), fields.fields);
+  return newPetJson(runFieldsOf(state.contract.model), petName(state, purpose), fields.categoryId ?? knownCategoryId(state), fields.fields);
 }
 
 /** The largest integer id of a schema without `format: int64`: int32's, which every integer id holds. */
@@ -244,7 +267,8 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
       : { exchange: await postPet(context, purpose, fields, fields.categoryId), categoryId: fields.categoryId };
   if (exchange.status === 400) {
     // A category a create of this run was accepted with, or every category tried rejected though the listing's own were among them: the 400 is not about a category the deployment may not know.
-    const listed = [...new Set(context.state.listing.map((pet) => exact(pet.categoryId)).filter((id) => /^-?\d+$/.test(id)))];
+    const { category } = runFieldsOf(context.contract.model);
+    const listed = [...new Set(context.state.listing.map((pet) => exact(pet[category])).filter((id) => /^-?\d+$/.test(id)))];
     const rejectedAll =
       fields.categoryId === undefined && settledCategory.get(context.state) === undefined && context.state.categoryId === undefined && listed.length > 0;
     if (fields.categoryId === undefined && settledCategory.get(context.state) === categoryId)
@@ -271,12 +295,13 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
     });
   }
   if (!isPet(context, exchange.json)) context.skip(`${create} gave no pet to check further`);
+  const run = runFieldsOf(context.contract.model);
   return {
     exchange,
     pet: exchange.json,
     sent: {
-      name: JSON.stringify(name),
-      categoryId,
+      [run.name]: JSON.stringify(name),
+      [run.category]: categoryId,
       ...Object.fromEntries(Object.entries(fields.fields ?? {}).map(([field, value]) => [field, JSON.stringify(value)])),
     },
   };

@@ -3,7 +3,7 @@ import type { ModelOperation } from '../../openapi/resource-model.js';
 import type { Check, CheckContext } from '../check.js';
 import { filledPath } from '../contract.js';
 import { type DerivedCredential, type Exchange, KEY_PLACEHOLDER } from '../http.js';
-import { bodyCategoryId, existingPet, idOf, isPet, listPage, newPetBody } from '../pets.js';
+import { bodyCategoryId, existingPet, idOf, isPet, listPage, newPetBody, runFieldsOf } from '../pets.js';
 
 /** Below this length a prefix of the key would reveal almost all of it, even in a report. */
 const SHORTEST_KEY_FOR_PREFIX = 8;
@@ -198,9 +198,10 @@ async function expectInvalidRejected(context: CheckContext, operationId: string,
 
 /** A rejected create must create nothing: a deployment that stores first and checks the key after would. */
 async function expectNothingCreated(context: CheckContext, body: string): Promise<void> {
-  const name = nameIn(body);
+  const field = runFieldsOf(context.contract.model).name;
+  const name = nameIn(body, field);
   const { exchange, pets } = await listPage(context);
-  const stored = pets.find((pet) => pet.name === name);
+  const stored = pets.find((pet) => pet[field] === name);
   if (stored)
     context.fail(`a ${context.kind('create')} refused with 401 still created the pet ${idOf(context, stored)} (named "${name}")`, exchange, {
       expected: 'nothing created',
@@ -208,10 +209,11 @@ async function expectNothingCreated(context: CheckContext, body: string): Promis
     });
 }
 
-/** The `name` of a NewPet body this run wrote. */
-function nameIn(body: string): string | undefined {
+/** The name (in `field`) of a create's body this run wrote. */
+function nameIn(body: string, field: string): string | undefined {
   const parsed: unknown = JSON.parse(body);
-  return typeof parsed === 'object' && parsed !== null && 'name' in parsed && typeof parsed.name === 'string' ? parsed.name : undefined;
+  const name: unknown = typeof parsed === 'object' && parsed !== null ? Reflect.get(parsed, field) : undefined;
+  return typeof name === 'string' ? name : undefined;
 }
 
 async function expectAccepted(context: CheckContext, operation: Operation): Promise<void> {

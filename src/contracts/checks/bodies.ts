@@ -2,7 +2,7 @@ import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
 import { idReusedFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
 import type { Exchange } from '../http.js';
-import { bodyCategoryId, changedFieldFault, createPet, exact, expectReread, idOf, isPet, petName } from '../pets.js';
+import { bodyCategoryId, changedFieldFault, createPet, exact, expectReread, idOf, isPet, petName, runFieldsOf } from '../pets.js';
 
 /** A body at a boundary of the NewPet schema, each field as the exact JSON text sent. */
 interface Boundary {
@@ -96,7 +96,8 @@ export function bodyOf(fields: Readonly<Record<string, string>>): string {
 function boundaries(context: CheckContext, categoryId: string): Boundary[] {
   const { state } = context;
   const shape = context.contract.body(context.kind('create'));
-  const valid = (purpose: string) => ({ name: JSON.stringify(petName(state, purpose)), categoryId });
+  const run = runFieldsOf(context.contract.model);
+  const valid = (purpose: string) => ({ [run.name]: JSON.stringify(petName(state, purpose)), [run.category]: categoryId });
   const cases: Boundary[] = [{ what: 'an empty object', fields: {}, mustReject: true }];
   for (const [field, { type, format, enum: allowed }] of Object.entries(shape.properties)) {
     if (type === 'integer' && format === 'int64') {
@@ -186,11 +187,12 @@ export const bodyChecks: KindCheck[] = [
       const idSent = clientId(context);
       // A category the deployment accepts, so that each body is judged by its boundary alone.
       const categoryId = await bodyCategoryId(context.state);
-      const valid = (purpose: string) => ({ name: JSON.stringify(petName(context.state, purpose)), categoryId });
+      const run = runFieldsOf(context.contract.model);
+      const valid = (purpose: string) => ({ [run.name]: JSON.stringify(petName(context.state, purpose)), [run.category]: categoryId });
       const cases: Boundary[] = [
         ...boundaries(context, categoryId),
         ...zeroValues(context, valid),
-        { what: `an id of its own (${idSent})`, fields: { name: JSON.stringify(petName(context.state, 'client id')), categoryId, [context.idField]: idSent } },
+        { what: `an id of its own (${idSent})`, fields: { ...valid('client id'), [context.idField]: idSent } },
       ];
       for (const { what, fields, mustReject, because, control, mayRefuse } of cases) {
         const exchange = await context.call(context.kind('create'), { body: bodyOf(fields) });

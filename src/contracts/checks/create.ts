@@ -4,7 +4,7 @@ import { breakages } from '../body-breakages.js';
 import { idReusedFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
 import { listOf } from '../contract.js';
-import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, maxLimit, newPetBody, type PetJson } from '../pets.js';
+import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, maxLimit, newPetBody, type PetJson, runFieldsOf } from '../pets.js';
 import { bodyChecks } from './bodies.js';
 import { typeChecks } from './check-types.js';
 
@@ -144,7 +144,8 @@ export const createChecks: KindCheck[] = [
     writes: true,
     async run(context) {
       const create = context.kind('create');
-      const listed = [...new Set(context.state.listing.map((pet) => pet.categoryId).filter((id) => typeof id === 'bigint' || typeof id === 'number'))].map(
+      const { category } = runFieldsOf(context.contract.model);
+      const listed = [...new Set(context.state.listing.map((pet) => pet[category]).filter((id) => typeof id === 'bigint' || typeof id === 'number'))].map(
         String,
       );
       let unlisted = UNLISTED_CATEGORY;
