@@ -11,7 +11,7 @@ import { isEmpty, mergeObservations, type Observations } from './checks/observat
 import { type Contract, type ContractOperation, filledPath, operationIdOf } from './contract.js';
 import {
   type AnsweredRequest,
-  type DerivedCredential,
+  type ApiRequest,
   DroppedError,
   type Exchange,
   type HttpClient,
@@ -135,19 +135,12 @@ class Skip extends Error {
   override readonly name = 'Skip' as const;
 }
 
-export interface CallOptions {
+/** A request of an operation: its path filled in from `id` and `params`, the rest sent as `ApiRequest` takes it. */
+export interface CallOptions extends Pick<ApiRequest, 'query' | 'authorization' | 'body' | 'contentType' | 'headers' | 'what'> {
   /** The record's id, for the item path's parameter (`petId`, from the resource model). */
   readonly id?: string;
   /** Other path parameters by name. */
   readonly params?: Readonly<Record<string, string>>;
-  readonly query?: string;
-  readonly authorization?: string | null | DerivedCredential;
-  readonly body?: string;
-  readonly contentType?: string;
-  /** More request headers, as `ApiRequest.headers` takes them. */
-  readonly headers?: Readonly<Record<string, string | null>>;
-  /** What is unusual about the request, for the report of a server error it meets: `Prefer: return=minimal`. */
-  readonly what?: string;
   /**
    * The check judges the operation's removal itself: its 410 past the sunset is returned to it. Any other
    * check that meets that 410 is skipped, naming the removal (removal.ts).
@@ -231,6 +224,11 @@ export class CheckContext {
     return this.state.contract;
   }
 
+  /** The name of the record's id field, from the resource model: what `idOf` and `isPet` read. */
+  get idField(): string {
+    return this.state.contract.model.id.field;
+  }
+
   /** The operationId of the resource model's operation of `kind`: what a check of the list, the create or the read calls. */
   kind(kind: OperationKind): string {
     return operationIdOf(this.state.contract, kind);
@@ -240,19 +238,11 @@ export class CheckContext {
   async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const operation = this.contract.operation(operationId);
     if (isWrite(operation.method)) this.reserveWrite();
-    const path = filledPath(operation.path, { [this.contract.model.id.parameter]: options.id, ...options.params });
+    const { id, params, judgesRemoval, ...request } = options;
+    const path = filledPath(operation.path, { [this.contract.model.id.parameter]: id, ...params });
     let exchange: Exchange;
     try {
-      exchange = await this.state.client.send({
-        method: operation.method,
-        path,
-        ...(options.query === undefined ? {} : { query: options.query }),
-        ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
-        ...(options.body === undefined ? {} : { body: options.body }),
-        ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
-        ...(options.headers === undefined ? {} : { headers: options.headers }),
-        ...(options.what === undefined ? {} : { what: options.what }),
-      });
+      exchange = await this.state.client.send({ ...request, method: operation.method, path });
     } catch (error) {
       // No page of at most 100 pets, and no Error, is that large: the response itself breaks the contract.
       if (error instanceof TransportError && error.problem === 'too-large') {
@@ -270,7 +260,7 @@ export class CheckContext {
     this.#inspect(operation, exchange, options.what);
     this.state.removals.heard(operation, exchange.status, exchange.headers.get('date'));
     const removed = exchange.status === 410 ? this.state.removals.reason(operation.operationId) : undefined;
-    if (removed !== undefined && !options.judgesRemoval) this.skip(removed);
+    if (removed !== undefined && !judgesRemoval) this.skip(removed);
     // Every page lists each pet once, whatever check asked for it (a page listed after creates included).
     if (operation.method === 'GET' && exchange.status === 200 && Array.isArray(exchange.json)) {
       const { field } = this.contract.model.id;

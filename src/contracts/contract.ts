@@ -3,7 +3,7 @@ import { SpecError } from '../errors.js';
 import { type JsonValue, validationView } from '../json/lossless.js';
 import { compiledValidators } from '../openapi/ajv.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../openapi/bundled-model.js';
-import { type JsonSchema, type OpenApiDocument, type OperationEntry, operationsOf, resolve } from '../openapi/document.js';
+import { type JsonSchema, type OpenApiDocument, operationsOf, resolve } from '../openapi/document.js';
 import {
   type ListFilter,
   type ModelOperation,
@@ -112,12 +112,9 @@ function operationsById(doc: OpenApiDocument): Map<string, ContractOperation> {
   );
 }
 
-function operationEntry(doc: OpenApiDocument, operationId: string): OperationEntry | undefined {
-  return operationsOf(doc).find((candidate) => candidate.operationId === operationId);
-}
-
 function bodyShapeOf(doc: OpenApiDocument, operationId: string): BodyShape {
-  const schema = operationEntry(doc, operationId)?.operation.requestBody?.content['application/json']?.schema;
+  const entry = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
+  const schema = entry?.operation.requestBody?.content['application/json']?.schema;
   if (!schema) throw new SpecError(`the spec gives "${operationId}" no JSON request body`);
   const { required, properties } = objectShape(doc, schema);
   const propertyShape = (property: JsonSchema) => {

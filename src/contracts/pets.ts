@@ -1,5 +1,7 @@
+import { SpecError } from '../errors.js';
 import { INT64_MAX } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
+import type { ResourceModel } from '../openapi/resource-model.js';
 import { type CheckContext, formFault, type RunState, statusFault } from './check.js';
 import { fullPage, listOf } from './contract.js';
 import type { Exchange } from './http.js';
@@ -52,26 +54,53 @@ export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): bo
  * both have differs. A deployment may show more fields in one response than in another.
  */
 export function samePet(context: CheckContext, a: PetJson, b: PetJson): boolean {
-  return sameJson(a.id, b.id) && context.contract.fields().every((field) => !(field in a && field in b) || sameJson(a[field], b[field]));
+  const same = (field: string) => sameJson(a[field], b[field]);
+  return same(context.idField) && context.contract.fields().every((field) => !(field in a && field in b) || same(field));
 }
 
-export function isPet(value: JsonValue | undefined): value is PetJson {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'id' in value;
+/** What reading a record needs of the resource model: the name of its id field. */
+interface IdField {
+  readonly idField: string;
+}
+
+/** Whether a value is a record: an object with the model's id field. */
+export function isPet(of: IdField, value: JsonValue | undefined): value is PetJson {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && of.idField in value;
 }
 
 /** The pets of a listing response, or none when it is not an array. */
-export function petsOf(exchange: Exchange): PetJson[] {
-  return Array.isArray(exchange.json) ? exchange.json.filter(isPet) : [];
+export function petsOf(of: IdField, json: unknown): PetJson[] {
+  return Array.isArray(json) ? json.filter((value) => isPet(of, value)) : [];
 }
 
 /** A pet's id as exact digits. */
-export function idOf(pet: PetJson): string {
-  return String(pet.id);
+export function idOf(of: IdField, pet: PetJson): string {
+  return String(pet[of.idField]);
 }
 
 /** The name of a pet this run creates: findable on a shared staging. */
 export function petName(state: RunState, purpose: string): string {
   return `petstore-verify ${state.runId} ${purpose}`;
+}
+
+/** The two fields every create of a run fills itself, found in the resource model. */
+export interface RunFields {
+  /** The text that names each record for the run, findable on a shared staging: the first required string a create sends (`name`). */
+  readonly name: string;
+  /** The integer a deployment may refuse as unknown, whose accepted value the run learns: the first required integer a create sends (`categoryId`). */
+  readonly category: string;
+}
+
+/** The fields a run names its records by and learns a category in, from the model's create; a SpecError when it has neither. */
+export function runFieldsOf(model: ResourceModel): RunFields {
+  const sent = model.fields.filter((field) => field.requiredOnCreate && field.enum === undefined);
+  const name = sent.find((field) => field.schema.type === 'string')?.name;
+  const category = sent.find((field) => field.schema.type === 'integer')?.name;
+  if (name === undefined || category === undefined)
+    throw new SpecError(
+      `the create of ${model.name} must require a text field (to name each record a run makes) and an integer field (a category a deployment may refuse)`,
+    );
+  return { name, category };
 }
 
 /** How many categories a run tries before it gives up creating pets: each try is a write. */
@@ -83,7 +112,8 @@ const settledCategory = new WeakMap<RunState, string>();
 
 /** Categories worth trying, as exact digits: those the listing shows (a deployment may reject others), then 1. */
 function categoryCandidates(state: RunState): string[] {
-  const listed = state.listing.map((pet) => pet.categoryId).filter((id) => typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)));
+  const { category } = runFieldsOf(state.contract.model);
+  const listed = state.listing.map((pet) => pet[category]).filter((id) => typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)));
   return [...new Set([...(state.categoryId === undefined ? [] : [state.categoryId]), ...listed.map(String), '1'])].slice(0, MAX_CATEGORY_TRIES);
 }
 
@@ -109,7 +139,7 @@ export function maxLimit(context: CheckContext): number {
 export async function listPage(context: CheckContext, query = fullPage(listOf(context.contract))): Promise<{ exchange: Exchange; pets: PetJson[] }> {
   const exchange = await context.call(context.kind('list'), { query });
   if (exchange.status === 200 && !Array.isArray(exchange.json)) context.skip('the listing is not an array');
-  return { exchange, pets: petsOf(exchange) };
+  return { exchange, pets: petsOf(context, exchange.json) };
 }
 
 /** A value a body's field may take from an enum. */
@@ -127,16 +157,16 @@ export async function bodyCategoryId(state: RunState): Promise<string> {
   return (await acceptedCategory.get(state)) ?? knownCategoryId(state);
 }
 
-/** A NewPet as JSON text, with `categoryId` written as exact digits. */
-export function newPetJson(name: string, categoryId: string, fields: Readonly<Record<string, FieldValue>> = {}): string {
-  const parts = [`"name":${JSON.stringify(name)}`, `"categoryId":${categoryId}`];
+/** A create's body as JSON text, named `name`, with the category written as exact digits. */
+export function newPetJson(run: RunFields, name: string, categoryId: string, fields: Readonly<Record<string, FieldValue>> = {}): string {
+  const parts = [`${JSON.stringify(run.name)}:${JSON.stringify(name)}`, `${JSON.stringify(run.category)}:${categoryId}`];
   for (const [field, value] of Object.entries(fields)) parts.push(`${JSON.stringify(field)}:${JSON.stringify(value)}`);
   return `{${parts.join(',')}}`;
 }
 
 /** A valid NewPet as JSON text, named for this run. */
 export function newPetBody(state: RunState, purpose: string, fields: NewPetFields = {}): string {
-  return newPetJson(petName(state, purpose), fields.categoryId ?? knownCategoryId(state), fields.fields);
+  return newPetJson(runFieldsOf(state.contract.model), petName(state, purpose), fields.categoryId ?? knownCategoryId(state), fields.fields);
 }
 
 /** The largest integer id of a schema without `format: int64`: int32's, which every integer id holds. */
@@ -157,7 +187,7 @@ export function absentIdBeyond(ids: readonly string[], most = INT64_MAX): string
  */
 export function absentId(context: CheckContext): string {
   const { id } = context.contract.model;
-  const listed = context.state.listing.map(idOf);
+  const listed = context.state.listing.map((pet) => idOf(context, pet));
   if (id.type === 'string') return `petstore-verify-absent-${context.state.runId}`;
   return absentIdBeyond(listed, id.int64 ? INT64_MAX : INT32_MAX);
 }
@@ -237,7 +267,8 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
       : { exchange: await postPet(context, purpose, fields, fields.categoryId), categoryId: fields.categoryId };
   if (exchange.status === 400) {
     // A category a create of this run was accepted with, or every category tried rejected though the listing's own were among them: the 400 is not about a category the deployment may not know.
-    const listed = [...new Set(context.state.listing.map((pet) => exact(pet.categoryId)).filter((id) => /^-?\d+$/.test(id)))];
+    const { category } = runFieldsOf(context.contract.model);
+    const listed = [...new Set(context.state.listing.map((pet) => exact(pet[category])).filter((id) => /^-?\d+$/.test(id)))];
     const rejectedAll =
       fields.categoryId === undefined && settledCategory.get(context.state) === undefined && context.state.categoryId === undefined && listed.length > 0;
     if (fields.categoryId === undefined && settledCategory.get(context.state) === categoryId)
@@ -263,13 +294,14 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
       fault: statusFault(create, exchange.status),
     });
   }
-  if (!isPet(exchange.json)) context.skip(`${create} gave no pet to check further`);
+  if (!isPet(context, exchange.json)) context.skip(`${create} gave no pet to check further`);
+  const run = runFieldsOf(context.contract.model);
   return {
     exchange,
     pet: exchange.json,
     sent: {
-      name: JSON.stringify(name),
-      categoryId,
+      [run.name]: JSON.stringify(name),
+      [run.category]: categoryId,
       ...Object.fromEntries(Object.entries(fields.fields ?? {}).map(([field, value]) => [field, JSON.stringify(value)])),
     },
   };
@@ -285,9 +317,9 @@ export function differingFields(fields: readonly string[], a: PetJson, b: PetJso
 
 /** Reads a created pet back by id and holds it to be the created one, field by field. */
 export async function expectReread(context: CheckContext, created: PetJson, what: string): Promise<void> {
-  const read = await context.call(context.kind('read'), { id: idOf(created) });
+  const read = await context.call(context.kind('read'), { id: idOf(context, created) });
   if (read.status !== 200) {
-    context.fail(`${context.kind('read')} answered ${read.status} for the pet ${idOf(created)} just created ${what}`, read, {
+    context.fail(`${context.kind('read')} answered ${read.status} for the pet ${idOf(context, created)} just created ${what}`, read, {
       expected: '200',
       actual: String(read.status),
       // A pet that exists answered with another status is one fault of the read, whichever check met it.
@@ -295,11 +327,11 @@ export async function expectReread(context: CheckContext, created: PetJson, what
     });
     return;
   }
-  const differ = isPet(read.json) ? differingFields(context.contract.fields(), created, read.json) : ['id'];
+  const differ = isPet(context, read.json) ? differingFields(context.contract.fields(), created, read.json) : [context.idField];
   if (differ.length > 0)
-    context.fail(`${context.kind('read')} answered the pet ${idOf(created)} created ${what} with other ${differ.join(', ')}`, read, {
+    context.fail(`${context.kind('read')} answered the pet ${idOf(context, created)} created ${what} with other ${differ.join(', ')}`, read, {
       expected: differ.map((field) => `${field}: ${field in created ? exact(created[field]) : '(absent)'}`).join(', '),
-      actual: differ.map((field) => `${field}: ${isPet(read.json) && field in read.json ? exact(read.json[field]) : '(absent)'}`).join(', '),
+      actual: differ.map((field) => `${field}: ${isPet(context, read.json) && field in read.json ? exact(read.json[field]) : '(absent)'}`).join(', '),
       // One fault whichever fields differ: the store gives back another pet than it acknowledged (which fields depends on which pet).
       fault: `reread:${context.kind('read')}:changed`,
     });
@@ -319,9 +351,9 @@ export async function existingPet(context: CheckContext): Promise<PetJson> {
 
 /** Fails the check when a pet just created is not on a page of the listing that has room for it. */
 export function expectListed(context: CheckContext, pet: PetJson, page: { exchange: Exchange; pets: PetJson[] }, where: string): void {
-  if (page.pets.some((listed) => idOf(listed) === idOf(pet))) return;
-  context.fail(`the pet ${idOf(pet)} just created is missing from ${where}`, page.exchange, {
-    expected: `id ${idOf(pet)} listed`,
+  if (page.pets.some((listed) => idOf(context, listed) === idOf(context, pet))) return;
+  context.fail(`the pet ${idOf(context, pet)} just created is missing from ${where}`, page.exchange, {
+    expected: `id ${idOf(context, pet)} listed`,
     actual: `${page.pets.length} other pets`,
     fault: `listed:${context.kind('list')}:created`,
   });

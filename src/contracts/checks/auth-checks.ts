@@ -3,7 +3,7 @@ import type { ModelOperation } from '../../openapi/resource-model.js';
 import type { Check, CheckContext } from '../check.js';
 import { filledPath } from '../contract.js';
 import { type DerivedCredential, type Exchange, KEY_PLACEHOLDER } from '../http.js';
-import { bodyCategoryId, existingPet, idOf, isPet, listPage, newPetBody } from '../pets.js';
+import { bodyCategoryId, existingPet, idOf, isPet, listPage, newPetBody, runFieldsOf } from '../pets.js';
 
 /** Below this length a prefix of the key would reveal almost all of it, even in a report. */
 const SHORTEST_KEY_FOR_PREFIX = 8;
@@ -79,7 +79,10 @@ async function validRequest(context: CheckContext, operationId: string, purpose 
     case 'read':
       // No pet needs to exist to be rejected without a credential: any id will do when none is listed.
       return {
-        params: { [id.parameter]: purpose === 'auth' ? idOf(await existingPet(context)) : context.state.listing[0] ? idOf(context.state.listing[0]) : '1' },
+        params: {
+          [id.parameter]:
+            purpose === 'auth' ? idOf(context, await existingPet(context)) : context.state.listing[0] ? idOf(context, context.state.listing[0]) : '1',
+        },
       };
     case 'create':
       return { body: newPetBody(context.state, purpose, { categoryId: await bodyCategoryId(context.state) }) };
@@ -195,20 +198,22 @@ async function expectInvalidRejected(context: CheckContext, operationId: string,
 
 /** A rejected create must create nothing: a deployment that stores first and checks the key after would. */
 async function expectNothingCreated(context: CheckContext, body: string): Promise<void> {
-  const name = nameIn(body);
+  const field = runFieldsOf(context.contract.model).name;
+  const name = nameIn(body, field);
   const { exchange, pets } = await listPage(context);
-  const stored = pets.find((pet) => pet.name === name);
+  const stored = pets.find((pet) => pet[field] === name);
   if (stored)
-    context.fail(`a ${context.kind('create')} refused with 401 still created the pet ${idOf(stored)} (named "${name}")`, exchange, {
+    context.fail(`a ${context.kind('create')} refused with 401 still created the pet ${idOf(context, stored)} (named "${name}")`, exchange, {
       expected: 'nothing created',
-      actual: `id ${idOf(stored)}`,
+      actual: `id ${idOf(context, stored)}`,
     });
 }
 
-/** The `name` of a NewPet body this run wrote. */
-function nameIn(body: string): string | undefined {
+/** The name (in `field`) of a create's body this run wrote. */
+function nameIn(body: string, field: string): string | undefined {
   const parsed: unknown = JSON.parse(body);
-  return typeof parsed === 'object' && parsed !== null && 'name' in parsed && typeof parsed.name === 'string' ? parsed.name : undefined;
+  const name: unknown = typeof parsed === 'object' && parsed !== null ? Reflect.get(parsed, field) : undefined;
+  return typeof name === 'string' ? name : undefined;
 }
 
 async function expectAccepted(context: CheckContext, operation: Operation): Promise<void> {
@@ -224,8 +229,8 @@ async function expectAccepted(context: CheckContext, operation: Operation): Prom
 }
 
 /** True when an answer is the API's: JSON with a success status, or pets. A web page (a single-page app's fallback) is not. */
-function answersAsTheApi(exchange: Exchange): boolean {
-  const data = isPet(exchange.json) || (Array.isArray(exchange.json) && exchange.json.length > 0);
+function answersAsTheApi(context: CheckContext, exchange: Exchange): boolean {
+  const data = isPet(context, exchange.json) || (Array.isArray(exchange.json) && exchange.json.length > 0);
   return data || (exchange.status >= 200 && exchange.status < 300 && exchange.json !== undefined);
 }
 
@@ -253,7 +258,7 @@ async function expectNoDataOnPathVariants(context: CheckContext, operation: Oper
       continue;
     }
     // Any refusal is right (401, 404, a redirect), and so is a web page: only the API answering without the key is wrong.
-    if (answersAsTheApi(exchange))
+    if (answersAsTheApi(context, exchange))
       context.fail(
         `${operation.method} ${shown} without a credential answered ${exchange.status}${exchange.status < 300 ? ' as the API' : ' with data'}: this spelling of ${basePath}${path} reaches ${operation.operationId} but skips the key; require the key on every path the API answers (authenticate after the router normalizes the path), or answer 404 to this spelling`,
         exchange,

@@ -2,7 +2,7 @@ import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
 import { idReusedFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
 import type { Exchange } from '../http.js';
-import { bodyCategoryId, changedFieldFault, createPet, exact, expectReread, idOf, isPet, petName } from '../pets.js';
+import { bodyCategoryId, changedFieldFault, createPet, exact, expectReread, idOf, isPet, petName, runFieldsOf } from '../pets.js';
 
 /** A body at a boundary of the NewPet schema, each field as the exact JSON text sent. */
 interface Boundary {
@@ -96,7 +96,8 @@ export function bodyOf(fields: Readonly<Record<string, string>>): string {
 function boundaries(context: CheckContext, categoryId: string): Boundary[] {
   const { state } = context;
   const shape = context.contract.body(context.kind('create'));
-  const valid = (purpose: string) => ({ name: JSON.stringify(petName(state, purpose)), categoryId });
+  const run = runFieldsOf(context.contract.model);
+  const valid = (purpose: string) => ({ [run.name]: JSON.stringify(petName(state, purpose)), [run.category]: categoryId });
   const cases: Boundary[] = [{ what: 'an empty object', fields: {}, mustReject: true }];
   for (const [field, { type, format, enum: allowed }] of Object.entries(shape.properties)) {
     if (type === 'integer' && format === 'int64') {
@@ -146,7 +147,7 @@ function enumInOtherCase(values: readonly string[]): string[] {
 /** The `id` a client sends: a pet's that exists, so that honouring it would also break uniqueness. */
 function clientId(context: CheckContext): string {
   const listed = context.state.listing[0];
-  return listed ? idOf(listed) : '1';
+  return listed ? idOf(context, listed) : '1';
 }
 
 /**
@@ -186,11 +187,12 @@ export const bodyChecks: KindCheck[] = [
       const idSent = clientId(context);
       // A category the deployment accepts, so that each body is judged by its boundary alone.
       const categoryId = await bodyCategoryId(context.state);
-      const valid = (purpose: string) => ({ name: JSON.stringify(petName(context.state, purpose)), categoryId });
+      const run = runFieldsOf(context.contract.model);
+      const valid = (purpose: string) => ({ [run.name]: JSON.stringify(petName(context.state, purpose)), [run.category]: categoryId });
       const cases: Boundary[] = [
         ...boundaries(context, categoryId),
         ...zeroValues(context, valid),
-        { what: `an id of its own (${idSent})`, fields: { name: JSON.stringify(petName(context.state, 'client id')), categoryId, id: idSent } },
+        { what: `an id of its own (${idSent})`, fields: { ...valid('client id'), [context.idField]: idSent } },
       ];
       for (const { what, fields, mustReject, because, control, mayRefuse } of cases) {
         const exchange = await context.call(context.kind('create'), { body: bodyOf(fields) });
@@ -207,11 +209,11 @@ export const bodyChecks: KindCheck[] = [
           context.fail(`${context.kind('create')} accepted a body with ${what}${because ? `: ${because}` : ''}`, exchange, { expected: '400', actual: '201' });
           continue;
         }
-        if (!isPet(exchange.json)) continue;
+        if (!isPet(context, exchange.json)) continue;
         const pet = exchange.json;
         for (const [field, sent] of Object.entries(fields)) {
-          if (field === 'id') {
-            if (exact(pet.id) === sent)
+          if (field === context.idField) {
+            if (exact(pet[field]) === sent)
               context.fail(`${context.kind('create')} honoured the id ${sent} the client sent`, exchange, {
                 expected: 'an id the service assigns',
                 actual: `id ${sent}`,
@@ -236,10 +238,10 @@ export const bodyChecks: KindCheck[] = [
     writes: true,
     async run(context) {
       const created = await Promise.all(Array.from({ length: BURST }, (_, i) => createPet(context, `burst ${i + 1}`)));
-      const ids = created.map(({ pet }) => idOf(pet));
+      const ids = created.map(({ pet }) => idOf(context, pet));
       const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
       if (repeated.length > 0) {
-        const exchange = created.find(({ pet }) => idOf(pet) === repeated[0])?.exchange;
+        const exchange = created.find(({ pet }) => idOf(context, pet) === repeated[0])?.exchange;
         context.fail(`${BURST} parallel creates gave the same id ${[...new Set(repeated)].join(', ')} to more than one pet`, exchange, {
           expected: `${BURST} distinct ids`,
           actual: ids.join(', '),

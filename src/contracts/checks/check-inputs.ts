@@ -69,13 +69,13 @@ const DIGITS_ONLY = 'accept digits only (/^-?(0|[1-9][0-9]*)$/, no sign, leading
  * no integer, or another, is a lenient reading: a failure.
  */
 async function expectIdSpellingsRefused(context: CheckContext, input: Input): Promise<void> {
-  const id = idOf(await existingPet(context));
+  const id = idOf(context, await existingPet(context));
   if (!/^\d+$/.test(id)) context.skip(`the pet's id ${id} is not plain digits, so no spelling of it can be derived`);
   const sameInteger: string[] = [];
   for (const { spelling, what, misread } of otherSpellings(id)) {
     const exchange = await context.call(input.operationId, { params: { [input.name]: spelling } });
     if (exchange.status === 400 || exchange.status === 404) continue;
-    const served = exchange.status === 200 && isPet(exchange.json) ? idOf(exchange.json) : undefined;
+    const served = exchange.status === 200 && isPet(context, exchange.json) ? idOf(context, exchange.json) : undefined;
     const denoted = integerDenoted(spelling);
     if (served !== undefined && denoted !== undefined && served === String(denoted)) {
       sameInteger.push(`${JSON.stringify(spelling)} (${what})${served === id ? '' : ` as the pet ${served}`}`);
@@ -122,7 +122,7 @@ async function expectNoLenientReading(context: CheckContext, input: Input): Prom
   for (let made = 1; seen < LEAST_PETS && !context.state.readOnly; made++, seen++) await createPet(context, `lenient ${made}`);
   if (seen < LEAST_PETS)
     context.skip(`fewer than ${LEAST_PETS} pets exist, and --read-only creates none, so a page read leniently cannot be told from another`);
-  const count = (exchange: Exchange) => (exchange.status === 200 ? petsOf(exchange).length : undefined);
+  const count = (exchange: Exchange) => (exchange.status === 200 ? petsOf(context, exchange.json).length : undefined);
   // What the deployment does with a value no reader takes for a number: its answer to a non-integer.
   const plain = count(await context.call(input.operationId, { query: `${input.name}=petstore-verify` }));
   for (const [value, readings, what] of LENIENT_READINGS) {
@@ -155,7 +155,7 @@ async function expectEnumCaseRefused(context: CheckContext, input: Input): Promi
   if (value === undefined) context.skip(`the spec gives ${input.name} no string values`);
   for (const spelling of otherCases(value)) {
     const exchange = await context.call(input.operationId, { query: `${input.name}=${encodeURIComponent(spelling)}` });
-    const pets = petsOf(exchange);
+    const pets = petsOf(context, exchange.json);
     if (exchange.status === 400 || (exchange.status === 200 && pets.length === 0)) continue;
     const same = pets.length > 0 && pets.every((pet) => pet[input.name] === value);
     context.fail(

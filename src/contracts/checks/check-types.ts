@@ -6,7 +6,7 @@
  * JSON Schema: accepting it is a choice, so it only has to be kept as that integer.
  */
 import type { CheckContext, KindCheck } from '../check.js';
-import { bodyCategoryId, changedFieldFault, exact, isPet, petName } from '../pets.js';
+import { bodyCategoryId, changedFieldFault, exact, isPet, petName, runFieldsOf } from '../pets.js';
 import { bodyOf } from './bodies.js';
 
 /** A field sent as a value of another type: what it is, and why a reader takes it. */
@@ -36,12 +36,13 @@ function mistyped(type: string | undefined, valid: string): Mistyped[] {
 
 /** A valid NewPet named for `purpose`, with `field` written as the JSON text `value`. */
 function bodyWith(context: CheckContext, purpose: string, categoryId: string, field: string, value: string): string {
-  return bodyOf({ name: JSON.stringify(petName(context.state, purpose)), categoryId, [field]: value });
+  const run = runFieldsOf(context.contract.model);
+  return bodyOf({ [run.name]: JSON.stringify(petName(context.state, purpose)), [run.category]: categoryId, [field]: value });
 }
 
 /** The value to replace for each field: the accepted category for an integer, so that a conversion lands on a value the deployment takes. */
-function validValue(field: string, type: string | undefined, categoryId: string): string {
-  return type === 'integer' ? (field === 'categoryId' ? categoryId : '1') : 'petstore-verify';
+function validValue(context: CheckContext, field: string, type: string | undefined, categoryId: string): string {
+  return type === 'integer' ? (field === runFieldsOf(context.contract.model).category ? categoryId : '1') : 'petstore-verify';
 }
 
 async function expectMistypedRefused(context: CheckContext): Promise<void> {
@@ -49,11 +50,11 @@ async function expectMistypedRefused(context: CheckContext): Promise<void> {
   const categoryId = await bodyCategoryId(context.state);
   const { properties } = context.contract.body(create);
   for (const [field, { type }] of Object.entries(properties)) {
-    for (const { value, what } of mistyped(type, validValue(field, type, categoryId))) {
+    for (const { value, what } of mistyped(type, validValue(context, field, type, categoryId))) {
       const body = bodyWith(context, `${field} mistyped`, categoryId, field, value);
       const exchange = await context.call(create, { body });
       if (exchange.status === 400) continue;
-      const stored = exchange.status === 201 && isPet(exchange.json) ? exact(exchange.json[field]) : undefined;
+      const stored = exchange.status === 201 && isPet(context, exchange.json) ? exact(exchange.json[field]) : undefined;
       context.fail(
         exchange.status === 201
           ? `${create} accepted ${field} ${value}, ${what}, and stored ${field} ${stored}: ${field} is ${type === 'integer' ? 'an integer' : `a ${type}`} in the schema, so check the JSON type before converting and answer 400 naming ${field}`
@@ -72,7 +73,7 @@ async function expectZeroFractionKept(context: CheckContext): Promise<void> {
   const { properties } = context.contract.body(create);
   for (const [field, { type }] of Object.entries(properties)) {
     if (type !== 'integer') continue;
-    const valid = validValue(field, type, categoryId);
+    const valid = validValue(context, field, type, categoryId);
     const body = bodyWith(context, `${field} zero fraction`, categoryId, field, `${valid}.0`);
     const exchange = await context.call(create, { body });
     if (exchange.status === 400) {
@@ -84,7 +85,7 @@ async function expectZeroFractionKept(context: CheckContext): Promise<void> {
     }
     if (exchange.status === 201) {
       // A 201 that is no pet already broke the schema of the answer: that is the fault, not the field.
-      if (!isPet(exchange.json)) continue;
+      if (!isPet(context, exchange.json)) continue;
       const stored = exact(exchange.json[field]);
       if (stored !== valid)
         context.fail(`${create} accepted ${field} ${valid}.0 but stored ${field} ${stored}`, exchange, {

@@ -4,7 +4,7 @@ import { breakages } from '../body-breakages.js';
 import { idReusedFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
 import { listOf } from '../contract.js';
-import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, maxLimit, newPetBody, type PetJson } from '../pets.js';
+import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, maxLimit, newPetBody, type PetJson, runFieldsOf } from '../pets.js';
 import { bodyChecks } from './bodies.js';
 import { typeChecks } from './check-types.js';
 
@@ -75,7 +75,7 @@ const DOUBLE_EXACT = 2n ** 53n;
 
 /** What two pets created one after the other, without a status, show of the deployment's choices. */
 function observeIds(context: CheckContext, first: PetJson, second: PetJson): void {
-  const [a, b] = [idOf(first), idOf(second)];
+  const [a, b] = [idOf(context, first), idOf(context, second)];
   if (!/^-?\d+$/.test(a) || !/^-?\d+$/.test(b)) return;
   const step = BigInt(b) - BigInt(a);
   // The default the server stores for the field the list filters by (the profile's `defaultStatus`).
@@ -119,7 +119,7 @@ export const createChecks: KindCheck[] = [
       // The spec describes Location, the interface does not ask for it: without one a client loses nothing it was promised.
       if (location === null || location.trim() === '')
         return context.advise(`${create}'s 201 carries no Location header, which the spec describes (the interface does not ask for it)`);
-      const wrong = locationProblem(context, location, idOf(created.pet), created.exchange.request.url);
+      const wrong = locationProblem(context, location, idOf(context, created.pet), created.exchange.request.url);
       if (wrong)
         context.fail(`${create}'s 201 carries ${wrong.problem}; write it from the base path the service is mounted under`, created.exchange, {
           expected: `Location: ${wrong.expected}`,
@@ -144,7 +144,8 @@ export const createChecks: KindCheck[] = [
     writes: true,
     async run(context) {
       const create = context.kind('create');
-      const listed = [...new Set(context.state.listing.map((pet) => pet.categoryId).filter((id) => typeof id === 'bigint' || typeof id === 'number'))].map(
+      const { category } = runFieldsOf(context.contract.model);
+      const listed = [...new Set(context.state.listing.map((pet) => pet[category]).filter((id) => typeof id === 'bigint' || typeof id === 'number'))].map(
         String,
       );
       let unlisted = UNLISTED_CATEGORY;
@@ -169,12 +170,12 @@ export const createChecks: KindCheck[] = [
       const first = await createPet(context, 'unique 1');
       const second = await createPet(context, 'unique 2');
       observeIds(context, first.pet, second.pet);
-      const taken = new Set(context.state.listing.map(idOf));
-      if (idOf(first.pet) === idOf(second.pet))
-        context.fail(`${create} gave two new pets the same id ${idOf(first.pet)}`, second.exchange, { fault: idReusedFault(create) });
+      const taken = new Set(context.state.listing.map((pet) => idOf(context, pet)));
+      if (idOf(context, first.pet) === idOf(context, second.pet))
+        context.fail(`${create} gave two new pets the same id ${idOf(context, first.pet)}`, second.exchange, { fault: idReusedFault(create) });
       for (const { pet, exchange } of [first, second]) {
-        if (taken.has(idOf(pet)))
-          context.fail(`${create} gave a new pet the id ${idOf(pet)} of a pet listed before`, exchange, { fault: idReusedFault(create) });
+        if (taken.has(idOf(context, pet)))
+          context.fail(`${create} gave a new pet the id ${idOf(context, pet)} of a pet listed before`, exchange, { fault: idReusedFault(create) });
       }
     },
   },

@@ -53,7 +53,7 @@ function queriesFor(around: Around, pet: PetJson): string[] {
 async function removes(context: CheckContext, around: Around): Promise<void> {
   const { remove: operation, read, list } = around;
   const { pet } = await createPet(context, 'delete');
-  const id = idOf(pet);
+  const id = idOf(context, pet);
   const removed = await sendDelete(context, around, id);
   const documented = `: the spec documents ${named(operation)} answering ${operation.success} for a record that exists`;
   if (!expectStatus(context, removed, operation.operationId, [operation.success], `to the delete of the record ${id} just created${documented}`)) return;
@@ -66,7 +66,7 @@ async function removes(context: CheckContext, around: Around): Promise<void> {
     });
   for (const query of queriesFor(around, pet)) {
     const page = await context.call(list.operationId, { query });
-    if (petsOf(page).some((listed) => idOf(listed) === id))
+    if (petsOf(context, page.json).some((listed) => idOf(context, listed) === id))
       context.fail(`${list.operationId}${query ? ` with ${query}` : ''} lists the record ${id} after ${operation.operationId} removed it`, page, {
         expected: `no id ${id}`,
         actual: `id ${id} listed`,
@@ -80,7 +80,7 @@ async function removes(context: CheckContext, around: Around): Promise<void> {
 /** A delete without the key, or with a wrong one, is refused with 401 and removes nothing. */
 async function refusedWithoutKey(context: CheckContext, around: Around): Promise<void> {
   const { pet } = await createPet(context, 'delete refused');
-  const id = idOf(pet);
+  const id = idOf(context, pet);
   for (const [authorization, what] of [
     [null, 'without a credential'],
     ['Bearer petstore-verify-wrong-key', 'with a wrong key'],

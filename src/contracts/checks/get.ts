@@ -34,11 +34,14 @@ export const getChecks: KindCheck[] = [
     async run(context) {
       const read = context.kind('read');
       const pet = await existingPet(context);
-      const exchange = await context.call(read, { id: idOf(pet) });
+      const exchange = await context.call(read, { id: idOf(context, pet) });
       if (exchange.status !== 200)
-        context.fail(`${read} answered ${exchange.status} for the listed pet ${idOf(pet)}`, exchange, { expected: '200', actual: String(exchange.status) });
-      else if (!isPet(exchange.json) || !samePet(context, exchange.json, pet))
-        context.fail(`${read} answered another pet than the listing shows for id ${idOf(pet)}`, exchange);
+        context.fail(`${read} answered ${exchange.status} for the listed pet ${idOf(context, pet)}`, exchange, {
+          expected: '200',
+          actual: String(exchange.status),
+        });
+      else if (!isPet(context, exchange.json) || !samePet(context, exchange.json, pet))
+        context.fail(`${read} answered another pet than the listing shows for id ${idOf(context, pet)}`, exchange);
     },
   },
   {
@@ -75,7 +78,7 @@ export const getChecks: KindCheck[] = [
             expected: '400 or 404',
             actual: String(exchange.status),
             // A pet for `1.5` is the lenient reading getPet.petId-spellings finds too: one fault, reported once.
-            ...(exchange.status === 200 && isPet(exchange.json) ? { fault: lenientIntegerFault(read, context.contract.model.id.parameter) } : {}),
+            ...(exchange.status === 200 && isPet(context, exchange.json) ? { fault: lenientIntegerFault(read, context.contract.model.id.parameter) } : {}),
           });
       }
     },
@@ -87,12 +90,12 @@ export const getChecks: KindCheck[] = [
     writes: false,
     async run(context) {
       const read = context.kind('read');
-      const listed = new Set(context.state.listing.map(idOf));
+      const listed = new Set(context.state.listing.map((pet) => idOf(context, pet)));
       for (const [id, what] of BOUNDARY_IDS) {
         if (listed.has(id)) continue;
         const exchange = await context.call(read, { id: id });
         // An id no pet has is 404; an id the deployment never assigns may be rejected as invalid. 200 only for a pet with that id.
-        const served = exchange.status === 200 && isPet(exchange.json) && idOf(exchange.json) === id;
+        const served = exchange.status === 200 && isPet(context, exchange.json) && idOf(context, exchange.json) === id;
         if (exchange.status !== 404 && exchange.status !== 400 && !served)
           context.fail(
             `${read} answered ${exchange.status} for the id ${id}, ${what}${exchange.status >= 500 ? `: compare ${context.contract.model.id.parameter} with the int64 range before the store reads it, and answer 400 (or 404)` : ''}`,
@@ -100,7 +103,7 @@ export const getChecks: KindCheck[] = [
             {
               expected: '404 or 400',
               actual: String(exchange.status),
-              ...(exchange.status === 200 && !isPet(exchange.json) ? { fault: statusFault(read, 200) } : {}),
+              ...(exchange.status === 200 && !isPet(context, exchange.json) ? { fault: statusFault(read, 200) } : {}),
             },
           );
       }
@@ -119,7 +122,7 @@ export const getChecks: KindCheck[] = [
       const daysLeft = Math.ceil((sunset.getTime() - context.state.now.getTime()) / DAY_MS);
       const day = sunsetDay(sunset);
       const pet = await existingPet(context);
-      const exchange = await context.call(read, { id: idOf(pet), judgesRemoval: true });
+      const exchange = await context.call(read, { id: idOf(context, pet), judgesRemoval: true });
       const clock = deploymentClock(exchange.headers.get('date'), context.state.now);
       const past = clock.at >= sunset.getTime();
       if (!past && daysLeft > 0)

@@ -18,11 +18,11 @@ const SMALL_LIMIT = 2;
  * by code units (a binary collation) or by a language's collation: both are `name` (see `inOrder`);
  * the profile's `status` order is by the list's first filter's field.
  */
-function orderOf(pets: readonly PetJson[], filter: ListFilter | undefined): Observations['listOrder'] {
+function orderOf(context: CheckContext, pets: readonly PetJson[], filter: ListFilter | undefined): Observations['listOrder'] {
   if (pets.length < 3) return undefined;
-  const numeric = pets.every((pet) => /^-?\d+$/.test(idOf(pet)));
+  const numeric = pets.every((pet) => /^-?\d+$/.test(idOf(context, pet)));
   const filtered = (pet: PetJson) => (filter !== undefined && typeof pet[filter.field] === 'string' ? String(pet[filter.field]) : undefined);
-  const ordered = pets.map((pet) => ({ id: idOf(pet), name: String(pet.name ?? ''), status: filtered(pet) }));
+  const ordered = pets.map((pet) => ({ id: idOf(context, pet), name: String(pet.name ?? ''), status: filtered(pet) }));
   return LIST_ORDERS.find((order) => (numeric || !order.startsWith('id')) && inOrder(order, ordered)) ?? 'other';
 }
 
@@ -89,7 +89,7 @@ async function honoursSize(context: CheckContext, size: string): Promise<void> {
     const matching = new Set<string>();
     for (const value of valuesOf(filter))
       for (const pet of (await listPage(context, filteredPage(listOf(context.contract), filter, value, max))).pets)
-        if (String(pet[filter.field]) === value) matching.add(idOf(pet));
+        if (String(pet[filter.field]) === value) matching.add(idOf(context, pet));
     seen = Math.max(seen, matching.size);
   }
   seen = Math.min(max, seen);
@@ -123,7 +123,7 @@ async function sizeInvalid(context: CheckContext): Promise<void> {
   const { minimum, maximum, default: size } = pageSize(context);
   for (const limit of outOfRangeLimits(context)) {
     const exchange = await context.call(list, { query: sized(context, limit) });
-    const count = petsOf(exchange).length;
+    const count = petsOf(context, exchange.json).length;
     if (exchange.status === 200 || exchange.status === 400) context.observe(limitChoice(limit, exchange.status === 200, maximum));
     // Clamped, a limit above the range gives at most the maximum; below it, or no integer, at most the
     // minimum; ignored, the default page. More is a limit read another way (0 as "no limit").
@@ -146,9 +146,9 @@ async function sizeInvalid(context: CheckContext): Promise<void> {
 /** A page lists each record once; its order is observed for the profile. */
 async function idsUnique(context: CheckContext): Promise<void> {
   const { exchange, pets } = await listPage(context);
-  const order = orderOf(pets, listOf(context.contract).filters[0]);
+  const order = orderOf(context, pets, listOf(context.contract).filters[0]);
   if (order) context.observe({ listOrder: order });
-  const ids = pets.map(idOf);
+  const ids = pets.map((pet) => idOf(context, pet));
   const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
   if (repeated.length > 0) context.fail(`${context.kind('list')} lists the ids ${[...new Set(repeated)].join(', ')} more than once`, exchange);
 }
@@ -182,7 +182,10 @@ async function onlyFiltered(context: CheckContext, filter: ListFilter): Promise<
     if (stray.length > 0) {
       context.fail(`${list} with ${name}=${value} answered ${stray.length} pet(s) of another ${field}`, exchange, {
         expected: `only ${field} ${value}`,
-        actual: `ids ${stray.map(idOf).slice(0, 5).join(', ')} with ${field} ${[...new Set(stray.map((pet) => String(pet[field])))].join(', ')}`,
+        actual: `ids ${stray
+          .map((pet) => idOf(context, pet))
+          .slice(0, 5)
+          .join(', ')} with ${field} ${[...new Set(stray.map((pet) => String(pet[field])))].join(', ')}`,
         fault: otherValueFault(field),
       });
     }
@@ -216,7 +219,7 @@ async function filteredSmallPage(context: CheckContext, filter: ListFilter): Pro
     if (pets.length < least || pets.length > SMALL_LIMIT || stray.length > 0) {
       context.fail(`${list} with ${query} answered ${pets.length} pets, ${stray.length} of another ${field}`, exchange, {
         expected: `${least === SMALL_LIMIT ? SMALL_LIMIT : `${least} to ${SMALL_LIMIT}`} pets of ${field} ${value} (${all.length} listed with ${sized(context, max)})`,
-        actual: `${pets.length} pets${stray.length > 0 ? `, ids ${stray.map(idOf).join(', ')} of another ${field}` : ''}`,
+        actual: `${pets.length} pets${stray.length > 0 ? `, ids ${stray.map((pet) => idOf(context, pet)).join(', ')} of another ${field}` : ''}`,
         fault: stray.length > 0 ? otherValueFault(field) : pets.length > SMALL_LIMIT ? moreThanLimitFault(list) : fewerThanLimitFault(list),
       });
     }
@@ -228,7 +231,7 @@ async function filterInvalid(context: CheckContext, filter: ListFilter): Promise
   const { parameter: name } = filter;
   const list = context.kind('list');
   const exchange = await context.call(list, { query: `${name}=petstore-verify-unknown` });
-  const count = petsOf(exchange).length;
+  const count = petsOf(context, exchange.json).length;
   if (exchange.status === 400 || (exchange.status === 200 && count === 0)) context.observe({ unknownStatus: exchange.status === 400 ? 'refuse' : 'empty' });
   if (exchange.status === 200 ? count > 0 : exchange.status !== 400) {
     context.fail(`${list} with an unknown ${name} answered ${exchange.status} with ${count} pets`, exchange, {

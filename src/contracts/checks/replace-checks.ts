@@ -67,7 +67,7 @@ function sendReplace(context: CheckContext, around: Around, id: string, body: st
 /** Reads `id` back and fails for each field that is not `expected`'s (the id among them): `after` says what was sent. */
 async function expectRead(context: CheckContext, around: Around, id: string, expected: PetJson, after: string): Promise<void> {
   const read = await context.call(around.read.operationId, { id });
-  if (read.status !== 200 || !isPet(read.json)) {
+  if (read.status !== 200 || !isPet(context, read.json)) {
     context.fail(`${around.read.operationId} answered ${read.status} for the record ${id} ${after}`, read, { expected: '200', actual: String(read.status) });
     return;
   }
@@ -92,13 +92,13 @@ async function recordAndReplacement(context: CheckContext, around: Around, purpo
 /** Replaces a record of its own with a new value of every field, and holds the answer and a read back to what was sent. */
 async function replaces(context: CheckContext, around: Around): Promise<void> {
   const { pet, body } = await recordAndReplacement(context, around, 'replace');
-  const id = idOf(pet);
+  const id = idOf(context, pet);
   const { operationId, success } = around.replace;
   const replaced = await sendReplace(context, around, id, stringifyJson(body));
   const what = `to a valid replacement of the record ${id} just created: the spec documents ${success}`;
   if (!expectStatus(context, replaced, operationId, [success], what)) return;
   const expected: PetJson = { ...pet, ...body };
-  if (isPet(replaced.json)) {
+  if (isPet(context, replaced.json)) {
     const answered = replaced.json;
     const differ = differingFields(Object.keys(body), expected, answered);
     if (differ.length > 0)
@@ -114,7 +114,7 @@ async function replaces(context: CheckContext, around: Around): Promise<void> {
 /** An invalid body, and a valid one without the key, are refused and change nothing. */
 async function refused(context: CheckContext, around: Around): Promise<void> {
   const { pet, body } = await recordAndReplacement(context, around, 'replace refused');
-  const id = idOf(pet);
+  const id = idOf(context, pet);
   const { operationId } = around.replace;
   // An empty object, when the schema requires a field: no deployment may take it.
   if (requiredOf(context.contract, around.replace).length > 0)

@@ -37,7 +37,8 @@ function schemaView(contract: Contract, operationId: string): BodySchemaView {
 
 /** The plain request of an operation of the collection: the list bare, the read of a pet that exists, the create of a valid body. */
 async function plainRequest(context: CheckContext, shape: FollowedOperations, operationId: string, purpose: string): Promise<Plain> {
-  if (operationId === shape.read.operationId) return { operationId, params: { [context.contract.model.id.parameter]: idOf(await existingPet(context)) } };
+  if (operationId === shape.read.operationId)
+    return { operationId, params: { [context.contract.model.id.parameter]: idOf(context, await existingPet(context)) } };
   if (operationId !== shape.create.operationId) return { operationId, params: {} };
   const text = newPetBody(context.state, purpose, { categoryId: await bodyCategoryId(context.state) });
   const body = parseJson(text);

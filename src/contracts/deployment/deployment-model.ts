@@ -219,6 +219,8 @@ export class DeploymentModel {
   readonly #itemChanges: ReadonlySet<string>;
   /** The method of the resource model's delete, when it has one. */
   readonly #removes: string | undefined;
+  /** The record's id field, from the resource model: what makes a body a record. */
+  readonly #id: { readonly idField: string };
 
   constructor(
     readonly kinds: FollowedOperations,
@@ -227,6 +229,7 @@ export class DeploymentModel {
   ) {
     this.#base = new URL(baseUrl.replace(/\/*$/, '/'));
     const { model } = contract;
+    this.#id = { idField: model.id.field };
     this.fields = model.fields.map((field) => field.name);
     this.#sent = new Set(model.fields.filter((field) => field.writable).map((field) => field.name));
     const changes = model.operations.filter((operation) => operation.path === model.itemPath && isWrite(operation.method.toUpperCase()));
@@ -284,15 +287,16 @@ export class DeploymentModel {
     }
     const { list, create, read } = this.kinds;
     if (at.path === list.path && method === list.method.toUpperCase() && Array.isArray(body))
-      this.pages.push({ ...heard, items: body.filter(isPet), judged: this.#judged(at.query) });
+      this.pages.push({ ...heard, items: body.filter((item) => isPet(this.#id, item)), judged: this.#judged(at.query) });
     else if (at.path === create.path && method === create.method.toUpperCase()) this.#acknowledge(heard, body);
-    else if (itemId !== undefined && method === read.method.toUpperCase()) this.reads.push({ ...heard, id: itemId, item: isPet(body) ? body : undefined });
+    else if (itemId !== undefined && method === read.method.toUpperCase())
+      this.reads.push({ ...heard, id: itemId, item: isPet(this.#id, body) ? body : undefined });
     else if (itemId !== undefined && this.#itemChanges.has(method) && !this.changed.has(itemId)) this.changed.set(itemId, heard);
   }
 
   #acknowledge(heard: Heard, body: JsonValue | undefined): void {
-    const id = isPet(body) ? idKey(body[this.contract.model.id.field]) : undefined;
-    if (id === undefined || !isPet(body)) return;
+    const id = isPet(this.#id, body) ? idKey(body[this.#id.idField]) : undefined;
+    if (id === undefined || !isPet(this.#id, body)) return;
     this.acknowledged.push({ ...heard, id, item: body, sent: this.#validBody(heard.request.body) });
   }
 

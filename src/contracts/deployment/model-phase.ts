@@ -73,7 +73,7 @@ async function createWithEveryField(context: CheckContext, model: DeploymentMode
       });
       continue;
     }
-    if (isPet(exchange.json)) await context.call(read.operationId, { id: idOf(exchange.json) });
+    if (isPet(context, exchange.json)) await context.call(read.operationId, { id: idOf(context, exchange.json) });
   }
 }
 
@@ -87,7 +87,7 @@ async function crossCaches(context: CheckContext, model: DeploymentModel): Promi
     await Promise.all(Array.from({ length: missing }, (_, i) => createPet(context, `cache ${i + 1}`).catch(() => undefined)));
   }
   const { read, list } = model.kinds;
-  const ids = [...earliestAcknowledged(model, EARLIEST_READ), ...state.listing.slice(0, LISTED_READ).map(idOf)];
+  const ids = [...earliestAcknowledged(model, EARLIEST_READ), ...state.listing.slice(0, LISTED_READ).map((pet) => idOf(context, pet))];
   const size = fullPage(list);
   const queries = [
     size,

@@ -150,7 +150,7 @@ export class DeleteCommand implements AsyncCommand<FuzzModel, Real> {
   async run(model: FuzzModel, real: Real): Promise<void> {
     const pet = petToRemove(model, this.index);
     if (pet === undefined) return;
-    const exchange = await send(real, this.operation.operationId, { id: idOf(pet) });
+    const exchange = await send(real, this.operation.operationId, { id: idOf(model, pet) });
     expect(judgeDelete(model, this.operation, pet, exchange.status), exchange);
   }
   toString(): string {

@@ -11,7 +11,7 @@ import { operationOfKind } from '../../openapi/resource-model.js';
 import { type Check, CheckContext, type Finding, type RunState } from '../check.js';
 import { listOf, operationIdOf } from '../contract.js';
 import type { TransportError } from '../http.js';
-import { acceptedCategoryId, exact, isPet, petName } from '../pets.js';
+import { acceptedCategoryId, exact, petName, runFieldsOf } from '../pets.js';
 import { CreateCommand, DeleteCommand, type FuzzRun, ListCommand, ModelViolation, ReadCommand, type Real } from './commands.js';
 import { bodyInputs, listInputs, readInputs } from './fuzz-inputs.js';
 import { emptyModel, type JudgedOperations } from './model.js';
@@ -35,9 +35,10 @@ export interface FuzzOptions {
 /** Integer values the deployment is known to take for a field: those the listing shows, and the category a create of this run was accepted with. */
 function knownValues(state: RunState): (field: string) => readonly string[] {
   const accepted = [acceptedCategoryId(state)].filter((id) => id !== undefined);
+  const { category } = runFieldsOf(state.contract.model);
   return (field) => {
     const listed = state.listing.map((pet) => exact(pet[field])).filter((text) => /^-?\d+$/.test(text));
-    const values = [...new Set([...(field === 'categoryId' ? accepted : []), ...listed])];
+    const values = [...new Set([...(field === category ? accepted : []), ...listed])];
     return values.length > 0 ? values.slice(0, 5) : ['1'];
   };
 }
@@ -110,7 +111,7 @@ async function explore(session: FuzzSession, known: (field: string) => readonly 
     fc.pre(session.stopped === undefined);
     const real: Real = { context: new CheckContext(state), sent: [], run: session };
     try {
-      await fc.asyncModelRun(() => ({ model: emptyModel(session.named, petFields, state.listing.filter(isPet)), real }), commands);
+      await fc.asyncModelRun(() => ({ model: emptyModel(session.named, petFields, state.listing, state.contract.model.id.field), real }), commands);
     } catch (error) {
       if (error instanceof ModelViolation) session.failure = { error, sent: real.sent };
       throw error;

@@ -11,11 +11,12 @@
  * reproduce the failure.
  */
 import type { JsonValue } from '../../json/lossless.js';
+import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { fewerThanLimitFault, moreThanLimitFault, otherValueFault, unknownValueFault } from '../causes.js';
 import { statusFault } from '../check.js';
 import { lenientIntegerFault } from '../checks/check-inputs.js';
 import { integerDenoted } from '../integer-spellings.js';
-import { absentIdBeyond, changedFieldFault, differingFields, exact, idOf, isPet, type PetJson } from '../pets.js';
+import { absentIdBeyond, changedFieldFault, differingFields, exact, idOf, isPet, type PetJson, petsOf } from '../pets.js';
 import { type BodyInput, type ListInput, malformedId, type ReadInput } from './fuzz-inputs.js';
 
 /** A response the model does not allow: what was wrong, with what it expected. */
@@ -50,10 +51,13 @@ export interface FuzzModel {
   readonly accepted: Set<string>;
   /** The pets of this sequence a delete removed: never read, listed or given to a new pet again. */
   readonly removed: PetJson[];
+  /** The name of the record's id field, from the resource model. */
+  readonly idField: string;
 }
 
-export function emptyModel(named: JudgedOperations, petFields: readonly string[], listed: readonly PetJson[]): FuzzModel {
-  return { named, petFields, listed, created: [], accepted: new Set(), removed: [] };
+/** The model of a sequence's start: the records among `listing`, by the model's id field. */
+export function emptyModel(named: JudgedOperations, petFields: readonly string[], listing: unknown, idField = BUNDLED_MODEL.id.field): FuzzModel {
+  return { named, petFields, listed: petsOf({ idField }, listing), created: [], accepted: new Set(), removed: [], idField };
 }
 
 /** The pet of this sequence a delete with `index` removes, when it created one. */
@@ -65,7 +69,7 @@ export function petToRemove(model: FuzzModel, index: number): PetJson | undefine
 export function judgeDelete(model: FuzzModel, operation: { operationId: string; success: number }, pet: PetJson, status: number): Violation | undefined {
   if (status !== operation.success)
     return {
-      message: `${operation.operationId} answered ${status} for the pet ${idOf(pet)} created in this sequence`,
+      message: `${operation.operationId} answered ${status} for the pet ${idOf(model, pet)} created in this sequence`,
       expected: String(operation.success),
       actual: String(status),
       fault: statusFault(operation.operationId, status),
@@ -77,17 +81,22 @@ export function judgeDelete(model: FuzzModel, operation: { operationId: string; 
 
 /** The pet of this sequence removed with `id`, if one was. */
 function removedWith(model: FuzzModel, id: string): PetJson | undefined {
-  return model.removed.find((pet) => idOf(pet) === id);
+  return model.removed.find((pet) => idOf(model, pet) === id);
+}
+
+/** The pet known to exist with `id`, if there is one. */
+function knownWith(model: FuzzModel, id: string): PetJson | undefined {
+  return knownPets(model).find((pet) => idOf(model, pet) === id);
 }
 
 /** Every pet known to exist: those this sequence created, then those listed at the start. */
 function knownPets(model: FuzzModel): PetJson[] {
-  const created = new Set(model.created.map(idOf));
-  return [...model.created, ...model.listed.filter((pet) => !created.has(idOf(pet)))];
+  const created = new Set(model.created.map((pet) => idOf(model, pet)));
+  return [...model.created, ...model.listed.filter((pet) => !created.has(idOf(model, pet)))];
 }
 
 function where(model: FuzzModel, pet: PetJson): string {
-  return model.created.some((made) => idOf(made) === idOf(pet)) ? 'created in this sequence' : 'listed at the start';
+  return model.created.some((made) => idOf(model, made) === idOf(model, pet)) ? 'created in this sequence' : 'listed at the start';
 }
 
 /** The integer fields of a body (`categoryId=3`): what a deployment may refuse when it does not know the value. */
@@ -98,7 +107,7 @@ function integerFields(body: BodyInput): string[] {
 }
 
 function createdPet(model: FuzzModel, body: BodyInput, pet: JsonValue | undefined): Violation | undefined {
-  if (!isPet(pet)) return { message: `${model.named.create} answered 201 without a pet`, expected: 'a Pet with its id' };
+  if (!isPet(model, pet)) return { message: `${model.named.create} answered 201 without a pet`, expected: 'a Pet with its id' };
   for (const [field, sent] of Object.entries(body.fields)) {
     if (exact(pet[field]) !== sent)
       return {
@@ -108,18 +117,18 @@ function createdPet(model: FuzzModel, body: BodyInput, pet: JsonValue | undefine
         fault: changedFieldFault(model.named.create, field, sent, pet[field]),
       };
   }
-  const taken = knownPets(model).find((known) => idOf(known) === idOf(pet));
+  const taken = knownWith(model, idOf(model, pet));
   if (taken)
     return {
-      message: `${model.named.create} gave a new pet the id ${idOf(pet)} of a pet ${where(model, taken)}`,
+      message: `${model.named.create} gave a new pet the id ${idOf(model, pet)} of a pet ${where(model, taken)}`,
       expected: 'an id no pet has',
-      actual: idOf(pet),
+      actual: idOf(model, pet),
     };
-  if (removedWith(model, idOf(pet)))
+  if (removedWith(model, idOf(model, pet)))
     return {
-      message: `${model.named.create} gave a new pet the id ${idOf(pet)} of a pet removed in this sequence`,
+      message: `${model.named.create} gave a new pet the id ${idOf(model, pet)} of a pet removed in this sequence`,
       expected: 'an id never given before',
-      actual: idOf(pet),
+      actual: idOf(model, pet),
     };
   model.created.push(pet);
   for (const field of integerFields(body)) model.accepted.add(field);
@@ -172,21 +181,21 @@ function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[
   const stray = pets.find((pet) => !has(pet));
   if (stray && by)
     return {
-      message: `${model.named.list} filtered by ${by.parameter}=${filter} answered the pet ${idOf(stray)} with ${by.field} ${exact(stray[by.field])}`,
+      message: `${model.named.list} filtered by ${by.parameter}=${filter} answered the pet ${idOf(model, stray)} with ${by.field} ${exact(stray[by.field])}`,
       expected: `${by.field} ${filter}`,
       actual: exact(stray[by.field]),
       fault: otherValueFault(by.field),
     };
-  const gone = pets.find((pet) => removedWith(model, idOf(pet)));
+  const gone = pets.find((pet) => removedWith(model, idOf(model, pet)));
   if (gone)
     return {
-      message: `${model.named.list} (${input.query === '' ? 'no query' : input.query}) lists the pet ${idOf(gone)} removed in this sequence`,
-      expected: `no pet ${idOf(gone)}`,
-      actual: `the pet ${idOf(gone)} listed`,
+      message: `${model.named.list} (${input.query === '' ? 'no query' : input.query}) lists the pet ${idOf(model, gone)} removed in this sequence`,
+      expected: `no pet ${idOf(model, gone)}`,
+      actual: `the pet ${idOf(model, gone)} listed`,
       fault: `deleted:${model.named.list}:listed`,
     };
   for (const pet of pets) {
-    const known = knownPets(model).find((candidate) => idOf(candidate) === idOf(pet));
+    const known = knownWith(model, idOf(model, pet));
     // A listing may show fewer fields than a create or a read: only those both show are compared.
     const differ = known
       ? differingFields(
@@ -197,19 +206,19 @@ function pageProblem(model: FuzzModel, input: ListInput, pets: readonly PetJson[
       : [];
     if (known && differ.length > 0)
       return {
-        message: `${model.named.list} shows the pet ${idOf(pet)} ${where(model, known)} with other ${differ.join(', ')}`,
+        message: `${model.named.list} shows the pet ${idOf(model, pet)} ${where(model, known)} with other ${differ.join(', ')}`,
         expected: differ.map((f) => `${f}: ${exact(known[f])}`).join(', '),
         actual: differ.map((f) => `${f}: ${exact(pet[f])}`).join(', '),
       };
   }
   // A page shorter than its limit is the whole listing (in any order): every pet known to exist that matches is on it.
   if (limit === undefined || pets.length >= limit) return undefined;
-  const shown = new Set(pets.map(idOf));
-  const missing = knownPets(model).find((pet) => has(pet) && !shown.has(idOf(pet)));
+  const shown = new Set(pets.map((pet) => idOf(model, pet)));
+  const missing = knownPets(model).find((pet) => has(pet) && !shown.has(idOf(model, pet)));
   if (missing)
     return {
-      message: `${model.named.list} (${input.query === '' ? 'no query' : input.query}) answered a page of ${pets.length}, fewer than its limit ${limit}, without the pet ${idOf(missing)} ${where(model, missing)}`,
-      expected: `the pet ${idOf(missing)} listed`,
+      message: `${model.named.list} (${input.query === '' ? 'no query' : input.query}) answered a page of ${pets.length}, fewer than its limit ${limit}, without the pet ${idOf(model, missing)} ${where(model, missing)}`,
+      expected: `the pet ${idOf(model, missing)} listed`,
       actual: `${pets.length} other pets`,
       fault: fewerThanLimitFault(model.named.list),
     };
@@ -243,7 +252,7 @@ export function judgeList(
           actual: `${json.length} pets`,
           fault: unknownValueFault(model.named.list, filter.parameter),
         };
-  return pageProblem(model, input, json.filter(isPet), bounds);
+  return pageProblem(model, input, petsOf(model, json), bounds);
 }
 
 /** The id a read asks for, from the pets known to exist; undefined for a known pet when none is known. */
@@ -251,35 +260,35 @@ export function idToRead(model: FuzzModel, input: ReadInput): string | undefined
   const known = knownPets(model);
   if (input.kind === 'absent') {
     const { offset } = input;
-    const beyond = () => BigInt(absentIdBeyond(known.map(idOf))) + offset;
+    const beyond = () => BigInt(absentIdBeyond(known.map((pet) => idOf(model, pet)))) + offset;
     return String({ beyond, zero: () => 0n, negative: () => -1n - offset, max: () => 2n ** 63n - 1n - offset, min: () => -(2n ** 63n) + offset }[input.edge]());
   }
   // A pet this sequence removed, a quarter of the times a pet of its own is asked for: it must be gone.
   const removed = input.kind === 'known' && input.created && input.index % 4 === 3 ? model.removed[input.index % Math.max(1, model.removed.length)] : undefined;
-  if (removed) return idOf(removed);
+  if (removed) return idOf(model, removed);
   // Half the time a pet of this sequence, when it created one: a fault of state shows on what the sequence did.
   const among = input.kind === 'known' && input.created && model.created.length > 0 ? model.created : known;
   const pet = among[input.index % Math.max(1, among.length)];
   if (!pet) return input.kind === 'malformed' ? malformedId(input.form, '1') : undefined;
-  return input.kind === 'known' ? idOf(pet) : malformedId(input.form, idOf(pet));
+  return input.kind === 'known' ? idOf(model, pet) : malformedId(input.form, idOf(model, pet));
 }
 
 function readKnown(model: FuzzModel, pet: PetJson, status: number, json: JsonValue | undefined): Violation | undefined {
   if (status !== 200)
     return {
-      message: `${model.named.read} answered ${status} for the pet ${idOf(pet)} ${where(model, pet)}`,
+      message: `${model.named.read} answered ${status} for the pet ${idOf(model, pet)} ${where(model, pet)}`,
       expected: '200',
       actual: String(status),
       ...(status >= 400 ? { fault: statusFault(`${model.named.read}`, status) } : {}),
     };
-  if (!isPet(json)) return undefined;
+  if (!isPet(model, json)) return undefined;
   const mine = model.created.includes(pet);
   // A re-read gives back what was created, field for field; a listed pet may show more fields when read.
   const fields = mine ? model.petFields : model.petFields.filter((field) => field in pet && field in json);
-  const differ = idOf(json) === idOf(pet) ? differingFields(fields, pet, json) : ['id'];
+  const differ = idOf(model, json) === idOf(model, pet) ? differingFields(fields, pet, json) : [model.idField];
   if (differ.length === 0) return undefined;
   return {
-    message: `${model.named.read} answered the pet ${idOf(pet)} ${where(model, pet)} with other ${differ.join(', ')}`,
+    message: `${model.named.read} answered the pet ${idOf(model, pet)} ${where(model, pet)} with other ${differ.join(', ')}`,
     expected: differ.map((f) => `${f}: ${f in pet ? exact(pet[f]) : '(absent)'}`).join(', '),
     actual: differ.map((f) => `${f}: ${f in json ? exact(json[f]) : '(absent)'}`).join(', '),
   };
@@ -290,7 +299,7 @@ function readFault(model: FuzzModel, input: ReadInput, status: number, json: Jso
   if (status >= 400) return { fault: statusFault(`${model.named.read}`, status) };
   if (status !== 200) return {};
   // A pet for a text no int64 is: the lenient reading getPet.petId-spellings finds.
-  if (input.kind === 'malformed') return isPet(json) ? { fault: lenientIntegerFault(model.named.read, model.named.idParameter) } : {};
+  if (input.kind === 'malformed') return isPet(model, json) ? { fault: lenientIntegerFault(model.named.read, model.named.idParameter) } : {};
   return { fault: statusFault(model.named.read, 200) };
 }
 
@@ -305,17 +314,17 @@ export function judgeRead(model: FuzzModel, input: ReadInput, id: string, status
       fault: `deleted:${model.named.read}:${status}`,
     };
   if (input.kind === 'known') {
-    const pet = knownPets(model).find((candidate) => idOf(candidate) === id);
+    const pet = knownWith(model, id);
     return pet && readKnown(model, pet, status, json);
   }
   // An id that some pet beyond the model's knowledge has is served as that pet.
-  if (status === 200 && input.kind === 'absent' && isPet(json) && idOf(json) === id) return undefined;
+  if (status === 200 && input.kind === 'absent' && isPet(model, json) && idOf(model, json) === id) return undefined;
   // A spelling that denotes an id (`+7`, ` 7`, `7e0`) may be served as its pet: the spec suite's probe advises on it (integer-spellings.ts).
-  if (status === 200 && input.kind === 'malformed' && isPet(json) && idOf(json) === String(integerDenoted(id))) return undefined;
+  if (status === 200 && input.kind === 'malformed' && isPet(model, json) && idOf(model, json) === String(integerDenoted(id))) return undefined;
   const allowed = input.kind === 'malformed' || input.edge !== 'beyond' ? [400, 404] : [404];
   if (allowed.includes(status)) return undefined;
   const what = input.kind === 'malformed' ? `${JSON.stringify(id)}, which is no int64 (${input.form})` : `${id}, which no pet is known to have`;
-  const served = status === 200 && isPet(json) ? `, the pet ${idOf(json)}` : '';
+  const served = status === 200 && isPet(model, json) ? `, the pet ${idOf(model, json)}` : '';
   return {
     message: `${model.named.read} answered ${status}${served} for the id ${what}`,
     expected: allowed.join(' or '),

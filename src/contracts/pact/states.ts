@@ -8,7 +8,7 @@ import { type JsonValue, parseJson } from '../../json/lossless.js';
 import { operationOfKind } from '../../openapi/resource-model.js';
 import type { Contract } from '../contract.js';
 import type { HttpClient } from '../http.js';
-import { absentIdBeyond, newPetJson } from '../pets.js';
+import { absentIdBeyond, newPetJson, type RunFields, runFieldsOf } from '../pets.js';
 import { isObject } from './guards.js';
 import { STATES } from './names.js';
 
@@ -44,6 +44,8 @@ export interface StateSpec {
   readonly idField: string;
   /** The list's first filter (`status`): what the pact's "a sold pet exists" filters by and creates with. */
   readonly filter: { readonly parameter: string; readonly field: string } | undefined;
+  /** The fields a create names its record and its category by. */
+  readonly run: RunFields;
 }
 
 /** The spec's part the provider states use, from its resource model: the list and the create, whatever their names. */
@@ -58,6 +60,7 @@ export function stateSpecOf(contract: Contract): StateSpec {
     pageSize: list.pageSize && { parameter: list.pageSize.parameter, maximum: list.pageSize.maximum },
     idField: model.id.field,
     filter: list.filters[0],
+    run: runFieldsOf(model),
   };
 }
 
@@ -92,7 +95,7 @@ async function listing(context: StateContext, query: string): Promise<Record<str
 
 /** Categories worth trying, as exact digits: the one the spec suite learned, the first listed pet's, then 1. */
 async function candidates(context: StateContext): Promise<string[]> {
-  const listed = (await listing(context, page(context, 'one')))[0]?.categoryId;
+  const listed = (await listing(context, page(context, 'one')))[0]?.[context.run.category];
   const fromListing = typeof listed === 'bigint' || (typeof listed === 'number' && Number.isInteger(listed)) ? [String(listed)] : [];
   const hint = context.categoryHint === undefined ? [] : [context.categoryHint];
   return [...new Set([...hint, ...fromListing, '1'])].slice(0, MAX_TRIES);
@@ -108,13 +111,13 @@ function unavailable(context: StateContext): StateUnavailable {
 async function knownCategory(context: StateContext): Promise<JsonValue> {
   if (context.learned !== undefined) return parseJson(context.learned);
   if (context.exhausted) throw unavailable(context);
-  return (await listing(context, page(context, 'one')))[0]?.categoryId ?? 1;
+  return (await listing(context, page(context, 'one')))[0]?.[context.run.category] ?? 1;
 }
 
 /** POSTs a pet of this run in the category; the response's status, and the new pet's id when it has one. */
 async function post(context: StateContext, categoryId: string, value?: string): Promise<{ status: number; id?: JsonValue }> {
   const fields = value === undefined || context.filter === undefined ? {} : { [context.filter.field]: value };
-  const body = newPetJson(`petstore-verify ${context.runId} pact`, categoryId, fields);
+  const body = newPetJson(context.run, `petstore-verify ${context.runId} pact`, categoryId, fields);
   const exchange = await context.client.send({ method: context.create.method, path: context.create.path, body });
   const id = isObject(exchange.json) ? exchange.json[context.idField] : undefined;
   return { status: exchange.status, ...(id === undefined ? {} : { id }) };

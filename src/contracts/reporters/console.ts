@@ -3,7 +3,7 @@ import { terminalText } from '../../terminal/terminal-text.js';
 import type { CheckResult, Finding } from '../check.js';
 import { toCurl } from '../http.js';
 import type { VerificationReport } from '../runner.js';
-import { countsText, failuresOf, followersOf } from './verdict.js';
+import { countsText, failuresOf, followersOf, plural, verdictText } from './verdict.js';
 
 type Style = Parameters<typeof styleText>[0];
 export type Paint = (style: Style, text: string) => string;
@@ -45,10 +45,6 @@ function findingText(finding: Finding): string[] {
   if (finding.request) lines.push(`     request:  ${toCurl(finding.request)}`);
   if (finding.replay) lines.push('     replay:', ...finding.replay.map((request, i) => `       ${i + 1}. ${toCurl(request)}`));
   return lines;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** A failure, and under it the checks that failed only from its fault. */
@@ -105,12 +101,7 @@ export function summary(report: VerificationReport, paint: Paint): string {
   );
   const retried = retryLine(report);
   if (retried) lines.push(paint('yellow', retried));
-  const verdict =
-    report.exitCode === 0
-      ? paint('green', 'The deployment keeps the contract.')
-      : report.exitCode === 1
-        ? paint('red', `The deployment breaks the contract: ${plural(report.counts.failed, 'fault')} found.`)
-        : paint('magenta', 'Some checks could not verify the deployment (see ! above).');
-  lines.push(verdict);
+  const colour = report.exitCode === 0 ? 'green' : report.exitCode === 1 ? 'red' : 'magenta';
+  lines.push(paint(colour, report.exitCode > 1 ? 'Some checks could not verify the deployment (see ! above).' : verdictText(report)));
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,8 @@
 import type { CheckResult } from '../check.js';
 import type { VerificationReport } from '../runner.js';
 
-function plural(n: number, word: string): string {
+/** `n` and `word`, in the plural unless `n` is 1: `3 checks`. */
+export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 

@@ -49,7 +49,7 @@ function fieldsOf(model: ResourceModel, pet: JsonObject): string {
 }
 
 /** What an order reads of a record: its id, its name and the value of the list's filter (the profile's `status` order). */
-function ordered(model: ResourceModel, filter: string | undefined, pet: JsonValue): Ordered {
+export function ordered(model: ResourceModel, filter: string | undefined, pet: JsonValue): Ordered {
   const fields = isJsonObject(pet) ? pet : {};
   const value = filter === undefined ? undefined : fields[filter];
   return { id: String(fields[model.id.field]), name: String(fields.name), status: typeof value === 'string' ? value : undefined };

@@ -8,6 +8,7 @@ import { openapi } from '../../generated/openapi.js';
 import { apiKeyProblem } from '../../http/header-value.js';
 import type { JsonValue } from '../../json/lossless.js';
 import { type Conformance, createConformance } from '../../openapi/conformance.js';
+import type { OperationKind } from '../../openapi/resource-model.js';
 import type { ProfileDocument } from '../../profile/profile.js';
 import type { KeyRedactor } from '../../redact/key-redactor.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
@@ -135,6 +136,8 @@ export interface Exchange extends Incoming {
   /** `METHOD target`: the request line without its version, as the log and the report name the request. */
   readonly requestLine: string;
   readonly operationId: OperationId | undefined;
+  /** What that operation does to the resource, by the model: a list, a read and a create show records. */
+  readonly kind: OperationKind | undefined;
   readonly upstream: Response;
   /** The deployment's response body, read within `MAX_RESPONSE_BYTES`. */
   readonly upstreamText: string;

@@ -8,6 +8,7 @@
  * the proxy 450 MiB larger).
  */
 import { Budget } from '../../bounds/budget.js';
+import { excerpt } from '../../terminal/excerpt-text.js';
 import type { Drift } from '../profile/drift.js';
 
 /** At most this many violations and drifts are kept (the counts go on); a long session stays bounded. */
@@ -19,17 +20,9 @@ const FIELD_CHARS = 1_000;
 /** The most bytes each list (violations, drifts) keeps, counted at 2 a character and 64 an entry. */
 const KEPT_BYTES = 2 * 1024 * 1024;
 
-/**
- * `text` cut to its first `FIELD_CHARS` characters with how long it was, as a copy: a slice of a long
- * string keeps the whole of it alive in V8.
- */
-function excerpt(text: string): string {
-  return text.length > FIELD_CHARS ? `${Array.from(text.slice(0, FIELD_CHARS)).join('')}… (${text.length} characters)` : text;
-}
-
 /** The entry with each of its texts an excerpt. */
 function excerpted<T extends object>(entry: T): T {
-  return Object.fromEntries(Object.entries(entry).map(([name, value]) => [name, typeof value === 'string' ? excerpt(value) : value])) as T;
+  return Object.fromEntries(Object.entries(entry).map(([name, value]) => [name, typeof value === 'string' ? excerpt(value, FIELD_CHARS) : value])) as T;
 }
 
 /** What an entry counts against `KEPT_BYTES`. */

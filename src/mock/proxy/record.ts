@@ -13,14 +13,25 @@ import { basename, dirname, join } from 'node:path';
 import { Budget, type Share } from '../../bounds/budget.js';
 import { UsageError } from '../../errors.js';
 import { MAX_FILE_BYTES, notARegularFile } from '../../files/read-file.js';
-import { isJsonObject, type JsonValue, stringifyJson } from '../../json/lossless.js';
+import { isJsonObject, type JsonObject, type JsonValue, stringifyJson } from '../../json/lossless.js';
+import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
+import { operationOfKind } from '../../openapi/resource-model.js';
 import { inOrder, LIST_ORDERS, type ListOrder, type ProfileDocument } from '../../profile/profile.js';
+import { ordered } from '../profile/drift.js';
 import { checkPets } from '../state/pet-data.js';
 import type { StoredPet } from '../state/store.js';
 import type { Exchange } from './context.js';
 import { parsedBody } from './json-body.js';
+import { FREE_TEXTS } from './shadow.js';
 
 const BEYOND_DOUBLE = 2n ** 53n;
+
+/** The model's id field, and the list's filter (the profile's `status` order and default). */
+const { field: ID } = BUNDLED_MODEL.id;
+const FILTER = operationOfKind(BUNDLED_MODEL, 'list')?.filters[0]?.field;
+
+/** A pet as the spec accepts it, read by the model's field names. */
+type Kept = Readonly<Record<string, JsonValue | undefined>>;
 
 /**
  * Where the profile of a recording goes: beside the pets, `.profile.json` in place of the extension.
@@ -44,20 +55,19 @@ async function writeWhole(path: string, text: string): Promise<void> {
 }
 
 /** The pets a response shows: a page's, or the one pet of a read or a create. */
-function shownPets(exchange: Exchange): JsonValue[] {
-  const { operationId, upstream, upstreamJson } = exchange;
-  if (operationId === 'listPets' && upstream.status === 200 && Array.isArray(upstreamJson)) return upstreamJson;
-  if ((operationId === 'getPet' && upstream.status === 200) || (operationId === 'createPet' && upstream.status === 201)) return [upstreamJson ?? null];
+function shownPets({ kind, upstream, upstreamJson }: Exchange): JsonValue[] {
+  if (kind === 'list' && upstream.status === 200 && Array.isArray(upstreamJson)) return upstreamJson;
+  if ((kind === 'read' && upstream.status === 200) || (kind === 'create' && upstream.status === 201)) return [upstreamJson ?? null];
   return [];
 }
 
-/** A pet the spec accepts, its texts redacted; `undefined` for anything else (a contract violation, reported elsewhere). */
-function recordedPet(value: JsonValue, redact: (text: string) => string): StoredPet | undefined {
+/** The pet the spec accepts, its texts redacted; none for anything else (a contract violation, reported elsewhere). */
+function recordedPet(value: JsonValue, redact: (text: string) => string): Kept[] {
   try {
-    const [pet] = checkPets([value]).pets;
-    return pet === undefined ? undefined : { ...pet, name: redact(pet.name) };
+    const [pet]: readonly Kept[] = checkPets([value]).pets;
+    return pet ? [{ ...pet, ...Object.fromEntries(FREE_TEXTS.flatMap((name) => (typeof pet[name] === 'string' ? [[name, redact(pet[name])]] : []))) }] : [];
   } catch {
-    return undefined;
+    return [];
   }
 }
 
@@ -70,18 +80,18 @@ class SeenChoices {
   #charset: 'none' | 'utf-8' | undefined;
   #defaultStatus: NonNullable<StoredPet['status']> | 'omitted' | undefined;
 
-  see(exchange: Exchange, pets: readonly StoredPet[]): void {
-    if (pets.some((pet) => BigInt(pet.id) > BEYOND_DOUBLE)) this.#beyondDouble = true;
+  see(exchange: Exchange, pets: readonly Kept[]): void {
+    if (pets.some((pet) => BigInt(String(pet[ID])) > BEYOND_DOUBLE)) this.#beyondDouble = true;
     const type = exchange.upstreamHeader('content-type');
     if (type?.startsWith('application/json')) this.#charset = /charset=utf-8/i.test(type) ? 'utf-8' : 'none';
-    if (exchange.operationId === 'listPets' && pets.length >= 2) {
+    if (exchange.kind === 'list' && pets.length >= 2) {
       this.#pages++;
-      const ordered = pets.map((pet) => ({ id: String(pet.id), name: pet.name, status: pet.status }));
-      this.#orders = this.#orders.filter((order) => inOrder(order, ordered));
+      const page = pets.map((pet) => ordered(BUNDLED_MODEL, FILTER, pet as JsonObject));
+      this.#orders = this.#orders.filter((order) => inOrder(order, page));
     }
-    if (exchange.operationId === 'createPet' && pets[0] !== undefined) {
+    if (exchange.kind === 'create' && pets[0] !== undefined && FILTER !== undefined) {
       const sent = parsedBody(exchange.body);
-      if (isJsonObject(sent) && sent.status === undefined) this.#defaultStatus = pets[0].status ?? 'omitted';
+      if (isJsonObject(sent) && sent[FILTER] === undefined) this.#defaultStatus = (pets[0][FILTER] as StoredPet['status']) ?? 'omitted';
     }
   }
 
@@ -107,7 +117,7 @@ const RECORDING_BYTES = MAX_FILE_BYTES;
 
 /** A pet as the recording keeps it: the line the file holds, and its bytes there. */
 interface RecordedPet {
-  readonly pet: StoredPet;
+  readonly pet: Kept;
   readonly line: string;
   readonly bytes: number;
 }
@@ -157,7 +167,7 @@ export class Recorder {
 
   /** Keeps the pets and choices an exchange shows, and writes them. */
   observe(exchange: Exchange): Promise<void> {
-    const pets = shownPets(exchange).flatMap((value) => recordedPet(value, exchange.redact) ?? []);
+    const pets = shownPets(exchange).flatMap((value) => recordedPet(value, exchange.redact));
     if (pets.length === 0) return this.#writing;
     for (const pet of pets) this.#keep(pet);
     this.#seen.see(exchange, pets);
@@ -166,8 +176,8 @@ export class Recorder {
   }
 
   /** Keeps `pet` (in place of the one of its id), unless the file would pass its bytes. */
-  #keep(pet: StoredPet): void {
-    const id = String(pet.id);
+  #keep(pet: Kept): void {
+    const id = String(pet[ID]);
     const line = stringifyJson(pet);
     // Its line, its indent and the comma and line break after it.
     const bytes = Buffer.byteLength(line) + 4;
@@ -183,7 +193,7 @@ export class Recorder {
   }
 
   async #write(): Promise<void> {
-    const pets = [...this.#pets.values()].sort((a, b) => (BigInt(a.pet.id) < BigInt(b.pet.id) ? -1 : 1));
+    const pets = [...this.#pets.values()].sort((a, b) => (BigInt(String(a.pet[ID])) < BigInt(String(b.pet[ID])) ? -1 : 1));
     const list = pets.length === 0 ? '[]\n' : `[\n  ${pets.map((kept) => kept.line).join(',\n  ')}\n]\n`;
     await writeWhole(this.#file, list);
     await writeWhole(profilePathOf(this.#file), `${JSON.stringify(this.#seen.profile(this.#profile), null, 2)}\n`);

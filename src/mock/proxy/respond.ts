@@ -101,6 +101,7 @@ function exchangeOf(context: ProxyContext, incoming: Incoming, operationId: Oper
     ...incoming,
     requestLine: `${method} ${target}`,
     operationId,
+    kind: BUNDLED_MODEL.operations.find((operation) => operation.operationId === operationId)?.kind,
     upstream,
     upstreamText: text,
     upstreamJson: parsedBody(text),

@@ -9,18 +9,20 @@
  * that lists 60,000 new pets on every read grew the proxy without end). A read of a pet that left is a
  * read of one the deployment never showed, until it shows it again.
  */
-import { isJsonObject, type JsonValue } from '../../json/lossless.js';
-import { PET_STATUSES } from '../../openapi/facts.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../json/lossless.js';
+import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
+import type { ModelField } from '../../openapi/resource-model.js';
 import { known, type ListOrder, type ProfileDocument } from '../../profile/profile.js';
 import type { MockRequest, MockResponse } from '../core/messages.js';
 import { createMockApi, type MockApi } from '../create-mock-api.js';
+import type { PetDraft } from '../state/store.js';
 import type { Exchange } from './context.js';
 import { parsedBody } from './json-body.js';
 
 /** The most pets the shadow mirrors: ten times the largest page the spec allows (100) a hundred times over. */
 export const MAX_MIRRORED_PETS = 10_000;
 
-/** The most bytes the mirror holds, counting each pet's id, name and the shadow's id at 2 bytes a character, and 100 for the rest. */
+/** The most bytes the mirror holds, counting each pet's id, free texts and the shadow's id at 2 bytes a character, and 100 for the rest. */
 export const MAX_MIRRORED_BYTES = 8 * 1024 * 1024;
 
 /** The shadow's own key: it never leaves the process. */
@@ -65,8 +67,9 @@ function used(shadow: Shadow, id: string): string | undefined {
 }
 
 /** Remembers that the shadow's `shadowId` stands for the deployment's `id`, then lets the pets used least recently go until the mirror is within its bounds. */
-function remember(shadow: Shadow, id: string, shadowId: string, name: string): void {
-  const bytes = 2 * (id.length + shadowId.length + name.length) + 100;
+function remember(shadow: Shadow, id: string, shadowId: string, pet: JsonObject): void {
+  const texts = FREE_TEXTS.reduce((sum, name) => sum + String(typeof pet[name] === 'string' ? pet[name] : '').length, 0);
+  const bytes = 2 * (id.length + shadowId.length + texts) + 100;
   shadow.ids.set(id, { shadowId, bytes });
   shadow.bytes += bytes;
   if (shadow.ids.size <= MAX_MIRRORED_PETS && shadow.bytes <= MAX_MIRRORED_BYTES) return;
@@ -90,39 +93,55 @@ export function textRequest(method: string, target: string, body: string, header
   return { method, target, header: (name) => headers[name], text: async (maxBytes) => (Buffer.byteLength(body) > maxBytes ? undefined : body) };
 }
 
+/** The fields a client sends, from the model; the free texts among them (no enum) count against `MAX_MIRRORED_BYTES`, and a recording redacts them. */
+const WRITABLE = BUNDLED_MODEL.fields.filter((field) => field.writable);
+export const FREE_TEXTS = WRITABLE.filter((field) => field.enum === undefined && field.schema.type === 'string').map((field) => field.name);
+
+/** Whether `value` is one a field may hold, by its enum or its type: what the shadow may create with. */
+function fits(field: ModelField, value: JsonValue | undefined): boolean {
+  if (field.enum !== undefined) return field.enum.some((known) => known === value);
+  if (field.schema.type === 'integer') return typeof value === 'bigint' || typeof value === 'number';
+  return typeof value === field.schema.type;
+}
+
 /**
  * Remembers a pet the deployment showed: as `shadowId` when the shadow has just created it for the same
- * request, else as a new pet of the shadow with the same fields. A pet already known, or not a pet, is left alone.
+ * request, else as a new pet of the shadow with its writable fields (one that does not fit left out).
+ * A pet already known, or not a pet, or without a field a create needs, is left alone.
  */
 function mirrorPet(shadow: Shadow, pet: JsonValue | undefined, shadowId?: string): void {
   if (!isJsonObject(pet)) return;
-  const id = String(pet.id);
+  const id = String(pet[BUNDLED_MODEL.id.field]);
   if (used(shadow, id) !== undefined) return;
-  const { name, categoryId, status } = pet;
-  if (shadowId !== undefined) {
-    remember(shadow, id, shadowId, typeof name === 'string' ? name : '');
-    return;
+  let mirrored = shadowId;
+  if (mirrored === undefined) {
+    if (WRITABLE.some((field) => field.requiredOnCreate && !fits(field, pet[field.name]))) return;
+    const draft = Object.fromEntries(WRITABLE.filter((field) => fits(field, pet[field.name])).map((field) => [field.name, pet[field.name]]));
+    // The fields checked just above, by the model.
+    const created = shadow.mock.store.create(draft as unknown as PetDraft);
+    // The memory store creates at once; a promise would be a store this proxy does not make.
+    if (created instanceof Promise) return;
+    mirrored = String(created.id);
   }
-  if (typeof name !== 'string' || (typeof categoryId !== 'number' && typeof categoryId !== 'bigint')) return;
-  const draft = { name, categoryId, status: PET_STATUSES.find((known) => known === status) };
-  const created = shadow.mock.store.create(draft);
-  // The memory store creates at once; a promise would be a store this proxy does not make.
-  if (!(created instanceof Promise)) remember(shadow, id, String(created.id), name);
+  remember(shadow, id, mirrored, pet);
 }
 
+/** Where a read's item path holds the id: `/pets/{petId}` read as `/pets/(...)`. */
+const ITEM_ID = new RegExp(`${BUNDLED_MODEL.collectionPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/([^/?]+)`);
+
 /** The exchange's target for the shadow: a pet id the deployment showed becomes the shadow's, an id never shown 0. */
-function shadowTarget(shadow: Shadow, { operationId, target }: Exchange): string {
-  if (operationId !== 'getPet') return target;
-  return target.replace(/\/pets\/([^/?]+)/, (whole, id: string) => (/^-?\d+$/.test(id) ? `/pets/${used(shadow, id) ?? '0'}` : whole));
+function shadowTarget(shadow: Shadow, { kind, target }: Exchange): string {
+  if (kind !== 'read') return target;
+  return target.replace(ITEM_ID, (whole, id: string) => (/^-?\d+$/.test(id) ? `${BUNDLED_MODEL.collectionPath}/${used(shadow, id) ?? '0'}` : whole));
 }
 
 /** The shadow's response to the exchange's request, mirroring the pets the deployment's response shows. */
 export async function shadowResponse(shadow: Shadow, exchange: Exchange): Promise<ShadowResponse> {
-  const { operationId, upstream, upstreamJson } = exchange;
+  const { kind, upstream, upstreamJson } = exchange;
   const contentType = exchange.headers['content-type'];
   // The target is mapped with the ids known before this response: a pet first shown by this read is still one the shadow has not.
   const target = shadowTarget(shadow, exchange);
-  if (upstream.status === 200 && operationId === 'getPet') mirrorPet(shadow, upstreamJson);
+  if (upstream.status === 200 && kind === 'read') mirrorPet(shadow, upstreamJson);
   const response = await shadow.mock.respond(
     textRequest(exchange.method, target, exchange.body, {
       ...(upstream.status === 401 ? {} : { authorization: `Bearer ${SHADOW_KEY}` }),
@@ -130,7 +149,8 @@ export async function shadowResponse(shadow: Shadow, exchange: Exchange): Promis
     }),
   );
   const json = parsedBody(response.body);
-  if (operationId === 'createPet' && upstream.status === 201 && response.status === 201 && isJsonObject(json)) mirrorPet(shadow, upstreamJson, String(json.id));
-  if (operationId === 'listPets' && Array.isArray(upstreamJson)) for (const pet of upstreamJson) mirrorPet(shadow, pet);
+  if (kind === 'create' && upstream.status === 201 && response.status === 201 && isJsonObject(json))
+    mirrorPet(shadow, upstreamJson, String(json[BUNDLED_MODEL.id.field]));
+  if (kind === 'list' && Array.isArray(upstreamJson)) for (const pet of upstreamJson) mirrorPet(shadow, pet);
   return { response, json };
 }

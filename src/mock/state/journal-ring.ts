@@ -30,9 +30,6 @@ const RULES: readonly JournalRule[] = [
 ];
 const RULE_NUMBERS: ReadonlyMap<JournalRule, number> = new Map(RULES.map((rule, i) => [rule, i]));
 
-/** The strings of a record, each in a column of its own. */
-type TextField = 'method' | 'target' | 'contentType' | 'accept' | 'prefer' | 'sessionHeader' | 'authorization' | 'body' | 'operation' | 'keyLabel';
-
 /**
  * The most a session's journal holds, in bytes: its oldest records go, beyond `journalSize` of them or
  * beyond this. 500 requests of 4 KiB each (a body at `--journal-body`'s default) fit.
@@ -48,19 +45,9 @@ const RECORD_BYTES = 128;
 /** The records a new ring has room for; it doubles its room, up to `size`, as records come. */
 const FIRST_ROOM = 8;
 
-/** Every string a record keeps. */
-const TEXT_FIELDS: readonly TextField[] = [
-  'method',
-  'target',
-  'contentType',
-  'accept',
-  'prefer',
-  'sessionHeader',
-  'authorization',
-  'body',
-  'operation',
-  'keyLabel',
-];
+/** Every string a record keeps, each in a column of its own. */
+const TEXT_FIELDS = ['method', 'target', 'contentType', 'accept', 'prefer', 'sessionHeader', 'authorization', 'body', 'operation', 'keyLabel'] as const;
+type TextField = (typeof TEXT_FIELDS)[number];
 
 /** A character JSON writes in more than one byte: escaped (`"`, `\\`, a control character) or beyond ASCII. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
@@ -166,18 +153,8 @@ export class RecordRing {
     if (this.#count === room) this.#dropOldest();
     const columns = this.#columns;
     const before = (at - 1 + room) % room;
-    const bytes =
-      RECORD_BYTES +
-      this.#keep(columns.texts.method, 0, at, before, record.method) +
-      this.#keep(columns.texts.target, 1, at, before, record.target) +
-      this.#keep(columns.texts.contentType, 2, at, before, record.contentType) +
-      this.#keep(columns.texts.accept, 3, at, before, record.accept) +
-      this.#keep(columns.texts.prefer, 4, at, before, record.prefer) +
-      this.#keep(columns.texts.sessionHeader, 5, at, before, record.sessionHeader) +
-      this.#keep(columns.texts.authorization, 6, at, before, record.authorization) +
-      this.#keep(columns.texts.body, 7, at, before, record.body) +
-      this.#keep(columns.texts.operation, 8, at, before, record.operation) +
-      this.#keep(columns.texts.keyLabel, 9, at, before, record.keyLabel);
+    let bytes = RECORD_BYTES;
+    for (const [field, name] of TEXT_FIELDS.entries()) bytes += this.#keep(columns.texts[name], field, at, before, record[name]);
     columns.ids[at] = id;
     columns.times[at] = record.time;
     columns.latencies[at] = record.latencyMs;

@@ -49,15 +49,6 @@ export function petDataHash(data: PetData): string {
 }
 
 /**
- * A data file's text as a value: JSON losslessly, else YAML with every integer a bigint (made exact
- * numbers by `checkPets`); both refuse nesting past 128 levels, and YAML alias bombs and endless aliases.
- */
-async function parseDataText(text: string, yaml: boolean): Promise<unknown> {
-  if (!yaml) return parseJson(text);
-  return parseYamlData(text, { exactIntegers: true });
-}
-
-/**
  * A data file's pets: JSON or YAML (`readsAsJson`: by its name, else by its first character), checked by `checkPets`.
  * Rejects with a `PetDataError` naming what is wrong.
  * @example
@@ -67,7 +58,9 @@ export async function readPetData(text: string, path: string, model: ResourceMod
   const yaml = !readsAsJson(text, path);
   let value: unknown;
   try {
-    value = await parseDataText(text, yaml);
+    // JSON losslessly, else YAML with every integer a bigint (made exact numbers by `checkPets`); both refuse
+    // nesting past 128 levels, and YAML alias bombs and endless aliases.
+    value = yaml ? await parseYamlData(text, { exactIntegers: true }) : parseJson(text);
   } catch (error) {
     // JSON's own messages quote the text they fail on; `jsonFault` says where, quoting none of it.
     throw new PetDataError([yaml ? `it is not YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` : jsonFault(error)]);

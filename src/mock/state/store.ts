@@ -85,7 +85,7 @@ export interface PetStore {
 }
 
 /** The pet with `id` and the fields of `draft` that have a value, the id first. */
-function petOf(id: number | bigint, draft: PetDraft): StoredPet {
+export function petOf(id: number | bigint, draft: PetDraft): StoredPet {
   const pet: Record<string, unknown> = { id };
   // A draft is a plain object of its own fields: `for...in` reads them without the array of pairs `Object.entries` makes.
   for (const field in draft) {

@@ -13,7 +13,7 @@ import type { PetStatus } from '../../../types.js';
 import type { Pending } from '../../core/pending.js';
 import { compareIds, filterValueOf, idsAfter } from '../seed-index.js';
 import { DEFAULT_SESSION } from '../sessions.js';
-import type { PetDraft, PetStore, SavedPets, StoredPet } from '../store.js';
+import { type PetDraft, type PetStore, petOf, type SavedPets, type StoredPet } from '../store.js';
 import { settle } from './change-feed.js';
 import type { CreatedCache } from './created-cache.js';
 import type { SessionWrite } from './redis-client.js';
@@ -81,13 +81,6 @@ function whereOf(world: World, id: number | bigint): string {
 /** How the script that puts pets names each: its id, its JSON, and where its id is (`whereOf`). */
 function putArguments(world: World, pets: readonly StoredPet[]): string[] {
   return pets.flatMap((pet) => [String(pet.id), stringifyJson(pet), whereOf(world, pet.id)]);
-}
-
-/** The pet with `id` and the fields of `draft` that have a value, the id first. */
-function petOf(id: number | bigint, draft: PetDraft): StoredPet {
-  const pet: Record<string, unknown> = { id };
-  for (const [field, value] of Object.entries(draft)) if (value !== undefined) pet[field] = value;
-  return pet as StoredPet;
 }
 
 /**
