@@ -2,7 +2,8 @@ import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_FILE_BYTES, notARegularFile, readRegularFile } from './read-file.js';
+import { MAX_FILE_BYTES } from '../http/limits.js';
+import { notARegularFile, readRegularFile } from './read-file.js';
 
 describe('readRegularFile', () => {
   let folder: string;

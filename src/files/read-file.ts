@@ -7,12 +7,7 @@
  */
 import { constants, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
-
-/**
- * The most bytes of a file petstore-mock and petstore-verify read: 16 MiB, where the largest spec,
- * profile or pact is a few hundred KiB.
- */
-export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+import { MAX_FILE_BYTES } from '../http/limits.js';
 
 /**
  * The most bytes of a file of pets (a `--data` list, a state file): 256 MiB, some four million pets in

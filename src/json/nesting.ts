@@ -56,3 +56,36 @@ export function nestingProblem(root: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether `root`, written as JSON, would pass `maxBytes`: the rule of a file's size, for a document given
+ * as a value. Counted as the walk goes (each string by its length, each other value as a byte or more), and
+ * stopped as soon as it passes, so the cost is at most `maxBytes` steps whatever the value holds. Run after
+ * `nestingProblem`, which refuses a value inside itself.
+ * @example
+ * passesBytes({ a: 'x'.repeat(100) }, 64); // true
+ */
+export function passesBytes(root: unknown, maxBytes: number): boolean {
+  let bytes = 0;
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node === 'string') bytes += node.length + 2;
+    else if (Array.isArray(node)) {
+      bytes += 2;
+      for (const item of node) {
+        pending.push(item);
+        if (++bytes > maxBytes) return true;
+      }
+    } else if (typeof node === 'object' && node !== null) {
+      bytes += 2;
+      for (const key in node) {
+        pending.push((node as Record<string, unknown>)[key]);
+        bytes += key.length + 4;
+        if (bytes > maxBytes) return true;
+      }
+    } else bytes += 4;
+    if (bytes > maxBytes) return true;
+  }
+  return false;
+}

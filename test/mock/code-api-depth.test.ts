@@ -76,3 +76,17 @@ describe('a step after the answer that throws (red team 11 #1)', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ code: 'internal_error', status: 500 });
   });
 });
+
+describe('a spec given as a value past the size of a spec file (red team 11 #4)', () => {
+  it('is a SpecError at once, as --spec refuses a file past 16 MiB: an enum of 3,000,000 values, a description of 20 MB', async () => {
+    const spec = await loadSpecFile('spec/openapi.yaml');
+    const wide = structuredClone(spec) as unknown as { components: { schemas: { PetStatus: { enum: string[] } } } };
+    wide.components.schemas.PetStatus.enum = Array.from({ length: 3_000_000 }, (_, index) => `v${index}`);
+    const long = structuredClone(spec) as unknown as { info: { description: string } };
+    long.info.description = 'x'.repeat(20 * 1024 * 1024);
+    for (const doc of [wide, long])
+      expect(() => compileSpec(doc as never)).toThrow(
+        `the spec given to compileSpec is more than ${16 * 1024 * 1024} bytes as JSON, the most a --spec file holds`,
+      );
+  });
+});
