@@ -328,4 +328,16 @@ describe('a target that does not answer (red team 10 #2)', () => {
       await vite.close();
     }
   });
+
+  it('hides the key in its address, in any case: a target whose host is named after the key (red team 11 #3)', async () => {
+    const port = await freePort();
+    const { vite, port: devPort } = await devServer({ target: `http://${KEY}.localhost:${port}/v1`, apiKey: KEY });
+    try {
+      const answer = await withHost(devPort, `localhost:${devPort}`, 'GET', '/v1/pets', AUTH);
+      expectMockError(answer, 503, /^The mock at http:\/\/\*\*\*\.localhost:\d+ did not answer/);
+      expect(answer.text.toLowerCase()).not.toContain(KEY.toLowerCase());
+    } finally {
+      await vite.close();
+    }
+  });
 });

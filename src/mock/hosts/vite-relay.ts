@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ProxyOptions } from 'vite';
 import type { FaultKind } from '../core/faults.js';
-import { errorResponse } from '../core/messages.js';
+import { errorResponse, type MockResponse } from '../core/messages.js';
 import { writeFault } from '../pipeline/node-faults.js';
 import { writeResponse } from './node-server.js';
 
@@ -48,18 +48,19 @@ function dropConnectionFields(upstream: IncomingMessage): void {
  * spec's Error, as `--proxy` answers for a deployment that does not answer, where Vite would send a bare
  * 502 and print the request's URL (a key in its query) with a stack.
  */
-function notReached(response: ServerResponse, error: NodeJS.ErrnoException, origin: string): void {
+function notReached(response: ServerResponse, error: NodeJS.ErrnoException, origin: string, keyless: (response: MockResponse) => MockResponse): void {
   if (response.headersSent) {
     response.destroy();
     return;
   }
   const reason = error.code ?? error.name;
   const message = `The mock at ${origin} did not answer (${reason}): the dev server sends /v1 and /__mock/ to it; start it, or point petstoreMock({ target }) at a running one.`;
-  writeResponse(response, errorResponse('service_unavailable', message), false);
+  // The origin is the user's `target`, whose host may be named after the key: hidden as the seam's Errors hide it.
+  writeResponse(response, keyless(errorResponse('service_unavailable', message)), false);
 }
 
 /** Has `proxy` relay the mock's faults and keep the app's connection its own (for `configure`). */
-export function relayAsMock(proxy: HttpProxy, options: ProxyOptions): void {
+export function relayAsMock(proxy: HttpProxy, options: ProxyOptions, keyless: (response: MockResponse) => MockResponse): void {
   const origin = String(options.target);
   proxy.on('proxyRes', (upstream, request, response) => {
     const mockCloses = /(?:^|,)\s*close\s*(?:,|$)/i.test(String(upstream.headers.connection ?? ''));
@@ -88,7 +89,7 @@ export function relayAsMock(proxy: HttpProxy, options: ProxyOptions): void {
     const [error, , response] = args;
     if (event !== 'error' || !(error instanceof Error) || !(response instanceof Object) || !('req' in response)) return emit(event, ...args);
     const kind = faultOf(error);
-    if (kind === undefined) notReached(response as ServerResponse, error, origin);
+    if (kind === undefined) notReached(response as ServerResponse, error, origin, keyless);
     else writeFault(response as ServerResponse, { kind, trickleMs: 0 }, 0, [], '');
     return true;
   };

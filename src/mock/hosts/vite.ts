@@ -12,6 +12,7 @@ import { KeyRedactor } from '../../redact/key-redactor.js';
 import { ADMIN_PREFIX } from '../admin/endpoints.js';
 import { MOCK_DEFAULTS } from '../core/defaults.js';
 import { keylessErrors } from '../core/keyless-errors.js';
+import type { MockResponse } from '../core/messages.js';
 import { optionsObject, text } from '../core/option-checks.js';
 import { bearerCheck } from '../pipeline/auth.js';
 import { hostCheck } from '../pipeline/host-guard.js';
@@ -46,6 +47,9 @@ export interface PetstoreMockTarget {
  * `count`, `apiKey`, `profile`, `port`: a free one unless given...), or a running one (`target`).
  */
 export type PetstoreMockPluginOptions = MockServerOptions | PetstoreMockTarget;
+
+/** Hides the mock's keys in an Error the dev server makes for it. */
+type Keyless = (response: MockResponse) => MockResponse;
 
 /** The mock behind the proxy: its origin, the path its API lives under, its keys (unknown for a `target` without `apiKey`), and how to let it go. */
 interface Upstream {
@@ -143,13 +147,13 @@ function fromAppPage(request: IncomingMessage, hostServed: (host: string) => boo
  * the guard rejects it as before; a request without one (a script) goes as it came, and the guard
  * serves it unless `Sec-Fetch-Site` says a page on another site sent it.
  */
-function adminProxy(origin: string, fromApp: (request: IncomingMessage) => boolean): ProxyOptions {
+function adminProxy(origin: string, fromApp: (request: IncomingMessage) => boolean, keyless: Keyless): ProxyOptions {
   const mockOrigin = `http://${new URL(origin).host}`;
   return {
     target: origin,
     changeOrigin: true,
     configure: (proxy, options) => {
-      relayAsMock(proxy, options);
+      relayAsMock(proxy, options, keyless);
       proxy.on('proxyReq', (proxyRequest, request) => {
         if (fromApp(request)) proxyRequest.setHeader('origin', mockOrigin);
       });
@@ -238,14 +242,14 @@ function printWhere(server: ViteDevServer, upstream: Upstream): void {
  * clients come first (`clientLimitedSeam`): Vite's proxy would hold a client that reads nothing, and
  * what is queued for it, for good; then its guards (`seamGuard`).
  */
-function mountSeam(server: ViteDevServer, upstream: Upstream, timeouts: ServerTimeouts, hostServed: (host: string) => boolean): void {
+function mountSeam(server: ViteDevServer, upstream: Upstream, timeouts: ServerTimeouts, hostServed: (host: string) => boolean, keyless: Keyless): void {
   const { basePath, keys } = upstream;
   const proxied = (target: string) => target.startsWith(basePath) || ADMIN_MATCH.test(target);
   const guard = seamGuard({
     proxied,
     hostServed,
     authorize: keys === undefined ? undefined : bearerCheck(keys),
-    keyless: keylessErrors(new KeyRedactor(keys ?? [], { shortAsToken: true })),
+    keyless,
   });
   const http = server.httpServer;
   const limited = clientLimitedSeam(http !== null && 'keepAliveTimeout' in http ? http : undefined, timeouts);
@@ -277,6 +281,8 @@ export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
     checkTimeouts(options.timeouts);
   } else checkedServerOptions(options, 'petstoreMock');
   let upstream: Upstream | undefined;
+  // The mock's Errors made at the seam and by the relay, its keys hidden: made with the mock's keys, once they are known.
+  let keyless: Keyless = (response) => response;
   // Until Vite's config says it checks `Host` itself, the names are those the mock serves.
   const allowedHosts = 'target' in options ? [] : (options.allowedHosts ?? []);
   let hostServed = hostCheck(allowedHosts);
@@ -287,13 +293,14 @@ export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
     async config() {
       upstream = await upstreamOf(options);
       // The API's proxy sends the mock its own address as `Host`, a name the mock serves.
-      const api: ProxyOptions = { target: upstream.origin, changeOrigin: true, configure: relayAsMock };
-      return { server: { proxy: { [upstream.basePath]: api, [ADMIN_PATHS]: adminProxy(upstream.origin, fromApp) } } };
+      keyless = keylessErrors(new KeyRedactor(upstream.keys ?? [], { shortAsToken: true }));
+      const api: ProxyOptions = { target: upstream.origin, changeOrigin: true, configure: (proxy, options) => relayAsMock(proxy, options, keyless) };
+      return { server: { proxy: { [upstream.basePath]: api, [ADMIN_PATHS]: adminProxy(upstream.origin, fromApp, keyless) } } };
     },
     configureServer(server) {
       if (!upstream) return;
       printWhere(server, upstream);
-      mountSeam(server, upstream, options.timeouts ?? {}, (host) => hostServed(host));
+      mountSeam(server, upstream, options.timeouts ?? {}, (host) => hostServed(host), keyless);
     },
     async configResolved(config) {
       // Vite's check, when on, runs after the mock's rule for a malformed Host; else the mock's rule
