@@ -299,6 +299,11 @@ function bodyLimitOf(entry: OperationEntry): number | undefined {
   return given;
 }
 
+/** The most bytes a create of the model accepts: its `x-max-body-bytes`, else the bundled spec's 1 MiB. */
+export function createBodyBytes(model: ResourceModel): number {
+  return operationOfKind(model, 'create')?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+}
+
 /**
  * Refuses a record no body could carry: fields whose lower bounds add up to more than a create accepts.
  * No client could send one, and the mock would still seed them (a `minLength` of 10^9 exhausted the heap at start).

@@ -185,6 +185,21 @@ describe('petstore-mock --spec', () => {
     }
   });
 
+  // The red team's spec: `x-faker: { string.alpha: { length: 100000000 } }` drew 3.3 GB before the mock listened (red team 11 #2).
+  it('refuses a seed whose x-faker draws a record no create could carry, with a sentence (exit 2)', async () => {
+    const doc = variantSpec();
+    nodeAt(doc, 'components', 'schemas', 'NewPet', 'properties').name = { type: 'string', 'x-faker': { 'string.alpha': { length: 2_000_000 } } };
+    const drawn = join(dir, 'long-faker.yaml');
+    await writeFile(drawn, stringify(doc));
+    const refused = await runCli('petstore-mock', ['--port', '0', '--spec', drawn, '--count', '3']);
+    expect([refused.code, refused.stderr]).toEqual([
+      2,
+      expect.stringMatching(
+        /a seeded record drew \d+ characters of text, more than the 1048576 bytes a create accepts: an x-faker asks for values no client could send/,
+      ),
+    ]);
+  });
+
   /** The variant with PetStatus reached through a chain of `links` $refs (PetStatus -> C1 -> ... -> the schema), or a cycle back to PetStatus. */
   async function chained(name: string, links: number, cycle = false): Promise<string> {
     const doc = variantSpec();

@@ -3,7 +3,7 @@
  * (`--proxy`), the primary of several worker processes (`--workers`), or one server (a worker is one too).
  */
 import { type Command, CommanderError } from 'commander';
-import { codeOf, EXIT, exitCodeOf, messageOf, StateFileError, StoreUnavailableError, UsageError } from '../../errors.js';
+import { codeOf, EXIT, exitCodeOf, messageOf, SpecError, StateFileError, StoreUnavailableError, UsageError } from '../../errors.js';
 import { BASE_PATH } from '../../openapi/facts.js';
 import { KeyRedactor } from '../../redact/key-redactor.js';
 import { terminalText } from '../../terminal/terminal-text.js';
@@ -339,6 +339,8 @@ function serverOptions(flags: MockFlags): MockServerOptions {
 /** Why the server did not start, in words that say what to change; the package's own errors say it already. */
 function startProblem(error: unknown, flags: MockFlags): Error {
   if (error instanceof StateFileError || error instanceof StoreUnavailableError) return error;
+  // What the spec asks cannot be served (its seed cannot be drawn): the spec is the user's to fix, as at load.
+  if (error instanceof SpecError) return new UsageError(`--spec ${flags.spec?.path ?? 'spec/openapi.yaml'}: ${messageOf(error)}.`);
   const code = codeOf(error);
   if (code === 'EADDRINUSE')
     return new Error(`port ${flags.port} on ${flags.host} is already in use: stop the other process or pass --port 0 for a free port.`);

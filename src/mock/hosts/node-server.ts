@@ -335,6 +335,10 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
   );
   const held = await openState(options, settings);
   const mock = await createMock(settings, held);
+  // The seed drawn before the server listens (faker loads for a seed or count not drawn already): a seed
+  // that cannot be drawn (a variant's x-faker asking for values no create accepts) stops the start with
+  // its sentence, where every request would have been a 500.
+  await mock.store.get(0);
   // Whether a `Host` names this server: localhost, an IP address, the bound name (one its clients use) or an allowed one.
   const hostAllowed = hostCheck([...(options.allowedHosts ?? []), host]);
   const keyless = keylessErrors(new KeyRedactor(mock.options.apiKeys, { shortAsToken: true }));
