@@ -29,9 +29,9 @@ export default defineConfig({
         // leaves them room, and a test raises its own only when it waits on purpose for longer.
         // Its files share their workers' modules too (isolate: false): a worker started and the package's
         // modules, the spec's validators and the redactor's patterns loaded again for each of some 145
-        // files cost about a second of CPU a file. Each file stops what it starts (servers, children,
-        // MSW's interception) and puts back what it changes of a module or the environment; the setup
-        // file fails the one that does not.
+        // files cost about half a second of CPU a file (measured in docs/development.md). Each file stops
+        // what it starts (servers, children, MSW's interception) and puts back what it changes of a module
+        // or the environment; the setup file fails the one that does not.
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
