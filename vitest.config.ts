@@ -27,12 +27,19 @@ export default defineConfig({
         // verifier run with every suite, the benchmark's smoke run) take tens of seconds on a quiet 2-core
         // machine and twice that or more beside two busy processes (.ci/run's loaded run); three minutes
         // leaves them room, and a test raises its own only when it waits on purpose for longer.
+        // Its files share their workers' modules too (isolate: false): a worker started and the package's
+        // modules, the spec's validators and the redactor's patterns loaded again for each of some 145
+        // files cost about half a second of CPU a file (measured in docs/development.md). Each file stops
+        // what it starts (servers, children, MSW's interception) and puts back what it changes of a module
+        // or the environment; the setup file fails the one that does not.
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...RELEASE],
           testTimeout: 180_000,
           hookTimeout: 180_000,
+          isolate: false,
+          setupFiles: ['test/support/file-leaves-nothing.ts'],
         },
       },
       // What a release and CI add to `npm test` (`npm run test:release`): the packed package installed into new
