@@ -12,6 +12,32 @@ describe('terminalText', () => {
     expect(terminalText('\u202egnp.exe\u2066x\u2069')).toBe('\\u202egnp.exe\\u2066x\\u2069');
   });
 
+  it('escapes every format and default-ignorable character by its Unicode property, not a list (red team 11 #6)', () => {
+    const invisible = [
+      '\u200e',
+      '\u200f',
+      '\u061c',
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u2060',
+      '\ufeff',
+      '\u00ad',
+      '\u180e',
+      '\ufff9',
+      '\ufffb',
+      '\u115f',
+      '\u3164',
+      '\u034f',
+      '\ufe0f',
+    ];
+    for (const character of invisible)
+      expect(terminalText(`a${character}b`), escape(character)).toBe(`a\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}b`);
+    // Past U+FFFF, one escape of the whole code point: the tag characters that smuggle ASCII, a musical format character.
+    expect(terminalText('x\u{e0041}\u{e0001}\u{1d173}y')).toBe('x\\u{e0041}\\u{e0001}\\u{1d173}y');
+    expect(reportText('x\u{e0041}y\u200f')).toBe('x\\u{e0041}y\\u200f');
+  });
+
   it('leaves the rest as it is: ASCII, accents, emoji, CJK', () => {
     const shown = 'Rex Zoë 🐶 柴犬 {"id":1} ~!@#$%^&*()';
     expect(terminalText(shown)).toBe(shown);

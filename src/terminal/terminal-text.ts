@@ -9,14 +9,23 @@
  * added after it.
  */
 
-/** What a terminal acts on besides the C0 controls: DEL, C1, the line and paragraph separators, the bidirectional marks. */
-const ACTING_BEYOND_C0 = '\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
-const ACTING = new RegExp(`[\\u0000-\\u001f${ACTING_BEYOND_C0}]`, 'g');
+/**
+ * What a terminal acts on, or draws as nothing, besides the C0 controls, by Unicode's properties rather
+ * than a list: DEL and C1 (`Cc`), the line and paragraph separators (`Zl`, `Zp`), every format character
+ * (`Cf`: the bidirectional marks, overrides and isolates of `Bidi_Control`, zero-width ones, tag
+ * characters that carry hidden ASCII) and what else is default-ignorable (Hangul fillers, variation
+ * selectors). A hand list of the overrides and isolates let LRM, RLM, ALM and 16 invisible ones through.
+ */
+const ACTING_BEYOND_C0 = '\\u007f-\\u009f\\p{Cf}\\p{Zl}\\p{Zp}\\p{Default_Ignorable_Code_Point}';
+const ACTING = new RegExp(`[\\u0000-\\u001f${ACTING_BEYOND_C0}]`, 'gu');
 /** `ACTING` without its global flag, whose `test` would start where the last one stopped. */
-const HOLDS_ACTING = new RegExp(ACTING.source);
+const HOLDS_ACTING = new RegExp(ACTING.source, 'u');
 
-/** One character as its `\u` escape, as a terminal shows it without acting on it. */
-const escaped = (character: string) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+/** One character as its escape, as a terminal shows it without acting on it: `\u200f`, or `\u{e0041}` past U+FFFF. */
+function escaped(character: string): string {
+  const code = character.codePointAt(0) ?? 0;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
 
 /**
  * `text` with every character a terminal acts on written as `\uXXXX`; the rest as it is.
@@ -30,10 +39,7 @@ export function terminalText(text: string): string {
 }
 
 /** What a report file (XML, HTML) cannot hold or should not show: C0 controls but tab, LF and CR; DEL, C1 and the reordering marks; U+FFFE, U+FFFF and lone surrogates. */
-const NOT_IN_A_REPORT = new RegExp(
-  `[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f]|[${ACTING_BEYOND_C0}]|[\\ufffe\\uffff]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]`,
-  'g',
-);
+const NOT_IN_A_REPORT = new RegExp(`[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f]|[${ACTING_BEYOND_C0}]|[\\ufffe\\uffff]|[\\ud800-\\udfff]`, 'gu');
 
 /**
  * Text from outside as a report file holds it (the verifier's JUnit and HTML): lines kept, the C0
@@ -45,9 +51,9 @@ const NOT_IN_A_REPORT = new RegExp(
  */
 export function reportText(text: string): string {
   return text.replace(NOT_IN_A_REPORT, (character) => {
-    const code = character.charCodeAt(0);
+    const code = character.codePointAt(0) ?? 0;
     if (code < 0x20) return '';
-    if (code >= 0xd800 || code === 0xfffe || code === 0xffff) return '\ufffd';
+    if ((code >= 0xd800 && code <= 0xdfff) || code === 0xfffe || code === 0xffff) return '\ufffd';
     return escaped(character);
   });
 }

@@ -7,12 +7,12 @@
  * raw socket with a receive window of 4 KiB (SO_RCVBUF, set from Python: Node's sockets cannot), as
  * a client that reads nothing leaves the server's socket full.
  */
-import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { type PetstoreMockPluginOptions, petstoreMock } from '../../src/mock/hosts/vite.js';
+import { execFile } from '../support/children.js';
 import { pipeline, rawRequest } from '../support/raw-http.js';
 
 const KEY = 's3cretKEYvalue42';
