@@ -25,6 +25,9 @@ const server: [string, unknown, RegExp][] = [
   ['onRequest', 'console.log', /^onRequest must be a function/],
   ['timeouts', { headersMs: -1 }, /^timeouts\.headersMs must be a whole number from 1 to 86400000; got -1$/],
   ['timeouts', { headerMs: 500 }, /^timeouts: headerMs is none of the server's time-outs, headersMs, requestMs/],
+  // Each in range, together not (red team 11 #7: Node's own "headersTimeout must be <= requestTimeout").
+  ['timeouts', { headersMs: 60_000 }, /^timeouts\.headersMs \(60000\) must be at most timeouts\.requestMs \(30000\): the headers are part of the request/],
+  ['timeouts', { requestMs: 5_000 }, /^timeouts\.headersMs \(10000\) must be at most timeouts\.requestMs \(5000\)/],
 ];
 
 describe('startMockServer and startProxyServer refuse a wrong option before they bind, naming it', () => {

@@ -64,6 +64,13 @@ export function checkTimeouts(timeouts: ServerTimeouts | undefined): ServerTimeo
       throw new TypeError(`timeouts: ${name} is none of the server's time-outs, ${Object.keys(CLIENT_LIMITS).join(', ')}`);
     wholeNumberIn(`timeouts.${name}`, value, [1, LONGEST_WAIT_MS], 0);
   }
+  // A request's headers are part of it: Node refuses a server whose head may take longer than the whole, in its own words.
+  const headersMs = given.headersMs ?? CLIENT_LIMITS.headersMs;
+  const requestMs = given.requestMs ?? CLIENT_LIMITS.requestMs;
+  if (headersMs > requestMs)
+    throw new RangeError(
+      `timeouts.headersMs (${headersMs}) must be at most timeouts.requestMs (${requestMs}): the headers are part of the request; raise requestMs too, or lower headersMs`,
+    );
   return given;
 }
 
