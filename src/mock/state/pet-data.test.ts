@@ -35,6 +35,17 @@ describe('checkPets and readPetData', () => {
     );
     expect(checkPets([{ id: 1, name: 'Rex', categoryId: 1, owner: 'x' }]).pets).toEqual([{ id: 1, name: 'Rex', categoryId: 1 }]);
   });
+
+  it("refuses a pet no create could send, by the create's body limit (red team 11 #5: a 200 MB name served whole)", () => {
+    const long = 'x'.repeat(1024 * 1024 + 1);
+    expect(() =>
+      checkPets([
+        { id: 1, name: 'Rex', categoryId: 1 },
+        { id: 2, name: long, categoryId: 1 },
+      ]),
+    ).toThrow(`pets[1] holds ${long.length + 'idnamecategoryId'.length} characters of text, more than the 1048576 bytes a create accepts`);
+    expect(checkPets([{ id: 1, name: 'x'.repeat(1000), categoryId: 1 }]).pets).toHaveLength(1);
+  });
 });
 
 describe('MemoryPetStore with ids of their own', () => {
