@@ -2,7 +2,7 @@ import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_FILE_BYTES } from '../http/limits.js';
+import { MAX_FILE_BYTES } from './file-bytes.js';
 import { notARegularFile, readRegularFile } from './read-file.js';
 
 describe('readRegularFile', () => {

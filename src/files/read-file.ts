@@ -7,7 +7,7 @@
  */
 import { constants, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { MAX_FILE_BYTES } from '../http/limits.js';
+import { MAX_FILE_BYTES } from './file-bytes.js';
 
 /**
  * The most bytes of a file of pets (a `--data` list, a state file): 256 MiB, some four million pets in

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020, type Options } from 'ajv/dist/2020.js';
 import { SpecError } from '../errors.js';
-import { MAX_FILE_BYTES } from '../http/limits.js';
+import { MAX_FILE_BYTES } from '../files/file-bytes.js';
 import { formats } from '../json/int64.js';
 import { nestingProblem, passesBytes } from '../json/nesting.js';
 import type { CompiledSpec } from './bundled-model.js';

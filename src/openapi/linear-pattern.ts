@@ -146,77 +146,93 @@ type State =
 /** A way out of a state not yet pointed anywhere: its index and which of its pointers. */
 type Hole = readonly [index: number, field: 'next' | 'other'];
 
-/** The states of `term`, in order (the first is where a match starts), the last one `match`. */
-function statesOf(term: Term): State[] {
-  const states: State[] = [];
-  const add = (state: State): number => {
-    if (states.length >= MAX_PATTERN_STATES)
+/** Builds the states of a term, each piece's ways out left open (`Hole`s) until what follows it is known. */
+class StateBuilder {
+  readonly states: State[] = [];
+
+  add(state: State): number {
+    if (this.states.length >= MAX_PATTERN_STATES)
       throw new PatternError(
         `its automaton needs more than ${MAX_PATTERN_STATES.toLocaleString('en-US')} states (a long repeat, or a repeat of a repeat): write its repeats smaller (a length is for maxLength to say, not for .{1,5000})`,
       );
-    states.push(state);
-    return states.length - 1;
-  };
-  const patch = (holes: readonly Hole[], to: number) => {
-    for (const [index, field] of holes) (states[index] as Record<typeof field, number>)[field] = to;
-  };
-  const empty = (): Hole[] => {
-    const index = add({ op: 'split', next: -1, other: -1 });
+    this.states.push(state);
+    return this.states.length - 1;
+  }
+
+  patch(holes: readonly Hole[], to: number): void {
+    for (const [index, field] of holes) (this.states[index] as Record<typeof field, number>)[field] = to;
+  }
+
+  /** A step that reads nothing. */
+  empty(): Hole[] {
+    const index = this.add({ op: 'split', next: -1, other: -1 });
     return [
       [index, 'next'],
       [index, 'other'],
     ];
-  };
+  }
+
   /** `pieces` one after another, each emitted when called: the holes of the last, or of a step that reads nothing. */
-  const chain = (pieces: readonly (() => Hole[])[]): Hole[] => {
+  chain(pieces: readonly (() => Hole[])[]): Hole[] {
     let holes: Hole[] | undefined;
     for (const piece of pieces) {
-      const entry = states.length;
+      const entry = this.states.length;
       const next = piece();
-      if (holes !== undefined) patch(holes, entry);
+      if (holes !== undefined) this.patch(holes, entry);
       holes = next;
     }
-    return holes ?? empty();
-  };
-  const emit = (t: Term): Hole[] => {
+    return holes ?? this.empty();
+  }
+
+  emit(t: Term): Hole[] {
     switch (t.kind) {
       case 'atom':
-        return [[add({ op: 'atom', test: t.test, next: -1 }), 'next']];
+        return [[this.add({ op: 'atom', test: t.test, next: -1 }), 'next']];
       case 'assert':
-        return [[add({ op: 'assert', at: t.at, next: -1 }), 'next']];
+        return [[this.add({ op: 'assert', at: t.at, next: -1 }), 'next']];
       case 'seq':
-        return chain(t.items.map((item) => () => emit(item)));
-      case 'alt': {
-        const holes: Hole[] = [];
-        for (const option of t.options.slice(0, -1)) {
-          const fork = add({ op: 'split', next: states.length + 1, other: -1 });
-          holes.push(...emit(option));
-          patch([[fork, 'other']], states.length);
-        }
-        return [...holes, ...emit(t.options.at(-1) as Term)];
-      }
-      case 'repeat': {
-        const skips: Hole[] = [];
-        const optional = () => {
-          const fork = add({ op: 'split', next: states.length + 1, other: -1 });
-          skips.push([fork, 'other']);
-          return emit(t.term);
-        };
-        const loop = () => {
-          const fork = add({ op: 'split', next: states.length + 1, other: -1 });
-          patch(emit(t.term), fork);
-          return [[fork, 'other']] as Hole[];
-        };
-        const pieces = Array.from({ length: t.min }, () => () => emit(t.term));
-        if (t.max === Number.POSITIVE_INFINITY) pieces.push(loop);
-        else for (let i = t.min; i < t.max; i++) pieces.push(optional);
-        const holes = chain(pieces);
-        return [...holes, ...skips];
-      }
+        return this.chain(t.items.map((item) => () => this.emit(item)));
+      case 'alt':
+        return this.alternatives(t.options);
+      case 'repeat':
+        return this.repeat(t);
     }
-  };
-  patch(emit(term), add({ op: 'match' }));
-  return states;
+  }
+
+  alternatives(options: readonly Term[]): Hole[] {
+    const holes: Hole[] = [];
+    for (const option of options.slice(0, -1)) {
+      const fork = this.add({ op: 'split', next: this.states.length + 1, other: -1 });
+      holes.push(...this.emit(option));
+      this.patch([[fork, 'other']], this.states.length);
+    }
+    return [...holes, ...this.emit(options.at(-1) as Term)];
+  }
+
+  repeat(t: Extract<Term, { kind: 'repeat' }>): Hole[] {
+    const skips: Hole[] = [];
+    const optional = () => {
+      const fork = this.add({ op: 'split', next: this.states.length + 1, other: -1 });
+      skips.push([fork, 'other']);
+      return this.emit(t.term);
+    };
+    const loop = () => {
+      const fork = this.add({ op: 'split', next: this.states.length + 1, other: -1 });
+      this.patch(this.emit(t.term), fork);
+      return [[fork, 'other']] as Hole[];
+    };
+    const pieces = Array.from({ length: t.min }, () => () => this.emit(t.term));
+    if (t.max === Number.POSITIVE_INFINITY) pieces.push(loop);
+    else for (let i = t.min; i < t.max; i++) pieces.push(optional);
+    return [...this.chain(pieces), ...skips];
+  }
+}
+
+/** The states of `term`, in order (the first is where a match starts), the last one `match`. */
+function statesOf(term: Term): State[] {
+  const automaton = new StateBuilder();
+  automaton.patch(automaton.emit(term), automaton.add({ op: 'match' }));
+  return automaton.states;
 }
 
 /** ECMAScript's word characters for `\b` with the `u` flag and no `i`: ASCII letters, digits and `_`. */

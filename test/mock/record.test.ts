@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_FILE_BYTES } from '../../src/http/limits.js';
+import { MAX_FILE_BYTES } from '../../src/files/file-bytes.js';
 import { type MockServer, startMockServer } from '../../src/mock/hosts/node-server.js';
 import { type RunningMock, runCli, startMockCli } from '../support/cli.js';
 import { AUTH, JSON_HEADERS } from '../support/http-facts.js';
