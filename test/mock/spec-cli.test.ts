@@ -195,7 +195,7 @@ describe('petstore-mock --spec', () => {
     expect([refused.code, refused.stderr]).toEqual([
       2,
       expect.stringMatching(
-        /a seeded record drew \d+ characters of text, more than the 1048576 bytes a create accepts: an x-faker asks for values no client could send/,
+        /a seeded record drew \d+ bytes of JSON text, more than the 1048576 bytes a create accepts: an x-faker asks for values no client could send/,
       ),
     ]);
   });

@@ -43,8 +43,10 @@ describe('checkPets and readPetData', () => {
         { id: 1, name: 'Rex', categoryId: 1 },
         { id: 2, name: long, categoryId: 1 },
       ]),
-    ).toThrow(`pets[1] holds ${long.length + 'idnamecategoryId'.length} characters of text, more than the 1048576 bytes a create accepts`);
+    ).toThrow(`pets[1] takes ${long.length + 2 + '"id""name""categoryId"'.length} bytes of JSON text, more than the 1048576 bytes a create accepts`);
     expect(checkPets([{ id: 1, name: 'x'.repeat(1000), categoryId: 1 }]).pets).toHaveLength(1);
+    // Bytes as answered, not characters: a million U+0001 are six million bytes of JSON (red team 12 #2).
+    expect(() => checkPets([{ id: 1, name: '\u0001'.repeat(200_000), categoryId: 1 }])).toThrow(/pets\[0\] takes 1200\d{3} bytes of JSON text/);
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
+import { jsonTextBytes } from '../../json/json-bytes.js';
 import { isJsonObject, type JsonObject, type JsonValue, validationView } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { createBodyBytes, type ResourceModel } from '../../openapi/resource-model.js';
@@ -160,15 +161,6 @@ function duplicateFaults(values: readonly JsonValue[], where: string): string[] 
 const byId = (a: StoredPet, b: StoredPet) => compareIds(a.id, b.id);
 const idOfPet = (pet: StoredPet) => pet.id;
 
-/** The characters of text in a value: its strings and its members' names, however deep. */
-function textChars(value: unknown): number {
-  if (typeof value === 'string') return value.length;
-  if (typeof value !== 'object' || value === null) return 0;
-  let chars = 0;
-  for (const key in value) chars += key.length + textChars((value as Record<string, unknown>)[key]);
-  return chars;
-}
-
 /** The lists `checkPets` made, with what it made of them: checking one again costs nothing. */
 const checkedLists = new WeakMap<readonly unknown[], PetData>();
 
@@ -191,8 +183,8 @@ export function checkPets(list: unknown, where = 'pets', own = false, model: Res
   for (const [index, pet] of values.entries()) {
     if (!petValid(shape, pet)) faults.push(...petFaults(shape, pet, `${where}[${index}]`));
     // A pet is answered whole, as a create's record is: one no create could send would make answers past every bound.
-    const chars = textChars(pet);
-    if (chars > limit) faults.push(`${where}[${index}] holds ${chars} characters of text, more than the ${limit} bytes a create accepts`);
+    const bytes = jsonTextBytes(pet);
+    if (bytes > limit) faults.push(`${where}[${index}] takes ${bytes} bytes of JSON text, more than the ${limit} bytes a create accepts`);
   }
   if (faults.length === 0) {
     const pets = values.map((pet) => storedPet(shape, pet, own));
