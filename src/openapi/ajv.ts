@@ -72,5 +72,15 @@ export function compileSpec(doc: OpenApiDocument): CompiledSpec {
   const patterns = linearPatternProblems(doc);
   if (patterns.length > 0) throw new SpecError(`the spec's pattern ${patterns.join('; and ')}`);
   const validators = compiledValidators(doc);
-  return { doc, model: readResourceModel(doc, validators), validators };
+  try {
+    return { doc, model: readResourceModel(doc, validators), validators };
+  } catch (error) {
+    // ajv builds a validator's code by recursion over a schema's branches: thousands of them (a oneOf of
+    // 3,000 consts, 60 KB) overflow its stack, which is a spec no validator can be made of, said as such.
+    if (error instanceof RangeError)
+      throw new SpecError(
+        `a schema of the spec is too wide for a validator to be compiled (${error.message}): a oneOf, anyOf or allOf of thousands of branches? Write a list of values as an enum`,
+      );
+    throw error;
+  }
 }
