@@ -14,6 +14,7 @@ import { notARegularFile } from '../files/read-file.js';
 import { isHeaderValue } from '../http/header-value.js';
 import { parseUserUrl } from '../http/user-url.js';
 import type { CompiledSpec } from '../openapi/bundled-model.js';
+import { terminalText } from '../terminal/terminal-text.js';
 import { FAST_CHECK_INSTALL_HINT, fastCheckInstalled } from './fuzz/fast-check-module.js';
 import { PACT_INSTALL_HINT, pactInstalled } from './pact/pact-module.js';
 import { pactUrlProblem } from './pact/pact-url.js';
@@ -103,7 +104,9 @@ function keysIn(argv: readonly string[]): string[] {
 /** A usage error's text without any key in it, and without the value of any `--flag=value` commander quotes. */
 function redactUsage(text: string, argv: readonly string[]): string {
   const unquoted = text.replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'");
-  return keysIn(argv).reduce((redacted, key) => verifierRedactor(key).text(redacted), unquoted);
+  const redacted = keysIn(argv).reduce((text, key) => verifierRedactor(key).text(text), unquoted);
+  // One line, and what a flag was given quoted as outside text is: a path holding ESC or U+202E acts on no terminal.
+  return terminalText(redacted.replace(/\s*\n\s*/g, ' '));
 }
 
 /** The suite run without --suite: all when Pact is installed; otherwise spec, said in one line on stderr. */

@@ -155,6 +155,10 @@ describe('readResourceModel refuses what it cannot recognise', () => {
         nodeAt(spec, 'paths', '/pets', 'post')['x-max-body-bytes'] = bytes;
       });
     expect(read(limited(ANSWER_BYTES))).not.toThrow();
+    // No field asks for the bytes: the limit is what to change (red team 12 #7).
+    expect(read(limited(30))).toThrow(
+      /^a Pet takes at least \d+ bytes of JSON with its fields empty, more than the 30 bytes createPet accepts .*; raise x-max-body-bytes to \d+ or more$/,
+    );
     for (const bytes of [ANSWER_BYTES + 1, 104_857_600, 4_000_000_000, 0])
       expect(read(limited(bytes))).toThrow(`createPet's x-max-body-bytes ${bytes} is not from 1 to ${ANSWER_BYTES}, the most any answer of the mock holds`);
   });

@@ -315,9 +315,10 @@ function checkRecordFits(name: string, fields: readonly ModelField[], create: Op
   if (least <= limit) return;
   const bounded = fields.filter((field) => leastBytes(field.schema) > 2).map((field) => `${field.name} ${leastBytes(field.schema)}`);
   const where = create === undefined ? 'a body may carry' : `${create.operationId} accepts (x-max-body-bytes)`;
-  throw new SpecError(
-    `a ${name} takes at least ${least} bytes of JSON by the lower bounds of its fields (minLength, minItems: ${bounded.join(', ')}), more than the ${limit} bytes ${where}: no client could send one; lower those bounds`,
-  );
+  // What to change: the bounds that ask for the bytes, or, when none does, the limit itself.
+  const why = bounded.length > 0 ? `by the lower bounds of its fields (minLength, minItems: ${bounded.join(', ')})` : 'with its fields empty';
+  const fix = bounded.length > 0 ? 'lower those bounds' : `raise x-max-body-bytes to ${least} or more`;
+  throw new SpecError(`a ${name} takes at least ${least} bytes of JSON ${why}, more than the ${limit} bytes ${where}: no client could send one; ${fix}`);
 }
 
 /** The id: the one field every record has that a client never sends, or, without a create, the field named `id`. */

@@ -131,6 +131,19 @@ describe('petstore-verify CLI', () => {
   });
   afterAll(() => mock.close());
 
+  it('quotes what a flag was given with its control and format characters escaped (red team 12 #6)', async () => {
+    const hostile = `${tmpdir()}/\u001b]0;T\u0007\u202eX.yaml`;
+    for (const flags of [
+      ['--spec', hostile],
+      ['--reporter', '\u001b]0;T\u0007\u202e'],
+    ]) {
+      const run = await runCli('petstore-verify', ['--base-url', mock.url, '--api-key', secret, ...flags]);
+      expect(run.code, flags.join(' ')).toBe(2);
+      expect(run.stderr).toContain('\\u001b]0;T\\u0007\\u202e');
+      expect(run.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
+    }
+  });
+
   it('prints a live line per check and a summary, exits 0, and never prints the key', async () => {
     const result = await runCli('petstore-verify', ['--base-url', mock.url, '--api-key', secret, '--suite', 'spec']);
     expect(result.code).toBe(0);
