@@ -108,6 +108,12 @@ function entriesOf(text: string, where: string): readonly JournalEntry[] {
   return entries as JournalEntry[];
 }
 
+/** The mock in this process a source names (itself, or a server's or the MSW handlers' `mock`), or `undefined` for a URL or anything else. */
+function inProcessMock(source: JournalSource): HasRequests | undefined {
+  if (typeof source !== 'object' || source === null || source instanceof URL) return undefined;
+  return 'requests' in source ? source : source.mock;
+}
+
 /**
  * The journal of the mock at `source`, read within bounds: at most `MAX_RESPONSE_BYTES` (5 MiB, more
  * than a journal of 500 entries holds) and `timeout` milliseconds for the whole answer, so that an
@@ -152,7 +158,7 @@ function reader(source: JournalSource, options: ExpectRequestsOptions): () => Pr
     const base = parseUserUrl(String(source), { name: 'expectRequests', schemes: ['http:', 'https:'], example: 'http://127.0.0.1:4010/v1' });
     return () => readUrl(base, options);
   }
-  const mock = typeof source === 'object' && source !== null ? ('requests' in source ? source : source.mock) : undefined;
+  const mock = inProcessMock(source);
   if (typeof mock?.requests !== 'function')
     throw new TypeError(
       `expectRequests reads the journal of a mock: give its URL (http://127.0.0.1:4010/v1), a MockApi, a started server or what createHandlers returns; got ${source === null ? 'null' : `a value of type ${typeof source}`}`,
@@ -217,7 +223,7 @@ async function check(
  * the one given, and those of a mock in this process.
  */
 function keysOf(source: JournalSource, options: ExpectRequestsOptions): KeyRedactor {
-  const mock = typeof source === 'object' && source !== null && !(source instanceof URL) ? ('requests' in source ? source : source.mock) : undefined;
+  const mock = inProcessMock(source);
   const held = mock !== undefined && 'options' in mock ? (mock.options as { apiKeys?: unknown }).apiKeys : undefined;
   return new KeyRedactor([options.apiKey, ...(Array.isArray(held) ? held.filter((key) => typeof key === 'string') : [])], { shortAsToken: true });
 }
