@@ -15,7 +15,7 @@ import { checkReach, isLoopback } from './pipeline/server-reach.js';
 import { checkedClock } from './state/clock.js';
 import { checkPets, type DataPet, type PetData } from './state/pet-data.js';
 import type { SharedState } from './state/redis/shared-state.js';
-import type { SavedPets } from './state/store.js';
+import { type SavedPets, SESSION_PETS_BYTES, savedBytes } from './state/store.js';
 
 /**
  * How a mock behaves. Every field is optional; `normalizeMockOptions` fills in the defaults.
@@ -183,6 +183,11 @@ function resolveRestore(restore: SavedPets | undefined): SavedPets | undefined {
   const saved = record('restore', restore, what);
   if (saved !== undefined && (!Array.isArray(saved.created) || !Array.isArray(saved.removed) || typeof saved.creates !== 'number'))
     throw new TypeError(`restore must be ${what}; got an object without them`);
+  const bytes = saved === undefined ? 0 : savedBytes(saved);
+  if (bytes > SESSION_PETS_BYTES)
+    throw new RangeError(
+      `restore holds ${bytes} bytes of pets as a session counts them, more than the ${SESSION_PETS_BYTES} a session holds (SESSION_PETS_BYTES, docs/guarantees.md)`,
+    );
   return saved;
 }
 

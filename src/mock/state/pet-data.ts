@@ -161,6 +161,15 @@ function duplicateFaults(values: readonly JsonValue[], where: string): string[] 
 const byId = (a: StoredPet, b: StoredPet) => compareIds(a.id, b.id);
 const idOfPet = (pet: StoredPet) => pet.id;
 
+/**
+ * Why a pet is too large to keep, if it is: a pet is answered whole, as a create's record is, so one no
+ * create could send (more bytes of JSON than `limit`, what a create accepts) would make answers past every bound.
+ */
+export function oversizedFault(pet: JsonValue, at: string, limit: number): string | undefined {
+  const bytes = jsonTextBytes(pet);
+  return bytes > limit ? `${at} takes ${bytes} bytes of JSON text, more than the ${limit} bytes a create accepts` : undefined;
+}
+
 /** The lists `checkPets` made, with what it made of them: checking one again costs nothing. */
 const checkedLists = new WeakMap<readonly unknown[], PetData>();
 
@@ -182,9 +191,8 @@ export function checkPets(list: unknown, where = 'pets', own = false, model: Res
   const limit = createBodyBytes(model);
   for (const [index, pet] of values.entries()) {
     if (!petValid(shape, pet)) faults.push(...petFaults(shape, pet, `${where}[${index}]`));
-    // A pet is answered whole, as a create's record is: one no create could send would make answers past every bound.
-    const bytes = jsonTextBytes(pet);
-    if (bytes > limit) faults.push(`${where}[${index}] takes ${bytes} bytes of JSON text, more than the ${limit} bytes a create accepts`);
+    const tooLarge = oversizedFault(pet, `${where}[${index}]`, limit);
+    if (tooLarge !== undefined) faults.push(tooLarge);
   }
   if (faults.length === 0) {
     const pets = values.map((pet) => storedPet(shape, pet, own));

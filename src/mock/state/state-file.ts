@@ -7,11 +7,11 @@ import { MAX_PETS_FILE_BYTES, notARegularFile, readRegularFile, UnreadableFileEr
 import { jsonFault } from '../../json/json-fault.js';
 import { isJsonObject, type JsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
-import type { ResourceModel } from '../../openapi/resource-model.js';
-import { isStoredPet, type PetData } from './pet-data.js';
+import { createBodyBytes, type ResourceModel } from '../../openapi/resource-model.js';
+import { isStoredPet, oversizedFault, type PetData } from './pet-data.js';
 import { petDataHash } from './pet-data-file.js';
 import { compareIds, idsAfter, indexById } from './seed-index.js';
-import type { SavedPets, StoredPet } from './store.js';
+import { type SavedPets, SESSION_PETS_BYTES, type StoredPet, savedBytes } from './store.js';
 
 const FORMAT = 'petstore-mock-state';
 /** Version 1 holds created pets numbered one after another; version 2 also removed pets, and how many creates numbered them; version 3 also replaced seeded pets. */
@@ -114,11 +114,14 @@ function savedPets(path: string, origin: StateOrigin, state: JsonObject): SavedP
   const creates = state.creates ?? created.length;
   if (typeof creates !== 'number' || !Number.isSafeInteger(creates) || creates < created.length)
     rejectStateFile(path, `"creates" is not a count of ${created.length} or more`);
-  const validate = (origin.model ?? BUNDLED_MODEL).validateRecord;
+  const model = origin.model ?? BUNDLED_MODEL;
+  const limit = createBodyBytes(model);
   const record = (pet: JsonValue, at: string): StoredPet => {
     // Checked on a copy: the validators fill in the spec's defaults, and a pet saved without a field comes back without it.
-    if (!validate(structuredClone(validationView(pet))) || !isStoredPet(pet))
-      rejectStateFile(path, `${at} is not a valid ${(origin.model ?? BUNDLED_MODEL).name}`);
+    if (!model.validateRecord(structuredClone(validationView(pet))) || !isStoredPet(pet)) rejectStateFile(path, `${at} is not a valid ${model.name}`);
+    // The rules a file of pets (`--data`) is held to: a state file is a file a user or a tool may hand over too.
+    const tooLarge = oversizedFault(pet, at, limit);
+    if (tooLarge !== undefined) rejectStateFile(path, tooLarge);
     return pet;
   };
   let last = 0;
@@ -144,7 +147,14 @@ function savedPets(path: string, origin: StateOrigin, state: JsonObject): SavedP
     if (!isSeeded(origin, BigInt(stored.id)) || removed.includes(stored.id)) rejectStateFile(path, `replaced[${index}] is not a seeded pet still there`);
     return stored;
   });
-  return { created: pets, removed: removed as (number | bigint)[], creates, ...(kept.length > 0 ? { replaced: kept } : {}) };
+  const saved = { created: pets, removed: removed as (number | bigint)[], creates, ...(kept.length > 0 ? { replaced: kept } : {}) };
+  const bytes = savedBytes(saved);
+  if (bytes > SESSION_PETS_BYTES)
+    rejectStateFile(
+      path,
+      `its pets take ${bytes} bytes as a session counts them, more than the ${SESSION_PETS_BYTES} a session holds (SESSION_PETS_BYTES, docs/guarantees.md)`,
+    );
+  return saved;
 }
 
 /**

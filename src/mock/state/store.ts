@@ -179,6 +179,17 @@ function entryBytes(entry: Entry): number {
 const TOMBSTONE_BYTES = 48;
 
 /**
+ * What restoring `saved` into a session counts against its cap: what the changes that saved it counted.
+ * A state file the mock wrote never passes `SESSION_PETS_BYTES`; one written by hand may (40 MB of pets
+ * once restored into a session of 16 MiB, red team 13 #1), and is refused where it enters.
+ */
+export function savedBytes(saved: SavedPets): number {
+  let bytes = saved.removed.length * TOMBSTONE_BYTES;
+  for (const pet of [...saved.created, ...(saved.replaced ?? [])]) bytes += entryBytes({ pet, json: undefined });
+  return bytes;
+}
+
+/**
  * One session's pets in memory: an overlay over the seed, which every session shares and none
  * changes. Opening a session copies nothing; the overlay holds what the session changed (the pets
  * created, put or removed), so its memory grows with those changes alone, and a reset drops it. A page
