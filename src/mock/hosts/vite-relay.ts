@@ -9,7 +9,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ProxyOptions } from 'vite';
-import type { FaultKind } from '../core/faults.js';
+import { LONGEST_WAIT_MS, wholeNumberIn } from '../../bounds/option-value.js';
+import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
+import { MOCK_BOUNDS } from '../core/defaults.js';
+import { type FaultKind, MAX_TRICKLE_MS } from '../core/faults.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
 import { writeFault } from '../pipeline/node-faults.js';
 import { writeResponse } from './node-server.js';
@@ -59,9 +62,43 @@ function notReached(response: ServerResponse, error: NodeJS.ErrnoException, orig
   writeResponse(response, keyless(errorResponse('service_unavailable', message)), false);
 }
 
-/** Has `proxy` relay the mock's faults and keep the app's connection its own (for `configure`). */
-export function relayAsMock(proxy: HttpProxy, options: ProxyOptions, keyless: (response: MockResponse) => MockResponse): void {
+/**
+ * The longest a mock's whole answer may take by its own rules: its longest `--delay`, then a trickle
+ * (`fault=slow`) at its longest, and the 10 s `--proxy` gives a deployment besides. A target that takes
+ * the request and never answers (stopped in a debugger, a port another server holds) held the app's
+ * request for good, and one sending a byte a second or without end was relayed for as long (red team 13 #3).
+ */
+export const RELAY_ANSWER_MS = MOCK_BOUNDS.delay[1] + MAX_TRICKLE_MS + 10_000;
+
+/** `petstoreMock({ target, answerMs })`, checked where it enters. */
+export function checkAnswerMs(answerMs: unknown): number {
+  return wholeNumberIn('petstoreMock: answerMs', answerMs, [1, LONGEST_WAIT_MS], RELAY_ANSWER_MS);
+}
+
+/**
+ * Ends the exchange with the mock past `answerMs`, or past the most the package reads of an answer
+ * (`MAX_RESPONSE_BYTES`, above any answer a mock makes): before its head, the spec's 503 Error (as a
+ * mock not reached); after it, the app's connection ends, as after a truncated answer.
+ */
+function boundExchanges(proxy: HttpProxy, answerMs: number): void {
+  proxy.on('proxyReq', (proxyRequest) => {
+    const late = () => proxyRequest.destroy(Object.assign(new Error(`no whole answer within ${answerMs} ms`), { name: 'TimeoutError' }));
+    const timer = setTimeout(late, answerMs);
+    proxyRequest.once('close', () => clearTimeout(timer));
+  });
+  proxy.on('proxyRes', (upstream) => {
+    let bytes = 0;
+    upstream.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > MAX_RESPONSE_BYTES) upstream.destroy();
+    });
+  });
+}
+
+/** Has `proxy` relay the mock's faults and keep the app's connection its own (for `configure`), each exchange within `answerMs`. */
+export function relayAsMock(proxy: HttpProxy, options: ProxyOptions, keyless: (response: MockResponse) => MockResponse, answerMs = RELAY_ANSWER_MS): void {
   const origin = String(options.target);
+  boundExchanges(proxy, answerMs);
   proxy.on('proxyRes', (upstream, request, response) => {
     const mockCloses = /(?:^|,)\s*close\s*(?:,|$)/i.test(String(upstream.headers.connection ?? ''));
     dropConnectionFields(upstream);

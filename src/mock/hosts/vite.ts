@@ -20,7 +20,7 @@ import { checkTimeouts, clientLimitedSeam, type ServerTimeouts } from '../pipeli
 import { checkReach, type ReachNames } from '../pipeline/server-reach.js';
 import { checkedServerOptions, type MockServerOptions, startMockServer } from './node-server.js';
 import { seamGuard } from './vite-guard.js';
-import { relayAsMock } from './vite-relay.js';
+import { checkAnswerMs, relayAsMock } from './vite-relay.js';
 
 /**
  * A mock already running, which the dev server proxies to instead of starting its own.
@@ -40,6 +40,12 @@ export interface PetstoreMockTarget {
   readonly allowDefaultKey?: boolean;
   /** The dev server's limits on the app's connections to the mock, as `startMockServer`'s `timeouts`; defaults those of the mock's server. */
   readonly timeouts?: ServerTimeouts;
+  /**
+   * The longest the dev server waits for that mock's whole answer, in ms: past it, the app gets the
+   * spec's 503 Error (or its connection ends, once the answer began). Default 670 000
+   * (`RELAY_ANSWER_MS`: the longest delay and trickle a mock may be asked for, and 10 s).
+   */
+  readonly answerMs?: number;
 }
 
 /**
@@ -147,13 +153,13 @@ function fromAppPage(request: IncomingMessage, hostServed: (host: string) => boo
  * the guard rejects it as before; a request without one (a script) goes as it came, and the guard
  * serves it unless `Sec-Fetch-Site` says a page on another site sent it.
  */
-function adminProxy(origin: string, fromApp: (request: IncomingMessage) => boolean, keyless: Keyless): ProxyOptions {
+function adminProxy(origin: string, fromApp: (request: IncomingMessage) => boolean, keyless: Keyless, answerMs: number): ProxyOptions {
   const mockOrigin = `http://${new URL(origin).host}`;
   return {
     target: origin,
     changeOrigin: true,
     configure: (proxy, options) => {
-      relayAsMock(proxy, options, keyless);
+      relayAsMock(proxy, options, keyless, answerMs);
       proxy.on('proxyReq', (proxyRequest, request) => {
         if (fromApp(request)) proxyRequest.setHeader('origin', mockOrigin);
       });
@@ -280,6 +286,7 @@ export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
     targetKey(options);
     checkTimeouts(options.timeouts);
   } else checkedServerOptions(options, 'petstoreMock');
+  const answerMs = checkAnswerMs('target' in options ? options.answerMs : undefined);
   let upstream: Upstream | undefined;
   // The mock's Errors made at the seam and by the relay, its keys hidden: made with the mock's keys, once they are known.
   let keyless: Keyless = (response) => response;
@@ -294,8 +301,8 @@ export function petstoreMock(given: PetstoreMockPluginOptions = {}): Plugin {
       upstream = await upstreamOf(options);
       // The API's proxy sends the mock its own address as `Host`, a name the mock serves.
       keyless = keylessErrors(new KeyRedactor(upstream.keys ?? [], { shortAsToken: true }));
-      const api: ProxyOptions = { target: upstream.origin, changeOrigin: true, configure: (proxy, options) => relayAsMock(proxy, options, keyless) };
-      return { server: { proxy: { [upstream.basePath]: api, [ADMIN_PATHS]: adminProxy(upstream.origin, fromApp, keyless) } } };
+      const api: ProxyOptions = { target: upstream.origin, changeOrigin: true, configure: (proxy, options) => relayAsMock(proxy, options, keyless, answerMs) };
+      return { server: { proxy: { [upstream.basePath]: api, [ADMIN_PATHS]: adminProxy(upstream.origin, fromApp, keyless, answerMs) } } };
     },
     configureServer(server) {
       if (!upstream) return;
