@@ -18,7 +18,7 @@ import { SCHEMA_BASE, validatorSchemas } from './schemas.js';
 const MAX_STRING_PATTERN_STATES = MAX_PATTERN_STATES;
 
 /** The most states a spec's patterns, each counted once, may have in all: 16 patterns of the most states. */
-export const MAX_SPEC_PATTERN_STATES = 16 * MAX_PATTERN_STATES;
+const MAX_SPEC_PATTERN_STATES = 16 * MAX_PATTERN_STATES;
 
 /** Keywords whose schemas apply to the value itself, at its place: their patterns add up. */
 const SAME_PLACE = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', '$ref'];
