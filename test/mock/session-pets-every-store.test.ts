@@ -42,7 +42,7 @@ function petOfLength(id: number, length: number): { id: number; name: string; ca
 }
 
 describe('a session’s own pets, in every store', () => {
-  it('counts each tombstone of a deleted pet within the session’s bytes: the delete past them is the same 429, removing nothing', async () => {
+  it('counts each tombstone of a deleted pet within the session’s bytes: the delete or create past them is the same 429, changing nothing; a reset makes room', async () => {
     const tombstones = 10;
     const session = 'tombstones';
     // Eight pets of 1 MB (within what the admin API takes), and one that leaves room for `tombstones` and less than one more.
@@ -59,6 +59,10 @@ describe('a session’s own pets, in every store', () => {
       seen.push(refused.status);
       const last = await fetch(`${mock.url}/pets/${tombstones + 2}`, { method: 'DELETE', headers });
       seen.push(last.status, await last.text());
+      // A create past the cap is refused alike; a reset gives the room back.
+      const create = () => fetch(`${mock.url}/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) });
+      seen.push((await create()).status);
+      seen.push((await fetch(new URL('/__mock/reset', mock.url), { method: 'POST', headers })).status, (await create()).status);
       outcomes[mode] = seen;
     }
     expect(outcomes.memory).toEqual([
@@ -69,6 +73,9 @@ describe('a session’s own pets, in every store', () => {
       200,
       429,
       expect.stringContaining(`more than ${SESSION_PETS_BYTES} bytes of pets of its own, its cap (SESSION_PETS_BYTES`),
+      429,
+      200,
+      201,
     ]);
     expect(outcomes.redis).toEqual(outcomes.memory);
   });

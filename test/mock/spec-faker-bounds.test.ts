@@ -78,6 +78,19 @@ describe('x-faker arguments, bounded before the draw', () => {
     }
   });
 
+  it('refuses a faker method that cannot draw (its locale data missing, its arguments wrong) as a spec error naming the field (exit 2)', async () => {
+    for (const [name, hint] of [
+      ['lorem.yaml', { 'lorem.words': 3 }],
+      ['reversed.yaml', { 'string.alpha': { length: { min: 9, max: 1 } } }],
+    ] as const) {
+      const refused = await runCli('petstore-mock', ['--port', '0', '--count', '3', '--spec', await withHint(name, { name: hint })]);
+      expect([refused.code, refused.stderr], name).toEqual([
+        2,
+        expect.stringMatching(/the x-faker of name \(.*\) cannot draw a value: .*; name a faker method and arguments it takes/),
+      ]);
+    }
+  });
+
   it('serves a spec whose x-faker counts little and names its values as options (a max of 5,000,000 is a value, not a count)', async () => {
     const file = await withHint('fits.yaml', { name: { 'string.alpha': 8 }, categoryId: { 'number.int': { min: 1, max: 5_000_000 } } });
     const mock = await startMockCli(['--port', '0', '--count', '3', '--quiet', '--spec', file], SMALL_HEAP);
