@@ -7,6 +7,7 @@ import { nestingProblem, passesBytes } from '../json/nesting.js';
 import type { CompiledSpec } from './bundled-model.js';
 import type { OpenApiDocument } from './document.js';
 import { linearPatternProblems, linearRegExp } from './linear-pattern.js';
+import { patternCostProblems } from './pattern-cost.js';
 import { readResourceModel, type ValidatorLookup } from './resource-model.js';
 import { componentSchemas, validatorSchemas } from './schemas.js';
 
@@ -71,6 +72,9 @@ export function compileSpec(doc: OpenApiDocument): CompiledSpec {
   // Each validator is compiled on first use: a pattern it could not run is refused here, at start, not while answering.
   const patterns = linearPatternProblems(doc);
   if (patterns.length > 0) throw new SpecError(`the spec's pattern ${patterns.join('; and ')}`);
+  // And what they cost together: a string run through many patterns pays each (pattern-cost.ts).
+  const costs = patternCostProblems(doc);
+  if (costs.length > 0) throw new SpecError(costs.join('; and '));
   const validators = compiledValidators(doc);
   try {
     return { doc, model: readResourceModel(doc, validators), validators };

@@ -21,7 +21,7 @@ interface RegExpEngine {
 }
 
 /** The most states one pattern's automaton may have: each character of a text costs at most this many steps. */
-const MAX_PATTERN_STATES = 1_024;
+export const MAX_PATTERN_STATES = 1_024;
 /** The deepest groups may nest (the pattern is read recursively). */
 const MAX_GROUP_DEPTH = 64;
 
@@ -374,6 +374,21 @@ export function linearPattern(pattern: string): { test(text: string): boolean } 
   return { test: (text) => automaton.test(text), toString: () => `/${pattern}/u` } as { test(text: string): boolean };
 }
 
+/**
+ * How many states `pattern`'s automaton has, what each character of a text it tests may cost; 0 for a
+ * pattern `linearPattern` refuses (`linearPatternProblems` says why).
+ * @example
+ * patternStates('^a+$'); // 5
+ */
+export function patternStates(pattern: string): number {
+  try {
+    new RegExp(pattern, 'u');
+    return statesOf(new Reader(pattern).read()).length;
+  } catch {
+    return 0;
+  }
+}
+
 /** ajv's `code.regExp`: every `pattern` and `patternProperties` of a compiled schema runs through `linearPattern`. */
 export const linearRegExp: RegExpEngine = Object.assign((pattern: string) => linearPattern(pattern), { code: 'linearPattern' });
 
@@ -389,20 +404,10 @@ function pointerToken(name: string): string {
 }
 
 /**
- * A sentence for each `pattern` (and each name of `patternProperties`) in `doc` that `linearPattern`
- * refuses, naming it by its JSON Pointer: checked at once where a spec is compiled, so that a validator
- * compiled on first use never meets one while answering.
+ * Calls `found` with each `pattern` (and each name of `patternProperties`) in `doc` and its JSON Pointer:
+ * the schemas' own, not a `pattern` member of an example, an enum or an extension.
  */
-export function linearPatternProblems(doc: unknown): string[] {
-  const problems: string[] = [];
-  const check = (pattern: string, pointer: string) => {
-    try {
-      linearPattern(pattern);
-    } catch (error) {
-      if (!(error instanceof PatternError)) throw error;
-      problems.push(`${pointer} ${JSON.stringify(pattern)}: ${error.message}`);
-    }
-  };
+export function eachPattern(doc: unknown, found: (pattern: string, pointer: string) => void): void {
   const visit = (value: unknown, pointer: string, names = false): void => {
     if (Array.isArray(value)) {
       for (const [index, item] of value.entries()) visit(item, `${pointer}/${index}`);
@@ -413,15 +418,32 @@ export function linearPatternProblems(doc: unknown): string[] {
       const here = `${pointer}/${pointerToken(name)}`;
       if (names) visit(member, here);
       else if (DATA_MEMBERS.has(name) || name.startsWith('x-')) continue;
-      else if (name === 'pattern' && typeof member === 'string') check(member, here);
+      else if (name === 'pattern' && typeof member === 'string') found(member, here);
       else if (name === 'patternProperties' && typeof member === 'object' && member !== null) {
         for (const [pattern, schema] of Object.entries(member)) {
-          check(pattern, `${here}/${pointerToken(pattern)}`);
+          found(pattern, `${here}/${pointerToken(pattern)}`);
           visit(schema, `${here}/${pointerToken(pattern)}`);
         }
       } else visit(member, here, NAME_MAPS.has(name));
     }
   };
   visit(doc, '#');
+}
+
+/**
+ * A sentence for each `pattern` (and each name of `patternProperties`) in `doc` that `linearPattern`
+ * refuses, naming it by its JSON Pointer: checked at once where a spec is compiled, so that a validator
+ * compiled on first use never meets one while answering.
+ */
+export function linearPatternProblems(doc: unknown): string[] {
+  const problems: string[] = [];
+  eachPattern(doc, (pattern, pointer) => {
+    try {
+      linearPattern(pattern);
+    } catch (error) {
+      if (!(error instanceof PatternError)) throw error;
+      problems.push(`${pointer} ${JSON.stringify(pattern)}: ${error.message}`);
+    }
+  });
   return problems;
 }

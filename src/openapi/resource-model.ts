@@ -22,6 +22,7 @@ import {
   parametersOf,
   resolve,
 } from './document.js';
+import { checkFakerSizes } from './faker-sizes.js';
 
 /** What an operation does to the resource. */
 export type OperationKind = 'list' | 'create' | 'read' | 'replace' | 'delete';
@@ -321,6 +322,18 @@ function checkRecordFits(name: string, fields: readonly ModelField[], create: Op
   throw new SpecError(`a ${name} takes at least ${least} bytes of JSON ${why}, more than the ${limit} bytes ${where}: no client could send one; ${fix}`);
 }
 
+/** Refuses an `x-faker` of a field a create sends whose arguments count more than the create accepts (faker-sizes.ts). */
+function checkDrawnFits(doc: OpenApiDocument, fields: readonly ModelField[], create: OperationEntry | undefined): void {
+  const limit = (create && bodyLimitOf(create)) ?? DEFAULT_MAX_BODY_BYTES;
+  const where = create === undefined ? 'a body may carry' : `${create.operationId} accepts (x-max-body-bytes)`;
+  checkFakerSizes(
+    doc,
+    fields.filter((field) => field.writable),
+    limit,
+    where,
+  );
+}
+
 /** The id: the one field every record has that a client never sends, or, without a create, the field named `id`. */
 function idOf(fields: readonly ModelField[], itemParameter: JsonSchema & { readonly name: string }, hasCreate: boolean): ModelId {
   const assigned = fields.filter((field) => field.required && !field.writable);
@@ -453,6 +466,7 @@ export function readResourceModel(doc: OpenApiDocument, validators: ValidatorLoo
   const create = classified.find((operation) => operation.kind === 'create');
   const fields = fieldsOf(doc, record, create === undefined ? undefined : jsonSchema(create.entry.operation.requestBody?.content));
   checkRecordFits(name, fields, create?.entry);
+  checkDrawnFits(doc, fields, create?.entry);
   const collectionPath = collectionOf(classified[0]?.entry.path ?? '/');
   const item = itemParameterOf(doc, classified, collectionPath);
   const validateRecord = validators(name);

@@ -185,10 +185,11 @@ describe('petstore-mock --spec', () => {
     }
   });
 
-  // The red team's spec: `x-faker: { string.alpha: { length: 100000000 } }` drew 3.3 GB before the mock listened (red team 11 #2).
+  // The red team's spec: `x-faker: { string.alpha: { length: 100000000 } }` drew 3.3 GB before the mock listened (red team 11 #2);
+  // such a count is now refused before the draw (spec-faker-bounds.test.ts). What is drawn is measured in bytes too: 600,000 euro signs are 1.8 MB.
   it('refuses a seed whose x-faker draws a record no create could carry, with a sentence (exit 2)', async () => {
     const doc = variantSpec();
-    nodeAt(doc, 'components', 'schemas', 'NewPet', 'properties').name = { type: 'string', 'x-faker': { 'string.alpha': { length: 2_000_000 } } };
+    nodeAt(doc, 'components', 'schemas', 'NewPet', 'properties').name = { type: 'string', 'x-faker': { 'string.fromCharacters': ['€', 600_000] } };
     const drawn = join(dir, 'long-faker.yaml');
     await writeFile(drawn, stringify(doc));
     const refused = await runCli('petstore-mock', ['--port', '0', '--spec', drawn, '--count', '3']);

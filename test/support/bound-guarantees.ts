@@ -43,12 +43,12 @@ const petsOf = async (mock: StartedMock, session: string) =>
   ((await (await fetch(adminUrl(mock, '/__mock/health'), { headers: { 'x-mock-session': session } })).json()) as { pets: number }).pets;
 
 /**
- * The modes whose sessions keep their pets in the mock's process, each in the same `Sessions` and its
- * one budget of pets (src/mock/state/sessions.ts): with `--store` they are Redis's, bounded by its
- * `maxmemory` (docs/guarantees.md), and `--proxy` opens no named session (`X-Mock-Session` is not
+ * The modes whose sessions keep pets: in the mock's process, each in the same `Sessions` and its one
+ * budget of pets (src/mock/state/sessions.ts), or in Redis (`--store`, `--workers`), held to the same
+ * budget by the script that writes them (src/mock/state/redis/scripts.ts); `--proxy` opens no named session (`X-Mock-Session` is not
  * its: `GET /__mock/sessions` stays empty, a `POST /__mock/pets` naming one goes to its default session).
  */
-const PETS_IN_PROCESS = ['memory', '--state', '--profile'];
+const PETS_IN_PROCESS = ['memory', '--state', '--profile', '--store redis://', '--workers 2'];
 
 /**
  * The real numbers, 16 MiB a session and 64 MiB together (`SESSION_PETS_BYTES`, `SESSIONS_PETS_BYTES`):

@@ -160,23 +160,26 @@ const SESSION_PETS_BOUND: Bound = { ownerBytes: SESSION_PETS_BYTES, totalBytes: 
 /** The bound of the named sessions' pets: each within `SESSION_PETS_BYTES`, all within `SESSIONS_PETS_BYTES`. */
 export const NAMED_SESSIONS_PETS_BOUND: Bound = { ownerBytes: SESSION_PETS_BYTES, totalBytes: SESSIONS_PETS_BYTES };
 
-/** The 429's message for a put or a create that would pass the pets' bound: which part, and what to do. */
-function fullMessage(over: Overrun, bound: Required<Bound>): string {
+/** The 429's message for a put or a create that would pass the pets' bound: which part, and what to do (every store says it). */
+export function fullMessage(over: Overrun, bound: Required<Bound>): string {
   const alone = `The session would hold more than ${bound.ownerBytes} bytes of pets of its own, its cap (SESSION_PETS_BYTES, docs/guarantees.md); nothing was changed. Reset the session (POST /__mock/reset with its X-Mock-Session), or seed large data with --data.`;
   if (over !== 'total bytes') return alone;
   return `The named sessions would hold more than ${bound.totalBytes} bytes of pets of their own together, their cap (SESSIONS_PETS_BYTES, docs/guarantees.md); nothing was changed. Reset or drop sessions you are done with (POST /__mock/sessions/<name>/reset, DELETE /__mock/sessions/<name>), or seed large data with --data.`;
 }
 
+/** What a pet of a session's own is counted as besides 2 bytes a character of its JSON: its place in the session's lists. */
+export const PET_ENTRY_BYTES = 128;
+
 /** What one pet of a session's own is counted as. */
 function entryBytes(entry: Entry): number {
-  return 128 + 2 * jsonOf(entry).length;
+  return PET_ENTRY_BYTES + 2 * jsonOf(entry).length;
 }
 
 /**
  * What the tombstone of a removed seeded pet is counted as: its id's entry in the overlay's map (a
  * million deletes in one session held 32 MiB that no budget saw, red team 10 #6).
  */
-const TOMBSTONE_BYTES = 48;
+export const TOMBSTONE_BYTES = 48;
 
 /**
  * What restoring `saved` into a session counts against its cap: what the changes that saved it counted.

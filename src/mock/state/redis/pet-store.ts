@@ -8,12 +8,14 @@
  * by id (`POST /__mock/pets`), replaced or removed may be seeded ones: in such a session every read
  * asks Redis, and a change to the default session reaches every replica before it is answered.
  */
+import { Budget } from '../../../bounds/budget.js';
+import { SessionFullError } from '../../../errors.js';
 import { stringifyJson } from '../../../json/lossless.js';
 import type { PetStatus } from '../../../types.js';
 import type { Pending } from '../../core/pending.js';
 import { compareIds, filterValueOf, idsAfter } from '../seed-index.js';
 import { DEFAULT_SESSION } from '../sessions.js';
-import { type PetDraft, type PetStore, petOf, type SavedPets, type StoredPet } from '../store.js';
+import { fullMessage, NAMED_SESSIONS_PETS_BOUND, type PetDraft, type PetStore, petOf, type SavedPets, type StoredPet } from '../store.js';
 import { settle } from './change-feed.js';
 import type { CreatedCache } from './created-cache.js';
 import type { SessionWrite } from './redis-client.js';
@@ -27,6 +29,15 @@ interface Beyond {
   readonly put: ReadonlyMap<string, string>;
   /** The ids of the pets created since the first put, in creation order. */
   readonly made: readonly string[];
+}
+
+/** The named sessions' bound of pets, as the memory store's 429 names it. */
+const PETS_BOUND = new Budget(NAMED_SESSIONS_PETS_BOUND).bound;
+
+/** Throws the memory store's 429 for a script's refusal past the session's budget (scripts.ts `spend`): -2 its own cap, -3 the named sessions'. */
+function withinBudget<T>(reply: T): T {
+  if (reply === -2 || reply === -3) throw new SessionFullError(fullMessage(reply === -2 ? 'owner bytes' : 'total bytes', PETS_BOUND));
+  return reply;
 }
 
 /** What the session's `put` hash holds for a pet removed: a tombstone, which keeps its id taken. */
@@ -118,7 +129,7 @@ export class RedisPetStore implements PetStore {
     return this.#state.inWorld(
       (world, _, view) =>
         creates.add(this.#name, world, draft, tail).then((k): StoredPet | -1 => {
-          if (k === -1) return -1;
+          if (withinBudget(k) === -1) return -1;
           // A number k, or, in a session with pets put into it, the id itself.
           if (typeof k === 'string') return { id: exactId(BigInt(k)), ...draft };
           this.#cacheOf(view)?.keep(k, world.createdJson(k, tail));
@@ -136,8 +147,10 @@ export class RedisPetStore implements PetStore {
   async put(pets: readonly StoredPet[]): Promise<void> {
     const { redis, prefix } = this.#state;
     const highest = idsAfter(pets);
-    const told = await this.#state.inWorld((world) =>
-      redis.petstorePut(...this.#sessionWrite(world), highest === 0n ? '' : String(highest), prefix, ...putArguments(world, pets)),
+    const told = withinBudget(
+      await this.#state.inWorld((world) =>
+        redis.petstorePut(...this.#sessionWrite(world), highest === 0n ? '' : String(highest), prefix, ...putArguments(world, pets)),
+      ),
     );
     // Every replica serves the default session's seeded pets from memory: answered once none still may.
     if (told === 1) await settle();
@@ -246,9 +259,11 @@ export class RedisPetStore implements PetStore {
    */
   async #change(id: number | bigint, json: string): Promise<0 | 1 | 2> {
     const { redis, prefix } = this.#state;
-    const told = await this.#state.inWorld((world) => redis.petstoreChange(...this.#sessionWrite(world), prefix, String(id), json, whereOf(world, id)));
+    const told = withinBudget(
+      await this.#state.inWorld((world) => redis.petstoreChange(...this.#sessionWrite(world), prefix, String(id), json, whereOf(world, id))),
+    );
     if (told === 2) await settle();
-    return told;
+    return told as 0 | 1 | 2;
   }
 
   /** Back to the seeded pets and the base clock, on every replica. */

@@ -37,7 +37,7 @@ export interface ScriptCommands {
   };
   readonly petstoreChange: {
     readonly args: [...SessionWrite, prefix: string, id: string, json: string, where: string];
-    readonly reply: 0 | 1 | 2;
+    readonly reply: 0 | 1 | 2 | -2 | -3;
   };
   readonly petstoreCreated: {
     readonly args: [keyCount: 5 | 6, ...keysThenArgs: (string | number)[]];

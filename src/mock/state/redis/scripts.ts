@@ -18,11 +18,14 @@
  *                to 2^63); that it exists says the session has pets put into it
  *   added        how many pets of `put` have an id no seeded or numbered created pet has, less the pets removed
  *   made         list of the ids of the pets created since the first put, in creation order
- * and `<prefix>sessions`, a sorted set of the named sessions by the Redis time of their last use. A
+ *   bytes        what the session's own pets and tombstones are counted as (`spend`)
+ * and `<prefix>sessions`, a sorted set of the named sessions by the Redis time of their last use, and
+ * `<prefix>pets-bytes`, what the named sessions' own pets are counted as together. A
  * script that reads or writes pets first checks `<prefix>seed:recipe` against the generation the
  * replica serves; one that moves the default session's clock publishes on `<prefix>changes`.
  */
 import type { ClientContext, Result } from 'ioredis';
+import { PET_ENTRY_BYTES, SESSION_PETS_BYTES, SESSIONS_PETS_BYTES, TOMBSTONE_BYTES } from '../store.js';
 import { CHANGES } from './change-feed.js';
 import type { ScriptCommands } from './redis-client.js';
 
@@ -32,10 +35,38 @@ const NOW_MS = `local function now_ms() local t = redis.call('TIME') return t[1]
 /** Where `drop_keys` names the list of each value of the spec's filter (`st:sold`): `scriptsFor` writes them in. */
 const FILTER_LISTS = '--[[filter lists]]';
 
-/** Deletes every key of one session. */
+/** Deletes every key of one session, giving what its pets were counted as back to the named sessions' total. */
 const DROP_KEYS = `local function drop_keys(prefix, name)
   local base = prefix .. 's:' .. name .. ':'
-  redis.call('DEL', base .. 'n', base .. 'pets', base .. 'clock', base .. 'put', base .. 'top', base .. 'added', base .. 'made', base .. 'born'${FILTER_LISTS})
+  local bytes = tonumber(redis.call('GET', base .. 'bytes') or '0')
+  if name ~= 'default' and bytes ~= 0 then redis.call('DECRBY', prefix .. 'pets-bytes', bytes) end
+  redis.call('DEL', base .. 'n', base .. 'pets', base .. 'clock', base .. 'put', base .. 'top', base .. 'added', base .. 'made', base .. 'born', base .. 'bytes'${FILTER_LISTS})
+end`;
+
+/**
+ * A session's own pets held to the budget the memory store holds them to (store.ts): a pet counted
+ * 128 bytes and 2 a byte of its JSON as Redis keeps it, a tombstone 48, each session within
+ * `SESSION_PETS_BYTES` and the named ones within `SESSIONS_PETS_BYTES` together. `counted` is what an
+ * entry of `put` (or `pets`) is counted as; `spend` adds `delta` to the session (name '' or 'default' for
+ * the default one) and returns 0, or, changing nothing, 1 past the session's cap and 2 past the total.
+ */
+const BUDGET = `local function counted(json)
+  if not json then return 0 end
+  if json == '' then return ${TOMBSTONE_BYTES} end
+  return ${PET_ENTRY_BYTES} + 2 * #json
+end
+local function spend(prefix, name, delta, unchecked)
+  local named = name ~= '' and name ~= 'default'
+  local key = prefix .. 's:' .. (named and name or 'default') .. ':bytes'
+  if delta > 0 and not unchecked then
+    if tonumber(redis.call('GET', key) or '0') + delta > ${SESSION_PETS_BYTES} then return 1 end
+    if named and tonumber(redis.call('GET', prefix .. 'pets-bytes') or '0') + delta > ${SESSIONS_PETS_BYTES} then return 2 end
+  end
+  if delta ~= 0 then
+    redis.call('INCRBY', key, delta)
+    if named then redis.call('INCRBY', prefix .. 'pets-bytes', delta) end
+  end
+  return 0
 end`;
 
 /** A Lua string literal of `text`, each character but letters, digits and a few safe ones as a decimal escape (Lua 5.1 has no `\u`). */
@@ -97,17 +128,32 @@ end`;
  * go to. ARGV: recipe, the session name ('' for the default session), then per pet the index in KEYS
  * of its status list and its JSON without its id. Each pet's number, the pet and its place in the
  * status index are written in one step, so no reader ever sees a pet half made, and a generation
- * changed under the replica makes none (-1). Returns each pet's number k, in order; in a session with
+ * changed under the replica makes none (-1). A pet past the session's budget (`spend`), and each after
+ * it in the batch, is made not: -2 past the session's cap, -3 past the named sessions'. Returns each pet's number k, in order; in a session with
  * pets put into it, each one's id (a string: exact beyond 2^53): the next after the largest below
  * 2^62 (or the last created) that no pet put holds.
  */
 const CREATE = `${NOW_MS}
 ${REGISTER}
+${BUDGET}
 ${SAME_WORLD}
 register(KEYS[4], ARGV[2])
 local made = {}
+-- The pets the session's budget takes, in order: those after the first it refuses are refused too (-2, -3).
+local prefix = string.sub(KEYS[4], 1, #KEYS[4] - #'sessions')
+local last = #ARGV
+for i = 3, #ARGV, 2 do
+  local over = spend(prefix, ARGV[2], counted(ARGV[i + 1]))
+  if over ~= 0 then
+    last = i - 1
+    for _ = i, #ARGV, 2 do made[#made + 1] = -1 - over end
+    break
+  end
+end
+local refused = made
+made = {}
 if redis.call('EXISTS', KEYS[5]) == 1 then
-  for i = 3, #ARGV, 2 do
+  for i = 3, last, 2 do
     -- Past 2^62 the ids of pets put may lie ahead: a created pet skips each, never replaces one.
     local id
     repeat
@@ -115,17 +161,21 @@ if redis.call('EXISTS', KEYS[5]) == 1 then
       id = redis.call('GET', KEYS[5])
     until redis.call('HEXISTS', KEYS[6], id) == 0
     redis.call('HSET', KEYS[6], id, '{"id":' .. id .. ',' .. ARGV[i + 1])
+    -- Kept with its id here, counted so: what a replace or a delete of it gives back.
+    spend(prefix, ARGV[2], 2 * (#id + 7), true)
     redis.call('INCR', KEYS[7])
     redis.call('RPUSH', KEYS[8], id)
     made[#made + 1] = id
   end
+  for _, no in ipairs(refused) do made[#made + 1] = no end
   return made
 end
+local count = (last - 2) / 2
+if count == 0 then return refused end
 -- A command per key, not per pet: what a script costs Redis is mostly per call.
-local count = (#ARGV - 2) / 2
 local k = redis.call('INCRBY', KEYS[2], count) - count
 local fields, lists = {}, {}
-for i = 3, #ARGV, 2 do
+for i = 3, last, 2 do
   k = k + 1
   fields[#fields + 1] = k
   fields[#fields + 1] = ARGV[i + 1]
@@ -136,6 +186,7 @@ for i = 3, #ARGV, 2 do
 end
 redis.call('HSET', KEYS[3], unpack(fields))
 for list, ks in pairs(lists) do redis.call('RPUSH', KEYS[list], unpack(ks)) end
+for _, no in ipairs(refused) do made[#made + 1] = no end
 return made`;
 
 /**
@@ -160,13 +211,19 @@ end`;
  * the id created pet 0 would have, the largest id put below 2^62 (or ''), prefix, then per pet its
  * id, its JSON, and 's' for a seeded id, its created number k when it would be one, else '0'.
  * Ids are decimal strings compared as such: Lua's numbers are doubles, inexact beyond 2^53.
- * Returns 1 when every replica is told, else 0.
+ * Returns 1 when every replica is told, else 0; -2 or -3, nothing put, past the session's budget (`spend`).
  */
 const PUT = `${NOW_MS}
 ${REGISTER}
 ${START_TOP}
+${BUDGET}
 ${SAME_WORLD}
 local function greater(a, b) if #a ~= #b then return #a > #b end return a > b end
+-- All or nothing within the session's budget, as in memory: each pet in place of what put held for its id.
+local delta = 0
+for i = 7, #ARGV, 3 do delta = delta + counted(ARGV[i + 1]) - counted(redis.call('HGET', KEYS[3], ARGV[i])) end
+local over = spend(ARGV[6], ARGV[2], delta)
+if over ~= 0 then return -1 - over end
 local n = tonumber(redis.call('GET', KEYS[2]) or '0')
 start_top(KEYS[4], n, ARGV[3], ARGV[4])
 if ARGV[5] ~= '' and greater(ARGV[5], redis.call('GET', KEYS[4])) then redis.call('SET', KEYS[4], ARGV[5]) end
@@ -185,15 +242,21 @@ return 0`;
  * registry. ARGV: recipe, session name ('' for the default one), the largest seeded id below 2^62, the
  * id created pet 0 would have, prefix, the pet's id, its new JSON ('' to remove it), and where its id
  * is ('s', k or '0', as for `PUT`). A removed pet leaves a tombstone, so its id is never given again.
- * Returns 0 when the session holds no such pet, 2 when every replica is told, else 1.
+ * Returns 0 when the session holds no such pet, 2 when every replica is told, else 1; -2 or -3, nothing
+ * changed, past the session's budget (`spend`).
  */
 const CHANGE = `${NOW_MS}
 ${REGISTER}
 ${START_TOP}
+${BUDGET}
 ${SAME_WORLD}
 local n = tonumber(redis.call('GET', KEYS[2]) or '0')
 local id, json = ARGV[6], ARGV[7]
-if not holds(redis.call('HGET', KEYS[3], id), ARGV[8], n) then return 0 end
+local prior = redis.call('HGET', KEYS[3], id)
+if not holds(prior, ARGV[8], n) then return 0 end
+-- The pet or tombstone in place of what put held for the id, within the session's budget.
+local over = spend(ARGV[5], ARGV[2], counted(json) - counted(prior))
+if over ~= 0 then return -1 - over end
 start_top(KEYS[4], n, ARGV[3], ARGV[4])
 redis.call('HSET', KEYS[3], id, json)
 if json == '' then redis.call('DECR', KEYS[5]) end

@@ -266,7 +266,14 @@ async function seedOnce(
         await redis.del(lockKey);
         return done;
       }
-      return { recipe: wanted, text: await writeSeed(redis, prefix, wanted, source) };
+      try {
+        return { recipe: wanted, text: await writeSeed(redis, prefix, wanted, source) };
+      } catch (error) {
+        // A seed that cannot be drawn (a record past what a create accepts) stops this replica with its
+        // sentence; its lock, still its own, is freed, so the next to start is not held 30 s to say the same.
+        if ((await redis.get(lockKey)) === holder) await redis.del(lockKey);
+        throw error;
+      }
     }
     if (Date.now() > deadline) throw new Error(`another replica has been seeding namespace ${prefix.slice(0, -1)} for too long; try again, or clear its keys.`);
     await wait(50);

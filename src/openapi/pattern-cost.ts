@@ -1,0 +1,125 @@
+/**
+ * What a spec's patterns may cost together. One pattern's automaton has at most 1,024 states, and a
+ * character of a text costs at most a step a state (linear-pattern.ts); but a string is run through
+ * every pattern of its place in the schema: its own, those of each `allOf`, `anyOf`, `oneOf`, `not`,
+ * `if`/`then`/`else` and `$ref` there. So the states those patterns have, summed, are what a character of
+ * the string may cost (an `anyOf` of 400 patterns of 600 states held the mock 16.5 s on one 1 MB name).
+ * They are bounded by the same 1,024 as one pattern: whatever the spec, a character of any string a
+ * client or a deployment sends costs at most what the largest single pattern's does. The spec's
+ * patterns, each counted once (a validator keeps one automaton a pattern), are bounded in all too,
+ * which bounds the automata the mock and the verifier keep.
+ */
+import type { JsonSchema, OpenApiDocument } from './document.js';
+import { resolve } from './document.js';
+import { eachPattern, MAX_PATTERN_STATES, patternStates } from './linear-pattern.js';
+import { SCHEMA_BASE, validatorSchemas } from './schemas.js';
+
+/** The most states the patterns a string may be run through may have in all: one pattern's most. */
+const MAX_STRING_PATTERN_STATES = MAX_PATTERN_STATES;
+
+/** The most states a spec's patterns, each counted once, may have in all: 16 patterns of the most states. */
+const MAX_SPEC_PATTERN_STATES = 16 * MAX_PATTERN_STATES;
+
+/** Keywords whose schemas apply to the value itself, at its place: their patterns add up. */
+const SAME_PLACE = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', '$ref'];
+
+/** Keywords whose schemas apply to the members or items of the value, each at a place of its own. */
+const INNER_PLACES = [
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'contains',
+  'unevaluatedItems',
+];
+
+/** The schemas a keyword's value holds: itself, the items of a list, or the members of a map. */
+function schemasIn(keyword: string, value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (keyword === 'properties' || keyword === 'patternProperties' || keyword === 'dependentSchemas') return Object.values(value ?? {});
+  return [value];
+}
+
+/** Counts, for each schema of one spec, the most states a string inside a value of it may be run through. */
+class PatternCost {
+  readonly #doc: OpenApiDocument;
+  readonly #known = new Map<object, number>();
+  readonly #open = new Set<object>();
+  readonly #states = new Map<string, number>();
+
+  constructor(doc: OpenApiDocument) {
+    this.#doc = doc;
+  }
+
+  states(pattern: unknown): number {
+    if (typeof pattern !== 'string') return 0;
+    let states = this.#states.get(pattern);
+    if (states === undefined) {
+      states = patternStates(pattern);
+      this.#states.set(pattern, states);
+    }
+    return states;
+  }
+
+  /** The sum at the worst place: the value's own patterns, plus the worst of the places inside it (members, items, and names of members). */
+  of(schema: unknown): number {
+    if (typeof schema !== 'object' || schema === null) return 0;
+    const known = this.#known.get(schema);
+    if (known !== undefined) return known;
+    // A schema met again inside itself applies to a value further in, counted where that value's place is.
+    if (this.#open.has(schema)) return 0;
+    this.#open.add(schema);
+    const node = schema as JsonSchema;
+    let here = this.states(node.pattern);
+    for (const keyword of SAME_PLACE) {
+      const value = keyword === '$ref' ? this.#target(node.$ref) : node[keyword];
+      for (const inner of schemasIn(keyword, value)) here += this.of(inner);
+    }
+    // A member's name is a string too, run through every name pattern and `propertyNames`.
+    let worstInside = Object.keys(node.patternProperties ?? {}).reduce((sum, name) => sum + this.states(name), this.of(node.propertyNames));
+    for (const keyword of INNER_PLACES) for (const inner of schemasIn(keyword, node[keyword])) worstInside = Math.max(worstInside, this.of(inner));
+    this.#open.delete(schema);
+    const cost = here + worstInside;
+    this.#known.set(schema, cost);
+    return cost;
+  }
+
+  /** The schema a `$ref` names inside the spec (as the validators write it, or as the spec does), else none. */
+  #target(ref: unknown): unknown {
+    if (typeof ref !== 'string') return undefined;
+    const local = ref.startsWith(SCHEMA_BASE) ? `#/${ref.slice(SCHEMA_BASE.length)}` : ref;
+    return local.startsWith('#/') ? resolve(this.#doc, { $ref: local }) : undefined;
+  }
+}
+
+/**
+ * Sentences refusing a spec whose patterns cost too much together: a schema one of whose strings may be
+ * run through patterns of more than 1,024 states in all, or patterns of more than 16,384 states in the spec.
+ * @example
+ * patternCostProblems(openapi); // []: the bundled spec's worst string meets one pattern of 120 states
+ */
+export function patternCostProblems(doc: OpenApiDocument): string[] {
+  const cost = new PatternCost(doc);
+  const problems: string[] = [];
+  const over = Object.entries(validatorSchemas(doc))
+    .map(([name, schema]) => [name, cost.of(schema)] as const)
+    .filter(([, states]) => states > MAX_STRING_PATTERN_STATES);
+  const [worst, ...others] = over.sort((a, b) => b[1] - a[1]);
+  if (worst !== undefined) {
+    const also = others.length > 0 ? ` (as may one of ${others.map(([name]) => name).join(', ')}, which hold it)` : '';
+    problems.push(
+      `a string of ${worst[0]} may be run through patterns of ${worst[1]} states in all${also}: its own, and those of each allOf, anyOf, oneOf and $ref at its place, more than ${MAX_STRING_PATTERN_STATES}, what one pattern may have; each character costs a step a state, so write fewer or smaller patterns there (a list of values is an enum)`,
+    );
+  }
+  const counted = new Set<string>();
+  eachPattern(doc, (pattern) => counted.add(pattern));
+  const total = [...counted].reduce((sum, pattern) => sum + cost.states(pattern), 0);
+  if (total > MAX_SPEC_PATTERN_STATES)
+    problems.push(
+      `the spec's ${counted.size} patterns have ${total} states in all, more than ${MAX_SPEC_PATTERN_STATES} (each is an automaton the mock and the verifier keep); write fewer or smaller patterns`,
+    );
+  return problems;
+}
