@@ -7,8 +7,8 @@ import { nestingProblem, passesBytes } from '../json/nesting.js';
 import type { CompiledSpec } from './bundled-model.js';
 import type { OpenApiDocument } from './document.js';
 import { linearPatternProblems, linearRegExp } from './linear-pattern.js';
-import { patternCostProblems } from './pattern-cost.js';
 import { readResourceModel, type ValidatorLookup } from './resource-model.js';
+import { schemaCostProblems } from './schema-cost.js';
 import { componentSchemas, validatorSchemas } from './schemas.js';
 
 /** Keywords OpenAPI 3.1 adds to JSON Schema; they annotate and never fail a value. */
@@ -72,8 +72,8 @@ export function compileSpec(doc: OpenApiDocument): CompiledSpec {
   // Each validator is compiled on first use: a pattern it could not run is refused here, at start, not while answering.
   const patterns = linearPatternProblems(doc);
   if (patterns.length > 0) throw new SpecError(`the spec's pattern ${patterns.join('; and ')}`);
-  // And what they cost together: a string run through many patterns pays each (pattern-cost.ts).
-  const costs = patternCostProblems(doc);
+  // And what checking a value costs: the schemas at one place, and the patterns a string pays each of (schema-cost.ts).
+  const costs = schemaCostProblems(doc);
   if (costs.length > 0) throw new SpecError(costs.join('; and '));
   const validators = compiledValidators(doc);
   try {

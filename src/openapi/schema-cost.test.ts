@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { openapi } from '../generated/openapi.js';
+import type { OpenApiDocument } from './document.js';
+import { schemaCostProblems } from './schema-cost.js';
+
+/** The bundled spec with `schemas` added to its components. */
+function withSchemas(schemas: Record<string, unknown>): OpenApiDocument {
+  const doc = structuredClone(openapi) as unknown as { components: { schemas: Record<string, unknown> } };
+  Object.assign(doc.components.schemas, schemas);
+  return doc as unknown as OpenApiDocument;
+}
+
+/** A pattern of 602 states. */
+const BIG = { pattern: '[ab]{600}c' };
+
+describe('schemaCostProblems', () => {
+  it('takes the bundled spec, whose strings each meet one pattern of 120 states at most', () => {
+    expect(schemaCostProblems(openapi)).toEqual([]);
+  });
+
+  it('adds the patterns a string meets at its place (its own, allOf, anyOf, $ref), and takes the worst of the places inside a value', () => {
+    // Two members, each at a place of its own: 602 states at the worst place.
+    expect(schemaCostProblems(withSchemas({ Big: BIG, Two: { type: 'object', properties: { a: BIG, b: { $ref: '#/components/schemas/Big' } } } }))).toEqual([]);
+    // The same string run through its own pattern and a $ref's: 1,204.
+    const [same] = schemaCostProblems(withSchemas({ Big: BIG, Both: { ...BIG, allOf: [{ $ref: '#/components/schemas/Big' }] } }));
+    expect(same).toMatch(/^a string of Both may be run through patterns of 1204 states in all: /);
+    // A member's name meets each name pattern and propertyNames.
+    const [names] = schemaCostProblems(withSchemas({ Keys: { type: 'object', propertyNames: BIG, patternProperties: { '[ab]{601}c': {} } } }));
+    expect(names).toMatch(/^a string of Keys may be run through patterns of 1205 states in all: /);
+  });
+
+  it('counts a schema met again inside itself at the place of the value further in', () => {
+    const tree = { type: 'object', properties: { label: BIG, children: { type: 'array', items: { $ref: '#/components/schemas/Tree' } } } };
+    expect(schemaCostProblems(withSchemas({ Tree: tree }))).toEqual([]);
+  });
+});
+
+/** Schemas `L0`…`L{levels}`: each an anyOf of `width` $refs to the next, the last a string. */
+function fanOut(levels: number, width: number): Record<string, unknown> {
+  const schemas: Record<string, unknown> = { [`L${levels}`]: { type: 'string', maxLength: 20 } };
+  for (let level = 0; level < levels; level++)
+    schemas[`L${level}`] = { anyOf: Array.from({ length: width }, () => ({ $ref: `#/components/schemas/L${level + 1}` })) };
+  return schemas;
+}
+
+describe('the schemas a value is checked against at one place', () => {
+  it('counts each $ref each time it is reached: ten of ten of ten is refused, ten of ten is not', () => {
+    expect(schemaCostProblems(withSchemas(fanOut(2, 10)))).toEqual([]);
+    const [refused] = schemaCostProblems(withSchemas(fanOut(3, 10)));
+    // Each branch `{ $ref }` is a schema, and so is what it names: L2 is 1 + 10 × 2, L1 1 + 10 × 22, L0 1 + 10 × 222.
+    expect(refused).toMatch(
+      /^a value of L0 may be checked against 2221 schemas: at its place and at one place inside it, each allOf, anyOf, oneOf and \$ref counted each time it is reached, more than 1000; /,
+    );
+    // Two million checks a value, six deep: still counted at once, each schema once.
+    expect(schemaCostProblems(withSchemas(fanOut(6, 10)))[0]).toMatch(/^a value of L0 may be checked against 2222221 schemas/);
+  });
+
+  it('counts the branches of one wide anyOf, and a value further in at its own place', () => {
+    const consts = (count: number) => ({ anyOf: Array.from({ length: count }, (_, index) => ({ const: `n${index}` })) });
+    expect(schemaCostProblems(withSchemas({ Wide: consts(999) }))).toEqual([]);
+    expect(schemaCostProblems(withSchemas({ Wide: consts(20_000) }))[0]).toMatch(
+      /^a value of Wide may be checked against 20001 schemas: at its place and at one place inside it/,
+    );
+    // 600 branches at each of two places, one inside the other: a value of Outer meets both, one of Pair the worst of its two members.
+    expect(schemaCostProblems(withSchemas({ Outer: { ...consts(600), properties: { inner: consts(600) } } }))[0]).toMatch(
+      /^a value of Outer may be checked against 1202 schemas/,
+    );
+    expect(schemaCostProblems(withSchemas({ Pair: { type: 'object', properties: { a: consts(600), b: consts(600) } } }))).toEqual([]);
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * What checking a value against a spec's schemas may cost, bounded at load. Each schema's keywords apply
+ * at a place of the value: its own place (`allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `$ref`,
+ * whose schemas add up there, each counted each time it is reached) or places inside it (members, items).
+ * Two measures are summed at a value's place and at the worst place inside it, and held:
+ * - the schemas a value is checked against: at most 1,000. An `anyOf` of ten `$ref`s to a schema
+ *   that is itself an `anyOf` of ten, six deep (24 KB of spec), made one create a million checks and held
+ *   the mock for seconds to minutes (red team 13 #6); an `anyOf` of 20,000 `const`s, 30 s to load (#4);
+ * - the states of the patterns a string is run through: one pattern's automaton has at most 1,024 states,
+ *   and a character of a text costs at most a step a state (linear-pattern.ts); an `anyOf` of 400 patterns
+ *   of 600 states held the mock 16.5 s on one 1 MB name. They are bounded by the same 1,024 as one
+ *   pattern: whatever the spec, a character costs at most what the largest single pattern's does. The
+ *   spec's patterns, each counted once (a validator keeps one automaton a pattern), are bounded in all
+ *   too, which bounds the automata the mock and the verifier keep.
+ */
+import type { JsonSchema, OpenApiDocument } from './document.js';
+import { resolve } from './document.js';
+import { eachPattern, MAX_PATTERN_STATES, patternStates } from './linear-pattern.js';
+import { SCHEMA_BASE, validatorSchemas } from './schemas.js';
+
+/** The most states the patterns a string may be run through may have in all: one pattern's most. */
+const MAX_STRING_PATTERN_STATES = MAX_PATTERN_STATES;
+
+/** The most states a spec's patterns, each counted once, may have in all: 16 patterns of the most states. */
+const MAX_SPEC_PATTERN_STATES = 16 * MAX_PATTERN_STATES;
+
+/** Keywords whose schemas apply to the value itself, at its place: their patterns add up. */
+const SAME_PLACE = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', '$ref'];
+
+/** Keywords whose schemas apply to the members or items of the value, each at a place of its own. */
+const INNER_PLACES = [
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'contains',
+  'unevaluatedItems',
+];
+
+/** The schemas a keyword's value holds: itself, the items of a list, or the members of a map. */
+function schemasIn(keyword: string, value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (keyword === 'properties' || keyword === 'patternProperties' || keyword === 'dependentSchemas') return Object.values(value ?? {});
+  return [value];
+}
+
+/** The most schemas a value is checked against at its place and at one place inside it (the worst one). */
+const MAX_PLACE_SCHEMAS = 1_000;
+
+/** What one schema costs at its place, and what the names of a value's members cost (they are strings too). */
+interface Measure {
+  here(node: JsonSchema): number;
+  names(node: JsonSchema): number;
+}
+
+/** The states of each pattern, counted once. */
+class PatternStates {
+  readonly #states = new Map<string, number>();
+
+  of(pattern: unknown): number {
+    if (typeof pattern !== 'string') return 0;
+    let states = this.#states.get(pattern);
+    if (states === undefined) {
+      states = patternStates(pattern);
+      this.#states.set(pattern, states);
+    }
+    return states;
+  }
+}
+
+/** Counts, for each schema of one spec, a measure summed at the worst place of a value of it. */
+class PlaceCost {
+  readonly #doc: OpenApiDocument;
+  readonly #measure: Measure;
+  readonly #known = new Map<object, number>();
+  readonly #open = new Set<object>();
+
+  constructor(doc: OpenApiDocument, measure: Measure) {
+    this.#doc = doc;
+    this.#measure = measure;
+  }
+
+  /** The sum at the worst place: the value's own, plus the worst of the places inside it (members, items, and names of members). */
+  of(schema: unknown): number {
+    if (typeof schema !== 'object' || schema === null) return 0;
+    const known = this.#known.get(schema);
+    if (known !== undefined) return known;
+    // A schema met again inside itself applies to a value further in, counted where that value's place is.
+    if (this.#open.has(schema)) return 0;
+    this.#open.add(schema);
+    const node = schema as JsonSchema;
+    let here = this.#measure.here(node);
+    for (const keyword of SAME_PLACE) {
+      const value = keyword === '$ref' ? this.#target(node.$ref) : node[keyword];
+      for (const inner of schemasIn(keyword, value)) here += this.of(inner);
+    }
+    // A member's name is a string too, run through every name pattern and `propertyNames`.
+    let worstInside = this.#measure.names(node) + this.of(node.propertyNames);
+    for (const keyword of INNER_PLACES) for (const inner of schemasIn(keyword, node[keyword])) worstInside = Math.max(worstInside, this.of(inner));
+    this.#open.delete(schema);
+    const cost = here + worstInside;
+    this.#known.set(schema, cost);
+    return cost;
+  }
+
+  /** The schema a `$ref` names inside the spec (as the validators write it, or as the spec does), else none. */
+  #target(ref: unknown): unknown {
+    if (typeof ref !== 'string') return undefined;
+    const local = ref.startsWith(SCHEMA_BASE) ? `#/${ref.slice(SCHEMA_BASE.length)}` : ref;
+    return local.startsWith('#/') ? resolve(this.#doc, { $ref: local }) : undefined;
+  }
+}
+
+/** The worst of `schemas` by `cost`, as a sentence's start: its name, what it costs, and the others past `most` that hold it. */
+function worstOver(schemas: Record<string, unknown>, cost: PlaceCost, most: number): { name: string; cost: number; also: string } | undefined {
+  const over = Object.entries(schemas)
+    .map(([name, schema]) => [name, cost.of(schema)] as const)
+    .filter(([, value]) => value > most);
+  const [worst, ...others] = over.sort((a, b) => b[1] - a[1]);
+  if (worst === undefined) return undefined;
+  return { name: worst[0], cost: worst[1], also: others.length > 0 ? ` (as may one of ${others.map(([name]) => name).join(', ')}, which hold it)` : '' };
+}
+
+/**
+ * Sentences refusing a spec whose schemas cost too much to check a value against: a place of a value
+ * checked against more than 1,000 schemas, a string run through patterns of more than 1,024 states in
+ * all, or patterns of more than 16,384 states in the spec.
+ * @example
+ * schemaCostProblems(openapi); // []: the bundled spec's worst string meets one pattern of 120 states
+ */
+export function schemaCostProblems(doc: OpenApiDocument): string[] {
+  const schemas = validatorSchemas(doc);
+  const problems: string[] = [];
+  const wide = worstOver(schemas, new PlaceCost(doc, { here: () => 1, names: () => 0 }), MAX_PLACE_SCHEMAS);
+  if (wide !== undefined)
+    problems.push(
+      `a value of ${wide.name} may be checked against ${wide.cost} schemas${wide.also}: at its place and at one place inside it, each allOf, anyOf, oneOf and $ref counted each time it is reached, more than ${MAX_PLACE_SCHEMAS}; refer to fewer schemas there (a list of values is an enum)`,
+    );
+  const states = new PatternStates();
+  const measure: Measure = {
+    here: (node) => states.of(node.pattern),
+    names: (node) => Object.keys(node.patternProperties ?? {}).reduce((sum, name) => sum + states.of(name), 0),
+  };
+  const strings = worstOver(schemas, new PlaceCost(doc, measure), MAX_STRING_PATTERN_STATES);
+  if (strings !== undefined)
+    problems.push(
+      `a string of ${strings.name} may be run through patterns of ${strings.cost} states in all${strings.also}: its own, and those of each allOf, anyOf, oneOf and $ref at its place, more than ${MAX_STRING_PATTERN_STATES}, what one pattern may have; each character costs a step a state, so write fewer or smaller patterns there (a list of values is an enum)`,
+    );
+  const counted = new Set<string>();
+  eachPattern(doc, (pattern) => counted.add(pattern));
+  const total = [...counted].reduce((sum, pattern) => sum + states.of(pattern), 0);
+  if (total > MAX_SPEC_PATTERN_STATES)
+    problems.push(
+      `the spec's ${counted.size} patterns have ${total} states in all, more than ${MAX_SPEC_PATTERN_STATES} (each is an automaton the mock and the verifier keep); write fewer or smaller patterns`,
+    );
+  return problems;
+}
