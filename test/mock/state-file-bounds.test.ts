@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { SESSION_PETS_BYTES } from '../../src/mock/state/store.js';
-import { runCli } from '../support/cli.js';
+import { runCli, startMockCli } from '../support/cli.js';
+import { AUTH } from '../support/http-facts.js';
 
 /** A state file as a user or another tool may hand it over: pets created after the default seed of 50. */
 function stateWith(names: readonly string[]): string {
@@ -44,6 +45,21 @@ describe('a --state file is held to the rules of a file of pets and of a session
         `is not a usable petstore-mock state file: its pets take \\d+ bytes as a session counts them, more than the ${SESSION_PETS_BYTES} a session holds \\(SESSION_PETS_BYTES`,
       ),
     );
+  });
+
+  it('keeps only the fields the spec names, as a file of pets is kept', async () => {
+    const path = join(folder, 'extra-fields.json');
+    const deep = JSON.parse(`${'['.repeat(120)}${']'.repeat(120)}`);
+    const pet = { id: 51, name: 'Rex', categoryId: 1, status: 'available', note: 'x'.repeat(1000), deep };
+    await writeFile(path, JSON.stringify({ format: 'petstore-mock-state', version: 1, seed: 1, count: 50, created: [pet] }));
+    const mock = await startMockCli(['--port', '0', '--quiet', '--state', path, '--self-check']);
+    try {
+      const answer = await fetch(`${mock.url}/pets/51`, { headers: AUTH });
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ id: 51, name: 'Rex', categoryId: 1, status: 'available' });
+    } finally {
+      await mock.stop();
+    }
   });
 
   it('holds the code API’s restore option to the same cap', () => {

@@ -132,6 +132,11 @@ function storedPet(shape: Shape, pet: JsonValue, own: boolean): StoredPet {
   return stored as JsonObject & StoredPet;
 }
 
+/** A pet the model's record schema held, as the store keeps it: its fields the spec names, no others (a state file's pet, red team 13 #1). */
+export function keptPet(pet: JsonValue, model: ResourceModel): StoredPet {
+  return storedPet(shapeOf(model), pet, true);
+}
+
 /** Whether a pet has only the spec's fields, in a stored pet's order, its integers exact as a store keeps them. */
 function isStoredAlready({ fields }: Shape, pet: JsonObject): boolean {
   let field = 0;

@@ -8,7 +8,7 @@ import { jsonFault } from '../../json/json-fault.js';
 import { isJsonObject, type JsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { createBodyBytes, type ResourceModel } from '../../openapi/resource-model.js';
-import { isStoredPet, oversizedFault, type PetData } from './pet-data.js';
+import { isStoredPet, keptPet, oversizedFault, type PetData } from './pet-data.js';
 import { petDataHash } from './pet-data-file.js';
 import { compareIds, idsAfter, indexById } from './seed-index.js';
 import { type SavedPets, SESSION_PETS_BYTES, type StoredPet, savedBytes } from './store.js';
@@ -122,7 +122,8 @@ function savedPets(path: string, origin: StateOrigin, state: JsonObject): SavedP
     // The rules a file of pets (`--data`) is held to: a state file is a file a user or a tool may hand over too.
     const tooLarge = oversizedFault(pet, at, limit);
     if (tooLarge !== undefined) rejectStateFile(path, tooLarge);
-    return pet;
+    // Only the fields the spec names, as a file of pets is kept: another was answered as it was, 120 arrays deep.
+    return keptPet(pet, model);
   };
   let last = 0;
   const pets = created.map((pet, index) => {
