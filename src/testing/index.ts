@@ -13,6 +13,7 @@ import { parseUserUrl } from '../http/user-url.js';
 import type { JournalEntry, JournalFilter } from '../mock/state/journal.js';
 import { describeSessionName, sessionName } from '../mock/state/sessions.js';
 import { KeyRedactor } from '../redact/key-redactor.js';
+import { terminalText } from '../terminal/terminal-text.js';
 import { describeEntry, describeExpected, differences, type ExpectedRequest } from './match.js';
 
 export type { JournalEntry, JournalFilter, JournalRule } from '../mock/state/journal.js';
@@ -98,7 +99,7 @@ function entriesOf(text: string, where: string): readonly JournalEntry[] {
   try {
     page = JSON.parse(text);
   } catch {
-    throw refuse(`its body is not JSON (${JSON.stringify(text.slice(0, 80))})`);
+    throw refuse(`its body is not JSON (${terminalText(JSON.stringify(text.slice(0, 80)))})`);
   }
   const entries: unknown = typeof page === 'object' && page !== null ? Reflect.get(page, 'entries') : undefined;
   if (!Array.isArray(entries)) throw refuse('its JSON has no list "entries"');
@@ -145,7 +146,7 @@ async function readUrl(base: URL, options: ExpectRequestsOptions): Promise<reado
       `expectRequests: ${where} answered more than ${MAX_RESPONSE_BYTES} bytes, which no request journal holds; is it the URL of a petstore-mock?`,
     );
   if (!response.ok) {
-    const message = `expectRequests: ${where} answered ${response.status}: ${text.slice(0, 300)}`;
+    const message = `expectRequests: ${where} answered ${response.status}: ${terminalText(text.slice(0, 300))}`;
     // A 503 says the journal cannot be read right now (Redis away, a replica not answering): worth reading again.
     throw response.status === 503 ? new StoreUnavailableError(message) : new Error(message);
   }

@@ -4,6 +4,7 @@
  * the received requests by how near they came.
  */
 import type { JournalEntry } from '../mock/state/journal.js';
+import { terminalText } from '../terminal/terminal-text.js';
 
 /**
  * A request as a test expects it: every field optional, all given must hold.
@@ -24,10 +25,13 @@ export interface ExpectedRequest {
   readonly operation?: string;
 }
 
-/** `value` shown in a message: JSON, cut at 120 characters. */
+/**
+ * `value` shown in a message: JSON, cut at 120 characters, with every character a terminal acts on
+ * escaped (JSON leaves a right-to-left override and DEL as they are; a test runner's log shows the message).
+ */
 function shown(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  return terminalText(text.length > 120 ? `${text.slice(0, 117)}...` : text);
 }
 
 function pathMatches(expected: string | RegExp, path: string): boolean {
@@ -88,8 +92,8 @@ function mapDifferences(expected: Readonly<Record<string, string>>, actual: (nam
 export function differences(expected: ExpectedRequest, entry: JournalEntry): string[] {
   const found: string[] = [];
   if (expected.method !== undefined && expected.method.toUpperCase() !== entry.method)
-    found.push(`method is ${entry.method}, not ${expected.method.toUpperCase()}`);
-  if (expected.path !== undefined && !pathMatches(expected.path, entry.path)) found.push(`path is ${entry.path}, not ${String(expected.path)}`);
+    found.push(`method is ${terminalText(entry.method)}, not ${expected.method.toUpperCase()}`);
+  if (expected.path !== undefined && !pathMatches(expected.path, entry.path)) found.push(`path is ${terminalText(entry.path)}, not ${String(expected.path)}`);
   if (expected.query !== undefined) {
     const query = new URLSearchParams(entry.query);
     found.push(...mapDifferences(expected.query, (name) => query.get(name), 'query parameter'));
@@ -97,7 +101,7 @@ export function differences(expected: ExpectedRequest, entry: JournalEntry): str
   if (expected.headers !== undefined) found.push(...mapDifferences(expected.headers, (name) => entry.headers[name.toLowerCase()], 'header'));
   if (expected.status !== undefined && expected.status !== entry.status) found.push(`status is ${entry.status}, not ${expected.status}`);
   if (expected.operation !== undefined && expected.operation !== entry.operation)
-    found.push(`operation is ${entry.operation ?? 'none'}, not ${expected.operation}`);
+    found.push(`operation is ${terminalText(entry.operation ?? 'none')}, not ${expected.operation}`);
   if (expected.body !== undefined) found.push(...bodyDifferences(expected.body, entry));
   return found;
 }
@@ -113,10 +117,10 @@ export function describeExpected(expected: ExpectedRequest): string {
   return parts.join(', ');
 }
 
-/** `entry` in one line: `#3 POST /v1/pets?x=1 -> 201 (createPet), body {...}`. */
+/** `entry` in one line, what it holds from outside escaped for the terminal: `#3 POST /v1/pets?x=1 -> 201 (createPet), body {...}`. */
 export function describeEntry(entry: JournalEntry): string {
   const target = entry.query === '' ? entry.path : `${entry.path}?${entry.query}`;
   const text = entry.body ?? '';
   const body = entry.body === undefined ? '' : `, body ${text.length > 120 ? `${text.slice(0, 117)}...` : text}`;
-  return `#${entry.id} ${entry.method} ${target} -> ${entry.status} (${entry.operation ?? entry.rule})${body}`;
+  return terminalText(`#${entry.id} ${entry.method} ${target} -> ${entry.status} (${entry.operation ?? entry.rule})${body}`);
 }
