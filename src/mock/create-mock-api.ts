@@ -5,7 +5,7 @@
  */
 import { seededPetsSoon } from '../fixtures/seeding.js';
 import { BUNDLED_SPEC } from '../openapi/bundled-model.js';
-import { createBodyBytes, operationOfKind } from '../openapi/resource-model.js';
+import { operationOfKind } from '../openapi/resource-model.js';
 import { known, type Profile } from '../profile/profile.js';
 import { KeyRedactor } from '../redact/key-redactor.js';
 import { createAdmin } from './admin/endpoints.js';
@@ -99,7 +99,7 @@ function inMemory(settings: ResolvedMockOptions): MockState {
   // Another spec's pets are drawn from its own fields; the bundled spec's default seed is drawn already.
   const fields = spec === BUNDLED_SPEC ? undefined : spec.model.fields.filter((field) => field.writable);
   const seeded =
-    settings.data === undefined ? seededPetsSoon(settings.seed, settings.count, { bigIds: settings.bigIds }, fields, createBodyBytes(spec.model)) : [];
+    settings.data === undefined ? seededPetsSoon(settings.seed, settings.count, { bigIds: settings.bigIds }, fields, spec.model.createBodyBytes) : [];
   const coverage = new Coverage(settings.basePath, spec.doc);
   if (!(seeded instanceof Promise)) {
     const sessions = memorySessions(settings, seeded);
