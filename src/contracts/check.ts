@@ -1,5 +1,6 @@
 import { stringField } from '../errors.js';
 import { isWrite } from '../http/methods.js';
+import { definedFields } from '../json/defined-fields.js';
 import { isInt64 } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type Conformance, createConformance } from '../openapi/conformance.js';
@@ -364,12 +365,7 @@ export class CheckContext {
       }
       const fault = rule === 'status' ? undocumentedStatusFault(operation.operationId, status) : formFault(rule, status, path);
       if (rule === 'status') this.#undocumented.set(exchange, fault);
-      this.fail(int64Message(message, exchange, path) ?? message, exchange, {
-        ...(expected === undefined ? {} : { expected }),
-        ...(actual === undefined ? {} : { actual }),
-        ...(schemaPath === undefined ? {} : { schemaPath }),
-        fault,
-      });
+      this.fail(int64Message(message, exchange, path) ?? message, exchange, { ...definedFields({ expected, actual, schemaPath }), fault });
     }
   }
 }

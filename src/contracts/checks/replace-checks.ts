@@ -5,6 +5,8 @@
  * and change nothing. Every PUT is a write (RFC 9110 §9.2.1), inside the run's budget and skipped under
  * `--read-only`; each check replaces only a record it created.
  */
+
+import { definedFields } from '../../json/defined-fields.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
 import { operationById } from '../../openapi/document.js';
 import { type ModelOperation, objectShape, operationOfKind } from '../../openapi/resource-model.js';
@@ -57,11 +59,7 @@ function replacementOf(contract: Contract, operation: ModelOperation, before: Pe
 
 /** Sends the replace of `id` with `body`, with the key unless `authorization` says otherwise. */
 function sendReplace(context: CheckContext, around: Around, id: string, body: string, authorization?: null): Promise<Exchange> {
-  return context.call(around.replace.operationId, {
-    id,
-    body,
-    ...(authorization === undefined ? {} : { authorization }),
-  });
+  return context.call(around.replace.operationId, { id, body, ...definedFields({ authorization }) });
 }
 
 /** Reads `id` back and fails for each field that is not `expected`'s (the id among them): `after` says what was sent. */

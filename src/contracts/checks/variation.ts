@@ -6,6 +6,7 @@
  */
 
 import { isWrite } from '../../http/methods.js';
+import { definedFields } from '../../json/defined-fields.js';
 import { parseJson } from '../../json/lossless.js';
 import { operationById, resolve } from '../../openapi/document.js';
 import type { Check, CheckContext } from '../check.js';
@@ -93,12 +94,8 @@ function crashed(context: CheckContext, error: unknown, what: string): boolean {
 function send(context: CheckContext, plain: Plain, variant: Variant, change: Change): Promise<Exchange> {
   const operation = context.contract.operation(plain.operationId);
   const body = change.body ?? (plain.fields && bodyText(plain));
-  const request = {
-    ...(body === undefined ? {} : { body }),
-    ...(change.contentType === undefined ? {} : { contentType: change.contentType }),
-    ...(change.headers === undefined ? {} : { headers: change.headers }),
-    ...(change.authorization === undefined ? {} : { authorization: change.authorization }),
-  };
+  const { contentType, headers, authorization } = change;
+  const request = definedFields({ body, contentType, headers, authorization });
   if (variant.conforms !== false) return context.call(plain.operationId, { ...request, params: plain.params, what: variant.what });
   if (operation.method === 'POST') context.reserveWrite();
   const path = filledPath(operation.path, plain.params);

@@ -13,6 +13,7 @@
  * - an item a delete removed is gone: no read answers it, no page lists it, whichever suite asked.
  * Every failure names the requests that show it; many responses showing one fault are one finding.
  */
+import { definedFields } from '../../json/defined-fields.js';
 import { fewerThanLimitFault, idReusedFault, moreThanLimitFault, otherValueFault } from '../causes.js';
 import { type CheckResult, type Finding, statusFault } from '../check.js';
 import { changedFieldFault, differingFields, exact, type PetJson, sameJson } from '../pets.js';
@@ -34,8 +35,7 @@ class Tally {
       fault,
       request: heard.request,
       status: heard.status,
-      ...(expected === undefined ? {} : { expected }),
-      ...(actual === undefined ? {} : { actual }),
+      ...definedFields({ expected, actual }),
       ...(replay === undefined ? {} : { replay: [...replay, heard].map((step) => step.request) }),
     };
     this.#byFault.set(fault, { finding, count: 1 });

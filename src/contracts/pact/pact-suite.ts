@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWrite } from '../../http/methods.js';
+import { definedFields } from '../../json/defined-fields.js';
 import { parseJsonFast, stringifyJson } from '../../json/lossless.js';
 import { basePathOf } from '../../openapi/document.js';
 import { DROPPED, operationAt, TOO_LARGE } from '../causes.js';
@@ -451,14 +452,13 @@ function workerJob(context: PactSuiteContext, interactions: PactJob['interaction
     interactions,
     runId: context.state.runId,
     states: stateSpecOf(context.state.contract),
-    ...(context.categoryId === undefined ? {} : { categoryId: context.categoryId }),
     timeoutMs: options.timeoutMs,
     concurrency: options.concurrency,
     // What is left of the suite's budget (within the run's), less what the pacts before this one sent.
     writesLeft: Math.min(context.state.writesLeft, options.writeBudget) - context.sent.writes,
     bodies: options.bodies === true,
-    ...(options.rps === undefined ? {} : { rps: options.rps }),
     deadlineAt: options.deadlineAt,
+    ...definedFields({ categoryId: context.categoryId, rps: options.rps }),
   };
 }
 
