@@ -302,6 +302,11 @@ export class CheckContext {
     });
   }
 
+  /** Records that `exchange` came with another status than `expected` (`'200'`, `'400 or 404'`): its `actual` is the status it had. */
+  failStatus(message: string, exchange: Exchange, expected: string, fault?: string): void {
+    this.fail(message, exchange, { expected, actual: String(exchange.status), ...definedFields({ fault }) });
+  }
+
   /**
    * A finding that an operation answered an error status where the check expected another is the
    * fault of that operation answering that status (getPet answering 410 before its sunset, 404 for
@@ -336,10 +341,11 @@ export class CheckContext {
   #inspect(operation: ContractOperation, exchange: Exchange, what: string | undefined): void {
     const { status } = exchange;
     if (status >= 500)
-      this.fail(`${operation.operationId} answered ${status}${what ? ` to ${what}` : ''}: a server error, never allowed by the contract`, exchange, {
-        expected: 'a documented 2xx or 4xx status',
-        actual: String(status),
-      });
+      this.failStatus(
+        `${operation.operationId} answered ${status}${what ? ` to ${what}` : ''}: a server error, never allowed by the contract`,
+        exchange,
+        'a documented 2xx or 4xx status',
+      );
     if (exchange.json === undefined && stillCompressed(exchange.text)) {
       const encoding = exchange.headers.get('content-encoding');
       this.fail(

@@ -288,11 +288,7 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
     context.skip(`the deployment refused to create a pet with categoryId ${categoryId} (400), so this cannot be checked`);
   }
   if (exchange.status !== 201) {
-    context.fail(`${create} answered ${exchange.status} to a valid NewPet`, exchange, {
-      expected: '201',
-      actual: String(exchange.status),
-      fault: statusFault(create, exchange.status),
-    });
+    context.failStatus(`${create} answered ${exchange.status} to a valid NewPet`, exchange, '201', statusFault(create, exchange.status));
   }
   if (!isPet(context, exchange.json)) context.skip(`${create} gave no pet to check further`);
   const run = runFieldsOf(context.contract.model);
@@ -319,12 +315,9 @@ export function differingFields(fields: readonly string[], a: PetJson, b: PetJso
 export async function expectReread(context: CheckContext, created: PetJson, what: string): Promise<void> {
   const read = await context.call(context.kind('read'), { id: idOf(context, created) });
   if (read.status !== 200) {
-    context.fail(`${context.kind('read')} answered ${read.status} for the pet ${idOf(context, created)} just created ${what}`, read, {
-      expected: '200',
-      actual: String(read.status),
-      // A pet that exists answered with another status is one fault of the read, whichever check met it.
-      fault: read.status >= 400 ? statusFault(context.kind('read'), read.status) : `reread:${context.kind('read')}:${read.status}`,
-    });
+    // A pet that exists answered with another status is one fault of the read, whichever check met it.
+    const fault = read.status >= 400 ? statusFault(context.kind('read'), read.status) : `reread:${context.kind('read')}:${read.status}`;
+    context.failStatus(`${context.kind('read')} answered ${read.status} for the pet ${idOf(context, created)} just created ${what}`, read, '200', fault);
     return;
   }
   const differ = isPet(context, read.json) ? differingFields(context.contract.fields(), created, read.json) : [context.idField];

@@ -199,10 +199,7 @@ export const bodyChecks: KindCheck[] = [
         if (exchange.status === 400 && control !== undefined) await refusedAlone(context, what, exchange, control, mayRefuse);
         if (exchange.status === 400) continue;
         if (exchange.status !== 201) {
-          context.fail(`${context.kind('create')} answered ${exchange.status} to a body with ${what}`, exchange, {
-            expected: '400, or 201 echoing it',
-            actual: String(exchange.status),
-          });
+          context.failStatus(`${context.kind('create')} answered ${exchange.status} to a body with ${what}`, exchange, '400, or 201 echoing it');
           continue;
         }
         if (mustReject) {

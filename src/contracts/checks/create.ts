@@ -153,11 +153,7 @@ export const createChecks: KindCheck[] = [
       const exchange = await context.call(create, { body: newPetBody(context.state, 'unlisted category', { categoryId: String(unlisted) }) });
       if (exchange.status === 201) context.observe({ unlistedCategory: 'accepted' });
       else if (exchange.status === 400) context.observe({ unlistedCategory: 'refused', listedCategories: listed });
-      else
-        context.fail(`${create} answered ${exchange.status} for the category ${unlisted}`, exchange, {
-          expected: '201 or 400',
-          actual: String(exchange.status),
-        });
+      else context.failStatus(`${create} answered ${exchange.status} for the category ${unlisted}`, exchange, '201 or 400');
     },
   },
   {
@@ -201,8 +197,7 @@ export const createChecks: KindCheck[] = [
       const create = context.kind('create');
       for (const [what, body] of invalidBodies(context)) {
         const exchange = await context.call(create, { body });
-        if (exchange.status !== 400)
-          context.fail(`${create} answered ${exchange.status} to a body with ${what}`, exchange, { expected: '400', actual: String(exchange.status) });
+        if (exchange.status !== 400) context.failStatus(`${create} answered ${exchange.status} to a body with ${what}`, exchange, '400');
       }
     },
   },

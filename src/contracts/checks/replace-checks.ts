@@ -66,7 +66,7 @@ function sendReplace(context: CheckContext, around: Around, id: string, body: st
 async function expectRead(context: CheckContext, around: Around, id: string, expected: PetJson, after: string): Promise<void> {
   const read = await context.call(around.read.operationId, { id });
   if (read.status !== 200 || !isPet(context, read.json)) {
-    context.fail(`${around.read.operationId} answered ${read.status} for the record ${id} ${after}`, read, { expected: '200', actual: String(read.status) });
+    context.failStatus(`${around.read.operationId} answered ${read.status} for the record ${id} ${after}`, read, '200');
     return;
   }
   const got = read.json;

@@ -126,12 +126,9 @@ async function varyOperation(context: CheckContext, shape: FollowedOperations, o
       context.advise(`${operationId} with ${variant.what} ${wrong.message} (advice: ${variant.advisory})`, `variation:${variant.what}`);
       continue;
     }
-    context.fail(`${operationId} with ${variant.what} ${wrong.message}`, exchange, {
-      expected: wrong.expected,
-      actual: String(exchange.status),
-      // One fault per variant, whichever operation met it: one header parser or body reader in front of them all.
-      fault: exchange.status >= 500 ? `server-error:${variant.what}` : `variation:${variant.what}`,
-    });
+    // One fault per variant, whichever operation met it: one header parser or body reader in front of them all.
+    const fault = exchange.status >= 500 ? `server-error:${variant.what}` : `variation:${variant.what}`;
+    context.failStatus(`${operationId} with ${variant.what} ${wrong.message}`, exchange, wrong.expected, fault);
   }
 }
 

@@ -66,11 +66,8 @@ async function createWithEveryField(context: CheckContext, model: DeploymentMode
     const exchange = await context.call(create.operationId, { body });
     if (exchange.status === 400 && !made.trusted) context.skip(`the deployment refused (400) a body whose numbers it was never seen to take: ${body}`);
     if (exchange.status >= 300) {
-      context.fail(`${create.operationId} answered ${exchange.status} to a valid body with a value of every field the schema names: ${body}`, exchange, {
-        expected: '201',
-        actual: String(exchange.status),
-        fault: statusFault(create.operationId, exchange.status),
-      });
+      const message = `${create.operationId} answered ${exchange.status} to a valid body with a value of every field the schema names: ${body}`;
+      context.failStatus(message, exchange, '201', statusFault(create.operationId, exchange.status));
       continue;
     }
     if (isPet(context, exchange.json)) await context.call(read.operationId, { id: idOf(context, exchange.json) });
