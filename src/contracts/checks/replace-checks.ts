@@ -14,7 +14,7 @@ import type { Check, CheckContext } from '../check.js';
 import type { Contract } from '../contract.js';
 import { validValues } from '../deployment/valid-values.js';
 import type { Exchange } from '../http.js';
-import { absentId, createPet, differingFields, exact, idOf, isPet, type PetJson, petName } from '../pets.js';
+import { absentId, createPet, differingFields, exact, fieldsCompared, idOf, isPet, type PetJson, petName } from '../pets.js';
 import { expectStatus, itemCheck } from './item-kinds.js';
 
 /** The writes the replace checks may send besides the spec suite's: three creates (up to four tries each) and six replaces. */
@@ -73,8 +73,7 @@ async function expectRead(context: CheckContext, around: Around, id: string, exp
   const differ = differingFields(Object.keys(expected), expected, got);
   if (differ.length > 0)
     context.fail(`${around.read.operationId} answered the record ${id} ${after} with other ${differ.join(', ')}`, read, {
-      expected: differ.map((field) => `${field}: ${exact(expected[field])}`).join(', '),
-      actual: differ.map((field) => `${field}: ${field in got ? exact(got[field]) : '(absent)'}`).join(', '),
+      ...fieldsCompared(differ, expected, got),
       fault: `replaced:${around.replace.operationId}:${differ.join(',')}`,
     });
 }
@@ -101,8 +100,7 @@ async function replaces(context: CheckContext, around: Around): Promise<void> {
     const differ = differingFields(Object.keys(body), expected, answered);
     if (differ.length > 0)
       context.fail(`${operationId} answered the record ${id} with other ${differ.join(', ')} than it was sent`, replaced, {
-        expected: differ.map((field) => `${field}: ${exact(expected[field])}`).join(', '),
-        actual: differ.map((field) => `${field}: ${field in answered ? exact(answered[field]) : '(absent)'}`).join(', '),
+        ...fieldsCompared(differ, expected, answered),
         fault: `replaced:${operationId}:${differ.join(',')}`,
       });
   }
