@@ -222,6 +222,15 @@ export function filledPath(template: string, params: Readonly<Record<string, str
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
+/** Percent-encoded text decoded, or as it is when it is no valid percent-encoding (`%E0%A4%A`). */
+export function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The query of a page of `size` records, by the list's page size parameter (`limit=5`); none when the list has no page size. */
 export function sizedPage(list: ModelOperation, size: number | string): string {
   return list.pageSize === undefined ? '' : `${list.pageSize.parameter}=${encodeURIComponent(size)}`;

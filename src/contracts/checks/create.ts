@@ -3,7 +3,7 @@ import { operationOfKind } from '../../openapi/resource-model.js';
 import { breakages } from '../body-breakages.js';
 import { idReusedFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
-import { listOf } from '../contract.js';
+import { decoded, listOf } from '../contract.js';
 import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, maxLimit, newPetBody, type PetJson, runFieldsOf } from '../pets.js';
 import { bodyChecks } from './bodies.js';
 import { typeChecks } from './check-types.js';
@@ -53,13 +53,6 @@ function locationProblem(context: CheckContext, location: string, id: string, re
   } catch {
     return { problem: `a Location that is not a URI reference: ${location}`, expected };
   }
-  const decoded = (text: string) => {
-    try {
-      return decodeURIComponent(text);
-    } catch {
-      return text;
-    }
-  };
   // A trailing slash is tolerated: a framework that routes items with one serves the item there.
   if (decoded(path.replace(/\/$/, '')) === decoded(expected)) return undefined;
   const what =
