@@ -112,11 +112,16 @@ function operationsById(doc: OpenApiDocument): Map<string, ContractOperation> {
   );
 }
 
+/** The fields of an operation's JSON request body, and those it requires; `undefined` when it has none. */
+export function bodyObjectOf(doc: OpenApiDocument, operationId: string): ReturnType<typeof objectShape> | undefined {
+  const schema = operationsOf(doc).find((entry) => entry.operationId === operationId)?.operation.requestBody?.content['application/json']?.schema;
+  return schema && objectShape(doc, schema);
+}
+
 function bodyShapeOf(doc: OpenApiDocument, operationId: string): BodyShape {
-  const entry = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
-  const schema = entry?.operation.requestBody?.content['application/json']?.schema;
-  if (!schema) throw new SpecError(`the spec gives "${operationId}" no JSON request body`);
-  const { required, properties } = objectShape(doc, schema);
+  const body = bodyObjectOf(doc, operationId);
+  if (!body) throw new SpecError(`the spec gives "${operationId}" no JSON request body`);
+  const { required, properties } = body;
   const propertyShape = (property: JsonSchema) => {
     const resolved = resolve(doc, property);
     return {

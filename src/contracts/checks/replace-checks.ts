@@ -8,10 +8,9 @@
 
 import { definedFields } from '../../json/defined-fields.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
-import { operationById } from '../../openapi/document.js';
-import { type ModelOperation, objectShape, operationOfKind } from '../../openapi/resource-model.js';
+import { type ModelOperation, operationOfKind } from '../../openapi/resource-model.js';
 import type { Check, CheckContext } from '../check.js';
-import type { Contract } from '../contract.js';
+import { bodyObjectOf, type Contract } from '../contract.js';
 import { validValues } from '../deployment/valid-values.js';
 import type { Exchange } from '../http.js';
 import { absentId, createPet, differingFields, exact, fieldsCompared, idOf, isPet, type PetJson, petName } from '../pets.js';
@@ -25,16 +24,6 @@ interface Around {
   readonly read: ModelOperation;
 }
 
-/** The schema of the replace's body, with the fields it requires. */
-function bodySchemaOf(contract: Contract, operation: ModelOperation): ReturnType<typeof objectShape> | undefined {
-  const schema = operationById(contract.doc, operation.operationId).operation.requestBody?.content['application/json']?.schema;
-  return schema === undefined ? undefined : objectShape(contract.doc, schema);
-}
-
-function requiredOf(contract: Contract, operation: ModelOperation): readonly string[] {
-  return bodySchemaOf(contract, operation)?.required ?? [];
-}
-
 /**
  * A valid body of the replace with a value of every field its schema names, each other than `before`'s
  * where the schema allows another (so a replace that keeps the old record shows), numbers as `before`
@@ -42,7 +31,7 @@ function requiredOf(contract: Contract, operation: ModelOperation): readonly str
  * no value to derive.
  */
 function replacementOf(contract: Contract, operation: ModelOperation, before: PetJson, prefix: string): Record<string, JsonValue> | undefined {
-  const shape = bodySchemaOf(contract, operation);
+  const shape = bodyObjectOf(contract.doc, operation.operationId);
   if (shape === undefined) return undefined;
   const { required, properties } = shape;
   const body: Record<string, JsonValue> = {};
@@ -113,7 +102,7 @@ async function refused(context: CheckContext, around: Around): Promise<void> {
   const id = idOf(context, pet);
   const { operationId } = around.replace;
   // An empty object, when the schema requires a field: no deployment may take it.
-  if (requiredOf(context.contract, around.replace).length > 0)
+  if ((bodyObjectOf(context.contract.doc, operationId)?.required.length ?? 0) > 0)
     expectStatus(
       context,
       await sendReplace(context, around, id, '{}'),
