@@ -5,9 +5,9 @@
  * correct deployment answers 400. An integer written with a zero fraction (`7.0`) is an integer to
  * JSON Schema: accepting it is a choice, so it only has to be kept as that integer.
  */
+import { objectText } from '../body-breakages.js';
 import type { CheckContext, KindCheck } from '../check.js';
 import { bodyCategoryId, changedFieldFault, exact, isPet, petName, runFieldsOf } from '../pets.js';
-import { bodyOf } from './bodies.js';
 
 /** A field sent as a value of another type: what it is, and why a reader takes it. */
 interface Mistyped {
@@ -37,7 +37,7 @@ function mistyped(type: string | undefined, valid: string): Mistyped[] {
 /** A valid NewPet named for `purpose`, with `field` written as the JSON text `value`. */
 function bodyWith(context: CheckContext, purpose: string, categoryId: string, field: string, value: string): string {
   const run = runFieldsOf(context.contract.model);
-  return bodyOf({ [run.name]: JSON.stringify(petName(context.state, purpose)), [run.category]: categoryId, [field]: value });
+  return objectText({ [run.name]: JSON.stringify(petName(context.state, purpose)), [run.category]: categoryId, [field]: value });
 }
 
 /** The value to replace for each field: the accepted category for an integer, so that a conversion lands on a value the deployment takes. */

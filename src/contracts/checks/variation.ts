@@ -9,12 +9,12 @@ import { isWrite } from '../../http/methods.js';
 import { definedFields } from '../../json/defined-fields.js';
 import { parseJson } from '../../json/lossless.js';
 import { operationById, resolve } from '../../openapi/document.js';
+import { objectText } from '../body-breakages.js';
 import type { Check, CheckContext } from '../check.js';
 import { type Contract, filledPath } from '../contract.js';
 import { type FollowedOperations, followedOperations } from '../deployment/deployment-model.js';
 import { type Exchange, TransportError } from '../http.js';
 import { absentId, bodyCategoryId, exact, existingPet, idOf, newPetBody } from '../pets.js';
-import { bodyOf } from './bodies.js';
 import { type BodySchemaView, type Change, METHOD_VARIANTS, type PlainRequest, type Variant, variantsOf } from './variants.js';
 
 /** A plain request of one operation: its path parameters, and its body's fields when it has one. */
@@ -52,7 +52,7 @@ async function plainRequest(context: CheckContext, shape: FollowedOperations, op
 
 /** The plain request's body, from its fields' exact texts. */
 function bodyText(plain: Plain): string {
-  return bodyOf(plain.fields ?? {});
+  return objectText(plain.fields ?? {});
 }
 
 /** The class of a status: 2 for 2xx, 4 for 4xx. */
