@@ -452,14 +452,13 @@ function observationsOf(operation: ContractOperation, exchange: Exchange): Obser
 const conformances = new WeakMap<Contract, Conformance>();
 
 export function conformanceOf(contract: Contract): Conformance {
-  let conformance = conformances.get(contract);
-  if (conformance === undefined) {
-    conformance = createConformance(contract.doc, {
+  const conformance =
+    conformances.get(contract) ??
+    createConformance(contract.doc, {
       violations: (operationId, status, body) => contract.violations(operationId, status, body),
       headerViolations: (operationId, status, headers) => contract.headerViolations(operationId, status, headers),
     });
-    conformances.set(contract, conformance);
-  }
+  conformances.set(contract, conformance);
   return conformance;
 }
 

@@ -147,11 +147,8 @@ export function judgeOptions(doc: OpenApiDocument): Options {
 const judgesByDocument = new WeakMap<OpenApiDocument, ValidatorLookup>();
 
 function judgesOf(doc: OpenApiDocument): ValidatorLookup {
-  let judges = judgesByDocument.get(doc);
-  if (judges === undefined) {
-    judges = compiledValidators(doc, judgeOptions(doc));
-    judgesByDocument.set(doc, judges);
-  }
+  const judges = judgesByDocument.get(doc) ?? compiledValidators(doc, judgeOptions(doc));
+  judgesByDocument.set(doc, judges);
   return judges;
 }
 
