@@ -115,10 +115,7 @@ export const getChecks: KindCheck[] = [
       if (!past && daysLeft > 0)
         context.advise(`${read} is deprecated: ${daysLeft} days left until its removal on ${day}; move clients to ${replacementOf(context)}`);
       if (!past && exchange.status === 410)
-        context.fail(`${read} answered 410 before its sunset (${day}) by ${clockName(clock)}: it must keep working until then`, exchange, {
-          expected: '200',
-          actual: '410',
-        });
+        context.failStatus(`${read} answered 410 before its sunset (${day}) by ${clockName(clock)}: it must keep working until then`, exchange, '200');
       // The interface schedules the removal but does not say what a removed operation answers: the spec's 410 is advice.
       if (past && exchange.status !== 410)
         context.advise(`${read} still answers ${exchange.status} though by ${clockName(clock)} its sunset (${day}) has passed; the spec says 410 from then on`);
