@@ -32,10 +32,6 @@ export function resultLine(result: CheckResult, paint: Paint): string {
 
 /** A finding's lines, each shown as it is: what the deployment sent is quoted in them, never acted on by the terminal. */
 function findingLines(finding: Finding): string[] {
-  return findingText(finding).map(terminalText);
-}
-
-function findingText(finding: Finding): string[] {
   const lines = [`   ${finding.message}`];
   if (finding.expected !== undefined) lines.push(`     expected: ${finding.expected}`);
   if (finding.actual !== undefined) lines.push(`     actual:   ${finding.actual}`);
@@ -44,7 +40,7 @@ function findingText(finding: Finding): string[] {
   if (finding.excerpt) lines.push(`     body:     ${finding.excerpt.replace(/\s*\n\s*/g, ' ')}`);
   if (finding.request) lines.push(`     request:  ${toCurl(finding.request)}`);
   if (finding.replay) lines.push('     replay:', ...finding.replay.map((request, i) => `       ${i + 1}. ${toCurl(request)}`));
-  return lines;
+  return lines.map(terminalText);
 }
 
 /** A failure, and under it the checks that failed only from its fault. */
