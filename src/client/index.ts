@@ -69,17 +69,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The fields of the spec's Error, each with its JSON type. */
+const ERROR_FIELDS = { code: 'string', message: 'string', status: 'number' };
+
 function isErrorBody(value: unknown): value is ErrorBody {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'code' in value &&
-    typeof value.code === 'string' &&
-    'message' in value &&
-    typeof value.message === 'string' &&
-    'status' in value &&
-    typeof value.status === 'number'
-  );
+  return typeof value === 'object' && value !== null && Object.entries(ERROR_FIELDS).every(([name, type]) => typeof Reflect.get(value, name) === type);
 }
 
 /**

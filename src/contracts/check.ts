@@ -1,5 +1,6 @@
 import { stringField } from '../errors.js';
 import { isWrite } from '../http/methods.js';
+import { definedFields } from '../json/defined-fields.js';
 import { isInt64 } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
 import { type Conformance, createConformance } from '../openapi/conformance.js';
@@ -301,6 +302,11 @@ export class CheckContext {
     });
   }
 
+  /** Records that `exchange` came with another status than `expected` (`'200'`, `'400 or 404'`): its `actual` is the status it had. */
+  failStatus(message: string, exchange: Exchange, expected: string, fault?: string): void {
+    this.fail(message, exchange, { expected, actual: String(exchange.status), ...definedFields({ fault }) });
+  }
+
   /**
    * A finding that an operation answered an error status where the check expected another is the
    * fault of that operation answering that status (getPet answering 410 before its sunset, 404 for
@@ -335,10 +341,11 @@ export class CheckContext {
   #inspect(operation: ContractOperation, exchange: Exchange, what: string | undefined): void {
     const { status } = exchange;
     if (status >= 500)
-      this.fail(`${operation.operationId} answered ${status}${what ? ` to ${what}` : ''}: a server error, never allowed by the contract`, exchange, {
-        expected: 'a documented 2xx or 4xx status',
-        actual: String(status),
-      });
+      this.failStatus(
+        `${operation.operationId} answered ${status}${what ? ` to ${what}` : ''}: a server error, never allowed by the contract`,
+        exchange,
+        'a documented 2xx or 4xx status',
+      );
     if (exchange.json === undefined && stillCompressed(exchange.text)) {
       const encoding = exchange.headers.get('content-encoding');
       this.fail(
@@ -364,12 +371,7 @@ export class CheckContext {
       }
       const fault = rule === 'status' ? undocumentedStatusFault(operation.operationId, status) : formFault(rule, status, path);
       if (rule === 'status') this.#undocumented.set(exchange, fault);
-      this.fail(int64Message(message, exchange, path) ?? message, exchange, {
-        ...(expected === undefined ? {} : { expected }),
-        ...(actual === undefined ? {} : { actual }),
-        ...(schemaPath === undefined ? {} : { schemaPath }),
-        fault,
-      });
+      this.fail(int64Message(message, exchange, path) ?? message, exchange, { ...definedFields({ expected, actual, schemaPath }), fault });
     }
   }
 }
@@ -450,14 +452,13 @@ function observationsOf(operation: ContractOperation, exchange: Exchange): Obser
 const conformances = new WeakMap<Contract, Conformance>();
 
 export function conformanceOf(contract: Contract): Conformance {
-  let conformance = conformances.get(contract);
-  if (conformance === undefined) {
-    conformance = createConformance(contract.doc, {
+  const conformance =
+    conformances.get(contract) ??
+    createConformance(contract.doc, {
       violations: (operationId, status, body) => contract.violations(operationId, status, body),
       headerViolations: (operationId, status, headers) => contract.headerViolations(operationId, status, headers),
     });
-    conformances.set(contract, conformance);
-  }
+  conformances.set(contract, conformance);
   return conformance;
 }
 

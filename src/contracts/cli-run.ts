@@ -6,6 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { appendFile, writeFile } from 'node:fs/promises';
 import { codeOf, messageOf, UsageError } from '../errors.js';
+import { definedFields } from '../json/defined-fields.js';
 import { profileDocument } from '../profile/profile.js';
 import type { ObservedExchange } from './http.js';
 import { profileOfRun, unlearnedErrorCodes } from './learn-profile.js';
@@ -42,13 +43,12 @@ async function runWithProgress(flags: Flags, plan: Plan, progress: NodeJS.WriteS
   const report = await verify({
     ...plan,
     readOnly: flags.readOnly === true,
-    ...(flags.categoryId === undefined ? {} : { categoryId: flags.categoryId }),
+    ...definedFields({ categoryId: flags.categoryId, rps: flags.rps }),
     timeoutMs: flags.timeout,
     concurrency: flags.concurrency,
     // The deadline is the whole run's, counted from the process's start: Node's own start and the
     // spec's compilation are part of what CI waits for.
     deadlineMs: Math.max(1, Math.round(flags.deadline - performance.now())),
-    ...(flags.rps === undefined ? {} : { rps: flags.rps }),
     pacts: flags.pact,
     ...(fuzz ? { fuzz } : {}),
     warnings: flags.strict ? 'all' : (flags.warnings ?? 'notices'),

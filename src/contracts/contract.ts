@@ -112,11 +112,16 @@ function operationsById(doc: OpenApiDocument): Map<string, ContractOperation> {
   );
 }
 
+/** The fields of an operation's JSON request body, and those it requires; `undefined` when it has none. */
+export function bodyObjectOf(doc: OpenApiDocument, operationId: string): ReturnType<typeof objectShape> | undefined {
+  const schema = operationsOf(doc).find((entry) => entry.operationId === operationId)?.operation.requestBody?.content['application/json']?.schema;
+  return schema && objectShape(doc, schema);
+}
+
 function bodyShapeOf(doc: OpenApiDocument, operationId: string): BodyShape {
-  const entry = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
-  const schema = entry?.operation.requestBody?.content['application/json']?.schema;
-  if (!schema) throw new SpecError(`the spec gives "${operationId}" no JSON request body`);
-  const { required, properties } = objectShape(doc, schema);
+  const body = bodyObjectOf(doc, operationId);
+  if (!body) throw new SpecError(`the spec gives "${operationId}" no JSON request body`);
+  const { required, properties } = body;
   const propertyShape = (property: JsonSchema) => {
     const resolved = resolve(doc, property);
     return {
@@ -142,11 +147,8 @@ export function judgeOptions(doc: OpenApiDocument): Options {
 const judgesByDocument = new WeakMap<OpenApiDocument, ValidatorLookup>();
 
 function judgesOf(doc: OpenApiDocument): ValidatorLookup {
-  let judges = judgesByDocument.get(doc);
-  if (judges === undefined) {
-    judges = compiledValidators(doc, judgeOptions(doc));
-    judgesByDocument.set(doc, judges);
-  }
+  const judges = judgesByDocument.get(doc) ?? compiledValidators(doc, judgeOptions(doc));
+  judgesByDocument.set(doc, judges);
   return judges;
 }
 
@@ -220,6 +222,15 @@ export function templatePattern(template: string, anchored = true): RegExp {
 /** A path template with its parameters filled in, percent-encoded (an absent one empty): `/pets/{petId}` and `{ petId: '12' }` give `/pets/12`. */
 export function filledPath(template: string, params: Readonly<Record<string, string | undefined>>): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+/** Percent-encoded text decoded, or as it is when it is no valid percent-encoding (`%E0%A4%A`). */
+export function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The query of a page of `size` records, by the list's page size parameter (`limit=5`); none when the list has no page size. */

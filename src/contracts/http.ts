@@ -182,7 +182,6 @@ export interface Retries {
   readonly waitedMs: number;
 }
 
-/** Gateway responses that say the deployment is briefly unavailable; a read may be retried after them. */
 /** The statuses of a gateway or a deployment down for now, each the cause of the retry it leads to. */
 const RETRY_CAUSES: ReadonlyMap<number, RetryCause> = new Map([
   [502, '502'],
@@ -347,15 +346,25 @@ export class HttpClient {
 
   /** A response the client did not receive itself (the Pact suite's, through its proxy), redacted as the client's own are. */
   redactExchange(exchange: ObservedExchange): ObservedExchange {
-    let json: JsonValue | undefined;
-    try {
-      if (exchange.text.trim() !== '') json = parseJsonFast(exchange.text);
-    } catch {
-      json = undefined;
-    }
     const headers = exchange.headers.map(([name, value]): [string, string] => [name, this.#redactor.text(value)]);
-    const text = json === undefined ? this.#redactor.body(exchange.text, false) : this.#redactor.parsedBody(exchange.text, json);
-    return { ...exchange, headers, text };
+    return { ...exchange, headers, text: this.#redactedBody(exchange.text).text };
+  }
+
+  /** A body parsed losslessly (or why it is not JSON), with the key and every near miss of it sent so far, echoed back in any form, replaced. */
+  #redactedBody(raw: string): Pick<Exchange, 'text' | 'json' | 'jsonError'> {
+    let json: JsonValue | undefined;
+    let jsonError: string | undefined;
+    if (raw.trim() !== '') {
+      try {
+        json = parseJsonFast(raw);
+      } catch (error) {
+        jsonError = messageOf(error);
+      }
+    }
+    const text = json === undefined ? this.#redactor.body(raw, false) : this.#redactor.parsedBody(raw, json);
+    // Parsed again only when the deployment echoed the key, so that `json` holds no more than `text`.
+    if (json !== undefined && text !== raw) json = parseJsonFast(text);
+    return { text, json, ...(jsonError ? { jsonError: this.redact(jsonError) } : {}) };
   }
 
   async send(request: ApiRequest): Promise<Exchange> {
@@ -431,33 +440,19 @@ export class HttpClient {
         if (raw === undefined) throw new TransportError('too-large', recorded, bodyCapMessage(this.#options.maxBodyBytes));
         // An answer read whole as the deadline fell is not worked on: the deadline bounds parsing too.
         if (this.#options.deadline?.aborted) throw new DeadlineError();
-        let json: JsonValue | undefined;
-        let jsonError: string | undefined;
-        if (raw.trim() !== '') {
-          try {
-            json = parseJsonFast(raw);
-          } catch (error) {
-            jsonError = messageOf(error);
-          }
-        }
-        // The key and every near miss of it sent so far, echoed back in any form, are replaced.
-        const text = json === undefined ? this.#redactor.body(raw, false) : this.#redactor.parsedBody(raw, json);
-        // Parsed again only when the deployment echoed the key, so that `json` holds no more than `text`.
-        if (json !== undefined && text !== raw) json = parseJsonFast(text);
+        const body = this.#redactedBody(raw);
         const exchange: Exchange = {
           request: recorded,
           status: response.status,
           headers: this.#redactor.headers(response.headers),
-          text,
-          json,
-          ...(jsonError ? { jsonError: this.redact(jsonError) } : {}),
+          ...body,
           ms: performance.now() - started,
           attempts: attempt,
         };
         this.#answered++;
         this.#lastAnswered.push({ request: recorded, ...(request.what === undefined ? {} : { what: request.what }) });
         if (this.#lastAnswered.length > LAST_ANSWERED) this.#lastAnswered.shift();
-        this.#options.observe?.({ request: recorded, status: exchange.status, headers: [...exchange.headers], text, startedAt, ms: exchange.ms });
+        this.#options.observe?.({ request: recorded, status: exchange.status, headers: [...exchange.headers], text: body.text, startedAt, ms: exchange.ms });
         return exchange;
       });
     } catch (error) {

@@ -288,11 +288,7 @@ export async function createPet(context: CheckContext, purpose: string, fields: 
     context.skip(`the deployment refused to create a pet with categoryId ${categoryId} (400), so this cannot be checked`);
   }
   if (exchange.status !== 201) {
-    context.fail(`${create} answered ${exchange.status} to a valid NewPet`, exchange, {
-      expected: '201',
-      actual: String(exchange.status),
-      fault: statusFault(create, exchange.status),
-    });
+    context.failStatus(`${create} answered ${exchange.status} to a valid NewPet`, exchange, '201', statusFault(create, exchange.status));
   }
   if (!isPet(context, exchange.json)) context.skip(`${create} gave no pet to check further`);
   const run = runFieldsOf(context.contract.model);
@@ -315,23 +311,25 @@ export function differingFields(fields: readonly string[], a: PetJson, b: PetJso
   return fields.filter((field) => field in a !== field in b || (field in a && !sameJson(a[field], b[field])));
 }
 
+/** What the fields on which two records differ are in each, for a finding: `name: "Rex", tag: (absent)`. */
+export function fieldsCompared(differ: readonly string[], expected: PetJson, actual: PetJson): { expected: string; actual: string } {
+  const values = (pet: PetJson) => differ.map((field) => `${field}: ${field in pet ? exact(pet[field]) : '(absent)'}`).join(', ');
+  return { expected: values(expected), actual: values(actual) };
+}
+
 /** Reads a created pet back by id and holds it to be the created one, field by field. */
 export async function expectReread(context: CheckContext, created: PetJson, what: string): Promise<void> {
   const read = await context.call(context.kind('read'), { id: idOf(context, created) });
   if (read.status !== 200) {
-    context.fail(`${context.kind('read')} answered ${read.status} for the pet ${idOf(context, created)} just created ${what}`, read, {
-      expected: '200',
-      actual: String(read.status),
-      // A pet that exists answered with another status is one fault of the read, whichever check met it.
-      fault: read.status >= 400 ? statusFault(context.kind('read'), read.status) : `reread:${context.kind('read')}:${read.status}`,
-    });
+    // A pet that exists answered with another status is one fault of the read, whichever check met it.
+    const fault = read.status >= 400 ? statusFault(context.kind('read'), read.status) : `reread:${context.kind('read')}:${read.status}`;
+    context.failStatus(`${context.kind('read')} answered ${read.status} for the pet ${idOf(context, created)} just created ${what}`, read, '200', fault);
     return;
   }
   const differ = isPet(context, read.json) ? differingFields(context.contract.fields(), created, read.json) : [context.idField];
   if (differ.length > 0)
     context.fail(`${context.kind('read')} answered the pet ${idOf(context, created)} created ${what} with other ${differ.join(', ')}`, read, {
-      expected: differ.map((field) => `${field}: ${field in created ? exact(created[field]) : '(absent)'}`).join(', '),
-      actual: differ.map((field) => `${field}: ${isPet(context, read.json) && field in read.json ? exact(read.json[field]) : '(absent)'}`).join(', '),
+      ...fieldsCompared(differ, created, isPet(context, read.json) ? read.json : {}),
       // One fault whichever fields differ: the store gives back another pet than it acknowledged (which fields depends on which pet).
       fault: `reread:${context.kind('read')}:changed`,
     });

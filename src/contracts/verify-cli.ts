@@ -129,13 +129,13 @@ function seedOf(value: string): number {
   return Number(value);
 }
 
-/** `--pact`, repeatable: each value is added to those before it. */
 /** A file path as a flag takes it: any but the empty one, which names no file and would be taken for none given. */
 function filePath(value: string): string {
   if (value === '') throw new InvalidArgumentError('Expected the path of a file, such as ./petstore-verify.json.');
   return value;
 }
 
+/** `--pact`, repeatable: each value is added to those before it. */
 function appended(value: string, previous: string[]): string[] {
   return [...previous, filePath(value)];
 }
@@ -244,10 +244,10 @@ export function verifyCommand(): Command {
 
 /** Commander's own usage error as one line, without any key in it. */
 function usageLine(text: string, argv: readonly string[]): string {
+  // redactUsage made it one line already.
   const oneLine = redactUsage(text, argv)
     .replace(/^error: /, '')
-    .trim()
-    .replace(/\s*\n\s*/g, ' ');
+    .trim();
   return `petstore-verify: ${oneLine} Run petstore-verify --help for every flag.\n`;
 }
 
@@ -314,9 +314,8 @@ async function planOf(flags: Flags): Promise<Plan> {
   if (fuzzes && !fastCheckInstalled()) throw new UsageError(FAST_CHECK_INSTALL_HINT);
   const badPact = flags.pact.map(pactUrlProblem).find((problem) => problem !== undefined);
   if (badPact) throw new UsageError(badPact);
-  const unwritable = flags.output === undefined ? undefined : await outputProblem(flags.output);
-  if (unwritable) throw new UsageError(unwritable);
   const files = [
+    flags.output && outputProblem(flags.output),
     flags.har && outputProblem(flags.har, '--har', 'petstore-verify.har'),
     flags.coverage && outputProblem(flags.coverage, '--coverage', 'coverage.json'),
     flags.writeProfile && outputProblem(flags.writeProfile, '--write-profile', 'profile.json'),

@@ -5,7 +5,7 @@
  */
 import { seededPetsSoon } from '../fixtures/seeding.js';
 import { BUNDLED_SPEC } from '../openapi/bundled-model.js';
-import { createBodyBytes, operationOfKind } from '../openapi/resource-model.js';
+import { operationOfKind } from '../openapi/resource-model.js';
 import { known, type Profile } from '../profile/profile.js';
 import { KeyRedactor } from '../redact/key-redactor.js';
 import { createAdmin } from './admin/endpoints.js';
@@ -80,14 +80,20 @@ export interface MockApi {
   clearRequests(session?: string): Pending<void>;
   /** The default session's store: that of requests without `X-Mock-Session`. */
   readonly store: PetStore;
+  /**
+   * Settles once the seeded pets are there (a seed or count faker must draw comes a moment later), or
+   * rejects with why they cannot be. Requests wait for them anyway; a host awaits it to refuse a start.
+   */
+  readonly ready: Promise<void>;
   readonly options: ResolvedMockOptions;
 }
 
-/** Where a mock keeps its state: its sessions, the default session's store, its coverage. */
+/** Where a mock keeps its state: its sessions, the default session's store, its coverage, and when its seed is there. */
 interface MockState {
   readonly sessions: SessionRegistry;
   readonly defaultStore: PetStore;
   readonly coverage: CoverageKeeper;
+  readonly ready: Promise<void>;
 }
 
 /**
@@ -99,18 +105,19 @@ function inMemory(settings: ResolvedMockOptions): MockState {
   // Another spec's pets are drawn from its own fields; the bundled spec's default seed is drawn already.
   const fields = spec === BUNDLED_SPEC ? undefined : spec.model.fields.filter((field) => field.writable);
   const seeded =
-    settings.data === undefined ? seededPetsSoon(settings.seed, settings.count, { bigIds: settings.bigIds }, fields, createBodyBytes(spec.model)) : [];
+    settings.data === undefined ? seededPetsSoon(settings.seed, settings.count, { bigIds: settings.bigIds }, fields, spec.model.createBodyBytes) : [];
   const coverage = new Coverage(settings.basePath, spec.doc);
   if (!(seeded instanceof Promise)) {
     const sessions = memorySessions(settings, seeded);
-    return { sessions, defaultStore: sessions.default.store, coverage };
+    return { sessions, defaultStore: sessions.default.store, coverage, ready: Promise.resolve() };
   }
   const limits = { max: settings.maxSessions, ttl: settings.sessionTtl, base: settings.now };
-  const sessions = laterSessions(
-    seeded.then((pets) => memorySessions(settings, pets)),
-    limits,
-  );
-  return { sessions, defaultStore: sessions.defaultStore, coverage };
+  const made = seeded.then((pets) => memorySessions(settings, pets));
+  const sessions = laterSessions(made, limits);
+  // A failure is each request's to see (a 500) and that of a host awaiting `ready`; not also an unhandled rejection.
+  const ready = made.then(() => undefined);
+  ready.catch(() => undefined);
+  return { sessions, defaultStore: sessions.defaultStore, coverage, ready };
 }
 
 /** The sessions over the seeded pets (in the profile's order, categories and id scheme, when it has them), with the restored pets. */
@@ -157,7 +164,7 @@ function stateOf(settings: ResolvedMockOptions): MockState {
     throw new TypeError(
       `profile: ${unsupported.join(', ')} cannot be adopted with a Redis store yet; run that mock without --store, or remove those fields from the profile.`,
     );
-  return { sessions: shared.sessions, defaultStore: shared.store.store(DEFAULT_SESSION), coverage: shared.coverage };
+  return { sessions: shared.sessions, defaultStore: shared.store.store(DEFAULT_SESSION), coverage: shared.coverage, ready: Promise.resolve() };
 }
 
 /**
@@ -207,7 +214,7 @@ export function createMockApi(options: MockOptions = {}): MockApi {
 /** The mock of options already normalized (`normalizeMockOptions`), for a host that read them first. */
 export function mockApiOf(settings: ResolvedMockOptions): MockApi {
   const { basePath, persist, profile } = settings;
-  const { sessions, defaultStore, coverage } = stateOf(settings);
+  const { sessions, defaultStore, coverage, ready } = stateOf(settings);
   // With `--state`, the default session's changes are saved all or nothing; a shared store (Redis)
   // keeps its own state and has no `persist`, so its changes are simply made.
   const saveDefault = savedChanges(defaultStore, persist);
@@ -249,6 +256,7 @@ export function mockApiOf(settings: ResolvedMockOptions): MockApi {
     coverage: () => coverage.report(),
     serves: router.serves,
     store: defaultStore,
+    ready,
     options: settings,
   };
 }

@@ -109,8 +109,8 @@ export interface ModelOperation {
   /** The page size of a list, when it has one. */
   readonly pageSize: PageSize | undefined;
   readonly deprecation: Deprecation | undefined;
-  /** The largest body it accepts (`x-max-body-bytes`). */
-  readonly maxBodyBytes: number | undefined;
+  /** The largest body it accepts: its `x-max-body-bytes`, else `DEFAULT_MAX_BODY_BYTES`. */
+  readonly maxBodyBytes: number;
   /** Its parameters, references followed. */
   readonly parameters: readonly Parameter[];
   readonly validators: InputValidators;
@@ -137,6 +137,8 @@ export interface ResourceModel {
   readonly fields: readonly ModelField[];
   readonly operations: readonly ModelOperation[];
   readonly errorCodes: ErrorCatalogue;
+  /** The most bytes a create accepts: its `x-max-body-bytes`, else `DEFAULT_MAX_BODY_BYTES` (also without a create). */
+  readonly createBodyBytes: number;
   /** The record's validator (`Pet`). */
   readonly validateRecord: ValidateFunction;
 }
@@ -272,7 +274,7 @@ function fieldsOf(doc: OpenApiDocument, record: JsonSchema, createBody: JsonSche
 }
 
 /** A body limit for an operation whose spec gives none (`x-max-body-bytes`): the bundled spec's 1 MiB. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * The fewest bytes a field's value takes in JSON by its schema's lower bounds: a string's `minLength`
@@ -286,13 +288,13 @@ function leastBytes(schema: JsonSchema): number {
 }
 
 /**
- * An operation's body limit (`x-max-body-bytes`), when it gives one. A body is answered back (a create's
- * record, a page of them), and no answer passes `ANSWER_BYTES`: nor may a body (a variant's 100 MB limit
- * let an 8 MB name in, which overflowed the redactor's regular expressions).
+ * An operation's body limit (`x-max-body-bytes`), else `DEFAULT_MAX_BODY_BYTES`. A body is answered back
+ * (a create's record, a page of them), and no answer passes `ANSWER_BYTES`: nor may a body (a variant's
+ * 100 MB limit let an 8 MB name in, which overflowed the redactor's regular expressions).
  */
-function bodyLimitOf(entry: OperationEntry): number | undefined {
-  const given = entry.operation['x-max-body-bytes'];
-  if (typeof given !== 'number') return undefined;
+function bodyLimitOf(entry: OperationEntry | undefined): number {
+  const given = entry?.operation['x-max-body-bytes'];
+  if (entry === undefined || typeof given !== 'number') return DEFAULT_MAX_BODY_BYTES;
   if (!(given >= 1 && given <= ANSWER_BYTES))
     throw new SpecError(
       `${entry.operationId}'s x-max-body-bytes ${given} is not from 1 to ${ANSWER_BYTES}, the most any answer of the mock holds (ANSWER_BYTES): a body it accepts is answered back; give at most ${ANSWER_BYTES}`,
@@ -300,17 +302,12 @@ function bodyLimitOf(entry: OperationEntry): number | undefined {
   return given;
 }
 
-/** The most bytes a create of the model accepts: its `x-max-body-bytes`, else the bundled spec's 1 MiB. */
-export function createBodyBytes(model: ResourceModel): number {
-  return operationOfKind(model, 'create')?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-}
-
 /**
  * Refuses a record no body could carry: fields whose lower bounds add up to more than a create accepts.
  * No client could send one, and the mock would still seed them (a `minLength` of 10^9 exhausted the heap at start).
  */
 function checkRecordFits(name: string, fields: readonly ModelField[], create: OperationEntry | undefined): void {
-  const limit = (create && bodyLimitOf(create)) ?? DEFAULT_MAX_BODY_BYTES;
+  const limit = bodyLimitOf(create);
   // `{}`, and per field its quoted name, a colon and a comma.
   const least = fields.reduce((sum, field) => sum + field.name.length + 4 + leastBytes(field.schema), 2);
   if (least <= limit) return;
@@ -497,6 +494,7 @@ export function readResourceModel(doc: OpenApiDocument, validators: ValidatorLoo
     fields,
     operations,
     errorCodes: errorCodesOf(doc),
+    createBodyBytes: bodyLimitOf(create?.entry),
     validateRecord,
   };
 }

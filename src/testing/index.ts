@@ -208,13 +208,11 @@ async function check(
       if (error instanceof StoreUnavailableError && Date.now() < deadline) return undefined;
       throw error;
     });
-    if (entries === undefined) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      continue;
+    if (entries !== undefined) {
+      const matched = entries.filter((entry) => differences(expected, entry).length === 0);
+      if (count === undefined ? matched.length > 0 : matched.length === count) return matched;
+      if (Date.now() >= deadline) throw new Error(missMessage(expected, count, entries, matched));
     }
-    const matched = entries.filter((entry) => differences(expected, entry).length === 0);
-    if (count === undefined ? matched.length > 0 : matched.length === count) return matched;
-    if (Date.now() >= deadline) throw new Error(missMessage(expected, count, entries, matched));
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

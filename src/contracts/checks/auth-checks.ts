@@ -155,12 +155,7 @@ async function expectRejected(context: CheckContext, operation: Operation): Prom
   for (const [what, authorization] of rejectedCredentials(context)) {
     const exchange = await context.call(operationId, { ...request, authorization });
     // One auth layer guards every operation: a credential it lets through is one fault, whichever operation showed it.
-    if (exchange.status !== 401)
-      context.fail(`${operationId} answered ${exchange.status} to ${what}`, exchange, {
-        expected: '401',
-        actual: String(exchange.status),
-        fault: `auth:accepts:${what}`,
-      });
+    if (exchange.status !== 401) context.failStatus(`${operationId} answered ${exchange.status} to ${what}`, exchange, '401', `auth:accepts:${what}`);
     // HTTP asks every 401 for a challenge (RFC 9110 §11.6.1; RFC 6750 §3 for bearer); the interface does not: advice.
     else if (!bearerChallenge(exchange))
       context.advise(
@@ -190,10 +185,7 @@ async function expectInvalidRejected(context: CheckContext, operationId: string,
   if (invalid.status === 400)
     context.advise(`${operationId} answered 400 to an invalid request without a credential: it judges the input before the credential`);
   else if (invalid.status !== 401)
-    context.fail(`${operationId} answered ${invalid.status} to an invalid request without a credential`, invalid, {
-      expected: '401 (or 400)',
-      actual: String(invalid.status),
-    });
+    context.failStatus(`${operationId} answered ${invalid.status} to an invalid request without a credential`, invalid, '401 (or 400)');
 }
 
 /** A rejected create must create nothing: a deployment that stores first and checks the key after would. */
@@ -222,10 +214,8 @@ async function expectAccepted(context: CheckContext, operation: Operation): Prom
   // A deployment may reject a category it does not know; that says nothing about the key.
   if (operationId === context.kind('create') && exchange.status === 400)
     context.skip(`the deployment refused the NewPet (400), so the key cannot be judged on ${operationId}`);
-  if (exchange.status === 401 || exchange.status === 403)
-    context.fail(`${operationId} refused the valid key with ${exchange.status}`, exchange, { expected: '2xx', actual: String(exchange.status) });
-  else if (exchange.status >= 300)
-    context.fail(`${operationId} answered ${exchange.status} to a valid request`, exchange, { expected: '2xx', actual: String(exchange.status) });
+  if (exchange.status === 401 || exchange.status === 403) context.failStatus(`${operationId} refused the valid key with ${exchange.status}`, exchange, '2xx');
+  else if (exchange.status >= 300) context.failStatus(`${operationId} answered ${exchange.status} to a valid request`, exchange, '2xx');
 }
 
 /** True when an answer is the API's: JSON with a success status, or pets. A web page (a single-page app's fallback) is not. */
@@ -259,10 +249,10 @@ async function expectNoDataOnPathVariants(context: CheckContext, operation: Oper
     }
     // Any refusal is right (401, 404, a redirect), and so is a web page: only the API answering without the key is wrong.
     if (answersAsTheApi(context, exchange))
-      context.fail(
+      context.failStatus(
         `${operation.method} ${shown} without a credential answered ${exchange.status}${exchange.status < 300 ? ' as the API' : ' with data'}: this spelling of ${basePath}${path} reaches ${operation.operationId} but skips the key; require the key on every path the API answers (authenticate after the router normalizes the path), or answer 404 to this spelling`,
         exchange,
-        { expected: 'no data: 401, 404 or another refusal', actual: String(exchange.status) },
+        'no data: 401, 404 or another refusal',
       );
   }
   if (crashed === variants.length) context.skip('every variant of the path answered a server error, so whether one serves data cannot be told');

@@ -1,4 +1,5 @@
 import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
+import { objectText } from '../body-breakages.js';
 import { idReusedFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
 import type { Exchange } from '../http.js';
@@ -63,7 +64,8 @@ function zeroValues(context: CheckContext, valid: (purpose: string) => Readonly<
   const shape = context.contract.body(context.kind('create'));
   const cases: Boundary[] = [];
   const named = valid('zero');
-  const isValid = (body: Record<string, string>) => (context.contract.requestViolations(context.kind('create'), JSON.parse(bodyOf(body))) ?? []).length === 0;
+  const isValid = (body: Record<string, string>) =>
+    (context.contract.requestViolations(context.kind('create'), JSON.parse(objectText(body))) ?? []).length === 0;
   for (const [field, { type, enum: allowed }] of Object.entries(shape.properties)) {
     if (allowed !== undefined || named[field]?.startsWith('"')) continue;
     for (const { zero, other, mayRefuse } of zeroAndOther(context.state, field, type)) {
@@ -80,13 +82,6 @@ function zeroValues(context: CheckContext, valid: (purpose: string) => Readonly<
 const LONG = 10_000;
 /** Astral-plane characters (UTF-16 surrogate pairs), a ZWJ sequence and a flag: what utf8mb3 columns and naive truncation break. */
 const ASTRAL = '𝒳𝓎 🦄 👩‍👩‍👧 🇳🇴 𓀀';
-
-/** A JSON object from each field's exact JSON text. */
-export function bodyOf(fields: Readonly<Record<string, string>>): string {
-  return `{${Object.entries(fields)
-    .map(([name, value]) => `${JSON.stringify(name)}:${value}`)
-    .join(',')}}`;
-}
 
 /**
  * Boundaries derived from the schema of createPet's body: the empty object; each int64 field at its
@@ -161,7 +156,7 @@ async function refusedAlone(
   control: NonNullable<Boundary['control']>,
   mayRefuse: string | undefined,
 ): Promise<void> {
-  const other = await context.call(context.kind('create'), { body: bodyOf(control.fields) });
+  const other = await context.call(context.kind('create'), { body: objectText(control.fields) });
   if (other.status !== 201) return;
   if (mayRefuse !== undefined) {
     context.advise(
@@ -195,14 +190,11 @@ export const bodyChecks: KindCheck[] = [
         { what: `an id of its own (${idSent})`, fields: { ...valid('client id'), [context.idField]: idSent } },
       ];
       for (const { what, fields, mustReject, because, control, mayRefuse } of cases) {
-        const exchange = await context.call(context.kind('create'), { body: bodyOf(fields) });
+        const exchange = await context.call(context.kind('create'), { body: objectText(fields) });
         if (exchange.status === 400 && control !== undefined) await refusedAlone(context, what, exchange, control, mayRefuse);
         if (exchange.status === 400) continue;
         if (exchange.status !== 201) {
-          context.fail(`${context.kind('create')} answered ${exchange.status} to a body with ${what}`, exchange, {
-            expected: '400, or 201 echoing it',
-            actual: String(exchange.status),
-          });
+          context.failStatus(`${context.kind('create')} answered ${exchange.status} to a body with ${what}`, exchange, '400, or 201 echoing it');
           continue;
         }
         if (mustReject) {

@@ -5,9 +5,9 @@
  * correct deployment answers 400. An integer written with a zero fraction (`7.0`) is an integer to
  * JSON Schema: accepting it is a choice, so it only has to be kept as that integer.
  */
+import { objectText } from '../body-breakages.js';
 import type { CheckContext, KindCheck } from '../check.js';
 import { bodyCategoryId, changedFieldFault, exact, isPet, petName, runFieldsOf } from '../pets.js';
-import { bodyOf } from './bodies.js';
 
 /** A field sent as a value of another type: what it is, and why a reader takes it. */
 interface Mistyped {
@@ -37,7 +37,7 @@ function mistyped(type: string | undefined, valid: string): Mistyped[] {
 /** A valid NewPet named for `purpose`, with `field` written as the JSON text `value`. */
 function bodyWith(context: CheckContext, purpose: string, categoryId: string, field: string, value: string): string {
   const run = runFieldsOf(context.contract.model);
-  return bodyOf({ [run.name]: JSON.stringify(petName(context.state, purpose)), [run.category]: categoryId, [field]: value });
+  return objectText({ [run.name]: JSON.stringify(petName(context.state, purpose)), [run.category]: categoryId, [field]: value });
 }
 
 /** The value to replace for each field: the accepted category for an integer, so that a conversion lands on a value the deployment takes. */
@@ -55,12 +55,12 @@ async function expectMistypedRefused(context: CheckContext): Promise<void> {
       const exchange = await context.call(create, { body });
       if (exchange.status === 400) continue;
       const stored = exchange.status === 201 && isPet(context, exchange.json) ? exact(exchange.json[field]) : undefined;
-      context.fail(
+      context.failStatus(
         exchange.status === 201
           ? `${create} accepted ${field} ${value}, ${what}, and stored ${field} ${stored}: ${field} is ${type === 'integer' ? 'an integer' : `a ${type}`} in the schema, so check the JSON type before converting and answer 400 naming ${field}`
           : `${create} answered ${exchange.status} to ${field} ${value}, ${what}`,
         exchange,
-        { expected: `400 naming ${field}`, actual: String(exchange.status) },
+        `400 naming ${field}`,
       );
     }
   }
@@ -94,10 +94,11 @@ async function expectZeroFractionKept(context: CheckContext): Promise<void> {
           fault: changedFieldFault(create, field, valid, exchange.json[field]),
         });
     } else
-      context.fail(`${create} answered ${exchange.status} to ${field} ${valid}.0 (an integer to JSON Schema)`, exchange, {
-        expected: `400, or 201 with ${field} ${valid}`,
-        actual: String(exchange.status),
-      });
+      context.failStatus(
+        `${create} answered ${exchange.status} to ${field} ${valid}.0 (an integer to JSON Schema)`,
+        exchange,
+        `400, or 201 with ${field} ${valid}`,
+      );
   }
 }
 

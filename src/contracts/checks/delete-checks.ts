@@ -6,6 +6,8 @@
  * write (RFC 9110 §9.2.1: not safe), inside the run's budget and skipped under `--read-only`; each
  * check removes only a record it created.
  */
+
+import { definedFields } from '../../json/defined-fields.js';
 import type { ModelOperation } from '../../openapi/resource-model.js';
 import { operationOfKind } from '../../openapi/resource-model.js';
 import type { Check, CheckContext } from '../check.js';
@@ -34,7 +36,7 @@ function named(operation: ModelOperation): string {
 
 /** Sends the delete of `id`, with the key unless `authorization` says otherwise. */
 function sendDelete(context: CheckContext, around: Around, id: string, authorization?: null | string): Promise<Exchange> {
-  return context.call(around.remove.operationId, { id, ...(authorization === undefined ? {} : { authorization }) });
+  return context.call(around.remove.operationId, { id, ...definedFields({ authorization }) });
 }
 
 /**

@@ -14,10 +14,6 @@ export function itemCheck(id: string, operationId: string, title: string, run: C
 /** Fails unless `exchange` has a status `expected` lists; the fault is the operation's answering that status. */
 export function expectStatus(context: CheckContext, exchange: Exchange, operationId: string, expected: readonly number[], what: string): boolean {
   if (expected.includes(exchange.status)) return true;
-  context.fail(`${operationId} answered ${exchange.status} ${what}`, exchange, {
-    expected: expected.join(' or '),
-    actual: String(exchange.status),
-    fault: statusFault(operationId, exchange.status),
-  });
+  context.failStatus(`${operationId} answered ${exchange.status} ${what}`, exchange, expected.join(' or '), statusFault(operationId, exchange.status));
   return false;
 }

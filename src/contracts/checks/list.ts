@@ -135,10 +135,7 @@ async function sizeInvalid(context: CheckContext): Promise<void> {
         { expected: `400, or at most ${most} pets`, actual: `${count} pets` },
       );
     } else if (exchange.status !== 200 && exchange.status !== 400) {
-      context.fail(`${list} with ${sized(context, limit)} answered ${exchange.status}`, exchange, {
-        expected: '400 or 200',
-        actual: String(exchange.status),
-      });
+      context.failStatus(`${list} with ${sized(context, limit)} answered ${exchange.status}`, exchange, '400 or 200');
     }
   }
 }

@@ -16,6 +16,14 @@ describe('mergeObservations', () => {
     expect(mergeObservations([{ nonIntegerPetId: 404 }, { nonIntegerPetId: 404 }])).toEqual({ nonIntegerPetId: 404 });
   });
 
+  it('joins the codes seen by status key by key, each list unioned', () => {
+    const seen = mergeObservations([
+      { errorCodesByStatus: { '404': ['not_found'] } },
+      { errorCodesByStatus: { '404': ['missing', 'not_found'], '400': ['bad'] } },
+    ]);
+    expect(seen).toEqual({ errorCodesByStatus: { '404': ['not_found', 'missing'], '400': ['bad'] } });
+  });
+
   it('sees ids beyond 2^53 when any check saw one', () => {
     expect(mergeObservations([{ idsBeyondDouble: false }, { idsBeyondDouble: true }])).toEqual({ idsBeyondDouble: true });
   });

@@ -45,49 +45,28 @@ export interface Observations {
   readonly listedCategories?: readonly string[] | undefined;
 }
 
-/** One choice seen twice: the same value, or `mixed`. */
-function either<T>(a: T | undefined, b: T | undefined, mixed: T): T | undefined {
-  if (a === undefined) return b;
-  return b === undefined || a === b ? a : mixed;
-}
-
-function union(a: readonly string[] | undefined, b: readonly string[] | undefined): readonly string[] | undefined {
-  return a === undefined && b === undefined ? undefined : [...new Set([...(a ?? []), ...(b ?? [])])];
-}
-
-function unionByKey(a: Observations['errorCodesByStatus'], b: Observations['errorCodesByStatus']): Readonly<Record<string, readonly string[]>> | undefined {
+/**
+ * One observation seen twice, by its kind: lists unioned in order, a record of lists (`errorCodesByStatus`)
+ * joined by key, a flag true when either saw it, and a choice the same value, or `mixed` when it differs.
+ */
+function joined(a: unknown, b: unknown): unknown {
+  if (Array.isArray(a) || Array.isArray(b)) return [...new Set([...((a as unknown[]) ?? []), ...((b as unknown[]) ?? [])])];
   if (a === undefined || b === undefined) return a ?? b;
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-  return Object.fromEntries(keys.map((key) => [key, union(a[key], b[key]) ?? []]));
+  if (typeof a === 'boolean') return a || b === true;
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) return join(a, b);
+  return a === b ? a : 'mixed';
 }
 
-function join(a: Observations, b: Observations): Observations {
-  return {
-    listOrder: either(a.listOrder, b.listOrder, 'mixed'),
-    idScheme: either(a.idScheme, b.idScheme, 'mixed'),
-    idsBeyondDouble: a.idsBeyondDouble === undefined && b.idsBeyondDouble === undefined ? undefined : a.idsBeyondDouble === true || b.idsBeyondDouble === true,
-    limitOutOfRange: either(a.limitOutOfRange, b.limitOutOfRange, 'mixed'),
-    limitAboveMaximum: either(a.limitAboveMaximum, b.limitAboveMaximum, 'mixed'),
-    limitBelowMinimum: either(a.limitBelowMinimum, b.limitBelowMinimum, 'mixed'),
-    limitNotInteger: either(a.limitNotInteger, b.limitNotInteger, 'mixed'),
-    unknownStatus: either(a.unknownStatus, b.unknownStatus, 'mixed'),
-    defaultStatus: either(a.defaultStatus, b.defaultStatus, 'mixed'),
-    nonIntegerPetId: either(a.nonIntegerPetId, b.nonIntegerPetId, 'mixed'),
-    categories: union(a.categories, b.categories),
-    refusedCategories: union(a.refusedCategories, b.refusedCategories),
-    errorCodes: union(a.errorCodes, b.errorCodes),
-    errorCodesByStatus: unionByKey(a.errorCodesByStatus, b.errorCodesByStatus),
-    charset: either(a.charset, b.charset, 'mixed'),
-    deprecation: either(a.deprecation, b.deprecation, 'mixed'),
-    unlistedCategory: either(a.unlistedCategory, b.unlistedCategory, 'mixed'),
-    listedCategories: union(a.listedCategories, b.listedCategories),
-  };
+/** Two observations joined, each key by its kind (`joined`): a new kind of observation needs no code here. */
+function join<T extends object>(a: T, b: T): T {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return Object.fromEntries([...keys].map((key) => [key, joined(Reflect.get(a, key), Reflect.get(b, key))])) as T;
 }
 
 /** Joins observations (each check's, or a whole run's): lists unioned in order, a choice seen two ways `mixed`. Only what was seen is kept. */
 export function mergeObservations(all: readonly (Observations | undefined)[]): Observations {
-  const joined = all.reduce<Observations>((merged, next) => join(merged, next ?? {}), {});
-  return Object.fromEntries(Object.entries(joined).filter(([, value]) => value !== undefined));
+  const merged = all.reduce<Observations>((sum, next) => join(sum, next ?? {}), {});
+  return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));
 }
 
 /** True when nothing was observed. */

@@ -5,14 +5,15 @@
  * and change nothing. Every PUT is a write (RFC 9110 §9.2.1), inside the run's budget and skipped under
  * `--read-only`; each check replaces only a record it created.
  */
+
+import { definedFields } from '../../json/defined-fields.js';
 import { type JsonValue, parseJson, stringifyJson } from '../../json/lossless.js';
-import { operationById } from '../../openapi/document.js';
-import { type ModelOperation, objectShape, operationOfKind } from '../../openapi/resource-model.js';
+import { type ModelOperation, operationOfKind } from '../../openapi/resource-model.js';
 import type { Check, CheckContext } from '../check.js';
-import type { Contract } from '../contract.js';
+import { bodyObjectOf, type Contract } from '../contract.js';
 import { validValues } from '../deployment/valid-values.js';
 import type { Exchange } from '../http.js';
-import { absentId, createPet, differingFields, exact, idOf, isPet, type PetJson, petName } from '../pets.js';
+import { absentId, createPet, differingFields, exact, fieldsCompared, idOf, isPet, type PetJson, petName } from '../pets.js';
 import { expectStatus, itemCheck } from './item-kinds.js';
 
 /** The writes the replace checks may send besides the spec suite's: three creates (up to four tries each) and six replaces. */
@@ -23,16 +24,6 @@ interface Around {
   readonly read: ModelOperation;
 }
 
-/** The schema of the replace's body, with the fields it requires. */
-function bodySchemaOf(contract: Contract, operation: ModelOperation): ReturnType<typeof objectShape> | undefined {
-  const schema = operationById(contract.doc, operation.operationId).operation.requestBody?.content['application/json']?.schema;
-  return schema === undefined ? undefined : objectShape(contract.doc, schema);
-}
-
-function requiredOf(contract: Contract, operation: ModelOperation): readonly string[] {
-  return bodySchemaOf(contract, operation)?.required ?? [];
-}
-
 /**
  * A valid body of the replace with a value of every field its schema names, each other than `before`'s
  * where the schema allows another (so a replace that keeps the old record shows), numbers as `before`
@@ -40,7 +31,7 @@ function requiredOf(contract: Contract, operation: ModelOperation): readonly str
  * no value to derive.
  */
 function replacementOf(contract: Contract, operation: ModelOperation, before: PetJson, prefix: string): Record<string, JsonValue> | undefined {
-  const shape = bodySchemaOf(contract, operation);
+  const shape = bodyObjectOf(contract.doc, operation.operationId);
   if (shape === undefined) return undefined;
   const { required, properties } = shape;
   const body: Record<string, JsonValue> = {};
@@ -57,26 +48,21 @@ function replacementOf(contract: Contract, operation: ModelOperation, before: Pe
 
 /** Sends the replace of `id` with `body`, with the key unless `authorization` says otherwise. */
 function sendReplace(context: CheckContext, around: Around, id: string, body: string, authorization?: null): Promise<Exchange> {
-  return context.call(around.replace.operationId, {
-    id,
-    body,
-    ...(authorization === undefined ? {} : { authorization }),
-  });
+  return context.call(around.replace.operationId, { id, body, ...definedFields({ authorization }) });
 }
 
 /** Reads `id` back and fails for each field that is not `expected`'s (the id among them): `after` says what was sent. */
 async function expectRead(context: CheckContext, around: Around, id: string, expected: PetJson, after: string): Promise<void> {
   const read = await context.call(around.read.operationId, { id });
   if (read.status !== 200 || !isPet(context, read.json)) {
-    context.fail(`${around.read.operationId} answered ${read.status} for the record ${id} ${after}`, read, { expected: '200', actual: String(read.status) });
+    context.failStatus(`${around.read.operationId} answered ${read.status} for the record ${id} ${after}`, read, '200');
     return;
   }
   const got = read.json;
   const differ = differingFields(Object.keys(expected), expected, got);
   if (differ.length > 0)
     context.fail(`${around.read.operationId} answered the record ${id} ${after} with other ${differ.join(', ')}`, read, {
-      expected: differ.map((field) => `${field}: ${exact(expected[field])}`).join(', '),
-      actual: differ.map((field) => `${field}: ${field in got ? exact(got[field]) : '(absent)'}`).join(', '),
+      ...fieldsCompared(differ, expected, got),
       fault: `replaced:${around.replace.operationId}:${differ.join(',')}`,
     });
 }
@@ -103,8 +89,7 @@ async function replaces(context: CheckContext, around: Around): Promise<void> {
     const differ = differingFields(Object.keys(body), expected, answered);
     if (differ.length > 0)
       context.fail(`${operationId} answered the record ${id} with other ${differ.join(', ')} than it was sent`, replaced, {
-        expected: differ.map((field) => `${field}: ${exact(expected[field])}`).join(', '),
-        actual: differ.map((field) => `${field}: ${field in answered ? exact(answered[field]) : '(absent)'}`).join(', '),
+        ...fieldsCompared(differ, expected, answered),
         fault: `replaced:${operationId}:${differ.join(',')}`,
       });
   }
@@ -117,7 +102,7 @@ async function refused(context: CheckContext, around: Around): Promise<void> {
   const id = idOf(context, pet);
   const { operationId } = around.replace;
   // An empty object, when the schema requires a field: no deployment may take it.
-  if (requiredOf(context.contract, around.replace).length > 0)
+  if ((bodyObjectOf(context.contract.doc, operationId)?.required.length ?? 0) > 0)
     expectStatus(
       context,
       await sendReplace(context, around, id, '{}'),

@@ -10,8 +10,8 @@
  * is never allowed (variation.ts judges it).
  */
 import type { JsonSchema } from '../../openapi/document.js';
+import { objectText } from '../body-breakages.js';
 import { KEY_PLACEHOLDER } from '../http.js';
-import { bodyOf } from './bodies.js';
 
 type Expectation = 'alike' | 'refuse' | 'either';
 
@@ -197,7 +197,7 @@ function firstOf(fields: Fields, kind: 'string' | 'integer'): [string, string] |
 
 function withField(fields: Fields, kind: 'string' | 'integer', value: (text: string) => string): string | undefined {
   const field = firstOf(fields, kind);
-  return field && bodyOf({ ...fields, [field[0]]: value(field[1]) });
+  return field && objectText({ ...fields, [field[0]]: value(field[1]) });
 }
 
 /**
@@ -222,34 +222,34 @@ const JSON_TEXTS: readonly Variant[] = [
         .join(' ,\n\t')}\n} \n`,
   ),
   body('its members in another order', 'RFC 8259 §4: an object is an unordered collection of members', 'alike', (fields) =>
-    bodyOf(Object.fromEntries(Object.entries(fields).reverse())),
+    objectText(Object.fromEntries(Object.entries(fields).reverse())),
   ),
   body('a string with escapes (\\u0065 for e, \\/ for /)', 'RFC 8259 §7: an escape stands for the character it names', 'alike', (fields) =>
     withField(fields, 'string', (text) => `${text.slice(0, -1).replaceAll('e', '\\u0065')}\\/"`),
   ),
-  body('text after the JSON value', 'RFC 8259 §2: a JSON text is one value', 'refuse', (fields) => `${bodyOf(fields)} petstore-verify`, PARSER_EXTENSION),
+  body('text after the JSON value', 'RFC 8259 §2: a JSON text is one value', 'refuse', (fields) => `${objectText(fields)} petstore-verify`, PARSER_EXTENSION),
   body(
     'single-quoted strings',
     'RFC 8259 §7: a string begins and ends with a quotation mark',
     'refuse',
-    (fields) => bodyOf(fields).replaceAll('"', "'"),
+    (fields) => objectText(fields).replaceAll('"', "'"),
     PARSER_EXTENSION,
   ),
   body(
     'a trailing comma',
     'RFC 8259 §4: members are separated by commas, none after the last',
     'refuse',
-    (fields) => `${bodyOf(fields).slice(0, -1)},}`,
+    (fields) => `${objectText(fields).slice(0, -1)},}`,
     PARSER_EXTENSION,
   ),
   body(
     'a member name without quotes',
     'RFC 8259 §4: a name is a string',
     'refuse',
-    (fields) => bodyOf(fields).replace(/^\{"([^"]+)"/, '{$1'),
+    (fields) => objectText(fields).replace(/^\{"([^"]+)"/, '{$1'),
     PARSER_EXTENSION,
   ),
-  body('a comment', 'RFC 8259 §2: JSON has no comments', 'refuse', (fields) => `/* petstore-verify */ ${bodyOf(fields)}`, PARSER_EXTENSION),
+  body('a comment', 'RFC 8259 §2: JSON has no comments', 'refuse', (fields) => `/* petstore-verify */ ${objectText(fields)}`, PARSER_EXTENSION),
   body(
     'an integer with a leading zero',
     'RFC 8259 §6: an integer has no leading zero',
@@ -266,16 +266,16 @@ const JSON_TEXTS: readonly Variant[] = [
   ),
   body('no body at all', 'RFC 8259 §2: a JSON text is a value, and the spec requires the body', 'refuse', () => ''),
   body('the JSON text null', 'the schema’s type object: null is JSON (RFC 8259 §3) but no object', 'refuse', () => 'null'),
-  body('an array holding the object', 'the schema’s type object: an array is no object', 'refuse', (fields) => `[${bodyOf(fields)}]`),
+  body('an array holding the object', 'the schema’s type object: an array is no object', 'refuse', (fields) => `[${objectText(fields)}]`),
   body(
     'a byte order mark before it',
     'RFC 8259 §8.1: a parser MAY ignore a byte order mark rather than treat it as an error',
     'either',
-    (fields) => `\uFEFF${bodyOf(fields)}`,
+    (fields) => `\uFEFF${objectText(fields)}`,
   ),
   body('a member name twice', 'RFC 8259 §4: names SHOULD be unique; what a parser does with one twice is left open', 'either', (fields) => {
     const field = firstOf(fields, 'string');
-    return field && `{${JSON.stringify(field[0])}:"petstore-verify first",${bodyOf(fields).slice(1)}`;
+    return field && `{${JSON.stringify(field[0])}:"petstore-verify first",${objectText(fields).slice(1)}`;
   }),
   // Past the limits servers set by default (Express 100 kB, nginx 1 MiB), so that the path that refuses a body for its size runs.
   body('a body over 1 MiB', 'RFC 9110 §15.5.14: a server may refuse content larger than it is willing to process (413), or take it', 'either', (fields) =>
@@ -328,7 +328,7 @@ function schemaVariants(schema: BodySchemaView): Variant[] {
         'refuse',
         (fields) =>
           name in fields
-            ? bodyOf(Object.fromEntries(Object.entries(fields).map(([field, value]) => [field === name ? otherCase(name) : field, value])))
+            ? objectText(Object.fromEntries(Object.entries(fields).map(([field, value]) => [field === name ? otherCase(name) : field, value])))
             : undefined,
       ),
     )
@@ -346,7 +346,7 @@ function schemaVariants(schema: BodySchemaView): Variant[] {
           ? 'JSON Schema additionalProperties: absent, so a member the schema does not name is allowed and the body is valid; the spec answers 400 only for a missing required field or an invalid value'
           : 'JSON Schema additionalProperties: a schema of its own decides whether another member is allowed',
       expect,
-      (fields) => bodyOf({ ...fields, petstoreVerifyUnknown: 'true' }),
+      (fields) => objectText({ ...fields, petstoreVerifyUnknown: 'true' }),
     ),
   );
   return [...variants, ...undeclaredMediaTypes(schema)];

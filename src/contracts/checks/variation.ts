@@ -6,14 +6,15 @@
  */
 
 import { isWrite } from '../../http/methods.js';
+import { definedFields } from '../../json/defined-fields.js';
 import { parseJson } from '../../json/lossless.js';
 import { operationById, resolve } from '../../openapi/document.js';
+import { objectText } from '../body-breakages.js';
 import type { Check, CheckContext } from '../check.js';
 import { type Contract, filledPath } from '../contract.js';
 import { type FollowedOperations, followedOperations } from '../deployment/deployment-model.js';
 import { type Exchange, TransportError } from '../http.js';
 import { absentId, bodyCategoryId, exact, existingPet, idOf, newPetBody } from '../pets.js';
-import { bodyOf } from './bodies.js';
 import { type BodySchemaView, type Change, METHOD_VARIANTS, type PlainRequest, type Variant, variantsOf } from './variants.js';
 
 /** A plain request of one operation: its path parameters, and its body's fields when it has one. */
@@ -51,7 +52,7 @@ async function plainRequest(context: CheckContext, shape: FollowedOperations, op
 
 /** The plain request's body, from its fields' exact texts. */
 function bodyText(plain: Plain): string {
-  return bodyOf(plain.fields ?? {});
+  return objectText(plain.fields ?? {});
 }
 
 /** The class of a status: 2 for 2xx, 4 for 4xx. */
@@ -93,12 +94,8 @@ function crashed(context: CheckContext, error: unknown, what: string): boolean {
 function send(context: CheckContext, plain: Plain, variant: Variant, change: Change): Promise<Exchange> {
   const operation = context.contract.operation(plain.operationId);
   const body = change.body ?? (plain.fields && bodyText(plain));
-  const request = {
-    ...(body === undefined ? {} : { body }),
-    ...(change.contentType === undefined ? {} : { contentType: change.contentType }),
-    ...(change.headers === undefined ? {} : { headers: change.headers }),
-    ...(change.authorization === undefined ? {} : { authorization: change.authorization }),
-  };
+  const { contentType, headers, authorization } = change;
+  const request = definedFields({ body, contentType, headers, authorization });
   if (variant.conforms !== false) return context.call(plain.operationId, { ...request, params: plain.params, what: variant.what });
   if (operation.method === 'POST') context.reserveWrite();
   const path = filledPath(operation.path, plain.params);
@@ -129,12 +126,9 @@ async function varyOperation(context: CheckContext, shape: FollowedOperations, o
       context.advise(`${operationId} with ${variant.what} ${wrong.message} (advice: ${variant.advisory})`, `variation:${variant.what}`);
       continue;
     }
-    context.fail(`${operationId} with ${variant.what} ${wrong.message}`, exchange, {
-      expected: wrong.expected,
-      actual: String(exchange.status),
-      // One fault per variant, whichever operation met it: one header parser or body reader in front of them all.
-      fault: exchange.status >= 500 ? `server-error:${variant.what}` : `variation:${variant.what}`,
-    });
+    // One fault per variant, whichever operation met it: one header parser or body reader in front of them all.
+    const fault = exchange.status >= 500 ? `server-error:${variant.what}` : `variation:${variant.what}`;
+    context.failStatus(`${operationId} with ${variant.what} ${wrong.message}`, exchange, wrong.expected, fault);
   }
 }
 

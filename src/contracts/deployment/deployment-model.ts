@@ -115,17 +115,11 @@ interface HeaderForms {
 const formsByDocument = new WeakMap<OpenApiDocument, Map<string, Map<string, HeaderForms>>>();
 
 function headerForms(doc: OpenApiDocument, operationId: string, status: number): Map<string, HeaderForms> {
-  let byResponse = formsByDocument.get(doc);
-  if (byResponse === undefined) {
-    byResponse = new Map();
-    formsByDocument.set(doc, byResponse);
-  }
+  const byResponse = formsByDocument.get(doc) ?? new Map<string, Map<string, HeaderForms>>();
+  formsByDocument.set(doc, byResponse);
   const key = `${operationId} ${status}`;
-  let forms = byResponse.get(key);
-  if (forms === undefined) {
-    forms = compiledHeaderForms(doc, operationId, status);
-    byResponse.set(key, forms);
-  }
+  const forms = byResponse.get(key) ?? compiledHeaderForms(doc, operationId, status);
+  byResponse.set(key, forms);
   return forms;
 }
 
@@ -401,11 +395,8 @@ export class DeploymentModel {
     if (status === 401 || status === 429 || status >= 500) return;
     for (const [name, required] of this.#documented(operationId, status)) {
       const key = `${operationId} ${name.toLowerCase()}`;
-      let presence = this.headerPresence.get(key);
-      if (presence === undefined) {
-        presence = { operationId, name, sentOn: new Set(), missing: new Map(), requiredOn: new Set() };
-        this.headerPresence.set(key, presence);
-      }
+      const presence = this.headerPresence.get(key) ?? { operationId, name, sentOn: new Set(), missing: new Map(), requiredOn: new Set() };
+      this.headerPresence.set(key, presence);
       if (required) presence.requiredOn.add(status);
       if (headers[name.toLowerCase()] !== undefined) presence.sentOn.add(status);
       else {

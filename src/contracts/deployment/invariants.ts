@@ -13,9 +13,10 @@
  * - an item a delete removed is gone: no read answers it, no page lists it, whichever suite asked.
  * Every failure names the requests that show it; many responses showing one fault are one finding.
  */
+import { definedFields } from '../../json/defined-fields.js';
 import { fewerThanLimitFault, idReusedFault, moreThanLimitFault, otherValueFault } from '../causes.js';
 import { type CheckResult, type Finding, statusFault } from '../check.js';
-import { changedFieldFault, differingFields, exact, type PetJson, sameJson } from '../pets.js';
+import { changedFieldFault, differingFields, exact, fieldsCompared, type PetJson, sameJson } from '../pets.js';
 import type { Acknowledged, DeploymentModel, HeaderPresence, Heard, Page } from './deployment-model.js';
 
 /** Findings by fault: the first response that showed each, and how many did. */
@@ -34,8 +35,7 @@ class Tally {
       fault,
       request: heard.request,
       status: heard.status,
-      ...(expected === undefined ? {} : { expected }),
-      ...(actual === undefined ? {} : { actual }),
+      ...definedFields({ expected, actual }),
       ...(replay === undefined ? {} : { replay: [...replay, heard].map((step) => step.request) }),
     };
     this.#byFault.set(fault, { finding, count: 1 });
@@ -166,8 +166,7 @@ function persisted(model: DeploymentModel, known: Map<string, Known>): Finding[]
       : fields.filter((f) => f in ref.item && f in item && !sameJson(ref.item[f], item[f]));
     if (differ.length > 0)
       tally.add(`reread:${read.operationId}:changed`, got, `${read.operationId} answered ${what} with other ${differ.join(', ')}`, {
-        expected: differ.map((field) => `${field}: ${field in ref.item ? exact(ref.item[field]) : '(absent)'}`).join(', '),
-        actual: differ.map((field) => `${field}: ${field in item ? exact(item[field]) : '(absent)'}`).join(', '),
+        ...fieldsCompared(differ, ref.item, item),
         replay: [ref.by],
       });
   }

@@ -5,10 +5,8 @@
  * cross a small cache or store (`CROSS_CACHE_CREATES`), then reads back the earliest items and lists
  * each filter once more. The model hears all of it, and its invariants are then judged over the run.
  */
-import { operationById } from '../../openapi/document.js';
-import { objectShape } from '../../openapi/resource-model.js';
 import { type Check, type CheckContext, type CheckResult, type RunState, runCheck, statusFault } from '../check.js';
-import { type Contract, fullPage } from '../contract.js';
+import { bodyObjectOf, type Contract, fullPage } from '../contract.js';
 import { createPet, exact, idOf, isPet, petName } from '../pets.js';
 import { CROSS_CACHE_CREATES, ENUM_VALUES_TRIED } from '../run-bounds.js';
 import { DeploymentModel, followedOperations } from './deployment-model.js';
@@ -22,9 +20,9 @@ const LISTED_READ = 2;
 /** The valid values of every field of the body, strings made from `prefix`; `trusted` when every number is one the deployment took before. */
 function fieldValues(model: DeploymentModel, prefix: string): { values: [string, string[]][]; trusted: boolean } | undefined {
   const { doc } = model.contract;
-  const schema = operationById(doc, model.kinds.create.operationId).operation.requestBody?.content['application/json']?.schema;
-  if (!schema) return undefined;
-  const { required, properties } = objectShape(doc, schema);
+  const body = bodyObjectOf(doc, model.kinds.create.operationId);
+  if (!body) return undefined;
+  const { required, properties } = body;
   let trusted = true;
   const values: [string, string[]][] = [];
   for (const [field, property] of Object.entries(properties)) {
@@ -66,11 +64,8 @@ async function createWithEveryField(context: CheckContext, model: DeploymentMode
     const exchange = await context.call(create.operationId, { body });
     if (exchange.status === 400 && !made.trusted) context.skip(`the deployment refused (400) a body whose numbers it was never seen to take: ${body}`);
     if (exchange.status >= 300) {
-      context.fail(`${create.operationId} answered ${exchange.status} to a valid body with a value of every field the schema names: ${body}`, exchange, {
-        expected: '201',
-        actual: String(exchange.status),
-        fault: statusFault(create.operationId, exchange.status),
-      });
+      const message = `${create.operationId} answered ${exchange.status} to a valid body with a value of every field the schema names: ${body}`;
+      context.failStatus(message, exchange, '201', statusFault(create.operationId, exchange.status));
       continue;
     }
     if (isPet(context, exchange.json)) await context.call(read.operationId, { id: idOf(context, exchange.json) });

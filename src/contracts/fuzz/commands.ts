@@ -5,6 +5,7 @@
  * whether the response is one the deployment may give, and updates the model.
  */
 import fc, { type AsyncCommand } from 'fast-check';
+import { definedFields } from '../../json/defined-fields.js';
 import type { ModelOperation } from '../../openapi/resource-model.js';
 import type { CallOptions, CheckContext, Finding } from '../check.js';
 import type { Exchange, RecordedRequest } from '../http.js';
@@ -45,12 +46,8 @@ export interface Real {
 }
 
 function violationOf(finding: Finding): Violation {
-  return {
-    message: finding.message,
-    ...(finding.expected === undefined ? {} : { expected: finding.expected }),
-    ...(finding.actual === undefined ? {} : { actual: finding.actual }),
-    ...(finding.fault === undefined ? {} : { fault: finding.fault }),
-  };
+  const { message, expected, actual, fault } = finding;
+  return { message, ...definedFields({ expected, actual, fault }) };
 }
 
 /**

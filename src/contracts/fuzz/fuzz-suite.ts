@@ -7,6 +7,7 @@
  */
 
 import fc from 'fast-check';
+import { definedFields } from '../../json/defined-fields.js';
 import { operationOfKind } from '../../openapi/resource-model.js';
 import { type Check, CheckContext, type Finding, type RunState } from '../check.js';
 import { listOf, operationIdOf } from '../contract.js';
@@ -54,9 +55,7 @@ function findingOf(failure: Failure, seed: number): Finding {
   const calls = failure.sent.length;
   return {
     message: `${violation.message}: found by a generated sequence of calls, shrunk to the ${calls === 1 ? 'one call' : `${calls} calls`} below (seed ${seed}: re-run with --seed ${seed})`,
-    ...(violation.expected === undefined ? {} : { expected: violation.expected }),
-    ...(violation.actual === undefined ? {} : { actual: violation.actual }),
-    ...(violation.fault === undefined ? {} : { fault: violation.fault }),
+    ...definedFields({ expected: violation.expected, actual: violation.actual, fault: violation.fault }),
     ...(exchange ? { status: exchange.status, excerpt: exchange.text.slice(0, 300) } : {}),
     replay: failure.sent,
   };

@@ -16,7 +16,7 @@ import { fewerThanLimitFault, moreThanLimitFault, otherValueFault, unknownValueF
 import { statusFault } from '../check.js';
 import { lenientIntegerFault } from '../checks/check-inputs.js';
 import { integerDenoted } from '../integer-spellings.js';
-import { absentIdBeyond, changedFieldFault, differingFields, exact, idOf, isPet, type PetJson, petsOf } from '../pets.js';
+import { absentIdBeyond, changedFieldFault, differingFields, exact, fieldsCompared, idOf, isPet, type PetJson, petsOf } from '../pets.js';
 import { type BodyInput, type ListInput, malformedId, type ReadInput } from './fuzz-inputs.js';
 
 /** A response the model does not allow: what was wrong, with what it expected. */
@@ -289,8 +289,7 @@ function readKnown(model: FuzzModel, pet: PetJson, status: number, json: JsonVal
   if (differ.length === 0) return undefined;
   return {
     message: `${model.named.read} answered the pet ${idOf(model, pet)} ${where(model, pet)} with other ${differ.join(', ')}`,
-    expected: differ.map((f) => `${f}: ${f in pet ? exact(pet[f]) : '(absent)'}`).join(', '),
-    actual: differ.map((f) => `${f}: ${f in json ? exact(json[f]) : '(absent)'}`).join(', '),
+    ...fieldsCompared(differ, pet, json),
   };
 }
 

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWrite } from '../../http/methods.js';
+import { definedFields } from '../../json/defined-fields.js';
 import { parseJsonFast, stringifyJson } from '../../json/lossless.js';
 import { basePathOf } from '../../openapi/document.js';
 import { DROPPED, operationAt, TOO_LARGE } from '../causes.js';
-import { type CheckResult, type Finding, type RunState, statusFault, undocumentedStatusFault } from '../check.js';
+import { type CheckResult, type Finding, type Outcome, type RunState, statusFault, undocumentedStatusFault } from '../check.js';
 import type { Contract } from '../contract.js';
 import { type ExchangeObserver, KEY_PLACEHOLDER, type ObservedExchange, type RecordedRequest } from '../http.js';
 import { acceptedCategoryId } from '../pets.js';
@@ -308,30 +309,21 @@ function judge(interaction: PactInteraction, outcome: InteractionOutcome, reques
     request: problem.request,
     ...(problem.problem === 'dropped' ? { fault: DROPPED } : problem.problem === 'too-large' ? { fault: TOO_LARGE } : {}),
   }));
+  // Judged before the Verifier's report, none of these results has a time of its own.
+  const early = (judged: Outcome, findings: Finding[], reason?: string) => ({ outcome: judged, ms: 0, findings, ...definedFields({ reason }) });
   const spent = outcome.problems.find((problem) => problem.problem === 'budget');
-  if (spent) return { outcome: 'skip' as const, ms: 0, findings: [], reason: redact(spent.message) };
+  if (spent) return early('skip', [], redact(spent.message));
   // A deployment that stopped answering fails the interaction, whatever its states then could not set up.
   const dropped = stopped.filter((finding) => finding.fault === DROPPED);
-  if (dropped.length > 0) return { outcome: 'fail' as const, ms: 0, findings: dropped };
+  if (dropped.length > 0) return early('fail', dropped);
   const unasked = outcome.problems.find((problem) => !breaksContract(problem));
-  if (unasked) return { outcome: 'error' as const, ms: 0, findings: stopped, reason: `could not verify: ${redact(unasked.message)}` };
+  if (unasked) return early('error', stopped, `could not verify: ${redact(unasked.message)}`);
   // A state is set up through the API, so a state that cannot be is the deployment's response failing.
   if (outcome.stateFailures.length > 0)
-    return {
-      outcome: 'fail' as const,
-      ms: 0,
-      findings: [...stopped, ...outcome.stateFailures.map((failure) => stateFailureFinding(redact(failure), request, fault))],
-    };
+    return early('fail', [...stopped, ...outcome.stateFailures.map((failure) => stateFailureFinding(redact(failure), request, fault))]);
   // A state the deployment legitimately cannot serve (it knows none of the categories tried) leaves the interaction unverifiable.
-  if (outcome.stateUnavailable.length > 0)
-    return { outcome: 'skip' as const, ms: 0, findings: [], reason: redact([...new Set(outcome.stateUnavailable)].join('; ')) };
-  if (!hasReport(outcome))
-    return {
-      outcome: 'error' as const,
-      ms: 0,
-      findings: stopped,
-      reason: `could not verify: ${redact(outcome.error ?? 'the Pact verifier gave no report and no reason')}`,
-    };
+  if (outcome.stateUnavailable.length > 0) return early('skip', [], redact([...new Set(outcome.stateUnavailable)].join('; ')));
+  if (!hasReport(outcome)) return early('error', stopped, `could not verify: ${redact(outcome.error ?? 'the Pact verifier gave no report and no reason')}`);
   return judgeReport(interaction, outcome, request, redact, fault, stopped);
 }
 
@@ -451,14 +443,13 @@ function workerJob(context: PactSuiteContext, interactions: PactJob['interaction
     interactions,
     runId: context.state.runId,
     states: stateSpecOf(context.state.contract),
-    ...(context.categoryId === undefined ? {} : { categoryId: context.categoryId }),
     timeoutMs: options.timeoutMs,
     concurrency: options.concurrency,
     // What is left of the suite's budget (within the run's), less what the pacts before this one sent.
     writesLeft: Math.min(context.state.writesLeft, options.writeBudget) - context.sent.writes,
     bodies: options.bodies === true,
-    ...(options.rps === undefined ? {} : { rps: options.rps }),
     deadlineAt: options.deadlineAt,
+    ...definedFields({ categoryId: context.categoryId, rps: options.rps }),
   };
 }
 
@@ -471,29 +462,18 @@ function emitOutcomes(
   started: number,
 ): void {
   const consumer = pact.consumer.name;
+  const unverified = (interaction: PactInteraction, ms: number, reason: string) =>
+    emit(context, { ...resultBase(consumer, interaction), outcome: 'error', ms, findings: [], reason });
   if ('error' in outcome) {
-    for (const interaction of interactions)
-      emit(context, {
-        ...resultBase(consumer, interaction),
-        outcome: 'error',
-        ms: performance.now() - started,
-        findings: [],
-        reason: `could not verify ${source}: ${context.redact(outcome.error)}`,
-      });
+    const reason = `could not verify ${source}: ${context.redact(outcome.error)}`;
+    for (const interaction of interactions) unverified(interaction, performance.now() - started, reason);
     return;
   }
   interactions.forEach((interaction, n) => {
     const found = outcome.interactions[n];
     // The request as the deployment got it (the real id in its path), else as the pact writes it.
     const request = found?.requests.at(-1) ?? recordedRequest(interaction, context.baseUrl, context.basePath);
-    if (!found)
-      emit(context, {
-        ...resultBase(consumer, interaction),
-        outcome: 'error',
-        ms: 0,
-        findings: [],
-        reason: "the run's deadline passed before this interaction was verified",
-      });
+    if (!found) unverified(interaction, 0, "the run's deadline passed before this interaction was verified");
     else {
       const { advice, ...judged } = { advice: undefined, ...judge(interaction, found, request, context.redact, faultOf(context.state.contract)) };
       if (advice !== undefined) context.state.advice.add(`${consumer}: ${advice}`);

@@ -24,7 +24,7 @@ import {
 } from '../http.js';
 import type { Pacer } from '../pace.js';
 import { readBody, send, type TransportResponse } from '../transport.js';
-import { listenOnLoopback, requestChunks } from './loopback.js';
+import { listenOnLoopback } from './loopback.js';
 
 /** Something the proxy stopped or could not get, reported as the interaction's failure. */
 export interface ProxyProblem {
@@ -75,17 +75,6 @@ export interface BoundedProxy {
 
 // Hop-by-hop headers, and those that describe a body as it was on the wire rather than as forwarded.
 const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'host', 'accept-encoding', 'upgrade']);
-
-async function readRequestBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of requestChunks(request)) {
-    size += chunk.byteLength;
-    if (size > maxBytes) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
 
 /**
  * Media types are case-insensitive and may have whitespace around `;` (RFC 9110 §8.3.1), but the
@@ -168,7 +157,7 @@ async function outgoingRequest(context: BoundedProxyContext, incoming: IncomingM
   const headers = forwardedHeaders(context, incoming);
   // The pact holds a placeholder key; the deployment gets the real one, the record its template.
   const authorized = headers.has('authorization');
-  const raw = await readRequestBody(incoming, context.maxBodyBytes);
+  const raw = await readBody(incoming, context.maxBodyBytes);
   const body = raw === undefined || raw.byteLength === 0 ? undefined : raw.toString('utf8');
   const recorded: RecordedRequest = {
     method,

@@ -32,10 +32,6 @@ export function resultLine(result: CheckResult, paint: Paint): string {
 
 /** A finding's lines, each shown as it is: what the deployment sent is quoted in them, never acted on by the terminal. */
 function findingLines(finding: Finding): string[] {
-  return findingText(finding).map(terminalText);
-}
-
-function findingText(finding: Finding): string[] {
   const lines = [`   ${finding.message}`];
   if (finding.expected !== undefined) lines.push(`     expected: ${finding.expected}`);
   if (finding.actual !== undefined) lines.push(`     actual:   ${finding.actual}`);
@@ -44,7 +40,7 @@ function findingText(finding: Finding): string[] {
   if (finding.excerpt) lines.push(`     body:     ${finding.excerpt.replace(/\s*\n\s*/g, ' ')}`);
   if (finding.request) lines.push(`     request:  ${toCurl(finding.request)}`);
   if (finding.replay) lines.push('     replay:', ...finding.replay.map((request, i) => `       ${i + 1}. ${toCurl(request)}`));
-  return lines;
+  return lines.map(terminalText);
 }
 
 /** A failure, and under it the checks that failed only from its fault. */
@@ -59,19 +55,16 @@ function failureLines(result: CheckResult, index: number, report: VerificationRe
   return lines;
 }
 
-const RETRY_CAUSES: Readonly<Record<string, string>> = {
-  '429': '429 Too Many Requests',
-  '502': '502',
-  '503': '503',
-  '504': '504',
-  network: 'a dropped connection',
-};
+/** A cause of retries as the line says it: a status by its number, 429 and a dropped connection in words. */
+function retryCause(cause: string): string {
+  return cause === '429' ? '429 Too Many Requests' : cause === 'network' ? 'a dropped connection' : cause;
+}
 
 /** The run's one line about retries: how many, after what, and how long Retry-After made it wait. */
 function retryLine(report: VerificationReport): string | undefined {
   const total = Object.values(report.retries.byCause).reduce((sum, n) => sum + n, 0);
   if (total === 0) return undefined;
-  const causes = Object.entries(report.retries.byCause).map(([cause, n]) => `${n} after ${RETRY_CAUSES[cause] ?? cause}`);
+  const causes = Object.entries(report.retries.byCause).map(([cause, n]) => `${n} after ${retryCause(cause)}`);
   const waited = report.retries.waitedMs > 0 ? `, waiting ${(report.retries.waitedMs / 1000).toFixed(1)} s in all as Retry-After asked` : '';
   return `Retried ${plural(total, 'request')}: ${causes.join(', ')}${waited} (${total > report.retried.length ? `the first ${report.retried.length}` : 'each'} listed in the JSON report's "retried").`;
 }

@@ -7,7 +7,7 @@
  */
 import { NamingBudget, namedPositions, type Unnamed, unnamedCount, VALUES_NAMED } from '../../bounds/values-named.js';
 import { type JsonSchema, operationsOf, parametersOf, resolve } from '../../openapi/document.js';
-import { type Contract, templatePattern } from '../contract.js';
+import { type Contract, decoded, templatePattern } from '../contract.js';
 import type { ObservedExchange } from '../http.js';
 
 /** How many responses had each status, by status. */
@@ -136,14 +136,6 @@ function specOperations(contract: Contract): SpecOperation[] {
       .sort((a, b) => a - b);
     return { operationId, method: method.toUpperCase(), path, ...patternOf(path), statuses, inputs: [...parameters, ...fields], hasBody };
   });
-}
-
-function decoded(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 /** A body field's value as compared with its enum: a string as it is, anything else as JSON. */

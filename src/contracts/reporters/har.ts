@@ -166,10 +166,6 @@ export class HarExchanges {
 
 const LEFT_OUT = `left out: the HAR holds at most ${HAR_BODY_BYTES} bytes of bodies (--har)`;
 
-function header(name: string, value: string): HarHeader {
-  return { name, value };
-}
-
 /** The HTTP version is not known to fetch; HTTP/1.1 is what the verifier speaks to every deployment so far. */
 const HTTP_VERSION = 'HTTP/1.1';
 
@@ -188,8 +184,8 @@ function entryOf(exchange: HarExchange): HarEntry {
       url: request.url,
       httpVersion: HTTP_VERSION,
       cookies: [],
-      headers: Object.entries(request.headers).map(([name, value]) => header(name, value)),
-      queryString: [...new URL(request.url).searchParams].map(([name, value]) => header(name, value)),
+      headers: Object.entries(request.headers).map(([name, value]): HarHeader => ({ name, value })),
+      queryString: [...new URL(request.url).searchParams].map(([name, value]): HarHeader => ({ name, value })),
       ...(request.body === undefined ? {} : { postData: { mimeType: request.headers['content-type'] ?? 'application/json', text: request.body, params: [] } }),
       ...(exchange.requestBodyLeftOut
         ? { postData: { mimeType: request.headers['content-type'] ?? 'application/json', text: '', params: [], comment: LEFT_OUT } }
@@ -203,7 +199,7 @@ function entryOf(exchange: HarExchange): HarEntry {
       statusText: STATUS_CODES[exchange.status] ?? '',
       httpVersion: HTTP_VERSION,
       cookies: [],
-      headers: exchange.headers.map(([name, value]) => header(name, value)),
+      headers: exchange.headers.map(([name, value]): HarHeader => ({ name, value })),
       content: {
         size: exchange.leftOutBytes ?? Buffer.byteLength(exchange.text),
         mimeType: responseHeader('content-type') ?? 'x-unknown',

@@ -338,7 +338,7 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
   // The seed drawn before the server listens (faker loads for a seed or count not drawn already): a seed
   // that cannot be drawn (a variant's x-faker asking for values no create accepts) stops the start with
   // its sentence, where every request would have been a 500.
-  await mock.store.get(0);
+  await mock.ready;
   // Whether a `Host` names this server: localhost, an IP address, the bound name (one its clients use) or an allowed one.
   const hostAllowed = hostCheck([...(options.allowedHosts ?? []), host]);
   const keyless = keylessErrors(new KeyRedactor(mock.options.apiKeys, { shortAsToken: true }));

@@ -8,7 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import { isJsonObject, type JsonValue, parseJson } from '../../json/lossless.js';
 import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
 import type { ErrorCode } from '../../openapi/facts.js';
-import { DEFAULT_MAX_BODY_BYTES, type ModelField, type ModelOperation, type ResourceModel } from '../../openapi/resource-model.js';
+import type { ModelField, ModelOperation, ResourceModel } from '../../openapi/resource-model.js';
 import { known } from '../../profile/profile.js';
 import { memoize } from '../core/memo.js';
 import { errorResponse, JSON_CONTENT_TYPE, type MockRequest, type MockResponse, textThen } from '../core/messages.js';
@@ -62,7 +62,7 @@ export function draftParser(env: OperationEnv, model: ResourceModel, operation: 
     env,
     operation,
     validate: validatorOf(operation, 'body'),
-    maxBodyBytes: operation.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxBodyBytes: operation.maxBodyBytes,
     writable,
     serverDefaulted: writable.find((field) => field.serverDefault !== undefined),
     knownCategories: typeof categories === 'object' ? new Set(categories.known) : undefined,

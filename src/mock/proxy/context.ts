@@ -6,6 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { wholeNumberIn } from '../../bounds/option-value.js';
 import { openapi } from '../../generated/openapi.js';
 import { apiKeyProblem } from '../../http/header-value.js';
+import { definedFields } from '../../json/defined-fields.js';
 import type { JsonValue } from '../../json/lossless.js';
 import { type Conformance, createConformance } from '../../openapi/conformance.js';
 import type { OperationKind } from '../../openapi/resource-model.js';
@@ -177,7 +178,7 @@ export function checkedProxyOptions(given: ProxyOptions): ProxyOptions {
   trueOrFalse('prefer', options.prefer, true);
   const onProblem = guardedCallback('onProblem', options.onProblem, '(line) => console.warn(line)');
   const onRequest = guardedCallback('onRequest', options.onRequest, '(line) => console.log(line)');
-  return { ...options, ...(onProblem === undefined ? {} : { onProblem }), ...(onRequest === undefined ? {} : { onRequest }) };
+  return { ...options, ...definedFields({ onProblem, onRequest }) };
 }
 
 /** The context of a proxy with these options (as `checkedProxyOptions` gives them); throws a TypeError for an upstream that is not an http(s) base URL, or a key that cannot be one. */
@@ -188,16 +189,9 @@ export function createProxyContext(options: ProxyOptions): ProxyContext {
   const basePath = MOCK_DEFAULTS.basePath;
   const host = options.host ?? MOCK_DEFAULTS.host;
   // The mock's own defaults for its keys and its admin: the default key, and the key at /__mock/* beyond loopback.
-  const settings = normalizeMockOptions(
-    {
-      ...(options.apiKeys === undefined ? {} : { apiKeys: options.apiKeys }),
-      ...(options.journalSize === undefined ? {} : { journalSize: options.journalSize }),
-      ...(options.journalBodyLimit === undefined ? {} : { journalBodyLimit: options.journalBodyLimit }),
-      ...(options.faults === undefined ? {} : { faults: options.faults }),
-      ...(options.faultSeed === undefined ? {} : { faultSeed: options.faultSeed }),
-    },
-    { host, allowedHosts: options.allowedHosts, allowDefaultKey: options.allowDefaultKey },
-  );
+  const { journalSize, journalBodyLimit, faults, faultSeed } = options;
+  const shared = definedFields({ apiKeys: options.apiKeys, journalSize, journalBodyLimit, faults, faultSeed });
+  const settings = normalizeMockOptions(shared, { host, allowedHosts: options.allowedHosts, allowDefaultKey: options.allowDefaultKey });
   const { apiKeys, adminKeyRequired } = settings;
   const hidden = options.upstreamKey === undefined ? apiKeys : [...apiKeys, options.upstreamKey];
   // The name the proxy was bound by is one its clients use.

@@ -11,6 +11,7 @@
  * forward.ts), and never into what the proxy logs, keeps or relays (redact.ts).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { MAX_BODY_BYTES } from '../../openapi/facts.js';
 import { keylessErrors } from '../core/keyless-errors.js';
 import { bodyText, errorResponse, type MockRequest, type MockResponse, wireBody } from '../core/messages.js';
@@ -141,21 +142,16 @@ async function handle(
   );
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
+/** Listens on `port` and `host`, and resolves to the port listened on (a free one for 0). */
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
-      resolve();
+      // A server listening on a TCP port, not a pipe, has an AddressInfo for its address.
+      resolve((server.address() as AddressInfo).port);
     });
   });
-}
-
-/** The TCP port the server listens on; a string address would be a pipe, which `listen(port, host)` never opens. */
-function portOf(server: Server): number {
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error(`the proxy listens on ${String(address)}, not on a TCP port`);
-  return address.port;
 }
 
 /**
@@ -179,8 +175,7 @@ export async function startProxyServer(given: ProxyOptions): Promise<ProxyServer
     (request, response, rejection) => void handle(context, options, request, response, rejection),
   );
   const { host } = context;
-  await listen(server, options.port ?? 0, host);
-  const port = portOf(server);
+  const port = await listen(server, options.port ?? 0, host);
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${context.basePath}`,
     port,

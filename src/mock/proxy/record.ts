@@ -14,6 +14,7 @@ import { Budget, type Share } from '../../bounds/budget.js';
 import { UsageError } from '../../errors.js';
 import { MAX_FILE_BYTES } from '../../files/file-bytes.js';
 import { notARegularFile } from '../../files/read-file.js';
+import { definedFields } from '../../json/defined-fields.js';
 import { isJsonObject, type JsonObject, type JsonValue, stringifyJson } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
 import { operationOfKind } from '../../openapi/resource-model.js';
@@ -103,8 +104,7 @@ class SeenChoices {
       ...(given ?? { version: 1 }),
       ...(this.#pages > 0 && this.#orders.length === 1 && order !== undefined ? { listOrder: order } : {}),
       ...(this.#beyondDouble ? { idsBeyondDouble: true } : {}),
-      ...(this.#charset === undefined ? {} : { charset: this.#charset }),
-      ...(this.#defaultStatus === undefined ? {} : { defaultStatus: this.#defaultStatus }),
+      ...definedFields({ charset: this.#charset, defaultStatus: this.#defaultStatus }),
     };
   }
 }

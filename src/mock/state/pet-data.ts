@@ -9,7 +9,7 @@ import { INT64_MAX, INT64_MIN } from '../../json/int64.js';
 import { jsonTextBytes } from '../../json/json-bytes.js';
 import { isJsonObject, type JsonObject, type JsonValue, validationView } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
-import { createBodyBytes, type ResourceModel } from '../../openapi/resource-model.js';
+import type { ResourceModel } from '../../openapi/resource-model.js';
 import { namedValues } from '../../terminal/excerpt-text.js';
 import { cachedIn } from '../core/memo.js';
 import { ascendingById, compareIds, keyOf } from './seed-index.js';
@@ -193,7 +193,7 @@ export function checkPets(list: unknown, where = 'pets', own = false, model: Res
   const values = list as JsonValue[];
   const faults: string[] = [];
   const shape = shapeOf(model);
-  const limit = createBodyBytes(model);
+  const limit = model.createBodyBytes;
   for (const [index, pet] of values.entries()) {
     if (!petValid(shape, pet)) faults.push(...petFaults(shape, pet, `${where}[${index}]`));
     const tooLarge = oversizedFault(pet, `${where}[${index}]`, limit);

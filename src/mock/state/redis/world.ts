@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { BIG_ID_OFFSET, seededPetsSoon } from '../../../fixtures/seeding.js';
 import { isJsonObject, parseJson, stringifyJson, validationView } from '../../../json/lossless.js';
 import { BUNDLED_SPEC, type CompiledSpec } from '../../../openapi/bundled-model.js';
-import { createBodyBytes, type ResourceModel } from '../../../openapi/resource-model.js';
+import type { ResourceModel } from '../../../openapi/resource-model.js';
 import type { PetStatus } from '../../../types.js';
 import { isStoredPet } from '../pet-data.js';
 import { filterValueOf, idsAfter, type PageFilter, pageFilterOf } from '../seed-index.js';
@@ -223,7 +223,7 @@ async function writeSeed(redis: RedisClient, prefix: string, recipe: SeedRecipe,
   // Another spec's pets are drawn from its own fields, as in memory.
   const fields = spec === BUNDLED_SPEC ? undefined : spec.model.fields.filter((field) => field.writable);
   // Your own pets are kept whole, by pet number in id order: their ids do not follow from their numbers.
-  const pets = data ?? (await seededPetsSoon(recipe.seed, recipe.count, {}, fields, createBodyBytes(spec.model)));
+  const pets = data ?? (await seededPetsSoon(recipe.seed, recipe.count, {}, fields, spec.model.createBodyBytes));
   for (let from = 0; from < pets.length; from += SEED_BATCH) {
     const batch = pets
       .slice(from, from + SEED_BATCH)
