@@ -7,7 +7,7 @@ import { MAX_PETS_FILE_BYTES, notARegularFile, readRegularFile, UnreadableFileEr
 import { jsonFault } from '../../json/json-fault.js';
 import { isJsonObject, type JsonObject, type JsonValue, parseJson, stringifyJson, validationView } from '../../json/lossless.js';
 import { BUNDLED_MODEL } from '../../openapi/bundled-model.js';
-import { createBodyBytes, type ResourceModel } from '../../openapi/resource-model.js';
+import type { ResourceModel } from '../../openapi/resource-model.js';
 import { isStoredPet, keptPet, oversizedFault, type PetData } from './pet-data.js';
 import { petDataHash } from './pet-data-file.js';
 import { compareIds, idsAfter, indexById } from './seed-index.js';
@@ -115,7 +115,7 @@ function savedPets(path: string, origin: StateOrigin, state: JsonObject): SavedP
   if (typeof creates !== 'number' || !Number.isSafeInteger(creates) || creates < created.length)
     rejectStateFile(path, `"creates" is not a count of ${created.length} or more`);
   const model = origin.model ?? BUNDLED_MODEL;
-  const limit = createBodyBytes(model);
+  const limit = model.createBodyBytes;
   const record = (pet: JsonValue, at: string): StoredPet => {
     // Checked on a copy: the validators fill in the spec's defaults, and a pet saved without a field comes back without it.
     if (!model.validateRecord(structuredClone(validationView(pet))) || !isStoredPet(pet)) rejectStateFile(path, `${at} is not a valid ${model.name}`);
