@@ -133,3 +133,11 @@ export class Share {
  * held 1.5 GB. Within what the package reads of an answer (`MAX_RESPONSE_BYTES`, 5 MiB).
  */
 export const ANSWER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The largest response body the verifier (both suites) and the mock's `--proxy` read from a
+ * deployment, after decompression, and `expectRequests(url)` from a mock's journal: no page of at most
+ * 100 pets, no Error and no journal of 500 entries comes near it, and a server streaming more cannot
+ * exhaust their memory.
+ */
+export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;

@@ -1,6 +1,6 @@
+import { MAX_RESPONSE_BYTES } from '../bounds/budget.js';
 import { LONGEST_WAIT_MS, wholeNumberIn } from '../bounds/option-value.js';
 import { checkKeyOption } from '../http/header-value.js';
-import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { readLimited } from '../http/read-limited.js';
 import { parseUserUrl } from '../http/user-url.js';
 import { INTEGER_SPELLING } from '../json/int64.js';

@@ -1,6 +1,5 @@
-import { Budget } from '../bounds/budget.js';
+import { Budget, MAX_RESPONSE_BYTES } from '../bounds/budget.js';
 import { DeadlineError, EXIT, messageOf, PetstoreError, stringField } from '../errors.js';
-import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { isWrite } from '../http/methods.js';
 import { type JsonValue, parseJsonFast } from '../json/lossless.js';
 import { SHORT_SECRET_LENGTH } from '../redact/key-patterns.js';

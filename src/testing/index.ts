@@ -4,10 +4,10 @@
  * message names the request expected and the nearest requests the mock did receive, and how each differs.
  */
 
+import { MAX_RESPONSE_BYTES } from '../bounds/budget.js';
 import { LONGEST_WAIT_MS, wholeNumberIn } from '../bounds/option-value.js';
 import { messageOf, StoreUnavailableError } from '../errors.js';
 import { checkKeyOption } from '../http/header-value.js';
-import { MAX_RESPONSE_BYTES } from '../http/limits.js';
 import { readLimited } from '../http/read-limited.js';
 import { parseUserUrl } from '../http/user-url.js';
 import type { JournalEntry, JournalFilter } from '../mock/state/journal.js';

@@ -6,8 +6,8 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_RESPONSE_BYTES } from '../../src/bounds/budget.js';
 import { ApiError, createClient } from '../../src/client/index.js';
-import { MAX_RESPONSE_BYTES } from '../../src/http/limits.js';
 import { expectRequests } from '../../src/testing/index.js';
 
 const servers: Server[] = [];

@@ -1,9 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type Bound, Budget } from '../../bounds/budget.js';
+import { type Bound, Budget, MAX_RESPONSE_BYTES } from '../../bounds/budget.js';
 import { messageOf } from '../../errors.js';
 import { readRegularFile, UnreadableFileError } from '../../files/read-file.js';
-import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { readLimited } from '../../http/read-limited.js';
 import { parseUserUrl } from '../../http/user-url.js';
 import { jsonFault } from '../../json/json-fault.js';

@@ -6,7 +6,7 @@
  * --rps and --concurrency, and each request counted in the report's totals.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
+import { MAX_RESPONSE_BYTES } from '../../bounds/budget.js';
 import { isWrite } from '../../http/methods.js';
 import { jsonMediaTypeProblem } from '../../openapi/conformance.js';
 import { excerpt } from '../../terminal/excerpt-text.js';

@@ -9,8 +9,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ProxyOptions } from 'vite';
+import { MAX_RESPONSE_BYTES } from '../../bounds/budget.js';
 import { LONGEST_WAIT_MS, wholeNumberIn } from '../../bounds/option-value.js';
-import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
 import { MOCK_BOUNDS } from '../core/defaults.js';
 import { type FaultKind, MAX_TRICKLE_MS } from '../core/faults.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';

@@ -4,7 +4,7 @@
  * deployment's origin.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { MAX_RESPONSE_BYTES } from '../../http/limits.js';
+import { MAX_RESPONSE_BYTES } from '../../bounds/budget.js';
 import { readLimited } from '../../http/read-limited.js';
 import { MAX_JSON_NUMBER_CHARS, outlineJsonText } from '../../json/json-text.js';
 import { errorResponse, type MockResponse } from '../core/messages.js';
