@@ -10,6 +10,7 @@
  * which bounds the automata the mock and the verifier keep, and what they learn (linear-pattern.ts keeps
  * at most 200 state numbers a state).
  */
+import { SpecError } from '../errors.js';
 import type { JsonSchema, OpenApiDocument } from './document.js';
 import { resolve } from './document.js';
 import { eachPattern, MAX_PATTERN_STATES, patternStates } from './linear-pattern.js';
@@ -92,7 +93,14 @@ class PatternCost {
   #target(ref: unknown): unknown {
     if (typeof ref !== 'string') return undefined;
     const local = ref.startsWith(SCHEMA_BASE) ? `#/${ref.slice(SCHEMA_BASE.length)}` : ref;
-    return local.startsWith('#/') ? resolve(this.#doc, { $ref: local }) : undefined;
+    if (!local.startsWith('#/')) return undefined;
+    try {
+      return resolve(this.#doc, { $ref: local });
+    } catch (error) {
+      // A $ref that leads nowhere, or round, is refused where the model is read, naming it from where it is used.
+      if (error instanceof SpecError) return undefined;
+      throw error;
+    }
   }
 }
 
