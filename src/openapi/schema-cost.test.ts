@@ -68,3 +68,27 @@ describe('the schemas a value is checked against at one place', () => {
     expect(schemaCostProblems(withSchemas({ Pair: { type: 'object', properties: { a: consts(600), b: consts(600) } } }))).toEqual([]);
   });
 });
+
+describe('the checks of the values at a place that repeats, in one body', () => {
+  const consts = (count: number) => ({ anyOf: Array.from({ length: count }, (_, index) => ({ const: index })) });
+
+  it('counts the schemas at a list’s items times the items a body may hold, by their fewest bytes or maxItems', () => {
+    // 990 schemas an item, within the 1,000 a place; an item takes a byte and a comma: 2.6 million items in 5 MiB.
+    const [refused] = schemaCostProblems(withSchemas({ Tags: { type: 'array', items: consts(990) } }));
+    expect(refused).toMatch(
+      /^the items or members of a value of Tags may ask for \d+ checks in one body: the schemas at their place times how many may stand there \(maxItems or maxProperties, else as many as 5242880 bytes, the largest body read, may hold\), more than 16777216; give the list a maxItems/,
+    );
+    expect(schemaCostProblems(withSchemas({ Tags: { type: 'array', maxItems: 100, items: consts(990) } }))).toEqual([]);
+    // One schema an item: a body's worth of them is within the bound.
+    expect(schemaCostProblems(withSchemas({ Words: { type: 'array', items: { type: 'string' } } }))).toEqual([]);
+  });
+
+  it('counts a map’s members as a list’s items, and an item of required fields as taking their bytes', () => {
+    expect(schemaCostProblems(withSchemas({ Map: { type: 'object', additionalProperties: consts(990) } }))[0]).toMatch(
+      /^the items or members of a value of Map/,
+    );
+    // An item must hold a long required name: far fewer of them fit in a body.
+    const long = { type: 'object', required: ['a'.repeat(2_000)], properties: { ['a'.repeat(2_000)]: consts(990) } };
+    expect(schemaCostProblems(withSchemas({ Rows: { type: 'array', items: long } }))).toEqual([]);
+  });
+});

@@ -14,6 +14,7 @@
  *   too, which bounds the automata the mock and the verifier keep, and what they learn (linear-pattern.ts
  *   keeps at most 200 state numbers a state).
  */
+import { MAX_RESPONSE_BYTES } from '../bounds/budget.js';
 import { SpecError } from '../errors.js';
 import type { JsonSchema, OpenApiDocument } from './document.js';
 import { resolve } from './document.js';
@@ -47,6 +48,25 @@ function schemasIn(keyword: string, value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   if (keyword === 'properties' || keyword === 'patternProperties' || keyword === 'dependentSchemas') return Object.values(value ?? {});
   return [value];
+}
+
+/** The schemas a keyword of `node` holds, a `$ref`'s target for `$ref`. */
+function schemasAt(doc: OpenApiDocument, node: JsonSchema, keyword: string): unknown[] {
+  return schemasIn(keyword, keyword === '$ref' ? refTarget(doc, node.$ref) : node[keyword]);
+}
+
+/** The schema a `$ref` names inside the spec (as the validators write it, or as the spec does), else none. */
+function refTarget(doc: OpenApiDocument, ref: unknown): unknown {
+  if (typeof ref !== 'string') return undefined;
+  const local = ref.startsWith(SCHEMA_BASE) ? `#/${ref.slice(SCHEMA_BASE.length)}` : ref;
+  if (!local.startsWith('#/')) return undefined;
+  try {
+    return resolve(doc, { $ref: local });
+  } catch (error) {
+    // A $ref that leads nowhere, or round, is refused where the model is read, naming it from where it is used.
+    if (error instanceof SpecError) return undefined;
+    throw error;
+  }
 }
 
 /** The most schemas a value is checked against at its place and at one place inside it (the worst one). */
@@ -96,8 +116,7 @@ class PlaceCost {
     const node = schema as JsonSchema;
     let here = this.#measure.here(node);
     for (const keyword of SAME_PLACE) {
-      const value = keyword === '$ref' ? this.#target(node.$ref) : node[keyword];
-      for (const inner of schemasIn(keyword, value)) here += this.of(inner);
+      for (const inner of schemasAt(this.#doc, node, keyword)) here += this.of(inner);
     }
     // A member's name is a string too, run through every name pattern and `propertyNames`.
     let worstInside = this.#measure.names(node) + this.of(node.propertyNames);
@@ -107,24 +126,119 @@ class PlaceCost {
     this.#known.set(schema, cost);
     return cost;
   }
+}
 
-  /** The schema a `$ref` names inside the spec (as the validators write it, or as the spec does), else none. */
-  #target(ref: unknown): unknown {
-    if (typeof ref !== 'string') return undefined;
-    const local = ref.startsWith(SCHEMA_BASE) ? `#/${ref.slice(SCHEMA_BASE.length)}` : ref;
-    if (!local.startsWith('#/')) return undefined;
-    try {
-      return resolve(this.#doc, { $ref: local });
-    } catch (error) {
-      // A $ref that leads nowhere, or round, is refused where the model is read, naming it from where it is used.
-      if (error instanceof SpecError) return undefined;
-      throw error;
+/**
+ * The fewest bytes of JSON a value of `schema` takes, by what it must hold: a string's quotes and
+ * `minLength`, an object's required members, an array's `minItems`, the shortest of an `enum` or of
+ * `anyOf`/`oneOf`'s branches, the longest of `allOf`'s. A body of `MAX_RESPONSE_BYTES` (5 MiB, the largest
+ * answer read, larger than any request body) holds at most that many bytes, and a comma, a value.
+ */
+class LeastBytes {
+  readonly #doc: OpenApiDocument;
+  readonly #known = new Map<object, number>();
+  readonly #open = new Set<object>();
+
+  constructor(doc: OpenApiDocument) {
+    this.#doc = doc;
+  }
+
+  of(schema: unknown): number {
+    if (typeof schema !== 'object' || schema === null || this.#open.has(schema)) return 1;
+    const known = this.#known.get(schema);
+    if (known !== undefined) return known;
+    this.#open.add(schema);
+    const node = schema as JsonSchema;
+    const count = (value: unknown) => (typeof value === 'number' && value > 0 ? value : 0);
+    let least = 1;
+    if (node.type === 'string') least = 2 + count(node.minLength);
+    else if (node.type === 'boolean' || node.type === 'null') least = 4;
+    else if (node.type === 'array') least = 2 + count(node.minItems) * (this.of(node.items) + 1);
+    else if (node.type === 'object' && Array.isArray(node.required)) {
+      const properties = (node.properties ?? {}) as Record<string, unknown>;
+      least = node.required.reduce<number>((sum, name) => sum + String(name).length + 4 + this.of(properties[String(name)]), 2);
     }
+    const values = 'const' in node ? [node.const] : Array.isArray(node.enum) ? node.enum : [];
+    if (values.length > 0) least = Math.max(least, Math.min(...values.map((value) => JSON.stringify(value)?.length ?? 1)));
+    for (const inner of [...schemasAt(this.#doc, node, '$ref'), ...schemasIn('allOf', node.allOf)]) least = Math.max(least, this.of(inner));
+    for (const keyword of ['anyOf', 'oneOf']) {
+      const branches = schemasIn(keyword, node[keyword]).filter((branch) => branch !== undefined);
+      if (branches.length > 0) least = Math.max(least, Math.min(...branches.map((branch) => this.of(branch))));
+    }
+    this.#open.delete(schema);
+    this.#known.set(schema, least);
+    return least;
+  }
+}
+
+/**
+ * The most checks of the values at one place that repeats (each item of a list, each member of a map) a
+ * body may ask for: the schemas at that place times how many values may stand there. An `anyOf` of 990
+ * `const`s at a list's items, within the 1,000 a place, held the mock 47 s and 5.3 GB on one 30 KB create
+ * (red team 14 #1): about a microsecond a failing check, so this bound is some 17 s of the worst single body.
+ */
+const MAX_BODY_CHECKS = 2 ** 24;
+
+/** The keywords whose schema applies to each of many values, with the keyword bounding how many. */
+const REPEATING: Readonly<Record<string, string>> = {
+  items: 'maxItems',
+  additionalItems: 'maxItems',
+  unevaluatedItems: 'maxItems',
+  contains: 'maxItems',
+  additionalProperties: 'maxProperties',
+  patternProperties: 'maxProperties',
+  unevaluatedProperties: 'maxProperties',
+  propertyNames: 'maxProperties',
+};
+
+/** Counts, for each schema, the most checks of values at one place that repeats: its schemas times the values that may stand there. */
+class RepeatCost {
+  readonly #doc: OpenApiDocument;
+  readonly #places: PlaceCost;
+  readonly #least: LeastBytes;
+  readonly #known = new Map<object, Map<number, number>>();
+  readonly #open = new Set<object>();
+
+  constructor(doc: OpenApiDocument, places: PlaceCost) {
+    this.#doc = doc;
+    this.#places = places;
+    this.#least = new LeastBytes(doc);
+  }
+
+  /** The worst place inside `schema` that repeats, when a value of it may stand `times` times in a body. */
+  of(schema: unknown, times = 1): number {
+    if (typeof schema !== 'object' || schema === null || this.#open.has(schema)) return 0;
+    const known = this.#known.get(schema)?.get(times);
+    if (known !== undefined) return known;
+    this.#open.add(schema);
+    const node = schema as JsonSchema;
+    let worst = 0;
+    for (const keyword of SAME_PLACE) for (const inner of schemasAt(this.#doc, node, keyword)) worst = Math.max(worst, this.of(inner, times));
+    for (const keyword of [...INNER_PLACES, 'propertyNames']) {
+      const bound = REPEATING[keyword];
+      const most = bound === undefined ? undefined : node[bound];
+      for (const inside of schemasIn(keyword, node[keyword])) {
+        // As many as the list or the map may hold, and never more than the largest body holds of them.
+        const fit = Math.floor(MAX_RESPONSE_BYTES / (this.#least.of(inside) + 1));
+        const inner = bound === undefined ? times : Math.min(fit, times * (typeof most === 'number' ? most : fit));
+        if (bound !== undefined) worst = Math.max(worst, inner * this.#places.of(inside));
+        worst = Math.max(worst, this.of(inside, inner));
+      }
+    }
+    this.#open.delete(schema);
+    const byTimes = this.#known.get(schema) ?? new Map<number, number>();
+    byTimes.set(times, worst);
+    this.#known.set(schema, byTimes);
+    return worst;
   }
 }
 
 /** The worst of `schemas` by `cost`, as a sentence's start: its name, what it costs, and the others past `most` that hold it. */
-function worstOver(schemas: Record<string, unknown>, cost: PlaceCost, most: number): { name: string; cost: number; also: string } | undefined {
+function worstOver(
+  schemas: Record<string, unknown>,
+  cost: { of(schema: unknown): number },
+  most: number,
+): { name: string; cost: number; also: string } | undefined {
   const over = Object.entries(schemas)
     .map(([name, schema]) => [name, cost.of(schema)] as const)
     .filter(([, value]) => value > most);
@@ -143,10 +257,16 @@ function worstOver(schemas: Record<string, unknown>, cost: PlaceCost, most: numb
 export function schemaCostProblems(doc: OpenApiDocument): string[] {
   const schemas = validatorSchemas(doc);
   const problems: string[] = [];
-  const wide = worstOver(schemas, new PlaceCost(doc, { here: () => 1, names: () => 0 }), MAX_PLACE_SCHEMAS);
+  const places = new PlaceCost(doc, { here: () => 1, names: () => 0 });
+  const wide = worstOver(schemas, places, MAX_PLACE_SCHEMAS);
   if (wide !== undefined)
     problems.push(
       `a value of ${wide.name} may be checked against ${wide.cost} schemas${wide.also}: at its place and at one place inside it, each allOf, anyOf, oneOf and $ref counted each time it is reached, more than ${MAX_PLACE_SCHEMAS}; refer to fewer schemas there (a list of values is an enum)`,
+    );
+  const repeated = wide === undefined ? worstOver(schemas, new RepeatCost(doc, places), MAX_BODY_CHECKS) : undefined;
+  if (repeated !== undefined)
+    problems.push(
+      `the items or members of a value of ${repeated.name} may ask for ${repeated.cost} checks in one body${repeated.also}: the schemas at their place times how many may stand there (maxItems or maxProperties, else as many as ${MAX_RESPONSE_BYTES} bytes, the largest body read, may hold), more than ${MAX_BODY_CHECKS}; give the list a maxItems (the map a maxProperties), or refer to fewer schemas at its items`,
     );
   const states = new PatternStates();
   const measure: Measure = {
