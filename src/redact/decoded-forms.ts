@@ -16,6 +16,7 @@
  * and could send it anywhere; the redactor hides a key a text carries by accident, through encodings.
  * No Node API: the mock runs in a browser too (MSW).
  */
+import { replaceEach } from './each-match.js';
 
 /** How many layers of encoding are undone: base64 of base64 of a percent-encoded key is 3. */
 const DEPTH = 3;
@@ -71,19 +72,24 @@ const UTF8 = new TextDecoder();
 
 /** The text with every character reference and escape above replaced by its character, in one pass. */
 function unescaped(text: string): string {
-  return text.replace(
-    ESCAPES,
-    (whole, quoted?: string, decimal?: string, hex?: string, name?: string, byte?: string, braced?: string, wide?: string, unit?: string, percent?: string) => {
-      // A string literal's escape of a quote, a backslash or a slash (JSON's, JavaScript's): `\\x70` written in JSON.
-      if (quoted !== undefined) return quoted;
-      if (decimal !== undefined) return codePoint(Number(decimal));
-      if (name !== undefined) return NAMED[name] ?? whole;
-      // A run of percent escapes is the UTF-8 of its characters: `%EF%BD%90` is a full-width `ｐ`.
-      if (percent !== undefined) return UTF8.decode(Uint8Array.from(percent.slice(1).split('%'), (pair) => Number.parseInt(pair, 16)));
-      const digits = hex ?? byte ?? braced ?? wide ?? unit ?? '';
-      return codePoint(Number.parseInt(digits, 16));
-    },
-  );
+  return replaceEach(text, ESCAPES, (match) => {
+    const [whole, quoted, decimal, hex, name, byte, braced, wide, unit, percent] = match;
+    // A string literal's escape of a quote, a backslash or a slash (JSON's, JavaScript's): `\\x70` written in JSON.
+    if (quoted !== undefined) return quoted;
+    if (decimal !== undefined) return codePoint(Number(decimal));
+    if (name !== undefined) return NAMED[name] ?? whole;
+    // A run of percent escapes is the UTF-8 of its characters: `%EF%BD%90` is a full-width `ｐ`.
+    if (percent !== undefined) return UTF8.decode(percentBytes(percent));
+    const digits = hex ?? byte ?? braced ?? wide ?? unit ?? '';
+    return codePoint(Number.parseInt(digits, 16));
+  });
+}
+
+/** The bytes a run of percent escapes (`%41%42`) stands for, read in place: a run of megabytes split into its escapes made a string of each. */
+function percentBytes(run: string): Uint8Array {
+  const bytes = new Uint8Array(run.length / 3);
+  for (let at = 0; at < bytes.length; at++) bytes[at] = ((HEX[run.charCodeAt(3 * at + 1)] ?? 0) << 4) | (HEX[run.charCodeAt(3 * at + 2)] ?? 0);
+  return bytes;
 }
 
 /**
@@ -91,7 +97,7 @@ function unescaped(text: string): string {
  * `%aa` the string holds as a percent escape too, and so never gives back a key with `%` and hex digits in it.
  */
 function stringUnescaped(text: string): string {
-  return text.replace(/\\(["\\/])|\\u([0-9a-fA-F]{4})/g, (_, quoted?: string, unit?: string) => quoted ?? codePoint(Number.parseInt(unit ?? '', 16)));
+  return replaceEach(text, /\\(["\\/])|\\u([0-9a-fA-F]{4})/g, ([, quoted, unit]) => quoted ?? codePoint(Number.parseInt(unit ?? '', 16)));
 }
 
 /** The separators a text may put between the characters of a key, one kind at a time. */
@@ -116,7 +122,7 @@ function occurs(text: string, character: string, times: number): boolean {
 /** The text with each run of characters between one kind of separator joined, one text per separator found. */
 function unseparated(text: string): string[] {
   return SEPARATED.filter(({ separator }) => occurs(text, separator, 7)).map(({ separator, pattern }) =>
-    text.replace(pattern, (run) => run.split(separator).join('')),
+    replaceEach(text, pattern, ([run]) => run.replaceAll(separator, '')),
   );
 }
 
@@ -131,10 +137,10 @@ const FILLED = /[\s\S]([^.:\-_|/, ])(?:(?!\1)[\s\S]\1){6,}(?!\1)[\s\S]/gs;
  * as UTF-16 text shows when read as bytes, `p~e~t…`).
  */
 function unfilled(text: string): string {
-  return text.replace(FILLED, (run) => {
-    let joined = '';
-    for (let at = 0; at < run.length; at += 2) joined += run[at];
-    return joined;
+  return replaceEach(text, FILLED, ([run]) => {
+    const joined: string[] = [];
+    for (let at = 0; at < run.length; at += 2) joined.push(run[at] ?? '');
+    return joined.join('');
   });
 }
 
@@ -161,22 +167,21 @@ const RADIX_DIGITS: readonly (readonly [number, RegExp])[] = [
 function numbersDecoded(text: string): string[] {
   const decoded: string[] = [];
   for (const [run] of text.matchAll(NUMBER_RUN)) {
-    const digits = [...run.matchAll(NUMBER)].map((match) => match[1] ?? '');
-    if (digits.length < NEEDLE) continue;
-    for (const [radix, pattern] of RADIX_DIGITS) {
-      let stretch = '';
-      let length = 0;
-      for (const number of [...digits, '']) {
-        if (number !== '' && pattern.test(number)) {
-          stretch += codePoint(Number.parseInt(number, radix));
-          length++;
-          continue;
-        }
-        // Filler (`65,65,65…`) is no key: a key of 8 characters or more has 4 kinds of them, as `varied` asks of base64.
-        if (length >= NEEDLE && varied(stretch)) decoded.push(stretch);
-        [stretch, length] = ['', 0];
-      }
-    }
+    // Each radix's stretch as it grows, number by number: a run of megabytes is never held as a list of its numbers.
+    const stretches = RADIX_DIGITS.map(() => [] as string[]);
+    const ended = (stretch: string[]) => {
+      // Filler (`65,65,65…`) is no key: a key of 8 characters or more has 4 kinds of them, as `varied` asks of base64.
+      const joined = stretch.join('');
+      if (stretch.length >= NEEDLE && varied(joined)) decoded.push(joined);
+      stretch.length = 0;
+    };
+    for (const [, number = ''] of run.matchAll(NUMBER))
+      RADIX_DIGITS.forEach(([radix, pattern], at) => {
+        const stretch = stretches[at] ?? [];
+        if (pattern.test(number)) stretch.push(codePoint(Number.parseInt(number, radix)));
+        else ended(stretch);
+      });
+    for (const stretch of stretches) ended(stretch);
   }
   return decoded;
 }
@@ -218,7 +223,7 @@ const LATIN1 = new TextDecoder('latin1');
  * are such a run, and the rest, bytes of what was no encoding at all, is never searched or decoded again.
  */
 function printableRuns(decoded: string): string[] {
-  return [...decoded.matchAll(PRINTABLE)].map(([run]) => run);
+  return Array.from(decoded.matchAll(PRINTABLE), ([run]) => run);
 }
 
 /** The shortest text searched: a long key (8 characters) less an end character. */

@@ -4,6 +4,7 @@
  * a form of a key one of them finds, the other finds too. See key-patterns.ts for the forms.
  */
 import { decodedForms, INVISIBLE } from './decoded-forms.js';
+import { replaceEach } from './each-match.js';
 import { type FoldedText, literalText, mayHold, type SecretFinder, type SecretKind, SHORT_SECRET_LENGTH, secretFinder } from './key-patterns.js';
 
 const JSON_STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
@@ -174,7 +175,7 @@ export class KeyRedactor {
     // each word that holds one so goes whole first, before a pattern for a half of it hides that half and leaves the rest.
     let shown = text;
     if (HAS_INVISIBLE.test(text)) {
-      shown = text.replace(WORD, (word) => (HAS_INVISIBLE.test(word) && this.#decodedHolds(word) ? this.#placeholder : word));
+      shown = replaceEach(text, WORD, ([word]) => (HAS_INVISIBLE.test(word) && this.#decodedHolds(word) ? this.#placeholder : word));
       // A key that spans words (it holds a quote) goes with the whole text, as one under layers does below.
       if (this.#decodedHolds(shown)) return this.#placeholder;
     }
@@ -191,8 +192,8 @@ export class KeyRedactor {
       // A long key is found as its parts and their halves: a piece of it cut inside a half leaves the rest of
       // that half before the placeholder, up to 255 characters of the key. What of it stands there goes too.
       if (this.#parted) {
-        shown = shown.replace(this.#before, (run: string) => run.slice(0, run.length - this.#keyPiece(run, 'end')));
-        shown = shown.replace(this.#after, (run: string) => run.slice(this.#keyPiece(run, 'start')));
+        shown = replaceEach(shown, this.#before, ([run]) => run.slice(0, run.length - this.#keyPiece(run, 'end')));
+        shown = replaceEach(shown, this.#after, ([run]) => run.slice(this.#keyPiece(run, 'start')));
       }
       literal = literalText(shown);
     }
@@ -200,7 +201,7 @@ export class KeyRedactor {
     // What is left holds a long secret only under layers of encoding (decoded-forms.ts): each word that
     // does goes whole, and the whole text when only words together do.
     if (this.#decodedHolds(shown)) {
-      shown = shown.replace(WORD, (word) => (this.#decodedHolds(word) ? this.#placeholder : word));
+      shown = replaceEach(shown, WORD, ([word]) => (this.#decodedHolds(word) ? this.#placeholder : word));
       if (this.#decodedHolds(shown)) return this.#placeholder;
     }
     return shown;
@@ -259,7 +260,7 @@ export class KeyRedactor {
     if (!this.holds(raw)) return raw;
     if (!isJson) return this.text(raw);
     return this.#checked(
-      () => raw.replace(JSON_STRING_LITERAL, (literal) => this.#literal(literal)),
+      () => replaceEach(raw, JSON_STRING_LITERAL, ([literal]) => this.#literal(literal)),
       () => this.#withheld(raw),
     );
   }

@@ -1,0 +1,37 @@
+/**
+ * `String.prototype.replace` with a replacer function, match by match. V8 collects every match of a
+ * global pattern, with its groups, before it calls the replacer once: 325 MB for the 1.33 million `%41`
+ * of a 4 MB text, some 80 bytes a character (red team 12 #3: a 4 MB body of them took the mock from 93
+ * to 885 MB). Here each match is dropped once replaced, and what is made so far is joined every few
+ * thousand pieces: the working memory is the text, what it is replaced by, and one match.
+ * No Node API: the mock runs in a browser too (MSW).
+ */
+
+/** How many pieces are joined at a time. */
+const PIECES = 4_096;
+
+/**
+ * `text` with each match of the global `pattern` replaced by what `replace` makes of it: as
+ * `text.replace(pattern, (...) => ...)`, but with the match as `exec` gives it (its groups by index).
+ * @example
+ * replaceEach('a1b22', /\d+/g, (match) => `<${match[0]}>`); // 'a<1>b<22>'
+ */
+export function replaceEach(text: string, pattern: RegExp, replace: (match: RegExpExecArray) => string): string {
+  // A copy of the pattern: its `lastIndex` is this call's own, whatever `replace` does with the same
+  // pattern, and none is left behind by a call that threw (a RangeError of V8's stack, `KeyRedactor#checked`).
+  const each = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+  let made = '';
+  let pieces: string[] = [];
+  let last = 0;
+  for (let match = each.exec(text); match !== null; match = each.exec(text)) {
+    pieces.push(text.slice(last, match.index), replace(match));
+    last = match.index + match[0].length;
+    if (match[0] === '') each.lastIndex++;
+    if (pieces.length >= PIECES) {
+      made += pieces.join('');
+      pieces = [];
+    }
+  }
+  if (last === 0 && made === '' && pieces.length === 0) return text;
+  return made + pieces.join('') + text.slice(last);
+}
