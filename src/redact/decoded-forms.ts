@@ -86,7 +86,7 @@ function unescaped(text: string): string {
 }
 
 /** The bytes a run of percent escapes (`%41%42`) stands for, read in place: a run of megabytes split into its escapes made a string of each. */
-function percentBytes(run: string): Uint8Array {
+export function percentBytes(run: string): Uint8Array {
   const bytes = new Uint8Array(run.length / 3);
   for (let at = 0; at < bytes.length; at++) bytes[at] = ((HEX[run.charCodeAt(3 * at + 1)] ?? 0) << 4) | (HEX[run.charCodeAt(3 * at + 2)] ?? 0);
   return bytes;

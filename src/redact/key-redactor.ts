@@ -80,6 +80,11 @@ export class KeyRedactor {
   readonly #finders = new Map<string, SecretFinder | undefined>();
   /** What `text()` gave each short text since the last secret was added. */
   readonly #shownTexts = new Map<string, string>();
+  /**
+   * The last text whose decoded forms held no secret: the journal asks again of the text `text()` gave it
+   * (`holds`), and the forms of a body of megabytes are most of what redacting it costs. One text, no more.
+   */
+  #decodedClean: string | undefined;
 
   constructor(secrets: readonly (string | undefined)[], options: KeyRedactorOptions = {}) {
     this.#placeholder = options.placeholder ?? '***';
@@ -243,11 +248,13 @@ export class KeyRedactor {
 
   /** Whether a text `text` stands for, once layers of encoding are undone, holds a long secret (or all of it but an end character). */
   #decodedHolds(text: string): boolean {
-    if (this.#decodedNeedles.length === 0) return false;
-    return decodedForms(text).some((form) => {
+    if (this.#decodedNeedles.length === 0 || text === this.#decodedClean) return false;
+    const holds = decodedForms(text).some((form) => {
       const lower = form.toLowerCase();
       return this.#decodedNeedles.some((needle) => lower.includes(needle));
     });
+    if (!holds) this.#decodedClean = text;
+    return holds;
   }
 
   /**
@@ -328,6 +335,7 @@ export class KeyRedactor {
   }
 
   #compile(): void {
+    this.#decodedClean = undefined;
     this.#heldStrings.clear();
     this.#heldChars = 0;
     this.#shownTexts.clear();

@@ -36,10 +36,10 @@ describe('the key redactor on a 4 MB body, within a heap of 96 MiB', () => {
       [`--max-old-space-size=${HEAP_MIB}`, `--max-semi-space-size=16`, '--import', 'tsx', 'test/support/redaction-run.ts', shape, reader],
       { cwd: root, maxBuffer: 1024 * 1024 },
     );
-    const redacted = JSON.parse(stdout) as { ms: number; peakRssBytes: number; bodyBytes: number; keyShown: boolean };
+    const redacted = JSON.parse(stdout) as { ms: number; peakRssBytes: number; rssBefore: number; bodyBytes: number; keyShown: boolean };
     expect(redacted.keyShown).toBe(false);
     console.info(
-      `${shape} (${reader}): ${(redacted.ms / 1000).toFixed(2)} s, peak RSS ${(redacted.peakRssBytes / 1e6).toFixed(0)} MB for a body of ${(redacted.bodyBytes / 1e6).toFixed(1)} MB`,
+      `${shape} (${reader}): ${(redacted.ms / 1000).toFixed(2)} s, peak RSS ${(redacted.peakRssBytes / 1e6).toFixed(0)} MB (${(redacted.rssBefore / 1e6).toFixed(0)} MB before) for a body of ${(redacted.bodyBytes / 1e6).toFixed(1)} MB`,
     );
   });
 });

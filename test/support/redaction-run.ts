@@ -23,6 +23,7 @@ const [shape = '', reader = ''] = process.argv.slice(2);
 const name = SHAPES[shape]?.();
 if (name === undefined) throw new Error(`no shape ${shape}`);
 const body = JSON.stringify({ name, categoryId: 1 });
+const before = process.memoryUsage().rss;
 const started = performance.now();
 const shown =
   reader === 'journal'
