@@ -35,6 +35,7 @@ console.log(
   JSON.stringify({
     ms,
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    rssBefore: before,
     bodyBytes: body.length,
     keyShown: forms.some((form) => shown.includes(form)),
     shownChars: shown.length,
