@@ -319,33 +319,41 @@ export interface FoldedText {
  * The escapes `characterPattern` reads, each undone into the character it stands for: a byte percent-encoded
  * any number of times (`%41`, `%2541`), a UTF-16 unit as `\\uXXXX` behind any number of backslashes, JSON's
  * short escapes. A form of a needle (ASCII only, without `%` or `\\`) written with them is its needle once
- * they are undone. Read in one pass, character by character, into pieces joined a few thousand at a time:
- * a global pattern with a replacer held every match of a 4 MB text of `%41` at once (300 MB).
+ * they are undone. Read in one pass, character by character, into units made a string a few thousand at a
+ * time: a global pattern with a replacer held every match of a 4 MB text of `%41` at once (300 MB).
  * As `text.replace(/%(?:25)*([0-9a-fA-F]{2})|\\+[uU]([0-9a-fA-F]{4})|\\+([bfnrt/"\\])/g, …)` would.
  */
 export function escapesUndone(text: string): string {
-  const pieces: string[] = [];
   let made = '';
-  let last = 0;
-  for (let at = 0; at < text.length; at++) {
+  const units = new Uint16Array(Math.min(UNITS, text.length));
+  let filled = 0;
+  const flush = () => {
+    // `apply` reads the units as they are; a spread would make an iterator's result of each.
+    made += String.fromCharCode.apply(null, units.subarray(0, filled) as unknown as number[]);
+    filled = 0;
+  };
+  for (let at = 0; at < text.length; ) {
     const code = text.charCodeAt(at);
-    if (code !== PERCENT && code !== BACKSLASH) continue;
-    const [length, character] = code === PERCENT ? percentEscape(text, at) : backslashEscape(text, at);
-    if (length === 0) continue;
-    pieces.push(text.slice(last, at), character);
-    last = at + length;
-    at = last - 1;
-    if (pieces.length >= 4_096) {
-      made += pieces.join('');
-      pieces.length = 0;
-    }
+    const escape = code === PERCENT ? percentEscape(text, at) : code === BACKSLASH ? backslashEscape(text, at) : 0;
+    // An escape is its length and its character's code in one number (`escaped`): no array made for each of a million.
+    if (filled === units.length) flush();
+    units[filled++] = escape === 0 ? code : escape % 0x10000;
+    at += escape === 0 ? 1 : Math.floor(escape / 0x10000);
   }
-  return last === 0 ? text : made + pieces.join('') + text.slice(last);
+  flush();
+  return made;
 }
 
+/** How many UTF-16 units `escapesUndone` makes a string of at a time. */
+const UNITS = 4_096;
 const PERCENT = 0x25;
 const BACKSLASH = 0x5c;
-const SHORT_ESCAPED: Readonly<Record<string, string>> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', '/': '/', '"': '"', '\\': '\\' };
+const SHORT_ESCAPED: Readonly<Record<string, number>> = { b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09, '/': 0x2f, '"': 0x22 };
+
+/** An escape of `length` characters that stands for the UTF-16 unit `code`, as one number. */
+function escaped(length: number, code: number): number {
+  return length * 0x10000 + code;
+}
 
 /** The value of a hex digit, or -1. */
 function hexDigit(code: number): number {
@@ -366,32 +374,32 @@ function hexAt(text: string, at: number, digits: number): number {
 }
 
 /**
- * The escape at `at`, a `%`: its length and character, or length 0. `%` then `25` any number of times then
+ * The escape at `at`, a `%`, as `escaped` gives it, or 0 for none. `%` then `25` any number of times then
  * two hex digits; without the digits, the last `25` is them (a `%` escaped), as a pattern backtracks.
  */
-function percentEscape(text: string, at: number): [number, string] {
+function percentEscape(text: string, at: number): number {
   let end = at + 1;
   while (text.startsWith('25', end)) end += 2;
   const byte = hexAt(text, end, 2);
-  if (byte !== -1) return [end + 2 - at, String.fromCharCode(byte)];
-  return end > at + 1 ? [end - at, '%'] : [0, ''];
+  if (byte !== -1) return escaped(end + 2 - at, byte);
+  return end > at + 1 ? escaped(end - at, PERCENT) : 0;
 }
 
 /**
- * The escape at `at`, a `\\`: its length and character, or length 0. A run of backslashes, then `u` and
- * four hex digits, or a short escape's letter; a run of two or more before anything else is a `\\` escaped.
+ * The escape at `at`, a `\\`, as `escaped` gives it, or 0 for none. A run of backslashes, then `u` and four
+ * hex digits, or a short escape's letter; a run of two or more before anything else is a `\\` escaped.
  */
-function backslashEscape(text: string, at: number): [number, string] {
+function backslashEscape(text: string, at: number): number {
   let end = at;
   while (text.charCodeAt(end) === BACKSLASH) end++;
   const next = text[end] ?? '';
   if (next === 'u' || next === 'U') {
     const unit = hexAt(text, end + 1, 4);
-    if (unit !== -1) return [end + 5 - at, String.fromCharCode(unit)];
+    if (unit !== -1) return escaped(end + 5 - at, unit);
   }
-  const short = next === '\\' ? undefined : SHORT_ESCAPED[next];
-  if (short !== undefined) return [end + 1 - at, short];
-  return end - at >= 2 ? [end - at, '\\'] : [0, ''];
+  const short = SHORT_ESCAPED[next];
+  if (short !== undefined) return escaped(end + 1 - at, short);
+  return end - at >= 2 ? escaped(end - at, BACKSLASH) : 0;
 }
 
 /**
