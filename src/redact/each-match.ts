@@ -7,6 +7,9 @@
  * No Node API: the mock runs in a browser too (MSW).
  */
 
+/** The longest text replaced by the engine's own `replace`: at most some thousands of matches, held at once. */
+const AT_ONCE_CHARS = 16 * 1024;
+
 /** How many pieces are joined at a time. */
 const PIECES = 4_096;
 
@@ -17,6 +20,12 @@ const PIECES = 4_096;
  * replaceEach('a1b22', /\d+/g, (match) => `<${match[0]}>`); // 'a<1>b<22>'
  */
 export function replaceEach(text: string, pattern: RegExp, replace: (match: RegExpExecArray) => string): string {
+  // A short text's matches are few: the engine's own replace, with no pattern copied (a header value, a word).
+  if (text.length <= AT_ONCE_CHARS && pattern.global)
+    return text.replace(pattern, (...args: unknown[]) => {
+      const groups = typeof args.at(-1) === 'object' ? 3 : 2;
+      return replace(args.slice(0, args.length - groups) as unknown as RegExpExecArray);
+    });
   // A copy of the pattern: its `lastIndex` is this call's own, whatever `replace` does with the same
   // pattern, and none is left behind by a call that threw (a RangeError of V8's stack, `KeyRedactor#checked`).
   const each = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
