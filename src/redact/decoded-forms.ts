@@ -16,7 +16,7 @@
  * and could send it anywhere; the redactor hides a key a text carries by accident, through encodings.
  * No Node API: the mock runs in a browser too (MSW).
  */
-import { replaceEach } from './each-match.js';
+import { replaceEach, TextBuilder } from './each-match.js';
 
 /** How many layers of encoding are undone: base64 of base64 of a percent-encoded key is 3. */
 const DEPTH = 3;
@@ -64,26 +64,91 @@ function codePoint(value: number): string {
   return Number.isInteger(value) && value >= 0 && value <= 0x10ffff && (value < 0xd800 || value > 0xdfff) ? String.fromCodePoint(value) : '';
 }
 
-/** The escapes `unescaped` reads; `\U0001F600` (C, Python: 8 digits) before `\u0070`, whose 4 digits it starts with. */
-const ESCAPES =
-  /\\(["\\/])|&#(\d{1,7});?|&#[xX]([0-9a-fA-F]{1,6});?|&([a-zA-Z]{2,6});|\\[xX]([0-9a-fA-F]{2})|\\u\{([0-9a-fA-F]{1,6})\}|\\U([0-9a-fA-F]{8})|[\\%][uU]([0-9a-fA-F]{4})|((?:%[0-9a-fA-F]{2})+)/g;
+/**
+ * The text with every character reference and escape replaced by its character, in one pass, character
+ * by character: `&#112;`, `&#x70;` (`;` optional), `&period;`; `\\"`, `\\\\`, `\\/`; `\\x70`, `\\u{70}`,
+ * `\\U00000070` (C, Python: 8 digits, before `\\u0070`, whose 4 digits it starts with), `\\u0070`, `%u0070`;
+ * and each run of percent escapes as the UTF-8 of its characters (`%EF%BD%90` is a full-width `ｐ`).
+ * As a global pattern of these (`ESCAPES` in decoded-forms.test.ts) replaces them, without a match of each.
+ */
+export function unescaped(text: string): string {
+  const made = new TextBuilder(text.length);
+  for (let at = 0; at < text.length; ) {
+    const code = text.charCodeAt(at);
+    const [length, character] = code === 0x5c ? backslashed(text, at) : code === 0x26 ? reference(text, at) : code === 0x25 ? percented(text, at) : NONE;
+    if (length === 0) made.unit(code);
+    else made.text(character);
+    at += length === 0 ? 1 : length;
+  }
+  return made.done();
+}
+
+/** No escape at a place: its length 0. */
+const NONE: readonly [number, string] = [0, ''];
+
+/** How many characters from `at` are digits of `digits` (a `digitTable`), up to `most`. */
+function digitsAt(text: string, at: number, digits: Int8Array, most: number): number {
+  let count = 0;
+  while (count < most && (digits[text.charCodeAt(at + count)] ?? -1) >= 0) count++;
+  return count;
+}
+
+/** The escape `\\…` at `at`: its length and character, or `NONE`. */
+function backslashed(text: string, at: number): readonly [number, string] {
+  const next = text[at + 1] ?? '';
+  // A string literal's escape of a quote, a backslash or a slash (JSON's, JavaScript's): `\\\\x70` written in JSON.
+  if (next === '"' || next === '\\' || next === '/') return [2, next];
+  if ((next === 'x' || next === 'X') && digitsAt(text, at + 2, HEX, 2) === 2) return [4, hexCharacter(text, at + 2, at + 4)];
+  if (next === 'u' && text[at + 2] === '{') {
+    const count = digitsAt(text, at + 3, HEX, 7);
+    if (count >= 1 && count <= 6 && text[at + 3 + count] === '}') return [count + 4, hexCharacter(text, at + 3, at + 3 + count)];
+  }
+  if (next === 'U' && digitsAt(text, at + 2, HEX, 8) === 8) return [10, hexCharacter(text, at + 2, at + 10)];
+  return unit(text, at);
+}
+
+/** `\\u0070` or `%u0070` at `at` (JavaScript's old `escape`): its length and character, or `NONE`. */
+function unit(text: string, at: number): readonly [number, string] {
+  const next = text[at + 1];
+  return (next === 'u' || next === 'U') && digitsAt(text, at + 2, HEX, 4) === 4 ? [6, hexCharacter(text, at + 2, at + 6)] : NONE;
+}
+
+/** The character whose code is written in hex from `start` to `end`, or nothing for a code that is none. */
+function hexCharacter(text: string, start: number, end: number): string {
+  return codePoint(Number.parseInt(text.slice(start, end), 16));
+}
+
+/** The character reference at `at` (`&#112;`, `&#x70`, `&period;`): its length and character, or `NONE`. */
+function reference(text: string, at: number): readonly [number, string] {
+  if (text[at + 1] === '#') {
+    const decimal = digitsAt(text, at + 2, DECIMAL, 7);
+    if (decimal > 0) {
+      const end = at + 2 + decimal;
+      return [end - at + (text[end] === ';' ? 1 : 0), codePoint(Number(text.slice(at + 2, end)))];
+    }
+    const hex = text[at + 2] === 'x' || text[at + 2] === 'X' ? digitsAt(text, at + 3, HEX, 6) : 0;
+    if (hex > 0) {
+      const end = at + 3 + hex;
+      return [end - at + (text[end] === ';' ? 1 : 0), hexCharacter(text, at + 3, end)];
+    }
+    return NONE;
+  }
+  const letters = digitsAt(text, at + 1, LETTERS, 7);
+  if (letters < 2 || letters > 6 || text[at + 1 + letters] !== ';') return NONE;
+  const name = text.slice(at + 1, at + 1 + letters);
+  return [letters + 2, NAMED[name] ?? `&${name};`];
+}
+
+/** `%u0070`, or a run of percent escapes as the UTF-8 of its characters, at `at`: its length and text, or `NONE`. */
+function percented(text: string, at: number): readonly [number, string] {
+  const escaped = unit(text, at);
+  if (escaped !== NONE) return escaped;
+  let end = at;
+  while (text.charCodeAt(end) === 0x25 && digitsAt(text, end + 1, HEX, 2) === 2) end += 3;
+  return end === at ? NONE : [end - at, UTF8.decode(percentBytes(text.slice(at, end)))];
+}
 
 const UTF8 = new TextDecoder();
-
-/** The text with every character reference and escape above replaced by its character, in one pass. */
-function unescaped(text: string): string {
-  return replaceEach(text, ESCAPES, (match) => {
-    const [whole, quoted, decimal, hex, name, byte, braced, wide, unit, percent] = match;
-    // A string literal's escape of a quote, a backslash or a slash (JSON's, JavaScript's): `\\x70` written in JSON.
-    if (quoted !== undefined) return quoted;
-    if (decimal !== undefined) return codePoint(Number(decimal));
-    if (name !== undefined) return NAMED[name] ?? whole;
-    // A run of percent escapes is the UTF-8 of its characters: `%EF%BD%90` is a full-width `ｐ`.
-    if (percent !== undefined) return UTF8.decode(percentBytes(percent));
-    const digits = hex ?? byte ?? braced ?? wide ?? unit ?? '';
-    return codePoint(Number.parseInt(digits, 16));
-  });
-}
 
 /** The bytes a run of percent escapes (`%41%42`) stands for, read in place: a run of megabytes split into its escapes made a string of each. */
 export function percentBytes(run: string): Uint8Array {
@@ -231,6 +296,9 @@ const NEEDLE = 7;
 const PRINTABLE = new RegExp(`[\\x20-\\x7e]{${NEEDLE},}`, 'g');
 
 const HEX = digitTable([...'0123456789abcdef'].flatMap((digit, value) => [[digit, value] as const, [digit.toUpperCase(), value] as const]));
+const DECIMAL = digitTable([...'0123456789'].map((digit, value) => [digit, value] as const));
+/** Letters, for the names of character references: each as a digit of value 0. */
+const LETTERS = digitTable([...'abcdefghijklmnopqrstuvwxyz'].flatMap((letter) => [[letter, 0] as const, [letter.toUpperCase(), 0] as const]));
 
 /**
  * Bytes (as Latin-1 text) read as Latin-1 (UTF-8 for ASCII), and as UTF-16 in either order: a UTF-16

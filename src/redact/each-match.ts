@@ -44,3 +44,52 @@ export function replaceEach(text: string, pattern: RegExp, replace: (match: RegE
   if (last === 0 && made === '' && pieces.length === 0) return text;
   return made + pieces.join('') + text.slice(last);
 }
+
+/** How many UTF-16 units a `TextBuilder` makes a string of at a time. */
+const UNITS = 4_096;
+
+/** A text shorter than this is put in a `TextBuilder` unit by unit; a longer one is joined as it is. */
+const JOINED_CHARS = 64;
+
+/**
+ * A text made a character at a time, as a pass over a text of megabytes makes one: its units are kept in a
+ * buffer made a string every 4,096 (with `apply`: a spread makes an iterator's result of each), so that a
+ * million escapes undone cost no string, array or match of their own.
+ */
+export class TextBuilder {
+  #made = '';
+  readonly #units: Uint16Array;
+  #filled = 0;
+
+  /** `length`: the most units the text will hold, so that a short one takes no buffer of 4,096. */
+  constructor(length: number) {
+    this.#units = new Uint16Array(Math.max(1, Math.min(UNITS, length)));
+  }
+
+  /** Adds the UTF-16 unit `code`. */
+  unit(code: number): void {
+    if (this.#filled === this.#units.length) this.#flush();
+    this.#units[this.#filled++] = code;
+  }
+
+  /** Adds `text`. */
+  text(text: string): void {
+    if (text.length < JOINED_CHARS) for (let at = 0; at < text.length; at++) this.unit(text.charCodeAt(at));
+    else {
+      this.#flush();
+      this.#made += text;
+    }
+  }
+
+  /** The text made. */
+  done(): string {
+    this.#flush();
+    return this.#made;
+  }
+
+  #flush(): void {
+    if (this.#filled === 0) return;
+    this.#made += String.fromCharCode.apply(null, this.#units.subarray(0, this.#filled) as unknown as number[]);
+    this.#filled = 0;
+  }
+}

@@ -6,6 +6,7 @@
  * Below src/mock and src/contracts: the mock and the verifier hide their keys with the same patterns.
  * No Node API: the mock runs in a browser too (MSW).
  */
+import { TextBuilder } from './each-match.js';
 
 /**
  * Below this length a secret turns up by chance (in an id, a port, a count), so it is found only where it
@@ -319,33 +320,22 @@ export interface FoldedText {
  * The escapes `characterPattern` reads, each undone into the character it stands for: a byte percent-encoded
  * any number of times (`%41`, `%2541`), a UTF-16 unit as `\\uXXXX` behind any number of backslashes, JSON's
  * short escapes. A form of a needle (ASCII only, without `%` or `\\`) written with them is its needle once
- * they are undone. Read in one pass, character by character, into units made a string a few thousand at a
- * time: a global pattern with a replacer held every match of a 4 MB text of `%41` at once (300 MB).
+ * they are undone. Read in one pass, character by character (`TextBuilder`): a global pattern with a
+ * replacer held every match of a 4 MB text of `%41` at once (300 MB).
  * As `text.replace(/%(?:25)*([0-9a-fA-F]{2})|\\+[uU]([0-9a-fA-F]{4})|\\+([bfnrt/"\\])/g, …)` would.
  */
 export function escapesUndone(text: string): string {
-  let made = '';
-  const units = new Uint16Array(Math.min(UNITS, text.length));
-  let filled = 0;
-  const flush = () => {
-    // `apply` reads the units as they are; a spread would make an iterator's result of each.
-    made += String.fromCharCode.apply(null, units.subarray(0, filled) as unknown as number[]);
-    filled = 0;
-  };
+  const made = new TextBuilder(text.length);
   for (let at = 0; at < text.length; ) {
     const code = text.charCodeAt(at);
-    const escape = code === PERCENT ? percentEscape(text, at) : code === BACKSLASH ? backslashEscape(text, at) : 0;
     // An escape is its length and its character's code in one number (`escaped`): no array made for each of a million.
-    if (filled === units.length) flush();
-    units[filled++] = escape === 0 ? code : escape % 0x10000;
-    at += escape === 0 ? 1 : Math.floor(escape / 0x10000);
+    const found = code === PERCENT ? percentEscape(text, at) : code === BACKSLASH ? backslashEscape(text, at) : 0;
+    made.unit(found === 0 ? code : found % 0x10000);
+    at += found === 0 ? 1 : Math.floor(found / 0x10000);
   }
-  flush();
-  return made;
+  return made.done();
 }
 
-/** How many UTF-16 units `escapesUndone` makes a string of at a time. */
-const UNITS = 4_096;
 const PERCENT = 0x25;
 const BACKSLASH = 0x5c;
 const SHORT_ESCAPED: Readonly<Record<string, number>> = { b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09, '/': 0x2f, '"': 0x22 };
