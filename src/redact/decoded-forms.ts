@@ -16,7 +16,7 @@
  * and could send it anywhere; the redactor hides a key a text carries by accident, through encodings.
  * No Node API: the mock runs in a browser too (MSW).
  */
-import { replaceEach, TextBuilder } from './each-match.js';
+import { replaceEach, TextBuilder, unitsReplaced } from './each-match.js';
 
 /** How many layers of encoding are undone: base64 of base64 of a percent-encoded key is 3. */
 const DEPTH = 3;
@@ -187,7 +187,7 @@ function occurs(text: string, character: string, times: number): boolean {
 /** The text with each run of characters between one kind of separator joined, one text per separator found. */
 function unseparated(text: string): string[] {
   return SEPARATED.filter(({ separator }) => occurs(text, separator, 7)).map(({ separator, pattern }) =>
-    replaceEach(text, pattern, ([run]) => run.replaceAll(separator, '')),
+    replaceEach(text, pattern, ([run]) => unitsReplaced(run, (code) => (code === separator.charCodeAt(0) ? -1 : code))),
   );
 }
 
@@ -233,22 +233,59 @@ function numbersDecoded(text: string): string[] {
   const decoded: string[] = [];
   for (const [run] of text.matchAll(NUMBER_RUN)) {
     // Each radix's stretch as it grows, number by number: a run of megabytes is never held as a list of its numbers.
-    const stretches = RADIX_DIGITS.map(() => [] as string[]);
-    const ended = (stretch: string[]) => {
-      // Filler (`65,65,65…`) is no key: a key of 8 characters or more has 4 kinds of them, as `varied` asks of base64.
-      const joined = stretch.join('');
-      if (stretch.length >= NEEDLE && varied(joined)) decoded.push(joined);
-      stretch.length = 0;
-    };
-    for (const [, number = ''] of run.matchAll(NUMBER))
-      RADIX_DIGITS.forEach(([radix, pattern], at) => {
-        const stretch = stretches[at] ?? [];
-        if (pattern.test(number)) stretch.push(codePoint(Number.parseInt(number, radix)));
-        else ended(stretch);
-      });
-    for (const stretch of stretches) ended(stretch);
+    const stretches = RADIX_DIGITS.map(([radix, pattern]) => ({ radix, pattern, stretch: new Stretch(run.length) }));
+    // `exec` from the run's start, not `matchAll`: an iterator's result and a match for each of a million numbers.
+    NUMBER.lastIndex = 0;
+    for (let match = NUMBER.exec(run); match !== null; match = NUMBER.exec(run)) {
+      const number = match[1] ?? '';
+      for (const { radix, pattern, stretch } of stretches) {
+        if (pattern.test(number)) stretch.add(codePoint(Number.parseInt(number, radix)));
+        else stretch.end(decoded);
+      }
+    }
+    for (const { stretch } of stretches) stretch.end(decoded);
   }
   return decoded;
+}
+
+/**
+ * The characters of a stretch of numbers, as they are read. Filler (`65,65,65…`) is no key: a key of 8
+ * characters or more has 4 kinds of them, as `varied` asks of base64; a stretch whose first 32 are not
+ * varied is not kept, however long it goes on (a text of a million `1,` made a list of each).
+ */
+class Stretch {
+  readonly #most: number;
+  #made: TextBuilder | undefined;
+  #first = '';
+  #numbers = 0;
+  #filler = false;
+
+  /** `most`: the most characters it may hold (the run's length). */
+  constructor(most: number) {
+    this.#most = most;
+  }
+
+  add(character: string): void {
+    this.#numbers++;
+    if (this.#filler) return;
+    if (this.#first.length < 32) {
+      this.#first += character;
+      this.#filler = this.#first.length >= 32 && !varied(this.#first);
+      return;
+    }
+    this.#made ??= new TextBuilder(this.#most);
+    this.#made.text(character);
+  }
+
+  /** Ends the stretch: what it holds goes to `decoded` when it may be a key's. */
+  end(decoded: string[]): void {
+    if (this.#numbers === 0) return;
+    if (this.#numbers >= NEEDLE && !this.#filler && varied(this.#first)) decoded.push(this.#first + (this.#made?.done() ?? ''));
+    this.#made = undefined;
+    this.#first = '';
+    this.#numbers = 0;
+    this.#filler = false;
+  }
 }
 
 /** A table of digit values by character code, -1 for a character that is none. */
@@ -306,7 +343,7 @@ const LETTERS = digitTable([...'abcdefghijklmnopqrstuvwxyz'].flatMap((letter) =>
  * is decoded from is read both ways: the key in UTF-16 is the key.
  */
 function bothWidths(latin: string): string[] {
-  return latin.includes('\0') ? [latin, latin.replaceAll('\0', '')] : [latin];
+  return latin.includes('\0') ? [latin, unitsReplaced(latin, (code) => (code === 0 ? -1 : code))] : [latin];
 }
 
 /** Hex as bytes, read as `bothWidths`. */
@@ -358,14 +395,17 @@ function varied(run: string): boolean {
  */
 export const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}]/gu;
 
+/** A run of them, left out as one: a text of a million of them is some thousands of runs, or fewer matches. */
+const INVISIBLE_RUN = new RegExp(`${INVISIBLE.source}+`, 'gu');
+
 /** The texts one layer of decoding makes of `text`: each differs from it. */
 function layer(text: string): string[] {
   // Each layer only where the text has what it undoes: a pass over a long text costs as much as the rest.
   const made = [
     ...(/[&\\%]/.test(text) ? [unescaped(text)] : []),
     ...(text.includes('\\') && /%[0-9a-fA-F]{2}/.test(text) ? [stringUnescaped(text)] : []),
-    ...(/[^\0-\x7f]/.test(text) ? [text.normalize('NFKC'), text.replace(INVISIBLE, '')] : []),
-    ...(/[\r\n]/.test(text) ? [text.replace(/[\r\n]+/g, '')] : []),
+    ...(/[^\0-\x7f]/.test(text) ? [text.normalize('NFKC'), replaceEach(text, INVISIBLE_RUN, () => '')] : []),
+    ...(/[\r\n]/.test(text) ? [unitsReplaced(text, (code) => (code === 0x0a || code === 0x0d ? -1 : code))] : []),
     ...unseparated(text),
     unfilled(text),
   ];

@@ -30,6 +30,8 @@ describe('the key redactor on a 4 MB body, within a heap of 96 MiB', () => {
     ['percent', 'verifier'],
     ['u-escapes', 'journal'],
     ['u-escapes', 'verifier'],
+    ['numbers', 'journal'],
+    ['words', 'journal'],
   ])('a %s run, as the %s redacts it: the key hidden', async (shape, reader) => {
     const { stdout } = await run(
       process.execPath,

@@ -11,11 +11,14 @@ const KEY = 's3cretKEYvalue42';
 const BYTES = 4_000_000;
 const percent = [...KEY].map((character) => `%${character.charCodeAt(0).toString(16)}`).join('');
 
-/** The shapes of a 4 MB name: a plain run, a base64 run, a run of percent escapes, a run of JSON `\u` escapes; each ends with the key so encoded. */
+/** The shapes of a 4 MB name: a plain run, a base64 run, a run of percent escapes, a run of JSON `\u` escapes, each ending with the key so encoded; a list of numbers, words. */
 const SHAPES: Record<string, () => string> = {
   plain: () => 'x'.repeat(BYTES) + KEY,
   base64: () => 'QUFB'.repeat(BYTES / 4) + btoa(KEY),
   percent: () => '%41'.repeat(BYTES / 3) + percent,
+  // Many short matches of the decoders' rules: a list of numbers (each a character in 3 radixes), words between spaces.
+  numbers: () => '1,'.repeat(BYTES / 2) + KEY,
+  words: () => 'ab '.repeat(BYTES / 3) + KEY,
   'u-escapes': () => '\\u0041'.repeat(BYTES / 6) + [...KEY].map((character) => `\\u00${character.charCodeAt(0).toString(16)}`).join(''),
 };
 

@@ -10,7 +10,7 @@
  */
 import { openapi } from '../../generated/openapi.js';
 import { percentBytes } from '../../redact/decoded-forms.js';
-import { replaceEach } from '../../redact/each-match.js';
+import { replaceEach, unitsReplaced } from '../../redact/each-match.js';
 import { base64Windows } from '../../redact/key-patterns.js';
 import { KeyRedactor } from '../../redact/key-redactor.js';
 import { ADMIN_PREFIX } from '../admin/endpoints.js';
@@ -28,7 +28,7 @@ function percentDecoded(text: string): string {
 
 /** `value` percent-decoded (`+` as a space when `plus`) until it stops changing, so `%252F` is read as `/`. */
 function decoded(value: string, plus: boolean): string {
-  let text = plus ? value.replaceAll('+', ' ') : value;
+  let text = plus ? unitsReplaced(value, (code) => (code === 0x2b ? 0x20 : code)) : value;
   for (let round = 0; round < 3; round++) {
     const next = percentDecoded(text);
     if (next === text) return text;
