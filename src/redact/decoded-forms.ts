@@ -203,9 +203,9 @@ const FILLED = /[\s\S]([^.:\-_|/, ])(?:(?!\1)[\s\S]\1){6,}(?!\1)[\s\S]/gs;
  */
 function unfilled(text: string): string {
   return replaceEach(text, FILLED, ([run]) => {
-    const joined: string[] = [];
-    for (let at = 0; at < run.length; at += 2) joined.push(run[at] ?? '');
-    return joined.join('');
+    const joined = new TextBuilder(run.length);
+    for (let at = 0; at < run.length; at += 2) joined.unit(run.charCodeAt(at));
+    return joined.done();
   });
 }
 

@@ -27,6 +27,9 @@ const SHOWN_TEXTS = 2_048;
  */
 const WORD = /(?:[^\s"'<>`]|\uFEFF)+/g;
 
+/** A text of ASCII only. */
+const ASCII = /^[\0-\x7f]*$/;
+
 /** One character drawn as nothing (decoded-forms.ts `INVISIBLE`), to test a text for. */
 const HAS_INVISIBLE = new RegExp(INVISIBLE.source, 'u');
 
@@ -249,6 +252,9 @@ export class KeyRedactor {
   /** Whether a text `text` stands for, once layers of encoding are undone, holds a long secret (or all of it but an end character). */
   #decodedHolds(text: string): boolean {
     if (this.#decodedNeedles.length === 0 || text === this.#decodedClean) return false;
+    // Every layer makes a text of ASCII shorter (escapes, base64, hex, numbers, separators): one shorter than the
+    // shortest needle holds none in any form. A text of a million words is that many of them.
+    if (text.length < SHORT_SECRET_LENGTH - 1 && ASCII.test(text)) return false;
     const holds = decodedForms(text).some((form) => {
       const lower = form.toLowerCase();
       return this.#decodedNeedles.some((needle) => lower.includes(needle));
