@@ -16,6 +16,7 @@
  * and could send it anywhere; the redactor hides a key a text carries by accident, through encodings.
  * No Node API: the mock runs in a browser too (MSW).
  */
+import { replaceEach, TextBuilder, unitsReplaced } from './each-match.js';
 
 /** How many layers of encoding are undone: base64 of base64 of a percent-encoded key is 3. */
 const DEPTH = 3;
@@ -63,27 +64,97 @@ function codePoint(value: number): string {
   return Number.isInteger(value) && value >= 0 && value <= 0x10ffff && (value < 0xd800 || value > 0xdfff) ? String.fromCodePoint(value) : '';
 }
 
-/** The escapes `unescaped` reads; `\U0001F600` (C, Python: 8 digits) before `\u0070`, whose 4 digits it starts with. */
-const ESCAPES =
-  /\\(["\\/])|&#(\d{1,7});?|&#[xX]([0-9a-fA-F]{1,6});?|&([a-zA-Z]{2,6});|\\[xX]([0-9a-fA-F]{2})|\\u\{([0-9a-fA-F]{1,6})\}|\\U([0-9a-fA-F]{8})|[\\%][uU]([0-9a-fA-F]{4})|((?:%[0-9a-fA-F]{2})+)/g;
+/**
+ * The text with every character reference and escape replaced by its character, in one pass, character
+ * by character: `&#112;`, `&#x70;` (`;` optional), `&period;`; `\\"`, `\\\\`, `\\/`; `\\x70`, `\\u{70}`,
+ * `\\U00000070` (C, Python: 8 digits, before `\\u0070`, whose 4 digits it starts with), `\\u0070`, `%u0070`;
+ * and each run of percent escapes as the UTF-8 of its characters (`%EF%BD%90` is a full-width `ｐ`).
+ * As a global pattern of these (`ESCAPES` in decoded-forms.test.ts) replaces them, without a match of each.
+ */
+export function unescaped(text: string): string {
+  const made = new TextBuilder(text.length);
+  for (let at = 0; at < text.length; ) {
+    const code = text.charCodeAt(at);
+    const [length, character] = code === 0x5c ? backslashed(text, at) : code === 0x26 ? reference(text, at) : code === 0x25 ? percented(text, at) : NONE;
+    if (length === 0) made.unit(code);
+    else made.text(character);
+    at += length === 0 ? 1 : length;
+  }
+  return made.done();
+}
+
+/** No escape at a place: its length 0. */
+const NONE: readonly [number, string] = [0, ''];
+
+/** How many characters from `at` are digits of `digits` (a `digitTable`), up to `most`. */
+function digitsAt(text: string, at: number, digits: Int8Array, most: number): number {
+  let count = 0;
+  while (count < most && (digits[text.charCodeAt(at + count)] ?? -1) >= 0) count++;
+  return count;
+}
+
+/** The escape `\\…` at `at`: its length and character, or `NONE`. */
+function backslashed(text: string, at: number): readonly [number, string] {
+  const next = text[at + 1] ?? '';
+  // A string literal's escape of a quote, a backslash or a slash (JSON's, JavaScript's): `\\\\x70` written in JSON.
+  if (next === '"' || next === '\\' || next === '/') return [2, next];
+  if ((next === 'x' || next === 'X') && digitsAt(text, at + 2, HEX, 2) === 2) return [4, hexCharacter(text, at + 2, at + 4)];
+  if (next === 'u' && text[at + 2] === '{') {
+    const count = digitsAt(text, at + 3, HEX, 7);
+    if (count >= 1 && count <= 6 && text[at + 3 + count] === '}') return [count + 4, hexCharacter(text, at + 3, at + 3 + count)];
+  }
+  if (next === 'U' && digitsAt(text, at + 2, HEX, 8) === 8) return [10, hexCharacter(text, at + 2, at + 10)];
+  return unit(text, at);
+}
+
+/** `\\u0070` or `%u0070` at `at` (JavaScript's old `escape`): its length and character, or `NONE`. */
+function unit(text: string, at: number): readonly [number, string] {
+  const next = text[at + 1];
+  return (next === 'u' || next === 'U') && digitsAt(text, at + 2, HEX, 4) === 4 ? [6, hexCharacter(text, at + 2, at + 6)] : NONE;
+}
+
+/** The character whose code is written in hex from `start` to `end`, or nothing for a code that is none. */
+function hexCharacter(text: string, start: number, end: number): string {
+  return codePoint(Number.parseInt(text.slice(start, end), 16));
+}
+
+/** The character reference at `at` (`&#112;`, `&#x70`, `&period;`): its length and character, or `NONE`. */
+function reference(text: string, at: number): readonly [number, string] {
+  if (text[at + 1] === '#') {
+    const decimal = digitsAt(text, at + 2, DECIMAL, 7);
+    if (decimal > 0) {
+      const end = at + 2 + decimal;
+      return [end - at + (text[end] === ';' ? 1 : 0), codePoint(Number(text.slice(at + 2, end)))];
+    }
+    const hex = text[at + 2] === 'x' || text[at + 2] === 'X' ? digitsAt(text, at + 3, HEX, 6) : 0;
+    if (hex > 0) {
+      const end = at + 3 + hex;
+      return [end - at + (text[end] === ';' ? 1 : 0), hexCharacter(text, at + 3, end)];
+    }
+    return NONE;
+  }
+  const letters = digitsAt(text, at + 1, LETTERS, 7);
+  if (letters < 2 || letters > 6 || text[at + 1 + letters] !== ';') return NONE;
+  const name = text.slice(at + 1, at + 1 + letters);
+  return [letters + 2, NAMED[name] ?? `&${name};`];
+}
+
+/** `%u0070`, or a run of percent escapes as the UTF-8 of its characters, at `at`: its length and text, or `NONE`. */
+function percented(text: string, at: number): readonly [number, string] {
+  const escaped = unit(text, at);
+  if (escaped !== NONE) return escaped;
+  let end = at;
+  while (text.charCodeAt(end) === 0x25 && digitsAt(text, end + 1, HEX, 2) === 2) end += 3;
+  return end === at ? NONE : [end - at, UTF8.decode(percentBytes(text.slice(at, end)))];
+}
 
 const UTF8 = new TextDecoder();
 
-/** The text with every character reference and escape above replaced by its character, in one pass. */
-function unescaped(text: string): string {
-  return text.replace(
-    ESCAPES,
-    (whole, quoted?: string, decimal?: string, hex?: string, name?: string, byte?: string, braced?: string, wide?: string, unit?: string, percent?: string) => {
-      // A string literal's escape of a quote, a backslash or a slash (JSON's, JavaScript's): `\\x70` written in JSON.
-      if (quoted !== undefined) return quoted;
-      if (decimal !== undefined) return codePoint(Number(decimal));
-      if (name !== undefined) return NAMED[name] ?? whole;
-      // A run of percent escapes is the UTF-8 of its characters: `%EF%BD%90` is a full-width `ｐ`.
-      if (percent !== undefined) return UTF8.decode(Uint8Array.from(percent.slice(1).split('%'), (pair) => Number.parseInt(pair, 16)));
-      const digits = hex ?? byte ?? braced ?? wide ?? unit ?? '';
-      return codePoint(Number.parseInt(digits, 16));
-    },
-  );
+/** The bytes a run of percent escapes (`%41%42`) stands for, read in place: a run of megabytes split into its escapes made a string of each. */
+export function percentBytes(run: string): Uint8Array {
+  const bytes = new Uint8Array(run.length / 3);
+  for (let at = 0; at < bytes.length; at++) bytes[at] = ((HEX[run.charCodeAt(3 * at + 1)] ?? 0) << 4) | (HEX[run.charCodeAt(3 * at + 2)] ?? 0);
+  return bytes;
 }
 
 /**
@@ -91,7 +162,7 @@ function unescaped(text: string): string {
  * `%aa` the string holds as a percent escape too, and so never gives back a key with `%` and hex digits in it.
  */
 function stringUnescaped(text: string): string {
-  return text.replace(/\\(["\\/])|\\u([0-9a-fA-F]{4})/g, (_, quoted?: string, unit?: string) => quoted ?? codePoint(Number.parseInt(unit ?? '', 16)));
+  return replaceEach(text, /\\(["\\/])|\\u([0-9a-fA-F]{4})/g, ([, quoted, unit]) => quoted ?? codePoint(Number.parseInt(unit ?? '', 16)));
 }
 
 /** The separators a text may put between the characters of a key, one kind at a time. */
@@ -116,7 +187,7 @@ function occurs(text: string, character: string, times: number): boolean {
 /** The text with each run of characters between one kind of separator joined, one text per separator found. */
 function unseparated(text: string): string[] {
   return SEPARATED.filter(({ separator }) => occurs(text, separator, 7)).map(({ separator, pattern }) =>
-    text.replace(pattern, (run) => run.split(separator).join('')),
+    replaceEach(text, pattern, ([run]) => unitsReplaced(run, (code) => (code === separator.charCodeAt(0) ? -1 : code))),
   );
 }
 
@@ -131,10 +202,10 @@ const FILLED = /[\s\S]([^.:\-_|/, ])(?:(?!\1)[\s\S]\1){6,}(?!\1)[\s\S]/gs;
  * as UTF-16 text shows when read as bytes, `p~e~t…`).
  */
 function unfilled(text: string): string {
-  return text.replace(FILLED, (run) => {
-    let joined = '';
-    for (let at = 0; at < run.length; at += 2) joined += run[at];
-    return joined;
+  return replaceEach(text, FILLED, ([run]) => {
+    const joined = new TextBuilder(run.length);
+    for (let at = 0; at < run.length; at += 2) joined.unit(run.charCodeAt(at));
+    return joined.done();
   });
 }
 
@@ -161,24 +232,60 @@ const RADIX_DIGITS: readonly (readonly [number, RegExp])[] = [
 function numbersDecoded(text: string): string[] {
   const decoded: string[] = [];
   for (const [run] of text.matchAll(NUMBER_RUN)) {
-    const digits = [...run.matchAll(NUMBER)].map((match) => match[1] ?? '');
-    if (digits.length < NEEDLE) continue;
-    for (const [radix, pattern] of RADIX_DIGITS) {
-      let stretch = '';
-      let length = 0;
-      for (const number of [...digits, '']) {
-        if (number !== '' && pattern.test(number)) {
-          stretch += codePoint(Number.parseInt(number, radix));
-          length++;
-          continue;
-        }
-        // Filler (`65,65,65…`) is no key: a key of 8 characters or more has 4 kinds of them, as `varied` asks of base64.
-        if (length >= NEEDLE && varied(stretch)) decoded.push(stretch);
-        [stretch, length] = ['', 0];
+    // Each radix's stretch as it grows, number by number: a run of megabytes is never held as a list of its numbers.
+    const stretches = RADIX_DIGITS.map(([radix, pattern]) => ({ radix, pattern, stretch: new Stretch(run.length) }));
+    // `exec` from the run's start, not `matchAll`: an iterator's result and a match for each of a million numbers.
+    NUMBER.lastIndex = 0;
+    for (let match = NUMBER.exec(run); match !== null; match = NUMBER.exec(run)) {
+      const number = match[1] ?? '';
+      for (const { radix, pattern, stretch } of stretches) {
+        if (pattern.test(number)) stretch.add(codePoint(Number.parseInt(number, radix)));
+        else stretch.end(decoded);
       }
     }
+    for (const { stretch } of stretches) stretch.end(decoded);
   }
   return decoded;
+}
+
+/**
+ * The characters of a stretch of numbers, as they are read. Filler (`65,65,65…`) is no key: a key of 8
+ * characters or more has 4 kinds of them, as `varied` asks of base64; a stretch whose first 32 are not
+ * varied is not kept, however long it goes on (a text of a million `1,` made a list of each).
+ */
+class Stretch {
+  readonly #most: number;
+  #made: TextBuilder | undefined;
+  #first = '';
+  #numbers = 0;
+  #filler = false;
+
+  /** `most`: the most characters it may hold (the run's length). */
+  constructor(most: number) {
+    this.#most = most;
+  }
+
+  add(character: string): void {
+    this.#numbers++;
+    if (this.#filler) return;
+    if (this.#first.length < 32) {
+      this.#first += character;
+      this.#filler = this.#first.length >= 32 && !varied(this.#first);
+      return;
+    }
+    this.#made ??= new TextBuilder(this.#most);
+    this.#made.text(character);
+  }
+
+  /** Ends the stretch: what it holds goes to `decoded` when it may be a key's. */
+  end(decoded: string[]): void {
+    if (this.#numbers === 0) return;
+    if (this.#numbers >= NEEDLE && !this.#filler && varied(this.#first)) decoded.push(this.#first + (this.#made?.done() ?? ''));
+    this.#made = undefined;
+    this.#first = '';
+    this.#numbers = 0;
+    this.#filler = false;
+  }
 }
 
 /** A table of digit values by character code, -1 for a character that is none. */
@@ -218,7 +325,7 @@ const LATIN1 = new TextDecoder('latin1');
  * are such a run, and the rest, bytes of what was no encoding at all, is never searched or decoded again.
  */
 function printableRuns(decoded: string): string[] {
-  return [...decoded.matchAll(PRINTABLE)].map(([run]) => run);
+  return Array.from(decoded.matchAll(PRINTABLE), ([run]) => run);
 }
 
 /** The shortest text searched: a long key (8 characters) less an end character. */
@@ -226,6 +333,9 @@ const NEEDLE = 7;
 const PRINTABLE = new RegExp(`[\\x20-\\x7e]{${NEEDLE},}`, 'g');
 
 const HEX = digitTable([...'0123456789abcdef'].flatMap((digit, value) => [[digit, value] as const, [digit.toUpperCase(), value] as const]));
+const DECIMAL = digitTable([...'0123456789'].map((digit, value) => [digit, value] as const));
+/** Letters, for the names of character references: each as a digit of value 0. */
+const LETTERS = digitTable([...'abcdefghijklmnopqrstuvwxyz'].flatMap((letter) => [[letter, 0] as const, [letter.toUpperCase(), 0] as const]));
 
 /**
  * Bytes (as Latin-1 text) read as Latin-1 (UTF-8 for ASCII), and as UTF-16 in either order: a UTF-16
@@ -233,7 +343,7 @@ const HEX = digitTable([...'0123456789abcdef'].flatMap((digit, value) => [[digit
  * is decoded from is read both ways: the key in UTF-16 is the key.
  */
 function bothWidths(latin: string): string[] {
-  return latin.includes('\0') ? [latin, latin.replaceAll('\0', '')] : [latin];
+  return latin.includes('\0') ? [latin, unitsReplaced(latin, (code) => (code === 0 ? -1 : code))] : [latin];
 }
 
 /** Hex as bytes, read as `bothWidths`. */
@@ -285,14 +395,17 @@ function varied(run: string): boolean {
  */
 export const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}]/gu;
 
+/** A run of them, left out as one: a text of a million of them is some thousands of runs, or fewer matches. */
+const INVISIBLE_RUN = new RegExp(`${INVISIBLE.source}+`, 'gu');
+
 /** The texts one layer of decoding makes of `text`: each differs from it. */
 function layer(text: string): string[] {
   // Each layer only where the text has what it undoes: a pass over a long text costs as much as the rest.
   const made = [
     ...(/[&\\%]/.test(text) ? [unescaped(text)] : []),
     ...(text.includes('\\') && /%[0-9a-fA-F]{2}/.test(text) ? [stringUnescaped(text)] : []),
-    ...(/[^\0-\x7f]/.test(text) ? [text.normalize('NFKC'), text.replace(INVISIBLE, '')] : []),
-    ...(/[\r\n]/.test(text) ? [text.replace(/[\r\n]+/g, '')] : []),
+    ...(/[^\0-\x7f]/.test(text) ? [text.normalize('NFKC'), replaceEach(text, INVISIBLE_RUN, () => '')] : []),
+    ...(/[\r\n]/.test(text) ? [unitsReplaced(text, (code) => (code === 0x0a || code === 0x0d ? -1 : code))] : []),
     ...unseparated(text),
     unfilled(text),
   ];

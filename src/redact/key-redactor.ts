@@ -4,6 +4,7 @@
  * a form of a key one of them finds, the other finds too. See key-patterns.ts for the forms.
  */
 import { decodedForms, INVISIBLE } from './decoded-forms.js';
+import { replaceEach } from './each-match.js';
 import { type FoldedText, literalText, mayHold, type SecretFinder, type SecretKind, SHORT_SECRET_LENGTH, secretFinder } from './key-patterns.js';
 
 const JSON_STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
@@ -25,6 +26,9 @@ const SHOWN_TEXTS = 2_048;
  * angle brackets. U+FEFF, which JavaScript counts as a blank, is drawn as nothing: it joins a word.
  */
 const WORD = /(?:[^\s"'<>`]|\uFEFF)+/g;
+
+/** A text of ASCII only. */
+const ASCII = /^[\0-\x7f]*$/;
 
 /** One character drawn as nothing (decoded-forms.ts `INVISIBLE`), to test a text for. */
 const HAS_INVISIBLE = new RegExp(INVISIBLE.source, 'u');
@@ -79,6 +83,11 @@ export class KeyRedactor {
   readonly #finders = new Map<string, SecretFinder | undefined>();
   /** What `text()` gave each short text since the last secret was added. */
   readonly #shownTexts = new Map<string, string>();
+  /**
+   * The last text whose decoded forms held no secret: the journal asks again of the text `text()` gave it
+   * (`holds`), and the forms of a body of megabytes are most of what redacting it costs. One text, no more.
+   */
+  #decodedClean: string | undefined;
 
   constructor(secrets: readonly (string | undefined)[], options: KeyRedactorOptions = {}) {
     this.#placeholder = options.placeholder ?? '***';
@@ -174,7 +183,7 @@ export class KeyRedactor {
     // each word that holds one so goes whole first, before a pattern for a half of it hides that half and leaves the rest.
     let shown = text;
     if (HAS_INVISIBLE.test(text)) {
-      shown = text.replace(WORD, (word) => (HAS_INVISIBLE.test(word) && this.#decodedHolds(word) ? this.#placeholder : word));
+      shown = replaceEach(text, WORD, ([word]) => (HAS_INVISIBLE.test(word) && this.#decodedHolds(word) ? this.#placeholder : word));
       // A key that spans words (it holds a quote) goes with the whole text, as one under layers does below.
       if (this.#decodedHolds(shown)) return this.#placeholder;
     }
@@ -191,8 +200,8 @@ export class KeyRedactor {
       // A long key is found as its parts and their halves: a piece of it cut inside a half leaves the rest of
       // that half before the placeholder, up to 255 characters of the key. What of it stands there goes too.
       if (this.#parted) {
-        shown = shown.replace(this.#before, (run: string) => run.slice(0, run.length - this.#keyPiece(run, 'end')));
-        shown = shown.replace(this.#after, (run: string) => run.slice(this.#keyPiece(run, 'start')));
+        shown = replaceEach(shown, this.#before, ([run]) => run.slice(0, run.length - this.#keyPiece(run, 'end')));
+        shown = replaceEach(shown, this.#after, ([run]) => run.slice(this.#keyPiece(run, 'start')));
       }
       literal = literalText(shown);
     }
@@ -200,7 +209,7 @@ export class KeyRedactor {
     // What is left holds a long secret only under layers of encoding (decoded-forms.ts): each word that
     // does goes whole, and the whole text when only words together do.
     if (this.#decodedHolds(shown)) {
-      shown = shown.replace(WORD, (word) => (this.#decodedHolds(word) ? this.#placeholder : word));
+      shown = replaceEach(shown, WORD, ([word]) => (this.#decodedHolds(word) ? this.#placeholder : word));
       if (this.#decodedHolds(shown)) return this.#placeholder;
     }
     return shown;
@@ -242,11 +251,16 @@ export class KeyRedactor {
 
   /** Whether a text `text` stands for, once layers of encoding are undone, holds a long secret (or all of it but an end character). */
   #decodedHolds(text: string): boolean {
-    if (this.#decodedNeedles.length === 0) return false;
-    return decodedForms(text).some((form) => {
+    if (this.#decodedNeedles.length === 0 || text === this.#decodedClean) return false;
+    // Every layer makes a text of ASCII shorter (escapes, base64, hex, numbers, separators): one shorter than the
+    // shortest needle holds none in any form. A text of a million words is that many of them.
+    if (text.length < SHORT_SECRET_LENGTH - 1 && ASCII.test(text)) return false;
+    const holds = decodedForms(text).some((form) => {
       const lower = form.toLowerCase();
       return this.#decodedNeedles.some((needle) => lower.includes(needle));
     });
+    if (!holds) this.#decodedClean = text;
+    return holds;
   }
 
   /**
@@ -259,7 +273,7 @@ export class KeyRedactor {
     if (!this.holds(raw)) return raw;
     if (!isJson) return this.text(raw);
     return this.#checked(
-      () => raw.replace(JSON_STRING_LITERAL, (literal) => this.#literal(literal)),
+      () => replaceEach(raw, JSON_STRING_LITERAL, ([literal]) => this.#literal(literal)),
       () => this.#withheld(raw),
     );
   }
@@ -327,6 +341,7 @@ export class KeyRedactor {
   }
 
   #compile(): void {
+    this.#decodedClean = undefined;
     this.#heldStrings.clear();
     this.#heldChars = 0;
     this.#shownTexts.clear();

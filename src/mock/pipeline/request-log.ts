@@ -9,6 +9,8 @@
  * The log's detail (`key=ci session=NAME`) is held to the same rule.
  */
 import { openapi } from '../../generated/openapi.js';
+import { percentBytes } from '../../redact/decoded-forms.js';
+import { replaceEach, unitsReplaced } from '../../redact/each-match.js';
 import { base64Windows } from '../../redact/key-patterns.js';
 import { KeyRedactor } from '../../redact/key-redactor.js';
 import { ADMIN_PREFIX } from '../admin/endpoints.js';
@@ -16,14 +18,17 @@ import { matchRoute, routesOf } from './routes.js';
 
 const utf8 = new TextDecoder();
 
-/** Each run of `%XX` escapes decoded as UTF-8; a malformed escape stays as it is, and hides no key that follows it. */
+/**
+ * Each run of `%XX` escapes decoded as UTF-8; a malformed escape stays as it is, and hides no key that follows it.
+ * Match by match and in place (src/redact): a 4 MB body of `%41` split into its escapes made a string of each.
+ */
 function percentDecoded(text: string): string {
-  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => utf8.decode(Uint8Array.from(run.slice(1).split('%'), (hex) => Number.parseInt(hex, 16))));
+  return replaceEach(text, /(?:%[0-9A-Fa-f]{2})+/g, ([run]) => utf8.decode(percentBytes(run)));
 }
 
 /** `value` percent-decoded (`+` as a space when `plus`) until it stops changing, so `%252F` is read as `/`. */
 function decoded(value: string, plus: boolean): string {
-  let text = plus ? value.replaceAll('+', ' ') : value;
+  let text = plus ? unitsReplaced(value, (code) => (code === 0x2b ? 0x20 : code)) : value;
   for (let round = 0; round < 3; round++) {
     const next = percentDecoded(text);
     if (next === text) return text;
@@ -34,7 +39,14 @@ function decoded(value: string, plus: boolean): string {
 
 /** Whether `text`, as it is or percent-decoded (as often as it was encoded), holds a key in a form `redactor` finds. */
 function holderOf(redactor: KeyRedactor): (text: string) => boolean {
-  return (text) => redactor.holds(text) || redactor.holds(decoded(text, false)) || redactor.holds(decoded(text, true));
+  // Each distinct text once: most have no escape and no `+`, and a body of megabytes is read once, not three times.
+  return (text) => {
+    if (redactor.holds(text)) return true;
+    const once = decoded(text, false);
+    if (once !== text && redactor.holds(once)) return true;
+    const plus = decoded(text, true);
+    return plus !== text && plus !== once && redactor.holds(plus);
+  };
 }
 
 /** The most separators (`/`, `?`, `&`, `=`) a key, or its base64, spans: a key holding them is cut into that many pieces and one. */
