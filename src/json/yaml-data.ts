@@ -23,8 +23,20 @@
  * the process while a large file is parsed.
  */
 import { setImmediate } from 'node:timers/promises';
-import { Composer, type CST, type Document, isNode, isScalar, LineCounter, Parser, visit, type YAMLError } from 'yaml';
+import type { CST, Document, LineCounter, YAMLError } from 'yaml';
 import { MAX_JSON_DEPTH } from './lossless.js';
+
+type Yaml = typeof import('yaml');
+
+let loading: Promise<Yaml> | undefined;
+/**
+ * The `yaml` package, loaded with the first YAML text: most runs of the CLIs read none (the bundled spec
+ * is JSON), and its import was a fifth of a CLI's start (about 40 ms of CPU of some 180).
+ */
+function yamlPackage(): Promise<Yaml> {
+  loading ??= import('yaml');
+  return loading;
+}
 
 /** How many times aliases may be expanded in one document: the `yaml` package's default, ample for anchors of shared fields. */
 const MAX_YAML_ALIASES = 100;
@@ -51,22 +63,18 @@ function startsNode(lexeme: string): boolean {
 }
 
 /** The package's parser, counting the nodes it meets and refusing the text past `MAX_YAML_NODES` before it builds more. */
-class BoundedParser extends Parser {
-  #nodes = 0;
-  readonly #lines: LineCounter;
+function boundedParser({ Parser }: Yaml, onNewLine: (offset: number) => void, lines: LineCounter) {
+  return new (class BoundedParser extends Parser {
+    #nodes = 0;
 
-  constructor(onNewLine: (offset: number) => void, lines: LineCounter) {
-    super(onNewLine);
-    this.#lines = lines;
-  }
-
-  override *next(lexeme: string): Generator<CST.Token, void> {
-    if (startsNode(lexeme) && ++this.#nodes > MAX_YAML_NODES)
-      throw new YamlDataError(
-        `it holds more than ${MAX_YAML_NODES.toLocaleString('en-US')} YAML nodes (values, keys and lists; the one past them is at ${place(this.#lines, this.offset)}), which YAML takes about 1 KB of memory each to read: write the data as JSON, which has no such bound below the size cap`,
-      );
-    yield* super.next(lexeme);
-  }
+    override *next(lexeme: string): Generator<CST.Token, void> {
+      if (startsNode(lexeme) && ++this.#nodes > MAX_YAML_NODES)
+        throw new YamlDataError(
+          `it holds more than ${MAX_YAML_NODES.toLocaleString('en-US')} YAML nodes (values, keys and lists; the one past them is at ${place(lines, this.offset)}), which YAML takes about 1 KB of memory each to read: write the data as JSON, which has no such bound below the size cap`,
+        );
+      yield* super.next(lexeme);
+    }
+  })(onNewLine);
 }
 
 /** Characters parsed between two turns of the event loop. */
@@ -103,11 +111,15 @@ function place(lines: LineCounter, offset: number): string {
 }
 
 /** The parser's tokens of `text`, made a piece at a time, with a turn of the event loop after each piece. */
-async function tokensOf(text: string, lines: LineCounter): Promise<CST.Token[]> {
+async function tokensOf(yaml: Yaml, text: string, lines: LineCounter): Promise<CST.Token[]> {
   // The parser counts a line at offset 0 each time it is handed text before it has read any: once is right.
-  const parser = new BoundedParser((offset) => {
-    if (lines.lineStarts.at(-1) !== offset) lines.addNewLine(offset);
-  }, lines);
+  const parser = boundedParser(
+    yaml,
+    (offset) => {
+      if (lines.lineStarts.at(-1) !== offset) lines.addNewLine(offset);
+    },
+    lines,
+  );
   const tokens: CST.Token[] = [];
   for (let at = 0; at < text.length; at += PIECE) {
     for (const token of parser.parse(text.slice(at, at + PIECE), true)) tokens.push(token);
@@ -118,7 +130,7 @@ async function tokensOf(text: string, lines: LineCounter): Promise<CST.Token[]> 
 }
 
 /** Where the first key given twice in one mapping of `document` is, if one is: each mapping's scalar keys in a set, as the package compares them (same value, same type). */
-function duplicateKeyAt(document: Document.Parsed): number | undefined {
+function duplicateKeyAt({ visit, isScalar }: Yaml, document: Document.Parsed): number | undefined {
   let at: number | undefined;
   visit(document, {
     Map(_, map) {
@@ -138,7 +150,7 @@ function duplicateKeyAt(document: Document.Parsed): number | undefined {
 }
 
 /** The first node of `document` with a tag outside `JSON_TAGS`, as it is written (`!!binary`) and where, if one is. */
-function foreignTagAt(document: Document.Parsed): { tag: string; offset: number } | undefined {
+function foreignTagAt({ visit, isNode }: Yaml, document: Document.Parsed): { tag: string; offset: number } | undefined {
   let found: { tag: string; offset: number } | undefined;
   visit(document, (_, node) => {
     if (!isNode(node) || node.tag === undefined || JSON_TAGS.has(node.tag)) return undefined;
@@ -169,18 +181,19 @@ function refuseEndless(value: unknown, ancestors: unknown[] = []): void {
  * await parseYamlData('a: &a [*a]');                                    // YamlDataError: an alias (*name) stands inside the node it names, ...
  */
 export async function parseYamlData(text: string, { exactIntegers = false } = {}): Promise<unknown> {
-  const lines = new LineCounter();
-  const tokens = await tokensOf(text, lines);
+  const yaml = await yamlPackage();
+  const lines = new yaml.LineCounter();
+  const tokens = await tokensOf(yaml, text, lines);
   const deep = tooDeepAt(tokens, MAX_JSON_DEPTH);
   if (deep !== undefined) throw new YamlDataError(`it nests deeper than ${MAX_JSON_DEPTH} levels, at ${place(lines, deep)}`);
-  const documents = [...new Composer({ intAsBigInt: exactIntegers, uniqueKeys: false }).compose(tokens, true, text.length)];
+  const documents = [...new yaml.Composer({ intAsBigInt: exactIntegers, uniqueKeys: false }).compose(tokens, true, text.length)];
   const [document, second] = documents;
   if (second !== undefined) throw new YamlDataError(`it holds more than one document (a second starts at ${place(lines, second.range[0])}); keep one`);
   const [error]: YAMLError[] = document?.errors ?? [];
   if (error !== undefined) throw new YamlDataError(`${error.message.split('\n')[0]} at ${place(lines, error.pos[0])}`);
-  const duplicate = document === undefined ? undefined : duplicateKeyAt(document);
+  const duplicate = document === undefined ? undefined : duplicateKeyAt(yaml, document);
   if (duplicate !== undefined) throw new YamlDataError(`Map keys must be unique at ${place(lines, duplicate)}`);
-  const foreign = document === undefined ? undefined : foreignTagAt(document);
+  const foreign = document === undefined ? undefined : foreignTagAt(yaml, document);
   if (foreign !== undefined)
     throw new YamlDataError(
       `the tag ${foreign.tag} on the value at ${place(lines, foreign.offset)} names a type JSON does not have: this YAML is JSON data, whose values are strings, numbers, booleans, null, lists and mappings; remove the tag (write the value as a string if it is text)`,

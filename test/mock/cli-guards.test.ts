@@ -4,6 +4,7 @@
  */
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { allowedHostProblem, interfaceProblem } from '../../src/mock/pipeline/server-reach.js';
 import { runCli, startMockCli } from '../support/cli.js';
 import { KEY } from '../support/http-facts.js';
 
@@ -129,10 +130,16 @@ describe('petstore-mock --allowed-host', () => {
 
   it('refuses, for --allowed-host and --host alike, what RFC 1123 calls no host name and no IP address, naming the rule', async () => {
     const names = ['.', '..', '-evil.com', 'evil-.com', 'a..b', '1.2.3.256', '300', `${'a'.repeat(64)}.test`, 'pets_test'];
-    const runs = names.flatMap((name) => [
-      runCli('petstore-mock', ['--port', '0', '--allowed-host', name]).then((result) => ({ flag: '--allowed-host', name, result })),
-      runCli('petstore-mock', ['--port', '0', '--host', name]).then((result) => ({ flag: '--host', name, result })),
-    ]);
+    // Each name against the rule each flag applies as commander reads it (src/mock/hosts/cli-flags.ts), in
+    // process; the CLI once a flag, for the exit and the sentence: 18 CLI runs took 4 s of CPU.
+    for (const name of names) {
+      expect(allowedHostProblem(name), `--allowed-host ${name}`).toContain('between dots (RFC 1123)');
+      expect(interfaceProblem(name), `--host ${name}`).toContain('between dots (RFC 1123)');
+    }
+    const runs = [
+      runCli('petstore-mock', ['--port', '0', '--allowed-host', '-evil.com']).then((result) => ({ flag: '--allowed-host', name: '-evil.com', result })),
+      runCli('petstore-mock', ['--port', '0', '--host', '1.2.3.256']).then((result) => ({ flag: '--host', name: '1.2.3.256', result })),
+    ];
     for (const { flag, name, result } of await Promise.all(runs)) {
       expect(result.code, `${flag} ${name}`).toBe(2);
       expect(result.stderr, `${flag} ${name}`).toContain('between dots (RFC 1123)');

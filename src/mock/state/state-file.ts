@@ -1,7 +1,6 @@
 import { constants } from 'node:fs';
 import { access, lstat, open, readdir, readFile, readlink, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { lock } from 'proper-lockfile';
 import { codeOf, EXIT, messageOf, StateFileError } from '../../errors.js';
 import { MAX_PETS_FILE_BYTES, notARegularFile, readRegularFile, UnreadableFileError } from '../../files/read-file.js';
 import { jsonFault } from '../../json/json-fault.js';
@@ -321,6 +320,8 @@ async function holderOf(target: string): Promise<number | undefined> {
  * could release it) is taken over at once; proper-lockfile alone would wait until it goes stale.
  */
 async function lockStateFile(path: string, target: string, writer: StateFileWriter): Promise<() => Promise<void>> {
+  // Loaded with the first state file, not at every start of the CLI, which most keep no state: 7% of its import.
+  const { lock } = await import('proper-lockfile');
   const options = {
     realpath: false,
     onCompromised: (error: Error) => {
