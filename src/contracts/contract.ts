@@ -137,10 +137,12 @@ function bodyShapeOf(doc: OpenApiDocument, operationId: string): BodyShape {
 
 /**
  * The options of every ajv that judges what a deployment sent: no default filled in (a field a deployment
- * left out must stay missing), and the bundled spec not checked against JSON Schema's meta-schema again.
+ * left out must stay missing), the first fault of a value said and no more (ajv joins the errors of each
+ * item to the list before, so 100,000 items missing a field held the verifier 74 s, red team 14 #9), and
+ * the bundled spec not checked against JSON Schema's meta-schema again.
  */
 export function judgeOptions(doc: OpenApiDocument): Options {
-  return { useDefaults: false, ...(doc === BUNDLED_SPEC.doc ? { validateSchema: false } : {}) };
+  return { useDefaults: false, allErrors: false, ...(doc === BUNDLED_SPEC.doc ? { validateSchema: false } : {}) };
 }
 
 /** The response validators of each document, shared by every run over it (in process, a test runs the verifier hundreds of times). */
