@@ -45,3 +45,18 @@ describe('expectRequests, on a terminal', () => {
     }
   });
 });
+
+describe('expectRequests, and the key it was given', () => {
+  it('hides its key in any form in what it quotes of an answer that is no journal (red team 14 #7)', async () => {
+    const key = 'expect-own-key-0123456789';
+    const forms = [key, Buffer.from(key).toString('base64'), encodeURIComponent(`${key}/`)];
+    const server = await serve(async () => new Response(`not a journal: ${forms.join(' ')}`));
+    try {
+      const message = await missOf(expectRequests(server.url, { apiKey: key }).toInclude({ method: 'GET' }));
+      expect(message).toMatch(/its body is not JSON/);
+      for (const form of forms) expect(message).not.toContain(form.slice(0, 20));
+    } finally {
+      await server.close();
+    }
+  });
+});
