@@ -86,3 +86,10 @@ describe('MemoryPetStore with ids of their own', () => {
     expect([store.get(10), store.create({ name: 'Again', categoryId: 1, status: 'sold' }).id]).toEqual([undefined, 2]);
   });
 });
+
+describe('checkPets, on a list of many faulty pets', () => {
+  it('names the first faults and counts the other faulty pets, describing no more of them (red team 14 #9)', () => {
+    const list = Array.from({ length: 100_000 }, () => ({}));
+    expect(() => checkPets(list)).toThrow(/^pets\[0\]\.\w+ is required; .*; and 2 more; and faults in 99996 other pets$/);
+  });
+});

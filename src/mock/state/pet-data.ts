@@ -33,10 +33,12 @@ const MAX_NAMED_FAULTS = 10;
 /** A refusal of a data set, one fault per entry, ready to be joined into one message. */
 export class PetDataError extends TypeError {
   override readonly name = 'PetDataError';
-  constructor(readonly faults: readonly string[]) {
+  /** `faults` named, and `otherPets`, beyond them, that hold faults not described. */
+  constructor(faults: readonly string[], otherPets = 0) {
     const shown = faults.slice(0, MAX_NAMED_FAULTS);
     const more = faults.length - shown.length;
-    super(`${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`);
+    const others = otherPets > 0 ? `; and faults in ${otherPets} other pet${otherPets === 1 ? '' : 's'}` : '';
+    super(`${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}${others}`);
   }
 }
 
@@ -194,10 +196,14 @@ export function checkPets(list: unknown, where = 'pets', own = false, model: Res
   const faults: string[] = [];
   const shape = shapeOf(model);
   const limit = model.createBodyBytes;
+  // Past the faults a sentence names, a faulty pet is counted, not described: a megabyte of `{}` made
+  // a million sentences (red team 14 #9: 4.6 s and 382 MB for one POST /__mock/pets).
+  let otherPets = 0;
   for (const [index, pet] of values.entries()) {
-    if (!petValid(shape, pet)) faults.push(...petFaults(shape, pet, `${where}[${index}]`));
     const tooLarge = oversizedFault(pet, `${where}[${index}]`, limit);
-    if (tooLarge !== undefined) faults.push(tooLarge);
+    if (petValid(shape, pet) && tooLarge === undefined) continue;
+    if (faults.length >= MAX_NAMED_FAULTS) otherPets++;
+    else faults.push(...petFaults(shape, pet, `${where}[${index}]`), ...(tooLarge === undefined ? [] : [tooLarge]));
   }
   if (faults.length === 0) {
     const pets = values.map((pet) => storedPet(shape, pet, own));
@@ -208,5 +214,5 @@ export function checkPets(list: unknown, where = 'pets', own = false, model: Res
       return data;
     }
   }
-  throw new PetDataError([...faults, ...duplicateFaults(values, where)]);
+  throw new PetDataError([...faults, ...duplicateFaults(values, where)], otherPets);
 }
