@@ -86,7 +86,10 @@ export function preparedResponse(status: number, headers: PreparedHeaders, body:
  * preparedWith(JSON_RESPONSE_HEADERS, 'location', '/v1/pets/51').list.at(-1); // '/v1/pets/51'
  */
 export function preparedWith(base: PreparedHeaders, name: string, value: string): PreparedHeaders {
-  return { record: { ...base.record, [name]: value }, list: withHeader(base.list, name, value) };
+  // Set after the copy, not as a computed key of the literal: V8 defines such a key through a runtime call, on every create.
+  const record: Record<string, string> = { ...base.record };
+  record[name] = value;
+  return { record, list: withHeader(base.list, name, value) };
 }
 
 const mergedHeaders = new WeakMap<PreparedHeaders, WeakMap<PreparedHeaders, PreparedHeaders>>();

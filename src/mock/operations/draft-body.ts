@@ -110,7 +110,9 @@ function parseDraft({ env, validate, writable, serverDefaulted, knownCategories 
   if ('rejection' in input) return input;
   const checked: Readonly<Record<string, unknown>> = input.value;
   const draft: Record<string, unknown> = {};
-  for (const field of writable) {
+  // An index, not `for...of`: an iterator per body where the code is not yet fully optimized.
+  for (let i = 0; i < writable.length; i++) {
+    const field = writable[i] as ModelField;
     const value = checked[field.name];
     if (value !== undefined) draft[field.name] = field.int64 ? exactInteger(sent[field.name], value as number) : value;
   }

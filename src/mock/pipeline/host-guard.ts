@@ -175,9 +175,10 @@ export function hostRejection(hostAllowed: (host: string) => boolean, raw: RawRe
 
 function hostsRejection(hostAllowed: (host: string) => boolean, raw: RawRequest, hosts: readonly string[]): MockResponse | undefined {
   if (hosts.length === 0 && raw.httpVersion === '1.1') return MISSING_HOST;
-  // Plain loops: every request passes here, and a callback to `find` is a closure made per request.
-  for (const host of hosts) if (parsedHostOf(host) === undefined) return malformedHost(host);
-  for (const host of hosts) if (!hostAllowed(host)) return foreignHost(host);
+  // Plain loops, by index: every request passes here, and a callback to `find` is a closure made per
+  // request, a `for...of` an iterator where the code is not yet fully optimized.
+  for (let i = 0; i < hosts.length; i++) if (parsedHostOf(hosts[i] as string) === undefined) return malformedHost(hosts[i] as string);
+  for (let i = 0; i < hosts.length; i++) if (!hostAllowed(hosts[i] as string)) return foreignHost(hosts[i] as string);
   return undefined;
 }
 

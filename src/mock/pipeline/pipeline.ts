@@ -114,6 +114,11 @@ interface RequestContext {
   body: string | undefined;
   /** The `Authorization` header as step 2 read it, for the journal; `null` until it has. */
   authorization: string | undefined | null;
+  /**
+   * Whether the step that waits for the body finishes the response itself, once the body is read
+   * (`bodyRead`): the pipeline then adds no `then` of its own, a microtask less per create.
+   */
+  finishing: boolean;
 }
 
 /**
@@ -306,7 +311,12 @@ function parseBody(context: RequestContext, inputs: ParsedInputs): Pending<MockR
   if ('parseBody' in inputs) {
     // A body the inputs reject before reading it (its media type) is rejected in the same turn.
     const parsed = inputs.parseBody(context.request);
-    return parsed instanceof Promise ? parsed.then((ready) => bodyParsed(context, ready)) : bodyParsed(context, parsed);
+    if (!(parsed instanceof Promise)) return bodyParsed(context, parsed);
+    context.finishing = true;
+    return parsed.then(
+      (ready) => bodyRead(context, ready),
+      (error: unknown) => finished(context, failed(context, error)),
+    );
   }
   // Step 3 checked the name.
   return whenReady(context.pipeline.sessions.open(context.sessionName ?? DEFAULT_SESSION), context, inputs.respond, operate);
@@ -321,6 +331,17 @@ function operate(context: RequestContext, respond: Responder, session: Session |
 function bodyParsed(context: RequestContext, inputs: ParsedInputs): Pending<MockResponse> {
   if ('body' in inputs) context.body = inputs.body;
   return parseBody(context, inputs);
+}
+
+/** 7 to 11 once a body has come: the steps after it, then `finish`, in the turn the body came in. */
+function bodyRead(context: RequestContext, inputs: ParsedInputs): Pending<MockResponse> {
+  let made: Pending<MockResponse>;
+  try {
+    made = bodyParsed(context, inputs);
+  } catch (error) {
+    made = failed(context, error);
+  }
+  return finishedWhenReady(context, made);
 }
 
 // --- 10 and 11: what every response gets ---------------------------------------------------------
@@ -446,6 +467,15 @@ function finished(context: RequestContext, made: MockResponse): MockResponse {
   }
 }
 
+/** `finished` of a response made, at once, or once it comes. */
+function finishedWhenReady(context: RequestContext, made: Pending<MockResponse>): Pending<MockResponse> {
+  if (!(made instanceof Promise)) return finished(context, made);
+  return made.then(
+    (response) => finished(context, response),
+    (error: unknown) => finished(context, failed(context, error)),
+  );
+}
+
 function failed(context: RequestContext, error: unknown): MockResponse {
   const response = failure(error);
   context.rule = context.rule === undefined ? undefined : response.status === 503 ? 'store' : 'error';
@@ -474,6 +504,7 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
       body: undefined,
       authorization: null,
       started: pipeline.journal ? request.started || clock.now() : 0,
+      finishing: false,
     };
     let made: Pending<MockResponse>;
     try {
@@ -481,9 +512,12 @@ export function createPipeline(parts: PipelineParts): (request: MockRequest) => 
     } catch (error) {
       made = failed(context, error);
     }
+    // The body's step finishes what it waited for; a step that waited before it (a delay, a session's
+    // clock) reached it only later, and what it made is finished once, here or there.
+    if (made instanceof Promise && context.finishing) return made;
     if (!(made instanceof Promise)) return finished(context, made);
     return made.then(
-      (response) => finished(context, response),
+      (response) => (context.finishing ? response : finished(context, response)),
       (error: unknown) => finished(context, failed(context, error)),
     );
   };

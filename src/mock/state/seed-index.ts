@@ -51,13 +51,25 @@ export function contiguous(text: string): string {
   return text.length < 2 ? text : [text.slice(0, 1), text.slice(1)].join('');
 }
 
+/**
+ * A pet's JSON in one piece. The engine's serializer writes it so (a create's, on every create, was
+ * copied for nothing); lossless-json, which writes a pet holding a `bigint`, builds it by `+`.
+ */
+function petJson(pet: StoredPet): string {
+  try {
+    return JSON.stringify(pet);
+  } catch {
+    return contiguous(stringifyJson(pet));
+  }
+}
+
 /** The pet whose JSON `jsonOf` made last, and that JSON: see `lastJsonOf`. */
 let lastPet: StoredPet | undefined;
 let lastJson = '';
 
 export function jsonOf(entry: Entry): string {
   if (entry.json === undefined) {
-    entry.json = contiguous(stringifyJson(entry.pet));
+    entry.json = petJson(entry.pet);
     lastPet = entry.pet;
     lastJson = entry.json;
   }

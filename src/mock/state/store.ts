@@ -248,7 +248,7 @@ export class MemoryPetStore implements PetStore {
     // The id a refused create would have had is not given later: ids are never given twice, and may skip.
     const id = this.#byId ? this.#nextId() : this.#seed.idOf(this.#seed.size + this.#creates + 1);
     const entry: Entry = { pet: petOf(id, draft), json: undefined, saved: 'created' };
-    this.#makeRoom([entry]);
+    this.#makeRoomFor(this.#growthBy(entry));
     this.#creates++;
     this.#numbered++;
     this.#add(entry);
@@ -370,10 +370,18 @@ export class MemoryPetStore implements PetStore {
   /** Throws `SessionFullError`, before anything changes, when `entries` in place of the session's own pets of their ids would pass its share of the budget. */
   #makeRoom(entries: readonly Entry[]): void {
     let bytes = 0;
-    for (const entry of entries) {
-      const old = this.#changed.get(keyOf(entry.pet.id));
-      bytes += entryBytes(entry) - (old ? entryBytes(old) : old === null ? TOMBSTONE_BYTES : 0);
-    }
+    for (const entry of entries) bytes += this.#growthBy(entry);
+    this.#makeRoomFor(bytes);
+  }
+
+  /** The bytes the session's own pets grow by when `entry` takes the place of the pet of its id. */
+  #growthBy(entry: Entry): number {
+    const old = this.#changed.get(keyOf(entry.pet.id));
+    return entryBytes(entry) - (old ? entryBytes(old) : old === null ? TOMBSTONE_BYTES : 0);
+  }
+
+  /** `#makeRoom` for a growth in bytes already summed: one create's, without a list made for it. */
+  #makeRoomFor(bytes: number): void {
     const over = this.#share.overrun(bytes);
     if (over !== undefined) throw new SessionFullError(fullMessage(over, this.#share.budget.bound));
   }
