@@ -6,7 +6,11 @@ import { loadContract } from './contract.js';
 describe("the verifier's judges", () => {
   it('stop at the first fault of an answer, however many its items hold', async () => {
     const contract = await loadContract();
-    const violations = contract.violations('listPets', 200, Array.from({ length: 100_000 }, () => ({})));
+    const violations = contract.violations(
+      'listPets',
+      200,
+      Array.from({ length: 100_000 }, () => ({})),
+    );
     expect(violations).toEqual([expect.objectContaining({ instancePath: '/0/name' })]);
   });
 });
