@@ -6,7 +6,7 @@ import { type JsonValue, parseJsonFast } from '../json/lossless.js';
 import { SHORT_SECRET_LENGTH } from '../redact/key-patterns.js';
 import type { KeyRedactor } from '../redact/key-redactor.js';
 import { Pacer, sleepUnlessAborted } from './pace.js';
-import { readText, send as sendOverHttp } from './transport.js';
+import { readText, send as sendOverHttp, type TransportRequest, type TransportResponse } from './transport.js';
 import { KEY_PLACEHOLDER, verifierRedactor } from './verifier-redactor.js';
 
 export { KEY_PLACEHOLDER } from './verifier-redactor.js';
@@ -140,6 +140,21 @@ function requestSignal(timeoutMs: number, deadline: AbortSignal | undefined): { 
       deadline?.removeEventListener('abort', fall);
     },
   };
+}
+
+/** Sends a request and reads its answer's text within the request's bounds (`requestSignal`), let go of after. */
+async function sendWithin(
+  url: string,
+  init: Omit<TransportRequest, 'signal'>,
+  bounds: { readonly timeoutMs: number; readonly deadline?: AbortSignal | undefined; readonly maxBodyBytes: number },
+): Promise<{ response: TransportResponse; raw: string | undefined }> {
+  const bound = requestSignal(bounds.timeoutMs, bounds.deadline);
+  try {
+    const response = await sendOverHttp(url, { ...init, signal: bound.signal });
+    return { response, raw: await readText(response.body, bounds.maxBodyBytes) };
+  } finally {
+    bound.done();
+  }
 }
 
 /** What a request still rejected with 429 after its retries is reported as: a run-level problem, not a contract failure. */
@@ -448,15 +463,7 @@ export class HttpClient {
         if (isWrite(request.method)) this.writes++;
         const started = performance.now();
         const startedAt = Date.now();
-        const bound = requestSignal(this.#options.timeoutMs, this.#options.deadline);
-        let raw: string | undefined;
-        let response: Awaited<ReturnType<typeof sendOverHttp>>;
-        try {
-          response = await sendOverHttp(url, { method: request.method, headers, body: request.body, signal: bound.signal });
-          raw = await readText(response.body, this.#options.maxBodyBytes);
-        } finally {
-          bound.done();
-        }
+        const { response, raw } = await sendWithin(url, { method: request.method, headers, body: request.body }, this.#options);
         if (raw === undefined) throw new TransportError('too-large', recorded, bodyCapMessage(this.#options.maxBodyBytes));
         // An answer read whole as the deadline fell is not worked on: the deadline bounds parsing too.
         if (this.#options.deadline?.aborted) throw new DeadlineError();
