@@ -6,7 +6,8 @@
  * JSON Schema: accepting it is a choice, so it only has to be kept as that integer.
  */
 import type { CheckContext, KindCheck } from '../check.js';
-import { bodyCategoryId, changedFieldFault, exact, isPet, petName, runFieldsOf } from '../pets.js';
+import { runFieldsOf } from '../pet-fields.js';
+import { bodyCategoryId, changedFieldFault, exact, isPet, petName } from '../pets.js';
 import { bodyOf } from './bodies.js';
 
 /** A field sent as a value of another type: what it is, and why a reader takes it. */
