@@ -1,10 +1,9 @@
-import { SpecError } from '../errors.js';
 import { INT64_MAX } from '../json/int64.js';
 import type { JsonValue } from '../json/lossless.js';
-import type { ResourceModel } from '../openapi/resource-model.js';
 import { type CheckContext, formFault, type RunState, statusFault } from './check.js';
 import { fullPage, listOf } from './contract.js';
 import type { Exchange } from './http.js';
+import { absentIdBeyond, type FieldValue, newPetJson, runFieldsOf } from './pet-fields.js';
 
 export type PetJson = Record<string, JsonValue>;
 
@@ -83,26 +82,6 @@ export function petName(state: RunState, purpose: string): string {
   return `petstore-verify ${state.runId} ${purpose}`;
 }
 
-/** The two fields every create of a run fills itself, found in the resource model. */
-export interface RunFields {
-  /** The text that names each record for the run, findable on a shared staging: the first required string a create sends (`name`). */
-  readonly name: string;
-  /** The integer a deployment may refuse as unknown, whose accepted value the run learns: the first required integer a create sends (`categoryId`). */
-  readonly category: string;
-}
-
-/** The fields a run names its records by and learns a category in, from the model's create; a SpecError when it has neither. */
-export function runFieldsOf(model: ResourceModel): RunFields {
-  const sent = model.fields.filter((field) => field.requiredOnCreate && field.enum === undefined);
-  const name = sent.find((field) => field.schema.type === 'string')?.name;
-  const category = sent.find((field) => field.schema.type === 'integer')?.name;
-  if (name === undefined || category === undefined)
-    throw new SpecError(
-      `the create of ${model.name} must require a text field (to name each record a run makes) and an integer field (a category a deployment may refuse)`,
-    );
-  return { name, category };
-}
-
 /** How many categories a run tries before it gives up creating pets: each try is a write. */
 const MAX_CATEGORY_TRIES = 3;
 
@@ -142,9 +121,6 @@ export async function listPage(context: CheckContext, query = fullPage(listOf(co
   return { exchange, pets: petsOf(context, exchange.json) };
 }
 
-/** A value a body's field may take from an enum. */
-type FieldValue = string | number | boolean | null;
-
 export interface NewPetFields {
   /** Fields besides the name and the category, each as its value (the value of a list's filter: `{ status: 'sold' }`). */
   readonly fields?: Readonly<Record<string, FieldValue>>;
@@ -157,13 +133,6 @@ export async function bodyCategoryId(state: RunState): Promise<string> {
   return (await acceptedCategory.get(state)) ?? knownCategoryId(state);
 }
 
-/** A create's body as JSON text, named `name`, with the category written as exact digits. */
-export function newPetJson(run: RunFields, name: string, categoryId: string, fields: Readonly<Record<string, FieldValue>> = {}): string {
-  const parts = [`${JSON.stringify(run.name)}:${JSON.stringify(name)}`, `${JSON.stringify(run.category)}:${categoryId}`];
-  for (const [field, value] of Object.entries(fields)) parts.push(`${JSON.stringify(field)}:${JSON.stringify(value)}`);
-  return `{${parts.join(',')}}`;
-}
-
 /** A valid NewPet as JSON text, named for this run. */
 export function newPetBody(state: RunState, purpose: string, fields: NewPetFields = {}): string {
   return newPetJson(runFieldsOf(state.contract.model), petName(state, purpose), fields.categoryId ?? knownCategoryId(state), fields.fields);
@@ -171,15 +140,6 @@ export function newPetBody(state: RunState, purpose: string, fields: NewPetField
 
 /** The largest integer id of a schema without `format: int64`: int32's, which every integer id holds. */
 const INT32_MAX = 2n ** 31n - 1n;
-
-/** An integer id none of `ids` is, and unlikely to be any record's: far beyond the largest, at most `most` (int64's by default). */
-export function absentIdBeyond(ids: readonly string[], most = INT64_MAX): string {
-  let largest = 0n;
-  for (const id of ids) if (/^\d+$/.test(id) && BigInt(id) > largest) largest = BigInt(id);
-  const step = most < 1_000_000_007n ? 1_007n : 1_000_000_007n;
-  const candidate = largest + step;
-  return String(candidate <= most ? candidate : step);
-}
 
 /**
  * An id no record the run listed has, of the type the resource model gives the id: an integer beyond

@@ -3,7 +3,8 @@ import type { ModelOperation } from '../../openapi/resource-model.js';
 import type { Check, CheckContext } from '../check.js';
 import { filledPath } from '../contract.js';
 import { type DerivedCredential, type Exchange, KEY_PLACEHOLDER } from '../http.js';
-import { bodyCategoryId, existingPet, idOf, isPet, listPage, newPetBody, runFieldsOf } from '../pets.js';
+import { runFieldsOf } from '../pet-fields.js';
+import { bodyCategoryId, existingPet, idOf, isPet, listPage, newPetBody } from '../pets.js';
 
 /** Below this length a prefix of the key would reveal almost all of it, even in a report. */
 const SHORTEST_KEY_FOR_PREFIX = 8;

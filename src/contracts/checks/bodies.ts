@@ -3,7 +3,8 @@ import { objectText } from '../body-breakages.js';
 import { idReusedFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
 import type { Exchange } from '../http.js';
-import { bodyCategoryId, changedFieldFault, createPet, exact, expectReread, idOf, isPet, petName, runFieldsOf } from '../pets.js';
+import { runFieldsOf } from '../pet-fields.js';
+import { bodyCategoryId, changedFieldFault, createPet, exact, expectReread, idOf, isPet, petName } from '../pets.js';
 
 /** A body at a boundary of the NewPet schema, each field as the exact JSON text sent. */
 interface Boundary {

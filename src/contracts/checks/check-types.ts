@@ -7,7 +7,8 @@
  */
 import { objectText } from '../body-breakages.js';
 import type { CheckContext, KindCheck } from '../check.js';
-import { bodyCategoryId, changedFieldFault, exact, isPet, petName, runFieldsOf } from '../pets.js';
+import { runFieldsOf } from '../pet-fields.js';
+import { bodyCategoryId, changedFieldFault, exact, isPet, petName } from '../pets.js';
 
 /** A field sent as a value of another type: what it is, and why a reader takes it. */
 interface Mistyped {

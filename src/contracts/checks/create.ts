@@ -4,7 +4,8 @@ import { breakages } from '../body-breakages.js';
 import { idReusedFault } from '../causes.js';
 import type { CheckContext, KindCheck } from '../check.js';
 import { decoded, listOf } from '../contract.js';
-import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, maxLimit, newPetBody, type PetJson, runFieldsOf } from '../pets.js';
+import { runFieldsOf } from '../pet-fields.js';
+import { changedFieldFault, createPet, exact, expectListed, expectReread, idOf, listPage, maxLimit, newPetBody, type PetJson } from '../pets.js';
 import { bodyChecks } from './bodies.js';
 import { typeChecks } from './check-types.js';
 

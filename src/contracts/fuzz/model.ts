@@ -16,7 +16,8 @@ import { fewerThanLimitFault, moreThanLimitFault, otherValueFault, unknownValueF
 import { statusFault } from '../check.js';
 import { lenientIntegerFault } from '../checks/check-inputs.js';
 import { integerDenoted } from '../integer-spellings.js';
-import { absentIdBeyond, changedFieldFault, differingFields, exact, fieldsCompared, idOf, isPet, type PetJson, petsOf } from '../pets.js';
+import { absentIdBeyond } from '../pet-fields.js';
+import { changedFieldFault, differingFields, exact, fieldsCompared, idOf, isPet, type PetJson, petsOf } from '../pets.js';
 import { type BodyInput, type ListInput, malformedId, type ReadInput } from './fuzz-inputs.js';
 
 /** A response the model does not allow: what was wrong, with what it expected. */

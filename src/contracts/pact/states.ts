@@ -8,7 +8,7 @@ import { type JsonValue, parseJson } from '../../json/lossless.js';
 import { operationOfKind } from '../../openapi/resource-model.js';
 import type { Contract } from '../contract.js';
 import type { HttpClient } from '../http.js';
-import { absentIdBeyond, newPetJson, type RunFields, runFieldsOf } from '../pets.js';
+import { absentIdBeyond, newPetJson, type RunFields, runFieldsOf } from '../pet-fields.js';
 import { isObject } from './guards.js';
 import { STATES } from './names.js';
 
