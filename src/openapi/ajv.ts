@@ -36,7 +36,11 @@ const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs'];
 export function createAjv(doc: OpenApiDocument, options: Options = {}): Ajv2020 {
   const source = options.code?.source === true;
   const code = options.code?.source === true ? options.code : { ...options.code, regExp: linearRegExp };
-  const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, ...(source ? {} : { inlineRefs: INLINE_REFS }), ...options, code });
+  // A validator made at run time (a spec read at start) stops at a value's first fault, so that only valid
+  // values repeat: ajv keeping every error joined each item's to the list, and a 68-byte create of ten `{}`
+  // against a required list of 100,000 names held the mock 18.9 s (red team 14 #4). The bundled spec's
+  // generated validators (`code.source`), for its own schemas, name every faulty field of a body.
+  const ajv = new Ajv2020({ allErrors: source, useDefaults: true, strict: true, ...(source ? {} : { inlineRefs: INLINE_REFS }), ...options, code });
   ajv.addVocabulary(OPENAPI_KEYWORDS);
   for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format);
   for (const schema of componentSchemas(doc)) ajv.addSchema(schema);

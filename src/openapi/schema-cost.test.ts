@@ -92,3 +92,29 @@ describe('the checks of the values at a place that repeats, in one body', () => 
     expect(schemaCostProblems(withSchemas({ Rows: { type: 'array', items: long } }))).toEqual([]);
   });
 });
+
+describe('a schema met again inside itself, and the work of its keywords', () => {
+  it('refuses a schema met again through more than one branch at a place: the cost grows that many times a level', () => {
+    const self = { $ref: '#/components/schemas/T' };
+    const [refused] = schemaCostProblems(withSchemas({ T: { anyOf: Array.from({ length: 10 }, () => ({ type: 'array', items: self })) } }));
+    expect(refused).toMatch(/^T is met 10 times again one place further in, each time it is met: /);
+    // A tree meets itself once a child: linear in the value.
+    expect(schemaCostProblems(withSchemas({ T: { anyOf: [{ type: 'string' }, { type: 'array', items: self }] } }))).toEqual([]);
+  });
+
+  it('counts unique items of no scalar type two by two, and the members of an enum and a required list one by one', () => {
+    const objects = { type: 'array', uniqueItems: true, items: { type: 'object' } };
+    expect(schemaCostProblems(withSchemas({ Sets: objects }))[0]).toMatch(/^the items or members of a value of Sets may ask for \d+ checks in one body/);
+    expect(schemaCostProblems(withSchemas({ Sets: { ...objects, maxItems: 1_000 } }))).toEqual([]);
+    expect(schemaCostProblems(withSchemas({ Words: { type: 'array', uniqueItems: true, items: { type: 'string' } } }))).toEqual([]);
+    const enumItems = { type: 'array', items: { enum: Array.from({ length: 200_000 }, (_, index) => index) } };
+    expect(schemaCostProblems(withSchemas({ Codes: enumItems }))[0]).toMatch(/^the items or members of a value of Codes/);
+    // A required list is looked through once an item; a valid item holds every name, so few fit in a body
+    // (an item that does not stops the check: a validator made at run time stops at the first fault).
+    const names = Array.from({ length: 100_000 }, (_, index) => `p${index}`);
+    expect(schemaCostProblems(withSchemas({ Rows: { type: 'array', items: { type: 'object', required: names } } }))).toEqual([]);
+    const optional = Array.from({ length: 20_000 }, (_, index) => [`p${index}`, {}]);
+    const membersItems = { type: 'array', items: { type: 'object', properties: Object.fromEntries(optional) } };
+    expect(schemaCostProblems(withSchemas({ Rows: membersItems }))[0]).toMatch(/^the items or members of a value of Rows/);
+  });
+});

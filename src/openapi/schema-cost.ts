@@ -159,11 +159,13 @@ class LeastBytes {
       least = node.required.reduce<number>((sum, name) => sum + String(name).length + 4 + this.of(properties[String(name)]), 2);
     }
     const values = 'const' in node ? [node.const] : Array.isArray(node.enum) ? node.enum : [];
-    if (values.length > 0) least = Math.max(least, Math.min(...values.map((value) => JSON.stringify(value)?.length ?? 1)));
+    // Folded, not spread: an enum may hold more values than a call takes arguments.
+    const shortest = (lengths: number[]) => lengths.reduce((fewest, length) => Math.min(fewest, length), Number.POSITIVE_INFINITY);
+    if (values.length > 0) least = Math.max(least, shortest(values.map((value) => JSON.stringify(value)?.length ?? 1)));
     for (const inner of [...schemasAt(this.#doc, node, '$ref'), ...schemasIn('allOf', node.allOf)]) least = Math.max(least, this.of(inner));
     for (const keyword of ['anyOf', 'oneOf']) {
       const branches = schemasIn(keyword, node[keyword]).filter((branch) => branch !== undefined);
-      if (branches.length > 0) least = Math.max(least, Math.min(...branches.map((branch) => this.of(branch))));
+      if (branches.length > 0) least = Math.max(least, shortest(branches.map((branch) => this.of(branch))));
     }
     this.#open.delete(schema);
     this.#known.set(schema, least);
@@ -190,6 +192,50 @@ const REPEATING: Readonly<Record<string, string>> = {
   unevaluatedProperties: 'maxProperties',
   propertyNames: 'maxProperties',
 };
+
+/** Whether every value a schema takes is of one of JSON's scalar types, which ajv tells apart by a lookup. */
+function scalarTyped(schema: unknown): boolean {
+  const type = typeof schema === 'object' && schema !== null ? (schema as JsonSchema).type : undefined;
+  const scalar = (name: unknown) => ['string', 'number', 'integer', 'boolean', 'null'].includes(String(name));
+  return Array.isArray(type) ? type.every(scalar) : type !== undefined && scalar(type);
+}
+
+/**
+ * The work of one schema's own keywords on a value, in checks: one, and one for each 128 values of its
+ * `enum` compared, `required` names looked for and named members (`properties`) checked, a comparison
+ * costing some hundredth of a failing check (6.5 ns against 1.3 µs, measured). An `enum` of 200,000 at
+ * a list's items cost a millisecond an item (red team 14 #3).
+ */
+function keywordWork(node: JsonSchema): number {
+  const length = (value: unknown) => (Array.isArray(value) ? value.length : 0);
+  const members = typeof node.properties === 'object' && node.properties !== null ? Object.keys(node.properties).length : 0;
+  return 1 + Math.ceil((length(node.enum) + length(node.required) + members) / 128);
+}
+
+/**
+ * How many times a schema that refers to itself is met again one place further in, for each time it is
+ * met: more than once, and checking a value costs that many times more at each level of its depth. An
+ * `anyOf` of ten lists of itself held the mock past 60 s on a 52-byte create, seven deep (red team 14 #8).
+ * Summed over the schemas at the place, the worst of the places inside it.
+ */
+function selfReentries(doc: OpenApiDocument, start: object): number {
+  const open = new Set<object>();
+  const walk = (schema: unknown, inside: boolean): number => {
+    if (typeof schema !== 'object' || schema === null) return 0;
+    if (schema === start && inside) return 1;
+    if (open.has(schema)) return 0;
+    open.add(schema);
+    const node = schema as JsonSchema;
+    let here = 0;
+    for (const keyword of SAME_PLACE) for (const inner of schemasAt(doc, node, keyword)) here += walk(inner, inside);
+    let worstInside = 0;
+    if (!inside)
+      for (const keyword of INNER_PLACES) for (const inner of schemasIn(keyword, node[keyword])) worstInside = Math.max(worstInside, walk(inner, true));
+    open.delete(schema);
+    return here + worstInside;
+  };
+  return walk(start, false);
+}
 
 /** Counts, for each schema, the most checks of values at one place that repeats: its schemas times the values that may stand there. */
 class RepeatCost {
@@ -222,6 +268,8 @@ class RepeatCost {
         const fit = Math.floor(MAX_RESPONSE_BYTES / (this.#least.of(inside) + 1));
         const inner = bound === undefined ? times : Math.min(fit, times * (typeof most === 'number' ? most : fit));
         if (bound !== undefined) worst = Math.max(worst, inner * this.#places.of(inside));
+        // Items of no scalar type are told apart two by two (ajv's deep comparison): a list's count squared, halved.
+        if (keyword === 'items' && node.uniqueItems === true && !scalarTyped(inside)) worst = Math.max(worst, (inner * inner) / 2);
         worst = Math.max(worst, this.of(inside, inner));
       }
     }
@@ -263,7 +311,16 @@ export function schemaCostProblems(doc: OpenApiDocument): string[] {
     problems.push(
       `a value of ${wide.name} may be checked against ${wide.cost} schemas${wide.also}: at its place and at one place inside it, each allOf, anyOf, oneOf and $ref counted each time it is reached, more than ${MAX_PLACE_SCHEMAS}; refer to fewer schemas there (a list of values is an enum)`,
     );
-  const repeated = wide === undefined ? worstOver(schemas, new RepeatCost(doc, places), MAX_BODY_CHECKS) : undefined;
+  // A schema refers to itself by name: the spec's own schemas are where a $ref leads.
+  const named = Object.entries((doc.components?.schemas ?? {}) as Record<string, unknown>);
+  const recursive =
+    wide === undefined ? named.find(([, schema]) => typeof schema === 'object' && schema !== null && selfReentries(doc, schema) > 1) : undefined;
+  if (recursive !== undefined)
+    problems.push(
+      `${recursive[0]} is met ${selfReentries(doc, recursive[1] as object)} times again one place further in, each time it is met: checking a value costs that many times more at each level of its depth; let it refer to itself through one branch at a place`,
+    );
+  const work = new PlaceCost(doc, { here: keywordWork, names: () => 0 });
+  const repeated = wide === undefined && recursive === undefined ? worstOver(schemas, new RepeatCost(doc, work), MAX_BODY_CHECKS) : undefined;
   if (repeated !== undefined)
     problems.push(
       `the items or members of a value of ${repeated.name} may ask for ${repeated.cost} checks in one body${repeated.also}: the schemas at their place times how many may stand there (maxItems or maxProperties, else as many as ${MAX_RESPONSE_BYTES} bytes, the largest body read, may hold), more than ${MAX_BODY_CHECKS}; give the list a maxItems (the map a maxProperties), or refer to fewer schemas at its items`,
