@@ -202,8 +202,10 @@ describe('YAML --data within bounds', () => {
   it('reads a JSON --spec past 100,000 values as JSON, held to JSON bounds, not the YAML node cap: the mock and the verifier', {
     timeout: 60_000,
   }, async () => {
-    const spec = structuredClone(openapi) as unknown as { components: { schemas: { PetStatus: { enum: string[] } } } };
+    const spec = structuredClone(openapi) as unknown as { components: { schemas: { PetStatus: { enum: string[] }; Pets: { maxItems?: number } } } };
     spec.components.schemas.PetStatus.enum.push(...Array.from({ length: 110_000 }, (_, index) => `s${index}`));
+    // A page holds at most the 100 pets `limit` allows: a list of no bound, each status compared with 110,003 values, is refused (schema-cost.ts).
+    spec.components.schemas.Pets.maxItems = 100;
     // No extension: JSON by its first character.
     const json = await file('wide-spec', ` \n${JSON.stringify(spec)}`);
     const mock = await startMockCli(['--port', '0', '--quiet', '--spec', json]);

@@ -30,6 +30,9 @@ export interface PetData {
 /** How many faults a refusal names before it says how many more there are. */
 const MAX_NAMED_FAULTS = 10;
 
+/** The faulty pets of a list whose faults are counted one by one; past them, only the pets are. */
+const MAX_DESCRIBED_PETS = 1_000;
+
 /** A refusal of a data set, one fault per entry, ready to be joined into one message. */
 export class PetDataError extends TypeError {
   override readonly name = 'PetDataError';
@@ -196,14 +199,18 @@ export function checkPets(list: unknown, where = 'pets', own = false, model: Res
   const faults: string[] = [];
   const shape = shapeOf(model);
   const limit = model.createBodyBytes;
-  // Past the faults a sentence names, a faulty pet is counted, not described: a megabyte of `{}` made
-  // a million sentences (red team 14 #9: 4.6 s and 382 MB for one POST /__mock/pets).
+  // Past the first MAX_DESCRIBED_PETS faulty pets, a faulty pet is counted, not described: a megabyte of
+  // `{}` made a million sentences (red team 14 #9: 4.6 s and 382 MB for one POST /__mock/pets).
   let otherPets = 0;
+  let described = 0;
   for (const [index, pet] of values.entries()) {
     const tooLarge = oversizedFault(pet, `${where}[${index}]`, limit);
     if (petValid(shape, pet) && tooLarge === undefined) continue;
-    if (faults.length >= MAX_NAMED_FAULTS) otherPets++;
-    else faults.push(...petFaults(shape, pet, `${where}[${index}]`), ...(tooLarge === undefined ? [] : [tooLarge]));
+    if (described === MAX_DESCRIBED_PETS) otherPets++;
+    else {
+      described++;
+      faults.push(...petFaults(shape, pet, `${where}[${index}]`), ...(tooLarge === undefined ? [] : [tooLarge]));
+    }
   }
   if (faults.length === 0) {
     const pets = values.map((pet) => storedPet(shape, pet, own));
