@@ -42,7 +42,7 @@ export interface ListPetsQuery {
  * response that is not one still becomes an `ApiError`, with a body describing what came back. The
  * `message` shows the server's words with the characters a terminal acts on escaped and long runs cut
  * (`\u001b[2J`, `… (3000000 characters)`); the client's own key is hidden as `***`, in any form, in
- * `url` and in the `code` and `message` of `body` (a server may quote the request back).
+ * `url` and in every field of `body` (a server may quote the request back), before any excerpt is cut.
  * @example
  * try {
  *   await client.getPet(404404);
@@ -162,6 +162,14 @@ function idText(petId: unknown): string {
   return text;
 }
 
+/** `value` with every string in it, names of members too, passed through `hidden` (JSON values only). */
+function keylessValue(value: unknown, hidden: (text: string) => string): unknown {
+  if (typeof value === 'string') return hidden(value);
+  if (Array.isArray(value)) return value.map((item) => keylessValue(item, hidden));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, item]) => [hidden(name), keylessValue(item, hidden)]));
+}
+
 /**
  * Creates a client. Every method resolves with the typed body of a success and rejects with an
  * `ApiError` carrying the Error body otherwise.
@@ -205,8 +213,12 @@ export function createClient(options: ClientOptions): PetstoreClient {
     }
     // The server's schema types a 2xx body; the client trusts its own API (the verifier is what checks it).
     if (response.ok) return parsed as T;
-    const error = isErrorBody(parsed) ? parsed : { code: 'unexpected_response', message: `not an Error body: ${text.slice(0, 200)}`, status: response.status };
-    throw new ApiError(method, hidden(url), { ...error, code: hidden(error.code), message: hidden(error.message) });
+    // Hidden before it is cut: a key across the cut showed its first half (red team 14 #5).
+    const error = isErrorBody(parsed)
+      ? parsed
+      : { code: 'unexpected_response', message: `not an Error body: ${hidden(text).slice(0, 200)}`, status: response.status };
+    // Every field of the body, not only code and message: a test runner prints an error's own properties.
+    throw new ApiError(method, hidden(url), keylessValue(error, hidden) as ErrorBody);
   }
 
   return {
