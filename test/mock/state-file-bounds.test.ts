@@ -2,10 +2,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { createMockApi } from '../../src/mock/create-mock-api.js';
 import { SESSION_PETS_BYTES } from '../../src/mock/state/store.js';
 import { runCli, startMockCli } from '../support/cli.js';
 import { AUTH } from '../support/http-facts.js';
+import { variantSpec } from '../support/variant-spec.js';
 
 /** A state file as a user or another tool may hand it over: pets created after the default seed of 50. */
 function stateWith(names: readonly string[]): string {
@@ -57,6 +59,27 @@ describe('a --state file is held to the rules of a file of pets and of a session
       const answer = await fetch(`${mock.url}/pets/51`, { headers: AUTH });
       expect(answer.status).toBe(200);
       expect(await answer.json()).toEqual({ id: 51, name: 'Rex', categoryId: 1, status: 'available' });
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it('takes removed seeded pets only from a spec that can delete one, and says what it restored (red team 14 #10)', async () => {
+    const removing = JSON.stringify({ format: 'petstore-mock-state', version: 2, seed: 1, count: 50, created: [], removed: [1, 2], creates: 0 });
+    const bundled = join(folder, 'removed-bundled.json');
+    await writeFile(bundled, removing);
+    const refused = await runCli('petstore-mock', ['--port', '0', '--state', bundled]);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      expect.stringContaining('"removed" lists seeded pets, and the spec served has no delete operation that could have removed them'),
+    ]);
+    const spec = join(folder, 'variant.yaml');
+    await writeFile(spec, stringify(variantSpec()));
+    const variant = join(folder, 'removed-variant.json');
+    await writeFile(variant, removing);
+    const mock = await startMockCli(['--port', '0', '--quiet', '--spec', spec, '--state', variant]);
+    try {
+      expect(mock.stdout()).toContain(`state in ${variant}: 0 created pet(s) restored, 2 seeded removed`);
     } finally {
       await mock.stop();
     }

@@ -16,6 +16,7 @@ import { formatCoverage } from '../state/coverage.js';
 import { petDataHash } from '../state/pet-data-file.js';
 import type { SeedRecipe } from '../state/redis/redis-store.js';
 import { openSharedState } from '../state/redis/shared-state.js';
+import type { SavedPets } from '../state/store.js';
 import { type MockFlags, mockFlagsCommand, type ParsedMockFlags, readFlagFiles } from './cli-flags.js';
 import { LINE_WRITE_MS, lineWriter } from './line-writer.js';
 import { isLoopback, type MockServer, type MockServerOptions, serverUrl, startMockServer } from './node-server.js';
@@ -349,12 +350,18 @@ function startProblem(error: unknown, flags: MockFlags): Error {
   return new Error(`cannot start the server: ${messageOf(error)}`);
 }
 
+/** What a state file brought back, in words: `2 created pet(s) restored`, `…, 50 seeded removed` (a count of the store's pets less the seed's went below zero). */
+function describeRestored({ created, removed, replaced = [] }: SavedPets): string {
+  const changed = [...(removed.length > 0 ? [`${removed.length} seeded removed`] : []), ...(replaced.length > 0 ? [`${replaced.length} seeded replaced`] : [])];
+  return [`${created.length} created pet(s) restored`, ...changed].join(', ');
+}
+
 /** The line that says where the mock listens and what it serves. */
 async function serverBanner(server: MockServer, flags: MockFlags): Promise<string> {
   const { shared } = server.mock.options;
   const seeded = shared?.store.recipe ?? recipeOf(flags);
   const mimics = flags.profile === undefined ? '' : ', with a profile (GET /__mock/profile)';
-  const saved = flags.state === undefined ? '' : `, state in ${flags.state}: ${(await server.mock.store.size) - seeded.count} created pet(s) restored`;
+  const saved = flags.state === undefined ? '' : `, state in ${flags.state}: ${describeRestored(await server.mock.store.saved())}`;
   const where = shared ? `, ${describeStore(shared.store.url, shared.store.namespace, flags, seeded)}` : '';
   const served = flags.spec === undefined ? '' : `, serving ${flags.spec.path}`;
   return `petstore-mock listening on ${server.url} (${describePets(seeded)}, ${describeKeys(flags.apiKey)}${saved}${where}${mimics}${served})\n`;
