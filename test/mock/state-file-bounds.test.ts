@@ -64,21 +64,14 @@ describe('a --state file is held to the rules of a file of pets and of a session
     }
   });
 
-  it('takes removed seeded pets only from a spec that can delete one, and says what it restored (red team 14 #10)', async () => {
-    const removing = JSON.stringify({ format: 'petstore-mock-state', version: 2, seed: 1, count: 50, created: [], removed: [1, 2], creates: 0 });
-    const bundled = join(folder, 'removed-bundled.json');
-    await writeFile(bundled, removing);
-    const refused = await runCli('petstore-mock', ['--port', '0', '--state', bundled]);
-    expect([refused.code, refused.stderr]).toEqual([
-      1,
-      expect.stringContaining('"removed" lists seeded pets, and the spec served has no delete operation that could have removed them'),
-    ]);
+  it('says in its start line what a state file restored: created pets, and seeded ones removed (red team 14 #10)', async () => {
     const spec = join(folder, 'variant.yaml');
     await writeFile(spec, stringify(variantSpec()));
     const variant = join(folder, 'removed-variant.json');
-    await writeFile(variant, removing);
+    await writeFile(variant, JSON.stringify({ format: 'petstore-mock-state', version: 2, seed: 1, count: 50, created: [], removed: [1, 2], creates: 0 }));
     const mock = await startMockCli(['--port', '0', '--quiet', '--spec', spec, '--state', variant]);
     try {
+      // A count of the store's pets less the seed's said "-2 created".
       expect(mock.stdout()).toContain(`state in ${variant}: 0 created pet(s) restored, 2 seeded removed`);
     } finally {
       await mock.stop();
