@@ -313,11 +313,12 @@ export function schemaCostProblems(doc: OpenApiDocument): string[] {
     );
   // A schema refers to itself by name: the spec's own schemas are where a $ref leads.
   const named = Object.entries((doc.components?.schemas ?? {}) as Record<string, unknown>);
-  const recursive =
-    wide === undefined ? named.find(([, schema]) => typeof schema === 'object' && schema !== null && selfReentries(doc, schema) > 1) : undefined;
+  const reentries =
+    wide === undefined ? named.map(([name, schema]) => ({ name, times: typeof schema === 'object' && schema !== null ? selfReentries(doc, schema) : 0 })) : [];
+  const recursive = reentries.find(({ times }) => times > 1);
   if (recursive !== undefined)
     problems.push(
-      `${recursive[0]} is met ${selfReentries(doc, recursive[1] as object)} times again one place further in, each time it is met: checking a value costs that many times more at each level of its depth; let it refer to itself through one branch at a place`,
+      `${recursive.name} is met ${recursive.times} times again one place further in, each time it is met: checking a value costs that many times more at each level of its depth; let it refer to itself through one branch at a place`,
     );
   const work = new PlaceCost(doc, { here: keywordWork, names: () => 0 });
   const repeated = wide === undefined && recursive === undefined ? worstOver(schemas, new RepeatCost(doc, work), MAX_BODY_CHECKS) : undefined;
